@@ -1,0 +1,564 @@
+//! The bundled GPU catalog: sizes, GPU models, AKS rules, prices and LLMs.
+//!
+//! The YAML under `catalog/` is turned into JSON by `build.rs` and embedded, so loading the
+//! bundled catalog is one JSON parse per file and no I/O. `--catalog DIR` (or `AKSGPU_CATALOG`)
+//! replaces any bundled file by the file of the same relative path in DIR; those are parsed as
+//! YAML with file-and-line errors, and the merged catalog is validated before use.
+
+pub mod model;
+pub mod rules;
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+
+pub use model::*;
+pub use rules::{AksStatus, KubeVersion, Rule, RuleKind};
+
+mod bundled {
+    include!(concat!(env!("OUT_DIR"), "/bundled_catalog.rs"));
+}
+
+/// Why a catalog could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    /// A file could not be read.
+    #[error("cannot read catalog file {path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file did not parse or has the wrong shape.
+    #[error("catalog file {file}: {message}")]
+    Parse { file: String, message: String },
+    /// The catalog parsed but is inconsistent.
+    #[error("catalog is inconsistent ({} problem{}):\n  - {}", problems.len(), if problems.len() == 1 { "" } else { "s" }, problems.join("\n  - "))]
+    Invalid { problems: Vec<String> },
+    /// A required file is missing.
+    #[error("catalog has no {0}")]
+    Missing(&'static str),
+}
+
+/// Where the loaded catalog came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// Compiled into the binary.
+    Bundled,
+    /// Bundled, with files replaced from this directory.
+    Override(PathBuf),
+}
+
+/// The whole catalog, resolved.
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    /// All sizes, by family, series, GPU memory and vCPUs.
+    pub sizes: Vec<VmSize>,
+    /// GPU models.
+    pub gpus: Vec<GpuModel>,
+    /// AKS rules.
+    pub rules: Vec<Rule>,
+    /// Prices.
+    pub prices: PriceTable,
+    /// Open LLMs.
+    pub models: Vec<LlmModel>,
+    /// Where it came from.
+    pub origin: Origin,
+}
+
+enum Text<'a> {
+    Json(&'a str),
+    Yaml(String),
+}
+
+fn parse<T: DeserializeOwned>(file: &str, text: &Text<'_>) -> Result<T, CatalogError> {
+    match text {
+        Text::Json(json) => serde_json::from_str(json).map_err(|e| CatalogError::Parse {
+            file: format!("catalog/{file} (bundled)"),
+            message: e.to_string(),
+        }),
+        Text::Yaml(yaml) => serde_yaml_ng::from_str(yaml).map_err(|e| {
+            let message = match e.location() {
+                Some(loc) => format!("line {}, column {}: {e}", loc.line(), loc.column()),
+                None => e.to_string(),
+            };
+            CatalogError::Parse { file: file.to_owned(), message }
+        }),
+    }
+}
+
+impl Catalog {
+    /// The catalog compiled into the binary.
+    pub fn bundled() -> Result<Self, CatalogError> {
+        let files = bundled::FILES.iter().map(|(name, json)| ((*name).to_owned(), Text::Json(json))).collect();
+        Self::from_files(files, Origin::Bundled)
+    }
+
+    /// The bundled catalog with files replaced by those found in `dir` (same relative paths).
+    pub fn with_override(dir: &Path) -> Result<Self, CatalogError> {
+        if !dir.is_dir() {
+            return Err(CatalogError::Io {
+                path: dir.to_path_buf(),
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory"),
+            });
+        }
+        let mut files: BTreeMap<String, Text<'_>> =
+            bundled::FILES.iter().map(|(name, json)| ((*name).to_owned(), Text::Json(json))).collect();
+        let mut found = Vec::new();
+        collect_yaml(dir, dir, &mut found)?;
+        for rel in found {
+            let path = dir.join(&rel);
+            let text = std::fs::read_to_string(&path).map_err(|source| CatalogError::Io { path: path.clone(), source })?;
+            files.insert(rel, Text::Yaml(text));
+        }
+        let files = files.into_iter().map(|(name, text)| {
+            let shown = match &text {
+                Text::Yaml(_) => dir.join(&name).display().to_string(),
+                Text::Json(_) => name,
+            };
+            (shown, text)
+        });
+        let catalog = Self::from_files(files.collect(), Origin::Override(dir.to_path_buf()))?;
+        let problems = catalog.validate();
+        if problems.is_empty() {
+            Ok(catalog)
+        } else {
+            Err(CatalogError::Invalid { problems })
+        }
+    }
+
+    fn from_files(files: Vec<(String, Text<'_>)>, origin: Origin) -> Result<Self, CatalogError> {
+        let mut series: Vec<SeriesFile> = Vec::new();
+        let mut gpus = None;
+        let mut rules = None;
+        let mut prices = None;
+        let mut models = None;
+        for (name, text) in &files {
+            let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+            let in_sizes = name.contains("sizes/") || name.contains("sizes\\");
+            if in_sizes {
+                let mut list: Vec<SeriesFile> = parse(name, text)?;
+                series.append(&mut list);
+            } else {
+                match base {
+                    "gpus.yaml" => gpus = Some(parse::<Vec<GpuModel>>(name, text)?),
+                    "rules.yaml" => rules = Some(parse::<Vec<Rule>>(name, text)?),
+                    "prices.yaml" => prices = Some(parse::<PriceTable>(name, text)?),
+                    "models.yaml" => models = Some(parse::<Vec<LlmModel>>(name, text)?),
+                    _ => {}
+                }
+            }
+        }
+        let gpus = gpus.ok_or(CatalogError::Missing("gpus.yaml"))?;
+        let rules = rules.ok_or(CatalogError::Missing("rules.yaml"))?;
+        let prices = prices.ok_or(CatalogError::Missing("prices.yaml"))?;
+        let models = models.ok_or(CatalogError::Missing("models.yaml"))?;
+        if series.is_empty() {
+            return Err(CatalogError::Missing("sizes/*.yaml"));
+        }
+        let mig_models: HashSet<&str> = rules
+            .iter()
+            .flat_map(|r| match &r.kind {
+                RuleKind::Mig { gpu_models, .. } => gpu_models.iter().map(String::as_str).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        let mut sizes = Vec::new();
+        for s in &series {
+            let gpu = gpus.iter().find(|g| g.id == s.gpu_model);
+            for z in &s.sizes {
+                let aks = z.aks.clone().unwrap_or_else(|| s.aks.clone());
+                let status = z.status.unwrap_or(s.status);
+                let per_gpu = if z.gpu_count.is_partial() {
+                    z.gpu_memory_gib
+                } else {
+                    z.gpu_memory_gib / z.gpu_count.value()
+                };
+                let mig_capable = !z.gpu_count.is_partial()
+                    && mig_models.contains(s.gpu_model.as_str())
+                    && gpu.is_some_and(|g| !g.mig_profiles.is_empty());
+                sizes.push(VmSize {
+                    name: z.name.clone(),
+                    family: s.family.clone(),
+                    series: s.series.clone(),
+                    vcpus: z.vcpus,
+                    memory_gib: z.memory_gib,
+                    gpu_vendor: gpu.map_or(Vendor::Nvidia, |g| g.vendor),
+                    gpu_model: s.gpu_model.clone(),
+                    gpu_count: z.gpu_count,
+                    gpu_memory_gib: z.gpu_memory_gib,
+                    gpu_memory_per_gpu_gib: per_gpu,
+                    driver: z.driver.unwrap_or(s.driver),
+                    mig_capable,
+                    aks_supported: aks.supported && status != Status::Retired,
+                    aks_os_skus: aks.os_skus.clone(),
+                    aks_note: aks.note.clone(),
+                    status,
+                    retirement_date: z.retirement_date.clone().or_else(|| s.retirement_date.clone()),
+                    retirement_source: s.retirement_source.clone(),
+                    interconnect: z.interconnect.clone().or_else(|| s.interconnect.clone()),
+                    hyperv_generations: z
+                        .hyperv_generations
+                        .clone()
+                        .or_else(|| s.hyperv_generations.clone())
+                        .unwrap_or_default(),
+                    quota_family: s.quota_family.clone(),
+                    temp_storage_gib: z.temp_storage_gib,
+                    note: z.note.clone().or_else(|| s.note.clone()),
+                    source: s.source.clone(),
+                });
+            }
+        }
+        let family_rank = |f: &str| ["NC", "NCC", "ND", "NV", "NG"].iter().position(|x| *x == f).unwrap_or(usize::MAX);
+        sizes.sort_by(|a, b| {
+            family_rank(&a.family)
+                .cmp(&family_rank(&b.family))
+                .then_with(|| a.series.cmp(&b.series))
+                .then_with(|| a.gpu_memory_gib.total_cmp(&b.gpu_memory_gib))
+                .then_with(|| a.vcpus.cmp(&b.vcpus))
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        Ok(Self { sizes, gpus, rules, prices, models, origin })
+    }
+
+    /// Find a size by name: case-insensitive, with or without the `Standard_` prefix.
+    pub fn size(&self, name: &str) -> Option<&VmSize> {
+        let want = name.trim();
+        let want = want.strip_prefix("Standard_").or_else(|| want.strip_prefix("standard_")).unwrap_or(want);
+        self.sizes.iter().find(|s| s.short_name().eq_ignore_ascii_case(want))
+    }
+
+    /// A GPU model by id (case-insensitive).
+    pub fn gpu(&self, id: &str) -> Option<&GpuModel> {
+        self.gpus.iter().find(|g| g.id.eq_ignore_ascii_case(id))
+    }
+
+    /// An LLM by Hugging Face id or alias (case-insensitive).
+    pub fn model(&self, name: &str) -> Option<&LlmModel> {
+        let n = name.trim();
+        self.models
+            .iter()
+            .find(|m| m.id.eq_ignore_ascii_case(n) || m.aliases.iter().any(|a| a.eq_ignore_ascii_case(n)))
+            .or_else(|| {
+                // Allow the id without its organisation: "Llama-3.1-8B-Instruct".
+                self.models.iter().find(|m| m.id.rsplit('/').next().is_some_and(|tail| tail.eq_ignore_ascii_case(n)))
+            })
+    }
+
+    /// Prices for a size in a region.
+    pub fn price(&self, size: &str, region: &str) -> Option<&RegionPrice> {
+        self.prices.sizes.get(size)?.get(region)
+    }
+
+    /// Every region with a price row for this size.
+    pub fn price_regions(&self, size: &str) -> impl Iterator<Item = (&String, &RegionPrice)> {
+        self.prices.sizes.get(size).into_iter().flat_map(|m| m.iter())
+    }
+
+    /// All regions the price table knows.
+    pub fn regions(&self) -> Vec<&str> {
+        let mut r: Vec<&str> = self.prices.sizes.values().flat_map(|m| m.keys().map(String::as_str)).collect();
+        r.sort_unstable();
+        r.dedup();
+        r
+    }
+
+    /// Rules that apply to a size (by series, size or GPU model).
+    pub fn rules_for(&self, size: &VmSize) -> Vec<&Rule> {
+        self.rules
+            .iter()
+            .filter(|r| {
+                r.kind.series().iter().any(|s| s == &size.series)
+                    || r.kind.sizes().contains(&size.name.as_str())
+                    || (r.kind.gpu_models().iter().any(|g| g == &size.gpu_model) && size.mig_capable)
+                    || (matches!(r.kind, RuleKind::WindowsMinKubernetes { .. } | RuleKind::WindowsPoolNameMax { .. })
+                        && size.aks_supported
+                        && size.aks_os_skus.iter().any(|o| o.starts_with("Windows")))
+                    || matches!(r.kind, RuleKind::NoGpuOnExistingPool {})
+            })
+            .collect()
+    }
+
+    /// The Windows GPU requirement: (minimum version, feature name, feature namespace).
+    pub fn windows_min_kubernetes(&self) -> Option<(KubeVersion, &str, &str)> {
+        self.rules.iter().find_map(|r| match &r.kind {
+            RuleKind::WindowsMinKubernetes { min_version, feature, feature_namespace } => {
+                KubeVersion::parse(min_version).ok().map(|v| (v, feature.as_str(), feature_namespace.as_str()))
+            }
+            _ => None,
+        })
+    }
+
+    /// The reason a series is unsupported on AKS, if a rule says so.
+    pub fn unsupported_reason(&self, series: &str) -> Option<&Rule> {
+        self.rules.iter().find(|r| match &r.kind {
+            RuleKind::UnsupportedSeries { series: s, .. } => s.iter().any(|x| x == series),
+            RuleKind::SeriesStatus { series: s, aks_status: AksStatus::Unsupported, .. } => s.iter().any(|x| x == series),
+            _ => false,
+        })
+    }
+
+    /// AKS status of a series from a `series_status` rule.
+    pub fn series_status(&self, series: &str) -> Option<(AksStatus, &Rule)> {
+        self.rules.iter().find_map(|r| match &r.kind {
+            RuleKind::SeriesStatus { series: s, aks_status, .. } if s.iter().any(|x| x == series) => Some((*aks_status, r)),
+            _ => None,
+        })
+    }
+
+    /// Microsoft's minimum recommended size for `os` ("linux" / "windows").
+    pub fn min_recommended_size(&self, os: &str) -> Option<(&str, &Rule)> {
+        self.rules.iter().find_map(|r| match &r.kind {
+            RuleKind::MinRecommendedSize { os: o, size } if o.eq_ignore_ascii_case(os) => Some((size.as_str(), r)),
+            _ => None,
+        })
+    }
+
+    /// KAITO's minimum compute capability.
+    pub fn kaito_min_compute_capability(&self) -> Option<(u32, u32)> {
+        self.rules.iter().find_map(|r| match &r.kind {
+            RuleKind::KaitoMinComputeCapability { min } => {
+                let (a, b) = min.split_once('.').unwrap_or((min, "0"));
+                Some((a.parse().ok()?, b.parse().ok()?))
+            }
+            _ => None,
+        })
+    }
+
+    /// "Did you mean" candidates for a size name.
+    pub fn suggest_sizes(&self, name: &str) -> Vec<&str> {
+        suggest(name, self.sizes.iter().map(|s| s.name.as_str()), |c| {
+            c.strip_prefix("Standard_").unwrap_or(c).to_ascii_lowercase()
+        })
+    }
+
+    /// "Did you mean" candidates for an LLM name.
+    pub fn suggest_models(&self, name: &str) -> Vec<&str> {
+        suggest(name, self.models.iter().flat_map(|m| m.aliases.iter().map(String::as_str)), str::to_ascii_lowercase)
+    }
+
+    /// "Did you mean" candidates for a GPU model id.
+    pub fn suggest_gpus(&self, name: &str) -> Vec<&str> {
+        suggest(name, self.gpus.iter().map(|g| g.id.as_str()), str::to_ascii_lowercase)
+    }
+
+    /// Check the catalog for consistency; returns the problems found (empty = valid).
+    pub fn validate(&self) -> Vec<String> {
+        let mut p = Vec::new();
+        let mut seen = HashSet::new();
+        for s in &self.sizes {
+            if !seen.insert(s.name.to_ascii_lowercase()) {
+                p.push(format!("size {} appears twice", s.name));
+            }
+            if !s.name.starts_with("Standard_N") {
+                p.push(format!("size {} is not an N-series name", s.name));
+            }
+            if !["NC", "NCC", "ND", "NV", "NG"].contains(&s.family.as_str()) {
+                p.push(format!("size {}: unknown family {}", s.name, s.family));
+            }
+            let Some(gpu) = self.gpu(&s.gpu_model) else {
+                p.push(format!("size {}: unknown gpu_model {}", s.name, s.gpu_model));
+                continue;
+            };
+            if s.vcpus == 0 || s.memory_gib <= 0.0 || s.gpu_memory_gib <= 0.0 {
+                p.push(format!("size {}: vcpus, memory and GPU memory must be positive", s.name));
+            }
+            let expect = gpu.memory_gib * s.gpu_count.value();
+            if (expect - s.gpu_memory_gib).abs() > expect * 0.2 + 1.0 {
+                p.push(format!(
+                    "size {}: gpu_memory_gib {} disagrees with {} × {} GiB",
+                    s.name, s.gpu_memory_gib, s.gpu_count, gpu.memory_gib
+                ));
+            }
+            if gpu.vendor == Vendor::Amd && s.driver != Driver::None {
+                p.push(format!("size {}: AMD GPUs get driver none on AKS", s.name));
+            }
+            match s.status {
+                Status::Retired | Status::Retiring if s.retirement_date.is_none() => {
+                    p.push(format!("size {}: {} without retirement_date", s.name, s.status));
+                }
+                _ => {}
+            }
+            if let Some(d) = &s.retirement_date {
+                if !is_date(d) {
+                    p.push(format!("size {}: retirement_date {d:?} is not YYYY-MM-DD", s.name));
+                }
+            }
+            if s.aks_supported {
+                if s.aks_os_skus.is_empty() {
+                    p.push(format!("size {}: AKS-supported but no os_skus", s.name));
+                }
+                if s.status == Status::Current && s.hyperv_generations.is_empty() {
+                    p.push(format!("size {}: current AKS size without hyperv_generations", s.name));
+                }
+                if s.gpu_vendor == Vendor::Nvidia && gpu.compute_capability.is_none() {
+                    p.push(format!("GPU {}: NVIDIA GPU without compute_capability", gpu.id));
+                }
+            }
+            if s.source.trim().is_empty() {
+                p.push(format!("size {}: no source", s.name));
+            }
+        }
+        let series: HashSet<&str> = self.sizes.iter().map(|s| s.series.as_str()).collect();
+        let mut gpu_ids = HashSet::new();
+        for g in &self.gpus {
+            if !gpu_ids.insert(g.id.to_ascii_lowercase()) {
+                p.push(format!("GPU model {} appears twice", g.id));
+            }
+            for m in &g.mig_profiles {
+                if !["MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g"].contains(&m.profile.as_str()) {
+                    p.push(format!("GPU {}: MIG profile {} is not an AKS gpuInstanceProfile", g.id, m.profile));
+                }
+                if m.instances == 0 || m.memory_gib <= 0.0 || m.memory_gib > g.memory_gib + 0.5 {
+                    p.push(format!("GPU {}: MIG profile {} has impossible numbers", g.id, m.profile));
+                }
+            }
+        }
+        let mut rule_ids = HashSet::new();
+        for r in &self.rules {
+            if !rule_ids.insert(r.id.as_str()) {
+                p.push(format!("rule {} appears twice", r.id));
+            }
+            if r.source.trim().is_empty() {
+                p.push(format!("rule {}: no source", r.id));
+            }
+            for s in r.kind.series() {
+                if !series.contains(s.as_str()) {
+                    p.push(format!("rule {}: unknown series {s}", r.id));
+                }
+            }
+            for s in r.kind.sizes() {
+                if self.size(s).is_none() {
+                    p.push(format!("rule {}: unknown size {s}", r.id));
+                }
+            }
+            for g in r.kind.gpu_models() {
+                if self.gpu(g).is_none() {
+                    p.push(format!("rule {}: unknown GPU model {g}", r.id));
+                }
+            }
+            if let RuleKind::WindowsMinKubernetes { min_version, .. } = &r.kind {
+                if KubeVersion::parse(min_version).is_err() {
+                    p.push(format!("rule {}: bad min_version {min_version}", r.id));
+                }
+            }
+        }
+        for (size, regions) in &self.prices.sizes {
+            if self.size(size).is_none() {
+                p.push(format!("prices: unknown size {size}"));
+            }
+            for (region, price) in regions {
+                for v in [price.linux, price.linux_spot, price.windows, price.windows_spot].into_iter().flatten() {
+                    if !(v.is_finite() && v > 0.0) {
+                        p.push(format!("prices: {size} in {region}: {v} is not a positive price"));
+                    }
+                }
+            }
+        }
+        let mut aliases = HashSet::new();
+        for m in &self.models {
+            for a in std::iter::once(&m.id).chain(&m.aliases) {
+                if !aliases.insert(a.to_ascii_lowercase()) {
+                    p.push(format!("model name {a} is used twice"));
+                }
+            }
+            if m.params_b <= 0.0 || m.layers == 0 || m.kv_heads == 0 || m.head_dim == 0 || m.context == 0 {
+                p.push(format!("model {}: parameters, layers, KV heads, head dim and context must be positive", m.id));
+            }
+        }
+        p
+    }
+}
+
+fn is_date(d: &str) -> bool {
+    let b = d.as_bytes();
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}
+
+fn collect_yaml(dir: &Path, base: &Path, out: &mut Vec<String>) -> Result<(), CatalogError> {
+    let rd = std::fs::read_dir(dir).map_err(|source| CatalogError::Io { path: dir.to_path_buf(), source })?;
+    for entry in rd {
+        let entry = entry.map_err(|source| CatalogError::Io { path: dir.to_path_buf(), source })?;
+        let path = entry.path();
+        if path.is_dir() {
+            collect_yaml(&path, base, out)?;
+        } else if path.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+            let rel = path.strip_prefix(base).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+            out.push(rel.trim_end_matches(".yml").trim_end_matches(".yaml").to_owned() + ".yaml");
+        }
+    }
+    out.sort();
+    Ok(())
+}
+
+/// Levenshtein distance (small strings only).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>, norm: impl Fn(&str) -> String) -> Vec<&'a str> {
+    let want = norm(name.trim());
+    let want = want.strip_prefix("standard_").unwrap_or(&want).to_owned();
+    let mut scored: Vec<(usize, &str)> = candidates
+        .map(|c| {
+            let n = norm(c);
+            let d = edit_distance(&want, &n);
+            let d = if !want.is_empty() && (n.contains(&want) || want.contains(&n)) { d.min(2) } else { d };
+            (d, c)
+        })
+        .filter(|(d, _)| *d <= (want.chars().count() / 3).max(2))
+        .collect();
+    scored.sort();
+    scored.dedup_by(|a, b| a.1 == b.1);
+    scored.into_iter().take(3).map(|(_, c)| c).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bundled_catalog_is_valid() {
+        let c = Catalog::bundled().expect("bundled catalog loads");
+        let problems = c.validate();
+        assert!(problems.is_empty(), "bundled catalog problems:\n{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn gpu_count_parses_fractions_and_numbers() {
+        assert_eq!(GpuCount::parse("1/6").expect("ok").value(), 1.0 / 6.0);
+        assert_eq!(GpuCount::parse("8").expect("ok").whole(), 8);
+        assert_eq!(GpuCount::parse("0.5").expect("ok").to_string(), "1/2");
+        assert!(GpuCount::parse("0").is_err());
+        assert!(GpuCount::parse("-1").is_err());
+        assert!(GpuCount::parse("0.3").is_err());
+    }
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("same", "same"), 0);
+    }
+
+    #[test]
+    fn dates_are_checked() {
+        assert!(is_date("2025-09-30"));
+        assert!(!is_date("2025-9-30"));
+        assert!(!is_date("soon"));
+    }
+}

@@ -1,0 +1,401 @@
+//! The catalog's data types: what the YAML files say (`*File` types, strict) and the resolved
+//! records the rest of the program reads (`VmSize`, `GpuModel`, …).
+//!
+//! Series-level facts in `sizes/*.yaml` are inherited by each size unless the size overrides
+//! them, so the files stay short and every resolved `VmSize` is complete on its own.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// GPU vendor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Vendor {
+    #[serde(rename = "NVIDIA")]
+    Nvidia,
+    #[serde(rename = "AMD")]
+    Amd,
+}
+
+impl fmt::Display for Vendor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Vendor::Nvidia => "NVIDIA",
+            Vendor::Amd => "AMD",
+        })
+    }
+}
+
+/// GPU driver AKS installs on a node of this size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Driver {
+    /// NVIDIA CUDA (datacenter) driver: NC and ND sizes.
+    Cuda,
+    /// NVIDIA GRID (vGPU) driver: NV sizes and the partial A10 sizes.
+    Grid,
+    /// AKS installs no driver (AMD sizes): the user brings the driver/operator.
+    None,
+}
+
+impl fmt::Display for Driver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Driver::Cuda => "cuda",
+            Driver::Grid => "grid",
+            Driver::None => "none",
+        })
+    }
+}
+
+/// Lifecycle of a size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Generally available.
+    Current,
+    /// Retirement announced, still available.
+    Retiring,
+    /// No longer available.
+    Retired,
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Status::Current => "current",
+            Status::Retiring => "retiring",
+            Status::Retired => "retired",
+        })
+    }
+}
+
+/// A GPU count that may be a fraction (partial GPUs), written as `1` or `"1/6"`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GpuCount {
+    /// Numerator.
+    pub num: u32,
+    /// Denominator (1 for whole GPUs).
+    pub den: u32,
+}
+
+impl GpuCount {
+    /// The count as a number.
+    pub fn value(self) -> f64 {
+        f64::from(self.num) / f64::from(self.den)
+    }
+
+    /// True when the VM has less than one whole GPU.
+    pub fn is_partial(self) -> bool {
+        self.num < self.den
+    }
+
+    /// Whole GPUs (0 for partial GPUs).
+    pub fn whole(self) -> u32 {
+        if self.den == 1 {
+            self.num
+        } else {
+            self.num / self.den
+        }
+    }
+
+    /// Parse `"3"`, `"1/6"` or `"0.5"` (decimals only for halves, quarters and eighths).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        if let Some((n, d)) = text.split_once('/') {
+            let num: u32 = n.trim().parse().map_err(|_| format!("bad numerator in {text:?}"))?;
+            let den: u32 = d.trim().parse().map_err(|_| format!("bad denominator in {text:?}"))?;
+            if num == 0 || den == 0 {
+                return Err(format!("GPU count {text:?} must be positive"));
+            }
+            return Ok(Self { num, den });
+        }
+        let v: f64 = text.parse().map_err(|_| format!("bad GPU count {text:?}"))?;
+        Self::from_f64(v).ok_or_else(|| format!("GPU count {text:?} must be a positive whole number or a fraction like \"1/6\""))
+    }
+
+    fn from_f64(v: f64) -> Option<Self> {
+        if !(v.is_finite() && v > 0.0) {
+            return None;
+        }
+        for den in [1u32, 2, 3, 4, 6, 8] {
+            let num = v * f64::from(den);
+            if (num - num.round()).abs() < 1e-9 && num.round() >= 1.0 && num.round() <= 1e6 {
+                return Some(Self { num: num.round() as u32, den });
+            }
+        }
+        None
+    }
+}
+
+impl fmt::Display for GpuCount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.den == 1 {
+            write!(f, "{}", self.num)
+        } else {
+            write!(f, "{}/{}", self.num, self.den)
+        }
+    }
+}
+
+impl Serialize for GpuCount {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64((self.value() * 10_000.0).round() / 10_000.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for GpuCount {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Num(f64),
+            Text(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Num(v) => GpuCount::from_f64(v).ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "gpu_count {v} must be a positive whole number or a fraction like \"1/6\""
+                ))
+            }),
+            Raw::Text(t) => GpuCount::parse(&t).map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+/// AKS facts for a series or size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AksSupport {
+    /// AKS accepts this size for GPU node pools.
+    pub supported: bool,
+    /// OS SKUs AKS allows for it (`Ubuntu`, `AzureLinux`, `Windows2022`, …).
+    #[serde(default)]
+    pub os_skus: Vec<String>,
+    /// Short note (e.g. "preview").
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+impl AksSupport {
+    /// True if any allowed OS SKU is a Windows one.
+    pub fn windows(&self) -> bool {
+        self.os_skus.iter().any(|s| s.starts_with("Windows"))
+    }
+
+    /// True if any allowed OS SKU is a Linux one.
+    pub fn linux(&self) -> bool {
+        self.os_skus.iter().any(|s| !s.starts_with("Windows"))
+    }
+}
+
+/// One size as written in `sizes/*.yaml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SizeFile {
+    pub name: String,
+    pub vcpus: u32,
+    pub memory_gib: f64,
+    pub gpu_count: GpuCount,
+    pub gpu_memory_gib: f64,
+    #[serde(default)]
+    pub temp_storage_gib: Option<f64>,
+    #[serde(default)]
+    pub status: Option<Status>,
+    #[serde(default)]
+    pub retirement_date: Option<String>,
+    #[serde(default)]
+    pub aks: Option<AksSupport>,
+    #[serde(default)]
+    pub driver: Option<Driver>,
+    #[serde(default)]
+    pub hyperv_generations: Option<Vec<u8>>,
+    #[serde(default)]
+    pub interconnect: Option<String>,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// One series as written in `sizes/*.yaml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeriesFile {
+    pub series: String,
+    pub family: String,
+    pub source: String,
+    pub status: Status,
+    #[serde(default)]
+    pub retirement_date: Option<String>,
+    #[serde(default)]
+    pub retirement_source: Option<String>,
+    pub gpu_model: String,
+    pub driver: Driver,
+    #[serde(default)]
+    pub interconnect: Option<String>,
+    #[serde(default)]
+    pub hyperv_generations: Option<Vec<u8>>,
+    #[serde(default)]
+    pub quota_family: Option<String>,
+    pub aks: AksSupport,
+    #[serde(default)]
+    pub note: Option<String>,
+    pub sizes: Vec<SizeFile>,
+}
+
+/// A resolved VM size: every fact the tool knows about it.
+#[derive(Debug, Clone, Serialize)]
+pub struct VmSize {
+    pub name: String,
+    pub family: String,
+    pub series: String,
+    pub vcpus: u32,
+    pub memory_gib: f64,
+    pub gpu_vendor: Vendor,
+    pub gpu_model: String,
+    pub gpu_count: GpuCount,
+    /// GPU memory of the whole VM (its share, for partial GPUs).
+    pub gpu_memory_gib: f64,
+    /// GPU memory one VM's GPU offers (the share, for partial GPUs).
+    pub gpu_memory_per_gpu_gib: f64,
+    pub driver: Driver,
+    pub mig_capable: bool,
+    pub aks_supported: bool,
+    pub aks_os_skus: Vec<String>,
+    pub aks_note: Option<String>,
+    pub status: Status,
+    pub retirement_date: Option<String>,
+    pub retirement_source: Option<String>,
+    pub interconnect: Option<String>,
+    pub hyperv_generations: Vec<u8>,
+    pub quota_family: Option<String>,
+    pub temp_storage_gib: Option<f64>,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+impl VmSize {
+    /// The short name without the `Standard_` prefix.
+    pub fn short_name(&self) -> &str {
+        self.name.strip_prefix("Standard_").unwrap_or(&self.name)
+    }
+
+    /// True if the size has InfiniBand.
+    pub fn infiniband(&self) -> bool {
+        self.interconnect.as_deref().is_some_and(|i| i.to_ascii_lowercase().contains("infiniband"))
+    }
+}
+
+/// One MIG profile of a GPU model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MigProfile {
+    /// AKS `gpuInstanceProfile` value: MIG1g, MIG2g, MIG3g, MIG4g, MIG7g.
+    pub profile: String,
+    /// NVIDIA profile name, e.g. `1g.10gb`.
+    pub slice: String,
+    /// Instances per GPU.
+    pub instances: u32,
+    /// Memory per instance.
+    pub memory_gib: f64,
+}
+
+/// A GPU model.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuModel {
+    pub id: String,
+    pub vendor: Vendor,
+    pub name: String,
+    #[serde(default)]
+    pub architecture: Option<String>,
+    pub memory_gib: f64,
+    #[serde(default)]
+    pub compute_capability: Option<String>,
+    pub bf16: bool,
+    pub fp8: bool,
+    pub nvenc: bool,
+    pub source: String,
+    #[serde(default)]
+    pub mig_profiles: Vec<MigProfile>,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+impl GpuModel {
+    /// Compute capability as (major, minor), if known.
+    pub fn cc(&self) -> Option<(u32, u32)> {
+        let cc = self.compute_capability.as_deref()?;
+        let (a, b) = cc.split_once('.').unwrap_or((cc, "0"));
+        Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+    }
+}
+
+/// Prices for one size in one region, USD per hour; `None` = unknown.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegionPrice {
+    #[serde(default)]
+    pub linux: Option<f64>,
+    #[serde(default)]
+    pub linux_spot: Option<f64>,
+    #[serde(default)]
+    pub windows: Option<f64>,
+    #[serde(default)]
+    pub windows_spot: Option<f64>,
+}
+
+/// `prices.yaml`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PriceTable {
+    pub currency: String,
+    pub as_of: String,
+    pub source: String,
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// size name → region → prices.
+    pub sizes: BTreeMap<String, BTreeMap<String, RegionPrice>>,
+}
+
+/// Model weight/KV dtype as published.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NativeDtype {
+    Bf16,
+    Fp16,
+    Fp32,
+    Fp8,
+    Mxfp4,
+}
+
+/// An open LLM from `models.yaml`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LlmModel {
+    pub id: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    pub params_b: f64,
+    #[serde(default)]
+    pub active_params_b: Option<f64>,
+    pub layers: u32,
+    pub hidden_size: u32,
+    pub attention_heads: u32,
+    pub kv_heads: u32,
+    pub head_dim: u32,
+    pub context: u64,
+    pub native_dtype: NativeDtype,
+    #[serde(default)]
+    pub license: Option<String>,
+    pub source: String,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+impl LlmModel {
+    /// KV-cache bytes per token at `bytes_per_value` (2 × layers × KV heads × head dim × bytes).
+    pub fn kv_bytes_per_token(&self, bytes_per_value: f64) -> f64 {
+        2.0 * f64::from(self.layers) * f64::from(self.kv_heads) * f64::from(self.head_dim) * bytes_per_value
+    }
+}

@@ -1,0 +1,154 @@
+//! AKS rules as data (`rules.yaml`), and the code that reads them.
+//!
+//! Each rule has a `kind`; the kinds are a closed set so that a rule can never sit in the file
+//! without code enforcing it (an unknown kind is a load error). Callers ask the catalog
+//! questions (`windows_min_kubernetes()`, `mig_gpu_models()`, …) instead of hard-coding facts.
+
+use serde::{Deserialize, Serialize};
+
+/// One AKS rule.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Rule {
+    /// Stable identifier, e.g. `windows-gpu-min-kubernetes`.
+    pub id: String,
+    /// One line shown to users.
+    pub summary: String,
+    /// Documentation path backing the rule.
+    pub source: String,
+    /// What the rule says, by kind.
+    #[serde(flatten)]
+    pub kind: RuleKind,
+}
+
+/// The closed set of rule kinds the code enforces.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RuleKind {
+    /// Windows GPU pools need a minimum Kubernetes version and a preview feature.
+    WindowsMinKubernetes {
+        min_version: String,
+        feature: String,
+        #[serde(default = "default_namespace")]
+        feature_namespace: String,
+    },
+    /// Sizes of these series cannot be used for AKS GPU pools.
+    UnsupportedSeries { series: Vec<String>, reason: String },
+    /// GPU pools cannot use these OS SKUs.
+    UnsupportedOsSkus { os_skus: Vec<String>, reason: String },
+    /// Microsoft's minimum recommended size for an OS.
+    MinRecommendedSize { os: String, size: String },
+    /// MIG is only available on these GPU models.
+    Mig { gpu_models: Vec<String>, immutable: bool },
+    /// A GPU size cannot be added to an existing pool: a new pool is needed.
+    NoGpuOnExistingPool {},
+    /// With the NVIDIA GPU Operator, the autoscaler minimum must be at least this.
+    OperatorAutoscalerMin { min_count: u32 },
+    /// These series allow only these OS SKUs and need this driver option.
+    SeriesOsDriver { series: Vec<String>, os_skus: Vec<String>, driver: String },
+    /// Windows pool names are limited to this many characters.
+    WindowsPoolNameMax { max_length: usize },
+    /// AKS status of a series.
+    SeriesStatus { series: Vec<String>, aks_status: AksStatus, #[serde(default)] note: Option<String> },
+    /// KAITO instance types need at least this CUDA compute capability.
+    KaitoMinComputeCapability { min: String },
+}
+
+fn default_namespace() -> String {
+    "Microsoft.ContainerService".to_owned()
+}
+
+/// Support level of a series on AKS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AksStatus {
+    Supported,
+    Preview,
+    Unsupported,
+}
+
+impl RuleKind {
+    /// Series names this rule refers to (for validation and `catalog show`).
+    pub fn series(&self) -> &[String] {
+        match self {
+            RuleKind::UnsupportedSeries { series, .. }
+            | RuleKind::SeriesOsDriver { series, .. }
+            | RuleKind::SeriesStatus { series, .. } => series,
+            _ => &[],
+        }
+    }
+
+    /// Size names this rule refers to.
+    pub fn sizes(&self) -> Vec<&str> {
+        match self {
+            RuleKind::MinRecommendedSize { size, .. } => vec![size.as_str()],
+            _ => Vec::new(),
+        }
+    }
+
+    /// GPU model ids this rule refers to.
+    pub fn gpu_models(&self) -> &[String] {
+        match self {
+            RuleKind::Mig { gpu_models, .. } => gpu_models,
+            _ => &[],
+        }
+    }
+}
+
+/// A parsed Kubernetes version `major.minor[.patch]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct KubeVersion {
+    pub major: u32,
+    pub minor: u32,
+    pub patch: Option<u32>,
+}
+
+impl KubeVersion {
+    /// Parse `1.30`, `v1.30.2`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let t = text.trim();
+        let t = t.strip_prefix(['v', 'V']).unwrap_or(t);
+        let mut parts = t.split('.');
+        let bad = || format!("{text:?} is not a Kubernetes version; use MAJOR.MINOR such as 1.30");
+        let major = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+        let minor = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+        let patch = match parts.next() {
+            Some(p) => Some(p.parse().map_err(|_| bad())?),
+            None => None,
+        };
+        if parts.next().is_some() {
+            return Err(bad());
+        }
+        Ok(Self { major, minor, patch })
+    }
+
+    /// Compare on major.minor only.
+    pub fn minor_lt(&self, other: &KubeVersion) -> bool {
+        (self.major, self.minor) < (other.major, other.minor)
+    }
+}
+
+impl std::fmt::Display for KubeVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.patch {
+            Some(p) => write!(f, "{}.{}.{}", self.major, self.minor, p),
+            None => write!(f, "{}.{}", self.major, self.minor),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kube_versions_parse_and_compare() {
+        let v = KubeVersion::parse("v1.28.5").expect("parses");
+        assert_eq!((v.major, v.minor, v.patch), (1, 28, Some(5)));
+        let min = KubeVersion::parse("1.29").expect("parses");
+        assert!(v.minor_lt(&min));
+        assert!(!KubeVersion::parse("1.29.0").expect("parses").minor_lt(&min));
+        assert!(KubeVersion::parse("1").is_err());
+        assert!(KubeVersion::parse("1.x").is_err());
+        assert!(KubeVersion::parse("1.2.3.4").is_err());
+    }
+}

@@ -1,0 +1,330 @@
+//! `aksgpu catalog list|show`: the bundled facts, filtered and formatted.
+
+use serde::Serialize;
+
+use crate::catalog::{Catalog, GpuModel, MigProfile, RegionPrice, Rule, Status, VmSize};
+use crate::cli::{CatalogListArgs, CatalogShowArgs, Format, ListFormat};
+use crate::commands::Ctx;
+use crate::error::{did_you_mean, Error};
+use crate::output::{money, table, Align};
+use crate::recommend::{fmt_num, gpu_matches};
+
+/// One row of `catalog list -o json` (the documented contract, plus a few extras).
+#[derive(Debug, Serialize)]
+pub struct ListRow<'a> {
+    pub name: &'a str,
+    pub family: &'a str,
+    pub series: &'a str,
+    pub vcpus: u32,
+    pub memory_gib: f64,
+    pub gpu_vendor: String,
+    pub gpu_model: &'a str,
+    pub gpu_count: f64,
+    pub gpu_memory_gib: f64,
+    pub gpu_memory_per_gpu_gib: f64,
+    pub driver: String,
+    pub mig_capable: bool,
+    pub aks_supported: bool,
+    pub aks_os_skus: &'a [String],
+    pub status: Status,
+    pub retirement_date: Option<&'a str>,
+    pub interconnect: Option<&'a str>,
+    pub hyperv_generations: &'a [u8],
+    pub quota_family: Option<&'a str>,
+    pub source: &'a str,
+}
+
+impl<'a> ListRow<'a> {
+    fn new(s: &'a VmSize) -> Self {
+        Self {
+            name: &s.name,
+            family: &s.family,
+            series: &s.series,
+            vcpus: s.vcpus,
+            memory_gib: s.memory_gib,
+            gpu_vendor: s.gpu_vendor.to_string(),
+            gpu_model: &s.gpu_model,
+            gpu_count: (s.gpu_count.value() * 10_000.0).round() / 10_000.0,
+            gpu_memory_gib: s.gpu_memory_gib,
+            gpu_memory_per_gpu_gib: (s.gpu_memory_per_gpu_gib * 100.0).round() / 100.0,
+            driver: s.driver.to_string(),
+            mig_capable: s.mig_capable,
+            aks_supported: s.aks_supported,
+            aks_os_skus: &s.aks_os_skus,
+            status: s.status,
+            retirement_date: s.retirement_date.as_deref(),
+            interconnect: s.interconnect.as_deref(),
+            hyperv_generations: &s.hyperv_generations,
+            quota_family: s.quota_family.as_deref(),
+            source: &s.source,
+        }
+    }
+}
+
+/// Sizes matching the list filters.
+pub fn filter<'a>(catalog: &'a Catalog, args: &CatalogListArgs) -> Result<Vec<&'a VmSize>, Error> {
+    if let Some(f) = &args.family {
+        let known = ["NC", "NCC", "ND", "NV", "NG"];
+        if !known.iter().any(|k| k.eq_ignore_ascii_case(f)) {
+            return Err(Error::usage(
+                format!("--family {f:?} is not a GPU family"),
+                Some(format!("use one of {}", known.join(", "))),
+            ));
+        }
+    }
+    if let Some(g) = &args.gpu_model {
+        if !catalog.sizes.iter().any(|s| gpu_matches(g, s, catalog.gpu(&s.gpu_model))) {
+            let ids = catalog.suggest_gpus(g);
+            return Err(Error::usage(
+                format!("--gpu-model {g:?} matches no GPU in the catalog"),
+                did_you_mean(&ids).or_else(|| Some(format!("known GPUs: {}", gpu_ids(catalog)))),
+            ));
+        }
+    }
+    Ok(catalog
+        .sizes
+        .iter()
+        .filter(|s| args.include_retired || s.status != Status::Retired)
+        .filter(|s| args.family.as_ref().is_none_or(|f| s.family.eq_ignore_ascii_case(f)))
+        .filter(|s| args.gpu_model.as_ref().is_none_or(|g| gpu_matches(g, s, catalog.gpu(&s.gpu_model))))
+        .collect())
+}
+
+fn gpu_ids(catalog: &Catalog) -> String {
+    catalog.gpus.iter().map(|g| g.id.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+/// `aksgpu catalog list`
+pub fn list(ctx: &Ctx, args: &CatalogListArgs) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let sizes = filter(&catalog, args)?;
+    let p = &ctx.printer;
+    match args.output {
+        ListFormat::Json => p.json(&sizes.iter().map(|s| ListRow::new(s)).collect::<Vec<_>>())?,
+        ListFormat::Yaml => p.yaml(&sizes.iter().map(|s| ListRow::new(s)).collect::<Vec<_>>())?,
+        ListFormat::Names => {
+            let names: Vec<&str> = sizes.iter().map(|s| s.name.as_str()).collect();
+            if !names.is_empty() {
+                p.out(&names.join("\n"))?;
+            }
+        }
+        ListFormat::Table | ListFormat::Wide => {
+            let wide = args.output == ListFormat::Wide;
+            let mut headers = vec!["NAME", "GPU", "GPUS", "GPU MEM", "VCPUS", "MEMORY", "DRIVER", "AKS", "STATUS"];
+            if wide {
+                headers.extend(["PER GPU", "MIG", "OS SKUS", "INTERCONNECT", "FROM $/H", "RETIRES"]);
+            }
+            let mut aligns = vec![Align::Left, Align::Left, Align::Right, Align::Right, Align::Right, Align::Right];
+            aligns.extend([Align::Left; 3]);
+            if wide {
+                aligns.extend([Align::Right, Align::Left, Align::Left, Align::Left, Align::Right, Align::Left]);
+            }
+            let rows: Vec<Vec<String>> = sizes
+                .iter()
+                .map(|s| {
+                    let mut row = vec![
+                        s.name.clone(),
+                        s.gpu_model.clone(),
+                        s.gpu_count.to_string(),
+                        format!("{} GiB", fmt_num(s.gpu_memory_gib)),
+                        s.vcpus.to_string(),
+                        format!("{} GiB", fmt_num(s.memory_gib)),
+                        s.driver.to_string(),
+                        if s.aks_supported { "yes" } else { "no" }.to_owned(),
+                        s.status.to_string(),
+                    ];
+                    if wide {
+                        let cheapest = catalog
+                            .price_regions(&s.name)
+                            .filter_map(|(_, p)| p.linux)
+                            .min_by(f64::total_cmp);
+                        row.extend([
+                            format!("{} GiB", fmt_num(s.gpu_memory_per_gpu_gib)),
+                            if s.mig_capable { "yes" } else { "-" }.to_owned(),
+                            if s.aks_os_skus.is_empty() { "-".to_owned() } else { s.aks_os_skus.join(",") },
+                            s.interconnect.clone().unwrap_or_else(|| "-".to_owned()),
+                            money(cheapest),
+                            s.retirement_date.clone().unwrap_or_else(|| "-".to_owned()),
+                        ]);
+                    }
+                    row
+                })
+                .collect();
+            p.out(&table(&headers, &aligns, &rows))?;
+            let retired_hidden = !args.include_retired && catalog.sizes.iter().any(|s| s.status == Status::Retired);
+            let mut summary = format!("{} size(s)", sizes.len());
+            if retired_hidden {
+                summary.push_str("; retired sizes hidden (--include-retired)");
+            }
+            p.note(&summary);
+        }
+    }
+    Ok(())
+}
+
+#[derive(Debug, Serialize)]
+struct Show<'a> {
+    size: &'a VmSize,
+    gpu: Option<&'a GpuModel>,
+    rules: Vec<&'a Rule>,
+    mig_profiles: &'a [MigProfile],
+    prices: Vec<PriceRow<'a>>,
+    price_source: &'a str,
+}
+
+#[derive(Debug, Serialize)]
+struct PriceRow<'a> {
+    region: &'a str,
+    #[serde(flatten)]
+    price: &'a RegionPrice,
+}
+
+/// `aksgpu catalog show SIZE`
+pub fn show(ctx: &Ctx, args: &CatalogShowArgs) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let Some(size) = catalog.size(&args.size) else {
+        let near = catalog.suggest_sizes(&args.size);
+        return Err(Error::usage(
+            format!("size {:?} is not in the catalog", args.size),
+            did_you_mean(&near).or_else(|| Some("list sizes with `aksgpu catalog list --include-retired`".to_owned())),
+        )
+        .into());
+    };
+    let gpu = catalog.gpu(&size.gpu_model);
+    let mig: &[MigProfile] = if size.mig_capable { gpu.map(|g| g.mig_profiles.as_slice()).unwrap_or_default() } else { &[] };
+    let show = Show {
+        size,
+        gpu,
+        rules: catalog.rules_for(size),
+        mig_profiles: mig,
+        prices: catalog.price_regions(&size.name).map(|(region, price)| PriceRow { region, price }).collect(),
+        price_source: &catalog.prices.source,
+    };
+    let p = &ctx.printer;
+    match args.output {
+        Format::Json => p.json(&show)?,
+        Format::Yaml => p.yaml(&show)?,
+        Format::Table => p.out(&render_show(&show))?,
+    }
+    Ok(())
+}
+
+fn render_show(s: &Show<'_>) -> String {
+    let z = s.size;
+    let mut facts: Vec<(&str, String)> = vec![
+        ("Size", z.name.clone()),
+        ("Family / series", format!("{} / {}", z.family, z.series)),
+        ("Status", match &z.retirement_date {
+            Some(d) => format!("{} ({d})", z.status),
+            None => z.status.to_string(),
+        }),
+        ("vCPUs", z.vcpus.to_string()),
+        ("Memory", format!("{} GiB", fmt_num(z.memory_gib))),
+        ("GPU", format!("{} × {} {}", z.gpu_count, z.gpu_vendor, z.gpu_model)),
+        ("GPU memory", format!("{} GiB per VM, {} GiB per GPU", fmt_num(z.gpu_memory_gib), fmt_num(z.gpu_memory_per_gpu_gib))),
+        ("Driver on AKS", z.driver.to_string()),
+        ("MIG on AKS", if z.mig_capable { "yes".to_owned() } else { "no".to_owned() }),
+        ("AKS GPU pools", if z.aks_supported { format!("supported ({})", z.aks_os_skus.join(", ")) } else { "not supported".to_owned() }),
+    ];
+    if let Some(note) = &z.aks_note {
+        facts.push(("AKS note", note.clone()));
+    }
+    if let Some(i) = &z.interconnect {
+        facts.push(("Interconnect", i.clone()));
+    }
+    if !z.hyperv_generations.is_empty() {
+        facts.push(("Hyper-V generations", z.hyperv_generations.iter().map(|g| format!("Gen{g}")).collect::<Vec<_>>().join(", ")));
+    }
+    facts.push(("Quota family", z.quota_family.clone().unwrap_or_else(|| "unknown".to_owned())));
+    if let Some(t) = z.temp_storage_gib {
+        facts.push(("Temp storage", format!("{} GiB", fmt_num(t))));
+    }
+    if let Some(g) = s.gpu {
+        facts.push(("GPU model", format!(
+            "{} ({}), {} GiB, compute capability {}, BF16 {}, FP8 {}, NVENC {}",
+            g.name,
+            g.architecture.as_deref().unwrap_or("?"),
+            fmt_num(g.memory_gib),
+            g.compute_capability.as_deref().unwrap_or("n/a"),
+            yes_no(g.bf16),
+            yes_no(g.fp8),
+            yes_no(g.nvenc)
+        )));
+    }
+    if let Some(n) = &z.note {
+        facts.push(("Note", n.clone()));
+    }
+    facts.push(("Source", z.source.clone()));
+    if let Some(r) = &z.retirement_source {
+        facts.push(("Retirement source", r.clone()));
+    }
+    let width = facts.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+    let mut out = String::new();
+    for (k, v) in &facts {
+        out.push_str(&format!("{k:<width$}  {v}\n"));
+    }
+    if !s.mig_profiles.is_empty() {
+        out.push_str("\nMIG profiles (gpuInstanceProfile, fixed at pool creation):\n");
+        let rows: Vec<Vec<String>> = s
+            .mig_profiles
+            .iter()
+            .map(|m| {
+                vec![
+                    m.profile.clone(),
+                    m.slice.clone(),
+                    m.instances.to_string(),
+                    (m.instances * z.gpu_count.whole()).to_string(),
+                    format!("{} GiB", fmt_num(m.memory_gib)),
+                ]
+            })
+            .collect();
+        out.push_str(&indent(&table(
+            &["PROFILE", "SLICE", "PER GPU", "PER VM", "MEMORY"],
+            &[Align::Left, Align::Left, Align::Right, Align::Right, Align::Right],
+            &rows,
+        )));
+    }
+    if !s.rules.is_empty() {
+        out.push_str("\nAKS rules that apply:\n");
+        for r in &s.rules {
+            out.push_str(&format!("  - {} [{}; {}]\n", r.summary, r.id, r.source));
+        }
+    }
+    out.push_str("\nPrices (USD/hour):\n");
+    if s.prices.is_empty() {
+        out.push_str("  price unknown: no bundled prices for this size\n");
+    } else {
+        let rows: Vec<Vec<String>> = s
+            .prices
+            .iter()
+            .map(|p| {
+                vec![
+                    p.region.to_owned(),
+                    money(p.price.linux),
+                    money(p.price.linux_spot),
+                    money(p.price.windows),
+                    money(p.price.windows_spot),
+                ]
+            })
+            .collect();
+        out.push_str(&indent(&table(
+            &["REGION", "LINUX", "LINUX SPOT", "WINDOWS", "WINDOWS SPOT"],
+            &[Align::Left, Align::Right, Align::Right, Align::Right, Align::Right],
+            &rows,
+        )));
+        out.push_str(&format!("  source: {}\n", s.price_source));
+    }
+    out
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("  {l}\n")).collect()
+}

@@ -1,0 +1,355 @@
+//! `aksgpu recommend`: flags → validated `Requirements` → `recommend()` → table/JSON/YAML.
+
+use crate::catalog::{Catalog, KubeVersion, NativeDtype};
+use crate::cli::{Format, RecommendArgs};
+use crate::commands::Ctx;
+use crate::error::{did_you_mean, Error};
+use crate::output::{money, table, Align, Printer};
+use crate::recommend::{self, fmt_num, ModelSpec, Os, Outcome, Precision, Range, Requirements, Workload};
+use crate::units::Memory;
+
+/// True when no flag describes the workload (the wizard's trigger).
+pub fn has_requirements(a: &RecommendArgs) -> bool {
+    a.workload.is_some()
+        || a.model.is_some()
+        || a.model_params.is_some()
+        || a.gpu_memory.is_some()
+        || a.gpu_memory_min.is_some()
+        || a.gpu_memory_max.is_some()
+        || a.total_gpu_memory.is_some()
+        || a.total_gpu_memory_min.is_some()
+        || a.total_gpu_memory_max.is_some()
+        || a.gpus.is_some()
+        || a.gpus_min.is_some()
+        || a.gpus_max.is_some()
+        || !a.gpu_model.is_empty()
+        || a.mig
+}
+
+fn range(exact: Option<Memory>, min: Option<Memory>, max: Option<Memory>, flag: &str, notes: &mut Vec<String>) -> Result<Range, Error> {
+    for (suffix, m) in [("", exact), ("-min", min), ("-max", max)] {
+        if let Some(m) = m {
+            if let Some(n) = m.note(&format!("--{flag}{suffix}")) {
+                notes.push(n);
+            }
+        }
+    }
+    let to = |m: Option<Memory>| m.map(|m| m.gib);
+    num_range(to(exact), to(min), to(max), flag)
+}
+
+fn num_range(exact: Option<f64>, min: Option<f64>, max: Option<f64>, flag: &str) -> Result<Range, Error> {
+    if exact.is_some() && (min.is_some() || max.is_some()) {
+        return Err(Error::usage(
+            format!("--{flag} cannot be combined with --{flag}-min/--{flag}-max"),
+            Some(format!("use --{flag} for an exact value, or the -min/-max pair for a range")),
+        ));
+    }
+    if let (Some(a), Some(b)) = (min, max) {
+        if a > b {
+            return Err(Error::usage(
+                format!("--{flag}-min {} is larger than --{flag}-max {}", fmt_num(a), fmt_num(b)),
+                Some("swap the two values".to_owned()),
+            ));
+        }
+    }
+    Ok(match exact {
+        Some(v) => Range { min: Some(v), max: Some(v) },
+        None => Range { min, max },
+    })
+}
+
+/// Turn flags into validated requirements (pure apart from reading the catalog).
+pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements, Error> {
+    let mut notes = Vec::new();
+    let model = match (&a.model, a.model_params) {
+        (Some(_), Some(_)) => {
+            return Err(Error::usage(
+                "--model and --model-params both give the model size",
+                Some("use --model for a known model, or --model-params for any other".to_owned()),
+            ))
+        }
+        (Some(name), None) => match catalog.model(name) {
+            Some(m) => Some((ModelSpec::from_model(m), Some(m.native_dtype))),
+            None => {
+                let near = catalog.suggest_models(name);
+                return Err(Error::usage(
+                    format!("--model {name:?} is not in the catalog"),
+                    did_you_mean(&near).or_else(|| {
+                        Some(format!(
+                            "pass --model-params with its parameter count instead, or use one of: {}",
+                            catalog.models.iter().filter_map(|m| m.aliases.first().map(String::as_str)).collect::<Vec<_>>().join(", ")
+                        ))
+                    }),
+                ));
+            }
+        },
+        (None, Some(p)) => {
+            let spec = ModelSpec::from_params(catalog, p);
+            notes.push(format!("architecture for KV cache and activations: {}", spec.arch_from));
+            Some((spec, None))
+        }
+        (None, None) => None,
+    };
+    let workload = a.workload.unwrap_or(Workload::Inference);
+    if a.workload.is_none() && model.is_some() {
+        notes.push("workload: inference (default with --model; --workload to change)".to_owned());
+    }
+    let mut req = Requirements::new(workload);
+    req.precision = match (a.precision, model.as_ref().and_then(|m| m.1)) {
+        (Some(p), _) => {
+            req.precision_explicit = true;
+            p
+        }
+        (None, Some(NativeDtype::Mxfp4)) => {
+            notes.push("precision: int4 (the model ships MXFP4 weights)".to_owned());
+            Precision::Int4
+        }
+        (None, Some(NativeDtype::Fp8)) => Precision::Fp8,
+        (None, Some(NativeDtype::Fp16)) => Precision::Fp16,
+        (None, Some(NativeDtype::Fp32)) => Precision::Fp32,
+        (None, _) => Precision::Bf16,
+    };
+    if workload == Workload::Training && matches!(req.precision, Precision::Int8 | Precision::Int4) {
+        return Err(Error::usage(
+            format!("--precision {} cannot be used for full training", req.precision.name()),
+            Some("train in bf16/fp16/fp32, or use --workload fine-tuning for LoRA/QLoRA on quantised weights".to_owned()),
+        ));
+    }
+    let default_context = if matches!(workload, Workload::Training | Workload::FineTuning) { 2048 } else { 4096 };
+    req.context = a.context.unwrap_or(default_context);
+    req.concurrency = a.concurrency.unwrap_or(1);
+    if let Some((spec, _)) = &model {
+        if let Some(max) = spec.max_context {
+            if req.context > max {
+                return Err(Error::usage(
+                    format!("--context {} is longer than the model's maximum context {max}", req.context),
+                    Some(format!("use --context {max} or less")),
+                ));
+            }
+            if a.context.is_none() && max < req.context {
+                req.context = max;
+            }
+        }
+        if a.context.is_none() {
+            notes.push(format!("context: {} tokens (default; --context to change)", req.context));
+        }
+    }
+    req.model = model.map(|m| m.0);
+    req.gpu_memory_gib = range(a.gpu_memory, a.gpu_memory_min, a.gpu_memory_max, "gpu-memory", &mut notes)?;
+    req.total_gpu_memory_gib =
+        range(a.total_gpu_memory, a.total_gpu_memory_min, a.total_gpu_memory_max, "total-gpu-memory", &mut notes)?;
+    req.gpus = num_range(a.gpus, a.gpus_min, a.gpus_max, "gpus")?;
+    for g in &a.gpu_model {
+        if !catalog.sizes.iter().any(|s| recommend::gpu_matches(g, s, catalog.gpu(&s.gpu_model))) {
+            let near = catalog.suggest_gpus(g);
+            return Err(Error::usage(
+                format!("--gpu-model {g:?} matches no GPU in the catalog"),
+                did_you_mean(&near).or_else(|| {
+                    Some(format!("known GPUs: {}", catalog.gpus.iter().map(|g| g.id.as_str()).collect::<Vec<_>>().join(", ")))
+                }),
+            ));
+        }
+    }
+    req.gpu_models = a.gpu_model.iter().map(|g| g.trim().to_owned()).filter(|g| !g.is_empty()).collect();
+    req.os = a.os.unwrap_or(if workload == Workload::Vdi { Os::Windows } else { Os::Linux });
+    if a.os.is_none() && workload == Workload::Vdi {
+        notes.push("os: windows (default for vdi; --os linux to change)".to_owned());
+    }
+    if let Some(v) = &a.k8s_version {
+        let v = KubeVersion::parse(v).map_err(|e| Error::usage(format!("--k8s-version: {e}"), None))?;
+        req.kubernetes_version = Some(v);
+    }
+    if req.os == Os::Windows {
+        if let Some((min, feature, ns)) = catalog.windows_min_kubernetes() {
+            match req.kubernetes_version {
+                Some(v) if v.minor_lt(&min) => {
+                    return Err(Error::usage(
+                        format!("Windows GPU node pools need Kubernetes {min} or later; --k8s-version is {v}"),
+                        Some(format!(
+                            "upgrade the cluster to {min}+ and register the preview feature: az feature register --namespace {ns} --name {feature}"
+                        )),
+                    ))
+                }
+                Some(_) => {}
+                None => notes.push(format!(
+                    "Windows GPU pools need Kubernetes ≥ {min} and the {feature} preview feature (pass --k8s-version to check)"
+                )),
+            }
+        }
+        if a.mig {
+            return Err(Error::usage(
+                "--mig is not available on Windows node pools",
+                Some("use --os linux for MIG".to_owned()),
+            ));
+        }
+    }
+    if let Some(r) = &a.region {
+        let norm: String = r.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+        if norm.is_empty() || !norm.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(Error::usage(
+                format!("--region {r:?} is not an Azure region name"),
+                Some("use the ARM name, such as eastus or westeurope".to_owned()),
+            ));
+        }
+        if !catalog.regions().contains(&norm.as_str()) {
+            notes.push(format!(
+                "no bundled prices for {norm}: prices unknown there (bundled regions: {})",
+                catalog.regions().join(", ")
+            ));
+        }
+        req.region = Some(norm);
+    }
+    req.max_price_per_hour = a.max_price_per_hour;
+    req.spot = a.spot;
+    req.mig = a.mig;
+    req.include_retired = a.include_retired;
+    req.include_unsupported = a.include_unsupported;
+    req.top = usize::try_from(a.top).unwrap_or(usize::MAX);
+    req.notes = notes;
+    req.compute_need();
+    Ok(req)
+}
+
+/// `aksgpu recommend`
+pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let asked;
+    let args = if has_requirements(args) {
+        args
+    } else if ctx.printer.interactive {
+        asked = crate::wizard::ask(&catalog, args)?;
+        &asked
+    } else {
+        return Err(Error::usage(
+            "no workload described",
+            Some("pass --workload and/or --model (e.g. `aksgpu recommend --workload inference --model llama-3.1-8b`); on a terminal, run it without flags for a wizard".to_owned()),
+        )
+        .into());
+    };
+    let req = requirements(&catalog, args)?;
+    let outcome = recommend::recommend(&catalog, &req);
+    let p = &ctx.printer;
+    match args.output {
+        Format::Json => p.json(&outcome)?,
+        Format::Yaml => p.yaml(&outcome)?,
+        Format::Table => p.out(&render(&outcome))?,
+    }
+    if let Some(nf) = outcome.no_fit() {
+        let closest: Vec<String> = nf.closest.iter().map(|r| format!("{} ({})", r.vm_size, r.reason)).collect();
+        return Err(Error::NoFit {
+            message: format!(
+                "no size fits: {} removed the last {} candidate(s)",
+                constraint_words(&nf.constraint),
+                nf.candidates_before
+            ),
+            hint: if closest.is_empty() { None } else { Some(format!("closest: {}", closest.join("; "))) },
+        }
+        .into());
+    }
+    if args.output == Format::Table {
+        notes(p, &outcome);
+    }
+    Ok(())
+}
+
+fn constraint_words(c: &str) -> String {
+    if c.starts_with("--") {
+        format!("the {c} limit")
+    } else {
+        format!("the {c} check")
+    }
+}
+
+fn notes(p: &Printer, o: &Outcome) {
+    for n in &o.requirements.notes {
+        p.note(&format!("note: {n}"));
+    }
+}
+
+/// The human-readable answer.
+pub fn render(o: &Outcome) -> String {
+    let r = &o.requirements;
+    let mut out = String::new();
+    let mut what = vec![r.workload.name().to_owned()];
+    if let Some(m) = &r.model {
+        what.push(format!("{} ({}B params)", m.id.clone().unwrap_or_else(|| "model".to_owned()), fmt_num(m.params_b)));
+        what.push(r.precision.name().to_owned());
+        what.push(format!("context {} × {}", r.context, r.concurrency));
+    }
+    what.push(format!("{}", if r.os == Os::Windows { "windows" } else { "linux" }));
+    what.push(if r.spot { "spot" } else { "on-demand" }.to_owned());
+    if let Some(reg) = &r.region {
+        what.push(reg.clone());
+    }
+    out.push_str(&format!("Workload: {}\n", what.join(" · ")));
+    if let Some(need) = &r.need {
+        let terms: Vec<String> = need.breakdown.iter().map(|t| format!("{} {:.1} GiB{}", t.name.replace('_', " "), t.gib, if t.sharded { "" } else { "/GPU" })).collect();
+        out.push_str(&format!("Memory:   {} (usable fraction {})\n", terms.join(" + "), need.constants.usable_fraction));
+    }
+    if o.recommendations.is_empty() {
+        out.push_str("\nNo size fits.\n");
+        return out;
+    }
+    out.push('\n');
+    let mig = r.mig;
+    let mut headers = vec!["#", "VM SIZE", "GPU", "NEED/GPU", "USABLE/GPU", "GPUS×NODES", "$/HOUR", "$/MONTH"];
+    if mig {
+        headers.push("$/INSTANCE-H");
+    }
+    let mut aligns = vec![Align::Right, Align::Left, Align::Left, Align::Right, Align::Right, Align::Right, Align::Right, Align::Right];
+    if mig {
+        aligns.push(Align::Right);
+    }
+    let rows: Vec<Vec<String>> = o
+        .recommendations
+        .iter()
+        .enumerate()
+        .map(|(i, rec)| {
+            let gpu = match &rec.fit.mig {
+                Some(m) => format!("{}× {} {}", fmt_num(rec.gpu_count), rec.gpu_model, m.slice),
+                None => format!("{}× {} {}G", fmt_num_frac(rec.gpu_count), rec.gpu_model, fmt_num(rec.fit.gpu_memory_per_gpu_gib)),
+            };
+            let mut row = vec![
+                (i + 1).to_string(),
+                rec.vm_size.clone(),
+                gpu,
+                if r.need.is_some() { format!("{:.1}G", rec.fit.required_per_gpu_gib) } else { "-".to_owned() },
+                format!("{:.1}G", rec.fit.available_per_gpu_gib),
+                format!("{}×{}", fmt_num_frac(rec.fit.gpus_used_per_node), rec.fit.nodes),
+                money(rec.price_per_hour),
+                money(rec.monthly_cost),
+            ];
+            if mig {
+                row.push(rec.price_per_instance_hour.map_or("unknown".to_owned(), |p| format!("${p:.3}")));
+            }
+            row
+        })
+        .collect();
+    out.push_str(&table(&headers, &aligns, &rows));
+    for (i, rec) in o.recommendations.iter().enumerate() {
+        out.push_str(&format!("\n{}. {}\n", i + 1, rec.vm_size));
+        for reason in &rec.reasons {
+            out.push_str(&format!("   + {reason}\n"));
+        }
+        for w in &rec.warnings {
+            out.push_str(&format!("   ! {w}\n"));
+        }
+    }
+    let shown_rejects = o.rejected.iter().filter(|x| x.constraint != "--top").count();
+    out.push_str(&format!(
+        "\n{} size(s) ruled out ({} with -o json shows each reason); prices: {} per hour, 730 h/month.\n",
+        shown_rejects,
+        "rejected[]",
+        recommend::price_kind(r)
+    ));
+    out
+}
+
+fn fmt_num_frac(v: f64) -> String {
+    let c = crate::catalog::GpuCount::parse(&format!("{v}"));
+    match c {
+        Ok(c) if c.den != 1 => c.to_string(),
+        _ => fmt_num(v),
+    }
+}

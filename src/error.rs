@@ -1,0 +1,87 @@
+//! Typed errors, their exit codes and hints.
+//!
+//! Library code returns these; the top level (`lib::run`) wraps them in `anyhow` for context,
+//! prints the chain with any `hint:` lines, and maps the first typed error it finds to the
+//! documented exit code.
+
+use crate::catalog::CatalogError;
+
+/// Documented exit codes.
+pub mod exit {
+    /// Success.
+    pub const OK: u8 = 0;
+    /// Nothing fits, or an operation failed.
+    pub const FAILED: u8 = 1;
+    /// Usage or configuration error.
+    pub const USAGE: u8 = 2;
+    /// Authentication or authorisation error.
+    pub const AUTH: u8 = 3;
+    /// Timed out or still running.
+    pub const TIMEOUT: u8 = 4;
+    /// Interrupted by Ctrl-C.
+    pub const INTERRUPTED: u8 = 130;
+}
+
+/// Errors with a known exit code.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The user asked for something invalid (exit 2).
+    #[error("{message}")]
+    Usage { message: String, hint: Option<String> },
+    /// Nothing satisfies the request (exit 1).
+    #[error("{message}")]
+    NoFit { message: String, hint: Option<String> },
+    /// The catalog could not be loaded (exit 2).
+    #[error(transparent)]
+    Catalog(#[from] CatalogError),
+}
+
+impl Error {
+    /// A usage error with a hint.
+    pub fn usage(message: impl Into<String>, hint: impl Into<Option<String>>) -> Self {
+        Error::Usage { message: message.into(), hint: hint.into() }
+    }
+
+    /// The documented exit code.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Usage { .. } | Error::Catalog(_) => exit::USAGE,
+            Error::NoFit { .. } => exit::FAILED,
+        }
+    }
+
+    /// The fix, when it is known.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            Error::Usage { hint, .. } | Error::NoFit { hint, .. } => hint.clone(),
+            Error::Catalog(CatalogError::Parse { .. } | CatalogError::Invalid { .. }) => {
+                Some("fix the file, or drop --catalog / AKSGPU_CATALOG to use the bundled catalog".to_owned())
+            }
+            Error::Catalog(_) => Some("check the --catalog / AKSGPU_CATALOG path".to_owned()),
+        }
+    }
+}
+
+/// "did you mean A, B or C?" from suggestions.
+pub fn did_you_mean(candidates: &[&str]) -> Option<String> {
+    match candidates {
+        [] => None,
+        [one] => Some(format!("did you mean {one}?")),
+        [init @ .., last] => Some(format!("did you mean {} or {last}?", init.join(", "))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_and_hints() {
+        let e = Error::usage("bad", Some("do this".to_owned()));
+        assert_eq!(e.exit_code(), 2);
+        assert_eq!(e.hint().as_deref(), Some("do this"));
+        assert_eq!(Error::NoFit { message: "x".into(), hint: None }.exit_code(), 1);
+        assert_eq!(did_you_mean(&["a", "b", "c"]).as_deref(), Some("did you mean a, b or c?"));
+        assert_eq!(did_you_mean(&[]), None);
+    }
+}

@@ -1,0 +1,82 @@
+//! aksgpu: an advisor and provisioner for GPU node pools on Azure Kubernetes Service.
+//!
+//! Data flows one way:
+//!
+//! ```text
+//! catalog (bundled YAML → JSON at build time)
+//!    → recommend (pure: requirements → ranked sizes with fit, cost, reasons)
+//!    → plan (pure request bodies)            [later]
+//!    → execute (the only HTTP)               [later]
+//! ```
+//!
+//! `output` is the only module that writes to the terminal; `commands` wires the stages.
+
+pub mod catalog;
+pub mod cli;
+pub mod commands;
+pub mod error;
+pub mod output;
+pub mod recommend;
+pub mod units;
+pub mod wizard;
+
+use std::ffi::OsString;
+
+use clap::Parser;
+
+pub use error::{exit, Error};
+
+use crate::cli::{CatalogCommand, Cli, Command};
+use crate::commands::Ctx;
+use crate::output::Printer;
+
+/// Parse `args`, run the command, print errors, and return the process exit code.
+pub fn run<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { exit::USAGE } else { exit::OK };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let printer = Printer::detect();
+    let ctx = Ctx { printer, catalog_dir: cli.catalog.clone() };
+    match dispatch(&ctx, &cli.command) {
+        Ok(()) => exit::OK,
+        Err(err) => report(&printer, &err),
+    }
+}
+
+fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
+    match command {
+        Command::Catalog(CatalogCommand::List(a)) => commands::catalog::list(ctx, a),
+        Command::Catalog(CatalogCommand::Show(a)) => commands::catalog::show(ctx, a),
+        Command::Recommend(a) => commands::recommend::run(ctx, a),
+        Command::Completions(a) => Ok(ctx.printer.out(&commands::completions::script(a.shell))?),
+        Command::Man => Ok(ctx.printer.out(&commands::completions::man_page()?)?),
+    }
+}
+
+/// Print an error chain with hints and return its exit code. A closed stdout pipe exits 0.
+pub fn report(printer: &Printer, err: &anyhow::Error) -> u8 {
+    if err.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)) {
+        return exit::OK;
+    }
+    let typed = err.chain().find_map(|c| c.downcast_ref::<Error>());
+    let mut message = err.to_string();
+    for cause in err.chain().skip(1) {
+        let c = cause.to_string();
+        if !message.contains(&c) {
+            message.push_str(": ");
+            message.push_str(&c);
+        }
+    }
+    let hints: Vec<String> = typed.and_then(Error::hint).into_iter().collect();
+    printer.error(&message, &hints);
+    typed.map_or(exit::FAILED, Error::exit_code)
+}

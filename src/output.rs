@@ -1,0 +1,165 @@
+//! The one module that writes to the terminal.
+//!
+//! Results go to stdout (tables for people, JSON/YAML for scripts); notes, warnings and errors
+//! go to stderr. A closed pipe (`aksgpu catalog list | head`) is reported as `BrokenPipe` so
+//! the top level can exit quietly with 0.
+
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::io::{self, IsTerminal, Write};
+
+use serde::Serialize;
+
+/// Writes results and diagnostics.
+#[derive(Debug, Clone, Copy)]
+pub struct Printer {
+    /// Whether stderr is a terminal (progress and colour only then).
+    pub stderr_tty: bool,
+    /// Whether stdin and stderr are both terminals (prompts only then).
+    pub interactive: bool,
+}
+
+impl Default for Printer {
+    fn default() -> Self {
+        Self::detect()
+    }
+}
+
+impl Printer {
+    /// Detect terminals.
+    pub fn detect() -> Self {
+        let stderr_tty = io::stderr().is_terminal();
+        Self { stderr_tty, interactive: stderr_tty && io::stdin().is_terminal() && io::stdout().is_terminal() }
+    }
+
+    /// Write text to stdout as is.
+    pub fn out(&self, text: &str) -> io::Result<()> {
+        let mut o = io::stdout().lock();
+        o.write_all(text.as_bytes())?;
+        if !text.ends_with('\n') {
+            o.write_all(b"\n")?;
+        }
+        o.flush()
+    }
+
+    /// Write pretty JSON to stdout.
+    pub fn json<T: Serialize + ?Sized>(&self, value: &T) -> io::Result<()> {
+        let text = serde_json::to_string_pretty(value).map_err(io::Error::other)?;
+        self.out(&text)
+    }
+
+    /// Write YAML to stdout.
+    pub fn yaml<T: Serialize + ?Sized>(&self, value: &T) -> io::Result<()> {
+        let text = serde_yaml_ng::to_string(value).map_err(io::Error::other)?;
+        self.out(&text)
+    }
+
+    /// A line on stderr (notes, warnings).
+    pub fn note(&self, text: &str) {
+        let _ = writeln!(io::stderr().lock(), "{text}");
+    }
+
+    /// An error with its hints on stderr.
+    pub fn error(&self, message: &str, hints: &[String]) {
+        let mut e = io::stderr().lock();
+        let _ = writeln!(e, "error: {message}");
+        for h in hints {
+            let _ = writeln!(e, "hint: {h}");
+        }
+    }
+}
+
+/// Remove control characters (terminal escapes) from text that came from outside.
+pub fn sanitize(text: &str) -> String {
+    text.chars().filter(|c| !c.is_control() || *c == '\n').collect()
+}
+
+/// Column alignment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Right,
+}
+
+/// Render rows as an aligned table with a header line.
+pub fn table(headers: &[&str], aligns: &[Align], rows: &[Vec<String>]) -> String {
+    let cols = headers.len();
+    let mut width: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (i, cell) in row.iter().enumerate().take(cols) {
+            width[i] = width[i].max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let mut line = |cells: &mut dyn Iterator<Item = &str>| {
+        let mut s = String::new();
+        for (i, cell) in cells.enumerate().take(cols) {
+            let pad = width[i].saturating_sub(cell.chars().count());
+            let right = aligns.get(i).copied().unwrap_or(Align::Left) == Align::Right;
+            if i > 0 {
+                s.push_str("  ");
+            }
+            if right {
+                s.push_str(&" ".repeat(pad));
+                s.push_str(cell);
+            } else {
+                s.push_str(cell);
+                if i + 1 < cols {
+                    s.push_str(&" ".repeat(pad));
+                }
+            }
+        }
+        out.push_str(s.trim_end());
+        out.push('\n');
+    };
+    line(&mut headers.iter().copied());
+    for row in rows {
+        line(&mut row.iter().map(String::as_str));
+    }
+    out
+}
+
+/// `$1.23` or `unknown`.
+pub fn money(v: Option<f64>) -> String {
+    match v {
+        Some(v) if v >= 1000.0 => format!("${}", group_thousands(v)),
+        Some(v) => format!("${v:.2}"),
+        None => "unknown".to_owned(),
+    }
+}
+
+fn group_thousands(v: f64) -> String {
+    let whole = v.round() as u64;
+    let s = whole.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_align() {
+        let t = table(&["A", "BB"], &[Align::Left, Align::Right], &[vec!["xyz".into(), "1".into()], vec!["q".into(), "22".into()]]);
+        assert_eq!(t, "A    BB\nxyz   1\nq    22\n");
+    }
+
+    #[test]
+    fn money_formats() {
+        assert_eq!(money(Some(3.5)), "$3.50");
+        assert_eq!(money(Some(2555.0)), "$2,555");
+        assert_eq!(money(None), "unknown");
+    }
+
+    #[test]
+    fn sanitize_strips_escapes() {
+        assert_eq!(sanitize("a\u{1b}[31mb"), "a[31mb");
+    }
+}

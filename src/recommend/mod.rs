@@ -1,0 +1,846 @@
+//! The recommender: resolved requirements in, ranked sizes (with reasons) out. Pure: no I/O,
+//! no clock, no environment.
+//!
+//! Candidates pass through an ordered list of hard constraints (`Stage`); the first one a size
+//! fails is its rejection reason. Survivors are fitted (how many GPUs and nodes the memory need
+//! takes) and ranked by the cost of that fit. When nothing survives, the stage that removed the
+//! last candidates is named, with the closest alternatives.
+
+pub mod estimate;
+
+use serde::Serialize;
+
+use crate::catalog::{Catalog, Driver, GpuModel, KubeVersion, LlmModel, RegionPrice, Status, Vendor, VmSize};
+pub use estimate::{Arch, Need, Precision};
+
+/// Hours in a month for monthly figures (Azure's pricing calculator uses 730).
+pub const HOURS_PER_MONTH: f64 = 730.0;
+
+/// Kind of workload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Workload {
+    Training,
+    FineTuning,
+    Inference,
+    Vdi,
+    Video,
+    Hpc,
+    DataScience,
+    Cv,
+}
+
+impl Workload {
+    /// Name as typed on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Workload::Training => "training",
+            Workload::FineTuning => "fine-tuning",
+            Workload::Inference => "inference",
+            Workload::Vdi => "vdi",
+            Workload::Video => "video",
+            Workload::Hpc => "hpc",
+            Workload::DataScience => "data-science",
+            Workload::Cv => "cv",
+        }
+    }
+
+    fn max_nodes(self) -> u32 {
+        match self {
+            Workload::Training | Workload::Hpc => 64,
+            Workload::FineTuning => 16,
+            Workload::Inference => 8,
+            _ => 1,
+        }
+    }
+}
+
+/// Node operating system.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Os {
+    Linux,
+    Windows,
+}
+
+/// An inclusive range; `None` = open.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Range {
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+}
+
+impl Range {
+    /// True when `v` is inside.
+    pub fn contains(&self, v: f64) -> bool {
+        self.min.is_none_or(|m| v + 1e-9 >= m) && self.max.is_none_or(|m| v - 1e-9 <= m)
+    }
+
+    /// True when neither bound is set.
+    pub fn is_open(&self) -> bool {
+        self.min.is_none() && self.max.is_none()
+    }
+
+    fn describe(&self, unit: &str) -> String {
+        match (self.min, self.max) {
+            (Some(a), Some(b)) if (a - b).abs() < 1e-9 => format!("exactly {}{unit}", fmt_num(a)),
+            (Some(a), Some(b)) => format!("{}–{}{unit}", fmt_num(a), fmt_num(b)),
+            (Some(a), None) => format!("≥ {}{unit}", fmt_num(a)),
+            (None, Some(b)) => format!("≤ {}{unit}", fmt_num(b)),
+            (None, None) => "any".to_owned(),
+        }
+    }
+}
+
+/// The model being sized.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelSpec {
+    /// Hugging Face id, when the model is known.
+    pub id: Option<String>,
+    /// Parameters in billions.
+    pub params_b: f64,
+    /// Architecture used for KV cache and activations.
+    pub arch: Arch,
+    /// Where the architecture came from: the model itself or the nearest known model.
+    pub arch_from: String,
+    /// The model's maximum context, when known.
+    pub max_context: Option<u64>,
+}
+
+impl ModelSpec {
+    /// A catalog model.
+    pub fn from_model(m: &LlmModel) -> Self {
+        Self {
+            id: Some(m.id.clone()),
+            params_b: m.params_b,
+            arch: arch_of(m),
+            arch_from: m.id.clone(),
+            max_context: Some(m.context),
+        }
+    }
+
+    /// Only a parameter count: borrow the architecture of the known model nearest in size.
+    pub fn from_params(catalog: &Catalog, params_b: f64) -> Self {
+        let nearest = catalog
+            .models
+            .iter()
+            .filter(|m| m.active_params_b.is_none())
+            .min_by(|a, b| {
+                let da = (a.params_b.ln() - params_b.ln()).abs();
+                let db = (b.params_b.ln() - params_b.ln()).abs();
+                da.total_cmp(&db)
+            });
+        match nearest {
+            Some(m) => Self {
+                id: None,
+                params_b,
+                arch: arch_of(m),
+                arch_from: format!("assumed like {} (nearest known size)", m.id),
+                max_context: None,
+            },
+            None => Self {
+                id: None,
+                params_b,
+                arch: Arch { layers: 32, hidden_size: 4096, kv_heads: 8, head_dim: 128 },
+                arch_from: "assumed Llama-style 32 layers, 8 KV heads".to_owned(),
+                max_context: None,
+            },
+        }
+    }
+}
+
+fn arch_of(m: &LlmModel) -> Arch {
+    Arch { layers: m.layers, hidden_size: m.hidden_size, kv_heads: m.kv_heads, head_dim: m.head_dim }
+}
+
+/// Resolved, validated requirements (built by the `recommend` command from flags).
+#[derive(Debug, Clone, Serialize)]
+pub struct Requirements {
+    pub workload: Workload,
+    pub model: Option<ModelSpec>,
+    pub precision: Precision,
+    #[serde(skip)]
+    pub precision_explicit: bool,
+    pub context: u64,
+    pub concurrency: u64,
+    pub gpu_memory_gib: Range,
+    pub total_gpu_memory_gib: Range,
+    pub gpus: Range,
+    pub gpu_models: Vec<String>,
+    pub os: Os,
+    pub kubernetes_version: Option<KubeVersion>,
+    pub region: Option<String>,
+    pub max_price_per_hour: Option<f64>,
+    pub spot: bool,
+    pub mig: bool,
+    pub include_retired: bool,
+    pub include_unsupported: bool,
+    pub top: usize,
+    /// The memory need, when a model was given.
+    pub need: Option<Need>,
+    /// How input was read and which defaults were applied.
+    pub notes: Vec<String>,
+}
+
+impl Requirements {
+    /// Requirements with defaults and no constraints.
+    pub fn new(workload: Workload) -> Self {
+        Self {
+            workload,
+            model: None,
+            precision: Precision::Bf16,
+            precision_explicit: false,
+            context: 4096,
+            concurrency: 1,
+            gpu_memory_gib: Range::default(),
+            total_gpu_memory_gib: Range::default(),
+            gpus: Range::default(),
+            gpu_models: Vec::new(),
+            os: Os::Linux,
+            kubernetes_version: None,
+            region: None,
+            max_price_per_hour: None,
+            spot: false,
+            mig: false,
+            include_retired: false,
+            include_unsupported: false,
+            top: 5,
+            need: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Compute `need` from the model, workload, precision, context and concurrency.
+    pub fn compute_need(&mut self) {
+        self.need = self.model.as_ref().and_then(|m| match self.workload {
+            Workload::Training => Some(estimate::training(m.params_b, m.arch, self.precision, self.context, self.concurrency)),
+            Workload::FineTuning => {
+                Some(estimate::fine_tuning(m.params_b, m.arch, self.precision, self.context, self.concurrency))
+            }
+            Workload::Inference | Workload::Cv | Workload::DataScience | Workload::Video | Workload::Vdi | Workload::Hpc => {
+                Some(estimate::inference(m.params_b, m.arch, self.precision, self.context, self.concurrency))
+            }
+        });
+    }
+}
+
+/// How a size satisfies the requirements.
+#[derive(Debug, Clone, Serialize)]
+pub struct Fit {
+    /// GiB each GPU (or MIG slice) needs; 0 when no model was given.
+    pub required_per_gpu_gib: f64,
+    /// GiB each GPU (or slice) can use: usable fraction × memory.
+    pub available_per_gpu_gib: f64,
+    /// Raw memory per GPU (or slice).
+    pub gpu_memory_per_gpu_gib: f64,
+    /// Total GiB needed across the GPUs used.
+    pub required_total_gib: f64,
+    /// GPUs used per node (a fraction for partial GPUs).
+    pub gpus_used_per_node: f64,
+    /// Nodes needed.
+    pub nodes: u32,
+    /// MIG slice chosen, when `--mig`.
+    pub mig: Option<MigFit>,
+    /// The estimate behind `required_*`, when a model was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<Need>,
+}
+
+/// The MIG profile chosen for a workload.
+#[derive(Debug, Clone, Serialize)]
+pub struct MigFit {
+    pub profile: String,
+    pub slice: String,
+    pub instances_per_gpu: u32,
+    pub instances_per_node: u32,
+    pub memory_gib: f64,
+}
+
+/// Where a price came from.
+#[derive(Debug, Clone, Serialize)]
+pub struct Price {
+    /// USD per hour for one node.
+    pub per_node_hour: f64,
+    pub region: String,
+    /// True when the region was chosen as the cheapest bundled one (no `--region`).
+    pub cheapest_region: bool,
+}
+
+/// One ranked recommendation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Recommendation {
+    pub vm_size: String,
+    pub series: String,
+    pub gpu_model: String,
+    pub gpu_vendor: Vendor,
+    pub gpu_count: f64,
+    pub gpu_memory_gib: f64,
+    pub vcpus: u32,
+    pub memory_gib: f64,
+    pub driver: Driver,
+    /// USD per hour for the whole fit (all nodes); null when unknown.
+    pub price_per_hour: Option<f64>,
+    /// USD per 730-hour month; null when unknown.
+    pub monthly_cost: Option<f64>,
+    /// Cost per MIG instance per hour (with `--mig`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub price_per_instance_hour: Option<f64>,
+    pub price_region: Option<String>,
+    pub price_kind: String,
+    pub fit: Fit,
+    pub reasons: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// A size that was ruled out.
+#[derive(Debug, Clone, Serialize)]
+pub struct Rejected {
+    pub vm_size: String,
+    pub reason: String,
+    /// The constraint (flag or rule) that ruled it out.
+    pub constraint: String,
+    #[serde(skip)]
+    stage: usize,
+    #[serde(skip)]
+    sort_key: f64,
+}
+
+/// The recommender's answer.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    pub requirements: Requirements,
+    pub recommendations: Vec<Recommendation>,
+    pub rejected: Vec<Rejected>,
+}
+
+/// Nothing fits: which constraint cut the last candidates, and the closest alternatives.
+#[derive(Debug, Clone, Serialize)]
+pub struct NoFit {
+    pub constraint: String,
+    pub candidates_before: usize,
+    pub closest: Vec<Rejected>,
+}
+
+impl Outcome {
+    /// When there are no recommendations, explain why.
+    pub fn no_fit(&self) -> Option<NoFit> {
+        if !self.recommendations.is_empty() {
+            return None;
+        }
+        let last = self.rejected.iter().map(|r| r.stage).max()?;
+        let mut at_last: Vec<&Rejected> = self.rejected.iter().filter(|r| r.stage == last).collect();
+        at_last.sort_by(|a, b| a.sort_key.total_cmp(&b.sort_key).then(a.vm_size.cmp(&b.vm_size)));
+        Some(NoFit {
+            constraint: at_last.first().map(|r| r.constraint.clone()).unwrap_or_default(),
+            candidates_before: at_last.len(),
+            closest: at_last.into_iter().take(3).cloned().collect(),
+        })
+    }
+}
+
+/// Rank the catalog's sizes for `req`.
+pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
+    let mut accepted = Vec::new();
+    let mut rejected = Vec::new();
+    for size in &catalog.sizes {
+        match evaluate(catalog, req, size) {
+            Ok(r) => accepted.push(r),
+            Err(r) => rejected.push(r),
+        }
+    }
+    accepted.sort_by(|a: &Recommendation, b: &Recommendation| {
+        let ka = a.price_per_instance_hour.or(a.price_per_hour);
+        let kb = b.price_per_instance_hour.or(b.price_per_hour);
+        match (ka, kb) {
+            (Some(x), Some(y)) => x.total_cmp(&y),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => std::cmp::Ordering::Equal,
+        }
+        .then((a.fit.gpus_used_per_node * f64::from(a.fit.nodes)).total_cmp(&(b.fit.gpus_used_per_node * f64::from(b.fit.nodes))))
+        .then(a.vm_size.cmp(&b.vm_size))
+    });
+    let mut overflow: Vec<Rejected> = accepted
+        .iter()
+        .skip(req.top)
+        .map(|r| Rejected {
+            vm_size: r.vm_size.clone(),
+            reason: format!(
+                "fits, but ranked below the top {} ({})",
+                req.top,
+                r.price_per_hour.map_or("price unknown".to_owned(), |p| format!("${p:.2}/h"))
+            ),
+            constraint: "--top".to_owned(),
+            stage: usize::MAX,
+            sort_key: 0.0,
+        })
+        .collect();
+    accepted.truncate(req.top);
+    rejected.sort_by(|a, b| b.stage.cmp(&a.stage).then(a.vm_size.cmp(&b.vm_size)));
+    overflow.append(&mut rejected);
+    Outcome { requirements: req.clone(), recommendations: accepted, rejected: overflow }
+}
+
+struct Reject<'a> {
+    stage: usize,
+    constraint: &'a str,
+}
+
+fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Result<Recommendation, Rejected> {
+    let gpu = catalog.gpu(&size.gpu_model);
+    let price = pick_price(catalog, req, size);
+    let price_key = price.as_ref().map_or(f64::MAX, |p| p.per_node_hour);
+    let reject = |r: Reject<'_>, reason: String| Rejected {
+        vm_size: size.name.clone(),
+        reason,
+        constraint: r.constraint.to_owned(),
+        stage: r.stage,
+        sort_key: price_key,
+    };
+
+    // 1. Lifecycle.
+    if size.status == Status::Retired && !req.include_retired {
+        return Err(reject(
+            Reject { stage: 1, constraint: "retired" },
+            format!("retired{} (--include-retired to list it)", size.retirement_date.as_ref().map(|d| format!(" on {d}")).unwrap_or_default()),
+        ));
+    }
+    // 2. AKS support.
+    if !size.aks_supported && !(req.include_unsupported || (req.include_retired && size.status == Status::Retired)) {
+        let why = catalog
+            .unsupported_reason(&size.series)
+            .map(|r| r.summary.clone())
+            .or_else(|| size.aks_note.clone())
+            .unwrap_or_else(|| "not supported for AKS GPU node pools".to_owned());
+        return Err(reject(Reject { stage: 2, constraint: "AKS support" }, format!("{why} (--include-unsupported to list it)")));
+    }
+    // 3. Operating system.
+    let os_ok = match req.os {
+        Os::Linux => size.aks_os_skus.is_empty() || size.aks_os_skus.iter().any(|o| !o.starts_with("Windows")),
+        Os::Windows => size.aks_os_skus.iter().any(|o| o.starts_with("Windows")),
+    };
+    if !os_ok {
+        return Err(reject(
+            Reject { stage: 3, constraint: "--os" },
+            format!("AKS allows only {} on this size", size.aks_os_skus.join(", ")),
+        ));
+    }
+    // 4. Workload kind.
+    if let Some(why) = workload_mismatch(req, size, gpu) {
+        return Err(reject(Reject { stage: 4, constraint: "--workload" }, why));
+    }
+    // 5. GPU model.
+    if !req.gpu_models.is_empty() && !req.gpu_models.iter().any(|w| gpu_matches(w, size, gpu)) {
+        return Err(reject(
+            Reject { stage: 5, constraint: "--gpu-model" },
+            format!("GPU is {}, not {}", size.gpu_model, req.gpu_models.join(" or ")),
+        ));
+    }
+    // 6. GPU count per VM.
+    if !req.gpus.contains(size.gpu_count.value()) {
+        return Err(reject(
+            Reject { stage: 6, constraint: "--gpus" },
+            format!("{} GPU(s) per VM, wanted {}", size.gpu_count, req.gpus.describe("")),
+        ));
+    }
+    // 7. MIG.
+    if req.mig && !size.mig_capable {
+        return Err(reject(Reject { stage: 7, constraint: "--mig" }, format!("{} does not support MIG on AKS", size.gpu_model)));
+    }
+    // 8. Memory per GPU (or per MIG slice).
+    let mig_profiles = gpu.map(|g| g.mig_profiles.as_slice()).unwrap_or_default();
+    if !req.mig && !req.gpu_memory_gib.contains(size.gpu_memory_per_gpu_gib) {
+        return Err(reject(
+            Reject { stage: 8, constraint: "--gpu-memory" },
+            format!("{} GiB per GPU, wanted {}", fmt_num(size.gpu_memory_per_gpu_gib), req.gpu_memory_gib.describe(" GiB")),
+        ));
+    }
+    if req.mig && !mig_profiles.iter().any(|p| req.gpu_memory_gib.contains(p.memory_gib)) {
+        return Err(reject(
+            Reject { stage: 8, constraint: "--gpu-memory" },
+            format!("no MIG slice of {} has {}", size.gpu_model, req.gpu_memory_gib.describe(" GiB")),
+        ));
+    }
+    // 9. Total GPU memory per VM.
+    if !req.total_gpu_memory_gib.contains(size.gpu_memory_gib) {
+        return Err(reject(
+            Reject { stage: 9, constraint: "--total-gpu-memory" },
+            format!("{} GiB of GPU memory per VM, wanted {}", fmt_num(size.gpu_memory_gib), req.total_gpu_memory_gib.describe(" GiB")),
+        ));
+    }
+    // 10. Memory fit for the model.
+    let fit = fit_size(req, size, mig_profiles).map_err(|why| reject(Reject { stage: 10, constraint: "memory fit" }, why))?;
+    // 11. Price.
+    let nodes = f64::from(fit.nodes);
+    let total_price = price.as_ref().map(|p| p.per_node_hour * nodes);
+    let per_instance = match (&fit.mig, total_price) {
+        (Some(m), Some(p)) if m.instances_per_node > 0 => Some(p / (f64::from(m.instances_per_node) * nodes)),
+        _ => None,
+    };
+    if let Some(max) = req.max_price_per_hour {
+        match total_price {
+            None => {
+                return Err(reject(
+                    Reject { stage: 11, constraint: "--max-price-per-hour" },
+                    format!("price unknown{}, so it cannot be held to ${max}/h", in_region(req)),
+                ))
+            }
+            Some(p) if p > max + 1e-9 => {
+                return Err(reject(
+                    Reject { stage: 11, constraint: "--max-price-per-hour" },
+                    format!("${p:.2}/h{} is over --max-price-per-hour {max}", if fit.nodes > 1 { format!(" for {} nodes", fit.nodes) } else { String::new() }),
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    let (reasons, warnings) = explain(catalog, req, size, gpu, &fit, price.as_ref());
+    Ok(Recommendation {
+        vm_size: size.name.clone(),
+        series: size.series.clone(),
+        gpu_model: size.gpu_model.clone(),
+        gpu_vendor: size.gpu_vendor,
+        gpu_count: size.gpu_count.value(),
+        gpu_memory_gib: size.gpu_memory_gib,
+        vcpus: size.vcpus,
+        memory_gib: size.memory_gib,
+        driver: size.driver,
+        price_per_hour: total_price.map(round_cents),
+        monthly_cost: total_price.map(|p| round_cents(p * HOURS_PER_MONTH)),
+        price_per_instance_hour: per_instance.map(|p| (p * 10_000.0).round() / 10_000.0),
+        price_region: price.as_ref().map(|p| p.region.clone()),
+        price_kind: price_kind(req),
+        fit,
+        reasons,
+        warnings,
+    })
+}
+
+fn round_cents(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}
+
+fn in_region(req: &Requirements) -> String {
+    req.region.as_ref().map(|r| format!(" in {r}")).unwrap_or_default()
+}
+
+/// "linux on-demand", "windows spot".
+pub fn price_kind(req: &Requirements) -> String {
+    format!("{} {}", if req.os == Os::Windows { "windows" } else { "linux" }, if req.spot { "spot" } else { "on-demand" })
+}
+
+fn price_of(p: &RegionPrice, os: Os, spot: bool) -> Option<f64> {
+    match (os, spot) {
+        (Os::Linux, false) => p.linux,
+        (Os::Linux, true) => p.linux_spot,
+        (Os::Windows, false) => p.windows,
+        (Os::Windows, true) => p.windows_spot,
+    }
+}
+
+fn pick_price(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Option<Price> {
+    match &req.region {
+        Some(region) => {
+            let p = catalog.price(&size.name, region)?;
+            Some(Price { per_node_hour: price_of(p, req.os, req.spot)?, region: region.clone(), cheapest_region: false })
+        }
+        None => catalog
+            .price_regions(&size.name)
+            .filter_map(|(r, p)| price_of(p, req.os, req.spot).map(|v| (r, v)))
+            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(b.0)))
+            .map(|(r, v)| Price { per_node_hour: v, region: r.clone(), cheapest_region: true }),
+    }
+}
+
+/// True when `want` names this size's GPU (id, id prefix such as `A100`, or a word of its name).
+pub fn gpu_matches(want: &str, size: &VmSize, gpu: Option<&GpuModel>) -> bool {
+    let w = want.trim().to_ascii_lowercase();
+    if w.is_empty() {
+        return false;
+    }
+    size.gpu_model.to_ascii_lowercase() == w
+        || size.gpu_model.to_ascii_lowercase().starts_with(&format!("{w}-"))
+        || gpu.is_some_and(|g| {
+            g.name.to_ascii_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).any(|t| t == w)
+        })
+}
+
+fn workload_mismatch(req: &Requirements, size: &VmSize, gpu: Option<&GpuModel>) -> Option<String> {
+    let cc = gpu.and_then(GpuModel::cc);
+    let amd_named = req.gpu_models.iter().any(|m| {
+        let m = m.to_ascii_lowercase();
+        m.starts_with("mi") || m.starts_with('v')
+    });
+    let cuda = size.gpu_vendor == Vendor::Nvidia;
+    match req.workload {
+        Workload::Training | Workload::FineTuning | Workload::Hpc | Workload::DataScience => {
+            if size.gpu_count.is_partial() {
+                return Some(format!("{} is a partial GPU ({} of one); {} needs whole GPUs", size.name, size.gpu_count, req.workload.name()));
+            }
+            if !cuda && !amd_named {
+                return Some(format!("{} GPUs need ROCm, not CUDA (name the model with --gpu-model to include AMD)", size.gpu_vendor));
+            }
+        }
+        Workload::Inference | Workload::Cv => {
+            if !cuda && !amd_named {
+                return Some(format!("{} GPUs need ROCm, not CUDA (name the model with --gpu-model to include AMD)", size.gpu_vendor));
+            }
+        }
+        Workload::Vdi => {
+            if size.driver != Driver::Grid {
+                return Some(format!("virtual desktops need a GRID (vGPU) driver; AKS installs {} here", size.driver));
+            }
+        }
+        Workload::Video => {
+            if !gpu.is_some_and(|g| g.nvenc) {
+                return Some(format!("{} has no hardware video encoder (NVENC)", size.gpu_model));
+            }
+        }
+    }
+    if req.workload == Workload::Hpc && !size.infiniband() {
+        return Some("HPC needs InfiniBand between nodes; this size has none".to_owned());
+    }
+    if req.workload == Workload::DataScience && cc.is_some_and(|c| c < (7, 0)) {
+        return Some(format!("RAPIDS needs CUDA compute capability ≥ 7.0; {} has {}.{}", size.gpu_model, cc.map_or(0, |c| c.0), cc.map_or(0, |c| c.1)));
+    }
+    None
+}
+
+fn fit_size(req: &Requirements, size: &VmSize, mig_profiles: &[crate::catalog::MigProfile]) -> Result<Fit, String> {
+    let usable = estimate::USABLE_FRACTION;
+    if req.mig {
+        let gpus = size.gpu_count.whole();
+        let need_one = req.need.as_ref().map(|n| n.per_gpu(1.0));
+        let mut profiles: Vec<&crate::catalog::MigProfile> =
+            mig_profiles.iter().filter(|p| req.gpu_memory_gib.contains(p.memory_gib)).collect();
+        profiles.sort_by(|a, b| a.memory_gib.total_cmp(&b.memory_gib));
+        let chosen = profiles
+            .into_iter()
+            .find(|p| need_one.is_none_or(|n| n <= p.memory_gib * usable))
+            .ok_or_else(|| {
+                format!(
+                    "needs {:.1} GiB in one MIG slice; the largest {} slice offers {:.1} usable GiB",
+                    need_one.unwrap_or(0.0),
+                    size.gpu_model,
+                    mig_profiles.iter().map(|p| p.memory_gib).fold(0.0, f64::max) * usable
+                )
+            })?;
+        return Ok(Fit {
+            required_per_gpu_gib: need_one.unwrap_or(0.0),
+            available_per_gpu_gib: chosen.memory_gib * usable,
+            gpu_memory_per_gpu_gib: chosen.memory_gib,
+            required_total_gib: need_one.unwrap_or(0.0),
+            gpus_used_per_node: 1.0,
+            nodes: 1,
+            mig: Some(MigFit {
+                profile: chosen.profile.clone(),
+                slice: chosen.slice.clone(),
+                instances_per_gpu: chosen.instances,
+                instances_per_node: chosen.instances * gpus,
+                memory_gib: chosen.memory_gib,
+            }),
+            estimate: req.need.clone(),
+        });
+    }
+    let per_gpu_mem = size.gpu_memory_per_gpu_gib;
+    let avail = per_gpu_mem * usable;
+    let Some(need) = &req.need else {
+        let used = if size.gpu_count.is_partial() { size.gpu_count.value() } else { f64::from(size.gpu_count.whole()) };
+        return Ok(Fit {
+            required_per_gpu_gib: 0.0,
+            available_per_gpu_gib: avail,
+            gpu_memory_per_gpu_gib: per_gpu_mem,
+            required_total_gib: 0.0,
+            gpus_used_per_node: used,
+            nodes: 1,
+            mig: None,
+            estimate: None,
+        });
+    };
+    let make = |n: f64, nodes: u32| Fit {
+        required_per_gpu_gib: need.per_gpu(n * f64::from(nodes)),
+        available_per_gpu_gib: avail,
+        gpu_memory_per_gpu_gib: per_gpu_mem,
+        required_total_gib: need.total(n * f64::from(nodes)),
+        gpus_used_per_node: n,
+        nodes,
+        mig: None,
+        estimate: Some(need.clone()),
+    };
+    if size.gpu_count.is_partial() {
+        let n = size.gpu_count.value();
+        if need.per_gpu(1.0) <= avail {
+            return Ok(make(n, 1));
+        }
+        return Err(format!(
+            "needs {:.1} GiB on one GPU; this {} share of a {} offers {:.1} usable GiB",
+            need.per_gpu(1.0),
+            size.gpu_count,
+            size.gpu_model,
+            avail
+        ));
+    }
+    let g = size.gpu_count.whole().max(1);
+    let mut options: Vec<u32> = (0..8).map(|i| 1u32 << i).filter(|n| *n <= g).collect();
+    if !options.contains(&g) {
+        options.push(g);
+    }
+    if let Some(n) = options.iter().find(|n| need.per_gpu(f64::from(**n)) <= avail) {
+        return Ok(make(f64::from(*n), 1));
+    }
+    if need.per_gpu_gib > avail {
+        return Err(format!(
+            "each GPU needs at least {:.1} GiB that cannot be split (overhead, activations); a {} offers {:.1} usable GiB",
+            need.per_gpu_gib, size.gpu_model, avail
+        ));
+    }
+    let max_nodes = req.workload.max_nodes();
+    for nodes in 2..=max_nodes {
+        if need.per_gpu(f64::from(g * nodes)) <= avail {
+            return Ok(make(f64::from(g), nodes));
+        }
+    }
+    Err(format!(
+        "needs {:.1} GiB per GPU even on all {g} GPU(s){}; a {} offers {:.1} usable GiB ({} × {})",
+        need.per_gpu(f64::from(g * max_nodes)),
+        if max_nodes > 1 { format!(" of {max_nodes} nodes") } else { String::new() },
+        size.gpu_model,
+        avail,
+        estimate::USABLE_FRACTION,
+        fmt_num(per_gpu_mem)
+    ))
+}
+
+fn explain(
+    catalog: &Catalog,
+    req: &Requirements,
+    size: &VmSize,
+    gpu: Option<&GpuModel>,
+    fit: &Fit,
+    price: Option<&Price>,
+) -> (Vec<String>, Vec<String>) {
+    let mut reasons = Vec::new();
+    let mut warnings = Vec::new();
+    if let Some(m) = &fit.mig {
+        reasons.push(format!(
+            "MIG {} ({}): {} instance(s) per GPU, {} per node, {} GiB each",
+            m.profile, m.slice, m.instances_per_gpu, m.instances_per_node, fmt_num(m.memory_gib)
+        ));
+    }
+    if let Some(need) = &req.need {
+        let gpus_total = fit.gpus_used_per_node * f64::from(fit.nodes);
+        reasons.push(format!(
+            "fits: {:.1} GiB needed per GPU on {} GPU(s){}, {:.1} GiB usable ({} × {} GiB)",
+            fit.required_per_gpu_gib,
+            fmt_num(gpus_total),
+            if fit.nodes > 1 { format!(" across {} nodes", fit.nodes) } else { String::new() },
+            fit.available_per_gpu_gib,
+            estimate::USABLE_FRACTION,
+            fmt_num(fit.gpu_memory_per_gpu_gib)
+        ));
+        let have = fit.available_per_gpu_gib * if fit.mig.is_some() { 1.0 } else { size.gpu_count.value() * f64::from(fit.nodes) };
+        let needed = if fit.mig.is_some() { fit.required_per_gpu_gib } else { need.total(gpus_total) };
+        if needed > 0.0 && have / needed > 2.0 {
+            warnings.push(format!("over-provisioned: {:.1}× the GPU memory this workload needs", have / needed));
+        }
+        if fit.nodes > 1 && req.workload == Workload::Inference {
+            warnings.push(format!("needs {} nodes: multi-node inference (pipeline parallel across nodes)", fit.nodes));
+        }
+    }
+    match req.workload {
+        Workload::Video if gpu.is_some_and(|g| g.nvenc) => reasons.push(format!("{} has NVENC hardware video encode", size.gpu_model)),
+        Workload::Vdi => reasons.push("GRID (vGPU) driver for virtual desktops".to_owned()),
+        Workload::Hpc => reasons.push(format!("InfiniBand: {}", size.interconnect.as_deref().unwrap_or("yes"))),
+        Workload::DataScience => {
+            if let Some(cc) = gpu.and_then(|g| g.compute_capability.clone()) {
+                reasons.push(format!("CUDA compute capability {cc}: RAPIDS-capable"));
+            }
+        }
+        _ => {}
+    }
+    if let Some(g) = gpu {
+        if req.precision_explicit {
+            match req.precision {
+                Precision::Bf16 if !g.bf16 => warnings.push(format!("{} has no native BF16: use fp16", g.id)),
+                Precision::Fp8 if !g.fp8 => warnings.push(format!("{} has no FP8 tensor cores: fp8 weights run slower", g.id)),
+                _ => {}
+            }
+        }
+    }
+    if size.gpu_count.is_partial() {
+        reasons.push(format!("partial GPU: {} of a {} ({} GiB)", size.gpu_count, size.gpu_model, fmt_num(size.gpu_memory_gib)));
+    }
+    match price {
+        Some(p) if p.cheapest_region => reasons.push(format!("${:.2}/h per node in {} (cheapest bundled region; --region to choose)", p.per_node_hour, p.region)),
+        Some(p) => reasons.push(format!("${:.2}/h per node in {}", p.per_node_hour, p.region)),
+        None => warnings.push(format!("price unknown for {}{}", price_kind(req), in_region(req))),
+    }
+    if let Some(note) = &size.aks_note {
+        if note.to_ascii_lowercase().contains("preview") {
+            warnings.push(format!("preview on AKS: {note}"));
+        }
+    }
+    if let Some((crate::catalog::AksStatus::Preview, rule)) = catalog.series_status(&size.series) {
+        warnings.push(format!("preview: {}", rule.summary));
+    }
+    if req.os == Os::Windows {
+        if let Some((v, feature, _)) = catalog.windows_min_kubernetes() {
+            warnings.push(format!("Windows GPU pools are preview: Kubernetes ≥ {v} and the {feature} feature"));
+        }
+    }
+    match size.status {
+        Status::Retiring => warnings.push(format!("retiring{}", size.retirement_date.as_ref().map(|d| format!(" on {d}")).unwrap_or_default())),
+        Status::Retired => warnings.push(format!("retired{}", size.retirement_date.as_ref().map(|d| format!(" on {d}")).unwrap_or_default())),
+        Status::Current => {}
+    }
+    if !size.aks_supported {
+        warnings.push("not supported for AKS GPU node pools".to_owned());
+    }
+    if size.gpu_vendor == Vendor::Amd {
+        warnings.push("AMD: create the pool with --gpu-driver none and install the AMD GPU Operator".to_owned());
+    }
+    let os_key = if req.os == Os::Windows { "windows" } else { "linux" };
+    if let Some((min, _)) = catalog.min_recommended_size(os_key) {
+        if let Some(min) = catalog.size(min) {
+            if size.gpu_memory_per_gpu_gib + 1e-9 < min.gpu_memory_per_gpu_gib && size.vcpus < min.vcpus {
+                warnings.push(format!("smaller than Microsoft's minimum recommended {} size {}", os_key, min.name));
+            }
+        }
+    }
+    if req.spot {
+        warnings.push("spot: Azure can evict these nodes at any time (taint kubernetes.azure.com/scalesetpriority=spot)".to_owned());
+    }
+    (reasons, warnings)
+}
+
+/// Format a number without trailing zeros (`80`, `0.5`, `13.44`).
+pub fn fmt_num(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{}", v.round() as i64)
+    } else {
+        let s = format!("{v:.2}");
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges() {
+        let r = Range { min: Some(16.0), max: None };
+        assert!(r.contains(16.0));
+        assert!(!r.contains(15.9));
+        assert_eq!(r.describe(" GiB"), "≥ 16 GiB");
+        assert_eq!(Range { min: Some(2.0), max: Some(2.0) }.describe(""), "exactly 2");
+        assert!(Range::default().is_open());
+    }
+
+    #[test]
+    fn numbers_format_short() {
+        assert_eq!(fmt_num(80.0), "80");
+        assert_eq!(fmt_num(0.5), "0.5");
+        assert_eq!(fmt_num(13.44), "13.44");
+    }
+}

@@ -1,0 +1,192 @@
+//! Parsers for the quantities users type: memory sizes, parameter counts, prices and counts.
+//!
+//! Each returns a `Result<_, String>` whose message says what was expected, so clap can show it
+//! next to the flag name. None of them panic on any input (property-tested).
+
+/// How a memory quantity was written, so the tool can say how it read it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Memory {
+    /// The value in GiB (2^30 bytes).
+    pub gib: f64,
+    /// True when the user wrote decimal units (GB, MB, TB), read as powers of ten.
+    pub decimal: bool,
+}
+
+impl Memory {
+    /// A note for output when decimal units were read, e.g. "80GB read as 80×10⁹ bytes = 74.51 GiB".
+    pub fn note(&self, written: &str) -> Option<String> {
+        self.decimal.then(|| format!("{written} read as decimal units (1 GB = 10⁹ bytes) = {:.2} GiB", self.gib))
+    }
+}
+
+const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+
+fn split_number(text: &str) -> Option<(f64, &str)> {
+    let t = text.trim();
+    let end = t
+        .char_indices()
+        .find(|(i, c)| {
+            !(c.is_ascii_digit()
+                || *c == '.'
+                || ((*c == 'e' || *c == 'E')
+                    && t[i + 1..].chars().next().is_some_and(|n| n.is_ascii_digit() || n == '-' || n == '+'))
+                || ((*c == '-' || *c == '+') && *i > 0 && matches!(t.as_bytes()[i - 1], b'e' | b'E')))
+        })
+        .map_or(t.len(), |(i, _)| i);
+    if end == 0 {
+        return None;
+    }
+    let n: f64 = t[..end].parse().ok()?;
+    Some((n, t[end..].trim()))
+}
+
+/// Parse a memory size: `16`, `16GiB`, `16g`, `16 GB`, `24576MiB`, `0.5TiB`.
+///
+/// A bare number and `g`/`G`/`Gi`/`GiB` mean GiB; `GB`/`MB`/`TB` are decimal (10⁹ bytes).
+pub fn parse_memory(text: &str) -> Result<Memory, String> {
+    let err = || {
+        format!(
+            "{text:?} is not a memory size; write a number with an optional unit: 16, 16GiB, 16g, 16GB (decimal), 24576MiB"
+        )
+    };
+    let (n, unit) = split_number(text).ok_or_else(err)?;
+    if text.trim_start().starts_with('-') {
+        return Err(format!("{text:?}: memory cannot be negative"));
+    }
+    let (factor, decimal) = match unit.to_ascii_lowercase().as_str() {
+        "" | "g" | "gi" | "gib" => (1.0, false),
+        "m" | "mi" | "mib" => (1.0 / 1024.0, false),
+        "t" | "ti" | "tib" => (1024.0, false),
+        "gb" => (1e9 / GIB, true),
+        "mb" => (1e6 / GIB, true),
+        "tb" => (1e12 / GIB, true),
+        _ => return Err(err()),
+    };
+    let gib = n * factor;
+    if !gib.is_finite() || gib < 0.0 {
+        return Err(err());
+    }
+    if gib > 1e7 {
+        return Err(format!("{text:?} is larger than any GPU configuration"));
+    }
+    Ok(Memory { gib, decimal })
+}
+
+/// Parse a parameter count: `7B`, `70b`, `1.5T`, `7e9`, `350M`, `8000000000`; a bare number
+/// below 10,000 is read as billions (`7` = 7B). Returns billions.
+pub fn parse_params(text: &str) -> Result<f64, String> {
+    let err = || format!("{text:?} is not a parameter count; write 7B, 70b, 1.5T, 350M or 7e9");
+    if text.trim_start().starts_with('-') {
+        return Err(format!("{text:?}: a parameter count cannot be negative"));
+    }
+    let (n, unit) = split_number(text).ok_or_else(err)?;
+    let billions = match unit.to_ascii_lowercase().as_str() {
+        "" if n < 10_000.0 => n,
+        "" => n / 1e9,
+        "k" => n / 1e6,
+        "m" => n / 1e3,
+        "b" | "bn" => n,
+        "t" => n * 1e3,
+        _ => return Err(err()),
+    };
+    if !billions.is_finite() || billions <= 0.0 {
+        return Err(format!("{text:?}: a parameter count must be positive"));
+    }
+    if billions > 100_000.0 {
+        return Err(format!("{text:?} is beyond any model this tool can size (100T)"));
+    }
+    Ok(billions)
+}
+
+/// Parse a price in USD: `5`, `$5`, `2.75`.
+pub fn parse_price(text: &str) -> Result<f64, String> {
+    let t = text.trim().trim_start_matches('$').trim();
+    let v: f64 = t.parse().map_err(|_| format!("{text:?} is not a price; write USD per hour such as 5 or 2.75"))?;
+    if !v.is_finite() || v <= 0.0 {
+        return Err(format!("{text:?}: a price must be a positive number of USD"));
+    }
+    Ok(v)
+}
+
+/// Parse a positive whole count (GPUs, tokens, concurrency, nodes).
+pub fn parse_count(text: &str) -> Result<u64, String> {
+    let t = text.trim().replace('_', "");
+    if t.starts_with('-') {
+        return Err(format!("{text:?}: must be a positive whole number, not negative"));
+    }
+    let (n, unit) = split_number(&t).ok_or_else(|| format!("{text:?} is not a whole number"))?;
+    let n = match unit.to_ascii_lowercase().as_str() {
+        "" => n,
+        "k" => n * 1024.0,
+        _ => return Err(format!("{text:?} is not a whole number (a k suffix means ×1024 for token counts)")),
+    };
+    if n.fract() != 0.0 || !n.is_finite() {
+        return Err(format!("{text:?} must be a whole number"));
+    }
+    if n < 1.0 {
+        return Err(format!("{text:?} must be at least 1"));
+    }
+    if n > 1e12 {
+        return Err(format!("{text:?} is too large"));
+    }
+    Ok(n as u64)
+}
+
+/// Parse a GPU count that may be fractional (`0.5`, `1/6`, `2`).
+pub fn parse_gpus(text: &str) -> Result<f64, String> {
+    if text.trim_start().starts_with('-') {
+        return Err(format!("{text:?}: a GPU count cannot be negative"));
+    }
+    crate::catalog::GpuCount::parse(text).map(crate::catalog::GpuCount::value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_units() {
+        assert_eq!(parse_memory("16").expect("ok").gib, 16.0);
+        assert_eq!(parse_memory("16GiB").expect("ok").gib, 16.0);
+        assert_eq!(parse_memory("16g").expect("ok").gib, 16.0);
+        assert_eq!(parse_memory("16 Gi").expect("ok").gib, 16.0);
+        assert_eq!(parse_memory("24576MiB").expect("ok").gib, 24.0);
+        let gb = parse_memory("80GB").expect("ok");
+        assert!(gb.decimal);
+        assert!((gb.gib - 74.505_805_969_238_28).abs() < 1e-9);
+        assert!(gb.note("80GB").expect("note").contains("74.51 GiB"));
+        assert!(parse_memory("lots").is_err());
+        assert!(parse_memory("-4GiB").is_err());
+        assert!(parse_memory("16 parsecs").is_err());
+        assert!(parse_memory("").is_err());
+    }
+
+    #[test]
+    fn params_units() {
+        assert_eq!(parse_params("7B").expect("ok"), 7.0);
+        assert_eq!(parse_params("70b").expect("ok"), 70.0);
+        assert_eq!(parse_params("1.5T").expect("ok"), 1500.0);
+        assert_eq!(parse_params("7e9").expect("ok"), 7.0);
+        assert_eq!(parse_params("350M").expect("ok"), 0.35);
+        assert_eq!(parse_params("7").expect("ok"), 7.0);
+        assert_eq!(parse_params("8000000000").expect("ok"), 8.0);
+        assert!(parse_params("-7B").is_err());
+        assert!(parse_params("0").is_err());
+        assert!(parse_params("seven").is_err());
+        assert!(parse_params("7X").is_err());
+    }
+
+    #[test]
+    fn prices_and_counts() {
+        assert_eq!(parse_price("$5").expect("ok"), 5.0);
+        assert!(parse_price("-1").is_err());
+        assert!(parse_price("free").is_err());
+        assert_eq!(parse_count("8192").expect("ok"), 8192);
+        assert_eq!(parse_count("8k").expect("ok"), 8192);
+        assert!(parse_count("-2").is_err());
+        assert!(parse_count("0").is_err());
+        assert!(parse_count("1.5").is_err());
+        assert_eq!(parse_gpus("1/6").expect("ok"), 1.0 / 6.0);
+        assert!(parse_gpus("-1").is_err());
+    }
+}
