@@ -29,14 +29,15 @@ fn main() {
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("out dir"));
     let mut files = Vec::new();
     collect(&catalog, &catalog, &mut files);
-    let mut code = String::from("/// Bundled catalog files: (path relative to catalog/, JSON text).\npub static FILES: &[(&str, &str)] = &[\n");
+    let mut code = String::from(
+        "/// Bundled catalog files: (path relative to catalog/, JSON text).\npub static FILES: &[(&str, &str)] = &[\n",
+    );
     for rel in &files {
         let path = catalog.join(rel);
         println!("cargo:rerun-if-changed={}", path.display());
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-        let value: serde_json::Value = serde_yaml_ng::from_str(&text)
-            .unwrap_or_else(|e| panic!("catalog/{}: {e}", rel.display()));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+        let value: serde_json::Value =
+            serde_yaml_ng::from_str(&text).unwrap_or_else(|e| panic!("catalog/{}: {e}", rel.display()));
         let json = serde_json::to_string(&value).expect("json");
         let name = rel.to_string_lossy().replace('\\', "/");
         let out = out_dir.join(name.replace('/', "__") + ".json");

@@ -114,43 +114,43 @@ pub struct RecommendArgs {
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
     /// Parameter count of a model not in the catalog (7B, 70b, 1.5T, 7e9).
-    #[arg(long, value_name = "COUNT", value_parser = units::parse_params)]
+    #[arg(long, value_name = "COUNT", value_parser = units::parse_params, allow_negative_numbers = true)]
     pub model_params: Option<f64>,
     /// Weight precision [default: the model's native precision, else bf16].
     #[arg(long, value_enum)]
     pub precision: Option<Precision>,
     /// Tokens of context per sequence [default: 4096 for inference, 2048 for training].
-    #[arg(long, value_name = "TOKENS", value_parser = units::parse_count)]
+    #[arg(long, value_name = "TOKENS", value_parser = units::parse_count, allow_negative_numbers = true)]
     pub context: Option<u64>,
     /// Concurrent sequences (inference) or micro-batch size (training) [default: 1].
-    #[arg(long, value_name = "N", value_parser = units::parse_count)]
+    #[arg(long, value_name = "N", value_parser = units::parse_count, allow_negative_numbers = true)]
     pub concurrency: Option<u64>,
     /// GPU memory per GPU, exactly (16GiB, 24g, 80GB).
-    #[arg(long, value_name = "SIZE", value_parser = units::parse_memory)]
+    #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub gpu_memory: Option<units::Memory>,
     /// Minimum GPU memory per GPU.
-    #[arg(long, value_name = "SIZE", value_parser = units::parse_memory)]
+    #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub gpu_memory_min: Option<units::Memory>,
     /// Maximum GPU memory per GPU.
-    #[arg(long, value_name = "SIZE", value_parser = units::parse_memory)]
+    #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub gpu_memory_max: Option<units::Memory>,
     /// GPU memory of the whole VM, exactly.
-    #[arg(long, value_name = "SIZE", value_parser = units::parse_memory)]
+    #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub total_gpu_memory: Option<units::Memory>,
     /// Minimum GPU memory of the whole VM.
-    #[arg(long, value_name = "SIZE", value_parser = units::parse_memory)]
+    #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub total_gpu_memory_min: Option<units::Memory>,
     /// Maximum GPU memory of the whole VM.
-    #[arg(long, value_name = "SIZE", value_parser = units::parse_memory)]
+    #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub total_gpu_memory_max: Option<units::Memory>,
     /// GPUs per VM, exactly (fractions allowed: 0.5, 1/6).
-    #[arg(long, value_name = "N", value_parser = units::parse_gpus)]
+    #[arg(long, value_name = "N", value_parser = units::parse_gpus, allow_negative_numbers = true)]
     pub gpus: Option<f64>,
     /// Minimum GPUs per VM.
-    #[arg(long, value_name = "N", value_parser = units::parse_gpus)]
+    #[arg(long, value_name = "N", value_parser = units::parse_gpus, allow_negative_numbers = true)]
     pub gpus_min: Option<f64>,
     /// Maximum GPUs per VM.
-    #[arg(long, value_name = "N", value_parser = units::parse_gpus)]
+    #[arg(long, value_name = "N", value_parser = units::parse_gpus, allow_negative_numbers = true)]
     pub gpus_max: Option<f64>,
     /// GPU model (A100, H100, H100-NVL, T4, A10, MI300X…); repeat or comma-separate for several.
     #[arg(long, value_name = "GPU", value_delimiter = ',')]
@@ -165,7 +165,7 @@ pub struct RecommendArgs {
     #[arg(long, value_name = "REGION")]
     pub region: Option<String>,
     /// Highest acceptable USD per hour for the whole fit (all nodes).
-    #[arg(long, value_name = "USD", value_parser = units::parse_price)]
+    #[arg(long, value_name = "USD", value_parser = units::parse_price, allow_negative_numbers = true)]
     pub max_price_per_hour: Option<f64>,
     /// Price with spot VMs.
     #[arg(long)]
@@ -180,7 +180,7 @@ pub struct RecommendArgs {
     #[arg(long)]
     pub include_unsupported: bool,
     /// How many recommendations to show.
-    #[arg(long, value_name = "N", default_value = "5", value_parser = units::parse_count)]
+    #[arg(long, value_name = "N", default_value = "5", value_parser = units::parse_count, allow_negative_numbers = true)]
     pub top: u64,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
@@ -218,8 +218,19 @@ mod tests {
     #[test]
     fn recommend_flags_parse() {
         let cli = Cli::try_parse_from([
-            "aksgpu", "recommend", "--workload", "inference", "--model", "llama-3.1-8b", "--gpu-memory-min", "24GB",
-            "--gpu-model", "A10,A100", "--gpus", "1/2", "--spot",
+            "aksgpu",
+            "recommend",
+            "--workload",
+            "inference",
+            "--model",
+            "llama-3.1-8b",
+            "--gpu-memory-min",
+            "24GB",
+            "--gpu-model",
+            "A10,A100",
+            "--gpus",
+            "1/2",
+            "--spot",
         ])
         .expect("parses");
         let Command::Recommend(r) = cli.command else { panic!("recommend") };

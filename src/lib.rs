@@ -64,7 +64,10 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
 
 /// Print an error chain with hints and return its exit code. A closed stdout pipe exits 0.
 pub fn report(printer: &Printer, err: &anyhow::Error) -> u8 {
-    if err.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)) {
+    if err
+        .chain()
+        .any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe))
+    {
         return exit::OK;
     }
     let typed = err.chain().find_map(|c| c.downcast_ref::<Error>());

@@ -147,7 +147,11 @@ mod tests {
 
     #[test]
     fn tables_align() {
-        let t = table(&["A", "BB"], &[Align::Left, Align::Right], &[vec!["xyz".into(), "1".into()], vec!["q".into(), "22".into()]]);
+        let t = table(
+            &["A", "BB"],
+            &[Align::Left, Align::Right],
+            &[vec!["xyz".into(), "1".into()], vec!["q".into(), "22".into()]],
+        );
         assert_eq!(t, "A    BB\nxyz   1\nq    22\n");
     }
 

@@ -33,12 +33,16 @@ pub fn ask(catalog: &Catalog, base: &RecommendArgs) -> anyhow::Result<RecommendA
         .interact()
         .context("reading the workload")?;
     let workload = WORKLOADS[i].0;
-    let mut args = RecommendArgs { workload: Some(workload), output: base.output, top: base.top, ..RecommendArgs::default() };
+    let mut args =
+        RecommendArgs { workload: Some(workload), output: base.output, top: base.top, ..RecommendArgs::default() };
     args.region.clone_from(&base.region);
     if matches!(workload, Workload::Inference | Workload::FineTuning | Workload::Training) {
         let aliases: Vec<&str> = catalog.models.iter().filter_map(|m| m.aliases.first().map(String::as_str)).collect();
         let model: String = Input::with_theme(&theme)
-            .with_prompt(format!("Model (alias such as {}, a parameter count like 13B, or empty)", aliases.first().copied().unwrap_or("llama-3.1-8b")))
+            .with_prompt(format!(
+                "Model (alias such as {}, a parameter count like 13B, or empty)",
+                aliases.first().copied().unwrap_or("llama-3.1-8b")
+            ))
             .allow_empty(true)
             .validate_with(|s: &String| -> Result<(), String> {
                 let t = s.trim();
@@ -62,7 +66,11 @@ pub fn ask(catalog: &Catalog, base: &RecommendArgs) -> anyhow::Result<RecommendA
             .with_prompt("Minimum GPU memory per GPU (e.g. 16GiB, or empty for any)")
             .allow_empty(true)
             .validate_with(|s: &String| -> Result<(), String> {
-                if s.trim().is_empty() { Ok(()) } else { units::parse_memory(s).map(|_| ()) }
+                if s.trim().is_empty() {
+                    Ok(())
+                } else {
+                    units::parse_memory(s).map(|_| ())
+                }
             })
             .interact_text()
             .context("reading the GPU memory")?;
@@ -72,7 +80,7 @@ pub fn ask(catalog: &Catalog, base: &RecommendArgs) -> anyhow::Result<RecommendA
     }
     let os = Select::with_theme(&theme)
         .with_prompt("Node OS")
-        .items(&["linux", "windows"])
+        .items(["linux", "windows"])
         .default(usize::from(workload == Workload::Vdi))
         .interact()
         .context("reading the OS")?;

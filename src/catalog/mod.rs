@@ -74,10 +74,8 @@ enum Text<'a> {
 
 fn parse<T: DeserializeOwned>(file: &str, text: &Text<'_>) -> Result<T, CatalogError> {
     match text {
-        Text::Json(json) => serde_json::from_str(json).map_err(|e| CatalogError::Parse {
-            file: format!("catalog/{file} (bundled)"),
-            message: e.to_string(),
-        }),
+        Text::Json(json) => serde_json::from_str(json)
+            .map_err(|e| CatalogError::Parse { file: format!("catalog/{file} (bundled)"), message: e.to_string() }),
         Text::Yaml(yaml) => serde_yaml_ng::from_str(yaml).map_err(|e| {
             let message = match e.location() {
                 Some(loc) => format!("line {}, column {}: {e}", loc.line(), loc.column()),
@@ -109,7 +107,8 @@ impl Catalog {
         collect_yaml(dir, dir, &mut found)?;
         for rel in found {
             let path = dir.join(&rel);
-            let text = std::fs::read_to_string(&path).map_err(|source| CatalogError::Io { path: path.clone(), source })?;
+            let text =
+                std::fs::read_to_string(&path).map_err(|source| CatalogError::Io { path: path.clone(), source })?;
             files.insert(rel, Text::Yaml(text));
         }
         let files = files.into_iter().map(|(name, text)| {
@@ -170,11 +169,8 @@ impl Catalog {
             for z in &s.sizes {
                 let aks = z.aks.clone().unwrap_or_else(|| s.aks.clone());
                 let status = z.status.unwrap_or(s.status);
-                let per_gpu = if z.gpu_count.is_partial() {
-                    z.gpu_memory_gib
-                } else {
-                    z.gpu_memory_gib / z.gpu_count.value()
-                };
+                let per_gpu =
+                    if z.gpu_count.is_partial() { z.gpu_memory_gib } else { z.gpu_memory_gib / z.gpu_count.value() };
                 let mig_capable = !z.gpu_count.is_partial()
                     && mig_models.contains(s.gpu_model.as_str())
                     && gpu.is_some_and(|g| !g.mig_profiles.is_empty());
@@ -294,7 +290,9 @@ impl Catalog {
     pub fn unsupported_reason(&self, series: &str) -> Option<&Rule> {
         self.rules.iter().find(|r| match &r.kind {
             RuleKind::UnsupportedSeries { series: s, .. } => s.iter().any(|x| x == series),
-            RuleKind::SeriesStatus { series: s, aks_status: AksStatus::Unsupported, .. } => s.iter().any(|x| x == series),
+            RuleKind::SeriesStatus { series: s, aks_status: AksStatus::Unsupported, .. } => {
+                s.iter().any(|x| x == series)
+            }
             _ => false,
         })
     }
@@ -302,7 +300,9 @@ impl Catalog {
     /// AKS status of a series from a `series_status` rule.
     pub fn series_status(&self, series: &str) -> Option<(AksStatus, &Rule)> {
         self.rules.iter().find_map(|r| match &r.kind {
-            RuleKind::SeriesStatus { series: s, aks_status, .. } if s.iter().any(|x| x == series) => Some((*aks_status, r)),
+            RuleKind::SeriesStatus { series: s, aks_status, .. } if s.iter().any(|x| x == series) => {
+                Some((*aks_status, r))
+            }
             _ => None,
         })
     }

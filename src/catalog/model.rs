@@ -112,7 +112,8 @@ impl GpuCount {
             return Ok(Self { num, den });
         }
         let v: f64 = text.parse().map_err(|_| format!("bad GPU count {text:?}"))?;
-        Self::from_f64(v).ok_or_else(|| format!("GPU count {text:?} must be a positive whole number or a fraction like \"1/6\""))
+        Self::from_f64(v)
+            .ok_or_else(|| format!("GPU count {text:?} must be a positive whole number or a fraction like \"1/6\""))
     }
 
     fn from_f64(v: f64) -> Option<Self> {

@@ -48,7 +48,12 @@ pub enum RuleKind {
     /// Windows pool names are limited to this many characters.
     WindowsPoolNameMax { max_length: usize },
     /// AKS status of a series.
-    SeriesStatus { series: Vec<String>, aks_status: AksStatus, #[serde(default)] note: Option<String> },
+    SeriesStatus {
+        series: Vec<String>,
+        aks_status: AksStatus,
+        #[serde(default)]
+        note: Option<String>,
+    },
     /// KAITO instance types need at least this CUDA compute capability.
     KaitoMinComputeCapability { min: String },
 }

@@ -134,10 +134,8 @@ pub fn list(ctx: &Ctx, args: &CatalogListArgs) -> anyhow::Result<()> {
                         s.status.to_string(),
                     ];
                     if wide {
-                        let cheapest = catalog
-                            .price_regions(&s.name)
-                            .filter_map(|(_, p)| p.linux)
-                            .min_by(f64::total_cmp);
+                        let cheapest =
+                            catalog.price_regions(&s.name).filter_map(|(_, p)| p.linux).min_by(f64::total_cmp);
                         row.extend([
                             format!("{} GiB", fmt_num(s.gpu_memory_per_gpu_gib)),
                             if s.mig_capable { "yes" } else { "-" }.to_owned(),
@@ -191,7 +189,8 @@ pub fn show(ctx: &Ctx, args: &CatalogShowArgs) -> anyhow::Result<()> {
         .into());
     };
     let gpu = catalog.gpu(&size.gpu_model);
-    let mig: &[MigProfile] = if size.mig_capable { gpu.map(|g| g.mig_profiles.as_slice()).unwrap_or_default() } else { &[] };
+    let mig: &[MigProfile] =
+        if size.mig_capable { gpu.map(|g| g.mig_profiles.as_slice()).unwrap_or_default() } else { &[] };
     let show = Show {
         size,
         gpu,
@@ -214,17 +213,30 @@ fn render_show(s: &Show<'_>) -> String {
     let mut facts: Vec<(&str, String)> = vec![
         ("Size", z.name.clone()),
         ("Family / series", format!("{} / {}", z.family, z.series)),
-        ("Status", match &z.retirement_date {
-            Some(d) => format!("{} ({d})", z.status),
-            None => z.status.to_string(),
-        }),
+        (
+            "Status",
+            match &z.retirement_date {
+                Some(d) => format!("{} ({d})", z.status),
+                None => z.status.to_string(),
+            },
+        ),
         ("vCPUs", z.vcpus.to_string()),
         ("Memory", format!("{} GiB", fmt_num(z.memory_gib))),
         ("GPU", format!("{} × {} {}", z.gpu_count, z.gpu_vendor, z.gpu_model)),
-        ("GPU memory", format!("{} GiB per VM, {} GiB per GPU", fmt_num(z.gpu_memory_gib), fmt_num(z.gpu_memory_per_gpu_gib))),
+        (
+            "GPU memory",
+            format!("{} GiB per VM, {} GiB per GPU", fmt_num(z.gpu_memory_gib), fmt_num(z.gpu_memory_per_gpu_gib)),
+        ),
         ("Driver on AKS", z.driver.to_string()),
         ("MIG on AKS", if z.mig_capable { "yes".to_owned() } else { "no".to_owned() }),
-        ("AKS GPU pools", if z.aks_supported { format!("supported ({})", z.aks_os_skus.join(", ")) } else { "not supported".to_owned() }),
+        (
+            "AKS GPU pools",
+            if z.aks_supported {
+                format!("supported ({})", z.aks_os_skus.join(", "))
+            } else {
+                "not supported".to_owned()
+            },
+        ),
     ];
     if let Some(note) = &z.aks_note {
         facts.push(("AKS note", note.clone()));
@@ -233,23 +245,29 @@ fn render_show(s: &Show<'_>) -> String {
         facts.push(("Interconnect", i.clone()));
     }
     if !z.hyperv_generations.is_empty() {
-        facts.push(("Hyper-V generations", z.hyperv_generations.iter().map(|g| format!("Gen{g}")).collect::<Vec<_>>().join(", ")));
+        facts.push((
+            "Hyper-V generations",
+            z.hyperv_generations.iter().map(|g| format!("Gen{g}")).collect::<Vec<_>>().join(", "),
+        ));
     }
     facts.push(("Quota family", z.quota_family.clone().unwrap_or_else(|| "unknown".to_owned())));
     if let Some(t) = z.temp_storage_gib {
         facts.push(("Temp storage", format!("{} GiB", fmt_num(t))));
     }
     if let Some(g) = s.gpu {
-        facts.push(("GPU model", format!(
-            "{} ({}), {} GiB, compute capability {}, BF16 {}, FP8 {}, NVENC {}",
-            g.name,
-            g.architecture.as_deref().unwrap_or("?"),
-            fmt_num(g.memory_gib),
-            g.compute_capability.as_deref().unwrap_or("n/a"),
-            yes_no(g.bf16),
-            yes_no(g.fp8),
-            yes_no(g.nvenc)
-        )));
+        facts.push((
+            "GPU model",
+            format!(
+                "{} ({}), {} GiB, compute capability {}, BF16 {}, FP8 {}, NVENC {}",
+                g.name,
+                g.architecture.as_deref().unwrap_or("?"),
+                fmt_num(g.memory_gib),
+                g.compute_capability.as_deref().unwrap_or("n/a"),
+                yes_no(g.bf16),
+                yes_no(g.fp8),
+                yes_no(g.nvenc)
+            ),
+        ));
     }
     if let Some(n) = &z.note {
         facts.push(("Note", n.clone()));

@@ -26,7 +26,13 @@ pub fn has_requirements(a: &RecommendArgs) -> bool {
         || a.mig
 }
 
-fn range(exact: Option<Memory>, min: Option<Memory>, max: Option<Memory>, flag: &str, notes: &mut Vec<String>) -> Result<Range, Error> {
+fn range(
+    exact: Option<Memory>,
+    min: Option<Memory>,
+    max: Option<Memory>,
+    flag: &str,
+    notes: &mut Vec<String>,
+) -> Result<Range, Error> {
     for (suffix, m) in [("", exact), ("-min", min), ("-max", max)] {
         if let Some(m) = m {
             if let Some(n) = m.note(&format!("--{flag}{suffix}")) {
@@ -78,7 +84,12 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
                     did_you_mean(&near).or_else(|| {
                         Some(format!(
                             "pass --model-params with its parameter count instead, or use one of: {}",
-                            catalog.models.iter().filter_map(|m| m.aliases.first().map(String::as_str)).collect::<Vec<_>>().join(", ")
+                            catalog
+                                .models
+                                .iter()
+                                .filter_map(|m| m.aliases.first().map(String::as_str))
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ))
                     }),
                 ));
@@ -113,7 +124,9 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
     if workload == Workload::Training && matches!(req.precision, Precision::Int8 | Precision::Int4) {
         return Err(Error::usage(
             format!("--precision {} cannot be used for full training", req.precision.name()),
-            Some("train in bf16/fp16/fp32, or use --workload fine-tuning for LoRA/QLoRA on quantised weights".to_owned()),
+            Some(
+                "train in bf16/fp16/fp32, or use --workload fine-tuning for LoRA/QLoRA on quantised weights".to_owned(),
+            ),
         ));
     }
     let default_context = if matches!(workload, Workload::Training | Workload::FineTuning) { 2048 } else { 4096 };
@@ -146,7 +159,10 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
             return Err(Error::usage(
                 format!("--gpu-model {g:?} matches no GPU in the catalog"),
                 did_you_mean(&near).or_else(|| {
-                    Some(format!("known GPUs: {}", catalog.gpus.iter().map(|g| g.id.as_str()).collect::<Vec<_>>().join(", ")))
+                    Some(format!(
+                        "known GPUs: {}",
+                        catalog.gpus.iter().map(|g| g.id.as_str()).collect::<Vec<_>>().join(", ")
+                    ))
                 }),
             ));
         }
@@ -230,6 +246,9 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     let req = requirements(&catalog, args)?;
     let outcome = recommend::recommend(&catalog, &req);
     let p = &ctx.printer;
+    if args.output == Format::Table {
+        notes(p, &outcome);
+    }
     match args.output {
         Format::Json => p.json(&outcome)?,
         Format::Yaml => p.yaml(&outcome)?,
@@ -246,9 +265,6 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
             hint: if closest.is_empty() { None } else { Some(format!("closest: {}", closest.join("; "))) },
         }
         .into());
-    }
-    if args.output == Format::Table {
-        notes(p, &outcome);
     }
     Ok(())
 }
@@ -273,19 +289,31 @@ pub fn render(o: &Outcome) -> String {
     let mut out = String::new();
     let mut what = vec![r.workload.name().to_owned()];
     if let Some(m) = &r.model {
-        what.push(format!("{} ({}B params)", m.id.clone().unwrap_or_else(|| "model".to_owned()), fmt_num(m.params_b)));
+        what.push(format!(
+            "{} ({}B params)",
+            m.id.clone().unwrap_or_else(|| "custom model".to_owned()),
+            fmt_num(m.params_b)
+        ));
         what.push(r.precision.name().to_owned());
         what.push(format!("context {} × {}", r.context, r.concurrency));
     }
-    what.push(format!("{}", if r.os == Os::Windows { "windows" } else { "linux" }));
+    what.push(if r.os == Os::Windows { "windows" } else { "linux" }.to_owned());
     what.push(if r.spot { "spot" } else { "on-demand" }.to_owned());
     if let Some(reg) = &r.region {
         what.push(reg.clone());
     }
     out.push_str(&format!("Workload: {}\n", what.join(" · ")));
     if let Some(need) = &r.need {
-        let terms: Vec<String> = need.breakdown.iter().map(|t| format!("{} {:.1} GiB{}", t.name.replace('_', " "), t.gib, if t.sharded { "" } else { "/GPU" })).collect();
-        out.push_str(&format!("Memory:   {} (usable fraction {})\n", terms.join(" + "), need.constants.usable_fraction));
+        let terms: Vec<String> = need
+            .breakdown
+            .iter()
+            .map(|t| format!("{} {:.1} GiB{}", t.name.replace('_', " "), t.gib, if t.sharded { "" } else { "/GPU" }))
+            .collect();
+        out.push_str(&format!(
+            "Memory:   {} (usable fraction {})\n",
+            terms.join(" + "),
+            need.constants.usable_fraction
+        ));
     }
     if o.recommendations.is_empty() {
         out.push_str("\nNo size fits.\n");
@@ -297,7 +325,16 @@ pub fn render(o: &Outcome) -> String {
     if mig {
         headers.push("$/INSTANCE-H");
     }
-    let mut aligns = vec![Align::Right, Align::Left, Align::Left, Align::Right, Align::Right, Align::Right, Align::Right, Align::Right];
+    let mut aligns = vec![
+        Align::Right,
+        Align::Left,
+        Align::Left,
+        Align::Right,
+        Align::Right,
+        Align::Right,
+        Align::Right,
+        Align::Right,
+    ];
     if mig {
         aligns.push(Align::Right);
     }
@@ -308,7 +345,12 @@ pub fn render(o: &Outcome) -> String {
         .map(|(i, rec)| {
             let gpu = match &rec.fit.mig {
                 Some(m) => format!("{}× {} {}", fmt_num(rec.gpu_count), rec.gpu_model, m.slice),
-                None => format!("{}× {} {}G", fmt_num_frac(rec.gpu_count), rec.gpu_model, fmt_num(rec.fit.gpu_memory_per_gpu_gib)),
+                None => format!(
+                    "{}× {} {}G",
+                    fmt_num_frac(rec.gpu_count),
+                    rec.gpu_model,
+                    fmt_num(rec.fit.gpu_memory_per_gpu_gib)
+                ),
             };
             let mut row = vec![
                 (i + 1).to_string(),

@@ -232,7 +232,8 @@ pub fn fine_tuning(params_b: f64, arch: Arch, precision: Precision, seq: u64, mi
 }
 
 fn activations(arch: Arch, seq: u64, micro_batch: u64) -> Term {
-    let bytes = f64::from(arch.layers) * seq as f64 * micro_batch as f64 * f64::from(arch.hidden_size) * ACTIVATION_BYTES;
+    let bytes =
+        f64::from(arch.layers) * seq as f64 * micro_batch as f64 * f64::from(arch.hidden_size) * ACTIVATION_BYTES;
     Term {
         name: "activations",
         gib: gib(bytes),

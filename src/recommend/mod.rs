@@ -121,15 +121,11 @@ impl ModelSpec {
 
     /// Only a parameter count: borrow the architecture of the known model nearest in size.
     pub fn from_params(catalog: &Catalog, params_b: f64) -> Self {
-        let nearest = catalog
-            .models
-            .iter()
-            .filter(|m| m.active_params_b.is_none())
-            .min_by(|a, b| {
-                let da = (a.params_b.ln() - params_b.ln()).abs();
-                let db = (b.params_b.ln() - params_b.ln()).abs();
-                da.total_cmp(&db)
-            });
+        let nearest = catalog.models.iter().filter(|m| m.active_params_b.is_none()).min_by(|a, b| {
+            let da = (a.params_b.ln() - params_b.ln()).abs();
+            let db = (b.params_b.ln() - params_b.ln()).abs();
+            da.total_cmp(&db)
+        });
         match nearest {
             Some(m) => Self {
                 id: None,
@@ -212,13 +208,12 @@ impl Requirements {
 
     /// Compute `need` from the model, workload, precision, context and concurrency.
     pub fn compute_need(&mut self) {
-        self.need = self.model.as_ref().and_then(|m| match self.workload {
-            Workload::Training => Some(estimate::training(m.params_b, m.arch, self.precision, self.context, self.concurrency)),
-            Workload::FineTuning => {
-                Some(estimate::fine_tuning(m.params_b, m.arch, self.precision, self.context, self.concurrency))
-            }
-            Workload::Inference | Workload::Cv | Workload::DataScience | Workload::Video | Workload::Vdi | Workload::Hpc => {
-                Some(estimate::inference(m.params_b, m.arch, self.precision, self.context, self.concurrency))
+        self.need = self.model.as_ref().map(|m| {
+            let (p, a, x, c, n) = (m.params_b, m.arch, self.precision, self.context, self.concurrency);
+            match self.workload {
+                Workload::Training => estimate::training(p, a, x, c, n),
+                Workload::FineTuning => estimate::fine_tuning(p, a, x, c, n),
+                _ => estimate::inference(p, a, x, c, n),
             }
         });
     }
@@ -339,14 +334,26 @@ impl Outcome {
 }
 
 /// Rank the catalog's sizes for `req`.
+///
+/// Inference and fine-tuning are fitted on one node first; only when no size fits on one node
+/// are multi-node fits considered (training and HPC always may span nodes).
 pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
-    let mut accepted = Vec::new();
-    let mut rejected = Vec::new();
-    for size in &catalog.sizes {
-        match evaluate(catalog, req, size) {
-            Ok(r) => accepted.push(r),
-            Err(r) => rejected.push(r),
+    let pass = |max_nodes: u32| {
+        let mut accepted = Vec::new();
+        let mut rejected = Vec::new();
+        for size in &catalog.sizes {
+            match evaluate(catalog, req, size, max_nodes) {
+                Ok(r) => accepted.push(r),
+                Err(r) => rejected.push(r),
+            }
         }
+        (accepted, rejected)
+    };
+    let max_nodes = req.workload.max_nodes();
+    let single_first = matches!(req.workload, Workload::Inference | Workload::FineTuning) && max_nodes > 1;
+    let (mut accepted, mut rejected) = pass(if single_first { 1 } else { max_nodes });
+    if single_first && accepted.is_empty() && req.need.is_some() {
+        (accepted, rejected) = pass(max_nodes);
     }
     accepted.sort_by(|a: &Recommendation, b: &Recommendation| {
         let ka = a.price_per_instance_hour.or(a.price_per_hour);
@@ -357,7 +364,10 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
             (None, Some(_)) => std::cmp::Ordering::Greater,
             (None, None) => std::cmp::Ordering::Equal,
         }
-        .then((a.fit.gpus_used_per_node * f64::from(a.fit.nodes)).total_cmp(&(b.fit.gpus_used_per_node * f64::from(b.fit.nodes))))
+        .then(
+            (a.fit.gpus_used_per_node * f64::from(a.fit.nodes))
+                .total_cmp(&(b.fit.gpus_used_per_node * f64::from(b.fit.nodes))),
+        )
         .then(a.vm_size.cmp(&b.vm_size))
     });
     let mut overflow: Vec<Rejected> = accepted
@@ -386,7 +396,7 @@ struct Reject<'a> {
     constraint: &'a str,
 }
 
-fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Result<Recommendation, Rejected> {
+fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32) -> Result<Recommendation, Rejected> {
     let gpu = catalog.gpu(&size.gpu_model);
     let price = pick_price(catalog, req, size);
     let price_key = price.as_ref().map_or(f64::MAX, |p| p.per_node_hour);
@@ -402,17 +412,23 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Result<Reco
     if size.status == Status::Retired && !req.include_retired {
         return Err(reject(
             Reject { stage: 1, constraint: "retired" },
-            format!("retired{} (--include-retired to list it)", size.retirement_date.as_ref().map(|d| format!(" on {d}")).unwrap_or_default()),
+            format!(
+                "retired{} (--include-retired to list it)",
+                size.retirement_date.as_ref().map(|d| format!(" on {d}")).unwrap_or_default()
+            ),
         ));
     }
     // 2. AKS support.
-    if !size.aks_supported && !(req.include_unsupported || (req.include_retired && size.status == Status::Retired)) {
+    if !(size.aks_supported || req.include_unsupported || (req.include_retired && size.status == Status::Retired)) {
         let why = catalog
             .unsupported_reason(&size.series)
             .map(|r| r.summary.clone())
             .or_else(|| size.aks_note.clone())
             .unwrap_or_else(|| "not supported for AKS GPU node pools".to_owned());
-        return Err(reject(Reject { stage: 2, constraint: "AKS support" }, format!("{why} (--include-unsupported to list it)")));
+        return Err(reject(
+            Reject { stage: 2, constraint: "AKS support" },
+            format!("{why} (--include-unsupported to list it)"),
+        ));
     }
     // 3. Operating system.
     let os_ok = match req.os {
@@ -445,14 +461,21 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Result<Reco
     }
     // 7. MIG.
     if req.mig && !size.mig_capable {
-        return Err(reject(Reject { stage: 7, constraint: "--mig" }, format!("{} does not support MIG on AKS", size.gpu_model)));
+        return Err(reject(
+            Reject { stage: 7, constraint: "--mig" },
+            format!("{} does not support MIG on AKS", size.gpu_model),
+        ));
     }
     // 8. Memory per GPU (or per MIG slice).
     let mig_profiles = gpu.map(|g| g.mig_profiles.as_slice()).unwrap_or_default();
     if !req.mig && !req.gpu_memory_gib.contains(size.gpu_memory_per_gpu_gib) {
         return Err(reject(
             Reject { stage: 8, constraint: "--gpu-memory" },
-            format!("{} GiB per GPU, wanted {}", fmt_num(size.gpu_memory_per_gpu_gib), req.gpu_memory_gib.describe(" GiB")),
+            format!(
+                "{} GiB per GPU, wanted {}",
+                fmt_num(size.gpu_memory_per_gpu_gib),
+                req.gpu_memory_gib.describe(" GiB")
+            ),
         ));
     }
     if req.mig && !mig_profiles.iter().any(|p| req.gpu_memory_gib.contains(p.memory_gib)) {
@@ -465,11 +488,16 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Result<Reco
     if !req.total_gpu_memory_gib.contains(size.gpu_memory_gib) {
         return Err(reject(
             Reject { stage: 9, constraint: "--total-gpu-memory" },
-            format!("{} GiB of GPU memory per VM, wanted {}", fmt_num(size.gpu_memory_gib), req.total_gpu_memory_gib.describe(" GiB")),
+            format!(
+                "{} GiB of GPU memory per VM, wanted {}",
+                fmt_num(size.gpu_memory_gib),
+                req.total_gpu_memory_gib.describe(" GiB")
+            ),
         ));
     }
     // 10. Memory fit for the model.
-    let fit = fit_size(req, size, mig_profiles).map_err(|why| reject(Reject { stage: 10, constraint: "memory fit" }, why))?;
+    let fit = fit_size(req, size, mig_profiles, max_nodes)
+        .map_err(|why| reject(Reject { stage: 10, constraint: "memory fit" }, why))?;
     // 11. Price.
     let nodes = f64::from(fit.nodes);
     let total_price = price.as_ref().map(|p| p.per_node_hour * nodes);
@@ -488,7 +516,10 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Result<Reco
             Some(p) if p > max + 1e-9 => {
                 return Err(reject(
                     Reject { stage: 11, constraint: "--max-price-per-hour" },
-                    format!("${p:.2}/h{} is over --max-price-per-hour {max}", if fit.nodes > 1 { format!(" for {} nodes", fit.nodes) } else { String::new() }),
+                    format!(
+                        "${p:.2}/h{} is over --max-price-per-hour {max}",
+                        if fit.nodes > 1 { format!(" for {} nodes", fit.nodes) } else { String::new() }
+                    ),
                 ))
             }
             Some(_) => {}
@@ -526,7 +557,11 @@ fn in_region(req: &Requirements) -> String {
 
 /// "linux on-demand", "windows spot".
 pub fn price_kind(req: &Requirements) -> String {
-    format!("{} {}", if req.os == Os::Windows { "windows" } else { "linux" }, if req.spot { "spot" } else { "on-demand" })
+    format!(
+        "{} {}",
+        if req.os == Os::Windows { "windows" } else { "linux" },
+        if req.spot { "spot" } else { "on-demand" }
+    )
 }
 
 fn price_of(p: &RegionPrice, os: Os, spot: bool) -> Option<f64> {
@@ -542,7 +577,11 @@ fn pick_price(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Option<Pr
     match &req.region {
         Some(region) => {
             let p = catalog.price(&size.name, region)?;
-            Some(Price { per_node_hour: price_of(p, req.os, req.spot)?, region: region.clone(), cheapest_region: false })
+            Some(Price {
+                per_node_hour: price_of(p, req.os, req.spot)?,
+                region: region.clone(),
+                cheapest_region: false,
+            })
         }
         None => catalog
             .price_regions(&size.name)
@@ -560,9 +599,7 @@ pub fn gpu_matches(want: &str, size: &VmSize, gpu: Option<&GpuModel>) -> bool {
     }
     size.gpu_model.to_ascii_lowercase() == w
         || size.gpu_model.to_ascii_lowercase().starts_with(&format!("{w}-"))
-        || gpu.is_some_and(|g| {
-            g.name.to_ascii_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).any(|t| t == w)
-        })
+        || gpu.is_some_and(|g| g.name.to_ascii_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).any(|t| t == w))
 }
 
 fn workload_mismatch(req: &Requirements, size: &VmSize, gpu: Option<&GpuModel>) -> Option<String> {
@@ -575,15 +612,26 @@ fn workload_mismatch(req: &Requirements, size: &VmSize, gpu: Option<&GpuModel>) 
     match req.workload {
         Workload::Training | Workload::FineTuning | Workload::Hpc | Workload::DataScience => {
             if size.gpu_count.is_partial() {
-                return Some(format!("{} is a partial GPU ({} of one); {} needs whole GPUs", size.name, size.gpu_count, req.workload.name()));
+                return Some(format!(
+                    "{} is a partial GPU ({} of one); {} needs whole GPUs",
+                    size.name,
+                    size.gpu_count,
+                    req.workload.name()
+                ));
             }
             if !cuda && !amd_named {
-                return Some(format!("{} GPUs need ROCm, not CUDA (name the model with --gpu-model to include AMD)", size.gpu_vendor));
+                return Some(format!(
+                    "{} GPUs need ROCm, not CUDA (name the model with --gpu-model to include AMD)",
+                    size.gpu_vendor
+                ));
             }
         }
         Workload::Inference | Workload::Cv => {
             if !cuda && !amd_named {
-                return Some(format!("{} GPUs need ROCm, not CUDA (name the model with --gpu-model to include AMD)", size.gpu_vendor));
+                return Some(format!(
+                    "{} GPUs need ROCm, not CUDA (name the model with --gpu-model to include AMD)",
+                    size.gpu_vendor
+                ));
             }
         }
         Workload::Vdi => {
@@ -601,12 +649,22 @@ fn workload_mismatch(req: &Requirements, size: &VmSize, gpu: Option<&GpuModel>) 
         return Some("HPC needs InfiniBand between nodes; this size has none".to_owned());
     }
     if req.workload == Workload::DataScience && cc.is_some_and(|c| c < (7, 0)) {
-        return Some(format!("RAPIDS needs CUDA compute capability ≥ 7.0; {} has {}.{}", size.gpu_model, cc.map_or(0, |c| c.0), cc.map_or(0, |c| c.1)));
+        return Some(format!(
+            "RAPIDS needs CUDA compute capability ≥ 7.0; {} has {}.{}",
+            size.gpu_model,
+            cc.map_or(0, |c| c.0),
+            cc.map_or(0, |c| c.1)
+        ));
     }
     None
 }
 
-fn fit_size(req: &Requirements, size: &VmSize, mig_profiles: &[crate::catalog::MigProfile]) -> Result<Fit, String> {
+fn fit_size(
+    req: &Requirements,
+    size: &VmSize,
+    mig_profiles: &[crate::catalog::MigProfile],
+    max_nodes: u32,
+) -> Result<Fit, String> {
     let usable = estimate::USABLE_FRACTION;
     if req.mig {
         let gpus = size.gpu_count.whole();
@@ -614,10 +672,8 @@ fn fit_size(req: &Requirements, size: &VmSize, mig_profiles: &[crate::catalog::M
         let mut profiles: Vec<&crate::catalog::MigProfile> =
             mig_profiles.iter().filter(|p| req.gpu_memory_gib.contains(p.memory_gib)).collect();
         profiles.sort_by(|a, b| a.memory_gib.total_cmp(&b.memory_gib));
-        let chosen = profiles
-            .into_iter()
-            .find(|p| need_one.is_none_or(|n| n <= p.memory_gib * usable))
-            .ok_or_else(|| {
+        let chosen =
+            profiles.into_iter().find(|p| need_one.is_none_or(|n| n <= p.memory_gib * usable)).ok_or_else(|| {
                 format!(
                     "needs {:.1} GiB in one MIG slice; the largest {} slice offers {:.1} usable GiB",
                     need_one.unwrap_or(0.0),
@@ -694,9 +750,13 @@ fn fit_size(req: &Requirements, size: &VmSize, mig_profiles: &[crate::catalog::M
             need.per_gpu_gib, size.gpu_model, avail
         ));
     }
-    let max_nodes = req.workload.max_nodes();
     for nodes in 2..=max_nodes {
         if need.per_gpu(f64::from(g * nodes)) <= avail {
+            if matches!(req.workload, Workload::Training | Workload::FineTuning) && !size.infiniband() {
+                return Err(format!(
+                    "needs {nodes} nodes, and sharded training across nodes needs InfiniBand, which this size lacks"
+                ));
+            }
             return Ok(make(f64::from(g), nodes));
         }
     }
@@ -724,7 +784,11 @@ fn explain(
     if let Some(m) = &fit.mig {
         reasons.push(format!(
             "MIG {} ({}): {} instance(s) per GPU, {} per node, {} GiB each",
-            m.profile, m.slice, m.instances_per_gpu, m.instances_per_node, fmt_num(m.memory_gib)
+            m.profile,
+            m.slice,
+            m.instances_per_gpu,
+            m.instances_per_node,
+            fmt_num(m.memory_gib)
         ));
     }
     if let Some(need) = &req.need {
@@ -738,7 +802,8 @@ fn explain(
             estimate::USABLE_FRACTION,
             fmt_num(fit.gpu_memory_per_gpu_gib)
         ));
-        let have = fit.available_per_gpu_gib * if fit.mig.is_some() { 1.0 } else { size.gpu_count.value() * f64::from(fit.nodes) };
+        let have = fit.available_per_gpu_gib
+            * if fit.mig.is_some() { 1.0 } else { size.gpu_count.value() * f64::from(fit.nodes) };
         let needed = if fit.mig.is_some() { fit.required_per_gpu_gib } else { need.total(gpus_total) };
         if needed > 0.0 && have / needed > 2.0 {
             warnings.push(format!("over-provisioned: {:.1}× the GPU memory this workload needs", have / needed));
@@ -748,7 +813,9 @@ fn explain(
         }
     }
     match req.workload {
-        Workload::Video if gpu.is_some_and(|g| g.nvenc) => reasons.push(format!("{} has NVENC hardware video encode", size.gpu_model)),
+        Workload::Video if gpu.is_some_and(|g| g.nvenc) => {
+            reasons.push(format!("{} has NVENC hardware video encode", size.gpu_model))
+        }
         Workload::Vdi => reasons.push("GRID (vGPU) driver for virtual desktops".to_owned()),
         Workload::Hpc => reasons.push(format!("InfiniBand: {}", size.interconnect.as_deref().unwrap_or("yes"))),
         Workload::DataScience => {
@@ -762,23 +829,28 @@ fn explain(
         if req.precision_explicit {
             match req.precision {
                 Precision::Bf16 if !g.bf16 => warnings.push(format!("{} has no native BF16: use fp16", g.id)),
-                Precision::Fp8 if !g.fp8 => warnings.push(format!("{} has no FP8 tensor cores: fp8 weights run slower", g.id)),
+                Precision::Fp8 if !g.fp8 => {
+                    warnings.push(format!("{} has no FP8 tensor cores: fp8 weights run slower", g.id))
+                }
                 _ => {}
             }
         }
     }
     if size.gpu_count.is_partial() {
-        reasons.push(format!("partial GPU: {} of a {} ({} GiB)", size.gpu_count, size.gpu_model, fmt_num(size.gpu_memory_gib)));
+        reasons.push(format!(
+            "partial GPU: {} of a {} ({} GiB)",
+            size.gpu_count,
+            size.gpu_model,
+            fmt_num(size.gpu_memory_gib)
+        ));
     }
     match price {
-        Some(p) if p.cheapest_region => reasons.push(format!("${:.2}/h per node in {} (cheapest bundled region; --region to choose)", p.per_node_hour, p.region)),
+        Some(p) if p.cheapest_region => reasons.push(format!(
+            "${:.2}/h per node in {} (cheapest bundled region; --region to choose)",
+            p.per_node_hour, p.region
+        )),
         Some(p) => reasons.push(format!("${:.2}/h per node in {}", p.per_node_hour, p.region)),
         None => warnings.push(format!("price unknown for {}{}", price_kind(req), in_region(req))),
-    }
-    if let Some(note) = &size.aks_note {
-        if note.to_ascii_lowercase().contains("preview") {
-            warnings.push(format!("preview on AKS: {note}"));
-        }
     }
     if let Some((crate::catalog::AksStatus::Preview, rule)) = catalog.series_status(&size.series) {
         warnings.push(format!("preview: {}", rule.summary));
@@ -789,8 +861,10 @@ fn explain(
         }
     }
     match size.status {
-        Status::Retiring => warnings.push(format!("retiring{}", size.retirement_date.as_ref().map(|d| format!(" on {d}")).unwrap_or_default())),
-        Status::Retired => warnings.push(format!("retired{}", size.retirement_date.as_ref().map(|d| format!(" on {d}")).unwrap_or_default())),
+        Status::Retiring => warnings
+            .push(format!("retiring{}", size.retirement_date.as_ref().map(|d| format!(" on {d}")).unwrap_or_default())),
+        Status::Retired => warnings
+            .push(format!("retired{}", size.retirement_date.as_ref().map(|d| format!(" on {d}")).unwrap_or_default())),
         Status::Current => {}
     }
     if !size.aks_supported {
@@ -808,7 +882,10 @@ fn explain(
         }
     }
     if req.spot {
-        warnings.push("spot: Azure can evict these nodes at any time (taint kubernetes.azure.com/scalesetpriority=spot)".to_owned());
+        warnings.push(
+            "spot: Azure can evict these nodes at any time (taint kubernetes.azure.com/scalesetpriority=spot)"
+                .to_owned(),
+        );
     }
     (reasons, warnings)
 }

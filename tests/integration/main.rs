@@ -1,1 +1,7 @@
-//! The single integration test binary.
+//! The single integration test binary: the real `aksgpu` binary, end to end.
+
+mod catalog_cli;
+mod completions;
+mod properties;
+mod recommend_cli;
+mod support;

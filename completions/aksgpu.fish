@@ -1,0 +1,117 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_aksgpu_global_optspecs
+    string join \n catalog= h/help V/version
+end
+
+function __fish_aksgpu_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_aksgpu_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_aksgpu_using_subcommand
+    set -l cmd (__fish_aksgpu_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "catalog" -d 'Browse the bundled GPU catalog: sizes, GPUs, AKS rules and prices'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "recommend" -d 'Recommend VM sizes for a described workload (offline, from the bundled catalog)'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "man" -d 'Print the man page (roff)'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show help" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show help" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show help" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show help" -f -a "list" -d 'List GPU sizes'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show help" -f -a "show" -d 'Show every fact about one size: GPUs, AKS rules, MIG slices, prices by region'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from list" -l family -d 'Only this family: NC, NCC, ND, NV or NG' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from list" -l gpu-model -d 'Only sizes with this GPU (e.g. A100, H100-NVL, T4)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format' -r -f -a "table\t''
+wide\t''
+json\t''
+yaml\t''
+names\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from list" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from list" -l include-retired -d 'Include retired sizes'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from show" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from help" -f -a "list" -d 'List GPU sizes'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show every fact about one size: GPUs, AKS rules, MIG slices, prices by region'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l workload -d 'Kind of workload' -r -f -a "training\t''
+fine-tuning\t''
+inference\t''
+vdi\t''
+video\t''
+hpc\t''
+data-science\t''
+cv\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l model -d 'Open model to size for (Hugging Face id or alias such as llama-3.1-8b)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l model-params -d 'Parameter count of a model not in the catalog (7B, 70b, 1.5T, 7e9)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l precision -d 'Weight precision [default: the model\'s native precision, else bf16]' -r -f -a "fp32\t''
+bf16\t''
+fp16\t''
+fp8\t''
+int8\t''
+int4\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l context -d 'Tokens of context per sequence [default: 4096 for inference, 2048 for training]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l concurrency -d 'Concurrent sequences (inference) or micro-batch size (training) [default: 1]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l gpu-memory -d 'GPU memory per GPU, exactly (16GiB, 24g, 80GB)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l gpu-memory-min -d 'Minimum GPU memory per GPU' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l gpu-memory-max -d 'Maximum GPU memory per GPU' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l total-gpu-memory -d 'GPU memory of the whole VM, exactly' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l total-gpu-memory-min -d 'Minimum GPU memory of the whole VM' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l total-gpu-memory-max -d 'Maximum GPU memory of the whole VM' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l gpus -d 'GPUs per VM, exactly (fractions allowed: 0.5, 1/6)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l gpus-min -d 'Minimum GPUs per VM' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l gpus-max -d 'Maximum GPUs per VM' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l gpu-model -d 'GPU model (A100, H100, H100-NVL, T4, A10, MI300X…); repeat or comma-separate for several' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l os -d 'Node operating system' -r -f -a "linux\t''
+windows\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l k8s-version -d 'Kubernetes version of the cluster (checked against the Windows GPU minimum)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l region -d 'Azure region for prices (e.g. eastus) [default: the cheapest bundled region per size]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l max-price-per-hour -d 'Highest acceptable USD per hour for the whole fit (all nodes)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l top -d 'How many recommendations to show' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l spot -d 'Price with spot VMs'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l mig -d 'Use multi-instance GPU slices (A100/H100/H200, Linux)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l include-retired -d 'Consider retired sizes'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l include-unsupported -d 'Consider sizes AKS does not support for GPU pools'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand completions" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand man" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand man" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand man" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend completions man help" -f -a "catalog" -d 'Browse the bundled GPU catalog: sizes, GPUs, AKS rules and prices'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend completions man help" -f -a "recommend" -d 'Recommend VM sizes for a described workload (offline, from the bundled catalog)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from catalog" -f -a "list" -d 'List GPU sizes'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from catalog" -f -a "show" -d 'Show every fact about one size: GPUs, AKS rules, MIG slices, prices by region'

@@ -1,0 +1,247 @@
+//! `aksgpu recommend` through the binary: exit codes, JSON contract, refusals.
+
+use crate::support::aksgpu;
+
+fn names(v: &serde_json::Value) -> Vec<String> {
+    v["recommendations"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|r| r["vm_size"].as_str().expect("name").to_owned())
+        .collect()
+}
+
+#[test]
+fn readme_example_recommends_an_a10_first_for_llama_8b() {
+    let run = aksgpu(&["recommend", "--workload", "inference", "--model", "llama-3.1-8b", "-o", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = run.json();
+    let first = &v["recommendations"][0];
+    // 18.1 GiB per GPU needed; one A10 offers 0.84 × 24 = 20.16 GiB and is the cheapest fit.
+    assert_eq!(first["vm_size"], "Standard_NV36ads_A10_v5");
+    assert_eq!(first["gpu_model"], "A10");
+    assert_eq!(first["gpu_count"], 1.0);
+    assert_eq!(first["gpu_memory_gib"], 24.0);
+    assert!(first["price_per_hour"].as_f64().expect("price") > 0.0);
+    let monthly = first["monthly_cost"].as_f64().expect("monthly");
+    let hourly = first["price_per_hour"].as_f64().expect("hourly");
+    assert!((monthly - hourly * 730.0).abs() < 0.05, "{monthly} vs {hourly}");
+    let fit = &first["fit"];
+    assert!((fit["required_per_gpu_gib"].as_f64().expect("req") - 18.06).abs() < 0.05, "{fit}");
+    assert!((fit["available_per_gpu_gib"].as_f64().expect("avail") - 20.16).abs() < 0.01);
+    assert_eq!(fit["estimate"]["constants"]["usable_fraction"], 0.84);
+    assert_eq!(fit["estimate"]["constants"]["weight_factor"], 1.02);
+    assert_eq!(fit["estimate"]["constants"]["overhead_per_gpu_gib"], 2.3);
+    assert!(first["reasons"]
+        .as_array()
+        .expect("reasons")
+        .iter()
+        .any(|r| r.as_str().unwrap_or("").starts_with("fits:")));
+    assert!(first["warnings"].is_array());
+    // A single T4 cannot hold it: it is rejected with the memory numbers.
+    let t4 = v["rejected"]
+        .as_array()
+        .expect("rejected")
+        .iter()
+        .find(|r| r["vm_size"] == "Standard_NC4as_T4_v3")
+        .expect("T4 rejected");
+    assert!(t4["reason"].as_str().expect("reason").contains("GiB"), "{t4}");
+    assert_eq!(v["requirements"]["workload"], "inference");
+    assert_eq!(v["requirements"]["model"]["id"], "meta-llama/Llama-3.1-8B-Instruct");
+}
+
+#[test]
+fn results_are_ranked_by_price_and_top_limits_them() {
+    let v = aksgpu(&["recommend", "--model", "mistral-7b", "--top", "4", "-o", "json"]).json();
+    let prices: Vec<f64> =
+        v["recommendations"].as_array().expect("array").iter().filter_map(|r| r["price_per_hour"].as_f64()).collect();
+    assert_eq!(v["recommendations"].as_array().expect("array").len(), 4);
+    assert!(prices.windows(2).all(|w| w[0] <= w[1]), "{prices:?}");
+}
+
+#[test]
+fn retired_and_unsupported_sizes_are_excluded_unless_asked() {
+    let v = aksgpu(&["recommend", "--gpu-model", "V100", "--top", "50", "-o", "json"]);
+    // Only NDv2 (V100 32GB) is current; NCv3 is retired.
+    let v = v.json();
+    assert!(!names(&v).iter().any(|n| n.ends_with("s_v3")), "{:?}", names(&v));
+    let retired =
+        v["rejected"].as_array().expect("array").iter().find(|r| r["vm_size"] == "Standard_NC6s_v3").expect("listed");
+    assert!(retired["reason"].as_str().expect("reason").contains("retired"));
+    let with = aksgpu(&["recommend", "--gpu-model", "V100", "--top", "50", "--include-retired", "-o", "json"]).json();
+    assert!(names(&with).iter().any(|n| n == "Standard_NC6s_v3"), "{:?}", names(&with));
+    let nvv4 = aksgpu(&["recommend", "--workload", "vdi", "--os", "linux", "--top", "50", "-o", "json"]).json();
+    assert!(!names(&nvv4).iter().any(|n| n.contains("as_v4")));
+}
+
+#[test]
+fn windows_below_1_29_is_refused_naming_the_version_and_feature() {
+    let run = aksgpu(&[
+        "recommend",
+        "--workload",
+        "inference",
+        "--gpu-memory-min",
+        "16",
+        "--os",
+        "windows",
+        "--k8s-version",
+        "1.28",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("1.29"), "{}", run.stderr);
+    assert!(run.stderr.contains("WindowsGPUPreview"), "{}", run.stderr);
+    let ok = aksgpu(&[
+        "recommend",
+        "--workload",
+        "inference",
+        "--gpu-memory-min",
+        "16",
+        "--os",
+        "windows",
+        "--k8s-version",
+        "1.30",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    assert!(names(&ok.json()).iter().all(|n| !n.contains("MI300X")));
+}
+
+#[test]
+fn nothing_fits_exits_1_naming_the_constraint_and_alternatives() {
+    let run = aksgpu(&["recommend", "--model", "llama-3.1-70b", "--max-price-per-hour", "1"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("--max-price-per-hour"), "{}", run.stderr);
+    assert!(run.stderr.contains("closest: Standard_"), "{}", run.stderr);
+    let json = aksgpu(&["recommend", "--model", "llama-3.1-70b", "--max-price-per-hour", "1", "-o", "json"]);
+    assert_eq!(json.code, 1);
+    assert_eq!(json.json()["recommendations"].as_array().expect("array").len(), 0);
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_flag() {
+    for (args, flag) in [
+        (vec!["recommend", "--workload", "mining"], "--workload"),
+        (vec!["recommend", "--gpu-memory", "lots"], "--gpu-memory"),
+        (vec!["recommend", "--gpus", "-2"], "--gpus"),
+        (vec!["recommend", "--model-params", "seven"], "--model-params"),
+        (vec!["recommend", "--concurrency", "0", "--model", "phi-4"], "--concurrency"),
+        (vec!["recommend", "--model", "llama-9"], "--model"),
+        (vec!["recommend", "--gpu-model", "Z9000"], "--gpu-model"),
+        (vec!["recommend", "--gpu-memory-min", "80", "--gpu-memory-max", "16"], "--gpu-memory-min"),
+        (vec!["recommend", "--model", "phi-4", "--k8s-version", "one"], "--k8s-version"),
+        (vec!["recommend", "--model", "phi-4", "--region", "East US!"], "--region"),
+        (vec!["recommend", "--workload", "training", "--model", "phi-4", "--precision", "int4"], "--precision"),
+    ] {
+        let run = aksgpu(&args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(flag), "{args:?} should name {flag}: {}", run.stderr);
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    }
+}
+
+#[test]
+fn unknown_model_suggests_the_nearest_alias() {
+    let run = aksgpu(&["recommend", "--model", "llama-3.1-8"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("did you mean") && run.stderr.contains("llama-3.1-8b"), "{}", run.stderr);
+}
+
+#[test]
+fn no_flags_without_a_terminal_never_prompts() {
+    let run = aksgpu(&["recommend"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--workload"), "{}", run.stderr);
+}
+
+#[test]
+fn decimal_gb_is_read_and_explained() {
+    let run = aksgpu(&["recommend", "--workload", "inference", "--gpu-memory-min", "80GB"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("74.51 GiB"), "{}", run.stderr);
+    // Equivalent spellings give identical JSON.
+    let a = aksgpu(&["recommend", "--workload", "inference", "--gpu-memory-min", "48GiB", "-o", "json"]).stdout;
+    let b = aksgpu(&["recommend", "--workload", "inference", "--gpu-memory-min", "48g", "-o", "json"]).stdout;
+    let c = aksgpu(&["recommend", "--workload", "inference", "--gpu-memory-min", "49152MiB", "-o", "json"]).stdout;
+    assert_eq!(a, b);
+    assert_eq!(a, c);
+}
+
+#[test]
+fn workload_kinds_apply_their_defaults() {
+    let video = aksgpu(&["recommend", "--workload", "video", "--top", "50", "-o", "json"]).json();
+    for r in video["recommendations"].as_array().expect("array") {
+        assert!(
+            r["reasons"].as_array().expect("reasons").iter().any(|x| x.as_str().unwrap_or("").contains("NVENC")),
+            "{r}"
+        );
+    }
+    let vdi = aksgpu(&["recommend", "--workload", "vdi", "--os", "linux", "--top", "50", "-o", "json"]).json();
+    assert!(vdi["recommendations"].as_array().expect("array").iter().all(|r| r["driver"] == "grid"));
+    let hpc = aksgpu(&["recommend", "--workload", "hpc", "--top", "50", "-o", "json"]).json();
+    let hpc_names = names(&hpc);
+    assert!(!hpc_names.is_empty());
+    assert!(hpc_names.iter().all(|n| n.starts_with("Standard_ND")), "{hpc_names:?}");
+    let ds = aksgpu(&["recommend", "--workload", "data-science", "--top", "50", "-o", "json"]).json();
+    assert!(
+        names(&ds).iter().all(|n| !n.contains("ads_A10_v5") || n.contains("36") || n.contains("72")),
+        "{:?}",
+        names(&ds)
+    );
+}
+
+#[test]
+fn mig_picks_a_slice_and_prices_per_instance() {
+    let v = aksgpu(&["recommend", "--workload", "inference", "--model", "phi-3.5-mini", "--mig", "-o", "json"]).json();
+    let first = &v["recommendations"][0];
+    let mig = &first["fit"]["mig"];
+    assert!(mig["profile"].as_str().expect("profile").starts_with("MIG"), "{first}");
+    assert!(
+        first["price_per_instance_hour"].as_f64().expect("per instance")
+            < first["price_per_hour"].as_f64().expect("per hour")
+    );
+    for r in v["recommendations"].as_array().expect("array") {
+        let g = r["gpu_model"].as_str().expect("gpu");
+        assert!(g.starts_with("A100") || g.starts_with("H100") || g.starts_with("H200"), "{g}");
+    }
+}
+
+#[test]
+fn training_across_nodes_requires_infiniband() {
+    let v = aksgpu(&["recommend", "--workload", "training", "--model", "llama-3.1-70b", "--top", "20", "-o", "json"])
+        .json();
+    for r in v["recommendations"].as_array().expect("array") {
+        if r["fit"]["nodes"].as_u64().expect("nodes") > 1 {
+            assert!(r["vm_size"].as_str().expect("name").starts_with("Standard_ND"), "{r}");
+        }
+    }
+}
+
+#[test]
+fn spot_uses_spot_prices_and_warns() {
+    let on = aksgpu(&["recommend", "--model", "llama-3.1-8b", "--region", "eastus", "-o", "json"]).json();
+    let spot = aksgpu(&["recommend", "--model", "llama-3.1-8b", "--region", "eastus", "--spot", "-o", "json"]).json();
+    let a10 = |v: &serde_json::Value| {
+        v["recommendations"]
+            .as_array()
+            .expect("array")
+            .iter()
+            .find(|r| r["vm_size"] == "Standard_NV36ads_A10_v5")
+            .cloned()
+            .expect("A10 present")
+    };
+    assert!(
+        a10(&spot)["price_per_hour"].as_f64().expect("spot") < a10(&on)["price_per_hour"].as_f64().expect("on-demand")
+    );
+    assert!(a10(&spot)["warnings"].to_string().contains("evict"));
+    assert_eq!(a10(&spot)["price_region"], "eastus");
+}
+
+#[test]
+fn table_output_shows_costs_reasons_and_warnings() {
+    let run = aksgpu(&["recommend", "--workload", "inference", "--model", "llama-3.1-8b"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("VM SIZE") && run.stdout.contains("$/MONTH"), "{}", run.stdout);
+    assert!(run.stdout.contains("1  Standard_NV36ads_A10_v5"), "{}", run.stdout);
+    assert!(run.stdout.contains("+ fits:"));
+}

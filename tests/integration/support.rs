@@ -1,0 +1,48 @@
+//! Running the real binary.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// What a run of the binary produced.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// Parse stdout as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}\nstderr:\n{}", self.stdout, self.stderr))
+    }
+}
+
+/// Run `aksgpu ARGS` with a clean environment (no catalog override, no terminal).
+pub fn aksgpu(args: &[&str]) -> Run {
+    aksgpu_env(args, &[])
+}
+
+/// Run with extra environment variables.
+pub fn aksgpu_env(args: &[&str], env: &[(&str, &Path)]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
+    cmd.args(args).env_remove("AKSGPU_CATALOG").stdin(Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run aksgpu");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A fresh temporary directory under the target dir.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    dir
+}
