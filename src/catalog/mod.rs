@@ -164,10 +164,10 @@ impl Catalog {
             })
             .collect();
         let mut sizes = Vec::new();
-        for s in &series {
+        for mut s in series {
             let gpu = gpus.iter().find(|g| g.id == s.gpu_model);
-            for z in &s.sizes {
-                let aks = z.aks.clone().unwrap_or_else(|| s.aks.clone());
+            for z in std::mem::take(&mut s.sizes) {
+                let aks = z.aks.unwrap_or_else(|| s.aks.clone());
                 let status = z.status.unwrap_or(s.status);
                 let per_gpu =
                     if z.gpu_count.is_partial() { z.gpu_memory_gib } else { z.gpu_memory_gib / z.gpu_count.value() };
@@ -175,7 +175,7 @@ impl Catalog {
                     && mig_models.contains(s.gpu_model.as_str())
                     && gpu.is_some_and(|g| !g.mig_profiles.is_empty());
                 sizes.push(VmSize {
-                    name: z.name.clone(),
+                    name: z.name,
                     family: s.family.clone(),
                     series: s.series.clone(),
                     vcpus: z.vcpus,
@@ -188,20 +188,19 @@ impl Catalog {
                     driver: z.driver.unwrap_or(s.driver),
                     mig_capable,
                     aks_supported: aks.supported && status != Status::Retired,
-                    aks_os_skus: aks.os_skus.clone(),
-                    aks_note: aks.note.clone(),
+                    aks_os_skus: aks.os_skus,
+                    aks_note: aks.note,
                     status,
-                    retirement_date: z.retirement_date.clone().or_else(|| s.retirement_date.clone()),
+                    retirement_date: z.retirement_date.or_else(|| s.retirement_date.clone()),
                     retirement_source: s.retirement_source.clone(),
-                    interconnect: z.interconnect.clone().or_else(|| s.interconnect.clone()),
+                    interconnect: z.interconnect.or_else(|| s.interconnect.clone()),
                     hyperv_generations: z
                         .hyperv_generations
-                        .clone()
                         .or_else(|| s.hyperv_generations.clone())
                         .unwrap_or_default(),
                     quota_family: s.quota_family.clone(),
                     temp_storage_gib: z.temp_storage_gib,
-                    note: z.note.clone().or_else(|| s.note.clone()),
+                    note: z.note.or_else(|| s.note.clone()),
                     source: s.source.clone(),
                 });
             }

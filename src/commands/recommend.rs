@@ -254,7 +254,11 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
         Format::Yaml => p.yaml(&outcome)?,
         Format::Table => p.out(&render(&outcome))?,
     }
-    if let Some(nf) = outcome.no_fit() {
+    let no_fit = outcome.no_fit();
+    // The process ends here: skip freeing the catalog and the outcome one by one.
+    std::mem::forget(catalog);
+    std::mem::forget(outcome);
+    if let Some(nf) = no_fit {
         let closest: Vec<String> = nf.closest.iter().map(|r| format!("{} ({})", r.vm_size, r.reason)).collect();
         return Err(Error::NoFit {
             message: format!(

@@ -236,7 +236,8 @@ pub struct Fit {
     pub nodes: u32,
     /// MIG slice chosen, when `--mig`.
     pub mig: Option<MigFit>,
-    /// The estimate behind `required_*`, when a model was given.
+    /// The estimate behind `required_*` (formulas and constants), when a model was given.
+    /// Attached to the ranked recommendations only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub estimate: Option<Need>,
 }
@@ -285,6 +286,9 @@ pub struct Recommendation {
     pub fit: Fit,
     pub reasons: Vec<String>,
     pub warnings: Vec<String>,
+    /// The per-node price behind `price_per_hour`.
+    #[serde(skip)]
+    pub price: Option<Price>,
 }
 
 /// A size that was ruled out.
@@ -386,6 +390,14 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
         })
         .collect();
     accepted.truncate(req.top);
+    // Explanations only for what is shown.
+    for r in &mut accepted {
+        r.fit.estimate.clone_from(&req.need);
+        if let Some(size) = catalog.size(&r.vm_size) {
+            (r.reasons, r.warnings) =
+                explain(catalog, req, size, catalog.gpu(&size.gpu_model), &r.fit, r.price.as_ref());
+        }
+    }
     rejected.sort_by(|a, b| b.stage.cmp(&a.stage).then(a.vm_size.cmp(&b.vm_size)));
     overflow.append(&mut rejected);
     Outcome { requirements: req.clone(), recommendations: accepted, rejected: overflow }
@@ -525,7 +537,6 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
             Some(_) => {}
         }
     }
-    let (reasons, warnings) = explain(catalog, req, size, gpu, &fit, price.as_ref());
     Ok(Recommendation {
         vm_size: size.name.clone(),
         series: size.series.clone(),
@@ -542,8 +553,9 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
         price_region: price.as_ref().map(|p| p.region.clone()),
         price_kind: price_kind(req),
         fit,
-        reasons,
-        warnings,
+        reasons: Vec::new(),
+        warnings: Vec::new(),
+        price,
     })
 }
 
@@ -695,7 +707,7 @@ fn fit_size(
                 instances_per_node: chosen.instances * gpus,
                 memory_gib: chosen.memory_gib,
             }),
-            estimate: req.need.clone(),
+            estimate: None,
         });
     }
     let per_gpu_mem = size.gpu_memory_per_gpu_gib;
@@ -721,7 +733,7 @@ fn fit_size(
         gpus_used_per_node: n,
         nodes,
         mig: None,
-        estimate: Some(need.clone()),
+        estimate: None,
     };
     if size.gpu_count.is_partial() {
         let n = size.gpu_count.value();

@@ -5,3 +5,4 @@ mod completions;
 mod properties;
 mod recommend_cli;
 mod support;
+mod wizard_tmux;

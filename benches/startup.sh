@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Full-process benchmark: `aksgpu recommend …` against `aksgpu --version`, plus peak RSS.
+# Targets (issue #2): recommend ≤ 1.5× the time of --version; peak RSS ≤ 20 MB.
+# Usage: benches/startup.sh [RUNS]   (builds the release binary first)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-300}
+cargo build --release --quiet
+bin=target/release/aksgpu
+unset AKSGPU_CATALOG
+rec=(recommend --workload inference --model llama-3.1-8b -o json)
+
+python3 - "$bin" "$runs" "${rec[@]}" <<'PY'
+import statistics, subprocess, sys, time
+bin, runs, rec = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+def bench(args):
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run([bin, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times.append(time.perf_counter() - t)
+    times.sort()
+    return statistics.median(times), times[int(len(times) * 0.9)]
+v_med, v_p90 = bench(["--version"])
+r_med, r_p90 = bench(rec)
+print(f"--version   median {v_med*1e3:.2f} ms  p90 {v_p90*1e3:.2f} ms  ({runs} runs)")
+print(f"recommend   median {r_med*1e3:.2f} ms  p90 {r_p90*1e3:.2f} ms")
+print(f"ratio       {r_med / v_med:.2f}x (target <= 1.5x)")
+PY
+
+if [ -x /usr/bin/time ]; then
+  rss=$(/usr/bin/time -f '%M' "$bin" "${rec[@]}" 2>&1 >/dev/null | tail -n1)
+  echo "peak RSS    ${rss} KiB (target <= 20 MB)"
+else
+  python3 - "$bin" "${rec[@]}" <<'PY'
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=False)
+print(f"peak RSS    {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss} KiB (target <= 20 MB)")
+PY
+fi
+if command -v valgrind >/dev/null; then
+  for args in "--version" "${rec[*]}"; do
+    n=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" $args 2>&1 >/dev/null | sed -n 's/.*Collected : //p')
+    echo "instructions ${n:-?}  aksgpu $args"
+  done
+fi
