@@ -1,5 +1,7 @@
 //! The single integration test binary: the real `aksgpu` binary, end to end.
 
+#![allow(clippy::print_stderr)]
+
 mod catalog_cli;
 mod completions;
 mod properties;
