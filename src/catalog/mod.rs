@@ -127,6 +127,12 @@ impl Catalog {
         }
     }
 
+    /// A catalog from in-memory YAML files (relative path, text); for tests and tools.
+    pub fn from_yaml(files: &[(&str, &str)]) -> Result<Self, CatalogError> {
+        let files = files.iter().map(|(name, text)| ((*name).to_owned(), Text::Yaml((*text).to_owned()))).collect();
+        Self::from_files(files, Origin::Bundled)
+    }
+
     fn from_files(files: Vec<(String, Text<'_>)>, origin: Origin) -> Result<Self, CatalogError> {
         let mut series: Vec<SeriesFile> = Vec::new();
         let mut gpus = None;

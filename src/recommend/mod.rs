@@ -356,7 +356,10 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
     let max_nodes = req.workload.max_nodes();
     let single_first = matches!(req.workload, Workload::Inference | Workload::FineTuning) && max_nodes > 1;
     let (mut accepted, mut rejected) = pass(if single_first { 1 } else { max_nodes });
-    if single_first && accepted.is_empty() && req.need.is_some() {
+    // Multi-node only when no size holds the model on one node (not when a later limit, such
+    // as price, removed the single-node fits).
+    let fits_one_node = !accepted.is_empty() || rejected.iter().any(|r| r.stage > STAGE_MEMORY_FIT);
+    if single_first && !fits_one_node && req.need.is_some() {
         (accepted, rejected) = pass(max_nodes);
     }
     accepted.sort_by(|a: &Recommendation, b: &Recommendation| {
@@ -402,6 +405,8 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
     overflow.append(&mut rejected);
     Outcome { requirements: req.clone(), recommendations: accepted, rejected: overflow }
 }
+
+const STAGE_MEMORY_FIT: usize = 10;
 
 struct Reject<'a> {
     stage: usize,
@@ -509,7 +514,7 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
     }
     // 10. Memory fit for the model.
     let fit = fit_size(req, size, mig_profiles, max_nodes)
-        .map_err(|why| reject(Reject { stage: 10, constraint: "memory fit" }, why))?;
+        .map_err(|why| reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "memory fit" }, why))?;
     // 11. Price.
     let nodes = f64::from(fit.nodes);
     let total_price = price.as_ref().map(|p| p.per_node_hour * nodes);
@@ -526,13 +531,15 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
                 ))
             }
             Some(p) if p > max + 1e-9 => {
-                return Err(reject(
+                let mut r = reject(
                     Reject { stage: 11, constraint: "--max-price-per-hour" },
                     format!(
                         "${p:.2}/h{} is over --max-price-per-hour {max}",
                         if fit.nodes > 1 { format!(" for {} nodes", fit.nodes) } else { String::new() }
                     ),
-                ))
+                );
+                r.sort_key = p;
+                return Err(r);
             }
             Some(_) => {}
         }
@@ -915,6 +922,211 @@ pub fn fmt_num(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const SIZES: &str = r#"
+- series: Small
+  family: NC
+  source: test
+  status: current
+  gpu_model: G16
+  driver: cuda
+  hyperv_generations: [2]
+  aks: {supported: true, os_skus: [Ubuntu]}
+  sizes:
+    - {name: Standard_NC1_small, vcpus: 4, memory_gib: 28, gpu_count: 1, gpu_memory_gib: 16}
+    - {name: Standard_NC4_small, vcpus: 64, memory_gib: 440, gpu_count: 4, gpu_memory_gib: 64}
+- series: Big
+  family: ND
+  source: test
+  status: current
+  gpu_model: G80
+  driver: cuda
+  interconnect: InfiniBand NDR
+  hyperv_generations: [2]
+  aks: {supported: true, os_skus: [Ubuntu, Windows2022]}
+  sizes:
+    - {name: Standard_ND8_big, vcpus: 96, memory_gib: 1900, gpu_count: 8, gpu_memory_gib: 640}
+- series: Old
+  family: NC
+  source: test
+  status: retired
+  retirement_date: "2020-01-01"
+  gpu_model: G80
+  driver: cuda
+  aks: {supported: false}
+  sizes:
+    - {name: Standard_NC1_old, vcpus: 4, memory_gib: 28, gpu_count: 1, gpu_memory_gib: 80}
+"#;
+    const GPUS: &str = r#"
+- {id: G16, vendor: NVIDIA, name: Test 16, memory_gib: 16, compute_capability: "7.5", bf16: false, fp8: false, nvenc: true, source: t}
+- id: G80
+  vendor: NVIDIA
+  name: Test 80
+  memory_gib: 80
+  compute_capability: "9.0"
+  bf16: true
+  fp8: true
+  nvenc: false
+  source: t
+  mig_profiles:
+    - {profile: MIG1g, slice: 1g.10gb, instances: 7, memory_gib: 10}
+    - {profile: MIG3g, slice: 3g.40gb, instances: 2, memory_gib: 40}
+"#;
+    const RULES: &str = r#"
+- {id: mig, kind: mig, summary: s, source: t, gpu_models: [G80], immutable: true}
+- {id: win, kind: windows_min_kubernetes, summary: s, source: t, min_version: "1.29", feature: WindowsGPUPreview}
+"#;
+    const PRICES: &str = r#"
+currency: USD
+as_of: test
+source: test
+sizes:
+  Standard_NC1_small: {eastus: {linux: 0.5, linux_spot: 0.1}, westus: {linux: 0.4}}
+  Standard_NC4_small: {eastus: {linux: 4.0}}
+  Standard_ND8_big: {eastus: {linux: 30.0, windows: 40.0}}
+  Standard_NC1_old: {eastus: {linux: 0.2}}
+"#;
+    const MODELS: &str = r#"
+- {id: org/m8, aliases: [m8], params_b: 8, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, head_dim: 128, context: 8192, native_dtype: bf16, source: t}
+"#;
+
+    fn catalog() -> Catalog {
+        Catalog::from_yaml(&[
+            ("sizes/test.yaml", SIZES),
+            ("gpus.yaml", GPUS),
+            ("rules.yaml", RULES),
+            ("prices.yaml", PRICES),
+            ("models.yaml", MODELS),
+        ])
+        .expect("test catalog")
+    }
+
+    fn req(workload: Workload, params: Option<f64>) -> Requirements {
+        let c = catalog();
+        let mut r = Requirements::new(workload);
+        r.model = params.map(|p| ModelSpec::from_model(&LlmModel { params_b: p, ..c.models[0].clone() }));
+        r.context = 2048;
+        r.compute_need();
+        r
+    }
+
+    fn names(o: &Outcome) -> Vec<&str> {
+        o.recommendations.iter().map(|r| r.vm_size.as_str()).collect()
+    }
+
+    #[test]
+    fn test_catalog_is_valid() {
+        assert_eq!(catalog().validate(), Vec::<String>::new());
+    }
+
+    /// 8B bf16, 2048 tokens: sharded 15.256 + 0.25 = 15.506 GiB, +2.3 per GPU.
+    /// One 16 GiB GPU offers 13.44 → no. Four of them: 2 GPUs give 10.05 ≤ 13.44 → fits ($4).
+    /// The big size fits on 1 GPU ($30). The retired size is excluded.
+    #[test]
+    fn ranks_cheapest_fit_first_with_hand_worked_gpu_counts() {
+        let c = catalog();
+        let o = recommend(&c, &req(Workload::Inference, Some(8.03)));
+        assert_eq!(names(&o), ["Standard_NC4_small", "Standard_ND8_big"]);
+        let first = &o.recommendations[0];
+        assert_eq!(first.fit.gpus_used_per_node, 2.0);
+        assert_eq!(first.fit.nodes, 1);
+        assert!((first.fit.required_per_gpu_gib - 10.053).abs() < 0.01);
+        assert_eq!(first.price_per_hour, Some(4.0));
+        assert_eq!(first.monthly_cost, Some(2920.0));
+        assert_eq!(o.recommendations[1].fit.gpus_used_per_node, 1.0);
+        let small = o.rejected.iter().find(|r| r.vm_size == "Standard_NC1_small").expect("rejected");
+        assert_eq!(small.constraint, "memory fit");
+        let old = o.rejected.iter().find(|r| r.vm_size == "Standard_NC1_old").expect("rejected");
+        assert_eq!(old.constraint, "retired");
+    }
+
+    #[test]
+    fn cheapest_region_is_used_without_region_and_named_region_otherwise() {
+        let c = catalog();
+        let mut r = req(Workload::Cv, None);
+        let o = recommend(&c, &r);
+        let small = o.recommendations.iter().find(|x| x.vm_size == "Standard_NC1_small").expect("present");
+        assert_eq!((small.price_per_hour, small.price_region.as_deref()), (Some(0.4), Some("westus")));
+        r.region = Some("eastus".into());
+        r.spot = true;
+        let o = recommend(&c, &r);
+        assert_eq!(names(&o)[0], "Standard_NC1_small");
+        assert_eq!(o.recommendations[0].price_per_hour, Some(0.1));
+        // No spot price for the others: unknown prices rank last.
+        assert_eq!(o.recommendations.last().map(|x| x.price_per_hour), Some(None));
+    }
+
+    #[test]
+    fn price_limit_names_the_constraint_and_sorts_alternatives_by_cost() {
+        let c = catalog();
+        let mut r = req(Workload::Inference, Some(8.03));
+        r.max_price_per_hour = Some(1.0);
+        let o = recommend(&c, &r);
+        let nf = o.no_fit().expect("nothing fits");
+        assert_eq!(nf.constraint, "--max-price-per-hour");
+        assert_eq!(
+            nf.closest.iter().map(|x| x.vm_size.as_str()).collect::<Vec<_>>(),
+            ["Standard_NC4_small", "Standard_ND8_big"]
+        );
+        // The price limit does not push the model onto several small nodes.
+        assert!(o.rejected.iter().all(|x| !x.reason.contains("nodes")));
+    }
+
+    #[test]
+    fn inference_spans_nodes_only_when_no_single_node_fits() {
+        let c = catalog();
+        // 300B bf16 ≈ 570 GiB of weights: more than one big node (8 × 67.2 usable).
+        let o = recommend(&c, &req(Workload::Inference, Some(300.0)));
+        assert_eq!(names(&o), ["Standard_ND8_big"]);
+        assert_eq!(o.recommendations[0].fit.nodes, 2);
+        assert!(o.recommendations[0].warnings.iter().any(|w| w.contains("multi-node")));
+    }
+
+    #[test]
+    fn training_across_nodes_needs_infiniband() {
+        let c = catalog();
+        // 8.03e9 × 18 B = 134.6 GiB of states; 4 small GPUs can't, and multi-node small has no IB.
+        let o = recommend(&c, &req(Workload::Training, Some(8.03)));
+        assert_eq!(names(&o), ["Standard_ND8_big"]);
+        let small = o.rejected.iter().find(|r| r.vm_size == "Standard_NC4_small").expect("rejected");
+        assert!(small.reason.contains("InfiniBand") || small.reason.contains("cannot be split"), "{}", small.reason);
+    }
+
+    #[test]
+    fn mig_chooses_the_smallest_slice_that_fits() {
+        let c = catalog();
+        let mut r = req(Workload::Inference, Some(1.0));
+        r.mig = true;
+        let o = recommend(&c, &r);
+        assert_eq!(names(&o), ["Standard_ND8_big"]);
+        // 1B bf16: 1.9 + 0.25 + 2.3 = 4.4 GiB needs 10 GiB × 0.84 = 8.4 → MIG1g, 56 per node.
+        let m = o.recommendations[0].fit.mig.as_ref().expect("mig");
+        assert_eq!((m.profile.as_str(), m.instances_per_node), ("MIG1g", 56));
+        assert_eq!(o.recommendations[0].price_per_instance_hour, Some((30.0f64 / 56.0 * 10_000.0).round() / 10_000.0));
+    }
+
+    #[test]
+    fn windows_uses_windows_prices_and_sizes() {
+        let c = catalog();
+        let mut r = req(Workload::Cv, None);
+        r.os = Os::Windows;
+        let o = recommend(&c, &r);
+        assert_eq!(names(&o), ["Standard_ND8_big"]);
+        assert_eq!(o.recommendations[0].price_per_hour, Some(40.0));
+        assert!(o.recommendations[0].warnings.iter().any(|w| w.contains("WindowsGPUPreview")));
+    }
+
+    #[test]
+    fn workload_kinds_filter() {
+        let c = catalog();
+        let video = recommend(&c, &req(Workload::Video, None));
+        assert_eq!(names(&video), ["Standard_NC1_small", "Standard_NC4_small"]);
+        let hpc = recommend(&c, &req(Workload::Hpc, None));
+        assert_eq!(names(&hpc), ["Standard_ND8_big"]);
+        let vdi = recommend(&c, &req(Workload::Vdi, None));
+        assert!(vdi.recommendations.is_empty());
+        assert_eq!(vdi.no_fit().expect("no fit").constraint, "--workload");
+    }
 
     #[test]
     fn ranges() {
