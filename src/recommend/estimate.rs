@@ -31,6 +31,11 @@ pub const LORA_BYTES: f64 = 16.0;
 
 const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 
+/// Serialize GiB figures to three decimals (JSON readers don't need float noise).
+pub fn round3<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((v * 1000.0).round() / 1000.0)
+}
+
 /// Numeric precision of weights.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
@@ -100,8 +105,10 @@ pub enum Method {
 pub struct Need {
     pub method: Method,
     /// GiB that split evenly across the GPUs used (weights, KV cache, optimizer states).
+    #[serde(serialize_with = "round3")]
     pub sharded_gib: f64,
     /// GiB every GPU carries (runtime overhead, activations).
+    #[serde(serialize_with = "round3")]
     pub per_gpu_gib: f64,
     /// The terms that make it up, in GiB.
     pub breakdown: Vec<Term>,
@@ -113,6 +120,7 @@ pub struct Need {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Term {
     pub name: &'static str,
+    #[serde(serialize_with = "round3")]
     pub gib: f64,
     pub sharded: bool,
     pub formula: String,

@@ -223,12 +223,16 @@ impl Requirements {
 #[derive(Debug, Clone, Serialize)]
 pub struct Fit {
     /// GiB each GPU (or MIG slice) needs; 0 when no model was given.
+    #[serde(serialize_with = "estimate::round3")]
     pub required_per_gpu_gib: f64,
     /// GiB each GPU (or slice) can use: usable fraction × memory.
+    #[serde(serialize_with = "estimate::round3")]
     pub available_per_gpu_gib: f64,
     /// Raw memory per GPU (or slice).
+    #[serde(serialize_with = "estimate::round3")]
     pub gpu_memory_per_gpu_gib: f64,
     /// Total GiB needed across the GPUs used.
+    #[serde(serialize_with = "estimate::round3")]
     pub required_total_gib: f64,
     /// GPUs used per node (a fraction for partial GPUs).
     pub gpus_used_per_node: f64,
