@@ -11,11 +11,13 @@
 //!
 //! `output` is the only module that writes to the terminal; `commands` wires the stages.
 
+pub mod arm;
 pub mod catalog;
 pub mod cli;
 pub mod commands;
 pub mod error;
 pub mod output;
+pub mod plan;
 pub mod recommend;
 pub mod units;
 pub mod wizard;

@@ -69,6 +69,11 @@ impl Printer {
     }
 }
 
+/// A diagnostic line on stderr (request logs with `-v`).
+pub fn log_line(text: &str) {
+    let _ = writeln!(io::stderr().lock(), "{text}");
+}
+
 /// Remove control characters (terminal escapes) from text that came from outside.
 pub fn sanitize(text: &str) -> String {
     text.chars().filter(|c| !c.is_control() || *c == '\n').collect()

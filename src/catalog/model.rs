@@ -245,7 +245,7 @@ pub struct SeriesFile {
 }
 
 /// A resolved VM size: every fact the tool knows about it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VmSize {
     pub name: String,
     pub family: String,

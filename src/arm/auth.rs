@@ -1,0 +1,457 @@
+//! Credentials: which one is used, and a token cache that refreshes before expiry.
+//!
+//! The order, unless `--auth`/`AKSGPU_AUTH` picks one: `AKSGPU_ACCESS_TOKEN` (a pre-minted
+//! bearer token); a service principal from `AZURE_TENANT_ID`/`AZURE_CLIENT_ID`/
+//! `AZURE_CLIENT_SECRET`; workload identity (`AZURE_FEDERATED_TOKEN_FILE`); then
+//! `DeveloperToolsCredential` (az CLI, azd). Managed identity is used only when asked for
+//! (probing IMDS off Azure is slow). Tokens are held in `Secret`, whose `Debug`/`Display`
+//! never show the value, refreshed five minutes before they expire, and dropped after a 401.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use azure_core::credentials::TokenCredential;
+use base64::Engine as _;
+use tokio::sync::Mutex;
+
+use super::endpoint::Cloud;
+use super::error::ArmError;
+
+/// A secret string: never printed.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Wrap a secret.
+    pub fn new(s: impl Into<String>) -> Self {
+        Self(s.into())
+    }
+
+    /// The value, for the Authorization header only.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(REDACTED)")
+    }
+}
+
+impl fmt::Display for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("REDACTED")
+    }
+}
+
+/// A bearer token with its expiry.
+#[derive(Debug, Clone)]
+pub struct Token {
+    pub secret: Secret,
+    /// When it expires (None = unknown).
+    pub expires_at: Option<SystemTime>,
+}
+
+/// How a credential was chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AuthMethod {
+    /// `AKSGPU_ACCESS_TOKEN`.
+    AccessToken,
+    /// `AZURE_TENANT_ID` + `AZURE_CLIENT_ID` + `AZURE_CLIENT_SECRET`.
+    ServicePrincipal,
+    /// `AZURE_FEDERATED_TOKEN_FILE` (+ client and tenant ids).
+    WorkloadIdentity,
+    /// Managed identity (IMDS, App Service, Arc).
+    ManagedIdentity,
+    /// az CLI, then azd.
+    DeveloperTools,
+}
+
+impl AuthMethod {
+    /// Human name.
+    pub fn describe(self) -> &'static str {
+        match self {
+            AuthMethod::AccessToken => "pre-minted token (AKSGPU_ACCESS_TOKEN)",
+            AuthMethod::ServicePrincipal => "service principal (AZURE_TENANT_ID, AZURE_CLIENT_ID, AZURE_CLIENT_SECRET)",
+            AuthMethod::WorkloadIdentity => "workload identity (AZURE_FEDERATED_TOKEN_FILE)",
+            AuthMethod::ManagedIdentity => "managed identity",
+            AuthMethod::DeveloperTools => "developer tools (az CLI, then azd)",
+        }
+    }
+}
+
+/// Read-only view of the environment, so the choice is testable.
+pub trait Env {
+    /// A variable, if set and not empty.
+    fn var(&self, key: &str) -> Option<String>;
+}
+
+/// The process environment.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ProcessEnv;
+
+impl Env for ProcessEnv {
+    fn var(&self, key: &str) -> Option<String> {
+        std::env::var(key).ok().filter(|v| !v.trim().is_empty())
+    }
+}
+
+/// Pick the credential kind: explicit choice, else the first whose variables are set.
+pub fn choose(explicit: Option<AuthMethod>, env: &dyn Env) -> Result<AuthMethod, ArmError> {
+    if let Some(m) = explicit
+        .or_else(|| env.var("AKSGPU_AUTH").and_then(|v| <AuthMethod as clap::ValueEnum>::from_str(&v, true).ok()))
+    {
+        return Ok(m);
+    }
+    if let Some(v) = env.var("AKSGPU_AUTH") {
+        return Err(ArmError::Config {
+            message: format!("AKSGPU_AUTH={v:?} is not a credential kind"),
+            hint: Some(
+                "use access-token, service-principal, workload-identity, managed-identity or developer-tools".into(),
+            ),
+        });
+    }
+    if env.var("AKSGPU_ACCESS_TOKEN").is_some() {
+        return Ok(AuthMethod::AccessToken);
+    }
+    if env.var("AZURE_TENANT_ID").is_some()
+        && env.var("AZURE_CLIENT_ID").is_some()
+        && env.var("AZURE_CLIENT_SECRET").is_some()
+    {
+        return Ok(AuthMethod::ServicePrincipal);
+    }
+    if env.var("AZURE_FEDERATED_TOKEN_FILE").is_some() {
+        return Ok(AuthMethod::WorkloadIdentity);
+    }
+    Ok(AuthMethod::DeveloperTools)
+}
+
+type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Something that can mint tokens for a scope.
+pub trait TokenSource: Send + Sync + fmt::Debug {
+    /// Fetch a fresh token.
+    fn fetch<'a>(&'a self, scope: &'a str) -> BoxFuture<'a, Result<Token, ArmError>>;
+}
+
+/// A fixed token (AKSGPU_ACCESS_TOKEN); its expiry is read from the JWT `exp` claim if present.
+#[derive(Debug)]
+pub struct StaticToken(pub Secret);
+
+impl TokenSource for StaticToken {
+    fn fetch<'a>(&'a self, _scope: &'a str) -> BoxFuture<'a, Result<Token, ArmError>> {
+        Box::pin(async move {
+            let expires_at = jwt_expiry(self.0.expose());
+            if let Some(at) = expires_at {
+                if at <= SystemTime::now() {
+                    return Err(ArmError::Auth {
+                        message: "AKSGPU_ACCESS_TOKEN has expired".into(),
+                        hint: Some(
+                            "mint a new one: az account get-access-token --resource https://management.azure.com"
+                                .into(),
+                        ),
+                    });
+                }
+            }
+            Ok(Token { secret: self.0.clone(), expires_at })
+        })
+    }
+}
+
+/// The `exp` claim of a JWT, if the token is one.
+pub fn jwt_expiry(token: &str) -> Option<SystemTime> {
+    let payload = token.split('.').nth(1)?;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).ok()?;
+    let v: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    let exp = v.get("exp")?.as_u64()?;
+    Some(UNIX_EPOCH + Duration::from_secs(exp))
+}
+
+/// An `azure_identity` credential.
+#[derive(Debug)]
+pub struct AzureSource {
+    pub method: AuthMethod,
+    pub cred: Arc<dyn TokenCredential>,
+}
+
+impl TokenSource for AzureSource {
+    fn fetch<'a>(&'a self, scope: &'a str) -> BoxFuture<'a, Result<Token, ArmError>> {
+        Box::pin(async move {
+            let t = self.cred.get_token(&[scope], None).await.map_err(|e| ArmError::Auth {
+                message: format!("{} could not get a token: {}", self.method.describe(), first_line(&e.to_string())),
+                hint: Some(match self.method {
+                    AuthMethod::DeveloperTools => {
+                        "sign in with `az login` (or `azd auth login`), or set AKSGPU_ACCESS_TOKEN / a service principal".into()
+                    }
+                    AuthMethod::ServicePrincipal => "check AZURE_TENANT_ID, AZURE_CLIENT_ID and AZURE_CLIENT_SECRET".into(),
+                    AuthMethod::WorkloadIdentity => {
+                        "check AZURE_FEDERATED_TOKEN_FILE, AZURE_CLIENT_ID and AZURE_TENANT_ID".into()
+                    }
+                    _ => "check the identity with `aksgpu auth status`".into(),
+                }),
+            })?;
+            let secs = t.expires_on.unix_timestamp();
+            let expires_at = u64::try_from(secs).ok().map(|s| UNIX_EPOCH + Duration::from_secs(s));
+            Ok(Token { secret: Secret::new(t.token.secret()), expires_at })
+        })
+    }
+}
+
+fn first_line(s: &str) -> String {
+    crate::output::sanitize(s.lines().next().unwrap_or(s)).chars().take(300).collect()
+}
+
+/// Build the token source for a method.
+pub fn source(method: AuthMethod, cloud: Cloud, env: &dyn Env) -> Result<Arc<dyn TokenSource>, ArmError> {
+    let cfg = |e: azure_core::Error| ArmError::Auth {
+        message: format!("cannot set up {}: {}", method.describe(), first_line(&e.to_string())),
+        hint: None,
+    };
+    let client_options = || {
+        let mut o = azure_core::http::ClientOptions::default();
+        o.cloud = Some(Arc::new(match cloud {
+            Cloud::AzureCloud => azure_core::cloud::CloudConfiguration::AzurePublic,
+            Cloud::AzureChinaCloud => azure_core::cloud::CloudConfiguration::AzureChina,
+            Cloud::AzureUsGovernment => azure_core::cloud::CloudConfiguration::AzureGovernment,
+        }));
+        o
+    };
+    let missing = |what: &str| ArmError::Auth {
+        message: format!("{} needs {what}", method.describe()),
+        hint: Some("set the variable, or choose another credential with --auth".into()),
+    };
+    Ok(match method {
+        AuthMethod::AccessToken => {
+            let t = env.var("AKSGPU_ACCESS_TOKEN").ok_or_else(|| missing("AKSGPU_ACCESS_TOKEN"))?;
+            Arc::new(StaticToken(Secret::new(t.trim())))
+        }
+        AuthMethod::ServicePrincipal => {
+            let tenant = env.var("AZURE_TENANT_ID").ok_or_else(|| missing("AZURE_TENANT_ID"))?;
+            let client = env.var("AZURE_CLIENT_ID").ok_or_else(|| missing("AZURE_CLIENT_ID"))?;
+            let secret = env.var("AZURE_CLIENT_SECRET").ok_or_else(|| missing("AZURE_CLIENT_SECRET"))?;
+            let opts = azure_identity::ClientSecretCredentialOptions { client_options: client_options() };
+            let cred = azure_identity::ClientSecretCredential::new(
+                &tenant,
+                client,
+                azure_core::credentials::Secret::new(secret),
+                Some(opts),
+            )
+            .map_err(cfg)?;
+            Arc::new(AzureSource { method, cred })
+        }
+        AuthMethod::WorkloadIdentity => {
+            let mut opts = azure_identity::WorkloadIdentityCredentialOptions::default();
+            opts.credential_options.client_options = client_options();
+            let cred = azure_identity::WorkloadIdentityCredential::new(Some(opts)).map_err(cfg)?;
+            Arc::new(AzureSource { method, cred })
+        }
+        AuthMethod::ManagedIdentity => {
+            let mut opts = azure_identity::ManagedIdentityCredentialOptions::default();
+            if let Some(id) = env.var("AZURE_CLIENT_ID") {
+                opts.user_assigned_id = Some(azure_identity::UserAssignedId::ClientId(id));
+            }
+            opts.client_options = client_options();
+            let cred = azure_identity::ManagedIdentityCredential::new(Some(opts)).map_err(cfg)?;
+            Arc::new(AzureSource { method, cred })
+        }
+        AuthMethod::DeveloperTools => {
+            let cred = azure_identity::DeveloperToolsCredential::new(None).map_err(cfg)?;
+            Arc::new(AzureSource { method, cred })
+        }
+    })
+}
+
+/// Caches one token; refreshes it five minutes before expiry or after `invalidate`.
+#[derive(Debug)]
+pub struct TokenCache {
+    source: Arc<dyn TokenSource>,
+    scope: String,
+    cached: Mutex<Option<Token>>,
+    /// Refresh this long before expiry.
+    pub refresh_margin: Duration,
+}
+
+impl TokenCache {
+    /// A cache over a source.
+    pub fn new(source: Arc<dyn TokenSource>, scope: impl Into<String>) -> Self {
+        Self { source, scope: scope.into(), cached: Mutex::new(None), refresh_margin: Duration::from_secs(300) }
+    }
+
+    /// A valid token, fetching a new one when the cached one is missing or near expiry.
+    pub async fn token(&self) -> Result<Secret, ArmError> {
+        let mut guard = self.cached.lock().await;
+        let fresh =
+            guard.as_ref().is_some_and(|t| t.expires_at.is_none_or(|at| at > SystemTime::now() + self.refresh_margin));
+        if !fresh {
+            *guard = Some(self.source.fetch(&self.scope).await?);
+        }
+        guard
+            .as_ref()
+            .map(|t| t.secret.clone())
+            .ok_or_else(|| ArmError::Auth { message: "no token".into(), hint: None })
+    }
+
+    /// Forget the cached token (after a 401).
+    pub async fn invalidate(&self) {
+        *self.cached.lock().await = None;
+    }
+
+    /// The cached token's expiry, if any.
+    pub async fn expires_at(&self) -> Option<SystemTime> {
+        self.cached.lock().await.as_ref().and_then(|t| t.expires_at)
+    }
+}
+
+/// Subscription: flag, then `AZURE_SUBSCRIPTION_ID`, then the az CLI default.
+pub fn subscription(flag: Option<&str>, env: &dyn Env) -> Result<(String, &'static str), ArmError> {
+    if let Some(s) = flag.map(str::trim).filter(|s| !s.is_empty()) {
+        return check_subscription(s).map(|s| (s, "--subscription"));
+    }
+    if let Some(s) = env.var("AZURE_SUBSCRIPTION_ID") {
+        return check_subscription(&s).map(|s| (s, "AZURE_SUBSCRIPTION_ID"));
+    }
+    let dir = env
+        .var("AZURE_CONFIG_DIR")
+        .map(std::path::PathBuf::from)
+        .or_else(|| env.var("HOME").map(|h| std::path::Path::new(&h).join(".azure")));
+    if let Some(dir) = dir {
+        if let Ok(bytes) = std::fs::read(dir.join("azureProfile.json")) {
+            // The file starts with a UTF-8 BOM when written by az.
+            let text = String::from_utf8_lossy(&bytes);
+            if let Ok(v) = serde_json::from_str::<serde_json::Value>(text.trim_start_matches('\u{feff}')) {
+                let default = v["subscriptions"]
+                    .as_array()
+                    .and_then(|subs| subs.iter().find(|s| s["isDefault"].as_bool() == Some(true)))
+                    .and_then(|s| s["id"].as_str());
+                if let Some(id) = default {
+                    return check_subscription(id).map(|s| (s, "az CLI default (azureProfile.json)"));
+                }
+            }
+        }
+    }
+    Err(ArmError::Config {
+        message: "no subscription: pass --subscription".into(),
+        hint: Some("or set AZURE_SUBSCRIPTION_ID, or choose a default with `az account set --subscription …`".into()),
+    })
+}
+
+fn check_subscription(s: &str) -> Result<String, ArmError> {
+    let ok = s.len() == 36
+        && s.chars()
+            .enumerate()
+            .all(|(i, c)| if [8, 13, 18, 23].contains(&i) { c == '-' } else { c.is_ascii_hexdigit() });
+    if ok {
+        Ok(s.to_ascii_lowercase())
+    } else {
+        Err(ArmError::Config {
+            message: format!("subscription {s:?} is not a subscription id"),
+            hint: Some("use the GUID, e.g. 00000000-0000-0000-0000-000000000000 (az account list -o table)".into()),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    struct MapEnv(HashMap<&'static str, String>);
+    impl Env for MapEnv {
+        fn var(&self, key: &str) -> Option<String> {
+            self.0.get(key).cloned()
+        }
+    }
+
+    fn env(pairs: &[(&'static str, &str)]) -> MapEnv {
+        MapEnv(pairs.iter().map(|(k, v)| (*k, (*v).to_owned())).collect())
+    }
+
+    #[test]
+    fn credential_order() {
+        assert_eq!(choose(None, &env(&[])).expect("ok"), AuthMethod::DeveloperTools);
+        assert_eq!(choose(None, &env(&[("AKSGPU_ACCESS_TOKEN", "t")])).expect("ok"), AuthMethod::AccessToken);
+        let sp = [("AZURE_TENANT_ID", "t"), ("AZURE_CLIENT_ID", "c"), ("AZURE_CLIENT_SECRET", "s")];
+        assert_eq!(choose(None, &env(&sp)).expect("ok"), AuthMethod::ServicePrincipal);
+        assert_eq!(
+            choose(None, &env(&[("AZURE_FEDERATED_TOKEN_FILE", "/f"), ("AZURE_CLIENT_ID", "c")])).expect("ok"),
+            AuthMethod::WorkloadIdentity
+        );
+        // Managed identity only when asked.
+        assert_eq!(choose(None, &env(&[("IDENTITY_ENDPOINT", "x")])).expect("ok"), AuthMethod::DeveloperTools);
+        assert_eq!(
+            choose(None, &env(&[("AKSGPU_AUTH", "managed-identity")])).expect("ok"),
+            AuthMethod::ManagedIdentity
+        );
+        assert_eq!(
+            choose(Some(AuthMethod::DeveloperTools), &env(&[("AKSGPU_ACCESS_TOKEN", "t")])).expect("ok"),
+            AuthMethod::DeveloperTools
+        );
+        assert!(choose(None, &env(&[("AKSGPU_AUTH", "magic")])).is_err());
+    }
+
+    #[test]
+    fn secrets_never_print() {
+        let s = Secret::new("eyJ.super.secret");
+        assert_eq!(format!("{s} {s:?}"), "REDACTED Secret(REDACTED)");
+        let t = Token { secret: s, expires_at: None };
+        assert!(!format!("{t:?}").contains("super"));
+    }
+
+    #[test]
+    fn jwt_expiry_is_read() {
+        let payload = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(br#"{"exp":2000000000}"#);
+        let at = jwt_expiry(&format!("h.{payload}.s")).expect("exp");
+        assert_eq!(at, UNIX_EPOCH + Duration::from_secs(2_000_000_000));
+        assert!(jwt_expiry("not-a-jwt").is_none());
+    }
+
+    #[derive(Debug)]
+    struct Counting(std::sync::atomic::AtomicU32, Duration);
+    impl TokenSource for Counting {
+        fn fetch<'a>(&'a self, _s: &'a str) -> BoxFuture<'a, Result<Token, ArmError>> {
+            Box::pin(async move {
+                let n = self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                Ok(Token { secret: Secret::new(format!("t{n}")), expires_at: Some(SystemTime::now() + self.1) })
+            })
+        }
+    }
+
+    #[test]
+    fn cache_refreshes_near_expiry_and_after_invalidate() {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
+        rt.block_on(async {
+            let long = TokenCache::new(Arc::new(Counting(0.into(), Duration::from_secs(3600))), "s");
+            assert_eq!(long.token().await.expect("t").expose(), "t0");
+            assert_eq!(long.token().await.expect("t").expose(), "t0");
+            long.invalidate().await;
+            assert_eq!(long.token().await.expect("t").expose(), "t1");
+            // A token that expires within the margin is never reused.
+            let short = TokenCache::new(Arc::new(Counting(0.into(), Duration::from_secs(60))), "s");
+            assert_eq!(short.token().await.expect("t").expose(), "t0");
+            assert_eq!(short.token().await.expect("t").expose(), "t1");
+        });
+    }
+
+    #[test]
+    fn subscription_resolution() {
+        let id = "00000000-1111-2222-3333-444444444444";
+        assert_eq!(subscription(Some(id), &env(&[])).expect("ok").1, "--subscription");
+        assert_eq!(subscription(None, &env(&[("AZURE_SUBSCRIPTION_ID", id)])).expect("ok").0, id);
+        assert!(subscription(Some("nope"), &env(&[])).is_err());
+        let dir = std::env::temp_dir().join(format!("aksgpu-az-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        std::fs::write(
+            dir.join("azureProfile.json"),
+            format!("\u{feff}{{\"subscriptions\":[{{\"id\":\"{id}\",\"isDefault\":true}}]}}"),
+        )
+        .expect("write");
+        let found = subscription(None, &env(&[("AZURE_CONFIG_DIR", dir.to_str().expect("utf8"))])).expect("profile");
+        assert_eq!(found.0, id);
+        assert!(subscription(None, &env(&[("HOME", "/nonexistent")])).is_err());
+    }
+}

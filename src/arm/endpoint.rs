@@ -1,0 +1,138 @@
+//! Where ARM is, and which URLs may carry the bearer token.
+//!
+//! The token goes only to the configured ARM origin (scheme, host, port). `https` is required,
+//! except for loopback hosts, which is how tests and local fakes reach the client through
+//! `AKSGPU_ARM_ENDPOINT`.
+
+use reqwest::Url;
+
+use super::error::ArmError;
+
+/// Azure clouds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Cloud {
+    #[value(name = "AzureCloud")]
+    AzureCloud,
+    #[value(name = "AzureChinaCloud")]
+    AzureChinaCloud,
+    #[value(name = "AzureUSGovernment")]
+    AzureUsGovernment,
+}
+
+impl Cloud {
+    /// The ARM base URL.
+    pub fn arm_url(self) -> &'static str {
+        match self {
+            Cloud::AzureCloud => "https://management.azure.com",
+            Cloud::AzureChinaCloud => "https://management.chinacloudapi.cn",
+            Cloud::AzureUsGovernment => "https://management.usgovcloudapi.net",
+        }
+    }
+}
+
+/// The ARM endpoint in use.
+#[derive(Debug, Clone)]
+pub struct Endpoint {
+    base: Url,
+    /// OAuth scope for tokens.
+    pub scope: String,
+}
+
+/// True for 127.0.0.0/8, ::1 and localhost.
+pub fn is_loopback(url: &Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
+}
+
+impl Endpoint {
+    /// The endpoint for a cloud, or the override (`AKSGPU_ARM_ENDPOINT`).
+    pub fn new(cloud: Cloud, override_url: Option<&str>) -> Result<Self, ArmError> {
+        let default_scope = format!("{}/.default", cloud.arm_url());
+        let text = override_url.map(str::trim).filter(|s| !s.is_empty()).unwrap_or(cloud.arm_url());
+        let base = Url::parse(text).map_err(|e| ArmError::Config {
+            message: format!("ARM endpoint {text:?} is not a URL: {e}"),
+            hint: Some("set AKSGPU_ARM_ENDPOINT to a URL such as https://management.azure.com".into()),
+        })?;
+        match base.scheme() {
+            "https" => {}
+            "http" if is_loopback(&base) => {}
+            "http" => {
+                return Err(ArmError::Config {
+                    message: format!("ARM endpoint {text} uses plain http on a non-loopback host"),
+                    hint: Some("use https; plain http is accepted only for 127.0.0.1, ::1 or localhost".into()),
+                })
+            }
+            other => {
+                return Err(ArmError::Config {
+                    message: format!("ARM endpoint {text} has unsupported scheme {other}"),
+                    hint: Some("use an https URL".into()),
+                })
+            }
+        }
+        Ok(Self { base, scope: default_scope })
+    }
+
+    /// The base URL without a trailing slash.
+    pub fn base(&self) -> &str {
+        self.base.as_str().trim_end_matches('/')
+    }
+
+    /// Resolve a path (`/subscriptions/…`) or an absolute URL.
+    pub fn resolve(&self, path_or_url: &str) -> Result<Url, ArmError> {
+        if path_or_url.starts_with("http://") || path_or_url.starts_with("https://") {
+            let u = Url::parse(path_or_url).map_err(|e| ArmError::Config {
+                message: format!("server sent an invalid URL {path_or_url:?}: {e}"),
+                hint: None,
+            })?;
+            if u.scheme() != "https" && !is_loopback(&u) {
+                return Err(ArmError::Config {
+                    message: format!("refusing to follow non-https URL on host {}", u.host_str().unwrap_or("?")),
+                    hint: None,
+                });
+            }
+            return Ok(u);
+        }
+        let joined = format!("{}{}", self.base(), if path_or_url.starts_with('/') { "" } else { "/" });
+        Url::parse(&(joined + path_or_url)).map_err(|e| ArmError::Config {
+            message: format!("cannot build a URL from {path_or_url:?}: {e}"),
+            hint: None,
+        })
+    }
+
+    /// True when `url` is the ARM origin, so the bearer token may be sent to it.
+    pub fn may_carry_token(&self, url: &Url) -> bool {
+        url.scheme() == self.base.scheme()
+            && url.host_str().map(str::to_ascii_lowercase) == self.base.host_str().map(str::to_ascii_lowercase)
+            && url.port_or_known_default() == self.base.port_or_known_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoints_and_token_scoping() {
+        let e = Endpoint::new(Cloud::AzureCloud, None).expect("default");
+        assert_eq!(e.base(), "https://management.azure.com");
+        assert_eq!(e.scope, "https://management.azure.com/.default");
+        let u = e.resolve("/subscriptions/x?api-version=1").expect("resolves");
+        assert!(e.may_carry_token(&u));
+        assert!(!e.may_carry_token(&Url::parse("https://evil.example/x").expect("url")));
+        assert!(!e.may_carry_token(&Url::parse("http://management.azure.com/x").expect("url")));
+        let local = Endpoint::new(Cloud::AzureCloud, Some("http://127.0.0.1:8080")).expect("loopback ok");
+        assert!(local.may_carry_token(&local.resolve("/a").expect("url")));
+        assert!(!local.may_carry_token(&Url::parse("http://127.0.0.1:9090/a").expect("url")));
+        assert!(Endpoint::new(Cloud::AzureCloud, Some("http://10.0.0.1")).is_err());
+        assert!(Endpoint::new(Cloud::AzureCloud, Some("ftp://x")).is_err());
+        assert!(e.resolve("http://example.com/op").is_err());
+        assert_eq!(
+            Endpoint::new(Cloud::AzureChinaCloud, None).expect("cn").base(),
+            "https://management.chinacloudapi.cn"
+        );
+    }
+}

@@ -1,0 +1,283 @@
+//! ARM error bodies and the client's typed errors.
+//!
+//! ARM wraps errors as `{"error":{code,message,target,details[]}}`; the AKS resource provider
+//! often answers with a flat `{"code","message","target"}`. Both parse into `ErrorBody`. The
+//! innermost code (e.g. `QuotaExceeded` inside `InvalidTemplateDeployment`) is shown first,
+//! with a hint for the codes whose fix is known.
+
+use std::fmt;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::exit;
+use crate::output::sanitize;
+
+/// One ARM error object (recursive).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ErrorBody {
+    #[serde(default)]
+    pub code: String,
+    #[serde(default)]
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub details: Vec<ErrorBody>,
+}
+
+fn null_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<ErrorBody>, D::Error> {
+    Ok(Option::<Vec<ErrorBody>>::deserialize(d)?.unwrap_or_default())
+}
+
+impl ErrorBody {
+    /// Parse an error from a response body: wrapped (`{"error":{…}}`) or flat (`{"code":…}`).
+    pub fn parse(body: &[u8]) -> Option<Self> {
+        let v: serde_json::Value = serde_json::from_slice(body).ok()?;
+        Self::from_value(&v)
+    }
+
+    /// From a JSON value holding an error (wrapped or flat).
+    pub fn from_value(v: &serde_json::Value) -> Option<Self> {
+        let obj = match v.get("error") {
+            Some(e) if e.is_object() => e,
+            _ => v,
+        };
+        let e: ErrorBody = serde_json::from_value(obj.clone()).ok()?;
+        (!e.code.is_empty() || !e.message.is_empty()).then_some(e)
+    }
+
+    /// The deepest error along the first-detail chain (the real cause).
+    pub fn innermost(&self) -> &ErrorBody {
+        let mut e = self;
+        while let Some(d) = e.details.iter().find(|d| !d.code.is_empty() || !d.message.is_empty()) {
+            e = d;
+        }
+        e
+    }
+
+    /// Every code, innermost first.
+    pub fn codes(&self) -> Vec<&str> {
+        let mut chain = vec![self.code.as_str()];
+        let mut e = self;
+        while let Some(d) = e.details.iter().find(|d| !d.code.is_empty()) {
+            chain.push(d.code.as_str());
+            e = d;
+        }
+        chain.reverse();
+        chain.retain(|c| !c.is_empty());
+        chain
+    }
+
+    /// "QuotaExceeded: message (in InvalidTemplateDeployment)".
+    pub fn describe(&self) -> String {
+        let inner = self.innermost();
+        let mut s = format!("{}: {}", sanitize(&inner.code), sanitize(&inner.message));
+        if let Some(t) = &inner.target {
+            s.push_str(&format!(" [target {}]", sanitize(t)));
+        }
+        let outer: Vec<&str> = self.codes().into_iter().skip(1).collect();
+        if !outer.is_empty() {
+            s.push_str(&format!(" (in {})", outer.join(" → ")));
+        }
+        s
+    }
+}
+
+/// A hint for a known ARM error code (innermost first), if any.
+pub fn hint_for(body: &ErrorBody) -> Option<String> {
+    for code in body.codes() {
+        let msg = body.innermost().message.to_ascii_lowercase();
+        let h = match code {
+            "QuotaExceeded" | "ErrCode_InsufficientVCPUQuota" | "InsufficientVCPUQuota" => {
+                "request more vCPU quota for the VM family (Azure portal → Quotas → Compute, or https://aka.ms/ProdportalCRP), \
+                 counting surge nodes; or choose another size or region"
+            }
+            "OperationNotAllowed" if msg.contains("quota") => {
+                "request more vCPU quota for the VM family (Azure portal → Quotas → Compute); or choose another size or region"
+            }
+            "OperationNotAllowed" | "AKSOperationPreempted" | "NotLatestOperation" => {
+                "another operation is running on the cluster; wait for it to finish and run the command again"
+            }
+            "SkuNotAvailable" => {
+                "the size is not offered to this subscription in that region or those zones: try other --zones (or none), \
+                 another region, or `aksgpu recommend` for alternatives"
+            }
+            "ZonalAllocationFailed" | "AllocationFailed" | "OverconstrainedAllocationRequest"
+            | "OverconstrainedZonalAllocationRequest" => {
+                "Azure has no capacity for this size there right now: try other zones, another region or another size"
+            }
+            "AKSCapacityError" | "AksCapacityHeavyUsage" => "the region is short of capacity: try another region",
+            "AvailabilityZoneNotSupported" => "the size does not support zones here: drop --zones",
+            "MissingSubscriptionRegistration" => {
+                "register the resource provider: az provider register --namespace Microsoft.ContainerService"
+            }
+            "AuthorizationFailed" | "LinkedAuthorizationFailed" => {
+                "your identity lacks the permission named in the message; ask for a role that grants it (e.g. Azure Kubernetes Service Contributor)"
+            }
+            "RequestDisallowedByPolicy" => "an Azure Policy forbids this request; ask the policy owner",
+            "ResourceNotFound" | "ResourceGroupNotFound" | "NotFound" => {
+                "check --subscription, --resource-group and --cluster"
+            }
+            "SystemPoolHasRestrictedTaint" => "GPU pools are created with mode User; taints are not allowed on system pools",
+            "InvalidParameter" | "BadRequest" => "fix the field named by target and run again",
+            "Throttled" | "SubscriptionRequestsThrottled" | "TooManyRequestsReceived" => {
+                "Azure is throttling requests; wait a minute and run again"
+            }
+            _ => continue,
+        };
+        return Some(h.to_owned());
+    }
+    None
+}
+
+/// Errors from the ARM client, the poller and the executor.
+#[derive(Debug, thiserror::Error)]
+pub enum ArmError {
+    /// ARM answered with an error status.
+    #[error("{method} {path} failed with HTTP {status}: {}", describe_body(body.as_ref(), snippet))]
+    Http {
+        method: String,
+        path: String,
+        status: u16,
+        body: Option<ErrorBody>,
+        snippet: String,
+        request_id: Option<String>,
+        correlation_id: String,
+        attempts: u32,
+    },
+    /// The request never got an answer (connection, timeout, body too large).
+    #[error("{method} {path} failed after {} retries: {message}", attempts.saturating_sub(1))]
+    Transport { method: String, path: String, message: String, attempts: u32, correlation_id: String },
+    /// The server's reply could not be read (bad JSON, HTML, wrong shape).
+    #[error("{method} {path}: unexpected response (HTTP {status}): {message}; body starts: {snippet:?}")]
+    InvalidResponse {
+        method: String,
+        path: String,
+        status: u16,
+        message: String,
+        snippet: String,
+        request_id: Option<String>,
+    },
+    /// Throttled for longer than the time left.
+    #[error("Azure is throttling {path}: it asks to wait {}s, more than the time left", wait.as_secs())]
+    Throttled { path: String, wait: Duration },
+    /// Credentials are missing, wrong or not authorised.
+    #[error("{message}")]
+    Auth { message: String, hint: Option<String> },
+    /// The long-running operation ended in Failed or Canceled.
+    #[error("{what} ended {status}: {}", body.as_ref().map_or_else(|| "no error details".to_owned(), ErrorBody::describe))]
+    OperationFailed { what: String, status: String, body: Option<ErrorBody>, correlation_id: String },
+    /// `--timeout` ran out while the operation continues in Azure.
+    #[error("timed out after {}s waiting for {what}; it is still running in Azure", elapsed.as_secs())]
+    TimedOut { what: String, elapsed: Duration, resume: String },
+    /// Polling lost the connection too often.
+    #[error("lost contact with Azure while waiting for {what} ({message}); the operation is still running in Azure")]
+    PollingLost { what: String, message: String, resume: String },
+    /// Refused before sending: a configuration problem (endpoint, URL, subscription).
+    #[error("{message}")]
+    Config { message: String, hint: Option<String> },
+}
+
+fn describe_body(body: Option<&ErrorBody>, snippet: &str) -> String {
+    match body {
+        Some(b) => b.describe(),
+        None if snippet.is_empty() => "no error body".to_owned(),
+        None => format!("body starts {snippet:?}"),
+    }
+}
+
+impl ArmError {
+    /// The documented exit code.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            ArmError::Auth { .. } => exit::AUTH,
+            ArmError::Http { status: 401 | 403, .. } => exit::AUTH,
+            ArmError::TimedOut { .. } | ArmError::PollingLost { .. } => exit::TIMEOUT,
+            ArmError::Config { .. } => exit::USAGE,
+            _ => exit::FAILED,
+        }
+    }
+
+    /// Hints: the known fix, the resume command, the correlation id.
+    pub fn hints(&self) -> Vec<String> {
+        let mut h = Vec::new();
+        match self {
+            ArmError::Http { body, request_id, correlation_id, status, .. } => {
+                if let Some(x) = body.as_ref().and_then(hint_for) {
+                    h.push(x);
+                } else if *status == 401 || *status == 403 {
+                    h.push(
+                        "check the identity with `aksgpu auth status`; 403 means it lacks a role on the resource"
+                            .into(),
+                    );
+                }
+                h.push(ids(request_id.as_deref(), correlation_id));
+            }
+            ArmError::OperationFailed { body, correlation_id, .. } => {
+                if let Some(x) = body.as_ref().and_then(hint_for) {
+                    h.push(x);
+                }
+                h.push(ids(None, correlation_id));
+            }
+            ArmError::Transport { correlation_id, .. } => {
+                h.push("check the network and that the ARM endpoint is reachable".into());
+                h.push(ids(None, correlation_id));
+            }
+            ArmError::TimedOut { resume, .. } | ArmError::PollingLost { resume, .. } => {
+                h.push(format!("resume with: {resume}"));
+            }
+            ArmError::Throttled { wait, .. } => h.push(format!("wait {}s and run again", wait.as_secs())),
+            ArmError::Auth { hint, .. } | ArmError::Config { hint, .. } => h.extend(hint.clone()),
+            ArmError::InvalidResponse { request_id, .. } => {
+                if let Some(r) = request_id {
+                    h.push(format!("request id {r}"));
+                }
+            }
+        }
+        h
+    }
+}
+
+fn ids(request_id: Option<&str>, correlation_id: &str) -> String {
+    match request_id {
+        Some(r) => format!("correlation id {correlation_id}, request id {}", sanitize(r)),
+        None => format!("correlation id {correlation_id}"),
+    }
+}
+
+impl fmt::Display for ErrorBody {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_wrapped_and_flat_bodies_innermost_first() {
+        let wrapped = br#"{"error":{"code":"InvalidTemplateDeployment","message":"outer","details":[{"code":"QuotaExceeded","message":"exceeding approved standardNCADSA100v4Family Cores quota"}]}}"#;
+        let e = ErrorBody::parse(wrapped).expect("parses");
+        assert_eq!(e.innermost().code, "QuotaExceeded");
+        assert_eq!(e.codes(), ["QuotaExceeded", "InvalidTemplateDeployment"]);
+        assert!(e.describe().starts_with("QuotaExceeded: exceeding"), "{}", e.describe());
+        assert!(hint_for(&e).expect("hint").contains("quota"));
+        let flat = br#"{"code":"InvalidParameter","details":null,"message":"bad","subcode":"","target":"localDNSProfile.mode"}"#;
+        let e = ErrorBody::parse(flat).expect("parses");
+        assert_eq!(e.code, "InvalidParameter");
+        assert!(e.describe().contains("target localDNSProfile.mode"));
+        assert!(ErrorBody::parse(b"<html>502</html>").is_none());
+        assert!(ErrorBody::parse(b"{}").is_none());
+    }
+
+    #[test]
+    fn exit_codes() {
+        let auth = ArmError::Auth { message: "x".into(), hint: None };
+        assert_eq!(auth.exit_code(), 3);
+        let t = ArmError::TimedOut { what: "x".into(), elapsed: Duration::from_secs(1), resume: "r".into() };
+        assert_eq!(t.exit_code(), 4);
+        assert!(t.hints()[0].contains("resume with: r"));
+    }
+}

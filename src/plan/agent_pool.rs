@@ -1,0 +1,866 @@
+//! GPU agent pools: validation against the catalog's AKS rules, the exact AgentPool request
+//! body, comparison with an existing pool, and the quota a pool needs. Pure.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Map, Value};
+
+use crate::catalog::{Catalog, Driver, KubeVersion, RuleKind, Status, Vendor, VmSize};
+use crate::error::did_you_mean;
+use crate::recommend::Os;
+
+/// The taint AKS puts on spot nodes by itself.
+pub const SPOT_TAINT: &str = "kubernetes.azure.com/scalesetpriority=spot:NoSchedule";
+/// The default taint for GPU pools.
+pub const DEFAULT_TAINT: &str = "sku=gpu:NoSchedule";
+
+/// What the user asked for (flags, not yet validated).
+#[derive(Debug, Clone, Default)]
+pub struct PoolRequest {
+    pub subscription: String,
+    pub resource_group: String,
+    pub cluster: String,
+    pub name: String,
+    pub vm_size: String,
+    pub count: Option<u32>,
+    pub min_count: Option<u32>,
+    pub max_count: Option<u32>,
+    pub os: Option<Os>,
+    pub os_sku: Option<String>,
+    pub kubernetes_version: Option<String>,
+    /// `None` = the default taint; `Some(empty)` = no taints.
+    pub taints: Option<Vec<String>>,
+    pub labels: Vec<String>,
+    pub mig_profile: Option<String>,
+    pub gpu_driver: Option<String>,
+    pub spot: bool,
+    pub spot_max_price: Option<f64>,
+    pub eviction_policy: Option<String>,
+    pub zones: Vec<String>,
+    pub max_pods: Option<u32>,
+    pub os_disk_type: Option<String>,
+    pub tags: Vec<String>,
+}
+
+/// A validated pool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoolSpec {
+    pub subscription: String,
+    pub resource_group: String,
+    pub cluster: String,
+    pub name: String,
+    pub size: VmSize,
+    pub count: u32,
+    /// (min, max) when the autoscaler is on.
+    pub autoscale: Option<(u32, u32)>,
+    pub os: Os,
+    pub os_sku: Option<String>,
+    pub kubernetes_version: Option<KubeVersion>,
+    pub taints: Vec<String>,
+    pub labels: BTreeMap<String, String>,
+    pub mig_profile: Option<String>,
+    /// `Install` or `None`; `None` (the Option) leaves AKS's default (Install).
+    pub gpu_driver: Option<&'static str>,
+    pub spot: bool,
+    pub spot_max_price: Option<f64>,
+    pub eviction_policy: Option<&'static str>,
+    pub zones: Vec<String>,
+    pub max_pods: Option<u32>,
+    pub os_disk_type: Option<&'static str>,
+    pub tags: BTreeMap<String, String>,
+    /// Notes for the user (defaults applied).
+    pub notes: Vec<String>,
+}
+
+/// A validation failure: which flag, what is wrong, and the fix.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{flag}: {message}")]
+pub struct SpecError {
+    pub flag: &'static str,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+fn err(flag: &'static str, message: impl Into<String>, hint: impl Into<Option<String>>) -> SpecError {
+    SpecError { flag, message: message.into(), hint: hint.into() }
+}
+
+const OS_SKUS: &[&str] = &[
+    "Ubuntu",
+    "AzureLinux",
+    "AzureLinux3",
+    "CBLMariner",
+    "Windows2019",
+    "Windows2022",
+    "Windows2025",
+    "Ubuntu2204",
+    "Ubuntu2404",
+    "AzureContainerLinux",
+    "Ubuntu2604",
+];
+
+/// True for a valid Kubernetes label/taint key (optional DNS prefix + name).
+fn valid_key(key: &str) -> bool {
+    let (prefix, name) = match key.rsplit_once('/') {
+        Some((p, n)) => (Some(p), n),
+        None => (None, key),
+    };
+    let name_ok = !name.is_empty()
+        && name.len() <= 63
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && name.chars().last().is_some_and(|c| c.is_ascii_alphanumeric());
+    let prefix_ok = prefix.is_none_or(|p| {
+        !p.is_empty()
+            && p.len() <= 253
+            && p.split('.').all(|l| {
+                !l.is_empty()
+                    && l.len() <= 63
+                    && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                    && !l.starts_with('-')
+                    && !l.ends_with('-')
+            })
+    });
+    name_ok && prefix_ok
+}
+
+fn valid_value(v: &str) -> bool {
+    v.is_empty()
+        || (v.len() <= 63
+            && v.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            && v.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+            && v.chars().last().is_some_and(|c| c.is_ascii_alphanumeric()))
+}
+
+/// Parse `key=value:Effect` (value optional: `key:Effect`).
+pub fn parse_taint(t: &str) -> Result<String, SpecError> {
+    let t = t.trim();
+    let bad = |why: &str| {
+        err(
+            "--node-taints",
+            format!("{t:?} is not a taint: {why}"),
+            Some("write key=value:Effect with Effect NoSchedule, PreferNoSchedule or NoExecute".into()),
+        )
+    };
+    let (kv, effect) = t.rsplit_once(':').ok_or_else(|| bad("missing :Effect"))?;
+    if !matches!(effect, "NoSchedule" | "PreferNoSchedule" | "NoExecute") {
+        return Err(bad(&format!("unknown effect {effect:?}")));
+    }
+    let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
+    if !valid_key(key) {
+        return Err(bad(&format!("invalid key {key:?}")));
+    }
+    if !valid_value(value) {
+        return Err(bad(&format!("invalid value {value:?}")));
+    }
+    Ok(t.to_owned())
+}
+
+fn parse_pairs(
+    flag: &'static str,
+    items: &[String],
+    check: impl Fn(&str, &str) -> bool,
+) -> Result<BTreeMap<String, String>, SpecError> {
+    let mut out = BTreeMap::new();
+    for item in items.iter().flat_map(|s| s.split(',')).map(str::trim).filter(|s| !s.is_empty()) {
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| err(flag, format!("{item:?} is not key=value"), Some("write key=value".to_owned())))?;
+        if !check(k, v) {
+            return Err(err(flag, format!("{item:?} has an invalid key or value"), None));
+        }
+        out.insert(k.to_owned(), v.to_owned());
+    }
+    Ok(out)
+}
+
+/// Pool names: 1–12 lowercase letters and digits, starting with a letter (AKS).
+pub fn check_pool_name(name: &str) -> Result<(), SpecError> {
+    let ok = !name.is_empty()
+        && name.len() <= 12
+        && name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    if ok {
+        Ok(())
+    } else {
+        Err(err(
+            "--name",
+            format!("pool name {name:?} is invalid"),
+            Some("use 1–12 lowercase letters and digits, starting with a letter (e.g. gpu1)".into()),
+        ))
+    }
+}
+
+/// Resource group names (ARM): 1–90 of letters, digits, `-_.()`, not ending in `.`.
+fn check_resource_group(rg: &str) -> Result<(), SpecError> {
+    let ok = !rg.is_empty()
+        && rg.len() <= 90
+        && !rg.ends_with('.')
+        && rg.chars().all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '(' | ')'));
+    if ok {
+        Ok(())
+    } else {
+        Err(err("--resource-group", format!("{rg:?} is not a resource group name"), None))
+    }
+}
+
+fn check_cluster(c: &str) -> Result<(), SpecError> {
+    let ok = !c.is_empty()
+        && c.len() <= 63
+        && c.chars().all(|x| x.is_ascii_alphanumeric() || x == '-' || x == '_')
+        && c.chars().next().is_some_and(|x| x.is_ascii_alphanumeric())
+        && c.chars().last().is_some_and(|x| x.is_ascii_alphanumeric());
+    if ok {
+        Ok(())
+    } else {
+        Err(err("--cluster", format!("{c:?} is not an AKS cluster name"), None))
+    }
+}
+
+impl PoolSpec {
+    /// Validate a request against the catalog and its AKS rules.
+    pub fn validate(catalog: &Catalog, r: &PoolRequest) -> Result<PoolSpec, SpecError> {
+        let mut notes = Vec::new();
+        check_resource_group(&r.resource_group)?;
+        check_cluster(&r.cluster)?;
+        check_pool_name(&r.name)?;
+        let Some(size) = catalog.size(&r.vm_size) else {
+            let near = catalog.suggest_sizes(&r.vm_size);
+            return Err(err(
+                "--vm-size",
+                format!("{:?} is not a GPU size in the catalog", r.vm_size),
+                did_you_mean(&near).or_else(|| Some("list sizes with `aksgpu catalog list`".into())),
+            ));
+        };
+        if size.status == Status::Retired {
+            return Err(err(
+                "--vm-size",
+                format!(
+                    "{} is retired{}",
+                    size.name,
+                    size.retirement_date.as_ref().map(|d| format!(" (since {d})")).unwrap_or_default()
+                ),
+                Some("pick a current size: `aksgpu recommend` or `aksgpu catalog list`".into()),
+            ));
+        }
+        if !size.aks_supported {
+            let why = catalog
+                .unsupported_reason(&size.series)
+                .map(|r| r.summary.clone())
+                .or_else(|| size.aks_note.clone())
+                .unwrap_or_else(|| "AKS does not support it for GPU node pools".into());
+            return Err(err(
+                "--vm-size",
+                format!("{}: {why}", size.name),
+                Some("pick another size: `aksgpu recommend`".into()),
+            ));
+        }
+        let os = r.os.unwrap_or_else(|| {
+            if r.os_sku.as_deref().is_some_and(|s| s.starts_with("Windows")) {
+                Os::Windows
+            } else {
+                Os::Linux
+            }
+        });
+        // OS and OS SKU.
+        let os_sku = match &r.os_sku {
+            Some(s) => {
+                let canon = OS_SKUS.iter().find(|k| k.eq_ignore_ascii_case(s)).copied().ok_or_else(|| {
+                    err(
+                        "--os-sku",
+                        format!("{s:?} is not an AKS OS SKU"),
+                        Some(format!("use one of {}", OS_SKUS.join(", "))),
+                    )
+                })?;
+                if canon.starts_with("Windows") != (os == Os::Windows) {
+                    return Err(err("--os-sku", format!("{canon} does not match --os {}", os_name(os)), None));
+                }
+                for rule in &catalog.rules {
+                    if let RuleKind::UnsupportedOsSkus { os_skus, reason } = &rule.kind {
+                        if os_skus.iter().any(|o| o.eq_ignore_ascii_case(canon)) {
+                            return Err(err("--os-sku", format!("{canon}: {reason}"), Some(rule.source.clone())));
+                        }
+                    }
+                }
+                Some(canon.to_owned())
+            }
+            None => None,
+        };
+        let os_allowed = match os {
+            Os::Windows => size.aks_os_skus.iter().any(|o| o.starts_with("Windows")),
+            Os::Linux => size.aks_os_skus.iter().any(|o| !o.starts_with("Windows")),
+        };
+        if !os_allowed {
+            return Err(err(
+                "--os",
+                format!("AKS allows only {} on {}", size.aks_os_skus.join(", "), size.name),
+                Some("choose another --os or size".into()),
+            ));
+        }
+        if let Some(sku) = &os_sku {
+            let family_ok = size.aks_os_skus.iter().any(|o| sku.starts_with(o.as_str()) || o.starts_with(sku.as_str()));
+            if !family_ok {
+                return Err(err(
+                    "--os-sku",
+                    format!("AKS allows only {} on {}", size.aks_os_skus.join(", "), size.name),
+                    None,
+                ));
+            }
+        }
+        // Windows rules.
+        let kubernetes_version = match &r.kubernetes_version {
+            Some(v) => Some(KubeVersion::parse(v).map_err(|e| err("--kubernetes-version", e, None))?),
+            None => None,
+        };
+        if os == Os::Windows {
+            for rule in &catalog.rules {
+                if let RuleKind::WindowsPoolNameMax { max_length } = rule.kind {
+                    if r.name.len() > max_length {
+                        return Err(err(
+                            "--name",
+                            format!(
+                                "Windows pool names are limited to {max_length} characters; {:?} has {}",
+                                r.name,
+                                r.name.len()
+                            ),
+                            Some(format!("use a shorter name such as {:?}", &r.name[..max_length.min(r.name.len())])),
+                        ));
+                    }
+                }
+            }
+            if let (Some(v), Some((min, feature, ns))) = (kubernetes_version, catalog.windows_min_kubernetes()) {
+                if v.minor_lt(&min) {
+                    return Err(err(
+                        "--kubernetes-version",
+                        format!("Windows GPU node pools need Kubernetes {min} or later, not {v}"),
+                        Some(format!("use {min} or later; the {feature} feature ({ns}) must also be registered")),
+                    ));
+                }
+            }
+        }
+        // Counts and autoscaler.
+        let autoscale = match (r.min_count, r.max_count) {
+            (Some(a), Some(b)) => {
+                if a > b {
+                    return Err(err("--min-count", format!("--min-count {a} is larger than --max-count {b}"), None));
+                }
+                if b == 0 {
+                    return Err(err("--max-count", "--max-count must be at least 1", None));
+                }
+                if b > 1000 {
+                    return Err(err("--max-count", "--max-count must be at most 1000", None));
+                }
+                Some((a, b))
+            }
+            (None, None) => None,
+            _ => {
+                return Err(err(
+                    "--min-count",
+                    "--min-count and --max-count enable the autoscaler together",
+                    Some("pass both, or --count alone".into()),
+                ))
+            }
+        };
+        let count = match (r.count, autoscale) {
+            (Some(c), Some((a, b))) if c < a || c > b => {
+                return Err(err("--count", format!("--count {c} is outside --min-count {a} … --max-count {b}"), None))
+            }
+            (Some(c), _) => c,
+            (None, Some((a, _))) => a,
+            (None, None) => 1,
+        };
+        if count > 1000 {
+            return Err(err("--count", "--count must be at most 1000", None));
+        }
+        // Taints, labels, tags.
+        let taints = match &r.taints {
+            None => {
+                notes.push(format!(
+                    "taint {DEFAULT_TAINT} (default; --node-taints to change, --node-taints '' for none)"
+                ));
+                vec![DEFAULT_TAINT.to_owned()]
+            }
+            Some(list) => list
+                .iter()
+                .flat_map(|s| s.split(','))
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(parse_taint)
+                .collect::<Result<Vec<_>, _>>()?,
+        };
+        let labels = parse_pairs("--labels", &r.labels, |k, v| valid_key(k) && valid_value(v))?;
+        let tags = parse_pairs("--tags", &r.tags, |k, v| {
+            !k.is_empty() && k.len() <= 512 && v.len() <= 256 && !k.contains(['<', '>', '%', '&', '\\', '?', '/'])
+        })?;
+        // GPU driver.
+        let amd_rule = catalog.rules.iter().find_map(|rule| match &rule.kind {
+            RuleKind::SeriesOsDriver { series, os_skus, driver } if series.contains(&size.series) => {
+                Some((os_skus.clone(), driver.clone(), rule))
+            }
+            _ => None,
+        });
+        let mut gpu_driver = match r.gpu_driver.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            None => None,
+            Some("install") => Some("Install"),
+            Some("none") => Some("None"),
+            Some(other) => return Err(err("--gpu-driver", format!("{other:?} is not install or none"), None)),
+        };
+        if size.gpu_vendor == Vendor::Amd || size.driver == Driver::None {
+            if gpu_driver == Some("Install") {
+                return Err(err(
+                    "--gpu-driver",
+                    format!(
+                        "{} ({}) needs --gpu-driver none: AKS installs no driver for it",
+                        size.name, size.gpu_model
+                    ),
+                    amd_rule.as_ref().map(|(_, _, rule)| format!("{} [{}]", rule.summary, rule.source)),
+                ));
+            }
+            if gpu_driver.is_none() {
+                notes.push("gpu driver: none (AKS installs no driver for this size)".into());
+                gpu_driver = Some("None");
+            }
+        }
+        if let Some((skus, _, rule)) = &amd_rule {
+            let chosen =
+                os_sku
+                    .clone()
+                    .unwrap_or_else(|| if os == Os::Windows { "Windows2022".into() } else { "Ubuntu".into() });
+            if !skus.iter().any(|s| s.eq_ignore_ascii_case(&chosen)) {
+                return Err(err("--os-sku", format!("{}: {}", size.name, rule.summary), Some(rule.source.clone())));
+            }
+        }
+        // MIG.
+        let mig_profile = match &r.mig_profile {
+            None => None,
+            Some(p) => {
+                let want = p.trim();
+                if os == Os::Windows {
+                    return Err(err("--mig-profile", "MIG is not available on Windows node pools", None));
+                }
+                if !size.mig_capable {
+                    return Err(err(
+                        "--mig-profile",
+                        format!("{} ({}) does not support MIG on AKS", size.name, size.gpu_model),
+                        Some("MIG needs an A100, H100 or H200 size: `aksgpu recommend --mig`".into()),
+                    ));
+                }
+                let profiles = catalog.gpu(&size.gpu_model).map(|g| g.mig_profiles.clone()).unwrap_or_default();
+                let found = profiles
+                    .iter()
+                    .find(|m| m.profile.eq_ignore_ascii_case(want) || m.slice.eq_ignore_ascii_case(want));
+                match found {
+                    Some(m) => {
+                        notes.push(format!(
+                            "MIG {} = {} × {} per GPU; fixed once the pool exists",
+                            m.profile, m.instances, m.slice
+                        ));
+                        Some(m.profile.clone())
+                    }
+                    None => {
+                        return Err(err(
+                            "--mig-profile",
+                            format!("{want:?} is not a MIG profile of {}", size.gpu_model),
+                            Some(format!(
+                                "use one of {}",
+                                profiles
+                                    .iter()
+                                    .map(|m| format!("{} ({})", m.profile, m.slice))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            )),
+                        ))
+                    }
+                }
+            }
+        };
+        // Spot.
+        if !r.spot && (r.spot_max_price.is_some() || r.eviction_policy.is_some()) {
+            return Err(err(
+                if r.spot_max_price.is_some() { "--spot-max-price" } else { "--eviction-policy" },
+                "only applies to spot pools",
+                Some("add --spot".into()),
+            ));
+        }
+        if let Some(p) = r.spot_max_price {
+            if !(p == -1.0 || (p.is_finite() && p > 0.0)) {
+                return Err(err(
+                    "--spot-max-price",
+                    format!("{p} is not a price: use -1 (up to the on-demand price) or a positive USD/hour"),
+                    None,
+                ));
+            }
+        }
+        let eviction_policy = match r.eviction_policy.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            None => None,
+            Some("delete") => Some("Delete"),
+            Some("deallocate") => Some("Deallocate"),
+            Some(x) => return Err(err("--eviction-policy", format!("{x:?} is not Delete or Deallocate"), None)),
+        };
+        if eviction_policy == Some("Deallocate") {
+            notes.push(
+                "evicted spot nodes are deallocated: their disks still cost money and count against quota".into(),
+            );
+        }
+        // Zones, pods, disks.
+        let mut zones = Vec::new();
+        for z in r.zones.iter().flat_map(|s| s.split(',')).map(str::trim).filter(|s| !s.is_empty()) {
+            if !matches!(z, "1" | "2" | "3") {
+                return Err(err("--zones", format!("{z:?} is not an availability zone (1, 2 or 3)"), None));
+            }
+            if !zones.iter().any(|x: &String| x == z) {
+                zones.push(z.to_owned());
+            }
+        }
+        if let Some(p) = r.max_pods {
+            if !(10..=250).contains(&p) {
+                return Err(err("--max-pods", format!("{p} is outside 10…250"), None));
+            }
+        }
+        let os_disk_type = match r.os_disk_type.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            None => None,
+            Some("managed") => Some("Managed"),
+            Some("ephemeral") => Some("Ephemeral"),
+            Some(x) => return Err(err("--os-disk-type", format!("{x:?} is not Managed or Ephemeral"), None)),
+        };
+        if let Some((min, rule)) = catalog.min_recommended_size(os_name(os)) {
+            if let Some(m) = catalog.size(min) {
+                if size.gpu_memory_per_gpu_gib + 1e-9 < m.gpu_memory_per_gpu_gib && size.vcpus < m.vcpus {
+                    notes.push(format!(
+                        "{} is smaller than Microsoft's minimum recommended size {} ({})",
+                        size.name, m.name, rule.source
+                    ));
+                }
+            }
+        }
+        Ok(PoolSpec {
+            subscription: r.subscription.clone(),
+            resource_group: r.resource_group.clone(),
+            cluster: r.cluster.clone(),
+            name: r.name.clone(),
+            size: size.clone(),
+            count,
+            autoscale,
+            os,
+            os_sku,
+            kubernetes_version,
+            taints,
+            labels,
+            mig_profile,
+            gpu_driver,
+            spot: r.spot,
+            spot_max_price: r.spot_max_price,
+            eviction_policy,
+            zones,
+            max_pods: r.max_pods,
+            os_disk_type,
+            tags,
+            notes,
+        })
+    }
+
+    /// The pool's ARM path.
+    pub fn path(&self) -> String {
+        super::pool_path(&self.subscription, &self.resource_group, &self.cluster, &self.name)
+    }
+
+    /// The exact AgentPool PUT body.
+    pub fn body(&self) -> Value {
+        let mut p = Map::new();
+        p.insert("vmSize".into(), json!(self.size.name));
+        p.insert("count".into(), json!(self.count));
+        p.insert("mode".into(), json!("User"));
+        p.insert("type".into(), json!("VirtualMachineScaleSets"));
+        p.insert("osType".into(), json!(if self.os == Os::Windows { "Windows" } else { "Linux" }));
+        if let Some(s) = &self.os_sku {
+            p.insert("osSKU".into(), json!(s));
+        }
+        if let Some(v) = &self.kubernetes_version {
+            p.insert("orchestratorVersion".into(), json!(v.to_string()));
+        }
+        if let Some((min, max)) = self.autoscale {
+            p.insert("enableAutoScaling".into(), json!(true));
+            p.insert("minCount".into(), json!(min));
+            p.insert("maxCount".into(), json!(max));
+        } else {
+            p.insert("enableAutoScaling".into(), json!(false));
+        }
+        p.insert("nodeTaints".into(), json!(self.taints));
+        if !self.labels.is_empty() {
+            p.insert("nodeLabels".into(), json!(self.labels));
+        }
+        if !self.tags.is_empty() {
+            p.insert("tags".into(), json!(self.tags));
+        }
+        if let Some(d) = self.gpu_driver {
+            p.insert("gpuProfile".into(), json!({ "driver": d }));
+        }
+        if let Some(m) = &self.mig_profile {
+            p.insert("gpuInstanceProfile".into(), json!(m));
+        }
+        if self.spot {
+            p.insert("scaleSetPriority".into(), json!("Spot"));
+            p.insert("scaleSetEvictionPolicy".into(), json!(self.eviction_policy.unwrap_or("Delete")));
+            p.insert("spotMaxPrice".into(), json!(self.spot_max_price.unwrap_or(-1.0)));
+        }
+        if !self.zones.is_empty() {
+            p.insert("availabilityZones".into(), json!(self.zones));
+        }
+        if let Some(m) = self.max_pods {
+            p.insert("maxPods".into(), json!(m));
+        }
+        if let Some(d) = self.os_disk_type {
+            p.insert("osDiskType".into(), json!(d));
+        }
+        json!({ "properties": Value::Object(p) })
+    }
+
+    /// Highest node count the pool can reach.
+    pub fn max_nodes(&self) -> u32 {
+        self.autoscale.map_or(self.count, |(_, max)| max)
+    }
+
+    /// Lowest node count (what idles).
+    pub fn min_nodes(&self) -> u32 {
+        self.autoscale.map_or(self.count, |(min, _)| min)
+    }
+
+    /// Surge nodes during upgrades: AKS's default max surge of 10 %, at least one.
+    pub fn surge_nodes(&self) -> u32 {
+        self.max_nodes().div_ceil(10).max(1)
+    }
+
+    /// vCPUs of quota the pool needs: vCPUs × (max nodes + surge).
+    pub fn vcpus_needed(&self) -> u64 {
+        u64::from(self.size.vcpus) * u64::from(self.max_nodes() + self.surge_nodes())
+    }
+
+    /// How an existing pool differs from this spec: (field, existing, wanted, immutable).
+    pub fn diff(&self, existing: &Value) -> Vec<Difference> {
+        let want = self.body();
+        let have = existing.get("properties").cloned().unwrap_or(Value::Null);
+        let w = &want["properties"];
+        let mut out = Vec::new();
+        let mut cmp = |field: &'static str, wanted: Value, had: Value, immutable: bool| {
+            if !same(&wanted, &had) {
+                out.push(Difference { field, existing: had, wanted, immutable });
+            }
+        };
+        cmp("vmSize", w["vmSize"].clone(), have["vmSize"].clone(), true);
+        cmp("osType", w["osType"].clone(), have.get("osType").cloned().unwrap_or(json!("Linux")), true);
+        if let Some(s) = w.get("osSKU") {
+            cmp("osSKU", s.clone(), have["osSKU"].clone(), true);
+        }
+        cmp("mode", json!("User"), have["mode"].clone(), false);
+        let driver = |v: &Value| v.pointer("/gpuProfile/driver").cloned().unwrap_or(json!("Install"));
+        cmp("gpuProfile.driver", driver(w), driver(&have), true);
+        cmp("gpuInstanceProfile", w["gpuInstanceProfile"].clone(), have["gpuInstanceProfile"].clone(), true);
+        let prio = |v: &Value| v.get("scaleSetPriority").cloned().unwrap_or(json!("Regular"));
+        cmp("scaleSetPriority", prio(w), prio(&have), true);
+        let zones = |v: &Value| {
+            let mut z: Vec<String> = v["availabilityZones"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+                .unwrap_or_default();
+            z.sort();
+            json!(z)
+        };
+        cmp("availabilityZones", zones(w), zones(&have), true);
+        if let Some(m) = w.get("maxPods") {
+            cmp("maxPods", m.clone(), have["maxPods"].clone(), true);
+        }
+        if let Some(d) = w.get("osDiskType") {
+            cmp("osDiskType", d.clone(), have["osDiskType"].clone(), true);
+        }
+        let auto = |v: &Value| v["enableAutoScaling"].as_bool().unwrap_or(false);
+        cmp("enableAutoScaling", json!(auto(w)), json!(auto(&have)), false);
+        if auto(w) {
+            cmp("minCount", w["minCount"].clone(), have["minCount"].clone(), false);
+            cmp("maxCount", w["maxCount"].clone(), have["maxCount"].clone(), false);
+        } else {
+            cmp("count", w["count"].clone(), have["count"].clone(), false);
+        }
+        let taints = |v: &Value| {
+            let mut t: Vec<String> = v["nodeTaints"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).filter(|x| x != SPOT_TAINT).collect())
+                .unwrap_or_default();
+            t.sort();
+            json!(t)
+        };
+        cmp("nodeTaints", taints(w), taints(&have), false);
+        if let Some(labels) = w.get("nodeLabels").and_then(Value::as_object) {
+            let missing = labels.iter().any(|(k, v)| {
+                have.pointer(&format!("/nodeLabels/{}", k.replace('~', "~0").replace('/', "~1"))) != Some(v)
+            });
+            if missing {
+                cmp("nodeLabels", w["nodeLabels"].clone(), have["nodeLabels"].clone(), false);
+            }
+        }
+        out
+    }
+}
+
+/// One differing field.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Difference {
+    pub field: &'static str,
+    pub existing: Value,
+    pub wanted: Value,
+    pub immutable: bool,
+}
+
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::String(x), Value::String(y)) => x.eq_ignore_ascii_case(y),
+        (Value::Null, Value::Array(v)) | (Value::Array(v), Value::Null) => v.is_empty(),
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        _ => a == b,
+    }
+}
+
+/// "linux" / "windows".
+pub fn os_name(os: Os) -> &'static str {
+    if os == Os::Windows {
+        "windows"
+    } else {
+        "linux"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalog() -> Catalog {
+        Catalog::bundled().expect("catalog")
+    }
+
+    fn req(size: &str) -> PoolRequest {
+        PoolRequest {
+            subscription: "00000000-0000-0000-0000-000000000000".into(),
+            resource_group: "rg".into(),
+            cluster: "c1".into(),
+            name: "gpu".into(),
+            vm_size: size.into(),
+            ..PoolRequest::default()
+        }
+    }
+
+    fn fails(r: &PoolRequest, flag: &str) -> SpecError {
+        let e = PoolSpec::validate(&catalog(), r).expect_err("should fail");
+        assert_eq!(e.flag, flag, "{e:?}");
+        e
+    }
+
+    #[test]
+    fn default_gpu_pool_body() {
+        let spec = PoolSpec::validate(&catalog(), &req("NC24ads_A100_v4")).expect("valid");
+        assert_eq!(
+            spec.body(),
+            json!({"properties": {
+                "vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User", "type": "VirtualMachineScaleSets",
+                "osType": "Linux", "enableAutoScaling": false, "nodeTaints": ["sku=gpu:NoSchedule"]
+            }})
+        );
+        // 24 vCPUs × (1 node + 1 surge).
+        assert_eq!(spec.vcpus_needed(), 48);
+    }
+
+    #[test]
+    fn spot_mig_autoscale_body() {
+        let mut r = req("Standard_ND96asr_v4");
+        r.min_count = Some(1);
+        r.max_count = Some(20);
+        r.mig_profile = Some("3g.20gb".into());
+        r.spot = true;
+        r.zones = vec!["1,2".into()];
+        r.labels = vec!["team=ml".into()];
+        let spec = PoolSpec::validate(&catalog(), &r).expect("valid");
+        let b = spec.body();
+        assert_eq!(b["properties"]["gpuInstanceProfile"], "MIG3g");
+        assert_eq!(b["properties"]["scaleSetPriority"], "Spot");
+        assert_eq!(b["properties"]["spotMaxPrice"], -1.0);
+        assert_eq!(b["properties"]["minCount"], 1);
+        assert_eq!(b["properties"]["count"], 1);
+        assert_eq!(b["properties"]["availabilityZones"], json!(["1", "2"]));
+        // 96 × (20 + 2 surge).
+        assert_eq!(spec.vcpus_needed(), 96 * 22);
+    }
+
+    #[test]
+    fn rules_refuse_bad_requests() {
+        fails(&req("Standard_NC24ads_A100_v5"), "--vm-size");
+        let e = fails(&req("Standard_NC6s_v3"), "--vm-size");
+        assert!(e.message.contains("retired"));
+        let e = fails(&req("Standard_NV16as_v4"), "--vm-size");
+        assert!(e.message.contains("retired") || e.message.contains("NVv4"), "{e:?}");
+        let mut r = req("Standard_NC4as_T4_v3");
+        r.mig_profile = Some("MIG1g".into());
+        fails(&r, "--mig-profile");
+        let mut r = req("Standard_NC4as_T4_v3");
+        r.os = Some(Os::Windows);
+        r.name = "gpuwin7".into();
+        let e = fails(&r, "--name");
+        assert!(e.message.contains('6'));
+        let mut r = req("Standard_NC4as_T4_v3");
+        r.os = Some(Os::Windows);
+        r.name = "gpuw".into();
+        r.kubernetes_version = Some("1.28".into());
+        let e = fails(&r, "--kubernetes-version");
+        assert!(e.message.contains("1.29"));
+        let mut r = req("Standard_ND96isr_MI300X_v5");
+        r.gpu_driver = Some("install".into());
+        fails(&r, "--gpu-driver");
+        let amd = PoolSpec::validate(&catalog(), &req("Standard_ND96isr_MI300X_v5")).expect("defaults to none");
+        assert_eq!(amd.body()["properties"]["gpuProfile"]["driver"], "None");
+        let mut r = req("Standard_ND96isr_MI300X_v5");
+        r.os_sku = Some("AzureLinux".into());
+        assert!(PoolSpec::validate(&catalog(), &r).is_err());
+        let mut r = req("Standard_NC4as_T4_v3");
+        r.min_count = Some(3);
+        r.max_count = Some(1);
+        fails(&r, "--min-count");
+        let mut r = req("Standard_NC4as_T4_v3");
+        r.spot = true;
+        r.spot_max_price = Some(0.0);
+        fails(&r, "--spot-max-price");
+        let mut r = req("Standard_NC4as_T4_v3");
+        r.spot_max_price = Some(1.0);
+        fails(&r, "--spot-max-price");
+        let mut r = req("Standard_NC4as_T4_v3");
+        r.name = "GPU_1".into();
+        fails(&r, "--name");
+        let mut r = req("Standard_NC4as_T4_v3");
+        r.taints = Some(vec!["sku=gpu".into()]);
+        fails(&r, "--node-taints");
+        let mut r = req("Standard_NC4as_T4_v3");
+        r.os_sku = Some("Flatcar".into());
+        assert!(PoolSpec::validate(&catalog(), &r).is_err());
+    }
+
+    #[test]
+    fn diff_names_immutable_fields_and_ignores_the_spot_taint() {
+        let mut r = req("Standard_NC24ads_A100_v4");
+        r.spot = true;
+        let spec = PoolSpec::validate(&catalog(), &r).expect("valid");
+        let mut existing = spec.body();
+        existing["properties"]["nodeTaints"] = json!(["sku=gpu:NoSchedule", SPOT_TAINT]);
+        existing["properties"]["provisioningState"] = json!("Succeeded");
+        existing["properties"]["vmSize"] = json!("standard_nc24ads_a100_v4");
+        assert_eq!(spec.diff(&existing), Vec::new());
+        existing["properties"]["vmSize"] = json!("Standard_NC48ads_A100_v4");
+        existing["properties"]["count"] = json!(3);
+        let d = spec.diff(&existing);
+        assert_eq!(d.iter().map(|x| (x.field, x.immutable)).collect::<Vec<_>>(), [("vmSize", true), ("count", false)]);
+    }
+
+    #[test]
+    fn taint_parsing() {
+        assert!(parse_taint("sku=gpu:NoSchedule").is_ok());
+        assert!(parse_taint("nvidia.com/gpu:NoExecute").is_ok());
+        assert!(parse_taint("a=b:Sometimes").is_err());
+        assert!(parse_taint("=b:NoSchedule").is_err());
+        assert!(parse_taint("a=b c:NoSchedule").is_err());
+    }
+}
