@@ -28,6 +28,9 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('catalog', 'catalog', [CompletionResultType]::ParameterValue, 'Browse the bundled GPU catalog: sizes, GPUs, AKS rules and prices')
             [CompletionResult]::new('recommend', 'recommend', [CompletionResultType]::ParameterValue, 'Recommend VM sizes for a described workload (offline, from the bundled catalog)')
+            [CompletionResult]::new('create-pool', 'create-pool', [CompletionResultType]::ParameterValue, 'Create a GPU node pool through ARM: validation, preflight, PUT, wait')
+            [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait for a pool''s operation to finish (resume after --no-wait, a timeout or Ctrl-C)')
+            [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Credentials and subscription in use')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -117,6 +120,115 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aksgpu;create-pool' {
+            [CompletionResult]::new('--subscription', '--subscription', [CompletionResultType]::ParameterName, 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]')
+            [CompletionResult]::new('--cloud', '--cloud', [CompletionResultType]::ParameterName, 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting after this long (the Azure operation continues)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--resource-group', '--resource-group', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'AKS cluster name')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Pool name: 1–12 lowercase letters/digits (≤ 6 on Windows)')
+            [CompletionResult]::new('--vm-size', '--vm-size', [CompletionResultType]::ParameterName, 'VM size (e.g. Standard_NC24ads_A100_v4)')
+            [CompletionResult]::new('--workload', '--workload', [CompletionResultType]::ParameterName, 'With --recommend: the workload')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'With --recommend: the model (alias or Hugging Face id)')
+            [CompletionResult]::new('--model-params', '--model-params', [CompletionResultType]::ParameterName, 'With --recommend: parameter count of another model')
+            [CompletionResult]::new('--precision', '--precision', [CompletionResultType]::ParameterName, 'With --recommend: weight precision')
+            [CompletionResult]::new('--gpu-memory-min', '--gpu-memory-min', [CompletionResultType]::ParameterName, 'With --recommend: minimum GPU memory per GPU')
+            [CompletionResult]::new('--gpu-model', '--gpu-model', [CompletionResultType]::ParameterName, 'With --recommend: GPU models to consider')
+            [CompletionResult]::new('--max-price-per-hour', '--max-price-per-hour', [CompletionResultType]::ParameterName, 'With --recommend: highest acceptable USD per hour')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Node count (fixed size; with the autoscaler, the starting count)')
+            [CompletionResult]::new('--min-count', '--min-count', [CompletionResultType]::ParameterName, 'Autoscaler minimum (with --max-count)')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Autoscaler maximum (with --min-count)')
+            [CompletionResult]::new('--os', '--os', [CompletionResultType]::ParameterName, 'Node OS')
+            [CompletionResult]::new('--os-sku', '--os-sku', [CompletionResultType]::ParameterName, 'OS SKU (Ubuntu, AzureLinux, Ubuntu2404, Windows2022, Windows2025, …)')
+            [CompletionResult]::new('--kubernetes-version', '--kubernetes-version', [CompletionResultType]::ParameterName, 'Kubernetes version for the pool [default: the control plane''s]')
+            [CompletionResult]::new('--node-taints', '--node-taints', [CompletionResultType]::ParameterName, 'Taints, key=value:Effect; repeat or comma-separate; '''' for none [default: sku=gpu:NoSchedule]')
+            [CompletionResult]::new('--labels', '--labels', [CompletionResultType]::ParameterName, 'Node labels, key=value; repeat or comma-separate')
+            [CompletionResult]::new('--mig-profile', '--mig-profile', [CompletionResultType]::ParameterName, 'MIG profile (MIG1g, MIG2g, MIG3g, MIG4g, MIG7g, or a slice name like 3g.40gb); fixed once created')
+            [CompletionResult]::new('--gpu-driver', '--gpu-driver', [CompletionResultType]::ParameterName, 'Let AKS install the GPU driver (install) or not (none, for the NVIDIA GPU Operator or AMD)')
+            [CompletionResult]::new('--spot-max-price', '--spot-max-price', [CompletionResultType]::ParameterName, 'Highest spot price in USD/hour, or -1 for up to the on-demand price')
+            [CompletionResult]::new('--eviction-policy', '--eviction-policy', [CompletionResultType]::ParameterName, 'Spot eviction policy: Delete or Deallocate')
+            [CompletionResult]::new('--zones', '--zones', [CompletionResultType]::ParameterName, 'Availability zones (1,2,3)')
+            [CompletionResult]::new('--max-pods', '--max-pods', [CompletionResultType]::ParameterName, 'Maximum pods per node (10–250)')
+            [CompletionResult]::new('--os-disk-type', '--os-disk-type', [CompletionResultType]::ParameterName, 'OS disk type: Managed or Ephemeral')
+            [CompletionResult]::new('--tags', '--tags', [CompletionResultType]::ParameterName, 'Azure tags, key=value; repeat or comma-separate')
+            [CompletionResult]::new('--location', '--location', [CompletionResultType]::ParameterName, 'The cluster''s region, if known: preflight then reads everything at once')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--recommend', '--recommend', [CompletionResultType]::ParameterName, 'Take the top `aksgpu recommend` result for --workload/--model/… instead of --vm-size')
+            [CompletionResult]::new('--spot', '--spot', [CompletionResultType]::ParameterName, 'Spot VMs (evictable, cheaper)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the exact requests and send no write (preflight reads run when credentials exist)')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'Return once Azure accepts the request; resume with `aksgpu wait`')
+            [CompletionResult]::new('--skip-preflight', '--skip-preflight', [CompletionResultType]::ParameterName, 'Skip the preflight reads (existence, SKU, quota checks)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required without a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aksgpu;wait' {
+            [CompletionResult]::new('--subscription', '--subscription', [CompletionResultType]::ParameterName, 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]')
+            [CompletionResult]::new('--cloud', '--cloud', [CompletionResultType]::ParameterName, 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting after this long (the Azure operation continues)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--resource-group', '--resource-group', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'AKS cluster name')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Pool name')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aksgpu;auth' {
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Which credential, endpoint and subscription would be used, and whether a token can be had')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aksgpu;auth;status' {
+            [CompletionResult]::new('--subscription', '--subscription', [CompletionResultType]::ParameterName, 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]')
+            [CompletionResult]::new('--cloud', '--cloud', [CompletionResultType]::ParameterName, 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting after this long (the Azure operation continues)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aksgpu;auth;help' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Which credential, endpoint and subscription would be used, and whether a token can be had')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aksgpu;auth;help;status' {
+            break
+        }
+        'aksgpu;auth;help;help' {
+            break
+        }
         'aksgpu;completions' {
             [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -136,6 +248,9 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
         'aksgpu;help' {
             [CompletionResult]::new('catalog', 'catalog', [CompletionResultType]::ParameterValue, 'Browse the bundled GPU catalog: sizes, GPUs, AKS rules and prices')
             [CompletionResult]::new('recommend', 'recommend', [CompletionResultType]::ParameterValue, 'Recommend VM sizes for a described workload (offline, from the bundled catalog)')
+            [CompletionResult]::new('create-pool', 'create-pool', [CompletionResultType]::ParameterValue, 'Create a GPU node pool through ARM: validation, preflight, PUT, wait')
+            [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait for a pool''s operation to finish (resume after --no-wait, a timeout or Ctrl-C)')
+            [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Credentials and subscription in use')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -153,6 +268,19 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             break
         }
         'aksgpu;help;recommend' {
+            break
+        }
+        'aksgpu;help;create-pool' {
+            break
+        }
+        'aksgpu;help;wait' {
+            break
+        }
+        'aksgpu;help;auth' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Which credential, endpoint and subscription would be used, and whether a token can be had')
+            break
+        }
+        'aksgpu;help;auth;status' {
             break
         }
         'aksgpu;help;completions' {

@@ -16,11 +16,17 @@ _aksgpu() {
             ",$1")
                 cmd="aksgpu"
                 ;;
+            aksgpu,auth)
+                cmd="aksgpu__subcmd__auth"
+                ;;
             aksgpu,catalog)
                 cmd="aksgpu__subcmd__catalog"
                 ;;
             aksgpu,completions)
                 cmd="aksgpu__subcmd__completions"
+                ;;
+            aksgpu,create-pool)
+                cmd="aksgpu__subcmd__create__subcmd__pool"
                 ;;
             aksgpu,help)
                 cmd="aksgpu__subcmd__help"
@@ -30,6 +36,21 @@ _aksgpu() {
                 ;;
             aksgpu,recommend)
                 cmd="aksgpu__subcmd__recommend"
+                ;;
+            aksgpu,wait)
+                cmd="aksgpu__subcmd__wait"
+                ;;
+            aksgpu__subcmd__auth,help)
+                cmd="aksgpu__subcmd__auth__subcmd__help"
+                ;;
+            aksgpu__subcmd__auth,status)
+                cmd="aksgpu__subcmd__auth__subcmd__status"
+                ;;
+            aksgpu__subcmd__auth__subcmd__help,help)
+                cmd="aksgpu__subcmd__auth__subcmd__help__subcmd__help"
+                ;;
+            aksgpu__subcmd__auth__subcmd__help,status)
+                cmd="aksgpu__subcmd__auth__subcmd__help__subcmd__status"
                 ;;
             aksgpu__subcmd__catalog,help)
                 cmd="aksgpu__subcmd__catalog__subcmd__help"
@@ -49,11 +70,17 @@ _aksgpu() {
             aksgpu__subcmd__catalog__subcmd__help,show)
                 cmd="aksgpu__subcmd__catalog__subcmd__help__subcmd__show"
                 ;;
+            aksgpu__subcmd__help,auth)
+                cmd="aksgpu__subcmd__help__subcmd__auth"
+                ;;
             aksgpu__subcmd__help,catalog)
                 cmd="aksgpu__subcmd__help__subcmd__catalog"
                 ;;
             aksgpu__subcmd__help,completions)
                 cmd="aksgpu__subcmd__help__subcmd__completions"
+                ;;
+            aksgpu__subcmd__help,create-pool)
+                cmd="aksgpu__subcmd__help__subcmd__create__subcmd__pool"
                 ;;
             aksgpu__subcmd__help,help)
                 cmd="aksgpu__subcmd__help__subcmd__help"
@@ -63,6 +90,12 @@ _aksgpu() {
                 ;;
             aksgpu__subcmd__help,recommend)
                 cmd="aksgpu__subcmd__help__subcmd__recommend"
+                ;;
+            aksgpu__subcmd__help,wait)
+                cmd="aksgpu__subcmd__help__subcmd__wait"
+                ;;
+            aksgpu__subcmd__help__subcmd__auth,status)
+                cmd="aksgpu__subcmd__help__subcmd__auth__subcmd__status"
                 ;;
             aksgpu__subcmd__help__subcmd__catalog,list)
                 cmd="aksgpu__subcmd__help__subcmd__catalog__subcmd__list"
@@ -77,12 +110,114 @@ _aksgpu() {
 
     case "${cmd}" in
         aksgpu)
-            opts="-h -V --catalog --help --version catalog recommend completions man help"
+            opts="-h -V --catalog --help --version catalog recommend create-pool wait auth completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__auth)
+            opts="-h -V --catalog --help --version status help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__auth__subcmd__help)
+            opts="status help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__auth__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__auth__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__auth__subcmd__status)
+            opts="-v -o -h -V --subscription --auth --cloud --timeout --verbose --output --catalog --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --subscription)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auth)
+                    COMPREPLY=($(compgen -W "access-token service-principal workload-identity managed-identity developer-tools" -- "${cur}"))
+                    return 0
+                    ;;
+                --cloud)
+                    COMPREPLY=($(compgen -W "AzureCloud AzureChinaCloud AzureUSGovernment" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
                 --catalog)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -246,9 +381,195 @@ _aksgpu() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        aksgpu__subcmd__help)
-            opts="catalog recommend completions man help"
+        aksgpu__subcmd__create__subcmd__pool)
+            opts="-v -g -y -o -h -V --subscription --auth --cloud --timeout --verbose --resource-group --cluster --name --vm-size --recommend --workload --model --model-params --precision --gpu-memory-min --gpu-model --max-price-per-hour --count --min-count --max-count --os --os-sku --kubernetes-version --node-taints --labels --mig-profile --gpu-driver --spot --spot-max-price --eviction-policy --zones --max-pods --os-disk-type --tags --location --dry-run --no-wait --skip-preflight --yes --output --catalog --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --subscription)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auth)
+                    COMPREPLY=($(compgen -W "access-token service-principal workload-identity managed-identity developer-tools" -- "${cur}"))
+                    return 0
+                    ;;
+                --cloud)
+                    COMPREPLY=($(compgen -W "AzureCloud AzureChinaCloud AzureUSGovernment" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resource-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --vm-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workload)
+                    COMPREPLY=($(compgen -W "training fine-tuning inference vdi video hpc data-science cv" -- "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model-params)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --precision)
+                    COMPREPLY=($(compgen -W "fp32 bf16 fp16 fp8 int8 int4" -- "${cur}"))
+                    return 0
+                    ;;
+                --gpu-memory-min)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpu-model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-price-per-hour)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --os)
+                    COMPREPLY=($(compgen -W "linux windows" -- "${cur}"))
+                    return 0
+                    ;;
+                --os-sku)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubernetes-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-taints)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --labels)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mig-profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpu-driver)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --spot-max-price)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --eviction-policy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zones)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-pods)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --os-disk-type)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tags)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --location)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help)
+            opts="catalog recommend create-pool wait auth completions man help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__auth)
+            opts="status"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__auth__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -316,6 +637,20 @@ _aksgpu() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aksgpu__subcmd__help__subcmd__create__subcmd__pool)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aksgpu__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -345,6 +680,20 @@ _aksgpu() {
             return 0
             ;;
         aksgpu__subcmd__help__subcmd__recommend)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__wait)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -464,6 +813,64 @@ _aksgpu() {
                     return 0
                     ;;
                 --top)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__wait)
+            opts="-v -g -o -h -V --subscription --auth --cloud --timeout --verbose --resource-group --cluster --name --output --catalog --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --subscription)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auth)
+                    COMPREPLY=($(compgen -W "access-token service-principal workload-identity managed-identity developer-tools" -- "${cur}"))
+                    return 0
+                    ;;
+                --cloud)
+                    COMPREPLY=($(compgen -W "AzureCloud AzureChinaCloud AzureUSGovernment" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resource-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

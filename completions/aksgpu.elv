@@ -25,6 +25,9 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
             cand --version 'Print version'
             cand catalog 'Browse the bundled GPU catalog: sizes, GPUs, AKS rules and prices'
             cand recommend 'Recommend VM sizes for a described workload (offline, from the bundled catalog)'
+            cand create-pool 'Create a GPU node pool through ARM: validation, preflight, PUT, wait'
+            cand wait 'Wait for a pool''s operation to finish (resume after --no-wait, a timeout or Ctrl-C)'
+            cand auth 'Credentials and subscription in use'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -105,6 +108,108 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aksgpu;create-pool'= {
+            cand --subscription 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]'
+            cand --auth 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]'
+            cand --cloud 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)'
+            cand --timeout 'Give up waiting after this long (the Azure operation continues)'
+            cand -g 'Resource group of the cluster'
+            cand --resource-group 'Resource group of the cluster'
+            cand --cluster 'AKS cluster name'
+            cand --name 'Pool name: 1–12 lowercase letters/digits (≤ 6 on Windows)'
+            cand --vm-size 'VM size (e.g. Standard_NC24ads_A100_v4)'
+            cand --workload 'With --recommend: the workload'
+            cand --model 'With --recommend: the model (alias or Hugging Face id)'
+            cand --model-params 'With --recommend: parameter count of another model'
+            cand --precision 'With --recommend: weight precision'
+            cand --gpu-memory-min 'With --recommend: minimum GPU memory per GPU'
+            cand --gpu-model 'With --recommend: GPU models to consider'
+            cand --max-price-per-hour 'With --recommend: highest acceptable USD per hour'
+            cand --count 'Node count (fixed size; with the autoscaler, the starting count)'
+            cand --min-count 'Autoscaler minimum (with --max-count)'
+            cand --max-count 'Autoscaler maximum (with --min-count)'
+            cand --os 'Node OS'
+            cand --os-sku 'OS SKU (Ubuntu, AzureLinux, Ubuntu2404, Windows2022, Windows2025, …)'
+            cand --kubernetes-version 'Kubernetes version for the pool [default: the control plane''s]'
+            cand --node-taints 'Taints, key=value:Effect; repeat or comma-separate; '''' for none [default: sku=gpu:NoSchedule]'
+            cand --labels 'Node labels, key=value; repeat or comma-separate'
+            cand --mig-profile 'MIG profile (MIG1g, MIG2g, MIG3g, MIG4g, MIG7g, or a slice name like 3g.40gb); fixed once created'
+            cand --gpu-driver 'Let AKS install the GPU driver (install) or not (none, for the NVIDIA GPU Operator or AMD)'
+            cand --spot-max-price 'Highest spot price in USD/hour, or -1 for up to the on-demand price'
+            cand --eviction-policy 'Spot eviction policy: Delete or Deallocate'
+            cand --zones 'Availability zones (1,2,3)'
+            cand --max-pods 'Maximum pods per node (10–250)'
+            cand --os-disk-type 'OS disk type: Managed or Ephemeral'
+            cand --tags 'Azure tags, key=value; repeat or comma-separate'
+            cand --location 'The cluster''s region, if known: preflight then reads everything at once'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -v 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --verbose 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --recommend 'Take the top `aksgpu recommend` result for --workload/--model/… instead of --vm-size'
+            cand --spot 'Spot VMs (evictable, cheaper)'
+            cand --dry-run 'Print the exact requests and send no write (preflight reads run when credentials exist)'
+            cand --no-wait 'Return once Azure accepts the request; resume with `aksgpu wait`'
+            cand --skip-preflight 'Skip the preflight reads (existence, SKU, quota checks)'
+            cand -y 'Do not ask for confirmation (required without a terminal)'
+            cand --yes 'Do not ask for confirmation (required without a terminal)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aksgpu;wait'= {
+            cand --subscription 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]'
+            cand --auth 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]'
+            cand --cloud 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)'
+            cand --timeout 'Give up waiting after this long (the Azure operation continues)'
+            cand -g 'Resource group of the cluster'
+            cand --resource-group 'Resource group of the cluster'
+            cand --cluster 'AKS cluster name'
+            cand --name 'Pool name'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -v 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --verbose 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aksgpu;auth'= {
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand status 'Which credential, endpoint and subscription would be used, and whether a token can be had'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aksgpu;auth;status'= {
+            cand --subscription 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]'
+            cand --auth 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]'
+            cand --cloud 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)'
+            cand --timeout 'Give up waiting after this long (the Azure operation continues)'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -v 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --verbose 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aksgpu;auth;help'= {
+            cand status 'Which credential, endpoint and subscription would be used, and whether a token can be had'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aksgpu;auth;help;status'= {
+        }
+        &'aksgpu;auth;help;help'= {
+        }
         &'aksgpu;completions'= {
             cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
             cand -h 'Print help'
@@ -122,6 +227,9 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
         &'aksgpu;help'= {
             cand catalog 'Browse the bundled GPU catalog: sizes, GPUs, AKS rules and prices'
             cand recommend 'Recommend VM sizes for a described workload (offline, from the bundled catalog)'
+            cand create-pool 'Create a GPU node pool through ARM: validation, preflight, PUT, wait'
+            cand wait 'Wait for a pool''s operation to finish (resume after --no-wait, a timeout or Ctrl-C)'
+            cand auth 'Credentials and subscription in use'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -135,6 +243,15 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
         &'aksgpu;help;catalog;show'= {
         }
         &'aksgpu;help;recommend'= {
+        }
+        &'aksgpu;help;create-pool'= {
+        }
+        &'aksgpu;help;wait'= {
+        }
+        &'aksgpu;help;auth'= {
+            cand status 'Which credential, endpoint and subscription would be used, and whether a token can be had'
+        }
+        &'aksgpu;help;auth;status'= {
         }
         &'aksgpu;help;completions'= {
         }

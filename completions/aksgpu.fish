@@ -29,6 +29,9 @@ complete -c aksgpu -n "__fish_aksgpu_needs_command" -s h -l help -d 'Print help'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -s V -l version -d 'Print version'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "catalog" -d 'Browse the bundled GPU catalog: sizes, GPUs, AKS rules and prices'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "recommend" -d 'Recommend VM sizes for a described workload (offline, from the bundled catalog)'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "create-pool" -d 'Create a GPU node pool through ARM: validation, preflight, PUT, wait'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "wait" -d 'Wait for a pool\'s operation to finish (resume after --no-wait, a timeout or Ctrl-C)'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "auth" -d 'Credentials and subscription in use'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "man" -d 'Print the man page (roff)'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -102,16 +105,128 @@ complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l include-reti
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l include-unsupported -d 'Consider sizes AKS does not support for GPU pools'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -s h -l help -d 'Print help'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l subscription -d 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l auth -d 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]' -r -f -a "access-token\t'`AKSGPU_ACCESS_TOKEN`'
+service-principal\t'`AZURE_TENANT_ID` + `AZURE_CLIENT_ID` + `AZURE_CLIENT_SECRET`'
+workload-identity\t'`AZURE_FEDERATED_TOKEN_FILE` (+ client and tenant ids)'
+managed-identity\t'Managed identity (IMDS, App Service, Arc)'
+developer-tools\t'az CLI, then azd'"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l cloud -d 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)' -r -f -a "AzureCloud\t''
+AzureChinaCloud\t''
+AzureUSGovernment\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l timeout -d 'Give up waiting after this long (the Azure operation continues)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -s g -l resource-group -d 'Resource group of the cluster' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l cluster -d 'AKS cluster name' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l name -d 'Pool name: 1–12 lowercase letters/digits (≤ 6 on Windows)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l vm-size -d 'VM size (e.g. Standard_NC24ads_A100_v4)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l workload -d 'With --recommend: the workload' -r -f -a "training\t''
+fine-tuning\t''
+inference\t''
+vdi\t''
+video\t''
+hpc\t''
+data-science\t''
+cv\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l model -d 'With --recommend: the model (alias or Hugging Face id)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l model-params -d 'With --recommend: parameter count of another model' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l precision -d 'With --recommend: weight precision' -r -f -a "fp32\t''
+bf16\t''
+fp16\t''
+fp8\t''
+int8\t''
+int4\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l gpu-memory-min -d 'With --recommend: minimum GPU memory per GPU' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l gpu-model -d 'With --recommend: GPU models to consider' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l max-price-per-hour -d 'With --recommend: highest acceptable USD per hour' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l count -d 'Node count (fixed size; with the autoscaler, the starting count)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l min-count -d 'Autoscaler minimum (with --max-count)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l max-count -d 'Autoscaler maximum (with --min-count)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l os -d 'Node OS' -r -f -a "linux\t''
+windows\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l os-sku -d 'OS SKU (Ubuntu, AzureLinux, Ubuntu2404, Windows2022, Windows2025, …)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l kubernetes-version -d 'Kubernetes version for the pool [default: the control plane\'s]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l node-taints -d 'Taints, key=value:Effect; repeat or comma-separate; \'\' for none [default: sku=gpu:NoSchedule]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l labels -d 'Node labels, key=value; repeat or comma-separate' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l mig-profile -d 'MIG profile (MIG1g, MIG2g, MIG3g, MIG4g, MIG7g, or a slice name like 3g.40gb); fixed once created' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l gpu-driver -d 'Let AKS install the GPU driver (install) or not (none, for the NVIDIA GPU Operator or AMD)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l spot-max-price -d 'Highest spot price in USD/hour, or -1 for up to the on-demand price' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l eviction-policy -d 'Spot eviction policy: Delete or Deallocate' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l zones -d 'Availability zones (1,2,3)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l max-pods -d 'Maximum pods per node (10–250)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l os-disk-type -d 'OS disk type: Managed or Ephemeral' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l tags -d 'Azure tags, key=value; repeat or comma-separate' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l location -d 'The cluster\'s region, if known: preflight then reads everything at once' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -s v -l verbose -d 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l recommend -d 'Take the top `aksgpu recommend` result for --workload/--model/… instead of --vm-size'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l spot -d 'Spot VMs (evictable, cheaper)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l dry-run -d 'Print the exact requests and send no write (preflight reads run when credentials exist)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l no-wait -d 'Return once Azure accepts the request; resume with `aksgpu wait`'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l skip-preflight -d 'Skip the preflight reads (existence, SKU, quota checks)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -s y -l yes -d 'Do not ask for confirmation (required without a terminal)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand wait" -l subscription -d 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand wait" -l auth -d 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]' -r -f -a "access-token\t'`AKSGPU_ACCESS_TOKEN`'
+service-principal\t'`AZURE_TENANT_ID` + `AZURE_CLIENT_ID` + `AZURE_CLIENT_SECRET`'
+workload-identity\t'`AZURE_FEDERATED_TOKEN_FILE` (+ client and tenant ids)'
+managed-identity\t'Managed identity (IMDS, App Service, Arc)'
+developer-tools\t'az CLI, then azd'"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand wait" -l cloud -d 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)' -r -f -a "AzureCloud\t''
+AzureChinaCloud\t''
+AzureUSGovernment\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand wait" -l timeout -d 'Give up waiting after this long (the Azure operation continues)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand wait" -s g -l resource-group -d 'Resource group of the cluster' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand wait" -l cluster -d 'AKS cluster name' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand wait" -l name -d 'Pool name' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand wait" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand wait" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand wait" -s v -l verbose -d 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand wait" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand wait" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and not __fish_seen_subcommand_from status help" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and not __fish_seen_subcommand_from status help" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and not __fish_seen_subcommand_from status help" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and not __fish_seen_subcommand_from status help" -f -a "status" -d 'Which credential, endpoint and subscription would be used, and whether a token can be had'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and not __fish_seen_subcommand_from status help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and __fish_seen_subcommand_from status" -l subscription -d 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and __fish_seen_subcommand_from status" -l auth -d 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]' -r -f -a "access-token\t'`AKSGPU_ACCESS_TOKEN`'
+service-principal\t'`AZURE_TENANT_ID` + `AZURE_CLIENT_ID` + `AZURE_CLIENT_SECRET`'
+workload-identity\t'`AZURE_FEDERATED_TOKEN_FILE` (+ client and tenant ids)'
+managed-identity\t'Managed identity (IMDS, App Service, Arc)'
+developer-tools\t'az CLI, then azd'"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and __fish_seen_subcommand_from status" -l cloud -d 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)' -r -f -a "AzureCloud\t''
+AzureChinaCloud\t''
+AzureUSGovernment\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and __fish_seen_subcommand_from status" -l timeout -d 'Give up waiting after this long (the Azure operation continues)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and __fish_seen_subcommand_from status" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and __fish_seen_subcommand_from status" -s v -l verbose -d 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "status" -d 'Which credential, endpoint and subscription would be used, and whether a token can be had'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand completions" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand man" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand man" -s h -l help -d 'Print help'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand man" -s V -l version -d 'Print version'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend completions man help" -f -a "catalog" -d 'Browse the bundled GPU catalog: sizes, GPUs, AKS rules and prices'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend completions man help" -f -a "recommend" -d 'Recommend VM sizes for a described workload (offline, from the bundled catalog)'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend completions man help" -f -a "man" -d 'Print the man page (roff)'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait auth completions man help" -f -a "catalog" -d 'Browse the bundled GPU catalog: sizes, GPUs, AKS rules and prices'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait auth completions man help" -f -a "recommend" -d 'Recommend VM sizes for a described workload (offline, from the bundled catalog)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait auth completions man help" -f -a "create-pool" -d 'Create a GPU node pool through ARM: validation, preflight, PUT, wait'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait auth completions man help" -f -a "wait" -d 'Wait for a pool\'s operation to finish (resume after --no-wait, a timeout or Ctrl-C)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait auth completions man help" -f -a "auth" -d 'Credentials and subscription in use'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait auth completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait auth completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait auth completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from catalog" -f -a "list" -d 'List GPU sizes'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from catalog" -f -a "show" -d 'Show every fact about one size: GPUs, AKS rules, MIG slices, prices by region'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'Which credential, endpoint and subscription would be used, and whether a token can be had'

@@ -39,6 +39,13 @@ pub enum Command {
     Catalog(CatalogCommand),
     /// Recommend VM sizes for a described workload (offline, from the bundled catalog).
     Recommend(Box<RecommendArgs>),
+    /// Create a GPU node pool through ARM: validation, preflight, PUT, wait.
+    CreatePool(Box<CreatePoolArgs>),
+    /// Wait for a pool's operation to finish (resume after --no-wait, a timeout or Ctrl-C).
+    Wait(WaitArgs),
+    /// Credentials and subscription in use.
+    #[command(subcommand)]
+    Auth(AuthCommand),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
     /// Print the man page (roff).
@@ -185,6 +192,184 @@ pub struct RecommendArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
     pub output: Format,
+}
+
+/// Options shared by every command that talks to Azure.
+#[derive(Debug, Clone, Args)]
+pub struct ArmArgs {
+    /// Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default].
+    #[arg(long, value_name = "ID")]
+    pub subscription: Option<String>,
+    /// Credential to use [default: AKSGPU_AUTH, else the first available in the documented order].
+    #[arg(long, value_enum)]
+    pub auth: Option<crate::arm::auth::AuthMethod>,
+    /// Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL).
+    #[arg(long, value_enum, default_value = "AzureCloud")]
+    pub cloud: crate::arm::Cloud,
+    /// Give up waiting after this long (the Azure operation continues).
+    #[arg(long, default_value = "60m", value_parser = units::parse_duration)]
+    pub timeout: std::time::Duration,
+    /// Log requests to stderr (-v), with headers (-vv); tokens are always redacted.
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+}
+
+/// `aksgpu create-pool`
+#[derive(Debug, Args)]
+#[command(after_help = "Exit codes: 0 created (or already identical), 1 failed or refused, 2 usage, 3 auth, \
+4 timed out (still running in Azure), 130 interrupted. Nothing is ever deleted.")]
+pub struct CreatePoolArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    /// Resource group of the cluster.
+    #[arg(short = 'g', long, value_name = "NAME")]
+    pub resource_group: String,
+    /// AKS cluster name.
+    #[arg(long, value_name = "NAME")]
+    pub cluster: String,
+    /// Pool name: 1–12 lowercase letters/digits (≤ 6 on Windows).
+    #[arg(long, value_name = "NAME")]
+    pub name: String,
+    /// VM size (e.g. Standard_NC24ads_A100_v4).
+    #[arg(long, value_name = "SIZE", required_unless_present = "recommend", conflicts_with = "recommend")]
+    pub vm_size: Option<String>,
+    /// Take the top `aksgpu recommend` result for --workload/--model/… instead of --vm-size.
+    #[arg(long)]
+    pub recommend: bool,
+    /// With --recommend: the workload.
+    #[arg(long, value_enum, requires = "recommend")]
+    pub workload: Option<Workload>,
+    /// With --recommend: the model (alias or Hugging Face id).
+    #[arg(long, value_name = "NAME", requires = "recommend")]
+    pub model: Option<String>,
+    /// With --recommend: parameter count of another model.
+    #[arg(long, value_name = "COUNT", requires = "recommend", value_parser = units::parse_params, allow_negative_numbers = true)]
+    pub model_params: Option<f64>,
+    /// With --recommend: weight precision.
+    #[arg(long, value_enum, requires = "recommend")]
+    pub precision: Option<Precision>,
+    /// With --recommend: minimum GPU memory per GPU.
+    #[arg(long, value_name = "SIZE", requires = "recommend", value_parser = units::parse_memory, allow_negative_numbers = true)]
+    pub gpu_memory_min: Option<units::Memory>,
+    /// With --recommend: GPU models to consider.
+    #[arg(long, value_name = "GPU", value_delimiter = ',', requires = "recommend")]
+    pub gpu_model: Vec<String>,
+    /// With --recommend: highest acceptable USD per hour.
+    #[arg(long, value_name = "USD", requires = "recommend", value_parser = units::parse_price, allow_negative_numbers = true)]
+    pub max_price_per_hour: Option<f64>,
+    /// Node count (fixed size; with the autoscaler, the starting count).
+    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
+    pub count: Option<u32>,
+    /// Autoscaler minimum (with --max-count).
+    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
+    pub min_count: Option<u32>,
+    /// Autoscaler maximum (with --min-count).
+    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
+    pub max_count: Option<u32>,
+    /// Node OS.
+    #[arg(long, value_enum)]
+    pub os: Option<Os>,
+    /// OS SKU (Ubuntu, AzureLinux, Ubuntu2404, Windows2022, Windows2025, …).
+    #[arg(long, value_name = "SKU")]
+    pub os_sku: Option<String>,
+    /// Kubernetes version for the pool [default: the control plane's].
+    #[arg(long, value_name = "VERSION")]
+    pub kubernetes_version: Option<String>,
+    /// Taints, key=value:Effect; repeat or comma-separate; '' for none [default: sku=gpu:NoSchedule].
+    #[arg(long, value_name = "TAINT", num_args = 1)]
+    pub node_taints: Option<Vec<String>>,
+    /// Node labels, key=value; repeat or comma-separate.
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub labels: Vec<String>,
+    /// MIG profile (MIG1g, MIG2g, MIG3g, MIG4g, MIG7g, or a slice name like 3g.40gb); fixed once created.
+    #[arg(long, value_name = "PROFILE")]
+    pub mig_profile: Option<String>,
+    /// Let AKS install the GPU driver (install) or not (none, for the NVIDIA GPU Operator or AMD).
+    #[arg(long, value_name = "install|none")]
+    pub gpu_driver: Option<String>,
+    /// Spot VMs (evictable, cheaper).
+    #[arg(long)]
+    pub spot: bool,
+    /// Highest spot price in USD/hour, or -1 for up to the on-demand price.
+    #[arg(long, value_name = "USD", allow_negative_numbers = true)]
+    pub spot_max_price: Option<f64>,
+    /// Spot eviction policy: Delete or Deallocate.
+    #[arg(long, value_name = "POLICY")]
+    pub eviction_policy: Option<String>,
+    /// Availability zones (1,2,3).
+    #[arg(long, value_name = "ZONES")]
+    pub zones: Vec<String>,
+    /// Maximum pods per node (10–250).
+    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
+    pub max_pods: Option<u32>,
+    /// OS disk type: Managed or Ephemeral.
+    #[arg(long, value_name = "TYPE")]
+    pub os_disk_type: Option<String>,
+    /// Azure tags, key=value; repeat or comma-separate.
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub tags: Vec<String>,
+    /// The cluster's region, if known: preflight then reads everything at once.
+    #[arg(long, value_name = "REGION")]
+    pub location: Option<String>,
+    /// Print the exact requests and send no write (preflight reads run when credentials exist).
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Return once Azure accepts the request; resume with `aksgpu wait`.
+    #[arg(long)]
+    pub no_wait: bool,
+    /// Skip the preflight reads (existence, SKU, quota checks).
+    #[arg(long)]
+    pub skip_preflight: bool,
+    /// Do not ask for confirmation (required without a terminal).
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
+}
+
+/// `aksgpu wait`
+#[derive(Debug, Args)]
+pub struct WaitArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    /// Resource group of the cluster.
+    #[arg(short = 'g', long, value_name = "NAME")]
+    pub resource_group: String,
+    /// AKS cluster name.
+    #[arg(long, value_name = "NAME")]
+    pub cluster: String,
+    /// Pool name.
+    #[arg(long, value_name = "NAME")]
+    pub name: String,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
+}
+
+/// `aksgpu auth …`
+#[derive(Debug, Subcommand)]
+pub enum AuthCommand {
+    /// Which credential, endpoint and subscription would be used, and whether a token can be had.
+    Status(AuthStatusArgs),
+}
+
+/// `aksgpu auth status`
+#[derive(Debug, Args)]
+pub struct AuthStatusArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
+}
+
+fn parse_u32(text: &str) -> Result<u32, String> {
+    let t = text.trim();
+    if t.starts_with('-') {
+        return Err(format!("{text:?} cannot be negative"));
+    }
+    t.parse::<u32>().map_err(|_| format!("{text:?} is not a whole number"))
 }
 
 /// Shells for completions.

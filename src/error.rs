@@ -34,6 +34,15 @@ pub enum Error {
     /// The catalog could not be loaded (exit 2).
     #[error(transparent)]
     Catalog(#[from] CatalogError),
+    /// Azure (or the ARM client) failed; the exit code depends on how.
+    #[error(transparent)]
+    Arm(Box<crate::arm::ArmError>),
+    /// A preflight check refused the request (exit 1).
+    #[error("{message}")]
+    Refused { message: String, hint: Option<String> },
+    /// Ctrl-C (exit 130).
+    #[error("{message}")]
+    Interrupted { message: String, hints: Vec<String> },
 }
 
 impl Error {
@@ -46,19 +55,36 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage { .. } | Error::Catalog(_) => exit::USAGE,
-            Error::NoFit { .. } => exit::FAILED,
+            Error::NoFit { .. } | Error::Refused { .. } => exit::FAILED,
+            Error::Arm(e) => e.exit_code(),
+            Error::Interrupted { .. } => exit::INTERRUPTED,
         }
     }
 
-    /// The fix, when it is known.
-    pub fn hint(&self) -> Option<String> {
+    /// The fixes, when they are known.
+    pub fn hints(&self) -> Vec<String> {
         match self {
-            Error::Usage { hint, .. } | Error::NoFit { hint, .. } => hint.clone(),
-            Error::Catalog(CatalogError::Parse { .. } | CatalogError::Invalid { .. }) => {
-                Some("fix the file, or drop --catalog / AKSGPU_CATALOG to use the bundled catalog".to_owned())
+            Error::Usage { hint, .. } | Error::NoFit { hint, .. } | Error::Refused { hint, .. } => {
+                hint.iter().cloned().collect()
             }
-            Error::Catalog(_) => Some("check the --catalog / AKSGPU_CATALOG path".to_owned()),
+            Error::Catalog(CatalogError::Parse { .. } | CatalogError::Invalid { .. }) => {
+                vec!["fix the file, or drop --catalog / AKSGPU_CATALOG to use the bundled catalog".to_owned()]
+            }
+            Error::Catalog(_) => vec!["check the --catalog / AKSGPU_CATALOG path".to_owned()],
+            Error::Arm(e) => e.hints(),
+            Error::Interrupted { hints, .. } => hints.clone(),
         }
+    }
+
+    /// The first hint.
+    pub fn hint(&self) -> Option<String> {
+        self.hints().into_iter().next()
+    }
+}
+
+impl From<crate::arm::ArmError> for Error {
+    fn from(e: crate::arm::ArmError) -> Self {
+        Error::Arm(Box::new(e))
     }
 }
 

@@ -18,6 +18,7 @@ pub mod commands;
 pub mod error;
 pub mod output;
 pub mod plan;
+pub mod provision;
 pub mod recommend;
 pub mod units;
 pub mod wizard;
@@ -28,7 +29,7 @@ use clap::Parser;
 
 pub use error::{exit, Error};
 
-use crate::cli::{CatalogCommand, Cli, Command};
+use crate::cli::{AuthCommand, CatalogCommand, Cli, Command};
 use crate::commands::Ctx;
 use crate::output::Printer;
 
@@ -59,6 +60,9 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::Catalog(CatalogCommand::List(a)) => commands::catalog::list(ctx, a),
         Command::Catalog(CatalogCommand::Show(a)) => commands::catalog::show(ctx, a),
         Command::Recommend(a) => commands::recommend::run(ctx, a),
+        Command::CreatePool(a) => commands::create_pool::run(ctx, a),
+        Command::Wait(a) => commands::wait::run(ctx, a),
+        Command::Auth(AuthCommand::Status(a)) => commands::auth::status(ctx, a),
         Command::Completions(a) => Ok(ctx.printer.out(&commands::completions::script(a.shell))?),
         Command::Man => Ok(ctx.printer.out(&commands::completions::man_page()?)?),
     }
@@ -81,7 +85,7 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> u8 {
             message.push_str(&c);
         }
     }
-    let hints: Vec<String> = typed.and_then(Error::hint).into_iter().collect();
+    let hints: Vec<String> = typed.map(Error::hints).unwrap_or_default();
     printer.error(&message, &hints);
     typed.map_or(exit::FAILED, Error::exit_code)
 }

@@ -140,6 +140,43 @@ pub fn parse_gpus(text: &str) -> Result<f64, String> {
     crate::catalog::GpuCount::parse(text).map(crate::catalog::GpuCount::value)
 }
 
+/// Parse a duration: `90s`, `30m`, `2h`, `1h30m`, or bare seconds (`600`).
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let t = text.trim();
+    let err = || format!("{text:?} is not a duration; write 90s, 30m, 2h or 1h30m");
+    if t.is_empty() || t.starts_with('-') {
+        return Err(err());
+    }
+    if let Ok(secs) = t.parse::<f64>() {
+        return if secs.is_finite() && secs > 0.0 && secs < 1e7 {
+            Ok(std::time::Duration::from_secs_f64(secs))
+        } else {
+            Err(err())
+        };
+    }
+    let mut total = 0.0;
+    let mut num = String::new();
+    for c in t.chars() {
+        if c.is_ascii_digit() || c == '.' {
+            num.push(c);
+            continue;
+        }
+        let n: f64 = num.parse().map_err(|_| err())?;
+        num.clear();
+        total += n * match c {
+            's' => 1.0,
+            'm' => 60.0,
+            'h' => 3600.0,
+            'd' => 86400.0,
+            _ => return Err(err()),
+        };
+    }
+    if !(num.is_empty() && total > 0.0 && total < 1e7) {
+        return Err(err());
+    }
+    Ok(std::time::Duration::from_secs_f64(total))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,6 +211,19 @@ mod tests {
         assert!(parse_params("0").is_err());
         assert!(parse_params("seven").is_err());
         assert!(parse_params("7X").is_err());
+    }
+
+    #[test]
+    fn durations() {
+        use std::time::Duration;
+        assert_eq!(parse_duration("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("60m"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_duration("1h30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_duration("600"), Ok(Duration::from_secs(600)));
+        assert!(parse_duration("-5m").is_err());
+        assert!(parse_duration("5x").is_err());
+        assert!(parse_duration("m").is_err());
+        assert!(parse_duration("0").is_err());
     }
 
     #[test]

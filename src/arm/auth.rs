@@ -212,14 +212,13 @@ pub fn source(method: AuthMethod, cloud: Cloud, env: &dyn Env) -> Result<Arc<dyn
         message: format!("cannot set up {}: {}", method.describe(), first_line(&e.to_string())),
         hint: None,
     };
-    let client_options = || {
-        let mut o = azure_core::http::ClientOptions::default();
-        o.cloud = Some(Arc::new(match cloud {
+    let client_options = || azure_core::http::ClientOptions {
+        cloud: Some(Arc::new(match cloud {
             Cloud::AzureCloud => azure_core::cloud::CloudConfiguration::AzurePublic,
             Cloud::AzureChinaCloud => azure_core::cloud::CloudConfiguration::AzureChina,
             Cloud::AzureUsGovernment => azure_core::cloud::CloudConfiguration::AzureGovernment,
-        }));
-        o
+        })),
+        ..Default::default()
     };
     let missing = |what: &str| ArmError::Auth {
         message: format!("{} needs {what}", method.describe()),

@@ -51,7 +51,7 @@ impl ArmResponse {
 
     /// The typed error for a non-2xx answer.
     pub fn to_error(&self) -> ArmError {
-        ArmError::Http {
+        ArmError::Http(Box::new(super::error::HttpFailure {
             method: self.method.to_string(),
             path: self.path.clone(),
             status: self.status,
@@ -60,7 +60,7 @@ impl ArmResponse {
             request_id: self.request_id(),
             correlation_id: self.correlation_id.clone(),
             attempts: self.attempts,
-        }
+        }))
     }
 
     /// Fail unless 2xx.

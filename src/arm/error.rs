@@ -135,17 +135,8 @@ pub fn hint_for(body: &ErrorBody) -> Option<String> {
 #[derive(Debug, thiserror::Error)]
 pub enum ArmError {
     /// ARM answered with an error status.
-    #[error("{method} {path} failed with HTTP {status}: {}", describe_body(body.as_ref(), snippet))]
-    Http {
-        method: String,
-        path: String,
-        status: u16,
-        body: Option<ErrorBody>,
-        snippet: String,
-        request_id: Option<String>,
-        correlation_id: String,
-        attempts: u32,
-    },
+    #[error(transparent)]
+    Http(Box<HttpFailure>),
     /// The request never got an answer (connection, timeout, body too large).
     #[error("{method} {path} failed after {} retries: {message}", attempts.saturating_sub(1))]
     Transport { method: String, path: String, message: String, attempts: u32, correlation_id: String },
@@ -166,8 +157,8 @@ pub enum ArmError {
     #[error("{message}")]
     Auth { message: String, hint: Option<String> },
     /// The long-running operation ended in Failed or Canceled.
-    #[error("{what} ended {status}: {}", body.as_ref().map_or_else(|| "no error details".to_owned(), ErrorBody::describe))]
-    OperationFailed { what: String, status: String, body: Option<ErrorBody>, correlation_id: String },
+    #[error("{what} ended {status}: {}", body.as_deref().map_or_else(|| "no error details".to_owned(), ErrorBody::describe))]
+    OperationFailed { what: String, status: String, body: Option<Box<ErrorBody>>, correlation_id: String },
     /// `--timeout` ran out while the operation continues in Azure.
     #[error("timed out after {}s waiting for {what}; it is still running in Azure", elapsed.as_secs())]
     TimedOut { what: String, elapsed: Duration, resume: String },
@@ -177,6 +168,28 @@ pub enum ArmError {
     /// Refused before sending: a configuration problem (endpoint, URL, subscription).
     #[error("{message}")]
     Config { message: String, hint: Option<String> },
+}
+
+/// An error status from ARM, with everything needed to report it.
+#[derive(Debug, thiserror::Error)]
+#[error("{method} {path} failed with HTTP {status}{}: {}", retried(*attempts), describe_body(body.as_ref(), snippet))]
+pub struct HttpFailure {
+    pub method: String,
+    pub path: String,
+    pub status: u16,
+    pub body: Option<ErrorBody>,
+    pub snippet: String,
+    pub request_id: Option<String>,
+    pub correlation_id: String,
+    pub attempts: u32,
+}
+
+fn retried(attempts: u32) -> String {
+    if attempts > 1 {
+        format!(" after {} retries", attempts - 1)
+    } else {
+        String::new()
+    }
 }
 
 fn describe_body(body: Option<&ErrorBody>, snippet: &str) -> String {
@@ -192,7 +205,7 @@ impl ArmError {
     pub fn exit_code(&self) -> u8 {
         match self {
             ArmError::Auth { .. } => exit::AUTH,
-            ArmError::Http { status: 401 | 403, .. } => exit::AUTH,
+            ArmError::Http(h) if h.status == 401 || h.status == 403 => exit::AUTH,
             ArmError::TimedOut { .. } | ArmError::PollingLost { .. } => exit::TIMEOUT,
             ArmError::Config { .. } => exit::USAGE,
             _ => exit::FAILED,
@@ -203,19 +216,19 @@ impl ArmError {
     pub fn hints(&self) -> Vec<String> {
         let mut h = Vec::new();
         match self {
-            ArmError::Http { body, request_id, correlation_id, status, .. } => {
-                if let Some(x) = body.as_ref().and_then(hint_for) {
+            ArmError::Http(f) => {
+                if let Some(x) = f.body.as_ref().and_then(hint_for) {
                     h.push(x);
-                } else if *status == 401 || *status == 403 {
+                } else if f.status == 401 || f.status == 403 {
                     h.push(
                         "check the identity with `aksgpu auth status`; 403 means it lacks a role on the resource"
                             .into(),
                     );
                 }
-                h.push(ids(request_id.as_deref(), correlation_id));
+                h.push(ids(f.request_id.as_deref(), &f.correlation_id));
             }
             ArmError::OperationFailed { body, correlation_id, .. } => {
-                if let Some(x) = body.as_ref().and_then(hint_for) {
+                if let Some(x) = body.as_deref().and_then(hint_for) {
                     h.push(x);
                 }
                 h.push(ids(None, correlation_id));

@@ -169,7 +169,7 @@ pub async fn wait(
                         return Err(ArmError::OperationFailed {
                             what: op.what.clone(),
                             status: status.to_owned(),
-                            body: v.get("error").and_then(ErrorBody::from_value),
+                            body: v.get("error").and_then(ErrorBody::from_value).map(Box::new),
                             correlation_id: client.correlation_id.clone(),
                         });
                     }
@@ -189,7 +189,7 @@ pub async fn wait(
                             return Err(ArmError::OperationFailed {
                                 what: op.what.clone(),
                                 status: state.to_owned(),
-                                body: v.get("error").and_then(ErrorBody::from_value),
+                                body: v.get("error").and_then(ErrorBody::from_value).map(Box::new),
                                 correlation_id: client.correlation_id.clone(),
                             });
                         }
@@ -210,6 +210,25 @@ pub async fn wait(
     }
 }
 
+/// Resume waiting on a resource by polling its `provisioningState` (no operation URL needed).
+pub async fn wait_resource(
+    client: &ArmClient,
+    op: &Operation,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Value, ArmError> {
+    let mut first = client.send(&Req::get(&op.resource_url)).await?.require_ok()?;
+    // Only the resource's own state matters here, whatever headers the GET carried.
+    let mut kept = reqwest::header::HeaderMap::new();
+    if let Some(v) = first.headers.get("retry-after") {
+        kept.insert("retry-after", v.clone());
+    }
+    first.headers = kept;
+    if let Some(state) = provisioning_state(&first.value()?) {
+        progress(state);
+    }
+    wait(client, first, &Method::PUT, op, progress).await
+}
+
 fn timed_out(op: &Operation) -> ArmError {
     ArmError::TimedOut { what: op.what.clone(), elapsed: op.started.elapsed(), resume: op.resume.clone() }
 }
@@ -221,7 +240,7 @@ fn finish_resource(state: &str, body: Value, op: &Operation, client: &ArmClient)
     Err(ArmError::OperationFailed {
         what: op.what.clone(),
         status: state.to_owned(),
-        body: body.pointer("/properties/status/provisioningError").and_then(ErrorBody::from_value),
+        body: body.pointer("/properties/status/provisioningError").and_then(ErrorBody::from_value).map(Box::new),
         correlation_id: client.correlation_id.clone(),
     })
 }

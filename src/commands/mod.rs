@@ -1,8 +1,12 @@
 //! One module per subcommand; each wires catalog, recommender and output together.
 
+pub mod auth;
+pub mod azure;
 pub mod catalog;
 pub mod completions;
+pub mod create_pool;
 pub mod recommend;
+pub mod wait;
 
 use std::path::PathBuf;
 

@@ -4,6 +4,7 @@
 //! shows is what Azure receives.
 
 pub mod agent_pool;
+pub mod preflight;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -21,8 +22,8 @@ pub struct Step {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<Value>,
     /// Extra headers that matter (e.g. `If-None-Match`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub headers: Vec<(String, String)>,
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub headers: std::collections::BTreeMap<String, String>,
     /// Why the step is there.
     pub purpose: String,
     /// True for reads (preflight); a dry run sends only these, and only with credentials.

@@ -4,6 +4,8 @@
 
 mod catalog_cli;
 mod completions;
+mod create_pool;
+mod fake_arm;
 mod properties;
 mod recommend_cli;
 mod support;

@@ -39,6 +39,28 @@ pub fn aksgpu_env(args: &[&str], env: &[(&str, &Path)]) -> Run {
     }
 }
 
+/// Run with string environment variables; every AZURE_*/AKSGPU_* variable of the test's own
+/// environment is removed first, so the host's credentials never leak in.
+pub fn aksgpu_with(args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
+    cmd.args(args).stdin(Stdio::null());
+    for (k, _) in std::env::vars() {
+        if k.starts_with("AZURE_") || k.starts_with("AKSGPU_") || k.starts_with("IDENTITY_") || k.starts_with("MSI_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.env("HOME", "/nonexistent-aksgpu-home");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run aksgpu");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
 /// A fresh temporary directory under the target dir.
 pub fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));

@@ -1,0 +1,70 @@
+//! `aksgpu auth status`: which credential, endpoint and subscription a command would use,
+//! and whether a token can be had. The token itself is never printed.
+
+use std::time::SystemTime;
+
+use serde_json::json;
+
+use crate::cli::{AuthStatusArgs, Format};
+use crate::commands::azure;
+use crate::commands::Ctx;
+use crate::error::Error;
+
+/// `aksgpu auth status`
+pub fn status(ctx: &Ctx, a: &AuthStatusArgs) -> anyhow::Result<()> {
+    let az = azure::connect(&a.arm)?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::usage(format!("cannot start the async runtime: {e}"), None))?;
+    let token = rt.block_on(async {
+        let cache = az
+            .client
+            .tokens()
+            .ok_or_else(|| crate::arm::ArmError::Auth { message: "no credential".into(), hint: None })?;
+        cache.token().await?;
+        Ok::<_, crate::arm::ArmError>(cache.expires_at().await)
+    });
+    let expires_in =
+        |at: Option<SystemTime>| at.and_then(|t| t.duration_since(SystemTime::now()).ok()).map(|d| d.as_secs() / 60);
+    let (sub, sub_source) = match &az.subscription {
+        Ok((s, src)) => (Some(s.clone()), Some(*src)),
+        Err(_) => (None, None),
+    };
+    let v = json!({
+        "credential": az.method,
+        "credential_description": az.method.describe(),
+        "endpoint": az.client.endpoint.base(),
+        "subscription": sub,
+        "subscription_source": sub_source,
+        "token": match &token {
+            Ok(at) => json!({"ok": true, "expires_in_minutes": expires_in(*at)}),
+            Err(e) => json!({"ok": false, "error": e.to_string()}),
+        },
+    });
+    match a.output {
+        Format::Json => ctx.printer.json(&v)?,
+        Format::Yaml => ctx.printer.yaml(&v)?,
+        Format::Table => {
+            let mut out =
+                format!("credential    {}\nendpoint      {}\n", az.method.describe(), az.client.endpoint.base());
+            match (&sub, sub_source) {
+                (Some(s), Some(src)) => out.push_str(&format!("subscription  {s} (from {src})\n")),
+                _ => out.push_str("subscription  none (pass --subscription or set AZURE_SUBSCRIPTION_ID)\n"),
+            }
+            match &token {
+                Ok(Some(at)) => out.push_str(&format!(
+                    "token         ok, expires in {} min\n",
+                    expires_in(Some(*at)).map_or("?".into(), |m| m.to_string())
+                )),
+                Ok(None) => out.push_str("token         ok (expiry unknown)\n"),
+                Err(e) => out.push_str(&format!("token         FAILED: {e}\n")),
+            }
+            ctx.printer.out(&out)?;
+        }
+    }
+    match token {
+        Ok(_) => Ok(()),
+        Err(e) => Err(Error::from(e).into()),
+    }
+}

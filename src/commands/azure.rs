@@ -1,0 +1,105 @@
+//! Shared wiring for commands that talk to Azure: the client, the runtime, Ctrl-C, progress.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use crate::arm::auth::{self, AuthMethod, ProcessEnv, TokenCache};
+use crate::arm::retry::Sleeper;
+use crate::arm::{ArmClient, ArmError, Endpoint, Verbosity};
+use crate::cli::ArmArgs;
+use crate::error::Error;
+use crate::provision::Progress;
+
+/// A client plus what was resolved on the way.
+#[derive(Debug)]
+pub struct Azure {
+    pub client: ArmClient,
+    pub method: AuthMethod,
+    pub subscription: Result<(String, &'static str), ArmError>,
+}
+
+/// Build the ARM client from the shared flags and the environment.
+pub fn connect(args: &ArmArgs) -> Result<Azure, Error> {
+    let env = ProcessEnv;
+    let endpoint = Endpoint::new(args.cloud, std::env::var("AKSGPU_ARM_ENDPOINT").ok().as_deref())?;
+    let method = auth::choose(args.auth, &env)?;
+    let tokens = match auth::source(method, args.cloud, &env) {
+        Ok(src) => Some(TokenCache::new(src, endpoint.scope.clone())),
+        Err(e) => return Err(e.into()),
+    };
+    let mut client = ArmClient::new(endpoint, tokens, Sleeper::from_env())?;
+    client.verbosity = match args.verbose {
+        0 => Verbosity::Quiet,
+        1 => Verbosity::Requests,
+        _ => Verbosity::Headers,
+    };
+    let subscription = auth::subscription(args.subscription.as_deref(), &env);
+    Ok(Azure { client, method, subscription })
+}
+
+/// A client with no credentials (dry runs when none can be set up).
+pub fn offline(args: &ArmArgs) -> Result<ArmClient, Error> {
+    let endpoint = Endpoint::new(args.cloud, std::env::var("AKSGPU_ARM_ENDPOINT").ok().as_deref())?;
+    Ok(ArmClient::new(endpoint, None, Sleeper::from_env())?)
+}
+
+/// Run a future on a single-threaded runtime; Ctrl-C stops waiting and reports what Azure
+/// is still doing (exit 130). Nothing is cancelled or deleted in Azure.
+pub fn run_interruptible<T>(progress: &Progress, fut: impl Future<Output = Result<T, Error>>) -> Result<T, Error> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::usage(format!("cannot start the async runtime: {e}"), None))?;
+    rt.block_on(async {
+        tokio::select! {
+            r = fut => r,
+            _ = tokio::signal::ctrl_c() => {
+                let s = progress.started();
+                Err(match (s.resource, s.resume) {
+                    (Some(res), Some(resume)) => Error::Interrupted {
+                        message: "interrupted: stopped waiting; the operation continues in Azure (nothing was cancelled or deleted)".into(),
+                        hints: vec![format!("resource: {res}"), format!("resume with: {resume}")],
+                    },
+                    _ => Error::Interrupted {
+                        message: "interrupted before Azure accepted any change".into(),
+                        hints: vec![],
+                    },
+                })
+            }
+        }
+    })
+}
+
+/// A spinner on stderr (only when stderr is a terminal), fed by the executor's progress text.
+pub struct Spinner {
+    bar: Option<indicatif::ProgressBar>,
+    started: std::time::Instant,
+}
+
+impl Spinner {
+    /// A spinner for `what`, shown only on a terminal.
+    pub fn new(tty: bool) -> Arc<Self> {
+        let bar = tty.then(|| {
+            let b = indicatif::ProgressBar::new_spinner();
+            b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            b.enable_steady_tick(std::time::Duration::from_millis(120));
+            b
+        });
+        Arc::new(Self { bar, started: std::time::Instant::now() })
+    }
+
+    /// Show a state.
+    pub fn set(&self, state: &str) {
+        if let Some(b) = &self.bar {
+            let secs = self.started.elapsed().as_secs();
+            b.set_message(format!("{} ({}m{:02}s)", crate::output::sanitize(state), secs / 60, secs % 60));
+        }
+    }
+
+    /// Remove the spinner.
+    pub fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! `aksgpu create-pool`: flags → validated `PoolSpec` → plan → (preflight, PUT, wait) → summary.
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::arm::lro;
+use crate::catalog::Catalog;
+use crate::cli::{CreatePoolArgs, Format, RecommendArgs};
+use crate::commands::azure::{self, Spinner};
+use crate::commands::Ctx;
+use crate::error::Error;
+use crate::output::{money, Printer};
+use crate::plan::agent_pool::{PoolRequest, PoolSpec};
+use crate::plan::Plan;
+use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
+use crate::provision::Progress;
+use crate::recommend::{self, Os, HOURS_PER_MONTH};
+
+impl From<CreateError> for Error {
+    fn from(e: CreateError) -> Self {
+        match e {
+            CreateError::Arm(a) => Error::from(a),
+            CreateError::Refused(r) => Error::Refused { message: r.message, hint: r.hint },
+        }
+    }
+}
+
+fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Result<String, Error> {
+    let ra = RecommendArgs {
+        workload: a.workload,
+        model: a.model.clone(),
+        model_params: a.model_params,
+        precision: a.precision,
+        gpu_memory_min: a.gpu_memory_min,
+        gpu_model: a.gpu_model.clone(),
+        max_price_per_hour: a.max_price_per_hour,
+        os: a.os,
+        spot: a.spot,
+        mig: a.mig_profile.is_some(),
+        region: a.location.clone(),
+        k8s_version: a.kubernetes_version.clone(),
+        top: 3,
+        ..RecommendArgs::default()
+    };
+    if !crate::commands::recommend::has_requirements(&ra) {
+        return Err(Error::usage(
+            "--recommend needs a workload description",
+            Some("add --workload and/or --model (or --gpu-memory-min), or pass --vm-size".into()),
+        ));
+    }
+    let req = crate::commands::recommend::requirements(catalog, &ra)?;
+    let out = recommend::recommend(catalog, &req);
+    let Some(top) = out.recommendations.first() else {
+        let why = out.no_fit().map(|n| n.constraint).unwrap_or_default();
+        return Err(Error::NoFit {
+            message: format!("--recommend found no size that fits (the {why} check removed the last candidates)"),
+            hint: Some("run `aksgpu recommend` with the same flags to see why".into()),
+        });
+    };
+    p.note(&format!("recommended {}: {}", top.vm_size, top.reasons.join("; ")));
+    for w in &top.warnings {
+        p.note(&format!("warning: {w}"));
+    }
+    Ok(top.vm_size.clone())
+}
+
+/// Validate the flags into a spec.
+pub fn spec(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str, p: &Printer) -> Result<PoolSpec, Error> {
+    let vm_size = match (&a.vm_size, a.recommend) {
+        (Some(s), _) => s.clone(),
+        (None, true) => pick_recommended(catalog, a, p)?,
+        (None, false) => {
+            return Err(Error::usage(
+                "--vm-size is required",
+                Some("or use --recommend with --workload/--model".into()),
+            ))
+        }
+    };
+    let req = PoolRequest {
+        subscription: subscription.to_owned(),
+        resource_group: a.resource_group.clone(),
+        cluster: a.cluster.clone(),
+        name: a.name.clone(),
+        vm_size,
+        count: a.count,
+        min_count: a.min_count,
+        max_count: a.max_count,
+        os: a.os,
+        os_sku: a.os_sku.clone(),
+        kubernetes_version: a.kubernetes_version.clone(),
+        taints: a.node_taints.clone(),
+        labels: a.labels.clone(),
+        mig_profile: a.mig_profile.clone(),
+        gpu_driver: a.gpu_driver.clone(),
+        spot: a.spot,
+        spot_max_price: a.spot_max_price,
+        eviction_policy: a.eviction_policy.clone(),
+        zones: a.zones.clone(),
+        max_pods: a.max_pods,
+        os_disk_type: a.os_disk_type.clone(),
+        tags: a.tags.clone(),
+    };
+    PoolSpec::validate(catalog, &req).map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))
+}
+
+/// Hourly cost of the pool at min and max nodes, if the catalog knows the price.
+#[derive(Debug, Clone, Serialize)]
+pub struct Cost {
+    pub price_per_node_hour: Option<f64>,
+    pub region: Option<String>,
+    pub kind: String,
+    pub hourly_at_min: Option<f64>,
+    pub hourly_at_max: Option<f64>,
+    pub monthly_at_min: Option<f64>,
+    pub monthly_at_max: Option<f64>,
+}
+
+/// The pool's cost in `region`.
+pub fn cost(catalog: &Catalog, spec: &PoolSpec, region: Option<&str>) -> Cost {
+    let kind = format!(
+        "{} {}",
+        if spec.os == Os::Windows { "windows" } else { "linux" },
+        if spec.spot { "spot" } else { "on-demand" }
+    );
+    let price = region.and_then(|r| catalog.price(&spec.size.name, r)).and_then(|p| match (spec.os, spec.spot) {
+        (Os::Linux, false) => p.linux,
+        (Os::Linux, true) => p.linux_spot,
+        (Os::Windows, false) => p.windows,
+        (Os::Windows, true) => p.windows_spot,
+    });
+    let at = |n: u32| price.map(|p| (p * f64::from(n) * 100.0).round() / 100.0);
+    let month = |n: u32| price.map(|p| (p * f64::from(n) * HOURS_PER_MONTH * 100.0).round() / 100.0);
+    Cost {
+        price_per_node_hour: price,
+        region: region.map(str::to_owned),
+        kind,
+        hourly_at_min: at(spec.min_nodes()),
+        hourly_at_max: at(spec.max_nodes()),
+        monthly_at_min: month(spec.min_nodes()),
+        monthly_at_max: month(spec.max_nodes()),
+    }
+}
+
+fn confirm(ctx: &Ctx, a: &CreatePoolArgs, spec: &PoolSpec, c: &Cost) -> Result<(), Error> {
+    if a.yes || a.dry_run {
+        return Ok(());
+    }
+    if !ctx.printer.interactive {
+        return Err(Error::usage(
+            "create-pool changes Azure and costs money; without a terminal it needs --yes",
+            Some("add --yes (or --dry-run to see the requests first)".into()),
+        ));
+    }
+    let prompt = format!(
+        "Create pool {} in {} ({} × {}, {} per hour at {} node(s))?",
+        spec.name,
+        spec.cluster,
+        spec.max_nodes(),
+        spec.size.name,
+        money(c.hourly_at_min),
+        spec.min_nodes()
+    );
+    let yes = dialoguer::Confirm::new()
+        .with_prompt(prompt)
+        .default(false)
+        .interact()
+        .map_err(|e| Error::usage(format!("no answer: {e}"), None))?;
+    if yes {
+        Ok(())
+    } else {
+        Err(Error::Interrupted { message: "not confirmed; nothing was changed".into(), hints: vec![] })
+    }
+}
+
+/// `aksgpu create-pool`
+pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let p = &ctx.printer;
+    // Credentials are optional for a dry run: without them the plan comes from flags.
+    let placeholder = || a.arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
+    let (client, subscription) = match azure::connect(&a.arm) {
+        Ok(az) => match az.subscription {
+            Ok((s, _)) => (az.client, s),
+            Err(e) if !a.dry_run => return Err(Error::from(e).into()),
+            Err(e) => {
+                p.note(&format!("note: {e}; the plan comes from the flags alone"));
+                (azure::offline(&a.arm)?, placeholder())
+            }
+        },
+        Err(e) if a.dry_run => {
+            p.note(&format!("note: no credentials ({e}); the plan comes from the flags alone"));
+            (azure::offline(&a.arm)?, placeholder())
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let spec = spec(&catalog, a, &subscription, p)?;
+    for n in &spec.notes {
+        p.note(&format!("note: {n}"));
+    }
+    let region_hint = a.location.clone();
+    confirm(ctx, a, &spec, &cost(&catalog, &spec, region_hint.as_deref()))?;
+    let opts = CreateOptions {
+        dry_run: a.dry_run,
+        no_wait: a.no_wait,
+        skip_preflight: a.skip_preflight,
+        timeout: a.arm.timeout,
+        location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()),
+    };
+    let progress = Progress::default();
+    let spinner = Spinner::new(p.stderr_tty);
+    let sp = spinner.clone();
+    let report = move |s: &str| sp.set(s);
+    let outcome = azure::run_interruptible(&progress, async {
+        pool::create(&client, &catalog, &spec, &opts, &report, &progress).await.map_err(Error::from)
+    });
+    spinner.finish();
+    let outcome = outcome?;
+    render(p, a.output, &catalog, &spec, &outcome, client_base(&a.arm))?;
+    Ok(())
+}
+
+fn client_base(args: &crate::cli::ArmArgs) -> String {
+    std::env::var("AKSGPU_ARM_ENDPOINT")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| args.cloud.arm_url().to_owned())
+}
+
+fn render(
+    p: &Printer,
+    format: Format,
+    catalog: &Catalog,
+    spec: &PoolSpec,
+    o: &CreateOutcome,
+    base: String,
+) -> Result<(), Error> {
+    let io = |e: std::io::Error| Error::usage(format!("writing output: {e}"), None);
+    match o {
+        CreateOutcome::DryRun { plan, facts_read, note } => {
+            let plan: Plan = plan.absolute(&base);
+            if let Some(n) = note {
+                p.note(&format!("note: {n}"));
+            }
+            match format {
+                Format::Json | Format::Yaml => {
+                    let v = json!({
+                        "dry_run": true,
+                        "preflight": if *facts_read { "passed" } else { "not run" },
+                        "steps": plan.steps,
+                    });
+                    if format == Format::Json { p.json(&v) } else { p.yaml(&v) }.map_err(io)?;
+                }
+                Format::Table => {
+                    let mut out = format!(
+                        "Dry run: no change is made. Preflight {}.\n",
+                        if *facts_read { "reads ran and passed" } else { "reads were not run" }
+                    );
+                    for (i, s) in plan.steps.iter().enumerate() {
+                        out.push_str(&format!("\n{}. {} {}\n   {}\n", i + 1, s.method, s.url, s.purpose));
+                        for (k, v) in &s.headers {
+                            out.push_str(&format!("   {k}: {v}\n"));
+                        }
+                        if let Some(b) = &s.body {
+                            let pretty = serde_json::to_string_pretty(b).unwrap_or_default();
+                            out.push_str(&pretty.lines().map(|l| format!("   {l}\n")).collect::<String>());
+                        }
+                    }
+                    p.out(&out).map_err(io)?;
+                }
+            }
+        }
+        CreateOutcome::Unchanged { pool } => {
+            let msg =
+                format!("pool {} already exists in {} with these settings: nothing to do", spec.name, spec.cluster);
+            match format {
+                Format::Table => p.out(&msg).map_err(io)?,
+                _ => p.json(&json!({"status": "unchanged", "pool_id": pool["id"], "provisioning_state": lro::provisioning_state(pool)})).map_err(io)?,
+            }
+        }
+        CreateOutcome::Accepted { pool_path } => {
+            let resume = pool::resume_command(spec);
+            match format {
+                Format::Table => p
+                    .out(&format!(
+                        "Azure accepted pool {} ({pool_path}); it is being created.\nFollow it with: {resume}",
+                        spec.name
+                    ))
+                    .map_err(io)?,
+                _ => p.json(&json!({"status": "accepted", "pool_id": pool_path, "resume": resume})).map_err(io)?,
+            }
+        }
+        CreateOutcome::Created { pool, location } => {
+            let c = cost(catalog, spec, location.as_deref());
+            let summary = json!({
+                "status": "created",
+                "pool_id": pool["id"].as_str().map_or_else(|| spec.path(), str::to_owned),
+                "provisioning_state": lro::provisioning_state(pool),
+                "vm_size": pool.pointer("/properties/vmSize").cloned().unwrap_or(json!(spec.size.name)),
+                "count": pool.pointer("/properties/count").cloned().unwrap_or(json!(spec.count)),
+                "min_count": spec.autoscale.map(|x| x.0),
+                "max_count": spec.autoscale.map(|x| x.1),
+                "node_taints": pool.pointer("/properties/nodeTaints").cloned().unwrap_or(json!(spec.taints)),
+                "gpu_driver": pool.pointer("/properties/gpuProfile/driver").cloned().unwrap_or(json!(spec.gpu_driver.unwrap_or("Install"))),
+                "mig_profile": pool.pointer("/properties/gpuInstanceProfile").cloned().unwrap_or(Value::Null),
+                "cost": c,
+            });
+            match format {
+                Format::Table => p.out(&render_summary(spec, &summary, &c)).map_err(io)?,
+                Format::Json => p.json(&summary).map_err(io)?,
+                Format::Yaml => p.yaml(&summary).map_err(io)?,
+            }
+        }
+    }
+    Ok(())
+}
+
+fn render_summary(spec: &PoolSpec, s: &Value, c: &Cost) -> String {
+    let gpu = format!("{} × {} {}", spec.size.gpu_count, spec.size.gpu_vendor, spec.size.gpu_model);
+    let nodes = match spec.autoscale {
+        Some((a, b)) => format!("{} (autoscaler {a}–{b})", s["count"]),
+        None => s["count"].to_string(),
+    };
+    let taints = s["node_taints"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "))
+        .unwrap_or_default();
+    let cost = match c.price_per_node_hour {
+        Some(_) => format!(
+            "{}/h ({}/month) at {} node(s); {}/h at {} [{}, {}]",
+            money(c.hourly_at_min),
+            money(c.monthly_at_min),
+            spec.min_nodes(),
+            money(c.hourly_at_max),
+            spec.max_nodes(),
+            c.kind,
+            c.region.as_deref().unwrap_or("?")
+        ),
+        None => {
+            format!("price unknown for {}{}", c.kind, c.region.as_ref().map(|r| format!(" in {r}")).unwrap_or_default())
+        }
+    };
+    format!(
+        "Created pool {} in cluster {}\n  id      {}\n  state   {}\n  size    {} ({gpu}, {} vCPUs)\n  nodes   {nodes}\n  taints  {}\n  driver  {}\n  MIG     {}\n  cost    {cost}\n",
+        spec.name,
+        spec.cluster,
+        s["pool_id"].as_str().unwrap_or(""),
+        s["provisioning_state"].as_str().unwrap_or("?"),
+        spec.size.name,
+        spec.size.vcpus,
+        if taints.is_empty() { "none".to_owned() } else { taints },
+        s["gpu_driver"].as_str().unwrap_or("Install"),
+        s["mig_profile"].as_str().unwrap_or("none"),
+    )
+}

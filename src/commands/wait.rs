@@ -1,0 +1,51 @@
+//! `aksgpu wait`: resume waiting for a pool by polling its `provisioningState`.
+
+use std::time::Instant;
+
+use serde_json::json;
+
+use crate::arm::api;
+use crate::arm::lro::{self, Operation};
+use crate::cli::{Format, WaitArgs};
+use crate::commands::azure::{self, Spinner};
+use crate::commands::Ctx;
+use crate::error::Error;
+use crate::plan::agent_pool::check_pool_name;
+use crate::plan::{pool_path, with_api};
+use crate::provision::Progress;
+
+/// `aksgpu wait`
+pub fn run(ctx: &Ctx, a: &WaitArgs) -> anyhow::Result<()> {
+    check_pool_name(&a.name).map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
+    let az = azure::connect(&a.arm)?;
+    let (sub, _) = az.subscription.map_err(Error::from)?;
+    let path = pool_path(&sub, &a.resource_group, &a.cluster, &a.name);
+    let resume =
+        format!("aksgpu wait --subscription {sub} -g {} --cluster {} --name {}", a.resource_group, a.cluster, a.name);
+    let started = Instant::now();
+    let op = Operation {
+        what: format!("pool {} in cluster {}", a.name, a.cluster),
+        resource_url: with_api(&path, api::AKS),
+        resume: resume.clone(),
+        deadline: started + a.arm.timeout,
+        started,
+    };
+    let progress = Progress::default();
+    progress.accepted(&path, &resume);
+    let spinner = Spinner::new(ctx.printer.stderr_tty);
+    let sp = spinner.clone();
+    let report = move |s: &str| sp.set(s);
+    let client = az.client;
+    let result = azure::run_interruptible(&progress, async {
+        lro::wait_resource(&client, &op, &report).await.map_err(Error::from)
+    });
+    spinner.finish();
+    let pool = result?;
+    let state = lro::provisioning_state(&pool).unwrap_or("Succeeded");
+    match a.output {
+        Format::Table => ctx.printer.out(&format!("pool {} in cluster {}: {state}", a.name, a.cluster))?,
+        Format::Json => ctx.printer.json(&json!({"pool_id": pool["id"], "provisioning_state": state}))?,
+        Format::Yaml => ctx.printer.yaml(&json!({"pool_id": pool["id"], "provisioning_state": state}))?,
+    }
+    Ok(())
+}

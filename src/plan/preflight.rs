@@ -1,0 +1,378 @@
+//! Preflight checks for a new GPU pool, as a pure function of the facts the executor read
+//! (cluster, existing pool, resource SKUs, usages, preview feature state).
+
+use serde_json::Value;
+
+use super::agent_pool::{Difference, PoolSpec};
+use crate::catalog::{Catalog, KubeVersion};
+use crate::recommend::Os;
+
+/// What the executor read.
+#[derive(Debug, Clone, Default)]
+pub struct Facts {
+    /// The managed cluster.
+    pub cluster: Value,
+    /// The pool, when it exists.
+    pub pool: Option<Value>,
+    /// Resource SKUs in the cluster's location (None = not read).
+    pub skus: Option<Vec<Value>>,
+    /// Compute usages in the location (None = not read).
+    pub usages: Option<Vec<Value>>,
+    /// `WindowsGPUPreview` state, for Windows pools (None = not read).
+    pub windows_feature: Option<String>,
+}
+
+/// What to do after preflight.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// Create the pool.
+    Create,
+    /// The pool exists exactly as asked: nothing to do.
+    Identical,
+}
+
+/// A failed check.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct Refusal {
+    pub message: String,
+    pub hint: Option<String>,
+    /// The differences, when the pool exists with other settings.
+    pub differences: Vec<Difference>,
+}
+
+fn refuse(message: impl Into<String>, hint: impl Into<Option<String>>) -> Refusal {
+    Refusal { message: message.into(), hint: hint.into(), differences: Vec::new() }
+}
+
+/// The cluster's location (lower case, no spaces).
+pub fn location(cluster: &Value) -> Option<String> {
+    cluster["location"].as_str().map(|l| l.replace(' ', "").to_ascii_lowercase())
+}
+
+fn norm_family(f: &str) -> String {
+    f.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase()
+}
+
+/// Run every check that the facts allow.
+pub fn check(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<Verdict, Refusal> {
+    let c = &facts.cluster;
+    let name = &spec.cluster;
+    let state = c.pointer("/properties/provisioningState").and_then(Value::as_str).unwrap_or("Unknown");
+    if !state.eq_ignore_ascii_case("Succeeded") {
+        let busy = !crate::arm::lro::is_terminal(state);
+        return Err(refuse(
+            format!("cluster {name} is {state}, not Succeeded"),
+            Some(if busy {
+                "another operation is running on the cluster; wait for it to finish and run again".to_owned()
+            } else {
+                "fix the cluster first (az aks show shows the last error), then run again".to_owned()
+            }),
+        ));
+    }
+    if c.pointer("/properties/powerState/code")
+        .and_then(Value::as_str)
+        .is_some_and(|p| p.eq_ignore_ascii_case("Stopped"))
+    {
+        return Err(refuse(
+            format!("cluster {name} is stopped"),
+            Some(format!("start it first: az aks start -g {} -n {name}", spec.resource_group)),
+        ));
+    }
+    let loc = location(c).unwrap_or_default();
+    // Kubernetes versions.
+    let cluster_version = c
+        .pointer("/properties/currentKubernetesVersion")
+        .or_else(|| c.pointer("/properties/kubernetesVersion"))
+        .and_then(Value::as_str)
+        .and_then(|v| KubeVersion::parse(v).ok());
+    if let (Some(want), Some(have)) = (spec.kubernetes_version, cluster_version) {
+        if have.minor_lt(&want) {
+            return Err(refuse(
+                format!("--kubernetes-version {want} is newer than the control plane ({have})"),
+                Some(
+                    "a node pool cannot run a newer Kubernetes than its control plane; upgrade the cluster first"
+                        .into(),
+                ),
+            ));
+        }
+    }
+    if spec.os == Os::Windows {
+        if let Some((min, feature, ns)) = catalog.windows_min_kubernetes() {
+            let effective = spec.kubernetes_version.or(cluster_version);
+            if let Some(v) = effective {
+                if v.minor_lt(&min) {
+                    return Err(refuse(
+                        format!("Windows GPU node pools need Kubernetes {min} or later; cluster {name} runs {v}"),
+                        Some(format!(
+                            "upgrade the cluster: az aks upgrade -g {} -n {name} --kubernetes-version {min}",
+                            spec.resource_group
+                        )),
+                    ));
+                }
+            }
+            if let Some(state) = &facts.windows_feature {
+                if !state.eq_ignore_ascii_case("Registered") {
+                    return Err(refuse(
+                        format!("the {feature} preview feature is {state} on this subscription; Windows GPU pools need it Registered"),
+                        Some(format!(
+                            "run `aksgpu register-feature {feature}` (or az feature register --namespace {ns} --name {feature}), or pass --register-features"
+                        )),
+                    ));
+                }
+            }
+        }
+    }
+    // Existing pool.
+    if let Some(pool) = &facts.pool {
+        let diffs = spec.diff(pool);
+        if diffs.is_empty() {
+            return Ok(Verdict::Identical);
+        }
+        let immutable: Vec<&str> = diffs.iter().filter(|d| d.immutable).map(|d| d.field).collect();
+        let listed: Vec<String> = diffs
+            .iter()
+            .map(|d| {
+                format!("{} {} → {}{}", d.field, d.existing, d.wanted, if d.immutable { " (immutable)" } else { "" })
+            })
+            .collect();
+        return Err(Refusal {
+            message: format!("pool {} already exists in {name} with other settings: {}", spec.name, listed.join("; ")),
+            hint: Some(if immutable.is_empty() {
+                "change counts, taints or labels with `az aks nodepool update`, or choose another --name".to_owned()
+            } else {
+                format!(
+                    "{} cannot change on an existing pool (and a GPU size cannot be added to one): choose another --name",
+                    immutable.join(", ")
+                )
+            }),
+            differences: diffs,
+        });
+    }
+    // Resource SKU availability.
+    if let Some(skus) = &facts.skus {
+        let sku = skus.iter().find(|s| {
+            s["resourceType"].as_str() == Some("virtualMachines")
+                && s["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.size.name))
+        });
+        let Some(sku) = sku else {
+            return Err(refuse(
+                format!("{} is not offered in {loc}", spec.size.name),
+                Some(format!(
+                    "find another size with `aksgpu recommend`, or a region that offers it (az vm list-skus --size {})",
+                    spec.size.name
+                )),
+            ));
+        };
+        let mut restricted_zones: Vec<String> = Vec::new();
+        for r in sku["restrictions"].as_array().into_iter().flatten() {
+            let reason = r["reasonCode"].as_str().unwrap_or("restricted");
+            match r["type"].as_str() {
+                Some("Location") => {
+                    return Err(refuse(
+                        format!("{} is not available to this subscription in {loc} ({reason})", spec.size.name),
+                        Some("ask Azure support to enable the size for the subscription, or use another region".into()),
+                    ))
+                }
+                Some("Zone") => {
+                    for z in r.pointer("/restrictionInfo/zones").and_then(Value::as_array).into_iter().flatten() {
+                        if let Some(z) = z.as_str() {
+                            restricted_zones.push(z.to_owned());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let offered: Vec<String> = sku["locationInfo"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|li| li["location"].as_str().is_some_and(|l| l.eq_ignore_ascii_case(&loc)))
+            .flat_map(|li| li["zones"].as_array().cloned().unwrap_or_default())
+            .filter_map(|z| z.as_str().map(str::to_owned))
+            .filter(|z| !restricted_zones.contains(z))
+            .collect();
+        let bad: Vec<&String> = spec.zones.iter().filter(|z| !offered.contains(z)).collect();
+        if !bad.is_empty() {
+            return Err(refuse(
+                format!(
+                    "{} is not available in zone(s) {} of {loc}",
+                    spec.size.name,
+                    bad.iter().map(|z| z.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+                Some(if offered.is_empty() {
+                    "drop --zones: the size has no zones available here".to_owned()
+                } else {
+                    format!("use --zones {}", offered.join(","))
+                }),
+            ));
+        }
+        if spec.spot
+            && sku["capabilities"].as_array().into_iter().flatten().any(|c| {
+                c["name"].as_str() == Some("LowPriorityCapable")
+                    && c["value"].as_str().is_some_and(|v| v.eq_ignore_ascii_case("False"))
+            })
+        {
+            return Err(refuse(format!("{} cannot run as spot in {loc}", spec.size.name), Some("drop --spot".into())));
+        }
+    }
+    // Quota.
+    if let Some(usages) = &facts.usages {
+        let family = facts
+            .skus
+            .as_ref()
+            .and_then(|skus| {
+                skus.iter()
+                    .find(|s| s["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.size.name)))
+                    .and_then(|s| s["family"].as_str().map(str::to_owned))
+            })
+            .or_else(|| spec.size.quota_family.clone());
+        let need = spec.vcpus_needed();
+        let free = |key: &str| -> Option<(u64, i64, i64, String, String)> {
+            let u = usages.iter().find(|u| {
+                u.pointer("/name/value").and_then(Value::as_str).is_some_and(|n| norm_family(n) == norm_family(key))
+            })?;
+            let id = u.pointer("/name/value").and_then(Value::as_str).unwrap_or(key).to_owned();
+            let limit = u["limit"].as_i64()?;
+            let current = u["currentValue"].as_i64().unwrap_or(0);
+            let display = u.pointer("/name/localizedValue").and_then(Value::as_str).unwrap_or(key).to_owned();
+            Some((u64::try_from((limit - current).max(0)).unwrap_or(0), limit, current, display, id))
+        };
+        let mut checks: Vec<String> = Vec::new();
+        if spec.spot {
+            checks.push("lowPriorityCores".into());
+        } else {
+            checks.extend(family.clone());
+            checks.push("cores".into());
+        }
+        for key in checks {
+            if let Some((have, limit, current, display, key)) = free(&key) {
+                if have < need {
+                    return Err(refuse(
+                        format!(
+                            "not enough quota: {display} ({key}) in {loc} has {have} vCPUs free ({current} of {limit} used); the pool needs {need} = {} vCPUs × ({} max nodes + {} surge)",
+                            spec.size.vcpus,
+                            spec.max_nodes(),
+                            spec.surge_nodes()
+                        ),
+                        Some(format!(
+                            "request at least {} vCPUs for {key} in {loc}: Azure portal → Quotas → Compute (https://aka.ms/ProdportalCRP), or az quota update; or lower --max-count",
+                            u64::try_from(current).unwrap_or(0) + need
+                        )),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(Verdict::Create)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::agent_pool::PoolRequest;
+    use serde_json::json;
+
+    fn spec(f: impl FnOnce(&mut PoolRequest)) -> PoolSpec {
+        let mut r = PoolRequest {
+            subscription: "00000000-0000-0000-0000-000000000000".into(),
+            resource_group: "rg".into(),
+            cluster: "c1".into(),
+            name: "gpu".into(),
+            vm_size: "Standard_NC24ads_A100_v4".into(),
+            ..PoolRequest::default()
+        };
+        f(&mut r);
+        PoolSpec::validate(&Catalog::bundled().expect("catalog"), &r).expect("valid")
+    }
+
+    fn facts() -> Facts {
+        Facts {
+            cluster: json!({"location": "eastus", "properties": {"provisioningState": "Succeeded", "currentKubernetesVersion": "1.33.2"}}),
+            pool: None,
+            skus: Some(vec![json!({
+                "resourceType": "virtualMachines", "name": "Standard_NC24ads_A100_v4", "family": "StandardNCADSA100v4Family",
+                "locationInfo": [{"location": "eastus", "zones": ["1", "2", "3"]}],
+                "restrictions": [{"type": "Zone", "values": ["eastus"], "restrictionInfo": {"zones": ["3"]}, "reasonCode": "NotAvailableForSubscription"}]
+            })]),
+            usages: Some(vec![
+                json!({"name": {"value": "standardNCADSA100v4Family", "localizedValue": "Standard NCADS_A100_v4 Family vCPUs"}, "limit": 48, "currentValue": 0}),
+                json!({"name": {"value": "cores", "localizedValue": "Total Regional vCPUs"}, "limit": 100, "currentValue": 10}),
+                json!({"name": {"value": "lowPriorityCores"}, "limit": 0, "currentValue": 0}),
+            ]),
+            windows_feature: None,
+        }
+    }
+
+    fn catalog() -> Catalog {
+        Catalog::bundled().expect("catalog")
+    }
+
+    #[test]
+    fn passes_with_quota_and_fails_without() {
+        assert_eq!(check(&catalog(), &spec(|_| {}), &facts()), Ok(Verdict::Create));
+        let big = spec(|r| {
+            r.min_count = Some(1);
+            r.max_count = Some(2);
+        });
+        // 24 × (2 + 1) = 72 > 48.
+        let e = check(&catalog(), &big, &facts()).expect_err("quota");
+        assert!(e.message.contains("standardNCADSA100v4Family") && e.message.contains("needs 72"), "{}", e.message);
+        assert!(e.hint.expect("hint").contains("Quotas"));
+        let spot = spec(|r| r.spot = true);
+        let e = check(&catalog(), &spot, &facts()).expect_err("spot quota");
+        assert!(e.message.contains("lowPriorityCores"), "{}", e.message);
+    }
+
+    #[test]
+    fn zones_sizes_and_cluster_state() {
+        let z = spec(|r| r.zones = vec!["3".into()]);
+        let e = check(&catalog(), &z, &facts()).expect_err("zone 3 restricted");
+        assert!(e.hint.expect("hint").contains("--zones 1,2"));
+        let mut f = facts();
+        f.skus = Some(vec![]);
+        assert!(check(&catalog(), &spec(|_| {}), &f).expect_err("absent").message.contains("not offered in eastus"));
+        let mut f = facts();
+        f.cluster["properties"]["provisioningState"] = json!("Updating");
+        assert!(check(&catalog(), &spec(|_| {}), &f).expect_err("busy").message.contains("Updating"));
+        let mut f = facts();
+        f.cluster["properties"]["powerState"] = json!({"code": "Stopped"});
+        assert!(check(&catalog(), &spec(|_| {}), &f).expect_err("stopped").message.contains("stopped"));
+    }
+
+    #[test]
+    fn existing_pool_identical_or_refused() {
+        let s = spec(|_| {});
+        let mut f = facts();
+        let mut existing = s.body();
+        existing["properties"]["provisioningState"] = json!("Succeeded");
+        f.pool = Some(existing.clone());
+        assert_eq!(check(&catalog(), &s, &f), Ok(Verdict::Identical));
+        existing["properties"]["gpuInstanceProfile"] = json!("MIG1g");
+        f.pool = Some(existing);
+        let e = check(&catalog(), &s, &f).expect_err("different");
+        assert!(e.message.contains("gpuInstanceProfile") && e.message.contains("(immutable)"), "{}", e.message);
+        assert!(e.hint.expect("hint").contains("cannot change"));
+    }
+
+    #[test]
+    fn windows_needs_version_and_feature() {
+        let w = spec(|r| {
+            r.vm_size = "Standard_NC4as_T4_v3".into();
+            r.os = Some(Os::Windows);
+            r.name = "gpuw".into();
+        });
+        let mut f = facts();
+        f.skus = None;
+        f.usages = None;
+        f.cluster["properties"]["currentKubernetesVersion"] = json!("1.28.9");
+        assert!(check(&catalog(), &w, &f).expect_err("old").message.contains("1.29"));
+        f.cluster["properties"]["currentKubernetesVersion"] = json!("1.30.1");
+        f.windows_feature = Some("NotRegistered".into());
+        let e = check(&catalog(), &w, &f).expect_err("feature");
+        assert!(e.hint.expect("hint").contains("register-feature WindowsGPUPreview"));
+        f.windows_feature = Some("Registered".into());
+        assert_eq!(check(&catalog(), &w, &f), Ok(Verdict::Create));
+    }
+}

@@ -1,0 +1,36 @@
+//! The executor: reads the facts a plan needs, then sends the plan's writes and waits for
+//! them. It never decides what to create (that is `plan`); it never deletes anything.
+
+pub mod pool;
+
+use std::sync::{Arc, Mutex};
+
+/// What the executor has changed in Azure so far (for Ctrl-C messages).
+#[derive(Debug, Clone, Default)]
+pub struct Progress {
+    inner: Arc<Mutex<Started>>,
+}
+
+/// The write that Azure accepted, if any.
+#[derive(Debug, Clone, Default)]
+pub struct Started {
+    /// Resource id / path of what is being changed.
+    pub resource: Option<String>,
+    /// The command that resumes waiting.
+    pub resume: Option<String>,
+}
+
+impl Progress {
+    /// Record that a write was accepted.
+    pub fn accepted(&self, resource: &str, resume: &str) {
+        if let Ok(mut s) = self.inner.lock() {
+            s.resource = Some(resource.to_owned());
+            s.resume = Some(resume.to_owned());
+        }
+    }
+
+    /// What was accepted so far.
+    pub fn started(&self) -> Started {
+        self.inner.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+}

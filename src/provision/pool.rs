@@ -1,0 +1,306 @@
+//! Creating a GPU agent pool: concurrent preflight reads, the PUT, waiting, the final GET.
+//!
+//! The PUT carries `If-None-Match: *`, so a pool created by someone else in the meantime is
+//! never overwritten (412). A 409 "another operation in progress" waits for the cluster and
+//! tries the PUT again; once a PUT is accepted, it is never sent again.
+
+use std::time::{Duration, Instant};
+
+use reqwest::Method;
+use serde_json::Value;
+
+use super::Progress;
+use crate::arm::lro::{self, Operation};
+use crate::arm::{api, ArmClient, ArmError, ErrorBody, Req};
+use crate::catalog::Catalog;
+use crate::plan::agent_pool::PoolSpec;
+use crate::plan::preflight::{self, Facts, Refusal, Verdict};
+use crate::plan::{cluster_path, with_api, Plan, Step};
+use crate::recommend::Os;
+
+/// How to run.
+#[derive(Debug, Clone)]
+pub struct CreateOptions {
+    pub dry_run: bool,
+    pub no_wait: bool,
+    pub skip_preflight: bool,
+    pub timeout: Duration,
+    /// The cluster's location, when known up front: all preflight reads then run at once.
+    pub location: Option<String>,
+}
+
+/// What happened.
+#[derive(Debug, Clone)]
+pub enum CreateOutcome {
+    /// Nothing was written; the plan shows what a real run sends.
+    DryRun { plan: Plan, facts_read: bool, note: Option<String> },
+    /// The pool already exists exactly as asked.
+    Unchanged { pool: Value },
+    /// `--no-wait`: Azure accepted the PUT.
+    Accepted { pool_path: String },
+    /// The pool exists and succeeded.
+    Created { pool: Value, location: Option<String> },
+}
+
+/// The plan: preflight reads, then the PUT. `location` fills the SKU/usage URLs.
+pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
+    let sub = &spec.subscription;
+    let loc = location.unwrap_or("{cluster-location}");
+    let mut steps = vec![
+        Step {
+            method: "GET",
+            url: with_api(&cluster_path(sub, &spec.resource_group, &spec.cluster), api::AKS),
+            body: None,
+            headers: Default::default(),
+            purpose: "preflight: cluster exists, is Succeeded, its location and Kubernetes version".into(),
+            read_only: true,
+        },
+        Step {
+            method: "GET",
+            url: with_api(&spec.path(), api::AKS),
+            body: None,
+            headers: Default::default(),
+            purpose: "preflight: does the pool exist already".into(),
+            read_only: true,
+        },
+        Step {
+            method: "GET",
+            url: format!(
+                "/subscriptions/{sub}/providers/Microsoft.Compute/skus?api-version={}&$filter=location%20eq%20%27{loc}%27",
+                api::SKUS
+            ),
+            body: None,
+            headers: Default::default(),
+            purpose: "preflight: the size is offered in the location, zones and restrictions".into(),
+            read_only: true,
+        },
+        Step {
+            method: "GET",
+            url: format!("/subscriptions/{sub}/providers/Microsoft.Compute/locations/{loc}/usages?api-version={}", api::USAGES),
+            body: None,
+            headers: Default::default(),
+            purpose: format!("preflight: vCPU quota (needs {} vCPUs)", spec.vcpus_needed()),
+            read_only: true,
+        },
+    ];
+    if spec.os == Os::Windows {
+        steps.push(Step {
+            method: "GET",
+            url: feature_path(sub, "WindowsGPUPreview"),
+            body: None,
+            headers: Default::default(),
+            purpose: "preflight: the WindowsGPUPreview feature is Registered".into(),
+            read_only: true,
+        });
+    }
+    steps.push(Step {
+        method: "PUT",
+        url: with_api(&spec.path(), api::AKS),
+        body: Some(spec.body()),
+        headers: [("If-None-Match".to_owned(), "*".to_owned())].into(),
+        purpose: format!("create GPU pool {} in cluster {}", spec.name, spec.cluster),
+        read_only: false,
+    });
+    Plan { steps }
+}
+
+/// A feature's ARM path.
+pub fn feature_path(sub: &str, feature: &str) -> String {
+    format!(
+        "/subscriptions/{sub}/providers/Microsoft.Features/providers/Microsoft.ContainerService/features/{feature}?api-version={}",
+        api::FEATURES
+    )
+}
+
+/// Read what preflight needs. With `location` known, every read runs at once; otherwise the
+/// cluster and pool come first, then SKUs and usages for the cluster's location.
+pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, location: Option<&str>) -> Result<Facts, ArmError> {
+    let p = plan(spec, location);
+    let cluster_f = client.get_json::<Value>(&p.steps[0].url);
+    let pool_f = client.get_json_opt::<Value>(&p.steps[1].url);
+    let feature_f = async {
+        if spec.os == Os::Windows {
+            let url = feature_path(&spec.subscription, "WindowsGPUPreview");
+            let v: Option<Value> = client.get_json_opt(&url).await?;
+            Ok::<_, ArmError>(Some(
+                v.and_then(|v| v.pointer("/properties/state").and_then(Value::as_str).map(str::to_owned))
+                    .unwrap_or_else(|| "NotRegistered".into()),
+            ))
+        } else {
+            Ok(None)
+        }
+    };
+    if location.is_some() {
+        let (cluster, pool, skus, usages, feature) =
+            tokio::join!(cluster_f, pool_f, client.list(&p.steps[2].url), client.list(&p.steps[3].url), feature_f);
+        return Ok(Facts {
+            cluster: cluster?,
+            pool: pool?,
+            skus: Some(skus?),
+            usages: Some(usages?),
+            windows_feature: feature?,
+        });
+    }
+    let (cluster, pool, feature) = tokio::join!(cluster_f, pool_f, feature_f);
+    let cluster = cluster?;
+    let loc = preflight::location(&cluster).ok_or_else(|| ArmError::InvalidResponse {
+        method: "GET".into(),
+        path: p.steps[0].url.clone(),
+        status: 200,
+        message: "the cluster has no location".into(),
+        snippet: String::new(),
+        request_id: None,
+    })?;
+    let p2 = plan(spec, Some(&loc));
+    let (skus, usages) = tokio::join!(client.list(&p2.steps[2].url), client.list(&p2.steps[3].url));
+    Ok(Facts { cluster, pool: pool?, skus: Some(skus?), usages: Some(usages?), windows_feature: feature? })
+}
+
+/// The `aksgpu wait` command line for a pool.
+pub fn resume_command(spec: &PoolSpec) -> String {
+    format!(
+        "aksgpu wait --subscription {} -g {} --cluster {} --name {}",
+        spec.subscription, spec.resource_group, spec.cluster, spec.name
+    )
+}
+
+/// Errors of the executor: ARM errors, or a preflight refusal.
+#[derive(Debug, thiserror::Error)]
+pub enum CreateError {
+    #[error(transparent)]
+    Arm(#[from] ArmError),
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+}
+
+/// Create the pool (or show the plan).
+pub async fn create(
+    client: &ArmClient,
+    catalog: &Catalog,
+    spec: &PoolSpec,
+    opts: &CreateOptions,
+    progress: &(dyn Fn(&str) + Sync),
+    started: &Progress,
+) -> Result<CreateOutcome, CreateError> {
+    let started_at = Instant::now();
+    let deadline = started_at + opts.timeout;
+    if opts.dry_run && !client.has_credentials() {
+        return Ok(CreateOutcome::DryRun {
+            plan: plan(spec, opts.location.as_deref()),
+            facts_read: false,
+            note: Some("no credentials: the plan comes from the flags alone (no preflight reads)".into()),
+        });
+    }
+    let mut location = opts.location.clone();
+    if !opts.skip_preflight {
+        progress("preflight: reading cluster, pool, SKUs and quota");
+        let facts = match read_facts(client, spec, opts.location.as_deref()).await {
+            Ok(f) => f,
+            Err(ArmError::Auth { message, .. }) if opts.dry_run => {
+                return Ok(CreateOutcome::DryRun {
+                    plan: plan(spec, opts.location.as_deref()),
+                    facts_read: false,
+                    note: Some(format!("credentials failed ({message}): the plan comes from the flags alone")),
+                });
+            }
+            Err(e) => return Err(e.into()),
+        };
+        location = preflight::location(&facts.cluster).or(location);
+        match preflight::check(catalog, spec, &facts)? {
+            Verdict::Identical => {
+                return Ok(CreateOutcome::Unchanged { pool: facts.pool.unwrap_or(Value::Null) });
+            }
+            Verdict::Create => {}
+        }
+    }
+    if opts.dry_run {
+        return Ok(CreateOutcome::DryRun {
+            plan: plan(spec, location.as_deref()),
+            facts_read: !opts.skip_preflight,
+            note: None,
+        });
+    }
+    let p = plan(spec, location.as_deref());
+    let Some(put) = p.steps.iter().find(|s| !s.read_only) else {
+        return Ok(CreateOutcome::DryRun { plan: p, facts_read: true, note: None });
+    };
+    let body = put.body.clone().unwrap_or(Value::Null);
+    let mut req = Req::json(Method::PUT, put.url.clone(), &body);
+    for (k, v) in &put.headers {
+        if k.eq_ignore_ascii_case("if-none-match") {
+            req = req.header("if-none-match", v.clone());
+        }
+    }
+    let resource_url = with_api(&spec.path(), api::AKS);
+    let op = Operation {
+        what: format!("pool {} in cluster {}", spec.name, spec.cluster),
+        resource_url: resource_url.clone(),
+        resume: resume_command(spec),
+        deadline,
+        started: started_at,
+    };
+    let mut conflicts = 0;
+    let accepted = loop {
+        progress(&format!("creating pool {}", spec.name));
+        let resp = client.send(&req).await?;
+        match resp.status {
+            200..=202 => break resp,
+            412 => {
+                return Err(Refusal {
+                    message: format!("pool {} was created by someone else in the meantime (HTTP 412)", spec.name),
+                    hint: Some("run the command again to compare it with what you asked for".into()),
+                    differences: vec![],
+                }
+                .into())
+            }
+            409 => {
+                let code = ErrorBody::parse(&resp.body).map(|b| b.innermost().code.clone()).unwrap_or_default();
+                let quota = ErrorBody::parse(&resp.body)
+                    .is_some_and(|b| b.innermost().message.to_ascii_lowercase().contains("quota"));
+                let busy = matches!(
+                    code.as_str(),
+                    "OperationNotAllowed" | "AKSOperationPreempted" | "NotLatestOperation" | "Conflict"
+                );
+                if busy && !quota && conflicts < 5 && Instant::now() < deadline {
+                    conflicts += 1;
+                    progress("another operation is running on the cluster; waiting for it");
+                    wait_cluster_idle(client, spec, &op, progress).await?;
+                    continue;
+                }
+                return Err(resp.to_error().into());
+            }
+            _ => return Err(resp.to_error().into()),
+        }
+    };
+    started.accepted(&spec.path(), &resume_command(spec));
+    if opts.no_wait {
+        return Ok(CreateOutcome::Accepted { pool_path: spec.path() });
+    }
+    let pool = lro::wait(client, accepted, &Method::PUT, &op, progress).await?;
+    Ok(CreateOutcome::Created { pool, location })
+}
+
+async fn wait_cluster_idle(
+    client: &ArmClient,
+    spec: &PoolSpec,
+    op: &Operation,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<(), ArmError> {
+    let url = with_api(&cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster), api::AKS);
+    loop {
+        if Instant::now() >= op.deadline {
+            return Err(ArmError::TimedOut {
+                what: format!("cluster {} to finish its current operation", spec.cluster),
+                elapsed: op.started.elapsed(),
+                resume: "run the same create-pool command again".into(),
+            });
+        }
+        let v: Value = client.get_json(&url).await?;
+        let state = lro::provisioning_state(&v).unwrap_or("Unknown");
+        if lro::is_terminal(state) {
+            return Ok(());
+        }
+        progress(&format!("cluster is {state}"));
+        client.sleeper.sleep(Duration::from_secs(10)).await;
+    }
+}

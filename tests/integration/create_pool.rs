@@ -1,0 +1,709 @@
+//! `aksgpu create-pool`, `wait` and `auth status` through the binary against the fake ARM
+//! server: the reliability checklist's T-scenarios, each asserting request counts and bodies.
+
+use serde_json::{json, Value};
+
+use crate::fake_arm::{self, respond, respond_h, Action, FakeArm, LroStyle, SUB, TOKEN};
+use crate::support::{aksgpu_with, Run};
+
+const CREATE: &[&str] =
+    &["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--vm-size", "Standard_NC24ads_A100_v4", "--yes"];
+
+fn env(arm: &FakeArm) -> Vec<(&'static str, String)> {
+    vec![
+        ("AKSGPU_ARM_ENDPOINT", arm.base.clone()),
+        ("AKSGPU_ACCESS_TOKEN", TOKEN.to_owned()),
+        ("AZURE_SUBSCRIPTION_ID", SUB.to_owned()),
+        ("AKSGPU_TEST_NO_RETRY_DELAY", "1".to_owned()),
+        ("AKSGPU_HTTP_TIMEOUT", "2".to_owned()),
+    ]
+}
+
+fn run(arm: &FakeArm, extra: &[&str]) -> Run {
+    run_env(arm, extra, &[])
+}
+
+fn run_env(arm: &FakeArm, extra: &[&str], more: &[(&'static str, &str)]) -> Run {
+    let mut args: Vec<&str> = CREATE.to_vec();
+    args.extend_from_slice(extra);
+    let mut e: Vec<(&str, String)> = env(arm);
+    for (k, v) in more {
+        e.retain(|(x, _)| x != k);
+        e.push((k, (*v).to_owned()));
+    }
+    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    aksgpu_with(&args, &e)
+}
+
+fn puts(arm: &FakeArm) -> Vec<Value> {
+    arm.log().iter().filter(|r| r.method == "PUT").map(|r| r.json()).collect()
+}
+
+fn no_delete(arm: &FakeArm) {
+    assert_eq!(arm.count("DELETE", "/"), 0, "a DELETE was sent: {:?}", arm.calls());
+}
+
+/// T7: PUT 201 + Azure-AsyncOperation; op InProgress ×2 then Succeeded; final GET.
+#[test]
+fn t07_creates_a_pool_via_azure_async_operation() {
+    let arm = FakeArm::start();
+    let r = run(&arm, &["-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let calls = arm.calls();
+    let after_put: Vec<String> = calls
+        .iter()
+        .skip_while(|(m, _)| m != "PUT")
+        .map(|(m, p)| format!("{m} {}", p.rsplit('/').next().unwrap_or("")))
+        .collect();
+    assert_eq!(after_put, ["PUT gpu", "GET op1", "GET op1", "GET op1", "GET gpu"], "{calls:?}");
+    let v = r.json();
+    assert_eq!(v["status"], "created");
+    assert_eq!(v["provisioning_state"], "Succeeded");
+    assert_eq!(v["vm_size"], "Standard_NC24ads_A100_v4");
+    assert_eq!(v["cost"]["region"], "eastus");
+    assert!(v["cost"]["hourly_at_min"].as_f64().expect("price") > 0.0);
+    let put = &puts(&arm)[0];
+    assert_eq!(put["properties"]["mode"], "User");
+    assert_eq!(put["properties"]["nodeTaints"], json!(["sku=gpu:NoSchedule"]));
+    let put_req = arm.log().into_iter().find(|r| r.method == "PUT").expect("put");
+    assert_eq!(put_req.headers.get("if-none-match").map(String::as_str), Some("*"));
+    assert_eq!(put_req.headers.get("authorization").map(String::as_str), Some(format!("Bearer {TOKEN}").as_str()));
+    no_delete(&arm);
+}
+
+/// T29 + dry-run contract: the plan's PUT body is the body a real run sends; no writes.
+#[test]
+fn t29_dry_run_prints_the_exact_requests_and_writes_nothing() {
+    let arm = FakeArm::start();
+    let dry = run(&arm, &["--dry-run", "-o", "json", "--min-count", "1", "--max-count", "2"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    let plan = dry.json();
+    assert_eq!(plan["preflight"], "passed");
+    assert!(arm.log().iter().all(|r| r.method == "GET"), "{:?}", arm.calls());
+    let steps = plan["steps"].as_array().expect("steps");
+    let put = steps.iter().find(|s| s["method"] == "PUT").expect("put step");
+    assert!(put["url"].as_str().expect("url").starts_with(&arm.base));
+    assert!(steps.iter().any(|s| s["url"].as_str().unwrap_or("").contains("locations/eastus/usages")));
+    let real = run(&arm, &["--min-count", "1", "--max-count", "2"]);
+    assert_eq!(real.code, 0, "{}", real.stderr);
+    assert_eq!(puts(&arm), vec![put["body"].clone()]);
+}
+
+#[test]
+fn dry_run_without_credentials_still_prints_the_plan() {
+    let r =
+        aksgpu_with(&[CREATE, &["--dry-run", "-o", "json"]].concat(), &[("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    assert_eq!(v["preflight"], "not run");
+    assert!(v["steps"].as_array().expect("steps").iter().any(|s| s["method"] == "PUT"));
+}
+
+/// T25: an existing pool: identical → no-op; different → refused naming immutable fields.
+#[test]
+fn t25_existing_pool_is_a_noop_when_identical_and_refused_when_not() {
+    let arm = FakeArm::start();
+    assert_eq!(run(&arm, &[]).code, 0);
+    let again = run(&arm, &[]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(again.stdout.contains("nothing to do"), "{}", again.stdout);
+    let other = aksgpu_with(
+        &["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--vm-size", "Standard_NC4as_T4_v3", "--yes"],
+        &env(&arm).iter().map(|(k, v)| (*k, v.as_str())).collect::<Vec<_>>(),
+    );
+    assert_eq!(other.code, 1, "{}", other.stderr);
+    assert!(other.stderr.contains("vmSize") && other.stderr.contains("immutable"), "{}", other.stderr);
+    assert_eq!(arm.count("PUT", "/"), 1);
+}
+
+/// T26: a pool created meanwhile (preflight skipped): If-None-Match gives 412.
+#[test]
+fn t26_if_none_match_protects_an_existing_pool() {
+    let arm = FakeArm::start();
+    arm.put_pool(
+        "c1",
+        "gpu",
+        json!({"name": "gpu", "properties": {"vmSize": "Standard_NC4as_T4_v3", "provisioningState": "Succeeded"}}),
+    );
+    let r = run(&arm, &["--skip-preflight"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("412"), "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 1);
+    assert_eq!(
+        arm.with(|s| s.pools.values().next().map(|p| p["properties"]["vmSize"].clone())),
+        Some(json!("Standard_NC4as_T4_v3"))
+    );
+}
+
+/// T1: 429 with Retry-After, then 201: two identical PUTs; the wait is the server's.
+#[test]
+fn t01_throttled_put_is_retried_after_the_servers_delay() {
+    let arm = FakeArm::start();
+    arm.fault(
+        "PUT",
+        "agentPools/gpu",
+        1,
+        respond_h(429, &[("retry-after", "2")], r#"{"error":{"code":"Throttled","message":"slow down"}}"#),
+    );
+    let r = run(&arm, &["-v"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let p = puts(&arm);
+    assert_eq!(p.len(), 2);
+    assert_eq!(p[0], p[1]);
+    assert!(
+        r.stderr.contains("HTTP 429 (throttled by the AKS resource provider); retrying in 2.0s as the server asked"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// T3 + T4 + T5: retried statuses and not-retried ones.
+#[test]
+fn t03_t04_t05_retry_only_what_is_retryable() {
+    let arm = FakeArm::start();
+    arm.fault(
+        "GET",
+        "managedClusters/c1?",
+        2,
+        respond(503, json!({"error": {"code": "ServiceUnavailable", "message": "busy"}})),
+    );
+    assert_eq!(run(&arm, &["--dry-run"]).code, 0);
+    assert_eq!(arm.count("GET", "managedClusters/c1?"), 3);
+
+    let arm = FakeArm::start();
+    arm.fault(
+        "GET",
+        "managedClusters/c1?",
+        10,
+        respond(500, json!({"error": {"code": "InternalError", "message": "boom"}})),
+    );
+    let r = run(&arm, &["--dry-run"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(arm.count("GET", "managedClusters/c1?"), 4);
+    assert!(r.stderr.contains("after 3 retries") && r.stderr.contains("HTTP 500"), "{}", r.stderr);
+    assert!(r.stderr.contains("request id fake-request-1") && r.stderr.contains("correlation id"), "{}", r.stderr);
+
+    for (status, exit) in [(400, 1), (403, 3), (404, 1), (409, 1)] {
+        let arm = FakeArm::start();
+        arm.fault("GET", "managedClusters/c1?", 5, respond(status, json!({"error": {"code": "X", "message": "no"}})));
+        let r = run(&arm, &[]);
+        assert_eq!(r.code, exit, "status {status}: {}", r.stderr);
+        assert_eq!(arm.count("GET", "managedClusters/c1?"), 1, "status {status} was retried");
+        assert_eq!(arm.count("PUT", "/"), 0);
+    }
+}
+
+/// T6: a connection reset is retried.
+#[test]
+fn t06_connection_reset_is_retried() {
+    let arm = FakeArm::start();
+    arm.fault("GET", "agentPools/gpu", 1, Action::Reset);
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// T8: 202 + Location only; 202s then 204.
+#[test]
+fn t08_location_polling() {
+    let arm = FakeArm::start();
+    arm.with(|s| s.lro_style = LroStyle::Location);
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(arm.count("GET", "operationresults/op1"), 3);
+    assert!(r.stdout.contains("Created pool gpu"), "{}", r.stdout);
+}
+
+/// T9: no headers: the pool's provisioningState is polled.
+#[test]
+fn t09_body_only_polling() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        s.lro_style = LroStyle::BodyOnly;
+        s.op_statuses = vec!["Creating".into(), "Scaling".into(), "Succeeded".into()];
+    });
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(arm.count("GET", "agentPools/gpu") >= 3);
+}
+
+/// T10: a synchronous 200 Succeeded needs no polling.
+#[test]
+fn t10_sync_completion_polls_nothing() {
+    let arm = FakeArm::start();
+    arm.with(|s| s.lro_style = LroStyle::Sync);
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(arm.count("GET", "operations/"), 0);
+}
+
+/// T11: a failed operation shows the innermost code first, a hint, the correlation id.
+#[test]
+fn t11_failed_operation_shows_innermost_error() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        s.op_statuses = vec!["InProgress".into(), "Failed".into()];
+        s.op_error = Some(json!({"code": "InvalidTemplateDeployment", "message": "deployment failed",
+            "details": [{"code": "QuotaExceeded", "message": "Operation could not be completed as it results in exceeding approved standardNCADSA100v4Family Cores quota."}]}));
+    });
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let first = r.stderr.lines().find(|l| l.starts_with("error:")).unwrap_or("");
+    assert!(first.contains("ended Failed: QuotaExceeded"), "{}", r.stderr);
+    assert!(r.stderr.contains("(in InvalidTemplateDeployment)"));
+    assert!(r.stderr.contains("hint: request more vCPU quota"), "{}", r.stderr);
+    assert!(r.stderr.contains("correlation id"));
+    no_delete(&arm);
+}
+
+/// T12: Canceled and Cancelled are terminal failures.
+#[test]
+fn t12_canceled_is_terminal() {
+    for word in ["Canceled", "Cancelled"] {
+        let arm = FakeArm::start();
+        arm.with(|s| {
+            s.op_statuses = vec![word.into()];
+            s.op_error = Some(json!({"code": "Canceled", "message": "Operation is being canceled by user"}));
+        });
+        let r = run(&arm, &[]);
+        assert_eq!(r.code, 1);
+        assert!(r.stderr.contains(&format!("ended {word}")), "{}", r.stderr);
+    }
+}
+
+/// T13 + free-form states and an error inside a running status: still running.
+#[test]
+fn t13_rp_states_and_progress_text_are_in_progress() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        s.op_statuses = vec![
+            "Accepted".into(),
+            "CreatingAgentPool: 0/1 nodes completed".into(),
+            "Scaling".into(),
+            "Succeeded".into(),
+        ];
+        s.op_error = Some(json!({"code": "NotLatestOperation", "message": "transient"}));
+    });
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(arm.count("GET", "operations/op1"), 4);
+}
+
+/// T14: a throttled poll is retried.
+#[test]
+fn t14_throttled_poll_is_retried() {
+    let arm = FakeArm::start();
+    arm.fault("GET", "operations/op1", 1, respond_h(429, &[("retry-after", "1")], "{}"));
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(arm.count("GET", "operations/op1"), 4);
+}
+
+/// T15: resets during polling: a few are survived; endless ones end with exit 4 and the resume command.
+#[test]
+fn t15_connection_resets_while_polling() {
+    let arm = FakeArm::start();
+    arm.fault("GET", "operations/op1", 2, Action::Reset);
+    assert_eq!(run(&arm, &[]).code, 0);
+
+    let arm = FakeArm::start();
+    arm.fault("GET", "operations/op1", 1000, Action::Reset);
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    assert!(r.stderr.contains("still running in Azure") && r.stderr.contains("aksgpu wait"), "{}", r.stderr);
+    no_delete(&arm);
+}
+
+/// T16: 404 while the pool is being created is tolerated for a while.
+#[test]
+fn t16_not_found_while_creating() {
+    let arm = FakeArm::start();
+    arm.fault("GET", "operations/op1", 2, respond(404, json!({"error": {"code": "NotFound", "message": "not yet"}})));
+    assert_eq!(run(&arm, &[]).code, 0);
+    let arm = FakeArm::start();
+    arm.fault("GET", "operations/op1", 100, respond(404, json!({"error": {"code": "NotFound", "message": "gone"}})));
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(arm.count("GET", "operations/op1") <= 7);
+}
+
+/// T17: a 401 refreshes the token once; two 401s are an auth failure (exit 3).
+#[test]
+fn t17_unauthorized_refreshes_once() {
+    let arm = FakeArm::start();
+    arm.fault(
+        "GET",
+        "managedClusters/c1?",
+        1,
+        respond_h(401, &[("www-authenticate", "Bearer error=\"invalid_token\"")], "{}"),
+    );
+    assert_eq!(run(&arm, &[]).code, 0);
+    let arm = FakeArm::start();
+    arm.fault(
+        "GET",
+        "managedClusters/c1?",
+        2,
+        respond(401, json!({"error": {"code": "InvalidAuthenticationToken", "message": "expired"}})),
+    );
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("401"), "{}", r.stderr);
+}
+
+/// T19: --timeout while the operation keeps running: exit 4, still running, resume hint.
+#[test]
+fn t19_timeout_says_still_running() {
+    let arm = FakeArm::start();
+    arm.with(|s| s.op_statuses = vec!["InProgress".into()]);
+    let r = run(&arm, &["--timeout", "1s"]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    assert!(r.stderr.contains("still running in Azure"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!("aksgpu wait --subscription {SUB} -g rg --cluster c1 --name gpu")),
+        "{}",
+        r.stderr
+    );
+    no_delete(&arm);
+}
+
+/// T20: malformed replies are typed errors, never panics; 502 HTML is retried first.
+#[test]
+fn t20_malformed_replies() {
+    let arm = FakeArm::start();
+    arm.fault("GET", "managedClusters/c1?", 1, respond_h(200, &[], r#"{"location": "eastus", "prop"#));
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("unexpected response") && !r.stderr.contains("panicked"), "{}", r.stderr);
+
+    let arm = FakeArm::start();
+    arm.fault(
+        "GET",
+        "managedClusters/c1?",
+        10,
+        respond_h(502, &[("content-type", "text/html")], "<html><body>Bad Gateway</body></html>"),
+    );
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 1);
+    assert_eq!(arm.count("GET", "managedClusters/c1?"), 4);
+    assert!(r.stderr.contains("HTML page") && !r.stderr.contains("<body>"), "{}", r.stderr);
+}
+
+/// T21: a huge body is refused at the cap.
+#[test]
+fn t21_huge_response_is_refused() {
+    let arm = FakeArm::start();
+    arm.fault("GET", "managedClusters/c1?", 1, Action::Huge(50 * 1024 * 1024));
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("larger than 8 MiB"), "{}", r.stderr);
+}
+
+/// T22: a stalled body times out, is retried, then fails.
+#[test]
+fn t22_stalled_body_times_out() {
+    let arm = FakeArm::start();
+    arm.fault("GET", "managedClusters/c1?", 10, Action::Stall);
+    let r = run_env(&arm, &[], &[("AKSGPU_HTTP_TIMEOUT", "0.3")]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(arm.count("GET", "managedClusters/c1?"), 4);
+    assert!(r.stderr.contains("after 3 retries"), "{}", r.stderr);
+}
+
+/// T23: the token only goes to the ARM origin; an operation URL elsewhere is refused.
+#[test]
+fn t23_token_never_leaves_the_arm_origin() {
+    let other = FakeArm::start();
+    let arm = FakeArm::start();
+    arm.with(|s| s.op_base = Some(other.base.clone()));
+    let r = run(&arm, &[]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("not the ARM endpoint"), "{}", r.stderr);
+    assert!(other.log().is_empty(), "the other host got {:?}", other.calls());
+    let plain = aksgpu_with(
+        &["auth", "status"],
+        &[("AKSGPU_ARM_ENDPOINT", "http://example.com"), ("AKSGPU_ACCESS_TOKEN", TOKEN)],
+    );
+    assert_eq!(plain.code, 2);
+    assert!(plain.stderr.contains("plain http"), "{}", plain.stderr);
+}
+
+/// T24: -vv redacts the token and signed query strings.
+#[test]
+fn t24_logs_redact_tokens_and_signatures() {
+    let arm = FakeArm::start();
+    let r = run(&arm, &["-vv"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("authorization: REDACTED"), "{}", r.stderr);
+    assert!(!r.stderr.contains(TOKEN) && !r.stdout.contains(TOKEN));
+    assert!(r.stderr.contains("t=REDACTED") && !r.stderr.contains("signature-t"), "{}", r.stderr);
+}
+
+/// T27: 409 OperationNotAllowed: wait for the cluster, then PUT again.
+#[test]
+fn t27_conflict_waits_for_the_cluster_then_retries() {
+    let arm = FakeArm::start();
+    arm.fault("PUT", "agentPools/gpu", 1, respond(409, json!({"code": "OperationNotAllowed", "message": "Operation is not allowed because there's an in progress update managed cluster operation"})));
+    arm.with(|s| s.cluster_states = vec!["Succeeded".into(), "Updating".into(), "Succeeded".into()]);
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 2);
+}
+
+/// T28: an unregistered provider gets the registration hint.
+#[test]
+fn t28_missing_registration_hint() {
+    let arm = FakeArm::start();
+    arm.fault("PUT", "agentPools/gpu", 1, respond(409, json!({"error": {"code": "MissingSubscriptionRegistration", "message": "The subscription is not registered to use namespace 'Microsoft.ContainerService'.", "details": [{"code": "MissingSubscriptionRegistration", "target": "Microsoft.ContainerService", "message": "not registered"}]}})));
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("az provider register --namespace Microsoft.ContainerService"), "{}", r.stderr);
+}
+
+/// T30: one correlation id per run, a fresh client request id per request.
+#[test]
+fn t30_request_ids() {
+    let arm = FakeArm::start();
+    assert_eq!(run(&arm, &[]).code, 0);
+    let log = arm.log();
+    let corr: std::collections::HashSet<_> =
+        log.iter().map(|r| r.headers.get("x-ms-correlation-request-id").cloned()).collect();
+    assert_eq!(corr.len(), 1);
+    assert!(corr.iter().all(Option::is_some));
+    let ids: std::collections::HashSet<_> =
+        log.iter().map(|r| r.headers.get("x-ms-client-request-id").cloned()).collect();
+    assert_eq!(ids.len(), log.len());
+}
+
+/// Preflight: quota shortfall names the family, need and have; nothing is written.
+#[test]
+fn quota_shortfall_is_refused_before_any_write() {
+    let arm = FakeArm::start();
+    let r = run(&arm, &["--min-count", "1", "--max-count", "5"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("standardNCADSA100v4Family") && r.stderr.contains("needs 144"), "{}", r.stderr);
+    assert!(r.stderr.contains("hint: request at least 144 vCPUs"), "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 0);
+}
+
+/// Preflight: a zone-restricted size and a size missing from the region.
+#[test]
+fn preflight_checks_skus_and_zones() {
+    let arm = FakeArm::start();
+    let r = aksgpu_with(
+        &[
+            "create-pool",
+            "-g",
+            "rg",
+            "--cluster",
+            "c1",
+            "--name",
+            "gpu",
+            "--vm-size",
+            "Standard_ND96asr_v4",
+            "--zones",
+            "3",
+            "--yes",
+        ],
+        &env(&arm).iter().map(|(k, v)| (*k, v.as_str())).collect::<Vec<_>>(),
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("zone(s) 3") && r.stderr.contains("--zones 1,2"), "{}", r.stderr);
+    arm.with(|s| s.skus.retain(|x| x["name"] != "Standard_NC24ads_A100_v4"));
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("not offered in eastus"), "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 0);
+}
+
+/// Paged lists: SKUs and usages come two or five per page; every page is read.
+#[test]
+fn preflight_follows_next_links() {
+    let arm = FakeArm::start();
+    let r = run(&arm, &["--location", "eastus", "--dry-run"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(arm.count("GET", "Microsoft.Compute/skus") >= 3, "{:?}", arm.calls());
+}
+
+/// --no-wait returns after the PUT; `aksgpu wait` resumes by polling the pool.
+#[test]
+fn no_wait_then_wait() {
+    let arm = FakeArm::start();
+    arm.with(|s| s.lro_style = LroStyle::BodyOnly);
+    let r = run(&arm, &["--no-wait", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["status"], "accepted");
+    assert!(r.json()["resume"].as_str().expect("resume").starts_with("aksgpu wait"));
+    let e = env(&arm);
+    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let w = aksgpu_with(&["wait", "-g", "rg", "--cluster", "c1", "--name", "gpu", "-o", "json"], &e);
+    assert_eq!(w.code, 0, "{}", w.stderr);
+    assert_eq!(w.json()["provisioning_state"], "Succeeded");
+    assert_eq!(arm.count("PUT", "/"), 1);
+}
+
+/// T18: Ctrl-C while waiting: exit 130, the pool id and resume command, and no DELETE.
+#[test]
+fn t18_ctrl_c_stops_waiting_and_deletes_nothing() {
+    use std::process::{Command, Stdio};
+    let arm = FakeArm::start();
+    arm.with(|s| s.op_statuses = vec!["InProgress".into()]);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
+    cmd.args(CREATE).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    for (k, _) in std::env::vars() {
+        if k.starts_with("AZURE_") || k.starts_with("AKSGPU_") {
+            cmd.env_remove(k);
+        }
+    }
+    for (k, v) in env(&arm) {
+        cmd.env(k, v);
+    }
+    let child = cmd.spawn().expect("spawn");
+    let start = std::time::Instant::now();
+    while arm.count("GET", "operations/op1") < 3 {
+        assert!(start.elapsed().as_secs() < 20, "never polled: {:?}", arm.calls());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(status.success());
+    let out = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("continues in Azure") && stderr.contains("agentPools/gpu") && stderr.contains("aksgpu wait"),
+        "{stderr}"
+    );
+    no_delete(&arm);
+}
+
+/// `auth status` reports the credential and subscription, never the token.
+#[test]
+fn auth_status_never_prints_the_token() {
+    let arm = FakeArm::start();
+    let e = env(&arm);
+    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let r = aksgpu_with(&["auth", "status", "-o", "json"], &e);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    assert_eq!(v["credential"], "access-token");
+    assert_eq!(v["subscription"], SUB);
+    assert_eq!(v["subscription_source"], "AZURE_SUBSCRIPTION_ID");
+    assert_eq!(v["token"]["ok"], true);
+    assert!(!r.stdout.contains(TOKEN) && !r.stderr.contains(TOKEN));
+    let none = aksgpu_with(&["auth", "status"], &[("AKSGPU_AUTH", "access-token")]);
+    assert_eq!(none.code, 3, "{}", none.stderr);
+}
+
+/// Validation happens before any call: bad flags exit 2 and the server sees nothing.
+#[test]
+fn invalid_requests_never_reach_azure() {
+    let arm = FakeArm::start();
+    let e = env(&arm);
+    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    for (extra, flag) in [
+        (vec!["--vm-size", "Standard_NC24ads_A100_v5"], "--vm-size"),
+        (vec!["--vm-size", "Standard_NC6s_v3"], "--vm-size"),
+        (vec!["--mig-profile", "MIG1g", "--vm-size", "Standard_NC4as_T4_v3"], "--mig-profile"),
+        (vec!["--min-count", "3", "--max-count", "1"], "--min-count"),
+        (vec!["--spot", "--spot-max-price", "0"], "--spot-max-price"),
+        (vec!["--node-taints", "gpu"], "--node-taints"),
+        (vec!["--os", "windows", "--name", "gpuwin01", "--vm-size", "Standard_NC4as_T4_v3"], "--name"),
+        (
+            vec![
+                "--os",
+                "windows",
+                "--name",
+                "gw",
+                "--vm-size",
+                "Standard_NC4as_T4_v3",
+                "--kubernetes-version",
+                "1.28",
+            ],
+            "--kubernetes-version",
+        ),
+        (vec!["--vm-size", "Standard_ND96isr_MI300X_v5", "--gpu-driver", "install"], "--gpu-driver"),
+        (vec!["--count", "-1"], "--count"),
+    ] {
+        let mut args: Vec<&str> = vec!["create-pool", "-g", "rg", "--cluster", "c1", "--yes"];
+        if !extra.contains(&"--vm-size") {
+            args.extend(["--vm-size", "Standard_NC24ads_A100_v4"]);
+        }
+        if !extra.contains(&"--name") {
+            args.extend(["--name", "gpu"]);
+        }
+        args.extend(extra.iter());
+        let r = aksgpu_with(&args, &e);
+        assert_eq!(r.code, 2, "{extra:?}: {}", r.stderr);
+        assert!(r.stderr.contains(flag), "{extra:?} should name {flag}: {}", r.stderr);
+    }
+    assert!(arm.log().is_empty(), "{:?}", arm.calls());
+    let no_yes = aksgpu_with(&CREATE[..CREATE.len() - 1], &e);
+    assert_eq!(no_yes.code, 2);
+    assert!(no_yes.stderr.contains("--yes"));
+}
+
+/// Windows pools need the preview feature: refused with the command to run.
+#[test]
+fn windows_pool_needs_the_preview_feature() {
+    let arm = FakeArm::start();
+    let e = env(&arm);
+    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let args = [
+        "create-pool",
+        "-g",
+        "rg",
+        "--cluster",
+        "c1",
+        "--name",
+        "gpuw",
+        "--vm-size",
+        "Standard_NC4as_T4_v3",
+        "--os",
+        "windows",
+        "--yes",
+    ];
+    let r = aksgpu_with(&args, &e);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("aksgpu register-feature WindowsGPUPreview"), "{}", r.stderr);
+    arm.with(|s| {
+        s.features.insert(
+            "windowsgpupreview".into(),
+            json!({"name": "Microsoft.ContainerService/WindowsGPUPreview", "properties": {"state": "Registered"}}),
+        );
+    });
+    let r = aksgpu_with(&args, &e);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(puts(&arm)[0]["properties"]["osType"], "Windows");
+}
+
+/// --recommend takes the top recommendation and says why.
+#[test]
+fn recommend_flag_picks_the_top_size() {
+    let arm = FakeArm::start();
+    let e = env(&arm);
+    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let r = aksgpu_with(
+        &[
+            "create-pool",
+            "-g",
+            "rg",
+            "--cluster",
+            "c1",
+            "--name",
+            "gpu",
+            "--recommend",
+            "--model",
+            "llama-3.1-8b",
+            "--location",
+            "eastus",
+            "--yes",
+            "--dry-run",
+            "-o",
+            "json",
+        ],
+        &e,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("recommended Standard_NV36ads_A10_v5"), "{}", r.stderr);
+    let put = r.json()["steps"].as_array().expect("steps").iter().find(|s| s["method"] == "PUT").cloned().expect("put");
+    assert_eq!(put["body"]["properties"]["vmSize"], "Standard_NV36ads_A10_v5");
+    let _ = fake_arm::default_cluster("x");
+}

@@ -1,0 +1,599 @@
+//! A stateful fake ARM server on 127.0.0.1 for the tests: clusters, agent pools, async
+//! operations, resource SKUs, usages and features, with scripted faults (status codes,
+//! connection resets, stalls, huge bodies) and a log of every request it received.
+//!
+//! It speaks plain HTTP/1.1 with `Connection: close` on its own thread, so tests stay
+//! synchronous and can run the real binary against it.
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+pub const SUB: &str = "00000000-0000-0000-0000-000000000001";
+pub const TOKEN: &str = "fake-token-7f3c9a";
+
+/// One received request.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub method: String,
+    /// Path with query.
+    pub target: String,
+    /// Lower-case header names.
+    pub headers: HashMap<String, String>,
+    pub body: String,
+}
+
+impl Recorded {
+    pub fn path(&self) -> &str {
+        self.target.split('?').next().unwrap_or("")
+    }
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or(Value::Null)
+    }
+}
+
+/// What a scripted fault does.
+#[derive(Debug, Clone)]
+pub enum Action {
+    Respond {
+        status: u16,
+        headers: Vec<(String, String)>,
+        body: String,
+    },
+    /// Close the connection without answering.
+    Reset,
+    /// Send headers, then nothing.
+    Stall,
+    /// A body of this many bytes.
+    Huge(usize),
+}
+
+/// A fault that replaces the normal answer for matching requests, `times` times.
+#[derive(Debug, Clone)]
+pub struct Fault {
+    pub method: &'static str,
+    pub path_contains: String,
+    pub times: usize,
+    pub action: Action,
+}
+
+/// How PUT agent pool answers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LroStyle {
+    AsyncOperation,
+    Location,
+    BodyOnly,
+    Sync,
+}
+
+#[derive(Debug)]
+struct Op {
+    statuses: Vec<String>,
+    polls: usize,
+    pool_key: String,
+    error: Option<Value>,
+}
+
+#[derive(Debug)]
+pub struct State {
+    pub clusters: HashMap<String, Value>,
+    pub pools: HashMap<String, Value>,
+    ops: HashMap<String, Op>,
+    /// BodyOnly: pool key → the states successive GETs report.
+    body_scripts: HashMap<String, (Vec<String>, usize)>,
+    pub skus: Vec<Value>,
+    pub usages: Vec<Value>,
+    pub features: HashMap<String, Value>,
+    pub faults: Vec<Fault>,
+    pub log: Vec<Recorded>,
+    /// Statuses an operation reports on successive polls (the last repeats).
+    pub op_statuses: Vec<String>,
+    /// Error body for a Failed/Canceled operation.
+    pub op_error: Option<Value>,
+    pub lro_style: LroStyle,
+    /// Where Azure-AsyncOperation points (None = this server).
+    pub op_base: Option<String>,
+    /// States GET cluster reports on successive calls (then Succeeded).
+    pub cluster_states: Vec<String>,
+    pub page_size: usize,
+    next_op: usize,
+}
+
+pub struct FakeArm {
+    pub base: String,
+    pub state: Arc<Mutex<State>>,
+}
+
+fn lower_key(path: &str) -> String {
+    path.to_ascii_lowercase()
+}
+
+pub fn cluster_path(name: &str) -> String {
+    format!("/subscriptions/{SUB}/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/{name}")
+}
+
+pub fn pool_path(cluster: &str, pool: &str) -> String {
+    format!("{}/agentPools/{pool}", cluster_path(cluster))
+}
+
+impl FakeArm {
+    /// Start a server with one cluster `c1` in eastus (Kubernetes 1.33), SKUs and quota for
+    /// the common GPU sizes, and operations that succeed on the third poll.
+    pub fn start() -> FakeArm {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let base = format!("http://{}", listener.local_addr().expect("addr"));
+        let mut clusters = HashMap::new();
+        clusters.insert(lower_key(&cluster_path("c1")), default_cluster("c1"));
+        let state = Arc::new(Mutex::new(State {
+            clusters,
+            pools: HashMap::new(),
+            ops: HashMap::new(),
+            body_scripts: HashMap::new(),
+            skus: default_skus(),
+            usages: default_usages(),
+            features: HashMap::new(),
+            faults: Vec::new(),
+            log: Vec::new(),
+            op_statuses: vec!["InProgress".into(), "InProgress".into(), "Succeeded".into()],
+            op_error: None,
+            lro_style: LroStyle::AsyncOperation,
+            op_base: None,
+            cluster_states: Vec::new(),
+            page_size: 2,
+            next_op: 0,
+        }));
+        let st = state.clone();
+        let b = base.clone();
+        thread::spawn(move || {
+            for conn in listener.incoming() {
+                let Ok(conn) = conn else { continue };
+                let st = st.clone();
+                let b = b.clone();
+                thread::spawn(move || handle(conn, &st, &b));
+            }
+        });
+        FakeArm { base, state }
+    }
+
+    pub fn with<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
+        let mut s = self.state.lock().expect("state");
+        f(&mut s)
+    }
+
+    pub fn fault(&self, method: &'static str, path_contains: &str, times: usize, action: Action) {
+        self.with(|s| s.faults.push(Fault { method, path_contains: path_contains.to_owned(), times, action }));
+    }
+
+    pub fn log(&self) -> Vec<Recorded> {
+        self.with(|s| s.log.clone())
+    }
+
+    /// (method, path) of every request, queries dropped.
+    pub fn calls(&self) -> Vec<(String, String)> {
+        self.log().iter().map(|r| (r.method.clone(), r.path().to_owned())).collect()
+    }
+
+    pub fn count(&self, method: &str, path_contains: &str) -> usize {
+        self.log().iter().filter(|r| r.method == method && r.target.contains(path_contains)).count()
+    }
+
+    pub fn put_pool(&self, cluster: &str, pool: &str, body: Value) {
+        self.with(|s| s.pools.insert(lower_key(&pool_path(cluster, pool)), body));
+    }
+}
+
+pub fn respond(status: u16, body: Value) -> Action {
+    Action::Respond { status, headers: vec![], body: body.to_string() }
+}
+
+pub fn respond_h(status: u16, headers: &[(&str, &str)], body: &str) -> Action {
+    Action::Respond {
+        status,
+        headers: headers.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect(),
+        body: body.to_owned(),
+    }
+}
+
+pub fn default_cluster(name: &str) -> Value {
+    json!({
+        "id": cluster_path(name),
+        "name": name,
+        "type": "Microsoft.ContainerService/ManagedClusters",
+        "location": "eastus",
+        "sku": {"name": "Base", "tier": "Standard"},
+        "properties": {
+            "provisioningState": "Succeeded",
+            "powerState": {"code": "Running"},
+            "kubernetesVersion": "1.33",
+            "currentKubernetesVersion": "1.33.2",
+            "agentPoolProfiles": [{"name": "system", "mode": "System", "vmSize": "Standard_D4ds_v5", "count": 2}]
+        }
+    })
+}
+
+fn sku(name: &str, family: &str, zones: &[&str]) -> Value {
+    json!({
+        "resourceType": "virtualMachines", "name": name, "tier": "Standard", "family": family,
+        "locations": ["eastus"],
+        "locationInfo": [{"location": "eastus", "zones": zones}],
+        "capabilities": [{"name": "LowPriorityCapable", "value": "True"}],
+        "restrictions": []
+    })
+}
+
+pub fn default_skus() -> Vec<Value> {
+    vec![
+        json!({"resourceType": "disks", "name": "Premium_LRS", "locations": ["eastus"]}),
+        sku("Standard_NC4as_T4_v3", "standardNCASv3_T4Family", &["1", "2", "3"]),
+        sku("Standard_NC24ads_A100_v4", "StandardNCADSA100v4Family", &["1", "2", "3"]),
+        sku("Standard_NV36ads_A10_v5", "StandardNVADSA10v5Family", &["1", "2", "3"]),
+        sku("Standard_ND96asr_v4", "Standard NDASv4_A100 Family", &["1", "2"]),
+        sku("Standard_ND96isr_MI300X_v5", "standardNDISv5MI300XFamily", &["1"]),
+    ]
+}
+
+pub fn default_usages() -> Vec<Value> {
+    let u = |name: &str, limit: i64, current: i64| json!({"unit": "Count", "currentValue": current, "limit": limit, "name": {"value": name, "localizedValue": name}});
+    vec![
+        u("cores", 1000, 20),
+        u("lowPriorityCores", 200, 0),
+        u("standardNCASv3_T4Family", 64, 0),
+        u("standardNCADSA100v4Family", 96, 0),
+        u("standardNVADSA10v5Family", 72, 0),
+        u("standardNDASv4_A100Family", 192, 0),
+        u("standardNDISv5MI300XFamily", 192, 0),
+    ]
+}
+
+fn read_request(conn: &mut TcpStream) -> Option<Recorded> {
+    conn.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
+    let mut buf = Vec::new();
+    let mut tmp = [0u8; 8192];
+    let header_end = loop {
+        let n = conn.read(&mut tmp).ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&tmp[..n]);
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+    };
+    let head = String::from_utf8_lossy(&buf[..header_end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let mut first = lines.next()?.split(' ');
+    let method = first.next()?.to_owned();
+    let target = first.next()?.to_owned();
+    let mut headers = HashMap::new();
+    for l in lines {
+        if let Some((k, v)) = l.split_once(':') {
+            headers.insert(k.trim().to_ascii_lowercase(), v.trim().to_owned());
+        }
+    }
+    let len: usize = headers.get("content-length").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let mut body = buf[header_end..].to_vec();
+    while body.len() < len {
+        let n = conn.read(&mut tmp).ok()?;
+        if n == 0 {
+            break;
+        }
+        body.extend_from_slice(&tmp[..n]);
+    }
+    Some(Recorded { method, target, headers, body: String::from_utf8_lossy(&body).into_owned() })
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        201 => "Created",
+        202 => "Accepted",
+        204 => "No Content",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        409 => "Conflict",
+        412 => "Precondition Failed",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        _ => "Status",
+    }
+}
+
+fn write(conn: &mut TcpStream, status: u16, headers: &[(String, String)], body: &str) {
+    let mut out =
+        format!("HTTP/1.1 {status} {}\r\nconnection: close\r\ncontent-length: {}\r\n", reason(status), body.len());
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("content-type")) && !body.is_empty() {
+        out.push_str("content-type: application/json\r\n");
+    }
+    out.push_str("x-ms-request-id: fake-request-1\r\n");
+    for (k, v) in headers {
+        out.push_str(&format!("{k}: {v}\r\n"));
+    }
+    out.push_str("\r\n");
+    let _ = conn.write_all(out.as_bytes());
+    let _ = conn.write_all(body.as_bytes());
+    let _ = conn.flush();
+}
+
+fn not_found(what: &str) -> (u16, Vec<(String, String)>, String) {
+    (
+        404,
+        vec![("x-ms-failure-cause".into(), "gateway".into())],
+        json!({"error": {"code": "ResourceNotFound", "message": format!("The Resource '{what}' was not found.")}})
+            .to_string(),
+    )
+}
+
+fn handle(mut conn: TcpStream, st: &Arc<Mutex<State>>, base: &str) {
+    let Some(req) = read_request(&mut conn) else { return };
+    let fault = {
+        let mut s = st.lock().expect("state");
+        s.log.push(req.clone());
+        let idx = s
+            .faults
+            .iter()
+            .position(|f| f.times > 0 && f.method == req.method && req.target.contains(&f.path_contains));
+        idx.map(|i| {
+            s.faults[i].times -= 1;
+            s.faults[i].action.clone()
+        })
+    };
+    if let Some(action) = fault {
+        match action {
+            Action::Respond { status, headers, body } => write(&mut conn, status, &headers, &body),
+            Action::Reset => {
+                let _ = conn.shutdown(std::net::Shutdown::Both);
+            }
+            Action::Stall => {
+                let _ = conn.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\n{");
+                thread::sleep(Duration::from_secs(30));
+            }
+            Action::Huge(n) => {
+                let head = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {n}\r\n\r\n");
+                let _ = conn.write_all(head.as_bytes());
+                let chunk = vec![b' '; 64 * 1024];
+                let mut sent = 0;
+                while sent < n {
+                    if conn.write_all(&chunk).is_err() {
+                        break;
+                    }
+                    sent += chunk.len();
+                }
+            }
+        }
+        return;
+    }
+    let (status, headers, body) = route(st, &req, base);
+    write(&mut conn, status, &headers, &body);
+}
+
+fn query_param<'a>(target: &'a str, key: &str) -> Option<&'a str> {
+    target.split_once('?')?.1.split('&').find_map(|kv| kv.strip_prefix(&format!("{key}=")))
+}
+
+fn page(items: &[Value], target: &str, size: usize, base: &str) -> String {
+    let skip: usize = query_param(target, "skip").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let end = (skip + size).min(items.len());
+    let page: Vec<Value> = items.get(skip..end).map(<[Value]>::to_vec).unwrap_or_default();
+    let mut v = json!({ "value": page });
+    if end < items.len() || (end == items.len() && !page.is_empty()) {
+        // ARM sometimes hands out a nextLink to an empty last page: keep doing so.
+        let path = target.split('?').next().unwrap_or("");
+        let mut query: Vec<String> = target
+            .split_once('?')
+            .map(|(_, q)| q.split('&').filter(|kv| !kv.starts_with("skip=")).map(str::to_owned).collect())
+            .unwrap_or_default();
+        query.push(format!("skip={end}"));
+        v["nextLink"] = json!(format!("{base}{path}?{}", query.join("&")));
+    }
+    v.to_string()
+}
+
+fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(String, String)>, String) {
+    let mut s = st.lock().expect("state");
+    let path = req.path().to_owned();
+    let key = lower_key(&path);
+    let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
+    // Operation status: .../locations/{loc}/operations/{id}
+    if let Some(i) = segs.iter().position(|x| *x == "operations" || *x == "operationresults") {
+        let id = segs.get(i + 1).copied().unwrap_or("");
+        let location_style = segs[i] == "operationresults";
+        let Some(op) = s.ops.get_mut(id) else { return not_found(id) };
+        let idx = op.polls.min(op.statuses.len() - 1);
+        op.polls += 1;
+        let status = op.statuses[idx].clone();
+        let pool_key = op.pool_key.clone();
+        let err = op.error.clone();
+        let terminal =
+            matches!(status.to_ascii_lowercase().as_str(), "succeeded" | "failed" | "canceled" | "cancelled");
+        if terminal {
+            if let Some(p) = s.pools.get_mut(&pool_key) {
+                p["properties"]["provisioningState"] = json!(status);
+            }
+        }
+        if location_style {
+            if !terminal {
+                return (
+                    202,
+                    vec![
+                        ("location".into(), format!("{base}{}?api-version=2016-03-30", path)),
+                        ("retry-after".into(), "1".into()),
+                    ],
+                    String::new(),
+                );
+            }
+            return (204, vec![], String::new());
+        }
+        let mut body = json!({"name": id, "status": status, "startTime": "2026-11-30T10:00:00Z"});
+        if let Some(e) = err {
+            if !status.eq_ignore_ascii_case("succeeded") && terminal {
+                body["error"] = e;
+            }
+        }
+        return (200, vec![("retry-after".into(), "1".into())], body.to_string());
+    }
+    // Features.
+    if let Some(i) = segs.iter().position(|x| *x == "features") {
+        if let Some(name) = segs.get(i + 1) {
+            return match s.features.get(&name.to_ascii_lowercase()) {
+                Some(f) => (200, vec![], f.to_string()),
+                None => {
+                    (404, vec![], json!({"error": {"code": "FeatureNotFound", "message": "not found"}}).to_string())
+                }
+            };
+        }
+    }
+    // SKUs and usages.
+    if key.ends_with("/providers/microsoft.compute/skus") {
+        let size = s.page_size;
+        return (200, vec![], page(&s.skus, &req.target, size, base));
+    }
+    if key.ends_with("/usages") {
+        let size = s.page_size;
+        return (200, vec![], page(&s.usages, &req.target, size + 3, base));
+    }
+    // Agent pools.
+    if let Some(i) = segs.iter().position(|x| x.eq_ignore_ascii_case("agentPools")) {
+        let cluster_key = lower_key(&format!("/{}", segs[..i].join("/")));
+        if !s.clusters.contains_key(&cluster_key) {
+            return not_found(&cluster_key);
+        }
+        if let Some(pool) = segs.get(i + 1) {
+            let pool = (*pool).to_owned();
+            match req.method.as_str() {
+                "GET" => {
+                    if let Some((states, n)) = s.body_scripts.get_mut(&key) {
+                        let st = states[(*n).min(states.len() - 1)].clone();
+                        *n += 1;
+                        if let Some(p) = s.pools.get_mut(&key) {
+                            p["properties"]["provisioningState"] = json!(st);
+                        }
+                    }
+                    return match s.pools.get(&key) {
+                        Some(p) => (200, vec![], p.to_string()),
+                        None => not_found(&pool),
+                    };
+                }
+                "PUT" => return put_pool(&mut s, req, &key, &path, &pool, base),
+                "DELETE" => {
+                    return (
+                        500,
+                        vec![],
+                        json!({"error": {"code": "TestForbidsDelete", "message": "tests never expect a DELETE"}})
+                            .to_string(),
+                    )
+                }
+                _ => return (405, vec![], String::new()),
+            }
+        }
+        let mut pools: Vec<Value> =
+            s.pools.iter().filter(|(k, _)| k.starts_with(&cluster_key)).map(|(_, v)| v.clone()).collect();
+        pools.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+        let size = s.page_size;
+        return (200, vec![], page(&pools, &req.target, size, base));
+    }
+    // Clusters.
+    if s.clusters.contains_key(&key) {
+        if req.method == "GET" {
+            let next = if s.cluster_states.is_empty() { None } else { Some(s.cluster_states.remove(0)) };
+            let mut c = s.clusters[&key].clone();
+            if let Some(state) = next {
+                c["properties"]["provisioningState"] = json!(state);
+            }
+            return (200, vec![], c.to_string());
+        }
+        return (405, vec![], String::new());
+    }
+    if key.contains("/managedclusters/") {
+        return not_found(&path);
+    }
+    (
+        404,
+        vec![],
+        json!({"error": {"code": "NoRoute", "message": format!("fake ARM has no route for {} {}", req.method, path)}})
+            .to_string(),
+    )
+}
+
+fn put_pool(
+    s: &mut State,
+    req: &Recorded,
+    key: &str,
+    path: &str,
+    name: &str,
+    base: &str,
+) -> (u16, Vec<(String, String)>, String) {
+    if s.pools.contains_key(key) && req.headers.get("if-none-match").is_some_and(|v| v == "*") {
+        return (
+            412,
+            vec![],
+            json!({"error": {"code": "PreconditionFailed", "message": "the agent pool already exists"}}).to_string(),
+        );
+    }
+    let body: Value = match serde_json::from_str(&req.body) {
+        Ok(v) => v,
+        Err(_) => {
+            return (
+                400,
+                vec![],
+                json!({"code": "InvalidParameter", "message": "body is not JSON", "target": "body"}).to_string(),
+            )
+        }
+    };
+    if body["properties"]["vmSize"].as_str().is_none() {
+        return (
+            400,
+            vec![],
+            json!({"code": "InvalidParameter", "message": "vmSize is required", "target": "properties.vmSize"})
+                .to_string(),
+        );
+    }
+    let sync = s.lro_style == LroStyle::Sync;
+    let mut pool = body.clone();
+    pool["id"] = json!(path);
+    pool["name"] = json!(name);
+    pool["type"] = json!("Microsoft.ContainerService/managedClusters/agentPools");
+    pool["properties"]["provisioningState"] = json!(if sync { "Succeeded" } else { "Creating" });
+    pool["properties"]["currentOrchestratorVersion"] = json!("1.33.2");
+    if pool["properties"]["scaleSetPriority"] == "Spot" {
+        let taints = pool["properties"]["nodeTaints"].as_array().cloned().unwrap_or_default();
+        let mut t = taints;
+        t.push(json!("kubernetes.azure.com/scalesetpriority=spot:NoSchedule"));
+        pool["properties"]["nodeTaints"] = json!(t);
+    }
+    s.pools.insert(key.to_owned(), pool.clone());
+    if sync {
+        return (200, vec![], pool.to_string());
+    }
+    s.next_op += 1;
+    let id = format!("op{}", s.next_op);
+    let statuses = s.op_statuses.clone();
+    let error = s.op_error.clone();
+    s.ops.insert(id.clone(), Op { statuses, polls: 0, pool_key: key.to_owned(), error });
+    let op_base = s.op_base.clone().unwrap_or_else(|| base.to_owned());
+    let op_url = format!("{op_base}/subscriptions/{SUB}/providers/Microsoft.ContainerService/locations/eastus/operations/{id}?api-version=2016-03-30&t=signature-t&s=signature-s");
+    match s.lro_style {
+        LroStyle::AsyncOperation => {
+            (201, vec![("azure-asyncoperation".into(), op_url), ("retry-after".into(), "1".into())], pool.to_string())
+        }
+        LroStyle::Location => {
+            let loc = format!("{op_base}/subscriptions/{SUB}/providers/Microsoft.ContainerService/locations/eastus/operationresults/{id}?api-version=2016-03-30");
+            (202, vec![("location".into(), loc), ("retry-after".into(), "1".into())], String::new())
+        }
+        LroStyle::BodyOnly => {
+            // The pool's own state follows the script as the pool is polled.
+            let statuses = s.op_statuses.clone();
+            s.body_scripts.insert(key.to_owned(), (statuses, 0));
+            (201, vec![], pool.to_string())
+        }
+        LroStyle::Sync => unreachable!(),
+    }
+}
