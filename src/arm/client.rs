@@ -175,6 +175,16 @@ impl ArmClient {
             .and_then(|v| v.parse::<f64>().ok())
             .filter(|v| *v > 0.0)
             .map_or(Duration::from_secs(60), Duration::from_secs_f64);
+        Self::with_read_timeout(endpoint, tokens, sleeper, read_timeout)
+    }
+
+    /// A client with an explicit per-request read timeout (connect timeout stays 10 s).
+    pub fn with_read_timeout(
+        endpoint: Endpoint,
+        tokens: Option<TokenCache>,
+        sleeper: Sleeper,
+        read_timeout: Duration,
+    ) -> Result<Self, ArmError> {
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10))
             .read_timeout(read_timeout)

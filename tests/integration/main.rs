@@ -4,8 +4,10 @@
 
 mod catalog_cli;
 mod completions;
+mod conformance;
 mod create_pool;
 mod fake_arm;
+mod fault_props;
 mod properties;
 mod recommend_cli;
 mod support;

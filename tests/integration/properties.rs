@@ -84,3 +84,51 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn pool_validator_never_panics(
+        name in ".{0,16}",
+        size in prop::sample::select(vec!["Standard_NC24ads_A100_v4", "nd96asr_v4", "Standard_NV6ads_A10_v5", "Standard_ND96isr_MI300X_v5", "bogus", ""]),
+        taint in ".{0,30}",
+        label in ".{0,30}",
+        tag in ".{0,30}",
+        mig in prop::option::of(".{0,8}"),
+        counts in (prop::option::of(0u32..2000), prop::option::of(0u32..2000), prop::option::of(0u32..2000)),
+        spot_price in prop::option::of(-5.0f64..5.0),
+        zones in ".{0,6}",
+        os_sku in prop::option::of(".{0,12}"),
+        version in prop::option::of(".{0,8}"),
+        windows in any::<bool>(),
+    ) {
+        let catalog = Catalog::bundled().expect("catalog");
+        let req = aksgpu::plan::agent_pool::PoolRequest {
+            subscription: "00000000-0000-0000-0000-000000000000".into(),
+            resource_group: "rg".into(),
+            cluster: "c1".into(),
+            name,
+            vm_size: size.into(),
+            count: counts.0,
+            min_count: counts.1,
+            max_count: counts.2,
+            os: Some(if windows { Os::Windows } else { Os::Linux }),
+            os_sku,
+            kubernetes_version: version,
+            taints: Some(vec![taint]),
+            labels: vec![label],
+            mig_profile: mig,
+            spot: spot_price.is_some(),
+            spot_max_price: spot_price,
+            zones: vec![zones],
+            tags: vec![tag],
+            ..Default::default()
+        };
+        if let Ok(spec) = aksgpu::plan::agent_pool::PoolSpec::validate(&catalog, &req) {
+            let body = spec.body();
+            prop_assert!(body["properties"]["vmSize"].is_string());
+            prop_assert!(spec.vcpus_needed() > 0);
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! Conformance with Microsoft's own OpenAPI spec and examples (../shared/arm): every request
+//! body the tool builds validates against the AgentPool schema of
+//! `aks/2026-10-01/managedClusters.json`, and the GPU examples round-trip through the
+//! client's types without losing GPU fields. In CI a missing ../shared fails loudly.
+
+use std::path::PathBuf;
+
+use serde_json::{Map, Value};
+
+use aksgpu::catalog::Catalog;
+use aksgpu::plan::agent_pool::{AgentPool, PoolRequest, PoolSpec};
+use aksgpu::recommend::Os;
+
+fn shared() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/arm");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(std::env::var_os("CI").is_none(), "../shared/arm is missing in CI: the conformance tests cannot run");
+    eprintln!("../shared/arm not found: conformance tests skipped outside CI");
+    None
+}
+
+fn load(path: &PathBuf) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).expect("read spec")).expect("spec parses")
+}
+
+/// A strict subset of JSON Schema / Swagger 2.0: $ref, allOf, type, enum, readOnly,
+/// minimum/maximum, items, additionalProperties; unknown properties are errors.
+struct Validator<'a> {
+    defs: &'a Map<String, Value>,
+}
+
+impl Validator<'_> {
+    fn resolve<'b>(&'b self, schema: &'b Value) -> &'b Value {
+        match schema.get("$ref").and_then(Value::as_str) {
+            Some(r) if r.starts_with("#/definitions/") => {
+                self.defs.get(&r["#/definitions/".len()..]).unwrap_or_else(|| panic!("missing definition {r}"))
+            }
+            _ => schema,
+        }
+    }
+
+    /// All properties of an object schema, through allOf; external refs (common-types
+    /// ProxyResource) contribute the read-only id, name, type.
+    fn properties(&self, schema: &Value, out: &mut Map<String, Value>) {
+        let schema = self.resolve(schema);
+        if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+            if r.contains("ProxyResource") || r.contains("Resource") {
+                for k in ["id", "name", "type", "systemData"] {
+                    out.insert(k.into(), serde_json::json!({"readOnly": true}));
+                }
+            }
+        }
+        if let Some(p) = schema.get("properties").and_then(Value::as_object) {
+            for (k, v) in p {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+        for sub in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+            self.properties(sub, out);
+        }
+    }
+
+    fn check(&self, schema: &Value, value: &Value, path: &str, errors: &mut Vec<String>) {
+        let schema = self.resolve(schema);
+        if let Some(e) = schema.get("enum").and_then(Value::as_array) {
+            if !e.contains(value) {
+                errors.push(format!("{path}: {value} is not one of {e:?}"));
+            }
+        }
+        let ty = schema.get("type").and_then(Value::as_str);
+        match (ty, value) {
+            (Some("string"), Value::String(_))
+            | (Some("boolean"), Value::Bool(_))
+            | (Some("number"), Value::Number(_))
+            | (None, _) => {}
+            (Some("integer"), Value::Number(n)) if n.is_i64() || n.is_u64() => {}
+            (Some("array"), Value::Array(items)) => {
+                if let Some(item) = schema.get("items") {
+                    for (i, v) in items.iter().enumerate() {
+                        self.check(item, v, &format!("{path}[{i}]"), errors);
+                    }
+                }
+            }
+            (Some("object"), Value::Object(_)) => {}
+            (Some(t), v) => errors.push(format!("{path}: expected {t}, got {v}")),
+        }
+        if let Some(n) = value.as_f64() {
+            if schema.get("minimum").and_then(Value::as_f64).is_some_and(|m| n < m) {
+                errors.push(format!("{path}: {n} below minimum"));
+            }
+            if schema.get("maximum").and_then(Value::as_f64).is_some_and(|m| n > m) {
+                errors.push(format!("{path}: {n} above maximum"));
+            }
+        }
+        if let Value::Object(obj) = value {
+            let mut props = Map::new();
+            self.properties(schema, &mut props);
+            let additional = schema.get("additionalProperties");
+            for (k, v) in obj {
+                let p = format!("{path}.{k}");
+                match props.get(k) {
+                    Some(ps) => {
+                        if ps.get("readOnly").and_then(Value::as_bool) == Some(true)
+                            || self.resolve(ps).get("readOnly").and_then(Value::as_bool) == Some(true)
+                        {
+                            errors.push(format!("{p}: read-only, must not be sent"));
+                        }
+                        self.check(ps, v, &p, errors);
+                    }
+                    None => match additional {
+                        Some(a) if a.is_object() => self.check(a, v, &p, errors),
+                        _ => errors.push(format!("{p}: not in the schema")),
+                    },
+                }
+            }
+        }
+    }
+}
+
+fn spec(f: impl FnOnce(&mut PoolRequest)) -> PoolSpec {
+    let mut r = PoolRequest {
+        subscription: "00000000-0000-0000-0000-000000000000".into(),
+        resource_group: "rg".into(),
+        cluster: "c1".into(),
+        name: "gpu".into(),
+        vm_size: "Standard_NC24ads_A100_v4".into(),
+        ..PoolRequest::default()
+    };
+    f(&mut r);
+    PoolSpec::validate(&Catalog::bundled().expect("catalog"), &r).expect("valid request")
+}
+
+#[test]
+fn every_request_body_validates_against_the_agent_pool_schema() {
+    let Some(dir) = shared() else { return };
+    let doc = load(&dir.join("aks/2026-10-01/managedClusters.json"));
+    let defs = doc["definitions"].as_object().expect("definitions");
+    let v = Validator { defs };
+    let agent_pool = &defs["AgentPool"];
+    let bodies = [
+        ("gpu", spec(|_| {})),
+        (
+            "mig",
+            spec(|r| {
+                r.vm_size = "Standard_ND96asr_v4".into();
+                r.mig_profile = Some("MIG3g".into());
+            }),
+        ),
+        (
+            "windows",
+            spec(|r| {
+                r.vm_size = "Standard_NC4as_T4_v3".into();
+                r.os = Some(Os::Windows);
+                r.os_sku = Some("Windows2022".into());
+                r.name = "gpuw".into();
+                r.kubernetes_version = Some("1.30".into());
+            }),
+        ),
+        (
+            "spot",
+            spec(|r| {
+                r.spot = true;
+                r.spot_max_price = Some(2.5);
+                r.eviction_policy = Some("Deallocate".into());
+                r.zones = vec!["1".into(), "2".into()];
+            }),
+        ),
+        (
+            "driver-none",
+            spec(|r| {
+                r.gpu_driver = Some("none".into());
+                r.os_sku = Some("Ubuntu2404".into());
+            }),
+        ),
+        ("amd", spec(|r| r.vm_size = "Standard_ND96isr_MI300X_v5".into())),
+        (
+            "autoscaler",
+            spec(|r| {
+                r.min_count = Some(1);
+                r.max_count = Some(4);
+                r.labels = vec!["team=ml,accelerator=nvidia".into()];
+                r.tags = vec!["owner=aksgpu".into()];
+                r.max_pods = Some(110);
+                r.os_disk_type = Some("Managed".into());
+                r.taints = Some(vec!["sku=gpu:NoSchedule".into(), "nvidia.com/gpu=present:NoExecute".into()]);
+            }),
+        ),
+    ];
+    for (name, s) in bodies {
+        let mut errors = Vec::new();
+        v.check(agent_pool, &s.body(), "body", &mut errors);
+        assert!(errors.is_empty(), "{name} body does not match the spec:\n{}\n{}", errors.join("\n"), s.body());
+    }
+    // The validator itself rejects what the spec forbids.
+    let mut errors = Vec::new();
+    v.check(
+        agent_pool,
+        &serde_json::json!({"properties": {"vmSize": "x", "gpuInstanceProfile": "MIG5g", "eTag": "x", "bogus": 1, "count": "3"}}),
+        "body",
+        &mut errors,
+    );
+    assert_eq!(errors.len(), 4, "{errors:?}");
+}
+
+#[test]
+fn gpu_examples_round_trip_through_the_client_types() {
+    let Some(dir) = shared() else { return };
+    let examples = dir.join("aks/2026-08-01/examples");
+    let mut seen = 0;
+    for name in [
+        "AgentPoolsCreate_GPUMIG.json",
+        "AgentPoolsCreate_ManagedGPU.json",
+        "AgentPoolsGet.json",
+        "AgentPoolsCreate_Spot.json",
+        "AgentPoolsCreate_WindowsOSSKU.json",
+    ] {
+        let ex = load(&examples.join(name));
+        let mut bodies = vec![ex["parameters"]["parameters"].clone()];
+        for (_, resp) in ex["responses"].as_object().into_iter().flatten() {
+            if resp["body"].is_object() {
+                bodies.push(resp["body"].clone());
+            }
+        }
+        for body in bodies.into_iter().filter(|b| b.is_object()) {
+            let typed: AgentPool = serde_json::from_value(body.clone()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let back = serde_json::to_value(&typed).expect("serialize");
+            assert_eq!(back, body, "{name} lost or changed fields in a round trip");
+            for field in ["gpuInstanceProfile", "gpuProfile", "vmSize", "scaleSetPriority", "osSKU"] {
+                assert_eq!(back["properties"].get(field), body["properties"].get(field), "{name}: {field}");
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen >= 8, "only {seen} bodies checked");
+    let mig = load(&examples.join("AgentPoolsCreate_GPUMIG.json"));
+    let typed: AgentPool = serde_json::from_value(mig["parameters"]["parameters"].clone()).expect("parses");
+    assert_eq!(typed.properties.gpu_instance_profile.as_deref(), Some("MIG2g"));
+    let managed = load(&examples.join("AgentPoolsCreate_ManagedGPU.json"));
+    let typed: AgentPool = serde_json::from_value(managed["parameters"]["parameters"].clone()).expect("parses");
+    let gp = typed.properties.gpu_profile.expect("gpuProfile");
+    assert_eq!(gp.driver.as_deref(), Some("Install"));
+    assert!(gp.other.contains_key("nvidia"), "the newer nvidia block survives: {gp:?}");
+}

@@ -1,0 +1,112 @@
+//! Random fault sequences from the fake ARM server: create-pool never hangs past its
+//! timeout (plus request timeouts) and never sends another PUT once one was accepted.
+
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use serde_json::json;
+
+use aksgpu::arm::auth::{Secret, StaticToken, TokenCache};
+use aksgpu::arm::retry::Sleeper;
+use aksgpu::arm::{ArmClient, Cloud, Endpoint};
+use aksgpu::catalog::Catalog;
+use aksgpu::plan::agent_pool::{PoolRequest, PoolSpec};
+use aksgpu::provision::pool::{create, CreateOptions};
+use aksgpu::provision::Progress;
+
+use crate::fake_arm::{respond, respond_h, Action, FakeArm, SUB, TOKEN};
+
+fn fault(kind: u8) -> Action {
+    match kind {
+        0 => respond_h(429, &[("retry-after", "0")], r#"{"error":{"code":"Throttled","message":"x"}}"#),
+        1 => respond(500, json!({"error": {"code": "InternalServerError", "message": "x"}})),
+        2 => respond(503, json!({"error": {"code": "ServiceUnavailable", "message": "x"}})),
+        3 => Action::Reset,
+        4 => respond(404, json!({"error": {"code": "NotFound", "message": "x"}})),
+        _ => Action::Stall,
+    }
+}
+
+fn client(arm: &FakeArm) -> ArmClient {
+    let endpoint = Endpoint::new(Cloud::AzureCloud, Some(&arm.base)).expect("endpoint");
+    let tokens = TokenCache::new(std::sync::Arc::new(StaticToken(Secret::new(TOKEN))), endpoint.scope.clone());
+    ArmClient::with_read_timeout(endpoint, Some(tokens), Sleeper::recording(), Duration::from_millis(300))
+        .expect("client")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn faults_never_hang_and_never_repeat_an_accepted_put(
+        put_faults in prop::collection::vec(0u8..4, 0..4),
+        poll_faults in prop::collection::vec(0u8..6, 0..6),
+        running in 0usize..4,
+        end in prop::sample::select(vec!["Succeeded", "Failed", "Canceled", "InProgress"]),
+    ) {
+        let arm = FakeArm::start();
+        for k in &put_faults {
+            arm.fault("PUT", "agentPools/gpu", 1, fault(*k));
+        }
+        for k in &poll_faults {
+            arm.fault("GET", "operations/", 1, fault(*k));
+        }
+        let mut statuses: Vec<String> = vec!["InProgress".into(); running];
+        statuses.push(end.into());
+        arm.with(|s| s.op_statuses = statuses);
+        let catalog = Catalog::bundled().expect("catalog");
+        let spec = PoolSpec::validate(&catalog, &PoolRequest {
+            subscription: SUB.into(),
+            resource_group: "rg".into(),
+            cluster: "c1".into(),
+            name: "gpu".into(),
+            vm_size: "Standard_NC24ads_A100_v4".into(),
+            ..PoolRequest::default()
+        }).expect("spec");
+        let c = client(&arm);
+        let timeout = Duration::from_secs(2);
+        let opts = CreateOptions { dry_run: false, no_wait: false, skip_preflight: false, timeout, location: None };
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
+        let started = Instant::now();
+        let result = rt.block_on(create(&c, &catalog, &spec, &opts, &|_| {}, &Progress::default()));
+        let elapsed = started.elapsed();
+        // The timeout bounds waiting; a request in flight may add its own (short) timeout.
+        prop_assert!(elapsed < timeout + Duration::from_secs(4), "took {elapsed:?}");
+        let puts = arm.count("PUT", "agentPools/gpu");
+        prop_assert!(puts <= put_faults.len() + 1, "{puts} PUTs for {} PUT faults", put_faults.len());
+        prop_assert_eq!(arm.count("DELETE", "/"), 0);
+        if end == "Succeeded" && put_faults.len() <= 3 && poll_faults.is_empty() {
+            prop_assert!(result.is_ok(), "{:?}", result.err());
+        }
+    }
+}
+
+/// T1 at library level: the recorded wait is exactly the server's Retry-After.
+#[test]
+fn t01_recorded_delay_is_the_servers_retry_after() {
+    let arm = FakeArm::start();
+    arm.fault("GET", "managedClusters/c1", 1, respond_h(429, &[("retry-after", "2")], "{}"));
+    let c = client(&arm);
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
+    let url = format!("{}?api-version=2026-10-01", crate::fake_arm::cluster_path("c1"));
+    let v: serde_json::Value = rt.block_on(c.get_json(&url)).expect("ok after retry");
+    assert_eq!(v["location"], "eastus");
+    assert_eq!(c.sleeper.waits(), vec![Duration::from_secs(2)]);
+    assert_eq!(arm.count("GET", "managedClusters/c1"), 2);
+}
+
+/// Paging stops at an empty page even when a nextLink is present.
+#[test]
+fn list_follows_next_link_until_empty() {
+    let arm = FakeArm::start();
+    let c = client(&arm);
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
+    for i in 0..5 {
+        arm.put_pool("c1", &format!("p{i}"), json!({"name": format!("p{i}"), "properties": {}}));
+    }
+    let url = format!("{}/agentPools?api-version=2026-10-01", crate::fake_arm::cluster_path("c1"));
+    let pools = rt.block_on(c.list(&url)).expect("list");
+    assert_eq!(pools.len(), 5);
+    // 5 pools at 2 per page: 3 pages, then the empty page the last nextLink points at.
+    assert_eq!(arm.count("GET", "/agentPools"), 4);
+}
