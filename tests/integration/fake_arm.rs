@@ -101,6 +101,10 @@ pub struct State {
     /// States GET cluster reports on successive calls (then Succeeded).
     pub cluster_states: Vec<String>,
     pub page_size: usize,
+    /// Added before every answer (benchmarks).
+    pub latency: Duration,
+    /// Hand out a nextLink to an empty page after the last full one (as ARM sometimes does).
+    pub trailing_empty_page: bool,
     next_op: usize,
 }
 
@@ -145,6 +149,8 @@ impl FakeArm {
             op_base: None,
             cluster_states: Vec::new(),
             page_size: 2,
+            latency: Duration::ZERO,
+            trailing_empty_page: true,
             next_op: 0,
         }));
         let st = state.clone();
@@ -334,6 +340,10 @@ fn not_found(what: &str) -> (u16, Vec<(String, String)>, String) {
 
 fn handle(mut conn: TcpStream, st: &Arc<Mutex<State>>, base: &str) {
     let Some(req) = read_request(&mut conn) else { return };
+    let latency = st.lock().map(|s| s.latency).unwrap_or_default();
+    if !latency.is_zero() {
+        thread::sleep(latency);
+    }
     let fault = {
         let mut s = st.lock().expect("state");
         s.log.push(req.clone());
@@ -379,12 +389,12 @@ fn query_param<'a>(target: &'a str, key: &str) -> Option<&'a str> {
     target.split_once('?')?.1.split('&').find_map(|kv| kv.strip_prefix(&format!("{key}=")))
 }
 
-fn page(items: &[Value], target: &str, size: usize, base: &str) -> String {
+fn page(items: &[Value], target: &str, size: usize, base: &str, trailing: bool) -> String {
     let skip: usize = query_param(target, "skip").and_then(|v| v.parse().ok()).unwrap_or(0);
     let end = (skip + size).min(items.len());
     let page: Vec<Value> = items.get(skip..end).map(<[Value]>::to_vec).unwrap_or_default();
     let mut v = json!({ "value": page });
-    if end < items.len() || (end == items.len() && !page.is_empty()) {
+    if end < items.len() || (trailing && end == items.len() && !page.is_empty()) {
         // ARM sometimes hands out a nextLink to an empty last page: keep doing so.
         let path = target.split('?').next().unwrap_or("");
         let mut query: Vec<String> = target
@@ -454,11 +464,11 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
     // SKUs and usages.
     if key.ends_with("/providers/microsoft.compute/skus") {
         let size = s.page_size;
-        return (200, vec![], page(&s.skus, &req.target, size, base));
+        return (200, vec![], page(&s.skus, &req.target, size, base, s.trailing_empty_page));
     }
     if key.ends_with("/usages") {
         let size = s.page_size;
-        return (200, vec![], page(&s.usages, &req.target, size + 3, base));
+        return (200, vec![], page(&s.usages, &req.target, size + 3, base, s.trailing_empty_page));
     }
     // Agent pools.
     if let Some(i) = segs.iter().position(|x| x.eq_ignore_ascii_case("agentPools")) {
@@ -498,7 +508,7 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
             s.pools.iter().filter(|(k, _)| k.starts_with(&cluster_key)).map(|(_, v)| v.clone()).collect();
         pools.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
         let size = s.page_size;
-        return (200, vec![], page(&pools, &req.target, size, base));
+        return (200, vec![], page(&pools, &req.target, size, base, s.trailing_empty_page));
     }
     // Clusters.
     if s.clusters.contains_key(&key) {
