@@ -4,7 +4,11 @@
 //! shows is what Azure receives.
 
 pub mod agent_pool;
+pub mod kaito;
+pub mod manifest;
+pub mod operator;
 pub mod preflight;
+pub mod zip;
 
 use serde::Serialize;
 use serde_json::Value;
