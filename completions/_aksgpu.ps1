@@ -30,6 +30,11 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             [CompletionResult]::new('recommend', 'recommend', [CompletionResultType]::ParameterValue, 'Recommend VM sizes for a described workload (offline, from the bundled catalog)')
             [CompletionResult]::new('create-pool', 'create-pool', [CompletionResultType]::ParameterValue, 'Create a GPU node pool through ARM: validation, preflight, PUT, wait')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait for a pool''s operation to finish (resume after --no-wait, a timeout or Ctrl-C)')
+            [CompletionResult]::new('register-feature', 'register-feature', [CompletionResultType]::ParameterValue, 'Register an AKS preview feature and refresh the resource provider')
+            [CompletionResult]::new('feature', 'feature', [CompletionResultType]::ParameterValue, 'Preview features that matter for GPUs')
+            [CompletionResult]::new('install-operator', 'install-operator', [CompletionResultType]::ParameterValue, 'Install the NVIDIA GPU Operator with Helm through AKS runCommand')
+            [CompletionResult]::new('kaito', 'kaito', [CompletionResultType]::ParameterValue, 'KAITO (AI toolchain operator): enable it, or write a Workspace for a model')
+            [CompletionResult]::new('manifest', 'manifest', [CompletionResultType]::ParameterValue, 'Kubernetes YAML for a GPU workload on a pool: tolerations, node selector, GPU limits')
             [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Credentials and subscription in use')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
@@ -154,6 +159,8 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             [CompletionResult]::new('--os-disk-type', '--os-disk-type', [CompletionResultType]::ParameterName, 'OS disk type: Managed or Ephemeral')
             [CompletionResult]::new('--tags', '--tags', [CompletionResultType]::ParameterName, 'Azure tags, key=value; repeat or comma-separate')
             [CompletionResult]::new('--location', '--location', [CompletionResultType]::ParameterName, 'The cluster''s region, if known: preflight then reads everything at once')
+            [CompletionResult]::new('--mig-strategy', '--mig-strategy', [CompletionResultType]::ParameterName, 'With --install-operator: MIG strategy')
+            [CompletionResult]::new('--time-slicing', '--time-slicing', [CompletionResultType]::ParameterName, 'With --install-operator: time slicing replicas')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
@@ -161,6 +168,8 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
             [CompletionResult]::new('--recommend', '--recommend', [CompletionResultType]::ParameterName, 'Take the top `aksgpu recommend` result for --workload/--model/… instead of --vm-size')
             [CompletionResult]::new('--spot', '--spot', [CompletionResultType]::ParameterName, 'Spot VMs (evictable, cheaper)')
+            [CompletionResult]::new('--register-features', '--register-features', [CompletionResultType]::ParameterName, 'Register the preview features the pool needs (WindowsGPUPreview for Windows) first')
+            [CompletionResult]::new('--install-operator', '--install-operator', [CompletionResultType]::ParameterName, 'Install the NVIDIA GPU Operator after the pool (pool gets --gpu-driver none unless told otherwise; the autoscaler minimum must be at least 1)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the exact requests and send no write (preflight reads run when credentials exist)')
             [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'Return once Azure accepts the request; resume with `aksgpu wait`')
             [CompletionResult]::new('--skip-preflight', '--skip-preflight', [CompletionResultType]::ParameterName, 'Skip the preflight reads (existence, SKU, quota checks)')
@@ -186,6 +195,177 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aksgpu;register-feature' {
+            [CompletionResult]::new('--subscription', '--subscription', [CompletionResultType]::ParameterName, 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]')
+            [CompletionResult]::new('--cloud', '--cloud', [CompletionResultType]::ParameterName, 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting after this long (the Azure operation continues)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Resource provider namespace')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aksgpu;feature' {
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Show the GPU-related preview flags and their state on the subscription')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aksgpu;feature;list' {
+            [CompletionResult]::new('--subscription', '--subscription', [CompletionResultType]::ParameterName, 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]')
+            [CompletionResult]::new('--cloud', '--cloud', [CompletionResultType]::ParameterName, 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting after this long (the Azure operation continues)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aksgpu;feature;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Show the GPU-related preview flags and their state on the subscription')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aksgpu;feature;help;list' {
+            break
+        }
+        'aksgpu;feature;help;help' {
+            break
+        }
+        'aksgpu;install-operator' {
+            [CompletionResult]::new('--subscription', '--subscription', [CompletionResultType]::ParameterName, 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]')
+            [CompletionResult]::new('--cloud', '--cloud', [CompletionResultType]::ParameterName, 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting after this long (the Azure operation continues)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--resource-group', '--resource-group', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'AKS cluster name')
+            [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'The GPU pool to serve [default: every GPU pool of the cluster]')
+            [CompletionResult]::new('--driver-mode', '--driver-mode', [CompletionResultType]::ParameterName, 'Driver mode [default: follow the pool''s gpuProfile.driver]')
+            [CompletionResult]::new('--chart-version', '--chart-version', [CompletionResultType]::ParameterName, 'GPU Operator chart version [default: the pinned version]')
+            [CompletionResult]::new('--mig-strategy', '--mig-strategy', [CompletionResultType]::ParameterName, 'MIG strategy (single: nvidia.com/gpu per slice; mixed: nvidia.com/mig-<slice>)')
+            [CompletionResult]::new('--time-slicing', '--time-slicing', [CompletionResultType]::ParameterName, 'Share each GPU between N pods by time slicing')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the values and the exact runCommand requests; change nothing')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aksgpu;kaito' {
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable the KAITO add-on (and the OIDC issuer it needs) on a cluster')
+            [CompletionResult]::new('workspace', 'workspace', [CompletionResultType]::ParameterValue, 'Write a kaito.sh/v1beta1 Workspace for a model, with a recommended instance type')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aksgpu;kaito;enable' {
+            [CompletionResult]::new('--subscription', '--subscription', [CompletionResultType]::ParameterName, 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]')
+            [CompletionResult]::new('--cloud', '--cloud', [CompletionResultType]::ParameterName, 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting after this long (the Azure operation continues)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--resource-group', '--resource-group', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'AKS cluster name')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the PUT body; change nothing')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aksgpu;kaito;workspace' {
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model (alias or Hugging Face id) with a KAITO preset')
+            [CompletionResult]::new('--instance-type', '--instance-type', [CompletionResultType]::ParameterName, 'VM size for the workspace [default: the cheapest KAITO-capable size that holds the model]')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Workspace name [default: workspace-<model>]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'Region for prices when choosing the size')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (yaml by default)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (yaml by default)')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aksgpu;kaito;help' {
+            [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable the KAITO add-on (and the OIDC issuer it needs) on a cluster')
+            [CompletionResult]::new('workspace', 'workspace', [CompletionResultType]::ParameterValue, 'Write a kaito.sh/v1beta1 Workspace for a model, with a recommended instance type')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aksgpu;kaito;help;enable' {
+            break
+        }
+        'aksgpu;kaito;help;workspace' {
+            break
+        }
+        'aksgpu;kaito;help;help' {
+            break
+        }
+        'aksgpu;manifest' {
+            [CompletionResult]::new('--subscription', '--subscription', [CompletionResultType]::ParameterName, 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]')
+            [CompletionResult]::new('--cloud', '--cloud', [CompletionResultType]::ParameterName, 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting after this long (the Azure operation continues)')
+            [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'Target pool (nodeSelector agentpool=NAME); with -g and --cluster its taints, size and MIG profile are read from Azure')
+            [CompletionResult]::new('--vm-size', '--vm-size', [CompletionResultType]::ParameterName, 'Target VM size (nodeSelector node.kubernetes.io/instance-type) instead of a pool')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Resource group (with --pool, to read the pool)')
+            [CompletionResult]::new('--resource-group', '--resource-group', [CompletionResultType]::ParameterName, 'Resource group (with --pool, to read the pool)')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'Cluster (with --pool, to read the pool)')
+            [CompletionResult]::new('--taints', '--taints', [CompletionResultType]::ParameterName, 'Pool taints to tolerate [default: sku=gpu:NoSchedule]')
+            [CompletionResult]::new('--mig-profile', '--mig-profile', [CompletionResultType]::ParameterName, 'MIG profile of the pool (mixed strategy: requests nvidia.com/mig-<slice>)')
+            [CompletionResult]::new('--os', '--os', [CompletionResultType]::ParameterName, 'Node OS (windows requests microsoft.com/directx)')
+            [CompletionResult]::new('--gpus', '--gpus', [CompletionResultType]::ParameterName, 'GPUs (or MIG slices) to request')
+            [CompletionResult]::new('--image', '--image', [CompletionResultType]::ParameterName, 'Container image')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Workload name')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Kind of workload')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--spot', '--spot', [CompletionResultType]::ParameterName, 'The pool is spot (tolerate the spot taint)')
+            [CompletionResult]::new('--smoke-test', '--smoke-test', [CompletionResultType]::ParameterName, 'Emit the CUDA smoke-test Job (nvidia-smi) for checking a new pool instead')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -250,6 +430,11 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             [CompletionResult]::new('recommend', 'recommend', [CompletionResultType]::ParameterValue, 'Recommend VM sizes for a described workload (offline, from the bundled catalog)')
             [CompletionResult]::new('create-pool', 'create-pool', [CompletionResultType]::ParameterValue, 'Create a GPU node pool through ARM: validation, preflight, PUT, wait')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Wait for a pool''s operation to finish (resume after --no-wait, a timeout or Ctrl-C)')
+            [CompletionResult]::new('register-feature', 'register-feature', [CompletionResultType]::ParameterValue, 'Register an AKS preview feature and refresh the resource provider')
+            [CompletionResult]::new('feature', 'feature', [CompletionResultType]::ParameterValue, 'Preview features that matter for GPUs')
+            [CompletionResult]::new('install-operator', 'install-operator', [CompletionResultType]::ParameterValue, 'Install the NVIDIA GPU Operator with Helm through AKS runCommand')
+            [CompletionResult]::new('kaito', 'kaito', [CompletionResultType]::ParameterValue, 'KAITO (AI toolchain operator): enable it, or write a Workspace for a model')
+            [CompletionResult]::new('manifest', 'manifest', [CompletionResultType]::ParameterValue, 'Kubernetes YAML for a GPU workload on a pool: tolerations, node selector, GPU limits')
             [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Credentials and subscription in use')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
@@ -274,6 +459,33 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             break
         }
         'aksgpu;help;wait' {
+            break
+        }
+        'aksgpu;help;register-feature' {
+            break
+        }
+        'aksgpu;help;feature' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Show the GPU-related preview flags and their state on the subscription')
+            break
+        }
+        'aksgpu;help;feature;list' {
+            break
+        }
+        'aksgpu;help;install-operator' {
+            break
+        }
+        'aksgpu;help;kaito' {
+            [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable the KAITO add-on (and the OIDC issuer it needs) on a cluster')
+            [CompletionResult]::new('workspace', 'workspace', [CompletionResultType]::ParameterValue, 'Write a kaito.sh/v1beta1 Workspace for a model, with a recommended instance type')
+            break
+        }
+        'aksgpu;help;kaito;enable' {
+            break
+        }
+        'aksgpu;help;kaito;workspace' {
+            break
+        }
+        'aksgpu;help;manifest' {
             break
         }
         'aksgpu;help;auth' {

@@ -28,14 +28,29 @@ _aksgpu() {
             aksgpu,create-pool)
                 cmd="aksgpu__subcmd__create__subcmd__pool"
                 ;;
+            aksgpu,feature)
+                cmd="aksgpu__subcmd__feature"
+                ;;
             aksgpu,help)
                 cmd="aksgpu__subcmd__help"
+                ;;
+            aksgpu,install-operator)
+                cmd="aksgpu__subcmd__install__subcmd__operator"
+                ;;
+            aksgpu,kaito)
+                cmd="aksgpu__subcmd__kaito"
                 ;;
             aksgpu,man)
                 cmd="aksgpu__subcmd__man"
                 ;;
+            aksgpu,manifest)
+                cmd="aksgpu__subcmd__manifest"
+                ;;
             aksgpu,recommend)
                 cmd="aksgpu__subcmd__recommend"
+                ;;
+            aksgpu,register-feature)
+                cmd="aksgpu__subcmd__register__subcmd__feature"
                 ;;
             aksgpu,wait)
                 cmd="aksgpu__subcmd__wait"
@@ -70,6 +85,18 @@ _aksgpu() {
             aksgpu__subcmd__catalog__subcmd__help,show)
                 cmd="aksgpu__subcmd__catalog__subcmd__help__subcmd__show"
                 ;;
+            aksgpu__subcmd__feature,help)
+                cmd="aksgpu__subcmd__feature__subcmd__help"
+                ;;
+            aksgpu__subcmd__feature,list)
+                cmd="aksgpu__subcmd__feature__subcmd__list"
+                ;;
+            aksgpu__subcmd__feature__subcmd__help,help)
+                cmd="aksgpu__subcmd__feature__subcmd__help__subcmd__help"
+                ;;
+            aksgpu__subcmd__feature__subcmd__help,list)
+                cmd="aksgpu__subcmd__feature__subcmd__help__subcmd__list"
+                ;;
             aksgpu__subcmd__help,auth)
                 cmd="aksgpu__subcmd__help__subcmd__auth"
                 ;;
@@ -82,14 +109,29 @@ _aksgpu() {
             aksgpu__subcmd__help,create-pool)
                 cmd="aksgpu__subcmd__help__subcmd__create__subcmd__pool"
                 ;;
+            aksgpu__subcmd__help,feature)
+                cmd="aksgpu__subcmd__help__subcmd__feature"
+                ;;
             aksgpu__subcmd__help,help)
                 cmd="aksgpu__subcmd__help__subcmd__help"
+                ;;
+            aksgpu__subcmd__help,install-operator)
+                cmd="aksgpu__subcmd__help__subcmd__install__subcmd__operator"
+                ;;
+            aksgpu__subcmd__help,kaito)
+                cmd="aksgpu__subcmd__help__subcmd__kaito"
                 ;;
             aksgpu__subcmd__help,man)
                 cmd="aksgpu__subcmd__help__subcmd__man"
                 ;;
+            aksgpu__subcmd__help,manifest)
+                cmd="aksgpu__subcmd__help__subcmd__manifest"
+                ;;
             aksgpu__subcmd__help,recommend)
                 cmd="aksgpu__subcmd__help__subcmd__recommend"
+                ;;
+            aksgpu__subcmd__help,register-feature)
+                cmd="aksgpu__subcmd__help__subcmd__register__subcmd__feature"
                 ;;
             aksgpu__subcmd__help,wait)
                 cmd="aksgpu__subcmd__help__subcmd__wait"
@@ -103,6 +145,33 @@ _aksgpu() {
             aksgpu__subcmd__help__subcmd__catalog,show)
                 cmd="aksgpu__subcmd__help__subcmd__catalog__subcmd__show"
                 ;;
+            aksgpu__subcmd__help__subcmd__feature,list)
+                cmd="aksgpu__subcmd__help__subcmd__feature__subcmd__list"
+                ;;
+            aksgpu__subcmd__help__subcmd__kaito,enable)
+                cmd="aksgpu__subcmd__help__subcmd__kaito__subcmd__enable"
+                ;;
+            aksgpu__subcmd__help__subcmd__kaito,workspace)
+                cmd="aksgpu__subcmd__help__subcmd__kaito__subcmd__workspace"
+                ;;
+            aksgpu__subcmd__kaito,enable)
+                cmd="aksgpu__subcmd__kaito__subcmd__enable"
+                ;;
+            aksgpu__subcmd__kaito,help)
+                cmd="aksgpu__subcmd__kaito__subcmd__help"
+                ;;
+            aksgpu__subcmd__kaito,workspace)
+                cmd="aksgpu__subcmd__kaito__subcmd__workspace"
+                ;;
+            aksgpu__subcmd__kaito__subcmd__help,enable)
+                cmd="aksgpu__subcmd__kaito__subcmd__help__subcmd__enable"
+                ;;
+            aksgpu__subcmd__kaito__subcmd__help,help)
+                cmd="aksgpu__subcmd__kaito__subcmd__help__subcmd__help"
+                ;;
+            aksgpu__subcmd__kaito__subcmd__help,workspace)
+                cmd="aksgpu__subcmd__kaito__subcmd__help__subcmd__workspace"
+                ;;
             *)
                 ;;
         esac
@@ -110,7 +179,7 @@ _aksgpu() {
 
     case "${cmd}" in
         aksgpu)
-            opts="-h -V --catalog --help --version catalog recommend create-pool wait auth completions man help"
+            opts="-h -V --catalog --help --version catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -382,7 +451,7 @@ _aksgpu() {
             return 0
             ;;
         aksgpu__subcmd__create__subcmd__pool)
-            opts="-v -g -y -o -h -V --subscription --auth --cloud --timeout --verbose --resource-group --cluster --name --vm-size --recommend --workload --model --model-params --precision --gpu-memory-min --gpu-model --max-price-per-hour --count --min-count --max-count --os --os-sku --kubernetes-version --node-taints --labels --mig-profile --gpu-driver --spot --spot-max-price --eviction-policy --zones --max-pods --os-disk-type --tags --location --dry-run --no-wait --skip-preflight --yes --output --catalog --help --version"
+            opts="-v -g -y -o -h -V --subscription --auth --cloud --timeout --verbose --resource-group --cluster --name --vm-size --recommend --workload --model --model-params --precision --gpu-memory-min --gpu-model --max-price-per-hour --count --min-count --max-count --os --os-sku --kubernetes-version --node-taints --labels --mig-profile --gpu-driver --spot --spot-max-price --eviction-policy --zones --max-pods --os-disk-type --tags --location --register-features --install-operator --mig-strategy --time-slicing --dry-run --no-wait --skip-preflight --yes --output --catalog --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -520,6 +589,116 @@ _aksgpu() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --mig-strategy)
+                    COMPREPLY=($(compgen -W "single mixed" -- "${cur}"))
+                    return 0
+                    ;;
+                --time-slicing)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__feature)
+            opts="-h -V --catalog --help --version list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__feature__subcmd__help)
+            opts="list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__feature__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__feature__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__feature__subcmd__list)
+            opts="-v -o -h -V --subscription --auth --cloud --timeout --verbose --output --catalog --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --subscription)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auth)
+                    COMPREPLY=($(compgen -W "access-token service-principal workload-identity managed-identity developer-tools" -- "${cur}"))
+                    return 0
+                    ;;
+                --cloud)
+                    COMPREPLY=($(compgen -W "AzureCloud AzureChinaCloud AzureUSGovernment" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
                     return 0
@@ -540,7 +719,7 @@ _aksgpu() {
             return 0
             ;;
         aksgpu__subcmd__help)
-            opts="catalog recommend create-pool wait auth completions man help"
+            opts="catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -651,6 +830,34 @@ _aksgpu() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aksgpu__subcmd__help__subcmd__feature)
+            opts="list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__feature__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aksgpu__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -665,7 +872,77 @@ _aksgpu() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aksgpu__subcmd__help__subcmd__install__subcmd__operator)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__kaito)
+            opts="enable workspace"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__kaito__subcmd__enable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__kaito__subcmd__workspace)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aksgpu__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__manifest)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -693,6 +970,20 @@ _aksgpu() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aksgpu__subcmd__help__subcmd__register__subcmd__feature)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aksgpu__subcmd__help__subcmd__wait)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -707,6 +998,254 @@ _aksgpu() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aksgpu__subcmd__install__subcmd__operator)
+            opts="-v -g -o -h -V --subscription --auth --cloud --timeout --verbose --resource-group --cluster --pool --driver-mode --chart-version --mig-strategy --time-slicing --dry-run --output --catalog --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --subscription)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auth)
+                    COMPREPLY=($(compgen -W "access-token service-principal workload-identity managed-identity developer-tools" -- "${cur}"))
+                    return 0
+                    ;;
+                --cloud)
+                    COMPREPLY=($(compgen -W "AzureCloud AzureChinaCloud AzureUSGovernment" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resource-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --driver-mode)
+                    COMPREPLY=($(compgen -W "aks operator" -- "${cur}"))
+                    return 0
+                    ;;
+                --chart-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mig-strategy)
+                    COMPREPLY=($(compgen -W "single mixed" -- "${cur}"))
+                    return 0
+                    ;;
+                --time-slicing)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__kaito)
+            opts="-h -V --catalog --help --version enable workspace help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__kaito__subcmd__enable)
+            opts="-v -g -o -h -V --subscription --auth --cloud --timeout --verbose --resource-group --cluster --dry-run --output --catalog --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --subscription)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auth)
+                    COMPREPLY=($(compgen -W "access-token service-principal workload-identity managed-identity developer-tools" -- "${cur}"))
+                    return 0
+                    ;;
+                --cloud)
+                    COMPREPLY=($(compgen -W "AzureCloud AzureChinaCloud AzureUSGovernment" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resource-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__kaito__subcmd__help)
+            opts="enable workspace help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__kaito__subcmd__help__subcmd__enable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__kaito__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__kaito__subcmd__help__subcmd__workspace)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__kaito__subcmd__workspace)
+            opts="-o -h -V --model --instance-type --name --namespace --region --output --catalog --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --instance-type)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "yaml json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "yaml json" -- "${cur}"))
+                    return 0
+                    ;;
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aksgpu__subcmd__man)
             opts="-h -V --catalog --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -714,6 +1253,100 @@ _aksgpu() {
                 return 0
             fi
             case "${prev}" in
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__manifest)
+            opts="-v -g -o -h -V --subscription --auth --cloud --timeout --verbose --pool --vm-size --resource-group --cluster --taints --mig-profile --spot --os --gpus --image --name --namespace --kind --smoke-test --output --catalog --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --subscription)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auth)
+                    COMPREPLY=($(compgen -W "access-token service-principal workload-identity managed-identity developer-tools" -- "${cur}"))
+                    return 0
+                    ;;
+                --cloud)
+                    COMPREPLY=($(compgen -W "AzureCloud AzureChinaCloud AzureUSGovernment" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --vm-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resource-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --taints)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mig-profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --os)
+                    COMPREPLY=($(compgen -W "linux windows" -- "${cur}"))
+                    return 0
+                    ;;
+                --gpus)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --image)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kind)
+                    COMPREPLY=($(compgen -W "pod deployment job" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "yaml json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "yaml json" -- "${cur}"))
+                    return 0
+                    ;;
                 --catalog)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -813,6 +1446,52 @@ _aksgpu() {
                     return 0
                     ;;
                 --top)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__register__subcmd__feature)
+            opts="-v -o -h -V --subscription --auth --cloud --timeout --verbose --namespace --output --catalog --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --subscription)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auth)
+                    COMPREPLY=($(compgen -W "access-token service-principal workload-identity managed-identity developer-tools" -- "${cur}"))
+                    return 0
+                    ;;
+                --cloud)
+                    COMPREPLY=($(compgen -W "AzureCloud AzureChinaCloud AzureUSGovernment" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

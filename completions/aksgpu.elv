@@ -27,6 +27,11 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
             cand recommend 'Recommend VM sizes for a described workload (offline, from the bundled catalog)'
             cand create-pool 'Create a GPU node pool through ARM: validation, preflight, PUT, wait'
             cand wait 'Wait for a pool''s operation to finish (resume after --no-wait, a timeout or Ctrl-C)'
+            cand register-feature 'Register an AKS preview feature and refresh the resource provider'
+            cand feature 'Preview features that matter for GPUs'
+            cand install-operator 'Install the NVIDIA GPU Operator with Helm through AKS runCommand'
+            cand kaito 'KAITO (AI toolchain operator): enable it, or write a Workspace for a model'
+            cand manifest 'Kubernetes YAML for a GPU workload on a pool: tolerations, node selector, GPU limits'
             cand auth 'Credentials and subscription in use'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page (roff)'
@@ -142,6 +147,8 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
             cand --os-disk-type 'OS disk type: Managed or Ephemeral'
             cand --tags 'Azure tags, key=value; repeat or comma-separate'
             cand --location 'The cluster''s region, if known: preflight then reads everything at once'
+            cand --mig-strategy 'With --install-operator: MIG strategy'
+            cand --time-slicing 'With --install-operator: time slicing replicas'
             cand -o 'Output format'
             cand --output 'Output format'
             cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
@@ -149,6 +156,8 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
             cand --verbose 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
             cand --recommend 'Take the top `aksgpu recommend` result for --workload/--model/… instead of --vm-size'
             cand --spot 'Spot VMs (evictable, cheaper)'
+            cand --register-features 'Register the preview features the pool needs (WindowsGPUPreview for Windows) first'
+            cand --install-operator 'Install the NVIDIA GPU Operator after the pool (pool gets --gpu-driver none unless told otherwise; the autoscaler minimum must be at least 1)'
             cand --dry-run 'Print the exact requests and send no write (preflight reads run when credentials exist)'
             cand --no-wait 'Return once Azure accepts the request; resume with `aksgpu wait`'
             cand --skip-preflight 'Skip the preflight reads (existence, SKU, quota checks)'
@@ -173,6 +182,162 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
             cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
             cand -v 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
             cand --verbose 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aksgpu;register-feature'= {
+            cand --subscription 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]'
+            cand --auth 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]'
+            cand --cloud 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)'
+            cand --timeout 'Give up waiting after this long (the Azure operation continues)'
+            cand --namespace 'Resource provider namespace'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -v 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --verbose 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aksgpu;feature'= {
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'Show the GPU-related preview flags and their state on the subscription'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aksgpu;feature;list'= {
+            cand --subscription 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]'
+            cand --auth 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]'
+            cand --cloud 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)'
+            cand --timeout 'Give up waiting after this long (the Azure operation continues)'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -v 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --verbose 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aksgpu;feature;help'= {
+            cand list 'Show the GPU-related preview flags and their state on the subscription'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aksgpu;feature;help;list'= {
+        }
+        &'aksgpu;feature;help;help'= {
+        }
+        &'aksgpu;install-operator'= {
+            cand --subscription 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]'
+            cand --auth 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]'
+            cand --cloud 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)'
+            cand --timeout 'Give up waiting after this long (the Azure operation continues)'
+            cand -g 'Resource group of the cluster'
+            cand --resource-group 'Resource group of the cluster'
+            cand --cluster 'AKS cluster name'
+            cand --pool 'The GPU pool to serve [default: every GPU pool of the cluster]'
+            cand --driver-mode 'Driver mode [default: follow the pool''s gpuProfile.driver]'
+            cand --chart-version 'GPU Operator chart version [default: the pinned version]'
+            cand --mig-strategy 'MIG strategy (single: nvidia.com/gpu per slice; mixed: nvidia.com/mig-<slice>)'
+            cand --time-slicing 'Share each GPU between N pods by time slicing'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -v 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --verbose 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --dry-run 'Print the values and the exact runCommand requests; change nothing'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aksgpu;kaito'= {
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand enable 'Enable the KAITO add-on (and the OIDC issuer it needs) on a cluster'
+            cand workspace 'Write a kaito.sh/v1beta1 Workspace for a model, with a recommended instance type'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aksgpu;kaito;enable'= {
+            cand --subscription 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]'
+            cand --auth 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]'
+            cand --cloud 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)'
+            cand --timeout 'Give up waiting after this long (the Azure operation continues)'
+            cand -g 'Resource group of the cluster'
+            cand --resource-group 'Resource group of the cluster'
+            cand --cluster 'AKS cluster name'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -v 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --verbose 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --dry-run 'Print the PUT body; change nothing'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aksgpu;kaito;workspace'= {
+            cand --model 'Model (alias or Hugging Face id) with a KAITO preset'
+            cand --instance-type 'VM size for the workspace [default: the cheapest KAITO-capable size that holds the model]'
+            cand --name 'Workspace name [default: workspace-<model>]'
+            cand --namespace 'Namespace'
+            cand --region 'Region for prices when choosing the size'
+            cand -o 'Output format (yaml by default)'
+            cand --output 'Output format (yaml by default)'
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aksgpu;kaito;help'= {
+            cand enable 'Enable the KAITO add-on (and the OIDC issuer it needs) on a cluster'
+            cand workspace 'Write a kaito.sh/v1beta1 Workspace for a model, with a recommended instance type'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aksgpu;kaito;help;enable'= {
+        }
+        &'aksgpu;kaito;help;workspace'= {
+        }
+        &'aksgpu;kaito;help;help'= {
+        }
+        &'aksgpu;manifest'= {
+            cand --subscription 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]'
+            cand --auth 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]'
+            cand --cloud 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)'
+            cand --timeout 'Give up waiting after this long (the Azure operation continues)'
+            cand --pool 'Target pool (nodeSelector agentpool=NAME); with -g and --cluster its taints, size and MIG profile are read from Azure'
+            cand --vm-size 'Target VM size (nodeSelector node.kubernetes.io/instance-type) instead of a pool'
+            cand -g 'Resource group (with --pool, to read the pool)'
+            cand --resource-group 'Resource group (with --pool, to read the pool)'
+            cand --cluster 'Cluster (with --pool, to read the pool)'
+            cand --taints 'Pool taints to tolerate [default: sku=gpu:NoSchedule]'
+            cand --mig-profile 'MIG profile of the pool (mixed strategy: requests nvidia.com/mig-<slice>)'
+            cand --os 'Node OS (windows requests microsoft.com/directx)'
+            cand --gpus 'GPUs (or MIG slices) to request'
+            cand --image 'Container image'
+            cand --name 'Workload name'
+            cand --namespace 'Namespace'
+            cand --kind 'Kind of workload'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -v 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --verbose 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --spot 'The pool is spot (tolerate the spot taint)'
+            cand --smoke-test 'Emit the CUDA smoke-test Job (nvidia-smi) for checking a new pool instead'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -229,6 +394,11 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
             cand recommend 'Recommend VM sizes for a described workload (offline, from the bundled catalog)'
             cand create-pool 'Create a GPU node pool through ARM: validation, preflight, PUT, wait'
             cand wait 'Wait for a pool''s operation to finish (resume after --no-wait, a timeout or Ctrl-C)'
+            cand register-feature 'Register an AKS preview feature and refresh the resource provider'
+            cand feature 'Preview features that matter for GPUs'
+            cand install-operator 'Install the NVIDIA GPU Operator with Helm through AKS runCommand'
+            cand kaito 'KAITO (AI toolchain operator): enable it, or write a Workspace for a model'
+            cand manifest 'Kubernetes YAML for a GPU workload on a pool: tolerations, node selector, GPU limits'
             cand auth 'Credentials and subscription in use'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page (roff)'
@@ -247,6 +417,25 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
         &'aksgpu;help;create-pool'= {
         }
         &'aksgpu;help;wait'= {
+        }
+        &'aksgpu;help;register-feature'= {
+        }
+        &'aksgpu;help;feature'= {
+            cand list 'Show the GPU-related preview flags and their state on the subscription'
+        }
+        &'aksgpu;help;feature;list'= {
+        }
+        &'aksgpu;help;install-operator'= {
+        }
+        &'aksgpu;help;kaito'= {
+            cand enable 'Enable the KAITO add-on (and the OIDC issuer it needs) on a cluster'
+            cand workspace 'Write a kaito.sh/v1beta1 Workspace for a model, with a recommended instance type'
+        }
+        &'aksgpu;help;kaito;enable'= {
+        }
+        &'aksgpu;help;kaito;workspace'= {
+        }
+        &'aksgpu;help;manifest'= {
         }
         &'aksgpu;help;auth'= {
             cand status 'Which credential, endpoint and subscription would be used, and whether a token can be had'

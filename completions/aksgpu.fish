@@ -31,6 +31,11 @@ complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "catalog" -d 'Browse t
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "recommend" -d 'Recommend VM sizes for a described workload (offline, from the bundled catalog)'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "create-pool" -d 'Create a GPU node pool through ARM: validation, preflight, PUT, wait'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "wait" -d 'Wait for a pool\'s operation to finish (resume after --no-wait, a timeout or Ctrl-C)'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "register-feature" -d 'Register an AKS preview feature and refresh the resource provider'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "feature" -d 'Preview features that matter for GPUs'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "install-operator" -d 'Install the NVIDIA GPU Operator with Helm through AKS runCommand'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "kaito" -d 'KAITO (AI toolchain operator): enable it, or write a Workspace for a model'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "manifest" -d 'Kubernetes YAML for a GPU workload on a pool: tolerations, node selector, GPU limits'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "auth" -d 'Credentials and subscription in use'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "man" -d 'Print the man page (roff)'
@@ -156,6 +161,9 @@ complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l max-pods -
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l os-disk-type -d 'OS disk type: Managed or Ephemeral' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l tags -d 'Azure tags, key=value; repeat or comma-separate' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l location -d 'The cluster\'s region, if known: preflight then reads everything at once' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l mig-strategy -d 'With --install-operator: MIG strategy' -r -f -a "single\t''
+mixed\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l time-slicing -d 'With --install-operator: time slicing replicas' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''
 yaml\t''"
@@ -163,6 +171,8 @@ complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l catalog -d
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -s v -l verbose -d 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l recommend -d 'Take the top `aksgpu recommend` result for --workload/--model/… instead of --vm-size'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l spot -d 'Spot VMs (evictable, cheaper)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l register-features -d 'Register the preview features the pool needs (WindowsGPUPreview for Windows) first'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l install-operator -d 'Install the NVIDIA GPU Operator after the pool (pool gets --gpu-driver none unless told otherwise; the autoscaler minimum must be at least 1)'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l dry-run -d 'Print the exact requests and send no write (preflight reads run when credentials exist)'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l no-wait -d 'Return once Azure accepts the request; resume with `aksgpu wait`'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l skip-preflight -d 'Skip the preflight reads (existence, SKU, quota checks)'
@@ -189,6 +199,147 @@ complete -c aksgpu -n "__fish_aksgpu_using_subcommand wait" -l catalog -d 'Catal
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand wait" -s v -l verbose -d 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand wait" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand wait" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand register-feature" -l subscription -d 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand register-feature" -l auth -d 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]' -r -f -a "access-token\t'`AKSGPU_ACCESS_TOKEN`'
+service-principal\t'`AZURE_TENANT_ID` + `AZURE_CLIENT_ID` + `AZURE_CLIENT_SECRET`'
+workload-identity\t'`AZURE_FEDERATED_TOKEN_FILE` (+ client and tenant ids)'
+managed-identity\t'Managed identity (IMDS, App Service, Arc)'
+developer-tools\t'az CLI, then azd'"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand register-feature" -l cloud -d 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)' -r -f -a "AzureCloud\t''
+AzureChinaCloud\t''
+AzureUSGovernment\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand register-feature" -l timeout -d 'Give up waiting after this long (the Azure operation continues)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand register-feature" -l namespace -d 'Resource provider namespace' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand register-feature" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand register-feature" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand register-feature" -s v -l verbose -d 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand register-feature" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand register-feature" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand feature; and not __fish_seen_subcommand_from list help" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand feature; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand feature; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand feature; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'Show the GPU-related preview flags and their state on the subscription'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand feature; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand feature; and __fish_seen_subcommand_from list" -l subscription -d 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand feature; and __fish_seen_subcommand_from list" -l auth -d 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]' -r -f -a "access-token\t'`AKSGPU_ACCESS_TOKEN`'
+service-principal\t'`AZURE_TENANT_ID` + `AZURE_CLIENT_ID` + `AZURE_CLIENT_SECRET`'
+workload-identity\t'`AZURE_FEDERATED_TOKEN_FILE` (+ client and tenant ids)'
+managed-identity\t'Managed identity (IMDS, App Service, Arc)'
+developer-tools\t'az CLI, then azd'"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand feature; and __fish_seen_subcommand_from list" -l cloud -d 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)' -r -f -a "AzureCloud\t''
+AzureChinaCloud\t''
+AzureUSGovernment\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand feature; and __fish_seen_subcommand_from list" -l timeout -d 'Give up waiting after this long (the Azure operation continues)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand feature; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand feature; and __fish_seen_subcommand_from list" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand feature; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand feature; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand feature; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand feature; and __fish_seen_subcommand_from help" -f -a "list" -d 'Show the GPU-related preview flags and their state on the subscription'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand feature; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l subscription -d 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l auth -d 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]' -r -f -a "access-token\t'`AKSGPU_ACCESS_TOKEN`'
+service-principal\t'`AZURE_TENANT_ID` + `AZURE_CLIENT_ID` + `AZURE_CLIENT_SECRET`'
+workload-identity\t'`AZURE_FEDERATED_TOKEN_FILE` (+ client and tenant ids)'
+managed-identity\t'Managed identity (IMDS, App Service, Arc)'
+developer-tools\t'az CLI, then azd'"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l cloud -d 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)' -r -f -a "AzureCloud\t''
+AzureChinaCloud\t''
+AzureUSGovernment\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l timeout -d 'Give up waiting after this long (the Azure operation continues)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -s g -l resource-group -d 'Resource group of the cluster' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l cluster -d 'AKS cluster name' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l pool -d 'The GPU pool to serve [default: every GPU pool of the cluster]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l driver-mode -d 'Driver mode [default: follow the pool\'s gpuProfile.driver]' -r -f -a "aks\t'AKS installs it (pool gpuProfile.driver Install): operator driver and toolkit off'
+operator\t'The operator installs it (pool created with --gpu-driver none)'"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l chart-version -d 'GPU Operator chart version [default: the pinned version]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l mig-strategy -d 'MIG strategy (single: nvidia.com/gpu per slice; mixed: nvidia.com/mig-<slice>)' -r -f -a "single\t''
+mixed\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l time-slicing -d 'Share each GPU between N pods by time slicing' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -s v -l verbose -d 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l dry-run -d 'Print the values and the exact runCommand requests; change nothing'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and not __fish_seen_subcommand_from enable workspace help" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and not __fish_seen_subcommand_from enable workspace help" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and not __fish_seen_subcommand_from enable workspace help" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and not __fish_seen_subcommand_from enable workspace help" -f -a "enable" -d 'Enable the KAITO add-on (and the OIDC issuer it needs) on a cluster'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and not __fish_seen_subcommand_from enable workspace help" -f -a "workspace" -d 'Write a kaito.sh/v1beta1 Workspace for a model, with a recommended instance type'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and not __fish_seen_subcommand_from enable workspace help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from enable" -l subscription -d 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from enable" -l auth -d 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]' -r -f -a "access-token\t'`AKSGPU_ACCESS_TOKEN`'
+service-principal\t'`AZURE_TENANT_ID` + `AZURE_CLIENT_ID` + `AZURE_CLIENT_SECRET`'
+workload-identity\t'`AZURE_FEDERATED_TOKEN_FILE` (+ client and tenant ids)'
+managed-identity\t'Managed identity (IMDS, App Service, Arc)'
+developer-tools\t'az CLI, then azd'"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from enable" -l cloud -d 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)' -r -f -a "AzureCloud\t''
+AzureChinaCloud\t''
+AzureUSGovernment\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from enable" -l timeout -d 'Give up waiting after this long (the Azure operation continues)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from enable" -s g -l resource-group -d 'Resource group of the cluster' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from enable" -l cluster -d 'AKS cluster name' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from enable" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from enable" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from enable" -s v -l verbose -d 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from enable" -l dry-run -d 'Print the PUT body; change nothing'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from enable" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from enable" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from workspace" -l model -d 'Model (alias or Hugging Face id) with a KAITO preset' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from workspace" -l instance-type -d 'VM size for the workspace [default: the cheapest KAITO-capable size that holds the model]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from workspace" -l name -d 'Workspace name [default: workspace-<model>]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from workspace" -l namespace -d 'Namespace' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from workspace" -l region -d 'Region for prices when choosing the size' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from workspace" -s o -l output -d 'Output format (yaml by default)' -r -f -a "yaml\t''
+json\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from workspace" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from workspace" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from workspace" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from help" -f -a "enable" -d 'Enable the KAITO add-on (and the OIDC issuer it needs) on a cluster'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from help" -f -a "workspace" -d 'Write a kaito.sh/v1beta1 Workspace for a model, with a recommended instance type'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l subscription -d 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l auth -d 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]' -r -f -a "access-token\t'`AKSGPU_ACCESS_TOKEN`'
+service-principal\t'`AZURE_TENANT_ID` + `AZURE_CLIENT_ID` + `AZURE_CLIENT_SECRET`'
+workload-identity\t'`AZURE_FEDERATED_TOKEN_FILE` (+ client and tenant ids)'
+managed-identity\t'Managed identity (IMDS, App Service, Arc)'
+developer-tools\t'az CLI, then azd'"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l cloud -d 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)' -r -f -a "AzureCloud\t''
+AzureChinaCloud\t''
+AzureUSGovernment\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l timeout -d 'Give up waiting after this long (the Azure operation continues)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l pool -d 'Target pool (nodeSelector agentpool=NAME); with -g and --cluster its taints, size and MIG profile are read from Azure' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l vm-size -d 'Target VM size (nodeSelector node.kubernetes.io/instance-type) instead of a pool' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -s g -l resource-group -d 'Resource group (with --pool, to read the pool)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l cluster -d 'Cluster (with --pool, to read the pool)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l taints -d 'Pool taints to tolerate [default: sku=gpu:NoSchedule]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l mig-profile -d 'MIG profile of the pool (mixed strategy: requests nvidia.com/mig-<slice>)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l os -d 'Node OS (windows requests microsoft.com/directx)' -r -f -a "linux\t''
+windows\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l gpus -d 'GPUs (or MIG slices) to request' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l image -d 'Container image' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l name -d 'Workload name' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l namespace -d 'Namespace' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l kind -d 'Kind of workload' -r -f -a "pod\t''
+deployment\t''
+job\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -s o -l output -d 'Output format' -r -f -a "yaml\t''
+json\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -s v -l verbose -d 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l spot -d 'The pool is spot (tolerate the spot taint)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l smoke-test -d 'Emit the CUDA smoke-test Job (nvidia-smi) for checking a new pool instead'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -s V -l version -d 'Print version'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and not __fish_seen_subcommand_from status help" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and not __fish_seen_subcommand_from status help" -s h -l help -d 'Print help'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and not __fish_seen_subcommand_from status help" -s V -l version -d 'Print version'
@@ -219,14 +370,22 @@ complete -c aksgpu -n "__fish_aksgpu_using_subcommand completions" -s V -l versi
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand man" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand man" -s h -l help -d 'Print help'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand man" -s V -l version -d 'Print version'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait auth completions man help" -f -a "catalog" -d 'Browse the bundled GPU catalog: sizes, GPUs, AKS rules and prices'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait auth completions man help" -f -a "recommend" -d 'Recommend VM sizes for a described workload (offline, from the bundled catalog)'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait auth completions man help" -f -a "create-pool" -d 'Create a GPU node pool through ARM: validation, preflight, PUT, wait'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait auth completions man help" -f -a "wait" -d 'Wait for a pool\'s operation to finish (resume after --no-wait, a timeout or Ctrl-C)'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait auth completions man help" -f -a "auth" -d 'Credentials and subscription in use'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait auth completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait auth completions man help" -f -a "man" -d 'Print the man page (roff)'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait auth completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "catalog" -d 'Browse the bundled GPU catalog: sizes, GPUs, AKS rules and prices'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "recommend" -d 'Recommend VM sizes for a described workload (offline, from the bundled catalog)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "create-pool" -d 'Create a GPU node pool through ARM: validation, preflight, PUT, wait'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "wait" -d 'Wait for a pool\'s operation to finish (resume after --no-wait, a timeout or Ctrl-C)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "register-feature" -d 'Register an AKS preview feature and refresh the resource provider'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "feature" -d 'Preview features that matter for GPUs'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "install-operator" -d 'Install the NVIDIA GPU Operator with Helm through AKS runCommand'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "kaito" -d 'KAITO (AI toolchain operator): enable it, or write a Workspace for a model'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "manifest" -d 'Kubernetes YAML for a GPU workload on a pool: tolerations, node selector, GPU limits'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "auth" -d 'Credentials and subscription in use'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from catalog" -f -a "list" -d 'List GPU sizes'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from catalog" -f -a "show" -d 'Show every fact about one size: GPUs, AKS rules, MIG slices, prices by region'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from feature" -f -a "list" -d 'Show the GPU-related preview flags and their state on the subscription'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from kaito" -f -a "enable" -d 'Enable the KAITO add-on (and the OIDC issuer it needs) on a cluster'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from kaito" -f -a "workspace" -d 'Write a kaito.sh/v1beta1 Workspace for a model, with a recommended instance type'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'Which credential, endpoint and subscription would be used, and whether a token can be had'

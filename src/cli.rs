@@ -43,6 +43,18 @@ pub enum Command {
     CreatePool(Box<CreatePoolArgs>),
     /// Wait for a pool's operation to finish (resume after --no-wait, a timeout or Ctrl-C).
     Wait(WaitArgs),
+    /// Register an AKS preview feature and refresh the resource provider.
+    RegisterFeature(RegisterFeatureArgs),
+    /// Preview features that matter for GPUs.
+    #[command(subcommand)]
+    Feature(FeatureCommand),
+    /// Install the NVIDIA GPU Operator with Helm through AKS runCommand.
+    InstallOperator(Box<InstallOperatorArgs>),
+    /// KAITO (AI toolchain operator): enable it, or write a Workspace for a model.
+    #[command(subcommand)]
+    Kaito(KaitoCommand),
+    /// Kubernetes YAML for a GPU workload on a pool: tolerations, node selector, GPU limits.
+    Manifest(Box<ManifestArgs>),
     /// Credentials and subscription in use.
     #[command(subcommand)]
     Auth(AuthCommand),
@@ -311,6 +323,19 @@ pub struct CreatePoolArgs {
     /// The cluster's region, if known: preflight then reads everything at once.
     #[arg(long, value_name = "REGION")]
     pub location: Option<String>,
+    /// Register the preview features the pool needs (WindowsGPUPreview for Windows) first.
+    #[arg(long)]
+    pub register_features: bool,
+    /// Install the NVIDIA GPU Operator after the pool (pool gets --gpu-driver none unless told
+    /// otherwise; the autoscaler minimum must be at least 1).
+    #[arg(long)]
+    pub install_operator: bool,
+    /// With --install-operator: MIG strategy.
+    #[arg(long, value_enum, requires = "install_operator")]
+    pub mig_strategy: Option<MigStrategyArg>,
+    /// With --install-operator: time slicing replicas.
+    #[arg(long, value_name = "N", requires = "install_operator", value_parser = parse_u32, allow_negative_numbers = true)]
+    pub time_slicing: Option<u32>,
     /// Print the exact requests and send no write (preflight reads run when credentials exist).
     #[arg(long)]
     pub dry_run: bool,
@@ -345,6 +370,208 @@ pub struct WaitArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
     pub output: Format,
+}
+
+/// `aksgpu register-feature`
+#[derive(Debug, Args)]
+pub struct RegisterFeatureArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    /// Feature name, e.g. WindowsGPUPreview.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// Resource provider namespace.
+    #[arg(long, default_value = "Microsoft.ContainerService")]
+    pub namespace: String,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
+}
+
+/// `aksgpu feature …`
+#[derive(Debug, Subcommand)]
+pub enum FeatureCommand {
+    /// Show the GPU-related preview flags and their state on the subscription.
+    List(FeatureListArgs),
+}
+
+/// `aksgpu feature list`
+#[derive(Debug, Args)]
+pub struct FeatureListArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
+}
+
+/// Who installs the NVIDIA driver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DriverModeArg {
+    /// AKS installs it (pool gpuProfile.driver Install): operator driver and toolkit off.
+    Aks,
+    /// The operator installs it (pool created with --gpu-driver none).
+    Operator,
+}
+
+/// MIG strategy for the device plugin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MigStrategyArg {
+    Single,
+    Mixed,
+}
+
+/// `aksgpu install-operator`
+#[derive(Debug, Args)]
+pub struct InstallOperatorArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    /// Resource group of the cluster.
+    #[arg(short = 'g', long, value_name = "NAME")]
+    pub resource_group: String,
+    /// AKS cluster name.
+    #[arg(long, value_name = "NAME")]
+    pub cluster: String,
+    /// The GPU pool to serve [default: every GPU pool of the cluster].
+    #[arg(long, value_name = "NAME")]
+    pub pool: Option<String>,
+    /// Driver mode [default: follow the pool's gpuProfile.driver].
+    #[arg(long, value_enum)]
+    pub driver_mode: Option<DriverModeArg>,
+    /// GPU Operator chart version [default: the pinned version].
+    #[arg(long, value_name = "VERSION")]
+    pub chart_version: Option<String>,
+    /// MIG strategy (single: nvidia.com/gpu per slice; mixed: nvidia.com/mig-<slice>).
+    #[arg(long, value_enum)]
+    pub mig_strategy: Option<MigStrategyArg>,
+    /// Share each GPU between N pods by time slicing.
+    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
+    pub time_slicing: Option<u32>,
+    /// Print the values and the exact runCommand requests; change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
+}
+
+/// `aksgpu kaito …`
+#[derive(Debug, Subcommand)]
+pub enum KaitoCommand {
+    /// Enable the KAITO add-on (and the OIDC issuer it needs) on a cluster.
+    Enable(KaitoEnableArgs),
+    /// Write a kaito.sh/v1beta1 Workspace for a model, with a recommended instance type.
+    Workspace(KaitoWorkspaceArgs),
+}
+
+/// `aksgpu kaito enable`
+#[derive(Debug, Args)]
+pub struct KaitoEnableArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    /// Resource group of the cluster.
+    #[arg(short = 'g', long, value_name = "NAME")]
+    pub resource_group: String,
+    /// AKS cluster name.
+    #[arg(long, value_name = "NAME")]
+    pub cluster: String,
+    /// Print the PUT body; change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
+}
+
+/// `aksgpu kaito workspace`
+#[derive(Debug, Args)]
+pub struct KaitoWorkspaceArgs {
+    /// Model (alias or Hugging Face id) with a KAITO preset.
+    #[arg(long, value_name = "NAME")]
+    pub model: String,
+    /// VM size for the workspace [default: the cheapest KAITO-capable size that holds the model].
+    #[arg(long, value_name = "SIZE")]
+    pub instance_type: Option<String>,
+    /// Workspace name [default: workspace-<model>].
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Namespace.
+    #[arg(long, value_name = "NS")]
+    pub namespace: Option<String>,
+    /// Region for prices when choosing the size.
+    #[arg(long, value_name = "REGION")]
+    pub region: Option<String>,
+    /// Output format (yaml by default).
+    #[arg(short, long, value_enum, default_value = "yaml")]
+    pub output: ManifestFormat,
+}
+
+/// YAML or JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ManifestFormat {
+    Yaml,
+    Json,
+}
+
+/// Workload kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KindArg {
+    Pod,
+    Deployment,
+    Job,
+}
+
+/// `aksgpu manifest`
+#[derive(Debug, Args)]
+pub struct ManifestArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    /// Target pool (nodeSelector agentpool=NAME); with -g and --cluster its taints, size and
+    /// MIG profile are read from Azure.
+    #[arg(long, value_name = "NAME", required_unless_present = "vm_size")]
+    pub pool: Option<String>,
+    /// Target VM size (nodeSelector node.kubernetes.io/instance-type) instead of a pool.
+    #[arg(long, value_name = "SIZE")]
+    pub vm_size: Option<String>,
+    /// Resource group (with --pool, to read the pool).
+    #[arg(short = 'g', long, value_name = "NAME", requires = "cluster")]
+    pub resource_group: Option<String>,
+    /// Cluster (with --pool, to read the pool).
+    #[arg(long, value_name = "NAME", requires = "resource_group")]
+    pub cluster: Option<String>,
+    /// Pool taints to tolerate [default: sku=gpu:NoSchedule].
+    #[arg(long, value_name = "TAINT")]
+    pub taints: Option<Vec<String>>,
+    /// MIG profile of the pool (mixed strategy: requests nvidia.com/mig-<slice>).
+    #[arg(long, value_name = "PROFILE")]
+    pub mig_profile: Option<String>,
+    /// The pool is spot (tolerate the spot taint).
+    #[arg(long)]
+    pub spot: bool,
+    /// Node OS (windows requests microsoft.com/directx).
+    #[arg(long, value_enum)]
+    pub os: Option<Os>,
+    /// GPUs (or MIG slices) to request.
+    #[arg(long, value_name = "N", default_value = "1", value_parser = parse_u32, allow_negative_numbers = true)]
+    pub gpus: u32,
+    /// Container image.
+    #[arg(long, value_name = "IMAGE")]
+    pub image: Option<String>,
+    /// Workload name.
+    #[arg(long, value_name = "NAME", default_value = "gpu-workload")]
+    pub name: String,
+    /// Namespace.
+    #[arg(long, value_name = "NS")]
+    pub namespace: Option<String>,
+    /// Kind of workload.
+    #[arg(long, value_enum, default_value = "deployment")]
+    pub kind: KindArg,
+    /// Emit the CUDA smoke-test Job (nvidia-smi) for checking a new pool instead.
+    #[arg(long)]
+    pub smoke_test: bool,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "yaml")]
+    pub output: ManifestFormat,
 }
 
 /// `aksgpu auth …`

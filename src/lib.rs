@@ -29,7 +29,7 @@ use clap::Parser;
 
 pub use error::{exit, Error};
 
-use crate::cli::{AuthCommand, CatalogCommand, Cli, Command};
+use crate::cli::{AuthCommand, CatalogCommand, Cli, Command, FeatureCommand, KaitoCommand};
 use crate::commands::Ctx;
 use crate::output::Printer;
 
@@ -63,6 +63,12 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::CreatePool(a) => commands::create_pool::run(ctx, a),
         Command::Wait(a) => commands::wait::run(ctx, a),
         Command::Auth(AuthCommand::Status(a)) => commands::auth::status(ctx, a),
+        Command::RegisterFeature(a) => commands::gpu_stack::register_feature(ctx, a),
+        Command::Feature(FeatureCommand::List(a)) => commands::gpu_stack::feature_list(ctx, a),
+        Command::InstallOperator(a) => commands::gpu_stack::install_operator(ctx, a),
+        Command::Kaito(KaitoCommand::Enable(a)) => commands::gpu_stack::kaito_enable(ctx, a),
+        Command::Kaito(KaitoCommand::Workspace(a)) => commands::gpu_stack::kaito_workspace(ctx, a),
+        Command::Manifest(a) => commands::gpu_stack::manifest(ctx, a),
         Command::Completions(a) => Ok(ctx.printer.out(&commands::completions::script(a.shell))?),
         Command::Man => Ok(ctx.printer.out(&commands::completions::man_page()?)?),
     }

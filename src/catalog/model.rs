@@ -392,6 +392,8 @@ pub struct LlmModel {
     pub source: String,
     #[serde(default)]
     pub note: Option<String>,
+    #[serde(default)]
+    pub kaito_preset: Option<String>,
 }
 
 impl LlmModel {

@@ -15,7 +15,16 @@ use crate::provision::Progress;
 pub struct Azure {
     pub client: ArmClient,
     pub method: AuthMethod,
+    /// The credential (for tokens with other scopes, e.g. runCommand's clusterToken).
+    pub source: Arc<dyn auth::TokenSource>,
     pub subscription: Result<(String, &'static str), ArmError>,
+}
+
+/// A credential: how it was chosen and the source that mints tokens for any scope.
+#[derive(Debug, Clone)]
+pub struct Cred {
+    pub method: AuthMethod,
+    pub source: Arc<dyn auth::TokenSource>,
 }
 
 /// Build the ARM client from the shared flags and the environment.
@@ -23,10 +32,8 @@ pub fn connect(args: &ArmArgs) -> Result<Azure, Error> {
     let env = ProcessEnv;
     let endpoint = Endpoint::new(args.cloud, std::env::var("AKSGPU_ARM_ENDPOINT").ok().as_deref())?;
     let method = auth::choose(args.auth, &env)?;
-    let tokens = match auth::source(method, args.cloud, &env) {
-        Ok(src) => Some(TokenCache::new(src, endpoint.scope.clone())),
-        Err(e) => return Err(e.into()),
-    };
+    let source = auth::source(method, args.cloud, &env)?;
+    let tokens = Some(TokenCache::new(source.clone(), endpoint.scope.clone()));
     let mut client = ArmClient::new(endpoint, tokens, Sleeper::from_env())?;
     client.verbosity = match args.verbose {
         0 => Verbosity::Quiet,
@@ -34,7 +41,7 @@ pub fn connect(args: &ArmArgs) -> Result<Azure, Error> {
         _ => Verbosity::Headers,
     };
     let subscription = auth::subscription(args.subscription.as_deref(), &env);
-    Ok(Azure { client, method, subscription })
+    Ok(Azure { client, method, source, subscription })
 }
 
 /// A client with no credentials (dry runs when none can be set up).

@@ -5,13 +5,16 @@ use serde_json::{json, Value};
 
 use crate::arm::lro;
 use crate::catalog::Catalog;
+use crate::catalog::RuleKind;
 use crate::cli::{CreatePoolArgs, Format, RecommendArgs};
 use crate::commands::azure::{self, Spinner};
+use crate::commands::gpu_stack;
 use crate::commands::Ctx;
 use crate::error::Error;
 use crate::output::{money, Printer};
 use crate::plan::agent_pool::{PoolRequest, PoolSpec};
 use crate::plan::Plan;
+use crate::provision::operator::{self, InstallRequest};
 use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
 use crate::provision::Progress;
 use crate::recommend::{self, Os, HOURS_PER_MONTH};
@@ -66,6 +69,17 @@ fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Resul
 
 /// Validate the flags into a spec.
 pub fn spec(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str, p: &Printer) -> Result<PoolSpec, Error> {
+    let mut notes = Vec::new();
+    let gpu_driver = match (&a.gpu_driver, a.install_operator) {
+        (None, true) => {
+            notes.push(
+                "gpu driver: none (the GPU Operator installs the driver; --gpu-driver install to keep the AKS driver)"
+                    .to_owned(),
+            );
+            Some("none".to_owned())
+        }
+        (d, _) => d.clone(),
+    };
     let vm_size = match (&a.vm_size, a.recommend) {
         (Some(s), _) => s.clone(),
         (None, true) => pick_recommended(catalog, a, p)?,
@@ -91,7 +105,7 @@ pub fn spec(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str, p: &Print
         taints: a.node_taints.clone(),
         labels: a.labels.clone(),
         mig_profile: a.mig_profile.clone(),
-        gpu_driver: a.gpu_driver.clone(),
+        gpu_driver,
         spot: a.spot,
         spot_max_price: a.spot_max_price,
         eviction_policy: a.eviction_policy.clone(),
@@ -100,7 +114,10 @@ pub fn spec(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str, p: &Print
         os_disk_type: a.os_disk_type.clone(),
         tags: a.tags.clone(),
     };
-    PoolSpec::validate(catalog, &req).map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))
+    let mut spec =
+        PoolSpec::validate(catalog, &req).map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
+    spec.notes.extend(notes);
+    Ok(spec)
 }
 
 /// Hourly cost of the pool at min and max nodes, if the catalog knows the price.
@@ -176,24 +193,34 @@ fn confirm(ctx: &Ctx, a: &CreatePoolArgs, spec: &PoolSpec, c: &Cost) -> Result<(
 pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
     let p = &ctx.printer;
+    if a.install_operator && a.no_wait {
+        return Err(Error::usage(
+            "--install-operator cannot be combined with --no-wait: the operator needs the pool to exist",
+            Some("drop --no-wait, or run `aksgpu install-operator` after `aksgpu wait`".into()),
+        )
+        .into());
+    }
     // Credentials are optional for a dry run: without them the plan comes from flags.
     let placeholder = || a.arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
-    let (client, subscription) = match azure::connect(&a.arm) {
+    let (client, subscription, auth) = match azure::connect(&a.arm) {
         Ok(az) => match az.subscription {
-            Ok((s, _)) => (az.client, s),
+            Ok((s, _)) => (az.client, s, Some(azure::Cred { method: az.method, source: az.source })),
             Err(e) if !a.dry_run => return Err(Error::from(e).into()),
             Err(e) => {
                 p.note(&format!("note: {e}; the plan comes from the flags alone"));
-                (azure::offline(&a.arm)?, placeholder())
+                (azure::offline(&a.arm)?, placeholder(), None)
             }
         },
         Err(e) if a.dry_run => {
             p.note(&format!("note: no credentials ({e}); the plan comes from the flags alone"));
-            (azure::offline(&a.arm)?, placeholder())
+            (azure::offline(&a.arm)?, placeholder(), None)
         }
         Err(e) => return Err(e.into()),
     };
     let spec = spec(&catalog, a, &subscription, p)?;
+    if a.install_operator {
+        check_operator_pool(&catalog, &spec)?;
+    }
     for n in &spec.notes {
         p.note(&format!("note: {n}"));
     }
@@ -206,16 +233,92 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         timeout: a.arm.timeout,
         location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()),
     };
+    let op_req = a.install_operator.then(|| InstallRequest {
+        subscription: subscription.clone(),
+        resource_group: a.resource_group.clone(),
+        cluster: a.cluster.clone(),
+        pool: Some(a.name.clone()),
+        driver_mode: None,
+        chart_version: None,
+        mig_strategy: a.mig_strategy.map(gpu_stack::mig_strategy),
+        time_slicing: a.time_slicing,
+    });
     let progress = Progress::default();
     let spinner = Spinner::new(p.stderr_tty);
     let sp = spinner.clone();
     let report = move |s: &str| sp.set(s);
-    let outcome = azure::run_interruptible(&progress, async {
-        pool::create(&client, &catalog, &spec, &opts, &report, &progress).await.map_err(Error::from)
+    let started = std::time::Instant::now();
+    let result = azure::run_interruptible(&progress, async {
+        if a.register_features && spec.os == Os::Windows && !a.dry_run {
+            if let Some(feature) = catalog.windows_min_kubernetes().map(|(_, f, ns)| (f.to_owned(), ns.to_owned())) {
+                gpu_stack::register(
+                    &client,
+                    &subscription,
+                    &feature.1,
+                    &feature.0,
+                    started + a.arm.timeout,
+                    p,
+                    &report,
+                )
+                .await?;
+            }
+        }
+        let mut outcome =
+            pool::create(&client, &catalog, &spec, &opts, &report, &progress).await.map_err(Error::from)?;
+        let mut operator = None;
+        if let Some(req) = &op_req {
+            match &mut outcome {
+                CreateOutcome::DryRun { plan, .. } => {
+                    let pool = json!({"name": spec.name, "properties": spec.body()["properties"].clone()});
+                    let install = operator::resolve(&catalog, req, &json!({}), &[pool])
+                        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
+                    plan.steps.extend(operator::plan(&install).steps);
+                }
+                CreateOutcome::Created { .. } | CreateOutcome::Unchanged { .. } => {
+                    let Some(cred) = &auth else {
+                        return Err(Error::usage("no credentials for the operator install", None));
+                    };
+                    let left = a.arm.timeout.saturating_sub(started.elapsed());
+                    operator = Some(gpu_stack::install(&client, cred, &catalog, req, false, left, &report).await?);
+                }
+                CreateOutcome::Accepted { .. } => {}
+            }
+        }
+        Ok((outcome, operator))
     });
     spinner.finish();
-    let outcome = outcome?;
+    let (outcome, operator) = result?;
     render(p, a.output, &catalog, &spec, &outcome, client_base(&a.arm))?;
+    if let Some(r) = operator {
+        gpu_stack::print_install(p, a.output, &client_base(&a.arm), r)?;
+    }
+    Ok(())
+}
+
+/// With `--install-operator`: the pool must suit the NVIDIA GPU Operator, and the autoscaler
+/// minimum must meet the catalog's rule.
+fn check_operator_pool(catalog: &Catalog, spec: &PoolSpec) -> Result<(), Error> {
+    if spec.os == Os::Windows {
+        return Err(Error::usage("--install-operator: the NVIDIA GPU Operator does not support Windows pools", None));
+    }
+    if spec.size.gpu_vendor == crate::catalog::Vendor::Amd {
+        return Err(Error::usage(
+            "--install-operator: the NVIDIA GPU Operator is for NVIDIA GPUs; this size is AMD",
+            None,
+        ));
+    }
+    for rule in &catalog.rules {
+        if let RuleKind::OperatorAutoscalerMin { min_count } = rule.kind {
+            if let Some((min, _)) = spec.autoscale {
+                if min < min_count {
+                    return Err(Error::usage(
+                        format!("--min-count {min}: with --install-operator the autoscaler minimum must be at least {min_count}"),
+                        Some(format!("{} [{}]", rule.summary, rule.source)),
+                    ));
+                }
+            }
+        }
+    }
     Ok(())
 }
 

@@ -4,6 +4,7 @@
 //! shows is what Azure receives.
 
 pub mod agent_pool;
+pub mod cluster;
 pub mod kaito;
 pub mod manifest;
 pub mod operator;

@@ -1,7 +1,11 @@
 //! The executor: reads the facts a plan needs, then sends the plan's writes and waits for
 //! them. It never decides what to create (that is `plan`); it never deletes anything.
 
+pub mod features;
+pub mod kaito;
+pub mod operator;
 pub mod pool;
+pub mod runcommand;
 
 use std::sync::{Arc, Mutex};
 

@@ -79,6 +79,16 @@ struct Op {
     error: Option<Value>,
 }
 
+/// The outcome of one in-cluster command.
+#[derive(Debug, Clone)]
+pub struct RunResult {
+    /// Polls answered 202 Running before the result.
+    pub running_polls: usize,
+    pub state: String,
+    pub exit_code: i64,
+    pub logs: String,
+}
+
 #[derive(Debug)]
 pub struct State {
     pub clusters: HashMap<String, Value>,
@@ -105,6 +115,20 @@ pub struct State {
     pub latency: Duration,
     /// Hand out a nextLink to an empty page after the last full one (as ARM sometimes does).
     pub trailing_empty_page: bool,
+    /// Feature name (lower case) → states successive GETs report after a register POST.
+    pub feature_scripts: HashMap<String, Vec<String>>,
+    /// States still to report after a register POST.
+    feature_progress: HashMap<String, Vec<String>>,
+    /// States the provider reports after a re-register POST.
+    pub provider_states: Vec<String>,
+    /// Scripted runCommand results, used in order (else answered from the command text).
+    pub run_results: Vec<RunResult>,
+    /// runCommand id → (polls so far, result).
+    runs: HashMap<String, (usize, RunResult)>,
+    /// Node name, allocatable GPUs the allocatable check reports.
+    pub gpu_nodes: Vec<(String, String)>,
+    /// Validator pods the validator check reports.
+    pub validator_pods: Vec<(String, String)>,
     next_op: usize,
 }
 
@@ -151,6 +175,13 @@ impl FakeArm {
             page_size: 2,
             latency: Duration::ZERO,
             trailing_empty_page: true,
+            feature_scripts: HashMap::new(),
+            feature_progress: HashMap::new(),
+            provider_states: vec!["Registering".into(), "Registered".into()],
+            run_results: Vec::new(),
+            runs: HashMap::new(),
+            gpu_nodes: vec![("aks-gpu-12345-vmss000000".into(), "1".into())],
+            validator_pods: vec![("nvidia-cuda-validator-x7k2p".into(), "Succeeded".into())],
             next_op: 0,
         }));
         let st = state.clone();
@@ -211,6 +242,7 @@ pub fn default_cluster(name: &str) -> Value {
         "name": name,
         "type": "Microsoft.ContainerService/ManagedClusters",
         "location": "eastus",
+        "eTag": "etag-1",
         "sku": {"name": "Base", "tier": "Standard"},
         "properties": {
             "provisioningState": "Succeeded",
@@ -428,6 +460,9 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
             if let Some(p) = s.pools.get_mut(&pool_key) {
                 p["properties"]["provisioningState"] = json!(status);
             }
+            if let Some(c) = s.clusters.get_mut(&pool_key) {
+                c["properties"]["provisioningState"] = json!(status);
+            }
         }
         if location_style {
             if !terminal {
@@ -453,13 +488,101 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
     // Features.
     if let Some(i) = segs.iter().position(|x| *x == "features") {
         if let Some(name) = segs.get(i + 1) {
-            return match s.features.get(&name.to_ascii_lowercase()) {
+            let lname = name.to_ascii_lowercase();
+            if req.method == "POST" && segs.get(i + 2) == Some(&"register") {
+                if !s.features.contains_key(&lname) {
+                    return (
+                        404,
+                        vec![],
+                        json!({"error": {"code": "FeatureNotFound", "message": "not found"}}).to_string(),
+                    );
+                }
+                let script = s.feature_scripts.get(&lname).cloned().unwrap_or_else(|| vec!["Registered".into()]);
+                let first = script.first().cloned().unwrap_or_else(|| "Registered".into());
+                if let Some(f) = s.features.get_mut(&lname) {
+                    f["properties"]["state"] = json!(first);
+                }
+                let rest: Vec<String> = script.into_iter().skip(1).collect();
+                s.feature_scripts.remove(&lname);
+                s.feature_progress.insert(lname.clone(), rest);
+                return (200, vec![], s.features[&lname].to_string());
+            }
+            if req.method == "GET" {
+                let next =
+                    s.feature_progress
+                        .get_mut(&lname)
+                        .and_then(|v| if v.is_empty() { None } else { Some(v.remove(0)) });
+                if let (Some(st), Some(f)) = (next, s.features.get_mut(&lname)) {
+                    f["properties"]["state"] = json!(st);
+                }
+            }
+            return match s.features.get(&lname) {
                 Some(f) => (200, vec![], f.to_string()),
                 None => {
                     (404, vec![], json!({"error": {"code": "FeatureNotFound", "message": "not found"}}).to_string())
                 }
             };
         }
+    }
+    // Provider registration.
+    if segs.len() >= 4
+        && segs[2] == "providers"
+        && !segs[3].eq_ignore_ascii_case("Microsoft.Features")
+        && !key.contains("/locations/")
+        && !key.contains("/skus")
+    {
+        let ns = segs[3].to_owned();
+        if req.method == "POST" && segs.get(4) == Some(&"register") {
+            return (200, vec![], json!({"namespace": ns, "registrationState": "Registering"}).to_string());
+        }
+        if req.method == "GET" && segs.len() == 4 {
+            let st = if s.provider_states.len() > 1 {
+                s.provider_states.remove(0)
+            } else {
+                s.provider_states.first().cloned().unwrap_or_else(|| "Registered".into())
+            };
+            return (200, vec![], json!({"namespace": ns, "registrationState": st}).to_string());
+        }
+    }
+    // runCommand and its results.
+    if key.ends_with("/runcommand") && req.method == "POST" {
+        let body: Value = serde_json::from_str(&req.body).unwrap_or(Value::Null);
+        let command = body["command"].as_str().unwrap_or("").to_owned();
+        let result = if s.run_results.is_empty() {
+            let logs = if command.contains("nvidia-cuda-validator") {
+                s.validator_pods.iter().map(|(p, ph)| format!("{p} {ph}\n")).collect::<String>()
+            } else if command.contains("allocatable") {
+                format!("NAME GPU\n{}", s.gpu_nodes.iter().map(|(n, g)| format!("{n} {g}\n")).collect::<String>())
+            } else {
+                "Release \"gpu-operator\" has been upgraded. Happy Helming!\n".to_owned()
+            };
+            RunResult { running_polls: 1, state: "Succeeded".into(), exit_code: 0, logs }
+        } else {
+            s.run_results.remove(0)
+        };
+        s.next_op += 1;
+        let id = format!("cmd{}", s.next_op);
+        s.runs.insert(id.clone(), (0, result));
+        let cluster = path.trim_end_matches("/runCommand").trim_end_matches("/runcommand");
+        let loc = format!("{base}{}/commandResults/{id}?api-version=2026-10-01", cluster.to_ascii_lowercase());
+        return (202, vec![("location".into(), loc), ("retry-after".into(), "1".into())], String::new());
+    }
+    if let Some(i) = segs.iter().position(|x| x.eq_ignore_ascii_case("commandResults")) {
+        let id = segs.get(i + 1).copied().unwrap_or("");
+        let Some((polls, r)) = s.runs.get_mut(id) else { return not_found(id) };
+        *polls += 1;
+        if *polls <= r.running_polls {
+            return (
+                202,
+                vec![
+                    ("location".into(), format!("{base}{path}?api-version=2026-10-01")),
+                    ("retry-after".into(), "1".into()),
+                ],
+                json!({"id": id, "properties": {"provisioningState": "Running"}}).to_string(),
+            );
+        }
+        let body = json!({"id": id, "properties": {"provisioningState": r.state, "exitCode": r.exit_code, "startedAt": "2026-11-30T10:00:00Z", "finishedAt": "2026-11-30T10:00:05Z", "logs": r.logs}});
+        return (200, vec![], body.to_string());
     }
     // SKUs and usages.
     if key.ends_with("/providers/microsoft.compute/skus") {
@@ -512,6 +635,43 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
     }
     // Clusters.
     if s.clusters.contains_key(&key) {
+        if req.method == "PUT" {
+            let etag = s.clusters[&key].get("eTag").and_then(Value::as_str).map(str::to_owned);
+            if let (Some(want), Some(have)) = (req.headers.get("if-match"), etag) {
+                if *want != have {
+                    return (
+                        412,
+                        vec![],
+                        json!({"error": {"code": "PreconditionFailed", "message": "eTag mismatch"}}).to_string(),
+                    );
+                }
+            }
+            let Ok(mut body) = serde_json::from_str::<Value>(&req.body) else {
+                return (400, vec![], json!({"code": "InvalidParameter", "message": "bad body"}).to_string());
+            };
+            let old = s.clusters[&key].clone();
+            for k in ["id", "name", "type"] {
+                body[k] = old[k].clone();
+            }
+            body["eTag"] = json!("etag-2");
+            body["properties"]["provisioningState"] = json!("Updating");
+            body["properties"]["currentKubernetesVersion"] = old["properties"]["currentKubernetesVersion"].clone();
+            if body["properties"]["oidcIssuerProfile"]["enabled"] == json!(true) {
+                body["properties"]["oidcIssuerProfile"]["issuerURL"] =
+                    json!("https://eastus.oic.prod-aks.azure.com/tenant/issuer/");
+            }
+            s.clusters.insert(key.clone(), body.clone());
+            s.next_op += 1;
+            let id = format!("op{}", s.next_op);
+            let statuses = s.op_statuses.clone();
+            s.ops.insert(id.clone(), Op { statuses, polls: 0, pool_key: key.clone(), error: None });
+            let op_url = format!("{base}/subscriptions/{SUB}/providers/Microsoft.ContainerService/locations/eastus/operations/{id}?api-version=2016-03-30");
+            return (
+                200,
+                vec![("azure-asyncoperation".into(), op_url), ("retry-after".into(), "1".into())],
+                body.to_string(),
+            );
+        }
         if req.method == "GET" {
             let next = if s.cluster_states.is_empty() { None } else { Some(s.cluster_states.remove(0)) };
             let mut c = s.clusters[&key].clone();

@@ -8,6 +8,7 @@ mod conformance;
 mod create_pool;
 mod fake_arm;
 mod fault_props;
+mod gpu_stack;
 mod properties;
 mod recommend_cli;
 mod support;

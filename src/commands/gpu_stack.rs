@@ -1,0 +1,610 @@
+//! The GPU software stack: `register-feature`, `feature list`, `install-operator`,
+//! `kaito enable|workspace` and `manifest`.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use serde_json::{json, Value};
+
+use crate::arm::auth::{AuthMethod, Secret};
+use crate::arm::{api, ArmClient, ArmError};
+use crate::catalog::{Catalog, Vendor};
+use crate::cli::{
+    DriverModeArg, FeatureListArgs, Format, InstallOperatorArgs, KaitoEnableArgs, KaitoWorkspaceArgs, KindArg,
+    ManifestArgs, ManifestFormat, MigStrategyArg, RegisterFeatureArgs,
+};
+use crate::commands::azure::{self, Azure, Cred, Spinner};
+use crate::commands::Ctx;
+use crate::error::{did_you_mean, Error};
+use crate::output::Printer;
+use crate::plan::operator::{DriverMode, MigStrategy};
+use crate::plan::{kaito as kaito_plan, manifest as mf, Plan};
+use crate::provision::features::{self, Outcome as FeatureOutcome};
+use crate::provision::kaito::{self, Outcome as KaitoOutcome};
+use crate::provision::operator::{self, InstallError, InstallRequest, Report};
+use crate::provision::Progress;
+use crate::recommend::{self, ModelSpec, Os, Requirements, Workload};
+
+fn subscription(az: &Azure) -> Result<String, Error> {
+    match &az.subscription {
+        Ok((s, _)) => Ok(s.clone()),
+        Err(e) => Err(Error::usage(e.to_string(), Some("pass --subscription or set AZURE_SUBSCRIPTION_ID".into()))),
+    }
+}
+
+fn io(e: std::io::Error) -> Error {
+    Error::usage(format!("writing output: {e}"), None)
+}
+
+fn print_plan(p: &Printer, format: Format, base: &str, plan: &Plan, extra: Value) -> Result<(), Error> {
+    let plan = plan.absolute(base);
+    match format {
+        Format::Json | Format::Yaml => {
+            let mut v = json!({"dry_run": true, "steps": plan.steps});
+            if let (Some(o), Some(e)) = (v.as_object_mut(), extra.as_object()) {
+                for (k, x) in e {
+                    o.insert(k.clone(), x.clone());
+                }
+            }
+            if format == Format::Json { p.json(&v) } else { p.yaml(&v) }.map_err(io)
+        }
+        Format::Table => {
+            let mut out = String::from("Dry run: no change is made.\n");
+            for (i, s) in plan.steps.iter().enumerate() {
+                out.push_str(&format!("\n{}. {} {}\n   {}\n", i + 1, s.method, s.url, s.purpose));
+                for (k, v) in &s.headers {
+                    out.push_str(&format!("   {k}: {v}\n"));
+                }
+                if let Some(b) = &s.body {
+                    let pretty = serde_json::to_string_pretty(b).unwrap_or_default();
+                    out.push_str(&pretty.lines().map(|l| format!("   {l}\n")).collect::<String>());
+                }
+            }
+            p.out(&out).map_err(io)
+        }
+    }
+}
+
+fn base_url(a: &crate::cli::ArmArgs) -> String {
+    std::env::var("AKSGPU_ARM_ENDPOINT")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| a.cloud.arm_url().to_owned())
+}
+
+/// Register a feature (shared by `register-feature` and `create-pool --register-features`).
+pub async fn register(
+    client: &ArmClient,
+    sub: &str,
+    namespace: &str,
+    name: &str,
+    deadline: Instant,
+    p: &Printer,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<FeatureOutcome, Error> {
+    let out = features::register(client, sub, namespace, name, deadline, progress).await?;
+    match &out {
+        FeatureOutcome::AlreadyRegistered => p.note(&format!("{namespace}/{name} is already Registered")),
+        FeatureOutcome::NotFound => p.note(&format!(
+            "{namespace}/{name} does not exist: it has most likely become generally available, so nothing needs registering"
+        )),
+        FeatureOutcome::Registered { .. } => p.note(&format!("{namespace}/{name} is Registered and {namespace} was refreshed")),
+        FeatureOutcome::Pending => {
+            return Err(Error::Refused {
+                message: format!("{namespace}/{name} is Pending: Microsoft has to approve it for this subscription"),
+                hint: Some("wait for the approval (az feature show shows the state), then run again".into()),
+            })
+        }
+    }
+    Ok(out)
+}
+
+/// `aksgpu register-feature`
+pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()> {
+    let az = azure::connect(&a.arm)?;
+    let sub = subscription(&az)?;
+    let progress = Progress::default();
+    let spinner = Spinner::new(ctx.printer.stderr_tty);
+    let sp = spinner.clone();
+    let report = move |s: &str| sp.set(s);
+    let deadline = Instant::now() + a.arm.timeout;
+    let client = az.client;
+    let p = ctx.printer;
+    let r = azure::run_interruptible(&progress, async {
+        register(&client, &sub, &a.namespace, &a.name, deadline, &p, &report).await
+    });
+    spinner.finish();
+    let out = r?;
+    match a.output {
+        Format::Table => ctx.printer.out(&format!("{}/{}: {}", a.namespace, a.name, outcome_word(&out)))?,
+        Format::Json => ctx.printer.json(&json!({"feature": a.name, "namespace": a.namespace, "result": out}))?,
+        Format::Yaml => ctx.printer.yaml(&json!({"feature": a.name, "namespace": a.namespace, "result": out}))?,
+    }
+    Ok(())
+}
+
+fn outcome_word(o: &FeatureOutcome) -> &'static str {
+    match o {
+        FeatureOutcome::AlreadyRegistered => "already registered",
+        FeatureOutcome::NotFound => "not found (probably generally available)",
+        FeatureOutcome::Registered { .. } => "registered",
+        FeatureOutcome::Pending => "pending approval",
+    }
+}
+
+/// `aksgpu feature list`
+pub fn feature_list(ctx: &Ctx, a: &FeatureListArgs) -> anyhow::Result<()> {
+    let az = azure::connect(&a.arm)?;
+    let sub = subscription(&az)?;
+    let names: Vec<&str> = features::GPU_FEATURES.iter().map(|f| f.0).collect();
+    let client = az.client;
+    let states = azure::run_interruptible(&Progress::default(), async {
+        Ok(features::states(&client, &sub, features::NAMESPACE, &names).await?)
+    })?;
+    let rows: Vec<Value> = features::GPU_FEATURES
+        .iter()
+        .zip(&states)
+        .map(|((n, what), s)| json!({"name": n, "namespace": features::NAMESPACE, "state": s.clone().unwrap_or_else(|| "NotFound".into()), "purpose": what}))
+        .collect();
+    match a.output {
+        Format::Json => ctx.printer.json(&rows)?,
+        Format::Yaml => ctx.printer.yaml(&rows)?,
+        Format::Table => {
+            let t: Vec<Vec<String>> = rows
+                .iter()
+                .map(|r| {
+                    vec![
+                        r["name"].as_str().unwrap_or("").to_owned(),
+                        r["state"].as_str().unwrap_or("").to_owned(),
+                        r["purpose"].as_str().unwrap_or("").to_owned(),
+                    ]
+                })
+                .collect();
+            ctx.printer.out(&crate::output::table(
+                &["FEATURE", "STATE", "FOR"],
+                &[crate::output::Align::Left; 3],
+                &t,
+            ))?;
+        }
+    }
+    Ok(())
+}
+
+fn driver_mode(m: DriverModeArg) -> DriverMode {
+    match m {
+        DriverModeArg::Aks => DriverMode::Aks,
+        DriverModeArg::Operator => DriverMode::Operator,
+    }
+}
+
+/// Map the CLI MIG strategy.
+pub fn mig_strategy(m: MigStrategyArg) -> MigStrategy {
+    match m {
+        MigStrategyArg::Single => MigStrategy::Single,
+        MigStrategyArg::Mixed => MigStrategy::Mixed,
+    }
+}
+
+/// The `clusterToken` for Entra-ID clusters: `AKSGPU_CLUSTER_TOKEN`, else minted by the
+/// credential for the AKS server application.
+pub async fn cluster_token(
+    az_method: AuthMethod,
+    source: &std::sync::Arc<dyn crate::arm::auth::TokenSource>,
+) -> Result<Secret, ArmError> {
+    if let Ok(t) = std::env::var("AKSGPU_CLUSTER_TOKEN") {
+        if !t.trim().is_empty() {
+            return Ok(Secret::new(t.trim()));
+        }
+    }
+    if az_method == AuthMethod::AccessToken {
+        return Err(ArmError::Auth {
+            message: "this cluster uses Entra ID: runCommand needs a token for the AKS server app, and AKSGPU_ACCESS_TOKEN is an ARM token".into(),
+            hint: Some("set AKSGPU_CLUSTER_TOKEN=$(az account get-access-token --resource 6dae42f8-4368-4678-94ff-3960e28e3630 --query accessToken -o tsv)".into()),
+        });
+    }
+    Ok(source.fetch(crate::provision::runcommand::AKS_SERVER_SCOPE).await?.secret)
+}
+
+impl From<InstallError> for Error {
+    fn from(e: InstallError) -> Self {
+        match e {
+            InstallError::Arm(a) => Error::from(a),
+            InstallError::Refused(r) => Error::Refused { message: r.message, hint: r.hint },
+            InstallError::Command { what, result } => {
+                let logs: String = result
+                    .logs
+                    .lines()
+                    .rev()
+                    .take(40)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                Error::Refused {
+                    message: format!(
+                        "{what} failed in the cluster ({}){}\n--- command output (last 40 lines) ---\n{logs}",
+                        result.exit_code.map_or_else(|| result.state.clone(), |c| format!("exit code {c}")),
+                        result.reason.map(|r| format!(": {r}")).unwrap_or_default()
+                    ),
+                    hint: Some("fix the cause above and run again; helm upgrade --install is safe to repeat".into()),
+                }
+            }
+            e @ InstallError::NotReady { .. } => Error::from(ArmError::TimedOut {
+                what: e.to_string(),
+                elapsed: std::time::Duration::ZERO,
+                resume: "run `aksgpu install-operator` again to re-check (it is idempotent)".into(),
+            }),
+        }
+    }
+}
+
+/// Install the operator (shared with `create-pool --install-operator`).
+pub async fn install(
+    az_client: &ArmClient,
+    cred: &Cred,
+    catalog: &Catalog,
+    req: &InstallRequest,
+    dry_run: bool,
+    timeout: std::time::Duration,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Result<Report, (operator::Install, Plan)>, Error> {
+    let (cluster, pools) = operator::read(az_client, req).await?;
+    let install = operator::resolve(catalog, req, &cluster, &pools)
+        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
+    if dry_run {
+        let plan = operator::plan(&install);
+        return Ok(Err((install, plan)));
+    }
+    let token = if install.needs_cluster_token { Some(cluster_token(cred.method, &cred.source).await?) } else { None };
+    let report = operator::run(az_client, &install, token.as_ref(), timeout, progress).await?;
+    Ok(Ok(report))
+}
+
+/// Print an install result.
+pub fn print_install(
+    p: &Printer,
+    format: Format,
+    base: &str,
+    r: Result<Report, (operator::Install, Plan)>,
+) -> Result<(), Error> {
+    match r {
+        Err((install, plan)) => {
+            if format == Format::Table {
+                p.out(&format!(
+                    "GPU Operator values (values.yaml, attached to the runCommand as context):\n\n{}",
+                    install.values_yaml
+                ))
+                .map_err(io)?;
+            }
+            print_plan(p, format, base, &plan, json!({"values_yaml": install.values_yaml, "pools": install.pools}))
+        }
+        Ok(report) => match format {
+            Format::Table => {
+                let mut out = String::from("GPU Operator installed and validated.\n");
+                for (pod, phase) in &report.validator_pods {
+                    out.push_str(&format!("  validator {pod}: {phase}\n"));
+                }
+                for (node, gpus) in &report.gpu_nodes {
+                    out.push_str(&format!("  node {node}: {gpus} allocatable nvidia.com/gpu\n"));
+                }
+                p.out(&out).map_err(io)
+            }
+            Format::Json => p.json(&report).map_err(io),
+            Format::Yaml => p.yaml(&report).map_err(io),
+        },
+    }
+}
+
+/// `aksgpu install-operator`
+pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    if let Some(p) = &a.pool {
+        crate::plan::agent_pool::check_pool_name(p)
+            .map_err(|e| Error::usage(format!("--pool: {}", e.message), e.hint))?;
+    }
+    if a.time_slicing == Some(0) {
+        return Err(Error::usage("--time-slicing must be at least 1", None).into());
+    }
+    let az = azure::connect(&a.arm)?;
+    let sub = subscription(&az)?;
+    let req = InstallRequest {
+        subscription: sub,
+        resource_group: a.resource_group.clone(),
+        cluster: a.cluster.clone(),
+        pool: a.pool.clone(),
+        driver_mode: a.driver_mode.map(driver_mode),
+        chart_version: a.chart_version.clone(),
+        mig_strategy: a.mig_strategy.map(mig_strategy),
+        time_slicing: a.time_slicing,
+    };
+    let spinner = Spinner::new(ctx.printer.stderr_tty);
+    let sp = spinner.clone();
+    let report = move |s: &str| sp.set(s);
+    let progress = Progress::default();
+    let cred = Cred { method: az.method, source: az.source };
+    let client = az.client;
+    let r = azure::run_interruptible(&progress, async {
+        install(&client, &cred, &catalog, &req, a.dry_run, a.arm.timeout, &report).await
+    });
+    spinner.finish();
+    print_install(&ctx.printer, a.output, &base_url(&a.arm), r?)?;
+    Ok(())
+}
+
+/// `aksgpu kaito enable`
+pub fn kaito_enable(ctx: &Ctx, a: &KaitoEnableArgs) -> anyhow::Result<()> {
+    let az = azure::connect(&a.arm)?;
+    let sub = subscription(&az)?;
+    let spinner = Spinner::new(ctx.printer.stderr_tty);
+    let sp = spinner.clone();
+    let report = move |s: &str| sp.set(s);
+    let progress = Progress::default();
+    progress.accepted(
+        &crate::plan::cluster_path(&sub, &a.resource_group, &a.cluster),
+        &format!("az aks show -g {} -n {}", a.resource_group, a.cluster),
+    );
+    let client = az.client;
+    let r = azure::run_interruptible(&progress, async {
+        Ok(kaito::enable(&client, &sub, &a.resource_group, &a.cluster, a.dry_run, a.arm.timeout, &report).await?)
+    });
+    spinner.finish();
+    match r? {
+        KaitoOutcome::AlreadyEnabled => ctx.printer.out(&format!("KAITO is already enabled on {}: nothing to do", a.cluster))?,
+        KaitoOutcome::DryRun(plan) => print_plan(&ctx.printer, a.output, &base_url(&a.arm), &plan, json!({}))?,
+        KaitoOutcome::Enabled(v) => match a.output {
+            Format::Table => ctx.printer.out(&format!(
+                "KAITO enabled on {} (OIDC issuer {})",
+                a.cluster,
+                v.pointer("/properties/oidcIssuerProfile/issuerURL").and_then(Value::as_str).unwrap_or("on")
+            ))?,
+            _ => ctx.printer.json(&json!({"cluster": a.cluster, "kaito": true, "provisioning_state": v.pointer("/properties/provisioningState")}))?,
+        },
+    }
+    Ok(())
+}
+
+/// Choose the KAITO instance type for a model (pure): the cheapest KAITO-capable size that
+/// holds it, or check the one given.
+pub fn kaito_instance(
+    catalog: &Catalog,
+    model: &crate::catalog::LlmModel,
+    instance: Option<&str>,
+    region: Option<&str>,
+) -> Result<(String, u32, Vec<String>), Error> {
+    let min_cc = catalog.kaito_min_compute_capability().unwrap_or((8, 0));
+    let mut req = Requirements::new(Workload::Inference);
+    req.model = Some(ModelSpec::from_model(model));
+    req.precision = recommend::Precision::Bf16;
+    req.context = model.context.min(4096);
+    req.region = region.map(str::to_owned);
+    req.top = usize::MAX;
+    req.compute_need();
+    let out = recommend::recommend(catalog, &req);
+    let kaito_ok = |name: &str| -> Result<(), String> {
+        let s = catalog.size(name).ok_or_else(|| format!("{name} is not in the catalog"))?;
+        let g = catalog.gpu(&s.gpu_model);
+        if s.gpu_vendor == Vendor::Amd {
+            return Err(format!("{} has AMD GPUs; KAITO does not accept AMD sizes as instanceType", s.name));
+        }
+        if s.gpu_count.is_partial() {
+            return Err(format!("{} is a partial GPU; KAITO needs whole GPUs", s.name));
+        }
+        match g.and_then(crate::catalog::GpuModel::cc) {
+            Some(cc) if cc >= min_cc => Ok(()),
+            Some(cc) => Err(format!(
+                "{} ({}) has compute capability {}.{}; KAITO presets need {}.{}+",
+                s.name, s.gpu_model, cc.0, cc.1, min_cc.0, min_cc.1
+            )),
+            None => Err(format!("{} has no known compute capability", s.name)),
+        }
+    };
+    let notes: Vec<String> = vec![format!("sized for {} in bf16 with a {}-token context", model.id, req.context)];
+    if let Some(want) = instance {
+        let size = catalog.size(want).ok_or_else(|| {
+            Error::usage(
+                format!("--instance-type {want:?} is not in the catalog"),
+                did_you_mean(&catalog.suggest_sizes(want)),
+            )
+        })?;
+        kaito_ok(&size.name).map_err(|m| Error::usage(format!("--instance-type: {m}"), None))?;
+        if let Some(r) = out.recommendations.iter().find(|r| r.vm_size == size.name) {
+            return Ok((size.name.clone(), r.fit.nodes, notes));
+        }
+        let why = out.rejected.iter().find(|r| r.vm_size == size.name).map(|r| r.reason.clone()).unwrap_or_default();
+        return Err(Error::usage(
+            format!("--instance-type {}: it cannot hold {}: {why}", size.name, model.id),
+            Some("leave out --instance-type to get the cheapest size that fits".into()),
+        ));
+    }
+    let pick = out.recommendations.iter().find(|r| kaito_ok(&r.vm_size).is_ok()).ok_or_else(|| Error::NoFit {
+        message: format!("no KAITO-capable size holds {}", model.id),
+        hint: Some("try a smaller model".into()),
+    })?;
+    let mut notes = notes;
+    notes.push(format!("instance type {}: {}", pick.vm_size, pick.reasons.join("; ")));
+    Ok((pick.vm_size.clone(), pick.fit.nodes, notes))
+}
+
+/// `aksgpu kaito workspace`
+pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let model = catalog.model(&a.model).ok_or_else(|| {
+        Error::usage(
+            format!("--model {:?} is not in the catalog", a.model),
+            did_you_mean(&catalog.suggest_models(&a.model)),
+        )
+    })?;
+    let Some(preset) = model.kaito_preset.clone() else {
+        let with: Vec<&str> = catalog
+            .models
+            .iter()
+            .filter(|m| m.kaito_preset.is_some())
+            .filter_map(|m| m.aliases.first().map(String::as_str))
+            .collect();
+        return Err(Error::usage(
+            format!("{} has no KAITO preset", model.id),
+            Some(format!("models with presets: {}", with.join(", "))),
+        )
+        .into());
+    };
+    let (instance, count, notes) = kaito_instance(&catalog, model, a.instance_type.as_deref(), a.region.as_deref())?;
+    for n in notes {
+        ctx.printer.note(&format!("note: {n}"));
+    }
+    let name = a.name.clone().unwrap_or_else(|| kaito_plan::workspace_name(&model.id));
+    let mut labels = BTreeMap::new();
+    labels.insert("apps".to_owned(), name.trim_start_matches("workspace-").to_owned());
+    let spec = kaito_plan::WorkspaceSpec {
+        name,
+        namespace: a.namespace.clone(),
+        instance_type: instance,
+        count,
+        preset,
+        label_selector: labels,
+    };
+    let yaml = kaito_plan::workspace_yaml(&spec);
+    match a.output {
+        ManifestFormat::Yaml => ctx.printer.out(&yaml)?,
+        ManifestFormat::Json => {
+            let v: Value =
+                serde_yaml_ng::from_str(&yaml).map_err(|e| Error::usage(format!("internal YAML error: {e}"), None))?;
+            ctx.printer.json(&v)?;
+        }
+    }
+    Ok(())
+}
+
+/// `aksgpu manifest`
+pub fn manifest(ctx: &Ctx, a: &ManifestArgs) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let mut taints = a.taints.clone();
+    let mut vm_size = a.vm_size.clone();
+    let mut mig = a.mig_profile.clone();
+    let mut spot = a.spot;
+    let mut os = a.os;
+    // Read the pool from Azure when the cluster is named.
+    if let (Some(pool), Some(rg), Some(cluster)) = (&a.pool, &a.resource_group, &a.cluster) {
+        let az = azure::connect(&a.arm)?;
+        let sub = subscription(&az)?;
+        let path = crate::plan::pool_path(&sub, rg, cluster, pool);
+        let client = az.client;
+        let v: Value = azure::run_interruptible(&Progress::default(), async {
+            Ok(client.get_json(&crate::plan::with_api(&path, api::AKS)).await?)
+        })?;
+        let p = &v["properties"];
+        if taints.is_none() {
+            taints = Some(
+                p["nodeTaints"]
+                    .as_array()
+                    .map(|t| t.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+                    .unwrap_or_default(),
+            );
+        }
+        vm_size = vm_size.or_else(|| p["vmSize"].as_str().map(str::to_owned));
+        mig = mig.or_else(|| p["gpuInstanceProfile"].as_str().map(str::to_owned));
+        spot = spot || p["scaleSetPriority"].as_str() == Some("Spot");
+        if os.is_none() && p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) {
+            os = Some(Os::Windows);
+        }
+    }
+    let size = match &vm_size {
+        Some(s) => Some(catalog.size(s).ok_or_else(|| {
+            Error::usage(format!("--vm-size {s:?} is not in the catalog"), did_you_mean(&catalog.suggest_sizes(s)))
+        })?),
+        None => None,
+    };
+    let taints: Vec<String> = taints
+        .unwrap_or_else(|| vec![crate::plan::agent_pool::DEFAULT_TAINT.to_owned()])
+        .iter()
+        .flat_map(|t| t.split(','))
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            crate::plan::agent_pool::parse_taint(t)
+                .map_err(|e| Error::usage(format!("--taints: {}", e.message), e.hint))
+        })
+        .collect::<Result<_, _>>()?;
+    let resource = if os == Some(Os::Windows) {
+        if mig.is_some() {
+            return Err(Error::usage("--mig-profile: MIG is not available on Windows", None).into());
+        }
+        mf::GpuResource::DirectX
+    } else if let Some(m) = &mig {
+        let slice = if m.contains(".") {
+            m.clone()
+        } else {
+            let s = size.ok_or_else(|| {
+                Error::usage(
+                    "--mig-profile MIGxg needs --vm-size (or the pool read from Azure) to name the slice",
+                    Some("or pass the slice, e.g. --mig-profile 1g.10gb".into()),
+                )
+            })?;
+            let g = catalog.gpu(&s.gpu_model);
+            g.and_then(|g| g.mig_profiles.iter().find(|p| p.profile.eq_ignore_ascii_case(m)).map(|p| p.slice.clone())).ok_or_else(|| {
+                Error::usage(format!("--mig-profile {m} is not a MIG profile of {}", s.gpu_model), None)
+            })?
+        };
+        mf::GpuResource::MigSlice(slice)
+    } else {
+        mf::GpuResource::Nvidia
+    };
+    if a.gpus == 0 {
+        return Err(Error::usage("--gpus must be at least 1", None).into());
+    }
+    if let (Some(s), mf::GpuResource::Nvidia) = (size, &resource) {
+        if s.gpu_count.is_partial() || a.gpus > s.gpu_count.whole() {
+            ctx.printer.note(&format!(
+                "warning: {} has {} GPU(s) per node; --gpus {} cannot be scheduled on one node",
+                s.name, s.gpu_count, a.gpus
+            ));
+        }
+    }
+    let mut selector = BTreeMap::new();
+    match (&a.pool, size) {
+        (Some(p), _) => {
+            selector.insert("agentpool".to_owned(), p.clone());
+        }
+        (None, Some(s)) => {
+            selector.insert("node.kubernetes.io/instance-type".to_owned(), s.name.clone());
+        }
+        (None, None) => {}
+    }
+    let kind = match a.kind {
+        KindArg::Pod => mf::Kind::Pod,
+        KindArg::Deployment => mf::Kind::Deployment,
+        KindArg::Job => mf::Kind::Job,
+    };
+    let default_image = if os == Some(Os::Windows) {
+        "mcr.microsoft.com/windows/servercore:ltsc2022"
+    } else {
+        "nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04"
+    };
+    let spec = mf::ManifestSpec {
+        name: a.name.clone(),
+        namespace: a.namespace.clone(),
+        image: a.image.clone().unwrap_or_else(|| default_image.to_owned()),
+        kind,
+        gpus: a.gpus,
+        taints,
+        spot,
+        node_selector: selector,
+        resource,
+        command: if a.image.is_none() && os != Some(Os::Windows) {
+            Some(vec!["sleep".into(), "infinity".into()])
+        } else {
+            None
+        },
+    };
+    let spec = if a.smoke_test { mf::smoke_test(&spec) } else { spec };
+    let yaml = mf::manifest_yaml(&spec);
+    match a.output {
+        ManifestFormat::Yaml => ctx.printer.out(&yaml)?,
+        ManifestFormat::Json => {
+            let v: Value =
+                serde_yaml_ng::from_str(&yaml).map_err(|e| Error::usage(format!("internal YAML error: {e}"), None))?;
+            ctx.printer.json(&v)?;
+        }
+    }
+    Ok(())
+}

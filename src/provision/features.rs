@@ -1,0 +1,138 @@
+//! Preview features (AFEC) and resource-provider registration.
+//!
+//! Register: read the feature first (already `Registered` → nothing to do; not found → it has
+//! most likely gone GA), POST register, poll until `Registered` (`Pending` means Microsoft must
+//! approve: stop and say so), then re-register the resource provider and poll its
+//! `registrationState`, which is what makes the flag take effect.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::arm::{api, ArmClient, ArmError, Req};
+
+/// GPU-related preview flags `aksgpu feature list` shows.
+pub const GPU_FEATURES: &[(&str, &str)] = &[
+    ("WindowsGPUPreview", "Windows GPU node pools"),
+    ("ManagedGPUExperiencePreview", "AKS-managed GPU node pools (driver, device plugin, DCGM)"),
+    ("AKSInfinibandSupport", "InfiniBand (RDMA) node pools"),
+];
+
+/// The default namespace.
+pub const NAMESPACE: &str = "Microsoft.ContainerService";
+
+/// A feature's ARM path.
+pub fn feature_url(sub: &str, namespace: &str, name: &str) -> String {
+    format!(
+        "/subscriptions/{sub}/providers/Microsoft.Features/providers/{namespace}/features/{name}?api-version={}",
+        api::FEATURES
+    )
+}
+
+/// The register URL.
+pub fn register_url(sub: &str, namespace: &str, name: &str) -> String {
+    format!(
+        "/subscriptions/{sub}/providers/Microsoft.Features/providers/{namespace}/features/{name}/register?api-version={}",
+        api::FEATURES
+    )
+}
+
+/// The provider URL.
+pub fn provider_url(sub: &str, namespace: &str) -> String {
+    format!("/subscriptions/{sub}/providers/{namespace}?api-version={}", api::PROVIDERS)
+}
+
+/// The provider re-registration URL.
+pub fn provider_register_url(sub: &str, namespace: &str) -> String {
+    format!("/subscriptions/{sub}/providers/{namespace}/register?api-version={}", api::PROVIDERS)
+}
+
+/// How registration ended.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case", tag = "outcome")]
+pub enum Outcome {
+    /// It was registered already.
+    AlreadyRegistered,
+    /// The feature does not exist: most likely generally available now.
+    NotFound,
+    /// Registered now, provider refreshed.
+    Registered { provider_state: String },
+    /// Needs approval by Microsoft.
+    Pending,
+}
+
+fn state_of(v: &Value) -> String {
+    v.pointer("/properties/state").and_then(Value::as_str).unwrap_or("Unknown").to_owned()
+}
+
+/// A feature's state; `None` when the feature does not exist.
+pub async fn state(client: &ArmClient, sub: &str, namespace: &str, name: &str) -> Result<Option<String>, ArmError> {
+    Ok(client.get_json_opt::<Value>(&feature_url(sub, namespace, name)).await?.map(|v| state_of(&v)))
+}
+
+/// States of several features, read concurrently.
+pub async fn states(
+    client: &ArmClient,
+    sub: &str,
+    namespace: &str,
+    names: &[&str],
+) -> Result<Vec<Option<String>>, ArmError> {
+    futures_util::future::join_all(names.iter().map(|n| state(client, sub, namespace, n))).await.into_iter().collect()
+}
+
+/// Register a feature and refresh the provider.
+pub async fn register(
+    client: &ArmClient,
+    sub: &str,
+    namespace: &str,
+    name: &str,
+    deadline: Instant,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Outcome, ArmError> {
+    let resume = format!("aksgpu register-feature {name} --namespace {namespace}");
+    let timed_out =
+        |what: &str| ArmError::TimedOut { what: what.to_owned(), elapsed: Duration::ZERO, resume: resume.clone() };
+    match state(client, sub, namespace, name).await? {
+        None => return Ok(Outcome::NotFound),
+        Some(s) if s.eq_ignore_ascii_case("Registered") => return Ok(Outcome::AlreadyRegistered),
+        Some(s) if s.eq_ignore_ascii_case("Pending") => return Ok(Outcome::Pending),
+        Some(_) => {}
+    }
+    progress(&format!("registering {name}"));
+    let resp = client.send(&Req::post(register_url(sub, namespace, name))).await?;
+    if resp.status == 404 {
+        return Ok(Outcome::NotFound);
+    }
+    let mut current = state_of(&resp.require_ok()?.value()?);
+    loop {
+        if current.eq_ignore_ascii_case("Registered") {
+            break;
+        }
+        if current.eq_ignore_ascii_case("Pending") {
+            return Ok(Outcome::Pending);
+        }
+        if Instant::now() >= deadline {
+            return Err(timed_out(&format!("feature {name} (state {current})")));
+        }
+        progress(&format!("{name}: {current}"));
+        client.sleeper.sleep(Duration::from_secs(15)).await;
+        current = match state(client, sub, namespace, name).await? {
+            Some(s) => s,
+            None => return Ok(Outcome::NotFound),
+        };
+    }
+    progress(&format!("re-registering {namespace}"));
+    client.send(&Req::post(provider_register_url(sub, namespace))).await?.require_ok()?;
+    loop {
+        let v: Value = client.get_json(&provider_url(sub, namespace)).await?;
+        let s = v.get("registrationState").and_then(Value::as_str).unwrap_or("Unknown").to_owned();
+        if s.eq_ignore_ascii_case("Registered") {
+            return Ok(Outcome::Registered { provider_state: s });
+        }
+        if Instant::now() >= deadline {
+            return Err(timed_out(&format!("provider {namespace} (state {s})")));
+        }
+        progress(&format!("{namespace}: {s}"));
+        client.sleeper.sleep(Duration::from_secs(10)).await;
+    }
+}

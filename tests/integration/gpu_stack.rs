@@ -1,0 +1,450 @@
+//! Preview features, the GPU Operator through runCommand, KAITO and manifests, against the
+//! fake ARM server.
+
+use base64::Engine as _;
+use serde_json::{json, Value};
+
+use crate::fake_arm::{FakeArm, RunResult, SUB, TOKEN};
+use crate::support::{aksgpu_with, Run};
+
+fn env(arm: &FakeArm) -> Vec<(&'static str, String)> {
+    vec![
+        ("AKSGPU_ARM_ENDPOINT", arm.base.clone()),
+        ("AKSGPU_ACCESS_TOKEN", TOKEN.to_owned()),
+        ("AZURE_SUBSCRIPTION_ID", SUB.to_owned()),
+        ("AKSGPU_TEST_NO_RETRY_DELAY", "1".to_owned()),
+        ("AKSGPU_HTTP_TIMEOUT", "2".to_owned()),
+    ]
+}
+
+fn run(arm: &FakeArm, args: &[&str]) -> Run {
+    run_env(arm, args, &[])
+}
+
+fn run_env(arm: &FakeArm, args: &[&str], more: &[(&'static str, &str)]) -> Run {
+    let mut e = env(arm);
+    for (k, v) in more {
+        e.push((k, (*v).to_owned()));
+    }
+    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    aksgpu_with(args, &e)
+}
+
+fn feature(arm: &FakeArm, name: &str, state: &str) {
+    arm.with(|s| {
+        s.features.insert(
+            name.to_ascii_lowercase(),
+            json!({"name": format!("Microsoft.ContainerService/{name}"), "type": "Microsoft.Features/providers/features", "properties": {"state": state}}),
+        )
+    });
+}
+
+fn gpu_pool(arm: &FakeArm, name: &str, driver: Option<&str>, extra: Value) {
+    let mut props = json!({"vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User", "osType": "Linux",
+        "nodeTaints": ["sku=gpu:NoSchedule", "team=ml:NoSchedule"], "provisioningState": "Succeeded"});
+    if let Some(d) = driver {
+        props["gpuProfile"] = json!({"driver": d});
+    }
+    if let (Some(p), Some(e)) = (props.as_object_mut(), extra.as_object()) {
+        for (k, v) in e {
+            p.insert(k.clone(), v.clone());
+        }
+    }
+    arm.put_pool("c1", name, json!({"id": crate::fake_arm::pool_path("c1", name), "name": name, "properties": props}));
+}
+
+fn run_commands(arm: &FakeArm) -> Vec<Value> {
+    arm.log().iter().filter(|r| r.method == "POST" && r.target.contains("runCommand")).map(|r| r.json()).collect()
+}
+
+#[test]
+fn register_feature_walks_the_state_machine_then_refreshes_the_provider() {
+    let arm = FakeArm::start();
+    feature(&arm, "WindowsGPUPreview", "NotRegistered");
+    arm.with(|s| {
+        s.feature_scripts
+            .insert("windowsgpupreview".into(), vec!["Registering".into(), "Registering".into(), "Registered".into()]);
+    });
+    let r = run(&arm, &["register-feature", "WindowsGPUPreview", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["result"]["outcome"], "registered");
+    let calls: Vec<String> = arm
+        .calls()
+        .iter()
+        .map(|(m, p)| {
+            format!("{m} {}", p.rsplit('/').take(2).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("/"))
+        })
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            "GET features/WindowsGPUPreview",
+            "POST WindowsGPUPreview/register",
+            "GET features/WindowsGPUPreview",
+            "GET features/WindowsGPUPreview",
+            "POST Microsoft.ContainerService/register",
+            "GET providers/Microsoft.ContainerService",
+            "GET providers/Microsoft.ContainerService",
+        ],
+        "{calls:?}"
+    );
+}
+
+#[test]
+fn register_feature_already_registered_pending_and_not_found() {
+    let arm = FakeArm::start();
+    feature(&arm, "WindowsGPUPreview", "Registered");
+    let r = run(&arm, &["register-feature", "WindowsGPUPreview"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("already registered"), "{}", r.stdout);
+    assert_eq!(arm.count("POST", "/"), 0);
+
+    let arm = FakeArm::start();
+    feature(&arm, "ManagedGPUExperiencePreview", "NotRegistered");
+    arm.with(|s| s.feature_scripts.insert("managedgpuexperiencepreview".into(), vec!["Pending".into()]));
+    let r = run(&arm, &["register-feature", "ManagedGPUExperiencePreview"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("Pending") && r.stderr.contains("approve"), "{}", r.stderr);
+    assert_eq!(arm.count("POST", "providers/Microsoft.ContainerService/register"), 0);
+
+    let arm = FakeArm::start();
+    let r = run(&arm, &["register-feature", "GPUDedicatedVHDPreview"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("generally available"), "{}", r.stderr);
+}
+
+#[test]
+fn feature_list_shows_the_gpu_flags() {
+    let arm = FakeArm::start();
+    feature(&arm, "WindowsGPUPreview", "Registered");
+    feature(&arm, "AKSInfinibandSupport", "NotRegistered");
+    let r = run(&arm, &["feature", "list", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    let states: Vec<(String, String)> = v
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|x| (x["name"].as_str().unwrap_or("").into(), x["state"].as_str().unwrap_or("").into()))
+        .collect();
+    assert_eq!(
+        states,
+        [
+            ("WindowsGPUPreview".to_owned(), "Registered".to_owned()),
+            ("ManagedGPUExperiencePreview".to_owned(), "NotFound".to_owned()),
+            ("AKSInfinibandSupport".to_owned(), "NotRegistered".to_owned())
+        ]
+    );
+}
+
+fn values_from_context(body: &Value) -> String {
+    let zip =
+        base64::engine::general_purpose::STANDARD.decode(body["context"].as_str().expect("context")).expect("base64");
+    assert_eq!(&zip[..4], b"PK\x03\x04", "context is a zip");
+    let text = String::from_utf8_lossy(&zip).into_owned();
+    let start = text.find("values.yaml").expect("values.yaml in the zip") + "values.yaml".len();
+    text[start..].to_owned()
+}
+
+#[test]
+fn install_operator_in_operator_mode_then_checks_readiness() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "gpu", Some("None"), json!({"scaleSetPriority": "Spot"}));
+    let r = run(
+        &arm,
+        &["install-operator", "-g", "rg", "--cluster", "c1", "--pool", "gpu", "--time-slicing", "4", "-o", "json"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let cmds = run_commands(&arm);
+    assert_eq!(cmds.len(), 3, "install + two checks: {cmds:?}");
+    let install = cmds[0]["command"].as_str().expect("command");
+    assert!(
+        install.contains("helm upgrade --install") && install.contains("-f values.yaml") && !install.contains("--wait"),
+        "{install}"
+    );
+    let values = values_from_context(&cmds[0]);
+    assert!(!values.contains("enabled: false"), "operator mode keeps the driver on: {values}");
+    for t in ["team", "sku", "kubernetes.azure.com/scalesetpriority", "nvidia.com/gpu", "replicas: 4"] {
+        assert!(values.contains(t), "{t} missing in {values}");
+    }
+    assert!(cmds[1]["command"].as_str().expect("cmd").contains("nvidia-cuda-validator"));
+    assert!(cmds[2]["command"].as_str().expect("cmd").contains("agentpool=gpu"));
+    let v = r.json();
+    assert_eq!(v["gpu_nodes"][0][1], 1);
+}
+
+#[test]
+fn install_operator_aks_mode_turns_driver_and_toolkit_off() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "gpu", None, json!({}));
+    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let values = values_from_context(&run_commands(&arm)[0]);
+    assert!(values.contains("nvidia-container-runtime"), "{values}");
+}
+
+#[test]
+fn install_operator_refusals() {
+    // Driver mode that fights the pool.
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "gpu", Some("Install"), json!({}));
+    let r =
+        run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--pool", "gpu", "--driver-mode", "operator"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("two drivers would fight"), "{}", r.stderr);
+    assert!(run_commands(&arm).is_empty());
+    // Windows pool.
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "gpuw", None, json!({"osType": "Windows"}));
+    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--pool", "gpuw"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("does not support Windows"), "{}", r.stderr);
+    // runCommand disabled: the equivalent helm line.
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "gpu", None, json!({}));
+    arm.with(|s| {
+        let key = crate::fake_arm::cluster_path("c1").to_ascii_lowercase();
+        if let Some(c) = s.clusters.get_mut(&key) {
+            c["properties"]["apiServerAccessProfile"] = json!({"disableRunCommand": true});
+        }
+    });
+    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("disableRunCommand") && r.stderr.contains("helm upgrade --install"), "{}", r.stderr);
+    assert!(run_commands(&arm).is_empty());
+}
+
+#[test]
+fn install_operator_failures_show_logs_and_readiness_gaps() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "gpu", None, json!({}));
+    arm.with(|s| {
+        s.run_results.push(RunResult {
+            running_polls: 1,
+            state: "Succeeded".into(),
+            exit_code: 1,
+            logs: "Error: UPGRADE FAILED: timed out\n".into(),
+        })
+    });
+    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("exit code 1") && r.stderr.contains("UPGRADE FAILED"), "{}", r.stderr);
+
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "gpu", None, json!({}));
+    arm.with(|s| s.gpu_nodes = vec![("aks-gpu-1".into(), "<none>".into())]);
+    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--timeout", "2s"]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    assert!(r.stderr.contains("node aks-gpu-1 reports no allocatable nvidia.com/gpu"), "{}", r.stderr);
+}
+
+#[test]
+fn install_operator_on_entra_clusters_sends_a_cluster_token_it_never_prints() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "gpu", None, json!({}));
+    arm.with(|s| {
+        let key = crate::fake_arm::cluster_path("c1").to_ascii_lowercase();
+        if let Some(c) = s.clusters.get_mut(&key) {
+            c["properties"]["aadProfile"] = json!({"managed": true});
+        }
+    });
+    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("AKSGPU_CLUSTER_TOKEN"), "{}", r.stderr);
+    let r = run_env(
+        &arm,
+        &["install-operator", "-g", "rg", "--cluster", "c1", "-vv"],
+        &[("AKSGPU_CLUSTER_TOKEN", "cluster-secret-42")],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(run_commands(&arm).iter().all(|c| c["clusterToken"] == "cluster-secret-42"));
+    assert!(!r.stderr.contains("cluster-secret-42") && !r.stdout.contains("cluster-secret-42"));
+    let dry = run_env(
+        &arm,
+        &["install-operator", "-g", "rg", "--cluster", "c1", "--dry-run", "-o", "json"],
+        &[("AKSGPU_CLUSTER_TOKEN", "cluster-secret-42")],
+    );
+    assert!(!dry.stdout.contains("cluster-secret-42"));
+    assert!(dry.stdout.contains("never printed"));
+}
+
+#[test]
+fn install_operator_dry_run_prints_values_and_requests_only() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "gpu", Some("None"), json!({}));
+    let r = run(
+        &arm,
+        &["install-operator", "-g", "rg", "--cluster", "c1", "--dry-run", "-o", "json", "--mig-strategy", "mixed"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    assert!(v["values_yaml"].as_str().expect("values").contains("strategy: mixed"));
+    let posts: Vec<&Value> = v["steps"].as_array().expect("steps").iter().filter(|s| s["method"] == "POST").collect();
+    assert_eq!(posts.len(), 3);
+    assert!(posts[0]["body"]["context"].as_str().expect("context").len() > 100);
+    assert!(run_commands(&arm).is_empty());
+}
+
+#[test]
+fn kaito_enable_changes_only_the_two_profiles_and_is_idempotent() {
+    let arm = FakeArm::start();
+    let before = arm.with(|s| s.clusters.values().next().cloned().expect("cluster"));
+    let r = run(&arm, &["kaito", "enable", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let put = arm.log().into_iter().find(|x| x.method == "PUT").expect("PUT");
+    assert_eq!(put.headers.get("if-match").map(String::as_str), Some("etag-1"));
+    let body = put.json();
+    let diffs = aksgpu::plan::cluster::differences(&aksgpu::plan::cluster::writable(&before), &body);
+    assert_eq!(diffs, ["/properties/aiToolchainOperatorProfile", "/properties/oidcIssuerProfile"], "{body}");
+    for ro in ["/id", "/properties/provisioningState", "/properties/currentKubernetesVersion", "/eTag"] {
+        assert!(body.pointer(ro).is_none(), "{ro} echoed");
+    }
+    let again = run(&arm, &["kaito", "enable", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(again.code, 0);
+    assert!(again.stdout.contains("already enabled"), "{}", again.stdout);
+    assert_eq!(arm.count("PUT", "/"), 1);
+}
+
+#[test]
+fn kaito_enable_dry_run_writes_nothing() {
+    let arm = FakeArm::start();
+    let r = run(&arm, &["kaito", "enable", "-g", "rg", "--cluster", "c1", "--dry-run", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["steps"][1]["body"]["properties"]["aiToolchainOperatorProfile"]["enabled"], true);
+    assert_eq!(arm.count("PUT", "/"), 0);
+}
+
+#[test]
+fn kaito_workspace_picks_a_capable_size_and_refuses_small_or_old_ones() {
+    let r = aksgpu_with(&["kaito", "workspace", "--model", "llama-3.1-8b"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_yaml_ng::from_str(&r.stdout).expect("yaml parses");
+    assert_eq!(v["apiVersion"], "kaito.sh/v1beta1");
+    assert_eq!(v["kind"], "Workspace");
+    let it = v["resource"]["instanceType"].as_str().expect("instanceType");
+    let catalog = aksgpu::catalog::Catalog::bundled().expect("catalog");
+    let size = catalog.size(it).expect("known size");
+    let cc = catalog.gpu(&size.gpu_model).and_then(|g| g.cc()).expect("cc");
+    assert!(cc >= (8, 0) && !size.gpu_count.is_partial(), "{it}");
+    assert!(v["inference"]["preset"]["name"].as_str().expect("preset").contains("llama"), "{v}");
+    let t4 = aksgpu_with(
+        &["kaito", "workspace", "--model", "llama-3.1-8b", "--instance-type", "Standard_NC64as_T4_v3"],
+        &[],
+    );
+    assert_eq!(t4.code, 2);
+    assert!(t4.stderr.contains("compute capability 7.5"), "{}", t4.stderr);
+    let small = aksgpu_with(
+        &["kaito", "workspace", "--model", "llama-3.3-70b", "--instance-type", "Standard_NC24ads_A100_v4"],
+        &[],
+    );
+    assert_eq!(small.code, 2, "{}", small.stderr);
+    assert!(small.stderr.contains("cannot hold") && small.stderr.contains("GiB"), "{}", small.stderr);
+}
+
+#[test]
+fn manifests_for_pools_mig_windows_and_smoke_tests() {
+    let mig = aksgpu_with(
+        &[
+            "manifest",
+            "--pool",
+            "gpu",
+            "--mig-profile",
+            "MIG1g",
+            "--vm-size",
+            "Standard_ND96amsr_A100_v4",
+            "--kind",
+            "pod",
+        ],
+        &[],
+    );
+    assert_eq!(mig.code, 0, "{}", mig.stderr);
+    let v: Value = serde_yaml_ng::from_str(&mig.stdout).expect("yaml");
+    assert_eq!(v["kind"], "Pod");
+    assert_eq!(v["spec"]["nodeSelector"]["agentpool"], "gpu");
+    assert_eq!(v["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/mig-1g.10gb"], 1);
+    assert!(v["spec"]["tolerations"].to_string().contains("sku"));
+    let win = aksgpu_with(&["manifest", "--vm-size", "Standard_NC4as_T4_v3", "--os", "windows", "-o", "json"], &[]);
+    assert_eq!(win.code, 0, "{}", win.stderr);
+    let w = win.json();
+    assert!(w.to_string().contains("microsoft.com/directx") && w.to_string().contains("kubernetes.io/os"), "{w}");
+    let smoke = aksgpu_with(&["manifest", "--pool", "gpu", "--smoke-test"], &[]);
+    let s: Value = serde_yaml_ng::from_str(&smoke.stdout).expect("yaml");
+    assert_eq!(s["kind"], "Job");
+    assert!(s.to_string().contains("nvidia-smi"));
+    let bad = aksgpu_with(&["manifest", "--pool", "gpu", "--taints", "nope"], &[]);
+    assert_eq!(bad.code, 2);
+}
+
+#[test]
+fn manifest_reads_the_pool_from_azure() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "gpu", None, json!({"scaleSetPriority": "Spot", "gpuInstanceProfile": "MIG3g"}));
+    let r = run(&arm, &["manifest", "--pool", "gpu", "-g", "rg", "--cluster", "c1", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = r.stdout.clone();
+    assert!(
+        text.contains("team") && text.contains("scalesetpriority") && text.contains("nvidia.com/mig-3g.40gb"),
+        "{text}"
+    );
+}
+
+#[test]
+fn create_pool_with_the_operator_in_one_plan() {
+    let arm = FakeArm::start();
+    let base = [
+        "create-pool",
+        "-g",
+        "rg",
+        "--cluster",
+        "c1",
+        "--name",
+        "gpu",
+        "--vm-size",
+        "Standard_NC24ads_A100_v4",
+        "--yes",
+        "--install-operator",
+    ];
+    let refused = run(&arm, &[&base[..], &["--min-count", "0", "--max-count", "2"]].concat());
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("at least 1"), "{}", refused.stderr);
+    let dry = run(&arm, &[&base[..], &["--dry-run", "-o", "json"]].concat());
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    let steps = dry.json()["steps"].as_array().cloned().expect("steps");
+    assert!(steps.iter().any(|s| s["method"] == "PUT" && s["body"]["properties"]["gpuProfile"]["driver"] == "None"));
+    assert!(steps.iter().any(|s| s["url"].as_str().unwrap_or("").contains("runCommand")));
+    let real = run(&arm, &[&base[..], &["--min-count", "1", "--max-count", "2"]].concat());
+    assert_eq!(real.code, 0, "{}", real.stderr);
+    assert_eq!(arm.count("PUT", "agentPools/gpu"), 1);
+    assert_eq!(run_commands(&arm).len(), 3);
+    assert!(real.stdout.contains("GPU Operator installed"), "{}", real.stdout);
+}
+
+#[test]
+fn create_windows_pool_registering_the_feature_first() {
+    let arm = FakeArm::start();
+    feature(&arm, "WindowsGPUPreview", "NotRegistered");
+    let r = run(
+        &arm,
+        &[
+            "create-pool",
+            "-g",
+            "rg",
+            "--cluster",
+            "c1",
+            "--name",
+            "gpuw",
+            "--vm-size",
+            "Standard_NC4as_T4_v3",
+            "--os",
+            "windows",
+            "--yes",
+            "--register-features",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let calls = arm.calls();
+    let reg =
+        calls.iter().position(|(m, p)| m == "POST" && p.ends_with("WindowsGPUPreview/register")).expect("registered");
+    let put = calls.iter().position(|(m, _)| m == "PUT").expect("put");
+    assert!(reg < put);
+}
