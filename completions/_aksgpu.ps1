@@ -35,6 +35,11 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             [CompletionResult]::new('install-operator', 'install-operator', [CompletionResultType]::ParameterValue, 'Install the NVIDIA GPU Operator with Helm through AKS runCommand')
             [CompletionResult]::new('kaito', 'kaito', [CompletionResultType]::ParameterValue, 'KAITO (AI toolchain operator): enable it, or write a Workspace for a model')
             [CompletionResult]::new('manifest', 'manifest', [CompletionResultType]::ParameterValue, 'Kubernetes YAML for a GPU workload on a pool: tolerations, node selector, GPU limits')
+            [CompletionResult]::new('cost', 'cost', [CompletionResultType]::ParameterValue, 'What a GPU pool costs (by size, or every GPU pool of a cluster), with advice')
+            [CompletionResult]::new('prices', 'prices', [CompletionResultType]::ParameterValue, 'Live prices from the Azure Retail Prices API')
+            [CompletionResult]::new('cluster', 'cluster', [CompletionResultType]::ParameterValue, 'Stop or start a whole cluster (nodes stop costing while stopped)')
+            [CompletionResult]::new('cost-analysis', 'cost-analysis', [CompletionResultType]::ParameterValue, 'AKS cost analysis (metricsProfile.costAnalysis)')
+            [CompletionResult]::new('pool', 'pool', [CompletionResultType]::ParameterValue, 'Node pool operations')
             [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Credentials and subscription in use')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
@@ -49,6 +54,7 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List GPU sizes')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show every fact about one size: GPUs, AKS rules, MIG slices, prices by region')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the catalog with the live resource SKUs of a location')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -75,9 +81,28 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aksgpu;catalog;diff' {
+            [CompletionResult]::new('--subscription', '--subscription', [CompletionResultType]::ParameterName, 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]')
+            [CompletionResult]::new('--cloud', '--cloud', [CompletionResultType]::ParameterName, 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting after this long (the Azure operation continues)')
+            [CompletionResult]::new('--location', '--location', [CompletionResultType]::ParameterName, 'Azure region, e.g. eastus')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--fail-on-drift', '--fail-on-drift', [CompletionResultType]::ParameterName, 'Exit 1 when the catalog lacks sizes or disagrees with Azure (for scheduled jobs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'aksgpu;catalog;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List GPU sizes')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show every fact about one size: GPUs, AKS rules, MIG slices, prices by region')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the catalog with the live resource SKUs of a location')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -85,6 +110,9 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             break
         }
         'aksgpu;catalog;help;show' {
+            break
+        }
+        'aksgpu;catalog;help;diff' {
             break
         }
         'aksgpu;catalog;help;help' {
@@ -372,6 +400,222 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aksgpu;cost' {
+            [CompletionResult]::new('--subscription', '--subscription', [CompletionResultType]::ParameterName, 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]')
+            [CompletionResult]::new('--cloud', '--cloud', [CompletionResultType]::ParameterName, 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting after this long (the Azure operation continues)')
+            [CompletionResult]::new('--vm-size', '--vm-size', [CompletionResultType]::ParameterName, 'VM size to price')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'Read every GPU pool of this cluster instead (with -g)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--resource-group', '--resource-group', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Fixed node count')
+            [CompletionResult]::new('--min-count', '--min-count', [CompletionResultType]::ParameterName, 'Autoscaler minimum')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Autoscaler maximum')
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'Region [default: the cluster''s, or the cheapest bundled region]')
+            [CompletionResult]::new('--os', '--os', [CompletionResultType]::ParameterName, 'Node OS')
+            [CompletionResult]::new('--hours-per-day', '--hours-per-day', [CompletionResultType]::ParameterName, 'Hours a day the nodes run')
+            [CompletionResult]::new('--need-gpu-memory', '--need-gpu-memory', [CompletionResultType]::ParameterName, 'The per-GPU memory the workload needs [default: what the size has]')
+            [CompletionResult]::new('--need-gpus', '--need-gpus', [CompletionResultType]::ParameterName, 'The GPUs per node the workload needs [default: what the size has]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--spot', '--spot', [CompletionResultType]::ParameterName, 'Spot prices')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aksgpu;prices' {
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('refresh', 'refresh', [CompletionResultType]::ParameterValue, 'Fetch current prices for the catalog''s GPU sizes into the local cache')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aksgpu;prices;refresh' {
+            [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'Only these regions (repeat or comma-separate) [default: every region]')
+            [CompletionResult]::new('--currency', '--currency', [CompletionResultType]::ParameterName, 'Currency (prices compare in USD; others are stored but not used for ranking)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log requests to stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aksgpu;prices;help' {
+            [CompletionResult]::new('refresh', 'refresh', [CompletionResultType]::ParameterValue, 'Fetch current prices for the catalog''s GPU sizes into the local cache')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aksgpu;prices;help;refresh' {
+            break
+        }
+        'aksgpu;prices;help;help' {
+            break
+        }
+        'aksgpu;cluster' {
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the cluster (control plane and nodes)')
+            [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Start a stopped cluster')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aksgpu;cluster;stop' {
+            [CompletionResult]::new('--subscription', '--subscription', [CompletionResultType]::ParameterName, 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]')
+            [CompletionResult]::new('--cloud', '--cloud', [CompletionResultType]::ParameterName, 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting after this long (the Azure operation continues)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--resource-group', '--resource-group', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'AKS cluster name')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the request; change nothing')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aksgpu;cluster;start' {
+            [CompletionResult]::new('--subscription', '--subscription', [CompletionResultType]::ParameterName, 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]')
+            [CompletionResult]::new('--cloud', '--cloud', [CompletionResultType]::ParameterName, 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting after this long (the Azure operation continues)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--resource-group', '--resource-group', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'AKS cluster name')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the request; change nothing')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aksgpu;cluster;help' {
+            [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the cluster (control plane and nodes)')
+            [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Start a stopped cluster')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aksgpu;cluster;help;stop' {
+            break
+        }
+        'aksgpu;cluster;help;start' {
+            break
+        }
+        'aksgpu;cluster;help;help' {
+            break
+        }
+        'aksgpu;cost-analysis' {
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable AKS cost analysis (Standard or Premium tier)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aksgpu;cost-analysis;enable' {
+            [CompletionResult]::new('--subscription', '--subscription', [CompletionResultType]::ParameterName, 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]')
+            [CompletionResult]::new('--cloud', '--cloud', [CompletionResultType]::ParameterName, 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting after this long (the Azure operation continues)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--resource-group', '--resource-group', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'AKS cluster name')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the request; change nothing')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aksgpu;cost-analysis;help' {
+            [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable AKS cost analysis (Standard or Premium tier)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aksgpu;cost-analysis;help;enable' {
+            break
+        }
+        'aksgpu;cost-analysis;help;help' {
+            break
+        }
+        'aksgpu;pool' {
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('scale', 'scale', [CompletionResultType]::ParameterValue, 'Change a pool''s node count or autoscaler bounds (nothing else)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aksgpu;pool;scale' {
+            [CompletionResult]::new('--subscription', '--subscription', [CompletionResultType]::ParameterName, 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]')
+            [CompletionResult]::new('--cloud', '--cloud', [CompletionResultType]::ParameterName, 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting after this long (the Azure operation continues)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--resource-group', '--resource-group', [CompletionResultType]::ParameterName, 'Resource group of the cluster')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'AKS cluster name')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Pool name')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Fixed node count (pools without the autoscaler)')
+            [CompletionResult]::new('--min-count', '--min-count', [CompletionResultType]::ParameterName, 'Autoscaler minimum (turns the autoscaler on)')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Autoscaler maximum')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the request; change nothing')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aksgpu;pool;help' {
+            [CompletionResult]::new('scale', 'scale', [CompletionResultType]::ParameterValue, 'Change a pool''s node count or autoscaler bounds (nothing else)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aksgpu;pool;help;scale' {
+            break
+        }
+        'aksgpu;pool;help;help' {
+            break
+        }
         'aksgpu;auth' {
             [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'Catalog directory whose YAML files replace the bundled ones (same relative paths)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -435,6 +679,11 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             [CompletionResult]::new('install-operator', 'install-operator', [CompletionResultType]::ParameterValue, 'Install the NVIDIA GPU Operator with Helm through AKS runCommand')
             [CompletionResult]::new('kaito', 'kaito', [CompletionResultType]::ParameterValue, 'KAITO (AI toolchain operator): enable it, or write a Workspace for a model')
             [CompletionResult]::new('manifest', 'manifest', [CompletionResultType]::ParameterValue, 'Kubernetes YAML for a GPU workload on a pool: tolerations, node selector, GPU limits')
+            [CompletionResult]::new('cost', 'cost', [CompletionResultType]::ParameterValue, 'What a GPU pool costs (by size, or every GPU pool of a cluster), with advice')
+            [CompletionResult]::new('prices', 'prices', [CompletionResultType]::ParameterValue, 'Live prices from the Azure Retail Prices API')
+            [CompletionResult]::new('cluster', 'cluster', [CompletionResultType]::ParameterValue, 'Stop or start a whole cluster (nodes stop costing while stopped)')
+            [CompletionResult]::new('cost-analysis', 'cost-analysis', [CompletionResultType]::ParameterValue, 'AKS cost analysis (metricsProfile.costAnalysis)')
+            [CompletionResult]::new('pool', 'pool', [CompletionResultType]::ParameterValue, 'Node pool operations')
             [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Credentials and subscription in use')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
@@ -444,12 +693,16 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
         'aksgpu;help;catalog' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List GPU sizes')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show every fact about one size: GPUs, AKS rules, MIG slices, prices by region')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the catalog with the live resource SKUs of a location')
             break
         }
         'aksgpu;help;catalog;list' {
             break
         }
         'aksgpu;help;catalog;show' {
+            break
+        }
+        'aksgpu;help;catalog;diff' {
             break
         }
         'aksgpu;help;recommend' {
@@ -486,6 +739,41 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             break
         }
         'aksgpu;help;manifest' {
+            break
+        }
+        'aksgpu;help;cost' {
+            break
+        }
+        'aksgpu;help;prices' {
+            [CompletionResult]::new('refresh', 'refresh', [CompletionResultType]::ParameterValue, 'Fetch current prices for the catalog''s GPU sizes into the local cache')
+            break
+        }
+        'aksgpu;help;prices;refresh' {
+            break
+        }
+        'aksgpu;help;cluster' {
+            [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the cluster (control plane and nodes)')
+            [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Start a stopped cluster')
+            break
+        }
+        'aksgpu;help;cluster;stop' {
+            break
+        }
+        'aksgpu;help;cluster;start' {
+            break
+        }
+        'aksgpu;help;cost-analysis' {
+            [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable AKS cost analysis (Standard or Premium tier)')
+            break
+        }
+        'aksgpu;help;cost-analysis;enable' {
+            break
+        }
+        'aksgpu;help;pool' {
+            [CompletionResult]::new('scale', 'scale', [CompletionResultType]::ParameterValue, 'Change a pool''s node count or autoscaler bounds (nothing else)')
+            break
+        }
+        'aksgpu;help;pool;scale' {
             break
         }
         'aksgpu;help;auth' {

@@ -22,8 +22,17 @@ _aksgpu() {
             aksgpu,catalog)
                 cmd="aksgpu__subcmd__catalog"
                 ;;
+            aksgpu,cluster)
+                cmd="aksgpu__subcmd__cluster"
+                ;;
             aksgpu,completions)
                 cmd="aksgpu__subcmd__completions"
+                ;;
+            aksgpu,cost)
+                cmd="aksgpu__subcmd__cost"
+                ;;
+            aksgpu,cost-analysis)
+                cmd="aksgpu__subcmd__cost__subcmd__analysis"
                 ;;
             aksgpu,create-pool)
                 cmd="aksgpu__subcmd__create__subcmd__pool"
@@ -46,6 +55,12 @@ _aksgpu() {
             aksgpu,manifest)
                 cmd="aksgpu__subcmd__manifest"
                 ;;
+            aksgpu,pool)
+                cmd="aksgpu__subcmd__pool"
+                ;;
+            aksgpu,prices)
+                cmd="aksgpu__subcmd__prices"
+                ;;
             aksgpu,recommend)
                 cmd="aksgpu__subcmd__recommend"
                 ;;
@@ -67,6 +82,9 @@ _aksgpu() {
             aksgpu__subcmd__auth__subcmd__help,status)
                 cmd="aksgpu__subcmd__auth__subcmd__help__subcmd__status"
                 ;;
+            aksgpu__subcmd__catalog,diff)
+                cmd="aksgpu__subcmd__catalog__subcmd__diff"
+                ;;
             aksgpu__subcmd__catalog,help)
                 cmd="aksgpu__subcmd__catalog__subcmd__help"
                 ;;
@@ -76,6 +94,9 @@ _aksgpu() {
             aksgpu__subcmd__catalog,show)
                 cmd="aksgpu__subcmd__catalog__subcmd__show"
                 ;;
+            aksgpu__subcmd__catalog__subcmd__help,diff)
+                cmd="aksgpu__subcmd__catalog__subcmd__help__subcmd__diff"
+                ;;
             aksgpu__subcmd__catalog__subcmd__help,help)
                 cmd="aksgpu__subcmd__catalog__subcmd__help__subcmd__help"
                 ;;
@@ -84,6 +105,36 @@ _aksgpu() {
                 ;;
             aksgpu__subcmd__catalog__subcmd__help,show)
                 cmd="aksgpu__subcmd__catalog__subcmd__help__subcmd__show"
+                ;;
+            aksgpu__subcmd__cluster,help)
+                cmd="aksgpu__subcmd__cluster__subcmd__help"
+                ;;
+            aksgpu__subcmd__cluster,start)
+                cmd="aksgpu__subcmd__cluster__subcmd__start"
+                ;;
+            aksgpu__subcmd__cluster,stop)
+                cmd="aksgpu__subcmd__cluster__subcmd__stop"
+                ;;
+            aksgpu__subcmd__cluster__subcmd__help,help)
+                cmd="aksgpu__subcmd__cluster__subcmd__help__subcmd__help"
+                ;;
+            aksgpu__subcmd__cluster__subcmd__help,start)
+                cmd="aksgpu__subcmd__cluster__subcmd__help__subcmd__start"
+                ;;
+            aksgpu__subcmd__cluster__subcmd__help,stop)
+                cmd="aksgpu__subcmd__cluster__subcmd__help__subcmd__stop"
+                ;;
+            aksgpu__subcmd__cost__subcmd__analysis,enable)
+                cmd="aksgpu__subcmd__cost__subcmd__analysis__subcmd__enable"
+                ;;
+            aksgpu__subcmd__cost__subcmd__analysis,help)
+                cmd="aksgpu__subcmd__cost__subcmd__analysis__subcmd__help"
+                ;;
+            aksgpu__subcmd__cost__subcmd__analysis__subcmd__help,enable)
+                cmd="aksgpu__subcmd__cost__subcmd__analysis__subcmd__help__subcmd__enable"
+                ;;
+            aksgpu__subcmd__cost__subcmd__analysis__subcmd__help,help)
+                cmd="aksgpu__subcmd__cost__subcmd__analysis__subcmd__help__subcmd__help"
                 ;;
             aksgpu__subcmd__feature,help)
                 cmd="aksgpu__subcmd__feature__subcmd__help"
@@ -103,8 +154,17 @@ _aksgpu() {
             aksgpu__subcmd__help,catalog)
                 cmd="aksgpu__subcmd__help__subcmd__catalog"
                 ;;
+            aksgpu__subcmd__help,cluster)
+                cmd="aksgpu__subcmd__help__subcmd__cluster"
+                ;;
             aksgpu__subcmd__help,completions)
                 cmd="aksgpu__subcmd__help__subcmd__completions"
+                ;;
+            aksgpu__subcmd__help,cost)
+                cmd="aksgpu__subcmd__help__subcmd__cost"
+                ;;
+            aksgpu__subcmd__help,cost-analysis)
+                cmd="aksgpu__subcmd__help__subcmd__cost__subcmd__analysis"
                 ;;
             aksgpu__subcmd__help,create-pool)
                 cmd="aksgpu__subcmd__help__subcmd__create__subcmd__pool"
@@ -127,6 +187,12 @@ _aksgpu() {
             aksgpu__subcmd__help,manifest)
                 cmd="aksgpu__subcmd__help__subcmd__manifest"
                 ;;
+            aksgpu__subcmd__help,pool)
+                cmd="aksgpu__subcmd__help__subcmd__pool"
+                ;;
+            aksgpu__subcmd__help,prices)
+                cmd="aksgpu__subcmd__help__subcmd__prices"
+                ;;
             aksgpu__subcmd__help,recommend)
                 cmd="aksgpu__subcmd__help__subcmd__recommend"
                 ;;
@@ -139,11 +205,23 @@ _aksgpu() {
             aksgpu__subcmd__help__subcmd__auth,status)
                 cmd="aksgpu__subcmd__help__subcmd__auth__subcmd__status"
                 ;;
+            aksgpu__subcmd__help__subcmd__catalog,diff)
+                cmd="aksgpu__subcmd__help__subcmd__catalog__subcmd__diff"
+                ;;
             aksgpu__subcmd__help__subcmd__catalog,list)
                 cmd="aksgpu__subcmd__help__subcmd__catalog__subcmd__list"
                 ;;
             aksgpu__subcmd__help__subcmd__catalog,show)
                 cmd="aksgpu__subcmd__help__subcmd__catalog__subcmd__show"
+                ;;
+            aksgpu__subcmd__help__subcmd__cluster,start)
+                cmd="aksgpu__subcmd__help__subcmd__cluster__subcmd__start"
+                ;;
+            aksgpu__subcmd__help__subcmd__cluster,stop)
+                cmd="aksgpu__subcmd__help__subcmd__cluster__subcmd__stop"
+                ;;
+            aksgpu__subcmd__help__subcmd__cost__subcmd__analysis,enable)
+                cmd="aksgpu__subcmd__help__subcmd__cost__subcmd__analysis__subcmd__enable"
                 ;;
             aksgpu__subcmd__help__subcmd__feature,list)
                 cmd="aksgpu__subcmd__help__subcmd__feature__subcmd__list"
@@ -153,6 +231,12 @@ _aksgpu() {
                 ;;
             aksgpu__subcmd__help__subcmd__kaito,workspace)
                 cmd="aksgpu__subcmd__help__subcmd__kaito__subcmd__workspace"
+                ;;
+            aksgpu__subcmd__help__subcmd__pool,scale)
+                cmd="aksgpu__subcmd__help__subcmd__pool__subcmd__scale"
+                ;;
+            aksgpu__subcmd__help__subcmd__prices,refresh)
+                cmd="aksgpu__subcmd__help__subcmd__prices__subcmd__refresh"
                 ;;
             aksgpu__subcmd__kaito,enable)
                 cmd="aksgpu__subcmd__kaito__subcmd__enable"
@@ -172,6 +256,30 @@ _aksgpu() {
             aksgpu__subcmd__kaito__subcmd__help,workspace)
                 cmd="aksgpu__subcmd__kaito__subcmd__help__subcmd__workspace"
                 ;;
+            aksgpu__subcmd__pool,help)
+                cmd="aksgpu__subcmd__pool__subcmd__help"
+                ;;
+            aksgpu__subcmd__pool,scale)
+                cmd="aksgpu__subcmd__pool__subcmd__scale"
+                ;;
+            aksgpu__subcmd__pool__subcmd__help,help)
+                cmd="aksgpu__subcmd__pool__subcmd__help__subcmd__help"
+                ;;
+            aksgpu__subcmd__pool__subcmd__help,scale)
+                cmd="aksgpu__subcmd__pool__subcmd__help__subcmd__scale"
+                ;;
+            aksgpu__subcmd__prices,help)
+                cmd="aksgpu__subcmd__prices__subcmd__help"
+                ;;
+            aksgpu__subcmd__prices,refresh)
+                cmd="aksgpu__subcmd__prices__subcmd__refresh"
+                ;;
+            aksgpu__subcmd__prices__subcmd__help,help)
+                cmd="aksgpu__subcmd__prices__subcmd__help__subcmd__help"
+                ;;
+            aksgpu__subcmd__prices__subcmd__help,refresh)
+                cmd="aksgpu__subcmd__prices__subcmd__help__subcmd__refresh"
+                ;;
             *)
                 ;;
         esac
@@ -179,7 +287,7 @@ _aksgpu() {
 
     case "${cmd}" in
         aksgpu)
-            opts="-h -V --catalog --help --version catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help"
+            opts="-h -V --catalog --help --version catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -299,7 +407,7 @@ _aksgpu() {
             return 0
             ;;
         aksgpu__subcmd__catalog)
-            opts="-h -V --catalog --help --version list show help"
+            opts="-h -V --catalog --help --version list show diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -316,9 +424,69 @@ _aksgpu() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        aksgpu__subcmd__catalog__subcmd__help)
-            opts="list show help"
+        aksgpu__subcmd__catalog__subcmd__diff)
+            opts="-v -o -h -V --subscription --auth --cloud --timeout --verbose --location --fail-on-drift --output --catalog --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --subscription)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auth)
+                    COMPREPLY=($(compgen -W "access-token service-principal workload-identity managed-identity developer-tools" -- "${cur}"))
+                    return 0
+                    ;;
+                --cloud)
+                    COMPREPLY=($(compgen -W "AzureCloud AzureChinaCloud AzureUSGovernment" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --location)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__catalog__subcmd__help)
+            opts="list show diff help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__catalog__subcmd__help__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -432,6 +600,188 @@ _aksgpu() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aksgpu__subcmd__cluster)
+            opts="-h -V --catalog --help --version stop start help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__cluster__subcmd__help)
+            opts="stop start help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__cluster__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__cluster__subcmd__help__subcmd__start)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__cluster__subcmd__help__subcmd__stop)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__cluster__subcmd__start)
+            opts="-v -g -o -h -V --subscription --auth --cloud --timeout --verbose --resource-group --cluster --dry-run --output --catalog --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --subscription)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auth)
+                    COMPREPLY=($(compgen -W "access-token service-principal workload-identity managed-identity developer-tools" -- "${cur}"))
+                    return 0
+                    ;;
+                --cloud)
+                    COMPREPLY=($(compgen -W "AzureCloud AzureChinaCloud AzureUSGovernment" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resource-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__cluster__subcmd__stop)
+            opts="-v -g -o -h -V --subscription --auth --cloud --timeout --verbose --resource-group --cluster --dry-run --output --catalog --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --subscription)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auth)
+                    COMPREPLY=($(compgen -W "access-token service-principal workload-identity managed-identity developer-tools" -- "${cur}"))
+                    return 0
+                    ;;
+                --cloud)
+                    COMPREPLY=($(compgen -W "AzureCloud AzureChinaCloud AzureUSGovernment" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resource-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aksgpu__subcmd__completions)
             opts="-h -V --catalog --help --version bash zsh fish powershell elvish"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -443,6 +793,210 @@ _aksgpu() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__cost)
+            opts="-v -g -o -h -V --subscription --auth --cloud --timeout --verbose --vm-size --cluster --resource-group --count --min-count --max-count --region --os --spot --hours-per-day --need-gpu-memory --need-gpus --output --catalog --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --subscription)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auth)
+                    COMPREPLY=($(compgen -W "access-token service-principal workload-identity managed-identity developer-tools" -- "${cur}"))
+                    return 0
+                    ;;
+                --cloud)
+                    COMPREPLY=($(compgen -W "AzureCloud AzureChinaCloud AzureUSGovernment" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --vm-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resource-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --os)
+                    COMPREPLY=($(compgen -W "linux windows" -- "${cur}"))
+                    return 0
+                    ;;
+                --hours-per-day)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --need-gpu-memory)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --need-gpus)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__cost__subcmd__analysis)
+            opts="-h -V --catalog --help --version enable help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__cost__subcmd__analysis__subcmd__enable)
+            opts="-v -g -o -h -V --subscription --auth --cloud --timeout --verbose --resource-group --cluster --dry-run --output --catalog --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --subscription)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auth)
+                    COMPREPLY=($(compgen -W "access-token service-principal workload-identity managed-identity developer-tools" -- "${cur}"))
+                    return 0
+                    ;;
+                --cloud)
+                    COMPREPLY=($(compgen -W "AzureCloud AzureChinaCloud AzureUSGovernment" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resource-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__cost__subcmd__analysis__subcmd__help)
+            opts="enable help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__cost__subcmd__analysis__subcmd__help__subcmd__enable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__cost__subcmd__analysis__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;
@@ -719,7 +1273,7 @@ _aksgpu() {
             return 0
             ;;
         aksgpu__subcmd__help)
-            opts="catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help"
+            opts="catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -761,8 +1315,22 @@ _aksgpu() {
             return 0
             ;;
         aksgpu__subcmd__help__subcmd__catalog)
-            opts="list show"
+            opts="list show diff"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__catalog__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -802,9 +1370,93 @@ _aksgpu() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aksgpu__subcmd__help__subcmd__cluster)
+            opts="stop start"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__cluster__subcmd__start)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__cluster__subcmd__stop)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aksgpu__subcmd__help__subcmd__completions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__cost)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__cost__subcmd__analysis)
+            opts="enable"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__cost__subcmd__analysis__subcmd__enable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -945,6 +1597,62 @@ _aksgpu() {
         aksgpu__subcmd__help__subcmd__manifest)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__pool)
+            opts="scale"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__pool__subcmd__scale)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__prices)
+            opts="refresh"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__help__subcmd__prices__subcmd__refresh)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1345,6 +2053,230 @@ _aksgpu() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "yaml json" -- "${cur}"))
+                    return 0
+                    ;;
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__pool)
+            opts="-h -V --catalog --help --version scale help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__pool__subcmd__help)
+            opts="scale help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__pool__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__pool__subcmd__help__subcmd__scale)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__pool__subcmd__scale)
+            opts="-v -g -o -h -V --subscription --auth --cloud --timeout --verbose --resource-group --cluster --name --count --min-count --max-count --dry-run --output --catalog --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --subscription)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auth)
+                    COMPREPLY=($(compgen -W "access-token service-principal workload-identity managed-identity developer-tools" -- "${cur}"))
+                    return 0
+                    ;;
+                --cloud)
+                    COMPREPLY=($(compgen -W "AzureCloud AzureChinaCloud AzureUSGovernment" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resource-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__prices)
+            opts="-h -V --catalog --help --version refresh help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__prices__subcmd__help)
+            opts="refresh help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__prices__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__prices__subcmd__help__subcmd__refresh)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aksgpu__subcmd__prices__subcmd__refresh)
+            opts="-v -o -h -V --region --currency --verbose --output --catalog --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --currency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --catalog)

@@ -32,6 +32,11 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
             cand install-operator 'Install the NVIDIA GPU Operator with Helm through AKS runCommand'
             cand kaito 'KAITO (AI toolchain operator): enable it, or write a Workspace for a model'
             cand manifest 'Kubernetes YAML for a GPU workload on a pool: tolerations, node selector, GPU limits'
+            cand cost 'What a GPU pool costs (by size, or every GPU pool of a cluster), with advice'
+            cand prices 'Live prices from the Azure Retail Prices API'
+            cand cluster 'Stop or start a whole cluster (nodes stop costing while stopped)'
+            cand cost-analysis 'AKS cost analysis (metricsProfile.costAnalysis)'
+            cand pool 'Node pool operations'
             cand auth 'Credentials and subscription in use'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page (roff)'
@@ -45,6 +50,7 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
             cand --version 'Print version'
             cand list 'List GPU sizes'
             cand show 'Show every fact about one size: GPUs, AKS rules, MIG slices, prices by region'
+            cand diff 'Compare the catalog with the live resource SKUs of a location'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aksgpu;catalog;list'= {
@@ -68,14 +74,34 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aksgpu;catalog;diff'= {
+            cand --subscription 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]'
+            cand --auth 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]'
+            cand --cloud 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)'
+            cand --timeout 'Give up waiting after this long (the Azure operation continues)'
+            cand --location 'Azure region, e.g. eastus'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -v 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --verbose 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --fail-on-drift 'Exit 1 when the catalog lacks sizes or disagrees with Azure (for scheduled jobs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aksgpu;catalog;help'= {
             cand list 'List GPU sizes'
             cand show 'Show every fact about one size: GPUs, AKS rules, MIG slices, prices by region'
+            cand diff 'Compare the catalog with the live resource SKUs of a location'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aksgpu;catalog;help;list'= {
         }
         &'aksgpu;catalog;help;show'= {
+        }
+        &'aksgpu;catalog;help;diff'= {
         }
         &'aksgpu;catalog;help;help'= {
         }
@@ -343,6 +369,199 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aksgpu;cost'= {
+            cand --subscription 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]'
+            cand --auth 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]'
+            cand --cloud 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)'
+            cand --timeout 'Give up waiting after this long (the Azure operation continues)'
+            cand --vm-size 'VM size to price'
+            cand --cluster 'Read every GPU pool of this cluster instead (with -g)'
+            cand -g 'Resource group of the cluster'
+            cand --resource-group 'Resource group of the cluster'
+            cand --count 'Fixed node count'
+            cand --min-count 'Autoscaler minimum'
+            cand --max-count 'Autoscaler maximum'
+            cand --region 'Region [default: the cluster''s, or the cheapest bundled region]'
+            cand --os 'Node OS'
+            cand --hours-per-day 'Hours a day the nodes run'
+            cand --need-gpu-memory 'The per-GPU memory the workload needs [default: what the size has]'
+            cand --need-gpus 'The GPUs per node the workload needs [default: what the size has]'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -v 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --verbose 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --spot 'Spot prices'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aksgpu;prices'= {
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand refresh 'Fetch current prices for the catalog''s GPU sizes into the local cache'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aksgpu;prices;refresh'= {
+            cand --region 'Only these regions (repeat or comma-separate) [default: every region]'
+            cand --currency 'Currency (prices compare in USD; others are stored but not used for ranking)'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -v 'Log requests to stderr'
+            cand --verbose 'Log requests to stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aksgpu;prices;help'= {
+            cand refresh 'Fetch current prices for the catalog''s GPU sizes into the local cache'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aksgpu;prices;help;refresh'= {
+        }
+        &'aksgpu;prices;help;help'= {
+        }
+        &'aksgpu;cluster'= {
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand stop 'Stop the cluster (control plane and nodes)'
+            cand start 'Start a stopped cluster'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aksgpu;cluster;stop'= {
+            cand --subscription 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]'
+            cand --auth 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]'
+            cand --cloud 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)'
+            cand --timeout 'Give up waiting after this long (the Azure operation continues)'
+            cand -g 'Resource group of the cluster'
+            cand --resource-group 'Resource group of the cluster'
+            cand --cluster 'AKS cluster name'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -v 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --verbose 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --dry-run 'Print the request; change nothing'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aksgpu;cluster;start'= {
+            cand --subscription 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]'
+            cand --auth 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]'
+            cand --cloud 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)'
+            cand --timeout 'Give up waiting after this long (the Azure operation continues)'
+            cand -g 'Resource group of the cluster'
+            cand --resource-group 'Resource group of the cluster'
+            cand --cluster 'AKS cluster name'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -v 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --verbose 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --dry-run 'Print the request; change nothing'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aksgpu;cluster;help'= {
+            cand stop 'Stop the cluster (control plane and nodes)'
+            cand start 'Start a stopped cluster'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aksgpu;cluster;help;stop'= {
+        }
+        &'aksgpu;cluster;help;start'= {
+        }
+        &'aksgpu;cluster;help;help'= {
+        }
+        &'aksgpu;cost-analysis'= {
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand enable 'Enable AKS cost analysis (Standard or Premium tier)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aksgpu;cost-analysis;enable'= {
+            cand --subscription 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]'
+            cand --auth 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]'
+            cand --cloud 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)'
+            cand --timeout 'Give up waiting after this long (the Azure operation continues)'
+            cand -g 'Resource group of the cluster'
+            cand --resource-group 'Resource group of the cluster'
+            cand --cluster 'AKS cluster name'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -v 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --verbose 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --dry-run 'Print the request; change nothing'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aksgpu;cost-analysis;help'= {
+            cand enable 'Enable AKS cost analysis (Standard or Premium tier)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aksgpu;cost-analysis;help;enable'= {
+        }
+        &'aksgpu;cost-analysis;help;help'= {
+        }
+        &'aksgpu;pool'= {
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand scale 'Change a pool''s node count or autoscaler bounds (nothing else)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aksgpu;pool;scale'= {
+            cand --subscription 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]'
+            cand --auth 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]'
+            cand --cloud 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)'
+            cand --timeout 'Give up waiting after this long (the Azure operation continues)'
+            cand -g 'Resource group of the cluster'
+            cand --resource-group 'Resource group of the cluster'
+            cand --cluster 'AKS cluster name'
+            cand --name 'Pool name'
+            cand --count 'Fixed node count (pools without the autoscaler)'
+            cand --min-count 'Autoscaler minimum (turns the autoscaler on)'
+            cand --max-count 'Autoscaler maximum'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
+            cand -v 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --verbose 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+            cand --dry-run 'Print the request; change nothing'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aksgpu;pool;help'= {
+            cand scale 'Change a pool''s node count or autoscaler bounds (nothing else)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aksgpu;pool;help;scale'= {
+        }
+        &'aksgpu;pool;help;help'= {
+        }
         &'aksgpu;auth'= {
             cand --catalog 'Catalog directory whose YAML files replace the bundled ones (same relative paths)'
             cand -h 'Print help'
@@ -399,6 +618,11 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
             cand install-operator 'Install the NVIDIA GPU Operator with Helm through AKS runCommand'
             cand kaito 'KAITO (AI toolchain operator): enable it, or write a Workspace for a model'
             cand manifest 'Kubernetes YAML for a GPU workload on a pool: tolerations, node selector, GPU limits'
+            cand cost 'What a GPU pool costs (by size, or every GPU pool of a cluster), with advice'
+            cand prices 'Live prices from the Azure Retail Prices API'
+            cand cluster 'Stop or start a whole cluster (nodes stop costing while stopped)'
+            cand cost-analysis 'AKS cost analysis (metricsProfile.costAnalysis)'
+            cand pool 'Node pool operations'
             cand auth 'Credentials and subscription in use'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page (roff)'
@@ -407,10 +631,13 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
         &'aksgpu;help;catalog'= {
             cand list 'List GPU sizes'
             cand show 'Show every fact about one size: GPUs, AKS rules, MIG slices, prices by region'
+            cand diff 'Compare the catalog with the live resource SKUs of a location'
         }
         &'aksgpu;help;catalog;list'= {
         }
         &'aksgpu;help;catalog;show'= {
+        }
+        &'aksgpu;help;catalog;diff'= {
         }
         &'aksgpu;help;recommend'= {
         }
@@ -436,6 +663,31 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
         &'aksgpu;help;kaito;workspace'= {
         }
         &'aksgpu;help;manifest'= {
+        }
+        &'aksgpu;help;cost'= {
+        }
+        &'aksgpu;help;prices'= {
+            cand refresh 'Fetch current prices for the catalog''s GPU sizes into the local cache'
+        }
+        &'aksgpu;help;prices;refresh'= {
+        }
+        &'aksgpu;help;cluster'= {
+            cand stop 'Stop the cluster (control plane and nodes)'
+            cand start 'Start a stopped cluster'
+        }
+        &'aksgpu;help;cluster;stop'= {
+        }
+        &'aksgpu;help;cluster;start'= {
+        }
+        &'aksgpu;help;cost-analysis'= {
+            cand enable 'Enable AKS cost analysis (Standard or Premium tier)'
+        }
+        &'aksgpu;help;cost-analysis;enable'= {
+        }
+        &'aksgpu;help;pool'= {
+            cand scale 'Change a pool''s node count or autoscaler bounds (nothing else)'
+        }
+        &'aksgpu;help;pool;scale'= {
         }
         &'aksgpu;help;auth'= {
             cand status 'Which credential, endpoint and subscription would be used, and whether a token can be had'

@@ -36,16 +36,22 @@ complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "feature" -d 'Preview 
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "install-operator" -d 'Install the NVIDIA GPU Operator with Helm through AKS runCommand'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "kaito" -d 'KAITO (AI toolchain operator): enable it, or write a Workspace for a model'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "manifest" -d 'Kubernetes YAML for a GPU workload on a pool: tolerations, node selector, GPU limits'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "cost" -d 'What a GPU pool costs (by size, or every GPU pool of a cluster), with advice'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "prices" -d 'Live prices from the Azure Retail Prices API'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "cluster" -d 'Stop or start a whole cluster (nodes stop costing while stopped)'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "cost-analysis" -d 'AKS cost analysis (metricsProfile.costAnalysis)'
+complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "pool" -d 'Node pool operations'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "auth" -d 'Credentials and subscription in use'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "man" -d 'Print the man page (roff)'
 complete -c aksgpu -n "__fish_aksgpu_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show help" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show help" -s h -l help -d 'Print help'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show help" -s V -l version -d 'Print version'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show help" -f -a "list" -d 'List GPU sizes'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show help" -f -a "show" -d 'Show every fact about one size: GPUs, AKS rules, MIG slices, prices by region'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show diff help" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show diff help" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show diff help" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show diff help" -f -a "list" -d 'List GPU sizes'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show diff help" -f -a "show" -d 'Show every fact about one size: GPUs, AKS rules, MIG slices, prices by region'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show diff help" -f -a "diff" -d 'Compare the catalog with the live resource SKUs of a location'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and not __fish_seen_subcommand_from list show diff help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from list" -l family -d 'Only this family: NC, NCC, ND, NV or NG' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from list" -l gpu-model -d 'Only sizes with this GPU (e.g. A100, H100-NVL, T4)' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format' -r -f -a "table\t''
@@ -63,8 +69,28 @@ yaml\t''"
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from show" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from diff" -l subscription -d 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from diff" -l auth -d 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]' -r -f -a "access-token\t'`AKSGPU_ACCESS_TOKEN`'
+service-principal\t'`AZURE_TENANT_ID` + `AZURE_CLIENT_ID` + `AZURE_CLIENT_SECRET`'
+workload-identity\t'`AZURE_FEDERATED_TOKEN_FILE` (+ client and tenant ids)'
+managed-identity\t'Managed identity (IMDS, App Service, Arc)'
+developer-tools\t'az CLI, then azd'"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from diff" -l cloud -d 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)' -r -f -a "AzureCloud\t''
+AzureChinaCloud\t''
+AzureUSGovernment\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from diff" -l timeout -d 'Give up waiting after this long (the Azure operation continues)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from diff" -l location -d 'Azure region, e.g. eastus' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from diff" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from diff" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from diff" -s v -l verbose -d 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from diff" -l fail-on-drift -d 'Exit 1 when the catalog lacks sizes or disagrees with Azure (for scheduled jobs)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from diff" -s V -l version -d 'Print version'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from help" -f -a "list" -d 'List GPU sizes'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show every fact about one size: GPUs, AKS rules, MIG slices, prices by region'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from help" -f -a "diff" -d 'Compare the catalog with the live resource SKUs of a location'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand catalog; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l workload -d 'Kind of workload' -r -f -a "training\t''
 fine-tuning\t''
@@ -340,6 +366,159 @@ complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l spot -d 'The 
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l smoke-test -d 'Emit the CUDA smoke-test Job (nvidia-smi) for checking a new pool instead'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -l subscription -d 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -l auth -d 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]' -r -f -a "access-token\t'`AKSGPU_ACCESS_TOKEN`'
+service-principal\t'`AZURE_TENANT_ID` + `AZURE_CLIENT_ID` + `AZURE_CLIENT_SECRET`'
+workload-identity\t'`AZURE_FEDERATED_TOKEN_FILE` (+ client and tenant ids)'
+managed-identity\t'Managed identity (IMDS, App Service, Arc)'
+developer-tools\t'az CLI, then azd'"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -l cloud -d 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)' -r -f -a "AzureCloud\t''
+AzureChinaCloud\t''
+AzureUSGovernment\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -l timeout -d 'Give up waiting after this long (the Azure operation continues)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -l vm-size -d 'VM size to price' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -l cluster -d 'Read every GPU pool of this cluster instead (with -g)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -s g -l resource-group -d 'Resource group of the cluster' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -l count -d 'Fixed node count' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -l min-count -d 'Autoscaler minimum' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -l max-count -d 'Autoscaler maximum' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -l region -d 'Region [default: the cluster\'s, or the cheapest bundled region]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -l os -d 'Node OS' -r -f -a "linux\t''
+windows\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -l hours-per-day -d 'Hours a day the nodes run' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -l need-gpu-memory -d 'The per-GPU memory the workload needs [default: what the size has]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -l need-gpus -d 'The GPUs per node the workload needs [default: what the size has]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -s v -l verbose -d 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -l spot -d 'Spot prices'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand prices; and not __fish_seen_subcommand_from refresh help" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand prices; and not __fish_seen_subcommand_from refresh help" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand prices; and not __fish_seen_subcommand_from refresh help" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand prices; and not __fish_seen_subcommand_from refresh help" -f -a "refresh" -d 'Fetch current prices for the catalog\'s GPU sizes into the local cache'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand prices; and not __fish_seen_subcommand_from refresh help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand prices; and __fish_seen_subcommand_from refresh" -l region -d 'Only these regions (repeat or comma-separate) [default: every region]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand prices; and __fish_seen_subcommand_from refresh" -l currency -d 'Currency (prices compare in USD; others are stored but not used for ranking)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand prices; and __fish_seen_subcommand_from refresh" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand prices; and __fish_seen_subcommand_from refresh" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand prices; and __fish_seen_subcommand_from refresh" -s v -l verbose -d 'Log requests to stderr'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand prices; and __fish_seen_subcommand_from refresh" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand prices; and __fish_seen_subcommand_from refresh" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand prices; and __fish_seen_subcommand_from help" -f -a "refresh" -d 'Fetch current prices for the catalog\'s GPU sizes into the local cache'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand prices; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and not __fish_seen_subcommand_from stop start help" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and not __fish_seen_subcommand_from stop start help" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and not __fish_seen_subcommand_from stop start help" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and not __fish_seen_subcommand_from stop start help" -f -a "stop" -d 'Stop the cluster (control plane and nodes)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and not __fish_seen_subcommand_from stop start help" -f -a "start" -d 'Start a stopped cluster'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and not __fish_seen_subcommand_from stop start help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from stop" -l subscription -d 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from stop" -l auth -d 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]' -r -f -a "access-token\t'`AKSGPU_ACCESS_TOKEN`'
+service-principal\t'`AZURE_TENANT_ID` + `AZURE_CLIENT_ID` + `AZURE_CLIENT_SECRET`'
+workload-identity\t'`AZURE_FEDERATED_TOKEN_FILE` (+ client and tenant ids)'
+managed-identity\t'Managed identity (IMDS, App Service, Arc)'
+developer-tools\t'az CLI, then azd'"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from stop" -l cloud -d 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)' -r -f -a "AzureCloud\t''
+AzureChinaCloud\t''
+AzureUSGovernment\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from stop" -l timeout -d 'Give up waiting after this long (the Azure operation continues)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from stop" -s g -l resource-group -d 'Resource group of the cluster' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from stop" -l cluster -d 'AKS cluster name' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from stop" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from stop" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from stop" -s v -l verbose -d 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from stop" -l dry-run -d 'Print the request; change nothing'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from stop" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from stop" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from start" -l subscription -d 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from start" -l auth -d 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]' -r -f -a "access-token\t'`AKSGPU_ACCESS_TOKEN`'
+service-principal\t'`AZURE_TENANT_ID` + `AZURE_CLIENT_ID` + `AZURE_CLIENT_SECRET`'
+workload-identity\t'`AZURE_FEDERATED_TOKEN_FILE` (+ client and tenant ids)'
+managed-identity\t'Managed identity (IMDS, App Service, Arc)'
+developer-tools\t'az CLI, then azd'"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from start" -l cloud -d 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)' -r -f -a "AzureCloud\t''
+AzureChinaCloud\t''
+AzureUSGovernment\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from start" -l timeout -d 'Give up waiting after this long (the Azure operation continues)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from start" -s g -l resource-group -d 'Resource group of the cluster' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from start" -l cluster -d 'AKS cluster name' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from start" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from start" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from start" -s v -l verbose -d 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from start" -l dry-run -d 'Print the request; change nothing'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from start" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from start" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "stop" -d 'Stop the cluster (control plane and nodes)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "start" -d 'Start a stopped cluster'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cluster; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and not __fish_seen_subcommand_from enable help" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and not __fish_seen_subcommand_from enable help" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and not __fish_seen_subcommand_from enable help" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and not __fish_seen_subcommand_from enable help" -f -a "enable" -d 'Enable AKS cost analysis (Standard or Premium tier)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and not __fish_seen_subcommand_from enable help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and __fish_seen_subcommand_from enable" -l subscription -d 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and __fish_seen_subcommand_from enable" -l auth -d 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]' -r -f -a "access-token\t'`AKSGPU_ACCESS_TOKEN`'
+service-principal\t'`AZURE_TENANT_ID` + `AZURE_CLIENT_ID` + `AZURE_CLIENT_SECRET`'
+workload-identity\t'`AZURE_FEDERATED_TOKEN_FILE` (+ client and tenant ids)'
+managed-identity\t'Managed identity (IMDS, App Service, Arc)'
+developer-tools\t'az CLI, then azd'"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and __fish_seen_subcommand_from enable" -l cloud -d 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)' -r -f -a "AzureCloud\t''
+AzureChinaCloud\t''
+AzureUSGovernment\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and __fish_seen_subcommand_from enable" -l timeout -d 'Give up waiting after this long (the Azure operation continues)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and __fish_seen_subcommand_from enable" -s g -l resource-group -d 'Resource group of the cluster' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and __fish_seen_subcommand_from enable" -l cluster -d 'AKS cluster name' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and __fish_seen_subcommand_from enable" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and __fish_seen_subcommand_from enable" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and __fish_seen_subcommand_from enable" -s v -l verbose -d 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and __fish_seen_subcommand_from enable" -l dry-run -d 'Print the request; change nothing'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and __fish_seen_subcommand_from enable" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and __fish_seen_subcommand_from enable" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and __fish_seen_subcommand_from help" -f -a "enable" -d 'Enable AKS cost analysis (Standard or Premium tier)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand cost-analysis; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and not __fish_seen_subcommand_from scale help" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and not __fish_seen_subcommand_from scale help" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and not __fish_seen_subcommand_from scale help" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and not __fish_seen_subcommand_from scale help" -f -a "scale" -d 'Change a pool\'s node count or autoscaler bounds (nothing else)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and not __fish_seen_subcommand_from scale help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from scale" -l subscription -d 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from scale" -l auth -d 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]' -r -f -a "access-token\t'`AKSGPU_ACCESS_TOKEN`'
+service-principal\t'`AZURE_TENANT_ID` + `AZURE_CLIENT_ID` + `AZURE_CLIENT_SECRET`'
+workload-identity\t'`AZURE_FEDERATED_TOKEN_FILE` (+ client and tenant ids)'
+managed-identity\t'Managed identity (IMDS, App Service, Arc)'
+developer-tools\t'az CLI, then azd'"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from scale" -l cloud -d 'Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL)' -r -f -a "AzureCloud\t''
+AzureChinaCloud\t''
+AzureUSGovernment\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from scale" -l timeout -d 'Give up waiting after this long (the Azure operation continues)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from scale" -s g -l resource-group -d 'Resource group of the cluster' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from scale" -l cluster -d 'AKS cluster name' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from scale" -l name -d 'Pool name' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from scale" -l count -d 'Fixed node count (pools without the autoscaler)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from scale" -l min-count -d 'Autoscaler minimum (turns the autoscaler on)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from scale" -l max-count -d 'Autoscaler maximum' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from scale" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from scale" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from scale" -s v -l verbose -d 'Log requests to stderr (-v), with headers (-vv); tokens are always redacted'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from scale" -l dry-run -d 'Print the request; change nothing'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from scale" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from scale" -s V -l version -d 'Print version'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from help" -f -a "scale" -d 'Change a pool\'s node count or autoscaler bounds (nothing else)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand pool; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and not __fish_seen_subcommand_from status help" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and not __fish_seen_subcommand_from status help" -s h -l help -d 'Print help'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand auth; and not __fish_seen_subcommand_from status help" -s V -l version -d 'Print version'
@@ -370,22 +549,33 @@ complete -c aksgpu -n "__fish_aksgpu_using_subcommand completions" -s V -l versi
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand man" -l catalog -d 'Catalog directory whose YAML files replace the bundled ones (same relative paths)' -r -F
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand man" -s h -l help -d 'Print help'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand man" -s V -l version -d 'Print version'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "catalog" -d 'Browse the bundled GPU catalog: sizes, GPUs, AKS rules and prices'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "recommend" -d 'Recommend VM sizes for a described workload (offline, from the bundled catalog)'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "create-pool" -d 'Create a GPU node pool through ARM: validation, preflight, PUT, wait'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "wait" -d 'Wait for a pool\'s operation to finish (resume after --no-wait, a timeout or Ctrl-C)'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "register-feature" -d 'Register an AKS preview feature and refresh the resource provider'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "feature" -d 'Preview features that matter for GPUs'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "install-operator" -d 'Install the NVIDIA GPU Operator with Helm through AKS runCommand'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "kaito" -d 'KAITO (AI toolchain operator): enable it, or write a Workspace for a model'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "manifest" -d 'Kubernetes YAML for a GPU workload on a pool: tolerations, node selector, GPU limits'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "auth" -d 'Credentials and subscription in use'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "man" -d 'Print the man page (roff)'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest auth completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "catalog" -d 'Browse the bundled GPU catalog: sizes, GPUs, AKS rules and prices'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "recommend" -d 'Recommend VM sizes for a described workload (offline, from the bundled catalog)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "create-pool" -d 'Create a GPU node pool through ARM: validation, preflight, PUT, wait'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "wait" -d 'Wait for a pool\'s operation to finish (resume after --no-wait, a timeout or Ctrl-C)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "register-feature" -d 'Register an AKS preview feature and refresh the resource provider'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "feature" -d 'Preview features that matter for GPUs'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "install-operator" -d 'Install the NVIDIA GPU Operator with Helm through AKS runCommand'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "kaito" -d 'KAITO (AI toolchain operator): enable it, or write a Workspace for a model'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "manifest" -d 'Kubernetes YAML for a GPU workload on a pool: tolerations, node selector, GPU limits'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "cost" -d 'What a GPU pool costs (by size, or every GPU pool of a cluster), with advice'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "prices" -d 'Live prices from the Azure Retail Prices API'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "cluster" -d 'Stop or start a whole cluster (nodes stop costing while stopped)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "cost-analysis" -d 'AKS cost analysis (metricsProfile.costAnalysis)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "pool" -d 'Node pool operations'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "auth" -d 'Credentials and subscription in use'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "man" -d 'Print the man page (roff)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and not __fish_seen_subcommand_from catalog recommend create-pool wait register-feature feature install-operator kaito manifest cost prices cluster cost-analysis pool auth completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from catalog" -f -a "list" -d 'List GPU sizes'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from catalog" -f -a "show" -d 'Show every fact about one size: GPUs, AKS rules, MIG slices, prices by region'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from catalog" -f -a "diff" -d 'Compare the catalog with the live resource SKUs of a location'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from feature" -f -a "list" -d 'Show the GPU-related preview flags and their state on the subscription'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from kaito" -f -a "enable" -d 'Enable the KAITO add-on (and the OIDC issuer it needs) on a cluster'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from kaito" -f -a "workspace" -d 'Write a kaito.sh/v1beta1 Workspace for a model, with a recommended instance type'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from prices" -f -a "refresh" -d 'Fetch current prices for the catalog\'s GPU sizes into the local cache'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from cluster" -f -a "stop" -d 'Stop the cluster (control plane and nodes)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from cluster" -f -a "start" -d 'Start a stopped cluster'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from cost-analysis" -f -a "enable" -d 'Enable AKS cost analysis (Standard or Premium tier)'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from pool" -f -a "scale" -d 'Change a pool\'s node count or autoscaler bounds (nothing else)'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'Which credential, endpoint and subscription would be used, and whether a token can be had'

@@ -55,6 +55,20 @@ pub enum Command {
     Kaito(KaitoCommand),
     /// Kubernetes YAML for a GPU workload on a pool: tolerations, node selector, GPU limits.
     Manifest(Box<ManifestArgs>),
+    /// What a GPU pool costs (by size, or every GPU pool of a cluster), with advice.
+    Cost(Box<CostArgs>),
+    /// Live prices from the Azure Retail Prices API.
+    #[command(subcommand)]
+    Prices(PricesCommand),
+    /// Stop or start a whole cluster (nodes stop costing while stopped).
+    #[command(subcommand)]
+    Cluster(ClusterCommand),
+    /// AKS cost analysis (metricsProfile.costAnalysis).
+    #[command(subcommand)]
+    CostAnalysis(CostAnalysisCommand),
+    /// Node pool operations.
+    #[command(subcommand)]
+    Pool(PoolCommand),
     /// Credentials and subscription in use.
     #[command(subcommand)]
     Auth(AuthCommand),
@@ -71,6 +85,24 @@ pub enum CatalogCommand {
     List(CatalogListArgs),
     /// Show every fact about one size: GPUs, AKS rules, MIG slices, prices by region.
     Show(CatalogShowArgs),
+    /// Compare the catalog with the live resource SKUs of a location.
+    Diff(CatalogDiffArgs),
+}
+
+/// `aksgpu catalog diff`
+#[derive(Debug, Args)]
+pub struct CatalogDiffArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    /// Azure region, e.g. eastus.
+    #[arg(long, value_name = "REGION")]
+    pub location: String,
+    /// Exit 1 when the catalog lacks sizes or disagrees with Azure (for scheduled jobs).
+    #[arg(long)]
+    pub fail_on_drift: bool,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
 }
 
 /// Output formats for lists.
@@ -572,6 +604,158 @@ pub struct ManifestArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value = "yaml")]
     pub output: ManifestFormat,
+}
+
+/// `aksgpu cost`
+#[derive(Debug, Args)]
+pub struct CostArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    /// VM size to price.
+    #[arg(long, value_name = "SIZE", required_unless_present = "cluster", conflicts_with = "cluster")]
+    pub vm_size: Option<String>,
+    /// Read every GPU pool of this cluster instead (with -g).
+    #[arg(long, value_name = "NAME", requires = "resource_group")]
+    pub cluster: Option<String>,
+    /// Resource group of the cluster.
+    #[arg(short = 'g', long, value_name = "NAME")]
+    pub resource_group: Option<String>,
+    /// Fixed node count.
+    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, conflicts_with_all = ["min_count", "max_count"])]
+    pub count: Option<u32>,
+    /// Autoscaler minimum.
+    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, requires = "max_count")]
+    pub min_count: Option<u32>,
+    /// Autoscaler maximum.
+    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, requires = "min_count")]
+    pub max_count: Option<u32>,
+    /// Region [default: the cluster's, or the cheapest bundled region].
+    #[arg(long, value_name = "REGION")]
+    pub region: Option<String>,
+    /// Node OS.
+    #[arg(long, value_enum)]
+    pub os: Option<Os>,
+    /// Spot prices.
+    #[arg(long)]
+    pub spot: bool,
+    /// Hours a day the nodes run.
+    #[arg(long, value_name = "H", default_value = "24", value_parser = parse_hours)]
+    pub hours_per_day: f64,
+    /// The per-GPU memory the workload needs [default: what the size has].
+    #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
+    pub need_gpu_memory: Option<units::Memory>,
+    /// The GPUs per node the workload needs [default: what the size has].
+    #[arg(long, value_name = "N", value_parser = units::parse_gpus, allow_negative_numbers = true)]
+    pub need_gpus: Option<f64>,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
+}
+
+fn parse_hours(text: &str) -> Result<f64, String> {
+    let v: f64 = text.trim().parse().map_err(|_| format!("{text:?} is not a number of hours"))?;
+    if v.is_finite() && v > 0.0 && v <= 24.0 {
+        Ok(v)
+    } else {
+        Err(format!("{text:?}: hours per day must be more than 0 and at most 24"))
+    }
+}
+
+/// `aksgpu prices …`
+#[derive(Debug, Subcommand)]
+pub enum PricesCommand {
+    /// Fetch current prices for the catalog's GPU sizes into the local cache.
+    Refresh(PricesRefreshArgs),
+}
+
+/// `aksgpu prices refresh`
+#[derive(Debug, Args)]
+pub struct PricesRefreshArgs {
+    /// Only these regions (repeat or comma-separate) [default: every region].
+    #[arg(long, value_name = "REGION", value_delimiter = ',')]
+    pub region: Vec<String>,
+    /// Currency (prices compare in USD; others are stored but not used for ranking).
+    #[arg(long, default_value = "USD", value_name = "CODE")]
+    pub currency: String,
+    /// Log requests to stderr.
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
+}
+
+/// `aksgpu cluster …`
+#[derive(Debug, Subcommand)]
+pub enum ClusterCommand {
+    /// Stop the cluster (control plane and nodes).
+    Stop(ClusterPowerArgs),
+    /// Start a stopped cluster.
+    Start(ClusterPowerArgs),
+}
+
+/// Cluster selection plus dry-run.
+#[derive(Debug, Args)]
+pub struct ClusterPowerArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    /// Resource group of the cluster.
+    #[arg(short = 'g', long, value_name = "NAME")]
+    pub resource_group: String,
+    /// AKS cluster name.
+    #[arg(long, value_name = "NAME")]
+    pub cluster: String,
+    /// Print the request; change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
+}
+
+/// `aksgpu cost-analysis …`
+#[derive(Debug, Subcommand)]
+pub enum CostAnalysisCommand {
+    /// Enable AKS cost analysis (Standard or Premium tier).
+    Enable(ClusterPowerArgs),
+}
+
+/// `aksgpu pool …`
+#[derive(Debug, Subcommand)]
+pub enum PoolCommand {
+    /// Change a pool's node count or autoscaler bounds (nothing else).
+    Scale(PoolScaleArgs),
+}
+
+/// `aksgpu pool scale`
+#[derive(Debug, Args)]
+pub struct PoolScaleArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    /// Resource group of the cluster.
+    #[arg(short = 'g', long, value_name = "NAME")]
+    pub resource_group: String,
+    /// AKS cluster name.
+    #[arg(long, value_name = "NAME")]
+    pub cluster: String,
+    /// Pool name.
+    #[arg(long, value_name = "NAME")]
+    pub name: String,
+    /// Fixed node count (pools without the autoscaler).
+    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, required_unless_present = "min_count", conflicts_with_all = ["min_count", "max_count"])]
+    pub count: Option<u32>,
+    /// Autoscaler minimum (turns the autoscaler on).
+    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, requires = "max_count")]
+    pub min_count: Option<u32>,
+    /// Autoscaler maximum.
+    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, requires = "min_count")]
+    pub max_count: Option<u32>,
+    /// Print the request; change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
 }
 
 /// `aksgpu auth …`

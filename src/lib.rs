@@ -15,9 +15,12 @@ pub mod arm;
 pub mod catalog;
 pub mod cli;
 pub mod commands;
+pub mod cost;
+pub mod drift;
 pub mod error;
 pub mod output;
 pub mod plan;
+pub mod pricing;
 pub mod provision;
 pub mod recommend;
 pub mod units;
@@ -29,7 +32,10 @@ use clap::Parser;
 
 pub use error::{exit, Error};
 
-use crate::cli::{AuthCommand, CatalogCommand, Cli, Command, FeatureCommand, KaitoCommand};
+use crate::cli::{
+    AuthCommand, CatalogCommand, Cli, ClusterCommand, Command, CostAnalysisCommand, FeatureCommand, KaitoCommand,
+    PoolCommand, PricesCommand,
+};
 use crate::commands::Ctx;
 use crate::output::Printer;
 
@@ -69,6 +75,13 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::Kaito(KaitoCommand::Enable(a)) => commands::gpu_stack::kaito_enable(ctx, a),
         Command::Kaito(KaitoCommand::Workspace(a)) => commands::gpu_stack::kaito_workspace(ctx, a),
         Command::Manifest(a) => commands::gpu_stack::manifest(ctx, a),
+        Command::Cost(a) => commands::money::cost(ctx, a),
+        Command::Prices(PricesCommand::Refresh(a)) => commands::money::prices_refresh(ctx, a),
+        Command::Catalog(CatalogCommand::Diff(a)) => commands::money::catalog_diff(ctx, a),
+        Command::Cluster(ClusterCommand::Stop(a)) => commands::money::cluster_power(ctx, a, false),
+        Command::Cluster(ClusterCommand::Start(a)) => commands::money::cluster_power(ctx, a, true),
+        Command::CostAnalysis(CostAnalysisCommand::Enable(a)) => commands::money::cost_analysis(ctx, a),
+        Command::Pool(PoolCommand::Scale(a)) => commands::money::pool_scale(ctx, a),
         Command::Completions(a) => Ok(ctx.printer.out(&commands::completions::script(a.shell))?),
         Command::Man => Ok(ctx.printer.out(&commands::completions::man_page()?)?),
     }

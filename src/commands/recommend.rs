@@ -229,7 +229,8 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
 
 /// `aksgpu recommend`
 pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
-    let catalog = ctx.catalog()?;
+    let mut catalog = ctx.catalog()?;
+    let source = crate::commands::money::with_live_prices(&mut catalog, &ctx.printer);
     let asked;
     let args = if has_requirements(args) {
         args
@@ -243,7 +244,11 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
         )
         .into());
     };
-    let req = requirements(&catalog, args)?;
+    let mut req = requirements(&catalog, args)?;
+    if let crate::pricing::PriceSource::Cache { .. } = source {
+        req.notes.push(format!("prices: {}", source.describe()));
+    }
+    req.price_source = Some(source.describe());
     let outcome = recommend::recommend(&catalog, &req);
     let p = &ctx.printer;
     if args.output == Format::Table {

@@ -95,6 +95,101 @@ pub fn enable_kaito(cluster: &Value) -> Value {
     v
 }
 
+/// Read-only paths of `AgentPool` (plus `nodeImageVersion`, see `READ_ONLY`).
+pub const POOL_READ_ONLY: &[&str] = &[
+    "/id",
+    "/name",
+    "/type",
+    "/systemData",
+    "/properties/eTag",
+    "/properties/provisioningState",
+    "/properties/currentOrchestratorVersion",
+    "/properties/nodeImageVersion",
+    "/properties/status",
+    "/properties/localDNSProfile/state",
+];
+
+/// An agent pool as a PUT body: the GET result minus read-only fields.
+pub fn writable_pool(pool: &Value) -> Value {
+    let mut v = pool.clone();
+    for path in POOL_READ_ONLY {
+        let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        remove(&mut v, &parts);
+    }
+    v
+}
+
+/// How to scale a pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    /// A fixed node count (autoscaler off).
+    Count(u32),
+    /// Autoscaler bounds.
+    Autoscale { min: u32, max: u32 },
+}
+
+/// The PUT body that scales a pool: only `count`, `minCount`, `maxCount` and
+/// `enableAutoScaling` change. `Err` names why the change is refused.
+pub fn scale_pool(pool: &Value, scale: Scale) -> Result<Value, String> {
+    let auto = pool.pointer("/properties/enableAutoScaling").and_then(Value::as_bool) == Some(true);
+    let mut v = writable_pool(pool);
+    let props = v.get_mut("properties").and_then(Value::as_object_mut).ok_or("the pool has no properties")?;
+    match scale {
+        Scale::Count(n) => {
+            if auto {
+                return Err(
+                    "the pool uses the cluster autoscaler: change --min-count/--max-count instead of --count".into()
+                );
+            }
+            if n > 1000 {
+                return Err("--count must be at most 1000".into());
+            }
+            props.insert("count".into(), serde_json::json!(n));
+        }
+        Scale::Autoscale { min, max } => {
+            if min > max {
+                return Err(format!("--min-count {min} is larger than --max-count {max}"));
+            }
+            if max == 0 || max > 1000 {
+                return Err("--max-count must be between 1 and 1000".into());
+            }
+            let count = props.get("count").and_then(Value::as_u64).unwrap_or(u64::from(min));
+            let clamped = count.clamp(u64::from(min), u64::from(max));
+            props.insert("enableAutoScaling".into(), Value::Bool(true));
+            props.insert("minCount".into(), serde_json::json!(min));
+            props.insert("maxCount".into(), serde_json::json!(max));
+            props.insert("count".into(), serde_json::json!(clamped));
+        }
+    }
+    Ok(v)
+}
+
+/// The PUT body that turns cost analysis on (`metricsProfile.costAnalysis.enabled`).
+pub fn enable_cost_analysis(cluster: &Value) -> Result<Value, String> {
+    let tier = cluster.pointer("/sku/tier").and_then(Value::as_str).unwrap_or("Free");
+    if tier.eq_ignore_ascii_case("Free") {
+        return Err(format!(
+            "cost analysis needs the Standard or Premium tier; this cluster is on {tier} (az aks update --tier standard)"
+        ));
+    }
+    let mut v = writable(cluster);
+    if let Some(props) = v.get_mut("properties").and_then(Value::as_object_mut) {
+        let m = props.entry("metricsProfile").or_insert_with(|| serde_json::json!({}));
+        if let Some(m) = m.as_object_mut() {
+            let ca = m.entry("costAnalysis").or_insert_with(|| serde_json::json!({}));
+            if let Some(ca) = ca.as_object_mut() {
+                ca.insert("enabled".into(), Value::Bool(true));
+            }
+        }
+    }
+    Ok(v)
+}
+
+/// True when cost analysis is on.
+pub fn cost_analysis_enabled(cluster: &Value) -> bool {
+    cluster.pointer("/properties/metricsProfile/costAnalysis/enabled").and_then(Value::as_bool) == Some(true)
+}
+
 /// Paths (JSON pointers) where two bodies differ, for tests and `--dry-run` notes.
 pub fn differences(a: &Value, b: &Value) -> Vec<String> {
     fn walk(a: &Value, b: &Value, path: String, out: &mut Vec<String>) {
@@ -162,6 +257,34 @@ mod tests {
         assert_eq!(w.pointer("/properties/agentPoolProfiles/0/count"), Some(&json!(2)));
         assert_eq!(w["location"], "eastus");
         assert_eq!(w["identity"]["type"], "SystemAssigned");
+    }
+
+    #[test]
+    fn scale_bodies_change_only_counts() {
+        let pool = json!({"id": "x", "name": "gpu", "properties": {"count": 2, "vmSize": "Standard_NC24ads_A100_v4",
+            "provisioningState": "Succeeded", "eTag": "e", "nodeImageVersion": "img", "currentOrchestratorVersion": "1.33.2",
+            "nodeTaints": ["sku=gpu:NoSchedule"], "enableAutoScaling": false}});
+        let b = scale_pool(&pool, Scale::Count(0)).expect("scales");
+        assert_eq!(differences(&writable_pool(&pool), &b), ["/properties/count"]);
+        assert!(b.pointer("/properties/nodeImageVersion").is_none() && b.pointer("/id").is_none());
+        let a = scale_pool(&pool, Scale::Autoscale { min: 1, max: 4 }).expect("autoscale");
+        assert_eq!(a["properties"]["count"], 2);
+        assert_eq!(a["properties"]["enableAutoScaling"], true);
+        let auto = scale_pool(&a, Scale::Count(3)).expect_err("autoscaled pools take min/max");
+        assert!(auto.contains("--min-count"));
+        assert!(scale_pool(&pool, Scale::Autoscale { min: 3, max: 1 }).is_err());
+        assert_eq!(scale_pool(&pool, Scale::Autoscale { min: 3, max: 5 }).expect("ok")["properties"]["count"], 3);
+    }
+
+    #[test]
+    fn cost_analysis_needs_a_paid_tier() {
+        let mut c = cluster();
+        c["sku"]["tier"] = json!("Free");
+        assert!(enable_cost_analysis(&c).expect_err("free").contains("Standard or Premium"));
+        c["sku"]["tier"] = json!("Standard");
+        let b = enable_cost_analysis(&c).expect("ok");
+        assert_eq!(differences(&writable(&c), &b), ["/properties/metricsProfile"]);
+        assert!(!cost_analysis_enabled(&c));
     }
 
     #[test]

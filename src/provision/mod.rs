@@ -1,10 +1,12 @@
 //! The executor: reads the facts a plan needs, then sends the plan's writes and waits for
 //! them. It never decides what to create (that is `plan`); it never deletes anything.
 
+pub mod cluster_ops;
 pub mod features;
 pub mod kaito;
 pub mod operator;
 pub mod pool;
+pub mod prices;
 pub mod runcommand;
 
 use std::sync::{Arc, Mutex};

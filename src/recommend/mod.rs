@@ -176,6 +176,8 @@ pub struct Requirements {
     pub need: Option<Need>,
     /// How input was read and which defaults were applied.
     pub notes: Vec<String>,
+    /// Where the prices come from (bundled or the live cache).
+    pub price_source: Option<String>,
 }
 
 impl Requirements {
@@ -203,6 +205,7 @@ impl Requirements {
             top: 5,
             need: None,
             notes: Vec::new(),
+            price_source: None,
         }
     }
 

@@ -77,6 +77,8 @@ struct Op {
     polls: usize,
     pool_key: String,
     error: Option<Value>,
+    /// Cluster power state to set when the operation succeeds (stop/start).
+    power: Option<String>,
 }
 
 /// The outcome of one in-cluster command.
@@ -125,6 +127,12 @@ pub struct State {
     pub run_results: Vec<RunResult>,
     /// runCommand id → (polls so far, result).
     runs: HashMap<String, (usize, RunResult)>,
+    /// Retail Prices items served under /api/retail/prices.
+    pub retail_items: Vec<Value>,
+    /// Items per Retail Prices page.
+    pub retail_page: usize,
+    /// Leave out NextPageLink (the client must fall back to $skip).
+    pub retail_drop_next_link: bool,
     /// Node name, allocatable GPUs the allocatable check reports.
     pub gpu_nodes: Vec<(String, String)>,
     /// Validator pods the validator check reports.
@@ -180,6 +188,9 @@ impl FakeArm {
             provider_states: vec!["Registering".into(), "Registered".into()],
             run_results: Vec::new(),
             runs: HashMap::new(),
+            retail_items: Vec::new(),
+            retail_page: 100,
+            retail_drop_next_link: false,
             gpu_nodes: vec![("aks-gpu-12345-vmss000000".into(), "1".into())],
             validator_pods: vec![("nvidia-cuda-validator-x7k2p".into(), "Succeeded".into())],
             next_op: 0,
@@ -417,6 +428,24 @@ fn handle(mut conn: TcpStream, st: &Arc<Mutex<State>>, base: &str) {
     write(&mut conn, status, &headers, &body);
 }
 
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(if b[i] == b'+' { b' ' } else { b[i] });
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 fn query_param<'a>(target: &'a str, key: &str) -> Option<&'a str> {
     target.split_once('?')?.1.split('&').find_map(|kv| kv.strip_prefix(&format!("{key}=")))
 }
@@ -454,6 +483,7 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
         let status = op.statuses[idx].clone();
         let pool_key = op.pool_key.clone();
         let err = op.error.clone();
+        let power = op.power.clone();
         let terminal =
             matches!(status.to_ascii_lowercase().as_str(), "succeeded" | "failed" | "canceled" | "cancelled");
         if terminal {
@@ -462,6 +492,9 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
             }
             if let Some(c) = s.clusters.get_mut(&pool_key) {
                 c["properties"]["provisioningState"] = json!(status);
+                if let (Some(pw), true) = (&power, status.eq_ignore_ascii_case("succeeded")) {
+                    c["properties"]["powerState"] = json!({"code": pw});
+                }
             }
         }
         if location_style {
@@ -522,6 +555,53 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
                     (404, vec![], json!({"error": {"code": "FeatureNotFound", "message": "not found"}}).to_string())
                 }
             };
+        }
+    }
+    // Retail Prices.
+    if path == "/api/retail/prices" {
+        let query = req.target.split_once('?').map(|x| x.1).unwrap_or("");
+        let decoded = percent_decode(query);
+        let field = |name: &str| {
+            decoded.split(&format!("{name} eq '")).nth(1).and_then(|r| r.split('\'').next()).map(str::to_owned)
+        };
+        let sku = field("armSkuName");
+        let region = field("armRegionName");
+        let skip: usize =
+            decoded.split("$skip=").nth(1).and_then(|v| v.split('&').next()).and_then(|v| v.parse().ok()).unwrap_or(0);
+        let matching: Vec<Value> = s
+            .retail_items
+            .iter()
+            .filter(|i| {
+                sku.as_deref().is_none_or(|k| i["armSkuName"] == k)
+                    && region.as_deref().is_none_or(|r| i["armRegionName"] == r)
+            })
+            .cloned()
+            .collect();
+        let page: Vec<Value> = matching.iter().skip(skip).take(s.retail_page).cloned().collect();
+        let next = if skip + page.len() < matching.len() && !s.retail_drop_next_link {
+            let kept: Vec<&str> =
+                query.split('&').filter(|kv| !kv.starts_with("$skip=") && !kv.starts_with("%24skip=")).collect();
+            json!(format!("{base}/api/retail/prices?{}&$skip={}", kept.join("&"), skip + page.len()))
+        } else {
+            Value::Null
+        };
+        return (
+            200,
+            vec![],
+            json!({"BillingCurrency": "USD", "Items": page, "NextPageLink": next, "Count": page.len()}).to_string(),
+        );
+    }
+    // Cluster stop/start.
+    if req.method == "POST" && (key.ends_with("/stop") || key.ends_with("/start")) {
+        let ckey = key.rsplit_once('/').map(|x| x.0).unwrap_or("").to_owned();
+        if s.clusters.contains_key(&ckey) {
+            let power = if key.ends_with("/stop") { "Stopped" } else { "Running" };
+            s.next_op += 1;
+            let id = format!("op{}", s.next_op);
+            let statuses = s.op_statuses.clone();
+            s.ops.insert(id.clone(), Op { statuses, polls: 0, pool_key: ckey, error: None, power: Some(power.into()) });
+            let loc = format!("{base}/subscriptions/{SUB}/providers/Microsoft.ContainerService/locations/eastus/operationresults/{id}?api-version=2016-03-30");
+            return (202, vec![("location".into(), loc), ("retry-after".into(), "1".into())], String::new());
         }
     }
     // Provider registration.
@@ -664,7 +744,7 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
             s.next_op += 1;
             let id = format!("op{}", s.next_op);
             let statuses = s.op_statuses.clone();
-            s.ops.insert(id.clone(), Op { statuses, polls: 0, pool_key: key.clone(), error: None });
+            s.ops.insert(id.clone(), Op { statuses, polls: 0, pool_key: key.clone(), error: None, power: None });
             let op_url = format!("{base}/subscriptions/{SUB}/providers/Microsoft.ContainerService/locations/eastus/operations/{id}?api-version=2016-03-30");
             return (
                 200,
@@ -747,7 +827,7 @@ fn put_pool(
     let id = format!("op{}", s.next_op);
     let statuses = s.op_statuses.clone();
     let error = s.op_error.clone();
-    s.ops.insert(id.clone(), Op { statuses, polls: 0, pool_key: key.to_owned(), error });
+    s.ops.insert(id.clone(), Op { statuses, polls: 0, pool_key: key.to_owned(), error, power: None });
     let op_base = s.op_base.clone().unwrap_or_else(|| base.to_owned());
     let op_url = format!("{op_base}/subscriptions/{SUB}/providers/Microsoft.ContainerService/locations/eastus/operations/{id}?api-version=2016-03-30&t=signature-t&s=signature-s");
     match s.lro_style {

@@ -9,6 +9,7 @@ mod create_pool;
 mod fake_arm;
 mod fault_props;
 mod gpu_stack;
+mod money;
 mod properties;
 mod recommend_cli;
 mod support;

@@ -1,0 +1,525 @@
+//! Cost and freshness: `cost`, `prices refresh`, `catalog diff`, `cluster stop|start`,
+//! `cost-analysis enable` and `pool scale`.
+
+use std::time::SystemTime;
+
+use serde_json::{json, Value};
+
+use crate::arm::retry::Sleeper;
+use crate::arm::{api, ArmClient, Cloud, Endpoint, Verbosity};
+use crate::catalog::Catalog;
+use crate::cli::{CatalogDiffArgs, ClusterPowerArgs, CostArgs, Format, PoolScaleArgs, PricesRefreshArgs};
+use crate::commands::azure::{self, Spinner};
+use crate::commands::Ctx;
+use crate::cost::{self, CostInput, CostReport};
+use crate::error::{did_you_mean, Error};
+use crate::output::{money, table, Align, Printer};
+use crate::plan::cluster::Scale;
+use crate::plan::{cluster_path, with_api};
+use crate::pricing::{self, PriceCache, PriceSource};
+use crate::provision::cluster_ops::{self, OpsError, Outcome};
+use crate::provision::prices;
+use crate::provision::Progress;
+use crate::recommend::Os;
+
+impl From<OpsError> for Error {
+    fn from(e: OpsError) -> Self {
+        match e {
+            OpsError::Arm(a) => Error::from(a),
+            OpsError::Refused(m) => Error::Refused { message: m, hint: None },
+        }
+    }
+}
+
+fn io(e: std::io::Error) -> Error {
+    Error::usage(format!("writing output: {e}"), None)
+}
+
+/// Merge the live price cache into the catalog; returns where prices come from (and prints
+/// a warning for an expired or corrupt cache).
+pub fn with_live_prices(catalog: &mut Catalog, p: &Printer) -> PriceSource {
+    let Some(path) = pricing::cache_path() else {
+        return PriceSource::Bundled { as_of: catalog.prices.as_of.clone() };
+    };
+    let (src, warning) = pricing::apply(catalog, pricing::read_cache(&path), &path, SystemTime::now());
+    if let Some(w) = warning {
+        p.note(&format!("warning: {w}"));
+    }
+    src
+}
+
+fn subscription(az: &azure::Azure) -> Result<String, Error> {
+    match &az.subscription {
+        Ok((s, _)) => Ok(s.clone()),
+        Err(e) => Err(Error::usage(e.to_string(), Some("pass --subscription or set AZURE_SUBSCRIPTION_ID".into()))),
+    }
+}
+
+fn pool_input(catalog: &Catalog, pool: &Value, region: Option<String>, a: &CostArgs) -> Option<CostInput> {
+    let p = &pool["properties"];
+    let size = catalog.size(p["vmSize"].as_str()?)?.clone();
+    let auto = p["enableAutoScaling"].as_bool() == Some(true);
+    let count = u32::try_from(p["count"].as_u64().unwrap_or(0)).unwrap_or(0);
+    let (min, max) = if auto {
+        (
+            u32::try_from(p["minCount"].as_u64().unwrap_or(0)).unwrap_or(0),
+            u32::try_from(p["maxCount"].as_u64().unwrap_or(u64::from(count))).unwrap_or(count),
+        )
+    } else {
+        (count, count)
+    };
+    let spot = p["scaleSetPriority"].as_str() == Some("Spot");
+    Some(CostInput {
+        need_gpu_memory_gib: a.need_gpu_memory.map_or(size.gpu_memory_per_gpu_gib, |m| m.gib),
+        need_gpus: a.need_gpus.unwrap_or(size.gpu_count.value()),
+        pool: pool["name"].as_str().map(str::to_owned),
+        min_nodes: min,
+        max_nodes: max,
+        os: if p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) {
+            Os::Windows
+        } else {
+            Os::Linux
+        },
+        spot,
+        region,
+        hours_per_day: a.hours_per_day,
+        deallocate: p["scaleDownMode"].as_str() == Some("Deallocate")
+            || (spot && p["scaleSetEvictionPolicy"].as_str() == Some("Deallocate")),
+        mig_profile: p["gpuInstanceProfile"].as_str().map(str::to_owned),
+        size,
+    })
+}
+
+/// `aksgpu cost`
+pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
+    let mut catalog = ctx.catalog()?;
+    let p = &ctx.printer;
+    let source = with_live_prices(&mut catalog, p);
+    let region = a.region.as_ref().map(|r| r.replace(' ', "").to_ascii_lowercase());
+    let mut notes = vec![format!("prices: {}", source.describe())];
+    let reports: Vec<CostReport> = match (&a.vm_size, &a.cluster) {
+        (Some(name), _) => {
+            let size = catalog.size(name).ok_or_else(|| {
+                Error::usage(
+                    format!("--vm-size {name:?} is not in the catalog"),
+                    did_you_mean(&catalog.suggest_sizes(name)),
+                )
+            })?;
+            let (min, max) = match (a.count, a.min_count, a.max_count) {
+                (_, Some(lo), Some(hi)) if lo > hi => {
+                    return Err(Error::usage(format!("--min-count {lo} is larger than --max-count {hi}"), None).into())
+                }
+                (_, Some(lo), Some(hi)) => (lo, hi),
+                (Some(c), _, _) => (c, c),
+                _ => (1, 1),
+            };
+            let input = CostInput {
+                need_gpu_memory_gib: a.need_gpu_memory.map_or(size.gpu_memory_per_gpu_gib, |m| m.gib),
+                need_gpus: a.need_gpus.unwrap_or(size.gpu_count.value()),
+                size: size.clone(),
+                pool: None,
+                min_nodes: min,
+                max_nodes: max,
+                os: a.os.unwrap_or(Os::Linux),
+                spot: a.spot,
+                region,
+                hours_per_day: a.hours_per_day,
+                deallocate: false,
+                mig_profile: None,
+            };
+            vec![cost::estimate(&catalog, &input)]
+        }
+        (None, Some(cluster)) => {
+            let rg = a.resource_group.clone().unwrap_or_default();
+            let az = azure::connect(&a.arm)?;
+            let sub = subscription(&az)?;
+            let client = az.client;
+            let path = cluster_path(&sub, &rg, cluster);
+            let (c, pools) = azure::run_interruptible(&Progress::default(), async {
+                let (cu, pu) = (with_api(&path, api::AKS), with_api(&format!("{path}/agentPools"), api::AKS));
+                let (c, pools) = tokio::join!(client.get_json::<Value>(&cu), client.list(&pu));
+                Ok((c?, pools?))
+            })?;
+            let region = region.or_else(|| crate::plan::preflight::location(&c));
+            if c.pointer("/properties/powerState/code").and_then(Value::as_str) == Some("Stopped") {
+                notes.push(format!(
+                    "cluster {cluster} is stopped: its nodes cost nothing until it starts (disks still do)"
+                ));
+            }
+            let r: Vec<CostReport> = pools
+                .iter()
+                .filter_map(|pool| pool_input(&catalog, pool, region.clone(), a))
+                .map(|i| cost::estimate(&catalog, &i))
+                .collect();
+            if r.is_empty() {
+                notes.push(format!("cluster {cluster} has no GPU pool"));
+            }
+            r
+        }
+        (None, None) => return Err(Error::usage("pass --vm-size, or --cluster with -g", None).into()),
+    };
+    let total_min: Option<f64> = reports.iter().map(|r| r.at_min.monthly).sum();
+    let total_max: Option<f64> = reports.iter().map(|r| r.at_max.monthly).sum();
+    match a.output {
+        Format::Json | Format::Yaml => {
+            let v = json!({"price_source": source, "pools": reports, "total_monthly_at_min": total_min, "total_monthly_at_max": total_max, "notes": notes});
+            if a.output == Format::Json { p.json(&v) } else { p.yaml(&v) }.map_err(io)?;
+        }
+        Format::Table => {
+            for n in &notes {
+                p.note(&format!("note: {n}"));
+            }
+            let mut out = String::new();
+            for r in &reports {
+                out.push_str(&render(r));
+                out.push('\n');
+            }
+            if reports.len() > 1 {
+                out.push_str(&format!(
+                    "Total per month: {} at minimum, {} at maximum\n",
+                    money(total_min),
+                    money(total_max)
+                ));
+            }
+            p.out(&out).map_err(io)?;
+        }
+    }
+    Ok(())
+}
+
+fn render(r: &CostReport) -> String {
+    let mut out = format!(
+        "{}{} ({}) · {} · {}{}\n",
+        r.pool.as_ref().map(|p| format!("pool {p}: ")).unwrap_or_default(),
+        r.vm_size,
+        r.gpu,
+        r.price_kind,
+        r.region.as_deref().unwrap_or("no region"),
+        if r.cheapest_region { " (cheapest bundled region; --region to choose)" } else { "" }
+    );
+    let hours =
+        if (r.hours_per_day - 24.0).abs() < 1e-9 { String::new() } else { format!(" at {} h/day", r.hours_per_day) };
+    let rows = vec![
+        vec![
+            format!("minimum ({} node(s))", r.at_min.nodes),
+            money(r.at_min.hourly),
+            money(r.at_min.daily),
+            money(r.at_min.monthly),
+        ],
+        vec![
+            format!("maximum ({} node(s))", r.at_max.nodes),
+            money(r.at_max.hourly),
+            money(r.at_max.daily),
+            money(r.at_max.monthly),
+        ],
+    ];
+    out.push_str(&table(
+        &["", "PER HOUR", &format!("PER DAY{hours}"), "PER MONTH"],
+        &[Align::Left, Align::Right, Align::Right, Align::Right],
+        &rows,
+    ));
+    if let Some(i) = r.idle_monthly {
+        out.push_str(&format!("idle cost of the minimum: ${i:.2}/month\n"));
+    }
+    if let Some(s) = r.spot_saving_monthly {
+        out.push_str(&format!("spot saves: ${s:.2}/month against on-demand\n"));
+    }
+    for a in &r.advice {
+        out.push_str(&format!("  - {a}\n"));
+    }
+    out
+}
+
+/// `aksgpu prices refresh`
+pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let p = &ctx.printer;
+    let currency = a.currency.trim().to_ascii_uppercase();
+    if currency.len() != 3 || !currency.chars().all(|c| c.is_ascii_alphabetic()) {
+        return Err(Error::usage(
+            format!("--currency {:?} is not a currency code", a.currency),
+            Some("use USD, EUR, GBP…".into()),
+        )
+        .into());
+    }
+    let regions: Vec<String> =
+        a.region.iter().map(|r| r.trim().replace(' ', "").to_ascii_lowercase()).filter(|r| !r.is_empty()).collect();
+    for r in &regions {
+        if !r.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(Error::usage(format!("--region {r:?} is not an Azure region name"), None).into());
+        }
+    }
+    let base = std::env::var("AKSGPU_PRICES_ENDPOINT")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| prices::DEFAULT_ENDPOINT.to_owned());
+    let endpoint = Endpoint::new(Cloud::AzureCloud, Some(&base))?;
+    let mut client = ArmClient::new(endpoint, None, Sleeper::from_env())?;
+    client.verbosity = if a.verbose > 0 { Verbosity::Requests } else { Verbosity::Quiet };
+    let sizes: Vec<&str> =
+        catalog.sizes.iter().filter(|s| s.status != crate::catalog::Status::Retired).map(|s| s.name.as_str()).collect();
+    let mut queries = Vec::new();
+    for s in &sizes {
+        if regions.is_empty() {
+            queries.push(prices::query(s, None, &currency));
+        } else {
+            for r in &regions {
+                queries.push(prices::query(s, Some(r), &currency));
+            }
+        }
+    }
+    let bar = p.stderr_tty.then(|| {
+        let b = indicatif::ProgressBar::new(queries.len() as u64);
+        b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        b
+    });
+    let report = |done: usize, _total: usize| {
+        if let Some(b) = &bar {
+            b.set_position(done as u64);
+        }
+    };
+    let items = azure::run_interruptible(&Progress::default(), async {
+        Ok(prices::fetch_all(&client, queries, &report).await?)
+    });
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let items = items?;
+    let wanted = |s: &str| sizes.iter().any(|x| x.eq_ignore_ascii_case(s));
+    let folded = pricing::fold_items(&items, &wanted);
+    let now = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let cache = PriceCache {
+        fetched_at: now,
+        currency: currency.clone(),
+        source: format!("{base}/api/retail/prices"),
+        sizes: folded,
+    };
+    let path =
+        pricing::cache_path().ok_or_else(|| Error::usage("no cache directory (set HOME or AKSGPU_CACHE_DIR)", None))?;
+    pricing::write_cache(&path, &cache)
+        .map_err(|e| Error::usage(format!("cannot write {}: {e}", path.display()), None))?;
+    let rows: usize = cache.sizes.values().map(|r| r.len()).sum();
+    let v = json!({"path": path.display().to_string(), "currency": currency, "items": items.len(), "sizes": cache.sizes.len(), "size_regions": rows, "fetched_at": now});
+    match a.output {
+        Format::Table => p
+            .out(&format!(
+                "Fetched {} price rows: {} sizes × regions for {} sizes, in {currency}.\nSaved to {} ({}).",
+                items.len(),
+                rows,
+                cache.sizes.len(),
+                path.display(),
+                if currency == "USD" {
+                    "recommend and cost use it from now on"
+                } else {
+                    "only USD prices are used for ranking"
+                }
+            ))
+            .map_err(io)?,
+        Format::Json => p.json(&v).map_err(io)?,
+        Format::Yaml => p.yaml(&v).map_err(io)?,
+    }
+    Ok(())
+}
+
+/// `aksgpu catalog diff`
+pub fn catalog_diff(ctx: &Ctx, a: &CatalogDiffArgs) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let location = a.location.replace(' ', "").to_ascii_lowercase();
+    if location.is_empty() || !location.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(Error::usage(format!("--location {:?} is not an Azure region name", a.location), None).into());
+    }
+    let az = azure::connect(&a.arm)?;
+    let sub = subscription(&az)?;
+    let client = az.client;
+    let url = format!(
+        "/subscriptions/{sub}/providers/Microsoft.Compute/skus?api-version={}&$filter=location%20eq%20%27{location}%27",
+        api::SKUS
+    );
+    let skus = azure::run_interruptible(&Progress::default(), async { Ok(client.list(&url).await?) })?;
+    let d = crate::drift::compare(&catalog, &location, &skus);
+    let p = &ctx.printer;
+    match a.output {
+        Format::Json => p.json(&d).map_err(io)?,
+        Format::Yaml => p.yaml(&d).map_err(io)?,
+        Format::Table => {
+            let mut out = format!(
+                "Catalog vs Azure resource SKUs in {location}: {}\n",
+                if d.drift { "drift found" } else { "no drift" }
+            );
+            let list = |title: &str, v: &[String], out: &mut String| {
+                if !v.is_empty() {
+                    out.push_str(&format!("\n{title} ({}):\n", v.len()));
+                    for x in v {
+                        out.push_str(&format!("  {x}\n"));
+                    }
+                }
+            };
+            list("GPU sizes Azure offers that the catalog lacks", &d.missing_from_catalog, &mut out);
+            if !d.mismatches.is_empty() {
+                out.push_str(&format!("\nMismatches ({}):\n", d.mismatches.len()));
+                for m in &d.mismatches {
+                    out.push_str(&format!("  {} {}: catalog {}, Azure {}\n", m.vm_size, m.field, m.catalog, m.azure));
+                }
+            }
+            list("Current catalog sizes not offered here", &d.not_offered_here, &mut out);
+            list("Offered here, but not to this subscription", &d.restricted_for_subscription, &mut out);
+            list("GPU count not compared (no GPUs capability, or a partial GPU)", &d.gpu_count_not_compared, &mut out);
+            p.out(&out).map_err(io)?;
+        }
+    }
+    if a.fail_on_drift && d.drift {
+        return Err(Error::NoFit {
+            message: format!("the catalog has drifted from Azure in {location}"),
+            hint: Some("update catalog/sizes/*.yaml from Microsoft's size pages".into()),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+fn print_ops(
+    p: &Printer,
+    format: Format,
+    base: &str,
+    o: Outcome,
+    done: impl Fn(&Value) -> String,
+) -> Result<(), Error> {
+    match o {
+        Outcome::Unchanged(msg) => match format {
+            Format::Table => p.out(&format!("{msg}: nothing to do")).map_err(io),
+            _ => p.json(&json!({"status": "unchanged", "message": msg})).map_err(io),
+        },
+        Outcome::DryRun(plan) => {
+            let plan = plan.absolute(base);
+            match format {
+                Format::Table => {
+                    let mut out = String::from("Dry run: no change is made.\n");
+                    for s in &plan.steps {
+                        out.push_str(&format!("\n{} {}\n   {}\n", s.method, s.url, s.purpose));
+                        for (k, v) in &s.headers {
+                            out.push_str(&format!("   {k}: {v}\n"));
+                        }
+                        if let Some(b) = &s.body {
+                            out.push_str(
+                                &serde_json::to_string_pretty(b)
+                                    .unwrap_or_default()
+                                    .lines()
+                                    .map(|l| format!("   {l}\n"))
+                                    .collect::<String>(),
+                            );
+                        }
+                    }
+                    p.out(&out).map_err(io)
+                }
+                _ => p.json(&json!({"dry_run": true, "steps": plan.steps})).map_err(io),
+            }
+        }
+        Outcome::Done(v) => match format {
+            Format::Table => p.out(&done(&v)).map_err(io),
+            _ => p.json(&json!({"status": "done", "resource": v})).map_err(io),
+        },
+    }
+}
+
+fn base_url(a: &crate::cli::ArmArgs) -> String {
+    std::env::var("AKSGPU_ARM_ENDPOINT")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| a.cloud.arm_url().to_owned())
+}
+
+/// `aksgpu cluster stop|start`
+pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Result<()> {
+    let az = azure::connect(&a.arm)?;
+    let sub = subscription(&az)?;
+    let client = az.client;
+    let spinner = Spinner::new(ctx.printer.stderr_tty);
+    let sp = spinner.clone();
+    let report = move |s: &str| sp.set(s);
+    let progress = Progress::default();
+    progress.accepted(
+        &cluster_path(&sub, &a.resource_group, &a.cluster),
+        &format!("az aks show -g {} -n {} --query powerState", a.resource_group, a.cluster),
+    );
+    let r = azure::run_interruptible(&progress, async {
+        Ok(cluster_ops::power(&client, &sub, &a.resource_group, &a.cluster, start, a.dry_run, a.arm.timeout, &report)
+            .await?)
+    });
+    spinner.finish();
+    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r?, |v| {
+        format!(
+            "cluster {} is {}",
+            a.cluster,
+            v.pointer("/properties/powerState/code").and_then(Value::as_str).unwrap_or(if start {
+                "Running"
+            } else {
+                "Stopped"
+            })
+        )
+    })?;
+    Ok(())
+}
+
+/// `aksgpu cost-analysis enable`
+pub fn cost_analysis(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
+    let az = azure::connect(&a.arm)?;
+    let sub = subscription(&az)?;
+    let client = az.client;
+    let spinner = Spinner::new(ctx.printer.stderr_tty);
+    let sp = spinner.clone();
+    let report = move |s: &str| sp.set(s);
+    let r = azure::run_interruptible(&Progress::default(), async {
+        Ok(cluster_ops::cost_analysis(&client, &sub, &a.resource_group, &a.cluster, a.dry_run, a.arm.timeout, &report)
+            .await?)
+    });
+    spinner.finish();
+    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r?, |_| format!("cost analysis enabled on {}", a.cluster))?;
+    Ok(())
+}
+
+/// `aksgpu pool scale`
+pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
+    crate::plan::agent_pool::check_pool_name(&a.name)
+        .map_err(|e| Error::usage(format!("--name: {}", e.message), e.hint))?;
+    let how = match (a.count, a.min_count, a.max_count) {
+        (Some(c), None, None) => Scale::Count(c),
+        (None, Some(min), Some(max)) => {
+            if min > max {
+                return Err(Error::usage(format!("--min-count {min} is larger than --max-count {max}"), None).into());
+            }
+            Scale::Autoscale { min, max }
+        }
+        _ => return Err(Error::usage("pass --count, or --min-count with --max-count", None).into()),
+    };
+    let az = azure::connect(&a.arm)?;
+    let sub = subscription(&az)?;
+    let client = az.client;
+    let spinner = Spinner::new(ctx.printer.stderr_tty);
+    let sp = spinner.clone();
+    let report = move |s: &str| sp.set(s);
+    let progress = Progress::default();
+    let r = azure::run_interruptible(&progress, async {
+        Ok(cluster_ops::scale(
+            &client,
+            &sub,
+            &a.resource_group,
+            &a.cluster,
+            &a.name,
+            how,
+            a.dry_run,
+            a.arm.timeout,
+            &report,
+        )
+        .await?)
+    });
+    spinner.finish();
+    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r?, |v| {
+        let p = &v["properties"];
+        if p["enableAutoScaling"].as_bool() == Some(true) {
+            format!("pool {}: {} node(s), autoscaler {}–{}", a.name, p["count"], p["minCount"], p["maxCount"])
+        } else {
+            format!("pool {}: {} node(s)", a.name, p["count"])
+        }
+    })?;
+    Ok(())
+}

@@ -1,0 +1,297 @@
+//! Live prices: reading Azure Retail Prices items, the local cache, and merging it over the
+//! bundled price table.
+//!
+//! The cache lives in the user's cache directory (`$XDG_CACHE_HOME/aksgpu/prices.json`, else
+//! `~/.cache/aksgpu/prices.json`; `AKSGPU_CACHE_DIR` overrides) with its fetch time. A cache is
+//! used when it is newer than the bundled prices and younger than `MAX_AGE`; a corrupt cache is
+//! ignored with a warning, never a crash.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::catalog::{Catalog, RegionPrice};
+
+/// A cache older than this is not used.
+pub const MAX_AGE: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// The cache file.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PriceCache {
+    /// Unix seconds of the fetch.
+    pub fetched_at: u64,
+    pub currency: String,
+    pub source: String,
+    /// size → region → prices.
+    pub sizes: BTreeMap<String, BTreeMap<String, RegionPrice>>,
+}
+
+/// Where the prices in use came from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum PriceSource {
+    /// The table compiled into the binary (or the --catalog override).
+    Bundled { as_of: String },
+    /// The live cache, fetched at this time.
+    Cache { path: String, fetched_at: u64, age_days: f64 },
+}
+
+impl PriceSource {
+    /// One line for people.
+    pub fn describe(&self) -> String {
+        match self {
+            PriceSource::Bundled { as_of } => {
+                format!("bundled prices (as of {as_of}); `aksgpu prices refresh` fetches current ones")
+            }
+            PriceSource::Cache { path, age_days, .. } => {
+                format!("live prices cached {age_days:.1} day(s) ago ({path})")
+            }
+        }
+    }
+}
+
+/// The cache directory.
+pub fn cache_dir() -> Option<PathBuf> {
+    let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty()).map(PathBuf::from);
+    var("AKSGPU_CACHE_DIR")
+        .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("aksgpu")))
+        .or_else(|| var("HOME").map(|h| h.join(".cache").join("aksgpu")))
+}
+
+/// The cache file path.
+pub fn cache_path() -> Option<PathBuf> {
+    cache_dir().map(|d| d.join("prices.json"))
+}
+
+/// Read a cache file: `Ok(None)` when absent; `Err(reason)` when unreadable or corrupt.
+pub fn read_cache(path: &Path) -> Result<Option<PriceCache>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let c: PriceCache = serde_json::from_str(&text).map_err(|e| format!("{} is corrupt ({e})", path.display()))?;
+    for (size, regions) in &c.sizes {
+        for (region, p) in regions {
+            for v in [p.linux, p.linux_spot, p.windows, p.windows_spot].into_iter().flatten() {
+                if !(v.is_finite() && v > 0.0) {
+                    return Err(format!("{} is corrupt (price {v} for {size} in {region})", path.display()));
+                }
+            }
+        }
+    }
+    Ok(Some(c))
+}
+
+/// Write the cache atomically (temp file, then rename).
+pub fn write_cache(path: &Path, cache: &PriceCache) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, serde_json::to_vec_pretty(cache).map_err(std::io::Error::other)?)?;
+    std::fs::rename(tmp, path)
+}
+
+fn bundled_epoch(as_of: &str) -> Option<u64> {
+    // YYYY-MM-DD → unix seconds (days from civil, proleptic Gregorian).
+    let b = as_of.get(..10)?;
+    let y: i64 = b.get(..4)?.parse().ok()?;
+    let m: i64 = b.get(5..7)?.parse().ok()?;
+    let d: i64 = b.get(8..10)?.parse().ok()?;
+    let (y, m) = if m <= 2 { (y - 1, m + 12) } else { (y, m) };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (m - 3) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    u64::try_from(days * 86_400).ok()
+}
+
+/// Merge the cache over the catalog's prices when it is newer and fresh enough. Returns where
+/// prices come from and any warning.
+pub fn apply(
+    catalog: &mut Catalog,
+    cache: Result<Option<PriceCache>, String>,
+    path: &Path,
+    now: SystemTime,
+) -> (PriceSource, Option<String>) {
+    let bundled = PriceSource::Bundled { as_of: catalog.prices.as_of.clone() };
+    let cache = match cache {
+        Ok(Some(c)) => c,
+        Ok(None) => return (bundled, None),
+        Err(why) => return (bundled, Some(format!("ignoring the price cache: {why}"))),
+    };
+    let now_s = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let age = now_s.saturating_sub(cache.fetched_at);
+    if age > MAX_AGE.as_secs() {
+        return (bundled, Some(format!("the price cache is {} days old; run `aksgpu prices refresh`", age / 86_400)));
+    }
+    if bundled_epoch(&catalog.prices.as_of).is_some_and(|b| b > cache.fetched_at) {
+        return (bundled, None);
+    }
+    if !cache.currency.eq_ignore_ascii_case("USD") {
+        return (
+            bundled,
+            Some(format!(
+                "the price cache is in {}; the tool compares USD prices, so the bundled ones are used",
+                cache.currency
+            )),
+        );
+    }
+    for (size, regions) in cache.sizes {
+        let entry = catalog.prices.sizes.entry(size).or_default();
+        for (region, p) in regions {
+            entry.insert(region, p);
+        }
+    }
+    (
+        PriceSource::Cache {
+            path: path.display().to_string(),
+            fetched_at: cache.fetched_at,
+            age_days: age as f64 / 86_400.0,
+        },
+        None,
+    )
+}
+
+/// Fold Retail Prices items into per-size, per-region prices. Linux vs Windows by
+/// `productName` (" Windows"); spot by `skuName` (" Spot"); low-priority rows, non-hourly
+/// units, non-Consumption types and zero prices are skipped. The lowest price wins when a
+/// size has several meters in a region.
+pub fn fold_items(items: &[Value], wanted: &dyn Fn(&str) -> bool) -> BTreeMap<String, BTreeMap<String, RegionPrice>> {
+    let mut out: BTreeMap<String, BTreeMap<String, RegionPrice>> = BTreeMap::new();
+    for it in items {
+        let s = |k: &str| it.get(k).and_then(Value::as_str).unwrap_or_default();
+        let sku = s("armSkuName");
+        let region = s("armRegionName");
+        if sku.is_empty() || region.is_empty() || !wanted(sku) {
+            continue;
+        }
+        if !s("type").eq_ignore_ascii_case("Consumption") || !s("unitOfMeasure").eq_ignore_ascii_case("1 Hour") {
+            continue;
+        }
+        let sku_name = s("skuName");
+        let product = s("productName");
+        if sku_name.contains("Low Priority") {
+            continue;
+        }
+        let Some(price) = it.get("unitPrice").and_then(Value::as_f64).filter(|p| p.is_finite() && *p > 0.0) else {
+            continue;
+        };
+        let windows = product.contains(" Windows");
+        let spot = sku_name.ends_with(" Spot");
+        let p = out.entry(sku.to_owned()).or_default().entry(region.to_owned()).or_default();
+        let slot = match (windows, spot) {
+            (false, false) => &mut p.linux,
+            (false, true) => &mut p.linux_spot,
+            (true, false) => &mut p.windows,
+            (true, true) => &mut p.windows_spot,
+        };
+        *slot = Some(slot.map_or(price, |old: f64| old.min(price)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn item(sku: &str, region: &str, product: &str, sku_name: &str, price: f64) -> Value {
+        json!({"armSkuName": sku, "armRegionName": region, "productName": product, "skuName": sku_name,
+               "unitPrice": price, "retailPrice": price, "type": "Consumption", "unitOfMeasure": "1 Hour", "currencyCode": "USD"})
+    }
+
+    #[test]
+    fn items_fold_into_linux_windows_spot() {
+        let items = vec![
+            item("Standard_NC24ads_A100_v4", "eastus", "Virtual Machines NCadsA100v4 Series", "NC24ads A100 v4", 3.673),
+            item(
+                "Standard_NC24ads_A100_v4",
+                "eastus",
+                "Virtual Machines NCadsA100v4 Series",
+                "NC24ads A100 v4 Spot",
+                0.5,
+            ),
+            item(
+                "Standard_NC24ads_A100_v4",
+                "eastus",
+                "Virtual Machines NCadsA100v4 Series Windows",
+                "NC24ads A100 v4",
+                4.5,
+            ),
+            item(
+                "Standard_NC24ads_A100_v4",
+                "eastus",
+                "Virtual Machines NCadsA100v4 Series Windows",
+                "NC24ads A100 v4 Spot",
+                1.2,
+            ),
+            item(
+                "Standard_NC24ads_A100_v4",
+                "eastus",
+                "Virtual Machines NCadsA100v4 Series",
+                "NC24ads A100 v4 Low Priority",
+                0.7,
+            ),
+            item("Standard_NC24ads_A100_v4", "eastus", "Virtual Machines NCadsA100v4 Series", "NC24ads A100 v4", 0.0),
+            item("Standard_D2s_v5", "eastus", "Virtual Machines Dsv5 Series", "D2s v5", 0.1),
+            json!({"armSkuName": "Standard_NC24ads_A100_v4", "armRegionName": "eastus", "type": "Reservation", "unitPrice": 1.0, "unitOfMeasure": "1 Hour"}),
+        ];
+        let folded = fold_items(&items, &|s| s.starts_with("Standard_N"));
+        assert_eq!(folded.len(), 1);
+        let p = &folded["Standard_NC24ads_A100_v4"]["eastus"];
+        assert_eq!((p.linux, p.linux_spot, p.windows, p.windows_spot), (Some(3.673), Some(0.5), Some(4.5), Some(1.2)));
+    }
+
+    #[test]
+    fn cache_is_used_when_newer_fresh_and_valid() {
+        let dir = std::env::temp_dir().join(format!("aksgpu-cache-{}", std::process::id()));
+        let path = dir.join("prices.json");
+        let now = SystemTime::now();
+        let now_s = now.duration_since(UNIX_EPOCH).expect("time").as_secs();
+        let mut sizes = BTreeMap::new();
+        sizes.insert(
+            "Standard_NC24ads_A100_v4".to_owned(),
+            BTreeMap::from([("eastus".to_owned(), RegionPrice { linux: Some(1.0), ..RegionPrice::default() })]),
+        );
+        let cache = PriceCache { fetched_at: now_s - 3600, currency: "USD".into(), source: "test".into(), sizes };
+        write_cache(&path, &cache).expect("write");
+        let mut c = Catalog::bundled().expect("catalog");
+        let (src, warn) = apply(&mut c, read_cache(&path), &path, now);
+        assert!(matches!(src, PriceSource::Cache { .. }), "{src:?}");
+        assert!(warn.is_none());
+        assert_eq!(c.price("Standard_NC24ads_A100_v4", "eastus").and_then(|p| p.linux), Some(1.0));
+        // Other regions keep their bundled prices.
+        assert!(c.price("Standard_NC24ads_A100_v4", "westus2").and_then(|p| p.linux).is_some());
+
+        // Expired.
+        let old = PriceCache { fetched_at: now_s - 40 * 86_400, ..cache.clone() };
+        let mut c = Catalog::bundled().expect("catalog");
+        let (src, warn) = apply(&mut c, Ok(Some(old)), &path, now);
+        assert!(matches!(src, PriceSource::Bundled { .. }));
+        assert!(warn.expect("warn").contains("40 days old"));
+
+        // Corrupt: ignored with a warning.
+        std::fs::write(&path, "{ not json").expect("write");
+        let mut c = Catalog::bundled().expect("catalog");
+        let (src, warn) = apply(&mut c, read_cache(&path), &path, now);
+        assert!(matches!(src, PriceSource::Bundled { .. }));
+        assert!(warn.expect("warn").contains("corrupt"));
+        std::fs::write(&path, r#"{"fetched_at": 1, "currency": "USD", "source": "x", "sizes": {"Standard_NC24ads_A100_v4": {"eastus": {"linux": -3}}}}"#).expect("write");
+        assert!(read_cache(&path).expect_err("negative").contains("corrupt"));
+        assert_eq!(read_cache(&dir.join("absent.json")), Ok(None));
+    }
+
+    #[test]
+    fn dates_to_epoch() {
+        assert_eq!(bundled_epoch("1970-01-01"), Some(0));
+        assert_eq!(bundled_epoch("2026-11-30"), Some(1_795_996_800));
+        assert_eq!(bundled_epoch("2000-03-01"), Some(951_868_800));
+        assert_eq!(bundled_epoch("unknown"), None);
+    }
+}

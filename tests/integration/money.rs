@@ -1,0 +1,359 @@
+//! Cost, live prices, catalog drift and cluster cost hygiene against the fake servers.
+
+use serde_json::{json, Value};
+
+use crate::fake_arm::{respond_h, FakeArm, SUB, TOKEN};
+use crate::support::{aksgpu_with, temp_dir, Run};
+
+fn env(arm: &FakeArm, cache: &std::path::Path) -> Vec<(&'static str, String)> {
+    vec![
+        ("AKSGPU_ARM_ENDPOINT", arm.base.clone()),
+        ("AKSGPU_PRICES_ENDPOINT", arm.base.clone()),
+        ("AKSGPU_ACCESS_TOKEN", TOKEN.to_owned()),
+        ("AZURE_SUBSCRIPTION_ID", SUB.to_owned()),
+        ("AKSGPU_TEST_NO_RETRY_DELAY", "1".to_owned()),
+        ("AKSGPU_CACHE_DIR", cache.display().to_string()),
+    ]
+}
+
+fn run(arm: &FakeArm, cache: &std::path::Path, args: &[&str]) -> Run {
+    let e = env(arm, cache);
+    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    aksgpu_with(args, &e)
+}
+
+fn item(sku: &str, region: &str, product: &str, sku_name: &str, price: f64) -> Value {
+    json!({"armSkuName": sku, "armRegionName": region, "productName": product, "skuName": sku_name, "unitPrice": price,
+           "retailPrice": price, "type": "Consumption", "unitOfMeasure": "1 Hour", "currencyCode": "USD", "serviceName": "Virtual Machines"})
+}
+
+fn retail_items() -> Vec<Value> {
+    let mut v = vec![
+        item("Standard_NC24ads_A100_v4", "eastus", "Virtual Machines NCadsA100v4 Series", "NC24ads A100 v4", 3.5),
+        item("Standard_NC24ads_A100_v4", "eastus", "Virtual Machines NCadsA100v4 Series", "NC24ads A100 v4 Spot", 0.42),
+        item(
+            "Standard_NC24ads_A100_v4",
+            "eastus",
+            "Virtual Machines NCadsA100v4 Series Windows",
+            "NC24ads A100 v4",
+            4.42,
+        ),
+        item(
+            "Standard_NC24ads_A100_v4",
+            "eastus",
+            "Virtual Machines NCadsA100v4 Series Windows",
+            "NC24ads A100 v4 Spot",
+            1.1,
+        ),
+        item(
+            "Standard_NC24ads_A100_v4",
+            "eastus",
+            "Virtual Machines NCadsA100v4 Series",
+            "NC24ads A100 v4 Low Priority",
+            0.3,
+        ),
+        item("Standard_NC24ads_A100_v4", "westeurope", "Virtual Machines NCadsA100v4 Series", "NC24ads A100 v4", 3.9),
+    ];
+    // 230 rows for another size: three pages of 100.
+    for i in 0..230 {
+        v.push(item(
+            "Standard_NC4as_T4_v3",
+            &format!("region{i:03}"),
+            "Virtual Machines NCasT4 v3 Series",
+            "NC4as T4 v3",
+            0.5 + f64::from(i) / 1000.0,
+        ));
+    }
+    v
+}
+
+#[test]
+fn prices_refresh_pages_retries_and_feeds_recommend_and_cost() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("prices-cache");
+    arm.with(|s| {
+        s.retail_items = retail_items();
+        s.retail_drop_next_link = true;
+    });
+    arm.fault("GET", "/api/retail/prices", 1, respond_h(429, &[("retry-after", "1")], "{}"));
+    let r = run(&arm, &cache, &["prices", "refresh", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    assert_eq!(v["items"], 236);
+    // The T4 query needed three pages through the $skip fallback (plus an empty fourth).
+    let t4 = arm.log().into_iter().filter(|x| x.target.contains("Standard_NC4as_T4_v3")).count();
+    assert!(t4 >= 3, "{t4}");
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(cache.join("prices.json")).expect("cache")).expect("json");
+    let p = &saved["sizes"]["Standard_NC24ads_A100_v4"]["eastus"];
+    assert_eq!(
+        (p["linux"].clone(), p["linux_spot"].clone(), p["windows"].clone(), p["windows_spot"].clone()),
+        (json!(3.5), json!(0.42), json!(4.42), json!(1.1))
+    );
+    assert_eq!(saved["sizes"]["Standard_NC4as_T4_v3"].as_object().expect("regions").len(), 230);
+
+    let rec = run(&arm, &cache, &["recommend", "--gpu-model", "A100", "--region", "eastus", "-o", "json"]);
+    assert_eq!(rec.code, 0, "{}", rec.stderr);
+    let j = rec.json();
+    let a100 = j["recommendations"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|x| x["vm_size"] == "Standard_NC24ads_A100_v4")
+        .cloned()
+        .expect("a100");
+    assert_eq!(a100["price_per_hour"], 3.5);
+    assert!(j["requirements"]["price_source"].as_str().expect("source").contains("live prices cached"));
+    // Windows prices now exist where the bundled table had none.
+    let cost = run(
+        &arm,
+        &cache,
+        &["cost", "--vm-size", "Standard_NC24ads_A100_v4", "--region", "eastus", "--os", "windows", "-o", "json"],
+    );
+    assert_eq!(cost.code, 0, "{}", cost.stderr);
+    assert_eq!(cost.json()["pools"][0]["price_per_node_hour"], 4.42);
+}
+
+#[test]
+fn prices_refresh_follows_next_page_links_and_region_filters() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("prices-cache-2");
+    arm.with(|s| s.retail_items = retail_items());
+    let r = run(&arm, &cache, &["prices", "refresh", "--region", "eastus,westeurope", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // eastus has five rows (the low-priority one is read and skipped), westeurope one.
+    assert_eq!(r.json()["items"], 6);
+    assert!(arm.log().iter().all(|x| x.target.contains("armRegionName")));
+    // Without a region the T4 rows span three pages, followed through NextPageLink.
+    let all = run(&arm, &cache, &["prices", "refresh", "-o", "json"]);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert_eq!(all.json()["items"], 236);
+    assert!(arm.log().iter().any(|x| x.target.contains("$skip=200")), "NextPageLink was not followed");
+}
+
+#[test]
+fn corrupt_cache_is_ignored_with_a_warning() {
+    let cache = temp_dir("prices-corrupt");
+    std::fs::write(cache.join("prices.json"), "{ not json").expect("write");
+    let r =
+        aksgpu_with(&["recommend", "--model", "llama-3.1-8b"], &[("AKSGPU_CACHE_DIR", cache.to_str().expect("utf8"))]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("ignoring the price cache") && r.stderr.contains("corrupt"), "{}", r.stderr);
+    assert!(r.stdout.contains("Standard_NV36ads_A10_v5"));
+}
+
+#[test]
+fn cost_for_a_size_is_hand_checkable() {
+    let cache = temp_dir("cost-size");
+    let r = aksgpu_with(
+        &[
+            "cost",
+            "--vm-size",
+            "Standard_NC24ads_A100_v4",
+            "--min-count",
+            "1",
+            "--max-count",
+            "3",
+            "--region",
+            "eastus",
+            "--hours-per-day",
+            "8",
+            "-o",
+            "json",
+        ],
+        &[("AKSGPU_CACHE_DIR", cache.to_str().expect("utf8"))],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let p = &r.json()["pools"][0];
+    // $3.673/h: 8 h/day → $29.38/day; × 30.4167 → $893.76/month at one node.
+    assert_eq!(p["at_min"]["daily"], 29.38);
+    assert_eq!(p["at_min"]["monthly"], 893.76);
+    assert_eq!(p["at_max"]["hourly"], 11.02);
+    assert_eq!(p["idle_monthly"], 2681.29);
+    let table = aksgpu_with(
+        &["cost", "--vm-size", "Standard_NC24ads_A100_v4", "--region", "westeurope"],
+        &[("AKSGPU_CACHE_DIR", cache.to_str().expect("utf8"))],
+    );
+    assert_eq!(table.code, 0);
+    assert!(table.stdout.contains("price unknown"), "{}", table.stdout);
+    let bad = aksgpu_with(&["cost", "--vm-size", "Standard_NC24ads_A100_v4", "--hours-per-day", "30"], &[]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("--hours-per-day"));
+}
+
+#[test]
+fn cost_for_a_cluster_reads_its_gpu_pools() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("cost-cluster");
+    arm.put_pool(
+        "c1",
+        "system",
+        json!({"name": "system", "properties": {"vmSize": "Standard_D4ds_v5", "count": 2, "mode": "System"}}),
+    );
+    arm.put_pool("c1", "gpu", json!({"name": "gpu", "properties": {"vmSize": "Standard_NC24ads_A100_v4", "count": 1, "enableAutoScaling": true, "minCount": 1, "maxCount": 4, "scaleDownMode": "Deallocate"}}));
+    arm.put_pool("c1", "spot", json!({"name": "spot", "properties": {"vmSize": "Standard_NC4as_T4_v3", "count": 2, "scaleSetPriority": "Spot", "scaleSetEvictionPolicy": "Delete"}}));
+    let r = run(&arm, &cache, &["cost", "-g", "rg", "--cluster", "c1", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    let pools = v["pools"].as_array().expect("pools");
+    assert_eq!(pools.len(), 2, "{v}");
+    let gpu = pools.iter().find(|p| p["pool"] == "gpu").expect("gpu pool");
+    assert_eq!(gpu["region"], "eastus");
+    assert_eq!(gpu["at_max"]["nodes"], 4);
+    assert!(gpu["advice"].to_string().contains("OS disks"));
+    let spot = pools.iter().find(|p| p["pool"] == "spot").expect("spot pool");
+    assert_eq!(spot["price_kind"], "linux spot");
+    let total = v["total_monthly_at_min"].as_f64().expect("total");
+    let sum = gpu["at_min"]["monthly"].as_f64().expect("g") + spot["at_min"]["monthly"].as_f64().expect("s");
+    assert!((total - sum).abs() < 0.01);
+}
+
+#[test]
+fn cluster_stop_and_start_poll_the_location() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("power");
+    let r = run(&arm, &cache, &["cluster", "stop", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("Stopped"), "{}", r.stdout);
+    assert_eq!(arm.count("POST", "/stop"), 1);
+    assert!(arm.count("GET", "operationresults/") >= 2);
+    let again = run(&arm, &cache, &["cluster", "stop", "-g", "rg", "--cluster", "c1"]);
+    assert!(again.stdout.contains("already Stopped"), "{}", again.stdout);
+    assert_eq!(arm.count("POST", "/stop"), 1);
+    let start = run(&arm, &cache, &["cluster", "start", "-g", "rg", "--cluster", "c1", "-o", "json"]);
+    assert_eq!(start.code, 0, "{}", start.stderr);
+    assert_eq!(start.json()["resource"]["properties"]["powerState"]["code"], "Running");
+    assert_eq!(arm.count("DELETE", "/"), 0);
+}
+
+#[test]
+fn cost_analysis_refuses_free_tier_and_changes_only_the_metrics_profile() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("cost-analysis");
+    arm.with(|s| {
+        if let Some(c) = s.clusters.values_mut().next() {
+            c["sku"]["tier"] = json!("Free");
+        }
+    });
+    let r = run(&arm, &cache, &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("Standard or Premium"), "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 0);
+    arm.with(|s| {
+        if let Some(c) = s.clusters.values_mut().next() {
+            c["sku"]["tier"] = json!("Standard");
+        }
+    });
+    let before = arm.with(|s| s.clusters.values().next().cloned().expect("cluster"));
+    let r = run(&arm, &cache, &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let put = arm.log().into_iter().find(|x| x.method == "PUT").expect("put");
+    let d = aksgpu::plan::cluster::differences(&aksgpu::plan::cluster::writable(&before), &put.json());
+    assert_eq!(d, ["/properties/metricsProfile"]);
+    let again = run(&arm, &cache, &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1"]);
+    assert!(again.stdout.contains("already enabled"), "{}", again.stdout);
+    assert_eq!(arm.count("PUT", "/"), 1);
+}
+
+#[test]
+fn pool_scale_changes_only_counts() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("scale");
+    arm.put_pool("c1", "gpu", json!({"id": crate::fake_arm::pool_path("c1", "gpu"), "name": "gpu", "properties": {
+        "vmSize": "Standard_NC24ads_A100_v4", "count": 3, "mode": "User", "nodeTaints": ["sku=gpu:NoSchedule"],
+        "provisioningState": "Succeeded", "eTag": "pool-etag", "nodeImageVersion": "AKSUbuntu-2204gen2-2026.11", "enableAutoScaling": false}}));
+    let r = run(&arm, &cache, &["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--count", "0"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let put = arm.log().into_iter().find(|x| x.method == "PUT").expect("put");
+    assert_eq!(put.headers.get("if-match").map(String::as_str), Some("pool-etag"));
+    let body = put.json();
+    assert_eq!(body["properties"]["count"], 0);
+    assert!(
+        body.pointer("/properties/nodeImageVersion").is_none()
+            && body.pointer("/properties/provisioningState").is_none()
+    );
+    assert_eq!(body["properties"]["nodeTaints"], json!(["sku=gpu:NoSchedule"]));
+    let auto = run(
+        &arm,
+        &cache,
+        &[
+            "pool",
+            "scale",
+            "-g",
+            "rg",
+            "--cluster",
+            "c1",
+            "--name",
+            "gpu",
+            "--min-count",
+            "1",
+            "--max-count",
+            "4",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(auto.code, 0, "{}", auto.stderr);
+    let last = arm.log().into_iter().rfind(|x| x.method == "PUT").expect("put").json();
+    assert_eq!(
+        (
+            last["properties"]["enableAutoScaling"].clone(),
+            last["properties"]["minCount"].clone(),
+            last["properties"]["maxCount"].clone()
+        ),
+        (json!(true), json!(1), json!(4))
+    );
+    let refused = run(&arm, &cache, &["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--count", "2"]);
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    assert!(refused.stderr.contains("autoscaler"), "{}", refused.stderr);
+    let dry = run(
+        &arm,
+        &cache,
+        &[
+            "pool",
+            "scale",
+            "-g",
+            "rg",
+            "--cluster",
+            "c1",
+            "--name",
+            "gpu",
+            "--min-count",
+            "0",
+            "--max-count",
+            "2",
+            "--dry-run",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert_eq!(arm.count("PUT", "/"), 2);
+}
+
+#[test]
+fn catalog_diff_reports_drift() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("diff");
+    arm.with(|s| {
+        s.skus.push(json!({"resourceType": "virtualMachines", "name": "Standard_NC8ads_A10_v4", "capabilities": [{"name": "vCPUs", "value": "8"}, {"name": "MemoryGB", "value": "55"}, {"name": "GPUs", "value": "1"}], "restrictions": []}));
+        for sku in s.skus.iter_mut() {
+            if sku["name"] == "Standard_NC4as_T4_v3" {
+                sku["capabilities"] = json!([{"name": "vCPUs", "value": "4"}, {"name": "MemoryGB", "value": "28"}, {"name": "GPUs", "value": "1"}]);
+            }
+            if sku["name"] == "Standard_NC24ads_A100_v4" {
+                sku["capabilities"] = json!([{"name": "vCPUs", "value": "24"}, {"name": "MemoryGB", "value": "220"}, {"name": "GPUs", "value": "2"}]);
+            }
+        }
+    });
+    let r = run(&arm, &cache, &["catalog", "diff", "--location", "eastus", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    assert_eq!(v["missing_from_catalog"], json!(["Standard_NC8ads_A10_v4"]));
+    assert_eq!(v["mismatches"][0]["vm_size"], "Standard_NC24ads_A100_v4");
+    assert_eq!(v["mismatches"][0]["field"], "gpu_count");
+    assert!(v["gpu_count_not_compared"].as_array().expect("list").iter().any(|x| x == "Standard_NV36ads_A10_v5"));
+    let fail = run(&arm, &cache, &["catalog", "diff", "--location", "eastus", "--fail-on-drift"]);
+    assert_eq!(fail.code, 1);
+    assert!(fail.stdout.contains("Standard_NC8ads_A10_v4"));
+}
