@@ -20,6 +20,62 @@ pub struct Azure {
     pub subscription: Result<(String, &'static str), ArmError>,
 }
 
+/// The ARM base URL in use (for printing plans).
+pub fn base_url(args: &ArmArgs) -> String {
+    std::env::var("AKSGPU_ARM_ENDPOINT")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| args.cloud.arm_url().to_owned())
+}
+
+/// The resolved subscription, or a usage error naming the flag.
+pub fn subscription(az: &Azure) -> Result<String, Error> {
+    match &az.subscription {
+        Ok((s, _)) => Ok(s.clone()),
+        Err(e) => Err(Error::usage(e.to_string(), Some("pass --subscription or set AZURE_SUBSCRIPTION_ID".into()))),
+    }
+}
+
+/// Print a dry-run plan: JSON/YAML `{"dry_run": true, "steps": [...], …extra}`, or a listing
+/// with each request, its headers and its body.
+pub fn render_plan(
+    p: &crate::output::Printer,
+    format: crate::cli::Format,
+    base: &str,
+    plan: &crate::plan::Plan,
+    header: &str,
+    extra: serde_json::Value,
+) -> Result<(), Error> {
+    use crate::cli::Format;
+    let io = |e: std::io::Error| Error::usage(format!("writing output: {e}"), None);
+    let plan = plan.absolute(base);
+    match format {
+        Format::Json | Format::Yaml => {
+            let mut v = serde_json::json!({"dry_run": true, "steps": plan.steps});
+            if let (Some(o), Some(e)) = (v.as_object_mut(), extra.as_object()) {
+                for (k, x) in e {
+                    o.insert(k.clone(), x.clone());
+                }
+            }
+            if format == Format::Json { p.json(&v) } else { p.yaml(&v) }.map_err(io)
+        }
+        Format::Table => {
+            let mut out = format!("{header}\n");
+            for (i, s) in plan.steps.iter().enumerate() {
+                out.push_str(&format!("\n{}. {} {}\n   {}\n", i + 1, s.method, s.url, s.purpose));
+                for (k, v) in &s.headers {
+                    out.push_str(&format!("   {k}: {v}\n"));
+                }
+                if let Some(b) = &s.body {
+                    let pretty = serde_json::to_string_pretty(b).unwrap_or_default();
+                    out.push_str(&pretty.lines().map(|l| format!("   {l}\n")).collect::<String>());
+                }
+            }
+            p.out(&out).map_err(io)
+        }
+    }
+}
+
 /// A credential: how it was chosen and the source that mints tokens for any scope.
 #[derive(Debug, Clone)]
 pub struct Cred {

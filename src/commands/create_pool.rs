@@ -13,7 +13,6 @@ use crate::commands::Ctx;
 use crate::error::Error;
 use crate::output::{money, Printer};
 use crate::plan::agent_pool::{PoolRequest, PoolSpec};
-use crate::plan::Plan;
 use crate::provision::operator::{self, InstallRequest};
 use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
 use crate::provision::Progress;
@@ -288,9 +287,9 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     });
     spinner.finish();
     let (outcome, operator) = result?;
-    render(p, a.output, &catalog, &spec, &outcome, client_base(&a.arm))?;
+    render(p, a.output, &catalog, &spec, &outcome, azure::base_url(&a.arm))?;
     if let Some(r) = operator {
-        gpu_stack::print_install(p, a.output, &client_base(&a.arm), r)?;
+        gpu_stack::print_install(p, a.output, &azure::base_url(&a.arm), r)?;
     }
     Ok(())
 }
@@ -322,13 +321,6 @@ fn check_operator_pool(catalog: &Catalog, spec: &PoolSpec) -> Result<(), Error> 
     Ok(())
 }
 
-fn client_base(args: &crate::cli::ArmArgs) -> String {
-    std::env::var("AKSGPU_ARM_ENDPOINT")
-        .ok()
-        .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| args.cloud.arm_url().to_owned())
-}
-
 fn render(
     p: &Printer,
     format: Format,
@@ -340,37 +332,15 @@ fn render(
     let io = |e: std::io::Error| Error::usage(format!("writing output: {e}"), None);
     match o {
         CreateOutcome::DryRun { plan, facts_read, note } => {
-            let plan: Plan = plan.absolute(&base);
             if let Some(n) = note {
                 p.note(&format!("note: {n}"));
             }
-            match format {
-                Format::Json | Format::Yaml => {
-                    let v = json!({
-                        "dry_run": true,
-                        "preflight": if *facts_read { "passed" } else { "not run" },
-                        "steps": plan.steps,
-                    });
-                    if format == Format::Json { p.json(&v) } else { p.yaml(&v) }.map_err(io)?;
-                }
-                Format::Table => {
-                    let mut out = format!(
-                        "Dry run: no change is made. Preflight {}.\n",
-                        if *facts_read { "reads ran and passed" } else { "reads were not run" }
-                    );
-                    for (i, s) in plan.steps.iter().enumerate() {
-                        out.push_str(&format!("\n{}. {} {}\n   {}\n", i + 1, s.method, s.url, s.purpose));
-                        for (k, v) in &s.headers {
-                            out.push_str(&format!("   {k}: {v}\n"));
-                        }
-                        if let Some(b) = &s.body {
-                            let pretty = serde_json::to_string_pretty(b).unwrap_or_default();
-                            out.push_str(&pretty.lines().map(|l| format!("   {l}\n")).collect::<String>());
-                        }
-                    }
-                    p.out(&out).map_err(io)?;
-                }
-            }
+            let preflight = if *facts_read { "passed" } else { "not run" };
+            let header = format!(
+                "Dry run: no change is made. Preflight {}.",
+                if *facts_read { "reads ran and passed" } else { "reads were not run" }
+            );
+            azure::render_plan(p, format, &base, plan, &header, json!({"preflight": preflight}))?;
         }
         CreateOutcome::Unchanged { pool } => {
             let msg =

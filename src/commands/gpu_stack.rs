@@ -13,7 +13,7 @@ use crate::cli::{
     DriverModeArg, FeatureListArgs, Format, InstallOperatorArgs, KaitoEnableArgs, KaitoWorkspaceArgs, KindArg,
     ManifestArgs, ManifestFormat, MigStrategyArg, RegisterFeatureArgs,
 };
-use crate::commands::azure::{self, Azure, Cred, Spinner};
+use crate::commands::azure::{self, base_url, subscription, Cred, Spinner};
 use crate::commands::Ctx;
 use crate::error::{did_you_mean, Error};
 use crate::output::Printer;
@@ -25,51 +25,12 @@ use crate::provision::operator::{self, InstallError, InstallRequest, Report};
 use crate::provision::Progress;
 use crate::recommend::{self, ModelSpec, Os, Requirements, Workload};
 
-fn subscription(az: &Azure) -> Result<String, Error> {
-    match &az.subscription {
-        Ok((s, _)) => Ok(s.clone()),
-        Err(e) => Err(Error::usage(e.to_string(), Some("pass --subscription or set AZURE_SUBSCRIPTION_ID".into()))),
-    }
-}
-
 fn io(e: std::io::Error) -> Error {
     Error::usage(format!("writing output: {e}"), None)
 }
 
 fn print_plan(p: &Printer, format: Format, base: &str, plan: &Plan, extra: Value) -> Result<(), Error> {
-    let plan = plan.absolute(base);
-    match format {
-        Format::Json | Format::Yaml => {
-            let mut v = json!({"dry_run": true, "steps": plan.steps});
-            if let (Some(o), Some(e)) = (v.as_object_mut(), extra.as_object()) {
-                for (k, x) in e {
-                    o.insert(k.clone(), x.clone());
-                }
-            }
-            if format == Format::Json { p.json(&v) } else { p.yaml(&v) }.map_err(io)
-        }
-        Format::Table => {
-            let mut out = String::from("Dry run: no change is made.\n");
-            for (i, s) in plan.steps.iter().enumerate() {
-                out.push_str(&format!("\n{}. {} {}\n   {}\n", i + 1, s.method, s.url, s.purpose));
-                for (k, v) in &s.headers {
-                    out.push_str(&format!("   {k}: {v}\n"));
-                }
-                if let Some(b) = &s.body {
-                    let pretty = serde_json::to_string_pretty(b).unwrap_or_default();
-                    out.push_str(&pretty.lines().map(|l| format!("   {l}\n")).collect::<String>());
-                }
-            }
-            p.out(&out).map_err(io)
-        }
-    }
-}
-
-fn base_url(a: &crate::cli::ArmArgs) -> String {
-    std::env::var("AKSGPU_ARM_ENDPOINT")
-        .ok()
-        .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| a.cloud.arm_url().to_owned())
+    azure::render_plan(p, format, base, plan, "Dry run: no change is made.", extra)
 }
 
 /// Register a feature (shared by `register-feature` and `create-pool --register-features`).

@@ -9,7 +9,7 @@ use crate::arm::retry::Sleeper;
 use crate::arm::{api, ArmClient, Cloud, Endpoint, Verbosity};
 use crate::catalog::Catalog;
 use crate::cli::{CatalogDiffArgs, ClusterPowerArgs, CostArgs, Format, PoolScaleArgs, PricesRefreshArgs};
-use crate::commands::azure::{self, Spinner};
+use crate::commands::azure::{self, base_url, subscription, Spinner};
 use crate::commands::Ctx;
 use crate::cost::{self, CostInput, CostReport};
 use crate::error::{did_you_mean, Error};
@@ -46,13 +46,6 @@ pub fn with_live_prices(catalog: &mut Catalog, p: &Printer) -> PriceSource {
         p.note(&format!("warning: {w}"));
     }
     src
-}
-
-fn subscription(az: &azure::Azure) -> Result<String, Error> {
-    match &az.subscription {
-        Ok((s, _)) => Ok(s.clone()),
-        Err(e) => Err(Error::usage(e.to_string(), Some("pass --subscription or set AZURE_SUBSCRIPTION_ID".into()))),
-    }
 }
 
 fn pool_input(catalog: &Catalog, pool: &Value, region: Option<String>, a: &CostArgs) -> Option<CostInput> {
@@ -389,43 +382,12 @@ fn print_ops(
             Format::Table => p.out(&format!("{msg}: nothing to do")).map_err(io),
             _ => p.json(&json!({"status": "unchanged", "message": msg})).map_err(io),
         },
-        Outcome::DryRun(plan) => {
-            let plan = plan.absolute(base);
-            match format {
-                Format::Table => {
-                    let mut out = String::from("Dry run: no change is made.\n");
-                    for s in &plan.steps {
-                        out.push_str(&format!("\n{} {}\n   {}\n", s.method, s.url, s.purpose));
-                        for (k, v) in &s.headers {
-                            out.push_str(&format!("   {k}: {v}\n"));
-                        }
-                        if let Some(b) = &s.body {
-                            out.push_str(
-                                &serde_json::to_string_pretty(b)
-                                    .unwrap_or_default()
-                                    .lines()
-                                    .map(|l| format!("   {l}\n"))
-                                    .collect::<String>(),
-                            );
-                        }
-                    }
-                    p.out(&out).map_err(io)
-                }
-                _ => p.json(&json!({"dry_run": true, "steps": plan.steps})).map_err(io),
-            }
-        }
+        Outcome::DryRun(plan) => azure::render_plan(p, format, base, &plan, "Dry run: no change is made.", json!({})),
         Outcome::Done(v) => match format {
             Format::Table => p.out(&done(&v)).map_err(io),
             _ => p.json(&json!({"status": "done", "resource": v})).map_err(io),
         },
     }
-}
-
-fn base_url(a: &crate::cli::ArmArgs) -> String {
-    std::env::var("AKSGPU_ARM_ENDPOINT")
-        .ok()
-        .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| a.cloud.arm_url().to_owned())
 }
 
 /// `aksgpu cluster stop|start`
