@@ -56,22 +56,81 @@ impl Printer {
 
     /// A line on stderr (notes, warnings).
     pub fn note(&self, text: &str) {
-        let _ = writeln!(io::stderr().lock(), "{text}");
+        with_spinner_hidden(|| {
+            let _ = writeln!(io::stderr().lock(), "{text}");
+        });
     }
 
     /// An error with its hints on stderr.
     pub fn error(&self, message: &str, hints: &[String]) {
-        let mut e = io::stderr().lock();
-        let _ = writeln!(e, "error: {message}");
-        for h in hints {
-            let _ = writeln!(e, "hint: {h}");
-        }
+        with_spinner_hidden(|| {
+            let mut e = io::stderr().lock();
+            let _ = writeln!(e, "error: {message}");
+            for h in hints {
+                let _ = writeln!(e, "hint: {h}");
+            }
+        });
     }
 }
 
 /// A diagnostic line on stderr (request logs with `-v`).
 pub fn log_line(text: &str) {
-    let _ = writeln!(io::stderr().lock(), "{text}");
+    with_spinner_hidden(|| {
+        let _ = writeln!(io::stderr().lock(), "{text}");
+    });
+}
+
+static ACTIVE_SPINNER: std::sync::Mutex<Option<indicatif::ProgressBar>> = std::sync::Mutex::new(None);
+
+/// Run `f` with the active spinner (if any) taken off the screen, so lines never interleave.
+fn with_spinner_hidden(f: impl FnOnce()) {
+    let bar = ACTIVE_SPINNER.lock().ok().and_then(|g| g.clone());
+    match bar {
+        Some(b) => b.suspend(f),
+        None => f(),
+    }
+}
+
+/// A spinner on stderr, only when stderr is a terminal: state text plus elapsed time.
+pub struct Spinner {
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Spinner {
+    /// Start a spinner (a no-op off a terminal).
+    pub fn new(tty: bool) -> std::sync::Arc<Self> {
+        let bar = tty.then(|| {
+            let b = indicatif::ProgressBar::new_spinner();
+            b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})") {
+                b.set_style(style);
+            }
+            b.set_message("starting");
+            b.enable_steady_tick(std::time::Duration::from_millis(120));
+            if let Ok(mut g) = ACTIVE_SPINNER.lock() {
+                *g = Some(b.clone());
+            }
+            b
+        });
+        std::sync::Arc::new(Self { bar })
+    }
+
+    /// Show a state.
+    pub fn set(&self, state: &str) {
+        if let Some(b) = &self.bar {
+            b.set_message(sanitize(state));
+        }
+    }
+
+    /// Remove the spinner.
+    pub fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+            if let Ok(mut g) = ACTIVE_SPINNER.lock() {
+                *g = None;
+            }
+        }
+    }
 }
 
 /// Remove control characters (terminal escapes) from text that came from outside.

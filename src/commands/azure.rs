@@ -133,36 +133,4 @@ pub fn run_interruptible<T>(progress: &Progress, fut: impl Future<Output = Resul
     })
 }
 
-/// A spinner on stderr (only when stderr is a terminal), fed by the executor's progress text.
-pub struct Spinner {
-    bar: Option<indicatif::ProgressBar>,
-    started: std::time::Instant,
-}
-
-impl Spinner {
-    /// A spinner for `what`, shown only on a terminal.
-    pub fn new(tty: bool) -> Arc<Self> {
-        let bar = tty.then(|| {
-            let b = indicatif::ProgressBar::new_spinner();
-            b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-            b.enable_steady_tick(std::time::Duration::from_millis(120));
-            b
-        });
-        Arc::new(Self { bar, started: std::time::Instant::now() })
-    }
-
-    /// Show a state.
-    pub fn set(&self, state: &str) {
-        if let Some(b) = &self.bar {
-            let secs = self.started.elapsed().as_secs();
-            b.set_message(format!("{} ({}m{:02}s)", crate::output::sanitize(state), secs / 60, secs % 60));
-        }
-    }
-
-    /// Remove the spinner.
-    pub fn finish(&self) {
-        if let Some(b) = &self.bar {
-            b.finish_and_clear();
-        }
-    }
-}
+pub use crate::output::Spinner;
