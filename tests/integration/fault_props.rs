@@ -110,3 +110,62 @@ fn list_follows_next_link_until_empty() {
     // 5 pools at 2 per page: 3 pages, then the empty page the last nextLink points at.
     assert_eq!(arm.count("GET", "/agentPools"), 4);
 }
+
+/// T17: a credential whose tokens expire during a long operation: every request carries a
+/// token that is still valid (the cache refreshes before expiry), so later polls use new ones.
+#[test]
+fn t17_expiring_tokens_are_refreshed_during_polling() {
+    use aksgpu::arm::auth::{Token, TokenSource};
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::time::SystemTime;
+
+    #[derive(Debug)]
+    struct ShortLived(AtomicU32);
+    impl TokenSource for ShortLived {
+        fn fetch<'a>(
+            &'a self,
+            _scope: &'a str,
+        ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Token, aksgpu::arm::ArmError>> + Send + 'a>>
+        {
+            Box::pin(async move {
+                let n = self.0.fetch_add(1, Ordering::SeqCst);
+                // Expires in 4 minutes: inside the 5-minute refresh margin, so never reused.
+                Ok(Token {
+                    secret: Secret::new(format!("short-{n}")),
+                    expires_at: Some(SystemTime::now() + Duration::from_secs(240)),
+                })
+            })
+        }
+    }
+    let arm = FakeArm::start();
+    let endpoint = Endpoint::new(Cloud::AzureCloud, Some(&arm.base)).expect("endpoint");
+    let tokens = TokenCache::new(std::sync::Arc::new(ShortLived(AtomicU32::new(0))), endpoint.scope.clone());
+    let c = ArmClient::with_read_timeout(endpoint, Some(tokens), Sleeper::recording(), Duration::from_secs(2))
+        .expect("client");
+    let catalog = Catalog::bundled().expect("catalog");
+    let spec = PoolSpec::validate(
+        &catalog,
+        &PoolRequest {
+            subscription: SUB.into(),
+            resource_group: "rg".into(),
+            cluster: "c1".into(),
+            name: "gpu".into(),
+            vm_size: "Standard_NC24ads_A100_v4".into(),
+            ..PoolRequest::default()
+        },
+    )
+    .expect("spec");
+    let opts = CreateOptions {
+        dry_run: false,
+        no_wait: false,
+        skip_preflight: false,
+        timeout: Duration::from_secs(10),
+        location: None,
+    };
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
+    rt.block_on(create(&c, &catalog, &spec, &opts, &|_| {}, &Progress::default())).expect("created");
+    let auths: Vec<String> = arm.log().iter().filter_map(|r| r.headers.get("authorization").cloned()).collect();
+    assert!(auths.len() >= 8, "{auths:?}");
+    let distinct: std::collections::HashSet<&String> = auths.iter().collect();
+    assert_eq!(distinct.len(), auths.len(), "a near-expiry token was reused: {auths:?}");
+}
