@@ -116,7 +116,7 @@ pub async fn wait(
     loop {
         let wait_for = interval(Some(&last));
         let now = Instant::now();
-        if now >= op.deadline || now + wait_for.min(Duration::from_secs(1)) > op.deadline + Duration::from_secs(1) {
+        if now >= op.deadline {
             return Err(timed_out(op));
         }
         let remaining = op.deadline.saturating_duration_since(now);

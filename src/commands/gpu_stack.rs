@@ -185,7 +185,7 @@ impl From<InstallError> for Error {
                 Error::Refused {
                     message: format!(
                         "{what} failed in the cluster ({}){}\n--- command output (last 40 lines) ---\n{logs}",
-                        result.exit_code.map_or_else(|| result.state.clone(), |c| format!("exit code {c}")),
+                        result.describe(),
                         result.reason.map(|r| format!(": {r}")).unwrap_or_default()
                     ),
                     hint: Some("fix the cause above and run again; helm upgrade --install is safe to repeat".into()),

@@ -265,7 +265,7 @@ pub enum InstallError {
     #[error(transparent)]
     Refused(#[from] Refusal),
     /// The in-cluster command failed.
-    #[error("{what} failed in the cluster ({}){}", result.exit_code.map_or_else(|| result.state.clone(), |c| format!("exit code {c}")), result.reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default())]
+    #[error("{what} failed in the cluster ({}){}", result.describe(), result.reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default())]
     Command { what: String, result: CommandResult },
     /// Installed, but not ready before the timeout.
     #[error("the GPU Operator is installed but not ready after {}s: {}", waited.as_secs(), missing.join("; "))]

@@ -53,6 +53,14 @@ pub struct CommandResult {
 }
 
 impl CommandResult {
+    /// "exit code 1" or "state failed".
+    pub fn describe(&self) -> String {
+        match self.exit_code {
+            Some(c) if self.state.eq_ignore_ascii_case("succeeded") => format!("exit code {c}"),
+            _ => format!("state {}", self.state),
+        }
+    }
+
     /// Succeeded with exit code 0.
     pub fn ok(&self) -> bool {
         self.state.eq_ignore_ascii_case("succeeded") && self.exit_code.unwrap_or(0) == 0

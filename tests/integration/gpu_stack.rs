@@ -230,6 +230,17 @@ fn install_operator_failures_show_logs_and_readiness_gaps() {
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("exit code 1") && r.stderr.contains("UPGRADE FAILED"), "{}", r.stderr);
 
+    // The command pod itself failed (spec example: provisioningState failed, ImagePullBackoff).
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "gpu", None, json!({}));
+    arm.with(|s| {
+        s.run_results.push(RunResult { running_polls: 2, state: "failed".into(), exit_code: 0, logs: String::new() })
+    });
+    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("helm upgrade --install failed in the cluster (state failed)"), "{}", r.stderr);
+    assert_eq!(run_commands(&arm).len(), 1, "no readiness checks after a failed install");
+
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
     arm.with(|s| s.gpu_nodes = vec![("aks-gpu-1".into(), "<none>".into())]);
