@@ -283,7 +283,7 @@ complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l pool 
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l driver-mode -d 'Driver mode [default: follow the pool\'s gpuProfile.driver]' -r -f -a "aks\t'AKS installs it (pool gpuProfile.driver Install): operator driver and toolkit off'
 operator\t'The operator installs it (pool created with --gpu-driver none)'"
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l chart-version -d 'GPU Operator chart version [default: the pinned version]' -r
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l mig-strategy -d 'MIG strategy (single: nvidia.com/gpu per slice; mixed: nvidia.com/mig-<slice>)' -r -f -a "single\t''
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l mig-strategy -d 'MIG strategy (single: `nvidia.com/gpu` per slice; mixed: `nvidia.com/mig-<slice>`)' -r -f -a "single\t''
 mixed\t''"
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -l time-slicing -d 'Share each GPU between N pods by time slicing' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand install-operator" -s o -l output -d 'Output format' -r -f -a "table\t''
@@ -322,7 +322,7 @@ complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_sub
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from enable" -s V -l version -d 'Print version'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from workspace" -l model -d 'Model (alias or Hugging Face id) with a KAITO preset' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from workspace" -l instance-type -d 'VM size for the workspace [default: the cheapest KAITO-capable size that holds the model]' -r
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from workspace" -l name -d 'Workspace name [default: workspace-<model>]' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from workspace" -l name -d 'Workspace name (default: `workspace-<model>`)' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from workspace" -l namespace -d 'Namespace' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from workspace" -l region -d 'Region for prices when choosing the size' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand kaito; and __fish_seen_subcommand_from workspace" -s o -l output -d 'Output format (yaml by default)' -r -f -a "yaml\t''
@@ -348,7 +348,7 @@ complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l vm-size -d 'T
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -s g -l resource-group -d 'Resource group (with --pool, to read the pool)' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l cluster -d 'Cluster (with --pool, to read the pool)' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l taints -d 'Pool taints to tolerate [default: sku=gpu:NoSchedule]' -r
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l mig-profile -d 'MIG profile of the pool (mixed strategy: requests nvidia.com/mig-<slice>)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l mig-profile -d 'MIG profile of the pool (mixed strategy: requests `nvidia.com/mig-<slice>`)' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l os -d 'Node OS (windows requests microsoft.com/directx)' -r -f -a "linux\t''
 windows\t''"
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand manifest" -l gpus -d 'GPUs (or MIG slices) to request' -r

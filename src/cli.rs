@@ -473,7 +473,7 @@ pub struct InstallOperatorArgs {
     /// GPU Operator chart version [default: the pinned version].
     #[arg(long, value_name = "VERSION")]
     pub chart_version: Option<String>,
-    /// MIG strategy (single: nvidia.com/gpu per slice; mixed: nvidia.com/mig-<slice>).
+    /// MIG strategy (single: `nvidia.com/gpu` per slice; mixed: `nvidia.com/mig-<slice>`).
     #[arg(long, value_enum)]
     pub mig_strategy: Option<MigStrategyArg>,
     /// Share each GPU between N pods by time slicing.
@@ -524,7 +524,7 @@ pub struct KaitoWorkspaceArgs {
     /// VM size for the workspace [default: the cheapest KAITO-capable size that holds the model].
     #[arg(long, value_name = "SIZE")]
     pub instance_type: Option<String>,
-    /// Workspace name [default: workspace-<model>].
+    /// Workspace name (default: `workspace-<model>`).
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
     /// Namespace.
@@ -574,7 +574,7 @@ pub struct ManifestArgs {
     /// Pool taints to tolerate [default: sku=gpu:NoSchedule].
     #[arg(long, value_name = "TAINT")]
     pub taints: Option<Vec<String>>,
-    /// MIG profile of the pool (mixed strategy: requests nvidia.com/mig-<slice>).
+    /// MIG profile of the pool (mixed strategy: requests `nvidia.com/mig-<slice>`).
     #[arg(long, value_name = "PROFILE")]
     pub mig_profile: Option<String>,
     /// The pool is spot (tolerate the spot taint).

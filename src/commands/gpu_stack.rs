@@ -425,12 +425,17 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
         label_selector: labels,
     };
     let yaml = kaito_plan::workspace_yaml(&spec);
-    match a.output {
-        ManifestFormat::Yaml => ctx.printer.out(&yaml)?,
+    print_document(&ctx.printer, a.output, &yaml)
+}
+
+/// Print a generated YAML document as YAML, or as JSON.
+fn print_document(p: &Printer, format: ManifestFormat, yaml: &str) -> anyhow::Result<()> {
+    match format {
+        ManifestFormat::Yaml => p.out(yaml)?,
         ManifestFormat::Json => {
             let v: Value =
-                serde_yaml_ng::from_str(&yaml).map_err(|e| Error::usage(format!("internal YAML error: {e}"), None))?;
-            ctx.printer.json(&v)?;
+                serde_yaml_ng::from_str(yaml).map_err(|e| Error::usage(format!("internal YAML error: {e}"), None))?;
+            p.json(&v)?;
         }
     }
     Ok(())
@@ -559,13 +564,5 @@ pub fn manifest(ctx: &Ctx, a: &ManifestArgs) -> anyhow::Result<()> {
     };
     let spec = if a.smoke_test { mf::smoke_test(&spec) } else { spec };
     let yaml = mf::manifest_yaml(&spec);
-    match a.output {
-        ManifestFormat::Yaml => ctx.printer.out(&yaml)?,
-        ManifestFormat::Json => {
-            let v: Value =
-                serde_yaml_ng::from_str(&yaml).map_err(|e| Error::usage(format!("internal YAML error: {e}"), None))?;
-            ctx.printer.json(&v)?;
-        }
-    }
-    Ok(())
+    print_document(&ctx.printer, a.output, &yaml)
 }

@@ -4,20 +4,10 @@
 use serde_json::{json, Value};
 
 use crate::fake_arm::{self, respond, respond_h, Action, FakeArm, LroStyle, SUB, TOKEN};
-use crate::support::{aksgpu_with, Run};
+use crate::support::{aksgpu_arm, aksgpu_with, Run};
 
 const CREATE: &[&str] =
     &["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--vm-size", "Standard_NC24ads_A100_v4", "--yes"];
-
-fn env(arm: &FakeArm) -> Vec<(&'static str, String)> {
-    vec![
-        ("AKSGPU_ARM_ENDPOINT", arm.base.clone()),
-        ("AKSGPU_ACCESS_TOKEN", TOKEN.to_owned()),
-        ("AZURE_SUBSCRIPTION_ID", SUB.to_owned()),
-        ("AKSGPU_TEST_NO_RETRY_DELAY", "1".to_owned()),
-        ("AKSGPU_HTTP_TIMEOUT", "2".to_owned()),
-    ]
-}
 
 fn run(arm: &FakeArm, extra: &[&str]) -> Run {
     run_env(arm, extra, &[])
@@ -26,13 +16,7 @@ fn run(arm: &FakeArm, extra: &[&str]) -> Run {
 fn run_env(arm: &FakeArm, extra: &[&str], more: &[(&'static str, &str)]) -> Run {
     let mut args: Vec<&str> = CREATE.to_vec();
     args.extend_from_slice(extra);
-    let mut e: Vec<(&str, String)> = env(arm);
-    for (k, v) in more {
-        e.retain(|(x, _)| x != k);
-        e.push((k, (*v).to_owned()));
-    }
-    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    aksgpu_with(&args, &e)
+    aksgpu_arm(&arm.base, &args, more)
 }
 
 fn puts(arm: &FakeArm) -> Vec<Value> {
@@ -107,9 +91,10 @@ fn t25_existing_pool_is_a_noop_when_identical_and_refused_when_not() {
     let again = run(&arm, &[]);
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert!(again.stdout.contains("nothing to do"), "{}", again.stdout);
-    let other = aksgpu_with(
+    let other = aksgpu_arm(
+        &arm.base,
         &["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--vm-size", "Standard_NC4as_T4_v3", "--yes"],
-        &env(&arm).iter().map(|(k, v)| (*k, v.as_str())).collect::<Vec<_>>(),
+        &[],
     );
     assert_eq!(other.code, 1, "{}", other.stderr);
     assert!(other.stderr.contains("vmSize") && other.stderr.contains("immutable"), "{}", other.stderr);
@@ -488,7 +473,8 @@ fn quota_shortfall_is_refused_before_any_write() {
 #[test]
 fn preflight_checks_skus_and_zones() {
     let arm = FakeArm::start();
-    let r = aksgpu_with(
+    let r = aksgpu_arm(
+        &arm.base,
         &[
             "create-pool",
             "-g",
@@ -503,7 +489,7 @@ fn preflight_checks_skus_and_zones() {
             "3",
             "--yes",
         ],
-        &env(&arm).iter().map(|(k, v)| (*k, v.as_str())).collect::<Vec<_>>(),
+        &[],
     );
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("zone(s) 3") && r.stderr.contains("--zones 1,2"), "{}", r.stderr);
@@ -532,9 +518,7 @@ fn no_wait_then_wait() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.json()["status"], "accepted");
     assert!(r.json()["resume"].as_str().expect("resume").starts_with("aksgpu wait"));
-    let e = env(&arm);
-    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let w = aksgpu_with(&["wait", "-g", "rg", "--cluster", "c1", "--name", "gpu", "-o", "json"], &e);
+    let w = aksgpu_arm(&arm.base, &["wait", "-g", "rg", "--cluster", "c1", "--name", "gpu", "-o", "json"], &[]);
     assert_eq!(w.code, 0, "{}", w.stderr);
     assert_eq!(w.json()["provisioning_state"], "Succeeded");
     assert_eq!(arm.count("PUT", "/"), 1);
@@ -553,7 +537,7 @@ fn t18_ctrl_c_stops_waiting_and_deletes_nothing() {
             cmd.env_remove(k);
         }
     }
-    for (k, v) in env(&arm) {
+    for (k, v) in crate::support::arm_env(&arm.base) {
         cmd.env(k, v);
     }
     let child = cmd.spawn().expect("spawn");
@@ -578,9 +562,7 @@ fn t18_ctrl_c_stops_waiting_and_deletes_nothing() {
 #[test]
 fn auth_status_never_prints_the_token() {
     let arm = FakeArm::start();
-    let e = env(&arm);
-    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let r = aksgpu_with(&["auth", "status", "-o", "json"], &e);
+    let r = aksgpu_arm(&arm.base, &["auth", "status", "-o", "json"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v = r.json();
     assert_eq!(v["credential"], "access-token");
@@ -596,8 +578,6 @@ fn auth_status_never_prints_the_token() {
 #[test]
 fn invalid_requests_never_reach_azure() {
     let arm = FakeArm::start();
-    let e = env(&arm);
-    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
     for (extra, flag) in [
         (vec!["--vm-size", "Standard_NC24ads_A100_v5"], "--vm-size"),
         (vec!["--vm-size", "Standard_NC6s_v3"], "--vm-size"),
@@ -630,12 +610,12 @@ fn invalid_requests_never_reach_azure() {
             args.extend(["--name", "gpu"]);
         }
         args.extend(extra.iter());
-        let r = aksgpu_with(&args, &e);
+        let r = aksgpu_arm(&arm.base, &args, &[]);
         assert_eq!(r.code, 2, "{extra:?}: {}", r.stderr);
         assert!(r.stderr.contains(flag), "{extra:?} should name {flag}: {}", r.stderr);
     }
     assert!(arm.log().is_empty(), "{:?}", arm.calls());
-    let no_yes = aksgpu_with(&CREATE[..CREATE.len() - 1], &e);
+    let no_yes = aksgpu_arm(&arm.base, &CREATE[..CREATE.len() - 1], &[]);
     assert_eq!(no_yes.code, 2);
     assert!(no_yes.stderr.contains("--yes"));
 }
@@ -644,8 +624,6 @@ fn invalid_requests_never_reach_azure() {
 #[test]
 fn windows_pool_needs_the_preview_feature() {
     let arm = FakeArm::start();
-    let e = env(&arm);
-    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let args = [
         "create-pool",
         "-g",
@@ -660,7 +638,7 @@ fn windows_pool_needs_the_preview_feature() {
         "windows",
         "--yes",
     ];
-    let r = aksgpu_with(&args, &e);
+    let r = aksgpu_arm(&arm.base, &args, &[]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("aksgpu register-feature WindowsGPUPreview"), "{}", r.stderr);
     arm.with(|s| {
@@ -669,7 +647,7 @@ fn windows_pool_needs_the_preview_feature() {
             json!({"name": "Microsoft.ContainerService/WindowsGPUPreview", "properties": {"state": "Registered"}}),
         );
     });
-    let r = aksgpu_with(&args, &e);
+    let r = aksgpu_arm(&arm.base, &args, &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(puts(&arm)[0]["properties"]["osType"], "Windows");
 }
@@ -678,9 +656,8 @@ fn windows_pool_needs_the_preview_feature() {
 #[test]
 fn recommend_flag_picks_the_top_size() {
     let arm = FakeArm::start();
-    let e = env(&arm);
-    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let r = aksgpu_with(
+    let r = aksgpu_arm(
+        &arm.base,
         &[
             "create-pool",
             "-g",
@@ -699,7 +676,7 @@ fn recommend_flag_picks_the_top_size() {
             "-o",
             "json",
         ],
-        &e,
+        &[],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("recommended Standard_NV36ads_A10_v5"), "{}", r.stderr);

@@ -4,30 +4,15 @@
 use base64::Engine as _;
 use serde_json::{json, Value};
 
-use crate::fake_arm::{FakeArm, RunResult, SUB, TOKEN};
-use crate::support::{aksgpu_with, Run};
-
-fn env(arm: &FakeArm) -> Vec<(&'static str, String)> {
-    vec![
-        ("AKSGPU_ARM_ENDPOINT", arm.base.clone()),
-        ("AKSGPU_ACCESS_TOKEN", TOKEN.to_owned()),
-        ("AZURE_SUBSCRIPTION_ID", SUB.to_owned()),
-        ("AKSGPU_TEST_NO_RETRY_DELAY", "1".to_owned()),
-        ("AKSGPU_HTTP_TIMEOUT", "2".to_owned()),
-    ]
-}
+use crate::fake_arm::{FakeArm, RunResult};
+use crate::support::{aksgpu_arm, aksgpu_with, Run};
 
 fn run(arm: &FakeArm, args: &[&str]) -> Run {
-    run_env(arm, args, &[])
+    aksgpu_arm(&arm.base, args, &[])
 }
 
 fn run_env(arm: &FakeArm, args: &[&str], more: &[(&'static str, &str)]) -> Run {
-    let mut e = env(arm);
-    for (k, v) in more {
-        e.push((k, (*v).to_owned()));
-    }
-    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    aksgpu_with(args, &e)
+    aksgpu_arm(&arm.base, args, more)
 }
 
 fn feature(arm: &FakeArm, name: &str, state: &str) {

@@ -2,24 +2,12 @@
 
 use serde_json::{json, Value};
 
-use crate::fake_arm::{respond_h, FakeArm, SUB, TOKEN};
-use crate::support::{aksgpu_with, temp_dir, Run};
-
-fn env(arm: &FakeArm, cache: &std::path::Path) -> Vec<(&'static str, String)> {
-    vec![
-        ("AKSGPU_ARM_ENDPOINT", arm.base.clone()),
-        ("AKSGPU_PRICES_ENDPOINT", arm.base.clone()),
-        ("AKSGPU_ACCESS_TOKEN", TOKEN.to_owned()),
-        ("AZURE_SUBSCRIPTION_ID", SUB.to_owned()),
-        ("AKSGPU_TEST_NO_RETRY_DELAY", "1".to_owned()),
-        ("AKSGPU_CACHE_DIR", cache.display().to_string()),
-    ]
-}
+use crate::fake_arm::{respond_h, FakeArm};
+use crate::support::{aksgpu_arm, aksgpu_with, temp_dir, Run};
 
 fn run(arm: &FakeArm, cache: &std::path::Path, args: &[&str]) -> Run {
-    let e = env(arm, cache);
-    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    aksgpu_with(args, &e)
+    let cache = cache.display().to_string();
+    aksgpu_arm(&arm.base, args, &[("AKSGPU_PRICES_ENDPOINT", &arm.base), ("AKSGPU_CACHE_DIR", &cache)])
 }
 
 fn item(sku: &str, region: &str, product: &str, sku_name: &str, price: f64) -> Value {

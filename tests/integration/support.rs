@@ -61,6 +61,28 @@ pub fn aksgpu_with(args: &[&str], env: &[(&str, &str)]) -> Run {
     }
 }
 
+/// The environment that points the binary at a fake ARM server with a test token.
+pub fn arm_env(base: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("AKSGPU_ARM_ENDPOINT", base.to_owned()),
+        ("AKSGPU_ACCESS_TOKEN", crate::fake_arm::TOKEN.to_owned()),
+        ("AZURE_SUBSCRIPTION_ID", crate::fake_arm::SUB.to_owned()),
+        ("AKSGPU_TEST_NO_RETRY_DELAY", "1".to_owned()),
+        ("AKSGPU_HTTP_TIMEOUT", "2".to_owned()),
+    ]
+}
+
+/// Run against a fake ARM server at `base`, with extra (or replacing) variables.
+pub fn aksgpu_arm(base: &str, args: &[&str], extra: &[(&'static str, &str)]) -> Run {
+    let mut e = arm_env(base);
+    for (k, v) in extra {
+        e.retain(|(x, _)| x != k);
+        e.push((k, (*v).to_owned()));
+    }
+    let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    aksgpu_with(args, &e)
+}
+
 /// A fresh temporary directory under the target dir.
 pub fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
