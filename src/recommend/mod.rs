@@ -898,6 +898,11 @@ fn explain(
     }
     if size.gpu_vendor == Vendor::Amd {
         warnings.push("AMD: create the pool with --gpu-driver none and install the AMD GPU Operator".to_owned());
+    } else if size.driver == Driver::None {
+        warnings.push(format!(
+            "AKS installs no GPU driver on {}: create the pool with --gpu-driver none and install the NVIDIA GPU Operator (--install-operator)",
+            size.series
+        ));
     }
     let os_key = if req.os == Os::Windows { "windows" } else { "linux" };
     if let Some((min, _)) = catalog.min_recommended_size(os_key) {

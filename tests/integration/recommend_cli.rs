@@ -245,3 +245,25 @@ fn table_output_shows_costs_reasons_and_warnings() {
     assert!(run.stdout.contains("1  Standard_NV36ads_A10_v5"), "{}", run.stdout);
     assert!(run.stdout.contains("+ fits:"));
 }
+
+#[test]
+fn sizes_without_an_aks_driver_say_how_to_get_one() {
+    let v = aksgpu(&["recommend", "--model", "gpt-oss-120b", "--gpu-model", "H100-NVL", "--top", "10", "-o", "json"])
+        .json();
+    let ncc = v["recommendations"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|r| r["vm_size"] == "Standard_NCC40ads_H100_v5")
+        .cloned()
+        .expect("NCC listed");
+    assert!(ncc["warnings"].to_string().contains("--gpu-driver none"), "{ncc}");
+    let nc = v["recommendations"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|r| r["vm_size"] == "Standard_NC40ads_H100_v5")
+        .cloned()
+        .expect("NC listed");
+    assert!(!nc["warnings"].to_string().contains("--gpu-driver none"), "{nc}");
+}
