@@ -182,6 +182,14 @@ fn workload_kinds_apply_their_defaults() {
     let hpc_names = names(&hpc);
     assert!(!hpc_names.is_empty());
     assert!(hpc_names.iter().all(|n| n.starts_with("Standard_ND")), "{hpc_names:?}");
+    // Among retired sizes only the RDMA ("r") ones have InfiniBand.
+    let old = aksgpu(&["recommend", "--workload", "hpc", "--include-retired", "--top", "50", "-o", "json"]).json();
+    let old_names = names(&old);
+    assert!(old_names.contains(&"Standard_NC24r".to_owned()), "{old_names:?}");
+    assert!(
+        !old_names.iter().any(|n| n == "Standard_NC24" || n == "Standard_NC6s_v3" || n == "Standard_ND24s"),
+        "{old_names:?}"
+    );
     let ds = aksgpu(&["recommend", "--workload", "data-science", "--top", "50", "-o", "json"]).json();
     assert!(
         names(&ds).iter().all(|n| !n.contains("ads_A10_v5") || n.contains("36") || n.contains("72")),
