@@ -141,10 +141,13 @@ pub fn check(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<Verdic
             hint: Some(if immutable.is_empty() {
                 "change counts, taints or labels with `az aks nodepool update`, or choose another --name".to_owned()
             } else {
-                format!(
-                    "{} cannot change on an existing pool (and a GPU size cannot be added to one): choose another --name",
-                    immutable.join(", ")
-                )
+                let rule = catalog
+                    .rules
+                    .iter()
+                    .find(|r| matches!(r.kind, crate::catalog::RuleKind::NoGpuOnExistingPool {}))
+                    .map(|r| format!(" ({} [{}; {}])", r.summary.trim_end_matches('.'), r.id, r.source))
+                    .unwrap_or_default();
+                format!("{} cannot change on an existing pool{rule}: choose another --name", immutable.join(", "))
             }),
             differences: diffs,
         });
@@ -353,7 +356,8 @@ mod tests {
         f.pool = Some(existing);
         let e = check(&catalog(), &s, &f).expect_err("different");
         assert!(e.message.contains("gpuInstanceProfile") && e.message.contains("(immutable)"), "{}", e.message);
-        assert!(e.hint.expect("hint").contains("cannot change"));
+        let hint = e.hint.expect("hint");
+        assert!(hint.contains("cannot change") && hint.contains("no-gpu-on-existing-pool"), "{hint}");
     }
 
     #[test]
