@@ -200,6 +200,7 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             [CompletionResult]::new('--install-operator', '--install-operator', [CompletionResultType]::ParameterName, 'Install the NVIDIA GPU Operator after the pool (pool gets --gpu-driver none unless told otherwise; the autoscaler minimum must be at least 1)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the exact requests and send no write (preflight reads run when credentials exist)')
             [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'Return once Azure accepts the request; resume with `aksgpu wait`')
+            [CompletionResult]::new('--abort-on-interrupt', '--abort-on-interrupt', [CompletionResultType]::ParameterName, 'On Ctrl-C while waiting, also ask Azure to abort the pool operation (POST …/abort). Without it, Ctrl-C only stops waiting')
             [CompletionResult]::new('--skip-preflight', '--skip-preflight', [CompletionResultType]::ParameterName, 'Skip the preflight reads (existence, SKU, quota checks)')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required without a terminal)')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required without a terminal)')

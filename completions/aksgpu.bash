@@ -1005,7 +1005,7 @@ _aksgpu() {
             return 0
             ;;
         aksgpu__subcmd__create__subcmd__pool)
-            opts="-v -g -y -o -h -V --subscription --auth --cloud --timeout --verbose --resource-group --cluster --name --vm-size --recommend --workload --model --model-params --precision --gpu-memory-min --gpu-model --max-price-per-hour --count --min-count --max-count --os --os-sku --kubernetes-version --node-taints --labels --mig-profile --gpu-driver --spot --spot-max-price --eviction-policy --zones --max-pods --os-disk-type --tags --location --register-features --install-operator --mig-strategy --time-slicing --dry-run --no-wait --skip-preflight --yes --output --catalog --help --version"
+            opts="-v -g -y -o -h -V --subscription --auth --cloud --timeout --verbose --resource-group --cluster --name --vm-size --recommend --workload --model --model-params --precision --gpu-memory-min --gpu-model --max-price-per-hour --count --min-count --max-count --os --os-sku --kubernetes-version --node-taints --labels --mig-profile --gpu-driver --spot --spot-max-price --eviction-policy --zones --max-pods --os-disk-type --tags --location --register-features --install-operator --mig-strategy --time-slicing --dry-run --no-wait --abort-on-interrupt --skip-preflight --yes --output --catalog --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -186,6 +186,7 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
             cand --install-operator 'Install the NVIDIA GPU Operator after the pool (pool gets --gpu-driver none unless told otherwise; the autoscaler minimum must be at least 1)'
             cand --dry-run 'Print the exact requests and send no write (preflight reads run when credentials exist)'
             cand --no-wait 'Return once Azure accepts the request; resume with `aksgpu wait`'
+            cand --abort-on-interrupt 'On Ctrl-C while waiting, also ask Azure to abort the pool operation (POST …/abort). Without it, Ctrl-C only stops waiting'
             cand --skip-preflight 'Skip the preflight reads (existence, SKU, quota checks)'
             cand -y 'Do not ask for confirmation (required without a terminal)'
             cand --yes 'Do not ask for confirmation (required without a terminal)'

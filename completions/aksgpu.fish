@@ -201,6 +201,7 @@ complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l register-f
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l install-operator -d 'Install the NVIDIA GPU Operator after the pool (pool gets --gpu-driver none unless told otherwise; the autoscaler minimum must be at least 1)'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l dry-run -d 'Print the exact requests and send no write (preflight reads run when credentials exist)'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l no-wait -d 'Return once Azure accepts the request; resume with `aksgpu wait`'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l abort-on-interrupt -d 'On Ctrl-C while waiting, also ask Azure to abort the pool operation (POST …/abort). Without it, Ctrl-C only stops waiting'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l skip-preflight -d 'Skip the preflight reads (existence, SKU, quota checks)'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -s y -l yes -d 'Do not ask for confirmation (required without a terminal)'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -374,6 +374,10 @@ pub struct CreatePoolArgs {
     /// Return once Azure accepts the request; resume with `aksgpu wait`.
     #[arg(long)]
     pub no_wait: bool,
+    /// On Ctrl-C while waiting, also ask Azure to abort the pool operation (POST …/abort).
+    /// Without it, Ctrl-C only stops waiting.
+    #[arg(long)]
+    pub abort_on_interrupt: bool,
     /// Skip the preflight reads (existence, SKU, quota checks).
     #[arg(long)]
     pub skip_preflight: bool,

@@ -109,6 +109,16 @@ pub fn offline(args: &ArmArgs) -> Result<ArmClient, Error> {
 /// Run a future on a single-threaded runtime; Ctrl-C stops waiting and reports what Azure
 /// is still doing (exit 130). Nothing is cancelled or deleted in Azure.
 pub fn run_interruptible<T>(progress: &Progress, fut: impl Future<Output = Result<T, Error>>) -> Result<T, Error> {
+    run_interruptible_abort(progress, None, fut)
+}
+
+/// Like `run_interruptible`; with `abort = Some(client)` and an abort URL recorded in
+/// `progress` (`--abort-on-interrupt`), Ctrl-C also sends that one POST `…/abort`.
+pub fn run_interruptible_abort<T>(
+    progress: &Progress,
+    abort: Option<&ArmClient>,
+    fut: impl Future<Output = Result<T, Error>>,
+) -> Result<T, Error> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -118,9 +128,19 @@ pub fn run_interruptible<T>(progress: &Progress, fut: impl Future<Output = Resul
             r = fut => r,
             _ = tokio::signal::ctrl_c() => {
                 let s = progress.started();
+                let aborted = match (abort, &s.abort_url) {
+                    (Some(client), Some(url)) => Some(
+                        client.send(&crate::arm::Req::post(url.clone())).await.map(|r| r.ok()).unwrap_or(false),
+                    ),
+                    _ => None,
+                };
                 Err(match (s.resource, s.resume) {
                     (Some(res), Some(resume)) => Error::Interrupted {
-                        message: "interrupted: stopped waiting; the operation continues in Azure (nothing was cancelled or deleted)".into(),
+                        message: match aborted {
+                            Some(true) => "interrupted: stopped waiting and asked Azure to abort the operation (nothing was deleted)".into(),
+                            Some(false) => "interrupted: stopped waiting; the abort request failed, so the operation continues in Azure".into(),
+                            None => "interrupted: stopped waiting; the operation continues in Azure (nothing was cancelled or deleted)".into(),
+                        },
                         hints: vec![format!("resource: {res}"), format!("resume with: {resume}")],
                     },
                     _ => Error::Interrupted {

@@ -231,6 +231,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         skip_preflight: a.skip_preflight,
         timeout: a.arm.timeout,
         location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()),
+        abort_on_interrupt: a.abort_on_interrupt,
     };
     let op_req = a.install_operator.then(|| InstallRequest {
         subscription: subscription.clone(),
@@ -247,7 +248,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let sp = spinner.clone();
     let report = move |s: &str| sp.set(s);
     let started = std::time::Instant::now();
-    let result = azure::run_interruptible(&progress, async {
+    let result = azure::run_interruptible_abort(&progress, Some(&client), async {
         if a.register_features && spec.os == Os::Windows && !a.dry_run {
             if let Some(feature) = catalog.windows_min_kubernetes().map(|(_, f, ns)| (f.to_owned(), ns.to_owned())) {
                 gpu_stack::register(

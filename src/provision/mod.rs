@@ -24,6 +24,8 @@ pub struct Started {
     pub resource: Option<String>,
     /// The command that resumes waiting.
     pub resume: Option<String>,
+    /// The operation's abort URL, when the user asked for `--abort-on-interrupt`.
+    pub abort_url: Option<String>,
 }
 
 impl Progress {
@@ -32,6 +34,13 @@ impl Progress {
         if let Ok(mut s) = self.inner.lock() {
             s.resource = Some(resource.to_owned());
             s.resume = Some(resume.to_owned());
+        }
+    }
+
+    /// Record the abort URL to POST on Ctrl-C.
+    pub fn abort_with(&self, url: &str) {
+        if let Ok(mut s) = self.inner.lock() {
+            s.abort_url = Some(url.to_owned());
         }
     }
 

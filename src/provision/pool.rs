@@ -27,6 +27,8 @@ pub struct CreateOptions {
     pub timeout: Duration,
     /// The cluster's location, when known up front: all preflight reads then run at once.
     pub location: Option<String>,
+    /// On Ctrl-C, POST the pool's `abort` (only when asked for).
+    pub abort_on_interrupt: bool,
 }
 
 /// What happened.
@@ -273,6 +275,9 @@ pub async fn create(
         }
     };
     started.accepted(&spec.path(), &resume_command(spec));
+    if opts.abort_on_interrupt {
+        started.abort_with(&format!("{}/abort?api-version={}", spec.path(), api::AKS));
+    }
     if opts.no_wait {
         return Ok(CreateOutcome::Accepted { pool_path: spec.path() });
     }

@@ -524,14 +524,34 @@ fn no_wait_then_wait() {
     assert_eq!(arm.count("PUT", "/"), 1);
 }
 
-/// T18: Ctrl-C while waiting: exit 130, the pool id and resume command, and no DELETE.
+/// T18: Ctrl-C while waiting: exit 130, the pool id and resume command, and no DELETE; with
+/// `--abort-on-interrupt`, exactly one POST `…/abort`.
 #[test]
 fn t18_ctrl_c_stops_waiting_and_deletes_nothing() {
+    for abort in [false, true] {
+        let (arm, stderr, code) = interrupt(abort);
+        assert_eq!(code, Some(130), "{stderr}");
+        assert!(stderr.contains("agentPools/gpu") && stderr.contains("aksgpu wait"), "{stderr}");
+        no_delete(&arm);
+        if abort {
+            assert_eq!(arm.count("POST", "agentPools/gpu/abort"), 1);
+            assert!(stderr.contains("asked Azure to abort"), "{stderr}");
+        } else {
+            assert_eq!(arm.count("POST", "/abort"), 0);
+            assert!(stderr.contains("continues in Azure"), "{stderr}");
+        }
+    }
+}
+
+fn interrupt(abort: bool) -> (FakeArm, String, Option<i32>) {
     use std::process::{Command, Stdio};
     let arm = FakeArm::start();
     arm.with(|s| s.op_statuses = vec!["InProgress".into()]);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
     cmd.args(CREATE).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    if abort {
+        cmd.arg("--abort-on-interrupt");
+    }
     for (k, _) in std::env::vars() {
         if k.starts_with("AZURE_") || k.starts_with("AKSGPU_") {
             cmd.env_remove(k);
@@ -549,13 +569,7 @@ fn t18_ctrl_c_stops_waiting_and_deletes_nothing() {
     let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
     assert!(status.success());
     let out = child.wait_with_output().expect("wait");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
-    assert!(
-        stderr.contains("continues in Azure") && stderr.contains("agentPools/gpu") && stderr.contains("aksgpu wait"),
-        "{stderr}"
-    );
-    no_delete(&arm);
+    (arm, String::from_utf8_lossy(&out.stderr).into_owned(), out.status.code())
 }
 
 /// `auth status` reports the credential and subscription, never the token.

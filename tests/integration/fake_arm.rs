@@ -681,6 +681,9 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
         }
         if let Some(pool) = segs.get(i + 1) {
             let pool = (*pool).to_owned();
+            if segs.get(i + 2) == Some(&"abort") && req.method == "POST" {
+                return (204, vec![], String::new());
+            }
             match req.method.as_str() {
                 "GET" => {
                     if let Some((states, n)) = s.body_scripts.get_mut(&key) {

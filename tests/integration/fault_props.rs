@@ -65,7 +65,7 @@ proptest! {
         }).expect("spec");
         let c = client(&arm);
         let timeout = Duration::from_secs(2);
-        let opts = CreateOptions { dry_run: false, no_wait: false, skip_preflight: false, timeout, location: None };
+        let opts = CreateOptions { dry_run: false, no_wait: false, skip_preflight: false, timeout, location: None, abort_on_interrupt: false };
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
         let started = Instant::now();
         let result = rt.block_on(create(&c, &catalog, &spec, &opts, &|_| {}, &Progress::default()));
@@ -161,6 +161,7 @@ fn t17_expiring_tokens_are_refreshed_during_polling() {
         skip_preflight: false,
         timeout: Duration::from_secs(10),
         location: None,
+        abort_on_interrupt: false,
     };
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
     rt.block_on(create(&c, &catalog, &spec, &opts, &|_| {}, &Progress::default())).expect("created");
