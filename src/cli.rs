@@ -258,6 +258,17 @@ pub struct ArmArgs {
     pub verbose: u8,
 }
 
+/// The cluster a command works on.
+#[derive(Debug, Clone, Args)]
+pub struct ClusterTarget {
+    /// Resource group of the cluster.
+    #[arg(short = 'g', long, value_name = "NAME")]
+    pub resource_group: String,
+    /// AKS cluster name.
+    #[arg(long, value_name = "NAME")]
+    pub cluster: String,
+}
+
 /// `aksgpu create-pool`
 #[derive(Debug, Args)]
 #[command(after_help = "Exit codes: 0 created (or already identical), 1 failed or refused, 2 usage, 3 auth, \
@@ -265,12 +276,8 @@ pub struct ArmArgs {
 pub struct CreatePoolArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
-    /// Resource group of the cluster.
-    #[arg(short = 'g', long, value_name = "NAME")]
-    pub resource_group: String,
-    /// AKS cluster name.
-    #[arg(long, value_name = "NAME")]
-    pub cluster: String,
+    #[command(flatten)]
+    pub target: ClusterTarget,
     /// Pool name: 1–12 lowercase letters/digits (≤ 6 on Windows).
     #[arg(long, value_name = "NAME")]
     pub name: String,
@@ -394,12 +401,8 @@ pub struct CreatePoolArgs {
 pub struct WaitArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
-    /// Resource group of the cluster.
-    #[arg(short = 'g', long, value_name = "NAME")]
-    pub resource_group: String,
-    /// AKS cluster name.
-    #[arg(long, value_name = "NAME")]
-    pub cluster: String,
+    #[command(flatten)]
+    pub target: ClusterTarget,
     /// Pool name.
     #[arg(long, value_name = "NAME")]
     pub name: String,
@@ -462,12 +465,8 @@ pub enum MigStrategyArg {
 pub struct InstallOperatorArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
-    /// Resource group of the cluster.
-    #[arg(short = 'g', long, value_name = "NAME")]
-    pub resource_group: String,
-    /// AKS cluster name.
-    #[arg(long, value_name = "NAME")]
-    pub cluster: String,
+    #[command(flatten)]
+    pub target: ClusterTarget,
     /// The GPU pool to serve [default: every GPU pool of the cluster].
     #[arg(long, value_name = "NAME")]
     pub pool: Option<String>,
@@ -505,12 +504,8 @@ pub enum KaitoCommand {
 pub struct KaitoEnableArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
-    /// Resource group of the cluster.
-    #[arg(short = 'g', long, value_name = "NAME")]
-    pub resource_group: String,
-    /// AKS cluster name.
-    #[arg(long, value_name = "NAME")]
-    pub cluster: String,
+    #[command(flatten)]
+    pub target: ClusterTarget,
     /// Print the PUT body; change nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -703,12 +698,8 @@ pub enum ClusterCommand {
 pub struct ClusterPowerArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
-    /// Resource group of the cluster.
-    #[arg(short = 'g', long, value_name = "NAME")]
-    pub resource_group: String,
-    /// AKS cluster name.
-    #[arg(long, value_name = "NAME")]
-    pub cluster: String,
+    #[command(flatten)]
+    pub target: ClusterTarget,
     /// Print the request; change nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -736,12 +727,8 @@ pub enum PoolCommand {
 pub struct PoolScaleArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
-    /// Resource group of the cluster.
-    #[arg(short = 'g', long, value_name = "NAME")]
-    pub resource_group: String,
-    /// AKS cluster name.
-    #[arg(long, value_name = "NAME")]
-    pub cluster: String,
+    #[command(flatten)]
+    pub target: ClusterTarget,
     /// Pool name.
     #[arg(long, value_name = "NAME")]
     pub name: String,

@@ -91,8 +91,8 @@ pub fn spec(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str, p: &Print
     };
     let req = PoolRequest {
         subscription: subscription.to_owned(),
-        resource_group: a.resource_group.clone(),
-        cluster: a.cluster.clone(),
+        resource_group: a.target.resource_group.clone(),
+        cluster: a.target.cluster.clone(),
         name: a.name.clone(),
         vm_size,
         count: a.count,
@@ -235,8 +235,8 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     };
     let op_req = a.install_operator.then(|| InstallRequest {
         subscription: subscription.clone(),
-        resource_group: a.resource_group.clone(),
-        cluster: a.cluster.clone(),
+        resource_group: a.target.resource_group.clone(),
+        cluster: a.target.cluster.clone(),
         pool: Some(a.name.clone()),
         driver_mode: None,
         chart_version: None,

@@ -271,8 +271,8 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
     let sub = subscription(&az)?;
     let req = InstallRequest {
         subscription: sub,
-        resource_group: a.resource_group.clone(),
-        cluster: a.cluster.clone(),
+        resource_group: a.target.resource_group.clone(),
+        cluster: a.target.cluster.clone(),
         pool: a.pool.clone(),
         driver_mode: a.driver_mode.map(driver_mode),
         chart_version: a.chart_version.clone(),
@@ -302,24 +302,25 @@ pub fn kaito_enable(ctx: &Ctx, a: &KaitoEnableArgs) -> anyhow::Result<()> {
     let report = move |s: &str| sp.set(s);
     let progress = Progress::default();
     progress.accepted(
-        &crate::plan::cluster_path(&sub, &a.resource_group, &a.cluster),
-        &format!("az aks show -g {} -n {}", a.resource_group, a.cluster),
+        &crate::plan::cluster_path(&sub, &a.target.resource_group, &a.target.cluster),
+        &format!("az aks show -g {} -n {}", a.target.resource_group, a.target.cluster),
     );
     let client = az.client;
     let r = azure::run_interruptible(&progress, async {
-        Ok(kaito::enable(&client, &sub, &a.resource_group, &a.cluster, a.dry_run, a.arm.timeout, &report).await?)
+        Ok(kaito::enable(&client, &sub, &a.target.resource_group, &a.target.cluster, a.dry_run, a.arm.timeout, &report)
+            .await?)
     });
     spinner.finish();
     match r? {
-        KaitoOutcome::AlreadyEnabled => ctx.printer.out(&format!("KAITO is already enabled on {}: nothing to do", a.cluster))?,
+        KaitoOutcome::AlreadyEnabled => ctx.printer.out(&format!("KAITO is already enabled on {}: nothing to do", a.target.cluster))?,
         KaitoOutcome::DryRun(plan) => print_plan(&ctx.printer, a.output, &base_url(&a.arm), &plan, json!({}))?,
         KaitoOutcome::Enabled(v) => match a.output {
             Format::Table => ctx.printer.out(&format!(
                 "KAITO enabled on {} (OIDC issuer {})",
-                a.cluster,
+                a.target.cluster,
                 v.pointer("/properties/oidcIssuerProfile/issuerURL").and_then(Value::as_str).unwrap_or("on")
             ))?,
-            _ => ctx.printer.json(&json!({"cluster": a.cluster, "kaito": true, "provisioning_state": v.pointer("/properties/provisioningState")}))?,
+            _ => ctx.printer.json(&json!({"cluster": a.target.cluster, "kaito": true, "provisioning_state": v.pointer("/properties/provisioningState")}))?,
         },
     }
     Ok(())

@@ -400,18 +400,27 @@ pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Re
     let report = move |s: &str| sp.set(s);
     let progress = Progress::default();
     progress.accepted(
-        &cluster_path(&sub, &a.resource_group, &a.cluster),
-        &format!("az aks show -g {} -n {} --query powerState", a.resource_group, a.cluster),
+        &cluster_path(&sub, &a.target.resource_group, &a.target.cluster),
+        &format!("az aks show -g {} -n {} --query powerState", a.target.resource_group, a.target.cluster),
     );
     let r = azure::run_interruptible(&progress, async {
-        Ok(cluster_ops::power(&client, &sub, &a.resource_group, &a.cluster, start, a.dry_run, a.arm.timeout, &report)
-            .await?)
+        Ok(cluster_ops::power(
+            &client,
+            &sub,
+            &a.target.resource_group,
+            &a.target.cluster,
+            start,
+            a.dry_run,
+            a.arm.timeout,
+            &report,
+        )
+        .await?)
     });
     spinner.finish();
     print_ops(&ctx.printer, a.output, &base_url(&a.arm), r?, |v| {
         format!(
             "cluster {} is {}",
-            a.cluster,
+            a.target.cluster,
             v.pointer("/properties/powerState/code").and_then(Value::as_str).unwrap_or(if start {
                 "Running"
             } else {
@@ -431,11 +440,21 @@ pub fn cost_analysis(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
     let sp = spinner.clone();
     let report = move |s: &str| sp.set(s);
     let r = azure::run_interruptible(&Progress::default(), async {
-        Ok(cluster_ops::cost_analysis(&client, &sub, &a.resource_group, &a.cluster, a.dry_run, a.arm.timeout, &report)
-            .await?)
+        Ok(cluster_ops::cost_analysis(
+            &client,
+            &sub,
+            &a.target.resource_group,
+            &a.target.cluster,
+            a.dry_run,
+            a.arm.timeout,
+            &report,
+        )
+        .await?)
     });
     spinner.finish();
-    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r?, |_| format!("cost analysis enabled on {}", a.cluster))?;
+    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r?, |_| {
+        format!("cost analysis enabled on {}", a.target.cluster)
+    })?;
     Ok(())
 }
 
@@ -464,8 +483,8 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
         Ok(cluster_ops::scale(
             &client,
             &sub,
-            &a.resource_group,
-            &a.cluster,
+            &a.target.resource_group,
+            &a.target.cluster,
             &a.name,
             how,
             a.dry_run,

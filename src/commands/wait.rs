@@ -19,12 +19,14 @@ pub fn run(ctx: &Ctx, a: &WaitArgs) -> anyhow::Result<()> {
     check_pool_name(&a.name).map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
     let az = azure::connect(&a.arm)?;
     let (sub, _) = az.subscription.map_err(Error::from)?;
-    let path = pool_path(&sub, &a.resource_group, &a.cluster, &a.name);
-    let resume =
-        format!("aksgpu wait --subscription {sub} -g {} --cluster {} --name {}", a.resource_group, a.cluster, a.name);
+    let path = pool_path(&sub, &a.target.resource_group, &a.target.cluster, &a.name);
+    let resume = format!(
+        "aksgpu wait --subscription {sub} -g {} --cluster {} --name {}",
+        a.target.resource_group, a.target.cluster, a.name
+    );
     let started = Instant::now();
     let op = Operation {
-        what: format!("pool {} in cluster {}", a.name, a.cluster),
+        what: format!("pool {} in cluster {}", a.name, a.target.cluster),
         resource_url: with_api(&path, api::AKS),
         resume: resume.clone(),
         deadline: started + a.arm.timeout,
@@ -43,7 +45,7 @@ pub fn run(ctx: &Ctx, a: &WaitArgs) -> anyhow::Result<()> {
     let pool = result?;
     let state = lro::provisioning_state(&pool).unwrap_or("Succeeded");
     match a.output {
-        Format::Table => ctx.printer.out(&format!("pool {} in cluster {}: {state}", a.name, a.cluster))?,
+        Format::Table => ctx.printer.out(&format!("pool {} in cluster {}: {state}", a.name, a.target.cluster))?,
         Format::Json => ctx.printer.json(&json!({"pool_id": pool["id"], "provisioning_state": state}))?,
         Format::Yaml => ctx.printer.yaml(&json!({"pool_id": pool["id"], "provisioning_state": state}))?,
     }
