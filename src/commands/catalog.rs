@@ -96,7 +96,10 @@ fn gpu_ids(catalog: &Catalog) -> String {
 
 /// `aksgpu catalog list`
 pub fn list(ctx: &Ctx, args: &CatalogListArgs) -> anyhow::Result<()> {
-    let catalog = ctx.catalog()?;
+    let mut catalog = ctx.catalog()?;
+    if args.output == ListFormat::Wide {
+        crate::commands::money::with_live_prices(&mut catalog, &ctx.printer);
+    }
     let sizes = filter(&catalog, args)?;
     let p = &ctx.printer;
     match args.output {
@@ -179,7 +182,13 @@ struct PriceRow<'a> {
 
 /// `aksgpu catalog show SIZE`
 pub fn show(ctx: &Ctx, args: &CatalogShowArgs) -> anyhow::Result<()> {
-    let catalog = ctx.catalog()?;
+    let mut catalog = ctx.catalog()?;
+    let price_source = match crate::commands::money::with_live_prices(&mut catalog, &ctx.printer) {
+        src @ crate::pricing::PriceSource::Cache { .. } => src.describe(),
+        crate::pricing::PriceSource::Bundled { .. } => {
+            format!("{} (bundled; `aksgpu prices refresh` fetches current ones)", catalog.prices.source)
+        }
+    };
     let Some(size) = catalog.size(&args.size) else {
         let near = catalog.suggest_sizes(&args.size);
         return Err(Error::usage(
@@ -197,7 +206,7 @@ pub fn show(ctx: &Ctx, args: &CatalogShowArgs) -> anyhow::Result<()> {
         rules: catalog.rules_for(size),
         mig_profiles: mig,
         prices: catalog.price_regions(&size.name).map(|(region, price)| PriceRow { region, price }).collect(),
-        price_source: &catalog.prices.source,
+        price_source: &price_source,
     };
     let p = &ctx.printer;
     match args.output {
