@@ -243,3 +243,40 @@ fn gpu_examples_round_trip_through_the_client_types() {
     assert_eq!(gp.driver.as_deref(), Some("Install"));
     assert!(gp.other.contains_key("nvidia"), "the newer nvidia block survives: {gp:?}");
 }
+
+/// The bodies built from a GET (KAITO, cost analysis, pool scale) carry no read-only field
+/// and nothing the 2026-10-01 schema does not know.
+#[test]
+fn bodies_built_from_gets_validate() {
+    let Some(dir) = shared() else { return };
+    let doc = load(&dir.join("aks/2026-10-01/managedClusters.json"));
+    let defs = doc["definitions"].as_object().expect("definitions");
+    let v = Validator { defs };
+    let examples = dir.join("aks/2026-08-01/examples");
+    let cluster = load(&examples.join("ManagedClustersGet.json"))["responses"]["200"]["body"].clone();
+    assert!(cluster.is_object());
+    // The GET itself is full of read-only fields, so the checks below are not vacuous.
+    let mut raw = Vec::new();
+    v.check(&defs["ManagedCluster"], &cluster, "body", &mut raw);
+    assert!(raw.iter().filter(|e| e.contains("read-only")).count() >= 3, "{raw:?}");
+    let mut paid = cluster.clone();
+    paid["sku"] = serde_json::json!({"name": "Base", "tier": "Standard"});
+    for (name, body) in [
+        ("kaito", aksgpu::plan::cluster::enable_kaito(&cluster)),
+        ("cost-analysis", aksgpu::plan::cluster::enable_cost_analysis(&paid).expect("paid tier")),
+    ] {
+        let mut errors = Vec::new();
+        v.check(&defs["ManagedCluster"], &body, "body", &mut errors);
+        let read_only: Vec<&String> = errors.iter().filter(|e| e.contains("read-only")).collect();
+        assert!(read_only.is_empty(), "{name} echoes read-only fields: {read_only:?}");
+    }
+    let pool = load(&examples.join("AgentPoolsGet.json"))["responses"]["200"]["body"].clone();
+    let scaled = aksgpu::plan::cluster::scale_pool(&pool, aksgpu::plan::cluster::Scale::Autoscale { min: 1, max: 5 })
+        .expect("scales");
+    let mut raw = Vec::new();
+    v.check(&defs["AgentPool"], &pool, "body", &mut raw);
+    assert!(raw.iter().any(|e| e.contains("read-only")), "{raw:?}");
+    let mut errors = Vec::new();
+    v.check(&defs["AgentPool"], &scaled, "body", &mut errors);
+    assert!(errors.is_empty(), "scale body: {errors:?}");
+}
