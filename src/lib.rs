@@ -3,13 +3,14 @@
 //! Data flows one way:
 //!
 //! ```text
-//! catalog (bundled YAML → JSON at build time)
+//! catalog (bundled YAML → JSON at build time; live price cache merged by `pricing`)
 //!    → recommend (pure: requirements → ranked sizes with fit, cost, reasons)
-//!    → plan (pure request bodies)            [later]
-//!    → execute (the only HTTP)               [later]
+//!    → plan      (pure: validated specs → exact ARM request bodies and preflight checks)
+//!    → provision (the executor) over arm (the only HTTP: auth, retries, polling)
 //! ```
 //!
-//! `output` is the only module that writes to the terminal; `commands` wires the stages.
+//! `cost` and `drift` are pure too. `output` is the only module that writes to the terminal;
+//! `commands` wires the stages together, one module per command family.
 
 pub mod arm;
 pub mod catalog;
