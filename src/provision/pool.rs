@@ -285,27 +285,23 @@ pub async fn create(
     Ok(CreateOutcome::Created { pool, location })
 }
 
+/// Wait until the cluster's current operation ends, with the shared poller. A cluster whose
+/// operation failed is not an error here: the PUT that follows reports what Azure says.
 async fn wait_cluster_idle(
     client: &ArmClient,
     spec: &PoolSpec,
     op: &Operation,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<(), ArmError> {
-    let url = with_api(&cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster), api::AKS);
-    loop {
-        if Instant::now() >= op.deadline {
-            return Err(ArmError::TimedOut {
-                what: format!("cluster {} to finish its current operation", spec.cluster),
-                elapsed: op.started.elapsed(),
-                resume: "run the same create-pool command again".into(),
-            });
-        }
-        let v: Value = client.get_json(&url).await?;
-        let state = lro::provisioning_state(&v).unwrap_or("Unknown");
-        if lro::is_terminal(state) {
-            return Ok(());
-        }
-        progress(&format!("cluster is {state}"));
-        client.sleeper.sleep(Duration::from_secs(10)).await;
+    let cluster = Operation {
+        what: format!("cluster {} to finish its current operation", spec.cluster),
+        resource_url: with_api(&cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster), api::AKS),
+        resume: "run the same create-pool command again".into(),
+        deadline: op.deadline,
+        started: op.started,
+    };
+    match lro::wait_resource(client, &cluster, progress).await {
+        Ok(_) | Err(ArmError::OperationFailed { .. }) => Ok(()),
+        Err(e) => Err(e),
     }
 }
