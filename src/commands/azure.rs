@@ -154,3 +154,18 @@ pub fn run_interruptible_abort<T>(
 }
 
 pub use crate::output::Spinner;
+
+/// Run `f` with a progress spinner (shown only on a terminal) fed by the `report` it is given,
+/// and with Ctrl-C handling as in `run_interruptible_abort`.
+pub fn run_with_spinner<T>(
+    printer: &crate::output::Printer,
+    progress: &Progress,
+    abort: Option<&ArmClient>,
+    f: impl AsyncFnOnce(&(dyn Fn(&str) + Sync)) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let spinner = Spinner::new(printer.stderr_tty);
+    let report = |s: &str| spinner.set(s);
+    let r = run_interruptible_abort(progress, abort, f(&report));
+    spinner.finish();
+    r
+}

@@ -7,7 +7,7 @@ use crate::arm::lro;
 use crate::catalog::Catalog;
 use crate::catalog::RuleKind;
 use crate::cli::{CreatePoolArgs, Format, RecommendArgs};
-use crate::commands::azure::{self, Spinner};
+use crate::commands::azure;
 use crate::commands::gpu_stack;
 use crate::commands::Ctx;
 use crate::error::Error;
@@ -244,11 +244,8 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         time_slicing: a.time_slicing,
     });
     let progress = Progress::default();
-    let spinner = Spinner::new(p.stderr_tty);
-    let sp = spinner.clone();
-    let report = move |s: &str| sp.set(s);
     let started = std::time::Instant::now();
-    let result = azure::run_interruptible_abort(&progress, Some(&client), async {
+    let result = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
         if a.register_features && spec.os == Os::Windows && !a.dry_run {
             if let Some(feature) = catalog.windows_min_kubernetes().map(|(_, f, ns)| (f.to_owned(), ns.to_owned())) {
                 gpu_stack::register(
@@ -286,7 +283,6 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         }
         Ok((outcome, operator))
     });
-    spinner.finish();
     let (outcome, operator) = result?;
     render(p, a.output, &catalog, &spec, &outcome, azure::base_url(&a.arm))?;
     if let Some(r) = operator {

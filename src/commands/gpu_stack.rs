@@ -13,7 +13,7 @@ use crate::cli::{
     DriverModeArg, FeatureListArgs, Format, InstallOperatorArgs, KaitoEnableArgs, KaitoWorkspaceArgs, KindArg,
     ManifestArgs, ManifestFormat, MigStrategyArg, RegisterFeatureArgs,
 };
-use crate::commands::azure::{self, base_url, subscription, Cred, Spinner};
+use crate::commands::azure::{self, base_url, subscription, Cred};
 use crate::commands::Ctx;
 use crate::error::{did_you_mean, Error};
 use crate::output::Printer;
@@ -65,16 +65,12 @@ pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let progress = Progress::default();
-    let spinner = Spinner::new(ctx.printer.stderr_tty);
-    let sp = spinner.clone();
-    let report = move |s: &str| sp.set(s);
     let deadline = Instant::now() + a.arm.timeout;
     let client = az.client;
     let p = ctx.printer;
-    let r = azure::run_interruptible(&progress, async {
+    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
         register(&client, &sub, &a.namespace, &a.name, deadline, &p, &report).await
     });
-    spinner.finish();
     let out = r?;
     match a.output {
         Format::Table => ctx.printer.out(&format!("{}/{}: {}", a.namespace, a.name, outcome_word(&out)))?,
@@ -279,16 +275,12 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
         mig_strategy: a.mig_strategy.map(mig_strategy),
         time_slicing: a.time_slicing,
     };
-    let spinner = Spinner::new(ctx.printer.stderr_tty);
-    let sp = spinner.clone();
-    let report = move |s: &str| sp.set(s);
     let progress = Progress::default();
     let cred = Cred { method: az.method, source: az.source };
     let client = az.client;
-    let r = azure::run_interruptible(&progress, async {
+    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
         install(&client, &cred, &catalog, &req, a.dry_run, a.arm.timeout, &report).await
     });
-    spinner.finish();
     print_install(&ctx.printer, a.output, &base_url(&a.arm), r?)?;
     Ok(())
 }
@@ -297,20 +289,16 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
 pub fn kaito_enable(ctx: &Ctx, a: &KaitoEnableArgs) -> anyhow::Result<()> {
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
-    let spinner = Spinner::new(ctx.printer.stderr_tty);
-    let sp = spinner.clone();
-    let report = move |s: &str| sp.set(s);
     let progress = Progress::default();
     progress.accepted(
         &crate::plan::cluster_path(&sub, &a.target.resource_group, &a.target.cluster),
         &format!("az aks show -g {} -n {}", a.target.resource_group, a.target.cluster),
     );
     let client = az.client;
-    let r = azure::run_interruptible(&progress, async {
+    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
         Ok(kaito::enable(&client, &sub, &a.target.resource_group, &a.target.cluster, a.dry_run, a.arm.timeout, &report)
             .await?)
     });
-    spinner.finish();
     match r? {
         KaitoOutcome::AlreadyEnabled => ctx.printer.out(&format!("KAITO is already enabled on {}: nothing to do", a.target.cluster))?,
         KaitoOutcome::DryRun(plan) => print_plan(&ctx.printer, a.output, &base_url(&a.arm), &plan, json!({}))?,

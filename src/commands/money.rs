@@ -9,7 +9,7 @@ use crate::arm::retry::Sleeper;
 use crate::arm::{api, ArmClient, Cloud, Endpoint, Verbosity};
 use crate::catalog::Catalog;
 use crate::cli::{CatalogDiffArgs, ClusterPowerArgs, CostArgs, Format, PoolScaleArgs, PricesRefreshArgs};
-use crate::commands::azure::{self, base_url, subscription, Spinner};
+use crate::commands::azure::{self, base_url, subscription};
 use crate::commands::Ctx;
 use crate::cost::{self, CostInput, CostReport};
 use crate::error::{did_you_mean, Error};
@@ -395,15 +395,12 @@ pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Re
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let client = az.client;
-    let spinner = Spinner::new(ctx.printer.stderr_tty);
-    let sp = spinner.clone();
-    let report = move |s: &str| sp.set(s);
     let progress = Progress::default();
     progress.accepted(
         &cluster_path(&sub, &a.target.resource_group, &a.target.cluster),
         &format!("az aks show -g {} -n {} --query powerState", a.target.resource_group, a.target.cluster),
     );
-    let r = azure::run_interruptible(&progress, async {
+    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
         Ok(cluster_ops::power(
             &client,
             &sub,
@@ -416,7 +413,6 @@ pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Re
         )
         .await?)
     });
-    spinner.finish();
     print_ops(&ctx.printer, a.output, &base_url(&a.arm), r?, |v| {
         format!(
             "cluster {} is {}",
@@ -436,10 +432,7 @@ pub fn cost_analysis(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let client = az.client;
-    let spinner = Spinner::new(ctx.printer.stderr_tty);
-    let sp = spinner.clone();
-    let report = move |s: &str| sp.set(s);
-    let r = azure::run_interruptible(&Progress::default(), async {
+    let r = azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
         Ok(cluster_ops::cost_analysis(
             &client,
             &sub,
@@ -451,7 +444,6 @@ pub fn cost_analysis(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
         )
         .await?)
     });
-    spinner.finish();
     print_ops(&ctx.printer, a.output, &base_url(&a.arm), r?, |_| {
         format!("cost analysis enabled on {}", a.target.cluster)
     })?;
@@ -475,11 +467,8 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let client = az.client;
-    let spinner = Spinner::new(ctx.printer.stderr_tty);
-    let sp = spinner.clone();
-    let report = move |s: &str| sp.set(s);
     let progress = Progress::default();
-    let r = azure::run_interruptible(&progress, async {
+    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
         Ok(cluster_ops::scale(
             &client,
             &sub,
@@ -493,7 +482,6 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
         )
         .await?)
     });
-    spinner.finish();
     print_ops(&ctx.printer, a.output, &base_url(&a.arm), r?, |v| {
         let p = &v["properties"];
         if p["enableAutoScaling"].as_bool() == Some(true) {

@@ -7,7 +7,7 @@ use serde_json::json;
 use crate::arm::api;
 use crate::arm::lro::{self, Operation};
 use crate::cli::{Format, WaitArgs};
-use crate::commands::azure::{self, Spinner};
+use crate::commands::azure;
 use crate::commands::Ctx;
 use crate::error::Error;
 use crate::plan::agent_pool::check_pool_name;
@@ -34,14 +34,10 @@ pub fn run(ctx: &Ctx, a: &WaitArgs) -> anyhow::Result<()> {
     };
     let progress = Progress::default();
     progress.accepted(&path, &resume);
-    let spinner = Spinner::new(ctx.printer.stderr_tty);
-    let sp = spinner.clone();
-    let report = move |s: &str| sp.set(s);
     let client = az.client;
-    let result = azure::run_interruptible(&progress, async {
+    let result = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
         lro::wait_resource(&client, &op, &report).await.map_err(Error::from)
     });
-    spinner.finish();
     let pool = result?;
     let state = lro::provisioning_state(&pool).unwrap_or("Succeeded");
     match a.output {
