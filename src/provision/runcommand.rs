@@ -3,6 +3,8 @@
 //! POST `{cluster}/runCommand` answers 202 with a `Location` to `commandResults/{id}` (or 200
 //! with the result). Results are polled until `provisioningState` is terminal (any case). A
 //! non-zero `exitCode` is a failure even when the state says Succeeded; the logs are kept.
+//! It polls here rather than through `arm::lro`, because a failed command's logs and reason
+//! live in the result body, which the generic poller would reduce to an error.
 
 use std::time::{Duration, Instant, SystemTime};
 
