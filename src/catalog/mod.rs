@@ -8,13 +8,28 @@
 pub mod model;
 pub mod rules;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
 pub use model::*;
-pub use rules::{AksStatus, KubeVersion, Rule, RuleKind};
+pub use rules::{AksStatus, Claim, ConflictFact, KubeVersion, Rule, RuleKind, Winner};
+
+/// The AKS `OSSKU` values (Microsoft.ContainerService managedClusters API, `OSSKU` enum).
+pub const AKS_OS_SKUS: &[&str] = &[
+    "Ubuntu",
+    "AzureLinux",
+    "AzureLinux3",
+    "CBLMariner",
+    "Windows2019",
+    "Windows2022",
+    "Windows2025",
+    "Ubuntu2204",
+    "Ubuntu2404",
+    "AzureContainerLinux",
+    "Ubuntu2604",
+];
 
 mod bundled {
     include!(concat!(env!("OUT_DIR"), "/bundled_catalog.rs"));
@@ -192,10 +207,12 @@ impl Catalog {
                     gpu_memory_gib: z.gpu_memory_gib,
                     gpu_memory_per_gpu_gib: per_gpu,
                     driver: z.driver.unwrap_or(s.driver),
+                    driver_source: s.driver_source.clone(),
                     mig_capable,
                     aks_supported: aks.supported && status != Status::Retired,
                     aks_os_skus: aks.os_skus,
                     aks_note: aks.note,
+                    aks_source: aks.source,
                     status,
                     retirement_date: z.retirement_date.or_else(|| s.retirement_date.clone()),
                     retirement_source: s.retirement_source.clone(),
@@ -404,6 +421,7 @@ impl Catalog {
             if s.source.trim().is_empty() {
                 p.push(format!("size {}: no source", s.name));
             }
+            check_aks_facts(s, &mut p);
         }
         let series: HashSet<&str> = self.sizes.iter().map(|s| s.series.as_str()).collect();
         let mut gpu_ids = HashSet::new();
@@ -448,6 +466,7 @@ impl Catalog {
                     p.push(format!("rule {}: bad min_version {min_version}", r.id));
                 }
             }
+            self.check_conflict(r, &mut p);
         }
         for (size, regions) in &self.prices.sizes {
             if self.size(size).is_none() {
@@ -473,6 +492,44 @@ impl Catalog {
             }
         }
         p
+    }
+}
+
+impl Catalog {
+    /// A `source_conflict` rule must be a real disagreement, and every size of its series must
+    /// carry the winning value.
+    fn check_conflict(&self, r: &Rule, p: &mut Vec<String>) {
+        let Some((fact, win, lose)) = r.kind.conflict() else { return };
+        let set = |v: &[String]| v.iter().map(|x| x.to_ascii_lowercase()).collect::<BTreeSet<_>>();
+        if set(win) == set(lose) {
+            p.push(format!("rule {}: docs and code give the same {} value; not a conflict", r.id, fact.field()));
+        }
+        for s in self.sizes.iter().filter(|s| r.kind.series().contains(&s.series)) {
+            let have: Vec<String> = match fact {
+                ConflictFact::Supported => vec![s.aks_supported.to_string()],
+                ConflictFact::OsSkus => s.aks_os_skus.clone(),
+                ConflictFact::Driver => vec![s.driver.to_string()],
+            };
+            if set(&have) != set(win) {
+                p.push(format!(
+                    "rule {}: {} has {} {:?}, but the winning side says {:?}",
+                    r.id,
+                    s.name,
+                    fact.field(),
+                    have,
+                    win
+                ));
+            }
+        }
+    }
+}
+
+/// A size names only real AKS OS SKUs.
+fn check_aks_facts(s: &VmSize, p: &mut Vec<String>) {
+    for o in &s.aks_os_skus {
+        if !AKS_OS_SKUS.contains(&o.as_str()) {
+            p.push(format!("size {}: {o} is not an AKS OS SKU", s.name));
+        }
     }
 }
 
@@ -541,6 +598,74 @@ mod tests {
         let c = Catalog::bundled().expect("bundled catalog loads");
         let problems = c.validate();
         assert!(problems.is_empty(), "bundled catalog problems:\n{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn every_bundled_size_cites_where_its_aks_facts_come_from() {
+        let c = Catalog::bundled().expect("bundled catalog loads");
+        for s in &c.sizes {
+            for (what, src) in [("aks.source", &s.aks_source), ("driver_source", &s.driver_source)] {
+                assert!(src.as_deref().is_some_and(|x| !x.trim().is_empty()), "{}: no {what}", s.name);
+            }
+        }
+    }
+
+    /// A one-series catalog with `rules` as its rules.yaml.
+    fn tiny(os_skus: &str, rules: &str) -> Catalog {
+        tiny_result(os_skus, rules).expect("tiny catalog")
+    }
+
+    fn tiny_result(os_skus: &str, rules: &str) -> Result<Catalog, CatalogError> {
+        let sizes = format!(
+            "- {{series: S, family: NC, source: t, status: current, gpu_model: G, driver: grid, \
+             hyperv_generations: [2], aks: {{supported: true, os_skus: {os_skus}}}, \
+             sizes: [{{name: Standard_NC8_s, vcpus: 8, memory_gib: 56, gpu_count: 1, gpu_memory_gib: 24}}]}}"
+        );
+        Catalog::from_yaml(&[
+            ("sizes/t.yaml", &sizes),
+            ("gpus.yaml", "- {id: G, vendor: NVIDIA, name: G, memory_gib: 24, compute_capability: '8.6', bf16: true, fp8: false, nvenc: true, source: t}"),
+            ("rules.yaml", rules),
+            ("prices.yaml", "{currency: USD, as_of: t, source: t, sizes: {}}"),
+            ("models.yaml", "[]"),
+        ])
+    }
+
+    const CONFLICT: &str = "- {id: c, kind: source_conflict, summary: s, source: t, series: [S], fact: driver, \
+        docs: {source: d, says: d, value: [cuda]}, code: {source: k, says: k, value: [grid]}, winner: WINNER, why: w}";
+
+    #[test]
+    fn source_conflicts_must_match_the_winning_side() {
+        assert!(tiny("[Ubuntu]", &CONFLICT.replace("WINNER", "code")).validate().is_empty());
+        let p = tiny("[Ubuntu]", &CONFLICT.replace("WINNER", "docs")).validate();
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(p[0].contains("Standard_NC8_s has driver") && p[0].contains("cuda"), "{p:?}");
+        // Both sides saying the same thing is not a conflict.
+        let same = CONFLICT.replace("value: [cuda]", "value: [grid]").replace("WINNER", "code");
+        assert!(tiny("[Ubuntu]", &same).validate().iter().any(|x| x.contains("not a conflict")));
+        // The winner must be docs or code.
+        let bad = tiny_result("[Ubuntu]", &CONFLICT.replace("WINNER", "vendor"));
+        assert!(matches!(bad, Err(CatalogError::Parse { .. })), "{bad:?}");
+    }
+
+    #[test]
+    fn os_skus_must_be_aks_os_skus() {
+        let p = tiny("[Ubuntu, Debian]", "[]").validate();
+        assert_eq!(p, vec!["size Standard_NC8_s: Debian is not an AKS OS SKU".to_owned()]);
+    }
+
+    #[test]
+    fn bundled_conflicts_record_the_a100_azure_linux_disagreement() {
+        let c = Catalog::bundled().expect("bundled");
+        let a100 = c.size("NC24ads_A100_v4").expect("A100");
+        assert!(a100.aks_os_skus.iter().any(|o| o == "AzureLinux3"));
+        assert!(!a100.aks_os_skus.iter().any(|o| o == "AzureLinux"));
+        let rule = c.rules_for(a100).into_iter().find(|r| r.id == "a100-h100-azure-linux").expect("rule");
+        let (fact, win, lose) = rule.kind.conflict().expect("conflict");
+        assert_eq!(fact, ConflictFact::OsSkus);
+        assert!(win.iter().any(|o| o == "AzureLinux3") && !lose.iter().any(|o| o == "AzureLinux3"));
+        // AgentBaker: the A10 v4 sizes get GRID, the RTX PRO 6000 sizes GRID v20.
+        assert_eq!(c.size("NC16ads_A10_v4").expect("A10 v4").driver, Driver::Grid);
+        assert_eq!(c.size("NC144ds_xl_RTXPRO6000BSE_v6").expect("NCv6").driver, Driver::GridV20);
     }
 
     #[test]

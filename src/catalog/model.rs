@@ -27,16 +27,27 @@ impl fmt::Display for Vendor {
     }
 }
 
-/// GPU driver AKS installs on a node of this size.
+/// GPU driver AKS installs on a node of this size, as AKS's node bootstrap chooses it
+/// (Azure/AgentBaker `GetGPUDriverType`: `cuda`/`cuda-lts`, `grid`, `grid-v20`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Driver {
-    /// NVIDIA CUDA (datacenter) driver: NC and ND sizes.
+    /// NVIDIA CUDA (datacenter) driver: most NC and ND sizes.
     Cuda,
-    /// NVIDIA GRID (vGPU) driver: NV sizes and the partial A10 sizes.
+    /// NVIDIA GRID (vGPU, "converged") driver: the A10 sizes (NVads A10 v5, NCads A10 v4).
     Grid,
-    /// AKS installs no driver (AMD sizes): the user brings the driver/operator.
+    /// NVIDIA GRID v20 (R595) driver: the RTX PRO 6000 Blackwell sizes (NCv6).
+    #[serde(rename = "grid-v20")]
+    GridV20,
+    /// AKS installs no driver (AMD sizes, confidential NCC): the user brings the driver/operator.
     None,
+}
+
+impl Driver {
+    /// True for either GRID (vGPU) driver branch.
+    pub fn is_grid(self) -> bool {
+        matches!(self, Driver::Grid | Driver::GridV20)
+    }
 }
 
 impl fmt::Display for Driver {
@@ -44,6 +55,7 @@ impl fmt::Display for Driver {
         f.write_str(match self {
             Driver::Cuda => "cuda",
             Driver::Grid => "grid",
+            Driver::GridV20 => "grid-v20",
             Driver::None => "none",
         })
     }
@@ -177,6 +189,10 @@ pub struct AksSupport {
     /// Short note (e.g. "preview").
     #[serde(default)]
     pub note: Option<String>,
+    /// Where `supported` and `os_skus` come from: AKS docs and/or AKS's node-provisioning code
+    /// (`repo:path@commit`).
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 impl AksSupport {
@@ -232,6 +248,9 @@ pub struct SeriesFile {
     pub retirement_source: Option<String>,
     pub gpu_model: String,
     pub driver: Driver,
+    /// Where the `driver` fact comes from (`repo:path@commit` or a doc path).
+    #[serde(default)]
+    pub driver_source: Option<String>,
     #[serde(default)]
     pub interconnect: Option<String>,
     #[serde(default)]
@@ -260,10 +279,12 @@ pub struct VmSize {
     /// GPU memory one VM's GPU offers (the share, for partial GPUs).
     pub gpu_memory_per_gpu_gib: f64,
     pub driver: Driver,
+    pub driver_source: Option<String>,
     pub mig_capable: bool,
     pub aks_supported: bool,
     pub aks_os_skus: Vec<String>,
     pub aks_note: Option<String>,
+    pub aks_source: Option<String>,
     pub status: Status,
     pub retirement_date: Option<String>,
     pub retirement_source: Option<String>,

@@ -56,6 +56,53 @@ pub enum RuleKind {
     },
     /// KAITO instance types need at least this CUDA compute capability.
     KaitoMinComputeCapability { min: String },
+    /// AKS's docs and AKS's node-provisioning code disagree about one fact of these series. Both
+    /// claims are kept; `winner` says which one the catalog follows, `why` says why. The loader
+    /// checks that every size of the series carries the winning value.
+    SourceConflict { series: Vec<String>, fact: ConflictFact, docs: Claim, code: Claim, winner: Winner, why: String },
+}
+
+/// Which catalog fact a `source_conflict` rule is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConflictFact {
+    /// `aks.supported` (values `["true"]` or `["false"]`).
+    Supported,
+    /// `aks.os_skus` (values: AKS OS SKU names).
+    OsSkus,
+    /// `driver` (one value: `cuda`, `grid`, `grid-v20` or `none`).
+    Driver,
+}
+
+impl ConflictFact {
+    /// The field name as `sizes/*.yaml` spells it.
+    pub fn field(self) -> &'static str {
+        match self {
+            ConflictFact::Supported => "aks.supported",
+            ConflictFact::OsSkus => "aks.os_skus",
+            ConflictFact::Driver => "driver",
+        }
+    }
+}
+
+/// One side of a `source_conflict`: where it is said, what it says, and the value it implies.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// `repo:path[@commit]` of the doc or code.
+    pub source: String,
+    /// What it says, in a few words.
+    pub says: String,
+    /// The value of the fact this side implies.
+    pub value: Vec<String>,
+}
+
+/// Which side of a `source_conflict` the catalog follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Winner {
+    Docs,
+    Code,
 }
 
 fn default_namespace() -> String {
@@ -77,7 +124,8 @@ impl RuleKind {
         match self {
             RuleKind::UnsupportedSeries { series, .. }
             | RuleKind::SeriesOsDriver { series, .. }
-            | RuleKind::SeriesStatus { series, .. } => series,
+            | RuleKind::SeriesStatus { series, .. }
+            | RuleKind::SourceConflict { series, .. } => series,
             _ => &[],
         }
     }
@@ -87,6 +135,17 @@ impl RuleKind {
         match self {
             RuleKind::MinRecommendedSize { size, .. } => vec![size.as_str()],
             _ => Vec::new(),
+        }
+    }
+
+    /// For a `source_conflict` rule: the fact, the winning value and the losing value.
+    pub fn conflict(&self) -> Option<(ConflictFact, &[String], &[String])> {
+        match self {
+            RuleKind::SourceConflict { fact, docs, code, winner, .. } => Some(match winner {
+                Winner::Docs => (*fact, docs.value.as_slice(), code.value.as_slice()),
+                Winner::Code => (*fact, code.value.as_slice(), docs.value.as_slice()),
+            }),
+            _ => None,
         }
     }
 
