@@ -230,6 +230,11 @@ pub struct RecommendArgs {
     /// Consider sizes AKS does not support for GPU pools.
     #[arg(long)]
     pub include_unsupported: bool,
+    /// `none`: you bring the GPU driver (NVIDIA GPU Operator), so sizes AKS supports only without
+    /// its driver (confidential NCC H100) are considered too. Default `install`: they are left out
+    /// unless named with --gpu-model.
+    #[arg(long, value_name = "install|none", value_parser = ["install", "none"], ignore_case = true)]
+    pub gpu_driver: Option<String>,
     /// How many recommendations to show.
     #[arg(long, value_name = "N", default_value = "5", value_parser = units::parse_count, allow_negative_numbers = true)]
     pub top: u64,

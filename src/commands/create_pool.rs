@@ -41,6 +41,7 @@ fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Resul
         mig: a.mig_profile.is_some(),
         region: a.location.clone(),
         k8s_version: a.kubernetes_version.clone(),
+        gpu_driver: a.gpu_driver.clone(),
         top: 3,
         ..RecommendArgs::default()
     };

@@ -221,6 +221,7 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
     req.mig = a.mig;
     req.include_retired = a.include_retired;
     req.include_unsupported = a.include_unsupported;
+    req.gpu_driver_none = a.gpu_driver.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("none"));
     req.top = usize::try_from(a.top).unwrap_or(usize::MAX);
     req.notes = notes;
     req.compute_need();

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
-use crate::catalog::{Catalog, Driver, KubeVersion, RuleKind, Status, Vendor, VmSize};
+use crate::catalog::AKS_OS_SKUS as OS_SKUS;
+use crate::catalog::{Catalog, ConflictFact, Driver, KubeVersion, RuleKind, Status, Vendor, VmSize};
 use crate::error::did_you_mean;
 use crate::recommend::Os;
 
@@ -85,19 +86,6 @@ fn err(flag: &'static str, message: impl Into<String>, hint: impl Into<Option<St
     SpecError { flag, message: message.into(), hint: hint.into() }
 }
 
-const OS_SKUS: &[&str] = &[
-    "Ubuntu",
-    "AzureLinux",
-    "AzureLinux3",
-    "CBLMariner",
-    "Windows2019",
-    "Windows2022",
-    "Windows2025",
-    "Ubuntu2204",
-    "Ubuntu2404",
-    "AzureContainerLinux",
-    "Ubuntu2604",
-];
 
 /// True for a valid Kubernetes label/taint key (optional DNS prefix + name).
 fn valid_key(key: &str) -> bool {
@@ -217,6 +205,83 @@ fn check_cluster(c: &str) -> Result<(), SpecError> {
     }
 }
 
+/// `--os` and `--os-sku` against AKS's OS SKU list, the GPU rules, and what AKS provisions for
+/// this size (`aks.os_skus`, from AKS's node-provisioning code). Returns the OS and the canonical
+/// OS SKU; notes when the chosen OS SKU is one the AKS docs and code disagree about.
+fn check_os(
+    catalog: &Catalog,
+    size: &VmSize,
+    r: &PoolRequest,
+    notes: &mut Vec<String>,
+) -> Result<(Os, Option<String>), SpecError> {
+    let os = r.os.unwrap_or_else(|| {
+        if r.os_sku.as_deref().is_some_and(|s| s.starts_with("Windows")) {
+            Os::Windows
+        } else {
+            Os::Linux
+        }
+    });
+    let os_allowed = match os {
+        Os::Windows => size.aks_os_skus.iter().any(|o| o.starts_with("Windows")),
+        Os::Linux => size.aks_os_skus.iter().any(|o| !o.starts_with("Windows")),
+    };
+    if !os_allowed {
+        return Err(err(
+            "--os",
+            format!("AKS allows only {} on {}", size.aks_os_skus.join(", "), size.name),
+            Some("choose another --os or size".into()),
+        ));
+    }
+    let Some(s) = &r.os_sku else { return Ok((os, None)) };
+    let canon = OS_SKUS.iter().find(|k| k.eq_ignore_ascii_case(s)).copied().ok_or_else(|| {
+        err("--os-sku", format!("{s:?} is not an AKS OS SKU"), Some(format!("use one of {}", OS_SKUS.join(", "))))
+    })?;
+    if canon.starts_with("Windows") != (os == Os::Windows) {
+        return Err(err("--os-sku", format!("{canon} does not match --os {}", os_name(os)), None));
+    }
+    for rule in &catalog.rules {
+        if let RuleKind::UnsupportedOsSkus { os_skus, reason } = &rule.kind {
+            if os_skus.iter().any(|o| o.eq_ignore_ascii_case(canon)) {
+                return Err(err("--os-sku", format!("{canon}: {reason}"), Some(rule.source.clone())));
+            }
+        }
+    }
+    if !os_sku_provisioned(&size.aks_os_skus, canon) {
+        let same_os: Vec<&str> = size
+            .aks_os_skus
+            .iter()
+            .map(String::as_str)
+            .filter(|o| o.starts_with("Windows") == (os == Os::Windows))
+            .collect();
+        return Err(err(
+            "--os-sku",
+            format!("AKS does not provision {} GPU nodes with {canon}; it allows {}", size.name, same_os.join(", ")),
+            Some(format!("use --os-sku {} (source: {})", same_os.join(" or "), size.aks_source.as_deref().unwrap_or("catalog"))),
+        ));
+    }
+    for rule in catalog.rules_for(size) {
+        if let Some((ConflictFact::OsSkus, win, lose)) = rule.kind.conflict() {
+            if win.iter().any(|o| o == canon) != lose.iter().any(|o| o == canon) {
+                notes.push(format!("{canon} on {}: {} [rule {}]", size.name, rule.summary, rule.id));
+            }
+        }
+    }
+    Ok((os, Some(canon.to_owned())))
+}
+
+/// True if AKS provisions `sku` where the catalog lists `allowed`. A listed `Ubuntu` covers the
+/// versioned Ubuntu SKUs (Ubuntu2204, Ubuntu2404, Ubuntu2604: AKS's "ubuntu" image family) and a
+/// listed `AzureLinux` covers its deprecated name `CBLMariner`. `AzureLinux3` is only allowed when
+/// listed: AKS's GPU SKU table tells Azure Linux 2 (`azurelinux`) and 3 (`azurelinux3`) apart.
+fn os_sku_provisioned(allowed: &[String], sku: &str) -> bool {
+    let family = match sku {
+        "Ubuntu2204" | "Ubuntu2404" | "Ubuntu2604" => "Ubuntu",
+        "CBLMariner" => "AzureLinux",
+        other => other,
+    };
+    allowed.iter().any(|o| o == sku || o == family)
+}
+
 impl PoolSpec {
     /// Validate a request against the catalog and its AKS rules.
     pub fn validate(catalog: &Catalog, r: &PoolRequest) -> Result<PoolSpec, SpecError> {
@@ -255,58 +320,7 @@ impl PoolSpec {
                 Some("pick another size: `aksgpu recommend`".into()),
             ));
         }
-        let os = r.os.unwrap_or_else(|| {
-            if r.os_sku.as_deref().is_some_and(|s| s.starts_with("Windows")) {
-                Os::Windows
-            } else {
-                Os::Linux
-            }
-        });
-        // OS and OS SKU.
-        let os_sku = match &r.os_sku {
-            Some(s) => {
-                let canon = OS_SKUS.iter().find(|k| k.eq_ignore_ascii_case(s)).copied().ok_or_else(|| {
-                    err(
-                        "--os-sku",
-                        format!("{s:?} is not an AKS OS SKU"),
-                        Some(format!("use one of {}", OS_SKUS.join(", "))),
-                    )
-                })?;
-                if canon.starts_with("Windows") != (os == Os::Windows) {
-                    return Err(err("--os-sku", format!("{canon} does not match --os {}", os_name(os)), None));
-                }
-                for rule in &catalog.rules {
-                    if let RuleKind::UnsupportedOsSkus { os_skus, reason } = &rule.kind {
-                        if os_skus.iter().any(|o| o.eq_ignore_ascii_case(canon)) {
-                            return Err(err("--os-sku", format!("{canon}: {reason}"), Some(rule.source.clone())));
-                        }
-                    }
-                }
-                Some(canon.to_owned())
-            }
-            None => None,
-        };
-        let os_allowed = match os {
-            Os::Windows => size.aks_os_skus.iter().any(|o| o.starts_with("Windows")),
-            Os::Linux => size.aks_os_skus.iter().any(|o| !o.starts_with("Windows")),
-        };
-        if !os_allowed {
-            return Err(err(
-                "--os",
-                format!("AKS allows only {} on {}", size.aks_os_skus.join(", "), size.name),
-                Some("choose another --os or size".into()),
-            ));
-        }
-        if let Some(sku) = &os_sku {
-            let family_ok = size.aks_os_skus.iter().any(|o| sku.starts_with(o.as_str()) || o.starts_with(sku.as_str()));
-            if !family_ok {
-                return Err(err(
-                    "--os-sku",
-                    format!("AKS allows only {} on {}", size.aks_os_skus.join(", "), size.name),
-                    None,
-                ));
-            }
-        }
+        let (os, os_sku) = check_os(catalog, size, r, &mut notes)?;
         // Windows rules.
         let kubernetes_version = match &r.kubernetes_version {
             Some(v) => Some(KubeVersion::parse(v).map_err(|e| err("--kubernetes-version", e, None))?),
@@ -886,6 +900,50 @@ mod tests {
         let mut r = req("Standard_NC4as_T4_v3");
         r.os_sku = Some("Flatcar".into());
         assert!(PoolSpec::validate(&catalog(), &r).is_err());
+    }
+
+    #[test]
+    fn os_skus_follow_what_aks_provisions_for_the_size() {
+        // karpenter-provider-azure supported-gpus.yaml: A100 on ubuntu, windows and azurelinux3 only.
+        let mut r = req("Standard_NC24ads_A100_v4");
+        r.os_sku = Some("AzureLinux".into());
+        let e = fails(&r, "--os-sku");
+        assert!(e.message.contains("AKS does not provision Standard_NC24ads_A100_v4"), "{e:?}");
+        assert!(e.message.contains("Ubuntu, AzureLinux3"), "{e:?}");
+        assert!(e.hint.as_deref().is_some_and(|h| h.contains("--os-sku Ubuntu or AzureLinux3")), "{e:?}");
+        r.os_sku = Some("azurelinux3".into());
+        let spec = PoolSpec::validate(&catalog(), &r).expect("Azure Linux 3 is provisioned");
+        assert_eq!(spec.os_sku.as_deref(), Some("AzureLinux3"));
+        assert!(spec.notes.iter().any(|n| n.contains("a100-h100-azure-linux")), "{:?}", spec.notes);
+        // Versioned Ubuntu SKUs are the ubuntu family; Azure Linux 3 is not offered on A10 sizes.
+        r.os_sku = Some("Ubuntu2404".into());
+        assert!(PoolSpec::validate(&catalog(), &r).is_ok());
+        let mut r = req("Standard_NV36ads_A10_v5");
+        r.os_sku = Some("AzureLinux3".into());
+        let e = fails(&r, "--os-sku");
+        assert!(e.message.ends_with("it allows Ubuntu"), "{e:?}");
+        // Windows 2019 is not offered for GPU pools here; the Windows list is named.
+        let mut r = req("Standard_NC4as_T4_v3");
+        r.name = "gpuw".into();
+        r.os_sku = Some("Windows2019".into());
+        let e = fails(&r, "--os-sku");
+        assert!(e.message.contains("Windows2022, Windows2025"), "{e:?}");
+        // T4 is in both Azure Linux lists; CBLMariner is Azure Linux's old name.
+        let mut r = req("Standard_NC4as_T4_v3");
+        for sku in ["AzureLinux", "AzureLinux3", "CBLMariner"] {
+            r.os_sku = Some(sku.into());
+            assert!(PoolSpec::validate(&catalog(), &r).is_ok(), "{sku}");
+        }
+    }
+
+    #[test]
+    fn os_sku_families() {
+        let allowed = ["Ubuntu".to_owned(), "AzureLinux".to_owned()];
+        assert!(os_sku_provisioned(&allowed, "Ubuntu2204"));
+        assert!(os_sku_provisioned(&allowed, "CBLMariner"));
+        assert!(!os_sku_provisioned(&allowed, "AzureLinux3"));
+        assert!(!os_sku_provisioned(&allowed, "AzureContainerLinux"));
+        assert!(!os_sku_provisioned(&["Ubuntu2204".to_owned()], "Ubuntu"));
     }
 
     #[test]

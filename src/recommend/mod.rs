@@ -171,6 +171,8 @@ pub struct Requirements {
     pub mig: bool,
     pub include_retired: bool,
     pub include_unsupported: bool,
+    /// `--gpu-driver none`: the user brings the driver, so driver-none sizes are candidates.
+    pub gpu_driver_none: bool,
     pub top: usize,
     /// The memory need, when a model was given.
     pub need: Option<Need>,
@@ -202,6 +204,7 @@ impl Requirements {
             mig: false,
             include_retired: false,
             include_unsupported: false,
+            gpu_driver_none: false,
             top: 5,
             need: None,
             notes: Vec::new(),
@@ -476,6 +479,17 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
             format!("GPU is {}, not {}", size.gpu_model, req.gpu_models.join(" or ")),
         ));
     }
+    // 5b. Sizes AKS supports only without its GPU driver (confidential NCC H100, AMD): only when
+    // the user brings the driver (--gpu-driver none) or names the GPU.
+    if size.driver == Driver::None && !req.gpu_driver_none && req.gpu_models.is_empty() {
+        return Err(reject(
+            Reject { stage: 5, constraint: "--gpu-driver" },
+            format!(
+                "AKS installs no GPU driver on {}; pass --gpu-driver none (NVIDIA GPU Operator) or name it with --gpu-model",
+                size.gpu_model
+            ),
+        ));
+    }
     // 6. GPU count per VM.
     if !req.gpus.contains(size.gpu_count.value()) {
         return Err(reject(
@@ -661,7 +675,7 @@ fn workload_mismatch(req: &Requirements, size: &VmSize, gpu: Option<&GpuModel>) 
             }
         }
         Workload::Vdi => {
-            if size.driver != Driver::Grid {
+            if !size.driver.is_grid() {
                 return Some(format!("virtual desktops need a GRID (vGPU) driver; AKS installs {} here", size.driver));
             }
         }

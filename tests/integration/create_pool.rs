@@ -698,3 +698,30 @@ fn recommend_flag_picks_the_top_size() {
     assert_eq!(put["body"]["properties"]["vmSize"], "Standard_NV36ads_A10_v5");
     let _ = fake_arm::default_cluster("x");
 }
+
+/// An OS SKU AKS does not provision for the size is refused before any request (exit 2), naming
+/// --os-sku and the OS SKUs AKS's node-provisioning code allows for it.
+#[test]
+fn os_sku_aks_does_not_provision_for_the_size_is_refused() {
+    let arm = FakeArm::start();
+    let base = ["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--yes", "--os-sku"];
+    let refused = [
+        ("Standard_NC24ads_A100_v4", "AzureLinux", "Ubuntu, AzureLinux3"),
+        ("Standard_NV36ads_A10_v5", "AzureLinux3", "Ubuntu"),
+        ("Standard_NCC40ads_H100_v5", "AzureLinux", "Ubuntu"),
+    ];
+    for (size, sku, allowed) in refused {
+        let mut args = base.to_vec();
+        args.extend([sku, "--vm-size", size]);
+        let r = aksgpu_arm(&arm.base, &args, &[]);
+        assert_eq!(r.code, 2, "{size} {sku}: {}", r.stderr);
+        assert!(r.stderr.contains("--os-sku"), "{}", r.stderr);
+        assert!(r.stderr.contains(&format!("it allows {allowed}")), "{size} {sku}: {}", r.stderr);
+    }
+    assert!(arm.log().is_empty(), "{:?}", arm.calls());
+    let mut args = base.to_vec();
+    args.extend(["AzureLinux3", "--vm-size", "Standard_NC24ads_A100_v4"]);
+    let r = aksgpu_arm(&arm.base, &args, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(puts(&arm)[0]["properties"]["osSKU"], "AzureLinux3");
+}

@@ -275,3 +275,30 @@ fn sizes_without_an_aks_driver_say_how_to_get_one() {
         .expect("NC listed");
     assert!(!nc["warnings"].to_string().contains("--gpu-driver none"), "{nc}");
 }
+
+/// Sizes AKS supports only without its GPU driver (confidential NCC H100) are left out by default,
+/// with the reason and both ways to get them; `--gpu-driver none` or naming the GPU brings them back.
+#[test]
+fn driver_none_sizes_need_gpu_driver_none_or_a_named_gpu() {
+    let ncc = "Standard_NCC40ads_H100_v5";
+    let base = ["recommend", "--model", "gpt-oss-120b", "--top", "50", "-o", "json"];
+    let v = aksgpu(&base).json();
+    assert!(!names(&v).iter().any(|n| n == ncc), "{:?}", names(&v));
+    assert!(names(&v).iter().any(|n| n == "Standard_NC40ads_H100_v5"), "same GPU with the AKS driver stays");
+    let why = v["rejected"].as_array().expect("rejected").iter().find(|r| r["vm_size"] == ncc).expect("NCC rejected");
+    assert_eq!(why["constraint"], "--gpu-driver");
+    let reason = why["reason"].as_str().expect("reason");
+    assert!(reason.contains("--gpu-driver none") && reason.contains("--gpu-model"), "{reason}");
+    for extra in [&["--gpu-driver", "none"][..], &["--gpu-driver", "NONE"], &["--gpu-model", "H100-NVL"]] {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        let v = aksgpu(&args).json();
+        assert!(names(&v).iter().any(|n| n == ncc), "{extra:?}: {:?}", names(&v));
+    }
+    let mut args = base.to_vec();
+    args.extend(["--gpu-driver", "install"]);
+    assert!(!names(&aksgpu(&args).json()).iter().any(|n| n == ncc));
+    let bad = aksgpu(&["recommend", "--model", "gpt-oss-120b", "--gpu-driver", "grid"]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("--gpu-driver"), "{}", bad.stderr);
+}
