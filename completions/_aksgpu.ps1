@@ -139,6 +139,7 @@ Register-ArgumentCompleter -Native -CommandName 'aksgpu' -ScriptBlock {
             [CompletionResult]::new('--k8s-version', '--k8s-version', [CompletionResultType]::ParameterName, 'Kubernetes version of the cluster (checked against the Windows GPU minimum)')
             [CompletionResult]::new('--region', '--region', [CompletionResultType]::ParameterName, 'Azure region for prices (e.g. eastus) [default: the cheapest bundled region per size]')
             [CompletionResult]::new('--max-price-per-hour', '--max-price-per-hour', [CompletionResultType]::ParameterName, 'Highest acceptable USD per hour for the whole fit (all nodes)')
+            [CompletionResult]::new('--gpu-driver', '--gpu-driver', [CompletionResultType]::ParameterName, '`none`: you bring the GPU driver (NVIDIA GPU Operator), so sizes AKS supports only without its driver (confidential NCC H100) are considered too. Default `install`: they are left out unless named with --gpu-model')
             [CompletionResult]::new('--top', '--top', [CompletionResultType]::ParameterName, 'How many recommendations to show')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')

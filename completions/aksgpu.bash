@@ -2291,7 +2291,7 @@ _aksgpu() {
             return 0
             ;;
         aksgpu__subcmd__recommend)
-            opts="-o -h -V --workload --model --model-params --precision --context --concurrency --gpu-memory --gpu-memory-min --gpu-memory-max --total-gpu-memory --total-gpu-memory-min --total-gpu-memory-max --gpus --gpus-min --gpus-max --gpu-model --os --k8s-version --region --max-price-per-hour --spot --mig --include-retired --include-unsupported --top --output --catalog --help --version"
+            opts="-o -h -V --workload --model --model-params --precision --context --concurrency --gpu-memory --gpu-memory-min --gpu-memory-max --total-gpu-memory --total-gpu-memory-min --total-gpu-memory-max --gpus --gpus-min --gpus-max --gpu-model --os --k8s-version --region --max-price-per-hour --spot --mig --include-retired --include-unsupported --gpu-driver --top --output --catalog --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2375,6 +2375,10 @@ _aksgpu() {
                     ;;
                 --max-price-per-hour)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gpu-driver)
+                    COMPREPLY=($(compgen -W "install none" -- "${cur}"))
                     return 0
                     ;;
                 --top)

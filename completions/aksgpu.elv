@@ -126,6 +126,7 @@ set edit:completion:arg-completer[aksgpu] = {|@words|
             cand --k8s-version 'Kubernetes version of the cluster (checked against the Windows GPU minimum)'
             cand --region 'Azure region for prices (e.g. eastus) [default: the cheapest bundled region per size]'
             cand --max-price-per-hour 'Highest acceptable USD per hour for the whole fit (all nodes)'
+            cand --gpu-driver '`none`: you bring the GPU driver (NVIDIA GPU Operator), so sizes AKS supports only without its driver (confidential NCC H100) are considered too. Default `install`: they are left out unless named with --gpu-model'
             cand --top 'How many recommendations to show'
             cand -o 'Output format'
             cand --output 'Output format'

@@ -125,6 +125,8 @@ windows\t''"
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l k8s-version -d 'Kubernetes version of the cluster (checked against the Windows GPU minimum)' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l region -d 'Azure region for prices (e.g. eastus) [default: the cheapest bundled region per size]' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l max-price-per-hour -d 'Highest acceptable USD per hour for the whole fit (all nodes)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l gpu-driver -d '`none`: you bring the GPU driver (NVIDIA GPU Operator), so sizes AKS supports only without its driver (confidential NCC H100) are considered too. Default `install`: they are left out unless named with --gpu-model' -r -f -a "install\t''
+none\t''"
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l top -d 'How many recommendations to show' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''

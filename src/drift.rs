@@ -140,12 +140,12 @@ mod tests {
             sku("Standard_NC4as_T4_v3", "4", "32", Some("1")),
             sku("Standard_ND96isr_H100_v5", "96", "1900", Some("12")),
             sku("Standard_NV6ads_A10_v5", "6", "55", Some("1")),
-            sku("Standard_NC8ads_A10_v4", "8", "55", None),
+            sku("Standard_ND96is_H100_v5", "96", "1900", None),
             sku("Standard_NP10s", "10", "168", None),
             sku("Standard_D4s_v5", "4", "16", None),
         ];
         let d = compare(&c, "eastus", &skus);
-        assert_eq!(d.missing_from_catalog, ["Standard_NC8ads_A10_v4"]);
+        assert_eq!(d.missing_from_catalog, ["Standard_ND96is_H100_v5"]);
         assert_eq!(
             d.mismatches.iter().map(|m| (m.vm_size.as_str(), m.field)).collect::<Vec<_>>(),
             [("Standard_NC4as_T4_v3", "memory_gib"), ("Standard_ND96isr_H100_v5", "gpu_count")]

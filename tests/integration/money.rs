@@ -324,7 +324,7 @@ fn catalog_diff_reports_drift() {
     let arm = FakeArm::start();
     let cache = temp_dir("diff");
     arm.with(|s| {
-        s.skus.push(json!({"resourceType": "virtualMachines", "name": "Standard_NC8ads_A10_v4", "capabilities": [{"name": "vCPUs", "value": "8"}, {"name": "MemoryGB", "value": "55"}, {"name": "GPUs", "value": "1"}], "restrictions": []}));
+        s.skus.push(json!({"resourceType": "virtualMachines", "name": "Standard_ND96is_H100_v5", "capabilities": [{"name": "vCPUs", "value": "96"}, {"name": "MemoryGB", "value": "1900"}, {"name": "GPUs", "value": "8"}], "restrictions": []}));
         for sku in s.skus.iter_mut() {
             if sku["name"] == "Standard_NC4as_T4_v3" {
                 sku["capabilities"] = json!([{"name": "vCPUs", "value": "4"}, {"name": "MemoryGB", "value": "28"}, {"name": "GPUs", "value": "1"}]);
@@ -337,7 +337,7 @@ fn catalog_diff_reports_drift() {
     let r = run(&arm, &cache, &["catalog", "diff", "--location", "eastus", "-o", "json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v = r.json();
-    assert_eq!(v["missing_from_catalog"], json!(["Standard_NC8ads_A10_v4"]));
+    assert_eq!(v["missing_from_catalog"], json!(["Standard_ND96is_H100_v5"]));
     assert_eq!(v["mismatches"][0]["vm_size"], "Standard_NC24ads_A100_v4");
     assert_eq!(v["mismatches"][0]["field"], "gpu_count");
     assert!(v["gpu_count_not_compared"].as_array().expect("list").iter().any(|x| x == "Standard_NV36ads_A10_v5"));
