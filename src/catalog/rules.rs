@@ -105,6 +105,15 @@ pub enum Winner {
     Code,
 }
 
+impl std::fmt::Display for Winner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Winner::Docs => "docs",
+            Winner::Code => "code",
+        })
+    }
+}
+
 fn default_namespace() -> String {
     "Microsoft.ContainerService".to_owned()
 }

@@ -250,6 +250,11 @@ fn render_show(s: &Show<'_>) -> String {
     if let Some(note) = &z.aks_note {
         facts.push(("AKS note", note.clone()));
     }
+    for (k, v) in [("AKS source", &z.aks_source), ("Driver source", &z.driver_source)] {
+        if let Some(v) = v {
+            facts.push((k, v.clone()));
+        }
+    }
     if let Some(i) = &z.interconnect {
         facts.push(("Interconnect", i.clone()));
     }
@@ -315,6 +320,9 @@ fn render_show(s: &Show<'_>) -> String {
         out.push_str("\nAKS rules that apply:\n");
         for r in &s.rules {
             out.push_str(&format!("  - {} [{}; {}]\n", r.summary, r.id, r.source));
+            if let crate::catalog::RuleKind::SourceConflict { winner, why, .. } = &r.kind {
+                out.push_str(&format!("    AKS docs and AKS code disagree; the catalog follows the {winner}: {why}\n"));
+            }
         }
     }
     out.push_str("\nPrices (USD/hour):\n");

@@ -86,7 +86,6 @@ fn err(flag: &'static str, message: impl Into<String>, hint: impl Into<Option<St
     SpecError { flag, message: message.into(), hint: hint.into() }
 }
 
-
 /// True for a valid Kubernetes label/taint key (optional DNS prefix + name).
 fn valid_key(key: &str) -> bool {
     let (prefix, name) = match key.rsplit_once('/') {
@@ -256,7 +255,11 @@ fn check_os(
         return Err(err(
             "--os-sku",
             format!("AKS does not provision {} GPU nodes with {canon}; it allows {}", size.name, same_os.join(", ")),
-            Some(format!("use --os-sku {} (source: {})", same_os.join(" or "), size.aks_source.as_deref().unwrap_or("catalog"))),
+            Some(format!(
+                "use --os-sku {} (source: {})",
+                same_os.join(" or "),
+                size.aks_source.as_deref().unwrap_or("catalog")
+            )),
         ));
     }
     for rule in catalog.rules_for(size) {
