@@ -212,9 +212,13 @@ pub struct RecommendArgs {
     /// Kubernetes version of the cluster (checked against the Windows GPU minimum).
     #[arg(long = "k8s-version", alias = "kubernetes-version", value_name = "VERSION")]
     pub k8s_version: Option<String>,
-    /// Azure region for prices (e.g. eastus) [default: the cheapest bundled region per size].
+    /// Azure region (e.g. westeurope): sizes with no list price there are taken as not sold there
+    /// [default: each size in its cheapest region].
     #[arg(long, value_name = "REGION")]
     pub region: Option<String>,
+    /// Keep sizes with no list price (in --region, or anywhere), ranked last.
+    #[arg(long)]
+    pub include_unpriced: bool,
     /// Highest acceptable USD per hour for the whole fit (all nodes).
     #[arg(long, value_name = "USD", value_parser = units::parse_price, allow_negative_numbers = true)]
     pub max_price_per_hour: Option<f64>,

@@ -63,6 +63,9 @@ pub struct Catalog {
     pub prices: PriceTable,
     /// Open LLMs.
     pub models: Vec<LlmModel>,
+    /// Every public Azure region (`regions.yaml`); empty when the file is absent (test catalogs),
+    /// and then any well-formed region name is accepted.
+    pub regions: RegionList,
     /// Where it came from.
     pub origin: Origin,
 }
@@ -139,6 +142,7 @@ impl Catalog {
         let mut rules = None;
         let mut prices = None;
         let mut models = None;
+        let mut regions = RegionList::default();
         for (name, text) in &files {
             let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
             let in_sizes = name.contains("sizes/") || name.contains("sizes\\");
@@ -151,6 +155,7 @@ impl Catalog {
                     "rules.yaml" => rules = Some(parse::<Vec<Rule>>(name, text)?),
                     "prices.yaml" => prices = Some(parse::<PriceTable>(name, text)?),
                     "models.yaml" => models = Some(parse::<Vec<LlmModel>>(name, text)?),
+                    "regions.yaml" => regions = parse::<RegionList>(name, text)?,
                     _ => {}
                 }
             }
@@ -220,7 +225,7 @@ impl Catalog {
                 .then_with(|| a.vcpus.cmp(&b.vcpus))
                 .then_with(|| a.name.cmp(&b.name))
         });
-        Ok(Self { sizes, gpus, rules, prices, models, origin })
+        Ok(Self { sizes, gpus, rules, prices, models, regions, origin })
     }
 
     /// Find a size by name: case-insensitive, with or without the `Standard_` prefix.
@@ -257,12 +262,48 @@ impl Catalog {
         self.prices.sizes.get(size).into_iter().flat_map(|m| m.iter())
     }
 
-    /// All regions the price table knows.
-    pub fn regions(&self) -> Vec<&str> {
+    /// All regions the price table has a price in.
+    pub fn priced_regions(&self) -> Vec<&str> {
         let mut r: Vec<&str> = self.prices.sizes.values().flat_map(|m| m.keys().map(String::as_str)).collect();
         r.sort_unstable();
         r.dedup();
         r
+    }
+
+    /// Resolve a region as typed (`westeurope`, `West Europe`, `WESTEUROPE`) to its ARM name.
+    /// `Err` carries "did you mean" candidates: the name is not a well-formed region name, or
+    /// is not in `regions.yaml` (when the catalog has one).
+    pub fn resolve_region(&self, typed: &str) -> Result<String, Vec<&str>> {
+        let norm: String = typed.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+        if norm.is_empty() || !norm.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(self.suggest_regions(&norm));
+        }
+        if self.regions.regions.is_empty() {
+            return Ok(norm);
+        }
+        match self.regions.regions.iter().find(|r| r.name == norm) {
+            Some(r) => Ok(r.name.clone()),
+            None => Err(self.suggest_regions(&norm)),
+        }
+    }
+
+    /// "Did you mean" candidates for a region name.
+    pub fn suggest_regions(&self, name: &str) -> Vec<&str> {
+        suggest(name, self.regions.regions.iter().map(|r| r.name.as_str()), str::to_ascii_lowercase)
+    }
+
+    /// Source and date of one price: the live cache when it replaced the entry, else the
+    /// bundled source that declares the field.
+    pub fn price_source(&self, size: &str, region: &str, field: &str) -> Option<String> {
+        if let Some(c) = self.prices.from_cache.get(&(size.to_owned(), region.to_owned())) {
+            return Some(c.to_string());
+        }
+        self.price_origin(field).map(|o| format!("{} (as of {})", o.source, o.as_of))
+    }
+
+    /// The source (and its date) of one price field (`linux`, `linux_spot`, …) in the bundled table.
+    pub fn price_origin(&self, field: &str) -> Option<&PriceOrigin> {
+        self.prices.sources.iter().find(|s| s.fields.iter().any(|f| f == field))
     }
 
     /// Rules that apply to a size (by series, size or GPU model).
@@ -449,18 +490,7 @@ impl Catalog {
                 }
             }
         }
-        for (size, regions) in &self.prices.sizes {
-            if self.size(size).is_none() {
-                p.push(format!("prices: unknown size {size}"));
-            }
-            for (region, price) in regions {
-                for v in [price.linux, price.linux_spot, price.windows, price.windows_spot].into_iter().flatten() {
-                    if !(v.is_finite() && v > 0.0) {
-                        p.push(format!("prices: {size} in {region}: {v} is not a positive price"));
-                    }
-                }
-            }
-        }
+        p.extend(self.validate_prices_and_regions());
         let mut aliases = HashSet::new();
         for m in &self.models {
             for a in std::iter::once(&m.id).chain(&m.aliases) {
@@ -470,6 +500,49 @@ impl Catalog {
             }
             if m.params_b <= 0.0 || m.layers == 0 || m.kv_heads == 0 || m.head_dim == 0 || m.context == 0 {
                 p.push(format!("model {}: parameters, layers, KV heads, head dim and context must be positive", m.id));
+            }
+        }
+        p
+    }
+}
+
+impl Catalog {
+    /// Prices may name sizes the catalog lacks (they are ignored), but every price must be
+    /// positive, come from a declared source, and be for a known region.
+    fn validate_prices_and_regions(&self) -> Vec<String> {
+        let mut p = Vec::new();
+        let known: HashSet<&str> = self.regions.regions.iter().map(|r| r.name.as_str()).collect();
+        if known.len() != self.regions.regions.len() {
+            p.push("regions: a region appears twice".to_owned());
+        }
+        for s in &self.prices.sources {
+            if s.as_of != "unknown" && !is_date(&s.as_of) {
+                p.push(format!("prices: source {} has as_of {:?}, not YYYY-MM-DD or unknown", s.id, s.as_of));
+            }
+        }
+        for (size, regions) in &self.prices.sizes {
+            if !size.starts_with("Standard_N") {
+                p.push(format!("prices: {size} is not an N-series size name"));
+            }
+            for (region, price) in regions {
+                if !known.is_empty() && !known.contains(region.as_str()) {
+                    p.push(format!("prices: {size} in {region}: region not in regions.yaml"));
+                }
+                let fields = [
+                    ("linux", price.linux),
+                    ("linux_spot", price.linux_spot),
+                    ("windows", price.windows),
+                    ("windows_spot", price.windows_spot),
+                ];
+                for (field, v) in fields {
+                    let Some(v) = v else { continue };
+                    if !(v.is_finite() && v > 0.0) {
+                        p.push(format!("prices: {size} in {region}: {v} is not a positive price"));
+                    }
+                    if !self.prices.sources.is_empty() && self.price_origin(field).is_none() {
+                        p.push(format!("prices: {size} in {region}: no source declares field {field}"));
+                    }
+                }
             }
         }
         p
