@@ -87,6 +87,20 @@ pub enum CatalogCommand {
     Show(CatalogShowArgs),
     /// Compare the catalog with the live resource SKUs of a location.
     Diff(CatalogDiffArgs),
+    /// List the open LLMs `recommend --model` knows: aliases, size, architecture, precision.
+    Models(CatalogViewArgs),
+    /// List the GPU models: memory, compute capability, BF16/FP8, NVENC, MIG profiles, sizes.
+    Gpus(CatalogViewArgs),
+    /// List the Azure regions `--region` accepts, and how many GPU sizes have a list price in each.
+    Regions(CatalogViewArgs),
+}
+
+/// `aksgpu catalog models|gpus|regions`
+#[derive(Debug, Args)]
+pub struct CatalogViewArgs {
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
 }
 
 /// `aksgpu catalog diff`
