@@ -557,7 +557,9 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
         ));
     }
     // 10. Sold in the region: a size with no list price there is taken as not sold there.
-    if let Some(why) = unpriced(req, price.as_ref()) {
+    // Retired sizes have no list price by nature: --include-retired lists them unpriced.
+    let asked_retired = req.include_retired && size.status == Status::Retired;
+    if let Some(why) = unpriced(req, price.as_ref()).filter(|_| !asked_retired) {
         return Err(reject(Reject { stage: STAGE_REGION, constraint: "--region" }, why));
     }
     // 11. Memory fit for the model.
@@ -680,7 +682,7 @@ fn pick_price(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Option<Pr
     };
     let Some((region, (own, (tier, rank, basis, field)))) = best else {
         // Not sold (no list price) here or anywhere: kept only with --include-unpriced.
-        return req.include_unpriced.then(|| Price {
+        return (req.include_unpriced || (req.include_retired && size.status == Status::Retired)).then(|| Price {
             per_node_hour: None,
             rank_per_node_hour: None,
             rank_tier: 2,

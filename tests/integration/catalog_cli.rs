@@ -89,8 +89,25 @@ fn override_catalog_replaces_files_and_reports_bad_ones_with_line() {
     let v = run.json();
     assert_eq!(v["recommendations"][0]["vm_size"], "Standard_NV36ads_A10_v5");
     assert_eq!(v["recommendations"][0]["price_per_hour"], 0.5);
-    // Only one size has a price now; the others say so.
-    assert!(v["recommendations"][1]["warnings"].to_string().contains("price unknown"));
+    // Only one size has a list price now: the others are taken as not sold…
+    assert_eq!(v["recommendations"].as_array().expect("array").len(), 1);
+    assert!(v["rejected"].to_string().contains("no list price in any region"), "{}", v["rejected"]);
+    // …unless --include-unpriced, which ranks them after the priced one and says so.
+    let run = aksgpu(&[
+        "--catalog",
+        dir.to_str().expect("utf8"),
+        "recommend",
+        "--model",
+        "llama-3.1-8b",
+        "--include-unpriced",
+        "-o",
+        "json",
+    ]);
+    let v = run.json();
+    assert_eq!(v["recommendations"][0]["vm_size"], "Standard_NV36ads_A10_v5");
+    assert!(v["recommendations"][1]["price_per_hour"].is_null());
+    assert_eq!(v["recommendations"][1]["price_basis"], "unpriced");
+    assert!(v["recommendations"][1]["warnings"].to_string().contains("no list price"));
 
     let bad = temp_dir("override-bad");
     std::fs::write(bad.join("gpus.yaml"), "- id: T4\n  vendor: NVIDIA\n  name: T4\n  memory_gib: lots\n")
@@ -103,12 +120,15 @@ fn override_catalog_replaces_files_and_reports_bad_ones_with_line() {
     let inconsistent = temp_dir("override-inconsistent");
     std::fs::write(
         inconsistent.join("prices.yaml"),
-        "currency: USD\nas_of: x\nsource: t\nsizes:\n  Standard_NC1_Nope: {eastus: {linux: 1}}\n",
+        "currency: USD\nas_of: x\nsource: t\nsizes:\n  Standard_NC1_Nope: {eastus: {linux: 1}}\n  Standard_NV36ads_A10_v5: {westeu: {linux: 1}, eastus: {linux: -2}}\n",
     )
     .expect("write");
     let run = aksgpu(&["--catalog", inconsistent.to_str().expect("utf8"), "catalog", "list"]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("unknown size Standard_NC1_Nope"), "{}", run.stderr);
+    // A price for a size the catalog lacks is allowed (ignored); a bad region or price is not.
+    assert!(!run.stderr.contains("Standard_NC1_Nope"), "{}", run.stderr);
+    assert!(run.stderr.contains("westeu: region not in regions.yaml"), "{}", run.stderr);
+    assert!(run.stderr.contains("-2 is not a positive price"), "{}", run.stderr);
 }
 
 #[test]
