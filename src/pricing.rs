@@ -156,7 +156,8 @@ pub fn apply(
             )),
         );
     }
-    let origin: std::sync::Arc<str> = format!("{} (live cache, fetched {})", cache.source, date_of(cache.fetched_at)).into();
+    let origin: std::sync::Arc<str> =
+        format!("{} (live cache, fetched {})", cache.source, date_of(cache.fetched_at)).into();
     for (size, regions) in cache.sizes {
         let entry = catalog.prices.sizes.entry(size.clone()).or_default();
         for (region, p) in regions {
@@ -282,6 +283,11 @@ mod tests {
         assert!(matches!(src, PriceSource::Cache { .. }), "{src:?}");
         assert!(warn.is_none());
         assert_eq!(c.price("Standard_NC24ads_A100_v4", "eastus").and_then(|p| p.linux), Some(1.0));
+        // The replaced entry names the cache as its source; the others keep the bundled one.
+        let src = c.price_source("Standard_NC24ads_A100_v4", "eastus", "linux").expect("source");
+        assert!(src.starts_with("test (live cache, fetched "), "{src}");
+        let src = c.price_source("Standard_NC24ads_A100_v4", "westus2", "linux").expect("source");
+        assert!(src.contains("as of 2026-06-18"), "{src}");
         // Other regions keep their bundled prices.
         assert!(c.price("Standard_NC24ads_A100_v4", "westus2").and_then(|p| p.linux).is_some());
 

@@ -616,6 +616,68 @@ mod tests {
         assert!(problems.is_empty(), "bundled catalog problems:\n{}", problems.join("\n"));
     }
 
+    /// The figures ../shared/pricing/SOURCES.md spot-checks, and the placeholders it says to drop.
+    #[test]
+    fn bundled_prices_cover_every_region_with_sources() {
+        let c = Catalog::bundled().expect("bundled catalog loads");
+        let linux = |s: &str, r: &str| c.price(s, r).and_then(|p| p.linux);
+        assert_eq!(linux("Standard_NC24ads_A100_v4", "eastus"), Some(3.673));
+        assert_eq!(linux("Standard_NC24ads_A100_v4", "westeurope"), Some(4.775));
+        assert_eq!(linux("Standard_ND96isr_H100_v5", "eastus"), Some(98.32));
+        // SkyPilot's spot == on-demand placeholders are gone; real US spot prices stay.
+        assert_eq!(c.price("Standard_ND96isr_H100_v5", "eastus").and_then(|p| p.linux_spot), None);
+        assert!(c.price("Standard_NC24ads_A100_v4", "eastus").and_then(|p| p.linux_spot).is_some());
+        // No bundled Windows price anywhere.
+        assert!(c
+            .prices
+            .sizes
+            .values()
+            .flat_map(|m| m.values())
+            .all(|p| p.windows.is_none() && p.windows_spot.is_none()));
+        assert_eq!(c.priced_regions().len(), 52);
+        let od = c.price_origin("linux").expect("linux source");
+        assert_eq!(od.as_of, "2026-06-18");
+        assert!(od.source.contains("karpenter-provider-azure"));
+        assert!(c.price_origin("linux_spot").expect("spot source").source.contains("skypilot"));
+        assert!(c
+            .price_source("Standard_NC24ads_A100_v4", "eastus", "linux")
+            .expect("source")
+            .contains("as of 2026-06-18"));
+    }
+
+    /// Every current size AKS supports has a list price somewhere; priced sizes the catalog
+    /// does not list (yet) are tolerated and invisible to lookups.
+    #[test]
+    fn priced_sizes_and_catalog_sizes() {
+        let c = Catalog::bundled().expect("bundled catalog loads");
+        let unpriced: Vec<&str> = c
+            .sizes
+            .iter()
+            .filter(|s| s.aks_supported && s.status == Status::Current)
+            .filter(|s| c.price_regions(&s.name).all(|(_, p)| p.linux.is_none()))
+            .map(|s| s.name.as_str())
+            .collect();
+        assert!(unpriced.is_empty(), "current AKS sizes without a list price: {unpriced:?}");
+        let uncatalogued: Vec<&str> =
+            c.prices.sizes.keys().map(String::as_str).filter(|s| !c.sizes.iter().any(|z| z.name == *s)).collect();
+        // e.g. the NCv6 RTX PRO sizes beyond the documented ones, ND96is_flex_H100_v5.
+        assert!(uncatalogued.contains(&"Standard_ND96is_flex_H100_v5"), "{uncatalogued:?}");
+        assert!(uncatalogued.iter().all(|s| c.size(s).is_none()));
+    }
+
+    #[test]
+    fn regions_resolve_with_did_you_mean() {
+        let c = Catalog::bundled().expect("bundled catalog loads");
+        assert_eq!(c.resolve_region("West Europe"), Ok("westeurope".to_owned()));
+        assert_eq!(c.resolve_region("austriaeast"), Ok("austriaeast".to_owned()));
+        assert_eq!(c.resolve_region("westeu").expect_err("unknown").first(), Some(&"westeurope"));
+        assert!(c.resolve_region("east-us").is_err());
+        assert!(c.regions.regions.len() >= 59);
+        // Every priced region is a listed region (validate() checks the same).
+        let listed: HashSet<&str> = c.regions.regions.iter().map(|r| r.name.as_str()).collect();
+        assert!(c.priced_regions().iter().all(|r| listed.contains(r)));
+    }
+
     #[test]
     fn gpu_count_parses_fractions_and_numbers() {
         assert_eq!(GpuCount::parse("1/6").expect("ok").value(), 1.0 / 6.0);

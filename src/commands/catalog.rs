@@ -408,7 +408,10 @@ pub fn models(ctx: &Ctx, args: &CatalogViewArgs) -> anyhow::Result<()> {
                 ],
                 &table_rows,
             ))?;
-            p.note(&format!("{} model(s); `recommend --model` takes the id or any alias (-o json lists them all)", rows.len()));
+            p.note(&format!(
+                "{} model(s); `recommend --model` takes the id or any alias (-o json lists them all)",
+                rows.len()
+            ));
         }
     }
     Ok(())

@@ -221,8 +221,9 @@ pub fn region_arg(catalog: &Catalog, flag: &str, typed: &str) -> Result<String, 
     catalog.resolve_region(typed).map_err(|near| {
         Error::usage(
             format!("{flag} {typed:?} is not an Azure region"),
-            did_you_mean(&near)
-                .or_else(|| Some("use the ARM name, such as eastus or westeurope (`aksgpu catalog regions`)".to_owned())),
+            did_you_mean(&near).or_else(|| {
+                Some("use the ARM name, such as eastus or westeurope (`aksgpu catalog regions`)".to_owned())
+            }),
         )
     })
 }

@@ -396,10 +396,10 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
             .cmp(&rank_key(b).0)
             .then(rank_key(a).1.total_cmp(&rank_key(b).1))
             .then(
-            (a.fit.gpus_used_per_node * f64::from(a.fit.nodes))
-                .total_cmp(&(b.fit.gpus_used_per_node * f64::from(b.fit.nodes))),
-        )
-        .then(a.vm_size.cmp(&b.vm_size))
+                (a.fit.gpus_used_per_node * f64::from(a.fit.nodes))
+                    .total_cmp(&(b.fit.gpus_used_per_node * f64::from(b.fit.nodes))),
+            )
+            .then(a.vm_size.cmp(&b.vm_size))
     });
     let mut overflow: Vec<Rejected> = accepted
         .iter()
@@ -644,7 +644,9 @@ fn price_fallbacks(os: Os, spot: bool) -> &'static [(&'static str, u8, &'static 
     match (os, spot) {
         (Os::Linux, false) => &[("linux", 0, "linux on-demand")],
         (Os::Linux, true) => &[("linux_spot", 0, "linux spot"), ("linux", 1, "linux on-demand (spot unknown)")],
-        (Os::Windows, false) => &[("windows", 0, "windows on-demand"), ("linux", 0, "linux on-demand (windows unknown)")],
+        (Os::Windows, false) => {
+            &[("windows", 0, "windows on-demand"), ("linux", 0, "linux on-demand (windows unknown)")]
+        }
         (Os::Windows, true) => &[
             ("windows_spot", 0, "windows spot"),
             ("linux_spot", 0, "linux spot (windows spot unknown)"),
@@ -678,7 +680,11 @@ fn pick_price(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Option<Pr
         None => catalog
             .price_regions(&size.name)
             .filter_map(|(r, p)| price_in(p, req.os, req.spot).map(|x| (r, x)))
-            .min_by(|a, b| (a.1 .1 .0, a.1 .1 .1).partial_cmp(&(b.1 .1 .0, b.1 .1 .1)).unwrap_or(std::cmp::Ordering::Equal).then(a.0.cmp(b.0))),
+            // Lowest tier, then a region where the requested price is known, then the cheapest.
+            .min_by(|a, b| {
+                let (x, y) = (&a.1, &b.1);
+                (x.1 .0, x.0.is_none()).cmp(&(y.1 .0, y.0.is_none())).then(x.1 .1.total_cmp(&y.1 .1)).then(a.0.cmp(b.0))
+            }),
     };
     let Some((region, (own, (tier, rank, basis, field)))) = best else {
         // Not sold (no list price) here or anywhere: kept only with --include-unpriced.
@@ -1014,7 +1020,8 @@ fn explain(
 fn explain_price(req: &Requirements, price: Option<&Price>, reasons: &mut Vec<String>, warnings: &mut Vec<String>) {
     let Some(p) = price else { return };
     let region = p.region.as_deref().unwrap_or("any region");
-    let where_ = if p.cheapest_region { format!("{region} (cheapest region; --region to choose)") } else { region.to_owned() };
+    let where_ =
+        if p.cheapest_region { format!("{region} (cheapest region; --region to choose)") } else { region.to_owned() };
     match (p.per_node_hour, p.rank_per_node_hour) {
         (Some(v), _) => reasons.push(format!("${v:.2}/h per node in {where_}")),
         (None, Some(v)) => warnings.push(format!(
@@ -1246,6 +1253,105 @@ sizes:
         let vdi = recommend(&c, &req(Workload::Vdi, None));
         assert!(vdi.recommendations.is_empty());
         assert_eq!(vdi.no_fit().expect("no fit").constraint, "--workload");
+    }
+
+    fn catalog_with_prices(prices: &str) -> Catalog {
+        Catalog::from_yaml(&[
+            ("sizes/test.yaml", SIZES),
+            ("gpus.yaml", GPUS),
+            ("rules.yaml", RULES),
+            ("prices.yaml", prices),
+            ("models.yaml", MODELS),
+        ])
+        .expect("test catalog")
+    }
+
+    const WORLD_PRICES: &str = r#"
+currency: USD
+as_of: test
+source: test
+sizes:
+  Standard_NC1_small: {eastus: {linux: 0.5, linux_spot: 0.1}, westeurope: {linux: 0.7}}
+  Standard_NC4_small: {eastus: {linux: 4.0}}
+  Standard_ND8_big: {eastus: {linux: 30.0, windows: 40.0}, westeurope: {linux: 20.0}}
+"#;
+
+    /// With --region a size with no list price there is not sold there; without, each size is
+    /// priced in its cheapest region.
+    #[test]
+    fn region_without_a_list_price_rejects_the_size_unless_include_unpriced() {
+        let c = catalog_with_prices(WORLD_PRICES);
+        let mut r = req(Workload::Cv, None);
+        let o = recommend(&c, &r);
+        let regions: Vec<_> = o.recommendations.iter().map(|x| (x.vm_size.as_str(), x.price_region.clone())).collect();
+        assert_eq!(
+            regions,
+            [
+                ("Standard_NC1_small", Some("eastus".to_owned())),
+                ("Standard_NC4_small", Some("eastus".to_owned())),
+                ("Standard_ND8_big", Some("westeurope".to_owned())),
+            ]
+        );
+        r.region = Some("westeurope".into());
+        let o = recommend(&c, &r);
+        assert_eq!(names(&o), ["Standard_NC1_small", "Standard_ND8_big"]);
+        let nc4 = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
+        assert_eq!(nc4.constraint, "--region");
+        assert!(nc4.reason.contains("no list price in westeurope: not sold there"), "{}", nc4.reason);
+        // The retired size has no price anywhere: rejected as retired first.
+        assert_eq!(o.rejected.iter().find(|x| x.vm_size == "Standard_NC1_old").expect("old").constraint, "retired");
+
+        r.include_unpriced = true;
+        let o = recommend(&c, &r);
+        assert_eq!(names(&o), ["Standard_NC1_small", "Standard_ND8_big", "Standard_NC4_small"]);
+        let last = &o.recommendations[2];
+        assert_eq!((last.price_per_hour, last.price_basis.as_str()), (None, "unpriced"));
+        assert!(last.warnings.iter().any(|w| w.contains("no list price in westeurope")), "{:?}", last.warnings);
+    }
+
+    /// Nothing sold in the region: the --region stage is named, not a stage before it.
+    #[test]
+    fn a_region_with_no_prices_names_the_region_as_the_constraint() {
+        let c = catalog_with_prices(WORLD_PRICES);
+        let mut r = req(Workload::Cv, None);
+        r.region = Some("brazilsouth".into());
+        let o = recommend(&c, &r);
+        assert!(o.recommendations.is_empty());
+        assert_eq!(o.no_fit().expect("no fit").constraint, "--region");
+    }
+
+    /// Windows with no Windows price: ranked by the Linux price, shown as unknown. A region
+    /// with a known Windows price wins the region choice over a cheaper Linux-only one.
+    #[test]
+    fn windows_without_a_windows_price_ranks_by_linux_and_shows_unknown() {
+        let c = catalog_with_prices(WORLD_PRICES);
+        let mut r = req(Workload::Cv, None);
+        r.os = Os::Windows;
+        let o = recommend(&c, &r);
+        let big = &o.recommendations[0];
+        assert_eq!(big.price_region.as_deref(), Some("eastus"));
+        assert_eq!((big.price_per_hour, big.price_basis.as_str()), (Some(40.0), "windows on-demand"));
+        r.region = Some("westeurope".into());
+        let o = recommend(&c, &r);
+        let big = &o.recommendations[0];
+        assert_eq!(big.price_per_hour, None);
+        assert_eq!(big.rank_price_per_hour, Some(20.0));
+        assert_eq!(big.price_basis, "linux on-demand (windows unknown)");
+        assert!(big.warnings.iter().any(|w| w.contains("windows on-demand price unknown in westeurope")));
+    }
+
+    /// Spot: known spot prices rank first; unknown ones after, by their on-demand price.
+    #[test]
+    fn unknown_spot_ranks_after_known_spot_by_on_demand_price() {
+        let c = catalog_with_prices(WORLD_PRICES);
+        let mut r = req(Workload::Cv, None);
+        r.spot = true;
+        let o = recommend(&c, &r);
+        assert_eq!(names(&o), ["Standard_NC1_small", "Standard_NC4_small", "Standard_ND8_big"]);
+        assert_eq!(o.recommendations[0].price_per_hour, Some(0.1));
+        let tail: Vec<_> = o.recommendations[1..].iter().map(|x| (x.price_per_hour, x.rank_price_per_hour)).collect();
+        assert_eq!(tail, [(None, Some(4.0)), (None, Some(20.0))]);
+        assert_eq!(o.recommendations[1].price_basis, "linux on-demand (spot unknown)");
     }
 
     #[test]
