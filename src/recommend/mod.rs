@@ -665,11 +665,26 @@ fn field(p: &RegionPrice, name: &str) -> Option<f64> {
     }
 }
 
-/// The price in one region: (requested price, (tier, rank price, basis, field)).
-fn price_in(p: &RegionPrice, os: Os, spot: bool) -> Option<(Option<f64>, (u8, f64, &'static str, &'static str))> {
+/// What one region offers for a size: the requested price, and the price the ranking uses.
+struct Found {
+    own: Option<f64>,
+    tier: u8,
+    rank: f64,
+    basis: &'static str,
+    field: &'static str,
+}
+
+impl Found {
+    /// Lowest tier, then a region where the requested price is known, then the cheapest.
+    fn key(&self) -> (u8, bool) {
+        (self.tier, self.own.is_none())
+    }
+}
+
+fn price_in(p: &RegionPrice, os: Os, spot: bool) -> Option<Found> {
     let wanted = price_fallbacks(os, spot);
     let own = field(p, wanted[0].0);
-    wanted.iter().find_map(|&(f, tier, basis)| field(p, f).map(|v| (own, (tier, v, basis, f))))
+    wanted.iter().find_map(|&(f, tier, basis)| field(p, f).map(|rank| Found { own, tier, rank, basis, field: f }))
 }
 
 fn pick_price(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Option<Price> {
@@ -680,13 +695,9 @@ fn pick_price(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Option<Pr
         None => catalog
             .price_regions(&size.name)
             .filter_map(|(r, p)| price_in(p, req.os, req.spot).map(|x| (r, x)))
-            // Lowest tier, then a region where the requested price is known, then the cheapest.
-            .min_by(|a, b| {
-                let (x, y) = (&a.1, &b.1);
-                (x.1 .0, x.0.is_none()).cmp(&(y.1 .0, y.0.is_none())).then(x.1 .1.total_cmp(&y.1 .1)).then(a.0.cmp(b.0))
-            }),
+            .min_by(|(ra, a), (rb, b)| a.key().cmp(&b.key()).then(a.rank.total_cmp(&b.rank)).then(ra.cmp(rb))),
     };
-    let Some((region, (own, (tier, rank, basis, field)))) = best else {
+    let Some((region, found)) = best else {
         // Not sold (no list price) here or anywhere: kept only with --include-unpriced.
         return (req.include_unpriced || (req.include_retired && size.status == Status::Retired)).then(|| Price {
             per_node_hour: None,
@@ -699,13 +710,13 @@ fn pick_price(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Option<Pr
         });
     };
     Some(Price {
-        per_node_hour: own,
-        rank_per_node_hour: Some(rank),
-        rank_tier: tier,
-        basis: basis.to_owned(),
+        per_node_hour: found.own,
+        rank_per_node_hour: Some(found.rank),
+        rank_tier: found.tier,
+        basis: found.basis.to_owned(),
         region: Some(region.clone()),
         cheapest_region: req.region.is_none(),
-        source: catalog.price_source(&size.name, region, field),
+        source: catalog.price_source(&size.name, region, found.field),
     })
 }
 
