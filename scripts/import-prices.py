@@ -1,53 +1,123 @@
 #!/usr/bin/env python3
-"""Regenerate catalog/prices.yaml from the SkyPilot-format price CSV in ../shared/pricing.
+"""Regenerate catalog/prices.yaml from the two price files in ../shared/pricing (see SOURCES.md there).
 
-Usage: scripts/import-prices.py [CSV] > catalog/prices.yaml
+Usage: scripts/import-prices.py [ONDEMAND_CSV [SKYPILOT_CSV]] > catalog/prices.yaml
 
-Keeps only sizes the catalog knows, and corrects the rows ../shared/pricing/SOURCES.md lists
-as wrong: a spot price equal to the on-demand price is SkyPilot's placeholder, not a spot
-price, so it becomes null ("price unknown"). The CSV carries Linux prices only; Windows
-prices stay null until `aksgpu prices refresh` (or a hand edit with a source) fills them.
+- Linux on-demand, every region: azure-gpu-linux-ondemand-2026-06-18.csv, the GPU rows of
+  Azure/karpenter-provider-azure pkg/providers/pricing/zz_generated.pricing.go (generated from the
+  Azure Retail Prices API at 2026-06-18T03:43:41Z). Every size in it is kept, also sizes the catalog
+  does not list yet (the loader ignores prices of unknown sizes).
+- Linux spot, 9 US regions: azure-gpu-vms.csv (SkyPilot's hand-maintained Azure catalog, undated).
+  Dropped, as SOURCES.md says they are wrong or stale:
+  * the FPGA sizes Standard_NP* (not GPUs);
+  * a spot price equal to the on-demand price (SkyPilot's placeholder, not a spot price);
+  * a spot price where the 2026-06-18 data has no on-demand price for that size and region (the
+    size is no longer sold there, so the spot figure is stale);
+  * a spot price not below the 2026-06-18 on-demand price (inconsistent with the newer data).
+- Windows prices are left out (unknown): neither file has them. `aksgpu prices refresh` fetches them.
+
+Each price field names its source in `sources:` (`fields`), with the source's date.
 """
-import csv, glob, os, re, sys
+import csv
+import json
+import os
+import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
-src = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "..", "shared", "pricing", "azure-gpu-vms.csv")
-known = set()
-for f in glob.glob(os.path.join(root, "catalog", "sizes", "*.yaml")):
-    for line in open(f):
-        m = re.match(r"\s*- name:\s*(Standard_\S+)", line)
-        if m:
-            known.add(m.group(1))
+# ../shared/pricing next to the repository (a git worktree may sit one level deeper).
+shared = next(
+    (d for d in (os.path.join(root, *[".."] * n, "shared", "pricing") for n in (1, 2)) if os.path.isdir(d)),
+    os.path.join(root, "..", "shared", "pricing"),
+)
+ondemand_csv = sys.argv[1] if len(sys.argv) > 1 else os.path.join(shared, "azure-gpu-linux-ondemand-2026-06-18.csv")
+skypilot_csv = sys.argv[2] if len(sys.argv) > 2 else os.path.join(shared, "azure-gpu-vms.csv")
 
-rows = {}
-placeholders = []
-for r in csv.DictReader(open(src)):
-    name = r["InstanceType"]
-    if name not in known:
+KARPENTER = (
+    "Azure/karpenter-provider-azure pkg/providers/pricing/zz_generated.pricing.go "
+    "@ 352646f599290c3a6d2f9710fb535a7b288f88ed, generated from the Azure Retail Prices API "
+    "at 2026-06-18T03:43:41Z (GPU rows extracted unchanged into "
+    "../shared/pricing/azure-gpu-linux-ondemand-2026-06-18.csv)"
+)
+SKYPILOT = (
+    "skypilot-org/skypilot-catalog catalogs/v6/azure/vms.csv (via ../shared/pricing/azure-gpu-vms.csv), "
+    "Azure retail spot prices for 9 US regions; hand-maintained, no date known"
+)
+
+
+def is_gpu(name):
+    return name.startswith("Standard_N") and not name.startswith("Standard_NP")
+
+
+linux = {}  # (size, region) -> price
+for r in csv.DictReader(open(ondemand_csv)):
+    name, region = r["vm_size"], r["region"]
+    if not is_gpu(name):
         continue
-    price = float(r["Price"]) if r["Price"] else None
-    spot = float(r["SpotPrice"]) if r["SpotPrice"] else None
-    if price is not None and spot is not None and abs(price - spot) < 1e-9:
-        placeholders.append(f"{name}/{r['Region']}")
-        spot = None
-    rows.setdefault(name, {})[r["Region"]] = (price, spot)
+    price = float(r["linux_on_demand_usd_per_hour"])
+    if price > 0:
+        linux[(name, region)] = price
+
+spot = {}
+dropped = {"placeholder": 0, "not sold": 0, "not below on-demand": 0}
+for r in csv.DictReader(open(skypilot_csv)):
+    name, region = r["InstanceType"], r["Region"]
+    if not is_gpu(name) or not r["SpotPrice"]:
+        continue
+    s = float(r["SpotPrice"])
+    old = float(r["Price"]) if r["Price"] else None
+    now = linux.get((name, region))
+    if old is not None and abs(old - s) < 1e-9:
+        dropped["placeholder"] += 1
+    elif now is None:
+        dropped["not sold"] += 1
+    elif s >= now:
+        dropped["not below on-demand"] += 1
+    elif s > 0:
+        spot[(name, region)] = s
+
+sizes = {}
+for (name, region), p in linux.items():
+    sizes.setdefault(name, {})[region] = p
+
 
 def num(v):
-    return "null" if v is None else repr(round(v, 6))
+    return repr(round(v, 6))
 
+
+regions = sorted({r for (_, r) in linux})
 out = sys.stdout
-out.write("# Generated by scripts/import-prices.py from ../shared/pricing/azure-gpu-vms.csv; see its header.\n")
+out.write("# Generated by scripts/import-prices.py; do not edit by hand (rerun the script).\n")
+out.write("# USD per hour per VM. Absent = unknown (never guessed). Which source each field comes from: `sources`.\n")
 out.write("currency: USD\n")
-out.write("as_of: unknown (SkyPilot's hand-maintained Azure catalog; no commit date for the Azure data)\n")
-out.write("source: skypilot-org/skypilot-catalog catalogs/v6/azure/vms.csv (Azure retail pay-as-you-go Linux prices, 9 US regions)\n")
+out.write('as_of: "2026-06-18"\n')
+out.write("source: Azure Retail Prices API list prices (Linux on-demand 2026-06-18 via Azure/karpenter-provider-azure; US spot via SkyPilot)\n")
+out.write("sources:\n")
+out.write("  - id: karpenter-2026-06-18\n")
+out.write("    fields: [linux]\n")
+out.write('    as_of: "2026-06-18"\n')
+out.write(f"    source: {json.dumps(KARPENTER)}\n")
+out.write("  - id: skypilot-v6\n")
+out.write("    fields: [linux_spot]\n")
+out.write("    as_of: unknown\n")
+out.write(f"    source: {json.dumps(SKYPILOT)}\n")
 out.write("notes:\n")
-out.write("  - Linux on-demand and spot only; Windows prices are unknown (null) in the bundled data.\n")
-out.write(f"  - {len(placeholders)} spot prices equal to the on-demand price were SkyPilot placeholders and are null here.\n")
-out.write("  - Run `aksgpu prices refresh` for current prices from the Azure Retail Prices API.\n")
+out.write(f"  - {len(linux)} Linux on-demand prices for {len(sizes)} sizes in {len(regions)} regions; {len(spot)} Linux spot prices.\n")
+out.write(
+    "  - "
+    + json.dumps(
+        f"Spot prices dropped: {dropped['placeholder']} placeholders equal to the on-demand price, "
+        f"{dropped['not sold']} for a size no longer priced in that region, "
+        f"{dropped['not below on-demand']} not below the current on-demand price."
+    )
+    + "\n"
+)
+out.write("  - Windows prices are unknown in the bundled data; Windows requests rank by the Linux price until `aksgpu prices refresh`.\n")
 out.write("sizes:\n")
-for name in sorted(rows):
+for name in sorted(sizes):
     out.write(f"  {name}:\n")
-    for region in sorted(rows[name]):
-        p, s = rows[name][region]
-        out.write(f"    {region}: {{linux: {num(p)}, linux_spot: {num(s)}, windows: null, windows_spot: null}}\n")
+    for region in sorted(sizes[name]):
+        fields = [f"linux: {num(sizes[name][region])}"]
+        if (name, region) in spot:
+            fields.append(f"linux_spot: {num(spot[(name, region)])}")
+        out.write(f"    {region}: {{{', '.join(fields)}}}\n")

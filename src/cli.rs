@@ -6,6 +6,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap_complete::engine::ArgValueCandidates;
+
+use crate::commands::completions as complete;
 
 use crate::recommend::{Os, Precision, Workload};
 use crate::units;
@@ -87,6 +90,20 @@ pub enum CatalogCommand {
     Show(CatalogShowArgs),
     /// Compare the catalog with the live resource SKUs of a location.
     Diff(CatalogDiffArgs),
+    /// List the open LLMs `recommend --model` knows: aliases, size, architecture, precision.
+    Models(CatalogViewArgs),
+    /// List the GPU models: memory, compute capability, BF16/FP8, NVENC, MIG profiles, sizes.
+    Gpus(CatalogViewArgs),
+    /// List the Azure regions `--region` accepts, and how many GPU sizes have a list price in each.
+    Regions(CatalogViewArgs),
+}
+
+/// `aksgpu catalog models|gpus|regions`
+#[derive(Debug, Args)]
+pub struct CatalogViewArgs {
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
 }
 
 /// `aksgpu catalog diff`
@@ -95,7 +112,7 @@ pub struct CatalogDiffArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
     /// Azure region, e.g. eastus.
-    #[arg(long, value_name = "REGION")]
+    #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub location: String,
     /// Exit 1 when the catalog lacks sizes or disagrees with Azure (for scheduled jobs).
     #[arg(long)]
@@ -131,7 +148,7 @@ pub struct CatalogListArgs {
     #[arg(long, value_name = "FAMILY")]
     pub family: Option<String>,
     /// Only sizes with this GPU (e.g. A100, H100-NVL, T4).
-    #[arg(long, value_name = "GPU")]
+    #[arg(long, value_name = "GPU", add = ArgValueCandidates::new(complete::gpus))]
     pub gpu_model: Option<String>,
     /// Include retired sizes.
     #[arg(long)]
@@ -145,7 +162,7 @@ pub struct CatalogListArgs {
 #[derive(Debug, Args)]
 pub struct CatalogShowArgs {
     /// VM size, with or without the Standard_ prefix.
-    #[arg(value_name = "SIZE")]
+    #[arg(value_name = "SIZE", add = ArgValueCandidates::new(complete::sizes))]
     pub size: String,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
@@ -162,7 +179,7 @@ pub struct RecommendArgs {
     #[arg(long, value_enum)]
     pub workload: Option<Workload>,
     /// Open model to size for (Hugging Face id or alias such as llama-3.1-8b).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", add = ArgValueCandidates::new(complete::models))]
     pub model: Option<String>,
     /// Parameter count of a model not in the catalog (7B, 70b, 1.5T, 7e9).
     #[arg(long, value_name = "COUNT", value_parser = units::parse_params, allow_negative_numbers = true)]
@@ -204,7 +221,7 @@ pub struct RecommendArgs {
     #[arg(long, value_name = "N", value_parser = units::parse_gpus, allow_negative_numbers = true)]
     pub gpus_max: Option<f64>,
     /// GPU model (A100, H100, H100-NVL, T4, A10, MI300X…); repeat or comma-separate for several.
-    #[arg(long, value_name = "GPU", value_delimiter = ',')]
+    #[arg(long, value_name = "GPU", value_delimiter = ',', add = ArgValueCandidates::new(complete::gpus))]
     pub gpu_model: Vec<String>,
     /// Node operating system.
     #[arg(long, value_enum)]
@@ -212,9 +229,13 @@ pub struct RecommendArgs {
     /// Kubernetes version of the cluster (checked against the Windows GPU minimum).
     #[arg(long = "k8s-version", alias = "kubernetes-version", value_name = "VERSION")]
     pub k8s_version: Option<String>,
-    /// Azure region for prices (e.g. eastus) [default: the cheapest bundled region per size].
-    #[arg(long, value_name = "REGION")]
+    /// Azure region (e.g. westeurope): sizes with no list price there are taken as not sold there
+    /// [default: each size in its cheapest region].
+    #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub region: Option<String>,
+    /// Keep sizes with no list price (in --region, or anywhere), ranked last.
+    #[arg(long)]
+    pub include_unpriced: bool,
     /// Highest acceptable USD per hour for the whole fit (all nodes).
     #[arg(long, value_name = "USD", value_parser = units::parse_price, allow_negative_numbers = true)]
     pub max_price_per_hour: Option<f64>,
@@ -287,7 +308,7 @@ pub struct CreatePoolArgs {
     #[arg(long, value_name = "NAME")]
     pub name: String,
     /// VM size (e.g. Standard_NC24ads_A100_v4).
-    #[arg(long, value_name = "SIZE", required_unless_present = "recommend", conflicts_with = "recommend")]
+    #[arg(long, value_name = "SIZE", required_unless_present = "recommend", conflicts_with = "recommend", add = ArgValueCandidates::new(complete::sizes))]
     pub vm_size: Option<String>,
     /// Take the top `aksgpu recommend` result for --workload/--model/… instead of --vm-size.
     #[arg(long)]
@@ -296,7 +317,7 @@ pub struct CreatePoolArgs {
     #[arg(long, value_enum, requires = "recommend")]
     pub workload: Option<Workload>,
     /// With --recommend: the model (alias or Hugging Face id).
-    #[arg(long, value_name = "NAME", requires = "recommend")]
+    #[arg(long, value_name = "NAME", requires = "recommend", add = ArgValueCandidates::new(complete::models))]
     pub model: Option<String>,
     /// With --recommend: parameter count of another model.
     #[arg(long, value_name = "COUNT", requires = "recommend", value_parser = units::parse_params, allow_negative_numbers = true)]
@@ -308,7 +329,7 @@ pub struct CreatePoolArgs {
     #[arg(long, value_name = "SIZE", requires = "recommend", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub gpu_memory_min: Option<units::Memory>,
     /// With --recommend: GPU models to consider.
-    #[arg(long, value_name = "GPU", value_delimiter = ',', requires = "recommend")]
+    #[arg(long, value_name = "GPU", value_delimiter = ',', requires = "recommend", add = ArgValueCandidates::new(complete::gpus))]
     pub gpu_model: Vec<String>,
     /// With --recommend: highest acceptable USD per hour.
     #[arg(long, value_name = "USD", requires = "recommend", value_parser = units::parse_price, allow_negative_numbers = true)]
@@ -365,7 +386,7 @@ pub struct CreatePoolArgs {
     #[arg(long, value_name = "KEY=VALUE")]
     pub tags: Vec<String>,
     /// The cluster's region, if known: preflight then reads everything at once.
-    #[arg(long, value_name = "REGION")]
+    #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub location: Option<String>,
     /// Register the preview features the pool needs (WindowsGPUPreview for Windows) first.
     #[arg(long)]
@@ -523,10 +544,10 @@ pub struct KaitoEnableArgs {
 #[derive(Debug, Args)]
 pub struct KaitoWorkspaceArgs {
     /// Model (alias or Hugging Face id) with a KAITO preset.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", add = ArgValueCandidates::new(complete::models))]
     pub model: String,
     /// VM size for the workspace [default: the cheapest KAITO-capable size that holds the model].
-    #[arg(long, value_name = "SIZE")]
+    #[arg(long, value_name = "SIZE", add = ArgValueCandidates::new(complete::sizes))]
     pub instance_type: Option<String>,
     /// Workspace name (default: `workspace-<model>`).
     #[arg(long, value_name = "NAME")]
@@ -535,7 +556,7 @@ pub struct KaitoWorkspaceArgs {
     #[arg(long, value_name = "NS")]
     pub namespace: Option<String>,
     /// Region for prices when choosing the size.
-    #[arg(long, value_name = "REGION")]
+    #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub region: Option<String>,
     /// Output format (yaml by default).
     #[arg(short, long, value_enum, default_value = "yaml")]
@@ -567,7 +588,7 @@ pub struct ManifestArgs {
     #[arg(long, value_name = "NAME", required_unless_present = "vm_size")]
     pub pool: Option<String>,
     /// Target VM size (nodeSelector node.kubernetes.io/instance-type) instead of a pool.
-    #[arg(long, value_name = "SIZE")]
+    #[arg(long, value_name = "SIZE", add = ArgValueCandidates::new(complete::sizes))]
     pub vm_size: Option<String>,
     /// Resource group (with --pool, to read the pool).
     #[arg(short = 'g', long, value_name = "NAME", requires = "cluster")]
@@ -616,7 +637,7 @@ pub struct CostArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
     /// VM size to price.
-    #[arg(long, value_name = "SIZE", required_unless_present = "cluster", conflicts_with = "cluster")]
+    #[arg(long, value_name = "SIZE", required_unless_present = "cluster", conflicts_with = "cluster", add = ArgValueCandidates::new(complete::sizes))]
     pub vm_size: Option<String>,
     /// Read every GPU pool of this cluster instead (with -g).
     #[arg(long, value_name = "NAME", requires = "resource_group")]
@@ -634,7 +655,7 @@ pub struct CostArgs {
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, requires = "min_count")]
     pub max_count: Option<u32>,
     /// Region [default: the cluster's, or the cheapest bundled region].
-    #[arg(long, value_name = "REGION")]
+    #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub region: Option<String>,
     /// Node OS.
     #[arg(long, value_enum)]
@@ -676,7 +697,7 @@ pub enum PricesCommand {
 #[derive(Debug, Args)]
 pub struct PricesRefreshArgs {
     /// Only these regions (repeat or comma-separate) [default: every region].
-    #[arg(long, value_name = "REGION", value_delimiter = ',')]
+    #[arg(long, value_name = "REGION", value_delimiter = ',', add = ArgValueCandidates::new(complete::regions))]
     pub region: Vec<String>,
     /// Currency (prices compare in USD; others are stored but not used for ranking).
     #[arg(long, default_value = "USD", value_name = "CODE")]

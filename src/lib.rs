@@ -66,6 +66,9 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
     match command {
         Command::Catalog(CatalogCommand::List(a)) => commands::catalog::list(ctx, a),
         Command::Catalog(CatalogCommand::Show(a)) => commands::catalog::show(ctx, a),
+        Command::Catalog(CatalogCommand::Models(a)) => commands::catalog::models(ctx, a),
+        Command::Catalog(CatalogCommand::Gpus(a)) => commands::catalog::gpus(ctx, a),
+        Command::Catalog(CatalogCommand::Regions(a)) => commands::catalog::regions(ctx, a),
         Command::Recommend(a) => commands::recommend::run(ctx, a),
         Command::CreatePool(a) => commands::create_pool::run(ctx, a),
         Command::Wait(a) => commands::wait::run(ctx, a),

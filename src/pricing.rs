@@ -111,6 +111,20 @@ fn bundled_epoch(as_of: &str) -> Option<u64> {
     u64::try_from(days * 86_400).ok()
 }
 
+/// Unix seconds → YYYY-MM-DD (UTC), the inverse of `bundled_epoch` for whole days.
+fn date_of(secs: u64) -> String {
+    let days = i64::try_from(secs / 86_400).unwrap_or(0) + 719_468;
+    let era = days.div_euclid(146_097);
+    let doe = days - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
 /// Merge the cache over the catalog's prices when it is newer and fresh enough. Returns where
 /// prices come from and any warning.
 pub fn apply(
@@ -142,9 +156,12 @@ pub fn apply(
             )),
         );
     }
+    let origin: std::sync::Arc<str> =
+        format!("{} (live cache, fetched {})", cache.source, date_of(cache.fetched_at)).into();
     for (size, regions) in cache.sizes {
-        let entry = catalog.prices.sizes.entry(size).or_default();
+        let entry = catalog.prices.sizes.entry(size.clone()).or_default();
         for (region, p) in regions {
+            catalog.prices.from_cache.insert((size.clone(), region.clone()), origin.clone());
             entry.insert(region, p);
         }
     }
@@ -266,6 +283,11 @@ mod tests {
         assert!(matches!(src, PriceSource::Cache { .. }), "{src:?}");
         assert!(warn.is_none());
         assert_eq!(c.price("Standard_NC24ads_A100_v4", "eastus").and_then(|p| p.linux), Some(1.0));
+        // The replaced entry names the cache as its source; the others keep the bundled one.
+        let src = c.price_source("Standard_NC24ads_A100_v4", "eastus", "linux").expect("source");
+        assert!(src.starts_with("test (live cache, fetched "), "{src}");
+        let src = c.price_source("Standard_NC24ads_A100_v4", "westus2", "linux").expect("source");
+        assert!(src.contains("as of 2026-06-18"), "{src}");
         // Other regions keep their bundled prices.
         assert!(c.price("Standard_NC24ads_A100_v4", "westus2").and_then(|p| p.linux).is_some());
 
@@ -293,5 +315,8 @@ mod tests {
         assert_eq!(bundled_epoch("2026-11-30"), Some(1_795_996_800));
         assert_eq!(bundled_epoch("2000-03-01"), Some(951_868_800));
         assert_eq!(bundled_epoch("unknown"), None);
+        for d in ["1970-01-01", "2000-02-29", "2000-03-01", "2026-06-18", "2026-11-30"] {
+            assert_eq!(date_of(bundled_epoch(d).expect("date")), d);
+        }
     }
 }

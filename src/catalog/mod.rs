@@ -78,6 +78,9 @@ pub struct Catalog {
     pub prices: PriceTable,
     /// Open LLMs.
     pub models: Vec<LlmModel>,
+    /// Every public Azure region (`regions.yaml`); empty when the file is absent (test catalogs),
+    /// and then any well-formed region name is accepted.
+    pub regions: RegionList,
     /// Where it came from.
     pub origin: Origin,
 }
@@ -154,6 +157,7 @@ impl Catalog {
         let mut rules = None;
         let mut prices = None;
         let mut models = None;
+        let mut regions = RegionList::default();
         for (name, text) in &files {
             let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
             let in_sizes = name.contains("sizes/") || name.contains("sizes\\");
@@ -166,6 +170,7 @@ impl Catalog {
                     "rules.yaml" => rules = Some(parse::<Vec<Rule>>(name, text)?),
                     "prices.yaml" => prices = Some(parse::<PriceTable>(name, text)?),
                     "models.yaml" => models = Some(parse::<Vec<LlmModel>>(name, text)?),
+                    "regions.yaml" => regions = parse::<RegionList>(name, text)?,
                     _ => {}
                 }
             }
@@ -237,7 +242,7 @@ impl Catalog {
                 .then_with(|| a.vcpus.cmp(&b.vcpus))
                 .then_with(|| a.name.cmp(&b.name))
         });
-        Ok(Self { sizes, gpus, rules, prices, models, origin })
+        Ok(Self { sizes, gpus, rules, prices, models, regions, origin })
     }
 
     /// Find a size by name: case-insensitive, with or without the `Standard_` prefix.
@@ -274,12 +279,48 @@ impl Catalog {
         self.prices.sizes.get(size).into_iter().flat_map(|m| m.iter())
     }
 
-    /// All regions the price table knows.
-    pub fn regions(&self) -> Vec<&str> {
+    /// All regions the price table has a price in.
+    pub fn priced_regions(&self) -> Vec<&str> {
         let mut r: Vec<&str> = self.prices.sizes.values().flat_map(|m| m.keys().map(String::as_str)).collect();
         r.sort_unstable();
         r.dedup();
         r
+    }
+
+    /// Resolve a region as typed (`westeurope`, `West Europe`, `WESTEUROPE`) to its ARM name.
+    /// `Err` carries "did you mean" candidates: the name is not a well-formed region name, or
+    /// is not in `regions.yaml` (when the catalog has one).
+    pub fn resolve_region(&self, typed: &str) -> Result<String, Vec<&str>> {
+        let norm: String = typed.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+        if norm.is_empty() || !norm.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(self.suggest_regions(&norm));
+        }
+        if self.regions.regions.is_empty() {
+            return Ok(norm);
+        }
+        match self.regions.regions.iter().find(|r| r.name == norm) {
+            Some(r) => Ok(r.name.clone()),
+            None => Err(self.suggest_regions(&norm)),
+        }
+    }
+
+    /// "Did you mean" candidates for a region name.
+    pub fn suggest_regions(&self, name: &str) -> Vec<&str> {
+        suggest(name, self.regions.regions.iter().map(|r| r.name.as_str()), str::to_ascii_lowercase)
+    }
+
+    /// Source and date of one price: the live cache when it replaced the entry, else the
+    /// bundled source that declares the field.
+    pub fn price_source(&self, size: &str, region: &str, field: &str) -> Option<String> {
+        if let Some(c) = self.prices.from_cache.get(&(size.to_owned(), region.to_owned())) {
+            return Some(c.to_string());
+        }
+        self.price_origin(field).map(|o| format!("{} (as of {})", o.source, o.as_of))
+    }
+
+    /// The source (and its date) of one price field (`linux`, `linux_spot`, …) in the bundled table.
+    pub fn price_origin(&self, field: &str) -> Option<&PriceOrigin> {
+        self.prices.sources.iter().find(|s| s.fields.iter().any(|f| f == field))
     }
 
     /// Rules that apply to a size (by series, size or GPU model).
@@ -468,18 +509,7 @@ impl Catalog {
             }
             self.check_conflict(r, &mut p);
         }
-        for (size, regions) in &self.prices.sizes {
-            if self.size(size).is_none() {
-                p.push(format!("prices: unknown size {size}"));
-            }
-            for (region, price) in regions {
-                for v in [price.linux, price.linux_spot, price.windows, price.windows_spot].into_iter().flatten() {
-                    if !(v.is_finite() && v > 0.0) {
-                        p.push(format!("prices: {size} in {region}: {v} is not a positive price"));
-                    }
-                }
-            }
-        }
+        p.extend(self.validate_prices_and_regions());
         let mut aliases = HashSet::new();
         for m in &self.models {
             for a in std::iter::once(&m.id).chain(&m.aliases) {
@@ -530,6 +560,49 @@ fn check_aks_facts(s: &VmSize, p: &mut Vec<String>) {
         if !AKS_OS_SKUS.contains(&o.as_str()) {
             p.push(format!("size {}: {o} is not an AKS OS SKU", s.name));
         }
+    }
+}
+
+impl Catalog {
+    /// Prices may name sizes the catalog lacks (they are ignored), but every price must be
+    /// positive, come from a declared source, and be for a known region.
+    fn validate_prices_and_regions(&self) -> Vec<String> {
+        let mut p = Vec::new();
+        let known: HashSet<&str> = self.regions.regions.iter().map(|r| r.name.as_str()).collect();
+        if known.len() != self.regions.regions.len() {
+            p.push("regions: a region appears twice".to_owned());
+        }
+        for s in &self.prices.sources {
+            if s.as_of != "unknown" && !is_date(&s.as_of) {
+                p.push(format!("prices: source {} has as_of {:?}, not YYYY-MM-DD or unknown", s.id, s.as_of));
+            }
+        }
+        for (size, regions) in &self.prices.sizes {
+            if !size.starts_with("Standard_N") {
+                p.push(format!("prices: {size} is not an N-series size name"));
+            }
+            for (region, price) in regions {
+                if !known.is_empty() && !known.contains(region.as_str()) {
+                    p.push(format!("prices: {size} in {region}: region not in regions.yaml"));
+                }
+                let fields = [
+                    ("linux", price.linux),
+                    ("linux_spot", price.linux_spot),
+                    ("windows", price.windows),
+                    ("windows_spot", price.windows_spot),
+                ];
+                for (field, v) in fields {
+                    let Some(v) = v else { continue };
+                    if !(v.is_finite() && v > 0.0) {
+                        p.push(format!("prices: {size} in {region}: {v} is not a positive price"));
+                    }
+                    if !self.prices.sources.is_empty() && self.price_origin(field).is_none() {
+                        p.push(format!("prices: {size} in {region}: no source declares field {field}"));
+                    }
+                }
+            }
+        }
+        p
     }
 }
 
@@ -598,6 +671,68 @@ mod tests {
         let c = Catalog::bundled().expect("bundled catalog loads");
         let problems = c.validate();
         assert!(problems.is_empty(), "bundled catalog problems:\n{}", problems.join("\n"));
+    }
+
+    /// The figures ../shared/pricing/SOURCES.md spot-checks, and the placeholders it says to drop.
+    #[test]
+    fn bundled_prices_cover_every_region_with_sources() {
+        let c = Catalog::bundled().expect("bundled catalog loads");
+        let linux = |s: &str, r: &str| c.price(s, r).and_then(|p| p.linux);
+        assert_eq!(linux("Standard_NC24ads_A100_v4", "eastus"), Some(3.673));
+        assert_eq!(linux("Standard_NC24ads_A100_v4", "westeurope"), Some(4.775));
+        assert_eq!(linux("Standard_ND96isr_H100_v5", "eastus"), Some(98.32));
+        // SkyPilot's spot == on-demand placeholders are gone; real US spot prices stay.
+        assert_eq!(c.price("Standard_ND96isr_H100_v5", "eastus").and_then(|p| p.linux_spot), None);
+        assert!(c.price("Standard_NC24ads_A100_v4", "eastus").and_then(|p| p.linux_spot).is_some());
+        // No bundled Windows price anywhere.
+        assert!(c
+            .prices
+            .sizes
+            .values()
+            .flat_map(|m| m.values())
+            .all(|p| p.windows.is_none() && p.windows_spot.is_none()));
+        assert_eq!(c.priced_regions().len(), 52);
+        let od = c.price_origin("linux").expect("linux source");
+        assert_eq!(od.as_of, "2026-06-18");
+        assert!(od.source.contains("karpenter-provider-azure"));
+        assert!(c.price_origin("linux_spot").expect("spot source").source.contains("skypilot"));
+        assert!(c
+            .price_source("Standard_NC24ads_A100_v4", "eastus", "linux")
+            .expect("source")
+            .contains("as of 2026-06-18"));
+    }
+
+    /// Every current size AKS supports has a list price somewhere; priced sizes the catalog
+    /// does not list (yet) are tolerated and invisible to lookups.
+    #[test]
+    fn priced_sizes_and_catalog_sizes() {
+        let c = Catalog::bundled().expect("bundled catalog loads");
+        let unpriced: Vec<&str> = c
+            .sizes
+            .iter()
+            .filter(|s| s.aks_supported && s.status == Status::Current)
+            .filter(|s| c.price_regions(&s.name).all(|(_, p)| p.linux.is_none()))
+            .map(|s| s.name.as_str())
+            .collect();
+        assert!(unpriced.is_empty(), "current AKS sizes without a list price: {unpriced:?}");
+        let uncatalogued: Vec<&str> =
+            c.prices.sizes.keys().map(String::as_str).filter(|s| !c.sizes.iter().any(|z| z.name == *s)).collect();
+        // e.g. the NCv6 RTX PRO sizes beyond the documented ones, ND96is_flex_H100_v5.
+        assert!(uncatalogued.contains(&"Standard_ND96is_flex_H100_v5"), "{uncatalogued:?}");
+        assert!(uncatalogued.iter().all(|s| c.size(s).is_none()));
+    }
+
+    #[test]
+    fn regions_resolve_with_did_you_mean() {
+        let c = Catalog::bundled().expect("bundled catalog loads");
+        assert_eq!(c.resolve_region("West Europe"), Ok("westeurope".to_owned()));
+        assert_eq!(c.resolve_region("austriaeast"), Ok("austriaeast".to_owned()));
+        assert_eq!(c.resolve_region("westeu").expect_err("unknown").first(), Some(&"westeurope"));
+        assert!(c.resolve_region("east-us").is_err());
+        assert!(c.regions.regions.len() >= 59);
+        // Every priced region is a listed region (validate() checks the same).
+        let listed: HashSet<&str> = c.regions.regions.iter().map(|r| r.name.as_str()).collect();
+        assert!(c.priced_regions().iter().all(|r| listed.contains(r)));
     }
 
     #[test]

@@ -374,10 +374,52 @@ pub struct PriceTable {
     pub currency: String,
     pub as_of: String,
     pub source: String,
+    /// Where each price field comes from, with its date.
+    #[serde(default)]
+    pub sources: Vec<PriceOrigin>,
     #[serde(default)]
     pub notes: Vec<String>,
-    /// size name → region → prices.
+    /// size name → region → prices. May name sizes the catalog does not list (ignored).
     pub sizes: BTreeMap<String, BTreeMap<String, RegionPrice>>,
+    /// Entries replaced by the live price cache: (size, region) → "live cache, fetched …".
+    #[serde(skip)]
+    pub from_cache: BTreeMap<(String, String), std::sync::Arc<str>>,
+}
+
+/// One source of `prices.yaml`: which fields (`linux`, `linux_spot`, `windows`,
+/// `windows_spot`) it fills, as of when.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PriceOrigin {
+    pub id: String,
+    pub fields: Vec<String>,
+    /// YYYY-MM-DD, or `unknown`.
+    pub as_of: String,
+    pub source: String,
+}
+
+/// An Azure region from `regions.yaml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Region {
+    /// ARM programmatic name (`westeurope`).
+    pub name: String,
+    pub display_name: String,
+    pub geography: String,
+    /// `restricted` or `coming soon`; absent when generally available.
+    #[serde(default)]
+    pub access: Option<String>,
+    /// Where the region comes from when not the file's `source`.
+    #[serde(default)]
+    pub source: Option<String>,
+}
+
+/// `regions.yaml`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegionList {
+    pub source: String,
+    pub regions: Vec<Region>,
 }
 
 /// Model weight/KV dtype as published.

@@ -1,9 +1,9 @@
-//! `aksgpu catalog list|show`: the bundled facts, filtered and formatted.
+//! `aksgpu catalog list|show|models|gpus|regions`: the bundled facts, filtered and formatted.
 
 use serde::Serialize;
 
-use crate::catalog::{Catalog, GpuModel, MigProfile, RegionPrice, Rule, Status, VmSize};
-use crate::cli::{CatalogListArgs, CatalogShowArgs, Format, ListFormat};
+use crate::catalog::{Catalog, GpuModel, LlmModel, MigProfile, Region, RegionPrice, Rule, Status, VmSize};
+use crate::cli::{CatalogListArgs, CatalogShowArgs, CatalogViewArgs, Format, ListFormat};
 use crate::commands::Ctx;
 use crate::error::{did_you_mean, Error};
 use crate::output::{money, table, Align};
@@ -362,4 +362,186 @@ fn yes_no(b: bool) -> &'static str {
 
 fn indent(text: &str) -> String {
     text.lines().map(|l| format!("  {l}\n")).collect()
+}
+
+/// One row of `catalog models`: the catalog entry as it is (every field, for JSON/YAML).
+#[derive(Debug, Serialize)]
+struct ModelRow<'a> {
+    #[serde(flatten)]
+    model: &'a LlmModel,
+}
+
+/// `aksgpu catalog models`
+pub fn models(ctx: &Ctx, args: &CatalogViewArgs) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let rows: Vec<ModelRow<'_>> = catalog.models.iter().map(|model| ModelRow { model }).collect();
+    let p = &ctx.printer;
+    match args.output {
+        Format::Json => p.json(&rows)?,
+        Format::Yaml => p.yaml(&rows)?,
+        Format::Table => {
+            let table_rows: Vec<Vec<String>> = catalog
+                .models
+                .iter()
+                .map(|m| {
+                    vec![
+                        m.aliases.first().cloned().unwrap_or_else(|| m.id.clone()),
+                        m.id.clone(),
+                        match m.active_params_b {
+                            Some(a) => format!("{}B ({}B active)", fmt_num(m.params_b), fmt_num(a)),
+                            None => format!("{}B", fmt_num(m.params_b)),
+                        },
+                        m.layers.to_string(),
+                        format!("{}/{}", m.attention_heads, m.kv_heads),
+                        m.context.to_string(),
+                        serde_json::to_value(m.native_dtype)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_owned))
+                            .unwrap_or_default(),
+                        m.kaito_preset.clone().unwrap_or_else(|| "-".to_owned()),
+                    ]
+                })
+                .collect();
+            p.out(&table(
+                &["ALIAS", "HUGGING FACE ID", "PARAMS", "LAYERS", "HEADS/KV", "CONTEXT", "DTYPE", "KAITO PRESET"],
+                &[
+                    Align::Left,
+                    Align::Left,
+                    Align::Right,
+                    Align::Right,
+                    Align::Right,
+                    Align::Right,
+                    Align::Left,
+                    Align::Left,
+                ],
+                &table_rows,
+            ))?;
+            p.note(&format!(
+                "{} model(s); `recommend --model` takes the id or any alias (-o json lists them all)",
+                rows.len()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// One row of `catalog gpus`: the GPU facts plus the catalog sizes that carry it.
+#[derive(Debug, Serialize)]
+struct GpuRow<'a> {
+    #[serde(flatten)]
+    gpu: &'a GpuModel,
+    sizes: Vec<&'a str>,
+}
+
+/// `aksgpu catalog gpus`
+pub fn gpus(ctx: &Ctx, args: &CatalogViewArgs) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let rows: Vec<GpuRow<'_>> = catalog
+        .gpus
+        .iter()
+        .map(|gpu| GpuRow {
+            gpu,
+            sizes: catalog.sizes.iter().filter(|s| s.gpu_model == gpu.id).map(|s| s.name.as_str()).collect(),
+        })
+        .collect();
+    let p = &ctx.printer;
+    match args.output {
+        Format::Json => p.json(&rows)?,
+        Format::Yaml => p.yaml(&rows)?,
+        Format::Table => {
+            let table_rows: Vec<Vec<String>> = rows
+                .iter()
+                .map(|r| {
+                    let g = r.gpu;
+                    vec![
+                        g.id.clone(),
+                        g.vendor.to_string(),
+                        g.architecture.clone().unwrap_or_else(|| "-".to_owned()),
+                        format!("{} GiB", fmt_num(g.memory_gib)),
+                        g.compute_capability.clone().unwrap_or_else(|| "-".to_owned()),
+                        yes_no(g.bf16).to_owned(),
+                        yes_no(g.fp8).to_owned(),
+                        yes_no(g.nvenc).to_owned(),
+                        if g.mig_profiles.is_empty() {
+                            "-".to_owned()
+                        } else {
+                            g.mig_profiles.iter().map(|m| m.slice.as_str()).collect::<Vec<_>>().join(",")
+                        },
+                        r.sizes.len().to_string(),
+                    ]
+                })
+                .collect();
+            p.out(&table(
+                &["GPU", "VENDOR", "ARCH", "MEMORY", "CC", "BF16", "FP8", "NVENC", "MIG SLICES", "SIZES"],
+                &[
+                    Align::Left,
+                    Align::Left,
+                    Align::Left,
+                    Align::Right,
+                    Align::Right,
+                    Align::Left,
+                    Align::Left,
+                    Align::Left,
+                    Align::Left,
+                    Align::Right,
+                ],
+                &table_rows,
+            ))?;
+            p.note(&format!("{} GPU model(s); `catalog list --gpu-model GPU` lists their sizes", rows.len()));
+        }
+    }
+    Ok(())
+}
+
+/// One row of `catalog regions`.
+#[derive(Debug, Serialize)]
+struct RegionRow<'a> {
+    #[serde(flatten)]
+    region: &'a Region,
+    /// Catalog sizes with a Linux on-demand list price in this region.
+    priced_sizes: usize,
+}
+
+/// `aksgpu catalog regions`
+pub fn regions(ctx: &Ctx, args: &CatalogViewArgs) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let rows: Vec<RegionRow<'_>> = catalog
+        .regions
+        .regions
+        .iter()
+        .map(|region| RegionRow {
+            region,
+            priced_sizes: catalog
+                .sizes
+                .iter()
+                .filter(|s| catalog.price(&s.name, &region.name).is_some_and(|p| p.linux.is_some()))
+                .count(),
+        })
+        .collect();
+    let p = &ctx.printer;
+    match args.output {
+        Format::Json => p.json(&rows)?,
+        Format::Yaml => p.yaml(&rows)?,
+        Format::Table => {
+            let table_rows: Vec<Vec<String>> = rows
+                .iter()
+                .map(|r| {
+                    vec![
+                        r.region.name.clone(),
+                        r.region.display_name.clone(),
+                        r.region.geography.clone(),
+                        r.region.access.clone().unwrap_or_else(|| "-".to_owned()),
+                        r.priced_sizes.to_string(),
+                    ]
+                })
+                .collect();
+            p.out(&table(
+                &["REGION", "NAME", "GEOGRAPHY", "ACCESS", "GPU SIZES PRICED"],
+                &[Align::Left, Align::Left, Align::Left, Align::Left, Align::Right],
+                &table_rows,
+            ))?;
+            p.note(&format!("{} region(s); source: {}", rows.len(), catalog.regions.source));
+        }
+    }
+    Ok(())
 }

@@ -192,6 +192,9 @@ fn confirm(ctx: &Ctx, a: &CreatePoolArgs, spec: &PoolSpec, c: &Cost) -> Result<(
 /// `aksgpu create-pool`
 pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
+    if let Some(l) = &a.location {
+        crate::commands::recommend::region_arg(&catalog, "--location", l)?;
+    }
     let p = &ctx.printer;
     if a.install_operator && a.no_wait {
         return Err(Error::usage(

@@ -398,7 +398,9 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
         )
         .into());
     };
-    let (instance, count, notes) = kaito_instance(&catalog, model, a.instance_type.as_deref(), a.region.as_deref())?;
+    let region =
+        a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?;
+    let (instance, count, notes) = kaito_instance(&catalog, model, a.instance_type.as_deref(), region.as_deref())?;
     for n in notes {
         ctx.printer.note(&format!("note: {n}"));
     }

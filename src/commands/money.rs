@@ -88,7 +88,8 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
     let p = &ctx.printer;
     let source = with_live_prices(&mut catalog, p);
-    let region = a.region.as_ref().map(|r| r.replace(' ', "").to_ascii_lowercase());
+    let region =
+        a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?;
     let mut notes = vec![format!("prices: {}", source.describe())];
     let reports: Vec<CostReport> = match (&a.vm_size, &a.cluster) {
         (Some(name), _) => {

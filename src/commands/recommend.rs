@@ -201,20 +201,7 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
         }
     }
     if let Some(r) = &a.region {
-        let norm: String = r.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
-        if norm.is_empty() || !norm.chars().all(|c| c.is_ascii_alphanumeric()) {
-            return Err(Error::usage(
-                format!("--region {r:?} is not an Azure region name"),
-                Some("use the ARM name, such as eastus or westeurope".to_owned()),
-            ));
-        }
-        if !catalog.regions().contains(&norm.as_str()) {
-            notes.push(format!(
-                "no bundled prices for {norm}: prices unknown there (bundled regions: {})",
-                catalog.regions().join(", ")
-            ));
-        }
-        req.region = Some(norm);
+        req.region = Some(region_arg(catalog, "--region", r)?);
     }
     req.max_price_per_hour = a.max_price_per_hour;
     req.spot = a.spot;
@@ -222,10 +209,24 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
     req.include_retired = a.include_retired;
     req.include_unsupported = a.include_unsupported;
     req.gpu_driver_none = a.gpu_driver.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("none"));
+    req.include_unpriced = a.include_unpriced;
     req.top = usize::try_from(a.top).unwrap_or(usize::MAX);
     req.notes = notes;
     req.compute_need();
     Ok(req)
+}
+
+/// Check a region flag against the catalog's list of Azure regions: the ARM name on success,
+/// else a usage error (exit 2) with a did-you-mean.
+pub fn region_arg(catalog: &Catalog, flag: &str, typed: &str) -> Result<String, Error> {
+    catalog.resolve_region(typed).map_err(|near| {
+        Error::usage(
+            format!("{flag} {typed:?} is not an Azure region"),
+            did_you_mean(&near).or_else(|| {
+                Some("use the ARM name, such as eastus or westeurope (`aksgpu catalog regions`)".to_owned())
+            }),
+        )
+    })
 }
 
 /// `aksgpu recommend`
@@ -331,22 +332,22 @@ pub fn render(o: &Outcome) -> String {
     }
     out.push('\n');
     let mig = r.mig;
+    // REGION: where each size is priced (its cheapest region) when no --region was given.
+    let region_col = r.region.is_none();
+    // RANKED BY: the price the ranking used when the requested one is unknown (e.g. Windows).
+    let basis_col = o.recommendations.iter().any(|x| x.price_per_hour.is_none());
     let mut headers = vec!["#", "VM SIZE", "GPU", "NEED/GPU", "USABLE/GPU", "GPUS×NODES", "$/HOUR", "$/MONTH"];
-    if mig {
-        headers.push("$/INSTANCE-H");
-    }
-    let mut aligns = vec![
-        Align::Right,
-        Align::Left,
-        Align::Left,
-        Align::Right,
-        Align::Right,
-        Align::Right,
-        Align::Right,
-        Align::Right,
-    ];
-    if mig {
-        aligns.push(Align::Right);
+    let mut aligns = vec![Align::Right, Align::Left, Align::Left];
+    aligns.extend([Align::Right; 5]);
+    for (on, h, a) in [
+        (mig, "$/INSTANCE-H", Align::Right),
+        (region_col, "REGION", Align::Left),
+        (basis_col, "RANKED BY", Align::Left),
+    ] {
+        if on {
+            headers.push(h);
+            aligns.push(a);
+        }
     }
     let rows: Vec<Vec<String>> = o
         .recommendations
@@ -375,6 +376,12 @@ pub fn render(o: &Outcome) -> String {
             if mig {
                 row.push(rec.price_per_instance_hour.map_or("unknown".to_owned(), |p| format!("${p:.3}")));
             }
+            if region_col {
+                row.push(rec.price_region.clone().unwrap_or_else(|| "-".to_owned()));
+            }
+            if basis_col {
+                row.push(ranked_by(rec));
+            }
             row
         })
         .collect();
@@ -395,7 +402,22 @@ pub fn render(o: &Outcome) -> String {
         "rejected[]",
         recommend::price_kind(r)
     ));
+    if basis_col {
+        out.push_str(&format!(
+            "Unknown {} prices are never guessed: those sizes rank by the price under RANKED BY; `aksgpu prices refresh` fetches current ones.\n",
+            recommend::price_kind(r)
+        ));
+    }
     out
+}
+
+/// "-" when the requested price is known; else the fallback the ranking used.
+fn ranked_by(rec: &recommend::Recommendation) -> String {
+    match (rec.price_per_hour, rec.rank_price_per_hour) {
+        (Some(_), _) => "-".to_owned(),
+        (None, Some(p)) => format!("{} ${p:.2}/h", rec.price_basis.split(" (").next().unwrap_or(&rec.price_basis)),
+        (None, None) => "no list price".to_owned(),
+    }
 }
 
 fn fmt_num_frac(v: f64) -> String {

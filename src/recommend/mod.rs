@@ -173,6 +173,8 @@ pub struct Requirements {
     pub include_unsupported: bool,
     /// `--gpu-driver none`: the user brings the driver, so driver-none sizes are candidates.
     pub gpu_driver_none: bool,
+    /// With `--region`: keep sizes with no list price there (ranked last) instead of rejecting them.
+    pub include_unpriced: bool,
     pub top: usize,
     /// The memory need, when a model was given.
     pub need: Option<Need>,
@@ -205,6 +207,7 @@ impl Requirements {
             include_retired: false,
             include_unsupported: false,
             gpu_driver_none: false,
+            include_unpriced: false,
             top: 5,
             need: None,
             notes: Vec::new(),
@@ -262,14 +265,25 @@ pub struct MigFit {
     pub memory_gib: f64,
 }
 
-/// Where a price came from.
+/// The price of one node, and what the ranking uses when that price is unknown.
 #[derive(Debug, Clone, Serialize)]
 pub struct Price {
-    /// USD per hour for one node.
-    pub per_node_hour: f64,
-    pub region: String,
-    /// True when the region was chosen as the cheapest bundled one (no `--region`).
+    /// USD per hour for one node of the requested kind; `None` = unknown (for example a
+    /// Windows price before `aksgpu prices refresh`). Never estimated.
+    pub per_node_hour: Option<f64>,
+    /// The per-node USD/hour the ranking uses: the requested price, or the fallback `basis` names.
+    pub rank_per_node_hour: Option<f64>,
+    /// 0: ranked by the requested price or its Linux equivalent; 1: spot unknown, ranked by
+    /// on-demand; 2: no list price at all (only with `--include-unpriced`).
+    pub rank_tier: u8,
+    /// What `rank_per_node_hour` is: "linux on-demand", "linux on-demand (windows unknown)", …
+    pub basis: String,
+    /// Region of the price; `None` when the size has no list price anywhere.
+    pub region: Option<String>,
+    /// True when the region was chosen as the cheapest one (no `--region`).
     pub cheapest_region: bool,
+    /// Source and date of `rank_per_node_hour`.
+    pub source: Option<String>,
 }
 
 /// One ranked recommendation.
@@ -293,6 +307,13 @@ pub struct Recommendation {
     pub price_per_instance_hour: Option<f64>,
     pub price_region: Option<String>,
     pub price_kind: String,
+    /// What the ranking used: `price_kind`, or e.g. "linux on-demand (windows unknown)" when the
+    /// requested price is unknown; "unpriced" when the size has no list price.
+    pub price_basis: String,
+    /// USD per hour for the whole fit by `price_basis` (equals `price_per_hour` when that is known).
+    pub rank_price_per_hour: Option<f64>,
+    /// Source and date of the price the ranking used.
+    pub price_source: Option<String>,
     pub fit: Fit,
     pub reasons: Vec<String>,
     pub warnings: Vec<String>,
@@ -373,19 +394,15 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
         (accepted, rejected) = pass(max_nodes);
     }
     accepted.sort_by(|a: &Recommendation, b: &Recommendation| {
-        let ka = a.price_per_instance_hour.or(a.price_per_hour);
-        let kb = b.price_per_instance_hour.or(b.price_per_hour);
-        match (ka, kb) {
-            (Some(x), Some(y)) => x.total_cmp(&y),
-            (Some(_), None) => std::cmp::Ordering::Less,
-            (None, Some(_)) => std::cmp::Ordering::Greater,
-            (None, None) => std::cmp::Ordering::Equal,
-        }
-        .then(
-            (a.fit.gpus_used_per_node * f64::from(a.fit.nodes))
-                .total_cmp(&(b.fit.gpus_used_per_node * f64::from(b.fit.nodes))),
-        )
-        .then(a.vm_size.cmp(&b.vm_size))
+        rank_key(a)
+            .0
+            .cmp(&rank_key(b).0)
+            .then(rank_key(a).1.total_cmp(&rank_key(b).1))
+            .then(
+                (a.fit.gpus_used_per_node * f64::from(a.fit.nodes))
+                    .total_cmp(&(b.fit.gpus_used_per_node * f64::from(b.fit.nodes))),
+            )
+            .then(a.vm_size.cmp(&b.vm_size))
     });
     let mut overflow: Vec<Rejected> = accepted
         .iter()
@@ -395,7 +412,11 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
             reason: format!(
                 "fits, but ranked below the top {} ({})",
                 req.top,
-                r.price_per_hour.map_or("price unknown".to_owned(), |p| format!("${p:.2}/h"))
+                match (r.price_per_hour, r.rank_price_per_hour) {
+                    (Some(p), _) => format!("${p:.2}/h"),
+                    (None, Some(p)) => format!("price unknown; ${p:.2}/h by {}", r.price_basis),
+                    (None, None) => "price unknown".to_owned(),
+                }
             ),
             constraint: "--top".to_owned(),
             stage: usize::MAX,
@@ -416,7 +437,23 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
     Outcome { requirements: req.clone(), recommendations: accepted, rejected: overflow }
 }
 
-const STAGE_MEMORY_FIT: usize = 10;
+const STAGE_REGION: usize = 10;
+const STAGE_MEMORY_FIT: usize = 11;
+const STAGE_PRICE: usize = 12;
+
+/// Sort key: (tier, whole-fit USD/hour, per MIG instance when `--mig`); unknown prices last,
+/// and sizes with no price at all by their GPU memory (smallest adequate first), never by name.
+fn rank_key(r: &Recommendation) -> (u8, f64) {
+    let tier = r.price.as_ref().map_or(2, |p| p.rank_tier);
+    let per_instance = match (&r.fit.mig, r.rank_price_per_hour) {
+        (Some(m), Some(p)) if m.instances_per_node > 0 => Some(p / (f64::from(m.instances_per_node * r.fit.nodes))),
+        _ => None,
+    };
+    match per_instance.or(r.rank_price_per_hour) {
+        Some(p) => (tier, p),
+        None => (2, r.gpu_memory_gib * f64::from(r.fit.nodes)),
+    }
+}
 
 struct Reject<'a> {
     stage: usize,
@@ -426,7 +463,7 @@ struct Reject<'a> {
 fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32) -> Result<Recommendation, Rejected> {
     let gpu = catalog.gpu(&size.gpu_model);
     let price = pick_price(catalog, req, size);
-    let price_key = price.as_ref().map_or(f64::MAX, |p| p.per_node_hour);
+    let price_key = price.as_ref().and_then(|p| p.rank_per_node_hour).unwrap_or(f64::MAX);
     let reject = |r: Reject<'_>, reason: String| Rejected {
         vm_size: size.name.clone(),
         reason,
@@ -533,12 +570,19 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
             ),
         ));
     }
-    // 10. Memory fit for the model.
+    // 10. Sold in the region: a size with no list price there is taken as not sold there.
+    // Retired sizes have no list price by nature: --include-retired lists them unpriced.
+    let asked_retired = req.include_retired && size.status == Status::Retired;
+    if let Some(why) = unpriced(req, price.as_ref()).filter(|_| !asked_retired) {
+        return Err(reject(Reject { stage: STAGE_REGION, constraint: "--region" }, why));
+    }
+    // 11. Memory fit for the model.
     let fit = fit_size(req, size, mig_profiles, max_nodes)
         .map_err(|why| reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "memory fit" }, why))?;
-    // 11. Price.
+    // 12. Price.
     let nodes = f64::from(fit.nodes);
-    let total_price = price.as_ref().map(|p| p.per_node_hour * nodes);
+    let total_price = price.as_ref().and_then(|p| p.per_node_hour).map(|p| p * nodes);
+    let rank_price = price.as_ref().and_then(|p| p.rank_per_node_hour).map(|p| p * nodes);
     let per_instance = match (&fit.mig, total_price) {
         (Some(m), Some(p)) if m.instances_per_node > 0 => Some(p / (f64::from(m.instances_per_node) * nodes)),
         _ => None,
@@ -547,13 +591,13 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
         match total_price {
             None => {
                 return Err(reject(
-                    Reject { stage: 11, constraint: "--max-price-per-hour" },
+                    Reject { stage: STAGE_PRICE, constraint: "--max-price-per-hour" },
                     format!("price unknown{}, so it cannot be held to ${max}/h", in_region(req)),
                 ))
             }
             Some(p) if p > max + 1e-9 => {
                 let mut r = reject(
-                    Reject { stage: 11, constraint: "--max-price-per-hour" },
+                    Reject { stage: STAGE_PRICE, constraint: "--max-price-per-hour" },
                     format!(
                         "${p:.2}/h{} is over --max-price-per-hour {max}",
                         if fit.nodes > 1 { format!(" for {} nodes", fit.nodes) } else { String::new() }
@@ -578,8 +622,11 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
         price_per_hour: total_price.map(round_cents),
         monthly_cost: total_price.map(|p| round_cents(p * HOURS_PER_MONTH)),
         price_per_instance_hour: per_instance.map(|p| (p * 10_000.0).round() / 10_000.0),
-        price_region: price.as_ref().map(|p| p.region.clone()),
+        price_region: price.as_ref().and_then(|p| p.region.clone()),
         price_kind: price_kind(req),
+        price_basis: price.as_ref().map_or_else(|| "unpriced".to_owned(), |p| p.basis.clone()),
+        rank_price_per_hour: rank_price.map(round_cents),
+        price_source: price.as_ref().and_then(|p| p.source.clone()),
         fit,
         reasons: Vec::new(),
         warnings: Vec::new(),
@@ -604,31 +651,98 @@ pub fn price_kind(req: &Requirements) -> String {
     )
 }
 
-fn price_of(p: &RegionPrice, os: Os, spot: bool) -> Option<f64> {
+/// The prices to try, best first, with their field name, ranking tier and basis. Windows ranks
+/// by the Linux price when its own is unknown (the bundled table has no Windows prices); an
+/// unknown spot price ranks after known ones, by the on-demand price.
+fn price_fallbacks(os: Os, spot: bool) -> &'static [(&'static str, u8, &'static str)] {
     match (os, spot) {
-        (Os::Linux, false) => p.linux,
-        (Os::Linux, true) => p.linux_spot,
-        (Os::Windows, false) => p.windows,
-        (Os::Windows, true) => p.windows_spot,
+        (Os::Linux, false) => &[("linux", 0, "linux on-demand")],
+        (Os::Linux, true) => &[("linux_spot", 0, "linux spot"), ("linux", 1, "linux on-demand (spot unknown)")],
+        (Os::Windows, false) => {
+            &[("windows", 0, "windows on-demand"), ("linux", 0, "linux on-demand (windows unknown)")]
+        }
+        (Os::Windows, true) => &[
+            ("windows_spot", 0, "windows spot"),
+            ("linux_spot", 0, "linux spot (windows spot unknown)"),
+            ("linux", 1, "linux on-demand (windows spot unknown)"),
+        ],
     }
 }
 
+fn field(p: &RegionPrice, name: &str) -> Option<f64> {
+    match name {
+        "linux" => p.linux,
+        "linux_spot" => p.linux_spot,
+        "windows" => p.windows,
+        "windows_spot" => p.windows_spot,
+        _ => None,
+    }
+}
+
+/// What one region offers for a size: the requested price, and the price the ranking uses.
+struct Found {
+    own: Option<f64>,
+    tier: u8,
+    rank: f64,
+    basis: &'static str,
+    field: &'static str,
+}
+
+impl Found {
+    /// Lowest tier, then a region where the requested price is known, then the cheapest.
+    fn key(&self) -> (u8, bool) {
+        (self.tier, self.own.is_none())
+    }
+}
+
+fn price_in(p: &RegionPrice, os: Os, spot: bool) -> Option<Found> {
+    let wanted = price_fallbacks(os, spot);
+    let own = field(p, wanted[0].0);
+    wanted.iter().find_map(|&(f, tier, basis)| field(p, f).map(|rank| Found { own, tier, rank, basis, field: f }))
+}
+
 fn pick_price(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Option<Price> {
-    match &req.region {
+    let best = match &req.region {
         Some(region) => {
-            let p = catalog.price(&size.name, region)?;
-            Some(Price {
-                per_node_hour: price_of(p, req.os, req.spot)?,
-                region: region.clone(),
-                cheapest_region: false,
-            })
+            catalog.price(&size.name, region).and_then(|p| price_in(p, req.os, req.spot)).map(|x| (region, x))
         }
         None => catalog
             .price_regions(&size.name)
-            .filter_map(|(r, p)| price_of(p, req.os, req.spot).map(|v| (r, v)))
-            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(b.0)))
-            .map(|(r, v)| Price { per_node_hour: v, region: r.clone(), cheapest_region: true }),
+            .filter_map(|(r, p)| price_in(p, req.os, req.spot).map(|x| (r, x)))
+            .min_by(|(ra, a), (rb, b)| a.key().cmp(&b.key()).then(a.rank.total_cmp(&b.rank)).then(ra.cmp(rb))),
+    };
+    let Some((region, found)) = best else {
+        // Not sold (no list price) here or anywhere: kept only with --include-unpriced.
+        return (req.include_unpriced || (req.include_retired && size.status == Status::Retired)).then(|| Price {
+            per_node_hour: None,
+            rank_per_node_hour: None,
+            rank_tier: 2,
+            basis: "unpriced".to_owned(),
+            region: req.region.clone(),
+            cheapest_region: false,
+            source: None,
+        });
+    };
+    Some(Price {
+        per_node_hour: found.own,
+        rank_per_node_hour: Some(found.rank),
+        rank_tier: found.tier,
+        basis: found.basis.to_owned(),
+        region: Some(region.clone()),
+        cheapest_region: req.region.is_none(),
+        source: catalog.price_source(&size.name, region, found.field),
+    })
+}
+
+/// Why a size is taken as not sold: no list price in `--region` (or in any region).
+fn unpriced(req: &Requirements, price: Option<&Price>) -> Option<String> {
+    if price.is_some() {
+        return None;
     }
+    Some(match &req.region {
+        Some(r) => format!("no list price in {r}: not sold there (--include-unpriced to list it)"),
+        None => "no list price in any region: not sold (--include-unpriced to list it)".to_owned(),
+    })
 }
 
 /// True when `want` names this size's GPU (id, id prefix such as `A100`, or a word of its name).
@@ -884,14 +998,7 @@ fn explain(
             fmt_num(size.gpu_memory_gib)
         ));
     }
-    match price {
-        Some(p) if p.cheapest_region => reasons.push(format!(
-            "${:.2}/h per node in {} (cheapest bundled region; --region to choose)",
-            p.per_node_hour, p.region
-        )),
-        Some(p) => reasons.push(format!("${:.2}/h per node in {}", p.per_node_hour, p.region)),
-        None => warnings.push(format!("price unknown for {}{}", price_kind(req), in_region(req))),
-    }
+    explain_price(req, price, &mut reasons, &mut warnings);
     if let Some((crate::catalog::AksStatus::Preview, rule)) = catalog.series_status(&size.series) {
         warnings.push(format!("preview: {}", rule.summary));
     }
@@ -933,6 +1040,25 @@ fn explain(
         );
     }
     (reasons, warnings)
+}
+
+fn explain_price(req: &Requirements, price: Option<&Price>, reasons: &mut Vec<String>, warnings: &mut Vec<String>) {
+    let Some(p) = price else { return };
+    let region = p.region.as_deref().unwrap_or("any region");
+    let where_ =
+        if p.cheapest_region { format!("{region} (cheapest region; --region to choose)") } else { region.to_owned() };
+    match (p.per_node_hour, p.rank_per_node_hour) {
+        (Some(v), _) => reasons.push(format!("${v:.2}/h per node in {where_}")),
+        (None, Some(v)) => warnings.push(format!(
+            "{} price unknown in {region} (`aksgpu prices refresh` fetches it); ranked by the {} price ${v:.2}/h per node",
+            price_kind(req),
+            p.basis.split(" (").next().unwrap_or(&p.basis)
+        )),
+        (None, None) => warnings.push(format!(
+            "no list price{}: Azure may not sell this size there; ranked last",
+            p.region.as_ref().map(|r| format!(" in {r}")).unwrap_or_else(|| " in any region".to_owned())
+        )),
+    }
 }
 
 /// Format a number without trailing zeros (`80`, `0.5`, `13.44`).
@@ -1152,6 +1278,105 @@ sizes:
         let vdi = recommend(&c, &req(Workload::Vdi, None));
         assert!(vdi.recommendations.is_empty());
         assert_eq!(vdi.no_fit().expect("no fit").constraint, "--workload");
+    }
+
+    fn catalog_with_prices(prices: &str) -> Catalog {
+        Catalog::from_yaml(&[
+            ("sizes/test.yaml", SIZES),
+            ("gpus.yaml", GPUS),
+            ("rules.yaml", RULES),
+            ("prices.yaml", prices),
+            ("models.yaml", MODELS),
+        ])
+        .expect("test catalog")
+    }
+
+    const WORLD_PRICES: &str = r#"
+currency: USD
+as_of: test
+source: test
+sizes:
+  Standard_NC1_small: {eastus: {linux: 0.5, linux_spot: 0.1}, westeurope: {linux: 0.7}}
+  Standard_NC4_small: {eastus: {linux: 4.0}}
+  Standard_ND8_big: {eastus: {linux: 30.0, windows: 40.0}, westeurope: {linux: 20.0}}
+"#;
+
+    /// With --region a size with no list price there is not sold there; without, each size is
+    /// priced in its cheapest region.
+    #[test]
+    fn region_without_a_list_price_rejects_the_size_unless_include_unpriced() {
+        let c = catalog_with_prices(WORLD_PRICES);
+        let mut r = req(Workload::Cv, None);
+        let o = recommend(&c, &r);
+        let regions: Vec<_> = o.recommendations.iter().map(|x| (x.vm_size.as_str(), x.price_region.clone())).collect();
+        assert_eq!(
+            regions,
+            [
+                ("Standard_NC1_small", Some("eastus".to_owned())),
+                ("Standard_NC4_small", Some("eastus".to_owned())),
+                ("Standard_ND8_big", Some("westeurope".to_owned())),
+            ]
+        );
+        r.region = Some("westeurope".into());
+        let o = recommend(&c, &r);
+        assert_eq!(names(&o), ["Standard_NC1_small", "Standard_ND8_big"]);
+        let nc4 = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
+        assert_eq!(nc4.constraint, "--region");
+        assert!(nc4.reason.contains("no list price in westeurope: not sold there"), "{}", nc4.reason);
+        // The retired size has no price anywhere: rejected as retired first.
+        assert_eq!(o.rejected.iter().find(|x| x.vm_size == "Standard_NC1_old").expect("old").constraint, "retired");
+
+        r.include_unpriced = true;
+        let o = recommend(&c, &r);
+        assert_eq!(names(&o), ["Standard_NC1_small", "Standard_ND8_big", "Standard_NC4_small"]);
+        let last = &o.recommendations[2];
+        assert_eq!((last.price_per_hour, last.price_basis.as_str()), (None, "unpriced"));
+        assert!(last.warnings.iter().any(|w| w.contains("no list price in westeurope")), "{:?}", last.warnings);
+    }
+
+    /// Nothing sold in the region: the --region stage is named, not a stage before it.
+    #[test]
+    fn a_region_with_no_prices_names_the_region_as_the_constraint() {
+        let c = catalog_with_prices(WORLD_PRICES);
+        let mut r = req(Workload::Cv, None);
+        r.region = Some("brazilsouth".into());
+        let o = recommend(&c, &r);
+        assert!(o.recommendations.is_empty());
+        assert_eq!(o.no_fit().expect("no fit").constraint, "--region");
+    }
+
+    /// Windows with no Windows price: ranked by the Linux price, shown as unknown. A region
+    /// with a known Windows price wins the region choice over a cheaper Linux-only one.
+    #[test]
+    fn windows_without_a_windows_price_ranks_by_linux_and_shows_unknown() {
+        let c = catalog_with_prices(WORLD_PRICES);
+        let mut r = req(Workload::Cv, None);
+        r.os = Os::Windows;
+        let o = recommend(&c, &r);
+        let big = &o.recommendations[0];
+        assert_eq!(big.price_region.as_deref(), Some("eastus"));
+        assert_eq!((big.price_per_hour, big.price_basis.as_str()), (Some(40.0), "windows on-demand"));
+        r.region = Some("westeurope".into());
+        let o = recommend(&c, &r);
+        let big = &o.recommendations[0];
+        assert_eq!(big.price_per_hour, None);
+        assert_eq!(big.rank_price_per_hour, Some(20.0));
+        assert_eq!(big.price_basis, "linux on-demand (windows unknown)");
+        assert!(big.warnings.iter().any(|w| w.contains("windows on-demand price unknown in westeurope")));
+    }
+
+    /// Spot: known spot prices rank first; unknown ones after, by their on-demand price.
+    #[test]
+    fn unknown_spot_ranks_after_known_spot_by_on_demand_price() {
+        let c = catalog_with_prices(WORLD_PRICES);
+        let mut r = req(Workload::Cv, None);
+        r.spot = true;
+        let o = recommend(&c, &r);
+        assert_eq!(names(&o), ["Standard_NC1_small", "Standard_NC4_small", "Standard_ND8_big"]);
+        assert_eq!(o.recommendations[0].price_per_hour, Some(0.1));
+        let tail: Vec<_> = o.recommendations[1..].iter().map(|x| (x.price_per_hour, x.rank_price_per_hour)).collect();
+        assert_eq!(tail, [(None, Some(4.0)), (None, Some(20.0))]);
+        assert_eq!(o.recommendations[1].price_basis, "linux on-demand (spot unknown)");
     }
 
     #[test]

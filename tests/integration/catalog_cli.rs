@@ -89,8 +89,25 @@ fn override_catalog_replaces_files_and_reports_bad_ones_with_line() {
     let v = run.json();
     assert_eq!(v["recommendations"][0]["vm_size"], "Standard_NV36ads_A10_v5");
     assert_eq!(v["recommendations"][0]["price_per_hour"], 0.5);
-    // Only one size has a price now; the others say so.
-    assert!(v["recommendations"][1]["warnings"].to_string().contains("price unknown"));
+    // Only one size has a list price now: the others are taken as not sold…
+    assert_eq!(v["recommendations"].as_array().expect("array").len(), 1);
+    assert!(v["rejected"].to_string().contains("no list price in any region"), "{}", v["rejected"]);
+    // …unless --include-unpriced, which ranks them after the priced one and says so.
+    let run = aksgpu(&[
+        "--catalog",
+        dir.to_str().expect("utf8"),
+        "recommend",
+        "--model",
+        "llama-3.1-8b",
+        "--include-unpriced",
+        "-o",
+        "json",
+    ]);
+    let v = run.json();
+    assert_eq!(v["recommendations"][0]["vm_size"], "Standard_NV36ads_A10_v5");
+    assert!(v["recommendations"][1]["price_per_hour"].is_null());
+    assert_eq!(v["recommendations"][1]["price_basis"], "unpriced");
+    assert!(v["recommendations"][1]["warnings"].to_string().contains("no list price"));
 
     let bad = temp_dir("override-bad");
     std::fs::write(bad.join("gpus.yaml"), "- id: T4\n  vendor: NVIDIA\n  name: T4\n  memory_gib: lots\n")
@@ -103,12 +120,15 @@ fn override_catalog_replaces_files_and_reports_bad_ones_with_line() {
     let inconsistent = temp_dir("override-inconsistent");
     std::fs::write(
         inconsistent.join("prices.yaml"),
-        "currency: USD\nas_of: x\nsource: t\nsizes:\n  Standard_NC1_Nope: {eastus: {linux: 1}}\n",
+        "currency: USD\nas_of: x\nsource: t\nsizes:\n  Standard_NC1_Nope: {eastus: {linux: 1}}\n  Standard_NV36ads_A10_v5: {westeu: {linux: 1}, eastus: {linux: -2}}\n",
     )
     .expect("write");
     let run = aksgpu(&["--catalog", inconsistent.to_str().expect("utf8"), "catalog", "list"]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("unknown size Standard_NC1_Nope"), "{}", run.stderr);
+    // A price for a size the catalog lacks is allowed (ignored); a bad region or price is not.
+    assert!(!run.stderr.contains("Standard_NC1_Nope"), "{}", run.stderr);
+    assert!(run.stderr.contains("westeu: region not in regions.yaml"), "{}", run.stderr);
+    assert!(run.stderr.contains("-2 is not a positive price"), "{}", run.stderr);
 }
 
 #[test]
@@ -138,4 +158,39 @@ fn version_and_help_need_nothing() {
     assert_eq!(h.code, 0);
     assert!(h.stdout.contains("--max-price-per-hour"));
     assert!(aksgpu(&["--help"]).stdout.contains("Exit codes:"));
+}
+
+#[test]
+fn models_gpus_and_regions_in_three_formats() {
+    let t = aksgpu(&["catalog", "models"]);
+    assert_eq!(t.code, 0, "{}", t.stderr);
+    assert!(t.stdout.contains("llama-3.1-8b") && t.stdout.contains("meta-llama/Llama-3.1-8B-Instruct"), "{}", t.stdout);
+    let j = aksgpu(&["catalog", "models", "-o", "json"]).json();
+    let m = j.as_array().expect("array").iter().find(|m| m["id"] == "meta-llama/Llama-3.1-8B-Instruct").expect("8b");
+    assert_eq!(m["kv_heads"], 8);
+    assert!(m["aliases"].to_string().contains("llama-3.1-8b"));
+    let y = aksgpu(&["catalog", "models", "-o", "yaml"]);
+    assert_eq!(y.code, 0);
+    assert!(y.stdout.contains("- id: meta-llama/Llama-3.1-8B-Instruct"), "{}", y.stdout);
+
+    let t = aksgpu(&["catalog", "gpus"]);
+    assert_eq!(t.code, 0, "{}", t.stderr);
+    assert!(t.stdout.contains("H100-NVL") && t.stdout.contains("1g.10gb"), "{}", t.stdout);
+    let j = aksgpu(&["catalog", "gpus", "-o", "json"]).json();
+    let a10 = j.as_array().expect("array").iter().find(|g| g["id"] == "A10").expect("A10");
+    assert_eq!(a10["memory_gib"], 24.0);
+    assert!(a10["sizes"].to_string().contains("Standard_NV36ads_A10_v5"));
+    let y = aksgpu(&["catalog", "gpus", "-o", "yaml"]);
+    assert!(y.stdout.contains("- id: A10"), "{}", y.stdout);
+
+    let t = aksgpu(&["catalog", "regions"]);
+    assert!(t.stdout.contains("westeurope") && t.stdout.contains("austriaeast"), "{}", t.stdout);
+    let j = aksgpu(&["catalog", "regions", "-o", "json"]).json();
+    let regions = j.as_array().expect("array");
+    assert!(regions.len() >= 59);
+    let count = |name: &str| regions.iter().find(|r| r["name"] == name).expect("region")["priced_sizes"].clone();
+    assert_eq!(count("austriaeast"), 0);
+    assert!(count("eastus").as_u64().expect("n") > 20);
+    let y = aksgpu(&["catalog", "regions", "-o", "yaml"]);
+    assert!(y.stdout.contains("name: westeurope"), "{}", y.stdout);
 }

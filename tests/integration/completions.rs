@@ -39,3 +39,47 @@ fn man_page_renders() {
     assert!(run.stdout.contains(".TH aksgpu"), "{}", &run.stdout[..200.min(run.stdout.len())]);
     assert!(run.stdout.contains("recommend"));
 }
+
+/// Ask the binary for completions the way the fish registration script does.
+fn complete(words: &[&str], catalog: Option<&std::path::Path>) -> Vec<String> {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_aksgpu"));
+    cmd.env("COMPLETE", "fish").env_remove("AKSGPU_CATALOG").arg("--").arg("aksgpu").args(words);
+    if let Some(dir) = catalog {
+        cmd.env("AKSGPU_CATALOG", dir);
+    }
+    let out = cmd.output().expect("run aksgpu");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).lines().map(|l| l.split('\t').next().unwrap_or("").to_owned()).collect()
+}
+
+#[test]
+fn completion_offers_catalog_sizes_models_gpus_and_regions() {
+    let models = complete(&["recommend", "--model", "llama-3.1-"], None);
+    assert!(models.contains(&"llama-3.1-8b".to_owned()), "{models:?}");
+    assert!(complete(&["recommend", "--model", "meta-llama/"], None)
+        .contains(&"meta-llama/Llama-3.1-8B-Instruct".to_owned()));
+    let sizes = complete(&["catalog", "show", "Standard_NC24a"], None);
+    assert_eq!(sizes, ["Standard_NC24ads_A100_v4"]);
+    assert!(complete(&["create-pool", "--vm-size", "Standard_ND96isr_H1"], None)
+        .contains(&"Standard_ND96isr_H100_v5".to_owned()));
+    assert!(complete(&["recommend", "--gpu-model", "H100-"], None).contains(&"H100-NVL".to_owned()));
+    assert_eq!(complete(&["recommend", "--region", "westeu"], None), ["westeurope"]);
+    assert!(complete(&["cost", "--region", "austria"], None).contains(&"austriaeast".to_owned()));
+    // Flags and fixed enums still complete.
+    assert!(complete(&["recommend", "--work"], None).contains(&"--workload".to_owned()));
+    assert!(complete(&["recommend", "--workload", "infer"], None).contains(&"inference".to_owned()));
+}
+
+/// The candidates come from the catalog in use: a model added in an override catalog completes.
+#[test]
+fn completion_reads_the_catalog_override() {
+    let dir = std::env::temp_dir().join(format!("aksgpu-complete-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(
+        dir.join("models.yaml"),
+        "- {id: org/zz-test-7b, aliases: [zz-test-7b], params_b: 7, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, head_dim: 128, context: 4096, native_dtype: bf16, source: test}\n",
+    )
+    .expect("write");
+    assert_eq!(complete(&["recommend", "--model", "zz-"], Some(&dir)), ["zz-test-7b"]);
+    assert!(complete(&["recommend", "--model", "zz-"], None).is_empty());
+}

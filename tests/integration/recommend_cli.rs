@@ -302,3 +302,105 @@ fn driver_none_sizes_need_gpu_driver_none_or_a_named_gpu() {
     assert_eq!(bad.code, 2, "{}", bad.stderr);
     assert!(bad.stderr.contains("--gpu-driver"), "{}", bad.stderr);
 }
+
+fn rank_prices(v: &serde_json::Value) -> Vec<f64> {
+    v["recommendations"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|r| r["rank_price_per_hour"].as_f64().expect("every result has a ranking price"))
+        .collect()
+}
+
+#[test]
+fn unknown_region_exits_2_with_a_did_you_mean() {
+    let run = aksgpu(&["recommend", "--model", "llama-3.1-8b", "--region", "westeu"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--region \"westeu\" is not an Azure region"), "{}", run.stderr);
+    assert!(run.stderr.contains("did you mean westeurope"), "{}", run.stderr);
+    // The display name is read as the ARM name.
+    let v = aksgpu(&["recommend", "--model", "llama-3.1-8b", "--region", "West Europe", "-o", "json"]).json();
+    assert_eq!(v["requirements"]["region"], "westeurope");
+    // Same check wherever a region is taken offline.
+    let cost = aksgpu(&["cost", "--vm-size", "Standard_NC24ads_A100_v4", "--region", "uksouht"]);
+    assert_eq!(cost.code, 2);
+    assert!(cost.stderr.contains("did you mean uksouth"), "{}", cost.stderr);
+    let kaito = aksgpu(&["kaito", "workspace", "--model", "llama-3.1-8b", "--region", "eastus9"]);
+    assert_eq!(kaito.code, 2, "{}", kaito.stderr);
+    assert!(kaito.stderr.contains("not an Azure region"), "{}", kaito.stderr);
+}
+
+#[test]
+fn with_a_region_unpriced_sizes_are_not_sold_there_unless_include_unpriced() {
+    // West Europe: list prices from the 2026-06-18 table, so every result is priced there.
+    let v =
+        aksgpu(&["recommend", "--model", "llama-3.1-8b", "--region", "westeurope", "--top", "50", "-o", "json"]).json();
+    let recs = v["recommendations"].as_array().expect("array");
+    assert!(!recs.is_empty());
+    assert!(recs.iter().all(|r| r["price_region"] == "westeurope" && r["price_per_hour"].as_f64().is_some()));
+    assert_eq!(v["recommendations"][0]["price_per_hour"], 4.16, "NV36ads_A10_v5 in westeurope");
+    let p = rank_prices(&v);
+    assert!(p.windows(2).all(|w| w[0] <= w[1]), "{p:?}");
+    let rejected = v["rejected"].as_array().expect("rejected");
+    assert!(
+        rejected.iter().any(|r| r["constraint"] == "--region"
+            && r["reason"].as_str().unwrap_or("").contains("no list price in westeurope")),
+        "{rejected:?}"
+    );
+
+    // A real region with no GPU list price: nothing is sold there.
+    let none = aksgpu(&["recommend", "--model", "llama-3.1-8b", "--region", "austriaeast"]);
+    assert_eq!(none.code, 1, "{}", none.stderr);
+    assert!(none.stderr.contains("the --region limit removed the last"), "{}", none.stderr);
+    let v = aksgpu(&[
+        "recommend",
+        "--model",
+        "llama-3.1-8b",
+        "--region",
+        "austriaeast",
+        "--include-unpriced",
+        "-o",
+        "json",
+    ])
+    .json();
+    let recs = v["recommendations"].as_array().expect("array");
+    assert!(!recs.is_empty());
+    assert!(recs.iter().all(|r| r["price_per_hour"].is_null() && r["price_basis"] == "unpriced"));
+}
+
+#[test]
+fn without_a_region_each_size_is_priced_in_its_cheapest_region() {
+    let v = aksgpu(&["recommend", "--model", "llama-3.1-70b", "--top", "10", "-o", "json"]).json();
+    let recs = v["recommendations"].as_array().expect("array");
+    assert!(recs.len() >= 3);
+    assert!(recs.iter().all(|r| r["price_region"].is_string() && r["price_per_hour"].as_f64().is_some()));
+    let p = rank_prices(&v);
+    assert!(p.windows(2).all(|w| w[0] <= w[1]), "never alphabetical: {p:?}");
+    let table = aksgpu(&["recommend", "--model", "llama-3.1-8b", "--top", "3"]);
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    let header = table.stdout.lines().find(|l| l.contains("VM SIZE")).expect("header");
+    assert!(header.contains("REGION"), "{header}");
+    // With --region the column goes away (the region is in the workload line).
+    let table = aksgpu(&["recommend", "--model", "llama-3.1-8b", "--top", "3", "--region", "eastus"]);
+    let header = table.stdout.lines().find(|l| l.contains("VM SIZE")).expect("header");
+    assert!(!header.contains("REGION"), "{header}");
+}
+
+#[test]
+fn windows_ranks_by_the_linux_price_and_never_invents_a_windows_price() {
+    let v = aksgpu(&["recommend", "--workload", "vdi", "--top", "5", "-o", "json"]).json();
+    let recs = v["recommendations"].as_array().expect("array");
+    assert!(!recs.is_empty());
+    for r in recs {
+        assert!(r["price_per_hour"].is_null(), "{r}");
+        assert!(r["monthly_cost"].is_null(), "{r}");
+        assert_eq!(r["price_basis"], "linux on-demand (windows unknown)");
+        assert_eq!(r["price_kind"], "windows on-demand");
+    }
+    let p = rank_prices(&v);
+    assert!(p.windows(2).all(|w| w[0] <= w[1]), "{p:?}");
+    let table = aksgpu(&["recommend", "--workload", "vdi", "--top", "3"]);
+    assert!(table.stdout.contains("RANKED BY"), "{}", table.stdout);
+    assert!(table.stdout.contains("linux on-demand $"), "{}", table.stdout);
+    assert!(table.stdout.contains("unknown"), "{}", table.stdout);
+}
