@@ -35,11 +35,9 @@ fn range(
     flag: &str,
     notes: &mut Vec<String>,
 ) -> Result<Range, Error> {
-    for (suffix, m) in [("", at_least), ("-min", min), ("-max", max)] {
-        if let Some(m) = m {
-            if let Some(n) = m.note(&format!("--{flag}{suffix}")) {
-                notes.push(n);
-            }
+    for (suffix, m) in [("-min", min), ("-max", max)] {
+        if let Some(n) = m.and_then(|m| m.note(&format!("--{flag}{suffix} {}GB", fmt_num(m.gib)))) {
+            notes.push(n);
         }
     }
     if at_least.is_some() && min.is_some() {
@@ -50,8 +48,10 @@ fn range(
     }
     let to = |m: Option<Memory>| m.map(|m| m.gib);
     if let Some(m) = at_least {
+        let unit = if m.decimal { "GB" } else { "GiB" };
+        let read = m.note(&format!("{}GB", fmt_num(m.gib))).map(|n| format!("; {n}")).unwrap_or_default();
         notes.push(format!(
-            "--{flag} {}: at least that much (--{flag}-max for an upper bound)",
+            "--{flag} {}{unit}: at least that much (--{flag}-max for an upper bound){read}",
             fmt_num(m.gib)
         ));
     }

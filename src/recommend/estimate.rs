@@ -333,17 +333,18 @@ impl Need {
                 _ => {}
             }
         }
-        n.setup = Some(match (self.method, l.recompute) {
-            (Method::Inference, _) => format!(
+        let gpus = fmt_stages(l.gpus, 1);
+        let recompute = l.recompute.unwrap_or(Recompute::Full).words();
+        n.setup = Some(match self.method {
+            Method::Inference => format!(
                 "vLLM, tensor parallel {} × {} pipeline stage(s)",
                 l.tensor_parallel,
                 fmt_stages(l.gpus, l.tensor_parallel)
             ),
-            (_, r) => format!(
-                "ZeRO-3/FSDP over {} GPU(s), tensor + sequence parallel {}, {}",
-                l.gpus,
-                l.tensor_parallel,
-                r.unwrap_or(Recompute::Full).words()
+            _ if gpus == 1 => format!("one GPU, {recompute}"),
+            _ => format!(
+                "ZeRO-3/FSDP sharded over {gpus} GPUs, tensor + sequence parallel {}, {recompute}",
+                l.tensor_parallel
             ),
         });
         n.layout = Some(l);

@@ -510,10 +510,7 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
     if let Some(why) = workload_mismatch(req, size, gpu) {
         return Err(reject(Reject { stage: 4, constraint: "--workload" }, why));
     }
-    // 4b. The GPU architecture can run the weights' format.
-    if let Some(why) = precision_unsupported(req, gpu) {
-        return Err(reject(Reject { stage: 4, constraint: "--precision" }, why));
-    }
+
     // 5. GPU model.
     if !req.gpu_models.is_empty() && !req.gpu_models.iter().any(|w| gpu_matches(w, size, gpu)) {
         return Err(reject(
@@ -564,7 +561,12 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
             ),
         ), req.total_gpu_memory_gib.distance(size.gpu_memory_gib)));
     }
-    // 10. Memory fit for the model; "closest" ranks these by the GiB per GPU they lack.
+    // 10. The GPU can run the weights' format (not close to fitting: ranked after misfits) …
+    if let Some(why) = precision_unsupported(req, gpu) {
+        let r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "precision support" }, why);
+        return Err(shortfall(r, f64::INFINITY));
+    }
+    // … and holds the model; "closest" ranks these by the GiB per GPU they lack.
     let fit = fit_size(req, size, mig_profiles, max_nodes).map_err(|(why, short)| {
         let mut r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "memory fit" }, why);
         r.sort_key = short;
@@ -817,7 +819,12 @@ fn fit_size(
     if !options.contains(&g) {
         options.push(g);
     }
-    // One node: the fewest GPUs that hold it, then the least recomputation.
+    // One node. Inference: the fewest GPUs that hold it (tensor parallel). Training: the node
+    // is paid for whole, so every GPU works (data parallel beyond the tensor-parallel degree)
+    // and the least recomputation that fits is chosen.
+    if train {
+        options = vec![g];
+    }
     for &n in &options {
         let Some(tp) = tensor_parallel(model.arch, n, train) else { continue };
         for r in recomputes {
@@ -1068,9 +1075,12 @@ fn explain(
 /// result carries the warning, whether the precision was chosen or defaulted.
 fn precision_warnings(req: &Requirements, g: &GpuModel, warnings: &mut Vec<String>) {
     match req.precision {
+        Precision::Bf16 if !g.bf16 && req.workload == Workload::Inference => warnings.push(format!(
+            "{} has no BF16: vLLM serves the bf16 weights as fp16 (--dtype half), same memory",
+            g.id
+        )),
         Precision::Bf16 if !g.bf16 => warnings.push(format!(
-            "{} has no BF16: vLLM serves the bf16 weights as fp16 (--dtype half), same memory; \
-             training falls back to fp16 mixed precision with loss scaling",
+            "{} has no BF16: train in fp16 mixed precision with loss scaling (same memory)",
             g.id
         )),
         Precision::Fp8 if !g.fp8 => warnings.push(format!(
@@ -1252,6 +1262,78 @@ sizes:
         );
         // The price limit does not push the model onto several small nodes.
         assert!(o.rejected.iter().all(|x| !x.reason.contains("nodes")));
+    }
+
+    /// 5000B bf16 fits nowhere: 9313 GiB × 1.071 = 9975 GiB. On 8 nodes the big size lacks
+    /// 9975/64 + 2.3 − 73.6 = 84.6 GiB per GPU, four small GPUs × 8 lack 299, one small × 8
+    /// lack 1235. "closest" lists them in that order, not cheapest first.
+    #[test]
+    fn closest_lists_the_smallest_shortfall_first() {
+        let c = catalog();
+        let o = recommend(&c, &req(Workload::Inference, Some(5000.0)));
+        let nf = o.no_fit().expect("nothing fits");
+        assert_eq!(nf.constraint, "memory fit");
+        let order: Vec<&str> = nf.closest.iter().map(|x| x.vm_size.as_str()).collect();
+        assert_eq!(order, ["Standard_ND8_big", "Standard_NC4_small", "Standard_NC1_small"]);
+        let big = &o.rejected.iter().find(|r| r.vm_size == "Standard_ND8_big").expect("rejected");
+        assert!((big.sort_key - 84.6).abs() < 0.1, "{}", big.sort_key);
+    }
+
+    /// An architecture that cannot run the weights is refused, never close to fitting.
+    #[test]
+    fn mxfp4_and_fp8_need_the_compute_capability_vllm_needs() {
+        let c = catalog();
+        let mut r = req(Workload::Inference, Some(8.03));
+        r.precision = Precision::Mxfp4;
+        r.compute_need();
+        let o = recommend(&c, &r);
+        // G16 has compute capability 7.5, G80 9.0.
+        assert_eq!(names(&o), ["Standard_ND8_big"]);
+        let small = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
+        assert_eq!(small.constraint, "precision support");
+        assert!(small.reason.contains("≥ 8.0") && small.reason.contains("7.5"), "{}", small.reason);
+        r.precision = Precision::Fp8;
+        let o = recommend(&c, &r);
+        assert!(o.rejected.iter().any(|x| x.vm_size == "Standard_NC4_small" && x.constraint == "precision support"));
+    }
+
+    /// bf16 on a GPU without BF16 is never silent, chosen or defaulted.
+    #[test]
+    fn bf16_without_bf16_warns_on_every_result() {
+        let c = catalog();
+        let o = recommend(&c, &req(Workload::Inference, Some(8.03)));
+        let small = o.recommendations.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("fits");
+        assert!(small.warnings.iter().any(|w| w.contains("no BF16") && w.contains("fp16")), "{:?}", small.warnings);
+        let big = o.recommendations.iter().find(|x| x.vm_size == "Standard_ND8_big").expect("fits");
+        assert!(!big.warnings.iter().any(|w| w.contains("BF16")));
+    }
+
+    /// Tensor parallelism must divide the heads: a 71-head model (falcon-7b) never splits
+    /// across 2 or 4 GPUs, so the 4-GPU size cannot hold what one of its GPUs cannot.
+    #[test]
+    fn tensor_parallelism_follows_the_head_counts() {
+        let c = catalog();
+        let mut r = req(Workload::Inference, Some(8.03));
+        if let Some(m) = r.model.as_mut() {
+            m.arch = Arch { layers: 32, hidden_size: 4544, attention_heads: 71, kv_heads: 1, head_dim: 64 };
+        }
+        r.compute_need();
+        let o = recommend(&c, &r);
+        assert_eq!(names(&o), ["Standard_ND8_big"]);
+        let four = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
+        assert!(four.reason.contains("71 attention heads"), "{}", four.reason);
+    }
+
+    #[test]
+    fn training_reports_the_cheapest_setup_in_the_estimate() {
+        let c = catalog();
+        let o = recommend(&c, &req(Workload::Training, Some(8.03)));
+        let est = o.recommendations[0].fit.estimate.as_ref().expect("estimate");
+        let setup = est.setup.as_deref().expect("setup");
+        // 8.03e9 × 16 B = 119.7 GiB of states over all 8 GPUs = 15.0 each, activations
+        // 32 × 2048 × 4096 × 114 B / 8 = 3.6 GiB: no recomputation needed.
+        assert!(setup.contains("no activation recomputation") && setup.contains("8 GPUs"), "{setup}");
+        assert_eq!(est.layout.and_then(|l| l.recompute), Some(Recompute::None));
     }
 
     #[test]
