@@ -864,6 +864,19 @@ fn fit_nodes(
     let tp = tensor_parallel(arch, per_node, train).unwrap_or(1);
     let gpu_id = size.gpu_model.as_str();
     let least_recompute = *recomputes.last().unwrap_or(&None);
+    if per_node < g {
+        // KAITO runs vLLM with tensor parallelism over all of a node's GPUs, pipeline stages
+        // across nodes; nodes whose GPUs cannot all share the heads are not split further.
+        let one = need.per_gpu_at(&estimate::layout(gpu_id, f64::from(per_node), tp, least_recompute));
+        return Err((
+            format!(
+                "needs {one:.1} GiB per GPU on {per_node} GPU(s); tensor parallelism cannot use all {g}: \
+                 {} attention heads and {} KV heads must divide across them (vLLM); a {} offers {avail:.1} usable GiB",
+                arch.attention_heads, arch.kv_heads, size.gpu_model
+            ),
+            one - avail,
+        ));
+    }
     let floor = need.per_gpu_at(&estimate::layout(gpu_id, 1e12, tp, least_recompute));
     if floor > avail {
         return Err((
@@ -891,14 +904,9 @@ fn fit_nodes(
     }
     let most = estimate::layout(gpu_id, f64::from(per_node * max_nodes.max(1)), tp, least_recompute);
     let needed = need.per_gpu_at(&most);
-    let heads = if per_node < g {
-        format!(" (tensor parallelism over {per_node}: {} attention heads, {} KV heads)", arch.attention_heads, arch.kv_heads)
-    } else {
-        String::new()
-    };
     Err((
         format!(
-            "needs {needed:.1} GiB per GPU even on {per_node} GPU(s){}{heads}; a {} offers {avail:.1} usable GiB ({} × {})",
+            "needs {needed:.1} GiB per GPU even on {per_node} GPU(s){}; a {} offers {avail:.1} usable GiB ({} × {})",
             if max_nodes > 1 { format!(" of {max_nodes} nodes") } else { String::new() },
             size.gpu_model,
             most.usable_fraction,
@@ -1322,6 +1330,7 @@ sizes:
         assert_eq!(names(&o), ["Standard_ND8_big"]);
         let four = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
         assert!(four.reason.contains("71 attention heads"), "{}", four.reason);
+        assert_eq!(four.constraint, "memory fit");
     }
 
     #[test]
