@@ -1060,7 +1060,7 @@ _aksgpu() {
                     return 0
                     ;;
                 --precision)
-                    COMPREPLY=($(compgen -W "fp32 bf16 fp16 fp8 int8 int4" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "fp32 bf16 fp16 fp8 int8 int4 mxfp4" -- "${cur}"))
                     return 0
                     ;;
                 --gpu-memory-min)
@@ -2310,7 +2310,7 @@ _aksgpu() {
                     return 0
                     ;;
                 --precision)
-                    COMPREPLY=($(compgen -W "fp32 bf16 fp16 fp8 int8 int4" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "fp32 bf16 fp16 fp8 int8 int4 mxfp4" -- "${cur}"))
                     return 0
                     ;;
                 --context)

@@ -107,13 +107,14 @@ bf16\t''
 fp16\t''
 fp8\t''
 int8\t''
-int4\t''"
+int4\t''
+mxfp4\t'OCP microscaling FP4: 32 four-bit values share one 8-bit scale (4.25 bits per weight)'"
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l context -d 'Tokens of context per sequence [default: 4096 for inference, 2048 for training]' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l concurrency -d 'Concurrent sequences (inference) or micro-batch size (training) [default: 1]' -r
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l gpu-memory -d 'GPU memory per GPU, exactly (16GiB, 24g, 80GB)' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l gpu-memory -d 'GPU memory per GPU, at least (16GiB, 24g, 80GB); --gpu-memory-max for an upper bound' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l gpu-memory-min -d 'Minimum GPU memory per GPU' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l gpu-memory-max -d 'Maximum GPU memory per GPU' -r
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l total-gpu-memory -d 'GPU memory of the whole VM, exactly' -r
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l total-gpu-memory -d 'GPU memory of the whole VM, at least; --total-gpu-memory-max for an upper bound' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l total-gpu-memory-min -d 'Minimum GPU memory of the whole VM' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l total-gpu-memory-max -d 'Maximum GPU memory of the whole VM' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l gpus -d 'GPUs per VM, exactly (fractions allowed: 0.5, 1/6)' -r
@@ -134,7 +135,7 @@ complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l spot -d 'Pri
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l mig -d 'Use multi-instance GPU slices (A100/H100/H200, Linux)'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l include-retired -d 'Consider retired sizes'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -l include-unsupported -d 'Consider sizes AKS does not support for GPU pools'
-complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -s h -l help -d 'Print help'
+complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand recommend" -s V -l version -d 'Print version'
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l subscription -d 'Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default]' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l auth -d 'Credential to use [default: AKSGPU_AUTH, else the first available in the documented order]' -r -f -a "access-token\t'`AKSGPU_ACCESS_TOKEN`'
@@ -165,7 +166,8 @@ bf16\t''
 fp16\t''
 fp8\t''
 int8\t''
-int4\t''"
+int4\t''
+mxfp4\t'OCP microscaling FP4: 32 four-bit values share one 8-bit scale (4.25 bits per weight)'"
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l gpu-memory-min -d 'With --recommend: minimum GPU memory per GPU' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l gpu-model -d 'With --recommend: GPU models to consider' -r
 complete -c aksgpu -n "__fish_aksgpu_using_subcommand create-pool" -l max-price-per-hour -d 'With --recommend: highest acceptable USD per hour' -r
