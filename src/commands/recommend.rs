@@ -319,9 +319,10 @@ pub fn render(o: &Outcome) -> String {
             .map(|t| format!("{} {:.1} GiB{}", t.name.replace('_', " "), t.gib, if t.sharded { "" } else { "/GPU" }))
             .collect();
         out.push_str(&format!(
-            "Memory:   {} (usable fraction {})\n",
+            "Memory:   {} (usable fraction {}, {} on A10)\n",
             terms.join(" + "),
-            need.constants.usable_fraction
+            need.constants.usable_fraction,
+            need.constants.usable_fraction_a10
         ));
     }
     if o.recommendations.is_empty() {

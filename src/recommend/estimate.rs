@@ -360,7 +360,8 @@ fn fmt_stages(gpus: f64, tp: u32) -> u32 {
 /// parallelism, plus the per-GPU overhead.
 pub fn inference(w: &Weights, arch: Arch, context: u64, concurrency: u64) -> Need {
     let loaded = w.gib * WEIGHT_FACTOR;
-    let bpt = 2.0 * f64::from(arch.layers) * f64::from(arch.kv_heads) * f64::from(arch.head_dim) * w.precision.kv_bytes();
+    let bpt =
+        2.0 * f64::from(arch.layers) * f64::from(arch.kv_heads) * f64::from(arch.head_dim) * w.precision.kv_bytes();
     let kv = gib(bpt * context as f64 * concurrency as f64);
     Need {
         method: Method::Inference,

@@ -535,14 +535,17 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
     // 8. Memory per GPU (or per MIG slice).
     let mig_profiles = gpu.map(|g| g.mig_profiles.as_slice()).unwrap_or_default();
     if !req.mig && !req.gpu_memory_gib.contains(size.gpu_memory_per_gpu_gib) {
-        return Err(shortfall(reject(
-            Reject { stage: 8, constraint: "--gpu-memory" },
-            format!(
-                "{} GiB per GPU, wanted {}",
-                fmt_num(size.gpu_memory_per_gpu_gib),
-                req.gpu_memory_gib.describe(" GiB")
+        return Err(shortfall(
+            reject(
+                Reject { stage: 8, constraint: "--gpu-memory" },
+                format!(
+                    "{} GiB per GPU, wanted {}",
+                    fmt_num(size.gpu_memory_per_gpu_gib),
+                    req.gpu_memory_gib.describe(" GiB")
+                ),
             ),
-        ), req.gpu_memory_gib.distance(size.gpu_memory_per_gpu_gib)));
+            req.gpu_memory_gib.distance(size.gpu_memory_per_gpu_gib),
+        ));
     }
     if req.mig && !mig_profiles.iter().any(|p| req.gpu_memory_gib.contains(p.memory_gib)) {
         return Err(reject(
@@ -552,14 +555,17 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
     }
     // 9. Total GPU memory per VM.
     if !req.total_gpu_memory_gib.contains(size.gpu_memory_gib) {
-        return Err(shortfall(reject(
-            Reject { stage: 9, constraint: "--total-gpu-memory" },
-            format!(
-                "{} GiB of GPU memory per VM, wanted {}",
-                fmt_num(size.gpu_memory_gib),
-                req.total_gpu_memory_gib.describe(" GiB")
+        return Err(shortfall(
+            reject(
+                Reject { stage: 9, constraint: "--total-gpu-memory" },
+                format!(
+                    "{} GiB of GPU memory per VM, wanted {}",
+                    fmt_num(size.gpu_memory_gib),
+                    req.total_gpu_memory_gib.describe(" GiB")
+                ),
             ),
-        ), req.total_gpu_memory_gib.distance(size.gpu_memory_gib)));
+            req.total_gpu_memory_gib.distance(size.gpu_memory_gib),
+        ));
     }
     // 10. The GPU can run the weights' format (not close to fitting: ranked after misfits) …
     if let Some(why) = precision_unsupported(req, gpu) {
@@ -643,12 +649,12 @@ fn precision_unsupported(req: &Requirements, gpu: Option<&GpuModel>) -> Option<S
         Precision::Mxfp4 if cc < (8, 0) => Some(format!(
             "MXFP4 weights need compute capability ≥ 8.0 in vLLM; {have} (--precision bf16 sizes the weights upcast)"
         )),
-        Precision::Fp8 if cc < (8, 0) => Some(format!(
-            "FP8 weights need compute capability ≥ 8.0 (weight-only FP8 Marlin; native from 8.9); {have}"
-        )),
-        Precision::Fp8 if cc < (8, 9) && model.moe => Some(format!(
-            "vLLM runs FP8 mixture-of-experts weights only from compute capability 8.9; {have}"
-        )),
+        Precision::Fp8 if cc < (8, 0) => {
+            Some(format!("FP8 weights need compute capability ≥ 8.0 (weight-only FP8 Marlin; native from 8.9); {have}"))
+        }
+        Precision::Fp8 if cc < (8, 9) && model.moe => {
+            Some(format!("vLLM runs FP8 mixture-of-experts weights only from compute capability 8.9; {have}"))
+        }
         _ => None,
     }
 }
@@ -799,7 +805,8 @@ fn fit_size(
     let train = need.activations.is_some();
     let recomputes: &[Option<Recompute>] =
         if train { &[Some(Recompute::None), Some(Recompute::Selective), Some(Recompute::Full)] } else { &[None] };
-    let make = |l: Layout, per_node: f64, nodes: u32| fit(need.per_gpu_at(&l), need.total_at(&l), per_node, nodes, Some(l));
+    let make =
+        |l: Layout, per_node: f64, nodes: u32| fit(need.per_gpu_at(&l), need.total_at(&l), per_node, nodes, Some(l));
     if size.gpu_count.is_partial() {
         let best = recomputes.iter().map(|r| estimate::layout(gpu_id, 1.0, 1, *r));
         if let Some(l) = best.clone().find(|l| need.per_gpu_at(l) <= avail) {
@@ -834,7 +841,8 @@ fn fit_size(
             }
         }
     }
-    fit_nodes(req, size, need, model.arch, recomputes, max_nodes, avail).map(|(l, per_node, nodes)| make(l, per_node, nodes))
+    fit_nodes(req, size, need, model.arch, recomputes, max_nodes, avail)
+        .map(|(l, per_node, nodes)| make(l, per_node, nodes))
 }
 
 /// The tensor-parallel degree for `n` GPUs of a node. Inference shards the model across all
@@ -923,24 +931,24 @@ fn fit_mig(
     usable: f64,
 ) -> Result<Fit, FitError> {
     let gpus = size.gpu_count.whole();
-    let l = req.need.as_ref().map(|n| {
-        estimate::layout(&size.gpu_model, 1.0, 1, n.activations.map(|_| Recompute::Full))
-    });
+    let l =
+        req.need.as_ref().map(|n| estimate::layout(&size.gpu_model, 1.0, 1, n.activations.map(|_| Recompute::Full)));
     let need_one = req.need.as_ref().zip(l.as_ref()).map(|(n, l)| n.per_gpu_at(l));
     let mut profiles: Vec<&crate::catalog::MigProfile> =
         mig_profiles.iter().filter(|p| req.gpu_memory_gib.contains(p.memory_gib)).collect();
     profiles.sort_by(|a, b| a.memory_gib.total_cmp(&b.memory_gib));
     let largest = mig_profiles.iter().map(|p| p.memory_gib).fold(0.0, f64::max) * usable;
-    let chosen = profiles.into_iter().find(|p| need_one.is_none_or(|n| n <= p.memory_gib * usable)).ok_or_else(|| {
-        (
-            format!(
-                "needs {:.1} GiB in one MIG slice; the largest {} slice offers {largest:.1} usable GiB",
-                need_one.unwrap_or(0.0),
-                size.gpu_model,
-            ),
-            need_one.unwrap_or(0.0) - largest,
-        )
-    })?;
+    let chosen =
+        profiles.into_iter().find(|p| need_one.is_none_or(|n| n <= p.memory_gib * usable)).ok_or_else(|| {
+            (
+                format!(
+                    "needs {:.1} GiB in one MIG slice; the largest {} slice offers {largest:.1} usable GiB",
+                    need_one.unwrap_or(0.0),
+                    size.gpu_model,
+                ),
+                need_one.unwrap_or(0.0) - largest,
+            )
+        })?;
     Ok(Fit {
         required_per_gpu_gib: need_one.unwrap_or(0.0),
         available_per_gpu_gib: chosen.memory_gib * usable,
@@ -1083,14 +1091,10 @@ fn explain(
 /// result carries the warning, whether the precision was chosen or defaulted.
 fn precision_warnings(req: &Requirements, g: &GpuModel, warnings: &mut Vec<String>) {
     match req.precision {
-        Precision::Bf16 if !g.bf16 && req.workload == Workload::Inference => warnings.push(format!(
-            "{} has no BF16: vLLM serves the bf16 weights as fp16 (--dtype half), same memory",
-            g.id
-        )),
-        Precision::Bf16 if !g.bf16 => warnings.push(format!(
-            "{} has no BF16: train in fp16 mixed precision with loss scaling (same memory)",
-            g.id
-        )),
+        Precision::Bf16 if !g.bf16 && req.workload == Workload::Inference => warnings
+            .push(format!("{} has no BF16: vLLM serves the bf16 weights as fp16 (--dtype half), same memory", g.id)),
+        Precision::Bf16 if !g.bf16 => warnings
+            .push(format!("{} has no BF16: train in fp16 mixed precision with loss scaling (same memory)", g.id)),
         Precision::Fp8 if !g.fp8 => warnings.push(format!(
             "{} has no FP8 tensor cores (compute capability < 8.9): vLLM runs the fp8 weights \
              weight-only through FP8 Marlin, same memory, slower",

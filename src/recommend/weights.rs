@@ -135,14 +135,21 @@ mod tests {
     fn other_precisions_are_params_times_bytes_and_say_so() {
         let r = resolve(Some(&gpt_oss_120b()), Some(Precision::Bf16), Workload::Inference).expect("ok");
         // 117e9 × 2 B = 217.93 GiB: the upcast weights.
-        assert!((r.weights.as_ref().map_or(0.0, |w| w.gib) - 217.929).abs() < 0.01, "{}", r.weights.as_ref().map_or(0.0, |w| w.gib));
+        assert!(
+            (r.weights.as_ref().map_or(0.0, |w| w.gib) - 217.929).abs() < 0.01,
+            "{}",
+            r.weights.as_ref().map_or(0.0, |w| w.gib)
+        );
         assert!(r.notes[0].contains("upcast"), "{:?}", r.notes);
         let mut llama = gpt_oss_120b();
         llama.native = Some(NativeDtype::Bf16);
         llama.checkpoint_gib = Some(14.96);
         llama.params_b = 8.03;
         // fp16 keeps the bf16 checkpoint's size; int4 is a quantisation.
-        assert_eq!(resolve(Some(&llama), Some(Precision::Fp16), Workload::Inference).expect("ok").weights.map(|w| w.gib), Some(14.96));
+        assert_eq!(
+            resolve(Some(&llama), Some(Precision::Fp16), Workload::Inference).expect("ok").weights.map(|w| w.gib),
+            Some(14.96)
+        );
         let q = resolve(Some(&llama), Some(Precision::Int4), Workload::Inference).expect("ok");
         assert!(q.notes[0].contains("quantised from"), "{:?}", q.notes);
         assert!(resolve(Some(&llama), None, Workload::Inference).expect("ok").notes.is_empty());

@@ -287,16 +287,27 @@ fn sizes_without_an_aks_driver_say_how_to_get_one() {
 /// The first paragraph of issue 8, end to end: each answer an expert would sign.
 #[test]
 fn gpu_memory_is_at_least_and_read_as_sold() {
-    let v = aksgpu(&["recommend", "--workload", "inference", "--gpu-memory", "80GB", "--top", "50", "-o", "json"]).json();
+    let v =
+        aksgpu(&["recommend", "--workload", "inference", "--gpu-memory", "80GB", "--top", "50", "-o", "json"]).json();
     let got = names(&v);
     assert!(got.contains(&"Standard_NC24ads_A100_v4".to_owned()), "{got:?}");
     // "At least": the 94 GB H100 NVL and larger GPUs are in too.
     assert!(got.iter().any(|n| n.contains("H100")), "{got:?}");
-    let nvl = aksgpu(&["recommend", "--workload", "inference", "--gpu-memory", "94GB", "--top", "50", "-o", "json"]).json();
+    let nvl =
+        aksgpu(&["recommend", "--workload", "inference", "--gpu-memory", "94GB", "--top", "50", "-o", "json"]).json();
     assert!(names(&nvl).contains(&"Standard_NC40ads_H100_v5".to_owned()), "{:?}", names(&nvl));
     // -max bounds it from above.
     let band = aksgpu(&[
-        "recommend", "--workload", "inference", "--gpu-memory", "80GB", "--gpu-memory-max", "80GB", "--top", "50", "-o",
+        "recommend",
+        "--workload",
+        "inference",
+        "--gpu-memory",
+        "80GB",
+        "--gpu-memory-max",
+        "80GB",
+        "--top",
+        "50",
+        "-o",
         "json",
     ])
     .json();
@@ -353,7 +364,16 @@ fn seventy_b_full_training_takes_a_handful_of_nd_nodes() {
 #[test]
 fn qlora_65b_fits_one_gpu() {
     let v = aksgpu(&[
-        "recommend", "--workload", "fine-tuning", "--model-params", "65B", "--precision", "int4", "--gpus", "1", "-o",
+        "recommend",
+        "--workload",
+        "fine-tuning",
+        "--model-params",
+        "65B",
+        "--precision",
+        "int4",
+        "--gpus",
+        "1",
+        "-o",
         "json",
     ])
     .json();
