@@ -117,8 +117,8 @@ pub struct Arch {
 impl Arch {
     /// vLLM's tensor-parallel rule: the attention heads must divide evenly across `tp` GPUs,
     /// and the KV heads must either divide across them or be replicated a whole number of times
-    /// (vllm-project/vllm:vllm/config ModelConfig.verify_with_parallel_config and
-    /// QKVParallelLinear).
+    /// (vllm-project/vllm:vllm/config.py `ModelConfig.verify_with_parallel_config` for the heads;
+    /// vllm/model_executor/layers/linear.py `QKVParallelLinear` divides or replicates KV heads).
     pub fn tp_ok(&self, tp: u32) -> bool {
         let (a, kv) = (self.attention_heads.max(1), self.kv_heads.max(1));
         tp >= 1 && a % tp == 0 && (kv % tp == 0 || tp % kv == 0)

@@ -47,7 +47,12 @@ pub fn resolve(
     workload: Workload,
 ) -> Result<Resolution, PrecisionError> {
     let native = spec.and_then(|s| s.native).map(native_precision);
-    let precision = requested.or(native).unwrap_or(Precision::Bf16);
+    // Training starts from 16-bit weights: a quantised checkpoint is dequantised first (the
+    // gpt-oss fine-tuning recipe loads it with Transformers' `Mxfp4Config(dequantize=True)`).
+    let trains = matches!(workload, Workload::Training | Workload::FineTuning);
+    let dequantise = trains && matches!(native, Some(Precision::Mxfp4 | Precision::Fp8));
+    let default = if dequantise { Some(Precision::Bf16) } else { native };
+    let precision = requested.or(default).unwrap_or(Precision::Bf16);
     if workload == Workload::Training && matches!(precision, Precision::Int8 | Precision::Int4 | Precision::Mxfp4) {
         return Err(PrecisionError {
             message: format!("--precision {} cannot be used for full training", precision.name()),
@@ -59,7 +64,14 @@ pub fn resolve(
     };
     let weights = weights_for(spec, precision);
     let mut notes = Vec::new();
-    if requested.is_none() {
+    if requested.is_none() && dequantise {
+        notes.push(format!(
+            "precision: bf16 for {}: the published {} weights are dequantised to train ({}; --precision to change)",
+            workload.name(),
+            spec.native.map_or("", NativeDtype::name),
+            weights.formula
+        ));
+    } else if requested.is_none() {
         if let (Some(d), Some(ck)) = (spec.native, spec.checkpoint_gib) {
             if d != NativeDtype::Bf16 {
                 notes.push(format!(
@@ -156,10 +168,14 @@ mod tests {
     }
 
     #[test]
-    fn quantised_full_training_is_refused() {
-        let e = resolve(Some(&gpt_oss_120b()), None, Workload::Training).expect_err("mxfp4 training");
+    fn quantised_full_training_is_refused_and_quantised_checkpoints_train_in_bf16() {
+        let e = resolve(Some(&gpt_oss_120b()), Some(Precision::Mxfp4), Workload::Training).expect_err("mxfp4");
         assert!(e.message.contains("mxfp4") && e.hint.contains("fine-tuning"));
-        assert!(resolve(Some(&gpt_oss_120b()), Some(Precision::Bf16), Workload::Training).is_ok());
+        for w in [Workload::Training, Workload::FineTuning] {
+            let r = resolve(Some(&gpt_oss_120b()), None, w).expect("bf16");
+            assert_eq!(r.precision, Precision::Bf16);
+            assert!(r.notes[0].contains("dequantised"), "{:?}", r.notes);
+        }
     }
 
     #[test]
