@@ -171,8 +171,8 @@ pub struct CatalogShowArgs {
 
 /// `aksgpu recommend`
 #[derive(Debug, Args, Default)]
-#[command(after_help = "Memory sizes accept GiB (16, 16g, 16GiB), MiB (24576MiB) and decimal GB/MB/TB \
-(80GB = 80×10⁹ bytes). Parameter counts accept 7B, 70b, 1.5T, 350M, 7e9; a bare number below \
+#[command(after_help = "Memory sizes accept GiB (16, 16g, 16GiB), MiB (24576MiB) and GB as GPU vendors and \
+Azure's size tables write it (an A100 sold as 80 GB meets 80GB). Parameter counts accept 7B, 70b, 1.5T, 350M, 7e9; a bare number below \
 10,000 means billions.\n\nWith no requirement flags on a terminal, a short wizard asks the questions.")]
 pub struct RecommendArgs {
     /// Kind of workload.
@@ -193,7 +193,7 @@ pub struct RecommendArgs {
     /// Concurrent sequences (inference) or micro-batch size (training) [default: 1].
     #[arg(long, value_name = "N", value_parser = units::parse_count, allow_negative_numbers = true)]
     pub concurrency: Option<u64>,
-    /// GPU memory per GPU, exactly (16GiB, 24g, 80GB).
+    /// GPU memory per GPU, at least (16GiB, 24g, 80GB); --gpu-memory-max for an upper bound.
     #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub gpu_memory: Option<units::Memory>,
     /// Minimum GPU memory per GPU.
@@ -202,7 +202,7 @@ pub struct RecommendArgs {
     /// Maximum GPU memory per GPU.
     #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub gpu_memory_max: Option<units::Memory>,
-    /// GPU memory of the whole VM, exactly.
+    /// GPU memory of the whole VM, at least; --total-gpu-memory-max for an upper bound.
     #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub total_gpu_memory: Option<units::Memory>,
     /// Minimum GPU memory of the whole VM.

@@ -6,20 +6,34 @@
 /// How a memory quantity was written, so the tool can say how it read it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Memory {
-    /// The value in GiB (2^30 bytes).
+    /// The value in the catalog's GPU-memory unit, GiB.
     pub gib: f64,
-    /// True when the user wrote decimal units (GB, MB, TB), read as powers of ten.
+    /// True when the user wrote GB, MB or TB.
     pub decimal: bool,
 }
 
 impl Memory {
-    /// A note for output when decimal units were read, e.g. "80GB read as 80×10⁹ bytes = 74.51 GiB".
+    /// A note for output when GB/MB/TB were read, saying how.
+    ///
+    /// GPU memory is sold in "GB" that are really GiB: NVIDIA's "A100 80GB" has 80 GiB
+    /// (81920 MiB), and Microsoft's size tables list it as "80 GB"; the catalog records those
+    /// figures (gpus.yaml `memory_gib`: A100 80, H100 NVL 94). So `80GB` means the GPU sold as
+    /// 80 GB, not 80×10⁹ bytes = 74.51 GiB.
     pub fn note(&self, written: &str) -> Option<String> {
-        self.decimal.then(|| format!("{written} read as decimal units (1 GB = 10⁹ bytes) = {:.2} GiB", self.gib))
+        self.decimal.then(|| {
+            format!(
+                "{written} read as GPU vendors and Azure's size tables write it: {} GB = {} GiB, the catalog's figure (an A100 sold as 80 GB has 80 GiB)",
+                fmt(self.gib),
+                fmt(self.gib)
+            )
+        })
     }
 }
 
-const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+fn fmt(v: f64) -> String {
+    let s = format!("{v:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
 
 fn split_number(text: &str) -> Option<(f64, &str)> {
     let t = text.trim();
@@ -42,7 +56,9 @@ fn split_number(text: &str) -> Option<(f64, &str)> {
 
 /// Parse a memory size: `16`, `16GiB`, `16g`, `16 GB`, `24576MiB`, `0.5TiB`.
 ///
-/// A bare number and `g`/`G`/`Gi`/`GiB` mean GiB; `GB`/`MB`/`TB` are decimal (10⁹ bytes).
+/// A bare number and `g`/`G`/`Gi`/`GiB` mean GiB. `GB` is read as GPU vendors and Microsoft's
+/// size tables use it for GPU memory, the same figure as GiB (see [`Memory::note`]); `MB` is a
+/// thousandth of that and `TB` a thousand.
 pub fn parse_memory(text: &str) -> Result<Memory, String> {
     let err = || {
         format!(
@@ -57,9 +73,9 @@ pub fn parse_memory(text: &str) -> Result<Memory, String> {
         "" | "g" | "gi" | "gib" => (1.0, false),
         "m" | "mi" | "mib" => (1.0 / 1024.0, false),
         "t" | "ti" | "tib" => (1024.0, false),
-        "gb" => (1e9 / GIB, true),
-        "mb" => (1e6 / GIB, true),
-        "tb" => (1e12 / GIB, true),
+        "gb" => (1.0, true),
+        "mb" => (1e-3, true),
+        "tb" => (1e3, true),
         _ => return Err(err()),
     };
     let gib = n * factor;
@@ -188,10 +204,16 @@ mod tests {
         assert_eq!(parse_memory("16g").expect("ok").gib, 16.0);
         assert_eq!(parse_memory("16 Gi").expect("ok").gib, 16.0);
         assert_eq!(parse_memory("24576MiB").expect("ok").gib, 24.0);
+        // GPU memory as sold: an "80 GB" A100 meets 80GB, an H100 NVL "94 GB" meets 94GB.
         let gb = parse_memory("80GB").expect("ok");
         assert!(gb.decimal);
-        assert!((gb.gib - 74.505_805_969_238_28).abs() < 1e-9);
-        assert!(gb.note("80GB").expect("note").contains("74.51 GiB"));
+        assert_eq!(gb.gib, 80.0);
+        assert_eq!(parse_memory("94 GB").expect("ok").gib, 94.0);
+        assert_eq!(parse_memory("24000MB").expect("ok").gib, 24.0);
+        assert_eq!(parse_memory("1TB").expect("ok").gib, 1000.0);
+        let note = gb.note("--gpu-memory 80GB").expect("note");
+        assert!(note.contains("80 GB = 80 GiB") && note.contains("size tables"), "{note}");
+        assert!(parse_memory("80GiB").expect("ok").note("x").is_none());
         assert!(parse_memory("lots").is_err());
         assert!(parse_memory("-4GiB").is_err());
         assert!(parse_memory("16 parsecs").is_err());

@@ -517,9 +517,7 @@ impl Catalog {
                     p.push(format!("model name {a} is used twice"));
                 }
             }
-            if m.params_b <= 0.0 || m.layers == 0 || m.kv_heads == 0 || m.head_dim == 0 || m.context == 0 {
-                p.push(format!("model {}: parameters, layers, KV heads, head dim and context must be positive", m.id));
-            }
+            p.extend(m.problems());
         }
         p
     }

@@ -422,7 +422,7 @@ pub struct RegionList {
     pub regions: Vec<Region>,
 }
 
-/// Model weight/KV dtype as published.
+/// The format of a model's published weights (the checkpoint on disk).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum NativeDtype {
@@ -430,7 +430,31 @@ pub enum NativeDtype {
     Fp16,
     Fp32,
     Fp8,
+    /// MXFP4 mixture-of-experts weights with the rest in BF16 (gpt-oss).
     Mxfp4,
+}
+
+impl NativeDtype {
+    /// Bytes per parameter of the bulk of the weights (MXFP4: 4 bits + one 8-bit scale per 32).
+    pub fn bytes(self) -> f64 {
+        match self {
+            NativeDtype::Fp32 => 4.0,
+            NativeDtype::Bf16 | NativeDtype::Fp16 => 2.0,
+            NativeDtype::Fp8 => 1.0,
+            NativeDtype::Mxfp4 => 4.25 / 8.0,
+        }
+    }
+
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            NativeDtype::Bf16 => "bf16",
+            NativeDtype::Fp16 => "fp16",
+            NativeDtype::Fp32 => "fp32",
+            NativeDtype::Fp8 => "fp8",
+            NativeDtype::Mxfp4 => "mxfp4",
+        }
+    }
 }
 
 /// An open LLM from `models.yaml`.
@@ -449,7 +473,10 @@ pub struct LlmModel {
     pub kv_heads: u32,
     pub head_dim: u32,
     pub context: u64,
+    /// Format of the published weights.
     pub native_dtype: NativeDtype,
+    /// Size of the published safetensors checkpoint in GiB (what is loaded onto the GPUs).
+    pub checkpoint_gib: f64,
     #[serde(default)]
     pub license: Option<String>,
     pub source: String,
@@ -460,6 +487,40 @@ pub struct LlmModel {
 }
 
 impl LlmModel {
+    /// True for mixture-of-experts models.
+    pub fn is_moe(&self) -> bool {
+        self.active_params_b.is_some()
+    }
+
+    /// What is wrong with this record, if anything.
+    pub fn problems(&self) -> Vec<String> {
+        let mut p = Vec::new();
+        if self.params_b <= 0.0 || self.layers == 0 || self.kv_heads == 0 || self.head_dim == 0 || self.context == 0 {
+            p.push(format!("model {}: parameters, layers, KV heads, head dim and context must be positive", self.id));
+        }
+        if self.attention_heads == 0 || self.attention_heads % self.kv_heads.max(1) != 0 {
+            p.push(format!("model {}: attention_heads must be a positive multiple of kv_heads", self.id));
+        }
+        // A checkpoint far from parameters × bytes is a typo (or a duplicated download, as
+        // KAITO's first gpt-oss-120b figure was: kaito-project/kaito#2308).
+        let expected = self.params_b * 1e9 * self.native_dtype.bytes() / (1024.0 * 1024.0 * 1024.0);
+        if !(self.checkpoint_gib.is_finite() && self.checkpoint_gib > 0.0) {
+            p.push(format!("model {}: checkpoint_gib must be positive", self.id));
+        } else if !(0.7..=1.4).contains(&(self.checkpoint_gib / expected)) {
+            p.push(format!(
+                "model {}: checkpoint_gib {} is far from {} params × {} B = {expected:.1} GiB",
+                self.id,
+                self.checkpoint_gib,
+                self.params_b,
+                self.native_dtype.bytes()
+            ));
+        }
+        if self.active_params_b.is_some_and(|a| a <= 0.0 || a > self.params_b) {
+            p.push(format!("model {}: active_params_b must be within (0, params_b]", self.id));
+        }
+        p
+    }
+
     /// KV-cache bytes per token at `bytes_per_value` (2 × layers × KV heads × head dim × bytes).
     pub fn kv_bytes_per_token(&self, bytes_per_value: f64) -> f64 {
         2.0 * f64::from(self.layers) * f64::from(self.kv_heads) * f64::from(self.head_dim) * bytes_per_value

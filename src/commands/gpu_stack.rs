@@ -323,10 +323,14 @@ pub fn kaito_instance(
     region: Option<&str>,
 ) -> Result<(String, u32, Vec<String>), Error> {
     let min_cc = catalog.kaito_min_compute_capability().unwrap_or((8, 0));
+    // The same precision, checkpoint and context resolution as `recommend --model`.
+    let spec = ModelSpec::from_model(model);
+    let resolved = recommend::weights::resolve(Some(&spec), None, Workload::Inference)
+        .map_err(|e| Error::usage(e.message, Some(e.hint)))?;
     let mut req = Requirements::new(Workload::Inference);
-    req.model = Some(ModelSpec::from_model(model));
-    req.precision = recommend::Precision::Bf16;
-    req.context = model.context.min(4096);
+    req.precision = resolved.precision;
+    req.context = crate::commands::recommend::default_context(Some(&spec), Workload::Inference, None)?;
+    req.model = Some(spec);
     req.region = region.map(str::to_owned);
     req.top = usize::MAX;
     req.compute_need();
@@ -349,7 +353,14 @@ pub fn kaito_instance(
             None => Err(format!("{} has no known compute capability", s.name)),
         }
     };
-    let notes: Vec<String> = vec![format!("sized for {} in bf16 with a {}-token context", model.id, req.context)];
+    let mut notes = resolved.notes;
+    notes.push(format!(
+        "sized for {} in {} ({}) with a {}-token context",
+        model.id,
+        req.precision.name(),
+        resolved.weights.map_or_else(String::new, |w| w.formula),
+        req.context
+    ));
     if let Some(want) = instance {
         let size = catalog.size(want).ok_or_else(|| {
             Error::usage(
@@ -371,7 +382,6 @@ pub fn kaito_instance(
         message: format!("no KAITO-capable size holds {}", model.id),
         hint: Some("try a smaller model".into()),
     })?;
-    let mut notes = notes;
     notes.push(format!("instance type {}: {}", pick.vm_size, pick.reasons.join("; ")));
     Ok((pick.vm_size.clone(), pick.fit.nodes, notes))
 }

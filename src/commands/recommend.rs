@@ -1,11 +1,11 @@
 //! `aksgpu recommend`: flags → validated `Requirements` → `recommend()` → table/JSON/YAML.
 
-use crate::catalog::{Catalog, KubeVersion, NativeDtype};
+use crate::catalog::{Catalog, KubeVersion};
 use crate::cli::{Format, RecommendArgs};
 use crate::commands::Ctx;
 use crate::error::{did_you_mean, Error};
 use crate::output::{money, table, Align, Printer};
-use crate::recommend::{self, fmt_num, ModelSpec, Os, Outcome, Precision, Range, Requirements, Workload};
+use crate::recommend::{self, fmt_num, ModelSpec, Os, Outcome, Range, Requirements, Workload};
 use crate::units::Memory;
 
 /// True when no flag describes the workload (the wizard's trigger).
@@ -26,22 +26,36 @@ pub fn has_requirements(a: &RecommendArgs) -> bool {
         || a.mig
 }
 
+/// A memory range from `--X` (at least), `--X-min` and `--X-max`. A single value is a
+/// minimum, as people say it ("a GPU with 80 GB" means at least 80 GB).
 fn range(
-    exact: Option<Memory>,
+    at_least: Option<Memory>,
     min: Option<Memory>,
     max: Option<Memory>,
     flag: &str,
     notes: &mut Vec<String>,
 ) -> Result<Range, Error> {
-    for (suffix, m) in [("", exact), ("-min", min), ("-max", max)] {
-        if let Some(m) = m {
-            if let Some(n) = m.note(&format!("--{flag}{suffix}")) {
-                notes.push(n);
-            }
+    for (suffix, m) in [("-min", min), ("-max", max)] {
+        if let Some(n) = m.and_then(|m| m.note(&format!("--{flag}{suffix} {}GB", fmt_num(m.gib)))) {
+            notes.push(n);
         }
     }
+    if at_least.is_some() && min.is_some() {
+        return Err(Error::usage(
+            format!("--{flag} and --{flag}-min both set the minimum"),
+            Some(format!("use one of them; --{flag}-max sets an upper bound")),
+        ));
+    }
     let to = |m: Option<Memory>| m.map(|m| m.gib);
-    num_range(to(exact), to(min), to(max), flag)
+    if let Some(m) = at_least {
+        let unit = if m.decimal { "GB" } else { "GiB" };
+        let read = m.note(&format!("{}GB", fmt_num(m.gib))).map(|n| format!("; {n}")).unwrap_or_default();
+        notes.push(format!(
+            "--{flag} {}{unit}: at least that much (--{flag}-max for an upper bound){read}",
+            fmt_num(m.gib)
+        ));
+    }
+    num_range(None, to(at_least.or(min)), to(max), flag)
 }
 
 fn num_range(exact: Option<f64>, min: Option<f64>, max: Option<f64>, flag: &str) -> Result<Range, Error> {
@@ -76,7 +90,7 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
             ))
         }
         (Some(name), None) => match catalog.model(name) {
-            Some(m) => Some((ModelSpec::from_model(m), Some(m.native_dtype))),
+            Some(m) => Some(ModelSpec::from_model(m)),
             None => {
                 let near = catalog.suggest_models(name);
                 return Err(Error::usage(
@@ -98,7 +112,7 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
         (None, Some(p)) => {
             let spec = ModelSpec::from_params(catalog, p);
             notes.push(format!("architecture for KV cache and activations: {}", spec.arch_from));
-            Some((spec, None))
+            Some(spec)
         }
         (None, None) => None,
     };
@@ -107,48 +121,17 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
         notes.push("workload: inference (default with --model; --workload to change)".to_owned());
     }
     let mut req = Requirements::new(workload);
-    req.precision = match (a.precision, model.as_ref().and_then(|m| m.1)) {
-        (Some(p), _) => {
-            req.precision_explicit = true;
-            p
-        }
-        (None, Some(NativeDtype::Mxfp4)) => {
-            notes.push("precision: int4 (the model ships MXFP4 weights)".to_owned());
-            Precision::Int4
-        }
-        (None, Some(NativeDtype::Fp8)) => Precision::Fp8,
-        (None, Some(NativeDtype::Fp16)) => Precision::Fp16,
-        (None, Some(NativeDtype::Fp32)) => Precision::Fp32,
-        (None, _) => Precision::Bf16,
-    };
-    if workload == Workload::Training && matches!(req.precision, Precision::Int8 | Precision::Int4) {
-        return Err(Error::usage(
-            format!("--precision {} cannot be used for full training", req.precision.name()),
-            Some(
-                "train in bf16/fp16/fp32, or use --workload fine-tuning for LoRA/QLoRA on quantised weights".to_owned(),
-            ),
-        ));
-    }
-    let default_context = if matches!(workload, Workload::Training | Workload::FineTuning) { 2048 } else { 4096 };
-    req.context = a.context.unwrap_or(default_context);
+    let resolved = recommend::weights::resolve(model.as_ref(), a.precision, workload)
+        .map_err(|e| Error::usage(e.message, Some(e.hint)))?;
+    req.precision = resolved.precision;
+    req.precision_explicit = resolved.explicit;
+    notes.extend(resolved.notes);
+    req.context = default_context(model.as_ref(), workload, a.context)?;
     req.concurrency = a.concurrency.unwrap_or(1);
-    if let Some((spec, _)) = &model {
-        if let Some(max) = spec.max_context {
-            if req.context > max {
-                return Err(Error::usage(
-                    format!("--context {} is longer than the model's maximum context {max}", req.context),
-                    Some(format!("use --context {max} or less")),
-                ));
-            }
-            if a.context.is_none() && max < req.context {
-                req.context = max;
-            }
-        }
-        if a.context.is_none() {
-            notes.push(format!("context: {} tokens (default; --context to change)", req.context));
-        }
+    if model.is_some() && a.context.is_none() {
+        notes.push(format!("context: {} tokens (default; --context to change)", req.context));
     }
-    req.model = model.map(|m| m.0);
+    req.model = model;
     req.gpu_memory_gib = range(a.gpu_memory, a.gpu_memory_min, a.gpu_memory_max, "gpu-memory", &mut notes)?;
     req.total_gpu_memory_gib =
         range(a.total_gpu_memory, a.total_gpu_memory_min, a.total_gpu_memory_max, "total-gpu-memory", &mut notes)?;
@@ -227,6 +210,23 @@ pub fn region_arg(catalog: &Catalog, flag: &str, typed: &str) -> Result<String, 
             }),
         )
     })
+}
+
+/// The context to size for: `--context` (at most the model's maximum), else
+/// min(default, the model's maximum) with a default of 4096 tokens for inference and 2048 for
+/// training and fine-tuning. So a 2048-token model such as falcon-7b works without flags.
+pub fn default_context(model: Option<&ModelSpec>, workload: Workload, asked: Option<u64>) -> Result<u64, Error> {
+    let max = model.and_then(|m| m.max_context);
+    if let (Some(c), Some(max)) = (asked, max) {
+        if c > max {
+            return Err(Error::usage(
+                format!("--context {c} is longer than the model's maximum context {max}"),
+                Some(format!("use --context {max} or less")),
+            ));
+        }
+    }
+    let default = if matches!(workload, Workload::Training | Workload::FineTuning) { 2048 } else { 4096 };
+    Ok(asked.unwrap_or_else(|| max.map_or(default, |m| m.min(default))))
 }
 
 /// `aksgpu recommend`
@@ -321,9 +321,10 @@ pub fn render(o: &Outcome) -> String {
             .map(|t| format!("{} {:.1} GiB{}", t.name.replace('_', " "), t.gib, if t.sharded { "" } else { "/GPU" }))
             .collect();
         out.push_str(&format!(
-            "Memory:   {} (usable fraction {})\n",
+            "Memory:   {} (usable fraction {}, {} on A10)\n",
             terms.join(" + "),
-            need.constants.usable_fraction
+            need.constants.usable_fraction,
+            need.constants.usable_fraction_a10
         ));
     }
     if o.recommendations.is_empty() {

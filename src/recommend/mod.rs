@@ -7,11 +7,14 @@
 //! last candidates is named, with the closest alternatives.
 
 pub mod estimate;
+pub mod weights;
 
 use serde::Serialize;
 
-use crate::catalog::{Catalog, Driver, GpuModel, KubeVersion, LlmModel, RegionPrice, Status, Vendor, VmSize};
-pub use estimate::{Arch, Need, Precision};
+use crate::catalog::{
+    Catalog, Driver, GpuModel, KubeVersion, LlmModel, NativeDtype, RegionPrice, Status, Vendor, VmSize,
+};
+pub use estimate::{Arch, Layout, Need, Precision, Recompute};
 
 /// Hours in a month for monthly figures (Azure's pricing calculator uses 730).
 pub const HOURS_PER_MONTH: f64 = 730.0;
@@ -81,6 +84,13 @@ impl Range {
         self.min.is_none() && self.max.is_none()
     }
 
+    /// How far `v` lies outside the range (0 inside).
+    pub fn distance(&self, v: f64) -> f64 {
+        let below = self.min.map_or(0.0, |m| m - v);
+        let above = self.max.map_or(0.0, |m| v - m);
+        below.max(above).max(0.0)
+    }
+
     fn describe(&self, unit: &str) -> String {
         match (self.min, self.max) {
             (Some(a), Some(b)) if (a - b).abs() < 1e-9 => format!("exactly {}{unit}", fmt_num(a)),
@@ -105,6 +115,12 @@ pub struct ModelSpec {
     pub arch_from: String,
     /// The model's maximum context, when known.
     pub max_context: Option<u64>,
+    /// Format of the published weights, when the model is known.
+    pub native: Option<NativeDtype>,
+    /// The published checkpoint in GiB, when the model is known.
+    pub checkpoint_gib: Option<f64>,
+    /// Mixture of experts.
+    pub moe: bool,
 }
 
 impl ModelSpec {
@@ -116,6 +132,9 @@ impl ModelSpec {
             arch: arch_of(m),
             arch_from: m.id.clone(),
             max_context: Some(m.context),
+            native: Some(m.native_dtype),
+            checkpoint_gib: Some(m.checkpoint_gib),
+            moe: m.is_moe(),
         }
     }
 
@@ -133,20 +152,32 @@ impl ModelSpec {
                 arch: arch_of(m),
                 arch_from: format!("assumed like {} (nearest known size)", m.id),
                 max_context: None,
+                native: None,
+                checkpoint_gib: None,
+                moe: false,
             },
             None => Self {
                 id: None,
                 params_b,
-                arch: Arch { layers: 32, hidden_size: 4096, kv_heads: 8, head_dim: 128 },
+                arch: Arch { layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, head_dim: 128 },
                 arch_from: "assumed Llama-style 32 layers, 8 KV heads".to_owned(),
                 max_context: None,
+                native: None,
+                checkpoint_gib: None,
+                moe: false,
             },
         }
     }
 }
 
 fn arch_of(m: &LlmModel) -> Arch {
-    Arch { layers: m.layers, hidden_size: m.hidden_size, kv_heads: m.kv_heads, head_dim: m.head_dim }
+    Arch {
+        layers: m.layers,
+        hidden_size: m.hidden_size,
+        attention_heads: m.attention_heads,
+        kv_heads: m.kv_heads,
+        head_dim: m.head_dim,
+    }
 }
 
 /// Resolved, validated requirements (built by the `recommend` command from flags).
@@ -215,14 +246,17 @@ impl Requirements {
         }
     }
 
-    /// Compute `need` from the model, workload, precision, context and concurrency.
+    /// Compute `need` from the model, workload, precision, context and concurrency. The
+    /// weights come from [`weights::weights_for`]: the real checkpoint when the precision is
+    /// the model's published format.
     pub fn compute_need(&mut self) {
         self.need = self.model.as_ref().map(|m| {
-            let (p, a, x, c, n) = (m.params_b, m.arch, self.precision, self.context, self.concurrency);
+            let w = weights::weights_for(m, self.precision);
+            let (p, a, c, n) = (m.params_b, m.arch, self.context, self.concurrency);
             match self.workload {
-                Workload::Training => estimate::training(p, a, x, c, n),
-                Workload::FineTuning => estimate::fine_tuning(p, a, x, c, n),
-                _ => estimate::inference(p, a, x, c, n),
+                Workload::Training => estimate::training(p, a, c, n),
+                Workload::FineTuning => estimate::fine_tuning(&w, p, a, c, n, self.precision == Precision::Int4),
+                _ => estimate::inference(&w, a, c, n),
             }
         });
     }
@@ -249,6 +283,9 @@ pub struct Fit {
     pub nodes: u32,
     /// MIG slice chosen, when `--mig`.
     pub mig: Option<MigFit>,
+    /// How the GPUs are used (tensor parallel, recomputation, budget), when a model was given.
+    #[serde(skip)]
+    pub layout: Option<Layout>,
     /// The estimate behind `required_*` (formulas and constants), when a model was given.
     /// Attached to the ranked recommendations only.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -426,7 +463,11 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
     accepted.truncate(req.top);
     // Explanations only for what is shown.
     for r in &mut accepted {
-        r.fit.estimate.clone_from(&req.need);
+        r.fit.estimate = match (&req.need, r.fit.layout) {
+            (Some(n), Some(l)) => Some(n.fitted(l)),
+            (n, None) => n.clone(),
+            (None, _) => None,
+        };
         if let Some(size) = catalog.size(&r.vm_size) {
             (r.reasons, r.warnings) =
                 explain(catalog, req, size, catalog.gpu(&size.gpu_model), &r.fit, r.price.as_ref());
@@ -509,6 +550,7 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
     if let Some(why) = workload_mismatch(req, size, gpu) {
         return Err(reject(Reject { stage: 4, constraint: "--workload" }, why));
     }
+
     // 5. GPU model.
     if !req.gpu_models.is_empty() && !req.gpu_models.iter().any(|w| gpu_matches(w, size, gpu)) {
         return Err(reject(
@@ -544,13 +586,16 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
     // 8. Memory per GPU (or per MIG slice).
     let mig_profiles = gpu.map(|g| g.mig_profiles.as_slice()).unwrap_or_default();
     if !req.mig && !req.gpu_memory_gib.contains(size.gpu_memory_per_gpu_gib) {
-        return Err(reject(
-            Reject { stage: 8, constraint: "--gpu-memory" },
-            format!(
-                "{} GiB per GPU, wanted {}",
-                fmt_num(size.gpu_memory_per_gpu_gib),
-                req.gpu_memory_gib.describe(" GiB")
+        return Err(shortfall(
+            reject(
+                Reject { stage: 8, constraint: "--gpu-memory" },
+                format!(
+                    "{} GiB per GPU, wanted {}",
+                    fmt_num(size.gpu_memory_per_gpu_gib),
+                    req.gpu_memory_gib.describe(" GiB")
+                ),
             ),
+            req.gpu_memory_gib.distance(size.gpu_memory_per_gpu_gib),
         ));
     }
     if req.mig && !mig_profiles.iter().any(|p| req.gpu_memory_gib.contains(p.memory_gib)) {
@@ -561,13 +606,16 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
     }
     // 9. Total GPU memory per VM.
     if !req.total_gpu_memory_gib.contains(size.gpu_memory_gib) {
-        return Err(reject(
-            Reject { stage: 9, constraint: "--total-gpu-memory" },
-            format!(
-                "{} GiB of GPU memory per VM, wanted {}",
-                fmt_num(size.gpu_memory_gib),
-                req.total_gpu_memory_gib.describe(" GiB")
+        return Err(shortfall(
+            reject(
+                Reject { stage: 9, constraint: "--total-gpu-memory" },
+                format!(
+                    "{} GiB of GPU memory per VM, wanted {}",
+                    fmt_num(size.gpu_memory_gib),
+                    req.total_gpu_memory_gib.describe(" GiB")
+                ),
             ),
+            req.total_gpu_memory_gib.distance(size.gpu_memory_gib),
         ));
     }
     // 10. Sold in the region: a size with no list price there is taken as not sold there.
@@ -576,9 +624,17 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
     if let Some(why) = unpriced(req, price.as_ref()).filter(|_| !asked_retired) {
         return Err(reject(Reject { stage: STAGE_REGION, constraint: "--region" }, why));
     }
-    // 11. Memory fit for the model.
-    let fit = fit_size(req, size, mig_profiles, max_nodes)
-        .map_err(|why| reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "memory fit" }, why))?;
+    // 11. The GPU can run the weights' format (not close to fitting: ranked after misfits) …
+    if let Some(why) = precision_unsupported(req, gpu) {
+        let r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "precision support" }, why);
+        return Err(shortfall(r, f64::INFINITY));
+    }
+    // … and holds the model; "closest" ranks these by the GiB per GPU they lack.
+    let fit = fit_size(req, size, mig_profiles, max_nodes).map_err(|(why, short)| {
+        let mut r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "memory fit" }, why);
+        r.sort_key = short;
+        r
+    })?;
     // 12. Price.
     let nodes = f64::from(fit.nodes);
     let total_price = price.as_ref().and_then(|p| p.per_node_hour).map(|p| p * nodes);
@@ -632,6 +688,36 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
         warnings: Vec::new(),
         price,
     })
+}
+
+/// Rank a rejection by how far it missed (for "closest").
+fn shortfall(mut r: Rejected, by: f64) -> Rejected {
+    r.sort_key = by;
+    r
+}
+
+/// vLLM's kernels for the weight format: MXFP4 runs from compute capability 8.0 (native on
+/// Hopper/Blackwell, Marlin MXFP4 on Ampere/Ada: vllm-project/recipes:OpenAI/GPT-OSS.md), FP8
+/// natively from 8.9 and weight-only through FP8 Marlin from 8.0 (vllm-project/vllm#5975), FP8
+/// mixture-of-experts only from 8.9; Marlin needs Ampere (docs.vllm.ai quantization
+/// supported_hardware). AMD GPUs and unknown capabilities are not judged here.
+fn precision_unsupported(req: &Requirements, gpu: Option<&GpuModel>) -> Option<String> {
+    let model = req.model.as_ref()?;
+    let g = gpu.filter(|g| g.vendor == Vendor::Nvidia)?;
+    let cc = g.cc()?;
+    let have = format!("{} has compute capability {}.{}", g.id, cc.0, cc.1);
+    match req.precision {
+        Precision::Mxfp4 if cc < (8, 0) => Some(format!(
+            "MXFP4 weights need compute capability ≥ 8.0 in vLLM; {have} (--precision bf16 sizes the weights upcast)"
+        )),
+        Precision::Fp8 if cc < (8, 0) => {
+            Some(format!("FP8 weights need compute capability ≥ 8.0 (weight-only FP8 Marlin; native from 8.9); {have}"))
+        }
+        Precision::Fp8 if cc < (8, 9) && model.moe => {
+            Some(format!("vLLM runs FP8 mixture-of-experts weights only from compute capability 8.9; {have}"))
+        }
+        _ => None,
+    }
 }
 
 fn round_cents(v: f64) -> f64 {
@@ -813,81 +899,54 @@ fn workload_mismatch(req: &Requirements, size: &VmSize, gpu: Option<&GpuModel>) 
     None
 }
 
+/// A memory-fit failure: the reason, and how many GiB per GPU are missing (for "closest").
+type FitError = (String, f64);
+
 fn fit_size(
     req: &Requirements,
     size: &VmSize,
     mig_profiles: &[crate::catalog::MigProfile],
     max_nodes: u32,
-) -> Result<Fit, String> {
-    let usable = estimate::USABLE_FRACTION;
+) -> Result<Fit, FitError> {
+    let gpu_id = size.gpu_model.as_str();
+    let usable = estimate::layout(gpu_id, 1.0, 1, None).usable_fraction;
     if req.mig {
-        let gpus = size.gpu_count.whole();
-        let need_one = req.need.as_ref().map(|n| n.per_gpu(1.0));
-        let mut profiles: Vec<&crate::catalog::MigProfile> =
-            mig_profiles.iter().filter(|p| req.gpu_memory_gib.contains(p.memory_gib)).collect();
-        profiles.sort_by(|a, b| a.memory_gib.total_cmp(&b.memory_gib));
-        let chosen =
-            profiles.into_iter().find(|p| need_one.is_none_or(|n| n <= p.memory_gib * usable)).ok_or_else(|| {
-                format!(
-                    "needs {:.1} GiB in one MIG slice; the largest {} slice offers {:.1} usable GiB",
-                    need_one.unwrap_or(0.0),
-                    size.gpu_model,
-                    mig_profiles.iter().map(|p| p.memory_gib).fold(0.0, f64::max) * usable
-                )
-            })?;
-        return Ok(Fit {
-            required_per_gpu_gib: need_one.unwrap_or(0.0),
-            available_per_gpu_gib: chosen.memory_gib * usable,
-            gpu_memory_per_gpu_gib: chosen.memory_gib,
-            required_total_gib: need_one.unwrap_or(0.0),
-            gpus_used_per_node: 1.0,
-            nodes: 1,
-            mig: Some(MigFit {
-                profile: chosen.profile.clone(),
-                slice: chosen.slice.clone(),
-                instances_per_gpu: chosen.instances,
-                instances_per_node: chosen.instances * gpus,
-                memory_gib: chosen.memory_gib,
-            }),
-            estimate: None,
-        });
+        return fit_mig(req, size, mig_profiles, usable);
     }
     let per_gpu_mem = size.gpu_memory_per_gpu_gib;
     let avail = per_gpu_mem * usable;
-    let Some(need) = &req.need else {
-        let used = if size.gpu_count.is_partial() { size.gpu_count.value() } else { f64::from(size.gpu_count.whole()) };
-        return Ok(Fit {
-            required_per_gpu_gib: 0.0,
-            available_per_gpu_gib: avail,
-            gpu_memory_per_gpu_gib: per_gpu_mem,
-            required_total_gib: 0.0,
-            gpus_used_per_node: used,
-            nodes: 1,
-            mig: None,
-            estimate: None,
-        });
-    };
-    let make = |n: f64, nodes: u32| Fit {
-        required_per_gpu_gib: need.per_gpu(n * f64::from(nodes)),
+    let fit = |need_gib: f64, total: f64, per_node: f64, nodes: u32, l: Option<Layout>| Fit {
+        required_per_gpu_gib: need_gib,
         available_per_gpu_gib: avail,
         gpu_memory_per_gpu_gib: per_gpu_mem,
-        required_total_gib: need.total(n * f64::from(nodes)),
-        gpus_used_per_node: n,
+        required_total_gib: total,
+        gpus_used_per_node: per_node,
         nodes,
         mig: None,
+        layout: l,
         estimate: None,
     };
+    let (Some(need), Some(model)) = (&req.need, &req.model) else {
+        let used = if size.gpu_count.is_partial() { size.gpu_count.value() } else { f64::from(size.gpu_count.whole()) };
+        return Ok(fit(0.0, 0.0, used, 1, None));
+    };
+    let train = need.activations.is_some();
+    let recomputes: &[Option<Recompute>] =
+        if train { &[Some(Recompute::None), Some(Recompute::Selective), Some(Recompute::Full)] } else { &[None] };
+    let make =
+        |l: Layout, per_node: f64, nodes: u32| fit(need.per_gpu_at(&l), need.total_at(&l), per_node, nodes, Some(l));
     if size.gpu_count.is_partial() {
-        let n = size.gpu_count.value();
-        if need.per_gpu(1.0) <= avail {
-            return Ok(make(n, 1));
+        let best = recomputes.iter().map(|r| estimate::layout(gpu_id, 1.0, 1, *r));
+        if let Some(l) = best.clone().find(|l| need.per_gpu_at(l) <= avail) {
+            return Ok(make(l, size.gpu_count.value(), 1));
         }
-        return Err(format!(
-            "needs {:.1} GiB on one GPU; this {} share of a {} offers {:.1} usable GiB",
-            need.per_gpu(1.0),
-            size.gpu_count,
-            size.gpu_model,
-            avail
+        let least = best.map(|l| need.per_gpu_at(&l)).fold(f64::MAX, f64::min);
+        return Err((
+            format!(
+                "needs {least:.1} GiB on one GPU; this {} share of a {} offers {avail:.1} usable GiB",
+                size.gpu_count, size.gpu_model
+            ),
+            least - avail,
         ));
     }
     let g = size.gpu_count.whole().max(1);
@@ -895,34 +954,146 @@ fn fit_size(
     if !options.contains(&g) {
         options.push(g);
     }
-    if let Some(n) = options.iter().find(|n| need.per_gpu(f64::from(**n)) <= avail) {
-        return Ok(make(f64::from(*n), 1));
+    // One node. Inference: the fewest GPUs that hold it (tensor parallel). Training: the node
+    // is paid for whole, so every GPU works (data parallel beyond the tensor-parallel degree)
+    // and the least recomputation that fits is chosen.
+    if train {
+        options = vec![g];
     }
-    if need.per_gpu_gib > avail {
-        return Err(format!(
-            "each GPU needs at least {:.1} GiB that cannot be split (overhead, activations); a {} offers {:.1} usable GiB",
-            need.per_gpu_gib, size.gpu_model, avail
+    for &n in &options {
+        let Some(tp) = tensor_parallel(model.arch, n, train) else { continue };
+        for r in recomputes {
+            let l = estimate::layout(gpu_id, f64::from(n), tp, *r);
+            if need.per_gpu_at(&l) <= avail {
+                return Ok(make(l, f64::from(n), 1));
+            }
+        }
+    }
+    fit_nodes(req, size, need, model.arch, recomputes, max_nodes, avail)
+        .map(|(l, per_node, nodes)| make(l, per_node, nodes))
+}
+
+/// The tensor-parallel degree for `n` GPUs of a node. Inference shards the model across all
+/// `n` (vLLM), so `n` itself must pass the head rule; training takes the largest power of two
+/// dividing `n` that passes it, the rest of the GPUs being data parallel.
+fn tensor_parallel(arch: Arch, n: u32, train: bool) -> Option<u32> {
+    if !train {
+        return arch.tp_ok(n).then_some(n);
+    }
+    (0..8).map(|i| 1u32 << i).filter(|t| *t <= n && n % t == 0 && arch.tp_ok(*t)).max()
+}
+
+/// Several nodes: inference in pipeline stages of `tp` GPUs per node, training sharded over
+/// every GPU (InfiniBand only).
+fn fit_nodes(
+    req: &Requirements,
+    size: &VmSize,
+    need: &Need,
+    arch: Arch,
+    recomputes: &[Option<Recompute>],
+    max_nodes: u32,
+    avail: f64,
+) -> Result<(Layout, f64, u32), FitError> {
+    let g = size.gpu_count.whole().max(1);
+    let train = need.activations.is_some();
+    let per_node = if train { g } else { (1..=g).rev().find(|n| arch.tp_ok(*n)).unwrap_or(1) };
+    let tp = tensor_parallel(arch, per_node, train).unwrap_or(1);
+    let gpu_id = size.gpu_model.as_str();
+    let least_recompute = *recomputes.last().unwrap_or(&None);
+    if per_node < g {
+        // KAITO runs vLLM with tensor parallelism over all of a node's GPUs, pipeline stages
+        // across nodes; nodes whose GPUs cannot all share the heads are not split further.
+        let one = need.per_gpu_at(&estimate::layout(gpu_id, f64::from(per_node), tp, least_recompute));
+        return Err((
+            format!(
+                "needs {one:.1} GiB per GPU on {per_node} GPU(s); tensor parallelism cannot use all {g}: \
+                 {} attention heads and {} KV heads must divide across them (vLLM); a {} offers {avail:.1} usable GiB",
+                arch.attention_heads, arch.kv_heads, size.gpu_model
+            ),
+            one - avail,
+        ));
+    }
+    let floor = need.per_gpu_at(&estimate::layout(gpu_id, 1e12, tp, least_recompute));
+    if floor > avail {
+        return Err((
+            format!(
+                "each GPU needs at least {floor:.1} GiB that cannot be split (overhead, activations); a {} offers {avail:.1} usable GiB",
+                size.gpu_model
+            ),
+            floor - avail,
         ));
     }
     for nodes in 2..=max_nodes {
-        if need.per_gpu(f64::from(g * nodes)) <= avail {
+        for r in recomputes {
+            let l = estimate::layout(gpu_id, f64::from(per_node * nodes), tp, *r);
+            if need.per_gpu_at(&l) > avail {
+                continue;
+            }
             if matches!(req.workload, Workload::Training | Workload::FineTuning) && !size.infiniband() {
-                return Err(format!(
-                    "needs {nodes} nodes, and sharded training across nodes needs InfiniBand, which this size lacks"
+                return Err((
+                    format!("needs {nodes} nodes, and sharded training across nodes needs InfiniBand, which this size lacks"),
+                    need.per_gpu_at(&estimate::layout(gpu_id, f64::from(per_node), tp, least_recompute)) - avail,
                 ));
             }
-            return Ok(make(f64::from(g), nodes));
+            return Ok((l, f64::from(per_node), nodes));
         }
     }
-    Err(format!(
-        "needs {:.1} GiB per GPU even on all {g} GPU(s){}; a {} offers {:.1} usable GiB ({} × {})",
-        need.per_gpu(f64::from(g * max_nodes)),
-        if max_nodes > 1 { format!(" of {max_nodes} nodes") } else { String::new() },
-        size.gpu_model,
-        avail,
-        estimate::USABLE_FRACTION,
-        fmt_num(per_gpu_mem)
+    let most = estimate::layout(gpu_id, f64::from(per_node * max_nodes.max(1)), tp, least_recompute);
+    let needed = need.per_gpu_at(&most);
+    Err((
+        format!(
+            "needs {needed:.1} GiB per GPU even on {per_node} GPU(s){}; a {} offers {avail:.1} usable GiB ({} × {})",
+            if max_nodes > 1 { format!(" of {max_nodes} nodes") } else { String::new() },
+            size.gpu_model,
+            most.usable_fraction,
+            fmt_num(size.gpu_memory_per_gpu_gib)
+        ),
+        needed - avail,
     ))
+}
+
+fn fit_mig(
+    req: &Requirements,
+    size: &VmSize,
+    mig_profiles: &[crate::catalog::MigProfile],
+    usable: f64,
+) -> Result<Fit, FitError> {
+    let gpus = size.gpu_count.whole();
+    let l =
+        req.need.as_ref().map(|n| estimate::layout(&size.gpu_model, 1.0, 1, n.activations.map(|_| Recompute::Full)));
+    let need_one = req.need.as_ref().zip(l.as_ref()).map(|(n, l)| n.per_gpu_at(l));
+    let mut profiles: Vec<&crate::catalog::MigProfile> =
+        mig_profiles.iter().filter(|p| req.gpu_memory_gib.contains(p.memory_gib)).collect();
+    profiles.sort_by(|a, b| a.memory_gib.total_cmp(&b.memory_gib));
+    let largest = mig_profiles.iter().map(|p| p.memory_gib).fold(0.0, f64::max) * usable;
+    let chosen =
+        profiles.into_iter().find(|p| need_one.is_none_or(|n| n <= p.memory_gib * usable)).ok_or_else(|| {
+            (
+                format!(
+                    "needs {:.1} GiB in one MIG slice; the largest {} slice offers {largest:.1} usable GiB",
+                    need_one.unwrap_or(0.0),
+                    size.gpu_model,
+                ),
+                need_one.unwrap_or(0.0) - largest,
+            )
+        })?;
+    Ok(Fit {
+        required_per_gpu_gib: need_one.unwrap_or(0.0),
+        available_per_gpu_gib: chosen.memory_gib * usable,
+        gpu_memory_per_gpu_gib: chosen.memory_gib,
+        required_total_gib: need_one.unwrap_or(0.0),
+        gpus_used_per_node: 1.0,
+        nodes: 1,
+        mig: Some(MigFit {
+            profile: chosen.profile.clone(),
+            slice: chosen.slice.clone(),
+            instances_per_gpu: chosen.instances,
+            instances_per_node: chosen.instances * gpus,
+            memory_gib: chosen.memory_gib,
+        }),
+        layout: l,
+        estimate: None,
+    })
 }
 
 fn explain(
@@ -945,7 +1116,7 @@ fn explain(
             fmt_num(m.memory_gib)
         ));
     }
-    if let Some(need) = &req.need {
+    if let (Some(need), Some(l)) = (&req.need, fit.layout) {
         let gpus_total = fit.gpus_used_per_node * f64::from(fit.nodes);
         reasons.push(format!(
             "fits: {:.1} GiB needed per GPU on {} GPU(s){}, {:.1} GiB usable ({} × {} GiB)",
@@ -953,12 +1124,15 @@ fn explain(
             fmt_num(gpus_total),
             if fit.nodes > 1 { format!(" across {} nodes", fit.nodes) } else { String::new() },
             fit.available_per_gpu_gib,
-            estimate::USABLE_FRACTION,
+            l.usable_fraction,
             fmt_num(fit.gpu_memory_per_gpu_gib)
         ));
+        if let (Some(setup), None) = (need.fitted(l).setup, &fit.mig) {
+            reasons.push(format!("setup: {setup}"));
+        }
         let have = fit.available_per_gpu_gib
             * if fit.mig.is_some() { 1.0 } else { size.gpu_count.value() * f64::from(fit.nodes) };
-        let needed = if fit.mig.is_some() { fit.required_per_gpu_gib } else { need.total(gpus_total) };
+        let needed = if fit.mig.is_some() { fit.required_per_gpu_gib } else { need.total_at(&l) };
         if needed > 0.0 && have / needed > 2.0 {
             warnings.push(format!("over-provisioned: {:.1}× the GPU memory this workload needs", have / needed));
         }
@@ -979,16 +1153,8 @@ fn explain(
         }
         _ => {}
     }
-    if let Some(g) = gpu {
-        if req.precision_explicit {
-            match req.precision {
-                Precision::Bf16 if !g.bf16 => warnings.push(format!("{} has no native BF16: use fp16", g.id)),
-                Precision::Fp8 if !g.fp8 => {
-                    warnings.push(format!("{} has no FP8 tensor cores: fp8 weights run slower", g.id))
-                }
-                _ => {}
-            }
-        }
+    if let (Some(g), Some(_)) = (gpu, &req.model) {
+        precision_warnings(req, g, &mut warnings);
     }
     if size.gpu_count.is_partial() {
         reasons.push(format!(
@@ -1058,6 +1224,27 @@ fn explain_price(req: &Requirements, price: Option<&Price>, reasons: &mut Vec<St
             "no list price{}: Azure may not sell this size there; ranked last",
             p.region.as_ref().map(|r| format!(" in {r}")).unwrap_or_else(|| " in any region".to_owned())
         )),
+    }
+}
+
+/// Say how the weights will run when the GPU lacks the precision's native support: every such
+/// result carries the warning, whether the precision was chosen or defaulted.
+fn precision_warnings(req: &Requirements, g: &GpuModel, warnings: &mut Vec<String>) {
+    match req.precision {
+        Precision::Bf16 if !g.bf16 && req.workload == Workload::Inference => warnings
+            .push(format!("{} has no BF16: vLLM serves the bf16 weights as fp16 (--dtype half), same memory", g.id)),
+        Precision::Bf16 if !g.bf16 => warnings
+            .push(format!("{} has no BF16: train in fp16 mixed precision with loss scaling (same memory)", g.id)),
+        Precision::Fp8 if !g.fp8 => warnings.push(format!(
+            "{} has no FP8 tensor cores (compute capability < 8.9): vLLM runs the fp8 weights \
+             weight-only through FP8 Marlin, same memory, slower",
+            g.id
+        )),
+        Precision::Mxfp4 if g.cc().is_some_and(|c| c < (9, 0)) => warnings.push(format!(
+            "{} runs MXFP4 through vLLM's Marlin kernel (weight-only), same memory, slower than Hopper",
+            g.id
+        )),
+        _ => {}
     }
 }
 
@@ -1139,7 +1326,7 @@ sizes:
   Standard_NC1_old: {eastus: {linux: 0.2}}
 "#;
     const MODELS: &str = r#"
-- {id: org/m8, aliases: [m8], params_b: 8, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, head_dim: 128, context: 8192, native_dtype: bf16, source: t}
+- {id: org/m8, aliases: [m8], params_b: 8, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, head_dim: 128, context: 8192, native_dtype: bf16, checkpoint_gib: 14.9, source: t}
 "#;
 
     fn catalog() -> Catalog {
@@ -1156,11 +1343,15 @@ sizes:
     fn req(workload: Workload, params: Option<f64>) -> Requirements {
         let c = catalog();
         let mut r = Requirements::new(workload);
-        r.model = params.map(|p| ModelSpec::from_model(&LlmModel { params_b: p, ..c.models[0].clone() }));
+        // A bf16 checkpoint of exactly params × 2 B.
+        let model = |p: f64| LlmModel { params_b: p, checkpoint_gib: p * 2e9 / GIB, ..c.models[0].clone() };
+        r.model = params.map(|p| ModelSpec::from_model(&model(p)));
         r.context = 2048;
         r.compute_need();
         r
     }
+
+    const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 
     fn names(o: &Outcome) -> Vec<&str> {
         o.recommendations.iter().map(|r| r.vm_size.as_str()).collect()
@@ -1171,9 +1362,10 @@ sizes:
         assert_eq!(catalog().validate(), Vec::<String>::new());
     }
 
-    /// 8B bf16, 2048 tokens: sharded 15.256 + 0.25 = 15.506 GiB, +2.3 per GPU.
-    /// One 16 GiB GPU offers 13.44 → no. Four of them: 2 GPUs give 10.05 ≤ 13.44 → fits ($4).
-    /// The big size fits on 1 GPU ($30). The retired size is excluded.
+    /// 8.03B bf16, 2048 tokens (KAITO's estimator): weights 14.957 GiB × 1.02 × 1.05 = 16.019,
+    /// KV 0.25 GiB, + 2.3 per GPU. One 16 GiB GPU offers 0.92 × 16 = 14.72 → no (18.57). Two of
+    /// the four: 8.010 + 0.125 + 2.3 = 10.435 → fits ($4). The big size fits on 1 GPU ($30).
+    /// The retired size is excluded.
     #[test]
     fn ranks_cheapest_fit_first_with_hand_worked_gpu_counts() {
         let c = catalog();
@@ -1182,7 +1374,7 @@ sizes:
         let first = &o.recommendations[0];
         assert_eq!(first.fit.gpus_used_per_node, 2.0);
         assert_eq!(first.fit.nodes, 1);
-        assert!((first.fit.required_per_gpu_gib - 10.053).abs() < 0.01);
+        assert!((first.fit.required_per_gpu_gib - 10.435).abs() < 0.01, "{}", first.fit.required_per_gpu_gib);
         assert_eq!(first.price_per_hour, Some(4.0));
         assert_eq!(first.monthly_cost, Some(2920.0));
         assert_eq!(o.recommendations[1].fit.gpus_used_per_node, 1.0);
@@ -1224,10 +1416,83 @@ sizes:
         assert!(o.rejected.iter().all(|x| !x.reason.contains("nodes")));
     }
 
+    /// 5000B bf16 fits nowhere: 9313 GiB × 1.071 = 9975 GiB. On 8 nodes the big size lacks
+    /// 9975/64 + 2.3 − 73.6 = 84.6 GiB per GPU, four small GPUs × 8 lack 299, one small × 8
+    /// lack 1235. "closest" lists them in that order, not cheapest first.
+    #[test]
+    fn closest_lists_the_smallest_shortfall_first() {
+        let c = catalog();
+        let o = recommend(&c, &req(Workload::Inference, Some(5000.0)));
+        let nf = o.no_fit().expect("nothing fits");
+        assert_eq!(nf.constraint, "memory fit");
+        let order: Vec<&str> = nf.closest.iter().map(|x| x.vm_size.as_str()).collect();
+        assert_eq!(order, ["Standard_ND8_big", "Standard_NC4_small", "Standard_NC1_small"]);
+        let big = &o.rejected.iter().find(|r| r.vm_size == "Standard_ND8_big").expect("rejected");
+        assert!((big.sort_key - 84.6).abs() < 0.1, "{}", big.sort_key);
+    }
+
+    /// An architecture that cannot run the weights is refused, never close to fitting.
+    #[test]
+    fn mxfp4_and_fp8_need_the_compute_capability_vllm_needs() {
+        let c = catalog();
+        let mut r = req(Workload::Inference, Some(8.03));
+        r.precision = Precision::Mxfp4;
+        r.compute_need();
+        let o = recommend(&c, &r);
+        // G16 has compute capability 7.5, G80 9.0.
+        assert_eq!(names(&o), ["Standard_ND8_big"]);
+        let small = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
+        assert_eq!(small.constraint, "precision support");
+        assert!(small.reason.contains("≥ 8.0") && small.reason.contains("7.5"), "{}", small.reason);
+        r.precision = Precision::Fp8;
+        let o = recommend(&c, &r);
+        assert!(o.rejected.iter().any(|x| x.vm_size == "Standard_NC4_small" && x.constraint == "precision support"));
+    }
+
+    /// bf16 on a GPU without BF16 is never silent, chosen or defaulted.
+    #[test]
+    fn bf16_without_bf16_warns_on_every_result() {
+        let c = catalog();
+        let o = recommend(&c, &req(Workload::Inference, Some(8.03)));
+        let small = o.recommendations.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("fits");
+        assert!(small.warnings.iter().any(|w| w.contains("no BF16") && w.contains("fp16")), "{:?}", small.warnings);
+        let big = o.recommendations.iter().find(|x| x.vm_size == "Standard_ND8_big").expect("fits");
+        assert!(!big.warnings.iter().any(|w| w.contains("BF16")));
+    }
+
+    /// Tensor parallelism must divide the heads: a 71-head model (falcon-7b) never splits
+    /// across 2 or 4 GPUs, so the 4-GPU size cannot hold what one of its GPUs cannot.
+    #[test]
+    fn tensor_parallelism_follows_the_head_counts() {
+        let c = catalog();
+        let mut r = req(Workload::Inference, Some(8.03));
+        if let Some(m) = r.model.as_mut() {
+            m.arch = Arch { layers: 32, hidden_size: 4544, attention_heads: 71, kv_heads: 1, head_dim: 64 };
+        }
+        r.compute_need();
+        let o = recommend(&c, &r);
+        assert_eq!(names(&o), ["Standard_ND8_big"]);
+        let four = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
+        assert!(four.reason.contains("71 attention heads"), "{}", four.reason);
+        assert_eq!(four.constraint, "memory fit");
+    }
+
+    #[test]
+    fn training_reports_the_cheapest_setup_in_the_estimate() {
+        let c = catalog();
+        let o = recommend(&c, &req(Workload::Training, Some(8.03)));
+        let est = o.recommendations[0].fit.estimate.as_ref().expect("estimate");
+        let setup = est.setup.as_deref().expect("setup");
+        // 8.03e9 × 16 B = 119.7 GiB of states over all 8 GPUs = 15.0 each, activations
+        // 32 × 2048 × 4096 × 114 B / 8 = 3.6 GiB: no recomputation needed.
+        assert!(setup.contains("no activation recomputation") && setup.contains("8 GPUs"), "{setup}");
+        assert_eq!(est.layout.and_then(|l| l.recompute), Some(Recompute::None));
+    }
+
     #[test]
     fn inference_spans_nodes_only_when_no_single_node_fits() {
         let c = catalog();
-        // 300B bf16 ≈ 570 GiB of weights: more than one big node (8 × 67.2 usable).
+        // 300B bf16 ≈ 586 GiB loaded with its overhead: more than one big node (8 × 73.6 usable).
         let o = recommend(&c, &req(Workload::Inference, Some(300.0)));
         assert_eq!(names(&o), ["Standard_ND8_big"]);
         assert_eq!(o.recommendations[0].fit.nodes, 2);
@@ -1251,7 +1516,7 @@ sizes:
         r.mig = true;
         let o = recommend(&c, &r);
         assert_eq!(names(&o), ["Standard_ND8_big"]);
-        // 1B bf16: 1.9 + 0.25 + 2.3 = 4.4 GiB needs 10 GiB × 0.84 = 8.4 → MIG1g, 56 per node.
+        // 1B bf16: 1.863 × 1.02 × 1.05 + 0.25 + 2.3 = 4.55 GiB ≤ 10 GiB × 0.92 = 9.2 → MIG1g, 56 per node.
         let m = o.recommendations[0].fit.mig.as_ref().expect("mig");
         assert_eq!((m.profile.as_str(), m.instances_per_node), ("MIG1g", 56));
         assert_eq!(o.recommendations[0].price_per_instance_hour, Some((30.0f64 / 56.0 * 10_000.0).round() / 10_000.0));
