@@ -526,3 +526,32 @@ impl LlmModel {
         2.0 * f64::from(self.layers) * f64::from(self.kv_heads) * f64::from(self.head_dim) * bytes_per_value
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gpt_oss_120b() -> LlmModel {
+        serde_yaml_ng::from_str(
+            "{id: openai/gpt-oss-120b, params_b: 117, active_params_b: 5.1, layers: 36, hidden_size: 2880, \
+             attention_heads: 64, kv_heads: 8, head_dim: 64, context: 131072, native_dtype: mxfp4, \
+             checkpoint_gib: 60.8, source: t}",
+        )
+        .expect("model parses")
+    }
+
+    #[test]
+    fn model_records_are_checked() {
+        let m = gpt_oss_120b();
+        assert!(m.is_moe());
+        // 117e9 × 4.25/8 B = 57.9 GiB; the model card's 60.8 GiB is within reach.
+        assert_eq!(m.problems(), Vec::<String>::new());
+        // KAITO's first figure counted the checkpoint twice (kaito-project/kaito#2308).
+        let doubled = LlmModel { checkpoint_gib: 121.54, ..m.clone() };
+        assert!(doubled.problems()[0].contains("far from"), "{:?}", doubled.problems());
+        let heads = LlmModel { attention_heads: 60, kv_heads: 8, ..m.clone() };
+        assert!(heads.problems()[0].contains("multiple of kv_heads"));
+        let active = LlmModel { active_params_b: Some(200.0), ..m };
+        assert!(active.problems()[0].contains("active_params_b"));
+    }
+}

@@ -1043,7 +1043,7 @@ fn fit_nodes(
     Err((
         format!(
             "needs {needed:.1} GiB per GPU even on {per_node} GPU(s){}; a {} offers {avail:.1} usable GiB ({} × {})",
-            if max_nodes > 1 { format!(" of {max_nodes} nodes") } else { String::new() },
+            if max_nodes > 1 { format!(" × {max_nodes} nodes") } else { String::new() },
             size.gpu_model,
             most.usable_fraction,
             fmt_num(size.gpu_memory_per_gpu_gib)

@@ -66,7 +66,7 @@ pub fn resolve(
     let mut notes = Vec::new();
     if requested.is_none() && dequantise {
         notes.push(format!(
-            "precision: bf16 for {}: the published {} weights are dequantised to train ({}; --precision to change)",
+            "precision: bf16 for {}: the published {} weights are dequantised to train ({})",
             workload.name(),
             spec.native.map_or("", NativeDtype::name),
             weights.formula
@@ -74,10 +74,7 @@ pub fn resolve(
     } else if requested.is_none() {
         if let (Some(d), Some(ck)) = (spec.native, spec.checkpoint_gib) {
             if d != NativeDtype::Bf16 {
-                notes.push(format!(
-                    "precision: {} (the model's published weights, a {ck} GiB checkpoint; --precision to change)",
-                    d.name()
-                ));
+                notes.push(format!("precision: {} (the model's published weights, a {ck} GiB checkpoint)", d.name()));
             }
         }
     } else if let (Some(n), Some(ck)) = (native, spec.checkpoint_gib) {
@@ -101,7 +98,7 @@ pub fn weights_for(spec: &ModelSpec, precision: Precision) -> Weights {
         (Some(n), Some(ck)) if same_size(n, precision) => Weights {
             gib: ck,
             precision,
-            formula: format!("{ck} GiB checkpoint ({})", spec.native.map_or("", NativeDtype::name)),
+            formula: format!("{ck} GiB {} checkpoint", spec.native.map_or("", NativeDtype::name)),
         },
         _ => Weights {
             gib: spec.params_b * 1e9 * precision.bytes() / (1024.0 * 1024.0 * 1024.0),

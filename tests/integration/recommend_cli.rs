@@ -527,3 +527,14 @@ fn falcon_7b_works_without_flags() {
     let four = aksgpu(&["recommend", "--model", "falcon-7b", "--gpu-model", "T4", "--gpus", "4", "-o", "json"]);
     assert_eq!(four.code, 1, "{}", four.stdout);
 }
+
+#[test]
+fn closest_lists_the_smallest_shortfall_not_the_cheapest_misfit() {
+    // 405B on T4 or A10 fits nowhere. Four T4s × 8 nodes come closest (27.7 GiB needed per GPU,
+    // 14.7 usable); the cheapest misfit, one T4, is far off and must not lead the list.
+    let run = aksgpu(&["recommend", "--model", "llama-3.1-405b", "--gpu-model", "T4,A10"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let hint = run.stderr.lines().find(|l| l.starts_with("hint: closest:")).expect("hint");
+    assert!(hint.starts_with("hint: closest: Standard_NC64as_T4_v3 "), "{hint}");
+    assert!(!hint.contains("Standard_NC4as_T4_v3"), "{hint}");
+}
