@@ -12,5 +12,6 @@ mod gpu_stack;
 mod money;
 mod properties;
 mod recommend_cli;
+mod redaction;
 mod support;
 mod wizard_tmux;
