@@ -10,6 +10,7 @@ mod fake_arm;
 mod fault_props;
 mod gpu_stack;
 mod money;
+mod price_cache;
 mod properties;
 mod recommend_cli;
 mod redaction;
