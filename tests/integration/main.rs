@@ -3,6 +3,7 @@
 #![allow(clippy::print_stderr)]
 
 mod catalog_cli;
+mod ci_prerequisites;
 mod completions;
 mod conformance;
 mod create_pool;

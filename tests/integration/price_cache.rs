@@ -56,15 +56,14 @@ fn twenty_four_concurrent_refreshes_all_succeed() {
     arm.with(|s| s.retail_items = vec![item("eastus", "NC24ads A100 v4", 3.5)]);
     let cache = temp_dir("prices-concurrent");
     let runs: Vec<Run> = std::thread::scope(|sc| {
-        let handles: Vec<_> =
-            (0..24).map(|_| sc.spawn(|| refresh(&arm, &cache, &["--region", "eastus"]))).collect();
+        let handles: Vec<_> = (0..24).map(|_| sc.spawn(|| refresh(&arm, &cache, &["--region", "eastus"]))).collect();
         handles.into_iter().map(|h| h.join().expect("thread")).collect()
     });
     for r in &runs {
         assert_eq!(r.code, 0, "{}", r.stderr);
     }
-    let saved: Value =
-        serde_json::from_str(&std::fs::read_to_string(cache.join("prices.json")).expect("cache")).expect("complete JSON");
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(cache.join("prices.json")).expect("cache"))
+        .expect("complete JSON");
     assert_eq!(saved["sizes"][A100]["eastus"]["linux"], 3.5);
     assert!(temp_leftovers(&cache).is_empty(), "{:?}", temp_leftovers(&cache));
 }
