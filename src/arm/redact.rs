@@ -312,6 +312,10 @@ mod tests {
         register("abc"); // too short to register
         let s = secrets("x s3cr3t-value-registered y abc");
         assert_eq!(s, "x REDACTED y abc");
+        // A token is registered the moment it is wrapped (what every credential does on
+        // acquisition), without anyone calling `register`.
+        let minted = crate::arm::auth::Secret::new("minted-0123456789");
+        assert_eq!(secrets(&format!("got {} back", minted.expose())), "got REDACTED back");
     }
 
     #[test]
