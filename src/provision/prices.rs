@@ -49,6 +49,9 @@ pub fn query(sku: &str, region: Option<&str>, currency: &str) -> String {
 pub const MAX_PAGES: usize = 50;
 /// Items kept for one query at most.
 pub const MAX_ITEMS: usize = 5_000;
+/// Items kept for a whole refresh at most: every catalog size in every region is about
+/// 70 sizes × 60 regions × 6 meters ≈ 25,000.
+pub const MAX_TOTAL_ITEMS: usize = 100_000;
 /// An item whose strings are longer than this is not a real meter and is dropped, so the
 /// memory one query holds stays under `MAX_ITEMS` × 7 fields × this.
 pub const MAX_FIELD_LEN: usize = 256;
@@ -144,6 +147,12 @@ pub async fn fetch_all(
         .buffer_unordered(CONCURRENCY);
     while let Some(r) = results.next().await {
         all.extend(r?);
+        if all.len() > MAX_TOTAL_ITEMS {
+            return Err(refused(
+                "/api/retail/prices",
+                format!("the Retail Prices API returned more than {MAX_TOTAL_ITEMS} items in all; refused"),
+            ));
+        }
         done += 1;
         progress(done, total);
     }
