@@ -118,19 +118,7 @@ pub fn read_cache_at(path: &Path, now: SystemTime) -> Result<Option<PriceCache>,
 /// handle, so a file swapped in after a check cannot slip through.
 fn read_regular_capped(path: &Path) -> Result<Option<Vec<u8>>, String> {
     use std::io::Read as _;
-    let mut opts = std::fs::OpenOptions::new();
-    opts.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        opts.custom_flags(libc::O_NONBLOCK);
-    }
-    #[cfg(not(unix))]
-    match std::fs::metadata(path) {
-        Ok(m) if !m.is_file() => return Err(format!("{} is not a regular file", path.display())),
-        _ => {}
-    }
-    let file = match opts.open(path) {
+    let file = match open_nonblocking(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
@@ -150,6 +138,19 @@ fn read_regular_capped(path: &Path) -> Result<Option<Vec<u8>>, String> {
         return Err(format!("{} is larger than {} MiB", path.display(), MAX_CACHE_BYTES / (1024 * 1024)));
     }
     Ok(Some(bytes))
+}
+
+/// Open for reading without blocking on a FIFO (`O_NONBLOCK`; regular files read as usual).
+#[cfg(unix)]
+fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+}
+
+/// Open for reading (no FIFOs to block on in a cache directory off Unix).
+#[cfg(not(unix))]
+fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::File::open(path)
 }
 
 /// Write the cache atomically: a uniquely named temporary file, created exclusively
