@@ -212,7 +212,8 @@ fn json_keys(text: &str) -> String {
     while let Some(off) = lower[i..].find('"') {
         let q = i + off;
         i = q + 1;
-        let Some(key) = SECRET_KEYS.iter().find(|k| lower[q + 1..].starts_with(&format!("{k}\""))) else {
+        let rest = &lower[q + 1..];
+        let Some(key) = SECRET_KEYS.iter().find(|k| rest.starts_with(**k) && rest[k.len()..].starts_with('"')) else {
             continue;
         };
         let mut j = q + key.len() + 2;
