@@ -111,7 +111,7 @@ pub async fn fetch(client: &ArmClient, first: &str, what: &str) -> Result<Vec<Va
         }
         if !seen.insert(fingerprint(got)) {
             return Err(refused(first, format!(
-                "the Retail Prices API returned the same page twice for {what} (page {page_no}, $skip={skip} did not advance); stopped after {page_no} requests"
+                "the Retail Prices API returned the same page twice for {what}: page {page_no} repeats an earlier one (its $skip={skip} or NextPageLink did not advance); stopped after {page_no} requests for it"
             )));
         }
         if items.len() + n > MAX_ITEMS {
@@ -134,7 +134,8 @@ pub async fn fetch(client: &ArmClient, first: &str, what: &str) -> Result<Vec<Va
     Err(refused(first, format!("the Retail Prices API had more than {MAX_PAGES} pages for {what}; refused")))
 }
 
-/// Fetch all `(query, what it asks for)` pairs with bounded concurrency; `progress(done, total)` after each.
+/// Fetch all `(query, what it asks for)` pairs with bounded concurrency; `progress(done,
+/// total)` after each. Stops at the first error, or past `MAX_TOTAL_ITEMS` items.
 pub async fn fetch_all(
     client: &ArmClient,
     queries: Vec<(String, String)>,
