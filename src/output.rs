@@ -3,12 +3,19 @@
 //! Results go to stdout (tables for people, JSON/YAML for scripts); notes, warnings and errors
 //! go to stderr. A closed pipe (`aksgpu catalog list | head`) is reported as `BrokenPipe` so
 //! the top level can exit quietly with 0.
+//!
+//! Every text passes `arm::redact` on its way out, here and nowhere else, so no path can skip
+//! it: stdout loses known secrets, `Bearer …` credentials and JWTs; stderr (errors, hints,
+//! notes, progress, `-v` logs) also loses secret JSON values and URL query parameters other
+//! than `api-version`.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::io::{self, IsTerminal, Write};
 
 use serde::Serialize;
+
+use crate::arm::redact;
 
 /// Writes results and diagnostics.
 #[derive(Debug, Clone, Copy)]
@@ -32,8 +39,9 @@ impl Printer {
         Self { stderr_tty, interactive: stderr_tty && io::stdin().is_terminal() && io::stdout().is_terminal() }
     }
 
-    /// Write text to stdout as is.
+    /// Write text to stdout, without any secret value.
     pub fn out(&self, text: &str) -> io::Result<()> {
+        let text = redact::secrets(text);
         let mut o = io::stdout().lock();
         o.write_all(text.as_bytes())?;
         if !text.ends_with('\n') {
@@ -56,6 +64,7 @@ impl Printer {
 
     /// A line on stderr (notes, warnings).
     pub fn note(&self, text: &str) {
+        let text = redact::text(text);
         with_spinner_hidden(|| {
             let _ = writeln!(io::stderr().lock(), "{text}");
         });
@@ -63,11 +72,12 @@ impl Printer {
 
     /// An error with its hints on stderr.
     pub fn error(&self, message: &str, hints: &[String]) {
+        let message = redact::text(message);
         with_spinner_hidden(|| {
             let mut e = io::stderr().lock();
             let _ = writeln!(e, "error: {message}");
             for h in hints {
-                let _ = writeln!(e, "hint: {h}");
+                let _ = writeln!(e, "hint: {}", redact::text(h));
             }
         });
     }
@@ -75,6 +85,7 @@ impl Printer {
 
 /// A diagnostic line on stderr (request logs with `-v`).
 pub fn log_line(text: &str) {
+    let text = redact::text(text);
     with_spinner_hidden(|| {
         let _ = writeln!(io::stderr().lock(), "{text}");
     });
@@ -118,7 +129,7 @@ impl Spinner {
     /// Show a state.
     pub fn set(&self, state: &str) {
         if let Some(b) = &self.bar {
-            b.set_message(sanitize(state));
+            b.set_message(redact::text(&sanitize(state)));
         }
     }
 
@@ -183,18 +194,26 @@ pub fn table(headers: &[&str], aligns: &[Align], rows: &[Vec<String>]) -> String
     out
 }
 
-/// `$1.23` or `unknown`.
+/// Above this, amounts print in scientific notation: an f64 holds 15 exact digits, and a
+/// whole-dollar conversion of a larger value would saturate (1e308 once printed as
+/// `$18,446,744,073,709,551,615`).
+const MONEY_EXACT_LIMIT: f64 = 1e15;
+
+/// `$1.23`, `$2,555`, `-$4.00`, `$1.000e20`, or `unknown` (none, NaN or infinite).
 pub fn money(v: Option<f64>) -> String {
     match v {
+        Some(v) if !v.is_finite() => "unknown".to_owned(),
+        Some(v) if v < 0.0 => format!("-{}", money(Some(-v))),
+        Some(v) if v >= MONEY_EXACT_LIMIT => format!("${v:.3e}"),
         Some(v) if v >= 1000.0 => format!("${}", group_thousands(v)),
         Some(v) => format!("${v:.2}"),
         None => "unknown".to_owned(),
     }
 }
 
+/// Whole dollars with thousands separators, for `1000 ≤ v < MONEY_EXACT_LIMIT`.
 fn group_thousands(v: f64) -> String {
-    let whole = v.round() as u64;
-    let s = whole.to_string();
+    let s = format!("{:.0}", v.round());
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
         if i > 0 && (s.len() - i) % 3 == 0 {
@@ -224,6 +243,21 @@ mod tests {
         assert_eq!(money(Some(3.5)), "$3.50");
         assert_eq!(money(Some(2555.0)), "$2,555");
         assert_eq!(money(None), "unknown");
+        // Never saturates, never prints nonsense.
+        assert_eq!(money(Some(1e308)), "$1.000e308");
+        assert_eq!(money(Some(999_999_999_999_999.0)), "$999,999,999,999,999");
+        assert_eq!(money(Some(f64::INFINITY)), "unknown");
+        assert_eq!(money(Some(f64::NAN)), "unknown");
+        assert_eq!(money(Some(-1234.0)), "-$1,234");
+    }
+
+    #[test]
+    fn stdout_and_stderr_passes_differ() {
+        // What `out` and `error` apply: stdout keeps documentation links, stderr strips queries.
+        let link = "https://learn.microsoft.com/x?tabs=a";
+        assert_eq!(redact::secrets(link), link);
+        assert_eq!(redact::text(link), "https://learn.microsoft.com/x?tabs=REDACTED");
+        assert_eq!(redact::secrets("Bearer eyJ0.eyJ1.c2ln"), "Bearer REDACTED");
     }
 
     #[test]

@@ -66,19 +66,46 @@ pub fn cache_path() -> Option<PathBuf> {
     cache_dir().map(|d| d.join("prices.json"))
 }
 
-/// Read a cache file: `Ok(None)` when absent; `Err(reason)` when unreadable or corrupt.
+/// A cache larger than this is ignored: a refresh of every catalog size in every region is
+/// well under 1 MiB.
+pub const MAX_CACHE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The highest believable hourly USD price. The most expensive size in the bundled table
+/// lists at about $128/h (catalog/prices.yaml); a cache claiming more than this is corrupt.
+pub const MAX_HOURLY_USD: f64 = 2_000.0;
+
+/// How far in the future `fetched_at` may be (clock skew between machines sharing a home).
+pub const FUTURE_SKEW: Duration = Duration::from_secs(300);
+
+/// Read a cache file: `Ok(None)` when absent; `Err(reason)` when it must be ignored: not a
+/// regular file (a FIFO never blocks the read), larger than `MAX_CACHE_BYTES`, not JSON,
+/// fetched in the future, or holding a price ≤ 0, not finite, or (in USD) above
+/// `MAX_HOURLY_USD`.
 pub fn read_cache(path: &Path) -> Result<Option<PriceCache>, String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-    };
-    let c: PriceCache = serde_json::from_str(&text).map_err(|e| format!("{} is corrupt ({e})", path.display()))?;
+    read_cache_at(path, SystemTime::now())
+}
+
+/// `read_cache` with the current time given.
+pub fn read_cache_at(path: &Path, now: SystemTime) -> Result<Option<PriceCache>, String> {
+    let Some(bytes) = read_regular_capped(path)? else { return Ok(None) };
+    let c: PriceCache = serde_json::from_slice(&bytes).map_err(|e| format!("{} is corrupt ({e})", path.display()))?;
+    let now_s = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    if c.fetched_at > now_s.saturating_add(FUTURE_SKEW.as_secs()) {
+        return Err(format!(
+            "{} was fetched in the future (fetched_at {}); the clock or the file is wrong",
+            path.display(),
+            c.fetched_at
+        ));
+    }
+    let usd = c.currency.eq_ignore_ascii_case("USD");
     for (size, regions) in &c.sizes {
         for (region, p) in regions {
             for v in [p.linux, p.linux_spot, p.windows, p.windows_spot].into_iter().flatten() {
-                if !(v.is_finite() && v > 0.0) {
-                    return Err(format!("{} is corrupt (price {v} for {size} in {region})", path.display()));
+                if !(v.is_finite() && v > 0.0) || (usd && v > MAX_HOURLY_USD) {
+                    return Err(format!(
+                        "{} is corrupt (price {v} for {size} in {region}; prices must be above 0 and at most ${MAX_HOURLY_USD}/h)",
+                        path.display()
+                    ));
                 }
             }
         }
@@ -86,14 +113,62 @@ pub fn read_cache(path: &Path) -> Result<Option<PriceCache>, String> {
     Ok(Some(c))
 }
 
-/// Write the cache atomically (temp file, then rename).
-pub fn write_cache(path: &Path, cache: &PriceCache) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
+/// The bytes of a regular file of at most `MAX_CACHE_BYTES`, or `Ok(None)` when absent. The
+/// file is opened without blocking (a FIFO would block a plain open) and checked on the open
+/// handle, so a file swapped in after a check cannot slip through.
+fn read_regular_capped(path: &Path) -> Result<Option<Vec<u8>>, String> {
+    use std::io::Read as _;
+    let file = match open_nonblocking(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let meta = file.metadata().map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
     }
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, serde_json::to_vec_pretty(cache).map_err(std::io::Error::other)?)?;
-    std::fs::rename(tmp, path)
+    if meta.len() > MAX_CACHE_BYTES {
+        return Err(format!("{} is larger than {} MiB", path.display(), MAX_CACHE_BYTES / (1024 * 1024)));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_CACHE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_CACHE_BYTES {
+        return Err(format!("{} is larger than {} MiB", path.display(), MAX_CACHE_BYTES / (1024 * 1024)));
+    }
+    Ok(Some(bytes))
+}
+
+/// Open for reading without blocking on a FIFO (`O_NONBLOCK`; regular files read as usual).
+#[cfg(unix)]
+fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+}
+
+/// Open for reading (no FIFOs to block on in a cache directory off Unix).
+#[cfg(not(unix))]
+fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::File::open(path)
+}
+
+/// Write the cache atomically: a uniquely named temporary file, created exclusively
+/// (`O_EXCL`, so never through a planted symlink) in the cache directory, then renamed over
+/// `path`. A symlink at `path` itself is replaced, not followed. Concurrent writers never
+/// share a temporary file; the last rename wins with a complete file.
+pub fn write_cache(path: &Path, cache: &PriceCache) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::Builder::new().prefix(".prices.").suffix(".tmp").tempfile_in(dir)?;
+    tmp.write_all(&serde_json::to_vec_pretty(cache).map_err(std::io::Error::other)?)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 fn bundled_epoch(as_of: &str) -> Option<u64> {
@@ -307,6 +382,65 @@ mod tests {
         std::fs::write(&path, r#"{"fetched_at": 1, "currency": "USD", "source": "x", "sizes": {"Standard_NC24ads_A100_v4": {"eastus": {"linux": -3}}}}"#).expect("write");
         assert!(read_cache(&path).expect_err("negative").contains("corrupt"));
         assert_eq!(read_cache(&dir.join("absent.json")), Ok(None));
+    }
+
+    fn cache_json(fetched_at: u64, price: &str) -> String {
+        format!(
+            r#"{{"fetched_at": {fetched_at}, "currency": "USD", "source": "x", "sizes": {{"Standard_NC24ads_A100_v4": {{"eastus": {{"linux": {price}}}}}}}}}"#
+        )
+    }
+
+    #[test]
+    fn unsafe_caches_are_refused_with_a_reason() {
+        let dir = std::env::temp_dir().join(format!("aksgpu-cache-unsafe-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("prices.json");
+        let now = UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+        let read = |text: &str| {
+            std::fs::write(&path, text).expect("write");
+            read_cache_at(&path, now)
+        };
+        assert!(read(&cache_json(1_799_999_000, "3.5")).expect("sane").is_some());
+        // Within the clock-skew allowance, then beyond it.
+        assert!(read(&cache_json(1_800_000_200, "3.5")).is_ok());
+        assert!(read(&cache_json(1_800_086_400, "3.5")).expect_err("future").contains("in the future"));
+        for bad in ["1e308", "2000.01", "0", "-1"] {
+            let why = read(&cache_json(1_799_999_000, bad)).expect_err(bad);
+            assert!(why.contains("corrupt") && why.contains("at most $2000/h"), "{bad}: {why}");
+        }
+        assert!(read(&cache_json(1_799_999_000, "2000")).is_ok(), "the ceiling itself is allowed");
+        // Larger than the cap (checked before parsing).
+        let big = format!("{}{}", cache_json(1_799_999_000, "3.5"), " ".repeat(MAX_CACHE_BYTES as usize));
+        assert!(read(&big).expect_err("big").contains("larger than 16 MiB"));
+        // A directory is not a regular file.
+        std::fs::remove_file(&path).expect("rm");
+        std::fs::create_dir(&path).expect("mkdir");
+        assert!(read_cache_at(&path, now).expect_err("dir").contains("not a regular file"));
+        std::fs::remove_dir(&path).expect("rmdir");
+    }
+
+    #[test]
+    fn writes_never_follow_a_planted_temp_symlink() {
+        let dir = std::env::temp_dir().join(format!("aksgpu-cache-symlink-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let victim = dir.join("victim.txt");
+        std::fs::write(&victim, "keep me").expect("victim");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&victim, dir.join("prices.json.tmp")).expect("symlink");
+        let path = dir.join("prices.json");
+        let cache = PriceCache { fetched_at: 1, currency: "USD".into(), source: "t".into(), sizes: BTreeMap::new() };
+        write_cache(&path, &cache).expect("write");
+        assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "keep me");
+        assert_eq!(read_cache_at(&path, SystemTime::now()).expect("read"), Some(cache));
+        // No temporary file is left behind.
+        let left: Vec<String> = std::fs::read_dir(&dir)
+            .expect("ls")
+            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+            .filter(|n| n.starts_with(".prices."))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -27,7 +27,9 @@ pub struct Secret(String);
 impl Secret {
     /// Wrap a secret.
     pub fn new(s: impl Into<String>) -> Self {
-        Self(s.into())
+        let s = s.into();
+        super::redact::register(&s); // so that no output ever shows it
+        Self(s)
     }
 
     /// The value, for the Authorization header only.

@@ -255,10 +255,10 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
     let mut queries = Vec::new();
     for s in &sizes {
         if regions.is_empty() {
-            queries.push(prices::query(s, None, &currency));
+            queries.push((prices::query(s, None, &currency), (*s).to_owned()));
         } else {
             for r in &regions {
-                queries.push(prices::query(s, Some(r), &currency));
+                queries.push((prices::query(s, Some(r), &currency), format!("{s} in {r}")));
             }
         }
     }

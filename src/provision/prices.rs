@@ -3,7 +3,9 @@
 //! One query per catalog size (and region, when given), several at once with a bounded
 //! concurrency. Pages are followed through `NextPageLink`; when a full page (100 items) comes
 //! without one, the `$skip` fallback asks for the next page anyway. Retries come from the same
-//! retry module as ARM.
+//! retry module as ARM. Each query is bounded: `MAX_PAGES` pages, `MAX_ITEMS` items, each item
+//! kept with only the fields the fold reads; a page served twice stops the refresh with an
+//! error (a server that ignores `$skip` once drove 8,600 requests and 1.1 GB).
 
 use futures_util::stream::{self, StreamExt};
 use serde_json::Value;
@@ -42,44 +44,116 @@ pub fn query(sku: &str, region: Option<&str>, currency: &str) -> String {
     )
 }
 
-/// Every item for one query, following pages.
-pub async fn fetch(client: &ArmClient, first: &str) -> Result<Vec<Value>, ArmError> {
+/// Pages followed for one query at most. The largest real query (one size in every region,
+/// with Linux/Windows × on-demand/spot/low-priority meters) is a few hundred items: a few pages.
+pub const MAX_PAGES: usize = 50;
+/// Items kept for one query at most.
+pub const MAX_ITEMS: usize = 5_000;
+/// Items kept for a whole refresh at most: every catalog size in every region is about
+/// 70 sizes × 60 regions × 6 meters ≈ 25,000.
+pub const MAX_TOTAL_ITEMS: usize = 100_000;
+/// An item whose strings are longer than this is not a real meter and is dropped, so the
+/// memory one query holds stays under `MAX_ITEMS` × 7 fields × this.
+pub const MAX_FIELD_LEN: usize = 256;
+
+/// The fields `pricing::fold_items` reads; everything else in an item is dropped on arrival.
+const KEPT: &[&str] = &["armSkuName", "armRegionName", "productName", "skuName", "type", "unitOfMeasure", "unitPrice"];
+
+/// An item reduced to `KEPT`, or `None` when a field is oversized.
+fn slim(item: &Value) -> Option<Value> {
+    let mut out = serde_json::Map::new();
+    for k in KEPT {
+        if let Some(v) = item.get(*k) {
+            if v.as_str().is_some_and(|s| s.len() > MAX_FIELD_LEN) {
+                return None;
+            }
+            out.insert((*k).to_owned(), v.clone());
+        }
+    }
+    Some(Value::Object(out))
+}
+
+fn refused(first: &str, message: String) -> ArmError {
+    ArmError::InvalidResponse {
+        method: "GET".into(),
+        path: first.split('?').next().unwrap_or(first).to_owned(),
+        status: 200,
+        message,
+        snippet: String::new(),
+        request_id: None,
+    }
+}
+
+/// A fingerprint of a page's items, to notice the same page served twice.
+fn fingerprint(items: &[Value]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for it in items {
+        it.to_string().hash(&mut h);
+    }
+    h.finish()
+}
+
+/// Every item for one query, following pages; at most `MAX_PAGES` pages and `MAX_ITEMS`
+/// items. A page seen before (a server that ignores `$skip`, or a link back to the same
+/// page) is an error, not a loop.
+pub async fn fetch(client: &ArmClient, first: &str, what: &str) -> Result<Vec<Value>, ArmError> {
     let mut items = Vec::new();
     let mut url = first.to_owned();
     let mut skip = 0usize;
-    for _ in 0..200 {
+    let mut seen = std::collections::HashSet::new();
+    for page_no in 1..=MAX_PAGES {
         let page: Value = client.get_json(&url).await?;
-        let got = page.get("Items").and_then(Value::as_array).cloned().unwrap_or_default();
+        let got = page.get("Items").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
         let n = got.len();
-        items.extend(got);
         if n == 0 {
-            break;
+            return Ok(items);
         }
+        if !seen.insert(fingerprint(got)) {
+            return Err(refused(first, format!(
+                "the Retail Prices API returned the same page twice for {what}: page {page_no} repeats an earlier one (its $skip={skip} or NextPageLink did not advance); stopped after {page_no} requests for it"
+            )));
+        }
+        if items.len() + n > MAX_ITEMS {
+            return Err(refused(
+                first,
+                format!("the Retail Prices API returned more than {MAX_ITEMS} items for {what}; refused"),
+            ));
+        }
+        items.extend(got.iter().filter_map(slim));
         skip += n;
         match page.get("NextPageLink").and_then(Value::as_str).filter(|s| !s.is_empty()) {
-            // A link back to the same page would loop forever.
-            Some(next) if next == url => break,
+            Some(next) if next == url => {
+                return Err(refused(first, format!("the Retail Prices API links page {page_no} of {what} to itself")))
+            }
             Some(next) => url = next.to_owned(),
             None if n >= PAGE => url = format!("{first}&%24skip={skip}"),
-            None => break,
+            None => return Ok(items),
         }
     }
-    Ok(items)
+    Err(refused(first, format!("the Retail Prices API had more than {MAX_PAGES} pages for {what}; refused")))
 }
 
-/// Fetch all queries with bounded concurrency; `progress(done, total)` after each.
+/// Fetch all `(query, what it asks for)` pairs with bounded concurrency; `progress(done,
+/// total)` after each. Stops at the first error, or past `MAX_TOTAL_ITEMS` items.
 pub async fn fetch_all(
     client: &ArmClient,
-    queries: Vec<String>,
+    queries: Vec<(String, String)>,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Vec<Value>, ArmError> {
     let total = queries.len();
     let mut done = 0;
     let mut all = Vec::new();
-    let mut results =
-        stream::iter(queries.into_iter().map(|q| async move { fetch(client, &q).await })).buffer_unordered(CONCURRENCY);
+    let mut results = stream::iter(queries.into_iter().map(|(q, what)| async move { fetch(client, &q, &what).await }))
+        .buffer_unordered(CONCURRENCY);
     while let Some(r) = results.next().await {
         all.extend(r?);
+        if all.len() > MAX_TOTAL_ITEMS {
+            return Err(refused(
+                "/api/retail/prices",
+                format!("the Retail Prices API returned more than {MAX_TOTAL_ITEMS} items in all; refused"),
+            ));
+        }
         done += 1;
         progress(done, total);
     }

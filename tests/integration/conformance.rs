@@ -1,7 +1,8 @@
 //! Conformance with Microsoft's own OpenAPI spec and examples (../shared/arm): every request
 //! body the tool builds validates against the AgentPool schema of
 //! `aks/2026-10-01/managedClusters.json`, and the GPU examples round-trip through the
-//! client's types without losing GPU fields. In CI a missing ../shared fails loudly.
+//! client's types without losing GPU fields. Under CI=true a missing spec directory fails the
+//! tests (`AKSGPU_SHARED_ARM` points elsewhere, e.g. from a git worktree).
 
 use std::path::PathBuf;
 
@@ -11,14 +12,13 @@ use aksgpu::catalog::Catalog;
 use aksgpu::plan::agent_pool::{AgentPool, PoolRequest, PoolSpec};
 use aksgpu::recommend::Os;
 
+/// Microsoft's specs: `AKSGPU_SHARED_ARM`, else `../shared/arm` next to the checkout.
 fn shared() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/arm");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(std::env::var_os("CI").is_none(), "../shared/arm is missing in CI: the conformance tests cannot run");
-    eprintln!("../shared/arm not found: conformance tests skipped outside CI");
-    None
+    let dir = std::env::var_os("AKSGPU_SHARED_ARM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/arm"));
+    let present = dir.join("aks/2026-10-01/managedClusters.json").is_file();
+    crate::support::require(&format!("{} (Microsoft's AKS OpenAPI spec)", dir.display()), present).then_some(dir)
 }
 
 fn load(path: &PathBuf) -> Value {

@@ -3,6 +3,7 @@
 #![allow(clippy::print_stderr)]
 
 mod catalog_cli;
+mod ci_prerequisites;
 mod completions;
 mod conformance;
 mod create_pool;
@@ -10,7 +11,9 @@ mod fake_arm;
 mod fault_props;
 mod gpu_stack;
 mod money;
+mod price_cache;
 mod properties;
 mod recommend_cli;
+mod redaction;
 mod support;
 mod wizard_tmux;

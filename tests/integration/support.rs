@@ -90,3 +90,20 @@ pub fn temp_dir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).expect("create temp dir");
     dir
 }
+
+/// True under CI: `CI` is set to anything but empty, `0` or `false` (`.ci/run` sets it).
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !matches!(v.trim().to_ascii_lowercase().as_str(), "" | "0" | "false"))
+}
+
+/// Whether a test has what it needs. When it does not: under CI the test FAILS (a skipped
+/// test must never look like a pass there); elsewhere it says so on stderr and returns false,
+/// and the caller returns early.
+pub fn require(what: &str, present: bool) -> bool {
+    if present {
+        return true;
+    }
+    assert!(!in_ci(), "{what} is missing, and under CI a test that cannot run fails instead of skipping");
+    eprintln!("{what} is missing: test not run (it fails under CI=true)");
+    false
+}
