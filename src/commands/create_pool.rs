@@ -256,6 +256,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
                     started + a.arm.timeout,
                     p,
                     &report,
+                    &progress,
                 )
                 .await?;
             }
@@ -276,7 +277,8 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
                         return Err(Error::usage("no credentials for the operator install", None));
                     };
                     let left = a.arm.timeout.saturating_sub(started.elapsed());
-                    operator = Some(gpu_stack::install(&client, cred, &catalog, req, false, left, &report).await?);
+                    operator =
+                        Some(gpu_stack::install(&client, cred, &catalog, req, false, left, &report, &progress).await?);
                 }
                 CreateOutcome::Accepted { .. } => {}
             }

@@ -287,13 +287,23 @@ pub async fn run(
     cluster_token: Option<&Secret>,
     timeout: Duration,
     progress: &(dyn Fn(&str) + Sync),
+    started_writes: &super::Progress,
 ) -> Result<Report, InstallError> {
     let started = Instant::now();
     let deadline = started + timeout;
     progress("installing the GPU Operator (helm upgrade --install)");
     let install =
-        runcommand::run(client, &i.cluster_path, &i.command, Some(&i.context), cluster_token, deadline, progress)
-            .await?;
+        runcommand::run(
+        client,
+        &i.cluster_path,
+        &i.command,
+        Some(&i.context),
+        cluster_token,
+        deadline,
+        progress,
+        started_writes,
+    )
+    .await?;
     if !install.ok() {
         return Err(InstallError::Command { what: "helm upgrade --install".into(), result: install });
     }
@@ -307,6 +317,7 @@ pub async fn run(
             cluster_token,
             deadline,
             progress,
+            started_writes,
         )
         .await?;
         if !v.ok() {
@@ -320,6 +331,7 @@ pub async fn run(
             cluster_token,
             deadline,
             progress,
+            started_writes,
         )
         .await?;
         if !n.ok() {
