@@ -270,6 +270,10 @@ impl ArmClient {
         let mut refreshed_after_401 = false;
         loop {
             attempt += 1;
+            if self.deadline.is_some_and(|d| d <= Instant::now()) {
+                // Nothing is sent after --timeout: not even a write's first attempt.
+                return Err(ArmError::Deadline { method: req.method.to_string(), path, waited: Duration::ZERO });
+            }
             let resp = match self.attempt(req, &url, &path, attempt, deadline).await? {
                 Attempt::Answer(resp) => resp,
                 Attempt::Failed(e) => {

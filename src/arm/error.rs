@@ -151,7 +151,7 @@ pub enum ArmError {
     #[error("{what}: {message}")]
     NotApplied { what: String, message: String, hint: Option<String> },
     /// `--timeout` ran out while a request was waiting for its answer.
-    #[error("{method} {path}: no answer before the --timeout deadline (waited {})", human(*waited))]
+    #[error("{method} {path}: {}", deadline_text(*waited))]
     Deadline { method: String, path: String, waited: Duration },
     /// The server's reply could not be read (bad JSON, HTML, wrong shape).
     #[error("{method} {path}: unexpected response (HTTP {status}): {message}; body starts: {snippet:?}")]
@@ -210,6 +210,14 @@ pub fn human(d: Duration) -> String {
         format!("{} min {:02} s", s / 60, s % 60)
     } else {
         format!("{} h {:02} min", s / 3600, (s % 3600) / 60)
+    }
+}
+
+fn deadline_text(waited: Duration) -> String {
+    if waited < Duration::from_secs(1) {
+        "not sent: no time was left before the --timeout deadline".to_owned()
+    } else {
+        format!("no answer before the --timeout deadline (waited {})", human(waited))
     }
 }
 

@@ -67,7 +67,7 @@ pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let progress = Progress::default();
-    let deadline = Instant::now() + a.arm.timeout;
+    let deadline = az.client.deadline.unwrap_or_else(|| Instant::now() + a.arm.timeout);
     let client = az.client;
     let p = ctx.printer;
     let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {

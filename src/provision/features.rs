@@ -131,9 +131,14 @@ pub async fn register(
         }
         progress(&format!("{name}: {current}"));
         client.sleeper.sleep(Duration::from_secs(15).min(deadline.saturating_duration_since(Instant::now()))).await;
-        current = match state(client, sub, namespace, name).await? {
-            Some(s) => s,
-            None => return Ok(Outcome::NotFound),
+        if Instant::now() >= deadline {
+            return Err(timed_out(&format!("feature {name} (state {current})")));
+        }
+        current = match state(client, sub, namespace, name).await {
+            Err(ArmError::Deadline { .. }) => return Err(timed_out(&format!("feature {name} (state {current})"))),
+            Ok(Some(s)) => s,
+            Ok(None) => return Ok(Outcome::NotFound),
+            Err(e) => return Err(e),
         };
     }
     refresh_provider(client, sub, namespace, deadline, progress, started, timed_out).await
@@ -165,7 +170,10 @@ async fn refresh_provider(
         }
     }
     loop {
-        let v: Value = client.get_json(&provider_url(sub, namespace)).await?;
+        let v: Value = match client.get_json(&provider_url(sub, namespace)).await {
+            Err(ArmError::Deadline { .. }) => return Err(timed_out(&format!("provider {namespace}"))),
+            r => r?,
+        };
         let s = v.get("registrationState").and_then(Value::as_str).unwrap_or("Unknown").to_owned();
         if s.eq_ignore_ascii_case("Registered") {
             return Ok(Outcome::Registered { provider_state: s });
@@ -175,6 +183,9 @@ async fn refresh_provider(
         }
         progress(&format!("{namespace}: {s}"));
         client.sleeper.sleep(Duration::from_secs(10).min(deadline.saturating_duration_since(Instant::now()))).await;
+        if Instant::now() >= deadline {
+            return Err(timed_out(&format!("provider {namespace} (state {s})")));
+        }
     }
 }
 

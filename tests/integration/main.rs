@@ -8,6 +8,7 @@ mod conformance;
 mod create_pool;
 mod fake_arm;
 mod fault_props;
+mod faults;
 mod gpu_stack;
 mod money;
 mod properties;
