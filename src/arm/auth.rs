@@ -169,7 +169,7 @@ pub fn jwt_expiry(token: &str) -> Option<SystemTime> {
     let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).ok()?;
     let v: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
     let exp = v.get("exp")?.as_u64()?;
-    Some(UNIX_EPOCH + Duration::from_secs(exp))
+    UNIX_EPOCH.checked_add(Duration::from_secs(exp))
 }
 
 /// An `azure_identity` credential.
@@ -196,7 +196,7 @@ impl TokenSource for AzureSource {
                 }),
             })?;
             let secs = t.expires_on.unix_timestamp();
-            let expires_at = u64::try_from(secs).ok().map(|s| UNIX_EPOCH + Duration::from_secs(s));
+            let expires_at = u64::try_from(secs).ok().and_then(|s| UNIX_EPOCH.checked_add(Duration::from_secs(s)));
             Ok(Token { secret: Secret::new(t.token.secret()), expires_at })
         })
     }
@@ -304,8 +304,13 @@ pub const TOKEN_DEADLINE: Duration = Duration::from_secs(30);
 /// The error for a credential that gave no token in time.
 pub fn no_token_in_time(waited: Duration) -> ArmError {
     ArmError::Auth {
-        message: format!("no token after {}: the credential's login endpoint did not answer", super::error::human(waited)),
-        hint: Some("check the network and the login endpoint (AZURE_AUTHORITY_HOST), or set AKSGPU_ACCESS_TOKEN".into()),
+        message: format!(
+            "no token after {}: the credential's login endpoint did not answer",
+            super::error::human(waited)
+        ),
+        hint: Some(
+            "check the network and the login endpoint (AZURE_AUTHORITY_HOST), or set AKSGPU_ACCESS_TOKEN".into(),
+        ),
     }
 }
 
@@ -317,7 +322,9 @@ pub async fn fetch_until(
 ) -> Result<Token, ArmError> {
     let started = std::time::Instant::now();
     let limit = deadline.min(started + TOKEN_DEADLINE);
-    tokio::time::timeout_at(limit.into(), source.fetch(scope)).await.unwrap_or_else(|_| Err(no_token_in_time(started.elapsed())))
+    tokio::time::timeout_at(limit.into(), source.fetch(scope))
+        .await
+        .unwrap_or_else(|_| Err(no_token_in_time(started.elapsed())))
 }
 
 /// Caches one token; refreshes it five minutes before expiry or after `invalidate`.
@@ -473,6 +480,9 @@ mod tests {
         let at = jwt_expiry(&format!("h.{payload}.s")).expect("exp");
         assert_eq!(at, UNIX_EPOCH + Duration::from_secs(2_000_000_000));
         assert!(jwt_expiry("not-a-jwt").is_none());
+        // §3: an absurd exp never panics.
+        let huge = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(br#"{"exp":18446744073709551615}"#);
+        let _ = jwt_expiry(&format!("h.{huge}.s"));
     }
 
     #[derive(Debug)]

@@ -22,6 +22,11 @@ use super::retry::{self, jitter, retry_after, transient, RetryPolicy, Sleeper};
 /// Largest response body read.
 pub const BODY_CAP: usize = 8 * 1024 * 1024;
 
+/// The read timeout of one attempt (`AKSGPU_HTTP_TIMEOUT` seconds overrides it).
+pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(60);
+/// The largest `AKSGPU_HTTP_TIMEOUT` taken at face value.
+pub const MAX_READ_TIMEOUT: Duration = Duration::from_secs(3600);
+
 /// The default deadline of one request: all its attempts, the waits between them and the
 /// token it needs end within this, or sooner when `--timeout` leaves less.
 pub const REQUEST_DEADLINE: Duration = Duration::from_secs(120);
@@ -187,9 +192,10 @@ impl ArmClient {
     pub fn new(endpoint: Endpoint, tokens: Option<TokenCache>, sleeper: Sleeper) -> Result<Self, ArmError> {
         let read_timeout = std::env::var("AKSGPU_HTTP_TIMEOUT")
             .ok()
-            .and_then(|v| v.parse::<f64>().ok())
+            .and_then(|v| v.trim().parse::<f64>().ok())
             .filter(|v| *v > 0.0)
-            .map_or(Duration::from_secs(60), Duration::from_secs_f64);
+            .and_then(|v| Duration::try_from_secs_f64(v.min(MAX_READ_TIMEOUT.as_secs_f64())).ok())
+            .unwrap_or(DEFAULT_READ_TIMEOUT);
         Self::with_read_timeout(endpoint, tokens, sleeper, read_timeout)
     }
 
@@ -203,7 +209,7 @@ impl ArmClient {
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10))
             .read_timeout(read_timeout)
-            .timeout(read_timeout * 2)
+            .timeout(read_timeout.saturating_mul(2))
             .redirect(reqwest::redirect::Policy::none())
             .user_agent(user_agent())
             .build()
@@ -280,7 +286,13 @@ impl ArmClient {
                     if self.resend_after_transport(req, &*e, attempt, &path, deadline).await {
                         continue;
                     }
-                    return Err(self.transport_error(req, &path, describe_transport(&*e), attempt, retry::never_sent(&*e)));
+                    return Err(self.transport_error(
+                        req,
+                        &path,
+                        describe_transport(&*e),
+                        attempt,
+                        retry::never_sent(&*e),
+                    ));
                 }
                 Attempt::NoAnswer(waited) => return Err(self.no_answer(req, &path, waited, attempt, deadline)),
             };
@@ -302,7 +314,10 @@ impl ArmClient {
                 && retry::may_resend_after_status(&req.method, resp.status, server.is_some())
             {
                 let d = server.unwrap_or_else(|| self.policy.backoff(attempt, jitter()));
-                if self.pause(d, server.is_some(), &path, deadline, || throttle_note(&resp, d, server.is_some())).await? {
+                if self
+                    .pause(d, server.is_some(), &path, deadline, || throttle_note(&resp, d, server.is_some()))
+                    .await?
+                {
                     continue;
                 }
             }

@@ -362,7 +362,12 @@ mod tests {
         };
         assert_eq!(tr.to_string(), "GET /p failed: reset");
         for e in [
-            ArmError::OutcomeUnknown { method: "PUT".into(), path: "/p".into(), message: "m".into(), correlation_id: "c".into() },
+            ArmError::OutcomeUnknown {
+                method: "PUT".into(),
+                path: "/p".into(),
+                message: "m".into(),
+                correlation_id: "c".into(),
+            },
             ArmError::Unconfirmed { what: "w".into(), message: "m".into(), resume: "r".into() },
             ArmError::Deadline { method: "GET".into(), path: "/p".into(), waited: Duration::from_secs(5) },
         ] {

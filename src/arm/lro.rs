@@ -112,7 +112,12 @@ pub enum Polled {
 
 impl Poller {
     /// Sleep the interval `last` asks for (or the default pacing), bounded by the deadline.
-    pub async fn pause(&mut self, client: &ArmClient, last: Option<&ArmResponse>, op: &Operation) -> Result<(), ArmError> {
+    pub async fn pause(
+        &mut self,
+        client: &ArmClient,
+        last: Option<&ArmResponse>,
+        op: &Operation,
+    ) -> Result<(), ArmError> {
         let server = last.and_then(|r| retry_after(&r.headers, SystemTime::now()));
         let wait = server.unwrap_or_else(|| default_interval(self.polls)).max(MIN_INTERVAL);
         self.polls += 1;

@@ -82,7 +82,13 @@ pub async fn power(
             // Read powerState: a cluster that is stopping/starting, or already there, is ours.
             let going = if start { "Starting" } else { "Stopping" };
             let carries = |v: &Value| power_state(v).eq_ignore_ascii_case(want) || reconcile::in_state(v, &[going]);
-            let check = Check { what: o.what.clone(), url: url.clone(), resume, states: &[going, "Succeeded"], carries: &carries };
+            let check = Check {
+                what: o.what.clone(),
+                url: url.clone(),
+                resume,
+                states: &[going, "Succeeded"],
+                carries: &carries,
+            };
             reconcile::read_back(client, &check, &lost).await?;
             started.accepted(&path, &check.resume);
             lro::wait_resource(client, &o, progress).await?;
@@ -129,8 +135,13 @@ async fn put_and_wait(
     match send_write(client, &req, started, &put.resource, &put.resume).await? {
         Sent::Answer(resp) => Ok(Outcome::Done(lro::wait(client, resp, &Method::PUT, &o, progress).await?)),
         Sent::Lost(lost) => {
-            let check =
-                Check { what: put.what, url: step.url.clone(), resume: put.resume, states: put.states, carries: put.carries };
+            let check = Check {
+                what: put.what,
+                url: step.url.clone(),
+                resume: put.resume,
+                states: put.states,
+                carries: put.carries,
+            };
             reconcile::read_back(client, &check, &lost).await?;
             started.accepted(&put.resource, &check.resume);
             Ok(Outcome::Done(lro::wait_resource(client, &o, progress).await?))

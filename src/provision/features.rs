@@ -105,20 +105,21 @@ pub async fn register(
     }
     progress(&format!("registering {name}"));
     let resource = feature_url(sub, namespace, name);
-    let mut current = match send_write(client, &Req::post(register_url(sub, namespace, name)), started, &resource, &resume).await? {
-        Sent::Answer(resp) if resp.status == 404 => return Ok(Outcome::NotFound),
-        Sent::Answer(resp) => state_of(&resp.require_ok()?.value()?),
-        Sent::Lost(lost) => {
-            // Read the feature's state: Registering, Registered or Pending means the POST took.
-            let v = read_back(client, &resource, &format!("feature {namespace}/{name}"), &resume, &lost, |v| {
-                let s = state_of(v);
-                ["Registering", "Registered", "Pending"].iter().any(|x| x.eq_ignore_ascii_case(&s))
-            })
-            .await?;
-            started.accepted(&resource, &resume);
-            state_of(&v)
-        }
-    };
+    let mut current =
+        match send_write(client, &Req::post(register_url(sub, namespace, name)), started, &resource, &resume).await? {
+            Sent::Answer(resp) if resp.status == 404 => return Ok(Outcome::NotFound),
+            Sent::Answer(resp) => state_of(&resp.require_ok()?.value()?),
+            Sent::Lost(lost) => {
+                // Read the feature's state: Registering, Registered or Pending means the POST took.
+                let v = read_back(client, &resource, &format!("feature {namespace}/{name}"), &resume, &lost, |v| {
+                    let s = state_of(v);
+                    ["Registering", "Registered", "Pending"].iter().any(|x| x.eq_ignore_ascii_case(&s))
+                })
+                .await?;
+                started.accepted(&resource, &resume);
+                state_of(&v)
+            }
+        };
     loop {
         if current.eq_ignore_ascii_case("Registered") {
             break;

@@ -292,8 +292,7 @@ pub async fn run(
     let started = Instant::now();
     let deadline = started + timeout;
     progress("installing the GPU Operator (helm upgrade --install)");
-    let install =
-        runcommand::run(
+    let install = runcommand::run(
         client,
         &i.cluster_path,
         &i.command,

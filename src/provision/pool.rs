@@ -318,7 +318,11 @@ fn busy(resp: &ArmResponse) -> bool {
     let Some(b) = ErrorBody::parse(&resp.body) else { return false };
     let inner = b.innermost();
     let quota = inner.message.to_ascii_lowercase().contains("quota");
-    !quota && matches!(inner.code.as_str(), "OperationNotAllowed" | "AKSOperationPreempted" | "NotLatestOperation" | "Conflict")
+    !quota
+        && matches!(
+            inner.code.as_str(),
+            "OperationNotAllowed" | "AKSOperationPreempted" | "NotLatestOperation" | "Conflict"
+        )
 }
 
 /// Wait until the cluster's current operation ends, with the shared poller. A cluster whose

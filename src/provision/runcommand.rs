@@ -13,9 +13,9 @@ use base64::Engine as _;
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::arm::auth::Secret;
 use super::reconcile::{send_write, Sent};
 use super::Progress;
+use crate::arm::auth::Secret;
 use crate::arm::lro::{Operation, Polled, Poller};
 use crate::arm::{api, ArmClient, ArmError, ArmResponse, Req};
 

@@ -101,7 +101,8 @@ fn other_writes_read_back_after_a_lost_answer() {
     arm.put_pool("c1", "gpu", json!({"id": fake_arm::pool_path("c1", "gpu"), "name": "gpu", "properties": {
         "vmSize": "Standard_NC24ads_A100_v4", "count": 3, "mode": "User", "provisioningState": "Succeeded", "enableAutoScaling": false}}));
     arm.fault("PUT", "agentPools/gpu", 1, Action::AppliedThenLost(Loss::CloseMidBody));
-    let r = aksgpu_arm(&arm.base, &["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--count", "1"], &[]);
+    let r =
+        aksgpu_arm(&arm.base, &["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--count", "1"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(arm.count("PUT", "/"), 1);
 
@@ -136,7 +137,11 @@ fn lost_run_command_answer_exits_4_without_resending() {
     let r = aksgpu_arm(&arm.base, &["install-operator", "-g", "rg", "--cluster", "c1"], &[]);
     assert_eq!(r.code, 4, "{}", r.stderr);
     assert_eq!(arm.count("POST", "runCommand"), 1);
-    assert!(r.stderr.contains("may have been accepted") && r.stderr.contains("run the same aksgpu command"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("may have been accepted") && r.stderr.contains("run the same aksgpu command"),
+        "{}",
+        r.stderr
+    );
 }
 
 /// §2: a server that stalls before the headers ends with `--timeout`, not 60 s × 4.
@@ -215,8 +220,10 @@ fn hung_login_endpoint_is_bounded_by_the_timeout() {
         ("AZURE_CLIENT_SECRET", "not-a-real-secret"),
         ("AZURE_AUTHORITY_HOST", authority.as_str()),
     ];
-    for args in [vec!["auth", "status", "--timeout", "3s"], vec!["cluster", "stop", "-g", "rg", "--cluster", "c1", "--timeout", "3s"]]
-    {
+    for args in [
+        vec!["auth", "status", "--timeout", "3s"],
+        vec!["cluster", "stop", "-g", "rg", "--cluster", "c1", "--timeout", "3s"],
+    ] {
         let started = Instant::now();
         let r = aksgpu_arm(&arm.base, &args, &sp);
         let took = started.elapsed();
