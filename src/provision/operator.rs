@@ -268,7 +268,7 @@ pub enum InstallError {
     #[error("{what} failed in the cluster ({}){}", result.describe(), result.reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default())]
     Command { what: String, result: CommandResult },
     /// Installed, but not ready before the timeout.
-    #[error("the GPU Operator is installed but not ready after {}s: {}", waited.as_secs(), missing.join("; "))]
+    #[error("the GPU Operator is installed but not ready after {}: {}", crate::arm::error::human(*waited), missing.join("; "))]
     NotReady { waited: Duration, missing: Vec<String> },
 }
 

@@ -191,3 +191,39 @@ fn t17_expiring_tokens_are_refreshed_during_polling() {
     let distinct: std::collections::HashSet<&String> = auths.iter().collect();
     assert_eq!(distinct.len(), auths.len(), "a near-expiry token was reused: {auths:?}");
 }
+
+/// §1: a write is resent when it provably never left (connection refused), up to the retry
+/// limit; the error is a transport error, not "outcome unknown".
+#[test]
+fn refused_connection_resends_a_write_because_it_never_left() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let base = format!("http://{}", closed.local_addr().expect("addr"));
+    drop(closed);
+    let endpoint = Endpoint::new(Cloud::AzureCloud, Some(&base)).expect("endpoint");
+    let tokens = TokenCache::new(std::sync::Arc::new(StaticToken(Secret::new(TOKEN))), endpoint.scope.clone());
+    let c = ArmClient::with_read_timeout(endpoint, Some(tokens), Sleeper::recording(), Duration::from_secs(2))
+        .expect("client");
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
+    let req = aksgpu::arm::Req::json(reqwest::Method::PUT, "/subscriptions/x/y?api-version=1", &json!({}));
+    match rt.block_on(c.send(&req)) {
+        Err(aksgpu::arm::ArmError::Transport { attempts, .. }) => assert_eq!(attempts, 4),
+        other => panic!("expected a transport error after 4 attempts, got {other:?}"),
+    }
+    assert_eq!(c.sleeper.waits().len(), 3, "three backoff waits between four attempts");
+}
+
+/// §1 at library level: a lost answer to a POST is `OutcomeUnknown`, sent once.
+#[test]
+fn lost_answer_to_a_post_is_outcome_unknown_and_sent_once() {
+    let arm = FakeArm::start();
+    arm.fault("POST", "/stop", 1, Action::AppliedThenLost(Loss::CloseMidBody));
+    let c = client(&arm);
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
+    let url = format!("{}/stop?api-version=2026-10-01", crate::fake_arm::cluster_path("c1"));
+    match rt.block_on(c.send(&aksgpu::arm::Req::post(url))) {
+        Err(aksgpu::arm::ArmError::OutcomeUnknown { method, .. }) => assert_eq!(method, "POST"),
+        other => panic!("expected OutcomeUnknown, got {other:?}"),
+    }
+    assert_eq!(arm.count("POST", "/stop"), 1);
+    assert_eq!(arm.applied_count("POST", "/stop"), 1);
+}
