@@ -6,6 +6,8 @@
 //! `DeveloperToolsCredential` (az CLI, azd). Managed identity is used only when asked for
 //! (probing IMDS off Azure is slow). Tokens are held in `Secret`, whose `Debug`/`Display`
 //! never show the value, refreshed five minutes before they expire, and dropped after a 401.
+//! A token fetch ends within `TOKEN_DEADLINE` (or `--timeout`, when sooner), so a hung login
+//! endpoint cannot hold a run; when a chain of credentials fails, each one's reason is kept.
 
 use std::fmt;
 use std::future::Future;
