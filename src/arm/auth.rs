@@ -6,6 +6,8 @@
 //! `DeveloperToolsCredential` (az CLI, azd). Managed identity is used only when asked for
 //! (probing IMDS off Azure is slow). Tokens are held in `Secret`, whose `Debug`/`Display`
 //! never show the value, refreshed five minutes before they expire, and dropped after a 401.
+//! A token fetch ends within `TOKEN_DEADLINE` (or `--timeout`, when sooner), so a hung login
+//! endpoint cannot hold a run; when a chain of credentials fails, each one's reason is kept.
 
 use std::fmt;
 use std::future::Future;
@@ -171,7 +173,7 @@ pub fn jwt_expiry(token: &str) -> Option<SystemTime> {
     let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).ok()?;
     let v: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
     let exp = v.get("exp")?.as_u64()?;
-    Some(UNIX_EPOCH + Duration::from_secs(exp))
+    UNIX_EPOCH.checked_add(Duration::from_secs(exp))
 }
 
 /// An `azure_identity` credential.
@@ -185,7 +187,7 @@ impl TokenSource for AzureSource {
     fn fetch<'a>(&'a self, scope: &'a str) -> BoxFuture<'a, Result<Token, ArmError>> {
         Box::pin(async move {
             let t = self.cred.get_token(&[scope], None).await.map_err(|e| ArmError::Auth {
-                message: format!("{} could not get a token: {}", self.method.describe(), first_line(&e.to_string())),
+                message: format!("{} could not get a token: {}", self.method.describe(), reasons(&e.to_string())),
                 hint: Some(match self.method {
                     AuthMethod::DeveloperTools => {
                         "sign in with `az login` (or `azd auth login`), or set AKSGPU_ACCESS_TOKEN / a service principal".into()
@@ -198,7 +200,7 @@ impl TokenSource for AzureSource {
                 }),
             })?;
             let secs = t.expires_on.unix_timestamp();
-            let expires_at = u64::try_from(secs).ok().map(|s| UNIX_EPOCH + Duration::from_secs(s));
+            let expires_at = u64::try_from(secs).ok().and_then(|s| UNIX_EPOCH.checked_add(Duration::from_secs(s)));
             Ok(Token { secret: Secret::new(t.token.secret()), expires_at })
         })
     }
@@ -208,18 +210,50 @@ fn first_line(s: &str) -> String {
     crate::output::sanitize(s.lines().next().unwrap_or(s)).chars().take(300).collect()
 }
 
+/// A credential error with every reason it carries: a chain (az CLI, then azd) reports
+/// "Multiple errors were encountered…" followed by one line per credential, and each of those
+/// lines is kept (sanitized, at most 12 lines of 300 characters), without the
+/// troubleshooting link.
+pub fn reasons(s: &str) -> String {
+    let lines: Vec<String> = s
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("To troubleshoot, visit"))
+        .take(12)
+        .map(|l| crate::output::sanitize(l).chars().take(300).collect())
+        .collect();
+    match lines.as_slice() {
+        [] => "no reason given".to_owned(),
+        [one] => one.clone(),
+        [head, rest @ ..] => format!("{head}\n  - {}", rest.join("\n  - ")),
+    }
+}
+
+/// The identity cloud: `AZURE_AUTHORITY_HOST` (the variable `azure_identity` documents) when
+/// set, else the login host of `--cloud`.
+fn cloud_config(cloud: Cloud, authority: Option<&str>) -> azure_core::cloud::CloudConfiguration {
+    use azure_core::cloud::{CloudConfiguration, CustomConfiguration};
+    if let Some(host) = authority {
+        let mut custom = CustomConfiguration::default();
+        custom.authority_host = host.trim_end_matches('/').to_owned();
+        return CloudConfiguration::Custom(custom);
+    }
+    match cloud {
+        Cloud::AzureCloud => CloudConfiguration::AzurePublic,
+        Cloud::AzureChinaCloud => CloudConfiguration::AzureChina,
+        Cloud::AzureUsGovernment => CloudConfiguration::AzureGovernment,
+    }
+}
+
 /// Build the token source for a method.
 pub fn source(method: AuthMethod, cloud: Cloud, env: &dyn Env) -> Result<Arc<dyn TokenSource>, ArmError> {
     let cfg = |e: azure_core::Error| ArmError::Auth {
         message: format!("cannot set up {}: {}", method.describe(), first_line(&e.to_string())),
         hint: None,
     };
+    let authority = env.var("AZURE_AUTHORITY_HOST");
     let client_options = || azure_core::http::ClientOptions {
-        cloud: Some(Arc::new(match cloud {
-            Cloud::AzureCloud => azure_core::cloud::CloudConfiguration::AzurePublic,
-            Cloud::AzureChinaCloud => azure_core::cloud::CloudConfiguration::AzureChina,
-            Cloud::AzureUsGovernment => azure_core::cloud::CloudConfiguration::AzureGovernment,
-        })),
+        cloud: Some(Arc::new(cloud_config(cloud, authority.as_deref()))),
         ..Default::default()
     };
     let missing = |what: &str| ArmError::Auth {
@@ -267,6 +301,36 @@ pub fn source(method: AuthMethod, cloud: Cloud, env: &dyn Env) -> Result<Arc<dyn
     })
 }
 
+/// The longest wait for a token (a hung login endpoint or `az` must not hold a run). Shorter
+/// when `--timeout` leaves less.
+pub const TOKEN_DEADLINE: Duration = Duration::from_secs(30);
+
+/// The error for a credential that gave no token in time.
+pub fn no_token_in_time(waited: Duration) -> ArmError {
+    ArmError::Auth {
+        message: format!(
+            "no token after {}: the credential's login endpoint did not answer",
+            super::error::human(waited)
+        ),
+        hint: Some(
+            "check the network and the login endpoint (AZURE_AUTHORITY_HOST), or set AKSGPU_ACCESS_TOKEN".into(),
+        ),
+    }
+}
+
+/// A token from `source` for `scope`, bounded like `TokenCache::token_until`.
+pub async fn fetch_until(
+    source: &dyn TokenSource,
+    scope: &str,
+    deadline: std::time::Instant,
+) -> Result<Token, ArmError> {
+    let started = std::time::Instant::now();
+    let limit = deadline.min(started + TOKEN_DEADLINE);
+    tokio::time::timeout_at(limit.into(), source.fetch(scope))
+        .await
+        .unwrap_or_else(|_| Err(no_token_in_time(started.elapsed())))
+}
+
 /// Caches one token; refreshes it five minutes before expiry or after `invalidate`.
 #[derive(Debug)]
 pub struct TokenCache {
@@ -281,6 +345,17 @@ impl TokenCache {
     /// A cache over a source.
     pub fn new(source: Arc<dyn TokenSource>, scope: impl Into<String>) -> Self {
         Self { source, scope: scope.into(), cached: Mutex::new(None), refresh_margin: Duration::from_secs(300) }
+    }
+
+    /// A valid token, fetching a new one when the cached one is missing or near expiry; the
+    /// fetch ends within `TOKEN_DEADLINE`, or by `deadline` when that is sooner.
+    pub async fn token_until(&self, deadline: std::time::Instant) -> Result<Secret, ArmError> {
+        let limit = deadline.min(std::time::Instant::now() + TOKEN_DEADLINE);
+        let started = std::time::Instant::now();
+        match tokio::time::timeout_at(limit.into(), self.token()).await {
+            Ok(r) => r,
+            Err(_) => Err(no_token_in_time(started.elapsed())),
+        }
     }
 
     /// A valid token, fetching a new one when the cached one is missing or near expiry.
@@ -409,6 +484,9 @@ mod tests {
         let at = jwt_expiry(&format!("h.{payload}.s")).expect("exp");
         assert_eq!(at, UNIX_EPOCH + Duration::from_secs(2_000_000_000));
         assert!(jwt_expiry("not-a-jwt").is_none());
+        // §3: an absurd exp never panics.
+        let huge = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(br#"{"exp":18446744073709551615}"#);
+        let _ = jwt_expiry(&format!("h.{huge}.s"));
     }
 
     #[derive(Debug)]

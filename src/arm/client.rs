@@ -3,7 +3,9 @@
 //! Every request carries a fresh `x-ms-client-request-id` and the run's one
 //! `x-ms-correlation-request-id`. The bearer token goes only to the ARM origin. A 401 drops the
 //! cached token and re-sends once; a second 401 is an authentication error. Bodies are read
-//! with a cap (8 MiB) so a runaway response cannot exhaust memory.
+//! with a cap (8 MiB) so a runaway response cannot exhaust memory. Every request ends within
+//! its deadline (`REQUEST_DEADLINE`, or `--timeout` when sooner): connecting, the token,
+//! reading, retries and their waits included.
 
 use std::time::{Duration, Instant, SystemTime};
 
@@ -15,10 +17,19 @@ use super::auth::TokenCache;
 use super::endpoint::Endpoint;
 use super::error::{ArmError, ErrorBody};
 use super::redact;
-use super::retry::{jitter, retry_after, retryable_status, transient, RetryPolicy, Sleeper};
+use super::retry::{self, jitter, retry_after, transient, RetryPolicy, Sleeper};
 
 /// Largest response body read.
 pub const BODY_CAP: usize = 8 * 1024 * 1024;
+
+/// The read timeout of one attempt (`AKSGPU_HTTP_TIMEOUT` seconds overrides it).
+pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(60);
+/// The largest `AKSGPU_HTTP_TIMEOUT` taken at face value.
+pub const MAX_READ_TIMEOUT: Duration = Duration::from_secs(3600);
+
+/// The default deadline of one request: all its attempts, the waits between them and the
+/// token it needs end within this, or sooner when `--timeout` leaves less.
+pub const REQUEST_DEADLINE: Duration = Duration::from_secs(120);
 
 /// A completed HTTP exchange.
 #[derive(Debug, Clone)]
@@ -126,7 +137,8 @@ pub struct ArmClient {
     pub policy: RetryPolicy,
     /// Logging level.
     pub verbosity: Verbosity,
-    /// Requests fail with `Throttled` rather than wait past this instant.
+    /// The `--timeout` deadline: every request, retry wait and token fetch ends by then
+    /// (`Throttled` when the server asks for a longer wait).
     pub deadline: Option<Instant>,
 }
 
@@ -137,22 +149,30 @@ pub struct Req {
     pub url: String,
     pub body: Option<Vec<u8>>,
     pub headers: Vec<(&'static str, String)>,
+    /// Send exactly once: no retry of any kind (the abort POST).
+    pub once: bool,
 }
 
 impl Req {
     /// A GET.
     pub fn get(url: impl Into<String>) -> Self {
-        Self { method: Method::GET, url: url.into(), body: None, headers: Vec::new() }
+        Self { method: Method::GET, url: url.into(), body: None, headers: Vec::new(), once: false }
     }
 
     /// A request with a JSON body.
     pub fn json(method: Method, url: impl Into<String>, body: &serde_json::Value) -> Self {
-        Self { method, url: url.into(), body: Some(body.to_string().into_bytes()), headers: Vec::new() }
+        Self { method, url: url.into(), body: Some(body.to_string().into_bytes()), headers: Vec::new(), once: false }
     }
 
     /// A POST with no body.
     pub fn post(url: impl Into<String>) -> Self {
-        Self { method: Method::POST, url: url.into(), body: None, headers: Vec::new() }
+        Self { method: Method::POST, url: url.into(), body: None, headers: Vec::new(), once: false }
+    }
+
+    /// Send this request exactly once, whatever happens.
+    pub fn once(mut self) -> Self {
+        self.once = true;
+        self
     }
 
     /// Add a header.
@@ -172,9 +192,10 @@ impl ArmClient {
     pub fn new(endpoint: Endpoint, tokens: Option<TokenCache>, sleeper: Sleeper) -> Result<Self, ArmError> {
         let read_timeout = std::env::var("AKSGPU_HTTP_TIMEOUT")
             .ok()
-            .and_then(|v| v.parse::<f64>().ok())
+            .and_then(|v| v.trim().parse::<f64>().ok())
             .filter(|v| *v > 0.0)
-            .map_or(Duration::from_secs(60), Duration::from_secs_f64);
+            .and_then(|v| Duration::try_from_secs_f64(v.min(MAX_READ_TIMEOUT.as_secs_f64())).ok())
+            .unwrap_or(DEFAULT_READ_TIMEOUT);
         Self::with_read_timeout(endpoint, tokens, sleeper, read_timeout)
     }
 
@@ -188,7 +209,7 @@ impl ArmClient {
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10))
             .read_timeout(read_timeout)
-            .timeout(read_timeout * 2)
+            .timeout(read_timeout.saturating_mul(2))
             .redirect(reqwest::redirect::Policy::none())
             .user_agent(user_agent())
             .build()
@@ -221,9 +242,14 @@ impl ArmClient {
         }
     }
 
-    /// Send with retries. Returns every completed exchange, 2xx or not (after retries for
-    /// retryable statuses); transport failures and auth failures are errors.
-    pub async fn send(&self, req: &Req) -> Result<ArmResponse, ArmError> {
+    /// The instant this request (all attempts and waits) must end by: `REQUEST_DEADLINE`
+    /// from now, or the client's `--timeout` deadline when that is sooner.
+    fn request_deadline(&self) -> Instant {
+        let own = Instant::now() + REQUEST_DEADLINE;
+        self.deadline.map_or(own, |d| d.min(own))
+    }
+
+    fn checked_url(&self, req: &Req) -> Result<reqwest::Url, ArmError> {
         let url = self.endpoint.resolve(&req.url)?;
         if !self.endpoint.may_carry_token(&url) {
             return Err(ArmError::Config {
@@ -235,117 +261,44 @@ impl ArmClient {
                 hint: Some("the server pointed at another host; the token is only sent to the ARM endpoint".into()),
             });
         }
+        Ok(url)
+    }
+
+    /// Send with method-aware retries (see `retry`). Returns every completed exchange, 2xx or
+    /// not; transport and auth failures are errors, and a write whose answer was lost is
+    /// `ArmError::OutcomeUnknown` (never resent). The whole request, token included, ends
+    /// within `REQUEST_DEADLINE` or the `--timeout` deadline, whichever is sooner.
+    pub async fn send(&self, req: &Req) -> Result<ArmResponse, ArmError> {
+        let url = self.checked_url(req)?;
         let path = redact::url(&url);
+        let deadline = self.request_deadline();
         let mut attempt: u32 = 0;
         let mut refreshed_after_401 = false;
         loop {
             attempt += 1;
-            let token = match &self.tokens {
-                Some(t) => Some(t.token().await?),
-                None => None,
-            };
-            let request_id = uuid::Uuid::new_v4().to_string();
-            let mut rb = self
-                .http
-                .request(req.method.clone(), url.clone())
-                .header("x-ms-client-request-id", &request_id)
-                .header("x-ms-correlation-request-id", &self.correlation_id)
-                .header("accept", "application/json");
-            if let Some(body) = &req.body {
-                rb = rb.header("content-type", "application/json").body(body.clone());
+            if self.deadline.is_some_and(|d| d <= Instant::now()) {
+                // Nothing is sent after --timeout: not even a write's first attempt.
+                return Err(ArmError::Deadline { method: req.method.to_string(), path, waited: Duration::ZERO });
             }
-            for (k, v) in &req.headers {
-                rb = rb.header(*k, v);
-            }
-            if let Some(t) = &token {
-                rb = rb.bearer_auth(t.expose());
-            }
-            self.log(Verbosity::Requests, || format!("→ {} {path} (attempt {attempt})", req.method));
-            self.log(Verbosity::Headers, || {
-                let mut h = vec![
-                    format!("  x-ms-client-request-id: {request_id}"),
-                    format!("  x-ms-correlation-request-id: {}", self.correlation_id),
-                ];
-                if token.is_some() {
-                    h.push("  authorization: REDACTED".into());
-                }
-                for (k, v) in &req.headers {
-                    h.push(format!("  {k}: {}", redact::header(k, v)));
-                }
-                h.join("\n")
-            });
-            let started = Instant::now();
-            let outcome = match rb.send().await {
-                Ok(resp) => read_capped(resp).await,
-                Err(e) => Err(e.into()),
-            };
-            let (status, headers, body) = match outcome {
-                Ok(x) => x,
-                Err(ReadError::TooLarge) => {
-                    return Err(ArmError::InvalidResponse {
-                        method: req.method.to_string(),
-                        path,
-                        status: 0,
-                        message: format!("response body larger than {} MiB; refused", BODY_CAP / (1024 * 1024)),
-                        snippet: String::new(),
-                        request_id: None,
-                    })
-                }
-                Err(ReadError::Transport(e)) => {
-                    let message = describe_transport(&*e);
-                    if transient(&*e) && attempt <= self.policy.max_retries {
-                        let d = self.policy.backoff(attempt, jitter());
-                        self.log(Verbosity::Requests, || format!("  {message}; retrying in {:.1}s", d.as_secs_f64()));
-                        self.wait(d, &path).await?;
+            let resp = match self.attempt(req, &url, &path, attempt, deadline).await? {
+                Attempt::Answer(resp) => resp,
+                Attempt::Failed(e) => {
+                    if self.resend_after_transport(req, &*e, attempt, &path, deadline).await {
                         continue;
                     }
-                    return Err(ArmError::Transport {
-                        method: req.method.to_string(),
-                        path,
-                        message,
-                        attempts: attempt,
-                        correlation_id: self.correlation_id.clone(),
-                    });
+                    return Err(self.transport_error(
+                        req,
+                        &path,
+                        describe_transport(&*e),
+                        attempt,
+                        retry::never_sent(&*e),
+                    ));
                 }
+                Attempt::NoAnswer(waited) => return Err(self.no_answer(req, &path, waited, attempt, deadline)),
             };
-            self.log(Verbosity::Requests, || {
-                format!(
-                    "← {status} in {} ms{}",
-                    started.elapsed().as_millis(),
-                    headers
-                        .get("x-ms-request-id")
-                        .and_then(|v| v.to_str().ok())
-                        .map(|r| format!(" (request id {r})"))
-                        .unwrap_or_default()
-                )
-            });
-            self.log(Verbosity::Headers, || {
-                headers
-                    .iter()
-                    .filter(|(k, _)| k.as_str().starts_with("x-ms-ratelimit-remaining"))
-                    .map(|(k, v)| format!("  {k}: {}", v.to_str().unwrap_or("?")))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            });
-            let resp = ArmResponse {
-                method: req.method.clone(),
-                path: path.clone(),
-                status,
-                headers,
-                body,
-                attempts: attempt,
-                correlation_id: self.correlation_id.clone(),
-            };
-            if status == 401 && self.tokens.is_some() {
+            if resp.status == 401 && self.tokens.is_some() && !req.once {
                 if refreshed_after_401 {
-                    let detail =
-                        ErrorBody::parse(&resp.body).map(|b| format!(": {}", b.describe())).unwrap_or_default();
-                    return Err(ArmError::Auth {
-                        message: format!("Azure rejected the credentials twice (HTTP 401){detail}"),
-                        hint: Some(
-                            "check the identity with `aksgpu auth status`; sign in again or mint a new token".into(),
-                        ),
-                    });
+                    return Err(twice_unauthorized(&resp));
                 }
                 refreshed_after_401 = true;
                 if let Some(t) = &self.tokens {
@@ -355,40 +308,222 @@ impl ArmClient {
                 attempt -= 1;
                 continue;
             }
-            if retryable_status(status) && attempt <= self.policy.max_retries {
-                let server = retry_after(&resp.headers, SystemTime::now());
+            let server = retry_after(&resp.headers, SystemTime::now());
+            if !req.once
+                && attempt <= self.policy.max_retries
+                && retry::may_resend_after_status(&req.method, resp.status, server.is_some())
+            {
                 let d = server.unwrap_or_else(|| self.policy.backoff(attempt, jitter()));
-                let who = if status == 429 {
-                    match ErrorBody::parse(&resp.body).map(|b| b.code) {
-                        Some(c) if c == "Throttled" => " (throttled by the AKS resource provider)",
-                        Some(c) if c.contains("Subscription") || c.contains("TooMany") => " (throttled by ARM)",
-                        _ => " (throttled)",
-                    }
-                } else {
-                    ""
-                };
-                self.log(Verbosity::Requests, || {
-                    format!(
-                        "  HTTP {status}{who}; retrying in {:.1}s{}",
-                        d.as_secs_f64(),
-                        if server.is_some() { " as the server asked" } else { "" }
-                    )
+                if self
+                    .pause(d, server.is_some(), &path, deadline, || throttle_note(&resp, d, server.is_some()))
+                    .await?
+                {
+                    continue;
+                }
+            }
+            if !retry::is_read(&req.method) && retry::ambiguous_status(resp.status, server.is_some()) {
+                return Err(ArmError::OutcomeUnknown {
+                    method: req.method.to_string(),
+                    path,
+                    message: resp.to_error().to_string(),
+                    correlation_id: self.correlation_id.clone(),
                 });
-                self.wait(d, &path).await?;
-                continue;
             }
             return Ok(resp);
         }
     }
 
-    async fn wait(&self, d: Duration, path: &str) -> Result<(), ArmError> {
-        if let Some(deadline) = self.deadline {
-            if Instant::now() + d > deadline {
-                return Err(ArmError::Throttled { path: path.to_owned(), wait: d });
+    /// One attempt: token, request, capped body, all before `deadline`.
+    async fn attempt(
+        &self,
+        req: &Req,
+        url: &reqwest::Url,
+        path: &str,
+        attempt: u32,
+        deadline: Instant,
+    ) -> Result<Attempt, ArmError> {
+        let token = match &self.tokens {
+            Some(t) => Some(t.token_until(deadline).await?),
+            None => None,
+        };
+        let request_id = uuid::Uuid::new_v4().to_string();
+        let rb = self.build(req, url, token.as_ref(), &request_id);
+        self.log(Verbosity::Requests, || format!("→ {} {path} (attempt {attempt})", req.method));
+        self.log(Verbosity::Headers, || self.header_lines(req, &request_id, token.is_some()));
+        let started = Instant::now();
+        let exchange = async {
+            match rb.send().await {
+                Ok(resp) => read_capped(resp).await,
+                Err(e) => Err(e.into()),
             }
+        };
+        let (status, headers, body) = match tokio::time::timeout_at(deadline.into(), exchange).await {
+            Err(_) => return Ok(Attempt::NoAnswer(started.elapsed())),
+            Ok(Err(ReadError::Transport(e))) => return Ok(Attempt::Failed(e)),
+            Ok(Err(ReadError::TooLarge)) => {
+                return Err(ArmError::InvalidResponse {
+                    method: req.method.to_string(),
+                    path: path.to_owned(),
+                    status: 0,
+                    message: format!("response body larger than {} MiB; refused", BODY_CAP / (1024 * 1024)),
+                    snippet: String::new(),
+                    request_id: None,
+                })
+            }
+            Ok(Ok(x)) => x,
+        };
+        self.log_answer(status, &headers, started);
+        Ok(Attempt::Answer(ArmResponse {
+            method: req.method.clone(),
+            path: path.to_owned(),
+            status,
+            headers,
+            body,
+            attempts: attempt,
+            correlation_id: self.correlation_id.clone(),
+        }))
+    }
+
+    fn build(
+        &self,
+        req: &Req,
+        url: &reqwest::Url,
+        token: Option<&super::auth::Secret>,
+        request_id: &str,
+    ) -> reqwest::RequestBuilder {
+        let mut rb = self
+            .http
+            .request(req.method.clone(), url.clone())
+            .header("x-ms-client-request-id", request_id)
+            .header("x-ms-correlation-request-id", &self.correlation_id)
+            .header("accept", "application/json");
+        match &req.body {
+            Some(body) => rb = rb.header("content-type", "application/json").body(body.clone()),
+            // ARM answers 411 to a bodiless POST without Content-Length (reqwest issue 838).
+            None if !retry::is_read(&req.method) => rb = rb.header(reqwest::header::CONTENT_LENGTH, "0"),
+            None => {}
         }
+        for (k, v) in &req.headers {
+            rb = rb.header(*k, v);
+        }
+        if let Some(t) = token {
+            rb = rb.bearer_auth(t.expose());
+        }
+        rb
+    }
+
+    fn header_lines(&self, req: &Req, request_id: &str, with_token: bool) -> String {
+        let mut h = vec![
+            format!("  x-ms-client-request-id: {request_id}"),
+            format!("  x-ms-correlation-request-id: {}", self.correlation_id),
+        ];
+        if with_token {
+            h.push("  authorization: REDACTED".into());
+        }
+        for (k, v) in &req.headers {
+            h.push(format!("  {k}: {}", redact::header(k, v)));
+        }
+        h.join("\n")
+    }
+
+    fn log_answer(&self, status: u16, headers: &HeaderMap, started: Instant) {
+        self.log(Verbosity::Requests, || {
+            format!(
+                "← {status} in {} ms{}",
+                started.elapsed().as_millis(),
+                headers
+                    .get("x-ms-request-id")
+                    .and_then(|v| v.to_str().ok())
+                    .map(|r| format!(" (request id {r})"))
+                    .unwrap_or_default()
+            )
+        });
+        self.log(Verbosity::Headers, || {
+            headers
+                .iter()
+                .filter(|(k, _)| k.as_str().starts_with("x-ms-ratelimit-remaining"))
+                .map(|(k, v)| format!("  {k}: {}", v.to_str().unwrap_or("?")))
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
+    }
+
+    /// After a transport failure: wait and return true when the request may be sent again
+    /// (a transient failure of a read, or of a write that provably never left).
+    async fn resend_after_transport(
+        &self,
+        req: &Req,
+        e: &(dyn std::error::Error + 'static),
+        attempt: u32,
+        path: &str,
+        deadline: Instant,
+    ) -> bool {
+        let safe = retry::is_read(&req.method) || retry::never_sent(e);
+        if req.once || !safe || !transient(e) || attempt > self.policy.max_retries {
+            return false;
+        }
+        let d = self.policy.backoff(attempt, jitter());
+        let note = || format!("  {}; retrying in {:.1}s", describe_transport(e), d.as_secs_f64());
+        matches!(self.pause(d, false, path, deadline, note).await, Ok(true))
+    }
+
+    fn transport_error(&self, req: &Req, path: &str, message: String, attempts: u32, never_sent: bool) -> ArmError {
+        if retry::is_read(&req.method) || never_sent {
+            return ArmError::Transport {
+                method: req.method.to_string(),
+                path: path.to_owned(),
+                message,
+                attempts,
+                correlation_id: self.correlation_id.clone(),
+            };
+        }
+        ArmError::OutcomeUnknown {
+            method: req.method.to_string(),
+            path: path.to_owned(),
+            message,
+            correlation_id: self.correlation_id.clone(),
+        }
+    }
+
+    /// The request's deadline passed with no answer.
+    fn no_answer(&self, req: &Req, path: &str, waited: Duration, attempts: u32, deadline: Instant) -> ArmError {
+        let by_timeout = self.deadline.is_some_and(|d| d <= deadline);
+        if !retry::is_read(&req.method) {
+            let message = format!("no answer within {}", super::error::human(waited));
+            return self.transport_error(req, path, message, attempts, false);
+        }
+        if by_timeout {
+            return ArmError::Deadline { method: req.method.to_string(), path: path.to_owned(), waited };
+        }
+        let message = format!(
+            "no answer within {} (the per-request limit is {})",
+            super::error::human(waited),
+            super::error::human(REQUEST_DEADLINE)
+        );
+        self.transport_error(req, path, message, attempts, false)
+    }
+
+    /// Wait `d` before the next attempt. Returns false (no retry) when a computed backoff
+    /// does not fit before `deadline`; a server-requested wait that does not fit is a
+    /// `Throttled` error naming the wait.
+    async fn pause(
+        &self,
+        d: Duration,
+        from_server: bool,
+        path: &str,
+        deadline: Instant,
+        note: impl FnOnce() -> String,
+    ) -> Result<bool, ArmError> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if d > left {
+            if from_server {
+                return Err(ArmError::Throttled { path: path.to_owned(), wait: d, left });
+            }
+            return Ok(false);
+        }
+        self.log(Verbosity::Requests, note);
         self.sleeper.sleep(d).await;
-        Ok(())
+        Ok(true)
     }
 
     /// GET and parse JSON; any non-2xx is an error.
@@ -425,6 +560,41 @@ impl ArmClient {
         }
         Ok(out)
     }
+}
+
+/// How one attempt ended.
+enum Attempt {
+    Answer(ArmResponse),
+    Failed(Box<dyn std::error::Error + Send + Sync>),
+    /// The deadline passed first (after this long).
+    NoAnswer(Duration),
+}
+
+fn twice_unauthorized(resp: &ArmResponse) -> ArmError {
+    let detail = ErrorBody::parse(&resp.body).map(|b| format!(": {}", b.describe())).unwrap_or_default();
+    ArmError::Auth {
+        message: format!("Azure rejected the credentials twice (HTTP 401){detail}"),
+        hint: Some("check the identity with `aksgpu auth status`; sign in again or mint a new token".into()),
+    }
+}
+
+/// The `-v` line for a retried status, saying who throttled on a 429.
+fn throttle_note(resp: &ArmResponse, d: Duration, from_server: bool) -> String {
+    let who = if resp.status == 429 {
+        match ErrorBody::parse(&resp.body).map(|b| b.code) {
+            Some(c) if c == "Throttled" => " (throttled by the AKS resource provider)",
+            Some(c) if c.contains("Subscription") || c.contains("TooMany") => " (throttled by ARM)",
+            _ => " (throttled)",
+        }
+    } else {
+        ""
+    };
+    format!(
+        "  HTTP {}{who}; retrying in {:.1}s{}",
+        resp.status,
+        d.as_secs_f64(),
+        if from_server { " as the server asked" } else { "" }
+    )
 }
 
 enum ReadError {

@@ -138,8 +138,21 @@ pub enum ArmError {
     #[error(transparent)]
     Http(Box<HttpFailure>),
     /// The request never got an answer (connection, timeout, body too large).
-    #[error("{method} {path} failed after {} retries: {message}", attempts.saturating_sub(1))]
+    #[error("{method} {path} failed{}: {message}", retried(*attempts))]
     Transport { method: String, path: String, message: String, attempts: u32, correlation_id: String },
+    /// A write may have been applied, but its answer was lost (reset, close, stall, 500, 502,
+    /// 504). It is never resent: the caller reads the resource's state instead.
+    #[error("{method} {path}: the answer was lost ({message}), so Azure may or may not have applied it")]
+    OutcomeUnknown { method: String, path: String, message: String, correlation_id: String },
+    /// A write's outcome is unknown and its state could not be read either.
+    #[error("{what}: the request may have been accepted, but its state cannot be read ({message})")]
+    Unconfirmed { what: String, message: String, resume: String },
+    /// A write whose answer was lost turned out not to have been applied (state read back).
+    #[error("{what}: {message}")]
+    NotApplied { what: String, message: String, hint: Option<String> },
+    /// `--timeout` ran out while a request was waiting for its answer.
+    #[error("{method} {path}: {}", deadline_text(*waited))]
+    Deadline { method: String, path: String, waited: Duration },
     /// The server's reply could not be read (bad JSON, HTML, wrong shape).
     #[error("{method} {path}: unexpected response (HTTP {status}): {message}; body starts: {snippet:?}")]
     InvalidResponse {
@@ -151,8 +164,8 @@ pub enum ArmError {
         request_id: Option<String>,
     },
     /// Throttled for longer than the time left.
-    #[error("Azure is throttling {path}: it asks to wait {}s, more than the time left", wait.as_secs())]
-    Throttled { path: String, wait: Duration },
+    #[error("Azure is throttling {path}: it asks to wait {}, more than the {} left before the deadline", human(*wait), human(*left))]
+    Throttled { path: String, wait: Duration, left: Duration },
     /// Credentials are missing, wrong or not authorised.
     #[error("{message}")]
     Auth { message: String, hint: Option<String> },
@@ -160,7 +173,7 @@ pub enum ArmError {
     #[error("{what} ended {status}: {}", body.as_deref().map_or_else(|| "no error details".to_owned(), ErrorBody::describe))]
     OperationFailed { what: String, status: String, body: Option<Box<ErrorBody>>, correlation_id: String },
     /// `--timeout` ran out while the operation continues in Azure.
-    #[error("timed out after {}s waiting for {what}; it is still running in Azure", elapsed.as_secs())]
+    #[error("timed out after {} waiting for {what}; it is still running in Azure", human(*elapsed))]
     TimedOut { what: String, elapsed: Duration, resume: String },
     /// Polling lost the connection too often.
     #[error("lost contact with Azure while waiting for {what} ({message}); the operation is still running in Azure")]
@@ -182,6 +195,30 @@ pub struct HttpFailure {
     pub request_id: Option<String>,
     pub correlation_id: String,
     pub attempts: u32,
+}
+
+/// A duration for people: "350 ms", "4.2 s", "42 s", "3 min 05 s", "2 h 05 min". Never "0s".
+pub fn human(d: Duration) -> String {
+    let s = d.as_secs();
+    if d < Duration::from_secs(1) {
+        format!("{} ms", d.as_millis())
+    } else if s < 10 {
+        format!("{:.1} s", d.as_secs_f64())
+    } else if s < 60 {
+        format!("{s} s")
+    } else if s < 3600 {
+        format!("{} min {:02} s", s / 60, s % 60)
+    } else {
+        format!("{} h {:02} min", s / 3600, (s % 3600) / 60)
+    }
+}
+
+fn deadline_text(waited: Duration) -> String {
+    if waited < Duration::from_secs(1) {
+        "not sent: no time was left before the --timeout deadline".to_owned()
+    } else {
+        format!("no answer before the --timeout deadline (waited {})", human(waited))
+    }
 }
 
 fn retried(attempts: u32) -> String {
@@ -206,7 +243,11 @@ impl ArmError {
         match self {
             ArmError::Auth { .. } => exit::AUTH,
             ArmError::Http(h) if h.status == 401 || h.status == 403 => exit::AUTH,
-            ArmError::TimedOut { .. } | ArmError::PollingLost { .. } => exit::TIMEOUT,
+            ArmError::TimedOut { .. }
+            | ArmError::PollingLost { .. }
+            | ArmError::OutcomeUnknown { .. }
+            | ArmError::Unconfirmed { .. }
+            | ArmError::Deadline { .. } => exit::TIMEOUT,
             ArmError::Config { .. } => exit::USAGE,
             _ => exit::FAILED,
         }
@@ -240,8 +281,16 @@ impl ArmError {
             ArmError::TimedOut { resume, .. } | ArmError::PollingLost { resume, .. } => {
                 h.push(format!("resume with: {resume}"));
             }
-            ArmError::Throttled { wait, .. } => h.push(format!("wait {}s and run again", wait.as_secs())),
-            ArmError::Auth { hint, .. } | ArmError::Config { hint, .. } => h.extend(hint.clone()),
+            ArmError::Unconfirmed { resume, .. } => h.push(format!("check its state with: {resume}")),
+            ArmError::OutcomeUnknown { correlation_id, .. } => {
+                h.push("read the resource's state before sending the request again".into());
+                h.push(ids(None, correlation_id));
+            }
+            ArmError::Deadline { .. } => h.push("run again with a longer --timeout".into()),
+            ArmError::Throttled { wait, .. } => h.push(format!("wait {} and run again", human(*wait))),
+            ArmError::Auth { hint, .. } | ArmError::Config { hint, .. } | ArmError::NotApplied { hint, .. } => {
+                h.extend(hint.clone())
+            }
             ArmError::InvalidResponse { request_id, .. } => {
                 if let Some(r) = request_id {
                     h.push(format!("request id {r}"));
@@ -292,5 +341,37 @@ mod tests {
         let t = ArmError::TimedOut { what: "x".into(), elapsed: Duration::from_secs(1), resume: "r".into() };
         assert_eq!(t.exit_code(), 4);
         assert!(t.hints()[0].contains("resume with: r"));
+        assert!(t.to_string().contains("after 1.0 s"), "{t}");
+    }
+
+    /// §8: no message says "after 0s" or "after 0 retries".
+    #[test]
+    fn durations_never_read_zero() {
+        assert_eq!(human(Duration::from_millis(350)), "350 ms");
+        assert_eq!(human(Duration::from_millis(4200)), "4.2 s");
+        assert_eq!(human(Duration::from_secs(185)), "3 min 05 s");
+        assert_eq!(human(Duration::from_secs(86400)), "24 h 00 min");
+        let t = ArmError::TimedOut { what: "x".into(), elapsed: Duration::from_millis(3), resume: "r".into() };
+        assert!(!t.to_string().contains("0s"), "{t}");
+        let tr = ArmError::Transport {
+            method: "GET".into(),
+            path: "/p".into(),
+            message: "reset".into(),
+            attempts: 1,
+            correlation_id: "c".into(),
+        };
+        assert_eq!(tr.to_string(), "GET /p failed: reset");
+        for e in [
+            ArmError::OutcomeUnknown {
+                method: "PUT".into(),
+                path: "/p".into(),
+                message: "m".into(),
+                correlation_id: "c".into(),
+            },
+            ArmError::Unconfirmed { what: "w".into(), message: "m".into(), resume: "r".into() },
+            ArmError::Deadline { method: "GET".into(), path: "/p".into(), waited: Duration::from_secs(5) },
+        ] {
+            assert_eq!(e.exit_code(), 4, "{e}");
+        }
     }
 }

@@ -5,8 +5,10 @@
 //! (any case) are terminal; everything else, including free-form progress text such as
 //! "CreatingAgentPool: 0/1 nodes completed", means still running, and an `error` inside a
 //! running status is not a failure. Each poll goes through the client's retries; up to three
-//! polls in a row may lose the connection, and a 404 is tolerated for a grace period. The
-//! wait interval is the server's `Retry-After`, else 15 s (at least 1 s).
+//! polls in a row may lose the connection, and a 404 is tolerated for a grace period (the
+//! same rules serve runCommand results through `Poller`). The wait is the server's
+//! `Retry-After` (at least 1 s); without one it paces like the Azure SDKs: 5 s, doubling up to
+//! 30 s, so a 26-minute create costs 54 polls while a short one still ends fast.
 
 use std::time::{Duration, Instant, SystemTime};
 
@@ -17,11 +19,15 @@ use super::client::{ArmClient, ArmResponse, Req};
 use super::error::{ArmError, ErrorBody};
 use super::retry::retry_after;
 
-/// Default wait between polls.
-pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(15);
+/// The first wait between polls when the server sends no `Retry-After`.
+pub const FIRST_INTERVAL: Duration = Duration::from_secs(5);
+/// The longest wait between polls when the server sends no `Retry-After`.
+pub const MAX_INTERVAL: Duration = Duration::from_secs(30);
 const MIN_INTERVAL: Duration = Duration::from_secs(1);
-const MAX_DROPPED_POLLS: u32 = 3;
-const NOT_FOUND_GRACE: u32 = 5;
+/// Polls in a row that may lose the connection.
+pub const MAX_DROPPED_POLLS: u32 = 3;
+/// Polls in a row that may answer 404 (the operation or resource is not visible yet).
+pub const NOT_FOUND_GRACE: u32 = 5;
 
 /// What is being waited for.
 #[derive(Debug, Clone)]
@@ -72,8 +78,96 @@ fn poll_via(resp: &ArmResponse, method: &Method) -> Option<Via> {
     (*method == Method::PUT || *method == Method::PATCH).then_some(Via::Resource)
 }
 
-fn interval(resp: Option<&ArmResponse>) -> Duration {
-    resp.and_then(|r| retry_after(&r.headers, SystemTime::now())).unwrap_or(DEFAULT_INTERVAL).max(MIN_INTERVAL)
+/// The wait before poll `n` (0-based) when the server gives no `Retry-After`:
+/// 5 s, 10 s, 20 s, then 30 s.
+pub fn default_interval(n: u32) -> Duration {
+    FIRST_INTERVAL.saturating_mul(1u32 << n.min(8)).min(MAX_INTERVAL)
+}
+
+/// How many polls the default pacing makes over `total` (for the README's numbers).
+pub fn polls_over(total: Duration) -> u32 {
+    let (mut t, mut n) = (Duration::ZERO, 0);
+    while t < total {
+        t += default_interval(n);
+        n += 1;
+    }
+    n
+}
+
+/// The shared polling rules: pacing, dropped connections, 404 grace and the deadline.
+#[derive(Debug, Default)]
+pub struct Poller {
+    polls: u32,
+    dropped: u32,
+    not_found: u32,
+}
+
+/// What one poll gave.
+pub enum Polled {
+    /// A 2xx answer.
+    Answer(ArmResponse),
+    /// Nothing usable yet (connection lost or 404 within the grace): poll again.
+    Again,
+}
+
+impl Poller {
+    /// Sleep the interval `last` asks for (or the default pacing), bounded by the deadline.
+    pub async fn pause(
+        &mut self,
+        client: &ArmClient,
+        last: Option<&ArmResponse>,
+        op: &Operation,
+    ) -> Result<(), ArmError> {
+        let server = last.and_then(|r| retry_after(&r.headers, SystemTime::now()));
+        let wait = server.unwrap_or_else(|| default_interval(self.polls)).max(MIN_INTERVAL);
+        self.polls += 1;
+        let remaining = op.deadline.saturating_duration_since(Instant::now());
+        if remaining.is_zero() {
+            return Err(timed_out(op));
+        }
+        client.sleeper.sleep(wait.min(remaining)).await;
+        if Instant::now() >= op.deadline {
+            return Err(timed_out(op));
+        }
+        Ok(())
+    }
+
+    /// GET `url` once under the shared rules.
+    pub async fn poll(
+        &mut self,
+        client: &ArmClient,
+        url: &str,
+        op: &Operation,
+        progress: &(dyn Fn(&str) + Sync),
+    ) -> Result<Polled, ArmError> {
+        let resp = match client.send(&Req::get(url)).await {
+            Ok(r) => r,
+            Err(ArmError::Deadline { .. }) => return Err(timed_out(op)),
+            Err(ArmError::Transport { message, .. }) => {
+                self.dropped += 1;
+                progress(&format!("connection lost ({}/{MAX_DROPPED_POLLS}), retrying", self.dropped));
+                if self.dropped >= MAX_DROPPED_POLLS {
+                    return Err(ArmError::PollingLost { what: op.what.clone(), message, resume: op.resume.clone() });
+                }
+                return Ok(Polled::Again);
+            }
+            Err(e) => return Err(e),
+        };
+        self.dropped = 0;
+        if resp.status == 404 {
+            self.not_found += 1;
+            if self.not_found > NOT_FOUND_GRACE {
+                return Err(resp.to_error());
+            }
+            progress("not visible yet");
+            return Ok(Polled::Again);
+        }
+        self.not_found = 0;
+        if !(200..300).contains(&resp.status) {
+            return Err(resp.to_error());
+        }
+        Ok(Polled::Answer(resp))
+    }
 }
 
 /// Wait for the operation started by `initial` (the response to `method`). Returns the final
@@ -97,7 +191,7 @@ pub async fn wait(
             }
         }
     }
-    let Some(mut via) = poll_via(&initial, method) else {
+    let Some(via) = poll_via(&initial, method) else {
         if initial.status == 202 {
             return Err(ArmError::InvalidResponse {
                 method: method.to_string(),
@@ -110,103 +204,96 @@ pub async fn wait(
         }
         return Ok(body);
     };
+    poll_until_done(client, initial, via, method, op, progress).await
+}
+
+async fn poll_until_done(
+    client: &ArmClient,
+    initial: ArmResponse,
+    mut via: Via,
+    method: &Method,
+    op: &Operation,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Value, ArmError> {
     let mut last: ArmResponse = initial;
-    let mut dropped = 0u32;
-    let mut not_found = 0u32;
+    let mut poller = Poller::default();
     loop {
-        let wait_for = interval(Some(&last));
-        let now = Instant::now();
-        if now >= op.deadline {
-            return Err(timed_out(op));
-        }
-        let remaining = op.deadline.saturating_duration_since(now);
-        client.sleeper.sleep(wait_for.min(remaining)).await;
-        if Instant::now() >= op.deadline {
-            return Err(timed_out(op));
-        }
+        poller.pause(client, Some(&last), op).await?;
         let url = match &via {
             Via::AsyncOperation(u) | Via::Location(u) => u.clone(),
             Via::Resource => op.resource_url.clone(),
         };
-        let resp = match client.send(&Req::get(&url)).await {
-            Ok(r) => r,
-            Err(ArmError::Transport { message, .. }) => {
-                dropped += 1;
-                progress(&format!("connection lost ({dropped}/{MAX_DROPPED_POLLS}), retrying"));
-                if dropped >= MAX_DROPPED_POLLS {
-                    return Err(ArmError::PollingLost { what: op.what.clone(), message, resume: op.resume.clone() });
-                }
-                continue;
-            }
-            Err(e) => return Err(e),
+        let resp = match poller.poll(client, &url, op, progress).await? {
+            Polled::Answer(r) => r,
+            Polled::Again => continue,
         };
-        dropped = 0;
-        if resp.status == 404 {
-            not_found += 1;
-            if not_found > NOT_FOUND_GRACE {
-                return Err(resp.to_error());
+        match step(client, &resp, &mut via, method, op, progress).await? {
+            Some(done) => return Ok(done),
+            None => last = resp,
+        }
+    }
+}
+
+/// Read one 2xx poll answer: `Some` when the operation is over.
+async fn step(
+    client: &ArmClient,
+    resp: &ArmResponse,
+    via: &mut Via,
+    method: &Method,
+    op: &Operation,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Option<Value>, ArmError> {
+    match via {
+        Via::AsyncOperation(_) => {
+            let v = resp.value()?;
+            let Some(status) = v.get("status").and_then(Value::as_str) else {
+                // e.g. {"error":{"code":"BadGatewayConnection"}} with no status: try again.
+                progress("waiting (no status in the reply)");
+                return Ok(None);
+            };
+            progress(status);
+            if !is_terminal(status) {
+                return Ok(None);
             }
-            progress("not visible yet");
-            last = resp;
-            continue;
+            if !is_success(status) {
+                return Err(failed(client, op, status, &v));
+            }
+            final_get(client, method, op, v).await.map(Some)
         }
-        not_found = 0;
-        if !(200..300).contains(&resp.status) {
-            return Err(resp.to_error());
-        }
-        match &via {
-            Via::AsyncOperation(_) => {
-                let v = resp.value()?;
-                let Some(status) = v.get("status").and_then(Value::as_str) else {
-                    // e.g. {"error":{"code":"BadGatewayConnection"}} with no status: try again.
-                    progress("waiting (no status in the reply)");
-                    last = resp;
-                    continue;
-                };
-                progress(status);
-                if is_terminal(status) {
-                    if !is_success(status) {
-                        return Err(ArmError::OperationFailed {
-                            what: op.what.clone(),
-                            status: status.to_owned(),
-                            body: v.get("error").and_then(ErrorBody::from_value).map(Box::new),
-                            correlation_id: client.correlation_id.clone(),
-                        });
-                    }
-                    return final_get(client, method, op, v).await;
+        Via::Location(_) => {
+            if resp.status == 202 {
+                if let Some(next) = resp.header("location") {
+                    *via = Via::Location(next.to_owned());
+                }
+                progress("in progress");
+                return Ok(None);
+            }
+            let v = resp.value()?;
+            if let Some(state) = provisioning_state(&v).or_else(|| v.get("status").and_then(Value::as_str)) {
+                if is_terminal(state) && !is_success(state) {
+                    return Err(failed(client, op, state, &v));
                 }
             }
-            Via::Location(_) => {
-                if resp.status == 202 {
-                    if let Some(next) = resp.header("location") {
-                        via = Via::Location(next.to_owned());
-                    }
-                    progress("in progress");
-                } else {
-                    let v = resp.value()?;
-                    if let Some(state) = provisioning_state(&v).or_else(|| v.get("status").and_then(Value::as_str)) {
-                        if is_terminal(state) && !is_success(state) {
-                            return Err(ArmError::OperationFailed {
-                                what: op.what.clone(),
-                                status: state.to_owned(),
-                                body: v.get("error").and_then(ErrorBody::from_value).map(Box::new),
-                                correlation_id: client.correlation_id.clone(),
-                            });
-                        }
-                    }
-                    return final_get(client, method, op, v).await;
-                }
-            }
-            Via::Resource => {
-                let v = resp.value()?;
-                let state = provisioning_state(&v).unwrap_or_default().to_owned();
-                progress(if state.is_empty() { "waiting" } else { &state });
-                if is_terminal(&state) {
-                    return finish_resource(&state, v, op, client);
-                }
-            }
+            final_get(client, method, op, v).await.map(Some)
         }
-        last = resp;
+        Via::Resource => {
+            let v = resp.value()?;
+            let state = provisioning_state(&v).unwrap_or_default().to_owned();
+            progress(if state.is_empty() { "waiting" } else { &state });
+            if is_terminal(&state) {
+                return finish_resource(&state, v, op, client).map(Some);
+            }
+            Ok(None)
+        }
+    }
+}
+
+fn failed(client: &ArmClient, op: &Operation, status: &str, v: &Value) -> ArmError {
+    ArmError::OperationFailed {
+        what: op.what.clone(),
+        status: status.to_owned(),
+        body: v.get("error").and_then(ErrorBody::from_value).map(Box::new),
+        correlation_id: client.correlation_id.clone(),
     }
 }
 
@@ -216,7 +303,10 @@ pub async fn wait_resource(
     op: &Operation,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Value, ArmError> {
-    let mut first = client.send(&Req::get(&op.resource_url)).await?.require_ok()?;
+    let mut first = match client.send(&Req::get(&op.resource_url)).await {
+        Err(ArmError::Deadline { .. }) => return Err(timed_out(op)),
+        r => r?.require_ok()?,
+    };
     // Only the resource's own state matters here, whatever headers the GET carried.
     let mut kept = reqwest::header::HeaderMap::new();
     if let Some(v) = first.headers.get("retry-after") {
@@ -229,7 +319,8 @@ pub async fn wait_resource(
     wait(client, first, &Method::PUT, op, progress).await
 }
 
-fn timed_out(op: &Operation) -> ArmError {
+/// The `--timeout` error for `op`.
+pub fn timed_out(op: &Operation) -> ArmError {
     ArmError::TimedOut { what: op.what.clone(), elapsed: op.started.elapsed(), resume: op.resume.clone() }
 }
 
@@ -247,8 +338,10 @@ fn finish_resource(state: &str, body: Value, op: &Operation, client: &ArmClient)
 
 async fn final_get(client: &ArmClient, method: &Method, op: &Operation, last: Value) -> Result<Value, ArmError> {
     if *method == Method::PUT || *method == Method::PATCH {
-        let v: Value = client.get_json(&op.resource_url).await?;
-        return Ok(v);
+        return match client.get_json(&op.resource_url).await {
+            Err(ArmError::Deadline { .. }) => Err(timed_out(op)),
+            r => r,
+        };
     }
     Ok(last)
 }
@@ -265,5 +358,16 @@ mod tests {
         for s in ["InProgress", "Creating", "Scaling", "Accepted", "CreatingAgentPool: 0/1 nodes completed", ""] {
             assert!(!is_terminal(s), "{s}");
         }
+    }
+
+    /// §8: without Retry-After, polls start at 5 s and back off to 30 s; a 26-minute create
+    /// (a MIG pool) costs 54 polls, a 1-minute one 4.
+    #[test]
+    fn default_pacing() {
+        let secs: Vec<u64> = (0..6).map(|n| default_interval(n).as_secs()).collect();
+        assert_eq!(secs, [5, 10, 20, 30, 30, 30]);
+        assert_eq!(default_interval(u32::MAX), MAX_INTERVAL);
+        assert_eq!(polls_over(Duration::from_secs(26 * 60)), 54);
+        assert_eq!(polls_over(Duration::from_secs(60)), 4);
     }
 }

@@ -1,14 +1,27 @@
 //! The one retry policy: which failures are retried, how long to wait, and the sleeper.
 //!
-//! Retried: HTTP 408/429/500/502/503/504 and transport errors (connect, reset, timeout, EOF)
-//! found anywhere in the error's `source()` chain; never TLS certificate errors. Three
-//! retries (four attempts). The wait is the server's `retry-after-ms`, `x-ms-retry-after-ms` or
-//! `Retry-After` when present, else `min(60 s, 0.8 s × (2^n − 1) × U[0.8, 1.3))`.
+//! Retries are method-aware, so a write is never sent twice:
+//! - GET (and HEAD) is retried on HTTP 408/429/500/502/503/504 and on transport errors
+//!   (connect, reset, timeout, EOF) found anywhere in the error's `source()` chain.
+//! - PUT, POST, PATCH and DELETE are resent only when the request provably never left (a
+//!   connect error) or the answer says it was not applied (429, or 503 with `Retry-After`).
+//!   Any other failure after the request may have left is an ambiguous outcome: the caller
+//!   reads the resource's state instead of resending (see `provision::reconcile`).
+//!
+//! TLS certificate errors are never retried. Three retries (four attempts). The wait is the
+//! server's `retry-after-ms`, `x-ms-retry-after-ms` or `Retry-After` when present (parsed with
+//! checked conversions and capped at `MAX_RETRY_AFTER`), else
+//! `min(60 s, 0.8 s × (2^n − 1) × U[0.8, 1.3))`.
 
 use std::error::Error as StdError;
 use std::time::{Duration, SystemTime};
 
 use reqwest::header::HeaderMap;
+use reqwest::Method;
+
+/// The longest server-requested wait taken at face value; longer (or absurd) values are
+/// capped here, and any wait longer than the time left fails at once as throttling.
+pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(24 * 3600);
 
 /// Retry settings.
 #[derive(Debug, Clone, Copy)]
@@ -32,13 +45,64 @@ impl RetryPolicy {
     pub fn backoff(&self, n: u32, jitter: f64) -> Duration {
         let factor = (2f64.powi(n.min(30) as i32) - 1.0) * jitter.clamp(0.8, 1.3);
         let d = self.base.as_secs_f64() * factor;
-        Duration::from_secs_f64(d.min(self.max_delay.as_secs_f64()))
+        secs(d).unwrap_or(self.max_delay).min(self.max_delay)
     }
 }
 
-/// True for the HTTP statuses worth retrying.
+/// A duration from seconds with checked conversion: `None` for NaN, negative or infinite
+/// values; anything above `MAX_RETRY_AFTER` becomes `MAX_RETRY_AFTER`.
+pub fn secs(s: f64) -> Option<Duration> {
+    if !s.is_finite() || s < 0.0 {
+        return None;
+    }
+    Some(Duration::try_from_secs_f64(s.min(MAX_RETRY_AFTER.as_secs_f64())).unwrap_or(MAX_RETRY_AFTER))
+}
+
+/// True for the HTTP statuses worth retrying (for a read).
 pub fn retryable_status(status: u16) -> bool {
     matches!(status, 408 | 429 | 500 | 502 | 503 | 504)
+}
+
+/// True for methods that change nothing, so a resend is always safe.
+pub fn is_read(method: &Method) -> bool {
+    *method == Method::GET || *method == Method::HEAD
+}
+
+/// Whether a request with this method may be sent again after this status. Reads: any
+/// retryable status. Writes: only when the answer says it was not applied: 429, or 503 with a
+/// `Retry-After` (ARM's "not processed, come back later").
+pub fn may_resend_after_status(method: &Method, status: u16, has_retry_after: bool) -> bool {
+    if is_read(method) {
+        return retryable_status(status);
+    }
+    status == 429 || (status == 503 && has_retry_after)
+}
+
+/// True when the status leaves a write's outcome unknown: it may have been applied before the
+/// failure (408, 500, 502, 503 without `Retry-After`, 504).
+pub fn ambiguous_status(status: u16, has_retry_after: bool) -> bool {
+    matches!(status, 408 | 500 | 502 | 504) || (status == 503 && !has_retry_after)
+}
+
+/// True when a transport error proves the request never reached the server: the connection
+/// could not be made (refused, DNS, TLS handshake). Resets, closes and timeouts after
+/// connecting are not proof: the server may have read and applied the request.
+pub fn never_sent(err: &(dyn StdError + 'static)) -> bool {
+    let mut cur: Option<&(dyn StdError + 'static)> = Some(err);
+    while let Some(e) = cur {
+        if let Some(r) = e.downcast_ref::<reqwest::Error>() {
+            if r.is_connect() {
+                return true;
+            }
+        }
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            if io.kind() == std::io::ErrorKind::ConnectionRefused {
+                return true;
+            }
+        }
+        cur = e.source();
+    }
+    false
 }
 
 /// True when a transport error is transient (walks the `source()` chain); TLS certificate
@@ -92,19 +156,17 @@ pub fn transient(err: &(dyn StdError + 'static)) -> bool {
 pub fn retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Duration> {
     for name in ["retry-after-ms", "x-ms-retry-after-ms"] {
         if let Some(v) = headers.get(name).and_then(|v| v.to_str().ok()) {
-            if let Ok(ms) = v.trim().parse::<f64>() {
-                if ms.is_finite() && ms >= 0.0 {
-                    return Some(Duration::from_secs_f64(ms / 1000.0));
-                }
+            if let Some(d) = v.trim().parse::<f64>().ok().and_then(|ms| secs(ms / 1000.0)) {
+                return Some(d);
             }
         }
     }
     let v = headers.get("retry-after")?.to_str().ok()?.trim();
-    if let Ok(secs) = v.parse::<f64>() {
-        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs));
+    if let Ok(s) = v.parse::<f64>() {
+        return secs(s);
     }
     let when = httpdate::parse_http_date(v).ok()?;
-    Some(when.duration_since(now).unwrap_or(Duration::ZERO))
+    Some(when.duration_since(now).unwrap_or(Duration::ZERO).min(MAX_RETRY_AFTER))
 }
 
 /// How the program waits: for real, or (tests) briefly, with each requested wait recorded.
@@ -182,6 +244,37 @@ mod tests {
         assert_eq!(retry_after(&headers(&[("retry-after", &past)]), now), Some(Duration::ZERO));
         assert_eq!(retry_after(&headers(&[("retry-after", "soon")]), now), None);
         assert_eq!(retry_after(&headers(&[]), now), None);
+        // §3: absurd values never panic; they are capped.
+        assert_eq!(retry_after(&headers(&[("retry-after", "1e20")]), now), Some(MAX_RETRY_AFTER));
+        assert_eq!(retry_after(&headers(&[("retry-after-ms", "1e30")]), now), Some(MAX_RETRY_AFTER));
+        assert_eq!(retry_after(&headers(&[("x-ms-retry-after-ms", "inf")]), now), None);
+        assert_eq!(retry_after(&headers(&[("retry-after", "NaN")]), now), None);
+        assert_eq!(retry_after(&headers(&[("retry-after", "-5")]), now), None);
+        assert_eq!(retry_after(&headers(&[("retry-after", "86400")]), now), Some(Duration::from_secs(86400)));
+        let far = httpdate::fmt_http_date(now + Duration::from_secs(400 * 86400));
+        assert_eq!(retry_after(&headers(&[("retry-after", &far)]), now), Some(MAX_RETRY_AFTER));
+    }
+
+    /// §1: writes are resent only when the answer says they were not applied.
+    #[test]
+    fn writes_resend_only_when_not_applied() {
+        for s in [408, 429, 500, 502, 503, 504] {
+            assert!(may_resend_after_status(&Method::GET, s, false), "GET {s}");
+        }
+        for m in [Method::PUT, Method::POST, Method::PATCH, Method::DELETE] {
+            assert!(may_resend_after_status(&m, 429, false));
+            assert!(may_resend_after_status(&m, 503, true));
+            for s in [408, 500, 502, 503, 504] {
+                assert!(!may_resend_after_status(&m, s, false), "{m} {s}");
+                assert!(ambiguous_status(s, false), "{s}");
+            }
+        }
+        assert!(!ambiguous_status(503, true));
+        assert!(!ambiguous_status(429, false));
+        let reset = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "reset");
+        assert!(!never_sent(&reset));
+        let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+        assert!(never_sent(&refused));
     }
 
     /// T31: backoff table within bounds, capped at 60 s.

@@ -22,7 +22,10 @@ pub fn status(ctx: &Ctx, a: &AuthStatusArgs) -> anyhow::Result<()> {
             .client
             .tokens()
             .ok_or_else(|| crate::arm::ArmError::Auth { message: "no credential".into(), hint: None })?;
-        cache.token().await?;
+        // Bounded by --timeout and the token deadline: a hung login endpoint cannot hold it.
+        let deadline =
+            az.client.deadline.unwrap_or_else(|| std::time::Instant::now() + crate::arm::auth::TOKEN_DEADLINE);
+        cache.token_until(deadline).await?;
         Ok::<_, crate::arm::ArmError>(cache.expires_at().await)
     });
     let expires_in =

@@ -91,6 +91,8 @@ pub fn connect(args: &ArmArgs) -> Result<Azure, Error> {
     let source = auth::source(method, args.cloud, &env)?;
     let tokens = Some(TokenCache::new(source.clone(), endpoint.scope.clone()));
     let mut client = ArmClient::new(endpoint, tokens, Sleeper::from_env())?;
+    // `--timeout` bounds everything: requests, retry waits, token fetches and polling.
+    client.deadline = std::time::Instant::now().checked_add(args.timeout);
     client.verbosity = match args.verbose {
         0 => Verbosity::Quiet,
         1 => Verbosity::Requests,
@@ -106,14 +108,19 @@ pub fn offline(args: &ArmArgs) -> Result<ArmClient, Error> {
     Ok(ArmClient::new(endpoint, None, Sleeper::from_env())?)
 }
 
-/// Run a future on a single-threaded runtime; Ctrl-C stops waiting and reports what Azure
-/// is still doing (exit 130). Nothing is cancelled or deleted in Azure.
+/// Run a future on a single-threaded runtime; Ctrl-C stops waiting and says what is true
+/// (exit 130): nothing was changed, a write may have been accepted, or the operation
+/// continues in Azure. Nothing is cancelled or deleted in Azure.
 pub fn run_interruptible<T>(progress: &Progress, fut: impl Future<Output = Result<T, Error>>) -> Result<T, Error> {
     run_interruptible_abort(progress, None, fut)
 }
 
+/// How long the abort POST may take before Ctrl-C gives up on its answer.
+pub const ABORT_LIMIT: std::time::Duration = std::time::Duration::from_secs(15);
+
 /// Like `run_interruptible`; with `abort = Some(client)` and an abort URL recorded in
-/// `progress` (`--abort-on-interrupt`), Ctrl-C also sends that one POST `…/abort`.
+/// `progress` (`--abort-on-interrupt`), Ctrl-C also sends that one POST `…/abort`, exactly
+/// once. A second Ctrl-C exits at once, even while the abort is unanswered.
 pub fn run_interruptible_abort<T>(
     progress: &Progress,
     abort: Option<&ArmClient>,
@@ -129,28 +136,52 @@ pub fn run_interruptible_abort<T>(
             _ = tokio::signal::ctrl_c() => {
                 let s = progress.started();
                 let aborted = match (abort, &s.abort_url) {
-                    (Some(client), Some(url)) => Some(
-                        client.send(&crate::arm::Req::post(url.clone())).await.map(|r| r.ok()).unwrap_or(false),
-                    ),
+                    (Some(client), Some(url)) if !s.in_flight => Some(send_abort(client, url).await),
                     _ => None,
                 };
-                Err(match (s.resource, s.resume) {
-                    (Some(res), Some(resume)) => Error::Interrupted {
-                        message: match aborted {
-                            Some(true) => "interrupted: stopped waiting and asked Azure to abort the operation (nothing was deleted)".into(),
-                            Some(false) => "interrupted: stopped waiting; the abort request failed, so the operation continues in Azure".into(),
-                            None => "interrupted: stopped waiting; the operation continues in Azure (nothing was cancelled or deleted)".into(),
-                        },
-                        hints: vec![format!("resource: {res}"), format!("resume with: {resume}")],
-                    },
-                    _ => Error::Interrupted {
-                        message: "interrupted before Azure accepted any change".into(),
-                        hints: vec![],
-                    },
-                })
+                Err(interrupted(s, aborted))
             }
         }
     })
+}
+
+/// Send the abort POST once (no retry), giving up on its answer after `ABORT_LIMIT` or at a
+/// second Ctrl-C. `Ok(())` when Azure accepted it, else why not.
+async fn send_abort(client: &ArmClient, url: &str) -> Result<(), String> {
+    let req = crate::arm::Req::post(url).once();
+    tokio::select! {
+        r = tokio::time::timeout(ABORT_LIMIT, client.send(&req)) => match r {
+            Ok(Ok(resp)) if resp.ok() => Ok(()),
+            Ok(Ok(resp)) => Err(format!("HTTP {}", resp.status)),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err(format!("no answer within {}", crate::arm::error::human(ABORT_LIMIT))),
+        },
+        _ = tokio::signal::ctrl_c() => Err("second Ctrl-C: stopped waiting for its answer".into()),
+    }
+}
+
+/// The Ctrl-C error for what had been sent.
+fn interrupted(s: crate::provision::Started, aborted: Option<Result<(), String>>) -> Error {
+    let (Some(res), Some(resume)) = (s.resource, s.resume) else {
+        return Error::Interrupted {
+            message: "interrupted before any change was sent: Nothing was changed in Azure".into(),
+            hints: vec![],
+        };
+    };
+    if s.in_flight {
+        return Error::Interrupted {
+            message: "interrupted while a change was in flight: it may have been accepted by Azure".into(),
+            hints: vec![format!("resource: {res}"), format!("check its state with: {resume}")],
+        };
+    }
+    let message = match aborted {
+        Some(Ok(())) => "interrupted: stopped waiting and asked Azure to abort the operation (nothing was deleted)".into(),
+        Some(Err(why)) => format!(
+            "interrupted: stopped waiting; the abort request was sent once and failed ({why}), so the operation may continue in Azure"
+        ),
+        None => "interrupted: stopped waiting; the operation continues in Azure (nothing was cancelled or deleted)".into(),
+    };
+    Error::Interrupted { message, hints: vec![format!("resource: {res}"), format!("resume with: {resume}")] }
 }
 
 pub use crate::output::Spinner;

@@ -189,6 +189,27 @@ fn confirm(ctx: &Ctx, a: &CreatePoolArgs, spec: &PoolSpec, c: &Cost) -> Result<(
     }
 }
 
+/// The client, subscription and credential. Credentials are optional for a dry run: without
+/// them the plan comes from the flags.
+fn connect(a: &CreatePoolArgs, p: &Printer) -> Result<(crate::arm::ArmClient, String, Option<azure::Cred>), Error> {
+    let placeholder = || a.arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
+    match azure::connect(&a.arm) {
+        Ok(az) => match az.subscription {
+            Ok((s, _)) => Ok((az.client, s, Some(azure::Cred { method: az.method, source: az.source }))),
+            Err(e) if !a.dry_run => Err(Error::from(e)),
+            Err(e) => {
+                p.note(&format!("note: {e}; the plan comes from the flags alone"));
+                Ok((azure::offline(&a.arm)?, placeholder(), None))
+            }
+        },
+        Err(e) if a.dry_run => {
+            p.note(&format!("note: no credentials ({e}); the plan comes from the flags alone"));
+            Ok((azure::offline(&a.arm)?, placeholder(), None))
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// `aksgpu create-pool`
 pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
@@ -203,23 +224,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         )
         .into());
     }
-    // Credentials are optional for a dry run: without them the plan comes from flags.
-    let placeholder = || a.arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
-    let (client, subscription, auth) = match azure::connect(&a.arm) {
-        Ok(az) => match az.subscription {
-            Ok((s, _)) => (az.client, s, Some(azure::Cred { method: az.method, source: az.source })),
-            Err(e) if !a.dry_run => return Err(Error::from(e).into()),
-            Err(e) => {
-                p.note(&format!("note: {e}; the plan comes from the flags alone"));
-                (azure::offline(&a.arm)?, placeholder(), None)
-            }
-        },
-        Err(e) if a.dry_run => {
-            p.note(&format!("note: no credentials ({e}); the plan comes from the flags alone"));
-            (azure::offline(&a.arm)?, placeholder(), None)
-        }
-        Err(e) => return Err(e.into()),
-    };
+    let (client, subscription, auth) = connect(a, p)?;
     let spec = spec(&catalog, a, &subscription, p)?;
     if a.install_operator {
         check_operator_pool(&catalog, &spec)?;
@@ -250,37 +255,24 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let progress = Progress::default();
     let started = std::time::Instant::now();
     let result = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
-        if a.register_features && spec.os == Os::Windows && !a.dry_run {
-            if let Some(feature) = catalog.windows_min_kubernetes().map(|(_, f, ns)| (f.to_owned(), ns.to_owned())) {
-                gpu_stack::register(
-                    &client,
-                    &subscription,
-                    &feature.1,
-                    &feature.0,
-                    started + a.arm.timeout,
-                    p,
-                    &report,
-                )
-                .await?;
-            }
+        let register = a.register_features && spec.os == Os::Windows && !a.dry_run;
+        if let (true, Some((_, feature, ns))) = (register, catalog.windows_min_kubernetes()) {
+            let deadline = started + a.arm.timeout;
+            gpu_stack::register(&client, &subscription, ns, feature, deadline, p, &report, &progress).await?;
         }
         let mut outcome =
             pool::create(&client, &catalog, &spec, &opts, &report, &progress).await.map_err(Error::from)?;
         let mut operator = None;
         if let Some(req) = &op_req {
             match &mut outcome {
-                CreateOutcome::DryRun { plan, .. } => {
-                    let pool = json!({"name": spec.name, "properties": spec.body()["properties"].clone()});
-                    let install = operator::resolve(&catalog, req, &json!({}), &[pool])
-                        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
-                    plan.steps.extend(operator::plan(&install).steps);
-                }
+                CreateOutcome::DryRun { plan, .. } => plan.steps.extend(operator_plan(&catalog, &spec, req)?.steps),
                 CreateOutcome::Created { .. } | CreateOutcome::Unchanged { .. } => {
                     let Some(cred) = &auth else {
                         return Err(Error::usage("no credentials for the operator install", None));
                     };
                     let left = a.arm.timeout.saturating_sub(started.elapsed());
-                    operator = Some(gpu_stack::install(&client, cred, &catalog, req, false, left, &report).await?);
+                    operator =
+                        Some(gpu_stack::install(&client, cred, &catalog, req, false, left, &report, &progress).await?);
                 }
                 CreateOutcome::Accepted { .. } => {}
             }
@@ -293,6 +285,14 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         gpu_stack::print_install(p, a.output, &azure::base_url(&a.arm), r)?;
     }
     Ok(())
+}
+
+/// The operator install's steps for a dry run, from the pool as it would be created.
+fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Result<crate::plan::Plan, Error> {
+    let pool = json!({"name": spec.name, "properties": spec.body()["properties"].clone()});
+    let install = operator::resolve(catalog, req, &json!({}), &[pool])
+        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
+    Ok(operator::plan(&install))
 }
 
 /// With `--install-operator`: the pool must suit the NVIDIA GPU Operator, and the autoscaler

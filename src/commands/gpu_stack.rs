@@ -34,6 +34,7 @@ fn print_plan(p: &Printer, format: Format, base: &str, plan: &Plan, extra: Value
 }
 
 /// Register a feature (shared by `register-feature` and `create-pool --register-features`).
+#[allow(clippy::too_many_arguments)]
 pub async fn register(
     client: &ArmClient,
     sub: &str,
@@ -42,8 +43,9 @@ pub async fn register(
     deadline: Instant,
     p: &Printer,
     progress: &(dyn Fn(&str) + Sync),
+    started: &Progress,
 ) -> Result<FeatureOutcome, Error> {
-    let out = features::register(client, sub, namespace, name, deadline, progress).await?;
+    let out = features::register(client, sub, namespace, name, deadline, progress, started).await?;
     match &out {
         FeatureOutcome::AlreadyRegistered => p.note(&format!("{namespace}/{name} is already Registered")),
         FeatureOutcome::NotFound => p.note(&format!(
@@ -65,11 +67,11 @@ pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let progress = Progress::default();
-    let deadline = Instant::now() + a.arm.timeout;
+    let deadline = az.client.deadline.unwrap_or_else(|| Instant::now() + a.arm.timeout);
     let client = az.client;
     let p = ctx.printer;
     let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        register(&client, &sub, &a.namespace, &a.name, deadline, &p, &report).await
+        register(&client, &sub, &a.namespace, &a.name, deadline, &p, &report, &progress).await
     });
     let out = r?;
     match a.output {
@@ -147,6 +149,7 @@ pub fn mig_strategy(m: MigStrategyArg) -> MigStrategy {
 pub async fn cluster_token(
     az_method: AuthMethod,
     source: &std::sync::Arc<dyn crate::arm::auth::TokenSource>,
+    deadline: Instant,
 ) -> Result<Secret, ArmError> {
     if let Ok(t) = std::env::var("AKSGPU_CLUSTER_TOKEN") {
         if !t.trim().is_empty() {
@@ -159,7 +162,8 @@ pub async fn cluster_token(
             hint: Some("set AKSGPU_CLUSTER_TOKEN=$(az account get-access-token --resource 6dae42f8-4368-4678-94ff-3960e28e3630 --query accessToken -o tsv)".into()),
         });
     }
-    Ok(source.fetch(crate::provision::runcommand::AKS_SERVER_SCOPE).await?.secret)
+    let scope = crate::provision::runcommand::AKS_SERVER_SCOPE;
+    Ok(crate::arm::auth::fetch_until(source.as_ref(), scope, deadline).await?.secret)
 }
 
 impl From<InstallError> for Error {
@@ -187,9 +191,9 @@ impl From<InstallError> for Error {
                     hint: Some("fix the cause above and run again; helm upgrade --install is safe to repeat".into()),
                 }
             }
-            e @ InstallError::NotReady { .. } => Error::from(ArmError::TimedOut {
-                what: e.to_string(),
-                elapsed: std::time::Duration::ZERO,
+            InstallError::NotReady { waited, missing } => Error::from(ArmError::TimedOut {
+                what: format!("the GPU Operator to become ready ({})", missing.join("; ")),
+                elapsed: waited,
                 resume: "run `aksgpu install-operator` again to re-check (it is idempotent)".into(),
             }),
         }
@@ -197,6 +201,7 @@ impl From<InstallError> for Error {
 }
 
 /// Install the operator (shared with `create-pool --install-operator`).
+#[allow(clippy::too_many_arguments)]
 pub async fn install(
     az_client: &ArmClient,
     cred: &Cred,
@@ -205,7 +210,9 @@ pub async fn install(
     dry_run: bool,
     timeout: std::time::Duration,
     progress: &(dyn Fn(&str) + Sync),
+    started: &Progress,
 ) -> Result<Result<Report, (operator::Install, Plan)>, Error> {
+    let deadline = Instant::now() + timeout;
     let (cluster, pools) = operator::read(az_client, req).await?;
     let install = operator::resolve(catalog, req, &cluster, &pools)
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
@@ -213,8 +220,12 @@ pub async fn install(
         let plan = operator::plan(&install);
         return Ok(Err((install, plan)));
     }
-    let token = if install.needs_cluster_token { Some(cluster_token(cred.method, &cred.source).await?) } else { None };
-    let report = operator::run(az_client, &install, token.as_ref(), timeout, progress).await?;
+    let token = match install.needs_cluster_token {
+        true => Some(cluster_token(cred.method, &cred.source, deadline).await?),
+        false => None,
+    };
+    let left = deadline.saturating_duration_since(Instant::now());
+    let report = operator::run(az_client, &install, token.as_ref(), left, progress, started).await?;
     Ok(Ok(report))
 }
 
@@ -279,7 +290,7 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
     let cred = Cred { method: az.method, source: az.source };
     let client = az.client;
     let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        install(&client, &cred, &catalog, &req, a.dry_run, a.arm.timeout, &report).await
+        install(&client, &cred, &catalog, &req, a.dry_run, a.arm.timeout, &report, &progress).await
     });
     print_install(&ctx.printer, a.output, &base_url(&a.arm), r?)?;
     Ok(())
@@ -290,14 +301,10 @@ pub fn kaito_enable(ctx: &Ctx, a: &KaitoEnableArgs) -> anyhow::Result<()> {
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let progress = Progress::default();
-    progress.accepted(
-        &crate::plan::cluster_path(&sub, &a.target.resource_group, &a.target.cluster),
-        &format!("az aks show -g {} -n {}", a.target.resource_group, a.target.cluster),
-    );
     let client = az.client;
     let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        Ok(kaito::enable(&client, &sub, &a.target.resource_group, &a.target.cluster, a.dry_run, a.arm.timeout, &report)
-            .await?)
+        let (rg, cluster) = (&a.target.resource_group, &a.target.cluster);
+        Ok(kaito::enable(&client, &sub, rg, cluster, a.dry_run, a.arm.timeout, &report, &progress).await?)
     });
     match r? {
         KaitoOutcome::AlreadyEnabled => ctx.printer.out(&format!("KAITO is already enabled on {}: nothing to do", a.target.cluster))?,

@@ -397,10 +397,6 @@ pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Re
     let sub = subscription(&az)?;
     let client = az.client;
     let progress = Progress::default();
-    progress.accepted(
-        &cluster_path(&sub, &a.target.resource_group, &a.target.cluster),
-        &format!("az aks show -g {} -n {} --query powerState", a.target.resource_group, a.target.cluster),
-    );
     let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
         Ok(cluster_ops::power(
             &client,
@@ -411,6 +407,7 @@ pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Re
             a.dry_run,
             a.arm.timeout,
             &report,
+            &progress,
         )
         .await?)
     });
@@ -433,7 +430,8 @@ pub fn cost_analysis(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let client = az.client;
-    let r = azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
+    let progress = Progress::default();
+    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
         Ok(cluster_ops::cost_analysis(
             &client,
             &sub,
@@ -442,6 +440,7 @@ pub fn cost_analysis(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
             a.dry_run,
             a.arm.timeout,
             &report,
+            &progress,
         )
         .await?)
     });
@@ -480,6 +479,7 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
             a.dry_run,
             a.arm.timeout,
             &report,
+            &progress,
         )
         .await?)
     });

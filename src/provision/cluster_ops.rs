@@ -1,11 +1,14 @@
 //! Cluster cost hygiene: stop/start the cluster, turn on cost analysis, scale a pool. Each
 //! reads first, changes only what was asked, sends `If-Match` on the eTag it read, and waits.
+//! A write whose answer was lost is never resent: the cluster or pool is read back instead.
 
 use std::time::{Duration, Instant};
 
 use reqwest::Method;
 use serde_json::Value;
 
+use super::reconcile::{self, send_write, Check, Sent};
+use super::Progress;
 use crate::arm::lro::{self, Operation};
 use crate::arm::{api, ArmClient, ArmError, Req};
 use crate::plan::cluster::{self, Scale};
@@ -47,13 +50,13 @@ pub async fn power(
     dry_run: bool,
     timeout: Duration,
     progress: &(dyn Fn(&str) + Sync),
+    started: &Progress,
 ) -> Result<Outcome, OpsError> {
     let path = cluster_path(sub, rg, name);
     let url = with_api(&path, api::AKS);
     let current: Value = client.get_json(&url).await?;
     let want = if start { "Running" } else { "Stopped" };
-    let now = current.pointer("/properties/powerState/code").and_then(Value::as_str).unwrap_or("Running");
-    if now.eq_ignore_ascii_case(want) {
+    if power_state(&current).eq_ignore_ascii_case(want) {
         return Ok(Outcome::Unchanged(format!("cluster {name} is already {want}")));
     }
     let verb = if start { "start" } else { "stop" };
@@ -69,39 +72,81 @@ pub async fn power(
         return Ok(Outcome::DryRun(Plan { steps: vec![step] }));
     }
     progress(&format!("{} cluster {name}", if start { "starting" } else { "stopping" }));
-    let resp = client.send(&Req::post(step.url.clone())).await?;
-    let o = op(
-        format!("cluster {name} ({verb})"),
-        &url,
-        format!("az aks show -g {rg} -n {name} --query powerState"),
-        timeout,
-    );
-    lro::wait(client, resp, &Method::POST, &o, progress).await?;
+    let resume = format!("az aks show -g {rg} -n {name} --query powerState");
+    let o = op(format!("cluster {name} ({verb})"), &url, resume.clone(), timeout);
+    match send_write(client, &Req::post(step.url.clone()), started, &path, &resume).await? {
+        Sent::Answer(resp) => {
+            lro::wait(client, resp, &Method::POST, &o, progress).await?;
+        }
+        Sent::Lost(lost) => {
+            // Read powerState: a cluster that is stopping/starting, or already there, is ours.
+            let going = if start { "Starting" } else { "Stopping" };
+            let carries = |v: &Value| power_state(v).eq_ignore_ascii_case(want) || reconcile::in_state(v, &[going]);
+            let check = Check {
+                what: o.what.clone(),
+                url: url.clone(),
+                resume,
+                states: &[going, "Succeeded"],
+                carries: &carries,
+            };
+            reconcile::read_back(client, &check, &lost).await?;
+            started.accepted(&path, &check.resume);
+            lro::wait_resource(client, &o, progress).await?;
+        }
+    }
     let after: Value = client.get_json(&url).await?;
     Ok(Outcome::Done(after))
 }
 
-async fn put_and_wait(
-    client: &ArmClient,
+fn power_state(cluster: &Value) -> &str {
+    cluster.pointer("/properties/powerState/code").and_then(Value::as_str).unwrap_or("Running")
+}
+
+/// A PUT to send: the plan, how to recognise it when read back, and the messages.
+struct Put<'a> {
     plan: Plan,
     what: String,
     resume: String,
+    /// The resource id (for Ctrl-C messages).
+    resource: String,
+    /// `provisioningState`s the PUT leads to.
+    states: &'a [&'a str],
+    carries: &'a (dyn Fn(&Value) -> bool + Sync),
+}
+
+async fn put_and_wait(
+    client: &ArmClient,
+    put: Put<'_>,
     dry_run: bool,
     timeout: Duration,
     progress: &(dyn Fn(&str) + Sync),
+    started: &Progress,
 ) -> Result<Outcome, OpsError> {
     if dry_run {
-        return Ok(Outcome::DryRun(plan));
+        return Ok(Outcome::DryRun(put.plan));
     }
-    let step = &plan.steps[0];
+    let step = &put.plan.steps[0];
     let mut req = Req::json(Method::PUT, step.url.clone(), step.body.as_ref().unwrap_or(&Value::Null));
     if let Some(etag) = step.headers.get("If-Match") {
         req = req.header("if-match", etag.clone());
     }
-    progress(&what);
-    let resp = client.send(&req).await?;
-    let o = op(what, &step.url, resume, timeout);
-    Ok(Outcome::Done(lro::wait(client, resp, &Method::PUT, &o, progress).await?))
+    progress(&put.what);
+    let o = op(put.what.clone(), &step.url, put.resume.clone(), timeout);
+    match send_write(client, &req, started, &put.resource, &put.resume).await? {
+        Sent::Answer(resp) => Ok(Outcome::Done(lro::wait(client, resp, &Method::PUT, &o, progress).await?)),
+        Sent::Lost(lost) => {
+            let check = Check {
+                what: put.what,
+                url: step.url.clone(),
+                resume: put.resume,
+                states: put.states,
+                carries: put.carries,
+            };
+            reconcile::read_back(client, &check, &lost).await?;
+            started.accepted(&put.resource, &check.resume);
+            Ok(Outcome::Done(lro::wait_resource(client, &o, progress).await?))
+        }
+    }
 }
 
 fn put_step(url: String, body: Value, etag: Option<&str>, purpose: String) -> Plan {
@@ -113,6 +158,7 @@ fn put_step(url: String, body: Value, etag: Option<&str>, purpose: String) -> Pl
 }
 
 /// Turn on `metricsProfile.costAnalysis`.
+#[allow(clippy::too_many_arguments)]
 pub async fn cost_analysis(
     client: &ArmClient,
     sub: &str,
@@ -121,6 +167,7 @@ pub async fn cost_analysis(
     dry_run: bool,
     timeout: Duration,
     progress: &(dyn Fn(&str) + Sync),
+    started: &Progress,
 ) -> Result<Outcome, OpsError> {
     let url = with_api(&cluster_path(sub, rg, name), api::AKS);
     let current: Value = client.get_json(&url).await?;
@@ -134,16 +181,15 @@ pub async fn cost_analysis(
         current["eTag"].as_str(),
         "enable metricsProfile.costAnalysis (nothing else changes)".into(),
     );
-    put_and_wait(
-        client,
+    let put = Put {
         plan,
-        format!("cluster {name} (enabling cost analysis)"),
-        format!("az aks show -g {rg} -n {name}"),
-        dry_run,
-        timeout,
-        progress,
-    )
-    .await
+        what: format!("cluster {name} (enabling cost analysis)"),
+        resume: format!("az aks show -g {rg} -n {name}"),
+        resource: cluster_path(sub, rg, name),
+        states: &["Updating", "Succeeded"],
+        carries: &cluster::cost_analysis_enabled,
+    };
+    put_and_wait(client, put, dry_run, timeout, progress, started).await
 }
 
 /// Scale a pool: change only its counts.
@@ -158,6 +204,7 @@ pub async fn scale(
     dry_run: bool,
     timeout: Duration,
     progress: &(dyn Fn(&str) + Sync),
+    started: &Progress,
 ) -> Result<Outcome, OpsError> {
     let url = with_api(&pool_path(sub, rg, name, pool), api::AKS);
     let current: Value = client
@@ -168,20 +215,24 @@ pub async fn scale(
     if cluster::differences(&cluster::writable_pool(&current), &body).is_empty() {
         return Ok(Outcome::Unchanged(format!("pool {pool} already has these counts")));
     }
+    let counts = |v: &Value| {
+        ["/properties/count", "/properties/minCount", "/properties/maxCount", "/properties/enableAutoScaling"]
+            .iter()
+            .all(|f| v.pointer(f) == body.pointer(f))
+    };
     let plan = put_step(
         url,
-        body,
+        body.clone(),
         current.pointer("/properties/eTag").and_then(Value::as_str),
         format!("scale pool {pool} (only the counts change)"),
     );
-    put_and_wait(
-        client,
+    let put = Put {
         plan,
-        format!("pool {pool} in cluster {name} (scaling)"),
-        format!("aksgpu wait --subscription {sub} -g {rg} --cluster {name} --name {pool}"),
-        dry_run,
-        timeout,
-        progress,
-    )
-    .await
+        what: format!("pool {pool} in cluster {name} (scaling)"),
+        resume: format!("aksgpu wait --subscription {sub} -g {rg} --cluster {name} --name {pool}"),
+        resource: pool_path(sub, rg, name, pool),
+        states: &["Scaling", "Updating", "Creating", "Succeeded"],
+        carries: &counts,
+    };
+    put_and_wait(client, put, dry_run, timeout, progress, started).await
 }

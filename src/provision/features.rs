@@ -3,12 +3,15 @@
 //! Register: read the feature first (already `Registered` → nothing to do; not found → it has
 //! most likely gone GA), POST register, poll until `Registered` (`Pending` means Microsoft must
 //! approve: stop and say so), then re-register the resource provider and poll its
-//! `registrationState`, which is what makes the flag take effect.
+//! `registrationState`, which is what makes the flag take effect. A register POST whose
+//! answer was lost is never resent: the feature's (or provider's) state is read instead.
 
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use super::reconcile::{self, send_write, Sent};
+use super::Progress;
 use crate::arm::{api, ArmClient, ArmError, Req};
 
 /// GPU-related preview flags `aksgpu feature list` shows.
@@ -88,10 +91,12 @@ pub async fn register(
     name: &str,
     deadline: Instant,
     progress: &(dyn Fn(&str) + Sync),
+    started: &Progress,
 ) -> Result<Outcome, ArmError> {
-    let resume = format!("aksgpu register-feature {name} --namespace {namespace}");
+    let began = Instant::now();
+    let resume = format!("az feature show --namespace {namespace} --name {name}");
     let timed_out =
-        |what: &str| ArmError::TimedOut { what: what.to_owned(), elapsed: Duration::ZERO, resume: resume.clone() };
+        |what: &str| ArmError::TimedOut { what: what.to_owned(), elapsed: began.elapsed(), resume: resume.clone() };
     match state(client, sub, namespace, name).await? {
         None => return Ok(Outcome::NotFound),
         Some(s) if s.eq_ignore_ascii_case("Registered") => return Ok(Outcome::AlreadyRegistered),
@@ -99,11 +104,22 @@ pub async fn register(
         Some(_) => {}
     }
     progress(&format!("registering {name}"));
-    let resp = client.send(&Req::post(register_url(sub, namespace, name))).await?;
-    if resp.status == 404 {
-        return Ok(Outcome::NotFound);
-    }
-    let mut current = state_of(&resp.require_ok()?.value()?);
+    let resource = feature_url(sub, namespace, name);
+    let mut current =
+        match send_write(client, &Req::post(register_url(sub, namespace, name)), started, &resource, &resume).await? {
+            Sent::Answer(resp) if resp.status == 404 => return Ok(Outcome::NotFound),
+            Sent::Answer(resp) => state_of(&resp.require_ok()?.value()?),
+            Sent::Lost(lost) => {
+                // Read the feature's state: Registering, Registered or Pending means the POST took.
+                let v = read_back(client, &resource, &format!("feature {namespace}/{name}"), &resume, &lost, |v| {
+                    let s = state_of(v);
+                    ["Registering", "Registered", "Pending"].iter().any(|x| x.eq_ignore_ascii_case(&s))
+                })
+                .await?;
+                started.accepted(&resource, &resume);
+                state_of(&v)
+            }
+        };
     loop {
         if current.eq_ignore_ascii_case("Registered") {
             break;
@@ -115,16 +131,50 @@ pub async fn register(
             return Err(timed_out(&format!("feature {name} (state {current})")));
         }
         progress(&format!("{name}: {current}"));
-        client.sleeper.sleep(Duration::from_secs(15)).await;
-        current = match state(client, sub, namespace, name).await? {
-            Some(s) => s,
-            None => return Ok(Outcome::NotFound),
+        client.sleeper.sleep(Duration::from_secs(15).min(deadline.saturating_duration_since(Instant::now()))).await;
+        if Instant::now() >= deadline {
+            return Err(timed_out(&format!("feature {name} (state {current})")));
+        }
+        current = match state(client, sub, namespace, name).await {
+            Err(ArmError::Deadline { .. }) => return Err(timed_out(&format!("feature {name} (state {current})"))),
+            Ok(Some(s)) => s,
+            Ok(None) => return Ok(Outcome::NotFound),
+            Err(e) => return Err(e),
         };
     }
+    refresh_provider(client, sub, namespace, deadline, progress, started, timed_out).await
+}
+
+/// Re-register the provider (what makes the flag take effect) and wait for `Registered`.
+async fn refresh_provider(
+    client: &ArmClient,
+    sub: &str,
+    namespace: &str,
+    deadline: Instant,
+    progress: &(dyn Fn(&str) + Sync),
+    started: &Progress,
+    timed_out: impl Fn(&str) -> ArmError,
+) -> Result<Outcome, ArmError> {
     progress(&format!("re-registering {namespace}"));
-    client.send(&Req::post(provider_register_url(sub, namespace))).await?.require_ok()?;
+    let resource = provider_url(sub, namespace);
+    let resume = format!("az provider show --namespace {namespace} --query registrationState");
+    match send_write(client, &Req::post(provider_register_url(sub, namespace)), started, &resource, &resume).await? {
+        Sent::Answer(resp) => {
+            resp.require_ok()?;
+        }
+        Sent::Lost(lost) => {
+            read_back(client, &resource, &format!("provider {namespace}"), &resume, &lost, |v| {
+                let s = v.get("registrationState").and_then(Value::as_str).unwrap_or("");
+                s.eq_ignore_ascii_case("Registering") || s.eq_ignore_ascii_case("Registered")
+            })
+            .await?;
+        }
+    }
     loop {
-        let v: Value = client.get_json(&provider_url(sub, namespace)).await?;
+        let v: Value = match client.get_json(&provider_url(sub, namespace)).await {
+            Err(ArmError::Deadline { .. }) => return Err(timed_out(&format!("provider {namespace}"))),
+            r => r?,
+        };
         let s = v.get("registrationState").and_then(Value::as_str).unwrap_or("Unknown").to_owned();
         if s.eq_ignore_ascii_case("Registered") {
             return Ok(Outcome::Registered { provider_state: s });
@@ -133,6 +183,29 @@ pub async fn register(
             return Err(timed_out(&format!("provider {namespace} (state {s})")));
         }
         progress(&format!("{namespace}: {s}"));
-        client.sleeper.sleep(Duration::from_secs(10)).await;
+        client.sleeper.sleep(Duration::from_secs(10).min(deadline.saturating_duration_since(Instant::now()))).await;
+        if Instant::now() >= deadline {
+            return Err(timed_out(&format!("provider {namespace} (state {s})")));
+        }
+    }
+}
+
+/// After a lost answer to a register POST: read the state back; `ours` decides.
+async fn read_back(
+    client: &ArmClient,
+    url: &str,
+    what: &str,
+    resume: &str,
+    lost: &str,
+    ours: impl Fn(&Value) -> bool + Sync,
+) -> Result<Value, ArmError> {
+    match client.get_json_opt::<Value>(url).await {
+        Ok(Some(v)) if ours(&v) => Ok(v),
+        Ok(_) => Err(reconcile::not_applied(what, lost, "its state shows no registration")),
+        Err(e) => Err(ArmError::Unconfirmed {
+            what: what.to_owned(),
+            message: format!("{lost}; reading it back failed: {e}"),
+            resume: resume.to_owned(),
+        }),
     }
 }

@@ -1,12 +1,15 @@
 //! Turning on KAITO (the AI toolchain operator): GET the cluster, change only
 //! `aiToolchainOperatorProfile.enabled` and `oidcIssuerProfile.enabled`, PUT it back without
-//! read-only fields (with `If-Match` on the cluster's eTag), and wait.
+//! read-only fields (with `If-Match` on the cluster's eTag), and wait. Success is reported
+//! only when the final GET shows the profile enabled; a lost answer is read back, not resent.
 
 use std::time::{Duration, Instant};
 
 use reqwest::Method;
 use serde_json::Value;
 
+use super::reconcile::{self, send_write, Check, Sent};
+use super::Progress;
 use crate::arm::lro::{self, Operation};
 use crate::arm::{api, ArmClient, ArmError, Req};
 use crate::plan::cluster::{enable_kaito, kaito_enabled};
@@ -48,7 +51,8 @@ pub fn plan(path: &str, cluster: &Value) -> Plan {
     }
 }
 
-/// Enable KAITO on a cluster.
+/// Enable KAITO on a cluster. Success means the final GET shows the profile enabled.
+#[allow(clippy::too_many_arguments)]
 pub async fn enable(
     client: &ArmClient,
     sub: &str,
@@ -57,8 +61,9 @@ pub async fn enable(
     dry_run: bool,
     timeout: Duration,
     progress: &(dyn Fn(&str) + Sync),
+    started: &Progress,
 ) -> Result<Outcome, ArmError> {
-    let started = Instant::now();
+    let started_at = Instant::now();
     let path = cluster_path(sub, rg, cluster);
     let current: Value = client.get_json(&with_api(&path, api::AKS)).await?;
     if kaito_enabled(&current) {
@@ -74,14 +79,36 @@ pub async fn enable(
         req = req.header("if-match", etag.clone());
     }
     progress("enabling KAITO");
-    let resp = client.send(&req).await?;
     let op = Operation {
         what: format!("cluster {cluster} (enabling KAITO)"),
         resource_url: with_api(&path, api::AKS),
-        resume: format!("aksgpu kaito enable --subscription {sub} -g {rg} --cluster {cluster}"),
-        deadline: started + timeout,
-        started,
+        resume: format!("az aks show -g {rg} -n {cluster} --query aiToolchainOperatorProfile"),
+        deadline: started_at + timeout,
+        started: started_at,
     };
-    let v = lro::wait(client, resp, &Method::PUT, &op, progress).await?;
+    let v = match send_write(client, &req, started, &path, &op.resume).await? {
+        Sent::Answer(resp) => lro::wait(client, resp, &Method::PUT, &op, progress).await?,
+        Sent::Lost(lost) => {
+            let check = Check {
+                what: op.what.clone(),
+                url: op.resource_url.clone(),
+                resume: op.resume.clone(),
+                states: &["Updating", "Succeeded"],
+                carries: &kaito_enabled,
+            };
+            reconcile::read_back(client, &check, &lost).await?;
+            started.accepted(&path, &op.resume);
+            lro::wait_resource(client, &op, progress).await?
+        }
+    };
+    if !kaito_enabled(&v) {
+        return Err(ArmError::NotApplied {
+            what: op.what,
+            message: "Azure reports the update done, but the cluster read back does not have \
+                      aiToolchainOperatorProfile.enabled = true"
+                .into(),
+            hint: Some(format!("check the cluster with: {}", op.resume)),
+        });
+    }
     Ok(Outcome::Enabled(v))
 }

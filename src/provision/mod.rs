@@ -7,6 +7,7 @@ pub mod kaito;
 pub mod operator;
 pub mod pool;
 pub mod prices;
+pub mod reconcile;
 pub mod runcommand;
 
 use std::sync::{Arc, Mutex};
@@ -17,23 +18,43 @@ pub struct Progress {
     inner: Arc<Mutex<Started>>,
 }
 
-/// The write that Azure accepted, if any.
+/// The write in flight or accepted, if any.
 #[derive(Debug, Clone, Default)]
 pub struct Started {
     /// Resource id / path of what is being changed.
     pub resource: Option<String>,
-    /// The command that resumes waiting.
+    /// The command that resumes waiting (or checks the state).
     pub resume: Option<String>,
+    /// True while the write is sent but not answered (or its answer was lost): Azure may or
+    /// may not have accepted it.
+    pub in_flight: bool,
     /// The operation's abort URL, when the user asked for `--abort-on-interrupt`.
     pub abort_url: Option<String>,
 }
 
 impl Progress {
+    /// Record that a write is about to be sent.
+    pub fn sending(&self, resource: &str, resume: &str) {
+        if let Ok(mut s) = self.inner.lock() {
+            s.resource = Some(resource.to_owned());
+            s.resume = Some(resume.to_owned());
+            s.in_flight = true;
+        }
+    }
+
     /// Record that a write was accepted.
     pub fn accepted(&self, resource: &str, resume: &str) {
         if let Ok(mut s) = self.inner.lock() {
             s.resource = Some(resource.to_owned());
             s.resume = Some(resume.to_owned());
+            s.in_flight = false;
+        }
+    }
+
+    /// Record that the write was not applied: nothing has changed.
+    pub fn clear(&self) {
+        if let Ok(mut s) = self.inner.lock() {
+            *s = Started::default();
         }
     }
 

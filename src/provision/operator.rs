@@ -268,7 +268,7 @@ pub enum InstallError {
     #[error("{what} failed in the cluster ({}){}", result.describe(), result.reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default())]
     Command { what: String, result: CommandResult },
     /// Installed, but not ready before the timeout.
-    #[error("the GPU Operator is installed but not ready after {}s: {}", waited.as_secs(), missing.join("; "))]
+    #[error("the GPU Operator is installed but not ready after {}: {}", crate::arm::error::human(*waited), missing.join("; "))]
     NotReady { waited: Duration, missing: Vec<String> },
 }
 
@@ -287,13 +287,22 @@ pub async fn run(
     cluster_token: Option<&Secret>,
     timeout: Duration,
     progress: &(dyn Fn(&str) + Sync),
+    started_writes: &super::Progress,
 ) -> Result<Report, InstallError> {
     let started = Instant::now();
     let deadline = started + timeout;
     progress("installing the GPU Operator (helm upgrade --install)");
-    let install =
-        runcommand::run(client, &i.cluster_path, &i.command, Some(&i.context), cluster_token, deadline, progress)
-            .await?;
+    let install = runcommand::run(
+        client,
+        &i.cluster_path,
+        &i.command,
+        Some(&i.context),
+        cluster_token,
+        deadline,
+        progress,
+        started_writes,
+    )
+    .await?;
     if !install.ok() {
         return Err(InstallError::Command { what: "helm upgrade --install".into(), result: install });
     }
@@ -307,6 +316,7 @@ pub async fn run(
             cluster_token,
             deadline,
             progress,
+            started_writes,
         )
         .await?;
         if !v.ok() {
@@ -320,6 +330,7 @@ pub async fn run(
             cluster_token,
             deadline,
             progress,
+            started_writes,
         )
         .await?;
         if !n.ok() {

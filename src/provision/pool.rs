@@ -2,16 +2,19 @@
 //!
 //! The PUT carries `If-None-Match: *`, so a pool created by someone else in the meantime is
 //! never overwritten (412). A 409 "another operation in progress" waits for the cluster and
-//! tries the PUT again; once a PUT is accepted, it is never sent again.
+//! tries the PUT again (a 409 means it was not applied). Once a PUT may have been applied it
+//! is never sent again: when its answer is lost, the pool is read back instead (it is ours
+//! when it carries the spec and is Creating, Updating or Succeeded).
 
 use std::time::{Duration, Instant};
 
 use reqwest::Method;
 use serde_json::Value;
 
+use super::reconcile::{self, send_write, Check, Sent};
 use super::Progress;
 use crate::arm::lro::{self, Operation};
-use crate::arm::{api, ArmClient, ArmError, ErrorBody, Req};
+use crate::arm::{api, ArmClient, ArmError, ArmResponse, ErrorBody, Req};
 use crate::catalog::Catalog;
 use crate::plan::agent_pool::PoolSpec;
 use crate::plan::preflight::{self, Facts, Refusal, Verdict};
@@ -185,7 +188,6 @@ pub async fn create(
     started: &Progress,
 ) -> Result<CreateOutcome, CreateError> {
     let started_at = Instant::now();
-    let deadline = started_at + opts.timeout;
     if opts.dry_run && !client.has_credentials() {
         return Ok(CreateOutcome::DryRun {
             plan: plan(spec, opts.location.as_deref()),
@@ -193,60 +195,106 @@ pub async fn create(
             note: Some("no credentials: the plan comes from the flags alone (no preflight reads)".into()),
         });
     }
-    let mut location = opts.location.clone();
-    if !opts.skip_preflight {
-        progress("preflight: reading cluster, pool, SKUs and quota");
-        let facts = match read_facts(client, spec, opts.location.as_deref()).await {
-            Ok(f) => f,
-            Err(ArmError::Auth { message, .. }) if opts.dry_run => {
-                return Ok(CreateOutcome::DryRun {
-                    plan: plan(spec, opts.location.as_deref()),
-                    facts_read: false,
-                    note: Some(format!("credentials failed ({message}): the plan comes from the flags alone")),
-                });
-            }
-            Err(e) => return Err(e.into()),
-        };
-        location = preflight::location(&facts.cluster).or(location);
-        match preflight::check(catalog, spec, &facts)? {
-            Verdict::Identical => {
-                return Ok(CreateOutcome::Unchanged { pool: facts.pool.unwrap_or(Value::Null) });
-            }
-            Verdict::Create => {}
-        }
-    }
-    if opts.dry_run {
-        return Ok(CreateOutcome::DryRun {
-            plan: plan(spec, location.as_deref()),
-            facts_read: !opts.skip_preflight,
-            note: None,
-        });
-    }
-    let p = plan(spec, location.as_deref());
-    let Some(put) = p.steps.iter().find(|s| !s.read_only) else {
-        return Ok(CreateOutcome::DryRun { plan: p, facts_read: true, note: None });
+    let location = match preflight_step(client, catalog, spec, opts, progress).await? {
+        Ok(location) => location,
+        Err(outcome) => return Ok(outcome),
     };
-    let body = put.body.clone().unwrap_or(Value::Null);
-    let mut req = Req::json(Method::PUT, put.url.clone(), &body);
+    let p = plan(spec, location.as_deref());
+    let put = match p.steps.iter().find(|s| !s.read_only) {
+        Some(put) if !opts.dry_run => put,
+        _ => return Ok(CreateOutcome::DryRun { facts_read: !opts.skip_preflight, plan: p, note: None }),
+    };
+    let mut req = Req::json(Method::PUT, put.url.clone(), put.body.as_ref().unwrap_or(&Value::Null));
     for (k, v) in &put.headers {
         if k.eq_ignore_ascii_case("if-none-match") {
             req = req.header("if-none-match", v.clone());
         }
     }
-    let resource_url = with_api(&spec.path(), api::AKS);
     let op = Operation {
         what: format!("pool {} in cluster {}", spec.name, spec.cluster),
-        resource_url: resource_url.clone(),
+        resource_url: with_api(&spec.path(), api::AKS),
         resume: resume_command(spec),
-        deadline,
+        deadline: started_at + opts.timeout,
         started: started_at,
     };
+    let accepted = put_once(client, spec, &req, &op, progress, started).await?;
+    started.accepted(&spec.path(), &resume_command(spec));
+    if opts.abort_on_interrupt {
+        started.abort_with(&format!("{}/abort?api-version={}", spec.path(), api::AKS));
+    }
+    if opts.no_wait {
+        return Ok(CreateOutcome::Accepted { pool_path: spec.path() });
+    }
+    let pool = match accepted {
+        Some(resp) => lro::wait(client, resp, &Method::PUT, &op, progress).await?,
+        // The answer was lost but the pool is ours: follow its provisioningState.
+        None => lro::wait_resource(client, &op, progress).await?,
+    };
+    Ok(CreateOutcome::Created { pool, location })
+}
+
+/// Preflight (unless skipped): `Ok(location)` to go on, `Err(outcome)` when done already.
+async fn preflight_step(
+    client: &ArmClient,
+    catalog: &Catalog,
+    spec: &PoolSpec,
+    opts: &CreateOptions,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Result<Option<String>, CreateOutcome>, CreateError> {
+    if opts.skip_preflight {
+        return Ok(Ok(opts.location.clone()));
+    }
+    progress("preflight: reading cluster, pool, SKUs and quota");
+    let facts = match read_facts(client, spec, opts.location.as_deref()).await {
+        Ok(f) => f,
+        Err(ArmError::Auth { message, .. }) if opts.dry_run => {
+            return Ok(Err(CreateOutcome::DryRun {
+                plan: plan(spec, opts.location.as_deref()),
+                facts_read: false,
+                note: Some(format!("credentials failed ({message}): the plan comes from the flags alone")),
+            }));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let location = preflight::location(&facts.cluster).or_else(|| opts.location.clone());
+    match preflight::check(catalog, spec, &facts)? {
+        Verdict::Identical => Ok(Err(CreateOutcome::Unchanged { pool: facts.pool.unwrap_or(Value::Null) })),
+        Verdict::Create => Ok(Ok(location)),
+    }
+}
+
+/// Send the PUT until Azure accepts it: `Some(answer)`, or `None` when the answer was lost
+/// and reading the pool back showed it is ours. A 409 "another operation in progress" (not
+/// applied) waits for the cluster and sends it again; nothing else is ever resent.
+async fn put_once(
+    client: &ArmClient,
+    spec: &PoolSpec,
+    req: &Req,
+    op: &Operation,
+    progress: &(dyn Fn(&str) + Sync),
+    started: &Progress,
+) -> Result<Option<ArmResponse>, CreateError> {
     let mut conflicts = 0;
-    let accepted = loop {
+    loop {
         progress(&format!("creating pool {}", spec.name));
-        let resp = client.send(&req).await?;
+        let resp = match send_write(client, req, started, &spec.path(), &resume_command(spec)).await? {
+            Sent::Answer(resp) => resp,
+            Sent::Lost(lost) => {
+                let carries = |v: &Value| spec.diff(v).is_empty();
+                let check = Check {
+                    what: op.what.clone(),
+                    url: op.resource_url.clone(),
+                    resume: op.resume.clone(),
+                    states: &["Creating", "Updating", "Succeeded"],
+                    carries: &carries,
+                };
+                progress("the answer was lost; reading the pool back");
+                reconcile::read_back(client, &check, &lost).await?;
+                return Ok(None);
+            }
+        };
         match resp.status {
-            200..=202 => break resp,
+            200..=202 => return Ok(Some(resp)),
             412 => {
                 return Err(Refusal {
                     message: format!("pool {} was created by someone else in the meantime (HTTP 412)", spec.name),
@@ -255,34 +303,26 @@ pub async fn create(
                 }
                 .into())
             }
-            409 => {
-                let code = ErrorBody::parse(&resp.body).map(|b| b.innermost().code.clone()).unwrap_or_default();
-                let quota = ErrorBody::parse(&resp.body)
-                    .is_some_and(|b| b.innermost().message.to_ascii_lowercase().contains("quota"));
-                let busy = matches!(
-                    code.as_str(),
-                    "OperationNotAllowed" | "AKSOperationPreempted" | "NotLatestOperation" | "Conflict"
-                );
-                if busy && !quota && conflicts < 5 && Instant::now() < deadline {
-                    conflicts += 1;
-                    progress("another operation is running on the cluster; waiting for it");
-                    wait_cluster_idle(client, spec, &op, progress).await?;
-                    continue;
-                }
-                return Err(resp.to_error().into());
+            409 if busy(&resp) && conflicts < 5 && Instant::now() < op.deadline => {
+                conflicts += 1;
+                progress("another operation is running on the cluster; waiting for it");
+                wait_cluster_idle(client, spec, op, progress).await?;
             }
             _ => return Err(resp.to_error().into()),
         }
-    };
-    started.accepted(&spec.path(), &resume_command(spec));
-    if opts.abort_on_interrupt {
-        started.abort_with(&format!("{}/abort?api-version={}", spec.path(), api::AKS));
     }
-    if opts.no_wait {
-        return Ok(CreateOutcome::Accepted { pool_path: spec.path() });
-    }
-    let pool = lro::wait(client, accepted, &Method::PUT, &op, progress).await?;
-    Ok(CreateOutcome::Created { pool, location })
+}
+
+/// A 409 that means "another operation is in progress" (not a quota refusal).
+fn busy(resp: &ArmResponse) -> bool {
+    let Some(b) = ErrorBody::parse(&resp.body) else { return false };
+    let inner = b.innermost();
+    let quota = inner.message.to_ascii_lowercase().contains("quota");
+    !quota
+        && matches!(
+            inner.code.as_str(),
+            "OperationNotAllowed" | "AKSOperationPreempted" | "NotLatestOperation" | "Conflict"
+        )
 }
 
 /// Wait until the cluster's current operation ends, with the shared poller. A cluster whose

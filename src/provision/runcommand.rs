@@ -3,18 +3,21 @@
 //! POST `{cluster}/runCommand` answers 202 with a `Location` to `commandResults/{id}` (or 200
 //! with the result). Results are polled until `provisioningState` is terminal (any case). A
 //! non-zero `exitCode` is a failure even when the state says Succeeded; the logs are kept.
-//! It polls here rather than through `arm::lro`, because a failed command's logs and reason
-//! live in the result body, which the generic poller would reduce to an error.
+//! It reads results here rather than through `lro::wait`, because a failed command's logs and
+//! reason live in the result body, which the generic poller would reduce to an error; each
+//! poll still goes through `lro::Poller` (pacing, 3 dropped connections, 404 grace, deadline).
 
-use std::time::{Duration, Instant, SystemTime};
+use std::time::Instant;
 
 use base64::Engine as _;
 use reqwest::Method;
 use serde_json::{json, Value};
 
+use super::reconcile::{send_write, Sent};
+use super::Progress;
 use crate::arm::auth::Secret;
-use crate::arm::retry::retry_after;
-use crate::arm::{api, ArmClient, ArmError, Req};
+use crate::arm::lro::{Operation, Polled, Poller};
+use crate::arm::{api, ArmClient, ArmError, ArmResponse, Req};
 
 /// The AKS server application whose token `clusterToken` carries (Entra-ID clusters).
 pub const AKS_SERVER_SCOPE: &str = "6dae42f8-4368-4678-94ff-3960e28e3630/.default";
@@ -79,7 +82,10 @@ fn parse(v: &Value) -> CommandResult {
     }
 }
 
-/// Run a command and wait for its result (bounded by `deadline`).
+/// Run a command and wait for its result (bounded by `deadline`). The POST is sent once: when
+/// its answer is lost, the result cannot be found (its URL was in the answer), so this ends
+/// with `ArmError::Unconfirmed` (exit 4). Results are polled under the shared poller's rules.
+#[allow(clippy::too_many_arguments)]
 pub async fn run(
     client: &ArmClient,
     cluster_path: &str,
@@ -88,13 +94,25 @@ pub async fn run(
     cluster_token: Option<&Secret>,
     deadline: Instant,
     progress: &(dyn Fn(&str) + Sync),
+    started: &Progress,
 ) -> Result<CommandResult, ArmError> {
     let req = Req::json(Method::POST, url(cluster_path), &body(command, context, cluster_token));
-    let mut resp = client.send(&req).await?.require_ok()?;
+    let resume = "run the same aksgpu command again (helm upgrade --install and the checks are safe to repeat)";
+    let resource = format!("{cluster_path}/runCommand");
+    let resp = match send_write(client, &req, started, &resource, resume).await? {
+        Sent::Answer(resp) => resp.require_ok()?,
+        Sent::Lost(lost) => {
+            return Err(ArmError::Unconfirmed {
+                what: "the in-cluster command".into(),
+                message: format!("{lost}; its result URL was in the lost answer, so it cannot be read"),
+                resume: resume.into(),
+            })
+        }
+    };
     if resp.status == 200 && !resp.body.is_empty() {
         return Ok(parse(&resp.value()?));
     }
-    let mut location = resp.header("location").map(str::to_owned).ok_or_else(|| ArmError::InvalidResponse {
+    let location = resp.header("location").map(str::to_owned).ok_or_else(|| ArmError::InvalidResponse {
         method: "POST".into(),
         path: resp.path.clone(),
         status: resp.status,
@@ -102,26 +120,39 @@ pub async fn run(
         snippet: String::new(),
         request_id: resp.request_id(),
     })?;
+    let now = Instant::now();
+    let op = Operation {
+        what: "the in-cluster command".into(),
+        resource_url: location,
+        resume: resume.into(),
+        deadline,
+        started: now,
+    };
+    poll_result(client, resp, op, progress).await
+}
+
+/// Poll `commandResults/{id}` (followed through new `Location`s) until a terminal state.
+async fn poll_result(
+    client: &ArmClient,
+    mut last: ArmResponse,
+    mut op: Operation,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<CommandResult, ArmError> {
+    let mut poller = Poller::default();
     loop {
-        let wait =
-            retry_after(&resp.headers, SystemTime::now()).unwrap_or(Duration::from_secs(5)).max(Duration::from_secs(1));
-        if Instant::now() + wait > deadline {
-            return Err(ArmError::TimedOut {
-                what: "the in-cluster command".into(),
-                elapsed: Duration::ZERO,
-                resume: "run the same command again (helm upgrade --install is idempotent)".into(),
-            });
-        }
-        client.sleeper.sleep(wait).await;
-        resp = client.send(&Req::get(&location)).await?.require_ok()?;
+        poller.pause(client, Some(&last), &op).await?;
+        let resp = match poller.poll(client, &op.resource_url.clone(), &op, progress).await? {
+            Polled::Answer(r) => r,
+            Polled::Again => continue,
+        };
         if let Some(l) = resp.header("location") {
-            location = l.to_owned();
+            op.resource_url = l.to_owned();
         }
-        let v = resp.value()?;
-        let r = parse(&v);
+        let r = parse(&resp.value()?);
         progress(&format!("in-cluster command: {}", r.state));
         if resp.status == 200 && crate::arm::lro::is_terminal(&r.state) {
             return Ok(r);
         }
+        last = resp;
     }
 }

@@ -51,6 +51,23 @@ pub enum Action {
     Stall,
     /// A body of this many bytes.
     Huge(usize),
+    /// Read the request, then answer nothing (a stall before the headers).
+    StallHeaders,
+    /// Apply the request as usual, then lose the answer this way.
+    AppliedThenLost(Loss),
+}
+
+/// How an applied request's answer is lost.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Loss {
+    /// Close the connection without answering.
+    Reset,
+    /// Send the headers and part of the body, then close.
+    CloseMidBody,
+    /// Answer nothing (the client's read timeout or deadline ends it).
+    Stall,
+    /// Answer this status (500, 502, 504) instead.
+    Status(u16),
 }
 
 /// A fault that replaces the normal answer for matching requests, `times` times.
@@ -103,6 +120,9 @@ pub struct State {
     pub features: HashMap<String, Value>,
     pub faults: Vec<Fault>,
     pub log: Vec<Recorded>,
+    /// Indices into `log` of writes (PUT/POST/PATCH/DELETE) the server applied (answered 2xx,
+    /// whether or not the answer reached the client).
+    pub applied: Vec<usize>,
     /// Statuses an operation reports on successive polls (the last repeats).
     pub op_statuses: Vec<String>,
     /// Error body for a Failed/Canceled operation.
@@ -175,6 +195,7 @@ impl FakeArm {
             features: HashMap::new(),
             faults: Vec::new(),
             log: Vec::new(),
+            applied: Vec::new(),
             op_statuses: vec!["InProgress".into(), "InProgress".into(), "Succeeded".into()],
             op_error: None,
             lro_style: LroStyle::AsyncOperation,
@@ -228,6 +249,23 @@ impl FakeArm {
 
     pub fn count(&self, method: &str, path_contains: &str) -> usize {
         self.log().iter().filter(|r| r.method == method && r.target.contains(path_contains)).count()
+    }
+
+    /// Writes sent after the first applied write matching `method` and `path_contains`: a
+    /// client that never repeats an accepted write keeps this at 0.
+    pub fn resent_after_applied(&self, method: &str, path_contains: &str) -> usize {
+        self.with(|s| {
+            let hit = |r: &Recorded| r.method == method && r.target.contains(path_contains);
+            let Some(&first) = s.applied.iter().find(|&&i| hit(&s.log[i])) else { return 0 };
+            s.log[first + 1..].iter().filter(|r| hit(r)).count()
+        })
+    }
+
+    /// Applied writes matching `method` and `path_contains`.
+    pub fn applied_count(&self, method: &str, path_contains: &str) -> usize {
+        self.with(|s| {
+            s.applied.iter().filter(|&&i| s.log[i].method == method && s.log[i].target.contains(path_contains)).count()
+        })
     }
 
     pub fn put_pool(&self, cluster: &str, pool: &str, body: Value) {
@@ -387,45 +425,87 @@ fn handle(mut conn: TcpStream, st: &Arc<Mutex<State>>, base: &str) {
     if !latency.is_zero() {
         thread::sleep(latency);
     }
-    let fault = {
+    let (index, fault) = {
         let mut s = st.lock().expect("state");
         s.log.push(req.clone());
         let idx = s
             .faults
             .iter()
             .position(|f| f.times > 0 && f.method == req.method && req.target.contains(&f.path_contains));
-        idx.map(|i| {
+        let fault = idx.map(|i| {
             s.faults[i].times -= 1;
             s.faults[i].action.clone()
-        })
+        });
+        (s.log.len() - 1, fault)
     };
-    if let Some(action) = fault {
-        match action {
-            Action::Respond { status, headers, body } => write(&mut conn, status, &headers, &body),
-            Action::Reset => {
-                let _ = conn.shutdown(std::net::Shutdown::Both);
-            }
-            Action::Stall => {
-                let _ = conn.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\n{");
-                thread::sleep(Duration::from_secs(30));
-            }
-            Action::Huge(n) => {
-                let head = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {n}\r\n\r\n");
-                let _ = conn.write_all(head.as_bytes());
-                let chunk = vec![b' '; 64 * 1024];
-                let mut sent = 0;
-                while sent < n {
-                    if conn.write_all(&chunk).is_err() {
-                        break;
-                    }
-                    sent += chunk.len();
-                }
-            }
-        }
+    let Some(action) = fault else {
+        let (status, headers, body) = answer(st, &req, base, index);
+        write(&mut conn, status, &headers, &body);
         return;
+    };
+    match action {
+        Action::Respond { status, headers, body } => write(&mut conn, status, &headers, &body),
+        Action::Reset => {
+            let _ = conn.shutdown(std::net::Shutdown::Both);
+        }
+        Action::Stall => {
+            let _ = conn.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\n{");
+            thread::sleep(Duration::from_secs(30));
+        }
+        Action::StallHeaders => thread::sleep(Duration::from_secs(30)),
+        Action::Huge(n) => huge(&mut conn, n),
+        Action::AppliedThenLost(loss) => {
+            let (status, headers, body) = answer(st, &req, base, index);
+            lose(&mut conn, loss, status, &headers, &body);
+        }
     }
-    let (status, headers, body) = route(st, &req, base);
-    write(&mut conn, status, &headers, &body);
+}
+
+/// Route the request and note applied writes.
+fn answer(st: &Arc<Mutex<State>>, req: &Recorded, base: &str, index: usize) -> (u16, Vec<(String, String)>, String) {
+    let (status, headers, body) = route(st, req, base);
+    if req.method != "GET" && (200..300).contains(&status) {
+        st.lock().expect("state").applied.push(index);
+    }
+    (status, headers, body)
+}
+
+fn lose(conn: &mut TcpStream, loss: Loss, status: u16, headers: &[(String, String)], body: &str) {
+    match loss {
+        Loss::Reset => {
+            let _ = conn.shutdown(std::net::Shutdown::Both);
+        }
+        Loss::CloseMidBody => {
+            let mut head = format!("HTTP/1.1 {status} X\r\ncontent-type: application/json\r\n");
+            for (k, v) in headers {
+                head.push_str(&format!("{k}: {v}\r\n"));
+            }
+            head.push_str(&format!("content-length: {}\r\nconnection: close\r\n\r\n", body.len() + 100));
+            let _ = conn.write_all(head.as_bytes());
+            let _ = conn.write_all(&body.as_bytes()[..body.len() / 2]);
+            let _ = conn.shutdown(std::net::Shutdown::Both);
+        }
+        Loss::Stall => thread::sleep(Duration::from_secs(30)),
+        Loss::Status(code) => write(
+            conn,
+            code,
+            &[],
+            &json!({"error": {"code": "InternalServerError", "message": "the front end lost the answer"}}).to_string(),
+        ),
+    }
+}
+
+fn huge(conn: &mut TcpStream, n: usize) {
+    let head = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {n}\r\n\r\n");
+    let _ = conn.write_all(head.as_bytes());
+    let chunk = vec![b' '; 64 * 1024];
+    let mut sent = 0;
+    while sent < n {
+        if conn.write_all(&chunk).is_err() {
+            break;
+        }
+        sent += chunk.len();
+    }
 }
 
 fn percent_decode(s: &str) -> String {
@@ -596,6 +676,10 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
         let ckey = key.rsplit_once('/').map(|x| x.0).unwrap_or("").to_owned();
         if s.clusters.contains_key(&ckey) {
             let power = if key.ends_with("/stop") { "Stopped" } else { "Running" };
+            let going = if key.ends_with("/stop") { "Stopping" } else { "Starting" };
+            if let Some(c) = s.clusters.get_mut(&ckey) {
+                c["properties"]["provisioningState"] = json!(going);
+            }
             s.next_op += 1;
             let id = format!("op{}", s.next_op);
             let statuses = s.op_statuses.clone();
@@ -686,6 +770,7 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
             }
             match req.method.as_str() {
                 "GET" => {
+                    advance_op_for(&mut s, &key);
                     if let Some((states, n)) = s.body_scripts.get_mut(&key) {
                         let st = states[(*n).min(states.len() - 1)].clone();
                         *n += 1;
@@ -756,6 +841,7 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
             );
         }
         if req.method == "GET" {
+            advance_op_for(&mut s, &key);
             let next = if s.cluster_states.is_empty() { None } else { Some(s.cluster_states.remove(0)) };
             let mut c = s.clusters[&key].clone();
             if let Some(state) = next {
@@ -774,6 +860,27 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
         json!({"error": {"code": "NoRoute", "message": format!("fake ARM has no route for {} {}", req.method, path)}})
             .to_string(),
     )
+}
+
+/// A resource GET moves its running operation on by one poll, as time passes in Azure, so a
+/// client that lost the operation URL can follow the resource's own state.
+fn advance_op_for(s: &mut State, key: &str) {
+    let Some(op) = s.ops.values_mut().find(|o| o.pool_key == key && o.polls < o.statuses.len()) else { return };
+    let status = op.statuses[op.polls].clone();
+    op.polls += 1;
+    let power = op.power.clone();
+    if !matches!(status.to_ascii_lowercase().as_str(), "succeeded" | "failed" | "canceled" | "cancelled") {
+        return;
+    }
+    if let Some(p) = s.pools.get_mut(key) {
+        p["properties"]["provisioningState"] = json!(status);
+    }
+    if let Some(c) = s.clusters.get_mut(key) {
+        c["properties"]["provisioningState"] = json!(status);
+        if let (Some(pw), true) = (power, status.eq_ignore_ascii_case("succeeded")) {
+            c["properties"]["powerState"] = json!({"code": pw});
+        }
+    }
 }
 
 fn put_pool(

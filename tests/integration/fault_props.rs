@@ -1,5 +1,6 @@
 //! Random fault sequences from the fake ARM server: create-pool never hangs past its
-//! timeout (plus request timeouts) and never sends another PUT once one was accepted.
+//! timeout (plus request timeouts) and never sends another PUT once one was applied, even
+//! when the answer to the applied PUT is lost (reset, closed mid-body, stalled, or a 500).
 
 use std::time::{Duration, Instant};
 
@@ -14,7 +15,7 @@ use aksgpu::plan::agent_pool::{PoolRequest, PoolSpec};
 use aksgpu::provision::pool::{create, CreateOptions};
 use aksgpu::provision::Progress;
 
-use crate::fake_arm::{respond, respond_h, Action, FakeArm, SUB, TOKEN};
+use crate::fake_arm::{respond, respond_h, Action, FakeArm, Loss, SUB, TOKEN};
 
 fn fault(kind: u8) -> Action {
     match kind {
@@ -24,6 +25,17 @@ fn fault(kind: u8) -> Action {
         3 => Action::Reset,
         4 => respond(404, json!({"error": {"code": "NotFound", "message": "x"}})),
         _ => Action::Stall,
+    }
+}
+
+/// PUT faults: 0–3 as above (not applied), 4–7 applied, then the answer is lost.
+fn put_fault(kind: u8) -> Action {
+    match kind {
+        4 => Action::AppliedThenLost(Loss::Reset),
+        5 => Action::AppliedThenLost(Loss::CloseMidBody),
+        6 => Action::AppliedThenLost(Loss::Status(500)),
+        7 => Action::AppliedThenLost(Loss::Stall),
+        k => fault(k),
     }
 }
 
@@ -39,14 +51,14 @@ proptest! {
 
     #[test]
     fn faults_never_hang_and_never_repeat_an_accepted_put(
-        put_faults in prop::collection::vec(0u8..4, 0..4),
+        put_faults in prop::collection::vec(0u8..8, 0..4),
         poll_faults in prop::collection::vec(0u8..6, 0..6),
         running in 0usize..4,
         end in prop::sample::select(vec!["Succeeded", "Failed", "Canceled", "InProgress"]),
     ) {
         let arm = FakeArm::start();
         for k in &put_faults {
-            arm.fault("PUT", "agentPools/gpu", 1, fault(*k));
+            arm.fault("PUT", "agentPools/gpu", 1, put_fault(*k));
         }
         for k in &poll_faults {
             arm.fault("GET", "operations/", 1, fault(*k));
@@ -72,11 +84,20 @@ proptest! {
         let elapsed = started.elapsed();
         // The timeout bounds waiting; a request in flight may add its own (short) timeout.
         prop_assert!(elapsed < timeout + Duration::from_secs(4), "took {elapsed:?}");
+        // Only 429s are resent; the first other fault ends the sending.
+        let throttled = put_faults.iter().take_while(|k| **k == 0).count();
         let puts = arm.count("PUT", "agentPools/gpu");
-        prop_assert!(puts <= put_faults.len() + 1, "{puts} PUTs for {} PUT faults", put_faults.len());
+        prop_assert_eq!(puts, throttled + 1, "PUT faults {:?}", put_faults);
+        prop_assert_eq!(arm.resent_after_applied("PUT", "agentPools/gpu"), 0, "an applied PUT was sent again");
+        prop_assert!(arm.applied_count("PUT", "agentPools/gpu") <= 1);
         prop_assert_eq!(arm.count("DELETE", "/"), 0);
-        if end == "Succeeded" && put_faults.len() <= 3 && poll_faults.is_empty() {
-            prop_assert!(result.is_ok(), "{:?}", result.err());
+        let first_other = put_faults.get(throttled).copied();
+        match first_other {
+            // Not applied and the answer lost: read back, reported, never resent.
+            Some(1..=3) => prop_assert!(result.is_err()),
+            // Applied (answered or lost): it is ours and the wait follows the pool.
+            _ if end == "Succeeded" && poll_faults.is_empty() => prop_assert!(result.is_ok(), "{:?}", result.err()),
+            _ => {}
         }
     }
 }
@@ -169,4 +190,40 @@ fn t17_expiring_tokens_are_refreshed_during_polling() {
     assert!(auths.len() >= 8, "{auths:?}");
     let distinct: std::collections::HashSet<&String> = auths.iter().collect();
     assert_eq!(distinct.len(), auths.len(), "a near-expiry token was reused: {auths:?}");
+}
+
+/// §1: a write is resent when it provably never left (connection refused), up to the retry
+/// limit; the error is a transport error, not "outcome unknown".
+#[test]
+fn refused_connection_resends_a_write_because_it_never_left() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let base = format!("http://{}", closed.local_addr().expect("addr"));
+    drop(closed);
+    let endpoint = Endpoint::new(Cloud::AzureCloud, Some(&base)).expect("endpoint");
+    let tokens = TokenCache::new(std::sync::Arc::new(StaticToken(Secret::new(TOKEN))), endpoint.scope.clone());
+    let c = ArmClient::with_read_timeout(endpoint, Some(tokens), Sleeper::recording(), Duration::from_secs(2))
+        .expect("client");
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
+    let req = aksgpu::arm::Req::json(reqwest::Method::PUT, "/subscriptions/x/y?api-version=1", &json!({}));
+    match rt.block_on(c.send(&req)) {
+        Err(aksgpu::arm::ArmError::Transport { attempts, .. }) => assert_eq!(attempts, 4),
+        other => panic!("expected a transport error after 4 attempts, got {other:?}"),
+    }
+    assert_eq!(c.sleeper.waits().len(), 3, "three backoff waits between four attempts");
+}
+
+/// §1 at library level: a lost answer to a POST is `OutcomeUnknown`, sent once.
+#[test]
+fn lost_answer_to_a_post_is_outcome_unknown_and_sent_once() {
+    let arm = FakeArm::start();
+    arm.fault("POST", "/stop", 1, Action::AppliedThenLost(Loss::CloseMidBody));
+    let c = client(&arm);
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
+    let url = format!("{}/stop?api-version=2026-10-01", crate::fake_arm::cluster_path("c1"));
+    match rt.block_on(c.send(&aksgpu::arm::Req::post(url))) {
+        Err(aksgpu::arm::ArmError::OutcomeUnknown { method, .. }) => assert_eq!(method, "POST"),
+        other => panic!("expected OutcomeUnknown, got {other:?}"),
+    }
+    assert_eq!(arm.count("POST", "/stop"), 1);
+    assert_eq!(arm.applied_count("POST", "/stop"), 1);
 }

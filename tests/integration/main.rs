@@ -9,6 +9,7 @@ mod conformance;
 mod create_pool;
 mod fake_arm;
 mod fault_props;
+mod faults;
 mod gpu_stack;
 mod money;
 mod price_cache;
