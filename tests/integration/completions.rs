@@ -77,7 +77,7 @@ fn completion_reads_the_catalog_override() {
     std::fs::create_dir_all(&dir).expect("mkdir");
     std::fs::write(
         dir.join("models.yaml"),
-        "- {id: org/zz-test-7b, aliases: [zz-test-7b], params_b: 7, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, head_dim: 128, context: 4096, native_dtype: bf16, source: test}\n",
+        "- {id: org/zz-test-7b, aliases: [zz-test-7b], params_b: 7, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, head_dim: 128, context: 4096, native_dtype: bf16, checkpoint_gib: 13.04, source: test}\n",
     )
     .expect("write");
     assert_eq!(complete(&["recommend", "--model", "zz-"], Some(&dir)), ["zz-test-7b"]);

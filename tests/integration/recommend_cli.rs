@@ -18,9 +18,9 @@ fn readme_example_recommends_an_a10_first_for_llama_8b() {
     let v = run.json();
     let first = &v["recommendations"][0];
     // KAITO's estimator on the 14.96 GiB checkpoint: 14.96 × 1.02 × 1.05 + 0.5 GiB KV (4096
-    // tokens) + 1.5 GiB A10 overhead = 18.02 GiB; one A10 offers 0.82 × 24 = 19.68 GiB and is the
-    // cheapest fit.
-    assert_eq!(first["vm_size"], "Standard_NV36ads_A10_v5");
+    // tokens) + 1.5 GiB A10 overhead = 18.02 GiB; one A10 offers 0.82 × 24 = 19.68 GiB and the
+    // cheapest one is the NCads_A10_v4 size with a whole A10.
+    assert_eq!(first["vm_size"], "Standard_NC16ads_A10_v4");
     assert_eq!(first["gpu_model"], "A10");
     assert_eq!(first["gpu_count"], 1.0);
     assert_eq!(first["gpu_memory_gib"], 24.0);
@@ -258,7 +258,7 @@ fn table_output_shows_costs_reasons_and_warnings() {
     let run = aksgpu(&["recommend", "--workload", "inference", "--model", "llama-3.1-8b"]);
     assert_eq!(run.code, 0);
     assert!(run.stdout.contains("VM SIZE") && run.stdout.contains("$/MONTH"), "{}", run.stdout);
-    assert!(run.stdout.contains("1  Standard_NV36ads_A10_v5"), "{}", run.stdout);
+    assert!(run.stdout.contains("1  Standard_NC16ads_A10_v4"), "{}", run.stdout);
     assert!(run.stdout.contains("+ fits:"));
 }
 
@@ -346,7 +346,7 @@ fn with_a_region_unpriced_sizes_are_not_sold_there_unless_include_unpriced() {
     let recs = v["recommendations"].as_array().expect("array");
     assert!(!recs.is_empty());
     assert!(recs.iter().all(|r| r["price_region"] == "westeurope" && r["price_per_hour"].as_f64().is_some()));
-    assert_eq!(v["recommendations"][0]["price_per_hour"], 4.16, "NV36ads_A10_v5 in westeurope");
+    assert_eq!(v["recommendations"][0]["price_per_hour"], 2.86, "NC16ads_A10_v4 in westeurope");
     let p = rank_prices(&v);
     assert!(p.windows(2).all(|w| w[0] <= w[1]), "{p:?}");
     let rejected = v["rejected"].as_array().expect("rejected");

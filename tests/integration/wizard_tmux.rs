@@ -53,5 +53,5 @@ fn wizard_asks_and_recommends_in_a_real_terminal() {
     tmux(&["kill-session", "-t", &session]);
     let screen = result.unwrap_or_else(|e| std::panic::resume_unwind(e));
     assert!(screen.contains("EXIT=0"), "{screen}");
-    assert!(screen.contains("1  Standard_NV36ads_A10_v5"), "{screen}");
+    assert!(screen.contains("1  Standard_NC16ads_A10_v4"), "{screen}");
 }
