@@ -213,6 +213,7 @@ impl Catalog {
                     gpu_memory_per_gpu_gib: per_gpu,
                     driver: z.driver.unwrap_or(s.driver),
                     driver_source: s.driver_source.clone(),
+                    cpu_architecture: s.cpu_architecture,
                     mig_capable,
                     aks_supported: aks.supported && status != Status::Retired,
                     aks_os_skus: aks.os_skus,
@@ -801,6 +802,11 @@ mod tests {
         // AgentBaker: the A10 v4 sizes get GRID, the RTX PRO 6000 sizes GRID v20.
         assert_eq!(c.size("NC16ads_A10_v4").expect("A10 v4").driver, Driver::Grid);
         assert_eq!(c.size("NC144ds_xl_RTXPRO6000BSE_v6").expect("NCv6").driver, Driver::GridV20);
+        // GB200 is an AKS GPU size (karpenter supported-gpus.yaml: ubuntu) on an Arm64 host.
+        let gb200 = c.size("ND128isr_NDR_GB200_v6").expect("GB200");
+        assert!(gb200.aks_supported && gb200.aks_os_skus == ["Ubuntu"]);
+        assert_eq!(gb200.cpu_architecture, CpuArch::Arm64);
+        assert_eq!(a100.cpu_architecture, CpuArch::X64);
     }
 
     #[test]

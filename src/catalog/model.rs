@@ -61,6 +61,17 @@ impl fmt::Display for Driver {
     }
 }
 
+/// CPU architecture of the VM host, as Resource SKU data names it (`CpuArchitectureType`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CpuArch {
+    /// x86-64 (every GPU size but the Grace-based ones).
+    #[default]
+    #[serde(rename = "x64")]
+    X64,
+    /// Arm64 (NVIDIA Grace hosts): node images and containers must be built for arm64.
+    Arm64,
+}
+
 /// Lifecycle of a size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -251,6 +262,9 @@ pub struct SeriesFile {
     /// Where the `driver` fact comes from (`repo:path@commit` or a doc path).
     #[serde(default)]
     pub driver_source: Option<String>,
+    /// Host CPU architecture; x64 when absent.
+    #[serde(default)]
+    pub cpu_architecture: CpuArch,
     #[serde(default)]
     pub interconnect: Option<String>,
     #[serde(default)]
@@ -280,6 +294,7 @@ pub struct VmSize {
     pub gpu_memory_per_gpu_gib: f64,
     pub driver: Driver,
     pub driver_source: Option<String>,
+    pub cpu_architecture: CpuArch,
     pub mig_capable: bool,
     pub aks_supported: bool,
     pub aks_os_skus: Vec<String>,

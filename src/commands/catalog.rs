@@ -250,6 +250,9 @@ fn render_show(s: &Show<'_>) -> String {
     if let Some(note) = &z.aks_note {
         facts.push(("AKS note", note.clone()));
     }
+    if z.cpu_architecture == crate::catalog::CpuArch::Arm64 {
+        facts.push(("CPU architecture", "Arm64 (container images must be built for arm64)".to_owned()));
+    }
     for (k, v) in [("AKS source", &z.aks_source), ("Driver source", &z.driver_source)] {
         if let Some(v) = v {
             facts.push((k, v.clone()));

@@ -285,6 +285,266 @@ fn os_sku_provisioned(allowed: &[String], sku: &str) -> bool {
     allowed.iter().any(|o| o == sku || o == family)
 }
 
+/// The size: known, not retired, and AKS-supported for GPU pools.
+fn check_size<'a>(catalog: &'a Catalog, r: &PoolRequest) -> Result<&'a VmSize, SpecError> {
+    let Some(size) = catalog.size(&r.vm_size) else {
+        let near = catalog.suggest_sizes(&r.vm_size);
+        return Err(err(
+            "--vm-size",
+            format!("{:?} is not a GPU size in the catalog", r.vm_size),
+            did_you_mean(&near).or_else(|| Some("list sizes with `aksgpu catalog list`".into())),
+        ));
+    };
+    if size.status == Status::Retired {
+        return Err(err(
+            "--vm-size",
+            format!(
+                "{} is retired{}",
+                size.name,
+                size.retirement_date.as_ref().map(|d| format!(" (since {d})")).unwrap_or_default()
+            ),
+            Some("pick a current size: `aksgpu recommend` or `aksgpu catalog list`".into()),
+        ));
+    }
+    if !size.aks_supported {
+        let why = catalog
+            .unsupported_reason(&size.series)
+            .map(|r| r.summary.clone())
+            .or_else(|| size.aks_note.clone())
+            .unwrap_or_else(|| "AKS does not support it for GPU node pools".into());
+        return Err(err(
+            "--vm-size",
+            format!("{}: {why}", size.name),
+            Some("pick another size: `aksgpu recommend`".into()),
+        ));
+    }
+    Ok(size)
+}
+
+/// Windows pool rules (name length, Kubernetes version); returns the parsed version.
+fn check_windows(catalog: &Catalog, r: &PoolRequest, os: Os) -> Result<Option<KubeVersion>, SpecError> {
+    let kubernetes_version = match &r.kubernetes_version {
+        Some(v) => Some(KubeVersion::parse(v).map_err(|e| err("--kubernetes-version", e, None))?),
+        None => None,
+    };
+    if os == Os::Windows {
+        for rule in &catalog.rules {
+            if let RuleKind::WindowsPoolNameMax { max_length } = rule.kind {
+                if r.name.len() > max_length {
+                    return Err(err(
+                        "--name",
+                        format!(
+                            "Windows pool names are limited to {max_length} characters; {:?} has {}",
+                            r.name,
+                            r.name.len()
+                        ),
+                        Some(format!("use a shorter name such as {:?}", &r.name[..max_length.min(r.name.len())])),
+                    ));
+                }
+            }
+        }
+        if let (Some(v), Some((min, feature, ns))) = (kubernetes_version, catalog.windows_min_kubernetes()) {
+            if v.minor_lt(&min) {
+                return Err(err(
+                    "--kubernetes-version",
+                    format!("Windows GPU node pools need Kubernetes {min} or later, not {v}"),
+                    Some(format!("use {min} or later; the {feature} feature ({ns}) must also be registered")),
+                ));
+            }
+        }
+    }
+    Ok(kubernetes_version)
+}
+
+/// Node count and autoscaler range: (count, Some((min, max)) when autoscaling).
+fn check_counts(r: &PoolRequest) -> Result<(u32, Option<(u32, u32)>), SpecError> {
+    let autoscale = match (r.min_count, r.max_count) {
+        (Some(a), Some(b)) => {
+            if a > b {
+                return Err(err("--min-count", format!("--min-count {a} is larger than --max-count {b}"), None));
+            }
+            if b == 0 {
+                return Err(err("--max-count", "--max-count must be at least 1", None));
+            }
+            if b > 1000 {
+                return Err(err("--max-count", "--max-count must be at most 1000", None));
+            }
+            Some((a, b))
+        }
+        (None, None) => None,
+        _ => {
+            return Err(err(
+                "--min-count",
+                "--min-count and --max-count enable the autoscaler together",
+                Some("pass both, or --count alone".into()),
+            ))
+        }
+    };
+    let count = match (r.count, autoscale) {
+        (Some(c), Some((a, b))) if c < a || c > b => {
+            return Err(err("--count", format!("--count {c} is outside --min-count {a} … --max-count {b}"), None))
+        }
+        (Some(c), _) => c,
+        (None, Some((a, _))) => a,
+        (None, None) => 1,
+    };
+    if count > 1000 {
+        return Err(err("--count", "--count must be at most 1000", None));
+    }
+    Ok((count, autoscale))
+}
+
+/// The GPU driver option: AMD and driver-none sizes need `None`, and a series rule may demand
+/// particular OS SKUs.
+fn check_gpu_driver(
+    catalog: &Catalog,
+    size: &VmSize,
+    r: &PoolRequest,
+    (os, os_sku): (Os, Option<&str>),
+    notes: &mut Vec<String>,
+) -> Result<Option<&'static str>, SpecError> {
+    let amd_rule = catalog.rules.iter().find_map(|rule| match &rule.kind {
+        RuleKind::SeriesOsDriver { series, os_skus, driver } if series.contains(&size.series) => {
+            Some((os_skus.clone(), driver.clone(), rule))
+        }
+        _ => None,
+    });
+    let mut gpu_driver = match r.gpu_driver.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None => None,
+        Some("install") => Some("Install"),
+        Some("none") => Some("None"),
+        Some(other) => return Err(err("--gpu-driver", format!("{other:?} is not install or none"), None)),
+    };
+    if size.gpu_vendor == Vendor::Amd || size.driver == Driver::None {
+        if gpu_driver == Some("Install") {
+            return Err(err(
+                "--gpu-driver",
+                format!("{} ({}) needs --gpu-driver none: AKS installs no driver for it", size.name, size.gpu_model),
+                amd_rule.as_ref().map(|(_, _, rule)| format!("{} [{}]", rule.summary, rule.source)),
+            ));
+        }
+        if gpu_driver.is_none() {
+            notes.push("gpu driver: none (AKS installs no driver for this size)".into());
+            gpu_driver = Some("None");
+        }
+    }
+    if let Some((skus, _, rule)) = &amd_rule {
+        let chosen = os_sku.unwrap_or(if os == Os::Windows { "Windows2022" } else { "Ubuntu" });
+        if !skus.iter().any(|s| s.eq_ignore_ascii_case(chosen)) {
+            return Err(err("--os-sku", format!("{}: {}", size.name, rule.summary), Some(rule.source.clone())));
+        }
+    }
+    Ok(gpu_driver)
+}
+
+/// `--mig-profile`: Linux, a MIG-capable size, and a profile of its GPU.
+fn check_mig(
+    catalog: &Catalog,
+    size: &VmSize,
+    r: &PoolRequest,
+    os: Os,
+    notes: &mut Vec<String>,
+) -> Result<Option<String>, SpecError> {
+    let mig_profile = match &r.mig_profile {
+        None => None,
+        Some(p) => {
+            let want = p.trim();
+            if os == Os::Windows {
+                return Err(err("--mig-profile", "MIG is not available on Windows node pools", None));
+            }
+            if !size.mig_capable {
+                return Err(err(
+                    "--mig-profile",
+                    format!("{} ({}) does not support MIG on AKS", size.name, size.gpu_model),
+                    Some("MIG needs an A100, H100 or H200 size: `aksgpu recommend --mig`".into()),
+                ));
+            }
+            let profiles = catalog.gpu(&size.gpu_model).map(|g| g.mig_profiles.clone()).unwrap_or_default();
+            let found =
+                profiles.iter().find(|m| m.profile.eq_ignore_ascii_case(want) || m.slice.eq_ignore_ascii_case(want));
+            match found {
+                Some(m) => {
+                    notes.push(format!(
+                        "MIG {} = {} × {} per GPU; fixed once the pool exists",
+                        m.profile, m.instances, m.slice
+                    ));
+                    Some(m.profile.clone())
+                }
+                None => {
+                    return Err(err(
+                        "--mig-profile",
+                        format!("{want:?} is not a MIG profile of {}", size.gpu_model),
+                        Some(format!(
+                            "use one of {}",
+                            profiles
+                                .iter()
+                                .map(|m| format!("{} ({})", m.profile, m.slice))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )),
+                    ))
+                }
+            }
+        }
+    };
+    Ok(mig_profile)
+}
+
+/// Spot settings; returns the eviction policy.
+fn check_spot(r: &PoolRequest, notes: &mut Vec<String>) -> Result<Option<&'static str>, SpecError> {
+    if !r.spot && (r.spot_max_price.is_some() || r.eviction_policy.is_some()) {
+        return Err(err(
+            if r.spot_max_price.is_some() { "--spot-max-price" } else { "--eviction-policy" },
+            "only applies to spot pools",
+            Some("add --spot".into()),
+        ));
+    }
+    if let Some(p) = r.spot_max_price {
+        if !(p == -1.0 || (p.is_finite() && p > 0.0)) {
+            return Err(err(
+                "--spot-max-price",
+                format!("{p} is not a price: use -1 (up to the on-demand price) or a positive USD/hour"),
+                None,
+            ));
+        }
+    }
+    let eviction_policy = match r.eviction_policy.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None => None,
+        Some("delete") => Some("Delete"),
+        Some("deallocate") => Some("Deallocate"),
+        Some(x) => return Err(err("--eviction-policy", format!("{x:?} is not Delete or Deallocate"), None)),
+    };
+    if eviction_policy == Some("Deallocate") {
+        notes.push("evicted spot nodes are deallocated: their disks still cost money and count against quota".into());
+    }
+    Ok(eviction_policy)
+}
+
+/// Zones, max pods and OS disk type; returns (zones, os disk type).
+fn check_placement(r: &PoolRequest) -> Result<(Vec<String>, Option<&'static str>), SpecError> {
+    let mut zones = Vec::new();
+    for z in r.zones.iter().flat_map(|s| s.split(',')).map(str::trim).filter(|s| !s.is_empty()) {
+        if !matches!(z, "1" | "2" | "3") {
+            return Err(err("--zones", format!("{z:?} is not an availability zone (1, 2 or 3)"), None));
+        }
+        if !zones.iter().any(|x: &String| x == z) {
+            zones.push(z.to_owned());
+        }
+    }
+    if let Some(p) = r.max_pods {
+        if !(10..=250).contains(&p) {
+            return Err(err("--max-pods", format!("{p} is outside 10…250"), None));
+        }
+    }
+    let os_disk_type = match r.os_disk_type.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None => None,
+        Some("managed") => Some("Managed"),
+        Some("ephemeral") => Some("Ephemeral"),
+        Some(x) => return Err(err("--os-disk-type", format!("{x:?} is not Managed or Ephemeral"), None)),
+    };
+    Ok((zones, os_disk_type))
+}
+
 impl PoolSpec {
     /// Validate a request against the catalog and its AKS rules.
     pub fn validate(catalog: &Catalog, r: &PoolRequest) -> Result<PoolSpec, SpecError> {
@@ -292,103 +552,10 @@ impl PoolSpec {
         check_resource_group(&r.resource_group)?;
         check_cluster(&r.cluster)?;
         check_pool_name(&r.name)?;
-        let Some(size) = catalog.size(&r.vm_size) else {
-            let near = catalog.suggest_sizes(&r.vm_size);
-            return Err(err(
-                "--vm-size",
-                format!("{:?} is not a GPU size in the catalog", r.vm_size),
-                did_you_mean(&near).or_else(|| Some("list sizes with `aksgpu catalog list`".into())),
-            ));
-        };
-        if size.status == Status::Retired {
-            return Err(err(
-                "--vm-size",
-                format!(
-                    "{} is retired{}",
-                    size.name,
-                    size.retirement_date.as_ref().map(|d| format!(" (since {d})")).unwrap_or_default()
-                ),
-                Some("pick a current size: `aksgpu recommend` or `aksgpu catalog list`".into()),
-            ));
-        }
-        if !size.aks_supported {
-            let why = catalog
-                .unsupported_reason(&size.series)
-                .map(|r| r.summary.clone())
-                .or_else(|| size.aks_note.clone())
-                .unwrap_or_else(|| "AKS does not support it for GPU node pools".into());
-            return Err(err(
-                "--vm-size",
-                format!("{}: {why}", size.name),
-                Some("pick another size: `aksgpu recommend`".into()),
-            ));
-        }
+        let size = check_size(catalog, r)?;
         let (os, os_sku) = check_os(catalog, size, r, &mut notes)?;
-        // Windows rules.
-        let kubernetes_version = match &r.kubernetes_version {
-            Some(v) => Some(KubeVersion::parse(v).map_err(|e| err("--kubernetes-version", e, None))?),
-            None => None,
-        };
-        if os == Os::Windows {
-            for rule in &catalog.rules {
-                if let RuleKind::WindowsPoolNameMax { max_length } = rule.kind {
-                    if r.name.len() > max_length {
-                        return Err(err(
-                            "--name",
-                            format!(
-                                "Windows pool names are limited to {max_length} characters; {:?} has {}",
-                                r.name,
-                                r.name.len()
-                            ),
-                            Some(format!("use a shorter name such as {:?}", &r.name[..max_length.min(r.name.len())])),
-                        ));
-                    }
-                }
-            }
-            if let (Some(v), Some((min, feature, ns))) = (kubernetes_version, catalog.windows_min_kubernetes()) {
-                if v.minor_lt(&min) {
-                    return Err(err(
-                        "--kubernetes-version",
-                        format!("Windows GPU node pools need Kubernetes {min} or later, not {v}"),
-                        Some(format!("use {min} or later; the {feature} feature ({ns}) must also be registered")),
-                    ));
-                }
-            }
-        }
-        // Counts and autoscaler.
-        let autoscale = match (r.min_count, r.max_count) {
-            (Some(a), Some(b)) => {
-                if a > b {
-                    return Err(err("--min-count", format!("--min-count {a} is larger than --max-count {b}"), None));
-                }
-                if b == 0 {
-                    return Err(err("--max-count", "--max-count must be at least 1", None));
-                }
-                if b > 1000 {
-                    return Err(err("--max-count", "--max-count must be at most 1000", None));
-                }
-                Some((a, b))
-            }
-            (None, None) => None,
-            _ => {
-                return Err(err(
-                    "--min-count",
-                    "--min-count and --max-count enable the autoscaler together",
-                    Some("pass both, or --count alone".into()),
-                ))
-            }
-        };
-        let count = match (r.count, autoscale) {
-            (Some(c), Some((a, b))) if c < a || c > b => {
-                return Err(err("--count", format!("--count {c} is outside --min-count {a} … --max-count {b}"), None))
-            }
-            (Some(c), _) => c,
-            (None, Some((a, _))) => a,
-            (None, None) => 1,
-        };
-        if count > 1000 {
-            return Err(err("--count", "--count must be at most 1000", None));
-        }
+        let kubernetes_version = check_windows(catalog, r, os)?;
+        let (count, autoscale) = check_counts(r)?;
         // Taints, labels, tags.
         let taints = match &r.taints {
             None => {
@@ -409,137 +576,10 @@ impl PoolSpec {
         let tags = parse_pairs("--tags", &r.tags, |k, v| {
             !k.is_empty() && k.len() <= 512 && v.len() <= 256 && !k.contains(['<', '>', '%', '&', '\\', '?', '/'])
         })?;
-        // GPU driver.
-        let amd_rule = catalog.rules.iter().find_map(|rule| match &rule.kind {
-            RuleKind::SeriesOsDriver { series, os_skus, driver } if series.contains(&size.series) => {
-                Some((os_skus.clone(), driver.clone(), rule))
-            }
-            _ => None,
-        });
-        let mut gpu_driver = match r.gpu_driver.as_deref().map(str::to_ascii_lowercase).as_deref() {
-            None => None,
-            Some("install") => Some("Install"),
-            Some("none") => Some("None"),
-            Some(other) => return Err(err("--gpu-driver", format!("{other:?} is not install or none"), None)),
-        };
-        if size.gpu_vendor == Vendor::Amd || size.driver == Driver::None {
-            if gpu_driver == Some("Install") {
-                return Err(err(
-                    "--gpu-driver",
-                    format!(
-                        "{} ({}) needs --gpu-driver none: AKS installs no driver for it",
-                        size.name, size.gpu_model
-                    ),
-                    amd_rule.as_ref().map(|(_, _, rule)| format!("{} [{}]", rule.summary, rule.source)),
-                ));
-            }
-            if gpu_driver.is_none() {
-                notes.push("gpu driver: none (AKS installs no driver for this size)".into());
-                gpu_driver = Some("None");
-            }
-        }
-        if let Some((skus, _, rule)) = &amd_rule {
-            let chosen =
-                os_sku
-                    .clone()
-                    .unwrap_or_else(|| if os == Os::Windows { "Windows2022".into() } else { "Ubuntu".into() });
-            if !skus.iter().any(|s| s.eq_ignore_ascii_case(&chosen)) {
-                return Err(err("--os-sku", format!("{}: {}", size.name, rule.summary), Some(rule.source.clone())));
-            }
-        }
-        // MIG.
-        let mig_profile = match &r.mig_profile {
-            None => None,
-            Some(p) => {
-                let want = p.trim();
-                if os == Os::Windows {
-                    return Err(err("--mig-profile", "MIG is not available on Windows node pools", None));
-                }
-                if !size.mig_capable {
-                    return Err(err(
-                        "--mig-profile",
-                        format!("{} ({}) does not support MIG on AKS", size.name, size.gpu_model),
-                        Some("MIG needs an A100, H100 or H200 size: `aksgpu recommend --mig`".into()),
-                    ));
-                }
-                let profiles = catalog.gpu(&size.gpu_model).map(|g| g.mig_profiles.clone()).unwrap_or_default();
-                let found = profiles
-                    .iter()
-                    .find(|m| m.profile.eq_ignore_ascii_case(want) || m.slice.eq_ignore_ascii_case(want));
-                match found {
-                    Some(m) => {
-                        notes.push(format!(
-                            "MIG {} = {} × {} per GPU; fixed once the pool exists",
-                            m.profile, m.instances, m.slice
-                        ));
-                        Some(m.profile.clone())
-                    }
-                    None => {
-                        return Err(err(
-                            "--mig-profile",
-                            format!("{want:?} is not a MIG profile of {}", size.gpu_model),
-                            Some(format!(
-                                "use one of {}",
-                                profiles
-                                    .iter()
-                                    .map(|m| format!("{} ({})", m.profile, m.slice))
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            )),
-                        ))
-                    }
-                }
-            }
-        };
-        // Spot.
-        if !r.spot && (r.spot_max_price.is_some() || r.eviction_policy.is_some()) {
-            return Err(err(
-                if r.spot_max_price.is_some() { "--spot-max-price" } else { "--eviction-policy" },
-                "only applies to spot pools",
-                Some("add --spot".into()),
-            ));
-        }
-        if let Some(p) = r.spot_max_price {
-            if !(p == -1.0 || (p.is_finite() && p > 0.0)) {
-                return Err(err(
-                    "--spot-max-price",
-                    format!("{p} is not a price: use -1 (up to the on-demand price) or a positive USD/hour"),
-                    None,
-                ));
-            }
-        }
-        let eviction_policy = match r.eviction_policy.as_deref().map(str::to_ascii_lowercase).as_deref() {
-            None => None,
-            Some("delete") => Some("Delete"),
-            Some("deallocate") => Some("Deallocate"),
-            Some(x) => return Err(err("--eviction-policy", format!("{x:?} is not Delete or Deallocate"), None)),
-        };
-        if eviction_policy == Some("Deallocate") {
-            notes.push(
-                "evicted spot nodes are deallocated: their disks still cost money and count against quota".into(),
-            );
-        }
-        // Zones, pods, disks.
-        let mut zones = Vec::new();
-        for z in r.zones.iter().flat_map(|s| s.split(',')).map(str::trim).filter(|s| !s.is_empty()) {
-            if !matches!(z, "1" | "2" | "3") {
-                return Err(err("--zones", format!("{z:?} is not an availability zone (1, 2 or 3)"), None));
-            }
-            if !zones.iter().any(|x: &String| x == z) {
-                zones.push(z.to_owned());
-            }
-        }
-        if let Some(p) = r.max_pods {
-            if !(10..=250).contains(&p) {
-                return Err(err("--max-pods", format!("{p} is outside 10…250"), None));
-            }
-        }
-        let os_disk_type = match r.os_disk_type.as_deref().map(str::to_ascii_lowercase).as_deref() {
-            None => None,
-            Some("managed") => Some("Managed"),
-            Some("ephemeral") => Some("Ephemeral"),
-            Some(x) => return Err(err("--os-disk-type", format!("{x:?} is not Managed or Ephemeral"), None)),
-        };
+        let gpu_driver = check_gpu_driver(catalog, size, r, (os, os_sku.as_deref()), &mut notes)?;
+        let mig_profile = check_mig(catalog, size, r, os, &mut notes)?;
+        let eviction_policy = check_spot(r, &mut notes)?;
+        let (zones, os_disk_type) = check_placement(r)?;
         if let Some((min, rule)) = catalog.min_recommended_size(os_name(os)) {
             if let Some(m) = catalog.size(min) {
                 if size.gpu_memory_per_gpu_gib + 1e-9 < m.gpu_memory_per_gpu_gib && size.vcpus < m.vcpus {

@@ -1183,6 +1183,9 @@ fn explain(
     if !size.aks_supported {
         warnings.push("not supported for AKS GPU node pools".to_owned());
     }
+    if size.cpu_architecture == crate::catalog::CpuArch::Arm64 {
+        warnings.push("Arm64 host (NVIDIA Grace): container images must be built for linux/arm64".to_owned());
+    }
     if size.gpu_vendor == Vendor::Amd {
         warnings.push("AMD: create the pool with --gpu-driver none and install the AMD GPU Operator".to_owned());
     } else if size.driver == Driver::None {
