@@ -89,6 +89,54 @@ fn parse<T: DeserializeOwned>(file: &str, text: &Text<'_>) -> Result<T, CatalogE
     }
 }
 
+/// `prices.yaml` as build.rs embeds it: each size's regions in one string (see `compact_prices`
+/// in build.rs).
+#[derive(serde::Deserialize)]
+struct CompactPrices {
+    currency: String,
+    as_of: String,
+    source: String,
+    #[serde(default)]
+    sources: Vec<PriceOrigin>,
+    #[serde(default)]
+    notes: Vec<String>,
+    sizes: BTreeMap<String, String>,
+}
+
+fn load_prices(file: &str, text: &Text<'_>) -> Result<PriceTable, CatalogError> {
+    let Text::Json(_) = text else { return parse::<PriceTable>(file, text) };
+    let c: CompactPrices = parse(file, text)?;
+    let bad = |size: &str, what: &str| CatalogError::Parse {
+        file: format!("catalog/{file} (bundled)"),
+        message: format!("{size}: bad price entry {what:?}"),
+    };
+    let mut sizes = BTreeMap::new();
+    for (size, packed) in c.sizes {
+        let mut regions = BTreeMap::new();
+        for entry in packed.split(';').filter(|e| !e.is_empty()) {
+            let (region, cells) = entry.split_once('=').ok_or_else(|| bad(&size, entry))?;
+            let mut v = [None; 4];
+            for (slot, cell) in v.iter_mut().zip(cells.split(',')) {
+                if !cell.is_empty() {
+                    *slot = Some(cell.parse::<f64>().map_err(|_| bad(&size, entry))?);
+                }
+            }
+            let [linux, linux_spot, windows, windows_spot] = v;
+            regions.insert(region.to_owned(), RegionPrice { linux, linux_spot, windows, windows_spot });
+        }
+        sizes.insert(size, regions);
+    }
+    Ok(PriceTable {
+        currency: c.currency,
+        as_of: c.as_of,
+        source: c.source,
+        sources: c.sources,
+        notes: c.notes,
+        sizes,
+        from_cache: BTreeMap::new(),
+    })
+}
+
 impl Catalog {
     /// The catalog compiled into the binary.
     pub fn bundled() -> Result<Self, CatalogError> {
@@ -153,7 +201,7 @@ impl Catalog {
                 match base {
                     "gpus.yaml" => gpus = Some(parse::<Vec<GpuModel>>(name, text)?),
                     "rules.yaml" => rules = Some(parse::<Vec<Rule>>(name, text)?),
-                    "prices.yaml" => prices = Some(parse::<PriceTable>(name, text)?),
+                    "prices.yaml" => prices = Some(load_prices(name, text)?),
                     "models.yaml" => models = Some(parse::<Vec<LlmModel>>(name, text)?),
                     "regions.yaml" => regions = parse::<RegionList>(name, text)?,
                     _ => {}
