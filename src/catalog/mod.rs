@@ -112,18 +112,7 @@ fn load_prices(file: &str, text: &Text<'_>) -> Result<PriceTable, CatalogError> 
     };
     let mut sizes = BTreeMap::new();
     for (size, packed) in c.sizes {
-        let mut regions = BTreeMap::new();
-        for entry in packed.split(';').filter(|e| !e.is_empty()) {
-            let (region, cells) = entry.split_once('=').ok_or_else(|| bad(&size, entry))?;
-            let mut v = [None; 4];
-            for (slot, cell) in v.iter_mut().zip(cells.split(',')) {
-                if !cell.is_empty() {
-                    *slot = Some(cell.parse::<f64>().map_err(|_| bad(&size, entry))?);
-                }
-            }
-            let [linux, linux_spot, windows, windows_spot] = v;
-            regions.insert(region.to_owned(), RegionPrice { linux, linux_spot, windows, windows_spot });
-        }
+        let regions = unpack_prices(packed.as_bytes()).ok_or_else(|| bad(&size, &packed))?;
         sizes.insert(size, regions);
     }
     Ok(PriceTable {
@@ -135,6 +124,34 @@ fn load_prices(file: &str, text: &Text<'_>) -> Result<PriceTable, CatalogError> 
         sizes,
         from_cache: BTreeMap::new(),
     })
+}
+
+/// `REGION=L,LS,W,WS;…` with prices in micro-dollars (see build.rs) → region → prices.
+/// Regions come sorted from build.rs, so the map is built in one bulk pass.
+fn unpack_prices(packed: &[u8]) -> Option<BTreeMap<String, RegionPrice>> {
+    let micro = |cell: &[u8]| -> Option<Option<f64>> {
+        if cell.is_empty() {
+            return Some(None);
+        }
+        let n = cell.iter().try_fold(0u64, |n, &b| {
+            b.is_ascii_digit().then_some(())?;
+            n.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+        })?;
+        // Exact below 2^53; IEEE division rounds n / 10⁶ correctly, as parsing the decimal does.
+        Some(Some(n as f64 / 1e6))
+    };
+    let mut out = Vec::new();
+    for entry in packed.split(|&b| b == b';').filter(|e| !e.is_empty()) {
+        let eq = entry.iter().position(|&b| b == b'=')?;
+        let region = std::str::from_utf8(&entry[..eq]).ok()?;
+        let mut v = [None; 4];
+        for (slot, cell) in v.iter_mut().zip(entry[eq + 1..].split(|&b| b == b',')) {
+            *slot = micro(cell)?;
+        }
+        let [linux, linux_spot, windows, windows_spot] = v;
+        out.push((region.to_owned(), RegionPrice { linux, linux_spot, windows, windows_spot }));
+    }
+    Some(out.into_iter().collect())
 }
 
 impl Catalog {
@@ -724,6 +741,17 @@ mod tests {
         // Every priced region is a listed region (validate() checks the same).
         let listed: HashSet<&str> = c.regions.regions.iter().map(|r| r.name.as_str()).collect();
         assert!(c.priced_regions().iter().all(|r| listed.contains(r)));
+    }
+
+    #[test]
+    fn packed_prices_unpack_exactly() {
+        let m = unpack_prices(b"eastus=3673000,444433,,;westeurope=4775000,,,").expect("valid");
+        assert_eq!(m["eastus"].linux, Some(3.673));
+        assert_eq!(m["eastus"].linux_spot, Some(0.444433));
+        assert_eq!(m["eastus"].windows, None);
+        assert_eq!(m["westeurope"].linux, Some(4.775));
+        assert!(unpack_prices(b"eastus=3.673,,,").is_none());
+        assert!(unpack_prices(b"eastus").is_none());
     }
 
     #[test]
