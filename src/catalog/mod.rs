@@ -90,9 +90,9 @@ fn parse<T: DeserializeOwned>(file: &str, text: &Text<'_>) -> Result<T, CatalogE
 }
 
 /// `prices.yaml` as build.rs embeds it: each size's regions in one string (see `compact_prices`
-/// in build.rs).
+/// in build.rs), borrowed from the embedded text.
 #[derive(serde::Deserialize)]
-struct CompactPrices {
+struct CompactPrices<'a> {
     currency: String,
     as_of: String,
     source: String,
@@ -100,20 +100,30 @@ struct CompactPrices {
     sources: Vec<PriceOrigin>,
     #[serde(default)]
     notes: Vec<String>,
-    sizes: BTreeMap<String, String>,
+    #[serde(borrow)]
+    sizes: BTreeMap<&'a str, &'a str>,
 }
 
-fn load_prices(file: &str, text: &Text<'_>) -> Result<PriceTable, CatalogError> {
-    let Text::Json(_) = text else { return parse::<PriceTable>(file, text) };
-    let c: CompactPrices = parse(file, text)?;
+/// Load `prices.yaml`. The bundled (packed) table is unpacked only for sizes the catalog lists
+/// (`listed`): prices of other sizes are ignored at lookup anyway, so only their names are kept
+/// (`PriceTable::unlisted`).
+fn load_prices(file: &str, text: &Text<'_>, listed: &HashSet<&str>) -> Result<PriceTable, CatalogError> {
+    let Text::Json(json) = text else { return parse::<PriceTable>(file, text) };
+    let c: CompactPrices<'_> = serde_json::from_str(json)
+        .map_err(|e| CatalogError::Parse { file: format!("catalog/{file} (bundled)"), message: e.to_string() })?;
     let bad = |size: &str, what: &str| CatalogError::Parse {
         file: format!("catalog/{file} (bundled)"),
         message: format!("{size}: bad price entry {what:?}"),
     };
     let mut sizes = BTreeMap::new();
+    let mut unlisted = Vec::new();
     for (size, packed) in c.sizes {
-        let regions = unpack_prices(packed.as_bytes()).ok_or_else(|| bad(&size, &packed))?;
-        sizes.insert(size, regions);
+        if !listed.contains(size) {
+            unlisted.push(size.to_owned());
+            continue;
+        }
+        let regions = unpack_prices(packed.as_bytes()).ok_or_else(|| bad(size, packed))?;
+        sizes.insert(size.to_owned(), regions);
     }
     Ok(PriceTable {
         currency: c.currency,
@@ -122,6 +132,7 @@ fn load_prices(file: &str, text: &Text<'_>) -> Result<PriceTable, CatalogError> 
         sources: c.sources,
         notes: c.notes,
         sizes,
+        unlisted,
         from_cache: BTreeMap::new(),
     })
 }
@@ -218,7 +229,7 @@ impl Catalog {
                 match base {
                     "gpus.yaml" => gpus = Some(parse::<Vec<GpuModel>>(name, text)?),
                     "rules.yaml" => rules = Some(parse::<Vec<Rule>>(name, text)?),
-                    "prices.yaml" => prices = Some(load_prices(name, text)?),
+                    "prices.yaml" => prices = Some((name, text)),
                     "models.yaml" => models = Some(parse::<Vec<LlmModel>>(name, text)?),
                     "regions.yaml" => regions = parse::<RegionList>(name, text)?,
                     _ => {}
@@ -290,6 +301,8 @@ impl Catalog {
                 .then_with(|| a.vcpus.cmp(&b.vcpus))
                 .then_with(|| a.name.cmp(&b.name))
         });
+        let listed: HashSet<&str> = sizes.iter().map(|s| s.name.as_str()).collect();
+        let prices = load_prices(prices.0, prices.1, &listed)?;
         Ok(Self { sizes, gpus, rules, prices, models, regions, origin })
     }
 
@@ -723,8 +736,9 @@ mod tests {
             .map(|s| s.name.as_str())
             .collect();
         assert!(unpriced.is_empty(), "current AKS sizes without a list price: {unpriced:?}");
-        let uncatalogued: Vec<&str> =
-            c.prices.sizes.keys().map(String::as_str).filter(|s| !c.sizes.iter().any(|z| z.name == *s)).collect();
+        // The bundled table keeps only the names of priced sizes the catalog lacks.
+        let uncatalogued: Vec<&str> = c.prices.unlisted.iter().map(String::as_str).collect();
+        assert!(c.prices.sizes.keys().all(|s| c.size(s).is_some()));
         // e.g. the NCv6 RTX PRO sizes beyond the documented ones, ND96is_flex_H100_v5.
         assert!(uncatalogued.contains(&"Standard_ND96is_flex_H100_v5"), "{uncatalogued:?}");
         assert!(uncatalogued.iter().all(|s| c.size(s).is_none()));
