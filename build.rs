@@ -34,6 +34,53 @@ fn strip_nulls(v: &mut serde_json::Value) {
     }
 }
 
+/// `prices.yaml` only: each size's `{REGION: {linux, linux_spot, windows, windows_spot}}` map
+/// becomes one string `REGION=L,LS,W,WS;…` with prices in whole micro-dollars (empty =
+/// unknown), which `catalog::load_prices` reads with a byte scan. A thousand small JSON objects
+/// with decimal numbers cost far more to deserialize. n / 10⁶ as f64 is the same correctly
+/// rounded value as parsing the decimal, so nothing changes but the speed.
+fn compact_prices(v: &mut serde_json::Value) {
+    const FIELDS: [&str; 4] = ["linux", "linux_spot", "windows", "windows_spot"];
+    let Some(sizes) = v.get_mut("sizes").and_then(serde_json::Value::as_object_mut) else { return };
+    for (size, regions) in sizes.iter_mut() {
+        let map = regions.as_object().unwrap_or_else(|| panic!("catalog/prices.yaml: {size} is not a map"));
+        let mut text = String::new();
+        for (region, p) in map {
+            assert!(
+                region.chars().all(|c| c.is_ascii_alphanumeric()),
+                "catalog/prices.yaml: {size}: bad region {region:?}"
+            );
+            let obj = p.as_object().unwrap_or_else(|| panic!("catalog/prices.yaml: {size} in {region} is not a map"));
+            for k in obj.keys() {
+                assert!(FIELDS.contains(&k.as_str()), "catalog/prices.yaml: {size} in {region}: unknown field {k}");
+            }
+            if !text.is_empty() {
+                text.push(';');
+            }
+            text.push_str(region);
+            text.push('=');
+            let cells: Vec<String> = FIELDS
+                .iter()
+                .map(|f| match obj.get(*f) {
+                    Some(serde_json::Value::Number(n)) => {
+                        let v = n.as_f64().unwrap_or(f64::NAN);
+                        let micro = (v * 1e6).round();
+                        assert!(
+                            v > 0.0 && (v * 1e6 - micro).abs() < 1e-3 && micro < 9e15,
+                            "catalog/prices.yaml: {size} in {region}: {f} = {v} is not a positive price with at most 6 decimals"
+                        );
+                        format!("{micro:.0}")
+                    }
+                    None => String::new(),
+                    Some(other) => panic!("catalog/prices.yaml: {size} in {region}: {f} = {other} is not a number"),
+                })
+                .collect();
+            text.push_str(&cells.join(","));
+        }
+        *regions = serde_json::Value::String(text);
+    }
+}
+
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("manifest dir"));
     let catalog = root.join("catalog");
@@ -51,6 +98,9 @@ fn main() {
         let mut value: serde_json::Value =
             serde_yaml_ng::from_str(&text).unwrap_or_else(|e| panic!("catalog/{}: {e}", rel.display()));
         strip_nulls(&mut value);
+        if rel.to_string_lossy() == "prices.yaml" {
+            compact_prices(&mut value);
+        }
         let json = serde_json::to_string(&value).expect("json");
         let name = rel.to_string_lossy().replace('\\', "/");
         let out = out_dir.join(name.replace('/', "__") + ".json");

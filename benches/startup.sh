@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Full-process benchmark: `aksgpu recommend …` against `aksgpu --version`, plus peak RSS.
-# Targets (issue #2): recommend ≤ 1.5× the time of --version; peak RSS ≤ 20 MB.
+# Targets (issues #2 and #8, with the world-wide price table): recommend ≤ 1.5× the time of
+# --version; peak RSS ≤ 20 MB.
 # Usage: benches/startup.sh [RUNS]   (builds the release binary first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-300}
-cargo build --release --quiet
+cargo build --release --locked --quiet
 bin=target/release/aksgpu
 unset AKSGPU_CATALOG
 rec=(recommend --workload inference --model llama-3.1-8b -o json)

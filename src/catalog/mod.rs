@@ -104,6 +104,82 @@ fn parse<T: DeserializeOwned>(file: &str, text: &Text<'_>) -> Result<T, CatalogE
     }
 }
 
+/// `prices.yaml` as build.rs embeds it: each size's regions in one string (see `compact_prices`
+/// in build.rs), borrowed from the embedded text.
+#[derive(serde::Deserialize)]
+struct CompactPrices<'a> {
+    currency: String,
+    as_of: String,
+    source: String,
+    #[serde(default)]
+    sources: Vec<PriceOrigin>,
+    #[serde(default)]
+    notes: Vec<String>,
+    #[serde(borrow)]
+    sizes: BTreeMap<&'a str, &'a str>,
+}
+
+/// Load `prices.yaml`. The bundled (packed) table is unpacked only for sizes the catalog lists
+/// (`listed`): prices of other sizes are ignored at lookup anyway, so only their names are kept
+/// (`PriceTable::unlisted`).
+fn load_prices(file: &str, text: &Text<'_>, listed: &HashSet<&str>) -> Result<PriceTable, CatalogError> {
+    let Text::Json(json) = text else { return parse::<PriceTable>(file, text) };
+    let c: CompactPrices<'_> = serde_json::from_str(json)
+        .map_err(|e| CatalogError::Parse { file: format!("catalog/{file} (bundled)"), message: e.to_string() })?;
+    let bad = |size: &str, what: &str| CatalogError::Parse {
+        file: format!("catalog/{file} (bundled)"),
+        message: format!("{size}: bad price entry {what:?}"),
+    };
+    let mut sizes = BTreeMap::new();
+    let mut unlisted = Vec::new();
+    for (size, packed) in c.sizes {
+        if !listed.contains(size) {
+            unlisted.push(size.to_owned());
+            continue;
+        }
+        let regions = unpack_prices(packed.as_bytes()).ok_or_else(|| bad(size, packed))?;
+        sizes.insert(size.to_owned(), regions);
+    }
+    Ok(PriceTable {
+        currency: c.currency,
+        as_of: c.as_of,
+        source: c.source,
+        sources: c.sources,
+        notes: c.notes,
+        sizes,
+        unlisted,
+        from_cache: BTreeMap::new(),
+    })
+}
+
+/// `REGION=L,LS,W,WS;…` with prices in micro-dollars (see build.rs) → region → prices.
+/// Regions come sorted from build.rs, so the map is built in one bulk pass.
+fn unpack_prices(packed: &[u8]) -> Option<BTreeMap<String, RegionPrice>> {
+    let micro = |cell: &[u8]| -> Option<Option<f64>> {
+        if cell.is_empty() {
+            return Some(None);
+        }
+        let n = cell.iter().try_fold(0u64, |n, &b| {
+            b.is_ascii_digit().then_some(())?;
+            n.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+        })?;
+        // Exact below 2^53; IEEE division rounds n / 10⁶ correctly, as parsing the decimal does.
+        Some(Some(n as f64 / 1e6))
+    };
+    let mut out = Vec::new();
+    for entry in packed.split(|&b| b == b';').filter(|e| !e.is_empty()) {
+        let eq = entry.iter().position(|&b| b == b'=')?;
+        let region = std::str::from_utf8(&entry[..eq]).ok()?;
+        let mut v = [None; 4];
+        for (slot, cell) in v.iter_mut().zip(entry[eq + 1..].split(|&b| b == b',')) {
+            *slot = micro(cell)?;
+        }
+        let [linux, linux_spot, windows, windows_spot] = v;
+        out.push((region.to_owned(), RegionPrice { linux, linux_spot, windows, windows_spot }));
+    }
+    Some(out.into_iter().collect())
+}
+
 impl Catalog {
     /// The catalog compiled into the binary.
     pub fn bundled() -> Result<Self, CatalogError> {
@@ -168,7 +244,7 @@ impl Catalog {
                 match base {
                     "gpus.yaml" => gpus = Some(parse::<Vec<GpuModel>>(name, text)?),
                     "rules.yaml" => rules = Some(parse::<Vec<Rule>>(name, text)?),
-                    "prices.yaml" => prices = Some(parse::<PriceTable>(name, text)?),
+                    "prices.yaml" => prices = Some((name, text)),
                     "models.yaml" => models = Some(parse::<Vec<LlmModel>>(name, text)?),
                     "regions.yaml" => regions = parse::<RegionList>(name, text)?,
                     _ => {}
@@ -243,6 +319,8 @@ impl Catalog {
                 .then_with(|| a.vcpus.cmp(&b.vcpus))
                 .then_with(|| a.name.cmp(&b.name))
         });
+        let listed: HashSet<&str> = sizes.iter().map(|s| s.name.as_str()).collect();
+        let prices = load_prices(prices.0, prices.1, &listed)?;
         Ok(Self { sizes, gpus, rules, prices, models, regions, origin })
     }
 
@@ -690,7 +768,8 @@ mod tests {
             .values()
             .flat_map(|m| m.values())
             .all(|p| p.windows.is_none() && p.windows_spot.is_none()));
-        assert_eq!(c.priced_regions().len(), 52);
+        // 52 regions in the table; one of them prices only sizes the catalog does not list yet.
+        assert_eq!(c.priced_regions().len(), 51);
         let od = c.price_origin("linux").expect("linux source");
         assert_eq!(od.as_of, "2026-06-18");
         assert!(od.source.contains("karpenter-provider-azure"));
@@ -716,8 +795,9 @@ mod tests {
             .map(|s| s.name.as_str())
             .collect();
         assert_eq!(unpriced, ["Standard_ND128isr_GB300_v6"], "current AKS sizes without a list price");
-        let uncatalogued: Vec<&str> =
-            c.prices.sizes.keys().map(String::as_str).filter(|s| !c.sizes.iter().any(|z| z.name == *s)).collect();
+        // The bundled table keeps only the names of priced sizes the catalog lacks.
+        let uncatalogued: Vec<&str> = c.prices.unlisted.iter().map(String::as_str).collect();
+        assert!(c.prices.sizes.keys().all(|s| c.size(s).is_some()));
         // e.g. the NCv6 RTX PRO sizes beyond the documented ones, ND96is_flex_H100_v5.
         assert!(uncatalogued.contains(&"Standard_ND96is_flex_H100_v5"), "{uncatalogued:?}");
         assert!(uncatalogued.iter().all(|s| c.size(s).is_none()));
@@ -807,6 +887,17 @@ mod tests {
         assert!(gb200.aks_supported && gb200.aks_os_skus == ["Ubuntu"]);
         assert_eq!(gb200.cpu_architecture, CpuArch::Arm64);
         assert_eq!(a100.cpu_architecture, CpuArch::X64);
+    }
+
+    #[test]
+    fn packed_prices_unpack_exactly() {
+        let m = unpack_prices(b"eastus=3673000,444433,,;westeurope=4775000,,,").expect("valid");
+        assert_eq!(m["eastus"].linux, Some(3.673));
+        assert_eq!(m["eastus"].linux_spot, Some(0.444433));
+        assert_eq!(m["eastus"].windows, None);
+        assert_eq!(m["westeurope"].linux, Some(4.775));
+        assert!(unpack_prices(b"eastus=3.673,,,").is_none());
+        assert!(unpack_prices(b"eastus").is_none());
     }
 
     #[test]

@@ -396,6 +396,10 @@ pub struct PriceTable {
     pub notes: Vec<String>,
     /// size name → region → prices. May name sizes the catalog does not list (ignored).
     pub sizes: BTreeMap<String, BTreeMap<String, RegionPrice>>,
+    /// Bundled only: priced sizes the catalog does not list, whose prices are not loaded
+    /// (they would be ignored at lookup).
+    #[serde(skip)]
+    pub unlisted: Vec<String>,
     /// Entries replaced by the live price cache: (size, region) → "live cache, fetched …".
     #[serde(skip)]
     pub from_cache: BTreeMap<(String, String), std::sync::Arc<str>>,

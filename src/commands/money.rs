@@ -236,13 +236,12 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
         )
         .into());
     }
-    let regions: Vec<String> =
-        a.region.iter().map(|r| r.trim().replace(' ', "").to_ascii_lowercase()).filter(|r| !r.is_empty()).collect();
-    for r in &regions {
-        if !r.chars().all(|c| c.is_ascii_alphanumeric()) {
-            return Err(Error::usage(format!("--region {r:?} is not an Azure region name"), None).into());
-        }
-    }
+    let regions: Vec<String> = a
+        .region
+        .iter()
+        .filter(|r| !r.trim().is_empty())
+        .map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r))
+        .collect::<Result<_, _>>()?;
     let base = std::env::var("AKSGPU_PRICES_ENDPOINT")
         .ok()
         .filter(|s| !s.trim().is_empty())
@@ -318,10 +317,7 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
 /// `aksgpu catalog diff`
 pub fn catalog_diff(ctx: &Ctx, a: &CatalogDiffArgs) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
-    let location = a.location.replace(' ', "").to_ascii_lowercase();
-    if location.is_empty() || !location.chars().all(|c| c.is_ascii_alphanumeric()) {
-        return Err(Error::usage(format!("--location {:?} is not an Azure region name", a.location), None).into());
-    }
+    let location = crate::commands::recommend::region_arg(&catalog, "--location", &a.location)?;
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let client = az.client;

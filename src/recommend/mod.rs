@@ -319,8 +319,9 @@ pub struct Price {
     pub region: Option<String>,
     /// True when the region was chosen as the cheapest one (no `--region`).
     pub cheapest_region: bool,
-    /// Source and date of `rank_per_node_hour`.
-    pub source: Option<String>,
+    /// The price field behind `rank_per_node_hour` (`linux`, `windows_spot`, …); its source and
+    /// date are looked up for the shown results only.
+    pub field: &'static str,
 }
 
 /// One ranked recommendation.
@@ -468,6 +469,7 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
             (n, None) => n.clone(),
             (None, _) => None,
         };
+        r.price_source = r.price.as_ref().and_then(|p| catalog.price_source(&r.vm_size, p.region.as_deref()?, p.field));
         if let Some(size) = catalog.size(&r.vm_size) {
             (r.reasons, r.warnings) =
                 explain(catalog, req, size, catalog.gpu(&size.gpu_model), &r.fit, r.price.as_ref());
@@ -682,7 +684,7 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
         price_kind: price_kind(req),
         price_basis: price.as_ref().map_or_else(|| "unpriced".to_owned(), |p| p.basis.clone()),
         rank_price_per_hour: rank_price.map(round_cents),
-        price_source: price.as_ref().and_then(|p| p.source.clone()),
+        price_source: None,
         fit,
         reasons: Vec::new(),
         warnings: Vec::new(),
@@ -806,7 +808,7 @@ fn pick_price(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Option<Pr
             basis: "unpriced".to_owned(),
             region: req.region.clone(),
             cheapest_region: false,
-            source: None,
+            field: "",
         });
     };
     Some(Price {
@@ -816,7 +818,7 @@ fn pick_price(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Option<Pr
         basis: found.basis.to_owned(),
         region: Some(region.clone()),
         cheapest_region: req.region.is_none(),
-        source: catalog.price_source(&size.name, region, found.field),
+        field: found.field,
     })
 }
 
