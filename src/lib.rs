@@ -9,7 +9,7 @@
 //!    → provision (the executor) over arm (the only HTTP: auth, retries, polling)
 //! ```
 //!
-//! `cost` and `drift` are pure too. `output` is the only module that writes to the terminal;
+//! `cost` and `drift` are pure too. `output` formats results and errors for the terminal;
 //! `commands` wires the stages together, one module per command family.
 
 pub mod arm;

@@ -1,4 +1,5 @@
-//! The one poller for ARM long-running operations.
+//! Polling of ARM long-running operations (feature registration, runCommand results and the
+//! operator's readiness poll their own state in `provision`, under the same deadline).
 //!
 //! Polling follows `Azure-AsyncOperation`, then `Operation-Location`, then `Location`, then the
 //! resource's own `provisioningState`. Only `Succeeded`, `Failed`, `Canceled` and `Cancelled`

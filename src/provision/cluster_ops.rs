@@ -1,5 +1,6 @@
 //! Cluster cost hygiene: stop/start the cluster, turn on cost analysis, scale a pool. Each
-//! reads first, changes only what was asked, sends `If-Match` on the eTag it read, and waits.
+//! reads first, changes only what was asked, and waits. The PUTs (cost analysis, scale) send
+//! `If-Match` with the eTag they read when the resource has one; stop/start is a plain POST.
 //! A write whose answer was lost is never resent: the cluster or pool is read back instead.
 
 use std::time::{Duration, Instant};

@@ -1,6 +1,6 @@
 //! Turning on KAITO (the AI toolchain operator): GET the cluster, change only
 //! `aiToolchainOperatorProfile.enabled` and `oidcIssuerProfile.enabled`, PUT it back without
-//! read-only fields (with `If-Match` on the cluster's eTag), and wait. Success is reported
+//! read-only fields (with `If-Match` on the cluster's eTag when it has one), and wait. Success is reported
 //! only when the final GET shows the profile enabled; a lost answer is read back, not resent.
 
 use std::time::{Duration, Instant};
