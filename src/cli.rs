@@ -10,7 +10,7 @@ use clap_complete::engine::ArgValueCandidates;
 
 use crate::commands::completions as complete;
 
-use crate::recommend::{Os, Precision, Workload};
+use crate::domain::{DriverMode, MigStrategy, Os, Precision, Workload};
 use crate::units;
 
 const EXIT_CODES: &str = "\
@@ -176,7 +176,7 @@ Azure's size tables write it (an A100 sold as 80 GB meets 80GB). Parameter count
 10,000 means billions.\n\nWith no requirement flags on a terminal, a short wizard asks the questions.")]
 pub struct RecommendArgs {
     /// Kind of workload.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = workload())]
     pub workload: Option<Workload>,
     /// Open model to size for (Hugging Face id or alias such as llama-3.1-8b).
     #[arg(long, value_name = "NAME", add = ArgValueCandidates::new(complete::models))]
@@ -185,7 +185,7 @@ pub struct RecommendArgs {
     #[arg(long, value_name = "COUNT", value_parser = units::parse_params, allow_negative_numbers = true)]
     pub model_params: Option<f64>,
     /// Weight precision [default: the model's native precision, else bf16].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = precision())]
     pub precision: Option<Precision>,
     /// Tokens of context per sequence [default: 4096 for inference, 2048 for training].
     #[arg(long, value_name = "TOKENS", value_parser = units::parse_count, allow_negative_numbers = true)]
@@ -224,7 +224,7 @@ pub struct RecommendArgs {
     #[arg(long, value_name = "GPU", value_delimiter = ',', add = ArgValueCandidates::new(complete::gpus))]
     pub gpu_model: Vec<String>,
     /// Node operating system.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = os())]
     pub os: Option<Os>,
     /// Kubernetes version of the cluster (checked against the Windows GPU minimum).
     #[arg(long = "k8s-version", alias = "kubernetes-version", value_name = "VERSION")]
@@ -314,7 +314,7 @@ pub struct CreatePoolArgs {
     #[arg(long)]
     pub recommend: bool,
     /// With --recommend: the workload.
-    #[arg(long, value_enum, requires = "recommend")]
+    #[arg(long, value_parser = workload(), requires = "recommend")]
     pub workload: Option<Workload>,
     /// With --recommend: the model (alias or Hugging Face id).
     #[arg(long, value_name = "NAME", requires = "recommend", add = ArgValueCandidates::new(complete::models))]
@@ -323,7 +323,7 @@ pub struct CreatePoolArgs {
     #[arg(long, value_name = "COUNT", requires = "recommend", value_parser = units::parse_params, allow_negative_numbers = true)]
     pub model_params: Option<f64>,
     /// With --recommend: weight precision.
-    #[arg(long, value_enum, requires = "recommend")]
+    #[arg(long, value_parser = precision(), requires = "recommend")]
     pub precision: Option<Precision>,
     /// With --recommend: minimum GPU memory per GPU.
     #[arg(long, value_name = "SIZE", requires = "recommend", value_parser = units::parse_memory, allow_negative_numbers = true)]
@@ -344,7 +344,7 @@ pub struct CreatePoolArgs {
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
     pub max_count: Option<u32>,
     /// Node OS.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = os())]
     pub os: Option<Os>,
     /// OS SKU (Ubuntu, AzureLinux, Ubuntu2404, Windows2022, Windows2025, …).
     #[arg(long, value_name = "SKU")]
@@ -606,7 +606,7 @@ pub struct ManifestArgs {
     #[arg(long)]
     pub spot: bool,
     /// Node OS (windows requests microsoft.com/directx).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = os())]
     pub os: Option<Os>,
     /// GPUs (or MIG slices) to request.
     #[arg(long, value_name = "N", default_value = "1", value_parser = parse_u32, allow_negative_numbers = true)]
@@ -658,7 +658,7 @@ pub struct CostArgs {
     #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub region: Option<String>,
     /// Node OS.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = os())]
     pub os: Option<Os>,
     /// Spot prices.
     #[arg(long)]
@@ -816,6 +816,56 @@ pub struct CompletionsArgs {
     /// Shell to generate for.
     #[arg(value_enum)]
     pub shell: Shell,
+}
+
+/// A flag that takes one of `all`, parsed into the domain type (clap lists the names in help
+/// and completions).
+fn one_of<T: Copy + Send + Sync + 'static>(
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+    help: fn(T) -> Option<&'static str>,
+) -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = all.iter().map(move |&v| match help(v) {
+        Some(h) => PossibleValue::new(name(v)).help(h),
+        None => PossibleValue::new(name(v)),
+    });
+    PossibleValuesParser::new(values).try_map(move |s: String| {
+        all.iter().copied().find(|&v| name(v) == s).ok_or_else(|| format!("unknown value {s}"))
+    })
+}
+
+/// `--workload`
+fn workload() -> impl clap::builder::TypedValueParser<Value = Workload> {
+    one_of(Workload::ALL, Workload::name, |_| None)
+}
+
+/// `--precision`
+fn precision() -> impl clap::builder::TypedValueParser<Value = Precision> {
+    one_of(Precision::ALL, Precision::name, Precision::describe)
+}
+
+/// `--os`
+fn os() -> impl clap::builder::TypedValueParser<Value = Os> {
+    one_of(Os::ALL, Os::name, |_| None)
+}
+
+impl From<DriverModeArg> for DriverMode {
+    fn from(m: DriverModeArg) -> Self {
+        match m {
+            DriverModeArg::Aks => DriverMode::Aks,
+            DriverModeArg::Operator => DriverMode::Operator,
+        }
+    }
+}
+
+impl From<MigStrategyArg> for MigStrategy {
+    fn from(m: MigStrategyArg) -> Self {
+        match m {
+            MigStrategyArg::Single => MigStrategy::Single,
+            MigStrategyArg::Mixed => MigStrategy::Mixed,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ pub mod catalog;
 pub mod cli;
 pub mod commands;
 pub mod cost;
+pub mod domain;
 pub mod drift;
 pub mod error;
 pub mod output;

@@ -249,7 +249,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         pool: Some(a.name.clone()),
         driver_mode: None,
         chart_version: None,
-        mig_strategy: a.mig_strategy.map(gpu_stack::mig_strategy),
+        mig_strategy: a.mig_strategy.map(crate::domain::MigStrategy::from),
         time_slicing: a.time_slicing,
     });
     let progress = Progress::default();

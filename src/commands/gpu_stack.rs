@@ -10,14 +10,14 @@ use crate::arm::auth::{AuthMethod, Secret};
 use crate::arm::{api, ArmClient, ArmError};
 use crate::catalog::{Catalog, Vendor};
 use crate::cli::{
-    DriverModeArg, FeatureListArgs, Format, InstallOperatorArgs, KaitoEnableArgs, KaitoWorkspaceArgs, KindArg,
-    ManifestArgs, ManifestFormat, MigStrategyArg, RegisterFeatureArgs,
+    FeatureListArgs, Format, InstallOperatorArgs, KaitoEnableArgs, KaitoWorkspaceArgs, KindArg, ManifestArgs,
+    ManifestFormat, RegisterFeatureArgs,
 };
 use crate::commands::azure::{self, base_url, subscription, Cred};
 use crate::commands::Ctx;
+use crate::domain::{DriverMode, MigStrategy};
 use crate::error::{did_you_mean, Error};
 use crate::output::Printer;
-use crate::plan::operator::{DriverMode, MigStrategy};
 use crate::plan::{kaito as kaito_plan, manifest as mf, Plan};
 use crate::provision::features::{self, Outcome as FeatureOutcome};
 use crate::provision::kaito::{self, Outcome as KaitoOutcome};
@@ -127,21 +127,6 @@ pub fn feature_list(ctx: &Ctx, a: &FeatureListArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-fn driver_mode(m: DriverModeArg) -> DriverMode {
-    match m {
-        DriverModeArg::Aks => DriverMode::Aks,
-        DriverModeArg::Operator => DriverMode::Operator,
-    }
-}
-
-/// Map the CLI MIG strategy.
-pub fn mig_strategy(m: MigStrategyArg) -> MigStrategy {
-    match m {
-        MigStrategyArg::Single => MigStrategy::Single,
-        MigStrategyArg::Mixed => MigStrategy::Mixed,
-    }
 }
 
 /// The `clusterToken` for Entra-ID clusters: `AKSGPU_CLUSTER_TOKEN`, else minted by the
@@ -281,9 +266,9 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
         resource_group: a.target.resource_group.clone(),
         cluster: a.target.cluster.clone(),
         pool: a.pool.clone(),
-        driver_mode: a.driver_mode.map(driver_mode),
+        driver_mode: a.driver_mode.map(DriverMode::from),
         chart_version: a.chart_version.clone(),
-        mig_strategy: a.mig_strategy.map(mig_strategy),
+        mig_strategy: a.mig_strategy.map(MigStrategy::from),
         time_slicing: a.time_slicing,
     };
     let progress = Progress::default();

@@ -14,57 +14,11 @@ use serde::Serialize;
 use crate::catalog::{
     Catalog, Driver, GpuModel, KubeVersion, LlmModel, NativeDtype, RegionPrice, Status, Vendor, VmSize,
 };
-pub use estimate::{Arch, Layout, Need, Precision, Recompute};
+pub use crate::domain::{Os, Precision, Workload};
+pub use estimate::{Arch, Layout, Need, Recompute};
 
 /// Hours in a month for monthly figures (Azure's pricing calculator uses 730).
 pub const HOURS_PER_MONTH: f64 = 730.0;
-
-/// Kind of workload.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum Workload {
-    Training,
-    FineTuning,
-    Inference,
-    Vdi,
-    Video,
-    Hpc,
-    DataScience,
-    Cv,
-}
-
-impl Workload {
-    /// Name as typed on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Workload::Training => "training",
-            Workload::FineTuning => "fine-tuning",
-            Workload::Inference => "inference",
-            Workload::Vdi => "vdi",
-            Workload::Video => "video",
-            Workload::Hpc => "hpc",
-            Workload::DataScience => "data-science",
-            Workload::Cv => "cv",
-        }
-    }
-
-    fn max_nodes(self) -> u32 {
-        match self {
-            Workload::Training | Workload::Hpc => 64,
-            Workload::FineTuning => 16,
-            Workload::Inference => 8,
-            _ => 1,
-        }
-    }
-}
-
-/// Node operating system.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum Os {
-    Linux,
-    Windows,
-}
 
 /// An inclusive range; `None` = open.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
