@@ -180,6 +180,14 @@ impl MigStrategy {
     }
 }
 
+/// True for the terminal `provisioningState`s / operation statuses (any case): `Succeeded`,
+/// `Failed`, `Canceled`, `Cancelled`. Everything else (including free-form text such as
+/// "CreatingAgentPool: 0/1 nodes completed") means still running (the states AKS was seen to
+/// answer, as the lro module docs list them).
+pub fn is_terminal(state: &str) -> bool {
+    matches!(state.trim().to_ascii_lowercase().as_str(), "succeeded" | "failed" | "canceled" | "cancelled")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -45,10 +45,7 @@ pub struct Operation {
     pub started: Instant,
 }
 
-/// True for terminal states (case-insensitive).
-pub fn is_terminal(state: &str) -> bool {
-    matches!(state.trim().to_ascii_lowercase().as_str(), "succeeded" | "failed" | "canceled" | "cancelled")
-}
+pub use crate::domain::is_terminal;
 
 fn is_success(state: &str) -> bool {
     state.trim().eq_ignore_ascii_case("succeeded")

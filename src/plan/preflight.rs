@@ -60,7 +60,7 @@ pub fn check(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<Verdic
     let name = &spec.cluster;
     let state = c.pointer("/properties/provisioningState").and_then(Value::as_str).unwrap_or("Unknown");
     if !state.eq_ignore_ascii_case("Succeeded") {
-        let busy = !crate::arm::lro::is_terminal(state);
+        let busy = !crate::domain::is_terminal(state);
         return Err(refuse(
             format!("cluster {name} is {state}, not Succeeded"),
             Some(if busy {
