@@ -207,7 +207,7 @@ impl TokenSource for AzureSource {
 }
 
 fn first_line(s: &str) -> String {
-    crate::output::sanitize(s.lines().next().unwrap_or(s)).chars().take(300).collect()
+    super::redact::sanitize(s.lines().next().unwrap_or(s)).chars().take(300).collect()
 }
 
 /// A credential error with every reason it carries: a chain (az CLI, then azd) reports
@@ -220,7 +220,7 @@ pub fn reasons(s: &str) -> String {
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with("To troubleshoot, visit"))
         .take(12)
-        .map(|l| crate::output::sanitize(l).chars().take(300).collect())
+        .map(|l| super::redact::sanitize(l).chars().take(300).collect())
         .collect();
     match lines.as_slice() {
         [] => "no reason given".to_owned(),

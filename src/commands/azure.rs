@@ -98,6 +98,7 @@ pub fn connect(args: &ArmArgs) -> Result<Azure, Error> {
         1 => Verbosity::Requests,
         _ => Verbosity::Headers,
     };
+    client.log_sink = Some(crate::output::log_line);
     let subscription = auth::subscription(args.subscription.as_deref(), &env);
     Ok(Azure { client, method, source, subscription })
 }

@@ -250,6 +250,7 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
     let endpoint = Endpoint::new(Cloud::AzureCloud, Some(&base))?;
     let mut client = ArmClient::new(endpoint, None, Sleeper::from_env())?;
     client.verbosity = if a.verbose > 0 { Verbosity::Requests } else { Verbosity::Quiet };
+    client.log_sink = Some(crate::output::log_line);
     let sizes: Vec<&str> =
         catalog.sizes.iter().filter(|s| s.status != crate::catalog::Status::Retired).map(|s| s.name.as_str()).collect();
     let mut queries = Vec::new();

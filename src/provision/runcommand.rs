@@ -77,8 +77,8 @@ fn parse(v: &Value) -> CommandResult {
     CommandResult {
         state: p.get("provisioningState").and_then(Value::as_str).unwrap_or("Unknown").to_owned(),
         exit_code: p.get("exitCode").and_then(Value::as_i64),
-        logs: crate::output::sanitize(p.get("logs").and_then(Value::as_str).unwrap_or_default()),
-        reason: p.get("reason").and_then(Value::as_str).map(crate::output::sanitize),
+        logs: crate::arm::redact::sanitize(p.get("logs").and_then(Value::as_str).unwrap_or_default()),
+        reason: p.get("reason").and_then(Value::as_str).map(crate::arm::redact::sanitize),
     }
 }
 
