@@ -758,55 +758,6 @@ impl PoolSpec {
     }
 }
 
-/// An agent pool as ARM returns it: the GPU-relevant fields typed, every other field kept
-/// as is (so reading and writing a pool never drops what this tool does not model).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct AgentPool {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(default)]
-    pub properties: AgentPoolProperties,
-    #[serde(flatten)]
-    pub other: Map<String, Value>,
-}
-
-/// `AgentPool.properties`, GPU fields typed.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AgentPoolProperties {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vm_size: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub count: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub os_type: Option<String>,
-    #[serde(default, rename = "osSKU", skip_serializing_if = "Option::is_none")]
-    pub os_sku: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gpu_instance_profile: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gpu_profile: Option<GpuProfile>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub node_taints: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scale_set_priority: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub provisioning_state: Option<String>,
-    #[serde(flatten)]
-    pub other: Map<String, Value>,
-}
-
-/// `gpuProfile`: the driver choice, plus whatever newer API versions add (`nvidia`, …).
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct GpuProfile {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub driver: Option<String>,
-    #[serde(flatten)]
-    pub other: Map<String, Value>,
-}
-
 /// One differing field.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Difference {

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use serde_json::{Map, Value};
 
 use aksgpu::catalog::Catalog;
-use aksgpu::plan::agent_pool::{AgentPool, PoolRequest, PoolSpec};
+use aksgpu::plan::agent_pool::{PoolRequest, PoolSpec};
 use aksgpu::recommend::Os;
 
 /// Microsoft's specs: `AKSGPU_SHARED_ARM`, else `../shared/arm` next to the checkout.
@@ -205,7 +205,10 @@ fn every_request_body_validates_against_the_agent_pool_schema() {
 }
 
 #[test]
-fn gpu_examples_round_trip_through_the_client_types() {
+fn gpu_examples_carry_the_fields_the_tool_reads() {
+    // The executor reads pools as JSON at fixed pointers (operator.rs: vmSize, osType,
+    // gpuProfile.driver; preflight and diff: gpuInstanceProfile, scaleSetPriority, osSKU). The
+    // service's own examples must have them there.
     let Some(dir) = shared() else { return };
     let examples = dir.join("aks/2026-08-01/examples");
     let mut seen = 0;
@@ -224,24 +227,21 @@ fn gpu_examples_round_trip_through_the_client_types() {
             }
         }
         for body in bodies.into_iter().filter(|b| b.is_object()) {
-            let typed: AgentPool = serde_json::from_value(body.clone()).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let back = serde_json::to_value(&typed).expect("serialize");
-            assert_eq!(back, body, "{name} lost or changed fields in a round trip");
-            for field in ["gpuInstanceProfile", "gpuProfile", "vmSize", "scaleSetPriority", "osSKU"] {
-                assert_eq!(back["properties"].get(field), body["properties"].get(field), "{name}: {field}");
-            }
+            assert!(body.pointer("/properties/vmSize").is_some_and(serde_json::Value::is_string), "{name}: vmSize");
             seen += 1;
         }
     }
     assert!(seen >= 8, "only {seen} bodies checked");
-    let mig = load(&examples.join("AgentPoolsCreate_GPUMIG.json"));
-    let typed: AgentPool = serde_json::from_value(mig["parameters"]["parameters"].clone()).expect("parses");
-    assert_eq!(typed.properties.gpu_instance_profile.as_deref(), Some("MIG2g"));
-    let managed = load(&examples.join("AgentPoolsCreate_ManagedGPU.json"));
-    let typed: AgentPool = serde_json::from_value(managed["parameters"]["parameters"].clone()).expect("parses");
-    let gp = typed.properties.gpu_profile.expect("gpuProfile");
-    assert_eq!(gp.driver.as_deref(), Some("Install"));
-    assert!(gp.other.contains_key("nvidia"), "the newer nvidia block survives: {gp:?}");
+    let at = |file: &str, pointer: &str| {
+        load(&examples.join(file))["parameters"]["parameters"]
+            .pointer(pointer)
+            .and_then(|v| v.as_str())
+            .map(str::to_owned)
+    };
+    assert_eq!(at("AgentPoolsCreate_GPUMIG.json", "/properties/gpuInstanceProfile").as_deref(), Some("MIG2g"));
+    assert_eq!(at("AgentPoolsCreate_ManagedGPU.json", "/properties/gpuProfile/driver").as_deref(), Some("Install"));
+    assert_eq!(at("AgentPoolsCreate_Spot.json", "/properties/scaleSetPriority").as_deref(), Some("Spot"));
+    assert_eq!(at("AgentPoolsCreate_WindowsOSSKU.json", "/properties/osType").as_deref(), Some("Windows"));
 }
 
 /// The bodies built from a GET (KAITO, cost analysis, pool scale) carry no read-only field
