@@ -33,11 +33,6 @@ impl Range {
         self.min.is_none_or(|m| v + 1e-9 >= m) && self.max.is_none_or(|m| v - 1e-9 <= m)
     }
 
-    /// True when neither bound is set.
-    pub fn is_open(&self) -> bool {
-        self.min.is_none() && self.max.is_none()
-    }
-
     /// How far `v` lies outside the range (0 inside).
     pub fn distance(&self, v: f64) -> f64 {
         let below = self.min.map_or(0.0, |m| m - v);
@@ -1608,7 +1603,6 @@ sizes:
         assert!(!r.contains(15.9));
         assert_eq!(r.describe(" GiB"), "≥ 16 GiB");
         assert_eq!(Range { min: Some(2.0), max: Some(2.0) }.describe(""), "exactly 2");
-        assert!(Range::default().is_open());
     }
 
     #[test]
