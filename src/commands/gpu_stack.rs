@@ -18,6 +18,7 @@ use crate::commands::Ctx;
 use crate::domain::{DriverMode, MigStrategy};
 use crate::error::{did_you_mean, Error};
 use crate::output::Printer;
+use crate::plan::cluster_ops::{self, Target};
 use crate::plan::{kaito as kaito_plan, manifest as mf, Plan};
 use crate::provision::features::{self, Outcome as FeatureOutcome};
 use crate::provision::kaito::{self, Outcome as KaitoOutcome};
@@ -283,15 +284,22 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
 
 /// `aksgpu kaito enable`
 pub fn kaito_enable(ctx: &Ctx, a: &KaitoEnableArgs) -> anyhow::Result<()> {
-    let az = azure::connect(&a.arm)?;
-    let sub = subscription(&az)?;
-    let progress = Progress::default();
-    let client = az.client;
-    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        let (rg, cluster) = (&a.target.resource_group, &a.target.cluster);
-        Ok(kaito::enable(&client, &sub, rg, cluster, a.dry_run, a.arm.timeout, &report, &progress).await?)
-    });
-    match r? {
+    let target =
+        |sub| Target { subscription: sub, resource_group: &a.target.resource_group, cluster: &a.target.cluster };
+    let r = if a.dry_run {
+        // From the flags alone: nothing is read or sent, and what would be read is a placeholder.
+        let sub = azure::dry_run_subscription(&a.arm)?;
+        KaitoOutcome::DryRun(cluster_ops::kaito(target(&sub), &cluster_ops::cluster_as_read()))
+    } else {
+        let az = azure::connect(&a.arm)?;
+        let sub = subscription(&az)?;
+        let progress = Progress::default();
+        let client = az.client;
+        azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+            Ok(kaito::enable(&client, target(&sub), a.arm.timeout, &report, &progress).await?)
+        })?
+    };
+    match r {
         KaitoOutcome::AlreadyEnabled => ctx.printer.out(&format!("KAITO is already enabled on {}: nothing to do", a.target.cluster))?,
         KaitoOutcome::DryRun(plan) => print_plan(&ctx.printer, a.output, &base_url(&a.arm), &plan, json!({}))?,
         KaitoOutcome::Enabled(v) => match a.output {

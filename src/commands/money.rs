@@ -8,14 +8,17 @@ use serde_json::{json, Value};
 use crate::arm::retry::Sleeper;
 use crate::arm::{api, ArmClient, Cloud, Endpoint, Verbosity};
 use crate::catalog::Catalog;
-use crate::cli::{CatalogDiffArgs, ClusterPowerArgs, CostArgs, Format, PoolScaleArgs, PricesRefreshArgs};
+use crate::cli::{
+    ArmArgs, CatalogDiffArgs, ClusterPowerArgs, ClusterTarget, CostArgs, Format, PoolScaleArgs, PricesRefreshArgs,
+};
 use crate::commands::azure::{self, base_url, subscription};
 use crate::commands::Ctx;
 use crate::cost::{self, CostInput, CostReport};
 use crate::error::{did_you_mean, Error};
 use crate::output::{money, table, Align, Printer};
 use crate::plan::cluster::Scale;
-use crate::plan::{cluster_path, with_api};
+use crate::plan::cluster_ops::{self as ops, Target};
+use crate::plan::{cluster_path, with_api, Plan};
 use crate::pricing::{self, PriceCache, PriceSource};
 use crate::provision::cluster_ops::{self, OpsError, Outcome};
 use crate::provision::prices;
@@ -392,27 +395,43 @@ fn print_ops(
     }
 }
 
+/// The cluster the flags name, in `subscription`.
+fn target<'a>(subscription: &'a str, t: &'a ClusterTarget) -> Target<'a> {
+    Target { subscription, resource_group: &t.resource_group, cluster: &t.cluster }
+}
+
+/// A dry run's plan from the flags alone: no credential is needed, nothing is read or sent,
+/// and what a real run reads first shows as a placeholder.
+fn dry_run(
+    arm: &ArmArgs,
+    t: &ClusterTarget,
+    build: impl FnOnce(Target<'_>) -> Result<Plan, String>,
+) -> Result<Outcome, Error> {
+    let sub = azure::dry_run_subscription(arm)?;
+    let plan = build(target(&sub, t)).map_err(|m| Error::Refused { message: m, hint: None })?;
+    Ok(Outcome::DryRun(plan))
+}
+
+/// The client and the subscription for a real run.
+fn connected(arm: &ArmArgs) -> Result<(ArmClient, String), Error> {
+    let az = azure::connect(arm)?;
+    let sub = subscription(&az)?;
+    Ok((az.client, sub))
+}
+
 /// `aksgpu cluster stop|start`
 pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Result<()> {
-    let az = azure::connect(&a.arm)?;
-    let sub = subscription(&az)?;
-    let client = az.client;
-    let progress = Progress::default();
-    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        Ok(cluster_ops::power(
-            &client,
-            &sub,
-            &a.target.resource_group,
-            &a.target.cluster,
-            start,
-            a.dry_run,
-            a.arm.timeout,
-            &report,
-            &progress,
-        )
-        .await?)
-    });
-    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r?, |v| {
+    let r = if a.dry_run {
+        dry_run(&a.arm, &a.target, |t| Ok(ops::power(t, start)))?
+    } else {
+        let (client, sub) = connected(&a.arm)?;
+        let progress = Progress::default();
+        azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+            let t = target(&sub, &a.target);
+            Ok(cluster_ops::power(&client, t, start, a.arm.timeout, &report, &progress).await?)
+        })?
+    };
+    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |v| {
         format!(
             "cluster {} is {}",
             a.target.cluster,
@@ -428,24 +447,17 @@ pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Re
 
 /// `aksgpu cost-analysis enable`
 pub fn cost_analysis(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
-    let az = azure::connect(&a.arm)?;
-    let sub = subscription(&az)?;
-    let client = az.client;
-    let progress = Progress::default();
-    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        Ok(cluster_ops::cost_analysis(
-            &client,
-            &sub,
-            &a.target.resource_group,
-            &a.target.cluster,
-            a.dry_run,
-            a.arm.timeout,
-            &report,
-            &progress,
-        )
-        .await?)
-    });
-    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r?, |_| {
+    let r = if a.dry_run {
+        dry_run(&a.arm, &a.target, |t| ops::cost_analysis(t, &ops::cluster_as_read()))?
+    } else {
+        let (client, sub) = connected(&a.arm)?;
+        let progress = Progress::default();
+        azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+            let t = target(&sub, &a.target);
+            Ok(cluster_ops::cost_analysis(&client, t, a.arm.timeout, &report, &progress).await?)
+        })?
+    };
+    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |_| {
         format!("cost analysis enabled on {}", a.target.cluster)
     })?;
     Ok(())
@@ -465,26 +477,17 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
         }
         _ => return Err(Error::usage("pass --count, or --min-count with --max-count", None).into()),
     };
-    let az = azure::connect(&a.arm)?;
-    let sub = subscription(&az)?;
-    let client = az.client;
-    let progress = Progress::default();
-    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        Ok(cluster_ops::scale(
-            &client,
-            &sub,
-            &a.target.resource_group,
-            &a.target.cluster,
-            &a.name,
-            how,
-            a.dry_run,
-            a.arm.timeout,
-            &report,
-            &progress,
-        )
-        .await?)
-    });
-    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r?, |v| {
+    let r = if a.dry_run {
+        dry_run(&a.arm, &a.target, |t| ops::scale(t, &a.name, &ops::pool_as_read(), how))?
+    } else {
+        let (client, sub) = connected(&a.arm)?;
+        let progress = Progress::default();
+        azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+            let t = target(&sub, &a.target);
+            Ok(cluster_ops::scale(&client, t, &a.name, how, a.arm.timeout, &report, &progress).await?)
+        })?
+    };
+    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |v| {
         let p = &v["properties"];
         if p["enableAutoScaling"].as_bool() == Some(true) {
             format!("pool {}: {} node(s), autoscaler {}–{}", a.name, p["count"], p["minCount"], p["maxCount"])

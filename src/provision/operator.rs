@@ -16,7 +16,7 @@ use crate::arm::auth::Secret;
 use crate::arm::{api, ArmClient, ArmError};
 use crate::catalog::{Catalog, Vendor};
 use crate::plan::operator::{self as op, DriverMode, MigStrategy, OperatorSpec};
-use crate::plan::{cluster_path, with_api, Plan, Step};
+use crate::plan::{cluster_path, with_api, Plan, Step, StepKind};
 
 /// What the user asked for.
 #[derive(Debug, Clone)]
@@ -183,30 +183,23 @@ pub fn resolve(catalog: &Catalog, req: &InstallRequest, cluster: &Value, pools: 
 /// The steps a real install sends (reads, then the runCommand POSTs); tokens are never shown.
 pub fn plan(i: &Install) -> Plan {
     let mut steps = vec![
-        Step {
-            method: "GET",
-            url: with_api(&i.cluster_path, api::AKS),
-            body: None,
-            headers: Default::default(),
-            purpose: "cluster: runCommand allowed, Entra ID, pools".into(),
-            read_only: true,
-        },
-        Step {
-            method: "GET",
-            url: with_api(&format!("{}/agentPools", i.cluster_path), api::AKS),
-            body: None,
-            headers: Default::default(),
-            purpose: "GPU pools: driver mode and taints".into(),
-            read_only: true,
-        },
-        Step {
-            method: "POST",
-            url: runcommand::url(&i.cluster_path),
-            body: Some(runcommand::body_for_display(&i.command, Some(&i.context), i.needs_cluster_token)),
-            headers: Default::default(),
-            purpose: "helm upgrade --install the GPU Operator (values.yaml attached as context)".into(),
-            read_only: false,
-        },
+        Step::read(
+            StepKind::ReadCluster,
+            with_api(&i.cluster_path, api::AKS),
+            "cluster: runCommand allowed, Entra ID, pools",
+        ),
+        Step::read(
+            StepKind::ReadPools,
+            with_api(&format!("{}/agentPools", i.cluster_path), api::AKS),
+            "GPU pools: driver mode and taints",
+        ),
+        Step::write(
+            StepKind::InstallOperator,
+            "POST",
+            runcommand::url(&i.cluster_path),
+            Some(runcommand::body_for_display(&i.command, Some(&i.context), i.needs_cluster_token)),
+            "helm upgrade --install the GPU Operator (values.yaml attached as context)",
+        ),
     ];
     for (cmd, why) in [
         (op::validator_check_command(), "check the nvidia-cuda-validator pods (repeated until ready)"),
@@ -215,14 +208,13 @@ pub fn plan(i: &Install) -> Plan {
             "check allocatable nvidia.com/gpu on every GPU node (repeated until ready)",
         ),
     ] {
-        steps.push(Step {
-            method: "POST",
-            url: runcommand::url(&i.cluster_path),
-            body: Some(runcommand::body_for_display(&cmd, None, i.needs_cluster_token)),
-            headers: Default::default(),
-            purpose: why.into(),
-            read_only: false,
-        });
+        steps.push(Step::write(
+            StepKind::CheckOperator,
+            "POST",
+            runcommand::url(&i.cluster_path),
+            Some(runcommand::body_for_display(&cmd, None, i.needs_cluster_token)),
+            why,
+        ));
     }
     Plan { steps }
 }
