@@ -272,7 +272,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
                     };
                     let left = a.arm.timeout.saturating_sub(started.elapsed());
                     operator =
-                        Some(gpu_stack::install(&client, cred, &catalog, req, false, left, &report, &progress).await?);
+                        Some(Ok(gpu_stack::install(&client, cred, &catalog, req, left, &report, &progress).await?));
                 }
                 CreateOutcome::Accepted { .. } => {}
             }

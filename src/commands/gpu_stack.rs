@@ -193,26 +193,20 @@ pub async fn install(
     cred: &Cred,
     catalog: &Catalog,
     req: &InstallRequest,
-    dry_run: bool,
     timeout: std::time::Duration,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
-) -> Result<Result<Report, (operator::Install, Plan)>, Error> {
+) -> Result<Report, Error> {
     let deadline = Instant::now() + timeout;
     let (cluster, pools) = operator::read(az_client, req).await?;
     let install = operator::resolve(catalog, req, &cluster, &pools)
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
-    if dry_run {
-        let plan = operator::plan(&install);
-        return Ok(Err((install, plan)));
-    }
     let token = match install.needs_cluster_token {
-        true => Some(cluster_token(cred.method, &cred.source, deadline).await?),
-        false => None,
+        Some(true) => Some(cluster_token(cred.method, &cred.source, deadline).await?),
+        _ => None,
     };
     let left = deadline.saturating_duration_since(Instant::now());
-    let report = operator::run(az_client, &install, token.as_ref(), left, progress, started).await?;
-    Ok(Ok(report))
+    Ok(operator::run(az_client, &install, token.as_ref(), left, progress, started).await?)
 }
 
 /// Print an install result.
@@ -260,10 +254,8 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
     if a.time_slicing == Some(0) {
         return Err(Error::usage("--time-slicing must be at least 1", None).into());
     }
-    let az = azure::connect(&a.arm)?;
-    let sub = subscription(&az)?;
-    let req = InstallRequest {
-        subscription: sub,
+    let request = |subscription| InstallRequest {
+        subscription,
         resource_group: a.target.resource_group.clone(),
         cluster: a.target.cluster.clone(),
         pool: a.pool.clone(),
@@ -272,13 +264,22 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
         mig_strategy: a.mig_strategy.map(MigStrategy::from),
         time_slicing: a.time_slicing,
     };
-    let progress = Progress::default();
-    let cred = Cred { method: az.method, source: az.source };
-    let client = az.client;
-    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        install(&client, &cred, &catalog, &req, a.dry_run, a.arm.timeout, &report, &progress).await
-    });
-    print_install(&ctx.printer, a.output, &base_url(&a.arm), r?)?;
+    let r = if a.dry_run {
+        // From the flags alone: nothing is read or sent, and what would be read is a placeholder.
+        let install = operator::from_flags(&request(azure::dry_run_subscription(&a.arm)?));
+        let plan = operator::plan(&install);
+        Err((install, plan))
+    } else {
+        let az = azure::connect(&a.arm)?;
+        let req = request(subscription(&az)?);
+        let progress = Progress::default();
+        let cred = Cred { method: az.method, source: az.source };
+        let client = az.client;
+        Ok(azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+            install(&client, &cred, &catalog, &req, a.arm.timeout, &report, &progress).await
+        })?)
+    };
+    print_install(&ctx.printer, a.output, &base_url(&a.arm), r)?;
     Ok(())
 }
 

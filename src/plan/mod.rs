@@ -6,11 +6,13 @@
 pub mod agent_pool;
 pub mod cluster;
 pub mod cluster_ops;
+pub mod install;
 pub mod kaito;
 pub mod manifest;
 pub mod operator;
 pub mod pool;
 pub mod preflight;
+pub mod runcommand;
 pub mod zip;
 
 use serde::Serialize;
