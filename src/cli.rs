@@ -448,6 +448,9 @@ pub struct RegisterFeatureArgs {
     /// Resource provider namespace.
     #[arg(long, default_value = "Microsoft.ContainerService")]
     pub namespace: String,
+    /// Print the exact requests; read and change nothing (no credentials needed).
+    #[arg(long)]
+    pub dry_run: bool,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
     pub output: Format,
@@ -508,7 +511,7 @@ pub struct InstallOperatorArgs {
     /// Share each GPU between N pods by time slicing.
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
     pub time_slicing: Option<u32>,
-    /// Print the values and the exact runCommand requests; change nothing.
+    /// Print the Helm values and the runCommand requests; read and change nothing (no credentials needed).
     #[arg(long)]
     pub dry_run: bool,
     /// Output format.
@@ -532,7 +535,7 @@ pub struct KaitoEnableArgs {
     pub arm: ArmArgs,
     #[command(flatten)]
     pub target: ClusterTarget,
-    /// Print the PUT body; change nothing.
+    /// Print the exact requests; read and change nothing (no credentials needed).
     #[arg(long)]
     pub dry_run: bool,
     /// Output format.
@@ -726,7 +729,7 @@ pub struct ClusterPowerArgs {
     pub arm: ArmArgs,
     #[command(flatten)]
     pub target: ClusterTarget,
-    /// Print the request; change nothing.
+    /// Print the exact requests; read and change nothing (no credentials needed).
     #[arg(long)]
     pub dry_run: bool,
     /// Output format.
@@ -767,7 +770,7 @@ pub struct PoolScaleArgs {
     /// Autoscaler maximum.
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, requires = "min_count")]
     pub max_count: Option<u32>,
-    /// Print the request; change nothing.
+    /// Print the exact requests; read and change nothing (no credentials needed).
     #[arg(long)]
     pub dry_run: bool,
     /// Output format.

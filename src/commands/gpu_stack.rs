@@ -65,6 +65,10 @@ pub async fn register(
 
 /// `aksgpu register-feature`
 pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()> {
+    if a.dry_run {
+        let plan = crate::plan::features::register(&azure::dry_run_subscription(&a.arm)?, &a.namespace, &a.name);
+        return Ok(print_plan(&ctx.printer, a.output, &base_url(&a.arm), &plan, json!({}))?);
+    }
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let progress = Progress::default();

@@ -50,10 +50,7 @@ pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
     Plan { steps }
 }
 
-/// A feature's ARM path.
+/// A `Microsoft.ContainerService` feature's ARM path.
 pub fn feature_path(sub: &str, feature: &str) -> String {
-    format!(
-        "/subscriptions/{sub}/providers/Microsoft.Features/providers/Microsoft.ContainerService/features/{feature}?api-version={}",
-        api::FEATURES
-    )
+    super::features::feature_url(sub, "Microsoft.ContainerService", feature)
 }

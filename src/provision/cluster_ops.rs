@@ -52,14 +52,14 @@ pub async fn power(
 ) -> Result<Outcome, OpsError> {
     let (path, name, rg) = (t.cluster_path(), t.cluster, t.resource_group);
     let plan = ops::power(t, start);
-    let url = step(&plan, StepKind::ReadCluster)?.url.clone();
+    let url = plan.step(StepKind::ReadCluster).ok_or_else(|| missing(StepKind::ReadCluster))?.url.clone();
     let current: Value = client.get_json(&url).await?;
     let want = if start { "Running" } else { "Stopped" };
     if power_state(&current).eq_ignore_ascii_case(want) {
         return Ok(Outcome::Unchanged(format!("cluster {name} is already {want}")));
     }
     let verb = if start { "start" } else { "stop" };
-    let post = step(&plan, StepKind::PowerCluster)?;
+    let post = plan.step(StepKind::PowerCluster).ok_or_else(|| missing(StepKind::PowerCluster))?;
     progress(&format!("{} cluster {name}", if start { "starting" } else { "stopping" }));
     let resume = format!("az aks show -g {rg} -n {name} --query powerState");
     let o = op(format!("cluster {name} ({verb})"), &url, resume.clone(), timeout);
@@ -87,9 +87,10 @@ pub async fn power(
     Ok(Outcome::Done(after))
 }
 
-/// The plan's step of this kind (a plan without it is a bug, reported, never a panic).
-fn step(plan: &Plan, kind: StepKind) -> Result<&crate::plan::Step, OpsError> {
-    plan.step(kind).ok_or_else(|| OpsError::Refused(format!("internal: the plan has no {kind:?} step")))
+/// A plan without the step the executor sends is a bug: reported, never a panic.
+#[cold]
+fn missing(kind: StepKind) -> OpsError {
+    OpsError::Refused(format!("internal: the plan has no {kind:?} step"))
 }
 
 fn power_state(cluster: &Value) -> &str {
@@ -117,7 +118,7 @@ async fn put_and_wait(
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
 ) -> Result<Outcome, OpsError> {
-    let step = step(&put.plan, put.kind)?;
+    let step = put.plan.step(put.kind).ok_or_else(|| missing(put.kind))?;
     let mut req = Req::json(Method::PUT, step.url.clone(), step.body.as_ref().unwrap_or(&Value::Null));
     if let Some(etag) = step.headers.get("If-Match") {
         req = req.header("if-match", etag.clone());
@@ -183,7 +184,8 @@ pub async fn scale(
         .await?
         .ok_or_else(|| OpsError::Refused(format!("pool {pool} does not exist in cluster {name}")))?;
     let plan = ops::scale(t, pool, &current, how).map_err(OpsError::Refused)?;
-    let body = step(&plan, StepKind::UpdatePool)?.body.clone().unwrap_or_default();
+    let body =
+        plan.step(StepKind::UpdatePool).ok_or_else(|| missing(StepKind::UpdatePool))?.body.clone().unwrap_or_default();
     if cluster::differences(&cluster::writable_pool(&current), &body).is_empty() {
         return Ok(Outcome::Unchanged(format!("pool {pool} already has these counts")));
     }
