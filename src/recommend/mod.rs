@@ -450,6 +450,9 @@ struct Reject<'a> {
     constraint: &'a str,
 }
 
+/// How a stage turns a reason into a rejection of this size.
+type RejectFn<'r> = dyn Fn(Reject<'_>, String) -> Rejected + 'r;
+
 fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32) -> Result<Recommendation, Rejected> {
     let gpu = catalog.gpu(&size.gpu_model);
     let price = pick_price(catalog, req, size);
@@ -461,7 +464,41 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
         stage: r.stage,
         sort_key: price_key,
     };
+    check_eligible(catalog, req, size, gpu, &reject)?;
+    let mig_profiles = gpu.map(|g| g.mig_profiles.as_slice()).unwrap_or_default();
+    check_shape(req, size, mig_profiles, &reject)?;
+    // 10. Sold in the region: a size with no list price there is taken as not sold there.
+    // Retired sizes have no list price by nature: --include-retired lists them unpriced.
+    let asked_retired = req.include_retired && size.status == Status::Retired;
+    if let Some(why) = unpriced(req, price.as_ref()).filter(|_| !asked_retired) {
+        return Err(reject(Reject { stage: STAGE_REGION, constraint: "--region" }, why));
+    }
+    // 11. The GPU can run the weights' format (not close to fitting: ranked after misfits) …
+    if let Some(why) = precision_unsupported(req, gpu) {
+        let r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "precision support" }, why);
+        return Err(shortfall(r, f64::INFINITY));
+    }
+    // … and holds the model; "closest" ranks these by the GiB per GPU they lack.
+    let fit = fit_size(req, size, mig_profiles, max_nodes).map_err(|(why, short)| {
+        let mut r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "memory fit" }, why);
+        r.sort_key = short;
+        r
+    })?;
+    // 12. Price.
+    let nodes = f64::from(fit.nodes);
+    let total_price = price.as_ref().and_then(|p| p.per_node_hour).map(|p| p * nodes);
+    check_price_cap(req, fit.nodes, total_price, &reject)?;
+    Ok(recommendation(req, size, price, fit, total_price))
+}
 
+/// Stages 1–5: lifecycle, AKS support, OS, workload kind, GPU model and driver.
+fn check_eligible(
+    catalog: &Catalog,
+    req: &Requirements,
+    size: &VmSize,
+    gpu: Option<&GpuModel>,
+    reject: &RejectFn<'_>,
+) -> Result<(), Rejected> {
     // 1. Lifecycle.
     if size.status == Status::Retired && !req.include_retired {
         return Err(reject(
@@ -518,6 +555,16 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
             ),
         ));
     }
+    Ok(())
+}
+
+/// Stages 6–9: GPUs per VM, MIG, memory per GPU (or slice) and per VM.
+fn check_shape(
+    req: &Requirements,
+    size: &VmSize,
+    mig_profiles: &[crate::catalog::MigProfile],
+    reject: &RejectFn<'_>,
+) -> Result<(), Rejected> {
     // 6. GPU count per VM.
     if !req.gpus.contains(size.gpu_count.value()) {
         return Err(reject(
@@ -533,7 +580,6 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
         ));
     }
     // 8. Memory per GPU (or per MIG slice).
-    let mig_profiles = gpu.map(|g| g.mig_profiles.as_slice()).unwrap_or_default();
     if !req.mig && !req.gpu_memory_gib.contains(size.gpu_memory_per_gpu_gib) {
         return Err(shortfall(
             reject(
@@ -567,31 +613,16 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
             req.total_gpu_memory_gib.distance(size.gpu_memory_gib),
         ));
     }
-    // 10. Sold in the region: a size with no list price there is taken as not sold there.
-    // Retired sizes have no list price by nature: --include-retired lists them unpriced.
-    let asked_retired = req.include_retired && size.status == Status::Retired;
-    if let Some(why) = unpriced(req, price.as_ref()).filter(|_| !asked_retired) {
-        return Err(reject(Reject { stage: STAGE_REGION, constraint: "--region" }, why));
-    }
-    // 11. The GPU can run the weights' format (not close to fitting: ranked after misfits) …
-    if let Some(why) = precision_unsupported(req, gpu) {
-        let r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "precision support" }, why);
-        return Err(shortfall(r, f64::INFINITY));
-    }
-    // … and holds the model; "closest" ranks these by the GiB per GPU they lack.
-    let fit = fit_size(req, size, mig_profiles, max_nodes).map_err(|(why, short)| {
-        let mut r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "memory fit" }, why);
-        r.sort_key = short;
-        r
-    })?;
-    // 12. Price.
-    let nodes = f64::from(fit.nodes);
-    let total_price = price.as_ref().and_then(|p| p.per_node_hour).map(|p| p * nodes);
-    let rank_price = price.as_ref().and_then(|p| p.rank_per_node_hour).map(|p| p * nodes);
-    let per_instance = match (&fit.mig, total_price) {
-        (Some(m), Some(p)) if m.instances_per_node > 0 => Some(p / (f64::from(m.instances_per_node) * nodes)),
-        _ => None,
-    };
+    Ok(())
+}
+
+/// `--max-price-per-hour`: an unknown price cannot be held to it.
+fn check_price_cap(
+    req: &Requirements,
+    nodes: u32,
+    total_price: Option<f64>,
+    reject: &RejectFn<'_>,
+) -> Result<(), Rejected> {
     if let Some(max) = req.max_price_per_hour {
         match total_price {
             None => {
@@ -605,7 +636,7 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
                     Reject { stage: STAGE_PRICE, constraint: "--max-price-per-hour" },
                     format!(
                         "${p:.2}/h{} is over --max-price-per-hour {max}",
-                        if fit.nodes > 1 { format!(" for {} nodes", fit.nodes) } else { String::new() }
+                        if nodes > 1 { format!(" for {} nodes", nodes) } else { String::new() }
                     ),
                 );
                 r.sort_key = p;
@@ -614,7 +645,24 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
             Some(_) => {}
         }
     }
-    Ok(Recommendation {
+    Ok(())
+}
+
+/// The accepted size with its fit and prices.
+fn recommendation(
+    req: &Requirements,
+    size: &VmSize,
+    price: Option<Price>,
+    fit: Fit,
+    total_price: Option<f64>,
+) -> Recommendation {
+    let nodes = f64::from(fit.nodes);
+    let rank_price = price.as_ref().and_then(|p| p.rank_per_node_hour).map(|p| p * nodes);
+    let per_instance = match (&fit.mig, total_price) {
+        (Some(m), Some(p)) if m.instances_per_node > 0 => Some(p / (f64::from(m.instances_per_node) * nodes)),
+        _ => None,
+    };
+    Recommendation {
         vm_size: size.name.clone(),
         series: size.series.clone(),
         gpu_model: size.gpu_model.clone(),
@@ -636,7 +684,7 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
         reasons: Vec::new(),
         warnings: Vec::new(),
         price,
-    })
+    }
 }
 
 /// Rank a rejection by how far it missed (for "closest").
