@@ -1103,6 +1103,32 @@ fn explain(
 ) -> (Vec<String>, Vec<String>) {
     let mut reasons = Vec::new();
     let mut warnings = Vec::new();
+    explain_fit(req, size, fit, &mut reasons, &mut warnings);
+    explain_workload(req, size, gpu, &mut reasons);
+    if let (Some(g), Some(_)) = (gpu, &req.model) {
+        precision_warnings(req, g, &mut warnings);
+    }
+    if size.gpu_count.is_partial() {
+        reasons.push(format!(
+            "partial GPU: {} of a {} ({} GiB)",
+            size.gpu_count,
+            size.gpu_model,
+            fmt_num(size.gpu_memory_gib)
+        ));
+    }
+    explain_price(req, price, &mut reasons, &mut warnings);
+    size_warnings(catalog, req, size, &mut warnings);
+    if req.spot {
+        warnings.push(
+            "spot: Azure can evict these nodes at any time (taint kubernetes.azure.com/scalesetpriority=spot)"
+                .to_owned(),
+        );
+    }
+    (reasons, warnings)
+}
+
+/// How the memory fits (MIG slice, GPUs, setup), and over-provisioning or multi-node warnings.
+fn explain_fit(req: &Requirements, size: &VmSize, fit: &Fit, reasons: &mut Vec<String>, warnings: &mut Vec<String>) {
     if let Some(m) = &fit.mig {
         reasons.push(format!(
             "MIG {} ({}): {} instance(s) per GPU, {} per node, {} GiB each",
@@ -1137,6 +1163,10 @@ fn explain(
             warnings.push(format!("needs {} nodes: multi-node inference (pipeline parallel across nodes)", fit.nodes));
         }
     }
+}
+
+/// What suits the workload kind (NVENC, GRID, InfiniBand, RAPIDS).
+fn explain_workload(req: &Requirements, size: &VmSize, gpu: Option<&GpuModel>, reasons: &mut Vec<String>) {
     match req.workload {
         Workload::Video if gpu.is_some_and(|g| g.nvenc) => {
             reasons.push(format!("{} has NVENC hardware video encode", size.gpu_model))
@@ -1150,18 +1180,11 @@ fn explain(
         }
         _ => {}
     }
-    if let (Some(g), Some(_)) = (gpu, &req.model) {
-        precision_warnings(req, g, &mut warnings);
-    }
-    if size.gpu_count.is_partial() {
-        reasons.push(format!(
-            "partial GPU: {} of a {} ({} GiB)",
-            size.gpu_count,
-            size.gpu_model,
-            fmt_num(size.gpu_memory_gib)
-        ));
-    }
-    explain_price(req, price, &mut reasons, &mut warnings);
+}
+
+/// Warnings about the size itself: preview, Windows, lifecycle, AKS support, Arm64 host, driver,
+/// and Microsoft's minimum recommended size.
+fn size_warnings(catalog: &Catalog, req: &Requirements, size: &VmSize, warnings: &mut Vec<String>) {
     if let Some((crate::catalog::AksStatus::Preview, rule)) = catalog.series_status(&size.series) {
         warnings.push(format!("preview: {}", rule.summary));
     }
@@ -1199,13 +1222,6 @@ fn explain(
             }
         }
     }
-    if req.spot {
-        warnings.push(
-            "spot: Azure can evict these nodes at any time (taint kubernetes.azure.com/scalesetpriority=spot)"
-                .to_owned(),
-        );
-    }
-    (reasons, warnings)
 }
 
 fn explain_price(req: &Requirements, price: Option<&Price>, reasons: &mut Vec<String>, warnings: &mut Vec<String>) {
