@@ -10,7 +10,7 @@ use clap_complete::engine::ArgValueCandidates;
 
 use crate::commands::completions as complete;
 
-use crate::domain::{DriverMode, MigStrategy, Os, Precision, Workload};
+use crate::domain::{DriverMode, GpuDriver, MigStrategy, Os, Precision, Workload};
 use crate::units;
 
 const EXIT_CODES: &str = "\
@@ -254,8 +254,8 @@ pub struct RecommendArgs {
     /// `none`: you bring the GPU driver (NVIDIA GPU Operator), so sizes AKS supports only without
     /// its driver (confidential NCC H100) are considered too. Default `install`: they are left out
     /// unless named with --gpu-model.
-    #[arg(long, value_name = "install|none", value_parser = ["install", "none"], ignore_case = true)]
-    pub gpu_driver: Option<String>,
+    #[arg(long, value_name = "install|none", value_parser = gpu_driver(), ignore_case = true)]
+    pub gpu_driver: Option<GpuDriver>,
     /// How many recommendations to show.
     #[arg(long, value_name = "N", default_value = "5", value_parser = units::parse_count, allow_negative_numbers = true)]
     pub top: u64,
@@ -362,8 +362,8 @@ pub struct CreatePoolArgs {
     #[arg(long, value_name = "PROFILE")]
     pub mig_profile: Option<String>,
     /// Let AKS install the GPU driver (install) or not (none, for the NVIDIA GPU Operator or AMD).
-    #[arg(long, value_name = "install|none")]
-    pub gpu_driver: Option<String>,
+    #[arg(long, value_name = "install|none", value_parser = gpu_driver(), ignore_case = true)]
+    pub gpu_driver: Option<GpuDriver>,
     /// Spot VMs (evictable, cheaper).
     #[arg(long)]
     pub spot: bool,
@@ -822,7 +822,7 @@ pub struct CompletionsArgs {
 }
 
 /// A flag that takes one of `all`, parsed into the domain type (clap lists the names in help
-/// and completions).
+/// and completions, and checks the case unless the flag has `ignore_case`).
 fn one_of<T: Copy + Send + Sync + 'static>(
     all: &'static [T],
     name: fn(T) -> &'static str,
@@ -834,7 +834,7 @@ fn one_of<T: Copy + Send + Sync + 'static>(
         None => PossibleValue::new(name(v)),
     });
     PossibleValuesParser::new(values).try_map(move |s: String| {
-        all.iter().copied().find(|&v| name(v) == s).ok_or_else(|| format!("unknown value {s}"))
+        all.iter().copied().find(|&v| name(v).eq_ignore_ascii_case(&s)).ok_or_else(|| format!("unknown value {s}"))
     })
 }
 
@@ -846,6 +846,11 @@ fn workload() -> impl clap::builder::TypedValueParser<Value = Workload> {
 /// `--precision`
 fn precision() -> impl clap::builder::TypedValueParser<Value = Precision> {
     one_of(Precision::ALL, Precision::name, Precision::describe)
+}
+
+/// `--gpu-driver`
+fn gpu_driver() -> impl clap::builder::TypedValueParser<Value = GpuDriver> {
+    one_of(GpuDriver::ALL, GpuDriver::name, |_| None)
 }
 
 /// `--os`

@@ -148,6 +148,36 @@ impl Precision {
     }
 }
 
+/// Whether AKS installs the GPU driver on a new pool (`gpuProfile.driver`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum GpuDriver {
+    /// AKS installs it (the default for NVIDIA sizes).
+    Install,
+    /// No driver: the NVIDIA GPU Operator (or AMD's) installs it.
+    None,
+}
+
+impl GpuDriver {
+    /// Both, in the order the CLI lists them.
+    pub const ALL: &'static [GpuDriver] = &[GpuDriver::Install, GpuDriver::None];
+
+    /// Lower-case name, as typed on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            GpuDriver::Install => "install",
+            GpuDriver::None => "none",
+        }
+    }
+
+    /// The `gpuProfile.driver` value ARM takes.
+    pub fn arm(self) -> &'static str {
+        match self {
+            GpuDriver::Install => "Install",
+            GpuDriver::None => "None",
+        }
+    }
+}
+
 /// Who provides the NVIDIA driver on the GPU nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DriverMode {

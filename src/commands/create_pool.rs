@@ -10,6 +10,7 @@ use crate::cli::{CreatePoolArgs, Format, RecommendArgs};
 use crate::commands::azure;
 use crate::commands::gpu_stack;
 use crate::commands::Ctx;
+use crate::domain::GpuDriver;
 use crate::error::Error;
 use crate::output::{money, Printer};
 use crate::plan::agent_pool::{PoolRequest, PoolSpec};
@@ -41,7 +42,7 @@ fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Resul
         mig: a.mig_profile.is_some(),
         region: a.location.clone(),
         k8s_version: a.kubernetes_version.clone(),
-        gpu_driver: a.gpu_driver.clone(),
+        gpu_driver: a.gpu_driver,
         top: 3,
         ..RecommendArgs::default()
     };
@@ -70,15 +71,15 @@ fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Resul
 /// Validate the flags into a spec.
 pub fn spec(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str, p: &Printer) -> Result<PoolSpec, Error> {
     let mut notes = Vec::new();
-    let gpu_driver = match (&a.gpu_driver, a.install_operator) {
+    let gpu_driver = match (a.gpu_driver, a.install_operator) {
         (None, true) => {
             notes.push(
                 "gpu driver: none (the GPU Operator installs the driver; --gpu-driver install to keep the AKS driver)"
                     .to_owned(),
             );
-            Some("none".to_owned())
+            Some(GpuDriver::None)
         }
-        (d, _) => d.clone(),
+        (d, _) => d,
     };
     let vm_size = match (&a.vm_size, a.recommend) {
         (Some(s), _) => s.clone(),

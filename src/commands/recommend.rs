@@ -3,6 +3,7 @@
 use crate::catalog::{Catalog, KubeVersion};
 use crate::cli::{Format, RecommendArgs};
 use crate::commands::Ctx;
+use crate::domain::GpuDriver;
 use crate::error::{did_you_mean, Error};
 use crate::output::{money, table, Align, Printer};
 use crate::recommend::{self, fmt_num, ModelSpec, Os, Outcome, Range, Requirements, Workload};
@@ -114,7 +115,7 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
     req.mig = a.mig;
     req.include_retired = a.include_retired;
     req.include_unsupported = a.include_unsupported;
-    req.gpu_driver_none = a.gpu_driver.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("none"));
+    req.gpu_driver_none = a.gpu_driver == Some(GpuDriver::None);
     req.include_unpriced = a.include_unpriced;
     req.top = usize::try_from(a.top).unwrap_or(usize::MAX);
     req.notes = notes;

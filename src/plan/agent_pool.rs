@@ -7,8 +7,8 @@ use serde_json::{json, Map, Value};
 
 use crate::catalog::AKS_OS_SKUS as OS_SKUS;
 use crate::catalog::{Catalog, ConflictFact, Driver, KubeVersion, RuleKind, Status, Vendor, VmSize};
+use crate::domain::{GpuDriver, Os};
 use crate::error::did_you_mean;
-use crate::recommend::Os;
 
 /// The taint AKS puts on spot nodes by itself.
 pub const SPOT_TAINT: &str = "kubernetes.azure.com/scalesetpriority=spot:NoSchedule";
@@ -33,7 +33,7 @@ pub struct PoolRequest {
     pub taints: Option<Vec<String>>,
     pub labels: Vec<String>,
     pub mig_profile: Option<String>,
-    pub gpu_driver: Option<String>,
+    pub gpu_driver: Option<GpuDriver>,
     pub spot: bool,
     pub spot_max_price: Option<f64>,
     pub eviction_policy: Option<String>,
@@ -409,12 +409,7 @@ fn check_gpu_driver(
         }
         _ => None,
     });
-    let mut gpu_driver = match r.gpu_driver.as_deref().map(str::to_ascii_lowercase).as_deref() {
-        None => None,
-        Some("install") => Some("Install"),
-        Some("none") => Some("None"),
-        Some(other) => return Err(err("--gpu-driver", format!("{other:?} is not install or none"), None)),
-    };
+    let mut gpu_driver = r.gpu_driver.map(GpuDriver::arm);
     if size.gpu_vendor == Vendor::Amd || size.driver == Driver::None {
         if gpu_driver == Some("Install") {
             return Err(err(
@@ -867,7 +862,7 @@ mod tests {
         let e = fails(&r, "--kubernetes-version");
         assert!(e.message.contains("1.29"));
         let mut r = req("Standard_ND96isr_MI300X_v5");
-        r.gpu_driver = Some("install".into());
+        r.gpu_driver = Some(GpuDriver::Install);
         fails(&r, "--gpu-driver");
         let amd = PoolSpec::validate(&catalog(), &req("Standard_ND96isr_MI300X_v5")).expect("defaults to none");
         assert_eq!(amd.body()["properties"]["gpuProfile"]["driver"], "None");

@@ -170,7 +170,7 @@ fn every_request_body_validates_against_the_agent_pool_schema() {
         (
             "driver-none",
             spec(|r| {
-                r.gpu_driver = Some("none".into());
+                r.gpu_driver = Some(aksgpu::domain::GpuDriver::None);
                 r.os_sku = Some("Ubuntu2404".into());
             }),
         ),
