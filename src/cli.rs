@@ -10,7 +10,8 @@ use clap_complete::engine::ArgValueCandidates;
 
 use crate::commands::completions as complete;
 
-use crate::domain::{DriverMode, GpuDriver, MigStrategy, Os, Precision, Workload};
+use crate::catalog::KubeVersion;
+use crate::domain::{DriverMode, EvictionPolicy, GpuDriver, MigStrategy, Os, OsDiskType, Precision, Workload};
 use crate::units;
 
 const EXIT_CODES: &str = "\
@@ -350,8 +351,8 @@ pub struct CreatePoolArgs {
     #[arg(long, value_name = "SKU")]
     pub os_sku: Option<String>,
     /// Kubernetes version for the pool [default: the control plane's].
-    #[arg(long, value_name = "VERSION")]
-    pub kubernetes_version: Option<String>,
+    #[arg(long, value_name = "VERSION", value_parser = KubeVersion::parse)]
+    pub kubernetes_version: Option<KubeVersion>,
     /// Taints, key=value:Effect; repeat or comma-separate; '' for none [default: sku=gpu:NoSchedule].
     #[arg(long, value_name = "TAINT", num_args = 1)]
     pub node_taints: Option<Vec<String>>,
@@ -371,8 +372,8 @@ pub struct CreatePoolArgs {
     #[arg(long, value_name = "USD", allow_negative_numbers = true)]
     pub spot_max_price: Option<f64>,
     /// Spot eviction policy: Delete or Deallocate.
-    #[arg(long, value_name = "POLICY")]
-    pub eviction_policy: Option<String>,
+    #[arg(long, value_name = "POLICY", value_parser = one_of(EvictionPolicy::ALL, EvictionPolicy::name, |_| None), ignore_case = true)]
+    pub eviction_policy: Option<EvictionPolicy>,
     /// Availability zones (1,2,3).
     #[arg(long, value_name = "ZONES")]
     pub zones: Vec<String>,
@@ -380,8 +381,8 @@ pub struct CreatePoolArgs {
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
     pub max_pods: Option<u32>,
     /// OS disk type: Managed or Ephemeral.
-    #[arg(long, value_name = "TYPE")]
-    pub os_disk_type: Option<String>,
+    #[arg(long, value_name = "TYPE", value_parser = one_of(OsDiskType::ALL, OsDiskType::name, |_| None), ignore_case = true)]
+    pub os_disk_type: Option<OsDiskType>,
     /// Azure tags, key=value; repeat or comma-separate.
     #[arg(long, value_name = "KEY=VALUE")]
     pub tags: Vec<String>,

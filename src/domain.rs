@@ -178,6 +178,46 @@ impl GpuDriver {
     }
 }
 
+/// What happens to an evicted spot node (`scaleSetEvictionPolicy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum EvictionPolicy {
+    Delete,
+    Deallocate,
+}
+
+impl EvictionPolicy {
+    /// Both, in the order the CLI lists them.
+    pub const ALL: &'static [EvictionPolicy] = &[EvictionPolicy::Delete, EvictionPolicy::Deallocate];
+
+    /// ARM's spelling (the CLI takes any case).
+    pub fn name(self) -> &'static str {
+        match self {
+            EvictionPolicy::Delete => "Delete",
+            EvictionPolicy::Deallocate => "Deallocate",
+        }
+    }
+}
+
+/// The node OS disk (`osDiskType`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum OsDiskType {
+    Managed,
+    Ephemeral,
+}
+
+impl OsDiskType {
+    /// Both, in the order the CLI lists them.
+    pub const ALL: &'static [OsDiskType] = &[OsDiskType::Managed, OsDiskType::Ephemeral];
+
+    /// ARM's spelling (the CLI takes any case).
+    pub fn name(self) -> &'static str {
+        match self {
+            OsDiskType::Managed => "Managed",
+            OsDiskType::Ephemeral => "Ephemeral",
+        }
+    }
+}
+
 /// Who provides the NVIDIA driver on the GPU nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DriverMode {

@@ -155,7 +155,7 @@ fn every_request_body_validates_against_the_agent_pool_schema() {
                 r.os = Some(Os::Windows);
                 r.os_sku = Some("Windows2022".into());
                 r.name = "gpuw".into();
-                r.kubernetes_version = Some("1.30".into());
+                r.kubernetes_version = aksgpu::catalog::KubeVersion::parse("1.30").ok();
             }),
         ),
         (
@@ -163,7 +163,7 @@ fn every_request_body_validates_against_the_agent_pool_schema() {
             spec(|r| {
                 r.spot = true;
                 r.spot_max_price = Some(2.5);
-                r.eviction_policy = Some("Deallocate".into());
+                r.eviction_policy = Some(aksgpu::domain::EvictionPolicy::Deallocate);
                 r.zones = vec!["1".into(), "2".into()];
             }),
         ),
@@ -183,7 +183,7 @@ fn every_request_body_validates_against_the_agent_pool_schema() {
                 r.labels = vec!["team=ml,accelerator=nvidia".into()];
                 r.tags = vec!["owner=aksgpu".into()];
                 r.max_pods = Some(110);
-                r.os_disk_type = Some("Managed".into());
+                r.os_disk_type = Some(aksgpu::domain::OsDiskType::Managed);
                 r.taints = Some(vec!["sku=gpu:NoSchedule".into(), "nvidia.com/gpu=present:NoExecute".into()]);
             }),
         ),

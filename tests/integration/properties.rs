@@ -115,7 +115,7 @@ proptest! {
             max_count: counts.2,
             os: Some(if windows { Os::Windows } else { Os::Linux }),
             os_sku,
-            kubernetes_version: version,
+            kubernetes_version: version.and_then(|v| aksgpu::catalog::KubeVersion::parse(&v).ok()),
             taints: Some(vec![taint]),
             labels: vec![label],
             mig_profile: mig,
