@@ -415,57 +415,70 @@ impl Catalog {
             if !seen.insert(s.name.to_ascii_lowercase()) {
                 p.push(format!("size {} appears twice", s.name));
             }
-            if !s.name.starts_with("Standard_N") {
-                p.push(format!("size {} is not an N-series name", s.name));
-            }
-            if !["NC", "NCC", "ND", "NV", "NG"].contains(&s.family.as_str()) {
-                p.push(format!("size {}: unknown family {}", s.name, s.family));
-            }
-            let Some(gpu) = self.gpu(&s.gpu_model) else {
-                p.push(format!("size {}: unknown gpu_model {}", s.name, s.gpu_model));
-                continue;
-            };
-            if s.vcpus == 0 || s.memory_gib <= 0.0 || s.gpu_memory_gib <= 0.0 {
-                p.push(format!("size {}: vcpus, memory and GPU memory must be positive", s.name));
-            }
-            let expect = gpu.memory_gib * s.gpu_count.value();
-            if (expect - s.gpu_memory_gib).abs() > expect * 0.2 + 1.0 {
-                p.push(format!(
-                    "size {}: gpu_memory_gib {} disagrees with {} × {} GiB",
-                    s.name, s.gpu_memory_gib, s.gpu_count, gpu.memory_gib
-                ));
-            }
-            if gpu.vendor == Vendor::Amd && s.driver != Driver::None {
-                p.push(format!("size {}: AMD GPUs get driver none on AKS", s.name));
-            }
-            match s.status {
-                Status::Retired | Status::Retiring if s.retirement_date.is_none() => {
-                    p.push(format!("size {}: {} without retirement_date", s.name, s.status));
-                }
-                _ => {}
-            }
-            if let Some(d) = &s.retirement_date {
-                if !is_date(d) {
-                    p.push(format!("size {}: retirement_date {d:?} is not YYYY-MM-DD", s.name));
-                }
-            }
-            if s.aks_supported {
-                if s.aks_os_skus.is_empty() {
-                    p.push(format!("size {}: AKS-supported but no os_skus", s.name));
-                }
-                if s.status == Status::Current && s.hyperv_generations.is_empty() {
-                    p.push(format!("size {}: current AKS size without hyperv_generations", s.name));
-                }
-                if s.gpu_vendor == Vendor::Nvidia && gpu.compute_capability.is_none() {
-                    p.push(format!("GPU {}: NVIDIA GPU without compute_capability", gpu.id));
-                }
-            }
-            if s.source.trim().is_empty() {
-                p.push(format!("size {}: no source", s.name));
-            }
-            check_aks_facts(s, &mut p);
+            self.check_size(s, &mut p);
         }
-        let series: HashSet<&str> = self.sizes.iter().map(|s| s.series.as_str()).collect();
+        self.check_gpus(&mut p);
+        self.check_rules(&mut p);
+        p.extend(self.validate_prices_and_regions());
+        self.check_models(&mut p);
+        p
+    }
+
+    /// One size: its name, family, GPU, numbers, lifecycle, AKS facts and source.
+    fn check_size(&self, s: &VmSize, p: &mut Vec<String>) {
+        if !s.name.starts_with("Standard_N") {
+            p.push(format!("size {} is not an N-series name", s.name));
+        }
+        if !["NC", "NCC", "ND", "NV", "NG"].contains(&s.family.as_str()) {
+            p.push(format!("size {}: unknown family {}", s.name, s.family));
+        }
+        let Some(gpu) = self.gpu(&s.gpu_model) else {
+            p.push(format!("size {}: unknown gpu_model {}", s.name, s.gpu_model));
+            return;
+        };
+        if s.vcpus == 0 || s.memory_gib <= 0.0 || s.gpu_memory_gib <= 0.0 {
+            p.push(format!("size {}: vcpus, memory and GPU memory must be positive", s.name));
+        }
+        let expect = gpu.memory_gib * s.gpu_count.value();
+        if (expect - s.gpu_memory_gib).abs() > expect * 0.2 + 1.0 {
+            p.push(format!(
+                "size {}: gpu_memory_gib {} disagrees with {} × {} GiB",
+                s.name, s.gpu_memory_gib, s.gpu_count, gpu.memory_gib
+            ));
+        }
+        if gpu.vendor == Vendor::Amd && s.driver != Driver::None {
+            p.push(format!("size {}: AMD GPUs get driver none on AKS", s.name));
+        }
+        match s.status {
+            Status::Retired | Status::Retiring if s.retirement_date.is_none() => {
+                p.push(format!("size {}: {} without retirement_date", s.name, s.status));
+            }
+            _ => {}
+        }
+        if let Some(d) = &s.retirement_date {
+            if !is_date(d) {
+                p.push(format!("size {}: retirement_date {d:?} is not YYYY-MM-DD", s.name));
+            }
+        }
+        if s.aks_supported {
+            if s.aks_os_skus.is_empty() {
+                p.push(format!("size {}: AKS-supported but no os_skus", s.name));
+            }
+            if s.status == Status::Current && s.hyperv_generations.is_empty() {
+                p.push(format!("size {}: current AKS size without hyperv_generations", s.name));
+            }
+            if s.gpu_vendor == Vendor::Nvidia && gpu.compute_capability.is_none() {
+                p.push(format!("GPU {}: NVIDIA GPU without compute_capability", gpu.id));
+            }
+        }
+        if s.source.trim().is_empty() {
+            p.push(format!("size {}: no source", s.name));
+        }
+        check_aks_facts(s, p);
+    }
+
+    /// GPU models: unique ids and MIG profiles AKS knows.
+    fn check_gpus(&self, p: &mut Vec<String>) {
         let mut gpu_ids = HashSet::new();
         for g in &self.gpus {
             if !gpu_ids.insert(g.id.to_ascii_lowercase()) {
@@ -480,6 +493,11 @@ impl Catalog {
                 }
             }
         }
+    }
+
+    /// Rules: unique ids, a source, and only known series, sizes and GPUs.
+    fn check_rules(&self, p: &mut Vec<String>) {
+        let series: HashSet<&str> = self.sizes.iter().map(|s| s.series.as_str()).collect();
         let mut rule_ids = HashSet::new();
         for r in &self.rules {
             if !rule_ids.insert(r.id.as_str()) {
@@ -508,9 +526,12 @@ impl Catalog {
                     p.push(format!("rule {}: bad min_version {min_version}", r.id));
                 }
             }
-            self.check_conflict(r, &mut p);
+            self.check_conflict(r, p);
         }
-        p.extend(self.validate_prices_and_regions());
+    }
+
+    /// Models: every id and alias unique, and each model's own checks.
+    fn check_models(&self, p: &mut Vec<String>) {
         let mut aliases = HashSet::new();
         for m in &self.models {
             for a in std::iter::once(&m.id).chain(&m.aliases) {
@@ -520,7 +541,6 @@ impl Catalog {
             }
             p.extend(m.problems());
         }
-        p
     }
 }
 
