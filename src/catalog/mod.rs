@@ -182,58 +182,7 @@ impl Catalog {
         if series.is_empty() {
             return Err(CatalogError::Missing("sizes/*.yaml"));
         }
-        let mig_models: HashSet<&str> = rules
-            .iter()
-            .flat_map(|r| match &r.kind {
-                RuleKind::Mig { gpu_models, .. } => gpu_models.iter().map(String::as_str).collect(),
-                _ => Vec::new(),
-            })
-            .collect();
-        let mut sizes = Vec::new();
-        for mut s in series {
-            let gpu = gpus.iter().find(|g| g.id == s.gpu_model);
-            for z in std::mem::take(&mut s.sizes) {
-                let aks = z.aks.unwrap_or_else(|| s.aks.clone());
-                let status = z.status.unwrap_or(s.status);
-                let per_gpu =
-                    if z.gpu_count.is_partial() { z.gpu_memory_gib } else { z.gpu_memory_gib / z.gpu_count.value() };
-                let mig_capable = !z.gpu_count.is_partial()
-                    && mig_models.contains(s.gpu_model.as_str())
-                    && gpu.is_some_and(|g| !g.mig_profiles.is_empty());
-                sizes.push(VmSize {
-                    name: z.name,
-                    family: s.family.clone(),
-                    series: s.series.clone(),
-                    vcpus: z.vcpus,
-                    memory_gib: z.memory_gib,
-                    gpu_vendor: gpu.map_or(Vendor::Nvidia, |g| g.vendor),
-                    gpu_model: s.gpu_model.clone(),
-                    gpu_count: z.gpu_count,
-                    gpu_memory_gib: z.gpu_memory_gib,
-                    gpu_memory_per_gpu_gib: per_gpu,
-                    driver: z.driver.unwrap_or(s.driver),
-                    driver_source: s.driver_source.clone(),
-                    cpu_architecture: s.cpu_architecture,
-                    mig_capable,
-                    aks_supported: aks.supported && status != Status::Retired,
-                    aks_os_skus: aks.os_skus,
-                    aks_note: aks.note,
-                    aks_source: aks.source,
-                    status,
-                    retirement_date: z.retirement_date.or_else(|| s.retirement_date.clone()),
-                    retirement_source: s.retirement_source.clone(),
-                    interconnect: z.interconnect.or_else(|| s.interconnect.clone()),
-                    hyperv_generations: z
-                        .hyperv_generations
-                        .or_else(|| s.hyperv_generations.clone())
-                        .unwrap_or_default(),
-                    quota_family: s.quota_family.clone(),
-                    temp_storage_gib: z.temp_storage_gib,
-                    note: z.note.or_else(|| s.note.clone()),
-                    source: s.source.clone(),
-                });
-            }
-        }
+        let mut sizes = flatten_sizes(series, &gpus, &rules);
         let family_rank = |f: &str| ["NC", "NCC", "ND", "NV", "NG"].iter().position(|x| *x == f).unwrap_or(usize::MAX);
         sizes.sort_by(|a, b| {
             family_rank(&a.family)
@@ -541,6 +490,63 @@ impl Catalog {
             }
             p.extend(m.problems());
         }
+    }
+}
+
+/// Every size of every series file, with the series' defaults filled in.
+fn flatten_sizes(series: Vec<SeriesFile>, gpus: &[GpuModel], rules: &[Rule]) -> Vec<VmSize> {
+    let mig_models: HashSet<&str> = rules
+        .iter()
+        .flat_map(|r| match &r.kind {
+            RuleKind::Mig { gpu_models, .. } => gpu_models.iter().map(String::as_str).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let mut sizes = Vec::new();
+    for mut s in series {
+        let gpu = gpus.iter().find(|g| g.id == s.gpu_model);
+        let mig_model = mig_models.contains(s.gpu_model.as_str());
+        for z in std::mem::take(&mut s.sizes) {
+            sizes.push(size_of(&s, z, gpu, mig_model));
+        }
+    }
+    sizes
+}
+
+/// One size of a series file: its own values, else the series'.
+fn size_of(s: &SeriesFile, z: SizeFile, gpu: Option<&GpuModel>, mig_model: bool) -> VmSize {
+    let aks = z.aks.unwrap_or_else(|| s.aks.clone());
+    let status = z.status.unwrap_or(s.status);
+    let per_gpu = if z.gpu_count.is_partial() { z.gpu_memory_gib } else { z.gpu_memory_gib / z.gpu_count.value() };
+    let mig_capable = !z.gpu_count.is_partial() && mig_model && gpu.is_some_and(|g| !g.mig_profiles.is_empty());
+    VmSize {
+        name: z.name,
+        family: s.family.clone(),
+        series: s.series.clone(),
+        vcpus: z.vcpus,
+        memory_gib: z.memory_gib,
+        gpu_vendor: gpu.map_or(Vendor::Nvidia, |g| g.vendor),
+        gpu_model: s.gpu_model.clone(),
+        gpu_count: z.gpu_count,
+        gpu_memory_gib: z.gpu_memory_gib,
+        gpu_memory_per_gpu_gib: per_gpu,
+        driver: z.driver.unwrap_or(s.driver),
+        driver_source: s.driver_source.clone(),
+        cpu_architecture: s.cpu_architecture,
+        mig_capable,
+        aks_supported: aks.supported && status != Status::Retired,
+        aks_os_skus: aks.os_skus,
+        aks_note: aks.note,
+        aks_source: aks.source,
+        status,
+        retirement_date: z.retirement_date.or_else(|| s.retirement_date.clone()),
+        retirement_source: s.retirement_source.clone(),
+        interconnect: z.interconnect.or_else(|| s.interconnect.clone()),
+        hyperv_generations: z.hyperv_generations.or_else(|| s.hyperv_generations.clone()).unwrap_or_default(),
+        quota_family: s.quota_family.clone(),
+        temp_storage_gib: z.temp_storage_gib,
+        note: z.note.or_else(|| s.note.clone()),
+        source: s.source.clone(),
     }
 }
 
