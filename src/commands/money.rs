@@ -18,7 +18,7 @@ use crate::error::{did_you_mean, Error};
 use crate::output::{money, table, Align, Printer};
 use crate::plan::cluster::Scale;
 use crate::plan::cluster_ops::{self as ops, Target};
-use crate::plan::{cluster_path, with_api, Plan};
+use crate::plan::Plan;
 use crate::pricing::{self, PriceCache, PriceSource};
 use crate::provision::cluster_ops::{self, OpsError, Outcome};
 use crate::provision::prices;
@@ -86,6 +86,66 @@ fn pool_input(catalog: &Catalog, pool: &Value, region: Option<String>, a: &CostA
     })
 }
 
+/// `cost --vm-size`: one size at the asked node counts.
+fn size_report(catalog: &Catalog, a: &CostArgs, name: &str, region: Option<String>) -> Result<CostReport, Error> {
+    let size = catalog.size(name).ok_or_else(|| {
+        Error::usage(format!("--vm-size {name:?} is not in the catalog"), did_you_mean(&catalog.suggest_sizes(name)))
+    })?;
+    let (min, max) = match (a.count, a.min_count, a.max_count) {
+        (_, Some(lo), Some(hi)) if lo > hi => {
+            return Err(Error::usage(format!("--min-count {lo} is larger than --max-count {hi}"), None))
+        }
+        (_, Some(lo), Some(hi)) => (lo, hi),
+        (Some(c), _, _) => (c, c),
+        _ => (1, 1),
+    };
+    let input = CostInput {
+        need_gpu_memory_gib: a.need_gpu_memory.map_or(size.gpu_memory_per_gpu_gib, |m| m.gib),
+        need_gpus: a.need_gpus.unwrap_or(size.gpu_count.value()),
+        size: size.clone(),
+        pool: None,
+        min_nodes: min,
+        max_nodes: max,
+        os: a.os.unwrap_or(Os::Linux),
+        spot: a.spot,
+        region,
+        hours_per_day: a.hours_per_day,
+        deallocate: false,
+        mig_profile: None,
+    };
+    Ok(cost::estimate(catalog, &input))
+}
+
+/// `cost --cluster`: every GPU pool of the cluster, read from Azure.
+fn cluster_reports(
+    catalog: &Catalog,
+    a: &CostArgs,
+    cluster: &str,
+    region: Option<String>,
+    notes: &mut Vec<String>,
+) -> Result<Vec<CostReport>, Error> {
+    let rg = a.resource_group.clone().unwrap_or_default();
+    let az = azure::connect(&a.arm)?;
+    let sub = subscription(&az)?;
+    let client = az.client;
+    let (c, pools) = azure::run_interruptible(&Progress::default(), async {
+        Ok(crate::provision::read_cluster_and_pools(&client, &sub, &rg, cluster).await?)
+    })?;
+    let region = region.or_else(|| crate::plan::preflight::location(&c));
+    if c.pointer("/properties/powerState/code").and_then(Value::as_str) == Some("Stopped") {
+        notes.push(format!("cluster {cluster} is stopped: its nodes cost nothing until it starts (disks still do)"));
+    }
+    let r: Vec<CostReport> = pools
+        .iter()
+        .filter_map(|pool| pool_input(catalog, pool, region.clone(), a))
+        .map(|i| cost::estimate(catalog, &i))
+        .collect();
+    if r.is_empty() {
+        notes.push(format!("cluster {cluster} has no GPU pool"));
+    }
+    Ok(r)
+}
+
 /// `aksgpu cost`
 pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
@@ -95,64 +155,8 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
         a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?;
     let mut notes = vec![format!("prices: {}", source.describe())];
     let reports: Vec<CostReport> = match (&a.vm_size, &a.cluster) {
-        (Some(name), _) => {
-            let size = catalog.size(name).ok_or_else(|| {
-                Error::usage(
-                    format!("--vm-size {name:?} is not in the catalog"),
-                    did_you_mean(&catalog.suggest_sizes(name)),
-                )
-            })?;
-            let (min, max) = match (a.count, a.min_count, a.max_count) {
-                (_, Some(lo), Some(hi)) if lo > hi => {
-                    return Err(Error::usage(format!("--min-count {lo} is larger than --max-count {hi}"), None).into())
-                }
-                (_, Some(lo), Some(hi)) => (lo, hi),
-                (Some(c), _, _) => (c, c),
-                _ => (1, 1),
-            };
-            let input = CostInput {
-                need_gpu_memory_gib: a.need_gpu_memory.map_or(size.gpu_memory_per_gpu_gib, |m| m.gib),
-                need_gpus: a.need_gpus.unwrap_or(size.gpu_count.value()),
-                size: size.clone(),
-                pool: None,
-                min_nodes: min,
-                max_nodes: max,
-                os: a.os.unwrap_or(Os::Linux),
-                spot: a.spot,
-                region,
-                hours_per_day: a.hours_per_day,
-                deallocate: false,
-                mig_profile: None,
-            };
-            vec![cost::estimate(&catalog, &input)]
-        }
-        (None, Some(cluster)) => {
-            let rg = a.resource_group.clone().unwrap_or_default();
-            let az = azure::connect(&a.arm)?;
-            let sub = subscription(&az)?;
-            let client = az.client;
-            let path = cluster_path(&sub, &rg, cluster);
-            let (c, pools) = azure::run_interruptible(&Progress::default(), async {
-                let (cu, pu) = (with_api(&path, api::AKS), with_api(&format!("{path}/agentPools"), api::AKS));
-                let (c, pools) = tokio::join!(client.get_json::<Value>(&cu), client.list(&pu));
-                Ok((c?, pools?))
-            })?;
-            let region = region.or_else(|| crate::plan::preflight::location(&c));
-            if c.pointer("/properties/powerState/code").and_then(Value::as_str) == Some("Stopped") {
-                notes.push(format!(
-                    "cluster {cluster} is stopped: its nodes cost nothing until it starts (disks still do)"
-                ));
-            }
-            let r: Vec<CostReport> = pools
-                .iter()
-                .filter_map(|pool| pool_input(&catalog, pool, region.clone(), a))
-                .map(|i| cost::estimate(&catalog, &i))
-                .collect();
-            if r.is_empty() {
-                notes.push(format!("cluster {cluster} has no GPU pool"));
-            }
-            r
-        }
+        (Some(name), _) => vec![size_report(&catalog, a, name, region)?],
+        (None, Some(cluster)) => cluster_reports(&catalog, a, cluster, region, &mut notes)?,
         (None, None) => return Err(Error::usage("pass --vm-size, or --cluster with -g", None).into()),
     };
     let total_min: Option<f64> = reports.iter().map(|r| r.at_min.monthly).sum();

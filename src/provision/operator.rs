@@ -13,9 +13,8 @@ use serde_json::Value;
 
 use super::runcommand::{self, CommandResult};
 use crate::arm::auth::Secret;
-use crate::arm::{api, ArmClient, ArmError};
+use crate::arm::{ArmClient, ArmError};
 use crate::plan::operator as op;
-use crate::plan::{cluster_path, with_api};
 
 pub use crate::plan::install::{from_flags, plan, resolve, Install, InstallRequest, Refusal};
 
@@ -66,10 +65,7 @@ pub enum InstallError {
 
 /// Read the cluster and its pools.
 pub async fn read(client: &ArmClient, req: &InstallRequest) -> Result<(Value, Vec<Value>), ArmError> {
-    let path = cluster_path(&req.subscription, &req.resource_group, &req.cluster);
-    let (cluster_url, pools_url) = (with_api(&path, api::AKS), with_api(&format!("{path}/agentPools"), api::AKS));
-    let (cluster, pools) = tokio::join!(client.get_json::<Value>(&cluster_url), client.list(&pools_url));
-    Ok((cluster?, pools?))
+    super::read_cluster_and_pools(client, &req.subscription, &req.resource_group, &req.cluster).await
 }
 
 /// Run the install and wait for readiness.
