@@ -272,10 +272,10 @@ pub struct ArmArgs {
     #[arg(long, value_name = "ID")]
     pub subscription: Option<String>,
     /// Credential to use [default: AKSGPU_AUTH, else the first available in the documented order].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = auth_method())]
     pub auth: Option<crate::arm::auth::AuthMethod>,
     /// Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL).
-    #[arg(long, value_enum, default_value = "AzureCloud")]
+    #[arg(long, value_parser = cloud(), default_value = "AzureCloud")]
     pub cloud: crate::arm::Cloud,
     /// Give up waiting after this long (the Azure operation continues).
     #[arg(long, default_value = "60m", value_parser = units::parse_duration)]
@@ -847,6 +847,17 @@ fn workload() -> impl clap::builder::TypedValueParser<Value = Workload> {
 /// `--precision`
 fn precision() -> impl clap::builder::TypedValueParser<Value = Precision> {
     one_of(Precision::ALL, Precision::name, Precision::describe)
+}
+
+/// `--auth`
+fn auth_method() -> impl clap::builder::TypedValueParser<Value = crate::arm::auth::AuthMethod> {
+    use crate::arm::auth::AuthMethod;
+    one_of(AuthMethod::ALL, AuthMethod::name, |m| Some(m.source()))
+}
+
+/// `--cloud`
+fn cloud() -> impl clap::builder::TypedValueParser<Value = crate::arm::Cloud> {
+    one_of(crate::arm::Cloud::ALL, crate::arm::Cloud::name, |_| None)
 }
 
 /// `--gpu-driver`
