@@ -149,13 +149,6 @@ mod tests {
         ] {
             assert_eq!(code(e), 4);
         }
-        let tr = ArmError::Transport {
-            method: "GET".into(),
-            path: "/p".into(),
-            message: "reset".into(),
-            attempts: 1,
-            correlation_id: "c".into(),
-        };
-        assert_eq!(code(tr), 1);
+        assert_eq!(code(ArmError::Config { message: "m".into(), hint: None }), 2);
     }
 }
