@@ -6,7 +6,7 @@ use std::time::SystemTime;
 use serde_json::{json, Value};
 
 use crate::arm::retry::Sleeper;
-use crate::arm::{api, ArmClient, Cloud, Endpoint, Verbosity};
+use crate::arm::{ArmClient, Cloud, Endpoint, Verbosity};
 use crate::catalog::Catalog;
 use crate::cli::{
     ArmArgs, CatalogDiffArgs, ClusterPowerArgs, ClusterTarget, CostArgs, Format, PoolScaleArgs, PricesRefreshArgs,
@@ -333,10 +333,7 @@ pub fn catalog_diff(ctx: &Ctx, a: &CatalogDiffArgs) -> anyhow::Result<()> {
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let client = az.client;
-    let url = format!(
-        "/subscriptions/{sub}/providers/Microsoft.Compute/skus?api-version={}&$filter=location%20eq%20%27{location}%27",
-        api::SKUS
-    );
+    let url = crate::plan::skus_url(&sub, &location);
     let skus = azure::run_interruptible(&Progress::default(), async { Ok(client.list(&url).await?) })?;
     let d = crate::drift::compare(&catalog, &location, &skus);
     let p = &ctx.printer;

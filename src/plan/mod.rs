@@ -152,6 +152,14 @@ pub fn pool_path(sub: &str, rg: &str, cluster: &str, pool: &str) -> String {
     format!("{}/agentPools/{pool}", cluster_path(sub, rg, cluster))
 }
 
+/// The compute SKUs offered in `location`.
+pub fn skus_url(sub: &str, location: &str) -> String {
+    format!(
+        "/subscriptions/{sub}/providers/Microsoft.Compute/skus?api-version={}&$filter=location%20eq%20%27{location}%27",
+        crate::arm::api::SKUS
+    )
+}
+
 /// Add the api-version query.
 pub fn with_api(path: &str, version: &str) -> String {
     format!("{path}?api-version={version}")

@@ -18,15 +18,15 @@ pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
         Step::read(StepKind::ReadPool, with_api(&spec.path(), api::AKS), "preflight: does the pool exist already"),
         Step::read(
             StepKind::ReadSkus,
-            format!(
-                "/subscriptions/{sub}/providers/Microsoft.Compute/skus?api-version={}&$filter=location%20eq%20%27{loc}%27",
-                api::SKUS
-            ),
+            super::skus_url(sub, loc),
             "preflight: the size is offered in the location, zones and restrictions",
         ),
         Step::read(
             StepKind::ReadUsages,
-            format!("/subscriptions/{sub}/providers/Microsoft.Compute/locations/{loc}/usages?api-version={}", api::USAGES),
+            format!(
+                "/subscriptions/{sub}/providers/Microsoft.Compute/locations/{loc}/usages?api-version={}",
+                api::USAGES
+            ),
             format!("preflight: vCPU quota (needs {} vCPUs)", spec.vcpus_needed()),
         ),
     ];
