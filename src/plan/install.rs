@@ -185,12 +185,11 @@ pub fn from_flags(req: &InstallRequest) -> Install {
         Some(p) => vec![p.clone()],
         None => vec![read_at_run_time("the cluster's GPU pools")],
     };
-    let note = format!(
-        "# {}\n",
-        read_at_run_time(
-            "a toleration for every taint of the GPU pools, and the driver mode their gpuProfile.driver sets"
-        )
-    );
+    let read = match req.driver_mode {
+        Some(_) => "a toleration for every taint of the GPU pools, whose gpuProfile.driver must match --driver-mode",
+        None => "a toleration for every taint of the GPU pools, and the driver mode their gpuProfile.driver sets",
+    };
+    let note = format!("# {}\n", read_at_run_time(read));
     install(req, spec_for(req, req.driver_mode.unwrap_or(DriverMode::Aks), &[]), pools, None, Some(&note))
 }
 
