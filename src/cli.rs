@@ -10,7 +10,8 @@ use clap_complete::engine::ArgValueCandidates;
 
 use crate::commands::completions as complete;
 
-use crate::recommend::{Os, Precision, Workload};
+use crate::catalog::KubeVersion;
+use crate::domain::{DriverMode, EvictionPolicy, GpuDriver, MigStrategy, Os, OsDiskType, Precision, Workload};
 use crate::units;
 
 const EXIT_CODES: &str = "\
@@ -176,7 +177,7 @@ Azure's size tables write it (an A100 sold as 80 GB meets 80GB). Parameter count
 10,000 means billions.\n\nWith no requirement flags on a terminal, a short wizard asks the questions.")]
 pub struct RecommendArgs {
     /// Kind of workload.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = workload())]
     pub workload: Option<Workload>,
     /// Open model to size for (Hugging Face id or alias such as llama-3.1-8b).
     #[arg(long, value_name = "NAME", add = ArgValueCandidates::new(complete::models))]
@@ -185,7 +186,7 @@ pub struct RecommendArgs {
     #[arg(long, value_name = "COUNT", value_parser = units::parse_params, allow_negative_numbers = true)]
     pub model_params: Option<f64>,
     /// Weight precision [default: the model's native precision, else bf16].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = precision())]
     pub precision: Option<Precision>,
     /// Tokens of context per sequence [default: 4096 for inference, 2048 for training].
     #[arg(long, value_name = "TOKENS", value_parser = units::parse_count, allow_negative_numbers = true)]
@@ -224,7 +225,7 @@ pub struct RecommendArgs {
     #[arg(long, value_name = "GPU", value_delimiter = ',', add = ArgValueCandidates::new(complete::gpus))]
     pub gpu_model: Vec<String>,
     /// Node operating system.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = os())]
     pub os: Option<Os>,
     /// Kubernetes version of the cluster (checked against the Windows GPU minimum).
     #[arg(long = "k8s-version", alias = "kubernetes-version", value_name = "VERSION")]
@@ -254,8 +255,8 @@ pub struct RecommendArgs {
     /// `none`: you bring the GPU driver (NVIDIA GPU Operator), so sizes AKS supports only without
     /// its driver (confidential NCC H100) are considered too. Default `install`: they are left out
     /// unless named with --gpu-model.
-    #[arg(long, value_name = "install|none", value_parser = ["install", "none"], ignore_case = true)]
-    pub gpu_driver: Option<String>,
+    #[arg(long, value_name = "install|none", value_parser = gpu_driver(), ignore_case = true)]
+    pub gpu_driver: Option<GpuDriver>,
     /// How many recommendations to show.
     #[arg(long, value_name = "N", default_value = "5", value_parser = units::parse_count, allow_negative_numbers = true)]
     pub top: u64,
@@ -271,10 +272,10 @@ pub struct ArmArgs {
     #[arg(long, value_name = "ID")]
     pub subscription: Option<String>,
     /// Credential to use [default: AKSGPU_AUTH, else the first available in the documented order].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = auth_method())]
     pub auth: Option<crate::arm::auth::AuthMethod>,
     /// Azure cloud (AKSGPU_ARM_ENDPOINT overrides the ARM URL).
-    #[arg(long, value_enum, default_value = "AzureCloud")]
+    #[arg(long, value_parser = cloud(), default_value = "AzureCloud")]
     pub cloud: crate::arm::Cloud,
     /// Give up waiting after this long (the Azure operation continues).
     #[arg(long, default_value = "60m", value_parser = units::parse_duration)]
@@ -314,7 +315,7 @@ pub struct CreatePoolArgs {
     #[arg(long)]
     pub recommend: bool,
     /// With --recommend: the workload.
-    #[arg(long, value_enum, requires = "recommend")]
+    #[arg(long, value_parser = workload(), requires = "recommend")]
     pub workload: Option<Workload>,
     /// With --recommend: the model (alias or Hugging Face id).
     #[arg(long, value_name = "NAME", requires = "recommend", add = ArgValueCandidates::new(complete::models))]
@@ -323,7 +324,7 @@ pub struct CreatePoolArgs {
     #[arg(long, value_name = "COUNT", requires = "recommend", value_parser = units::parse_params, allow_negative_numbers = true)]
     pub model_params: Option<f64>,
     /// With --recommend: weight precision.
-    #[arg(long, value_enum, requires = "recommend")]
+    #[arg(long, value_parser = precision(), requires = "recommend")]
     pub precision: Option<Precision>,
     /// With --recommend: minimum GPU memory per GPU.
     #[arg(long, value_name = "SIZE", requires = "recommend", value_parser = units::parse_memory, allow_negative_numbers = true)]
@@ -344,14 +345,14 @@ pub struct CreatePoolArgs {
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
     pub max_count: Option<u32>,
     /// Node OS.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = os())]
     pub os: Option<Os>,
     /// OS SKU (Ubuntu, AzureLinux, Ubuntu2404, Windows2022, Windows2025, …).
     #[arg(long, value_name = "SKU")]
     pub os_sku: Option<String>,
     /// Kubernetes version for the pool [default: the control plane's].
-    #[arg(long, value_name = "VERSION")]
-    pub kubernetes_version: Option<String>,
+    #[arg(long, value_name = "VERSION", value_parser = KubeVersion::parse)]
+    pub kubernetes_version: Option<KubeVersion>,
     /// Taints, key=value:Effect; repeat or comma-separate; '' for none [default: sku=gpu:NoSchedule].
     #[arg(long, value_name = "TAINT", num_args = 1)]
     pub node_taints: Option<Vec<String>>,
@@ -362,8 +363,8 @@ pub struct CreatePoolArgs {
     #[arg(long, value_name = "PROFILE")]
     pub mig_profile: Option<String>,
     /// Let AKS install the GPU driver (install) or not (none, for the NVIDIA GPU Operator or AMD).
-    #[arg(long, value_name = "install|none")]
-    pub gpu_driver: Option<String>,
+    #[arg(long, value_name = "install|none", value_parser = gpu_driver(), ignore_case = true)]
+    pub gpu_driver: Option<GpuDriver>,
     /// Spot VMs (evictable, cheaper).
     #[arg(long)]
     pub spot: bool,
@@ -371,8 +372,8 @@ pub struct CreatePoolArgs {
     #[arg(long, value_name = "USD", allow_negative_numbers = true)]
     pub spot_max_price: Option<f64>,
     /// Spot eviction policy: Delete or Deallocate.
-    #[arg(long, value_name = "POLICY")]
-    pub eviction_policy: Option<String>,
+    #[arg(long, value_name = "POLICY", value_parser = one_of(EvictionPolicy::ALL, EvictionPolicy::name, |_| None), ignore_case = true)]
+    pub eviction_policy: Option<EvictionPolicy>,
     /// Availability zones (1,2,3).
     #[arg(long, value_name = "ZONES")]
     pub zones: Vec<String>,
@@ -380,8 +381,8 @@ pub struct CreatePoolArgs {
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
     pub max_pods: Option<u32>,
     /// OS disk type: Managed or Ephemeral.
-    #[arg(long, value_name = "TYPE")]
-    pub os_disk_type: Option<String>,
+    #[arg(long, value_name = "TYPE", value_parser = one_of(OsDiskType::ALL, OsDiskType::name, |_| None), ignore_case = true)]
+    pub os_disk_type: Option<OsDiskType>,
     /// Azure tags, key=value; repeat or comma-separate.
     #[arg(long, value_name = "KEY=VALUE")]
     pub tags: Vec<String>,
@@ -448,6 +449,9 @@ pub struct RegisterFeatureArgs {
     /// Resource provider namespace.
     #[arg(long, default_value = "Microsoft.ContainerService")]
     pub namespace: String,
+    /// Print the exact requests; read and change nothing (no credentials needed).
+    #[arg(long)]
+    pub dry_run: bool,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
     pub output: Format,
@@ -508,7 +512,7 @@ pub struct InstallOperatorArgs {
     /// Share each GPU between N pods by time slicing.
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
     pub time_slicing: Option<u32>,
-    /// Print the values and the exact runCommand requests; change nothing.
+    /// Print the Helm values and the runCommand requests; read and change nothing (no credentials needed).
     #[arg(long)]
     pub dry_run: bool,
     /// Output format.
@@ -532,7 +536,7 @@ pub struct KaitoEnableArgs {
     pub arm: ArmArgs,
     #[command(flatten)]
     pub target: ClusterTarget,
-    /// Print the PUT body; change nothing.
+    /// Print the exact requests; read and change nothing (no credentials needed).
     #[arg(long)]
     pub dry_run: bool,
     /// Output format.
@@ -606,7 +610,7 @@ pub struct ManifestArgs {
     #[arg(long)]
     pub spot: bool,
     /// Node OS (windows requests microsoft.com/directx).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = os())]
     pub os: Option<Os>,
     /// GPUs (or MIG slices) to request.
     #[arg(long, value_name = "N", default_value = "1", value_parser = parse_u32, allow_negative_numbers = true)]
@@ -658,7 +662,7 @@ pub struct CostArgs {
     #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub region: Option<String>,
     /// Node OS.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = os())]
     pub os: Option<Os>,
     /// Spot prices.
     #[arg(long)]
@@ -726,7 +730,7 @@ pub struct ClusterPowerArgs {
     pub arm: ArmArgs,
     #[command(flatten)]
     pub target: ClusterTarget,
-    /// Print the request; change nothing.
+    /// Print the exact requests; read and change nothing (no credentials needed).
     #[arg(long)]
     pub dry_run: bool,
     /// Output format.
@@ -767,7 +771,7 @@ pub struct PoolScaleArgs {
     /// Autoscaler maximum.
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, requires = "min_count")]
     pub max_count: Option<u32>,
-    /// Print the request; change nothing.
+    /// Print the exact requests; read and change nothing (no credentials needed).
     #[arg(long)]
     pub dry_run: bool,
     /// Output format.
@@ -816,6 +820,72 @@ pub struct CompletionsArgs {
     /// Shell to generate for.
     #[arg(value_enum)]
     pub shell: Shell,
+}
+
+/// A flag that takes one of `all`, parsed into the domain type (clap lists the names in help
+/// and completions, and checks the case unless the flag has `ignore_case`).
+fn one_of<T: Copy + Send + Sync + 'static>(
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+    help: fn(T) -> Option<&'static str>,
+) -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = all.iter().map(move |&v| match help(v) {
+        Some(h) => PossibleValue::new(name(v)).help(h),
+        None => PossibleValue::new(name(v)),
+    });
+    PossibleValuesParser::new(values).try_map(move |s: String| {
+        all.iter().copied().find(|&v| name(v).eq_ignore_ascii_case(&s)).ok_or_else(|| format!("unknown value {s}"))
+    })
+}
+
+/// `--workload`
+fn workload() -> impl clap::builder::TypedValueParser<Value = Workload> {
+    one_of(Workload::ALL, Workload::name, |_| None)
+}
+
+/// `--precision`
+fn precision() -> impl clap::builder::TypedValueParser<Value = Precision> {
+    one_of(Precision::ALL, Precision::name, Precision::describe)
+}
+
+/// `--auth`
+fn auth_method() -> impl clap::builder::TypedValueParser<Value = crate::arm::auth::AuthMethod> {
+    use crate::arm::auth::AuthMethod;
+    one_of(AuthMethod::ALL, AuthMethod::name, |m| Some(m.source()))
+}
+
+/// `--cloud`
+fn cloud() -> impl clap::builder::TypedValueParser<Value = crate::arm::Cloud> {
+    one_of(crate::arm::Cloud::ALL, crate::arm::Cloud::name, |_| None)
+}
+
+/// `--gpu-driver`
+fn gpu_driver() -> impl clap::builder::TypedValueParser<Value = GpuDriver> {
+    one_of(GpuDriver::ALL, GpuDriver::name, |_| None)
+}
+
+/// `--os`
+fn os() -> impl clap::builder::TypedValueParser<Value = Os> {
+    one_of(Os::ALL, Os::name, |_| None)
+}
+
+impl From<DriverModeArg> for DriverMode {
+    fn from(m: DriverModeArg) -> Self {
+        match m {
+            DriverModeArg::Aks => DriverMode::Aks,
+            DriverModeArg::Operator => DriverMode::Operator,
+        }
+    }
+}
+
+impl From<MigStrategyArg> for MigStrategy {
+    fn from(m: MigStrategyArg) -> Self {
+        match m {
+            MigStrategyArg::Single => MigStrategy::Single,
+            MigStrategyArg::Mixed => MigStrategy::Mixed,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -134,13 +134,35 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
             region.as_ref().map(|r| format!(" in {r}")).unwrap_or_default()
         ));
     }
-    // A cheaper size that still fits the stated need.
+    cheaper_size(catalog, i, price, region.as_deref().filter(|_| !cheapest), &mut advice);
+    share_gpu(catalog, i, &mut advice);
+    idle_and_spot(i, idle_monthly, spot_saving, &mut advice);
+    CostReport {
+        pool: i.pool.clone(),
+        vm_size: i.size.name.clone(),
+        gpu: format!("{} × {}", i.size.gpu_count, i.size.gpu_model),
+        region,
+        cheapest_region: cheapest,
+        price_kind: kind,
+        price_per_node_hour: price,
+        hours_per_day: i.hours_per_day,
+        at_min,
+        at_max,
+        idle_monthly,
+        spot_saving_monthly: if i.spot { spot_saving } else { None },
+        advice,
+        price_unknown: price.is_none(),
+    }
+}
+
+/// A cheaper size that still fits the stated need (`region`: only there; none: anywhere).
+fn cheaper_size(catalog: &Catalog, i: &CostInput, price: Option<f64>, region: Option<&str>, advice: &mut Vec<String>) {
     let mut req = Requirements::new(Workload::Cv);
     req.gpu_memory_gib = Range { min: Some(i.need_gpu_memory_gib), max: None };
     req.gpus = Range { min: Some(i.need_gpus), max: None };
     req.os = i.os;
     req.spot = i.spot;
-    req.region = region.clone().filter(|_| !cheapest);
+    req.region = region.map(str::to_owned);
     req.top = 3;
     let alt = recommend::recommend(catalog, &req);
     if let (Some(p), Some(best)) = (price, alt.recommendations.iter().find(|r| r.vm_size != i.size.name)) {
@@ -159,7 +181,10 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
             }
         }
     }
-    // Sharing a GPU.
+}
+
+/// MIG or time slicing, when a workload needs less than a whole GPU.
+fn share_gpu(catalog: &Catalog, i: &CostInput, advice: &mut Vec<String>) {
     if i.mig_profile.is_none() && !i.size.gpu_count.is_partial() {
         if i.size.mig_capable {
             let g = catalog.gpu(&i.size.gpu_model);
@@ -180,6 +205,10 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
             ));
         }
     }
+}
+
+/// Deallocation, an idle minimum, and what spot would save.
+fn idle_and_spot(i: &CostInput, idle_monthly: Option<f64>, spot_saving: Option<f64>, advice: &mut Vec<String>) {
     if i.deallocate {
         advice.push("deallocated nodes still pay for their OS disks and keep holding vCPU quota".into());
     }
@@ -198,22 +227,6 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
                 i.min_nodes.max(1)
             ));
         }
-    }
-    CostReport {
-        pool: i.pool.clone(),
-        vm_size: i.size.name.clone(),
-        gpu: format!("{} × {}", i.size.gpu_count, i.size.gpu_model),
-        region,
-        cheapest_region: cheapest,
-        price_kind: kind,
-        price_per_node_hour: price,
-        hours_per_day: i.hours_per_day,
-        at_min,
-        at_max,
-        idle_monthly,
-        spot_saving_monthly: if i.spot { spot_saving } else { None },
-        advice,
-        price_unknown: price.is_none(),
     }
 }
 

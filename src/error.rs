@@ -4,6 +4,7 @@
 //! prints the chain with any `hint:` lines, and maps the first typed error it finds to the
 //! documented exit code.
 
+use crate::arm::ArmError;
 use crate::catalog::CatalogError;
 
 /// Documented exit codes.
@@ -56,7 +57,7 @@ impl Error {
         match self {
             Error::Usage { .. } | Error::Catalog(_) => exit::USAGE,
             Error::NoFit { .. } | Error::Refused { .. } => exit::FAILED,
-            Error::Arm(e) => e.exit_code(),
+            Error::Arm(e) => arm_exit_code(e),
             Error::Interrupted { .. } => exit::INTERRUPTED,
         }
     }
@@ -79,6 +80,22 @@ impl Error {
     /// The first hint.
     pub fn hint(&self) -> Option<String> {
         self.hints().into_iter().next()
+    }
+}
+
+/// The exit code for an ARM failure: 3 for credentials and permissions, 4 when the outcome is
+/// pending or unknown (the operation may go on in Azure), 2 for configuration, else 1.
+fn arm_exit_code(e: &ArmError) -> u8 {
+    match e {
+        ArmError::Auth { .. } => exit::AUTH,
+        ArmError::Http(h) if h.status == 401 || h.status == 403 => exit::AUTH,
+        ArmError::TimedOut { .. }
+        | ArmError::PollingLost { .. }
+        | ArmError::OutcomeUnknown { .. }
+        | ArmError::Unconfirmed { .. }
+        | ArmError::Deadline { .. } => exit::TIMEOUT,
+        ArmError::Config { .. } => exit::USAGE,
+        _ => exit::FAILED,
     }
 }
 
@@ -109,5 +126,29 @@ mod tests {
         assert_eq!(Error::NoFit { message: "x".into(), hint: None }.exit_code(), 1);
         assert_eq!(did_you_mean(&["a", "b", "c"]).as_deref(), Some("did you mean a, b or c?"));
         assert_eq!(did_you_mean(&[]), None);
+    }
+
+    #[test]
+    fn arm_exit_codes() {
+        use std::time::Duration;
+        let code = |e: ArmError| Error::from(e).exit_code();
+        assert_eq!(code(ArmError::Auth { message: "x".into(), hint: None }), 3);
+        assert_eq!(
+            code(ArmError::TimedOut { what: "x".into(), elapsed: Duration::from_secs(1), resume: "r".into() }),
+            4
+        );
+        for e in [
+            ArmError::OutcomeUnknown {
+                method: "PUT".into(),
+                path: "/p".into(),
+                message: "m".into(),
+                correlation_id: "c".into(),
+            },
+            ArmError::Unconfirmed { what: "w".into(), message: "m".into(), resume: "r".into() },
+            ArmError::Deadline { method: "GET".into(), path: "/p".into(), waited: Duration::from_secs(5) },
+        ] {
+            assert_eq!(code(e), 4);
+        }
+        assert_eq!(code(ArmError::Config { message: "m".into(), hint: None }), 2);
     }
 }

@@ -5,18 +5,21 @@
 //! ```text
 //! catalog (bundled YAML → JSON at build time; live price cache merged by `pricing`)
 //!    → recommend (pure: requirements → ranked sizes with fit, cost, reasons)
-//!    → plan      (pure: validated specs → exact ARM request bodies and preflight checks)
-//!    → provision (the executor) over arm (the only HTTP: auth, retries, polling)
+//!    → plan      (pure: validated specs → exact ARM requests as kind-tagged `Step`s, preflight)
+//!    → provision (the executor: reads, then sends a plan's steps by kind) over arm (the only
+//!                 HTTP: auth, retries, polling; its own error type, no exit codes)
 //! ```
 //!
-//! `cost` and `drift` are pure too. `output` is the only module that writes to the terminal;
-//! `commands` wires the stages together, one module per command family.
+//! `domain` holds the enums every stage shares (no clap: `cli` maps flags to them). `cost` and
+//! `drift` are pure too. `output` formats results and errors for the terminal; `commands` wires
+//! the stages together, one module per command family; `error` maps errors to exit codes, once.
 
 pub mod arm;
 pub mod catalog;
 pub mod cli;
 pub mod commands;
 pub mod cost;
+pub mod domain;
 pub mod drift;
 pub mod error;
 pub mod output;

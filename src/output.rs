@@ -144,10 +144,7 @@ impl Spinner {
     }
 }
 
-/// Remove control characters (terminal escapes) from text that came from outside.
-pub fn sanitize(text: &str) -> String {
-    text.chars().filter(|c| !c.is_control() || *c == '\n').collect()
-}
+pub use crate::arm::redact::sanitize;
 
 /// Column alignment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

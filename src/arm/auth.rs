@@ -61,7 +61,7 @@ pub struct Token {
 }
 
 /// How a credential was chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AuthMethod {
     /// `AKSGPU_ACCESS_TOKEN`.
@@ -77,6 +77,37 @@ pub enum AuthMethod {
 }
 
 impl AuthMethod {
+    /// Every kind, in the documented order.
+    pub const ALL: &'static [AuthMethod] = &[
+        AuthMethod::AccessToken,
+        AuthMethod::ServicePrincipal,
+        AuthMethod::WorkloadIdentity,
+        AuthMethod::ManagedIdentity,
+        AuthMethod::DeveloperTools,
+    ];
+
+    /// Name as typed in `--auth` and `AKSGPU_AUTH`.
+    pub fn name(self) -> &'static str {
+        match self {
+            AuthMethod::AccessToken => "access-token",
+            AuthMethod::ServicePrincipal => "service-principal",
+            AuthMethod::WorkloadIdentity => "workload-identity",
+            AuthMethod::ManagedIdentity => "managed-identity",
+            AuthMethod::DeveloperTools => "developer-tools",
+        }
+    }
+
+    /// Where the credential comes from, in a few words.
+    pub fn source(self) -> &'static str {
+        match self {
+            AuthMethod::AccessToken => "`AKSGPU_ACCESS_TOKEN`",
+            AuthMethod::ServicePrincipal => "`AZURE_TENANT_ID` + `AZURE_CLIENT_ID` + `AZURE_CLIENT_SECRET`",
+            AuthMethod::WorkloadIdentity => "`AZURE_FEDERATED_TOKEN_FILE` (+ client and tenant ids)",
+            AuthMethod::ManagedIdentity => "Managed identity (IMDS, App Service, Arc)",
+            AuthMethod::DeveloperTools => "az CLI, then azd",
+        }
+    }
+
     /// Human name.
     pub fn describe(self) -> &'static str {
         match self {
@@ -107,9 +138,10 @@ impl Env for ProcessEnv {
 
 /// Pick the credential kind: explicit choice, else the first whose variables are set.
 pub fn choose(explicit: Option<AuthMethod>, env: &dyn Env) -> Result<AuthMethod, ArmError> {
-    if let Some(m) = explicit
-        .or_else(|| env.var("AKSGPU_AUTH").and_then(|v| <AuthMethod as clap::ValueEnum>::from_str(&v, true).ok()))
-    {
+    if let Some(m) = explicit.or_else(|| {
+        env.var("AKSGPU_AUTH")
+            .and_then(|v| AuthMethod::ALL.iter().copied().find(|m| m.name().eq_ignore_ascii_case(v.trim())))
+    }) {
         return Ok(m);
     }
     if let Some(v) = env.var("AKSGPU_AUTH") {
@@ -207,7 +239,7 @@ impl TokenSource for AzureSource {
 }
 
 fn first_line(s: &str) -> String {
-    crate::output::sanitize(s.lines().next().unwrap_or(s)).chars().take(300).collect()
+    super::redact::sanitize(s.lines().next().unwrap_or(s)).chars().take(300).collect()
 }
 
 /// A credential error with every reason it carries: a chain (az CLI, then azd) reports
@@ -220,7 +252,7 @@ pub fn reasons(s: &str) -> String {
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with("To troubleshoot, visit"))
         .take(12)
-        .map(|l| crate::output::sanitize(l).chars().take(300).collect())
+        .map(|l| super::redact::sanitize(l).chars().take(300).collect())
         .collect();
     match lines.as_slice() {
         [] => "no reason given".to_owned(),

@@ -108,7 +108,7 @@ impl ArmResponse {
 pub fn snippet(body: &[u8]) -> String {
     let text = String::from_utf8_lossy(&body[..body.len().min(200)]);
     let text = if text.trim_start().starts_with('<') { "(HTML page)".to_owned() } else { text.into_owned() };
-    redact::body(&crate::output::sanitize(&text))
+    redact::body(&super::redact::sanitize(&text))
 }
 
 /// How much the client logs to stderr.
@@ -137,6 +137,8 @@ pub struct ArmClient {
     pub policy: RetryPolicy,
     /// Logging level.
     pub verbosity: Verbosity,
+    /// Where log lines go (already redacted); none: nothing is logged.
+    pub log_sink: Option<fn(&str)>,
     /// The `--timeout` deadline: every request, retry wait and token fetch ends by then
     /// (`Throttled` when the server asks for a longer wait).
     pub deadline: Option<Instant>,
@@ -222,6 +224,7 @@ impl ArmClient {
             sleeper,
             policy: RetryPolicy::default(),
             verbosity: Verbosity::Quiet,
+            log_sink: None,
             deadline: None,
         })
     }
@@ -237,8 +240,8 @@ impl ArmClient {
     }
 
     fn log(&self, level: Verbosity, line: impl FnOnce() -> String) {
-        if self.verbosity >= level {
-            crate::output::log_line(&line());
+        if let Some(sink) = self.log_sink.filter(|_| self.verbosity >= level) {
+            sink(&redact::text(&line()));
         }
     }
 

@@ -9,17 +9,26 @@ use reqwest::Url;
 use super::error::ArmError;
 
 /// Azure clouds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cloud {
-    #[value(name = "AzureCloud")]
     AzureCloud,
-    #[value(name = "AzureChinaCloud")]
     AzureChinaCloud,
-    #[value(name = "AzureUSGovernment")]
     AzureUsGovernment,
 }
 
 impl Cloud {
+    /// Every cloud, in the order the CLI lists them.
+    pub const ALL: &'static [Cloud] = &[Cloud::AzureCloud, Cloud::AzureChinaCloud, Cloud::AzureUsGovernment];
+
+    /// The name az uses (`az cloud list`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Cloud::AzureCloud => "AzureCloud",
+            Cloud::AzureChinaCloud => "AzureChinaCloud",
+            Cloud::AzureUsGovernment => "AzureUSGovernment",
+        }
+    }
+
     /// The ARM base URL.
     pub fn arm_url(self) -> &'static str {
         match self {

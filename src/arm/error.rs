@@ -10,8 +10,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::exit;
-use crate::output::sanitize;
+use super::redact::sanitize;
 
 /// One ARM error object (recursive).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -238,21 +237,6 @@ fn describe_body(body: Option<&ErrorBody>, snippet: &str) -> String {
 }
 
 impl ArmError {
-    /// The documented exit code.
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            ArmError::Auth { .. } => exit::AUTH,
-            ArmError::Http(h) if h.status == 401 || h.status == 403 => exit::AUTH,
-            ArmError::TimedOut { .. }
-            | ArmError::PollingLost { .. }
-            | ArmError::OutcomeUnknown { .. }
-            | ArmError::Unconfirmed { .. }
-            | ArmError::Deadline { .. } => exit::TIMEOUT,
-            ArmError::Config { .. } => exit::USAGE,
-            _ => exit::FAILED,
-        }
-    }
-
     /// Hints: the known fix, the resume command, the correlation id.
     pub fn hints(&self) -> Vec<String> {
         let mut h = Vec::new();
@@ -335,11 +319,8 @@ mod tests {
     }
 
     #[test]
-    fn exit_codes() {
-        let auth = ArmError::Auth { message: "x".into(), hint: None };
-        assert_eq!(auth.exit_code(), 3);
+    fn timed_out_says_how_to_resume() {
         let t = ArmError::TimedOut { what: "x".into(), elapsed: Duration::from_secs(1), resume: "r".into() };
-        assert_eq!(t.exit_code(), 4);
         assert!(t.hints()[0].contains("resume with: r"));
         assert!(t.to_string().contains("after 1.0 s"), "{t}");
     }
@@ -361,17 +342,5 @@ mod tests {
             correlation_id: "c".into(),
         };
         assert_eq!(tr.to_string(), "GET /p failed: reset");
-        for e in [
-            ArmError::OutcomeUnknown {
-                method: "PUT".into(),
-                path: "/p".into(),
-                message: "m".into(),
-                correlation_id: "c".into(),
-            },
-            ArmError::Unconfirmed { what: "w".into(), message: "m".into(), resume: "r".into() },
-            ArmError::Deadline { method: "GET".into(), path: "/p".into(), waited: Duration::from_secs(5) },
-        ] {
-            assert_eq!(e.exit_code(), 4, "{e}");
-        }
     }
 }

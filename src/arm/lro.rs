@@ -1,4 +1,5 @@
-//! The one poller for ARM long-running operations.
+//! Polling of ARM long-running operations (feature registration, runCommand results and the
+//! operator's readiness poll their own state in `provision`, under the same deadline).
 //!
 //! Polling follows `Azure-AsyncOperation`, then `Operation-Location`, then `Location`, then the
 //! resource's own `provisioningState`. Only `Succeeded`, `Failed`, `Canceled` and `Cancelled`
@@ -44,10 +45,7 @@ pub struct Operation {
     pub started: Instant,
 }
 
-/// True for terminal states (case-insensitive).
-pub fn is_terminal(state: &str) -> bool {
-    matches!(state.trim().to_ascii_lowercase().as_str(), "succeeded" | "failed" | "canceled" | "cancelled")
-}
+pub use crate::domain::is_terminal;
 
 fn is_success(state: &str) -> bool {
     state.trim().eq_ignore_ascii_case("succeeded")

@@ -29,6 +29,12 @@ const SECRET_VARS: &[&str] = &["AZURE_CLIENT_SECRET", "AKSGPU_ACCESS_TOKEN", "AK
 
 static REGISTRY: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
+/// The text without control characters (terminal escapes), newlines kept: server text is
+/// never allowed to drive the terminal.
+pub fn sanitize(text: &str) -> String {
+    text.chars().filter(|c| !c.is_control() || *c == '\n').collect()
+}
+
 /// Remember a secret so that no output ever shows it.
 pub fn register(secret: &str) {
     let s = secret.trim();

@@ -258,58 +258,7 @@ impl Catalog {
         if series.is_empty() {
             return Err(CatalogError::Missing("sizes/*.yaml"));
         }
-        let mig_models: HashSet<&str> = rules
-            .iter()
-            .flat_map(|r| match &r.kind {
-                RuleKind::Mig { gpu_models, .. } => gpu_models.iter().map(String::as_str).collect(),
-                _ => Vec::new(),
-            })
-            .collect();
-        let mut sizes = Vec::new();
-        for mut s in series {
-            let gpu = gpus.iter().find(|g| g.id == s.gpu_model);
-            for z in std::mem::take(&mut s.sizes) {
-                let aks = z.aks.unwrap_or_else(|| s.aks.clone());
-                let status = z.status.unwrap_or(s.status);
-                let per_gpu =
-                    if z.gpu_count.is_partial() { z.gpu_memory_gib } else { z.gpu_memory_gib / z.gpu_count.value() };
-                let mig_capable = !z.gpu_count.is_partial()
-                    && mig_models.contains(s.gpu_model.as_str())
-                    && gpu.is_some_and(|g| !g.mig_profiles.is_empty());
-                sizes.push(VmSize {
-                    name: z.name,
-                    family: s.family.clone(),
-                    series: s.series.clone(),
-                    vcpus: z.vcpus,
-                    memory_gib: z.memory_gib,
-                    gpu_vendor: gpu.map_or(Vendor::Nvidia, |g| g.vendor),
-                    gpu_model: s.gpu_model.clone(),
-                    gpu_count: z.gpu_count,
-                    gpu_memory_gib: z.gpu_memory_gib,
-                    gpu_memory_per_gpu_gib: per_gpu,
-                    driver: z.driver.unwrap_or(s.driver),
-                    driver_source: s.driver_source.clone(),
-                    cpu_architecture: s.cpu_architecture,
-                    mig_capable,
-                    aks_supported: aks.supported && status != Status::Retired,
-                    aks_os_skus: aks.os_skus,
-                    aks_note: aks.note,
-                    aks_source: aks.source,
-                    status,
-                    retirement_date: z.retirement_date.or_else(|| s.retirement_date.clone()),
-                    retirement_source: s.retirement_source.clone(),
-                    interconnect: z.interconnect.or_else(|| s.interconnect.clone()),
-                    hyperv_generations: z
-                        .hyperv_generations
-                        .or_else(|| s.hyperv_generations.clone())
-                        .unwrap_or_default(),
-                    quota_family: s.quota_family.clone(),
-                    temp_storage_gib: z.temp_storage_gib,
-                    note: z.note.or_else(|| s.note.clone()),
-                    source: s.source.clone(),
-                });
-            }
-        }
+        let mut sizes = flatten_sizes(series, &gpus, &rules);
         let family_rank = |f: &str| ["NC", "NCC", "ND", "NV", "NG"].iter().position(|x| *x == f).unwrap_or(usize::MAX);
         sizes.sort_by(|a, b| {
             family_rank(&a.family)
@@ -493,57 +442,70 @@ impl Catalog {
             if !seen.insert(s.name.to_ascii_lowercase()) {
                 p.push(format!("size {} appears twice", s.name));
             }
-            if !s.name.starts_with("Standard_N") {
-                p.push(format!("size {} is not an N-series name", s.name));
-            }
-            if !["NC", "NCC", "ND", "NV", "NG"].contains(&s.family.as_str()) {
-                p.push(format!("size {}: unknown family {}", s.name, s.family));
-            }
-            let Some(gpu) = self.gpu(&s.gpu_model) else {
-                p.push(format!("size {}: unknown gpu_model {}", s.name, s.gpu_model));
-                continue;
-            };
-            if s.vcpus == 0 || s.memory_gib <= 0.0 || s.gpu_memory_gib <= 0.0 {
-                p.push(format!("size {}: vcpus, memory and GPU memory must be positive", s.name));
-            }
-            let expect = gpu.memory_gib * s.gpu_count.value();
-            if (expect - s.gpu_memory_gib).abs() > expect * 0.2 + 1.0 {
-                p.push(format!(
-                    "size {}: gpu_memory_gib {} disagrees with {} × {} GiB",
-                    s.name, s.gpu_memory_gib, s.gpu_count, gpu.memory_gib
-                ));
-            }
-            if gpu.vendor == Vendor::Amd && s.driver != Driver::None {
-                p.push(format!("size {}: AMD GPUs get driver none on AKS", s.name));
-            }
-            match s.status {
-                Status::Retired | Status::Retiring if s.retirement_date.is_none() => {
-                    p.push(format!("size {}: {} without retirement_date", s.name, s.status));
-                }
-                _ => {}
-            }
-            if let Some(d) = &s.retirement_date {
-                if !is_date(d) {
-                    p.push(format!("size {}: retirement_date {d:?} is not YYYY-MM-DD", s.name));
-                }
-            }
-            if s.aks_supported {
-                if s.aks_os_skus.is_empty() {
-                    p.push(format!("size {}: AKS-supported but no os_skus", s.name));
-                }
-                if s.status == Status::Current && s.hyperv_generations.is_empty() {
-                    p.push(format!("size {}: current AKS size without hyperv_generations", s.name));
-                }
-                if s.gpu_vendor == Vendor::Nvidia && gpu.compute_capability.is_none() {
-                    p.push(format!("GPU {}: NVIDIA GPU without compute_capability", gpu.id));
-                }
-            }
-            if s.source.trim().is_empty() {
-                p.push(format!("size {}: no source", s.name));
-            }
-            check_aks_facts(s, &mut p);
+            self.check_size(s, &mut p);
         }
-        let series: HashSet<&str> = self.sizes.iter().map(|s| s.series.as_str()).collect();
+        self.check_gpus(&mut p);
+        self.check_rules(&mut p);
+        p.extend(self.validate_prices_and_regions());
+        self.check_models(&mut p);
+        p
+    }
+
+    /// One size: its name, family, GPU, numbers, lifecycle, AKS facts and source.
+    fn check_size(&self, s: &VmSize, p: &mut Vec<String>) {
+        if !s.name.starts_with("Standard_N") {
+            p.push(format!("size {} is not an N-series name", s.name));
+        }
+        if !["NC", "NCC", "ND", "NV", "NG"].contains(&s.family.as_str()) {
+            p.push(format!("size {}: unknown family {}", s.name, s.family));
+        }
+        let Some(gpu) = self.gpu(&s.gpu_model) else {
+            p.push(format!("size {}: unknown gpu_model {}", s.name, s.gpu_model));
+            return;
+        };
+        if s.vcpus == 0 || s.memory_gib <= 0.0 || s.gpu_memory_gib <= 0.0 {
+            p.push(format!("size {}: vcpus, memory and GPU memory must be positive", s.name));
+        }
+        let expect = gpu.memory_gib * s.gpu_count.value();
+        if (expect - s.gpu_memory_gib).abs() > expect * 0.2 + 1.0 {
+            p.push(format!(
+                "size {}: gpu_memory_gib {} disagrees with {} × {} GiB",
+                s.name, s.gpu_memory_gib, s.gpu_count, gpu.memory_gib
+            ));
+        }
+        if gpu.vendor == Vendor::Amd && s.driver != Driver::None {
+            p.push(format!("size {}: AMD GPUs get driver none on AKS", s.name));
+        }
+        match s.status {
+            Status::Retired | Status::Retiring if s.retirement_date.is_none() => {
+                p.push(format!("size {}: {} without retirement_date", s.name, s.status));
+            }
+            _ => {}
+        }
+        if let Some(d) = &s.retirement_date {
+            if !is_date(d) {
+                p.push(format!("size {}: retirement_date {d:?} is not YYYY-MM-DD", s.name));
+            }
+        }
+        if s.aks_supported {
+            if s.aks_os_skus.is_empty() {
+                p.push(format!("size {}: AKS-supported but no os_skus", s.name));
+            }
+            if s.status == Status::Current && s.hyperv_generations.is_empty() {
+                p.push(format!("size {}: current AKS size without hyperv_generations", s.name));
+            }
+            if s.gpu_vendor == Vendor::Nvidia && gpu.compute_capability.is_none() {
+                p.push(format!("GPU {}: NVIDIA GPU without compute_capability", gpu.id));
+            }
+        }
+        if s.source.trim().is_empty() {
+            p.push(format!("size {}: no source", s.name));
+        }
+        check_aks_facts(s, p);
+    }
+
+    /// GPU models: unique ids and MIG profiles AKS knows.
+    fn check_gpus(&self, p: &mut Vec<String>) {
         let mut gpu_ids = HashSet::new();
         for g in &self.gpus {
             if !gpu_ids.insert(g.id.to_ascii_lowercase()) {
@@ -558,6 +520,11 @@ impl Catalog {
                 }
             }
         }
+    }
+
+    /// Rules: unique ids, a source, and only known series, sizes and GPUs.
+    fn check_rules(&self, p: &mut Vec<String>) {
+        let series: HashSet<&str> = self.sizes.iter().map(|s| s.series.as_str()).collect();
         let mut rule_ids = HashSet::new();
         for r in &self.rules {
             if !rule_ids.insert(r.id.as_str()) {
@@ -586,9 +553,12 @@ impl Catalog {
                     p.push(format!("rule {}: bad min_version {min_version}", r.id));
                 }
             }
-            self.check_conflict(r, &mut p);
+            self.check_conflict(r, p);
         }
-        p.extend(self.validate_prices_and_regions());
+    }
+
+    /// Models: every id and alias unique, and each model's own checks.
+    fn check_models(&self, p: &mut Vec<String>) {
         let mut aliases = HashSet::new();
         for m in &self.models {
             for a in std::iter::once(&m.id).chain(&m.aliases) {
@@ -598,7 +568,63 @@ impl Catalog {
             }
             p.extend(m.problems());
         }
-        p
+    }
+}
+
+/// Every size of every series file, with the series' defaults filled in.
+fn flatten_sizes(series: Vec<SeriesFile>, gpus: &[GpuModel], rules: &[Rule]) -> Vec<VmSize> {
+    let mig_models: HashSet<&str> = rules
+        .iter()
+        .flat_map(|r| match &r.kind {
+            RuleKind::Mig { gpu_models, .. } => gpu_models.iter().map(String::as_str).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let mut sizes = Vec::new();
+    for mut s in series {
+        let gpu = gpus.iter().find(|g| g.id == s.gpu_model);
+        let mig_model = mig_models.contains(s.gpu_model.as_str());
+        for z in std::mem::take(&mut s.sizes) {
+            sizes.push(size_of(&s, z, gpu, mig_model));
+        }
+    }
+    sizes
+}
+
+/// One size of a series file: its own values, else the series'.
+fn size_of(s: &SeriesFile, z: SizeFile, gpu: Option<&GpuModel>, mig_model: bool) -> VmSize {
+    let aks = z.aks.unwrap_or_else(|| s.aks.clone());
+    let status = z.status.unwrap_or(s.status);
+    let per_gpu = if z.gpu_count.is_partial() { z.gpu_memory_gib } else { z.gpu_memory_gib / z.gpu_count.value() };
+    let mig_capable = !z.gpu_count.is_partial() && mig_model && gpu.is_some_and(|g| !g.mig_profiles.is_empty());
+    VmSize {
+        name: z.name,
+        family: s.family.clone(),
+        series: s.series.clone(),
+        vcpus: z.vcpus,
+        memory_gib: z.memory_gib,
+        gpu_vendor: gpu.map_or(Vendor::Nvidia, |g| g.vendor),
+        gpu_model: s.gpu_model.clone(),
+        gpu_count: z.gpu_count,
+        gpu_memory_gib: z.gpu_memory_gib,
+        gpu_memory_per_gpu_gib: per_gpu,
+        driver: z.driver.unwrap_or(s.driver),
+        driver_source: s.driver_source.clone(),
+        cpu_architecture: s.cpu_architecture,
+        mig_capable,
+        aks_supported: aks.supported && status != Status::Retired,
+        aks_os_skus: aks.os_skus,
+        aks_note: aks.note,
+        aks_source: aks.source,
+        status,
+        retirement_date: z.retirement_date.or_else(|| s.retirement_date.clone()),
+        retirement_source: s.retirement_source.clone(),
+        interconnect: z.interconnect.or_else(|| s.interconnect.clone()),
+        hyperv_generations: z.hyperv_generations.or_else(|| s.hyperv_generations.clone()).unwrap_or_default(),
+        quota_family: s.quota_family.clone(),
+        temp_storage_gib: z.temp_storage_gib,
+        note: z.note.or_else(|| s.note.clone()),
+        source: s.source.clone(),
     }
 }
 

@@ -539,11 +539,6 @@ impl LlmModel {
         }
         p
     }
-
-    /// KV-cache bytes per token at `bytes_per_value` (2 × layers × KV heads × head dim × bytes).
-    pub fn kv_bytes_per_token(&self, bytes_per_value: f64) -> f64 {
-        2.0 * f64::from(self.layers) * f64::from(self.kv_heads) * f64::from(self.head_dim) * bytes_per_value
-    }
 }
 
 #[cfg(test)]

@@ -36,6 +36,17 @@ pub fn subscription(az: &Azure) -> Result<String, Error> {
     }
 }
 
+/// The subscription a dry run shows: `--subscription` (checked), else `AZURE_SUBSCRIPTION_ID`
+/// or az's default, else the placeholder `{subscription}`. No credential is needed.
+pub fn dry_run_subscription(args: &ArmArgs) -> Result<String, Error> {
+    let env = ProcessEnv;
+    match auth::subscription(args.subscription.as_deref(), &env) {
+        Ok((s, _)) => Ok(s),
+        Err(e) if args.subscription.as_deref().is_some_and(|s| !s.trim().is_empty()) => Err(Error::from(e)),
+        Err(_) => Ok("{subscription}".to_owned()),
+    }
+}
+
 /// Print a dry-run plan: JSON/YAML `{"dry_run": true, "steps": [...], …extra}`, or a listing
 /// with each request, its headers and its body.
 pub fn render_plan(
@@ -98,6 +109,7 @@ pub fn connect(args: &ArmArgs) -> Result<Azure, Error> {
         1 => Verbosity::Requests,
         _ => Verbosity::Headers,
     };
+    client.log_sink = Some(crate::output::log_line);
     let subscription = auth::subscription(args.subscription.as_deref(), &env);
     Ok(Azure { client, method, source, subscription })
 }

@@ -10,6 +10,7 @@ use crate::cli::{CreatePoolArgs, Format, RecommendArgs};
 use crate::commands::azure;
 use crate::commands::gpu_stack;
 use crate::commands::Ctx;
+use crate::domain::GpuDriver;
 use crate::error::Error;
 use crate::output::{money, Printer};
 use crate::plan::agent_pool::{PoolRequest, PoolSpec};
@@ -40,8 +41,8 @@ fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Resul
         spot: a.spot,
         mig: a.mig_profile.is_some(),
         region: a.location.clone(),
-        k8s_version: a.kubernetes_version.clone(),
-        gpu_driver: a.gpu_driver.clone(),
+        k8s_version: a.kubernetes_version.map(|v| v.to_string()),
+        gpu_driver: a.gpu_driver,
         top: 3,
         ..RecommendArgs::default()
     };
@@ -70,15 +71,15 @@ fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Resul
 /// Validate the flags into a spec.
 pub fn spec(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str, p: &Printer) -> Result<PoolSpec, Error> {
     let mut notes = Vec::new();
-    let gpu_driver = match (&a.gpu_driver, a.install_operator) {
+    let gpu_driver = match (a.gpu_driver, a.install_operator) {
         (None, true) => {
             notes.push(
                 "gpu driver: none (the GPU Operator installs the driver; --gpu-driver install to keep the AKS driver)"
                     .to_owned(),
             );
-            Some("none".to_owned())
+            Some(GpuDriver::None)
         }
-        (d, _) => d.clone(),
+        (d, _) => d,
     };
     let vm_size = match (&a.vm_size, a.recommend) {
         (Some(s), _) => s.clone(),
@@ -101,17 +102,17 @@ pub fn spec(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str, p: &Print
         max_count: a.max_count,
         os: a.os,
         os_sku: a.os_sku.clone(),
-        kubernetes_version: a.kubernetes_version.clone(),
+        kubernetes_version: a.kubernetes_version,
         taints: a.node_taints.clone(),
         labels: a.labels.clone(),
         mig_profile: a.mig_profile.clone(),
         gpu_driver,
         spot: a.spot,
         spot_max_price: a.spot_max_price,
-        eviction_policy: a.eviction_policy.clone(),
+        eviction_policy: a.eviction_policy,
         zones: a.zones.clone(),
         max_pods: a.max_pods,
-        os_disk_type: a.os_disk_type.clone(),
+        os_disk_type: a.os_disk_type,
         tags: a.tags.clone(),
     };
     let mut spec =
@@ -249,7 +250,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         pool: Some(a.name.clone()),
         driver_mode: None,
         chart_version: None,
-        mig_strategy: a.mig_strategy.map(gpu_stack::mig_strategy),
+        mig_strategy: a.mig_strategy.map(crate::domain::MigStrategy::from),
         time_slicing: a.time_slicing,
     });
     let progress = Progress::default();
@@ -272,7 +273,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
                     };
                     let left = a.arm.timeout.saturating_sub(started.elapsed());
                     operator =
-                        Some(gpu_stack::install(&client, cred, &catalog, req, false, left, &report, &progress).await?);
+                        Some(Ok(gpu_stack::install(&client, cred, &catalog, req, left, &report, &progress).await?));
                 }
                 CreateOutcome::Accepted { .. } => {}
             }

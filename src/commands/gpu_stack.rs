@@ -10,14 +10,15 @@ use crate::arm::auth::{AuthMethod, Secret};
 use crate::arm::{api, ArmClient, ArmError};
 use crate::catalog::{Catalog, Vendor};
 use crate::cli::{
-    DriverModeArg, FeatureListArgs, Format, InstallOperatorArgs, KaitoEnableArgs, KaitoWorkspaceArgs, KindArg,
-    ManifestArgs, ManifestFormat, MigStrategyArg, RegisterFeatureArgs,
+    FeatureListArgs, Format, InstallOperatorArgs, KaitoEnableArgs, KaitoWorkspaceArgs, KindArg, ManifestArgs,
+    ManifestFormat, RegisterFeatureArgs,
 };
 use crate::commands::azure::{self, base_url, subscription, Cred};
 use crate::commands::Ctx;
+use crate::domain::{DriverMode, MigStrategy};
 use crate::error::{did_you_mean, Error};
 use crate::output::Printer;
-use crate::plan::operator::{DriverMode, MigStrategy};
+use crate::plan::cluster_ops::{self, Target};
 use crate::plan::{kaito as kaito_plan, manifest as mf, Plan};
 use crate::provision::features::{self, Outcome as FeatureOutcome};
 use crate::provision::kaito::{self, Outcome as KaitoOutcome};
@@ -64,6 +65,10 @@ pub async fn register(
 
 /// `aksgpu register-feature`
 pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()> {
+    if a.dry_run {
+        let plan = crate::plan::features::register(&azure::dry_run_subscription(&a.arm)?, &a.namespace, &a.name);
+        return Ok(print_plan(&ctx.printer, a.output, &base_url(&a.arm), &plan, json!({}))?);
+    }
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let progress = Progress::default();
@@ -129,21 +134,6 @@ pub fn feature_list(ctx: &Ctx, a: &FeatureListArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn driver_mode(m: DriverModeArg) -> DriverMode {
-    match m {
-        DriverModeArg::Aks => DriverMode::Aks,
-        DriverModeArg::Operator => DriverMode::Operator,
-    }
-}
-
-/// Map the CLI MIG strategy.
-pub fn mig_strategy(m: MigStrategyArg) -> MigStrategy {
-    match m {
-        MigStrategyArg::Single => MigStrategy::Single,
-        MigStrategyArg::Mixed => MigStrategy::Mixed,
-    }
-}
-
 /// The `clusterToken` for Entra-ID clusters: `AKSGPU_CLUSTER_TOKEN`, else minted by the
 /// credential for the AKS server application.
 pub async fn cluster_token(
@@ -207,26 +197,20 @@ pub async fn install(
     cred: &Cred,
     catalog: &Catalog,
     req: &InstallRequest,
-    dry_run: bool,
     timeout: std::time::Duration,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
-) -> Result<Result<Report, (operator::Install, Plan)>, Error> {
+) -> Result<Report, Error> {
     let deadline = Instant::now() + timeout;
     let (cluster, pools) = operator::read(az_client, req).await?;
     let install = operator::resolve(catalog, req, &cluster, &pools)
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
-    if dry_run {
-        let plan = operator::plan(&install);
-        return Ok(Err((install, plan)));
-    }
     let token = match install.needs_cluster_token {
-        true => Some(cluster_token(cred.method, &cred.source, deadline).await?),
-        false => None,
+        Some(true) => Some(cluster_token(cred.method, &cred.source, deadline).await?),
+        _ => None,
     };
     let left = deadline.saturating_duration_since(Instant::now());
-    let report = operator::run(az_client, &install, token.as_ref(), left, progress, started).await?;
-    Ok(Ok(report))
+    Ok(operator::run(az_client, &install, token.as_ref(), left, progress, started).await?)
 }
 
 /// Print an install result.
@@ -274,39 +258,53 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
     if a.time_slicing == Some(0) {
         return Err(Error::usage("--time-slicing must be at least 1", None).into());
     }
-    let az = azure::connect(&a.arm)?;
-    let sub = subscription(&az)?;
-    let req = InstallRequest {
-        subscription: sub,
+    let request = |subscription| InstallRequest {
+        subscription,
         resource_group: a.target.resource_group.clone(),
         cluster: a.target.cluster.clone(),
         pool: a.pool.clone(),
-        driver_mode: a.driver_mode.map(driver_mode),
+        driver_mode: a.driver_mode.map(DriverMode::from),
         chart_version: a.chart_version.clone(),
-        mig_strategy: a.mig_strategy.map(mig_strategy),
+        mig_strategy: a.mig_strategy.map(MigStrategy::from),
         time_slicing: a.time_slicing,
     };
-    let progress = Progress::default();
-    let cred = Cred { method: az.method, source: az.source };
-    let client = az.client;
-    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        install(&client, &cred, &catalog, &req, a.dry_run, a.arm.timeout, &report, &progress).await
-    });
-    print_install(&ctx.printer, a.output, &base_url(&a.arm), r?)?;
+    let r = if a.dry_run {
+        // From the flags alone: nothing is read or sent, and what would be read is a placeholder.
+        let install = operator::from_flags(&request(azure::dry_run_subscription(&a.arm)?));
+        let plan = operator::plan(&install);
+        Err((install, plan))
+    } else {
+        let az = azure::connect(&a.arm)?;
+        let req = request(subscription(&az)?);
+        let progress = Progress::default();
+        let cred = Cred { method: az.method, source: az.source };
+        let client = az.client;
+        Ok(azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+            install(&client, &cred, &catalog, &req, a.arm.timeout, &report, &progress).await
+        })?)
+    };
+    print_install(&ctx.printer, a.output, &base_url(&a.arm), r)?;
     Ok(())
 }
 
 /// `aksgpu kaito enable`
 pub fn kaito_enable(ctx: &Ctx, a: &KaitoEnableArgs) -> anyhow::Result<()> {
-    let az = azure::connect(&a.arm)?;
-    let sub = subscription(&az)?;
-    let progress = Progress::default();
-    let client = az.client;
-    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        let (rg, cluster) = (&a.target.resource_group, &a.target.cluster);
-        Ok(kaito::enable(&client, &sub, rg, cluster, a.dry_run, a.arm.timeout, &report, &progress).await?)
-    });
-    match r? {
+    let target =
+        |sub| Target { subscription: sub, resource_group: &a.target.resource_group, cluster: &a.target.cluster };
+    let r = if a.dry_run {
+        // From the flags alone: nothing is read or sent, and what would be read is a placeholder.
+        let sub = azure::dry_run_subscription(&a.arm)?;
+        KaitoOutcome::DryRun(cluster_ops::kaito(target(&sub), &cluster_ops::cluster_as_read()))
+    } else {
+        let az = azure::connect(&a.arm)?;
+        let sub = subscription(&az)?;
+        let progress = Progress::default();
+        let client = az.client;
+        azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+            Ok(kaito::enable(&client, target(&sub), a.arm.timeout, &report, &progress).await?)
+        })?
+    };
+    match r {
         KaitoOutcome::AlreadyEnabled => ctx.printer.out(&format!("KAITO is already enabled on {}: nothing to do", a.target.cluster))?,
         KaitoOutcome::DryRun(plan) => print_plan(&ctx.printer, a.output, &base_url(&a.arm), &plan, json!({}))?,
         KaitoOutcome::Enabled(v) => match a.output {

@@ -6,16 +6,19 @@ use std::time::SystemTime;
 use serde_json::{json, Value};
 
 use crate::arm::retry::Sleeper;
-use crate::arm::{api, ArmClient, Cloud, Endpoint, Verbosity};
+use crate::arm::{ArmClient, Cloud, Endpoint, Verbosity};
 use crate::catalog::Catalog;
-use crate::cli::{CatalogDiffArgs, ClusterPowerArgs, CostArgs, Format, PoolScaleArgs, PricesRefreshArgs};
+use crate::cli::{
+    ArmArgs, CatalogDiffArgs, ClusterPowerArgs, ClusterTarget, CostArgs, Format, PoolScaleArgs, PricesRefreshArgs,
+};
 use crate::commands::azure::{self, base_url, subscription};
 use crate::commands::Ctx;
 use crate::cost::{self, CostInput, CostReport};
 use crate::error::{did_you_mean, Error};
 use crate::output::{money, table, Align, Printer};
 use crate::plan::cluster::Scale;
-use crate::plan::{cluster_path, with_api};
+use crate::plan::cluster_ops::{self as ops, Target};
+use crate::plan::Plan;
 use crate::pricing::{self, PriceCache, PriceSource};
 use crate::provision::cluster_ops::{self, OpsError, Outcome};
 use crate::provision::prices;
@@ -83,6 +86,66 @@ fn pool_input(catalog: &Catalog, pool: &Value, region: Option<String>, a: &CostA
     })
 }
 
+/// `cost --vm-size`: one size at the asked node counts.
+fn size_report(catalog: &Catalog, a: &CostArgs, name: &str, region: Option<String>) -> Result<CostReport, Error> {
+    let size = catalog.size(name).ok_or_else(|| {
+        Error::usage(format!("--vm-size {name:?} is not in the catalog"), did_you_mean(&catalog.suggest_sizes(name)))
+    })?;
+    let (min, max) = match (a.count, a.min_count, a.max_count) {
+        (_, Some(lo), Some(hi)) if lo > hi => {
+            return Err(Error::usage(format!("--min-count {lo} is larger than --max-count {hi}"), None))
+        }
+        (_, Some(lo), Some(hi)) => (lo, hi),
+        (Some(c), _, _) => (c, c),
+        _ => (1, 1),
+    };
+    let input = CostInput {
+        need_gpu_memory_gib: a.need_gpu_memory.map_or(size.gpu_memory_per_gpu_gib, |m| m.gib),
+        need_gpus: a.need_gpus.unwrap_or(size.gpu_count.value()),
+        size: size.clone(),
+        pool: None,
+        min_nodes: min,
+        max_nodes: max,
+        os: a.os.unwrap_or(Os::Linux),
+        spot: a.spot,
+        region,
+        hours_per_day: a.hours_per_day,
+        deallocate: false,
+        mig_profile: None,
+    };
+    Ok(cost::estimate(catalog, &input))
+}
+
+/// `cost --cluster`: every GPU pool of the cluster, read from Azure.
+fn cluster_reports(
+    catalog: &Catalog,
+    a: &CostArgs,
+    cluster: &str,
+    region: Option<String>,
+    notes: &mut Vec<String>,
+) -> Result<Vec<CostReport>, Error> {
+    let rg = a.resource_group.clone().unwrap_or_default();
+    let az = azure::connect(&a.arm)?;
+    let sub = subscription(&az)?;
+    let client = az.client;
+    let (c, pools) = azure::run_interruptible(&Progress::default(), async {
+        Ok(crate::provision::read_cluster_and_pools(&client, &sub, &rg, cluster).await?)
+    })?;
+    let region = region.or_else(|| crate::plan::preflight::location(&c));
+    if c.pointer("/properties/powerState/code").and_then(Value::as_str) == Some("Stopped") {
+        notes.push(format!("cluster {cluster} is stopped: its nodes cost nothing until it starts (disks still do)"));
+    }
+    let r: Vec<CostReport> = pools
+        .iter()
+        .filter_map(|pool| pool_input(catalog, pool, region.clone(), a))
+        .map(|i| cost::estimate(catalog, &i))
+        .collect();
+    if r.is_empty() {
+        notes.push(format!("cluster {cluster} has no GPU pool"));
+    }
+    Ok(r)
+}
+
 /// `aksgpu cost`
 pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
@@ -92,64 +155,8 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
         a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?;
     let mut notes = vec![format!("prices: {}", source.describe())];
     let reports: Vec<CostReport> = match (&a.vm_size, &a.cluster) {
-        (Some(name), _) => {
-            let size = catalog.size(name).ok_or_else(|| {
-                Error::usage(
-                    format!("--vm-size {name:?} is not in the catalog"),
-                    did_you_mean(&catalog.suggest_sizes(name)),
-                )
-            })?;
-            let (min, max) = match (a.count, a.min_count, a.max_count) {
-                (_, Some(lo), Some(hi)) if lo > hi => {
-                    return Err(Error::usage(format!("--min-count {lo} is larger than --max-count {hi}"), None).into())
-                }
-                (_, Some(lo), Some(hi)) => (lo, hi),
-                (Some(c), _, _) => (c, c),
-                _ => (1, 1),
-            };
-            let input = CostInput {
-                need_gpu_memory_gib: a.need_gpu_memory.map_or(size.gpu_memory_per_gpu_gib, |m| m.gib),
-                need_gpus: a.need_gpus.unwrap_or(size.gpu_count.value()),
-                size: size.clone(),
-                pool: None,
-                min_nodes: min,
-                max_nodes: max,
-                os: a.os.unwrap_or(Os::Linux),
-                spot: a.spot,
-                region,
-                hours_per_day: a.hours_per_day,
-                deallocate: false,
-                mig_profile: None,
-            };
-            vec![cost::estimate(&catalog, &input)]
-        }
-        (None, Some(cluster)) => {
-            let rg = a.resource_group.clone().unwrap_or_default();
-            let az = azure::connect(&a.arm)?;
-            let sub = subscription(&az)?;
-            let client = az.client;
-            let path = cluster_path(&sub, &rg, cluster);
-            let (c, pools) = azure::run_interruptible(&Progress::default(), async {
-                let (cu, pu) = (with_api(&path, api::AKS), with_api(&format!("{path}/agentPools"), api::AKS));
-                let (c, pools) = tokio::join!(client.get_json::<Value>(&cu), client.list(&pu));
-                Ok((c?, pools?))
-            })?;
-            let region = region.or_else(|| crate::plan::preflight::location(&c));
-            if c.pointer("/properties/powerState/code").and_then(Value::as_str) == Some("Stopped") {
-                notes.push(format!(
-                    "cluster {cluster} is stopped: its nodes cost nothing until it starts (disks still do)"
-                ));
-            }
-            let r: Vec<CostReport> = pools
-                .iter()
-                .filter_map(|pool| pool_input(&catalog, pool, region.clone(), a))
-                .map(|i| cost::estimate(&catalog, &i))
-                .collect();
-            if r.is_empty() {
-                notes.push(format!("cluster {cluster} has no GPU pool"));
-            }
-            r
-        }
+        (Some(name), _) => vec![size_report(&catalog, a, name, region)?],
+        (None, Some(cluster)) => cluster_reports(&catalog, a, cluster, region, &mut notes)?,
         (None, None) => return Err(Error::usage("pass --vm-size, or --cluster with -g", None).into()),
     };
     let total_min: Option<f64> = reports.iter().map(|r| r.at_min.monthly).sum();
@@ -249,6 +256,7 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
     let endpoint = Endpoint::new(Cloud::AzureCloud, Some(&base))?;
     let mut client = ArmClient::new(endpoint, None, Sleeper::from_env())?;
     client.verbosity = if a.verbose > 0 { Verbosity::Requests } else { Verbosity::Quiet };
+    client.log_sink = Some(crate::output::log_line);
     let sizes: Vec<&str> =
         catalog.sizes.iter().filter(|s| s.status != crate::catalog::Status::Retired).map(|s| s.name.as_str()).collect();
     let mut queries = Vec::new();
@@ -321,10 +329,7 @@ pub fn catalog_diff(ctx: &Ctx, a: &CatalogDiffArgs) -> anyhow::Result<()> {
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let client = az.client;
-    let url = format!(
-        "/subscriptions/{sub}/providers/Microsoft.Compute/skus?api-version={}&$filter=location%20eq%20%27{location}%27",
-        api::SKUS
-    );
+    let url = crate::plan::skus_url(&sub, &location);
     let skus = azure::run_interruptible(&Progress::default(), async { Ok(client.list(&url).await?) })?;
     let d = crate::drift::compare(&catalog, &location, &skus);
     let p = &ctx.printer;
@@ -387,27 +392,43 @@ fn print_ops(
     }
 }
 
+/// The cluster the flags name, in `subscription`.
+fn target<'a>(subscription: &'a str, t: &'a ClusterTarget) -> Target<'a> {
+    Target { subscription, resource_group: &t.resource_group, cluster: &t.cluster }
+}
+
+/// A dry run's plan from the flags alone: no credential is needed, nothing is read or sent,
+/// and what a real run reads first shows as a placeholder.
+fn dry_run(
+    arm: &ArmArgs,
+    t: &ClusterTarget,
+    build: impl FnOnce(Target<'_>) -> Result<Plan, String>,
+) -> Result<Outcome, Error> {
+    let sub = azure::dry_run_subscription(arm)?;
+    let plan = build(target(&sub, t)).map_err(|m| Error::Refused { message: m, hint: None })?;
+    Ok(Outcome::DryRun(plan))
+}
+
+/// The client and the subscription for a real run.
+fn connected(arm: &ArmArgs) -> Result<(ArmClient, String), Error> {
+    let az = azure::connect(arm)?;
+    let sub = subscription(&az)?;
+    Ok((az.client, sub))
+}
+
 /// `aksgpu cluster stop|start`
 pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Result<()> {
-    let az = azure::connect(&a.arm)?;
-    let sub = subscription(&az)?;
-    let client = az.client;
-    let progress = Progress::default();
-    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        Ok(cluster_ops::power(
-            &client,
-            &sub,
-            &a.target.resource_group,
-            &a.target.cluster,
-            start,
-            a.dry_run,
-            a.arm.timeout,
-            &report,
-            &progress,
-        )
-        .await?)
-    });
-    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r?, |v| {
+    let r = if a.dry_run {
+        dry_run(&a.arm, &a.target, |t| Ok(ops::power(t, start)))?
+    } else {
+        let (client, sub) = connected(&a.arm)?;
+        let progress = Progress::default();
+        azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+            let t = target(&sub, &a.target);
+            Ok(cluster_ops::power(&client, t, start, a.arm.timeout, &report, &progress).await?)
+        })?
+    };
+    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |v| {
         format!(
             "cluster {} is {}",
             a.target.cluster,
@@ -423,24 +444,17 @@ pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Re
 
 /// `aksgpu cost-analysis enable`
 pub fn cost_analysis(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
-    let az = azure::connect(&a.arm)?;
-    let sub = subscription(&az)?;
-    let client = az.client;
-    let progress = Progress::default();
-    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        Ok(cluster_ops::cost_analysis(
-            &client,
-            &sub,
-            &a.target.resource_group,
-            &a.target.cluster,
-            a.dry_run,
-            a.arm.timeout,
-            &report,
-            &progress,
-        )
-        .await?)
-    });
-    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r?, |_| {
+    let r = if a.dry_run {
+        dry_run(&a.arm, &a.target, |t| ops::cost_analysis(t, &ops::cluster_as_read()))?
+    } else {
+        let (client, sub) = connected(&a.arm)?;
+        let progress = Progress::default();
+        azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+            let t = target(&sub, &a.target);
+            Ok(cluster_ops::cost_analysis(&client, t, a.arm.timeout, &report, &progress).await?)
+        })?
+    };
+    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |_| {
         format!("cost analysis enabled on {}", a.target.cluster)
     })?;
     Ok(())
@@ -460,26 +474,17 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
         }
         _ => return Err(Error::usage("pass --count, or --min-count with --max-count", None).into()),
     };
-    let az = azure::connect(&a.arm)?;
-    let sub = subscription(&az)?;
-    let client = az.client;
-    let progress = Progress::default();
-    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        Ok(cluster_ops::scale(
-            &client,
-            &sub,
-            &a.target.resource_group,
-            &a.target.cluster,
-            &a.name,
-            how,
-            a.dry_run,
-            a.arm.timeout,
-            &report,
-            &progress,
-        )
-        .await?)
-    });
-    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r?, |v| {
+    let r = if a.dry_run {
+        dry_run(&a.arm, &a.target, |t| ops::scale(t, &a.name, &ops::pool_as_read(), how))?
+    } else {
+        let (client, sub) = connected(&a.arm)?;
+        let progress = Progress::default();
+        azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+            let t = target(&sub, &a.target);
+            Ok(cluster_ops::scale(&client, t, &a.name, how, a.arm.timeout, &report, &progress).await?)
+        })?
+    };
+    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |v| {
         let p = &v["properties"];
         if p["enableAutoScaling"].as_bool() == Some(true) {
             format!("pool {}: {} node(s), autoscaler {}–{}", a.name, p["count"], p["minCount"], p["maxCount"])

@@ -3,6 +3,7 @@
 use crate::catalog::{Catalog, KubeVersion};
 use crate::cli::{Format, RecommendArgs};
 use crate::commands::Ctx;
+use crate::domain::GpuDriver;
 use crate::error::{did_you_mean, Error};
 use crate::output::{money, table, Align, Printer};
 use crate::recommend::{self, fmt_num, ModelSpec, Os, Outcome, Range, Requirements, Workload};
@@ -82,7 +83,49 @@ fn num_range(exact: Option<f64>, min: Option<f64>, max: Option<f64>, flag: &str)
 /// Turn flags into validated requirements (pure apart from reading the catalog).
 pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements, Error> {
     let mut notes = Vec::new();
-    let model = match (&a.model, a.model_params) {
+    let model = model_arg(catalog, a, &mut notes)?;
+    let workload = a.workload.unwrap_or(Workload::Inference);
+    if a.workload.is_none() && model.is_some() {
+        notes.push("workload: inference (default with --model; --workload to change)".to_owned());
+    }
+    let mut req = Requirements::new(workload);
+    let resolved = recommend::weights::resolve(model.as_ref(), a.precision, workload)
+        .map_err(|e| Error::usage(e.message, Some(e.hint)))?;
+    req.precision = resolved.precision;
+    req.precision_explicit = resolved.explicit;
+    notes.extend(resolved.notes);
+    req.context = default_context(model.as_ref(), workload, a.context)?;
+    req.concurrency = a.concurrency.unwrap_or(1);
+    if model.is_some() && a.context.is_none() {
+        notes.push(format!("context: {} tokens (default; --context to change)", req.context));
+    }
+    req.model = model;
+    req.gpu_memory_gib = range(a.gpu_memory, a.gpu_memory_min, a.gpu_memory_max, "gpu-memory", &mut notes)?;
+    req.total_gpu_memory_gib =
+        range(a.total_gpu_memory, a.total_gpu_memory_min, a.total_gpu_memory_max, "total-gpu-memory", &mut notes)?;
+    req.gpus = num_range(a.gpus, a.gpus_min, a.gpus_max, "gpus")?;
+    check_gpu_models(catalog, &a.gpu_model)?;
+    req.gpu_models = a.gpu_model.iter().map(|g| g.trim().to_owned()).filter(|g| !g.is_empty()).collect();
+    os_and_version(catalog, a, &mut req, &mut notes)?;
+    if let Some(r) = &a.region {
+        req.region = Some(region_arg(catalog, "--region", r)?);
+    }
+    req.max_price_per_hour = a.max_price_per_hour;
+    req.spot = a.spot;
+    req.mig = a.mig;
+    req.include_retired = a.include_retired;
+    req.include_unsupported = a.include_unsupported;
+    req.gpu_driver_none = a.gpu_driver == Some(GpuDriver::None);
+    req.include_unpriced = a.include_unpriced;
+    req.top = usize::try_from(a.top).unwrap_or(usize::MAX);
+    req.notes = notes;
+    req.compute_need();
+    Ok(req)
+}
+
+/// `--model` (a catalog model, with a did-you-mean) or `--model-params` (any size), not both.
+fn model_arg(catalog: &Catalog, a: &RecommendArgs, notes: &mut Vec<String>) -> Result<Option<ModelSpec>, Error> {
+    Ok(match (&a.model, a.model_params) {
         (Some(_), Some(_)) => {
             return Err(Error::usage(
                 "--model and --model-params both give the model size",
@@ -115,28 +158,12 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
             Some(spec)
         }
         (None, None) => None,
-    };
-    let workload = a.workload.unwrap_or(Workload::Inference);
-    if a.workload.is_none() && model.is_some() {
-        notes.push("workload: inference (default with --model; --workload to change)".to_owned());
-    }
-    let mut req = Requirements::new(workload);
-    let resolved = recommend::weights::resolve(model.as_ref(), a.precision, workload)
-        .map_err(|e| Error::usage(e.message, Some(e.hint)))?;
-    req.precision = resolved.precision;
-    req.precision_explicit = resolved.explicit;
-    notes.extend(resolved.notes);
-    req.context = default_context(model.as_ref(), workload, a.context)?;
-    req.concurrency = a.concurrency.unwrap_or(1);
-    if model.is_some() && a.context.is_none() {
-        notes.push(format!("context: {} tokens (default; --context to change)", req.context));
-    }
-    req.model = model;
-    req.gpu_memory_gib = range(a.gpu_memory, a.gpu_memory_min, a.gpu_memory_max, "gpu-memory", &mut notes)?;
-    req.total_gpu_memory_gib =
-        range(a.total_gpu_memory, a.total_gpu_memory_min, a.total_gpu_memory_max, "total-gpu-memory", &mut notes)?;
-    req.gpus = num_range(a.gpus, a.gpus_min, a.gpus_max, "gpus")?;
-    for g in &a.gpu_model {
+    })
+}
+
+/// Every `--gpu-model` must match a GPU in the catalog.
+fn check_gpu_models(catalog: &Catalog, models: &[String]) -> Result<(), Error> {
+    for g in models {
         if !catalog.sizes.iter().any(|s| recommend::gpu_matches(g, s, catalog.gpu(&s.gpu_model))) {
             let near = catalog.suggest_gpus(g);
             return Err(Error::usage(
@@ -150,7 +177,17 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
             ));
         }
     }
-    req.gpu_models = a.gpu_model.iter().map(|g| g.trim().to_owned()).filter(|g| !g.is_empty()).collect();
+    Ok(())
+}
+
+/// `--os` (Windows by default for vdi) and `--k8s-version`, with the Windows GPU minimum.
+fn os_and_version(
+    catalog: &Catalog,
+    a: &RecommendArgs,
+    req: &mut Requirements,
+    notes: &mut Vec<String>,
+) -> Result<(), Error> {
+    let workload = req.workload;
     req.os = a.os.unwrap_or(if workload == Workload::Vdi { Os::Windows } else { Os::Linux });
     if a.os.is_none() && workload == Workload::Vdi {
         notes.push("os: windows (default for vdi; --os linux to change)".to_owned());
@@ -183,20 +220,7 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
             ));
         }
     }
-    if let Some(r) = &a.region {
-        req.region = Some(region_arg(catalog, "--region", r)?);
-    }
-    req.max_price_per_hour = a.max_price_per_hour;
-    req.spot = a.spot;
-    req.mig = a.mig;
-    req.include_retired = a.include_retired;
-    req.include_unsupported = a.include_unsupported;
-    req.gpu_driver_none = a.gpu_driver.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("none"));
-    req.include_unpriced = a.include_unpriced;
-    req.top = usize::try_from(a.top).unwrap_or(usize::MAX);
-    req.notes = notes;
-    req.compute_need();
-    Ok(req)
+    Ok(())
 }
 
 /// Check a region flag against the catalog's list of Azure regions: the ARM name on success,

@@ -7,8 +7,8 @@ use serde_json::{json, Map, Value};
 
 use crate::catalog::AKS_OS_SKUS as OS_SKUS;
 use crate::catalog::{Catalog, ConflictFact, Driver, KubeVersion, RuleKind, Status, Vendor, VmSize};
+use crate::domain::{EvictionPolicy, GpuDriver, Os, OsDiskType};
 use crate::error::did_you_mean;
-use crate::recommend::Os;
 
 /// The taint AKS puts on spot nodes by itself.
 pub const SPOT_TAINT: &str = "kubernetes.azure.com/scalesetpriority=spot:NoSchedule";
@@ -28,18 +28,18 @@ pub struct PoolRequest {
     pub max_count: Option<u32>,
     pub os: Option<Os>,
     pub os_sku: Option<String>,
-    pub kubernetes_version: Option<String>,
+    pub kubernetes_version: Option<KubeVersion>,
     /// `None` = the default taint; `Some(empty)` = no taints.
     pub taints: Option<Vec<String>>,
     pub labels: Vec<String>,
     pub mig_profile: Option<String>,
-    pub gpu_driver: Option<String>,
+    pub gpu_driver: Option<GpuDriver>,
     pub spot: bool,
     pub spot_max_price: Option<f64>,
-    pub eviction_policy: Option<String>,
+    pub eviction_policy: Option<EvictionPolicy>,
     pub zones: Vec<String>,
     pub max_pods: Option<u32>,
-    pub os_disk_type: Option<String>,
+    pub os_disk_type: Option<OsDiskType>,
     pub tags: Vec<String>,
 }
 
@@ -323,10 +323,7 @@ fn check_size<'a>(catalog: &'a Catalog, r: &PoolRequest) -> Result<&'a VmSize, S
 
 /// Windows pool rules (name length, Kubernetes version); returns the parsed version.
 fn check_windows(catalog: &Catalog, r: &PoolRequest, os: Os) -> Result<Option<KubeVersion>, SpecError> {
-    let kubernetes_version = match &r.kubernetes_version {
-        Some(v) => Some(KubeVersion::parse(v).map_err(|e| err("--kubernetes-version", e, None))?),
-        None => None,
-    };
+    let kubernetes_version = r.kubernetes_version;
     if os == Os::Windows {
         for rule in &catalog.rules {
             if let RuleKind::WindowsPoolNameMax { max_length } = rule.kind {
@@ -409,12 +406,7 @@ fn check_gpu_driver(
         }
         _ => None,
     });
-    let mut gpu_driver = match r.gpu_driver.as_deref().map(str::to_ascii_lowercase).as_deref() {
-        None => None,
-        Some("install") => Some("Install"),
-        Some("none") => Some("None"),
-        Some(other) => return Err(err("--gpu-driver", format!("{other:?} is not install or none"), None)),
-    };
+    let mut gpu_driver = r.gpu_driver.map(GpuDriver::arm);
     if size.gpu_vendor == Vendor::Amd || size.driver == Driver::None {
         if gpu_driver == Some("Install") {
             return Err(err(
@@ -508,13 +500,8 @@ fn check_spot(r: &PoolRequest, notes: &mut Vec<String>) -> Result<Option<&'stati
             ));
         }
     }
-    let eviction_policy = match r.eviction_policy.as_deref().map(str::to_ascii_lowercase).as_deref() {
-        None => None,
-        Some("delete") => Some("Delete"),
-        Some("deallocate") => Some("Deallocate"),
-        Some(x) => return Err(err("--eviction-policy", format!("{x:?} is not Delete or Deallocate"), None)),
-    };
-    if eviction_policy == Some("Deallocate") {
+    let eviction_policy = r.eviction_policy.map(EvictionPolicy::name);
+    if r.eviction_policy == Some(EvictionPolicy::Deallocate) {
         notes.push("evicted spot nodes are deallocated: their disks still cost money and count against quota".into());
     }
     Ok(eviction_policy)
@@ -536,13 +523,7 @@ fn check_placement(r: &PoolRequest) -> Result<(Vec<String>, Option<&'static str>
             return Err(err("--max-pods", format!("{p} is outside 10…250"), None));
         }
     }
-    let os_disk_type = match r.os_disk_type.as_deref().map(str::to_ascii_lowercase).as_deref() {
-        None => None,
-        Some("managed") => Some("Managed"),
-        Some("ephemeral") => Some("Ephemeral"),
-        Some(x) => return Err(err("--os-disk-type", format!("{x:?} is not Managed or Ephemeral"), None)),
-    };
-    Ok((zones, os_disk_type))
+    Ok((zones, r.os_disk_type.map(OsDiskType::name)))
 }
 
 impl PoolSpec {
@@ -758,55 +739,6 @@ impl PoolSpec {
     }
 }
 
-/// An agent pool as ARM returns it: the GPU-relevant fields typed, every other field kept
-/// as is (so reading and writing a pool never drops what this tool does not model).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct AgentPool {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(default)]
-    pub properties: AgentPoolProperties,
-    #[serde(flatten)]
-    pub other: Map<String, Value>,
-}
-
-/// `AgentPool.properties`, GPU fields typed.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AgentPoolProperties {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vm_size: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub count: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub os_type: Option<String>,
-    #[serde(default, rename = "osSKU", skip_serializing_if = "Option::is_none")]
-    pub os_sku: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gpu_instance_profile: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gpu_profile: Option<GpuProfile>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub node_taints: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scale_set_priority: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub provisioning_state: Option<String>,
-    #[serde(flatten)]
-    pub other: Map<String, Value>,
-}
-
-/// `gpuProfile`: the driver choice, plus whatever newer API versions add (`nvidia`, …).
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct GpuProfile {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub driver: Option<String>,
-    #[serde(flatten)]
-    pub other: Map<String, Value>,
-}
-
 /// One differing field.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Difference {
@@ -912,11 +844,11 @@ mod tests {
         let mut r = req("Standard_NC4as_T4_v3");
         r.os = Some(Os::Windows);
         r.name = "gpuw".into();
-        r.kubernetes_version = Some("1.28".into());
+        r.kubernetes_version = KubeVersion::parse("1.28").ok();
         let e = fails(&r, "--kubernetes-version");
         assert!(e.message.contains("1.29"));
         let mut r = req("Standard_ND96isr_MI300X_v5");
-        r.gpu_driver = Some("install".into());
+        r.gpu_driver = Some(GpuDriver::Install);
         fails(&r, "--gpu-driver");
         let amd = PoolSpec::validate(&catalog(), &req("Standard_ND96isr_MI300X_v5")).expect("defaults to none");
         assert_eq!(amd.body()["properties"]["gpuProfile"]["driver"], "None");

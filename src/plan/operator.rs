@@ -42,37 +42,7 @@ const SHARING_CONFIG_MAP: &str = "time-slicing-config";
 /// The runtime class NVIDIA's AKS instructions use when AKS installed the driver and toolkit.
 const AKS_RUNTIME_CLASS: &str = "nvidia-container-runtime";
 
-/// Who provides the NVIDIA driver on the GPU nodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DriverMode {
-    /// AKS installed the driver (pool `gpuProfile.driver` Install, the default): the operator
-    /// installs neither driver nor container toolkit (`driver.enabled=false`,
-    /// `toolkit.enabled=false`, `operator.runtimeClass=nvidia-container-runtime`, as in NVIDIA's AKS
-    /// guidance).
-    Aks,
-    /// The pool was created with `gpuProfile.driver` None: the operator installs the driver and the
-    /// toolkit (chart defaults).
-    Operator,
-}
-
-/// How the device plugin exposes MIG devices (`mig.strategy`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MigStrategy {
-    /// Every GPU on a node has the same MIG layout; slices are `nvidia.com/gpu`.
-    Single,
-    /// Layouts may differ; slices are `nvidia.com/mig-<profile>`.
-    Mixed,
-}
-
-impl MigStrategy {
-    /// The chart's spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MigStrategy::Single => "single",
-            MigStrategy::Mixed => "mixed",
-        }
-    }
-}
+pub use crate::domain::{DriverMode, MigStrategy};
 
 /// A Kubernetes toleration.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

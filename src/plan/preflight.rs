@@ -54,13 +54,39 @@ fn norm_family(f: &str) -> String {
     f.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase()
 }
 
-/// Run every check that the facts allow.
+/// Run every check that the facts allow, in order: the cluster's state, Kubernetes versions,
+/// Windows prerequisites, an existing pool, SKU availability, then quota.
 pub fn check(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<Verdict, Refusal> {
     let c = &facts.cluster;
+    check_cluster_state(spec, c)?;
+    let cluster_version = c
+        .pointer("/properties/currentKubernetesVersion")
+        .or_else(|| c.pointer("/properties/kubernetesVersion"))
+        .and_then(Value::as_str)
+        .and_then(|v| KubeVersion::parse(v).ok());
+    check_versions(spec, cluster_version)?;
+    if spec.os == Os::Windows {
+        check_windows(catalog, spec, cluster_version, facts.windows_feature.as_deref())?;
+    }
+    if let Some(pool) = &facts.pool {
+        return check_existing(catalog, spec, pool);
+    }
+    let loc = location(c).unwrap_or_default();
+    if let Some(skus) = &facts.skus {
+        check_sku(spec, skus, &loc)?;
+    }
+    if let Some(usages) = &facts.usages {
+        check_quota(spec, facts.skus.as_deref(), usages, &loc)?;
+    }
+    Ok(Verdict::Create)
+}
+
+/// The cluster must be Succeeded and running.
+fn check_cluster_state(spec: &PoolSpec, c: &Value) -> Result<(), Refusal> {
     let name = &spec.cluster;
     let state = c.pointer("/properties/provisioningState").and_then(Value::as_str).unwrap_or("Unknown");
     if !state.eq_ignore_ascii_case("Succeeded") {
-        let busy = !crate::arm::lro::is_terminal(state);
+        let busy = !crate::domain::is_terminal(state);
         return Err(refuse(
             format!("cluster {name} is {state}, not Succeeded"),
             Some(if busy {
@@ -79,13 +105,11 @@ pub fn check(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<Verdic
             Some(format!("start it first: az aks start -g {} -n {name}", spec.resource_group)),
         ));
     }
-    let loc = location(c).unwrap_or_default();
-    // Kubernetes versions.
-    let cluster_version = c
-        .pointer("/properties/currentKubernetesVersion")
-        .or_else(|| c.pointer("/properties/kubernetesVersion"))
-        .and_then(Value::as_str)
-        .and_then(|v| KubeVersion::parse(v).ok());
+    Ok(())
+}
+
+/// A pool cannot run a newer Kubernetes than its control plane.
+fn check_versions(spec: &PoolSpec, cluster_version: Option<KubeVersion>) -> Result<(), Refusal> {
     if let (Some(want), Some(have)) = (spec.kubernetes_version, cluster_version) {
         if have.minor_lt(&want) {
             return Err(refuse(
@@ -97,178 +121,201 @@ pub fn check(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<Verdic
             ));
         }
     }
-    if spec.os == Os::Windows {
-        if let Some((min, feature, ns)) = catalog.windows_min_kubernetes() {
-            let effective = spec.kubernetes_version.or(cluster_version);
-            if let Some(v) = effective {
-                if v.minor_lt(&min) {
-                    return Err(refuse(
-                        format!("Windows GPU node pools need Kubernetes {min} or later; cluster {name} runs {v}"),
-                        Some(format!(
-                            "upgrade the cluster: az aks upgrade -g {} -n {name} --kubernetes-version {min}",
-                            spec.resource_group
-                        )),
-                    ));
-                }
-            }
-            if let Some(state) = &facts.windows_feature {
-                if !state.eq_ignore_ascii_case("Registered") {
-                    return Err(refuse(
-                        format!("the {feature} preview feature is {state} on this subscription; Windows GPU pools need it Registered"),
-                        Some(format!(
-                            "run `aksgpu register-feature {feature}` (or az feature register --namespace {ns} --name {feature}), or pass --register-features"
-                        )),
-                    ));
-                }
-            }
-        }
-    }
-    // Existing pool.
-    if let Some(pool) = &facts.pool {
-        let diffs = spec.diff(pool);
-        if diffs.is_empty() {
-            return Ok(Verdict::Identical);
-        }
-        let immutable: Vec<&str> = diffs.iter().filter(|d| d.immutable).map(|d| d.field).collect();
-        let listed: Vec<String> = diffs
-            .iter()
-            .map(|d| {
-                format!("{} {} → {}{}", d.field, d.existing, d.wanted, if d.immutable { " (immutable)" } else { "" })
-            })
-            .collect();
-        return Err(Refusal {
-            message: format!("pool {} already exists in {name} with other settings: {}", spec.name, listed.join("; ")),
-            hint: Some(if immutable.is_empty() {
-                "change counts, taints or labels with `az aks nodepool update`, or choose another --name".to_owned()
-            } else {
-                let rule = catalog
-                    .rules
-                    .iter()
-                    .find(|r| matches!(r.kind, crate::catalog::RuleKind::NoGpuOnExistingPool {}))
-                    .map(|r| format!(" ({} [{}; {}])", r.summary.trim_end_matches('.'), r.id, r.source))
-                    .unwrap_or_default();
-                format!("{} cannot change on an existing pool{rule}: choose another --name", immutable.join(", "))
-            }),
-            differences: diffs,
-        });
-    }
-    // Resource SKU availability.
-    if let Some(skus) = &facts.skus {
-        let sku = skus.iter().find(|s| {
-            s["resourceType"].as_str() == Some("virtualMachines")
-                && s["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.size.name))
-        });
-        let Some(sku) = sku else {
+    Ok(())
+}
+
+/// Windows GPU pools: the catalog's minimum Kubernetes version and the preview feature.
+fn check_windows(
+    catalog: &Catalog,
+    spec: &PoolSpec,
+    cluster_version: Option<KubeVersion>,
+    feature_state: Option<&str>,
+) -> Result<(), Refusal> {
+    let name = &spec.cluster;
+    let Some((min, feature, ns)) = catalog.windows_min_kubernetes() else { return Ok(()) };
+    if let Some(v) = spec.kubernetes_version.or(cluster_version) {
+        if v.minor_lt(&min) {
             return Err(refuse(
-                format!("{} is not offered in {loc}", spec.size.name),
+                format!("Windows GPU node pools need Kubernetes {min} or later; cluster {name} runs {v}"),
                 Some(format!(
-                    "find another size with `aksgpu recommend`, or a region that offers it (az vm list-skus --size {})",
-                    spec.size.name
+                    "upgrade the cluster: az aks upgrade -g {} -n {name} --kubernetes-version {min}",
+                    spec.resource_group
                 )),
             ));
-        };
-        let mut restricted_zones: Vec<String> = Vec::new();
-        for r in sku["restrictions"].as_array().into_iter().flatten() {
-            let reason = r["reasonCode"].as_str().unwrap_or("restricted");
-            match r["type"].as_str() {
-                Some("Location") => {
-                    return Err(refuse(
-                        format!("{} is not available to this subscription in {loc} ({reason})", spec.size.name),
-                        Some("ask Azure support to enable the size for the subscription, or use another region".into()),
-                    ))
-                }
-                Some("Zone") => {
-                    for z in r.pointer("/restrictionInfo/zones").and_then(Value::as_array).into_iter().flatten() {
-                        if let Some(z) = z.as_str() {
-                            restricted_zones.push(z.to_owned());
-                        }
-                    }
-                }
-                _ => {}
-            }
         }
-        let offered: Vec<String> = sku["locationInfo"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|li| li["location"].as_str().is_some_and(|l| l.eq_ignore_ascii_case(&loc)))
-            .flat_map(|li| li["zones"].as_array().cloned().unwrap_or_default())
-            .filter_map(|z| z.as_str().map(str::to_owned))
-            .filter(|z| !restricted_zones.contains(z))
-            .collect();
-        let bad: Vec<&String> = spec.zones.iter().filter(|z| !offered.contains(z)).collect();
-        if !bad.is_empty() {
+    }
+    if let Some(state) = feature_state {
+        if !state.eq_ignore_ascii_case("Registered") {
             return Err(refuse(
-                format!(
-                    "{} is not available in zone(s) {} of {loc}",
-                    spec.size.name,
-                    bad.iter().map(|z| z.as_str()).collect::<Vec<_>>().join(", ")
-                ),
-                Some(if offered.is_empty() {
-                    "drop --zones: the size has no zones available here".to_owned()
-                } else {
-                    format!("use --zones {}", offered.join(","))
-                }),
+                format!("the {feature} preview feature is {state} on this subscription; Windows GPU pools need it Registered"),
+                Some(format!(
+                    "run `aksgpu register-feature {feature}` (or az feature register --namespace {ns} --name {feature}), or pass --register-features"
+                )),
             ));
         }
-        if spec.spot
-            && sku["capabilities"].as_array().into_iter().flatten().any(|c| {
-                c["name"].as_str() == Some("LowPriorityCapable")
-                    && c["value"].as_str().is_some_and(|v| v.eq_ignore_ascii_case("False"))
-            })
-        {
-            return Err(refuse(format!("{} cannot run as spot in {loc}", spec.size.name), Some("drop --spot".into())));
+    }
+    Ok(())
+}
+
+/// The pool exists: identical is a no-op, anything else is refused with the differences.
+fn check_existing(catalog: &Catalog, spec: &PoolSpec, pool: &Value) -> Result<Verdict, Refusal> {
+    let diffs = spec.diff(pool);
+    if diffs.is_empty() {
+        return Ok(Verdict::Identical);
+    }
+    let immutable: Vec<&str> = diffs.iter().filter(|d| d.immutable).map(|d| d.field).collect();
+    let listed: Vec<String> = diffs
+        .iter()
+        .map(|d| format!("{} {} → {}{}", d.field, d.existing, d.wanted, if d.immutable { " (immutable)" } else { "" }))
+        .collect();
+    Err(Refusal {
+        message: format!(
+            "pool {} already exists in {} with other settings: {}",
+            spec.name,
+            spec.cluster,
+            listed.join("; ")
+        ),
+        hint: Some(if immutable.is_empty() {
+            "change counts, taints or labels with `az aks nodepool update`, or choose another --name".to_owned()
+        } else {
+            let rule = catalog
+                .rules
+                .iter()
+                .find(|r| matches!(r.kind, crate::catalog::RuleKind::NoGpuOnExistingPool {}))
+                .map(|r| format!(" ({} [{}; {}])", r.summary.trim_end_matches('.'), r.id, r.source))
+                .unwrap_or_default();
+            format!("{} cannot change on an existing pool{rule}: choose another --name", immutable.join(", "))
+        }),
+        differences: diffs,
+    })
+}
+
+/// The size is offered in the location (and zones) to this subscription, as spot when asked.
+fn check_sku(spec: &PoolSpec, skus: &[Value], loc: &str) -> Result<(), Refusal> {
+    let sku = skus.iter().find(|s| {
+        s["resourceType"].as_str() == Some("virtualMachines")
+            && s["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.size.name))
+    });
+    let Some(sku) = sku else {
+        return Err(refuse(
+            format!("{} is not offered in {loc}", spec.size.name),
+            Some(format!(
+                "find another size with `aksgpu recommend`, or a region that offers it (az vm list-skus --size {})",
+                spec.size.name
+            )),
+        ));
+    };
+    let restricted_zones = restrictions(spec, sku, loc)?;
+    let offered: Vec<String> = sku["locationInfo"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|li| li["location"].as_str().is_some_and(|l| l.eq_ignore_ascii_case(loc)))
+        .flat_map(|li| li["zones"].as_array().cloned().unwrap_or_default())
+        .filter_map(|z| z.as_str().map(str::to_owned))
+        .filter(|z| !restricted_zones.contains(z))
+        .collect();
+    let bad: Vec<&String> = spec.zones.iter().filter(|z| !offered.contains(z)).collect();
+    if !bad.is_empty() {
+        return Err(refuse(
+            format!(
+                "{} is not available in zone(s) {} of {loc}",
+                spec.size.name,
+                bad.iter().map(|z| z.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+            Some(if offered.is_empty() {
+                "drop --zones: the size has no zones available here".to_owned()
+            } else {
+                format!("use --zones {}", offered.join(","))
+            }),
+        ));
+    }
+    if spec.spot
+        && sku["capabilities"].as_array().into_iter().flatten().any(|c| {
+            c["name"].as_str() == Some("LowPriorityCapable")
+                && c["value"].as_str().is_some_and(|v| v.eq_ignore_ascii_case("False"))
+        })
+    {
+        return Err(refuse(format!("{} cannot run as spot in {loc}", spec.size.name), Some("drop --spot".into())));
+    }
+    Ok(())
+}
+
+/// The SKU's restrictions: a location restriction refuses; zone restrictions are returned.
+fn restrictions(spec: &PoolSpec, sku: &Value, loc: &str) -> Result<Vec<String>, Refusal> {
+    let mut restricted_zones: Vec<String> = Vec::new();
+    for r in sku["restrictions"].as_array().into_iter().flatten() {
+        let reason = r["reasonCode"].as_str().unwrap_or("restricted");
+        match r["type"].as_str() {
+            Some("Location") => {
+                return Err(refuse(
+                    format!("{} is not available to this subscription in {loc} ({reason})", spec.size.name),
+                    Some("ask Azure support to enable the size for the subscription, or use another region".into()),
+                ))
+            }
+            Some("Zone") => {
+                for z in r.pointer("/restrictionInfo/zones").and_then(Value::as_array).into_iter().flatten() {
+                    if let Some(z) = z.as_str() {
+                        restricted_zones.push(z.to_owned());
+                    }
+                }
+            }
+            _ => {}
         }
     }
-    // Quota.
-    if let Some(usages) = &facts.usages {
-        let family = facts
-            .skus
-            .as_ref()
-            .and_then(|skus| {
-                skus.iter()
-                    .find(|s| s["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.size.name)))
-                    .and_then(|s| s["family"].as_str().map(str::to_owned))
-            })
-            .or_else(|| spec.size.quota_family.clone());
-        let need = spec.vcpus_needed();
-        let free = |key: &str| -> Option<(u64, i64, i64, String, String)> {
-            let u = usages.iter().find(|u| {
-                u.pointer("/name/value").and_then(Value::as_str).is_some_and(|n| norm_family(n) == norm_family(key))
-            })?;
-            let id = u.pointer("/name/value").and_then(Value::as_str).unwrap_or(key).to_owned();
-            let limit = u["limit"].as_i64()?;
-            let current = u["currentValue"].as_i64().unwrap_or(0);
-            let display = u.pointer("/name/localizedValue").and_then(Value::as_str).unwrap_or(key).to_owned();
-            Some((u64::try_from((limit - current).max(0)).unwrap_or(0), limit, current, display, id))
-        };
-        let mut checks: Vec<String> = Vec::new();
-        if spec.spot {
-            checks.push("lowPriorityCores".into());
-        } else {
-            checks.extend(family.clone());
-            checks.push("cores".into());
-        }
-        for key in checks {
-            if let Some((have, limit, current, display, key)) = free(&key) {
-                if have < need {
-                    return Err(refuse(
-                        format!(
-                            "not enough quota: {display} ({key}) in {loc} has {have} vCPUs free ({current} of {limit} used); the pool needs {need} = {} vCPUs × ({} max nodes + {} surge)",
-                            spec.size.vcpus,
-                            spec.max_nodes(),
-                            spec.surge_nodes()
-                        ),
-                        Some(format!(
-                            "request at least {} vCPUs for {key} in {loc}: Azure portal → Quotas → Compute (https://aka.ms/ProdportalCRP), or az quota update; or lower --max-count",
-                            u64::try_from(current).unwrap_or(0) + need
-                        )),
-                    ));
-                }
+    Ok(restricted_zones)
+}
+
+/// One usage counter: free vCPUs, limit, current, display name and id.
+type Usage = (u64, i64, i64, String, String);
+
+fn usage(usages: &[Value], key: &str) -> Option<Usage> {
+    let u = usages.iter().find(|u| {
+        u.pointer("/name/value").and_then(Value::as_str).is_some_and(|n| norm_family(n) == norm_family(key))
+    })?;
+    let id = u.pointer("/name/value").and_then(Value::as_str).unwrap_or(key).to_owned();
+    let limit = u["limit"].as_i64()?;
+    let current = u["currentValue"].as_i64().unwrap_or(0);
+    let display = u.pointer("/name/localizedValue").and_then(Value::as_str).unwrap_or(key).to_owned();
+    Some((u64::try_from((limit - current).max(0)).unwrap_or(0), limit, current, display, id))
+}
+
+/// vCPU quota: the family's and the regional total (or low-priority cores for spot).
+fn check_quota(spec: &PoolSpec, skus: Option<&[Value]>, usages: &[Value], loc: &str) -> Result<(), Refusal> {
+    let family = skus
+        .and_then(|skus| {
+            skus.iter()
+                .find(|s| s["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.size.name)))
+                .and_then(|s| s["family"].as_str().map(str::to_owned))
+        })
+        .or_else(|| spec.size.quota_family.clone());
+    let need = spec.vcpus_needed();
+    let mut checks: Vec<String> = Vec::new();
+    if spec.spot {
+        checks.push("lowPriorityCores".into());
+    } else {
+        checks.extend(family);
+        checks.push("cores".into());
+    }
+    for key in checks {
+        if let Some((have, limit, current, display, key)) = usage(usages, &key) {
+            if have < need {
+                return Err(refuse(
+                    format!(
+                        "not enough quota: {display} ({key}) in {loc} has {have} vCPUs free ({current} of {limit} used); the pool needs {need} = {} vCPUs × ({} max nodes + {} surge)",
+                        spec.size.vcpus,
+                        spec.max_nodes(),
+                        spec.surge_nodes()
+                    ),
+                    Some(format!(
+                        "request at least {} vCPUs for {key} in {loc}: Azure portal → Quotas → Compute (https://aka.ms/ProdportalCRP), or az quota update; or lower --max-count",
+                        u64::try_from(current).unwrap_or(0) + need
+                    )),
+                ));
             }
         }
     }
-    Ok(Verdict::Create)
+    Ok(())
 }
 
 #[cfg(test)]

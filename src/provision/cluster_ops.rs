@@ -1,5 +1,6 @@
 //! Cluster cost hygiene: stop/start the cluster, turn on cost analysis, scale a pool. Each
-//! reads first, changes only what was asked, sends `If-Match` on the eTag it read, and waits.
+//! reads first, changes only what was asked, and waits. The PUTs (cost analysis, scale) send
+//! `If-Match` with the eTag they read when the resource has one; stop/start is a plain POST.
 //! A write whose answer was lost is never resent: the cluster or pool is read back instead.
 
 use std::time::{Duration, Instant};
@@ -12,14 +13,15 @@ use super::Progress;
 use crate::arm::lro::{self, Operation};
 use crate::arm::{api, ArmClient, ArmError, Req};
 use crate::plan::cluster::{self, Scale};
-use crate::plan::{cluster_path, pool_path, with_api, Plan, Step};
+use crate::plan::cluster_ops::{self as ops, Target};
+use crate::plan::{with_api, Plan, StepKind};
 
 /// What a change did.
 #[derive(Debug, Clone)]
 pub enum Outcome {
     /// Already as asked: nothing sent.
     Unchanged(String),
-    /// The plan (dry run).
+    /// The plan (a dry run: nothing was read or sent).
     DryRun(Plan),
     /// Done; the resource as it is now.
     Done(Value),
@@ -40,41 +42,28 @@ fn op(what: String, url: &str, resume: String, timeout: Duration) -> Operation {
 }
 
 /// Stop (`start == false`) or start a cluster.
-#[allow(clippy::too_many_arguments)]
 pub async fn power(
     client: &ArmClient,
-    sub: &str,
-    rg: &str,
-    name: &str,
+    t: Target<'_>,
     start: bool,
-    dry_run: bool,
     timeout: Duration,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
 ) -> Result<Outcome, OpsError> {
-    let path = cluster_path(sub, rg, name);
-    let url = with_api(&path, api::AKS);
+    let (path, name, rg) = (t.cluster_path(), t.cluster, t.resource_group);
+    let plan = ops::power(t, start);
+    let url = plan.step(StepKind::ReadCluster).ok_or_else(|| missing(StepKind::ReadCluster))?.url.clone();
     let current: Value = client.get_json(&url).await?;
     let want = if start { "Running" } else { "Stopped" };
     if power_state(&current).eq_ignore_ascii_case(want) {
         return Ok(Outcome::Unchanged(format!("cluster {name} is already {want}")));
     }
     let verb = if start { "start" } else { "stop" };
-    let step = Step {
-        method: "POST",
-        url: format!("{path}/{verb}?api-version={}", api::AKS),
-        body: None,
-        headers: Default::default(),
-        purpose: format!("{verb} cluster {name}"),
-        read_only: false,
-    };
-    if dry_run {
-        return Ok(Outcome::DryRun(Plan { steps: vec![step] }));
-    }
+    let post = plan.step(StepKind::PowerCluster).ok_or_else(|| missing(StepKind::PowerCluster))?;
     progress(&format!("{} cluster {name}", if start { "starting" } else { "stopping" }));
     let resume = format!("az aks show -g {rg} -n {name} --query powerState");
     let o = op(format!("cluster {name} ({verb})"), &url, resume.clone(), timeout);
-    match send_write(client, &Req::post(step.url.clone()), started, &path, &resume).await? {
+    match send_write(client, &Req::post(post.url.clone()), started, &path, &resume).await? {
         Sent::Answer(resp) => {
             lro::wait(client, resp, &Method::POST, &o, progress).await?;
         }
@@ -98,6 +87,12 @@ pub async fn power(
     Ok(Outcome::Done(after))
 }
 
+/// A plan without the step the executor sends is a bug: reported, never a panic.
+#[cold]
+fn missing(kind: StepKind) -> OpsError {
+    OpsError::Refused(format!("internal: the plan has no {kind:?} step"))
+}
+
 fn power_state(cluster: &Value) -> &str {
     cluster.pointer("/properties/powerState/code").and_then(Value::as_str).unwrap_or("Running")
 }
@@ -105,6 +100,8 @@ fn power_state(cluster: &Value) -> &str {
 /// A PUT to send: the plan, how to recognise it when read back, and the messages.
 struct Put<'a> {
     plan: Plan,
+    /// The plan's write.
+    kind: StepKind,
     what: String,
     resume: String,
     /// The resource id (for Ctrl-C messages).
@@ -117,15 +114,11 @@ struct Put<'a> {
 async fn put_and_wait(
     client: &ArmClient,
     put: Put<'_>,
-    dry_run: bool,
     timeout: Duration,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
 ) -> Result<Outcome, OpsError> {
-    if dry_run {
-        return Ok(Outcome::DryRun(put.plan));
-    }
-    let step = &put.plan.steps[0];
+    let step = put.plan.step(put.kind).ok_or_else(|| missing(put.kind))?;
     let mut req = Req::json(Method::PUT, step.url.clone(), step.body.as_ref().unwrap_or(&Value::Null));
     if let Some(etag) = step.headers.get("If-Match") {
         req = req.header("if-match", etag.clone());
@@ -149,69 +142,50 @@ async fn put_and_wait(
     }
 }
 
-fn put_step(url: String, body: Value, etag: Option<&str>, purpose: String) -> Plan {
-    let mut headers = std::collections::BTreeMap::new();
-    if let Some(e) = etag {
-        headers.insert("If-Match".to_owned(), e.to_owned());
-    }
-    Plan { steps: vec![Step { method: "PUT", url, body: Some(body), headers, purpose, read_only: false }] }
-}
-
 /// Turn on `metricsProfile.costAnalysis`.
-#[allow(clippy::too_many_arguments)]
 pub async fn cost_analysis(
     client: &ArmClient,
-    sub: &str,
-    rg: &str,
-    name: &str,
-    dry_run: bool,
+    t: Target<'_>,
     timeout: Duration,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
 ) -> Result<Outcome, OpsError> {
-    let url = with_api(&cluster_path(sub, rg, name), api::AKS);
-    let current: Value = client.get_json(&url).await?;
+    let (name, rg) = (t.cluster, t.resource_group);
+    let current: Value = client.get_json(&t.cluster_url()).await?;
     if cluster::cost_analysis_enabled(&current) {
         return Ok(Outcome::Unchanged(format!("cost analysis is already enabled on {name}")));
     }
-    let body = cluster::enable_cost_analysis(&current).map_err(OpsError::Refused)?;
-    let plan = put_step(
-        url,
-        body,
-        current["eTag"].as_str(),
-        "enable metricsProfile.costAnalysis (nothing else changes)".into(),
-    );
     let put = Put {
-        plan,
+        plan: ops::cost_analysis(t, &current).map_err(OpsError::Refused)?,
+        kind: StepKind::UpdateCluster,
         what: format!("cluster {name} (enabling cost analysis)"),
         resume: format!("az aks show -g {rg} -n {name}"),
-        resource: cluster_path(sub, rg, name),
+        resource: t.cluster_path(),
         states: &["Updating", "Succeeded"],
         carries: &cluster::cost_analysis_enabled,
     };
-    put_and_wait(client, put, dry_run, timeout, progress, started).await
+    put_and_wait(client, put, timeout, progress, started).await
 }
 
 /// Scale a pool: change only its counts.
-#[allow(clippy::too_many_arguments)]
 pub async fn scale(
     client: &ArmClient,
-    sub: &str,
-    rg: &str,
-    name: &str,
+    t: Target<'_>,
     pool: &str,
     how: Scale,
-    dry_run: bool,
     timeout: Duration,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
 ) -> Result<Outcome, OpsError> {
-    let url = with_api(&pool_path(sub, rg, name, pool), api::AKS);
+    let (name, rg, sub) = (t.cluster, t.resource_group, t.subscription);
+    let url = with_api(&t.pool_path(pool), api::AKS);
     let current: Value = client
         .get_json_opt(&url)
         .await?
         .ok_or_else(|| OpsError::Refused(format!("pool {pool} does not exist in cluster {name}")))?;
-    let body = cluster::scale_pool(&current, how).map_err(OpsError::Refused)?;
+    let plan = ops::scale(t, pool, &current, how).map_err(OpsError::Refused)?;
+    let body =
+        plan.step(StepKind::UpdatePool).ok_or_else(|| missing(StepKind::UpdatePool))?.body.clone().unwrap_or_default();
     if cluster::differences(&cluster::writable_pool(&current), &body).is_empty() {
         return Ok(Outcome::Unchanged(format!("pool {pool} already has these counts")));
     }
@@ -220,19 +194,14 @@ pub async fn scale(
             .iter()
             .all(|f| v.pointer(f) == body.pointer(f))
     };
-    let plan = put_step(
-        url,
-        body.clone(),
-        current.pointer("/properties/eTag").and_then(Value::as_str),
-        format!("scale pool {pool} (only the counts change)"),
-    );
     let put = Put {
         plan,
+        kind: StepKind::UpdatePool,
         what: format!("pool {pool} in cluster {name} (scaling)"),
         resume: format!("aksgpu wait --subscription {sub} -g {rg} --cluster {name} --name {pool}"),
-        resource: pool_path(sub, rg, name, pool),
+        resource: t.pool_path(pool),
         states: &["Scaling", "Updating", "Creating", "Succeeded"],
         carries: &counts,
     };
-    put_and_wait(client, put, dry_run, timeout, progress, started).await
+    put_and_wait(client, put, timeout, progress, started).await
 }

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::reconcile::{self, send_write, Sent};
 use super::Progress;
-use crate::arm::{api, ArmClient, ArmError, Req};
+use crate::arm::{ArmClient, ArmError, Req};
 
 /// GPU-related preview flags `aksgpu feature list` shows.
 pub const GPU_FEATURES: &[(&str, &str)] = &[
@@ -24,31 +24,7 @@ pub const GPU_FEATURES: &[(&str, &str)] = &[
 /// The default namespace.
 pub const NAMESPACE: &str = "Microsoft.ContainerService";
 
-/// A feature's ARM path.
-pub fn feature_url(sub: &str, namespace: &str, name: &str) -> String {
-    format!(
-        "/subscriptions/{sub}/providers/Microsoft.Features/providers/{namespace}/features/{name}?api-version={}",
-        api::FEATURES
-    )
-}
-
-/// The register URL.
-pub fn register_url(sub: &str, namespace: &str, name: &str) -> String {
-    format!(
-        "/subscriptions/{sub}/providers/Microsoft.Features/providers/{namespace}/features/{name}/register?api-version={}",
-        api::FEATURES
-    )
-}
-
-/// The provider URL.
-pub fn provider_url(sub: &str, namespace: &str) -> String {
-    format!("/subscriptions/{sub}/providers/{namespace}?api-version={}", api::PROVIDERS)
-}
-
-/// The provider re-registration URL.
-pub fn provider_register_url(sub: &str, namespace: &str) -> String {
-    format!("/subscriptions/{sub}/providers/{namespace}/register?api-version={}", api::PROVIDERS)
-}
+pub use crate::plan::features::{feature_url, provider_register_url, provider_url, register_url};
 
 /// How registration ended.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

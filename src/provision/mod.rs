@@ -12,6 +12,24 @@ pub mod runcommand;
 
 use std::sync::{Arc, Mutex};
 
+use serde_json::Value;
+
+use crate::arm::{api, ArmClient, ArmError};
+use crate::plan::{cluster_path, with_api};
+
+/// Read a cluster and its agent pools, at once.
+pub async fn read_cluster_and_pools(
+    client: &ArmClient,
+    sub: &str,
+    rg: &str,
+    cluster: &str,
+) -> Result<(Value, Vec<Value>), ArmError> {
+    let path = cluster_path(sub, rg, cluster);
+    let (cluster_url, pools_url) = (with_api(&path, api::AKS), with_api(&format!("{path}/agentPools"), api::AKS));
+    let (cluster, pools) = tokio::join!(client.get_json::<Value>(&cluster_url), client.list(&pools_url));
+    Ok((cluster?, pools?))
+}
+
 /// What the executor has changed in Azure so far (for Ctrl-C messages).
 #[derive(Debug, Clone, Default)]
 pub struct Progress {

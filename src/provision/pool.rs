@@ -17,9 +17,9 @@ use crate::arm::lro::{self, Operation};
 use crate::arm::{api, ArmClient, ArmError, ArmResponse, ErrorBody, Req};
 use crate::catalog::Catalog;
 use crate::plan::agent_pool::PoolSpec;
+pub use crate::plan::pool::{feature_path, plan};
 use crate::plan::preflight::{self, Facts, Refusal, Verdict};
-use crate::plan::{cluster_path, with_api, Plan, Step};
-use crate::recommend::Os;
+use crate::plan::{cluster_path, with_api, Plan, StepKind};
 
 /// How to run.
 #[derive(Debug, Clone)]
@@ -47,86 +47,16 @@ pub enum CreateOutcome {
     Created { pool: Value, location: Option<String> },
 }
 
-/// The plan: preflight reads, then the PUT. `location` fills the SKU/usage URLs.
-pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
-    let sub = &spec.subscription;
-    let loc = location.unwrap_or("{cluster-location}");
-    let mut steps = vec![
-        Step {
-            method: "GET",
-            url: with_api(&cluster_path(sub, &spec.resource_group, &spec.cluster), api::AKS),
-            body: None,
-            headers: Default::default(),
-            purpose: "preflight: cluster exists, is Succeeded, its location and Kubernetes version".into(),
-            read_only: true,
-        },
-        Step {
-            method: "GET",
-            url: with_api(&spec.path(), api::AKS),
-            body: None,
-            headers: Default::default(),
-            purpose: "preflight: does the pool exist already".into(),
-            read_only: true,
-        },
-        Step {
-            method: "GET",
-            url: format!(
-                "/subscriptions/{sub}/providers/Microsoft.Compute/skus?api-version={}&$filter=location%20eq%20%27{loc}%27",
-                api::SKUS
-            ),
-            body: None,
-            headers: Default::default(),
-            purpose: "preflight: the size is offered in the location, zones and restrictions".into(),
-            read_only: true,
-        },
-        Step {
-            method: "GET",
-            url: format!("/subscriptions/{sub}/providers/Microsoft.Compute/locations/{loc}/usages?api-version={}", api::USAGES),
-            body: None,
-            headers: Default::default(),
-            purpose: format!("preflight: vCPU quota (needs {} vCPUs)", spec.vcpus_needed()),
-            read_only: true,
-        },
-    ];
-    if spec.os == Os::Windows {
-        steps.push(Step {
-            method: "GET",
-            url: feature_path(sub, "WindowsGPUPreview"),
-            body: None,
-            headers: Default::default(),
-            purpose: "preflight: the WindowsGPUPreview feature is Registered".into(),
-            read_only: true,
-        });
-    }
-    steps.push(Step {
-        method: "PUT",
-        url: with_api(&spec.path(), api::AKS),
-        body: Some(spec.body()),
-        headers: [("If-None-Match".to_owned(), "*".to_owned())].into(),
-        purpose: format!("create GPU pool {} in cluster {}", spec.name, spec.cluster),
-        read_only: false,
-    });
-    Plan { steps }
-}
-
-/// A feature's ARM path.
-pub fn feature_path(sub: &str, feature: &str) -> String {
-    format!(
-        "/subscriptions/{sub}/providers/Microsoft.Features/providers/Microsoft.ContainerService/features/{feature}?api-version={}",
-        api::FEATURES
-    )
-}
-
 /// Read what preflight needs. With `location` known, every read runs at once; otherwise the
 /// cluster and pool come first, then SKUs and usages for the cluster's location.
 pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, location: Option<&str>) -> Result<Facts, ArmError> {
     let p = plan(spec, location);
-    let cluster_f = client.get_json::<Value>(&p.steps[0].url);
-    let pool_f = client.get_json_opt::<Value>(&p.steps[1].url);
+    let url = |kind: StepKind| p.step(kind).map_or("", |s| s.url.as_str());
+    let cluster_f = client.get_json::<Value>(url(StepKind::ReadCluster));
+    let pool_f = client.get_json_opt::<Value>(url(StepKind::ReadPool));
     let feature_f = async {
-        if spec.os == Os::Windows {
-            let url = feature_path(&spec.subscription, "WindowsGPUPreview");
-            let v: Option<Value> = client.get_json_opt(&url).await?;
+        if let Some(step) = p.step(StepKind::ReadFeature) {
+            let v: Option<Value> = client.get_json_opt(&step.url).await?;
             Ok::<_, ArmError>(Some(
                 v.and_then(|v| v.pointer("/properties/state").and_then(Value::as_str).map(str::to_owned))
                     .unwrap_or_else(|| "NotRegistered".into()),
@@ -136,8 +66,13 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, location: Option<&s
         }
     };
     if location.is_some() {
-        let (cluster, pool, skus, usages, feature) =
-            tokio::join!(cluster_f, pool_f, client.list(&p.steps[2].url), client.list(&p.steps[3].url), feature_f);
+        let (cluster, pool, skus, usages, feature) = tokio::join!(
+            cluster_f,
+            pool_f,
+            client.list(url(StepKind::ReadSkus)),
+            client.list(url(StepKind::ReadUsages)),
+            feature_f
+        );
         return Ok(Facts {
             cluster: cluster?,
             pool: pool?,
@@ -150,14 +85,15 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, location: Option<&s
     let cluster = cluster?;
     let loc = preflight::location(&cluster).ok_or_else(|| ArmError::InvalidResponse {
         method: "GET".into(),
-        path: p.steps[0].url.clone(),
+        path: url(StepKind::ReadCluster).to_owned(),
         status: 200,
         message: "the cluster has no location".into(),
         snippet: String::new(),
         request_id: None,
     })?;
     let p2 = plan(spec, Some(&loc));
-    let (skus, usages) = tokio::join!(client.list(&p2.steps[2].url), client.list(&p2.steps[3].url));
+    let url2 = |kind: StepKind| p2.step(kind).map_or("", |s| s.url.as_str());
+    let (skus, usages) = tokio::join!(client.list(url2(StepKind::ReadSkus)), client.list(url2(StepKind::ReadUsages)));
     Ok(Facts { cluster, pool: pool?, skus: Some(skus?), usages: Some(usages?), windows_feature: feature? })
 }
 
@@ -200,7 +136,7 @@ pub async fn create(
         Err(outcome) => return Ok(outcome),
     };
     let p = plan(spec, location.as_deref());
-    let put = match p.steps.iter().find(|s| !s.read_only) {
+    let put = match p.step(StepKind::CreatePool) {
         Some(put) if !opts.dry_run => put,
         _ => return Ok(CreateOutcome::DryRun { facts_read: !opts.skip_preflight, plan: p, note: None }),
     };

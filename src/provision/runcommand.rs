@@ -9,44 +9,19 @@
 
 use std::time::Instant;
 
-use base64::Engine as _;
 use reqwest::Method;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::reconcile::{send_write, Sent};
 use super::Progress;
 use crate::arm::auth::Secret;
 use crate::arm::lro::{Operation, Polled, Poller};
-use crate::arm::{api, ArmClient, ArmError, ArmResponse, Req};
+use crate::arm::{ArmClient, ArmError, ArmResponse, Req};
 
 /// The AKS server application whose token `clusterToken` carries (Entra-ID clusters).
 pub const AKS_SERVER_SCOPE: &str = "6dae42f8-4368-4678-94ff-3960e28e3630/.default";
 
-/// `{cluster}/runCommand?api-version=…`
-pub fn url(cluster_path: &str) -> String {
-    format!("{cluster_path}/runCommand?api-version={}", api::AKS)
-}
-
-/// The request body. `context` is the zip of attached files (base64-encoded here).
-pub fn body(command: &str, context: Option<&[u8]>, cluster_token: Option<&Secret>) -> Value {
-    let mut b = json!({
-        "command": command,
-        "context": context.map(|c| base64::engine::general_purpose::STANDARD.encode(c)).unwrap_or_default(),
-    });
-    if let Some(t) = cluster_token {
-        b["clusterToken"] = json!(t.expose());
-    }
-    b
-}
-
-/// The body as printed by dry runs: the cluster token is never shown.
-pub fn body_for_display(command: &str, context: Option<&[u8]>, needs_token: bool) -> Value {
-    let mut b = body(command, context, None);
-    if needs_token {
-        b["clusterToken"] = json!("<Entra ID token for the AKS server app, minted at run time; never printed>");
-    }
-    b
-}
+pub use crate::plan::runcommand::{body, url};
 
 /// A finished command.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -77,8 +52,8 @@ fn parse(v: &Value) -> CommandResult {
     CommandResult {
         state: p.get("provisioningState").and_then(Value::as_str).unwrap_or("Unknown").to_owned(),
         exit_code: p.get("exitCode").and_then(Value::as_i64),
-        logs: crate::output::sanitize(p.get("logs").and_then(Value::as_str).unwrap_or_default()),
-        reason: p.get("reason").and_then(Value::as_str).map(crate::output::sanitize),
+        logs: crate::arm::redact::sanitize(p.get("logs").and_then(Value::as_str).unwrap_or_default()),
+        reason: p.get("reason").and_then(Value::as_str).map(crate::arm::redact::sanitize),
     }
 }
 

@@ -17,6 +17,7 @@
 //! recomputation among those. **Fine-tuning** is LoRA on frozen weights, QLoRA (Dettmers et al.
 //! 2023) when the weights are int4: NF4 with double quantisation at 4.127 bits per parameter.
 
+use crate::domain::Precision;
 use serde::Serialize;
 
 /// vLLM's loaded weights relative to the on-disk safetensors (KAITO `WeightExpansionFactor`).
@@ -53,55 +54,6 @@ pub fn round3<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
 
 fn gib(bytes: f64) -> f64 {
     bytes / GIB
-}
-
-/// Numeric precision of weights.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum Precision {
-    Fp32,
-    Bf16,
-    Fp16,
-    Fp8,
-    Int8,
-    Int4,
-    /// OCP microscaling FP4: 32 four-bit values share one 8-bit scale (4.25 bits per weight).
-    Mxfp4,
-}
-
-impl Precision {
-    /// Bytes per weight.
-    pub fn bytes(self) -> f64 {
-        match self {
-            Precision::Fp32 => 4.0,
-            Precision::Bf16 | Precision::Fp16 => 2.0,
-            Precision::Fp8 | Precision::Int8 => 1.0,
-            Precision::Int4 => 0.5,
-            Precision::Mxfp4 => 4.25 / 8.0,
-        }
-    }
-
-    /// Bytes per KV-cache value: the cache stays 16-bit unless the model runs in fp32.
-    pub fn kv_bytes(self) -> f64 {
-        if self == Precision::Fp32 {
-            4.0
-        } else {
-            2.0
-        }
-    }
-
-    /// Lower-case name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Precision::Fp32 => "fp32",
-            Precision::Bf16 => "bf16",
-            Precision::Fp16 => "fp16",
-            Precision::Fp8 => "fp8",
-            Precision::Int8 => "int8",
-            Precision::Int4 => "int4",
-            Precision::Mxfp4 => "mxfp4",
-        }
-    }
 }
 
 /// Architecture numbers the estimator needs.

@@ -14,57 +14,11 @@ use serde::Serialize;
 use crate::catalog::{
     Catalog, Driver, GpuModel, KubeVersion, LlmModel, NativeDtype, RegionPrice, Status, Vendor, VmSize,
 };
-pub use estimate::{Arch, Layout, Need, Precision, Recompute};
+pub use crate::domain::{Os, Precision, Workload};
+pub use estimate::{Arch, Layout, Need, Recompute};
 
 /// Hours in a month for monthly figures (Azure's pricing calculator uses 730).
 pub const HOURS_PER_MONTH: f64 = 730.0;
-
-/// Kind of workload.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum Workload {
-    Training,
-    FineTuning,
-    Inference,
-    Vdi,
-    Video,
-    Hpc,
-    DataScience,
-    Cv,
-}
-
-impl Workload {
-    /// Name as typed on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Workload::Training => "training",
-            Workload::FineTuning => "fine-tuning",
-            Workload::Inference => "inference",
-            Workload::Vdi => "vdi",
-            Workload::Video => "video",
-            Workload::Hpc => "hpc",
-            Workload::DataScience => "data-science",
-            Workload::Cv => "cv",
-        }
-    }
-
-    fn max_nodes(self) -> u32 {
-        match self {
-            Workload::Training | Workload::Hpc => 64,
-            Workload::FineTuning => 16,
-            Workload::Inference => 8,
-            _ => 1,
-        }
-    }
-}
-
-/// Node operating system.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum Os {
-    Linux,
-    Windows,
-}
 
 /// An inclusive range; `None` = open.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
@@ -77,11 +31,6 @@ impl Range {
     /// True when `v` is inside.
     pub fn contains(&self, v: f64) -> bool {
         self.min.is_none_or(|m| v + 1e-9 >= m) && self.max.is_none_or(|m| v - 1e-9 <= m)
-    }
-
-    /// True when neither bound is set.
-    pub fn is_open(&self) -> bool {
-        self.min.is_none() && self.max.is_none()
     }
 
     /// How far `v` lies outside the range (0 inside).
@@ -503,6 +452,9 @@ struct Reject<'a> {
     constraint: &'a str,
 }
 
+/// How a stage turns a reason into a rejection of this size.
+type RejectFn<'r> = dyn Fn(Reject<'_>, String) -> Rejected + 'r;
+
 fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32) -> Result<Recommendation, Rejected> {
     let gpu = catalog.gpu(&size.gpu_model);
     let price = pick_price(catalog, req, size);
@@ -514,7 +466,41 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
         stage: r.stage,
         sort_key: price_key,
     };
+    check_eligible(catalog, req, size, gpu, &reject)?;
+    let mig_profiles = gpu.map(|g| g.mig_profiles.as_slice()).unwrap_or_default();
+    check_shape(req, size, mig_profiles, &reject)?;
+    // 10. Sold in the region: a size with no list price there is taken as not sold there.
+    // Retired sizes have no list price by nature: --include-retired lists them unpriced.
+    let asked_retired = req.include_retired && size.status == Status::Retired;
+    if let Some(why) = unpriced(req, price.as_ref()).filter(|_| !asked_retired) {
+        return Err(reject(Reject { stage: STAGE_REGION, constraint: "--region" }, why));
+    }
+    // 11. The GPU can run the weights' format (not close to fitting: ranked after misfits) …
+    if let Some(why) = precision_unsupported(req, gpu) {
+        let r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "precision support" }, why);
+        return Err(shortfall(r, f64::INFINITY));
+    }
+    // … and holds the model; "closest" ranks these by the GiB per GPU they lack.
+    let fit = fit_size(req, size, mig_profiles, max_nodes).map_err(|(why, short)| {
+        let mut r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "memory fit" }, why);
+        r.sort_key = short;
+        r
+    })?;
+    // 12. Price.
+    let nodes = f64::from(fit.nodes);
+    let total_price = price.as_ref().and_then(|p| p.per_node_hour).map(|p| p * nodes);
+    check_price_cap(req, fit.nodes, total_price, &reject)?;
+    Ok(recommendation(req, size, price, fit, total_price))
+}
 
+/// Stages 1–5: lifecycle, AKS support, OS, workload kind, GPU model and driver.
+fn check_eligible(
+    catalog: &Catalog,
+    req: &Requirements,
+    size: &VmSize,
+    gpu: Option<&GpuModel>,
+    reject: &RejectFn<'_>,
+) -> Result<(), Rejected> {
     // 1. Lifecycle.
     if size.status == Status::Retired && !req.include_retired {
         return Err(reject(
@@ -571,6 +557,16 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
             ),
         ));
     }
+    Ok(())
+}
+
+/// Stages 6–9: GPUs per VM, MIG, memory per GPU (or slice) and per VM.
+fn check_shape(
+    req: &Requirements,
+    size: &VmSize,
+    mig_profiles: &[crate::catalog::MigProfile],
+    reject: &RejectFn<'_>,
+) -> Result<(), Rejected> {
     // 6. GPU count per VM.
     if !req.gpus.contains(size.gpu_count.value()) {
         return Err(reject(
@@ -586,7 +582,6 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
         ));
     }
     // 8. Memory per GPU (or per MIG slice).
-    let mig_profiles = gpu.map(|g| g.mig_profiles.as_slice()).unwrap_or_default();
     if !req.mig && !req.gpu_memory_gib.contains(size.gpu_memory_per_gpu_gib) {
         return Err(shortfall(
             reject(
@@ -620,31 +615,16 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
             req.total_gpu_memory_gib.distance(size.gpu_memory_gib),
         ));
     }
-    // 10. Sold in the region: a size with no list price there is taken as not sold there.
-    // Retired sizes have no list price by nature: --include-retired lists them unpriced.
-    let asked_retired = req.include_retired && size.status == Status::Retired;
-    if let Some(why) = unpriced(req, price.as_ref()).filter(|_| !asked_retired) {
-        return Err(reject(Reject { stage: STAGE_REGION, constraint: "--region" }, why));
-    }
-    // 11. The GPU can run the weights' format (not close to fitting: ranked after misfits) …
-    if let Some(why) = precision_unsupported(req, gpu) {
-        let r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "precision support" }, why);
-        return Err(shortfall(r, f64::INFINITY));
-    }
-    // … and holds the model; "closest" ranks these by the GiB per GPU they lack.
-    let fit = fit_size(req, size, mig_profiles, max_nodes).map_err(|(why, short)| {
-        let mut r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "memory fit" }, why);
-        r.sort_key = short;
-        r
-    })?;
-    // 12. Price.
-    let nodes = f64::from(fit.nodes);
-    let total_price = price.as_ref().and_then(|p| p.per_node_hour).map(|p| p * nodes);
-    let rank_price = price.as_ref().and_then(|p| p.rank_per_node_hour).map(|p| p * nodes);
-    let per_instance = match (&fit.mig, total_price) {
-        (Some(m), Some(p)) if m.instances_per_node > 0 => Some(p / (f64::from(m.instances_per_node) * nodes)),
-        _ => None,
-    };
+    Ok(())
+}
+
+/// `--max-price-per-hour`: an unknown price cannot be held to it.
+fn check_price_cap(
+    req: &Requirements,
+    nodes: u32,
+    total_price: Option<f64>,
+    reject: &RejectFn<'_>,
+) -> Result<(), Rejected> {
     if let Some(max) = req.max_price_per_hour {
         match total_price {
             None => {
@@ -658,7 +638,7 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
                     Reject { stage: STAGE_PRICE, constraint: "--max-price-per-hour" },
                     format!(
                         "${p:.2}/h{} is over --max-price-per-hour {max}",
-                        if fit.nodes > 1 { format!(" for {} nodes", fit.nodes) } else { String::new() }
+                        if nodes > 1 { format!(" for {} nodes", nodes) } else { String::new() }
                     ),
                 );
                 r.sort_key = p;
@@ -667,7 +647,24 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
             Some(_) => {}
         }
     }
-    Ok(Recommendation {
+    Ok(())
+}
+
+/// The accepted size with its fit and prices.
+fn recommendation(
+    req: &Requirements,
+    size: &VmSize,
+    price: Option<Price>,
+    fit: Fit,
+    total_price: Option<f64>,
+) -> Recommendation {
+    let nodes = f64::from(fit.nodes);
+    let rank_price = price.as_ref().and_then(|p| p.rank_per_node_hour).map(|p| p * nodes);
+    let per_instance = match (&fit.mig, total_price) {
+        (Some(m), Some(p)) if m.instances_per_node > 0 => Some(p / (f64::from(m.instances_per_node) * nodes)),
+        _ => None,
+    };
+    Recommendation {
         vm_size: size.name.clone(),
         series: size.series.clone(),
         gpu_model: size.gpu_model.clone(),
@@ -689,7 +686,7 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
         reasons: Vec::new(),
         warnings: Vec::new(),
         price,
-    })
+    }
 }
 
 /// Rank a rejection by how far it missed (for "closest").
@@ -1108,6 +1105,32 @@ fn explain(
 ) -> (Vec<String>, Vec<String>) {
     let mut reasons = Vec::new();
     let mut warnings = Vec::new();
+    explain_fit(req, size, fit, &mut reasons, &mut warnings);
+    explain_workload(req, size, gpu, &mut reasons);
+    if let (Some(g), Some(_)) = (gpu, &req.model) {
+        precision_warnings(req, g, &mut warnings);
+    }
+    if size.gpu_count.is_partial() {
+        reasons.push(format!(
+            "partial GPU: {} of a {} ({} GiB)",
+            size.gpu_count,
+            size.gpu_model,
+            fmt_num(size.gpu_memory_gib)
+        ));
+    }
+    explain_price(req, price, &mut reasons, &mut warnings);
+    size_warnings(catalog, req, size, &mut warnings);
+    if req.spot {
+        warnings.push(
+            "spot: Azure can evict these nodes at any time (taint kubernetes.azure.com/scalesetpriority=spot)"
+                .to_owned(),
+        );
+    }
+    (reasons, warnings)
+}
+
+/// How the memory fits (MIG slice, GPUs, setup), and over-provisioning or multi-node warnings.
+fn explain_fit(req: &Requirements, size: &VmSize, fit: &Fit, reasons: &mut Vec<String>, warnings: &mut Vec<String>) {
     if let Some(m) = &fit.mig {
         reasons.push(format!(
             "MIG {} ({}): {} instance(s) per GPU, {} per node, {} GiB each",
@@ -1142,6 +1165,10 @@ fn explain(
             warnings.push(format!("needs {} nodes: multi-node inference (pipeline parallel across nodes)", fit.nodes));
         }
     }
+}
+
+/// What suits the workload kind (NVENC, GRID, InfiniBand, RAPIDS).
+fn explain_workload(req: &Requirements, size: &VmSize, gpu: Option<&GpuModel>, reasons: &mut Vec<String>) {
     match req.workload {
         Workload::Video if gpu.is_some_and(|g| g.nvenc) => {
             reasons.push(format!("{} has NVENC hardware video encode", size.gpu_model))
@@ -1155,18 +1182,11 @@ fn explain(
         }
         _ => {}
     }
-    if let (Some(g), Some(_)) = (gpu, &req.model) {
-        precision_warnings(req, g, &mut warnings);
-    }
-    if size.gpu_count.is_partial() {
-        reasons.push(format!(
-            "partial GPU: {} of a {} ({} GiB)",
-            size.gpu_count,
-            size.gpu_model,
-            fmt_num(size.gpu_memory_gib)
-        ));
-    }
-    explain_price(req, price, &mut reasons, &mut warnings);
+}
+
+/// Warnings about the size itself: preview, Windows, lifecycle, AKS support, Arm64 host, driver,
+/// and Microsoft's minimum recommended size.
+fn size_warnings(catalog: &Catalog, req: &Requirements, size: &VmSize, warnings: &mut Vec<String>) {
     if let Some((crate::catalog::AksStatus::Preview, rule)) = catalog.series_status(&size.series) {
         warnings.push(format!("preview: {}", rule.summary));
     }
@@ -1204,13 +1224,6 @@ fn explain(
             }
         }
     }
-    if req.spot {
-        warnings.push(
-            "spot: Azure can evict these nodes at any time (taint kubernetes.azure.com/scalesetpriority=spot)"
-                .to_owned(),
-        );
-    }
-    (reasons, warnings)
 }
 
 fn explain_price(req: &Requirements, price: Option<&Price>, reasons: &mut Vec<String>, warnings: &mut Vec<String>) {
@@ -1656,7 +1669,6 @@ sizes:
         assert!(!r.contains(15.9));
         assert_eq!(r.describe(" GiB"), "≥ 16 GiB");
         assert_eq!(Range { min: Some(2.0), max: Some(2.0) }.describe(""), "exactly 2");
-        assert!(Range::default().is_open());
     }
 
     #[test]

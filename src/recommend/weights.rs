@@ -6,9 +6,10 @@
 //! attention, 60.8 GiB for 120b, not 117B × anything). Any other precision is sized as
 //! parameters × bytes per weight: a quantisation of the published weights, or an upcast.
 
-use super::estimate::{Precision, Weights};
+use super::estimate::Weights;
 use super::{ModelSpec, Workload};
 use crate::catalog::NativeDtype;
+use crate::domain::Precision;
 
 /// A resolved precision with the weights it implies and notes on how it was chosen.
 #[derive(Debug, Clone, PartialEq)]

@@ -7,6 +7,7 @@ mod ci_prerequisites;
 mod completions;
 mod conformance;
 mod create_pool;
+mod dry_runs;
 mod fake_arm;
 mod fault_props;
 mod faults;

@@ -6,16 +6,6 @@ use aksgpu::catalog::{Catalog, GpuCount, KubeVersion};
 use aksgpu::recommend::{recommend, ModelSpec, Os, Precision, Range, Requirements, Workload};
 use aksgpu::units;
 
-const WORKLOADS: [Workload; 8] = [
-    Workload::Training,
-    Workload::FineTuning,
-    Workload::Inference,
-    Workload::Vdi,
-    Workload::Video,
-    Workload::Hpc,
-    Workload::DataScience,
-    Workload::Cv,
-];
 const PRECISIONS: [Precision; 6] =
     [Precision::Fp32, Precision::Bf16, Precision::Fp16, Precision::Fp8, Precision::Int8, Precision::Int4];
 
@@ -57,7 +47,7 @@ proptest! {
         top in 1usize..100,
     ) {
         let catalog = Catalog::bundled().expect("catalog");
-        let mut req = Requirements::new(WORKLOADS[workload]);
+        let mut req = Requirements::new(Workload::ALL[workload]);
         req.precision = PRECISIONS[precision];
         req.model = params.map(|p| ModelSpec::from_params(&catalog, p));
         req.context = context;
@@ -115,7 +105,7 @@ proptest! {
             max_count: counts.2,
             os: Some(if windows { Os::Windows } else { Os::Linux }),
             os_sku,
-            kubernetes_version: version,
+            kubernetes_version: version.and_then(|v| aksgpu::catalog::KubeVersion::parse(&v).ok()),
             taints: Some(vec![taint]),
             labels: vec![label],
             mig_profile: mig,

@@ -1,0 +1,198 @@
+//! The requests of the commands that change an existing cluster or pool: `cluster stop|start`,
+//! `cost-analysis enable`, `pool scale` and `kaito enable` (pure).
+//!
+//! Each plan is a read, then one write built from what was read. A real run builds the write
+//! from the resource it read; a dry run, which needs no credential, builds it from a stand-in
+//! whose read values are placeholders (`<read at run time: …>`).
+
+use serde_json::{json, Value};
+
+use super::cluster::{self, Scale};
+use super::{cluster_path, pool_path, read_at_run_time, with_api, Plan, Step, StepKind};
+use crate::arm::api;
+
+/// Which cluster (or pool) a plan is for.
+#[derive(Debug, Clone, Copy)]
+pub struct Target<'a> {
+    pub subscription: &'a str,
+    pub resource_group: &'a str,
+    pub cluster: &'a str,
+}
+
+impl Target<'_> {
+    /// The cluster's path (no query).
+    pub fn cluster_path(&self) -> String {
+        cluster_path(self.subscription, self.resource_group, self.cluster)
+    }
+
+    /// The cluster URL with the api-version.
+    pub fn cluster_url(&self) -> String {
+        with_api(&self.cluster_path(), api::AKS)
+    }
+
+    /// A pool's path (no query).
+    pub fn pool_path(&self, pool: &str) -> String {
+        pool_path(self.subscription, self.resource_group, self.cluster, pool)
+    }
+}
+
+/// The stand-in for a cluster a dry run does not read.
+pub fn cluster_as_read() -> Value {
+    json!({
+        "location": read_at_run_time("cluster location"),
+        "sku": {"name": read_at_run_time("cluster SKU name"), "tier": read_at_run_time("cluster tier")},
+        "eTag": read_at_run_time("cluster eTag"),
+        "properties": {"…": read_at_run_time("every other writable field, unchanged")},
+    })
+}
+
+/// The stand-in for a pool a dry run does not read.
+pub fn pool_as_read() -> Value {
+    json!({
+        "properties": {
+            "eTag": read_at_run_time("pool eTag"),
+            "count": read_at_run_time("current node count"),
+            "…": read_at_run_time("every other writable field, unchanged"),
+        },
+    })
+}
+
+/// The `If-Match` value for what was read: its eTag, or none when it has none.
+fn etag(v: &Value, pointer: &str) -> Option<String> {
+    v.pointer(pointer).and_then(Value::as_str).map(str::to_owned)
+}
+
+fn put(kind: StepKind, url: String, body: Value, etag: Option<String>, purpose: String) -> Step {
+    let step = Step::write(kind, "PUT", url, Some(body), purpose);
+    match etag {
+        Some(e) => step.header("If-Match", e),
+        None => step,
+    }
+}
+
+/// `cluster stop|start`: read the power state, then POST stop or start.
+pub fn power(t: Target<'_>, start: bool) -> Plan {
+    let (verb, want) = if start { ("start", "Running") } else { ("stop", "Stopped") };
+    Plan {
+        steps: vec![
+            Step::read(
+                StepKind::ReadCluster,
+                t.cluster_url(),
+                format!("read the power state (nothing is sent when it is already {want})"),
+            ),
+            Step::write(
+                StepKind::PowerCluster,
+                "POST",
+                format!("{}/{verb}?api-version={}", t.cluster_path(), api::AKS),
+                None,
+                format!("{verb} cluster {}", t.cluster),
+            ),
+        ],
+    }
+}
+
+/// `cost-analysis enable` for the cluster as read. `Err` names why it is refused.
+pub fn cost_analysis(t: Target<'_>, current: &Value) -> Result<Plan, String> {
+    let body = cluster::enable_cost_analysis(current)?;
+    Ok(Plan {
+        steps: vec![
+            Step::read(
+                StepKind::ReadCluster,
+                t.cluster_url(),
+                "read the cluster (its tier must be Standard or Premium)",
+            ),
+            put(
+                StepKind::UpdateCluster,
+                t.cluster_url(),
+                body,
+                etag(current, "/eTag"),
+                "enable metricsProfile.costAnalysis (nothing else changes)".into(),
+            ),
+        ],
+    })
+}
+
+/// `kaito enable` for the cluster as read.
+pub fn kaito(t: Target<'_>, current: &Value) -> Plan {
+    Plan {
+        steps: vec![
+            Step::read(StepKind::ReadCluster, t.cluster_url(), "read the cluster"),
+            put(
+                StepKind::UpdateCluster,
+                t.cluster_url(),
+                cluster::enable_kaito(current),
+                etag(current, "/eTag"),
+                "enable aiToolchainOperatorProfile and oidcIssuerProfile (nothing else changes)".into(),
+            ),
+        ],
+    }
+}
+
+/// `pool scale` for the pool as read. `Err` names why it is refused.
+pub fn scale(t: Target<'_>, pool: &str, current: &Value, how: Scale) -> Result<Plan, String> {
+    let mut body = cluster::scale_pool(current, how)?;
+    if matches!(how, Scale::Autoscale { .. }) && current.pointer("/properties/count").is_some_and(Value::is_string) {
+        // A stand-in: the real count is the one read, kept within the bounds.
+        if let Some(p) = body.get_mut("properties").and_then(Value::as_object_mut) {
+            p.insert("count".into(), json!(read_at_run_time("current node count, kept within min..max")));
+        }
+    }
+    let url = with_api(&t.pool_path(pool), api::AKS);
+    Ok(Plan {
+        steps: vec![
+            Step::read(StepKind::ReadPool, url.clone(), format!("read pool {pool} (its counts and autoscaler)")),
+            put(
+                StepKind::UpdatePool,
+                url,
+                body,
+                etag(current, "/properties/eTag"),
+                format!("scale pool {pool} (only the counts change)"),
+            ),
+        ],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const T: Target<'static> = Target { subscription: "sub", resource_group: "rg", cluster: "c" };
+
+    #[test]
+    fn dry_run_plans_show_placeholders_for_what_is_read() {
+        let p = kaito(T, &cluster_as_read());
+        let put = p.step(StepKind::UpdateCluster).expect("a PUT");
+        assert_eq!(put.headers["If-Match"], "<read at run time: cluster eTag>");
+        let body = put.body.as_ref().expect("a body");
+        assert_eq!(body["properties"]["aiToolchainOperatorProfile"]["enabled"], true);
+        assert_eq!(body["location"], "<read at run time: cluster location>");
+        assert!(body.get("eTag").is_none(), "the eTag is read-only: {body}");
+
+        let p = scale(T, "gpu", &pool_as_read(), Scale::Autoscale { min: 1, max: 3 }).expect("plan");
+        let put = p.step(StepKind::UpdatePool).expect("a PUT");
+        assert_eq!(put.headers["If-Match"], "<read at run time: pool eTag>");
+        let props = &put.body.as_ref().expect("a body")["properties"];
+        assert_eq!((props["minCount"].as_u64(), props["maxCount"].as_u64()), (Some(1), Some(3)));
+        assert!(props["count"].as_str().is_some_and(|c| c.starts_with("<read at run time")), "{props}");
+
+        let p = power(T, false);
+        assert_eq!(p.step(StepKind::PowerCluster).map(|s| s.method), Some("POST"));
+        assert!(p
+            .step(StepKind::PowerCluster)
+            .is_some_and(|s| s.url.starts_with(&format!("{}/stop?", T.cluster_path()))));
+    }
+
+    #[test]
+    fn real_plans_use_what_was_read() {
+        let cluster = json!({"location": "westeurope", "eTag": "e1", "sku": {"tier": "Standard"}, "properties": {}});
+        let p = cost_analysis(T, &cluster).expect("plan");
+        assert_eq!(p.step(StepKind::UpdateCluster).map(|s| s.headers["If-Match"].as_str()), Some("e1"));
+        let free = json!({"sku": {"tier": "Free"}, "properties": {}});
+        assert!(cost_analysis(T, &free).is_err());
+        let pool = json!({"properties": {"count": 2}});
+        let p = scale(T, "gpu", &pool, Scale::Count(3)).expect("plan");
+        let put = p.step(StepKind::UpdatePool).expect("a PUT");
+        assert!(put.headers.is_empty(), "no eTag read, no If-Match");
+        assert_eq!(put.body.as_ref().map(|b| b["properties"]["count"].clone()), Some(json!(3)));
+    }
+}

@@ -1,0 +1,56 @@
+//! `create-pool`'s requests: the preflight reads, then the PUT that creates the pool.
+
+use super::agent_pool::PoolSpec;
+use super::{cluster_path, with_api, Plan, Step, StepKind};
+use crate::arm::api;
+use crate::domain::Os;
+
+/// The plan: preflight reads, then the PUT. `location` fills the SKU/usage URLs.
+pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
+    let sub = &spec.subscription;
+    let loc = location.unwrap_or("{cluster-location}");
+    let mut steps = vec![
+        Step::read(
+            StepKind::ReadCluster,
+            with_api(&cluster_path(sub, &spec.resource_group, &spec.cluster), api::AKS),
+            "preflight: cluster exists, is Succeeded, its location and Kubernetes version",
+        ),
+        Step::read(StepKind::ReadPool, with_api(&spec.path(), api::AKS), "preflight: does the pool exist already"),
+        Step::read(
+            StepKind::ReadSkus,
+            super::skus_url(sub, loc),
+            "preflight: the size is offered in the location, zones and restrictions",
+        ),
+        Step::read(
+            StepKind::ReadUsages,
+            format!(
+                "/subscriptions/{sub}/providers/Microsoft.Compute/locations/{loc}/usages?api-version={}",
+                api::USAGES
+            ),
+            format!("preflight: vCPU quota (needs {} vCPUs)", spec.vcpus_needed()),
+        ),
+    ];
+    if spec.os == Os::Windows {
+        steps.push(Step::read(
+            StepKind::ReadFeature,
+            feature_path(sub, "WindowsGPUPreview"),
+            "preflight: the WindowsGPUPreview feature is Registered",
+        ));
+    }
+    steps.push(
+        Step::write(
+            StepKind::CreatePool,
+            "PUT",
+            with_api(&spec.path(), api::AKS),
+            Some(spec.body()),
+            format!("create GPU pool {} in cluster {}", spec.name, spec.cluster),
+        )
+        .header("If-None-Match", "*"),
+    );
+    Plan { steps }
+}
+
+/// A `Microsoft.ContainerService` feature's ARM path.
+pub fn feature_path(sub: &str, feature: &str) -> String {
+    super::features::feature_url(sub, "Microsoft.ContainerService", feature)
+}

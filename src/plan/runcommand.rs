@@ -1,0 +1,43 @@
+//! AKS runCommand request bodies (pure). The cluster token is a secret: only the executor puts
+//! it in a body it sends; printed bodies show a placeholder.
+
+use base64::Engine as _;
+use serde_json::{json, Value};
+
+use super::read_at_run_time;
+use crate::arm::api;
+use crate::arm::auth::Secret;
+
+/// `{cluster}/runCommand?api-version=…`
+pub fn url(cluster_path: &str) -> String {
+    format!("{cluster_path}/runCommand?api-version={}", api::AKS)
+}
+
+/// The request body. `context` is the zip of attached files (base64-encoded here).
+pub fn body(command: &str, context: Option<&[u8]>, cluster_token: Option<&Secret>) -> Value {
+    let mut b = json!({
+        "command": command,
+        "context": context.map(|c| base64::engine::general_purpose::STANDARD.encode(c)).unwrap_or_default(),
+    });
+    if let Some(t) = cluster_token {
+        b["clusterToken"] = json!(t.expose());
+    }
+    b
+}
+
+/// The body as printed by dry runs: the cluster token is never shown. `needs_token` is `None`
+/// when the cluster was not read (a dry run without credentials).
+pub fn body_for_display(command: &str, context: Option<&[u8]>, needs_token: Option<bool>) -> Value {
+    let mut b = body(command, context, None);
+    match needs_token {
+        Some(true) => {
+            b["clusterToken"] = json!("<Entra ID token for the AKS server app, minted at run time; never printed>");
+        }
+        Some(false) => {}
+        None => {
+            b["clusterToken"] =
+                json!(read_at_run_time("Entra ID clusters only: a token for the AKS server app; never printed"));
+        }
+    }
+    b
+}

@@ -1,0 +1,159 @@
+//! Every writing command's `--dry-run` works with no credential at all: exit 0, the exact
+//! requests it would send (method, URL with `--subscription`, body), placeholders for what a
+//! real run reads first, and no request reaches the (fake) ARM server.
+
+use serde_json::{json, Value};
+
+use crate::fake_arm::FakeArm;
+use crate::support::{aksgpu_with, Run};
+
+const SUB: &str = "11111111-2222-3333-4444-555555555555";
+const AKS: &str = aksgpu::arm::api::AKS;
+
+/// Run with no credential, no subscription variable and no az profile; only the endpoint
+/// points at a fake server, to prove nothing is sent.
+fn dry(arm: &FakeArm, args: &[&str]) -> Run {
+    let r = aksgpu_with(args, &[("AKSGPU_ARM_ENDPOINT", &arm.base)]);
+    assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+    assert!(arm.calls().is_empty(), "{args:?} sent {:?}", arm.calls());
+    r
+}
+
+fn cluster_url(arm: &FakeArm) -> String {
+    format!(
+        "{}/subscriptions/{SUB}/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/c1",
+        arm.base
+    )
+}
+
+fn steps(r: &Run) -> Vec<Value> {
+    let v = r.json();
+    assert_eq!(v["dry_run"], true, "{v}");
+    v["steps"].as_array().cloned().unwrap_or_default()
+}
+
+fn request(s: &Value) -> (String, String) {
+    (s["method"].as_str().unwrap_or_default().to_owned(), s["url"].as_str().unwrap_or_default().to_owned())
+}
+
+const TARGET: [&str; 6] = ["-g", "rg", "--cluster", "c1", "--subscription", SUB];
+
+fn args<'a>(command: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+    [command, &TARGET[..], extra, &["--dry-run", "-o", "json"]].concat()
+}
+
+#[test]
+fn cluster_stop_and_start() {
+    let arm = FakeArm::start();
+    for (verb, url) in [("stop", "stop"), ("start", "start")] {
+        let s = steps(&dry(&arm, &args(&["cluster", verb], &[])));
+        let c = cluster_url(&arm);
+        assert_eq!(request(&s[0]), ("GET".into(), format!("{c}?api-version={AKS}")));
+        assert_eq!(request(&s[1]), ("POST".into(), format!("{c}/{url}?api-version={AKS}")));
+        assert!(s[1].get("body").is_none(), "{}", s[1]);
+    }
+}
+
+#[test]
+fn cost_analysis_enable() {
+    let arm = FakeArm::start();
+    let s = steps(&dry(&arm, &args(&["cost-analysis", "enable"], &[])));
+    let url = format!("{}?api-version={AKS}", cluster_url(&arm));
+    assert_eq!(request(&s[0]), ("GET".into(), url.clone()));
+    assert_eq!(request(&s[1]), ("PUT".into(), url));
+    assert_eq!(s[1]["headers"]["If-Match"], "<read at run time: cluster eTag>");
+    assert_eq!(
+        s[1]["body"],
+        json!({
+            "location": "<read at run time: cluster location>",
+            "sku": {"name": "<read at run time: cluster SKU name>", "tier": "<read at run time: cluster tier>"},
+            "properties": {
+                "…": "<read at run time: every other writable field, unchanged>",
+                "metricsProfile": {"costAnalysis": {"enabled": true}},
+            },
+        })
+    );
+}
+
+#[test]
+fn kaito_enable() {
+    let arm = FakeArm::start();
+    let s = steps(&dry(&arm, &args(&["kaito", "enable"], &[])));
+    let url = format!("{}?api-version={AKS}", cluster_url(&arm));
+    assert_eq!(request(&s[1]), ("PUT".into(), url));
+    assert_eq!(s[1]["headers"]["If-Match"], "<read at run time: cluster eTag>");
+    let props = &s[1]["body"]["properties"];
+    assert_eq!(props["aiToolchainOperatorProfile"], json!({"enabled": true}));
+    assert_eq!(props["oidcIssuerProfile"], json!({"enabled": true}));
+}
+
+#[test]
+fn pool_scale() {
+    let arm = FakeArm::start();
+    let s = steps(&dry(&arm, &args(&["pool", "scale"], &["--name", "gpu", "--count", "3"])));
+    let url = format!("{}/agentPools/gpu?api-version={AKS}", cluster_url(&arm));
+    assert_eq!(request(&s[0]), ("GET".into(), url.clone()));
+    assert_eq!(request(&s[1]), ("PUT".into(), url));
+    assert_eq!(s[1]["headers"]["If-Match"], "<read at run time: pool eTag>");
+    assert_eq!(
+        s[1]["body"],
+        json!({"properties": {"count": 3, "…": "<read at run time: every other writable field, unchanged>"}})
+    );
+    let auto = steps(&dry(&arm, &args(&["pool", "scale"], &["--name", "gpu", "--min-count", "1", "--max-count", "4"])));
+    let props = &auto[1]["body"]["properties"];
+    assert_eq!(
+        (&props["enableAutoScaling"], &props["minCount"], &props["maxCount"]),
+        (&json!(true), &json!(1), &json!(4))
+    );
+    assert_eq!(props["count"], "<read at run time: current node count, kept within min..max>");
+}
+
+#[test]
+fn install_operator_shows_the_helm_values() {
+    let arm = FakeArm::start();
+    let r = dry(&arm, &args(&["install-operator"], &["--mig-strategy", "mixed"]));
+    let v = r.json();
+    let values = v["values_yaml"].as_str().expect("values");
+    assert!(values.contains("strategy: mixed") && values.contains("<read at run time: a toleration"), "{values}");
+    let s = steps(&r);
+    let c = cluster_url(&arm);
+    assert_eq!(request(&s[0]), ("GET".into(), format!("{c}?api-version={AKS}")));
+    assert_eq!(request(&s[1]), ("GET".into(), format!("{c}/agentPools?api-version={AKS}")));
+    assert_eq!(request(&s[2]), ("POST".into(), format!("{c}/runCommand?api-version={AKS}")));
+    let body = &s[2]["body"];
+    assert!(body["command"].as_str().is_some_and(|c| c.contains("helm upgrade --install")), "{body}");
+    assert!(body["clusterToken"].as_str().is_some_and(|t| t.starts_with("<read at run time")), "{body}");
+    assert_eq!(v["pools"], json!(["<read at run time: the cluster's GPU pools>"]));
+}
+
+#[test]
+fn register_feature() {
+    let arm = FakeArm::start();
+    let r = dry(&arm, &["register-feature", "WindowsGPUPreview", "--subscription", SUB, "--dry-run", "-o", "json"]);
+    let s = steps(&r);
+    let f = format!(
+        "{}/subscriptions/{SUB}/providers/Microsoft.Features/providers/Microsoft.ContainerService/features/WindowsGPUPreview",
+        arm.base
+    );
+    assert_eq!(request(&s[0]).0, "GET");
+    assert!(request(&s[0]).1.starts_with(&format!("{f}?api-version=")), "{}", s[0]);
+    assert_eq!(request(&s[1]).0, "POST");
+    assert!(request(&s[1]).1.starts_with(&format!("{f}/register?api-version=")), "{}", s[1]);
+    assert_eq!(request(&s[2]).0, "POST");
+    let provider =
+        format!("{}/subscriptions/{SUB}/providers/Microsoft.ContainerService/register?api-version=", arm.base);
+    assert!(request(&s[2]).1.starts_with(&provider), "{}", s[2]);
+}
+
+#[test]
+fn without_subscription_the_url_shows_a_placeholder_and_a_bad_one_is_refused() {
+    let arm = FakeArm::start();
+    let s = steps(&dry(&arm, &["cluster", "stop", "-g", "rg", "--cluster", "c1", "--dry-run", "-o", "json"]));
+    assert!(request(&s[1]).1.contains("/subscriptions/{subscription}/"), "{}", s[1]);
+    let bad = aksgpu_with(
+        &["cluster", "stop", "-g", "rg", "--cluster", "c1", "--subscription", "nope", "--dry-run"],
+        &[("AKSGPU_ARM_ENDPOINT", &arm.base)],
+    );
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(arm.calls().is_empty());
+}
