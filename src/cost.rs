@@ -257,7 +257,7 @@ mod tests {
         assert_eq!(r.idle_monthly, Some(2681.29));
         assert!(r.advice.iter().any(|a| a.contains("MIG")), "{:?}", r.advice);
         assert!(r.advice.iter().any(|a| a.contains("spot would save")), "{:?}", r.advice);
-        assert!(r.advice.iter().any(|a| a.contains("costs $2681/month even when idle")), "{:?}", r.advice);
+        assert!(r.advice.iter().any(|a| a.contains("costs $2,681/month even when idle")), "{:?}", r.advice);
     }
 
     #[test]
