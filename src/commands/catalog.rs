@@ -229,7 +229,8 @@ impl Render for Show<'_> {
     }
 }
 
-fn render_show(s: &Show<'_>) -> String {
+/// The size's facts, one (label, value) line each.
+fn facts<'a>(s: &Show<'a>) -> Vec<(&'static str, String)> {
     let z = s.size;
     let mut facts: Vec<(&str, String)> = vec![
         ("Size", z.name.clone()),
@@ -283,6 +284,14 @@ fn render_show(s: &Show<'_>) -> String {
     if let Some(t) = z.temp_storage_gib {
         facts.push(("Temp storage", format!("{} GiB", fmt_num(t))));
     }
+    facts.extend(model_facts(s));
+    facts
+}
+
+/// The GPU model, note and sources.
+fn model_facts(s: &Show<'_>) -> Vec<(&'static str, String)> {
+    let z = s.size;
+    let mut facts = Vec::new();
     if let Some(g) = s.gpu {
         facts.push((
             "GPU model",
@@ -305,6 +314,12 @@ fn render_show(s: &Show<'_>) -> String {
     if let Some(r) = &z.retirement_source {
         facts.push(("Retirement source", r.clone()));
     }
+    facts
+}
+
+fn render_show(s: &Show<'_>) -> String {
+    let z = s.size;
+    let facts = facts(s);
     let width = facts.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
     let mut out = String::new();
     for (k, v) in &facts {

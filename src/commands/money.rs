@@ -80,6 +80,36 @@ fn pool_input(catalog: &Catalog, pool: &Value, region: Option<String>, a: &CostA
     })
 }
 
+/// `cost --vm-size NAME`: the input for one size.
+fn size_input(catalog: &Catalog, name: &str, region: Option<String>, a: &CostArgs) -> Result<CostInput, Error> {
+    let size = catalog.size(name).ok_or_else(|| {
+        Error::usage(format!("--vm-size {name:?} is not in the catalog"), did_you_mean(&catalog.suggest_sizes(name)))
+    })?;
+    let (min, max) = match (a.count, a.min_count, a.max_count) {
+        (_, Some(lo), Some(hi)) if lo > hi => {
+            return Err(Error::usage(format!("--min-count {lo} is larger than --max-count {hi}"), None));
+        }
+        (_, Some(lo), Some(hi)) => (lo, hi),
+        (Some(c), _, _) => (c, c),
+        _ => (1, 1),
+    };
+    let input = CostInput {
+        need_gpu_memory_gib: a.need_gpu_memory.map_or(size.gpu_memory_per_gpu_gib, |m| m.gib),
+        need_gpus: a.need_gpus.unwrap_or(size.gpu_count.value()),
+        size: size.clone(),
+        pool: None,
+        min_nodes: min,
+        max_nodes: max,
+        os: a.os.unwrap_or(Os::Linux),
+        spot: a.spot,
+        region,
+        hours_per_day: a.hours_per_day,
+        deallocate: false,
+        mig_profile: None,
+    };
+    Ok(input)
+}
+
 /// `aksgpu cost`
 pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
@@ -89,37 +119,7 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
         a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?;
     let mut notes = vec![format!("prices: {}", source.describe())];
     let reports: Vec<CostReport> = match (&a.vm_size, &a.cluster) {
-        (Some(name), _) => {
-            let size = catalog.size(name).ok_or_else(|| {
-                Error::usage(
-                    format!("--vm-size {name:?} is not in the catalog"),
-                    did_you_mean(&catalog.suggest_sizes(name)),
-                )
-            })?;
-            let (min, max) = match (a.count, a.min_count, a.max_count) {
-                (_, Some(lo), Some(hi)) if lo > hi => {
-                    return Err(Error::usage(format!("--min-count {lo} is larger than --max-count {hi}"), None).into())
-                }
-                (_, Some(lo), Some(hi)) => (lo, hi),
-                (Some(c), _, _) => (c, c),
-                _ => (1, 1),
-            };
-            let input = CostInput {
-                need_gpu_memory_gib: a.need_gpu_memory.map_or(size.gpu_memory_per_gpu_gib, |m| m.gib),
-                need_gpus: a.need_gpus.unwrap_or(size.gpu_count.value()),
-                size: size.clone(),
-                pool: None,
-                min_nodes: min,
-                max_nodes: max,
-                os: a.os.unwrap_or(Os::Linux),
-                spot: a.spot,
-                region,
-                hours_per_day: a.hours_per_day,
-                deallocate: false,
-                mig_profile: None,
-            };
-            vec![cost::estimate(&catalog, &input)]
-        }
+        (Some(name), _) => vec![cost::estimate(&catalog, &size_input(&catalog, name, region, a)?)],
         (None, Some(cluster)) => {
             let rg = a.resource_group.clone().unwrap_or_default();
             let az = azure::connect(&a.arm)?;
