@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use crate::units::{self, per_hour};
+
 use crate::catalog::{Catalog, RegionPrice, VmSize};
 use crate::recommend::{self, fmt_num, Os, Range, Requirements, Workload, HOURS_PER_MONTH};
 
@@ -169,13 +171,14 @@ fn cheaper_size(catalog: &Catalog, i: &CostInput, price: Option<f64>, region: Op
         if let Some(bp) = best.price_per_hour {
             if bp + 0.005 < p {
                 advice.push(format!(
-                    "{} also gives ≥ {} GiB per GPU and ≥ {} GPU(s) for ${:.2}/h less per node (${bp:.2}/h{}): ${:.0}/month saved at {} node(s)",
+                    "{} also gives ≥ {} GiB per GPU and ≥ {} GPU(s) for {} less per node ({}{}): {}/month saved at {} node(s)",
                     best.vm_size,
                     fmt_num(i.need_gpu_memory_gib),
                     fmt_num(i.need_gpus),
-                    p - bp,
+                    per_hour(Some(p - bp)),
+                    per_hour(Some(bp)),
                     best.price_region.as_ref().map(|r| format!(" in {r}")).unwrap_or_default(),
-                    (p - bp) * f64::from(i.min_nodes.max(1)) * i.hours_per_day * DAYS_PER_MONTH,
+                    units::money(Some((p - bp) * f64::from(i.min_nodes.max(1)) * i.hours_per_day * DAYS_PER_MONTH)),
                     i.min_nodes.max(1)
                 ));
             }
@@ -215,15 +218,17 @@ fn idle_and_spot(i: &CostInput, idle_monthly: Option<f64>, spot_saving: Option<f
     if i.min_nodes > 0 {
         if let Some(idle) = idle_monthly {
             advice.push(format!(
-                "the minimum of {} node(s) costs ${idle:.0}/month even when idle: lower it (`aksgpu pool scale --min-count 0`, or 1 with the GPU Operator), or stop the cluster when nobody uses it (`aksgpu cluster stop`)",
-                i.min_nodes
+                "the minimum of {} node(s) costs {}/month even when idle: lower it (`aksgpu pool scale --min-count 0`, or 1 with the GPU Operator), or stop the cluster when nobody uses it (`aksgpu cluster stop`)",
+                i.min_nodes,
+                units::money(Some(idle))
             ));
         }
     }
     if !i.spot {
         if let Some(s) = spot_saving {
             advice.push(format!(
-                "spot would save about ${s:.0}/month at {} node(s), if the workload tolerates eviction",
+                "spot would save about {}/month at {} node(s), if the workload tolerates eviction",
+                units::money(Some(s)),
                 i.min_nodes.max(1)
             ));
         }
@@ -265,7 +270,7 @@ mod tests {
         assert_eq!(r.idle_monthly, Some(2681.29));
         assert!(r.advice.iter().any(|a| a.contains("MIG")), "{:?}", r.advice);
         assert!(r.advice.iter().any(|a| a.contains("spot would save")), "{:?}", r.advice);
-        assert!(r.advice.iter().any(|a| a.contains("costs $2681/month even when idle")), "{:?}", r.advice);
+        assert!(r.advice.iter().any(|a| a.contains("costs $2,681/month even when idle")), "{:?}", r.advice);
     }
 
     #[test]

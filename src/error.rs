@@ -44,6 +44,9 @@ pub enum Error {
     /// Ctrl-C (exit 130).
     #[error("{message}")]
     Interrupted { message: String, hints: Vec<String> },
+    /// Writing the result failed (exit 1); a closed pipe (`BrokenPipe`) exits 0 at the top.
+    #[error("writing output")]
+    Output(#[from] std::io::Error),
 }
 
 impl Error {
@@ -56,7 +59,7 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage { .. } | Error::Catalog(_) => exit::USAGE,
-            Error::NoFit { .. } | Error::Refused { .. } => exit::FAILED,
+            Error::NoFit { .. } | Error::Refused { .. } | Error::Output(_) => exit::FAILED,
             Error::Arm(e) => arm_exit_code(e),
             Error::Interrupted { .. } => exit::INTERRUPTED,
         }
@@ -74,6 +77,7 @@ impl Error {
             Error::Catalog(_) => vec!["check the --catalog / AKSGPU_CATALOG path".to_owned()],
             Error::Arm(e) => e.hints(),
             Error::Interrupted { hints, .. } => hints.clone(),
+            Error::Output(_) => vec![],
         }
     }
 

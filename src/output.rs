@@ -1,8 +1,10 @@
-//! The one module that writes to the terminal.
+//! Terminal output: every result, note, error, spinner and progress bar goes through here.
 //!
-//! Results go to stdout (tables for people, JSON/YAML for scripts); notes, warnings and errors
-//! go to stderr. A closed pipe (`aksgpu catalog list | head`) is reported as `BrokenPipe` so
-//! the top level can exit quietly with 0.
+//! Results go to stdout: each command's result implements [`Render`] (its table; JSON and YAML
+//! come from `Serialize`) and [`emit`] prints it in the `-o` format asked for. Notes, warnings,
+//! errors, spinners and progress bars go to stderr. A closed pipe (`aksgpu cost -o json | head
+//! -c1`) surfaces as an `io::Error` of kind `BrokenPipe` (wrapped in `Error::Output`), and the
+//! top level exits quietly with 0.
 //!
 //! Every text passes `arm::redact` on its way out, here and nowhere else, so no path can skip
 //! it: stdout loses known secrets, `Bearer …` credentials and JWTs; stderr (errors, hints,
@@ -16,6 +18,51 @@ use std::io::{self, IsTerminal, Write};
 use serde::Serialize;
 
 use crate::arm::redact;
+use crate::cli::Format;
+
+/// A command's result: its table form for people; JSON and YAML come from `Serialize`.
+pub trait Render: Serialize {
+    /// The table (or short text) shown for `-o table`.
+    fn table(&self) -> String;
+}
+
+/// Print a result in the format asked for. The one place results reach stdout.
+pub fn emit<T: Render + ?Sized>(p: &Printer, format: Format, value: &T) -> io::Result<()> {
+    match format {
+        Format::Table => p.out(&value.table()),
+        Format::Json => p.json(value),
+        Format::Yaml => p.yaml(value),
+    }
+}
+
+/// A result whose table form is ready-made text: a sentence or a table for `-o table`, any
+/// serializable value for JSON and YAML.
+#[derive(Debug, Clone)]
+pub struct Shown<T: Serialize = serde_json::Value> {
+    /// What a person reads.
+    pub text: String,
+    /// What a script reads.
+    pub value: T,
+}
+
+impl<T: Serialize> Shown<T> {
+    /// A text and its structured form.
+    pub fn new(text: impl Into<String>, value: T) -> Self {
+        Self { text: text.into(), value }
+    }
+}
+
+impl<T: Serialize> Serialize for Shown<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(s)
+    }
+}
+
+impl<T: Serialize> Render for Shown<T> {
+    fn table(&self) -> String {
+        self.text.clone()
+    }
+}
 
 /// Writes results and diagnostics.
 #[derive(Debug, Clone, Copy)]
@@ -50,14 +97,14 @@ impl Printer {
         o.flush()
     }
 
-    /// Write pretty JSON to stdout.
+    /// Write pretty JSON to stdout (documents such as `manifest -o json`; results use `emit`).
     pub fn json<T: Serialize + ?Sized>(&self, value: &T) -> io::Result<()> {
         let text = serde_json::to_string_pretty(value).map_err(io::Error::other)?;
         self.out(&text)
     }
 
-    /// Write YAML to stdout.
-    pub fn yaml<T: Serialize + ?Sized>(&self, value: &T) -> io::Result<()> {
+    /// Write YAML to stdout (results use `emit`).
+    fn yaml<T: Serialize + ?Sized>(&self, value: &T) -> io::Result<()> {
         let text = serde_yaml_ng::to_string(value).map_err(io::Error::other)?;
         self.out(&text)
     }
@@ -153,73 +200,62 @@ pub enum Align {
     Right,
 }
 
-/// Render rows as an aligned table with a header line.
+/// Render rows as a borderless `comfy-table` with a header line: columns two spaces apart, no
+/// rules and no trailing blanks, so `grep` and `awk` still work on it.
 pub fn table(headers: &[&str], aligns: &[Align], rows: &[Vec<String>]) -> String {
-    let cols = headers.len();
-    let mut width: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
+    use comfy_table::{presets::NOTHING, CellAlignment, Table};
+    let mut t = Table::new();
+    t.load_style(NOTHING);
+    t.set_header(headers.to_vec());
     for row in rows {
-        for (i, cell) in row.iter().enumerate().take(cols) {
-            width[i] = width[i].max(cell.chars().count());
+        t.add_row(row.iter().take(headers.len()).cloned().collect::<Vec<_>>());
+    }
+    for (i, col) in t.column_iter_mut().enumerate() {
+        col.set_padding((if i == 0 { 0 } else { 2 }, 0));
+        if aligns.get(i) == Some(&Align::Right) {
+            col.set_cell_alignment(CellAlignment::Right);
         }
     }
     let mut out = String::new();
-    let mut line = |cells: &mut dyn Iterator<Item = &str>| {
-        let mut s = String::new();
-        for (i, cell) in cells.enumerate().take(cols) {
-            let pad = width[i].saturating_sub(cell.chars().count());
-            let right = aligns.get(i).copied().unwrap_or(Align::Left) == Align::Right;
-            if i > 0 {
-                s.push_str("  ");
-            }
-            if right {
-                s.push_str(&" ".repeat(pad));
-                s.push_str(cell);
-            } else {
-                s.push_str(cell);
-                if i + 1 < cols {
-                    s.push_str(&" ".repeat(pad));
-                }
-            }
-        }
-        out.push_str(s.trim_end());
+    for line in t.lines() {
+        out.push_str(line.trim_end());
         out.push('\n');
-    };
-    line(&mut headers.iter().copied());
-    for row in rows {
-        line(&mut row.iter().map(String::as_str));
     }
     out
 }
 
-/// Above this, amounts print in scientific notation: an f64 holds 15 exact digits, and a
-/// whole-dollar conversion of a larger value would saturate (1e308 once printed as
-/// `$18,446,744,073,709,551,615`).
-const MONEY_EXACT_LIMIT: f64 = 1e15;
-
-/// `$1.23`, `$2,555`, `-$4.00`, `$1.000e20`, or `unknown` (none, NaN or infinite).
-pub fn money(v: Option<f64>) -> String {
-    match v {
-        Some(v) if !v.is_finite() => "unknown".to_owned(),
-        Some(v) if v < 0.0 => format!("-{}", money(Some(-v))),
-        Some(v) if v >= MONEY_EXACT_LIMIT => format!("${v:.3e}"),
-        Some(v) if v >= 1000.0 => format!("${}", group_thousands(v)),
-        Some(v) => format!("${v:.2}"),
-        None => "unknown".to_owned(),
-    }
+/// A progress bar on stderr, drawn only when stderr is a terminal (a no-op otherwise).
+pub struct Progress {
+    bar: Option<indicatif::ProgressBar>,
 }
 
-/// Whole dollars with thousands separators, for `1000 ≤ v < MONEY_EXACT_LIMIT`.
-fn group_thousands(v: f64) -> String {
-    let s = format!("{:.0}", v.round());
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
+impl Progress {
+    /// Start a bar counting to `total`.
+    pub fn bar(tty: bool, total: u64) -> Self {
+        let bar = tty.then(|| {
+            let b = indicatif::ProgressBar::new(total);
+            b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            b
+        });
+        Self { bar }
+    }
+
+    /// Move to `done`.
+    pub fn set(&self, done: u64) {
+        if let Some(b) = &self.bar {
+            b.set_position(done);
         }
-        out.push(c);
     }
-    out
+
+    /// Remove the bar.
+    pub fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
 }
+
+pub use crate::units::money;
 
 #[cfg(test)]
 mod tests {
@@ -228,24 +264,18 @@ mod tests {
     #[test]
     fn tables_align() {
         let t = table(
-            &["A", "BB"],
-            &[Align::Left, Align::Right],
-            &[vec!["xyz".into(), "1".into()], vec!["q".into(), "22".into()]],
+            &["A", "BB", "C"],
+            &[Align::Left, Align::Right, Align::Left],
+            &[vec!["xyz".into(), "1".into(), "".into()], vec!["q".into(), "22".into(), "long".into()]],
         );
-        assert_eq!(t, "A    BB\nxyz   1\nq    22\n");
+        assert_eq!(t, "A    BB  C\nxyz   1\nq    22  long\n");
     }
 
     #[test]
-    fn money_formats() {
-        assert_eq!(money(Some(3.5)), "$3.50");
-        assert_eq!(money(Some(2555.0)), "$2,555");
-        assert_eq!(money(None), "unknown");
-        // Never saturates, never prints nonsense.
-        assert_eq!(money(Some(1e308)), "$1.000e308");
-        assert_eq!(money(Some(999_999_999_999_999.0)), "$999,999,999,999,999");
-        assert_eq!(money(Some(f64::INFINITY)), "unknown");
-        assert_eq!(money(Some(f64::NAN)), "unknown");
-        assert_eq!(money(Some(-1234.0)), "-$1,234");
+    fn status_shows_text_and_serializes_value() {
+        let s = Shown::new("done", serde_json::json!({"status": "done"}));
+        assert_eq!(s.table(), "done");
+        assert_eq!(serde_json::to_string(&s).unwrap_or_default(), r#"{"status":"done"}"#);
     }
 
     #[test]

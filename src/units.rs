@@ -1,4 +1,5 @@
-//! Parsers for the quantities users type: memory sizes, parameter counts, prices and counts.
+//! Parsers for the quantities users type: memory sizes, parameter counts, prices and counts;
+//! and [`money`], the one function that formats an amount of money for people.
 //!
 //! Each returns a `Result<_, String>` whose message says what was expected, so clap can show it
 //! next to the flag name. None of them panic on any input (property-tested).
@@ -193,9 +194,58 @@ pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
     Ok(std::time::Duration::from_secs_f64(total))
 }
 
+/// Above this, amounts print in scientific notation: an f64 holds 15 exact digits, and a
+/// whole-dollar conversion of a larger value would saturate (1e308 once printed as
+/// `$18,446,744,073,709,551,615`).
+const MONEY_EXACT_LIMIT: f64 = 1e15;
+
+/// `$1.23`, `$2,555`, `-$4.00`, `$1.000e20`, or `unknown` (none, NaN or infinite).
+pub fn money(v: Option<f64>) -> String {
+    match v {
+        Some(v) if !v.is_finite() => "unknown".to_owned(),
+        Some(v) if v < 0.0 => format!("-{}", money(Some(-v))),
+        Some(v) if v >= MONEY_EXACT_LIMIT => format!("${v:.3e}"),
+        Some(v) if v >= 1000.0 => format!("${}", group_thousands(v)),
+        Some(v) => format!("${v:.2}"),
+        None => "unknown".to_owned(),
+    }
+}
+
+/// Whole dollars with thousands separators, for `1000 ≤ v < MONEY_EXACT_LIMIT`.
+fn group_thousands(v: f64) -> String {
+    let s = format!("{:.0}", v.round());
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `$1.23/h` (or `unknown/h`): an hourly price, formatted by [`money`].
+pub fn per_hour(v: Option<f64>) -> String {
+    format!("{}/h", money(v))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn money_formats() {
+        assert_eq!(money(Some(3.5)), "$3.50");
+        assert_eq!(money(Some(2555.0)), "$2,555");
+        assert_eq!(money(None), "unknown");
+        // Never saturates, never prints nonsense.
+        assert_eq!(money(Some(1e308)), "$1.000e308");
+        assert_eq!(money(Some(999_999_999_999_999.0)), "$999,999,999,999,999");
+        assert_eq!(money(Some(f64::INFINITY)), "unknown");
+        assert_eq!(money(Some(f64::NAN)), "unknown");
+        assert_eq!(money(Some(-1234.0)), "-$1,234");
+        assert_eq!(per_hour(Some(0.5)), "$0.50/h");
+    }
 
     #[test]
     fn memory_units() {

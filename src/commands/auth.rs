@@ -5,7 +5,7 @@ use std::time::SystemTime;
 
 use serde_json::json;
 
-use crate::cli::{AuthStatusArgs, Format};
+use crate::cli::AuthStatusArgs;
 use crate::commands::azure;
 use crate::commands::Ctx;
 use crate::error::Error;
@@ -45,27 +45,20 @@ pub fn status(ctx: &Ctx, a: &AuthStatusArgs) -> anyhow::Result<()> {
             Err(e) => json!({"ok": false, "error": e.to_string()}),
         },
     });
-    match a.output {
-        Format::Json => ctx.printer.json(&v)?,
-        Format::Yaml => ctx.printer.yaml(&v)?,
-        Format::Table => {
-            let mut out =
-                format!("credential    {}\nendpoint      {}\n", az.method.describe(), az.client.endpoint.base());
-            match (&sub, sub_source) {
-                (Some(s), Some(src)) => out.push_str(&format!("subscription  {s} (from {src})\n")),
-                _ => out.push_str("subscription  none (pass --subscription or set AZURE_SUBSCRIPTION_ID)\n"),
-            }
-            match &token {
-                Ok(Some(at)) => out.push_str(&format!(
-                    "token         ok, expires in {} min\n",
-                    expires_in(Some(*at)).map_or("?".into(), |m| m.to_string())
-                )),
-                Ok(None) => out.push_str("token         ok (expiry unknown)\n"),
-                Err(e) => out.push_str(&format!("token         FAILED: {e}\n")),
-            }
-            ctx.printer.out(&out)?;
-        }
+    let mut out = format!("credential    {}\nendpoint      {}\n", az.method.describe(), az.client.endpoint.base());
+    match (&sub, sub_source) {
+        (Some(s), Some(src)) => out.push_str(&format!("subscription  {s} (from {src})\n")),
+        _ => out.push_str("subscription  none (pass --subscription or set AZURE_SUBSCRIPTION_ID)\n"),
     }
+    match &token {
+        Ok(Some(at)) => out.push_str(&format!(
+            "token         ok, expires in {} min\n",
+            expires_in(Some(*at)).map_or("?".into(), |m| m.to_string())
+        )),
+        Ok(None) => out.push_str("token         ok (expiry unknown)\n"),
+        Err(e) => out.push_str(&format!("token         FAILED: {e}\n")),
+    }
+    crate::output::emit(&ctx.printer, a.output, &crate::output::Shown::new(out, v))?;
     match token {
         Ok(_) => Ok(()),
         Err(e) => Err(Error::from(e).into()),

@@ -47,8 +47,47 @@ pub fn dry_run_subscription(args: &ArmArgs) -> Result<String, Error> {
     }
 }
 
-/// Print a dry-run plan: JSON/YAML `{"dry_run": true, "steps": [...], …extra}`, or a listing
+/// A dry run as shown: JSON/YAML `{"dry_run": true, "steps": [...], …extra}`, or a listing
 /// with each request, its headers and its body.
+#[derive(Debug, serde::Serialize)]
+pub struct DryRun {
+    #[serde(skip)]
+    header: String,
+    dry_run: bool,
+    steps: Vec<crate::plan::Step>,
+    #[serde(flatten)]
+    extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl DryRun {
+    /// The plan with absolute URLs under `base`, a header line, and extra fields for scripts.
+    pub fn new(base: &str, plan: &crate::plan::Plan, header: &str, extra: serde_json::Value) -> Self {
+        let extra = match extra {
+            serde_json::Value::Object(m) => m,
+            _ => serde_json::Map::new(),
+        };
+        Self { header: header.to_owned(), dry_run: true, steps: plan.absolute(base).steps, extra }
+    }
+}
+
+impl crate::output::Render for DryRun {
+    fn table(&self) -> String {
+        let mut out = format!("{}\n", self.header);
+        for (i, s) in self.steps.iter().enumerate() {
+            out.push_str(&format!("\n{}. {} {}\n   {}\n", i + 1, s.method, s.url, s.purpose));
+            for (k, v) in &s.headers {
+                out.push_str(&format!("   {k}: {v}\n"));
+            }
+            if let Some(b) = &s.body {
+                let pretty = serde_json::to_string_pretty(b).unwrap_or_default();
+                out.push_str(&pretty.lines().map(|l| format!("   {l}\n")).collect::<String>());
+            }
+        }
+        out
+    }
+}
+
+/// Print a dry-run plan (see [`DryRun`]).
 pub fn render_plan(
     p: &crate::output::Printer,
     format: crate::cli::Format,
@@ -57,34 +96,7 @@ pub fn render_plan(
     header: &str,
     extra: serde_json::Value,
 ) -> Result<(), Error> {
-    use crate::cli::Format;
-    let io = |e: std::io::Error| Error::usage(format!("writing output: {e}"), None);
-    let plan = plan.absolute(base);
-    match format {
-        Format::Json | Format::Yaml => {
-            let mut v = serde_json::json!({"dry_run": true, "steps": plan.steps});
-            if let (Some(o), Some(e)) = (v.as_object_mut(), extra.as_object()) {
-                for (k, x) in e {
-                    o.insert(k.clone(), x.clone());
-                }
-            }
-            if format == Format::Json { p.json(&v) } else { p.yaml(&v) }.map_err(io)
-        }
-        Format::Table => {
-            let mut out = format!("{header}\n");
-            for (i, s) in plan.steps.iter().enumerate() {
-                out.push_str(&format!("\n{}. {} {}\n   {}\n", i + 1, s.method, s.url, s.purpose));
-                for (k, v) in &s.headers {
-                    out.push_str(&format!("   {k}: {v}\n"));
-                }
-                if let Some(b) = &s.body {
-                    let pretty = serde_json::to_string_pretty(b).unwrap_or_default();
-                    out.push_str(&pretty.lines().map(|l| format!("   {l}\n")).collect::<String>());
-                }
-            }
-            p.out(&out).map_err(io)
-        }
-    }
+    Ok(crate::output::emit(p, format, &DryRun::new(base, plan, header, extra))?)
 }
 
 /// A credential: how it was chosen and the source that mints tokens for any scope.

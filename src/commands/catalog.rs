@@ -6,7 +6,7 @@ use crate::catalog::{Catalog, GpuModel, LlmModel, MigProfile, Region, RegionPric
 use crate::cli::{CatalogListArgs, CatalogShowArgs, CatalogViewArgs, Format, ListFormat};
 use crate::commands::Ctx;
 use crate::error::{did_you_mean, Error};
-use crate::output::{money, table, Align};
+use crate::output::{emit, money, table, Align, Render, Shown};
 use crate::recommend::{fmt_num, gpu_matches};
 
 /// One row of `catalog list -o json` (the documented contract, plus a few extras).
@@ -102,65 +102,75 @@ pub fn list(ctx: &Ctx, args: &CatalogListArgs) -> anyhow::Result<()> {
     }
     let sizes = filter(&catalog, args)?;
     let p = &ctx.printer;
-    match args.output {
-        ListFormat::Json => p.json(&sizes.iter().map(|s| ListRow::new(s)).collect::<Vec<_>>())?,
-        ListFormat::Yaml => p.yaml(&sizes.iter().map(|s| ListRow::new(s)).collect::<Vec<_>>())?,
+    let format = match args.output {
+        ListFormat::Json => Format::Json,
+        ListFormat::Yaml => Format::Yaml,
+        ListFormat::Table | ListFormat::Wide => Format::Table,
         ListFormat::Names => {
             let names: Vec<&str> = sizes.iter().map(|s| s.name.as_str()).collect();
             if !names.is_empty() {
                 p.out(&names.join("\n"))?;
             }
+            return Ok(());
         }
-        ListFormat::Table | ListFormat::Wide => {
-            let wide = args.output == ListFormat::Wide;
-            let mut headers = vec!["NAME", "GPU", "GPUS", "GPU MEM", "VCPUS", "MEMORY", "DRIVER", "AKS", "STATUS"];
-            if wide {
-                headers.extend(["PER GPU", "MIG", "OS SKUS", "INTERCONNECT", "FROM $/H", "RETIRES"]);
-            }
-            let mut aligns = vec![Align::Left, Align::Left, Align::Right, Align::Right, Align::Right, Align::Right];
-            aligns.extend([Align::Left; 3]);
-            if wide {
-                aligns.extend([Align::Right, Align::Left, Align::Left, Align::Left, Align::Right, Align::Left]);
-            }
-            let rows: Vec<Vec<String>> = sizes
-                .iter()
-                .map(|s| {
-                    let mut row = vec![
-                        s.name.clone(),
-                        s.gpu_model.clone(),
-                        s.gpu_count.to_string(),
-                        format!("{} GiB", fmt_num(s.gpu_memory_gib)),
-                        s.vcpus.to_string(),
-                        format!("{} GiB", fmt_num(s.memory_gib)),
-                        s.driver.to_string(),
-                        if s.aks_supported { "yes" } else { "no" }.to_owned(),
-                        s.status.to_string(),
-                    ];
-                    if wide {
-                        let cheapest =
-                            catalog.price_regions(&s.name).filter_map(|(_, p)| p.linux).min_by(f64::total_cmp);
-                        row.extend([
-                            format!("{} GiB", fmt_num(s.gpu_memory_per_gpu_gib)),
-                            if s.mig_capable { "yes" } else { "-" }.to_owned(),
-                            if s.aks_os_skus.is_empty() { "-".to_owned() } else { s.aks_os_skus.join(",") },
-                            s.interconnect.clone().unwrap_or_else(|| "-".to_owned()),
-                            money(cheapest),
-                            s.retirement_date.clone().unwrap_or_else(|| "-".to_owned()),
-                        ]);
-                    }
-                    row
-                })
-                .collect();
-            p.out(&table(&headers, &aligns, &rows))?;
-            let retired_hidden = !args.include_retired && catalog.sizes.iter().any(|s| s.status == Status::Retired);
-            let mut summary = format!("{} size(s)", sizes.len());
-            if retired_hidden {
-                summary.push_str("; retired sizes hidden (--include-retired)");
-            }
-            p.note(&summary);
+    };
+    let text = if format == Format::Table {
+        list_table(&catalog, &sizes, args.output == ListFormat::Wide)
+    } else {
+        String::new()
+    };
+    emit(p, format, &Shown::new(text, sizes.iter().map(|s| ListRow::new(s)).collect::<Vec<_>>()))?;
+    if format == Format::Table {
+        let retired_hidden = !args.include_retired && catalog.sizes.iter().any(|s| s.status == Status::Retired);
+        let mut summary = format!("{} size(s)", sizes.len());
+        if retired_hidden {
+            summary.push_str("; retired sizes hidden (--include-retired)");
         }
+        p.note(&summary);
     }
     Ok(())
+}
+
+/// The `catalog list` table (`wide` adds the -o wide columns).
+fn list_table(catalog: &Catalog, sizes: &[&VmSize], wide: bool) -> String {
+    let mut headers = vec!["NAME", "GPU", "GPUS", "GPU MEM", "VCPUS", "MEMORY", "DRIVER", "AKS", "STATUS"];
+    if wide {
+        headers.extend(["PER GPU", "MIG", "OS SKUS", "INTERCONNECT", "FROM $/H", "RETIRES"]);
+    }
+    let mut aligns = vec![Align::Left, Align::Left, Align::Right, Align::Right, Align::Right, Align::Right];
+    aligns.extend([Align::Left; 3]);
+    if wide {
+        aligns.extend([Align::Right, Align::Left, Align::Left, Align::Left, Align::Right, Align::Left]);
+    }
+    let rows: Vec<Vec<String>> = sizes
+        .iter()
+        .map(|s| {
+            let mut row = vec![
+                s.name.clone(),
+                s.gpu_model.clone(),
+                s.gpu_count.to_string(),
+                format!("{} GiB", fmt_num(s.gpu_memory_gib)),
+                s.vcpus.to_string(),
+                format!("{} GiB", fmt_num(s.memory_gib)),
+                s.driver.to_string(),
+                if s.aks_supported { "yes" } else { "no" }.to_owned(),
+                s.status.to_string(),
+            ];
+            if wide {
+                let cheapest = catalog.price_regions(&s.name).filter_map(|(_, p)| p.linux).min_by(f64::total_cmp);
+                row.extend([
+                    format!("{} GiB", fmt_num(s.gpu_memory_per_gpu_gib)),
+                    if s.mig_capable { "yes" } else { "-" }.to_owned(),
+                    if s.aks_os_skus.is_empty() { "-".to_owned() } else { s.aks_os_skus.join(",") },
+                    s.interconnect.clone().unwrap_or_else(|| "-".to_owned()),
+                    money(cheapest),
+                    s.retirement_date.clone().unwrap_or_else(|| "-".to_owned()),
+                ]);
+            }
+            row
+        })
+        .collect();
+    table(&headers, &aligns, &rows)
 }
 
 #[derive(Debug, Serialize)]
@@ -209,15 +219,18 @@ pub fn show(ctx: &Ctx, args: &CatalogShowArgs) -> anyhow::Result<()> {
         price_source: &price_source,
     };
     let p = &ctx.printer;
-    match args.output {
-        Format::Json => p.json(&show)?,
-        Format::Yaml => p.yaml(&show)?,
-        Format::Table => p.out(&render_show(&show))?,
-    }
+    emit(p, args.output, &show)?;
     Ok(())
 }
 
-fn render_show(s: &Show<'_>) -> String {
+impl Render for Show<'_> {
+    fn table(&self) -> String {
+        render_show(self)
+    }
+}
+
+/// The size's facts, one (label, value) line each.
+fn facts<'a>(s: &Show<'a>) -> Vec<(&'static str, String)> {
     let z = s.size;
     let mut facts: Vec<(&str, String)> = vec![
         ("Size", z.name.clone()),
@@ -271,6 +284,14 @@ fn render_show(s: &Show<'_>) -> String {
     if let Some(t) = z.temp_storage_gib {
         facts.push(("Temp storage", format!("{} GiB", fmt_num(t))));
     }
+    facts.extend(model_facts(s));
+    facts
+}
+
+/// The GPU model, note and sources.
+fn model_facts(s: &Show<'_>) -> Vec<(&'static str, String)> {
+    let z = s.size;
+    let mut facts = Vec::new();
     if let Some(g) = s.gpu {
         facts.push((
             "GPU model",
@@ -293,6 +314,12 @@ fn render_show(s: &Show<'_>) -> String {
     if let Some(r) = &z.retirement_source {
         facts.push(("Retirement source", r.clone()));
     }
+    facts
+}
+
+fn render_show(s: &Show<'_>) -> String {
+    let z = s.size;
+    let facts = facts(s);
     let width = facts.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
     let mut out = String::new();
     for (k, v) in &facts {
@@ -379,51 +406,37 @@ pub fn models(ctx: &Ctx, args: &CatalogViewArgs) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
     let rows: Vec<ModelRow<'_>> = catalog.models.iter().map(|model| ModelRow { model }).collect();
     let p = &ctx.printer;
-    match args.output {
-        Format::Json => p.json(&rows)?,
-        Format::Yaml => p.yaml(&rows)?,
-        Format::Table => {
-            let table_rows: Vec<Vec<String>> = catalog
-                .models
-                .iter()
-                .map(|m| {
-                    vec![
-                        m.aliases.first().cloned().unwrap_or_else(|| m.id.clone()),
-                        m.id.clone(),
-                        match m.active_params_b {
-                            Some(a) => format!("{}B ({}B active)", fmt_num(m.params_b), fmt_num(a)),
-                            None => format!("{}B", fmt_num(m.params_b)),
-                        },
-                        m.layers.to_string(),
-                        format!("{}/{}", m.attention_heads, m.kv_heads),
-                        m.context.to_string(),
-                        serde_json::to_value(m.native_dtype)
-                            .ok()
-                            .and_then(|v| v.as_str().map(str::to_owned))
-                            .unwrap_or_default(),
-                        m.kaito_preset.clone().unwrap_or_else(|| "-".to_owned()),
-                    ]
-                })
-                .collect();
-            p.out(&table(
-                &["ALIAS", "HUGGING FACE ID", "PARAMS", "LAYERS", "HEADS/KV", "CONTEXT", "DTYPE", "KAITO PRESET"],
-                &[
-                    Align::Left,
-                    Align::Left,
-                    Align::Right,
-                    Align::Right,
-                    Align::Right,
-                    Align::Right,
-                    Align::Left,
-                    Align::Left,
-                ],
-                &table_rows,
-            ))?;
-            p.note(&format!(
-                "{} model(s); `recommend --model` takes the id or any alias (-o json lists them all)",
-                rows.len()
-            ));
-        }
+    let table_rows: Vec<Vec<String>> = catalog
+        .models
+        .iter()
+        .map(|m| {
+            vec![
+                m.aliases.first().cloned().unwrap_or_else(|| m.id.clone()),
+                m.id.clone(),
+                match m.active_params_b {
+                    Some(a) => format!("{}B ({}B active)", fmt_num(m.params_b), fmt_num(a)),
+                    None => format!("{}B", fmt_num(m.params_b)),
+                },
+                m.layers.to_string(),
+                format!("{}/{}", m.attention_heads, m.kv_heads),
+                m.context.to_string(),
+                serde_json::to_value(m.native_dtype)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+                m.kaito_preset.clone().unwrap_or_else(|| "-".to_owned()),
+            ]
+        })
+        .collect();
+    let text = table(
+        &["ALIAS", "HUGGING FACE ID", "PARAMS", "LAYERS", "HEADS/KV", "CONTEXT", "DTYPE", "KAITO PRESET"],
+        &[Align::Left, Align::Left, Align::Right, Align::Right, Align::Right, Align::Right, Align::Left, Align::Left],
+        &table_rows,
+    );
+    let n = rows.len();
+    emit(p, args.output, &Shown::new(text, rows))?;
+    if args.output == Format::Table {
+        p.note(&format!("{n} model(s); `recommend --model` takes the id or any alias (-o json lists them all)"));
     }
     Ok(())
 }
@@ -448,50 +461,48 @@ pub fn gpus(ctx: &Ctx, args: &CatalogViewArgs) -> anyhow::Result<()> {
         })
         .collect();
     let p = &ctx.printer;
-    match args.output {
-        Format::Json => p.json(&rows)?,
-        Format::Yaml => p.yaml(&rows)?,
-        Format::Table => {
-            let table_rows: Vec<Vec<String>> = rows
-                .iter()
-                .map(|r| {
-                    let g = r.gpu;
-                    vec![
-                        g.id.clone(),
-                        g.vendor.to_string(),
-                        g.architecture.clone().unwrap_or_else(|| "-".to_owned()),
-                        format!("{} GiB", fmt_num(g.memory_gib)),
-                        g.compute_capability.clone().unwrap_or_else(|| "-".to_owned()),
-                        yes_no(g.bf16).to_owned(),
-                        yes_no(g.fp8).to_owned(),
-                        yes_no(g.nvenc).to_owned(),
-                        if g.mig_profiles.is_empty() {
-                            "-".to_owned()
-                        } else {
-                            g.mig_profiles.iter().map(|m| m.slice.as_str()).collect::<Vec<_>>().join(",")
-                        },
-                        r.sizes.len().to_string(),
-                    ]
-                })
-                .collect();
-            p.out(&table(
-                &["GPU", "VENDOR", "ARCH", "MEMORY", "CC", "BF16", "FP8", "NVENC", "MIG SLICES", "SIZES"],
-                &[
-                    Align::Left,
-                    Align::Left,
-                    Align::Left,
-                    Align::Right,
-                    Align::Right,
-                    Align::Left,
-                    Align::Left,
-                    Align::Left,
-                    Align::Left,
-                    Align::Right,
-                ],
-                &table_rows,
-            ))?;
-            p.note(&format!("{} GPU model(s); `catalog list --gpu-model GPU` lists their sizes", rows.len()));
-        }
+    let table_rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let g = r.gpu;
+            vec![
+                g.id.clone(),
+                g.vendor.to_string(),
+                g.architecture.clone().unwrap_or_else(|| "-".to_owned()),
+                format!("{} GiB", fmt_num(g.memory_gib)),
+                g.compute_capability.clone().unwrap_or_else(|| "-".to_owned()),
+                yes_no(g.bf16).to_owned(),
+                yes_no(g.fp8).to_owned(),
+                yes_no(g.nvenc).to_owned(),
+                if g.mig_profiles.is_empty() {
+                    "-".to_owned()
+                } else {
+                    g.mig_profiles.iter().map(|m| m.slice.as_str()).collect::<Vec<_>>().join(",")
+                },
+                r.sizes.len().to_string(),
+            ]
+        })
+        .collect();
+    let text = table(
+        &["GPU", "VENDOR", "ARCH", "MEMORY", "CC", "BF16", "FP8", "NVENC", "MIG SLICES", "SIZES"],
+        &[
+            Align::Left,
+            Align::Left,
+            Align::Left,
+            Align::Right,
+            Align::Right,
+            Align::Left,
+            Align::Left,
+            Align::Left,
+            Align::Left,
+            Align::Right,
+        ],
+        &table_rows,
+    );
+    let n = rows.len();
+    emit(p, args.output, &Shown::new(text, rows))?;
+    if args.output == Format::Table {
+        p.note(&format!("{n} GPU model(s); `catalog list --gpu-model GPU` lists their sizes"));
     }
     Ok(())
 }
@@ -522,29 +533,27 @@ pub fn regions(ctx: &Ctx, args: &CatalogViewArgs) -> anyhow::Result<()> {
         })
         .collect();
     let p = &ctx.printer;
-    match args.output {
-        Format::Json => p.json(&rows)?,
-        Format::Yaml => p.yaml(&rows)?,
-        Format::Table => {
-            let table_rows: Vec<Vec<String>> = rows
-                .iter()
-                .map(|r| {
-                    vec![
-                        r.region.name.clone(),
-                        r.region.display_name.clone(),
-                        r.region.geography.clone(),
-                        r.region.access.clone().unwrap_or_else(|| "-".to_owned()),
-                        r.priced_sizes.to_string(),
-                    ]
-                })
-                .collect();
-            p.out(&table(
-                &["REGION", "NAME", "GEOGRAPHY", "ACCESS", "GPU SIZES PRICED"],
-                &[Align::Left, Align::Left, Align::Left, Align::Left, Align::Right],
-                &table_rows,
-            ))?;
-            p.note(&format!("{} region(s); source: {}", rows.len(), catalog.regions.source));
-        }
+    let table_rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.region.name.clone(),
+                r.region.display_name.clone(),
+                r.region.geography.clone(),
+                r.region.access.clone().unwrap_or_else(|| "-".to_owned()),
+                r.priced_sizes.to_string(),
+            ]
+        })
+        .collect();
+    let text = table(
+        &["REGION", "NAME", "GEOGRAPHY", "ACCESS", "GPU SIZES PRICED"],
+        &[Align::Left, Align::Left, Align::Left, Align::Left, Align::Right],
+        &table_rows,
+    );
+    let n = rows.len();
+    emit(p, args.output, &Shown::new(text, rows))?;
+    if args.output == Format::Table {
+        p.note(&format!("{n} region(s); source: {}", catalog.regions.source));
     }
     Ok(())
 }

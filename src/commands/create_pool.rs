@@ -12,7 +12,7 @@ use crate::commands::gpu_stack;
 use crate::commands::Ctx;
 use crate::domain::GpuDriver;
 use crate::error::Error;
-use crate::output::{money, Printer};
+use crate::output::{emit, money, Printer, Shown};
 use crate::plan::agent_pool::{PoolRequest, PoolSpec};
 use crate::provision::operator::{self, InstallRequest};
 use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
@@ -331,7 +331,6 @@ fn render(
     o: &CreateOutcome,
     base: String,
 ) -> Result<(), Error> {
-    let io = |e: std::io::Error| Error::usage(format!("writing output: {e}"), None);
     match o {
         CreateOutcome::DryRun { plan, facts_read, note } => {
             if let Some(n) = note {
@@ -347,22 +346,16 @@ fn render(
         CreateOutcome::Unchanged { pool } => {
             let msg =
                 format!("pool {} already exists in {} with these settings: nothing to do", spec.name, spec.cluster);
-            match format {
-                Format::Table => p.out(&msg).map_err(io)?,
-                _ => p.json(&json!({"status": "unchanged", "pool_id": pool["id"], "provisioning_state": lro::provisioning_state(pool)})).map_err(io)?,
-            }
+            let v = json!({"status": "unchanged", "pool_id": pool["id"], "provisioning_state": lro::provisioning_state(pool)});
+            emit(p, format, &Shown::new(msg, v))?;
         }
         CreateOutcome::Accepted { pool_path } => {
             let resume = pool::resume_command(spec);
-            match format {
-                Format::Table => p
-                    .out(&format!(
-                        "Azure accepted pool {} ({pool_path}); it is being created.\nFollow it with: {resume}",
-                        spec.name
-                    ))
-                    .map_err(io)?,
-                _ => p.json(&json!({"status": "accepted", "pool_id": pool_path, "resume": resume})).map_err(io)?,
-            }
+            let msg = format!(
+                "Azure accepted pool {} ({pool_path}); it is being created.\nFollow it with: {resume}",
+                spec.name
+            );
+            emit(p, format, &Shown::new(msg, json!({"status": "accepted", "pool_id": pool_path, "resume": resume})))?;
         }
         CreateOutcome::Created { pool, location } => {
             let c = cost(catalog, spec, location.as_deref());
@@ -379,11 +372,7 @@ fn render(
                 "mig_profile": pool.pointer("/properties/gpuInstanceProfile").cloned().unwrap_or(Value::Null),
                 "cost": c,
             });
-            match format {
-                Format::Table => p.out(&render_summary(spec, &summary, &c)).map_err(io)?,
-                Format::Json => p.json(&summary).map_err(io)?,
-                Format::Yaml => p.yaml(&summary).map_err(io)?,
-            }
+            emit(p, format, &Shown::new(render_summary(spec, &summary, &c), summary))?;
         }
     }
     Ok(())

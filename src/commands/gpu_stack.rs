@@ -17,7 +17,7 @@ use crate::commands::azure::{self, base_url, subscription, Cred};
 use crate::commands::Ctx;
 use crate::domain::{DriverMode, MigStrategy};
 use crate::error::{did_you_mean, Error};
-use crate::output::Printer;
+use crate::output::{emit, Printer, Shown};
 use crate::plan::cluster_ops::{self, Target};
 use crate::plan::{kaito as kaito_plan, manifest as mf, Plan};
 use crate::provision::features::{self, Outcome as FeatureOutcome};
@@ -25,10 +25,6 @@ use crate::provision::kaito::{self, Outcome as KaitoOutcome};
 use crate::provision::operator::{self, InstallError, InstallRequest, Report};
 use crate::provision::Progress;
 use crate::recommend::{self, ModelSpec, Os, Requirements, Workload};
-
-fn io(e: std::io::Error) -> Error {
-    Error::usage(format!("writing output: {e}"), None)
-}
 
 fn print_plan(p: &Printer, format: Format, base: &str, plan: &Plan, extra: Value) -> Result<(), Error> {
     azure::render_plan(p, format, base, plan, "Dry run: no change is made.", extra)
@@ -79,11 +75,11 @@ pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()
         register(&client, &sub, &a.namespace, &a.name, deadline, &p, &report, &progress).await
     });
     let out = r?;
-    match a.output {
-        Format::Table => ctx.printer.out(&format!("{}/{}: {}", a.namespace, a.name, outcome_word(&out)))?,
-        Format::Json => ctx.printer.json(&json!({"feature": a.name, "namespace": a.namespace, "result": out}))?,
-        Format::Yaml => ctx.printer.yaml(&json!({"feature": a.name, "namespace": a.namespace, "result": out}))?,
-    }
+    let shown = Shown::new(
+        format!("{}/{}: {}", a.namespace, a.name, outcome_word(&out)),
+        json!({"feature": a.name, "namespace": a.namespace, "result": out}),
+    );
+    emit(&ctx.printer, a.output, &shown)?;
     Ok(())
 }
 
@@ -110,27 +106,18 @@ pub fn feature_list(ctx: &Ctx, a: &FeatureListArgs) -> anyhow::Result<()> {
         .zip(&states)
         .map(|((n, what), s)| json!({"name": n, "namespace": features::NAMESPACE, "state": s.clone().unwrap_or_else(|| "NotFound".into()), "purpose": what}))
         .collect();
-    match a.output {
-        Format::Json => ctx.printer.json(&rows)?,
-        Format::Yaml => ctx.printer.yaml(&rows)?,
-        Format::Table => {
-            let t: Vec<Vec<String>> = rows
-                .iter()
-                .map(|r| {
-                    vec![
-                        r["name"].as_str().unwrap_or("").to_owned(),
-                        r["state"].as_str().unwrap_or("").to_owned(),
-                        r["purpose"].as_str().unwrap_or("").to_owned(),
-                    ]
-                })
-                .collect();
-            ctx.printer.out(&crate::output::table(
-                &["FEATURE", "STATE", "FOR"],
-                &[crate::output::Align::Left; 3],
-                &t,
-            ))?;
-        }
-    }
+    let t: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                r["name"].as_str().unwrap_or("").to_owned(),
+                r["state"].as_str().unwrap_or("").to_owned(),
+                r["purpose"].as_str().unwrap_or("").to_owned(),
+            ]
+        })
+        .collect();
+    let text = crate::output::table(&["FEATURE", "STATE", "FOR"], &[crate::output::Align::Left; 3], &t);
+    emit(&ctx.printer, a.output, &Shown::new(text, rows))?;
     Ok(())
 }
 
@@ -222,29 +209,23 @@ pub fn print_install(
 ) -> Result<(), Error> {
     match r {
         Err((install, plan)) => {
-            if format == Format::Table {
-                p.out(&format!(
-                    "GPU Operator values (values.yaml, attached to the runCommand as context):\n\n{}",
-                    install.values_yaml
-                ))
-                .map_err(io)?;
-            }
-            print_plan(p, format, base, &plan, json!({"values_yaml": install.values_yaml, "pools": install.pools}))
+            let header = format!(
+                "GPU Operator values (values.yaml, attached to the runCommand as context):\n\n{}\nDry run: no change is made.",
+                install.values_yaml
+            );
+            let extra = json!({"values_yaml": install.values_yaml, "pools": install.pools});
+            Ok(emit(p, format, &azure::DryRun::new(base, &plan, &header, extra))?)
         }
-        Ok(report) => match format {
-            Format::Table => {
-                let mut out = String::from("GPU Operator installed and validated.\n");
-                for (pod, phase) in &report.validator_pods {
-                    out.push_str(&format!("  validator {pod}: {phase}\n"));
-                }
-                for (node, gpus) in &report.gpu_nodes {
-                    out.push_str(&format!("  node {node}: {gpus} allocatable nvidia.com/gpu\n"));
-                }
-                p.out(&out).map_err(io)
+        Ok(report) => {
+            let mut out = String::from("GPU Operator installed and validated.\n");
+            for (pod, phase) in &report.validator_pods {
+                out.push_str(&format!("  validator {pod}: {phase}\n"));
             }
-            Format::Json => p.json(&report).map_err(io),
-            Format::Yaml => p.yaml(&report).map_err(io),
-        },
+            for (node, gpus) in &report.gpu_nodes {
+                out.push_str(&format!("  node {node}: {gpus} allocatable nvidia.com/gpu\n"));
+            }
+            Ok(emit(p, format, &Shown::new(out, report))?)
+        }
     }
 }
 
@@ -304,18 +285,24 @@ pub fn kaito_enable(ctx: &Ctx, a: &KaitoEnableArgs) -> anyhow::Result<()> {
             Ok(kaito::enable(&client, target(&sub), a.arm.timeout, &report, &progress).await?)
         })?
     };
-    match r {
-        KaitoOutcome::AlreadyEnabled => ctx.printer.out(&format!("KAITO is already enabled on {}: nothing to do", a.target.cluster))?,
-        KaitoOutcome::DryRun(plan) => print_plan(&ctx.printer, a.output, &base_url(&a.arm), &plan, json!({}))?,
-        KaitoOutcome::Enabled(v) => match a.output {
-            Format::Table => ctx.printer.out(&format!(
-                "KAITO enabled on {} (OIDC issuer {})",
-                a.target.cluster,
+    let cluster = &a.target.cluster;
+    let shown = match r {
+        KaitoOutcome::AlreadyEnabled => Shown::new(
+            format!("KAITO is already enabled on {cluster}: nothing to do"),
+            json!({"status": "unchanged", "cluster": cluster, "kaito": true}),
+        ),
+        KaitoOutcome::DryRun(plan) => {
+            return Ok(print_plan(&ctx.printer, a.output, &base_url(&a.arm), &plan, json!({}))?)
+        }
+        KaitoOutcome::Enabled(v) => Shown::new(
+            format!(
+                "KAITO enabled on {cluster} (OIDC issuer {})",
                 v.pointer("/properties/oidcIssuerProfile/issuerURL").and_then(Value::as_str).unwrap_or("on")
-            ))?,
-            _ => ctx.printer.json(&json!({"cluster": a.target.cluster, "kaito": true, "provisioning_state": v.pointer("/properties/provisioningState")}))?,
-        },
-    }
+            ),
+            json!({"status": "done", "cluster": cluster, "kaito": true, "provisioning_state": v.pointer("/properties/provisioningState")}),
+        ),
+    };
+    emit(&ctx.printer, a.output, &shown)?;
     Ok(())
 }
 
@@ -377,7 +364,13 @@ pub fn kaito_instance(
         if let Some(r) = out.recommendations.iter().find(|r| r.vm_size == size.name) {
             return Ok((size.name.clone(), r.fit.nodes, notes));
         }
-        let why = out.rejected.iter().find(|r| r.vm_size == size.name).map(|r| r.reason.clone()).unwrap_or_default();
+        let why = out
+            .rejected
+            .iter()
+            .chain(&out.below_top)
+            .find(|r| r.vm_size == size.name)
+            .map(|r| r.reason.clone())
+            .unwrap_or_default();
         return Err(Error::usage(
             format!("--instance-type {}: it cannot hold {}: {why}", size.name, model.id),
             Some("leave out --instance-type to get the cheapest size that fits".into()),

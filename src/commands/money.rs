@@ -3,6 +3,7 @@
 
 use std::time::SystemTime;
 
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::arm::retry::Sleeper;
@@ -15,7 +16,7 @@ use crate::commands::azure::{self, base_url, subscription};
 use crate::commands::Ctx;
 use crate::cost::{self, CostInput, CostReport};
 use crate::error::{did_you_mean, Error};
-use crate::output::{money, table, Align, Printer};
+use crate::output::{emit, money, table, Align, Printer, Render, Shown};
 use crate::plan::cluster::Scale;
 use crate::plan::cluster_ops::{self as ops, Target};
 use crate::plan::Plan;
@@ -32,10 +33,6 @@ impl From<OpsError> for Error {
             OpsError::Refused(m) => Error::Refused { message: m, hint: None },
         }
     }
-}
-
-fn io(e: std::io::Error) -> Error {
-    Error::usage(format!("writing output: {e}"), None)
 }
 
 /// Merge the live price cache into the catalog; returns where prices come from (and prints
@@ -93,7 +90,7 @@ fn size_report(catalog: &Catalog, a: &CostArgs, name: &str, region: Option<Strin
     })?;
     let (min, max) = match (a.count, a.min_count, a.max_count) {
         (_, Some(lo), Some(hi)) if lo > hi => {
-            return Err(Error::usage(format!("--min-count {lo} is larger than --max-count {hi}"), None))
+            return Err(Error::usage(format!("--min-count {lo} is larger than --max-count {hi}"), None));
         }
         (_, Some(lo), Some(hi)) => (lo, hi),
         (Some(c), _, _) => (c, c),
@@ -159,33 +156,49 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
         (None, Some(cluster)) => cluster_reports(&catalog, a, cluster, region, &mut notes)?,
         (None, None) => return Err(Error::usage("pass --vm-size, or --cluster with -g", None).into()),
     };
-    let total_min: Option<f64> = reports.iter().map(|r| r.at_min.monthly).sum();
-    let total_max: Option<f64> = reports.iter().map(|r| r.at_max.monthly).sum();
-    match a.output {
-        Format::Json | Format::Yaml => {
-            let v = json!({"price_source": source, "pools": reports, "total_monthly_at_min": total_min, "total_monthly_at_max": total_max, "notes": notes});
-            if a.output == Format::Json { p.json(&v) } else { p.yaml(&v) }.map_err(io)?;
-        }
-        Format::Table => {
-            for n in &notes {
-                p.note(&format!("note: {n}"));
-            }
-            let mut out = String::new();
-            for r in &reports {
-                out.push_str(&render(r));
-                out.push('\n');
-            }
-            if reports.len() > 1 {
-                out.push_str(&format!(
-                    "Total per month: {} at minimum, {} at maximum\n",
-                    money(total_min),
-                    money(total_max)
-                ));
-            }
-            p.out(&out).map_err(io)?;
+    let view = CostView {
+        total_monthly_at_min: reports.iter().map(|r| r.at_min.monthly).sum(),
+        total_monthly_at_max: reports.iter().map(|r| r.at_max.monthly).sum(),
+        price_source: source,
+        pools: reports,
+        notes,
+    };
+    if a.output == Format::Table {
+        for n in &view.notes {
+            p.note(&format!("note: {n}"));
         }
     }
+    emit(p, a.output, &view).map_err(Error::from)?;
     Ok(())
+}
+
+/// What `cost` shows: one report per pool and the totals.
+#[derive(Debug, Serialize)]
+pub struct CostView {
+    pub price_source: PriceSource,
+    pub pools: Vec<CostReport>,
+    pub total_monthly_at_min: Option<f64>,
+    pub total_monthly_at_max: Option<f64>,
+    /// On stderr for `-o table`.
+    pub notes: Vec<String>,
+}
+
+impl Render for CostView {
+    fn table(&self) -> String {
+        let mut out = String::new();
+        for r in &self.pools {
+            out.push_str(&render(r));
+            out.push('\n');
+        }
+        if self.pools.len() > 1 {
+            out.push_str(&format!(
+                "Total per month: {} at minimum, {} at maximum\n",
+                money(self.total_monthly_at_min),
+                money(self.total_monthly_at_max)
+            ));
+        }
+        out
+    }
 }
 
 fn render(r: &CostReport) -> String {
@@ -200,30 +213,19 @@ fn render(r: &CostReport) -> String {
     );
     let hours =
         if (r.hours_per_day - 24.0).abs() < 1e-9 { String::new() } else { format!(" at {} h/day", r.hours_per_day) };
-    let rows = vec![
-        vec![
-            format!("minimum ({} node(s))", r.at_min.nodes),
-            money(r.at_min.hourly),
-            money(r.at_min.daily),
-            money(r.at_min.monthly),
-        ],
-        vec![
-            format!("maximum ({} node(s))", r.at_max.nodes),
-            money(r.at_max.hourly),
-            money(r.at_max.daily),
-            money(r.at_max.monthly),
-        ],
-    ];
+    let row = |label: &str, c: &cost::Money| {
+        vec![format!("{label} ({} node(s))", c.nodes), money(c.hourly), money(c.daily), money(c.monthly)]
+    };
     out.push_str(&table(
         &["", "PER HOUR", &format!("PER DAY{hours}"), "PER MONTH"],
         &[Align::Left, Align::Right, Align::Right, Align::Right],
-        &rows,
+        &[row("minimum", &r.at_min), row("maximum", &r.at_max)],
     ));
     if let Some(i) = r.idle_monthly {
-        out.push_str(&format!("idle cost of the minimum: ${i:.2}/month\n"));
+        out.push_str(&format!("idle cost of the minimum: {}/month\n", money(Some(i))));
     }
     if let Some(s) = r.spot_saving_monthly {
-        out.push_str(&format!("spot saves: ${s:.2}/month against on-demand\n"));
+        out.push_str(&format!("spot saves: {}/month against on-demand\n", money(Some(s))));
     }
     for a in &r.advice {
         out.push_str(&format!("  - {a}\n"));
@@ -269,22 +271,12 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
             }
         }
     }
-    let bar = p.stderr_tty.then(|| {
-        let b = indicatif::ProgressBar::new(queries.len() as u64);
-        b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        b
-    });
-    let report = |done: usize, _total: usize| {
-        if let Some(b) = &bar {
-            b.set_position(done as u64);
-        }
-    };
+    let bar = crate::output::Progress::bar(p.stderr_tty, queries.len() as u64);
+    let report = |done: usize, _total: usize| bar.set(done as u64);
     let items = azure::run_interruptible(&Progress::default(), async {
         Ok(prices::fetch_all(&client, queries, &report).await?)
     });
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     let items = items?;
     let wanted = |s: &str| sizes.iter().any(|x| x.eq_ignore_ascii_case(s));
     let folded = pricing::fold_items(&items, &wanted);
@@ -301,24 +293,19 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
         .map_err(|e| Error::usage(format!("cannot write {}: {e}", path.display()), None))?;
     let rows: usize = cache.sizes.values().map(|r| r.len()).sum();
     let v = json!({"path": path.display().to_string(), "currency": currency, "items": items.len(), "sizes": cache.sizes.len(), "size_regions": rows, "fetched_at": now});
-    match a.output {
-        Format::Table => p
-            .out(&format!(
-                "Fetched {} price rows: {} sizes × regions for {} sizes, in {currency}.\nSaved to {} ({}).",
-                items.len(),
-                rows,
-                cache.sizes.len(),
-                path.display(),
-                if currency == "USD" {
-                    "recommend and cost use it from now on"
-                } else {
-                    "only USD prices are used for ranking"
-                }
-            ))
-            .map_err(io)?,
-        Format::Json => p.json(&v).map_err(io)?,
-        Format::Yaml => p.yaml(&v).map_err(io)?,
-    }
+    let text = format!(
+        "Fetched {} price rows: {} sizes × regions for {} sizes, in {currency}.\nSaved to {} ({}).",
+        items.len(),
+        rows,
+        cache.sizes.len(),
+        path.display(),
+        if currency == "USD" {
+            "recommend and cost use it from now on"
+        } else {
+            "only USD prices are used for ranking"
+        }
+    );
+    emit(p, a.output, &Shown::new(text, v)).map_err(Error::from)?;
     Ok(())
 }
 
@@ -333,35 +320,7 @@ pub fn catalog_diff(ctx: &Ctx, a: &CatalogDiffArgs) -> anyhow::Result<()> {
     let skus = azure::run_interruptible(&Progress::default(), async { Ok(client.list(&url).await?) })?;
     let d = crate::drift::compare(&catalog, &location, &skus);
     let p = &ctx.printer;
-    match a.output {
-        Format::Json => p.json(&d).map_err(io)?,
-        Format::Yaml => p.yaml(&d).map_err(io)?,
-        Format::Table => {
-            let mut out = format!(
-                "Catalog vs Azure resource SKUs in {location}: {}\n",
-                if d.drift { "drift found" } else { "no drift" }
-            );
-            let list = |title: &str, v: &[String], out: &mut String| {
-                if !v.is_empty() {
-                    out.push_str(&format!("\n{title} ({}):\n", v.len()));
-                    for x in v {
-                        out.push_str(&format!("  {x}\n"));
-                    }
-                }
-            };
-            list("GPU sizes Azure offers that the catalog lacks", &d.missing_from_catalog, &mut out);
-            if !d.mismatches.is_empty() {
-                out.push_str(&format!("\nMismatches ({}):\n", d.mismatches.len()));
-                for m in &d.mismatches {
-                    out.push_str(&format!("  {} {}: catalog {}, Azure {}\n", m.vm_size, m.field, m.catalog, m.azure));
-                }
-            }
-            list("Current catalog sizes not offered here", &d.not_offered_here, &mut out);
-            list("Offered here, but not to this subscription", &d.restricted_for_subscription, &mut out);
-            list("GPU count not compared (no GPUs capability, or a partial GPU)", &d.gpu_count_not_compared, &mut out);
-            p.out(&out).map_err(io)?;
-        }
-    }
+    emit(p, a.output, &DriftView { location: &location, drift: &d }).map_err(Error::from)?;
     if a.fail_on_drift && d.drift {
         return Err(Error::NoFit {
             message: format!("the catalog has drifted from Azure in {location}"),
@@ -372,6 +331,45 @@ pub fn catalog_diff(ctx: &Ctx, a: &CatalogDiffArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `catalog diff`: the drift report; JSON and YAML are the report itself.
+#[derive(Serialize)]
+#[serde(transparent)]
+struct DriftView<'a> {
+    #[serde(skip)]
+    location: &'a str,
+    drift: &'a crate::drift::Drift,
+}
+
+impl Render for DriftView<'_> {
+    fn table(&self) -> String {
+        let d = self.drift;
+        let mut out = format!(
+            "Catalog vs Azure resource SKUs in {}: {}\n",
+            self.location,
+            if d.drift { "drift found" } else { "no drift" }
+        );
+        let list = |title: &str, v: &[String], out: &mut String| {
+            if !v.is_empty() {
+                out.push_str(&format!("\n{title} ({}):\n", v.len()));
+                for x in v {
+                    out.push_str(&format!("  {x}\n"));
+                }
+            }
+        };
+        list("GPU sizes Azure offers that the catalog lacks", &d.missing_from_catalog, &mut out);
+        if !d.mismatches.is_empty() {
+            out.push_str(&format!("\nMismatches ({}):\n", d.mismatches.len()));
+            for m in &d.mismatches {
+                out.push_str(&format!("  {} {}: catalog {}, Azure {}\n", m.vm_size, m.field, m.catalog, m.azure));
+            }
+        }
+        list("Current catalog sizes not offered here", &d.not_offered_here, &mut out);
+        list("Offered here, but not to this subscription", &d.restricted_for_subscription, &mut out);
+        list("GPU count not compared (no GPUs capability, or a partial GPU)", &d.gpu_count_not_compared, &mut out);
+        out
+    }
+}
+
 fn print_ops(
     p: &Printer,
     format: Format,
@@ -379,17 +377,16 @@ fn print_ops(
     o: Outcome,
     done: impl Fn(&Value) -> String,
 ) -> Result<(), Error> {
-    match o {
-        Outcome::Unchanged(msg) => match format {
-            Format::Table => p.out(&format!("{msg}: nothing to do")).map_err(io),
-            _ => p.json(&json!({"status": "unchanged", "message": msg})).map_err(io),
-        },
-        Outcome::DryRun(plan) => azure::render_plan(p, format, base, &plan, "Dry run: no change is made.", json!({})),
-        Outcome::Done(v) => match format {
-            Format::Table => p.out(&done(&v)).map_err(io),
-            _ => p.json(&json!({"status": "done", "resource": v})).map_err(io),
-        },
-    }
+    let status = match o {
+        Outcome::Unchanged(msg) => {
+            Shown::new(format!("{msg}: nothing to do"), json!({"status": "unchanged", "message": msg}))
+        }
+        Outcome::DryRun(plan) => {
+            return azure::render_plan(p, format, base, &plan, "Dry run: no change is made.", json!({}))
+        }
+        Outcome::Done(v) => Shown::new(done(&v), json!({"status": "done", "resource": v})),
+    };
+    Ok(emit(p, format, &status)?)
 }
 
 /// The cluster the flags name, in `subscription`.

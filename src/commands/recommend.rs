@@ -5,7 +5,7 @@ use crate::cli::{Format, RecommendArgs};
 use crate::commands::Ctx;
 use crate::domain::GpuDriver;
 use crate::error::{did_you_mean, Error};
-use crate::output::{money, table, Align, Printer};
+use crate::output::{emit, money, table, Align, Printer, Render};
 use crate::recommend::{self, fmt_num, ModelSpec, Os, Outcome, Range, Requirements, Workload};
 use crate::units::Memory;
 
@@ -280,11 +280,7 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     if args.output == Format::Table {
         notes(p, &outcome);
     }
-    match args.output {
-        Format::Json => p.json(&outcome)?,
-        Format::Yaml => p.yaml(&outcome)?,
-        Format::Table => p.out(&render(&outcome))?,
-    }
+    emit(p, args.output, &outcome)?;
     let no_fit = outcome.no_fit();
     // The process ends here: skip freeing the catalog and the outcome one by one.
     std::mem::forget(catalog);
@@ -318,9 +314,54 @@ fn notes(p: &Printer, o: &Outcome) {
     }
 }
 
+impl Render for Outcome {
+    fn table(&self) -> String {
+        render(self)
+    }
+}
+
 /// The human-readable answer.
 pub fn render(o: &Outcome) -> String {
     let r = &o.requirements;
+    let mut out = describe(r);
+    if o.recommendations.is_empty() {
+        out.push_str("\nNo size fits.\n");
+        return out;
+    }
+    out.push('\n');
+    // RANKED BY: the price the ranking used when the requested one is unknown (e.g. Windows).
+    let basis_col = o.recommendations.iter().any(|x| x.price_per_hour.is_none());
+    out.push_str(&ranking_table(o, basis_col));
+    for (i, rec) in o.recommendations.iter().enumerate() {
+        out.push_str(&format!("\n{}. {}\n", i + 1, rec.vm_size));
+        for reason in &rec.reasons {
+            out.push_str(&format!("   + {reason}\n"));
+        }
+        for w in &rec.warnings {
+            out.push_str(&format!("   ! {w}\n"));
+        }
+    }
+    let more = if o.below_top.is_empty() {
+        String::new()
+    } else {
+        format!("; {} more fit below --top (below_top[])", o.below_top.len())
+    };
+    out.push_str(&format!(
+        "\n{} size(s) ruled out (rejected[] with -o json shows each reason){more}; prices: {} per hour, 730 h/month.\n",
+        o.rejected.len(),
+        recommend::price_kind(r)
+    ));
+    if basis_col {
+        out.push_str(&format!(
+            "Unknown {} prices are never guessed: those sizes rank by the price under RANKED BY; `aksgpu prices refresh` fetches current ones.\n",
+            recommend::price_kind(r)
+        ));
+    }
+    out
+}
+
+/// The "Workload:" and "Memory:" lines.
+fn describe(r: &Requirements) -> String {
     let mut out = String::new();
     let mut what = vec![r.workload.name().to_owned()];
     if let Some(m) = &r.model {
@@ -351,16 +392,15 @@ pub fn render(o: &Outcome) -> String {
             need.constants.usable_fraction_a10
         ));
     }
-    if o.recommendations.is_empty() {
-        out.push_str("\nNo size fits.\n");
-        return out;
-    }
-    out.push('\n');
+    out
+}
+
+/// The ranked sizes, one row each.
+fn ranking_table(o: &Outcome, basis_col: bool) -> String {
+    let r = &o.requirements;
     let mig = r.mig;
     // REGION: where each size is priced (its cheapest region) when no --region was given.
     let region_col = r.region.is_none();
-    // RANKED BY: the price the ranking used when the requested one is unknown (e.g. Windows).
-    let basis_col = o.recommendations.iter().any(|x| x.price_per_hour.is_none());
     let mut headers = vec!["#", "VM SIZE", "GPU", "NEED/GPU", "USABLE/GPU", "GPUS×NODES", "$/HOUR", "$/MONTH"];
     let mut aligns = vec![Align::Right, Align::Left, Align::Left];
     aligns.extend([Align::Right; 5]);
@@ -399,7 +439,7 @@ pub fn render(o: &Outcome) -> String {
                 money(rec.monthly_cost),
             ];
             if mig {
-                row.push(rec.price_per_instance_hour.map_or("unknown".to_owned(), |p| format!("${p:.3}")));
+                row.push(money(rec.price_per_instance_hour));
             }
             if region_col {
                 row.push(rec.price_region.clone().unwrap_or_else(|| "-".to_owned()));
@@ -410,37 +450,18 @@ pub fn render(o: &Outcome) -> String {
             row
         })
         .collect();
-    out.push_str(&table(&headers, &aligns, &rows));
-    for (i, rec) in o.recommendations.iter().enumerate() {
-        out.push_str(&format!("\n{}. {}\n", i + 1, rec.vm_size));
-        for reason in &rec.reasons {
-            out.push_str(&format!("   + {reason}\n"));
-        }
-        for w in &rec.warnings {
-            out.push_str(&format!("   ! {w}\n"));
-        }
-    }
-    let shown_rejects = o.rejected.iter().filter(|x| x.constraint != "--top").count();
-    out.push_str(&format!(
-        "\n{} size(s) ruled out ({} with -o json shows each reason); prices: {} per hour, 730 h/month.\n",
-        shown_rejects,
-        "rejected[]",
-        recommend::price_kind(r)
-    ));
-    if basis_col {
-        out.push_str(&format!(
-            "Unknown {} prices are never guessed: those sizes rank by the price under RANKED BY; `aksgpu prices refresh` fetches current ones.\n",
-            recommend::price_kind(r)
-        ));
-    }
-    out
+    table(&headers, &aligns, &rows)
 }
 
 /// "-" when the requested price is known; else the fallback the ranking used.
 fn ranked_by(rec: &recommend::Recommendation) -> String {
     match (rec.price_per_hour, rec.rank_price_per_hour) {
         (Some(_), _) => "-".to_owned(),
-        (None, Some(p)) => format!("{} ${p:.2}/h", rec.price_basis.split(" (").next().unwrap_or(&rec.price_basis)),
+        (None, Some(p)) => format!(
+            "{} {}",
+            rec.price_basis.split(" (").next().unwrap_or(&rec.price_basis),
+            crate::units::per_hour(Some(p))
+        ),
         (None, None) => "no list price".to_owned(),
     }
 }

@@ -6,10 +6,11 @@ use serde_json::json;
 
 use crate::arm::api;
 use crate::arm::lro::{self, Operation};
-use crate::cli::{Format, WaitArgs};
+use crate::cli::WaitArgs;
 use crate::commands::azure;
 use crate::commands::Ctx;
 use crate::error::Error;
+use crate::output::{emit, Shown};
 use crate::plan::agent_pool::check_pool_name;
 use crate::plan::{pool_path, with_api};
 use crate::provision::Progress;
@@ -40,10 +41,10 @@ pub fn run(ctx: &Ctx, a: &WaitArgs) -> anyhow::Result<()> {
     });
     let pool = result?;
     let state = lro::provisioning_state(&pool).unwrap_or("Succeeded");
-    match a.output {
-        Format::Table => ctx.printer.out(&format!("pool {} in cluster {}: {state}", a.name, a.target.cluster))?,
-        Format::Json => ctx.printer.json(&json!({"pool_id": pool["id"], "provisioning_state": state}))?,
-        Format::Yaml => ctx.printer.yaml(&json!({"pool_id": pool["id"], "provisioning_state": state}))?,
-    }
+    let shown = Shown::new(
+        format!("pool {} in cluster {}: {state}", a.name, a.target.cluster),
+        json!({"pool_id": pool["id"], "provisioning_state": state}),
+    );
+    emit(&ctx.printer, a.output, &shown)?;
     Ok(())
 }

@@ -11,6 +11,8 @@ pub mod weights;
 
 use serde::Serialize;
 
+use crate::units::per_hour;
+
 use crate::catalog::{
     Catalog, Driver, GpuModel, KubeVersion, LlmModel, NativeDtype, RegionPrice, Status, Vendor, VmSize,
 };
@@ -327,7 +329,10 @@ pub struct Rejected {
 pub struct Outcome {
     pub requirements: Requirements,
     pub recommendations: Vec<Recommendation>,
+    /// Sizes ruled out by a constraint (the "N ruled out" count), most-nearly-fitting first.
     pub rejected: Vec<Rejected>,
+    /// Sizes that fit but rank below `--top` (constraint `--top`): not ruled out, only not shown.
+    pub below_top: Vec<Rejected>,
 }
 
 /// Nothing fits: which constraint cut the last candidates, and the closest alternatives.
@@ -391,7 +396,7 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
             )
             .then(a.vm_size.cmp(&b.vm_size))
     });
-    let mut overflow: Vec<Rejected> = accepted
+    let below_top: Vec<Rejected> = accepted
         .iter()
         .skip(req.top)
         .map(|r| Rejected {
@@ -400,8 +405,8 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
                 "fits, but ranked below the top {} ({})",
                 req.top,
                 match (r.price_per_hour, r.rank_price_per_hour) {
-                    (Some(p), _) => format!("${p:.2}/h"),
-                    (None, Some(p)) => format!("price unknown; ${p:.2}/h by {}", r.price_basis),
+                    (Some(p), _) => per_hour(Some(p)),
+                    (None, Some(p)) => format!("price unknown; {} by {}", per_hour(Some(p)), r.price_basis),
                     (None, None) => "price unknown".to_owned(),
                 }
             ),
@@ -425,8 +430,7 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
         }
     }
     rejected.sort_by(|a, b| b.stage.cmp(&a.stage).then(a.vm_size.cmp(&b.vm_size)));
-    overflow.append(&mut rejected);
-    Outcome { requirements: req.clone(), recommendations: accepted, rejected: overflow }
+    Outcome { requirements: req.clone(), recommendations: accepted, rejected, below_top }
 }
 
 const STAGE_REGION: usize = 10;
@@ -630,14 +634,15 @@ fn check_price_cap(
             None => {
                 return Err(reject(
                     Reject { stage: STAGE_PRICE, constraint: "--max-price-per-hour" },
-                    format!("price unknown{}, so it cannot be held to ${max}/h", in_region(req)),
+                    format!("price unknown{}, so it cannot be held to {}", in_region(req), per_hour(Some(max))),
                 ))
             }
             Some(p) if p > max + 1e-9 => {
                 let mut r = reject(
                     Reject { stage: STAGE_PRICE, constraint: "--max-price-per-hour" },
                     format!(
-                        "${p:.2}/h{} is over --max-price-per-hour {max}",
+                        "{}{} is over --max-price-per-hour {max}",
+                        per_hour(Some(p)),
                         if nodes > 1 { format!(" for {} nodes", nodes) } else { String::new() }
                     ),
                 );
@@ -1232,11 +1237,12 @@ fn explain_price(req: &Requirements, price: Option<&Price>, reasons: &mut Vec<St
     let where_ =
         if p.cheapest_region { format!("{region} (cheapest region; --region to choose)") } else { region.to_owned() };
     match (p.per_node_hour, p.rank_per_node_hour) {
-        (Some(v), _) => reasons.push(format!("${v:.2}/h per node in {where_}")),
+        (Some(v), _) => reasons.push(format!("{} per node in {where_}", per_hour(Some(v)))),
         (None, Some(v)) => warnings.push(format!(
-            "{} price unknown in {region} (`aksgpu prices refresh` fetches it); ranked by the {} price ${v:.2}/h per node",
+            "{} price unknown in {region} (`aksgpu prices refresh` fetches it); ranked by the {} price {} per node",
             price_kind(req),
-            p.basis.split(" (").next().unwrap_or(&p.basis)
+            p.basis.split(" (").next().unwrap_or(&p.basis),
+            per_hour(Some(v))
         )),
         (None, None) => warnings.push(format!(
             "no list price{}: Azure may not sell this size there; ranked last",

@@ -4,17 +4,15 @@
 use serde_json::{json, Value};
 
 use crate::fake_arm::{self, respond, respond_h, Action, FakeArm, LroStyle, SUB, TOKEN};
-use crate::support::{aksgpu_arm, aksgpu_with, Run};
-
-const CREATE: &[&str] =
-    &["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--vm-size", "Standard_NC24ads_A100_v4", "--yes"];
+use crate::support::{aksgpu_arm, aksgpu_with, CreatePool, Run};
 
 fn run(arm: &FakeArm, extra: &[&str]) -> Run {
     run_env(arm, extra, &[])
 }
 
 fn run_env(arm: &FakeArm, extra: &[&str], more: &[(&'static str, &str)]) -> Run {
-    let mut args: Vec<&str> = CREATE.to_vec();
+    let create = CreatePool::new();
+    let mut args: Vec<&str> = create.args();
     args.extend_from_slice(extra);
     aksgpu_arm(&arm.base, &args, more)
 }
@@ -75,8 +73,10 @@ fn t29_dry_run_prints_the_exact_requests_and_writes_nothing() {
 
 #[test]
 fn dry_run_without_credentials_still_prints_the_plan() {
-    let r =
-        aksgpu_with(&[CREATE, &["--dry-run", "-o", "json"]].concat(), &[("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9")]);
+    let r = aksgpu_with(
+        &CreatePool::new().with(&["--dry-run", "-o", "json"]).args(),
+        &[("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9")],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v = r.json();
     assert_eq!(v["preflight"], "not run");
@@ -91,11 +91,7 @@ fn t25_existing_pool_is_a_noop_when_identical_and_refused_when_not() {
     let again = run(&arm, &[]);
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert!(again.stdout.contains("nothing to do"), "{}", again.stdout);
-    let other = aksgpu_arm(
-        &arm.base,
-        &["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--vm-size", "Standard_NC4as_T4_v3", "--yes"],
-        &[],
-    );
+    let other = aksgpu_arm(&arm.base, &CreatePool::new().vm_size("Standard_NC4as_T4_v3").args(), &[]);
     assert_eq!(other.code, 1, "{}", other.stderr);
     assert!(other.stderr.contains("vmSize") && other.stderr.contains("immutable"), "{}", other.stderr);
     assert_eq!(arm.count("PUT", "/"), 1);
@@ -548,7 +544,7 @@ fn interrupt(abort: bool) -> (FakeArm, String, Option<i32>) {
     let arm = FakeArm::start();
     arm.with(|s| s.op_statuses = vec!["InProgress".into()]);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
-    cmd.args(CREATE).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.args(CreatePool::new().args()).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     if abort {
         cmd.arg("--abort-on-interrupt");
     }
@@ -629,7 +625,9 @@ fn invalid_requests_never_reach_azure() {
         assert!(r.stderr.contains(flag), "{extra:?} should name {flag}: {}", r.stderr);
     }
     assert!(arm.log().is_empty(), "{:?}", arm.calls());
-    let no_yes = aksgpu_arm(&arm.base, &CREATE[..CREATE.len() - 1], &[]);
+    let create = CreatePool::new();
+    let all = create.args();
+    let no_yes = aksgpu_arm(&arm.base, &all[..all.len() - 1], &[]);
     assert_eq!(no_yes.code, 2);
     assert!(no_yes.stderr.contains("--yes"));
 }

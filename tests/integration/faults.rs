@@ -9,13 +9,11 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use crate::fake_arm::{self, respond, respond_h, Action, FakeArm, Loss, SUB};
-use crate::support::{aksgpu_arm, aksgpu_with, Run};
-
-const CREATE: &[&str] =
-    &["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--vm-size", "Standard_NC24ads_A100_v4", "--yes"];
+use crate::support::{aksgpu_arm, aksgpu_with, CreatePool, Run};
 
 fn create(arm: &FakeArm, extra: &[&str], env: &[(&'static str, &str)]) -> Run {
-    let mut args = CREATE.to_vec();
+    let create = CreatePool::new();
+    let mut args = create.args();
     args.extend_from_slice(extra);
     aksgpu_arm(&arm.base, &args, env)
 }
@@ -287,7 +285,7 @@ fn finish(child: Child) -> (Option<i32>, String) {
 fn ctrl_c_with_a_write_in_flight_says_it_may_have_been_accepted() {
     let arm = FakeArm::start();
     arm.fault("PUT", "agentPools/gpu", 1, Action::StallHeaders);
-    let child = spawn(&arm, CREATE);
+    let child = spawn(&arm, &CreatePool::new().args());
     until(&arm, "the PUT", |a| a.count("PUT", "agentPools/gpu") == 1);
     sigint(&child);
     let (code, stderr) = finish(child);
@@ -299,10 +297,11 @@ fn ctrl_c_with_a_write_in_flight_says_it_may_have_been_accepted() {
 /// §7: Ctrl-C before anything was sent: "Nothing was changed" (cluster stop, kaito enable).
 #[test]
 fn ctrl_c_before_any_write_says_nothing_was_changed() {
+    let create = CreatePool::new();
     for args in [
         &["cluster", "stop", "-g", "rg", "--cluster", "c1"][..],
         &["kaito", "enable", "-g", "rg", "--cluster", "c1"][..],
-        CREATE,
+        &create.args(),
     ] {
         let arm = FakeArm::start();
         arm.fault("GET", "managedClusters/c1?", 1, Action::StallHeaders);
@@ -319,7 +318,8 @@ fn ctrl_c_before_any_write_says_nothing_was_changed() {
 
 fn interrupt_polling_with_abort(arm: &FakeArm) -> Child {
     arm.with(|s| s.op_statuses = vec!["InProgress".into()]);
-    let mut args = CREATE.to_vec();
+    let create = CreatePool::new();
+    let mut args = create.args();
     args.push("--abort-on-interrupt");
     let child = spawn(arm, &args);
     until(arm, "polling", |a| a.count("GET", "operations/op1") >= 2);

@@ -17,5 +17,6 @@ mod price_cache;
 mod properties;
 mod recommend_cli;
 mod redaction;
+mod snapshots;
 mod support;
 mod wizard_tmux;

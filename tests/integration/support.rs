@@ -107,3 +107,44 @@ pub fn require(what: &str, present: bool) -> bool {
     eprintln!("{what} is missing: test not run (it fails under CI=true)");
     false
 }
+
+/// The `create-pool` argument list the tests share: `-g rg --cluster c1 --name gpu --vm-size
+/// Standard_NC24ads_A100_v4 --yes`, with setters for what a test changes.
+#[derive(Debug, Clone)]
+pub struct CreatePool {
+    vm_size: &'static str,
+    extra: Vec<String>,
+}
+
+impl Default for CreatePool {
+    fn default() -> Self {
+        Self { vm_size: "Standard_NC24ads_A100_v4", extra: Vec::new() }
+    }
+}
+
+impl CreatePool {
+    /// The shared defaults.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Another `--vm-size`.
+    pub fn vm_size(mut self, size: &'static str) -> Self {
+        self.vm_size = size;
+        self
+    }
+
+    /// More flags after the defaults.
+    pub fn with(mut self, extra: &[&str]) -> Self {
+        self.extra.extend(extra.iter().map(|s| (*s).to_owned()));
+        self
+    }
+
+    /// The argument list.
+    pub fn args(&self) -> Vec<&str> {
+        let mut a =
+            vec!["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--vm-size", self.vm_size, "--yes"];
+        a.extend(self.extra.iter().map(String::as_str));
+        a
+    }
+}

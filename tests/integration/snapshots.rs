@@ -1,0 +1,143 @@
+//! `insta` snapshots of what people and scripts read: the table, JSON and YAML of `recommend`,
+//! `catalog show`, `cost` and every `--dry-run` plan. Volatile bits (the fake server's
+//! 127.0.0.1 port, temp paths) are replaced before comparing. Under `CI=true` insta never
+//! writes a snapshot: a missing or changed one fails the test (`cargo insta review` locally).
+
+use crate::fake_arm::FakeArm;
+use std::path::Path;
+
+use crate::support::{aksgpu_arm, aksgpu_env, CreatePool, Run};
+
+const FORMATS: [&str; 3] = ["table", "json", "yaml"];
+
+/// The port of any `127.0.0.1:PORT` becomes `PORT`.
+fn filter(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("127.0.0.1:") {
+        out.push_str(&rest[..i + "127.0.0.1:".len()]);
+        rest = &rest[i + "127.0.0.1:".len()..];
+        let digits = rest.chars().take_while(char::is_ascii_digit).count();
+        out.push_str("PORT");
+        rest = &rest[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn snap(name: &str, format: &str, r: &Run) {
+    assert_eq!(r.code, 0, "{name} -o {format}: {}", r.stderr);
+    insta::assert_snapshot!(format!("{name}-{format}"), filter(&r.stdout));
+}
+
+/// Offline commands: the bundled catalog and prices only (no price cache).
+fn offline(name: &str, args: &[&str]) {
+    for f in FORMATS {
+        let r =
+            aksgpu_env(&[args, &["-o", f]].concat(), &[("AKSGPU_CACHE_DIR", Path::new("/nonexistent-aksgpu-cache"))]);
+        snap(name, f, &r);
+    }
+}
+
+/// Commands against the fake ARM server.
+fn online(name: &str, args: &[&str]) {
+    online_with(name, args, false);
+}
+
+/// Commands against the fake ARM server; with `pool`, pool `gpu` is created there first.
+fn online_with(name: &str, args: &[&str], pool: bool) {
+    for f in FORMATS {
+        let arm = FakeArm::start();
+        if pool {
+            let made = aksgpu_arm(&arm.base, &CreatePool::new().args(), &[]);
+            assert_eq!(made.code, 0, "{}", made.stderr);
+        }
+        let r =
+            aksgpu_arm(&arm.base, &[args, &["-o", f]].concat(), &[("AKSGPU_CACHE_DIR", "/nonexistent-aksgpu-cache")]);
+        snap(name, f, &r);
+    }
+}
+
+#[test]
+fn recommend() {
+    offline("recommend", &["recommend", "--model", "llama-3.1-8b", "--region", "eastus", "--top", "3"]);
+}
+
+#[test]
+fn catalog_show() {
+    offline("catalog-show", &["catalog", "show", "Standard_NC24ads_A100_v4"]);
+}
+
+#[test]
+fn cost() {
+    offline(
+        "cost",
+        &[
+            "cost",
+            "--vm-size",
+            "Standard_NC24ads_A100_v4",
+            "--region",
+            "eastus",
+            "--min-count",
+            "1",
+            "--max-count",
+            "3",
+        ],
+    );
+}
+
+#[test]
+fn dry_run_create_pool() {
+    online("dry-run-create-pool", &CreatePool::new().with(&["--dry-run"]).args());
+}
+
+#[test]
+fn dry_run_install_operator() {
+    online_with("dry-run-install-operator", &["install-operator", "-g", "rg", "--cluster", "c1", "--dry-run"], true);
+}
+
+#[test]
+fn dry_run_kaito_enable() {
+    online("dry-run-kaito-enable", &["kaito", "enable", "-g", "rg", "--cluster", "c1", "--dry-run"]);
+}
+
+#[test]
+fn dry_run_cluster_stop_start() {
+    online("dry-run-cluster-stop", &["cluster", "stop", "-g", "rg", "--cluster", "c1", "--dry-run"]);
+    online("dry-run-cluster-start", &["cluster", "start", "-g", "rg", "--cluster", "c1", "--dry-run"]);
+}
+
+#[test]
+fn dry_run_pool_scale() {
+    let args = ["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--count", "2", "--dry-run"];
+    online_with("dry-run-pool-scale", &args, true);
+}
+
+#[test]
+fn dry_run_cost_analysis_enable() {
+    online("dry-run-cost-analysis-enable", &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1", "--dry-run"]);
+}
+
+/// `cost -o json | head -c0`: stdout is closed before anything is written; the command still
+/// exits 0, quietly (it exited 2 with a usage error when write errors were usage errors).
+#[test]
+fn a_closed_stdout_exits_zero() {
+    use std::process::{Command, Stdio};
+    for args in
+        [&["cost", "--vm-size", "Standard_NC24ads_A100_v4", "-o", "json"][..], &["catalog", "list", "-o", "yaml"][..]]
+    {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_aksgpu"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        // Close the read end at once (the binary needs milliseconds to start): every write meets
+        // a closed pipe.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("wait");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
