@@ -170,7 +170,7 @@ pub struct CatalogShowArgs {
 }
 
 /// `aksgpu recommend`
-#[derive(Debug, Args, Default)]
+#[derive(Debug, Clone, Args, Default)]
 #[command(after_help = "Memory sizes accept GiB (16, 16g, 16GiB), MiB (24576MiB) and GB as GPU vendors and \
 Azure's size tables write it (an A100 sold as 80 GB meets 80GB). Parameter counts accept 7B, 70b, 1.5T, 350M, 7e9; a bare number below \
 10,000 means billions.\n\nWith no requirement flags on a terminal, a short wizard asks the questions.")]
@@ -227,7 +227,7 @@ pub struct RecommendArgs {
     #[arg(long, value_enum)]
     pub os: Option<Os>,
     /// Kubernetes version of the cluster (checked against the Windows GPU minimum).
-    #[arg(long = "k8s-version", alias = "kubernetes-version", value_name = "VERSION")]
+    #[arg(long = "k8s-version", visible_alias = "kubernetes-version", value_name = "VERSION")]
     pub k8s_version: Option<String>,
     /// Azure region (e.g. westeurope): sizes with no list price there are taken as not sold there
     /// [default: each size in its cheapest region].
@@ -350,7 +350,7 @@ pub struct CreatePoolArgs {
     #[arg(long, value_name = "SKU")]
     pub os_sku: Option<String>,
     /// Kubernetes version for the pool [default: the control plane's].
-    #[arg(long, value_name = "VERSION")]
+    #[arg(long, visible_alias = "k8s-version", value_name = "VERSION")]
     pub kubernetes_version: Option<String>,
     /// Taints, key=value:Effect; repeat or comma-separate; '' for none [default: sku=gpu:NoSchedule].
     #[arg(long, value_name = "TAINT", num_args = 1)]

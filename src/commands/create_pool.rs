@@ -158,9 +158,11 @@ pub fn cost(catalog: &Catalog, spec: &PoolSpec, region: Option<&str>) -> Cost {
     }
 }
 
-fn confirm(ctx: &Ctx, a: &CreatePoolArgs, spec: &PoolSpec, c: &Cost) -> Result<(), Error> {
+/// Whether to ask before changing Azure: never with `--yes` or `--dry-run`; on a terminal,
+/// yes; without one, `--yes` is required (an error, before anything is read).
+fn needs_confirmation(ctx: &Ctx, a: &CreatePoolArgs) -> Result<bool, Error> {
     if a.yes || a.dry_run {
-        return Ok(());
+        return Ok(false);
     }
     if !ctx.printer.interactive {
         return Err(Error::usage(
@@ -168,25 +170,71 @@ fn confirm(ctx: &Ctx, a: &CreatePoolArgs, spec: &PoolSpec, c: &Cost) -> Result<(
             Some("add --yes (or --dry-run to see the requests first)".into()),
         ));
     }
-    let prompt = format!(
-        "Create pool {} in {} ({} × {}, {} per hour at {} node(s))?",
-        spec.name,
-        spec.cluster,
-        spec.max_nodes(),
-        spec.size.name,
-        money(c.hourly_at_min),
-        spec.min_nodes()
-    );
+    Ok(true)
+}
+
+/// The question asked on a terminal, with the price in the region preflight found.
+pub fn confirm_prompt(spec: &PoolSpec, c: &Cost) -> String {
+    let nodes = match spec.autoscale {
+        Some((min, max)) => format!("{min}–{max}"),
+        None => spec.count.to_string(),
+    };
+    let price = match (c.hourly_at_min, c.region.as_deref()) {
+        (Some(_), Some(r)) => {
+            format!("{} per hour at {} node(s), {} in {r}", money(c.hourly_at_min), spec.min_nodes(), c.kind)
+        }
+        (None, Some(r)) => format!("no list price for {} in {r}", c.kind),
+        (_, None) => "price unknown: the cluster's region was not read (pass --location)".to_owned(),
+    };
+    format!("Create pool {} in cluster {} ({nodes} × {}; {price})?", spec.name, spec.cluster, spec.size.name)
+}
+
+fn confirm(prompt: &str) -> Result<(), Error> {
     let yes = dialoguer::Confirm::new()
         .with_prompt(prompt)
         .default(false)
         .interact()
-        .map_err(|e| Error::usage(format!("no answer: {e}"), None))?;
+        .map_err(crate::wizard::prompt_error("reading the answer"))?;
     if yes {
         Ok(())
     } else {
         Err(Error::Interrupted { message: "not confirmed; nothing was changed".into(), hints: vec![] })
     }
+}
+
+/// On a terminal: run preflight first, then ask with the price in the cluster's region. The
+/// create step then skips the reads it already made. With `--register-features` on Windows
+/// the feature must be registered before preflight can pass, so the question comes first
+/// (priced in `--location`, if given).
+fn preflight_and_confirm(
+    ctx: &Ctx,
+    catalog: &Catalog,
+    spec: &PoolSpec,
+    client: &crate::arm::ArmClient,
+    opts: &mut CreateOptions,
+    a: &CreatePoolArgs,
+) -> Result<(), Error> {
+    crate::wizard::catch_interrupt();
+    if a.register_features && spec.os == Os::Windows {
+        return confirm(&confirm_prompt(spec, &cost(catalog, spec, opts.location.as_deref())));
+    }
+    let progress = Progress::default();
+    let pre = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+        pool::preflight_step(client, catalog, spec, opts, report).await.map_err(Error::from)
+    })?;
+    match pre {
+        Ok(location) => {
+            confirm(&confirm_prompt(spec, &cost(catalog, spec, location.as_deref())))?;
+            opts.skip_preflight = true;
+            opts.location = location;
+        }
+        // Already there as asked: nothing to create; only an operator install would change Azure.
+        Err(_) if a.install_operator => {
+            confirm(&format!("Pool {} exists as asked; install the NVIDIA GPU Operator on it?", spec.name))?;
+        }
+        Err(_) => {}
+    }
+    Ok(())
 }
 
 /// The client, subscription and credential. Credentials are optional for a dry run: without
@@ -232,9 +280,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     for n in &spec.notes {
         p.note(&format!("note: {n}"));
     }
-    let region_hint = a.location.clone();
-    confirm(ctx, a, &spec, &cost(&catalog, &spec, region_hint.as_deref()))?;
-    let opts = CreateOptions {
+    let mut opts = CreateOptions {
         dry_run: a.dry_run,
         no_wait: a.no_wait,
         skip_preflight: a.skip_preflight,
@@ -242,6 +288,9 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()),
         abort_on_interrupt: a.abort_on_interrupt,
     };
+    if needs_confirmation(ctx, a)? {
+        preflight_and_confirm(ctx, &catalog, &spec, &client, &mut opts, a)?;
+    }
     let op_req = a.install_operator.then(|| InstallRequest {
         subscription: subscription.clone(),
         resource_group: a.target.resource_group.clone(),
