@@ -585,9 +585,10 @@ pub struct ManifestArgs {
     pub arm: ArmArgs,
     /// Target pool (nodeSelector agentpool=NAME); with -g and --cluster its taints, size and
     /// MIG profile are read from Azure.
-    #[arg(long, value_name = "NAME", required_unless_present = "vm_size")]
+    #[arg(long, value_name = "NAME", required_unless_present = "vm_size", conflicts_with = "vm_size", value_parser = non_empty)]
     pub pool: Option<String>,
-    /// Target VM size (nodeSelector node.kubernetes.io/instance-type) instead of a pool.
+    /// Target VM size (nodeSelector node.kubernetes.io/instance-type) instead of a pool (with
+    /// --pool, the size is read from Azure).
     #[arg(long, value_name = "SIZE", add = ArgValueCandidates::new(complete::sizes))]
     pub vm_size: Option<String>,
     /// Resource group (with --pool, to read the pool).
@@ -612,7 +613,7 @@ pub struct ManifestArgs {
     #[arg(long, value_name = "N", default_value = "1", value_parser = parse_u32, allow_negative_numbers = true)]
     pub gpus: u32,
     /// Container image.
-    #[arg(long, value_name = "IMAGE")]
+    #[arg(long, value_name = "IMAGE", value_parser = non_empty)]
     pub image: Option<String>,
     /// Workload name.
     #[arg(long, value_name = "NAME", default_value = "gpu-workload")]
@@ -792,6 +793,15 @@ pub struct AuthStatusArgs {
     pub output: Format,
 }
 
+/// A value that is more than blanks (an empty `--pool` or `--image` makes a broken manifest).
+fn non_empty(text: &str) -> Result<String, String> {
+    if text.trim().is_empty() {
+        Err("must not be empty".to_owned())
+    } else {
+        Ok(text.to_owned())
+    }
+}
+
 fn parse_u32(text: &str) -> Result<u32, String> {
     let t = text.trim();
     if t.starts_with('-') {
@@ -852,6 +862,33 @@ mod tests {
         assert_eq!(r.gpus, Some(0.5));
         assert!(r.gpu_memory_min.expect("set").decimal);
         assert!(r.spot);
+    }
+
+    /// `--kubernetes-version` and `--k8s-version` are one flag wherever either is accepted.
+    #[test]
+    fn kubernetes_version_has_both_spellings() {
+        for flag in ["--k8s-version", "--kubernetes-version"] {
+            let cli = Cli::try_parse_from(["aksgpu", "recommend", "--os", "windows", flag, "1.30"]).expect(flag);
+            let Command::Recommend(r) = cli.command else { panic!("recommend") };
+            assert_eq!(r.k8s_version.as_deref(), Some("1.30"), "{flag}");
+            let cli = Cli::try_parse_from([
+                "aksgpu",
+                "create-pool",
+                "-g",
+                "rg",
+                "--cluster",
+                "c",
+                "--name",
+                "p",
+                "--vm-size",
+                "x",
+                flag,
+                "1.31",
+            ])
+            .expect(flag);
+            let Command::CreatePool(c) = cli.command else { panic!("create-pool") };
+            assert_eq!(c.kubernetes_version.as_deref(), Some("1.31"), "{flag}");
+        }
     }
 
     #[test]

@@ -78,7 +78,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::InstallOperator(a) => commands::gpu_stack::install_operator(ctx, a),
         Command::Kaito(KaitoCommand::Enable(a)) => commands::gpu_stack::kaito_enable(ctx, a),
         Command::Kaito(KaitoCommand::Workspace(a)) => commands::gpu_stack::kaito_workspace(ctx, a),
-        Command::Manifest(a) => commands::gpu_stack::manifest(ctx, a),
+        Command::Manifest(a) => commands::manifest::manifest(ctx, a),
         Command::Cost(a) => commands::money::cost(ctx, a),
         Command::Prices(PricesCommand::Refresh(a)) => commands::money::prices_refresh(ctx, a),
         Command::Catalog(CatalogCommand::Diff(a)) => commands::money::catalog_diff(ctx, a),

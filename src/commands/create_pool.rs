@@ -475,3 +475,47 @@ fn render_summary(spec: &PoolSpec, s: &Value, c: &Cost) -> String {
         s["mig_profile"].as_str().unwrap_or("none"),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(min_max: Option<(u32, u32)>) -> (Catalog, PoolSpec) {
+        let catalog = Catalog::bundled().expect("catalog");
+        let req = PoolRequest {
+            subscription: "sub".into(),
+            resource_group: "rg".into(),
+            cluster: "c1".into(),
+            name: "gpu".into(),
+            vm_size: "Standard_NC24ads_A100_v4".into(),
+            min_count: min_max.map(|m| m.0),
+            max_count: min_max.map(|m| m.1),
+            ..PoolRequest::default()
+        };
+        let spec = PoolSpec::validate(&catalog, &req).expect("valid");
+        (catalog, spec)
+    }
+
+    #[test]
+    fn the_question_names_the_price_in_the_clusters_region() {
+        let (catalog, spec) = spec(Some((1, 3)));
+        let c = cost(&catalog, &spec, Some("eastus"));
+        let hourly = money(c.hourly_at_min);
+        assert_ne!(hourly, "unknown");
+        assert_eq!(
+            confirm_prompt(&spec, &c),
+            format!(
+                "Create pool gpu in cluster c1 (1–3 × Standard_NC24ads_A100_v4; {hourly} per hour at 1 node(s), linux on-demand in eastus)?"
+            )
+        );
+    }
+
+    #[test]
+    fn the_question_says_why_a_price_is_missing() {
+        let (catalog, spec) = spec(None);
+        let p = confirm_prompt(&spec, &cost(&catalog, &spec, None));
+        assert!(p.contains("(1 × Standard_NC24ads_A100_v4; price unknown: the cluster's region was not read"), "{p}");
+        let p = confirm_prompt(&spec, &cost(&catalog, &spec, Some("nowhere")));
+        assert!(p.ends_with("no list price for linux on-demand in nowhere)?"), "{p}");
+    }
+}
