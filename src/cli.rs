@@ -75,10 +75,10 @@ pub enum Command {
     /// Credentials and subscription in use.
     #[command(subcommand)]
     Auth(AuthCommand),
-    /// Print a shell completion script.
+    /// Print a shell completion script (--help says how to install it).
     Completions(CompletionsArgs),
-    /// Print the man page (roff).
-    Man,
+    /// Print the man page (roff) of aksgpu or of one subcommand: `aksgpu man kaito workspace`.
+    Man(ManArgs),
 }
 
 /// `aksgpu catalog …`
@@ -226,7 +226,8 @@ pub struct RecommendArgs {
     /// Node operating system.
     #[arg(long, value_enum)]
     pub os: Option<Os>,
-    /// Kubernetes version of the cluster (checked against the Windows GPU minimum).
+    /// Kubernetes version of the cluster, checked against the Windows GPU minimum (also
+    /// --kubernetes-version).
     #[arg(long = "k8s-version", visible_alias = "kubernetes-version", value_name = "VERSION")]
     pub k8s_version: Option<String>,
     /// Azure region (e.g. westeurope): sizes with no list price there are taken as not sold there
@@ -349,7 +350,7 @@ pub struct CreatePoolArgs {
     /// OS SKU (Ubuntu, AzureLinux, Ubuntu2404, Windows2022, Windows2025, …).
     #[arg(long, value_name = "SKU")]
     pub os_sku: Option<String>,
-    /// Kubernetes version for the pool [default: the control plane's].
+    /// Kubernetes version for the pool (also --k8s-version) [default: the control plane's].
     #[arg(long, visible_alias = "k8s-version", value_name = "VERSION")]
     pub kubernetes_version: Option<String>,
     /// Taints, key=value:Effect; repeat or comma-separate; '' for none [default: sku=gpu:NoSchedule].
@@ -820,8 +821,29 @@ pub enum Shell {
     Elvish,
 }
 
+const COMPLETIONS_INSTALL: &str = "\
+Install (the script asks `aksgpu` on PATH at each TAB, so sizes, models and regions come from the
+catalog in use; reinstall only when the script itself changes):
+  bash        aksgpu completions bash > ~/.local/share/bash-completion/completions/aksgpu
+              (needs the bash-completion package; or add `source <(aksgpu completions bash)` to ~/.bashrc)
+  zsh         add `source <(aksgpu completions zsh)` to ~/.zshrc, after `compinit`
+  fish        aksgpu completions fish > ~/.config/fish/completions/aksgpu.fish
+  powershell  aksgpu completions powershell | Out-String | Invoke-Expression
+              (add that line to the file $PROFILE names, to keep it)
+  elvish      add `eval (aksgpu completions elvish | slurp)` to ~/.config/elvish/rc.elv
+Open a new shell afterwards.";
+
+/// `aksgpu man`
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The subcommand, nested ones word by word (`kaito workspace`) [default: the whole program].
+    #[arg(value_name = "SUBCOMMAND")]
+    pub command: Vec<String>,
+}
+
 /// `aksgpu completions`
 #[derive(Debug, Args)]
+#[command(after_long_help = COMPLETIONS_INSTALL, after_help = "Run with --help (not -h) for how to install the script in each shell.")]
 pub struct CompletionsArgs {
     /// Shell to generate for.
     #[arg(value_enum)]

@@ -87,7 +87,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::CostAnalysis(CostAnalysisCommand::Enable(a)) => commands::money::cost_analysis(ctx, a),
         Command::Pool(PoolCommand::Scale(a)) => commands::money::pool_scale(ctx, a),
         Command::Completions(a) => Ok(ctx.printer.out(&commands::completions::script(a.shell))?),
-        Command::Man => Ok(ctx.printer.out(&commands::completions::man_page()?)?),
+        Command::Man(a) => Ok(ctx.printer.out(&commands::man::page(&a.command)?)?),
     }
 }
 
