@@ -179,10 +179,18 @@ pub fn confirm_prompt(spec: &PoolSpec, c: &Cost) -> String {
         Some((min, max)) => format!("{min}–{max}"),
         None => spec.count.to_string(),
     };
+    let (min, max) = (spec.min_nodes(), spec.max_nodes());
     let price = match (c.hourly_at_min, c.region.as_deref()) {
-        (Some(_), Some(r)) => {
-            format!("{} per hour at {} node(s), {} in {r}", money(c.hourly_at_min), spec.min_nodes(), c.kind)
+        (Some(_), Some(r)) if min == max => {
+            format!("{} per hour at {min} node(s), {} in {r}", money(c.hourly_at_min), c.kind)
         }
+        (Some(_), Some(r)) => format!(
+            "{}–{} per hour at {min}–{max} nodes ({} a node), {} in {r}",
+            money(c.hourly_at_min),
+            money(c.hourly_at_max),
+            money(c.price_per_node_hour),
+            c.kind
+        ),
         (None, Some(r)) => format!("no list price for {} in {r}", c.kind),
         (_, None) => "price unknown: the cluster's region was not read (pass --location)".to_owned(),
     };
@@ -498,16 +506,21 @@ mod tests {
 
     #[test]
     fn the_question_names_the_price_in_the_clusters_region() {
-        let (catalog, spec) = spec(Some((1, 3)));
+        let (catalog, spec) = spec(Some((0, 3)));
         let c = cost(&catalog, &spec, Some("eastus"));
-        let hourly = money(c.hourly_at_min);
-        assert_ne!(hourly, "unknown");
+        let node = catalog.price("Standard_NC24ads_A100_v4", "eastus").and_then(|p| p.linux).expect("priced");
         assert_eq!(
             confirm_prompt(&spec, &c),
             format!(
-                "Create pool gpu in cluster c1 (1–3 × Standard_NC24ads_A100_v4; {hourly} per hour at 1 node(s), linux on-demand in eastus)?"
+                "Create pool gpu in cluster c1 (0–3 × Standard_NC24ads_A100_v4; $0.00–{} per hour at 0–3 nodes ({} a node), linux on-demand in eastus)?",
+                money(Some((node * 3.0 * 100.0).round() / 100.0)),
+                money(Some(node))
             )
         );
+        let (catalog, fixed) = spec(None);
+        let c = cost(&catalog, &fixed, Some("eastus"));
+        assert!(confirm_prompt(&fixed, &c)
+            .ends_with(&format!("{} per hour at 1 node(s), linux on-demand in eastus)?", money(Some(node)))));
     }
 
     #[test]
