@@ -488,7 +488,7 @@ fn render_summary(spec: &PoolSpec, s: &Value, c: &Cost) -> String {
 mod tests {
     use super::*;
 
-    fn spec(min_max: Option<(u32, u32)>) -> (Catalog, PoolSpec) {
+    fn pool(min_max: Option<(u32, u32)>) -> (Catalog, PoolSpec) {
         let catalog = Catalog::bundled().expect("catalog");
         let req = PoolRequest {
             subscription: "sub".into(),
@@ -506,7 +506,7 @@ mod tests {
 
     #[test]
     fn the_question_names_the_price_in_the_clusters_region() {
-        let (catalog, spec) = spec(Some((0, 3)));
+        let (catalog, spec) = pool(Some((0, 3)));
         let c = cost(&catalog, &spec, Some("eastus"));
         let node = catalog.price("Standard_NC24ads_A100_v4", "eastus").and_then(|p| p.linux).expect("priced");
         assert_eq!(
@@ -517,7 +517,7 @@ mod tests {
                 money(Some(node))
             )
         );
-        let (catalog, fixed) = spec(None);
+        let (catalog, fixed) = pool(None);
         let c = cost(&catalog, &fixed, Some("eastus"));
         assert!(confirm_prompt(&fixed, &c)
             .ends_with(&format!("{} per hour at 1 node(s), linux on-demand in eastus)?", money(Some(node)))));
@@ -525,7 +525,7 @@ mod tests {
 
     #[test]
     fn the_question_says_why_a_price_is_missing() {
-        let (catalog, spec) = spec(None);
+        let (catalog, spec) = pool(None);
         let p = confirm_prompt(&spec, &cost(&catalog, &spec, None));
         assert!(p.contains("(1 × Standard_NC24ads_A100_v4; price unknown: the cluster's region was not read"), "{p}");
         let p = confirm_prompt(&spec, &cost(&catalog, &spec, Some("nowhere")));
