@@ -179,3 +179,20 @@ fn create_pool_yes_on_a_terminal_creates_once() {
     let skus_after = arm.calls().iter().skip(reads).filter(|(m, p)| m == "GET" && p.contains("/skus")).count();
     assert_eq!(skus_after, 0, "preflight ran twice: {:?}", arm.calls());
 }
+
+/// Ctrl-C at the create-pool question: exit 130, nothing written, the cursor shown again.
+#[test]
+fn ctrl_c_at_the_create_pool_question_writes_nothing() {
+    if !has_tmux() {
+        return;
+    }
+    let arm = FakeArm::start();
+    let s = create_pool_session(&arm, "confirm-ctrl-c");
+    s.wait_for("Create pool gpu");
+    assert!(!s.cursor_shown(), "the question hides the cursor (else this test proves nothing)");
+    s.keys(&["C-c"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=130"), "{screen}");
+    assert!(s.cursor_shown(), "the cursor is still hidden after Ctrl-C:\n{screen}");
+    assert_eq!(arm.count("PUT", "/"), 0, "{:?}", arm.calls());
+}
