@@ -7,9 +7,10 @@
 //! …) are kept as given.
 //!
 //! Ctrl-C: dialoguer's selection prompts hide the cursor, and console turns the Ctrl-C it reads
-//! in raw mode into a SIGINT. [`catch_interrupt`] keeps that signal from killing the process
-//! with the cursor hidden; the prompt then fails with `Interrupted`, and [`prompt_error`] shows
-//! the cursor again and turns it into exit 130.
+//! in raw mode into a SIGINT, whose default action would end the process with the cursor
+//! hidden. While the questions are asked, [`catch_interrupt`] handles SIGINT instead: it shows
+//! the cursor and exits 130. [`prompt_error`] does the same for a prompt that returns the
+//! interruption as an error.
 
 use dialoguer::{theme::SimpleTheme, Confirm, Input, Select};
 
@@ -30,17 +31,55 @@ const WORKLOADS: [(Workload, &str); 8] = [
     (Workload::Hpc, "hpc — multi-node with InfiniBand"),
 ];
 
-/// Make Ctrl-C during a prompt an error the caller sees instead of the default "die now"
-/// (which would leave the cursor hidden). On Unix this installs tokio's SIGINT handler, which
-/// stays for the life of the process (the same handler waiting commands use).
-pub fn catch_interrupt() {
-    #[cfg(unix)]
-    {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_io().build();
-        if let Ok(rt) = rt {
-            let _guard = rt.enter();
-            // Registering is enough: the handler outlives the stream.
-            let _ = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt());
+/// While it lives, Ctrl-C shows the cursor again and exits 130 at once, whether it comes from
+/// console (which reads ^C in raw mode and raises SIGINT) or from the terminal between two
+/// prompts. Dropping it stops the watcher, so Ctrl-C means what the command that follows says
+/// (stop waiting, abort…). The SIGINT handler tokio installs stays for the life of the process.
+pub struct InterruptGuard {
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// Start watching for Ctrl-C; returns once the handler is installed.
+pub fn catch_interrupt() -> InterruptGuard {
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (ready, is_ready) = std::sync::mpsc::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_io().build() else {
+            let _ = ready.send(());
+            return;
+        };
+        rt.block_on(async move {
+            #[cfg(unix)]
+            let Ok(mut sig) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()) else {
+                let _ = ready.send(());
+                return;
+            };
+            let _ = ready.send(());
+            #[cfg(unix)]
+            let interrupted = sig.recv();
+            #[cfg(not(unix))]
+            let interrupted = tokio::signal::ctrl_c();
+            tokio::select! {
+                _ = interrupted => {
+                    let _ = write_stderr(b"\x1b[?25h\nerror: interrupted; nothing was changed\n");
+                    std::process::exit(i32::from(crate::error::exit::INTERRUPTED));
+                }
+                _ = stopped => {}
+            }
+        });
+    });
+    let _ = is_ready.recv();
+    InterruptGuard { stop: Some(stop), thread: Some(thread) }
+}
+
+impl Drop for InterruptGuard {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
         }
     }
 }
@@ -53,6 +92,8 @@ pub fn prompt_error(what: &str) -> impl FnOnce(dialoguer::Error) -> Error + '_ {
         // dialoguer hides the cursor in selection prompts and returns early on errors.
         let _ = console_show_cursor();
         if io.kind() == std::io::ErrorKind::Interrupted {
+            // The prompt's line is left open: end it before the error.
+            let _ = write_stderr(b"\n");
             Error::Interrupted { message: "interrupted; nothing was changed".into(), hints: vec![] }
         } else {
             Error::usage(format!("{what}: {e}"), None)
@@ -62,10 +103,15 @@ pub fn prompt_error(what: &str) -> impl FnOnce(dialoguer::Error) -> Error + '_ {
 
 /// Show the terminal cursor (DECTCEM), on stderr where dialoguer draws.
 fn console_show_cursor() -> std::io::Result<()> {
+    write_stderr(b"\x1b[?25h")
+}
+
+/// Write to stderr when it is a terminal (the escape sequences mean nothing elsewhere).
+fn write_stderr(bytes: &[u8]) -> std::io::Result<()> {
     use std::io::{IsTerminal, Write};
     let mut err = std::io::stderr();
     if err.is_terminal() {
-        err.write_all(b"\x1b[?25h")?;
+        err.write_all(bytes)?;
         err.flush()?;
     }
     Ok(())
@@ -74,7 +120,7 @@ fn console_show_cursor() -> std::io::Result<()> {
 /// Ask the questions on the terminal; returns the filled-in arguments (the flags in `base`
 /// kept).
 pub fn ask(catalog: &Catalog, base: &RecommendArgs) -> Result<RecommendArgs, Error> {
-    catch_interrupt();
+    let _interrupt = catch_interrupt();
     let theme = SimpleTheme;
     let labels: Vec<&str> = WORKLOADS.iter().map(|w| w.1).collect();
     let i = Select::with_theme(&theme)

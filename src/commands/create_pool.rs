@@ -198,6 +198,7 @@ pub fn confirm_prompt(spec: &PoolSpec, c: &Cost) -> String {
 }
 
 fn confirm(prompt: &str) -> Result<(), Error> {
+    let _interrupt = crate::wizard::catch_interrupt();
     let yes = dialoguer::Confirm::new()
         .with_prompt(prompt)
         .default(false)
@@ -222,7 +223,6 @@ fn preflight_and_confirm(
     opts: &mut CreateOptions,
     a: &CreatePoolArgs,
 ) -> Result<(), Error> {
-    crate::wizard::catch_interrupt();
     if a.register_features && spec.os == Os::Windows {
         return confirm(&confirm_prompt(spec, &cost(catalog, spec, opts.location.as_deref())));
     }

@@ -60,6 +60,18 @@ impl Session {
     fn cursor_shown(&self) -> bool {
         tmux(&["display-message", "-p", "-t", &self.0, "#{cursor_flag}"]).trim() == "1"
     }
+
+    /// Wait until the prompt has hidden the cursor (dialoguer draws the question first).
+    fn wait_cursor_hidden(&self) {
+        let start = Instant::now();
+        while self.cursor_shown() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the prompt never hid the cursor (else the test proves nothing)"
+            );
+            sleep(Duration::from_millis(50));
+        }
+    }
 }
 
 impl Drop for Session {
@@ -124,7 +136,7 @@ fn ctrl_c_in_the_wizard_restores_the_cursor() {
     }
     let s = Session::start("wizard-ctrl-c", "recommend", &[]);
     s.wait_for("What will the GPUs run?");
-    assert!(!s.cursor_shown(), "the selection prompt hides the cursor (else this test proves nothing)");
+    s.wait_cursor_hidden();
     s.keys(&["C-c"]);
     let screen = s.wait_for("EXIT=");
     assert!(screen.contains("EXIT=130"), "{screen}");
@@ -189,7 +201,7 @@ fn ctrl_c_at_the_create_pool_question_writes_nothing() {
     let arm = FakeArm::start();
     let s = create_pool_session(&arm, "confirm-ctrl-c");
     s.wait_for("Create pool gpu");
-    assert!(!s.cursor_shown(), "the question hides the cursor (else this test proves nothing)");
+    s.wait_cursor_hidden();
     s.keys(&["C-c"]);
     let screen = s.wait_for("EXIT=");
     assert!(screen.contains("EXIT=130"), "{screen}");
