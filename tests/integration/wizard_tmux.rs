@@ -208,3 +208,14 @@ fn ctrl_c_at_the_create_pool_question_writes_nothing() {
     assert!(s.cursor_shown(), "the cursor is still hidden after Ctrl-C:\n{screen}");
     assert_eq!(arm.count("PUT", "/"), 0, "{:?}", arm.calls());
 }
+
+/// The other side: without a terminal, create-pool needs --yes (exit 2) and reads nothing.
+#[test]
+fn create_pool_without_a_terminal_needs_yes_and_sends_nothing() {
+    let arm = FakeArm::start();
+    let args = ["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--vm-size", "Standard_NC24ads_A100_v4"];
+    let r = crate::support::aksgpu_arm(&arm.base, &args, &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("without a terminal it needs --yes") && r.stderr.contains("--dry-run"), "{}", r.stderr);
+    assert!(arm.log().is_empty(), "{:?}", arm.calls());
+}
