@@ -1,6 +1,7 @@
 //! The prompts in a real terminal: tmux runs the binary, send-keys answers, capture-pane reads
 //! the screen and `#{cursor_flag}` says whether the cursor is shown. `.ci/run` installs tmux;
 //! without it these tests fail under CI=true, and elsewhere say on stderr that they did not run.
+//! The last test checks the no-terminal side of the create-pool question without tmux.
 
 use std::process::Command;
 use std::thread::sleep;
