@@ -76,10 +76,10 @@ pub enum Command {
     /// Credentials and subscription in use.
     #[command(subcommand)]
     Auth(AuthCommand),
-    /// Print a shell completion script.
+    /// Print a shell completion script (--help says how to install it).
     Completions(CompletionsArgs),
-    /// Print the man page (roff).
-    Man,
+    /// Print the man page (roff) of aksgpu or of one subcommand: `aksgpu man kaito workspace`.
+    Man(ManArgs),
 }
 
 /// `aksgpu catalog …`
@@ -171,7 +171,7 @@ pub struct CatalogShowArgs {
 }
 
 /// `aksgpu recommend`
-#[derive(Debug, Args, Default)]
+#[derive(Debug, Clone, Args, Default)]
 #[command(after_help = "Memory sizes accept GiB (16, 16g, 16GiB), MiB (24576MiB) and GB as GPU vendors and \
 Azure's size tables write it (an A100 sold as 80 GB meets 80GB). Parameter counts accept 7B, 70b, 1.5T, 350M, 7e9; a bare number below \
 10,000 means billions.\n\nWith no requirement flags on a terminal, a short wizard asks the questions.")]
@@ -227,8 +227,9 @@ pub struct RecommendArgs {
     /// Node operating system.
     #[arg(long, value_parser = os())]
     pub os: Option<Os>,
-    /// Kubernetes version of the cluster (checked against the Windows GPU minimum).
-    #[arg(long = "k8s-version", alias = "kubernetes-version", value_name = "VERSION")]
+    /// Kubernetes version of the cluster, checked against the Windows GPU minimum (also
+    /// --kubernetes-version).
+    #[arg(long = "k8s-version", visible_alias = "kubernetes-version", value_name = "VERSION")]
     pub k8s_version: Option<String>,
     /// Azure region (e.g. westeurope): sizes with no list price there are taken as not sold there
     /// [default: each size in its cheapest region].
@@ -350,8 +351,8 @@ pub struct CreatePoolArgs {
     /// OS SKU (Ubuntu, AzureLinux, Ubuntu2404, Windows2022, Windows2025, …).
     #[arg(long, value_name = "SKU")]
     pub os_sku: Option<String>,
-    /// Kubernetes version for the pool [default: the control plane's].
-    #[arg(long, value_name = "VERSION", value_parser = KubeVersion::parse)]
+    /// Kubernetes version for the pool (also --k8s-version) [default: the control plane's].
+    #[arg(long, visible_alias = "k8s-version", value_name = "VERSION", value_parser = KubeVersion::parse)]
     pub kubernetes_version: Option<KubeVersion>,
     /// Taints, key=value:Effect; repeat or comma-separate; '' for none [default: sku=gpu:NoSchedule].
     #[arg(long, value_name = "TAINT", num_args = 1)]
@@ -589,9 +590,10 @@ pub struct ManifestArgs {
     pub arm: ArmArgs,
     /// Target pool (nodeSelector agentpool=NAME); with -g and --cluster its taints, size and
     /// MIG profile are read from Azure.
-    #[arg(long, value_name = "NAME", required_unless_present = "vm_size")]
+    #[arg(long, value_name = "NAME", required_unless_present = "vm_size", conflicts_with = "vm_size", value_parser = non_empty)]
     pub pool: Option<String>,
-    /// Target VM size (nodeSelector node.kubernetes.io/instance-type) instead of a pool.
+    /// Target VM size (nodeSelector node.kubernetes.io/instance-type) instead of a pool (with
+    /// --pool, the size is read from Azure).
     #[arg(long, value_name = "SIZE", add = ArgValueCandidates::new(complete::sizes))]
     pub vm_size: Option<String>,
     /// Resource group (with --pool, to read the pool).
@@ -616,7 +618,7 @@ pub struct ManifestArgs {
     #[arg(long, value_name = "N", default_value = "1", value_parser = parse_u32, allow_negative_numbers = true)]
     pub gpus: u32,
     /// Container image.
-    #[arg(long, value_name = "IMAGE")]
+    #[arg(long, value_name = "IMAGE", value_parser = non_empty)]
     pub image: Option<String>,
     /// Workload name.
     #[arg(long, value_name = "NAME", default_value = "gpu-workload")]
@@ -796,6 +798,15 @@ pub struct AuthStatusArgs {
     pub output: Format,
 }
 
+/// A value that is more than blanks (an empty `--pool` or `--image` makes a broken manifest).
+fn non_empty(text: &str) -> Result<String, String> {
+    if text.trim().is_empty() {
+        Err("must not be empty".to_owned())
+    } else {
+        Ok(text.to_owned())
+    }
+}
+
 fn parse_u32(text: &str) -> Result<u32, String> {
     let t = text.trim();
     if t.starts_with('-') {
@@ -814,8 +825,29 @@ pub enum Shell {
     Elvish,
 }
 
+const COMPLETIONS_INSTALL: &str = "\
+Install (the script asks `aksgpu` on PATH at each TAB, so sizes, models and regions come from the
+catalog in use; reinstall only when the script itself changes):
+  bash        aksgpu completions bash > ~/.local/share/bash-completion/completions/aksgpu
+              (needs the bash-completion package; or add `source <(aksgpu completions bash)` to ~/.bashrc)
+  zsh         add `source <(aksgpu completions zsh)` to ~/.zshrc, after `compinit`
+  fish        aksgpu completions fish > ~/.config/fish/completions/aksgpu.fish
+  powershell  aksgpu completions powershell | Out-String | Invoke-Expression
+              (add that line to the file $PROFILE names, to keep it)
+  elvish      add `eval (aksgpu completions elvish | slurp)` to ~/.config/elvish/rc.elv
+Open a new shell afterwards.";
+
+/// `aksgpu man`
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The subcommand, nested ones word by word (`kaito workspace`) [default: the whole program].
+    #[arg(value_name = "SUBCOMMAND")]
+    pub command: Vec<String>,
+}
+
 /// `aksgpu completions`
 #[derive(Debug, Args)]
+#[command(after_long_help = COMPLETIONS_INSTALL, after_help = "Run with --help (not -h) for how to install the script in each shell.")]
 pub struct CompletionsArgs {
     /// Shell to generate for.
     #[arg(value_enum)]
@@ -922,6 +954,33 @@ mod tests {
         assert_eq!(r.gpus, Some(0.5));
         assert!(r.gpu_memory_min.expect("set").decimal);
         assert!(r.spot);
+    }
+
+    /// `--kubernetes-version` and `--k8s-version` are one flag wherever either is accepted.
+    #[test]
+    fn kubernetes_version_has_both_spellings() {
+        for flag in ["--k8s-version", "--kubernetes-version"] {
+            let cli = Cli::try_parse_from(["aksgpu", "recommend", "--os", "windows", flag, "1.30"]).expect(flag);
+            let Command::Recommend(r) = cli.command else { panic!("recommend") };
+            assert_eq!(r.k8s_version.as_deref(), Some("1.30"), "{flag}");
+            let cli = Cli::try_parse_from([
+                "aksgpu",
+                "create-pool",
+                "-g",
+                "rg",
+                "--cluster",
+                "c",
+                "--name",
+                "p",
+                "--vm-size",
+                "x",
+                flag,
+                "1.31",
+            ])
+            .expect(flag);
+            let Command::CreatePool(c) = cli.command else { panic!("create-pool") };
+            assert_eq!(c.kubernetes_version.as_deref(), Some("1.31"), "{flag}");
+        }
     }
 
     #[test]

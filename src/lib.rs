@@ -81,7 +81,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::InstallOperator(a) => commands::gpu_stack::install_operator(ctx, a),
         Command::Kaito(KaitoCommand::Enable(a)) => commands::gpu_stack::kaito_enable(ctx, a),
         Command::Kaito(KaitoCommand::Workspace(a)) => commands::gpu_stack::kaito_workspace(ctx, a),
-        Command::Manifest(a) => commands::gpu_stack::manifest(ctx, a),
+        Command::Manifest(a) => commands::manifest::manifest(ctx, a),
         Command::Cost(a) => commands::money::cost(ctx, a),
         Command::Prices(PricesCommand::Refresh(a)) => commands::money::prices_refresh(ctx, a),
         Command::Catalog(CatalogCommand::Diff(a)) => commands::money::catalog_diff(ctx, a),
@@ -90,7 +90,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::CostAnalysis(CostAnalysisCommand::Enable(a)) => commands::money::cost_analysis(ctx, a),
         Command::Pool(PoolCommand::Scale(a)) => commands::money::pool_scale(ctx, a),
         Command::Completions(a) => Ok(ctx.printer.out(&commands::completions::script(a.shell))?),
-        Command::Man => Ok(ctx.printer.out(&commands::completions::man_page()?)?),
+        Command::Man(a) => Ok(ctx.printer.out(&commands::man::page(&a.command)?)?),
     }
 }
 

@@ -1,13 +1,22 @@
 //! The interactive wizard for `aksgpu recommend` with no requirement flags (terminals only).
 //!
 //! It asks the few questions that matter and fills a `RecommendArgs`, so the answer goes
-//! through exactly the same validation and recommender as flags would.
+//! through exactly the same validation and recommender as flags would. It starts from the
+//! flags given on the command line and never asks again for one of them (`--os`,
+//! `--k8s-version`, `--spot`); the others (`--precision`, `--max-price-per-hour`, `--region`,
+//! …) are kept as given.
+//!
+//! Ctrl-C: dialoguer's selection prompts hide the cursor, and console turns the Ctrl-C it reads
+//! in raw mode into a SIGINT, whose default action would end the process with the cursor
+//! hidden. While the questions are asked, [`catch_interrupt`] handles SIGINT instead: it shows
+//! the cursor and exits 130. [`prompt_error`] does the same for a prompt that returns the
+//! interruption as an error.
 
-use anyhow::Context as _;
 use dialoguer::{theme::SimpleTheme, Confirm, Input, Select};
 
 use crate::catalog::Catalog;
 use crate::cli::RecommendArgs;
+use crate::error::Error;
 use crate::recommend::{Os, Workload};
 use crate::units;
 
@@ -22,8 +31,96 @@ const WORKLOADS: [(Workload, &str); 8] = [
     (Workload::Hpc, "hpc — multi-node with InfiniBand"),
 ];
 
-/// Ask the questions on the terminal; returns the filled-in arguments.
-pub fn ask(catalog: &Catalog, base: &RecommendArgs) -> anyhow::Result<RecommendArgs> {
+/// While it lives, Ctrl-C shows the cursor again and exits 130 at once, whether it comes from
+/// console (which reads ^C in raw mode and raises SIGINT) or from the terminal between two
+/// prompts. Dropping it stops the watcher, so Ctrl-C means what the command that follows says
+/// (stop waiting, abort…). The SIGINT handler tokio installs stays for the life of the process.
+pub struct InterruptGuard {
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// Start watching for Ctrl-C; returns once the handler is installed.
+pub fn catch_interrupt() -> InterruptGuard {
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (ready, is_ready) = std::sync::mpsc::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_io().build() else {
+            let _ = ready.send(());
+            return;
+        };
+        rt.block_on(async move {
+            #[cfg(unix)]
+            let Ok(mut sig) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()) else {
+                let _ = ready.send(());
+                return;
+            };
+            let _ = ready.send(());
+            #[cfg(unix)]
+            let interrupted = sig.recv();
+            #[cfg(not(unix))]
+            let interrupted = tokio::signal::ctrl_c();
+            tokio::select! {
+                _ = interrupted => {
+                    let _ = write_stderr(b"\x1b[?25h\nerror: interrupted; nothing was changed\n");
+                    std::process::exit(i32::from(crate::error::exit::INTERRUPTED));
+                }
+                _ = stopped => {}
+            }
+        });
+    });
+    let _ = is_ready.recv();
+    InterruptGuard { stop: Some(stop), thread: Some(thread) }
+}
+
+impl Drop for InterruptGuard {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// A failed prompt as an error: Ctrl-C is `Interrupted` (exit 130) with the cursor shown
+/// again; anything else is a usage error naming what was being asked.
+pub fn prompt_error(what: &str) -> impl FnOnce(dialoguer::Error) -> Error + '_ {
+    move |e| {
+        let dialoguer::Error::IO(io) = &e;
+        // dialoguer hides the cursor in selection prompts and returns early on errors.
+        let _ = console_show_cursor();
+        if io.kind() == std::io::ErrorKind::Interrupted {
+            // The prompt's line is left open: end it before the error.
+            let _ = write_stderr(b"\n");
+            Error::Interrupted { message: "interrupted; nothing was changed".into(), hints: vec![] }
+        } else {
+            Error::usage(format!("{what}: {e}"), None)
+        }
+    }
+}
+
+/// Show the terminal cursor (DECTCEM), on stderr where dialoguer draws.
+fn console_show_cursor() -> std::io::Result<()> {
+    write_stderr(b"\x1b[?25h")
+}
+
+/// Write to stderr when it is a terminal (the escape sequences mean nothing elsewhere).
+fn write_stderr(bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::{IsTerminal, Write};
+    let mut err = std::io::stderr();
+    if err.is_terminal() {
+        err.write_all(bytes)?;
+        err.flush()?;
+    }
+    Ok(())
+}
+
+/// Ask the questions on the terminal; returns the filled-in arguments (the flags in `base`
+/// kept).
+pub fn ask(catalog: &Catalog, base: &RecommendArgs) -> Result<RecommendArgs, Error> {
+    let _interrupt = catch_interrupt();
     let theme = SimpleTheme;
     let labels: Vec<&str> = WORKLOADS.iter().map(|w| w.1).collect();
     let i = Select::with_theme(&theme)
@@ -31,72 +128,87 @@ pub fn ask(catalog: &Catalog, base: &RecommendArgs) -> anyhow::Result<RecommendA
         .items(&labels)
         .default(0)
         .interact()
-        .context("reading the workload")?;
+        .map_err(prompt_error("reading the workload"))?;
     let workload = WORKLOADS[i].0;
-    let mut args =
-        RecommendArgs { workload: Some(workload), output: base.output, top: base.top, ..RecommendArgs::default() };
-    args.region.clone_from(&base.region);
+    let mut args = base.clone();
+    args.workload = Some(workload);
     if matches!(workload, Workload::Inference | Workload::FineTuning | Workload::Training) {
-        let aliases: Vec<&str> = catalog.models.iter().filter_map(|m| m.aliases.first().map(String::as_str)).collect();
-        let model: String = Input::with_theme(&theme)
-            .with_prompt(format!(
-                "Model (alias such as {}, a parameter count like 13B, or empty)",
-                aliases.first().copied().unwrap_or("llama-3.1-8b")
-            ))
-            .allow_empty(true)
-            .validate_with(|s: &String| -> Result<(), String> {
-                let t = s.trim();
-                if t.is_empty() || catalog.model(t).is_some() || units::parse_params(t).is_ok() {
-                    Ok(())
-                } else {
-                    Err(format!("unknown model; known: {}", aliases.join(", ")))
-                }
-            })
-            .interact_text()
-            .context("reading the model")?;
-        let model = model.trim();
-        if catalog.model(model).is_some() {
-            args.model = Some(model.to_owned());
-        } else if !model.is_empty() {
-            args.model_params = units::parse_params(model).ok();
-        }
+        ask_model(catalog, &theme, &mut args)?;
     }
     if args.model.is_none() && args.model_params.is_none() {
-        let mem: String = Input::with_theme(&theme)
-            .with_prompt("Minimum GPU memory per GPU (e.g. 16GiB, or empty for any)")
-            .allow_empty(true)
-            .validate_with(|s: &String| -> Result<(), String> {
-                if s.trim().is_empty() {
-                    Ok(())
-                } else {
-                    units::parse_memory(s).map(|_| ())
-                }
-            })
-            .interact_text()
-            .context("reading the GPU memory")?;
-        if !mem.trim().is_empty() {
-            args.gpu_memory_min = units::parse_memory(&mem).ok();
-        }
+        ask_memory(&theme, &mut args)?;
     }
-    let os = Select::with_theme(&theme)
-        .with_prompt("Node OS")
-        .items(["linux", "windows"])
-        .default(usize::from(workload == Workload::Vdi))
-        .interact()
-        .context("reading the OS")?;
-    args.os = Some(if os == 1 { Os::Windows } else { Os::Linux });
-    if os == 1 {
+    if args.os.is_none() {
+        let os = Select::with_theme(&theme)
+            .with_prompt("Node OS")
+            .items(["linux", "windows"])
+            .default(usize::from(workload == Workload::Vdi))
+            .interact()
+            .map_err(prompt_error("reading the OS"))?;
+        args.os = Some(if os == 1 { Os::Windows } else { Os::Linux });
+    }
+    if args.os == Some(Os::Windows) && args.k8s_version.is_none() {
         let v: String = Input::with_theme(&theme)
             .with_prompt("Cluster Kubernetes version (e.g. 1.30)")
             .validate_with(|s: &String| crate::catalog::KubeVersion::parse(s).map(|_| ()))
             .interact_text()
-            .context("reading the Kubernetes version")?;
+            .map_err(prompt_error("reading the Kubernetes version"))?;
         args.k8s_version = Some(v);
     }
-    args.spot = Confirm::with_theme(&theme)
-        .with_prompt("Use spot VMs (cheaper, can be evicted)?")
-        .default(false)
-        .interact()
-        .context("reading the spot choice")?;
+    if !args.spot {
+        args.spot = Confirm::with_theme(&theme)
+            .with_prompt("Use spot VMs (cheaper, can be evicted)?")
+            .default(false)
+            .interact()
+            .map_err(prompt_error("reading the spot choice"))?;
+    }
     Ok(args)
+}
+
+/// The model: a catalog alias or id, a parameter count, or nothing.
+fn ask_model(catalog: &Catalog, theme: &SimpleTheme, args: &mut RecommendArgs) -> Result<(), Error> {
+    let aliases: Vec<&str> = catalog.models.iter().filter_map(|m| m.aliases.first().map(String::as_str)).collect();
+    let model: String = Input::with_theme(theme)
+        .with_prompt(format!(
+            "Model (alias such as {}, a parameter count like 13B, or empty)",
+            aliases.first().copied().unwrap_or("llama-3.1-8b")
+        ))
+        .allow_empty(true)
+        .validate_with(|s: &String| -> Result<(), String> {
+            let t = s.trim();
+            if t.is_empty() || catalog.model(t).is_some() || units::parse_params(t).is_ok() {
+                Ok(())
+            } else {
+                Err(format!("unknown model; known: {}", aliases.join(", ")))
+            }
+        })
+        .interact_text()
+        .map_err(prompt_error("reading the model"))?;
+    let model = model.trim();
+    if catalog.model(model).is_some() {
+        args.model = Some(model.to_owned());
+    } else if !model.is_empty() {
+        args.model_params = units::parse_params(model).ok();
+    }
+    Ok(())
+}
+
+/// The minimum GPU memory per GPU, when no model says it.
+fn ask_memory(theme: &SimpleTheme, args: &mut RecommendArgs) -> Result<(), Error> {
+    let mem: String = Input::with_theme(theme)
+        .with_prompt("Minimum GPU memory per GPU (e.g. 16GiB, or empty for any)")
+        .allow_empty(true)
+        .validate_with(|s: &String| -> Result<(), String> {
+            if s.trim().is_empty() {
+                Ok(())
+            } else {
+                units::parse_memory(s).map(|_| ())
+            }
+        })
+        .interact_text()
+        .map_err(prompt_error("reading the GPU memory"))?;
+    if !mem.trim().is_empty() {
+        args.gpu_memory_min = units::parse_memory(&mem).ok();
+    }
+    Ok(())
 }

@@ -1,4 +1,4 @@
-//! `aksgpu completions SHELL` and `aksgpu man`, and the dynamic completion engine.
+//! `aksgpu completions SHELL` and the dynamic completion engine (`aksgpu man` is in `man`).
 //!
 //! The completion scripts are clap_complete's dynamic ("env") registration: at each TAB the
 //! shell runs `COMPLETE=<shell> aksgpu -- <words>`, and `complete_env` (called first thing in
@@ -48,14 +48,6 @@ pub fn file_name(shell: Shell) -> &'static str {
         Shell::Powershell => "_aksgpu.ps1",
         Shell::Elvish => "aksgpu.elv",
     }
-}
-
-/// The man page in roff.
-pub fn man_page() -> std::io::Result<String> {
-    let cmd = Cli::command();
-    let mut buf = Vec::new();
-    clap_mangen::Man::new(cmd).render(&mut buf)?;
-    Ok(String::from_utf8_lossy(&buf).into_owned())
 }
 
 /// The catalog completions read: `AKSGPU_CATALOG` when set, else the bundled one. `None` when

@@ -159,9 +159,11 @@ pub fn cost(catalog: &Catalog, spec: &PoolSpec, region: Option<&str>) -> Cost {
     }
 }
 
-fn confirm(ctx: &Ctx, a: &CreatePoolArgs, spec: &PoolSpec, c: &Cost) -> Result<(), Error> {
+/// Whether to ask before changing Azure: never with `--yes` or `--dry-run`; on a terminal,
+/// yes; without one, `--yes` is required (an error, before anything is read).
+fn needs_confirmation(ctx: &Ctx, a: &CreatePoolArgs) -> Result<bool, Error> {
     if a.yes || a.dry_run {
-        return Ok(());
+        return Ok(false);
     }
     if !ctx.printer.interactive {
         return Err(Error::usage(
@@ -169,25 +171,79 @@ fn confirm(ctx: &Ctx, a: &CreatePoolArgs, spec: &PoolSpec, c: &Cost) -> Result<(
             Some("add --yes (or --dry-run to see the requests first)".into()),
         ));
     }
-    let prompt = format!(
-        "Create pool {} in {} ({} × {}, {} per hour at {} node(s))?",
-        spec.name,
-        spec.cluster,
-        spec.max_nodes(),
-        spec.size.name,
-        money(c.hourly_at_min),
-        spec.min_nodes()
-    );
+    Ok(true)
+}
+
+/// The question asked on a terminal, with the price in the region preflight found.
+pub fn confirm_prompt(spec: &PoolSpec, c: &Cost) -> String {
+    let nodes = match spec.autoscale {
+        Some((min, max)) => format!("{min}–{max}"),
+        None => spec.count.to_string(),
+    };
+    let (min, max) = (spec.min_nodes(), spec.max_nodes());
+    let price = match (c.hourly_at_min, c.region.as_deref()) {
+        (Some(_), Some(r)) if min == max => {
+            format!("{} per hour at {min} node(s), {} in {r}", money(c.hourly_at_min), c.kind)
+        }
+        (Some(_), Some(r)) => format!(
+            "{}–{} per hour at {min}–{max} nodes ({} a node), {} in {r}",
+            money(c.hourly_at_min),
+            money(c.hourly_at_max),
+            money(c.price_per_node_hour),
+            c.kind
+        ),
+        (None, Some(r)) => format!("no list price for {} in {r}", c.kind),
+        (_, None) => "price unknown: the cluster's region was not read (pass --location)".to_owned(),
+    };
+    format!("Create pool {} in cluster {} ({nodes} × {}; {price})?", spec.name, spec.cluster, spec.size.name)
+}
+
+fn confirm(prompt: &str) -> Result<(), Error> {
+    let _interrupt = crate::wizard::catch_interrupt();
     let yes = dialoguer::Confirm::new()
         .with_prompt(prompt)
         .default(false)
         .interact()
-        .map_err(|e| Error::usage(format!("no answer: {e}"), None))?;
+        .map_err(crate::wizard::prompt_error("reading the answer"))?;
     if yes {
         Ok(())
     } else {
         Err(Error::Interrupted { message: "not confirmed; nothing was changed".into(), hints: vec![] })
     }
+}
+
+/// On a terminal: run preflight first, then ask with the price in the cluster's region. The
+/// create step then skips the reads it already made. With `--register-features` on Windows
+/// the feature must be registered before preflight can pass, so the question comes first
+/// (priced in `--location`, if given).
+fn preflight_and_confirm(
+    ctx: &Ctx,
+    catalog: &Catalog,
+    spec: &PoolSpec,
+    client: &crate::arm::ArmClient,
+    opts: &mut CreateOptions,
+    a: &CreatePoolArgs,
+) -> Result<(), Error> {
+    if a.register_features && spec.os == Os::Windows {
+        return confirm(&confirm_prompt(spec, &cost(catalog, spec, opts.location.as_deref())));
+    }
+    let progress = Progress::default();
+    let pre = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+        pool::preflight_step(client, catalog, spec, opts, report).await.map_err(Error::from)
+    })?;
+    match pre {
+        Ok(location) => {
+            confirm(&confirm_prompt(spec, &cost(catalog, spec, location.as_deref())))?;
+            opts.skip_preflight = true;
+            opts.location = location;
+        }
+        // Already there as asked: nothing to create; only an operator install would change Azure.
+        Err(_) if a.install_operator => {
+            confirm(&format!("Pool {} exists as asked; install the NVIDIA GPU Operator on it?", spec.name))?;
+        }
+        Err(_) => {}
+    }
+    Ok(())
 }
 
 /// The client, subscription and credential. Credentials are optional for a dry run: without
@@ -233,9 +289,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     for n in &spec.notes {
         p.note(&format!("note: {n}"));
     }
-    let region_hint = a.location.clone();
-    confirm(ctx, a, &spec, &cost(&catalog, &spec, region_hint.as_deref()))?;
-    let opts = CreateOptions {
+    let mut opts = CreateOptions {
         dry_run: a.dry_run,
         no_wait: a.no_wait,
         skip_preflight: a.skip_preflight,
@@ -243,6 +297,9 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()),
         abort_on_interrupt: a.abort_on_interrupt,
     };
+    if needs_confirmation(ctx, a)? {
+        preflight_and_confirm(ctx, &catalog, &spec, &client, &mut opts, a)?;
+    }
     let op_req = a.install_operator.then(|| InstallRequest {
         subscription: subscription.clone(),
         resource_group: a.target.resource_group.clone(),
@@ -415,4 +472,53 @@ fn render_summary(spec: &PoolSpec, s: &Value, c: &Cost) -> String {
         s["gpu_driver"].as_str().unwrap_or("Install"),
         s["mig_profile"].as_str().unwrap_or("none"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool(min_max: Option<(u32, u32)>) -> (Catalog, PoolSpec) {
+        let catalog = Catalog::bundled().expect("catalog");
+        let req = PoolRequest {
+            subscription: "sub".into(),
+            resource_group: "rg".into(),
+            cluster: "c1".into(),
+            name: "gpu".into(),
+            vm_size: "Standard_NC24ads_A100_v4".into(),
+            min_count: min_max.map(|m| m.0),
+            max_count: min_max.map(|m| m.1),
+            ..PoolRequest::default()
+        };
+        let spec = PoolSpec::validate(&catalog, &req).expect("valid");
+        (catalog, spec)
+    }
+
+    #[test]
+    fn the_question_names_the_price_in_the_clusters_region() {
+        let (catalog, spec) = pool(Some((0, 3)));
+        let c = cost(&catalog, &spec, Some("eastus"));
+        let node = catalog.price("Standard_NC24ads_A100_v4", "eastus").and_then(|p| p.linux).expect("priced");
+        assert_eq!(
+            confirm_prompt(&spec, &c),
+            format!(
+                "Create pool gpu in cluster c1 (0–3 × Standard_NC24ads_A100_v4; $0.00–{} per hour at 0–3 nodes ({} a node), linux on-demand in eastus)?",
+                money(Some((node * 3.0 * 100.0).round() / 100.0)),
+                money(Some(node))
+            )
+        );
+        let (catalog, fixed) = pool(None);
+        let c = cost(&catalog, &fixed, Some("eastus"));
+        assert!(confirm_prompt(&fixed, &c)
+            .ends_with(&format!("{} per hour at 1 node(s), linux on-demand in eastus)?", money(Some(node)))));
+    }
+
+    #[test]
+    fn the_question_says_why_a_price_is_missing() {
+        let (catalog, spec) = pool(None);
+        let p = confirm_prompt(&spec, &cost(&catalog, &spec, None));
+        assert!(p.contains("(1 × Standard_NC24ads_A100_v4; price unknown: the cluster's region was not read"), "{p}");
+        let p = confirm_prompt(&spec, &cost(&catalog, &spec, Some("nowhere")));
+        assert!(p.ends_with("no list price for linux on-demand in nowhere)?"), "{p}");
+    }
 }

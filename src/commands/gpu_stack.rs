@@ -1,5 +1,5 @@
 //! The GPU software stack: `register-feature`, `feature list`, `install-operator`,
-//! `kaito enable|workspace` and `manifest`.
+//! and `kaito enable|workspace`.
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -7,11 +7,11 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use crate::arm::auth::{AuthMethod, Secret};
-use crate::arm::{api, ArmClient, ArmError};
+use crate::arm::{ArmClient, ArmError};
 use crate::catalog::{Catalog, Vendor};
 use crate::cli::{
-    FeatureListArgs, Format, InstallOperatorArgs, KaitoEnableArgs, KaitoWorkspaceArgs, KindArg, ManifestArgs,
-    ManifestFormat, RegisterFeatureArgs,
+    FeatureListArgs, Format, InstallOperatorArgs, KaitoEnableArgs, KaitoWorkspaceArgs, ManifestFormat,
+    RegisterFeatureArgs,
 };
 use crate::commands::azure::{self, base_url, subscription, Cred};
 use crate::commands::Ctx;
@@ -19,12 +19,12 @@ use crate::domain::{DriverMode, MigStrategy};
 use crate::error::{did_you_mean, Error};
 use crate::output::{emit, Printer, Shown};
 use crate::plan::cluster_ops::{self, Target};
-use crate::plan::{kaito as kaito_plan, manifest as mf, Plan};
+use crate::plan::{kaito as kaito_plan, Plan};
 use crate::provision::features::{self, Outcome as FeatureOutcome};
 use crate::provision::kaito::{self, Outcome as KaitoOutcome};
 use crate::provision::operator::{self, InstallError, InstallRequest, Report};
 use crate::provision::Progress;
-use crate::recommend::{self, ModelSpec, Os, Requirements, Workload};
+use crate::recommend::{self, ModelSpec, Requirements, Workload};
 
 fn print_plan(p: &Printer, format: Format, base: &str, plan: &Plan, extra: Value) -> Result<(), Error> {
     azure::render_plan(p, format, base, plan, "Dry run: no change is made.", extra)
@@ -428,7 +428,7 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
 }
 
 /// Print a generated YAML document as YAML, or as JSON.
-fn print_document(p: &Printer, format: ManifestFormat, yaml: &str) -> anyhow::Result<()> {
+pub(crate) fn print_document(p: &Printer, format: ManifestFormat, yaml: &str) -> anyhow::Result<()> {
     match format {
         ManifestFormat::Yaml => p.out(yaml)?,
         ManifestFormat::Json => {
@@ -438,130 +438,4 @@ fn print_document(p: &Printer, format: ManifestFormat, yaml: &str) -> anyhow::Re
         }
     }
     Ok(())
-}
-
-/// `aksgpu manifest`
-pub fn manifest(ctx: &Ctx, a: &ManifestArgs) -> anyhow::Result<()> {
-    let catalog = ctx.catalog()?;
-    let mut taints = a.taints.clone();
-    let mut vm_size = a.vm_size.clone();
-    let mut mig = a.mig_profile.clone();
-    let mut spot = a.spot;
-    let mut os = a.os;
-    // Read the pool from Azure when the cluster is named.
-    if let (Some(pool), Some(rg), Some(cluster)) = (&a.pool, &a.resource_group, &a.cluster) {
-        let az = azure::connect(&a.arm)?;
-        let sub = subscription(&az)?;
-        let path = crate::plan::pool_path(&sub, rg, cluster, pool);
-        let client = az.client;
-        let v: Value = azure::run_interruptible(&Progress::default(), async {
-            Ok(client.get_json(&crate::plan::with_api(&path, api::AKS)).await?)
-        })?;
-        let p = &v["properties"];
-        if taints.is_none() {
-            taints = Some(
-                p["nodeTaints"]
-                    .as_array()
-                    .map(|t| t.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
-                    .unwrap_or_default(),
-            );
-        }
-        vm_size = vm_size.or_else(|| p["vmSize"].as_str().map(str::to_owned));
-        mig = mig.or_else(|| p["gpuInstanceProfile"].as_str().map(str::to_owned));
-        spot = spot || p["scaleSetPriority"].as_str() == Some("Spot");
-        if os.is_none() && p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) {
-            os = Some(Os::Windows);
-        }
-    }
-    let size = match &vm_size {
-        Some(s) => Some(catalog.size(s).ok_or_else(|| {
-            Error::usage(format!("--vm-size {s:?} is not in the catalog"), did_you_mean(&catalog.suggest_sizes(s)))
-        })?),
-        None => None,
-    };
-    let taints: Vec<String> = taints
-        .unwrap_or_else(|| vec![crate::plan::agent_pool::DEFAULT_TAINT.to_owned()])
-        .iter()
-        .flat_map(|t| t.split(','))
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .map(|t| {
-            crate::plan::agent_pool::parse_taint(t)
-                .map_err(|e| Error::usage(format!("--taints: {}", e.message), e.hint))
-        })
-        .collect::<Result<_, _>>()?;
-    let resource = if os == Some(Os::Windows) {
-        if mig.is_some() {
-            return Err(Error::usage("--mig-profile: MIG is not available on Windows", None).into());
-        }
-        mf::GpuResource::DirectX
-    } else if let Some(m) = &mig {
-        let slice = if m.contains(".") {
-            m.clone()
-        } else {
-            let s = size.ok_or_else(|| {
-                Error::usage(
-                    "--mig-profile MIGxg needs --vm-size (or the pool read from Azure) to name the slice",
-                    Some("or pass the slice, e.g. --mig-profile 1g.10gb".into()),
-                )
-            })?;
-            let g = catalog.gpu(&s.gpu_model);
-            g.and_then(|g| g.mig_profiles.iter().find(|p| p.profile.eq_ignore_ascii_case(m)).map(|p| p.slice.clone())).ok_or_else(|| {
-                Error::usage(format!("--mig-profile {m} is not a MIG profile of {}", s.gpu_model), None)
-            })?
-        };
-        mf::GpuResource::MigSlice(slice)
-    } else {
-        mf::GpuResource::Nvidia
-    };
-    if a.gpus == 0 {
-        return Err(Error::usage("--gpus must be at least 1", None).into());
-    }
-    if let (Some(s), mf::GpuResource::Nvidia) = (size, &resource) {
-        if s.gpu_count.is_partial() || a.gpus > s.gpu_count.whole() {
-            ctx.printer.note(&format!(
-                "warning: {} has {} GPU(s) per node; --gpus {} cannot be scheduled on one node",
-                s.name, s.gpu_count, a.gpus
-            ));
-        }
-    }
-    let mut selector = BTreeMap::new();
-    match (&a.pool, size) {
-        (Some(p), _) => {
-            selector.insert("agentpool".to_owned(), p.clone());
-        }
-        (None, Some(s)) => {
-            selector.insert("node.kubernetes.io/instance-type".to_owned(), s.name.clone());
-        }
-        (None, None) => {}
-    }
-    let kind = match a.kind {
-        KindArg::Pod => mf::Kind::Pod,
-        KindArg::Deployment => mf::Kind::Deployment,
-        KindArg::Job => mf::Kind::Job,
-    };
-    let default_image = if os == Some(Os::Windows) {
-        "mcr.microsoft.com/windows/servercore:ltsc2022"
-    } else {
-        "nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04"
-    };
-    let spec = mf::ManifestSpec {
-        name: a.name.clone(),
-        namespace: a.namespace.clone(),
-        image: a.image.clone().unwrap_or_else(|| default_image.to_owned()),
-        kind,
-        gpus: a.gpus,
-        taints,
-        spot,
-        node_selector: selector,
-        resource,
-        command: if a.image.is_none() && os != Some(Os::Windows) {
-            Some(vec!["sleep".into(), "infinity".into()])
-        } else {
-            None
-        },
-    };
-    let spec = if a.smoke_test { mf::smoke_test(&spec) } else { spec };
-    let yaml = mf::manifest_yaml(&spec);
-    print_document(&ctx.printer, a.output, &yaml)
 }

@@ -6,6 +6,8 @@ pub mod catalog;
 pub mod completions;
 pub mod create_pool;
 pub mod gpu_stack;
+pub mod man;
+pub mod manifest;
 pub mod money;
 pub mod recommend;
 pub mod wait;

@@ -97,6 +97,20 @@ pub fn resource_name(resource: &GpuResource) -> String {
     }
 }
 
+/// How many `nvidia.com/gpu` a node of a size offers: its whole GPUs, or one for a partial-GPU
+/// size. A partial size (Standard_NV6ads_A10_v5, 1/6 of an A10; Standard_NC8ads_A10_v4, half of
+/// one) gets one virtual GPU device, so the device plugin advertises `nvidia.com/gpu: 1` and a
+/// pod asks for 1. Sources: MicrosoftDocs/azure-docs:articles/virtual-machines/nva10v5-series.md
+/// ("partial NVIDIA GPUs … starting at 1/6th of a GPU"), and Azure's Resource SKU data, which
+/// gives `GPUs: 1` for these sizes (catalog/sizes/nc.yaml, NCads_A10_v4 comment).
+pub fn gpus_per_node(count: crate::catalog::GpuCount) -> u32 {
+    if count.is_partial() {
+        1
+    } else {
+        count.whole()
+    }
+}
+
 /// The toleration for one taint.
 ///
 /// `key=value:Effect` → `Equal`; `key:Effect` (or an empty value) → `Exists`. Text without a
@@ -302,6 +316,23 @@ mod tests {
     use serde_json::{json, Value};
 
     use super::*;
+
+    #[test]
+    fn a_partial_gpu_size_exposes_one_gpu() {
+        let catalog = crate::catalog::Catalog::bundled().expect("catalog");
+        for (size, gpus) in [
+            ("Standard_NV6ads_A10_v5", 1),
+            ("Standard_NC8ads_A10_v4", 1),
+            ("Standard_NV36ads_A10_v5", 1),
+            ("Standard_NC24ads_A100_v4", 1),
+            ("Standard_NV72ads_A10_v5", 2),
+            ("Standard_ND96isr_H100_v5", 8),
+        ] {
+            let s = catalog.size(size).expect(size);
+            assert_eq!(gpus_per_node(s.gpu_count), gpus, "{size}");
+        }
+        assert!(catalog.size("Standard_NV6ads_A10_v5").expect("NV6").gpu_count.is_partial());
+    }
 
     fn parse(yaml: &str) -> Value {
         serde_yaml_ng::from_str(yaml).expect("manifest parses as YAML")

@@ -170,7 +170,7 @@ pub async fn create(
 }
 
 /// Preflight (unless skipped): `Ok(location)` to go on, `Err(outcome)` when done already.
-async fn preflight_step(
+pub async fn preflight_step(
     client: &ArmClient,
     catalog: &Catalog,
     spec: &PoolSpec,

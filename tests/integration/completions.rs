@@ -1,4 +1,5 @@
-//! The committed completion scripts match what the binary generates, and the man page renders.
+//! The committed completion scripts match what the binary generates, their install help, and
+//! the man pages.
 //! Set `AKSGPU_UPDATE_COMPLETIONS=1` to rewrite them.
 
 use crate::support::aksgpu;
@@ -36,8 +37,52 @@ fn committed_completions_are_current() {
 fn man_page_renders() {
     let run = aksgpu(&["man"]);
     assert_eq!(run.code, 0);
-    assert!(run.stdout.contains(".TH aksgpu"), "{}", &run.stdout[..200.min(run.stdout.len())]);
-    assert!(run.stdout.contains("recommend"));
+    assert!(run.stdout.contains(".TH aksgpu 1"), "{}", &run.stdout[..200.min(run.stdout.len())]);
+    for s in ["recommend", ".SH ENVIRONMENT", ".SH \"EXIT STATUS\"", ".SH EXAMPLES"] {
+        assert!(run.stdout.contains(s), "{s} missing");
+    }
+}
+
+/// Every subcommand has a page, nested ones named word by word, with its own flags and the
+/// three extra sections; an unknown name is a usage error.
+#[test]
+fn every_subcommand_has_a_man_page() {
+    for (words, title, flag) in [
+        (&["create-pool"][..], "aksgpu-create-pool", "\\-\\-min\\-count"),
+        (&["kaito", "workspace"][..], "aksgpu-kaito-workspace", "\\-\\-instance\\-type"),
+        (&["cluster", "stop"][..], "aksgpu-cluster-stop", "\\-\\-dry\\-run"),
+        (&["man"][..], "aksgpu-man", "SUBCOMMAND"),
+    ] {
+        let mut args = vec!["man"];
+        args.extend_from_slice(words);
+        let run = aksgpu(&args);
+        assert_eq!(run.code, 0, "{words:?}: {}", run.stderr);
+        assert!(run.stdout.contains(&format!(".TH {title} 1")), "{words:?}: {}", &run.stdout[..200]);
+        assert!(run.stdout.contains(flag), "{words:?} lacks {flag}");
+        for s in [".SH OPTIONS", ".SH ENVIRONMENT", ".SH \"EXIT STATUS\"", ".SH EXAMPLES"] {
+            assert!(run.stdout.contains(s), "{words:?} lacks {s}");
+        }
+    }
+    let bad = aksgpu(&["man", "kaito", "nope"]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("nope") && bad.stderr.contains("workspace"), "{}", bad.stderr);
+}
+
+/// `completions --help` says where the script goes in each shell.
+#[test]
+fn completions_help_says_how_to_install_each_shell() {
+    let run = aksgpu(&["completions", "--help"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for line in [
+        "aksgpu completions bash > ~/.local/share/bash-completion/completions/aksgpu",
+        "source <(aksgpu completions zsh)",
+        "aksgpu completions fish > ~/.config/fish/completions/aksgpu.fish",
+        "aksgpu completions powershell | Out-String | Invoke-Expression",
+        "eval (aksgpu completions elvish | slurp)",
+    ] {
+        assert!(run.stdout.contains(line), "missing {line:?}:\n{}", run.stdout);
+    }
+    assert!(aksgpu(&["completions", "-h"]).stdout.contains("--help"));
 }
 
 /// Ask the binary for completions the way the fish registration script does.

@@ -340,23 +340,13 @@ fn kaito_workspace_picks_a_capable_size_and_refuses_small_or_old_ones() {
 #[test]
 fn manifests_for_pools_mig_windows_and_smoke_tests() {
     let mig = aksgpu_with(
-        &[
-            "manifest",
-            "--pool",
-            "gpu",
-            "--mig-profile",
-            "MIG1g",
-            "--vm-size",
-            "Standard_ND96amsr_A100_v4",
-            "--kind",
-            "pod",
-        ],
+        &["manifest", "--mig-profile", "MIG1g", "--vm-size", "Standard_ND96amsr_A100_v4", "--kind", "pod"],
         &[],
     );
     assert_eq!(mig.code, 0, "{}", mig.stderr);
     let v: Value = serde_yaml_ng::from_str(&mig.stdout).expect("yaml");
     assert_eq!(v["kind"], "Pod");
-    assert_eq!(v["spec"]["nodeSelector"]["agentpool"], "gpu");
+    assert_eq!(v["spec"]["nodeSelector"]["node.kubernetes.io/instance-type"], "Standard_ND96amsr_A100_v4");
     assert_eq!(v["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/mig-1g.10gb"], 1);
     assert!(v["spec"]["tolerations"].to_string().contains("sku"));
     let win = aksgpu_with(&["manifest", "--vm-size", "Standard_NC4as_T4_v3", "--os", "windows", "-o", "json"], &[]);

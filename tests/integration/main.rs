@@ -12,6 +12,7 @@ mod fake_arm;
 mod fault_props;
 mod faults;
 mod gpu_stack;
+mod manifest_cli;
 mod money;
 mod price_cache;
 mod properties;

@@ -1,57 +1,222 @@
-//! The recommend wizard in a real terminal: tmux runs the binary, send-keys answers, and
-//! capture-pane reads the screen. `.ci/run` installs tmux; without it the test fails under
-//! CI=true, and elsewhere says on stderr that it did not run.
+//! The prompts in a real terminal: tmux runs the binary, send-keys answers, capture-pane reads
+//! the screen and `#{cursor_flag}` says whether the cursor is shown. `.ci/run` installs tmux;
+//! without it these tests fail under CI=true, and elsewhere say on stderr that they did not run.
+//! The last test checks the no-terminal side of the create-pool question without tmux.
 
 use std::process::Command;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
+
+use crate::fake_arm::{cluster_path, FakeArm};
 
 fn tmux(args: &[&str]) -> String {
     let out = Command::new("tmux").args(args).output().expect("run tmux");
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn wait_for(session: &str, text: &str) -> String {
-    let start = Instant::now();
-    loop {
-        let screen = tmux(&["capture-pane", "-p", "-t", session]);
-        if screen.contains(text) {
-            return screen;
+fn has_tmux() -> bool {
+    let has = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
+    crate::support::require("tmux (for the real-terminal tests)", has)
+}
+
+/// A tmux session running `aksgpu ARGS` (then `echo EXIT=$?`), killed when dropped.
+struct Session(String);
+
+impl Session {
+    /// `env` is passed with `env -i`, so nothing of the host's Azure setup leaks in.
+    fn start(tag: &str, args: &str, env: &[(&str, &str)]) -> Session {
+        let name = format!("aksgpu-{tag}-{}", std::process::id());
+        let bin = env!("CARGO_BIN_EXE_aksgpu");
+        let vars: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let cmd = format!(
+            "env -i TERM=xterm-256color HOME=/nonexistent-aksgpu-home {} {bin} {args}; echo EXIT=$?; sleep 60",
+            vars.join(" ")
+        );
+        let status = Command::new("tmux")
+            .args(["new-session", "-d", "-s", &name, "-x", "160", "-y", "60", &cmd])
+            .status()
+            .expect("start tmux");
+        assert!(status.success());
+        Session(name)
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", &self.0];
+        args.extend_from_slice(keys);
+        tmux(&args);
+    }
+
+    fn wait_for(&self, text: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = tmux(&["capture-pane", "-p", "-t", &self.0]);
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting for {text:?}; screen:\n{screen}");
+            sleep(Duration::from_millis(100));
         }
-        assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting for {text:?}; screen:\n{screen}");
-        sleep(Duration::from_millis(100));
+    }
+
+    fn cursor_shown(&self) -> bool {
+        tmux(&["display-message", "-p", "-t", &self.0, "#{cursor_flag}"]).trim() == "1"
+    }
+
+    /// Wait until the prompt has hidden the cursor (dialoguer draws the question first).
+    fn wait_cursor_hidden(&self) {
+        let start = Instant::now();
+        while self.cursor_shown() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the prompt never hid the cursor (else the test proves nothing)"
+            );
+            sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        tmux(&["kill-session", "-t", &self.0]);
     }
 }
 
 #[test]
 fn wizard_asks_and_recommends_in_a_real_terminal() {
-    let has_tmux = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
-    if !crate::support::require("tmux (for the wizard's real-terminal test)", has_tmux) {
+    if !has_tmux() {
         return;
     }
-    let session = format!("aksgpu-wizard-{}", std::process::id());
-    let bin = env!("CARGO_BIN_EXE_aksgpu");
-    let cmd = format!("env -u AKSGPU_CATALOG {bin} recommend --top 2; echo EXIT=$?; sleep 60");
-    let status = Command::new("tmux")
-        .args(["new-session", "-d", "-s", &session, "-x", "160", "-y", "60", &cmd])
-        .status()
-        .expect("start tmux");
-    assert!(status.success());
-    let result = std::panic::catch_unwind(|| {
-        wait_for(&session, "What will the GPUs run?");
-        tmux(&["send-keys", "-t", &session, "Enter"]);
-        wait_for(&session, "Model (alias");
-        tmux(&["send-keys", "-t", &session, "no-such-model", "Enter"]);
-        wait_for(&session, "unknown model");
-        tmux(&["send-keys", "-t", &session, "C-u", "llama-3.1-8b", "Enter"]);
-        wait_for(&session, "Node OS");
-        tmux(&["send-keys", "-t", &session, "Enter"]);
-        wait_for(&session, "spot");
-        tmux(&["send-keys", "-t", &session, "n"]);
-        wait_for(&session, "EXIT=")
-    });
-    tmux(&["kill-session", "-t", &session]);
-    let screen = result.unwrap_or_else(|e| std::panic::resume_unwind(e));
+    let s = Session::start("wizard", "recommend --top 2", &[]);
+    s.wait_for("What will the GPUs run?");
+    s.keys(&["Enter"]);
+    s.wait_for("Model (alias");
+    s.keys(&["no-such-model", "Enter"]);
+    s.wait_for("unknown model");
+    s.keys(&["C-u", "llama-3.1-8b", "Enter"]);
+    s.wait_for("Node OS");
+    s.keys(&["Enter"]);
+    s.wait_for("spot");
+    s.keys(&["n"]);
+    let screen = s.wait_for("EXIT=");
     assert!(screen.contains("EXIT=0"), "{screen}");
     assert!(screen.contains("1  Standard_NC16ads_A10_v4"), "{screen}");
+}
+
+/// Flags given with the wizard are kept (`--precision`, `--max-price-per-hour`) and not asked
+/// again (`--os`, `--spot`).
+#[test]
+fn wizard_keeps_the_flags_given_and_asks_only_the_rest() {
+    if !has_tmux() {
+        return;
+    }
+    // int4 Llama 8B on spot: the T4 sizes lead at $0.06 and $0.08 an hour (bundled catalog);
+    // the price cap leaves only the first.
+    let s = Session::start(
+        "wizard-flags",
+        "recommend --top 2 --precision int4 --max-price-per-hour 0.07 --spot --os linux",
+        &[],
+    );
+    s.wait_for("What will the GPUs run?");
+    s.keys(&["Enter"]);
+    s.wait_for("Model (alias");
+    s.keys(&["llama-3.1-8b", "Enter"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    assert!(!screen.contains("Node OS"), "--os was asked again:\n{screen}");
+    assert!(!screen.contains("Use spot VMs"), "--spot was asked again:\n{screen}");
+    assert!(screen.contains("· int4 ·") && screen.contains("· linux · spot"), "{screen}");
+    assert!(screen.contains("1  Standard_NC4as_T4_v3"), "{screen}");
+    assert!(!screen.contains("2  Standard_"), "--max-price-per-hour 0.07 was dropped:\n{screen}");
+}
+
+/// Ctrl-C in a selection prompt (which hides the cursor) exits 130 with the cursor shown.
+#[test]
+fn ctrl_c_in_the_wizard_restores_the_cursor() {
+    if !has_tmux() {
+        return;
+    }
+    let s = Session::start("wizard-ctrl-c", "recommend", &[]);
+    s.wait_for("What will the GPUs run?");
+    s.wait_cursor_hidden();
+    s.keys(&["C-c"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=130"), "{screen}");
+    assert!(s.cursor_shown(), "the cursor is still hidden after Ctrl-C:\n{screen}");
+}
+
+fn create_pool_session(arm: &FakeArm, tag: &str) -> Session {
+    let env = [
+        ("AKSGPU_ARM_ENDPOINT", arm.base.as_str()),
+        ("AKSGPU_ACCESS_TOKEN", crate::fake_arm::TOKEN),
+        ("AZURE_SUBSCRIPTION_ID", crate::fake_arm::SUB),
+        ("AKSGPU_TEST_NO_RETRY_DELAY", "1"),
+    ];
+    Session::start(tag, "create-pool -g rg --cluster c1 --name gpu --vm-size Standard_NC24ads_A100_v4", &env)
+}
+
+/// On a terminal create-pool asks after preflight, with the price in the cluster's region
+/// (eastus, read from the cluster); "no" writes nothing.
+#[test]
+fn create_pool_asks_after_preflight_with_the_regions_price() {
+    if !has_tmux() {
+        return;
+    }
+    let arm = FakeArm::start();
+    let s = create_pool_session(&arm, "confirm-no");
+    let screen = s.wait_for("Create pool gpu");
+    assert!(arm.count("GET", &cluster_path("c1")) >= 1, "asked before preflight: {:?}", arm.calls());
+    assert_eq!(arm.count("PUT", "/"), 0);
+    assert!(screen.contains("per hour at 1 node(s), linux on-demand in eastus"), "{screen}");
+    assert!(!screen.contains("unknown"), "{screen}");
+    s.keys(&["n"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("nothing was changed"), "{screen}");
+    assert!(screen.contains("EXIT=130"), "{screen}");
+    assert_eq!(arm.count("PUT", "/"), 0, "{:?}", arm.calls());
+}
+
+/// "yes" creates the pool once, without reading the preflight facts a second time.
+#[test]
+fn create_pool_yes_on_a_terminal_creates_once() {
+    if !has_tmux() {
+        return;
+    }
+    let arm = FakeArm::start();
+    let s = create_pool_session(&arm, "confirm-yes");
+    s.wait_for("Create pool gpu");
+    let reads = arm.count("GET", "/");
+    s.keys(&["y"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    assert_eq!(arm.count("PUT", "/agentPools/gpu"), 1, "{:?}", arm.calls());
+    let skus_after = arm.calls().iter().skip(reads).filter(|(m, p)| m == "GET" && p.contains("/skus")).count();
+    assert_eq!(skus_after, 0, "preflight ran twice: {:?}", arm.calls());
+}
+
+/// Ctrl-C at the create-pool question: exit 130, nothing written, the cursor shown again.
+#[test]
+fn ctrl_c_at_the_create_pool_question_writes_nothing() {
+    if !has_tmux() {
+        return;
+    }
+    let arm = FakeArm::start();
+    let s = create_pool_session(&arm, "confirm-ctrl-c");
+    s.wait_for("Create pool gpu");
+    s.wait_cursor_hidden();
+    s.keys(&["C-c"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=130"), "{screen}");
+    assert!(s.cursor_shown(), "the cursor is still hidden after Ctrl-C:\n{screen}");
+    assert_eq!(arm.count("PUT", "/"), 0, "{:?}", arm.calls());
+}
+
+/// The other side: without a terminal, create-pool needs --yes (exit 2) and reads nothing.
+#[test]
+fn create_pool_without_a_terminal_needs_yes_and_sends_nothing() {
+    let arm = FakeArm::start();
+    let args = ["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--vm-size", "Standard_NC24ads_A100_v4"];
+    let r = crate::support::aksgpu_arm(&arm.base, &args, &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("without a terminal it needs --yes") && r.stderr.contains("--dry-run"), "{}", r.stderr);
+    assert!(arm.log().is_empty(), "{:?}", arm.calls());
 }

@@ -1,0 +1,169 @@
+//! `aksgpu manifest`: flags (and, with -g/--cluster, the pool read from Azure) → a pure
+//! `ManifestSpec` → YAML or JSON.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::arm::api;
+use crate::catalog::{Catalog, VmSize};
+use crate::cli::{KindArg, ManifestArgs};
+use crate::commands::azure::{self, subscription};
+use crate::commands::gpu_stack::print_document;
+use crate::commands::Ctx;
+use crate::error::{did_you_mean, Error};
+use crate::plan::manifest as mf;
+use crate::provision::Progress;
+use crate::recommend::Os;
+
+/// What is known about the target pool: from the flags, completed from Azure.
+#[derive(Debug, Default)]
+struct Target {
+    taints: Option<Vec<String>>,
+    vm_size: Option<String>,
+    mig: Option<String>,
+    spot: bool,
+    os: Option<Os>,
+}
+
+/// `aksgpu manifest`
+pub fn manifest(ctx: &Ctx, a: &ManifestArgs) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let mut t = Target {
+        taints: a.taints.clone(),
+        vm_size: a.vm_size.clone(),
+        mig: a.mig_profile.clone(),
+        spot: a.spot,
+        os: a.os,
+    };
+    if let (Some(pool), Some(rg), Some(cluster)) = (&a.pool, &a.resource_group, &a.cluster) {
+        read_pool(a, pool, rg, cluster, &mut t)?;
+    }
+    let size = match &t.vm_size {
+        Some(s) => Some(catalog.size(s).ok_or_else(|| {
+            Error::usage(format!("--vm-size {s:?} is not in the catalog"), did_you_mean(&catalog.suggest_sizes(s)))
+        })?),
+        None => None,
+    };
+    let resource = resource(&catalog, &t, size)?;
+    if a.gpus == 0 {
+        return Err(Error::usage("--gpus must be at least 1", None).into());
+    }
+    if let (Some(s), mf::GpuResource::Nvidia) = (size, &resource) {
+        let per_node = mf::gpus_per_node(s.gpu_count);
+        if a.gpus > per_node {
+            let partial = if s.gpu_count.is_partial() {
+                format!(" (a {} share of one {}, seen as one GPU)", s.gpu_count, s.gpu_model)
+            } else {
+                String::new()
+            };
+            ctx.printer.note(&format!(
+                "warning: {} exposes {per_node} GPU(s) per node{partial}; --gpus {} cannot be scheduled on one node",
+                s.name, a.gpus
+            ));
+        }
+    }
+    let spec = spec(a, t, size, resource)?;
+    let spec = if a.smoke_test { mf::smoke_test(&spec) } else { spec };
+    print_document(&ctx.printer, a.output, &mf::manifest_yaml(&spec))
+}
+
+/// Fill what the flags left open from the pool in Azure.
+fn read_pool(a: &ManifestArgs, pool: &str, rg: &str, cluster: &str, t: &mut Target) -> Result<(), Error> {
+    let az = azure::connect(&a.arm)?;
+    let sub = subscription(&az)?;
+    let path = crate::plan::pool_path(&sub, rg, cluster, pool);
+    let client = az.client;
+    let v: Value = azure::run_interruptible(&Progress::default(), async {
+        Ok(client.get_json(&crate::plan::with_api(&path, api::AKS)).await?)
+    })?;
+    let p = &v["properties"];
+    if t.taints.is_none() {
+        t.taints = Some(
+            p["nodeTaints"]
+                .as_array()
+                .map(|x| x.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+                .unwrap_or_default(),
+        );
+    }
+    t.vm_size = t.vm_size.take().or_else(|| p["vmSize"].as_str().map(str::to_owned));
+    t.mig = t.mig.take().or_else(|| p["gpuInstanceProfile"].as_str().map(str::to_owned));
+    t.spot = t.spot || p["scaleSetPriority"].as_str() == Some("Spot");
+    if t.os.is_none() && p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) {
+        t.os = Some(Os::Windows);
+    }
+    Ok(())
+}
+
+/// The extended resource: DirectX on Windows, a MIG slice, or whole NVIDIA GPUs.
+fn resource(catalog: &Catalog, t: &Target, size: Option<&VmSize>) -> Result<mf::GpuResource, Error> {
+    if t.os == Some(Os::Windows) {
+        if t.mig.is_some() {
+            return Err(Error::usage("--mig-profile: MIG is not available on Windows", None));
+        }
+        return Ok(mf::GpuResource::DirectX);
+    }
+    let Some(m) = &t.mig else { return Ok(mf::GpuResource::Nvidia) };
+    if m.contains('.') {
+        return Ok(mf::GpuResource::MigSlice(m.clone()));
+    }
+    let s = size.ok_or_else(|| {
+        Error::usage(
+            format!("--mig-profile {m} needs the VM size to name the slice"),
+            Some(
+                "pass the slice (e.g. --mig-profile 1g.10gb), or --vm-size, or -g and --cluster to read the pool"
+                    .into(),
+            ),
+        )
+    })?;
+    let g = catalog.gpu(&s.gpu_model);
+    let slice = g
+        .and_then(|g| g.mig_profiles.iter().find(|p| p.profile.eq_ignore_ascii_case(m)).map(|p| p.slice.clone()))
+        .ok_or_else(|| Error::usage(format!("--mig-profile {m} is not a MIG profile of {}", s.gpu_model), None))?;
+    Ok(mf::GpuResource::MigSlice(slice))
+}
+
+/// The manifest's spec from the flags and the target.
+fn spec(
+    a: &ManifestArgs,
+    t: Target,
+    size: Option<&VmSize>,
+    resource: mf::GpuResource,
+) -> Result<mf::ManifestSpec, Error> {
+    let taints: Vec<String> = t
+        .taints
+        .unwrap_or_else(|| vec![crate::plan::agent_pool::DEFAULT_TAINT.to_owned()])
+        .iter()
+        .flat_map(|x| x.split(','))
+        .map(str::trim)
+        .filter(|x| !x.is_empty())
+        .map(|x| {
+            crate::plan::agent_pool::parse_taint(x)
+                .map_err(|e| Error::usage(format!("--taints: {}", e.message), e.hint))
+        })
+        .collect::<Result<_, _>>()?;
+    let mut node_selector = BTreeMap::new();
+    match (&a.pool, size) {
+        (Some(p), _) => node_selector.insert("agentpool".to_owned(), p.clone()),
+        (None, Some(s)) => node_selector.insert("node.kubernetes.io/instance-type".to_owned(), s.name.clone()),
+        (None, None) => None,
+    };
+    let windows = t.os == Some(Os::Windows);
+    let default_image = if windows { mf::WINDOWS_SMOKE_IMAGE } else { mf::LINUX_SMOKE_IMAGE };
+    Ok(mf::ManifestSpec {
+        name: a.name.clone(),
+        namespace: a.namespace.clone(),
+        image: a.image.clone().unwrap_or_else(|| default_image.to_owned()),
+        kind: match a.kind {
+            KindArg::Pod => mf::Kind::Pod,
+            KindArg::Deployment => mf::Kind::Deployment,
+            KindArg::Job => mf::Kind::Job,
+        },
+        gpus: a.gpus,
+        taints,
+        spot: t.spot,
+        node_selector,
+        resource,
+        command: (a.image.is_none() && !windows).then(|| vec!["sleep".into(), "infinity".into()]),
+    })
+}
