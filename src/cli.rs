@@ -979,7 +979,7 @@ mod tests {
             ])
             .expect(flag);
             let Command::CreatePool(c) = cli.command else { panic!("create-pool") };
-            assert_eq!(c.kubernetes_version.as_deref(), Some("1.31"), "{flag}");
+            assert_eq!(c.kubernetes_version.map(|v| v.to_string()).as_deref(), Some("1.31"), "{flag}");
         }
     }
 
