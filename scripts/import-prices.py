@@ -45,13 +45,19 @@ SKYPILOT = (
 )
 
 
+# The Retail Prices API (and so the karpenter table) names one size without its "_v1" suffix;
+# Microsoft's NGads V620 size table and the Resource SKUs API call it Standard_NG32adms_V620_v1
+# (azure-compute-docs: sizes/gpu-accelerated/ngadsv620-series.md), like its three siblings.
+ARM_NAME = {"Standard_NG32adms_V620": "Standard_NG32adms_V620_v1"}
+
+
 def is_gpu(name):
     return name.startswith("Standard_N") and not name.startswith("Standard_NP")
 
 
 linux = {}  # (size, region) -> price
 for r in csv.DictReader(open(ondemand_csv)):
-    name, region = r["vm_size"], r["region"]
+    name, region = ARM_NAME.get(r["vm_size"], r["vm_size"]), r["region"]
     if not is_gpu(name):
         continue
     price = float(r["linux_on_demand_usd_per_hour"])
