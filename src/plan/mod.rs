@@ -5,6 +5,7 @@
 
 pub mod agent_pool;
 pub mod cluster;
+pub mod gitops;
 pub mod kaito;
 pub mod manifest;
 pub mod operator;
