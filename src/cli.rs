@@ -800,8 +800,10 @@ pub struct AuthStatusArgs {
 
 /// `aksgpu apply`
 #[derive(Debug, Args)]
-#[command(after_help = "Exit codes: 0 applied (or nothing to change), 1 failed or refused (what was done and what was \
-not is listed; run again to resume), 2 bad file, 3 auth, 4 timed out, 130 interrupted. Nothing is ever deleted.")]
+#[command(
+    after_help = "Exit codes: 0 applied (or nothing to change), 1 failed or refused (what was done and what was \
+not is listed; run again to resume), 2 bad file, 3 auth, 4 timed out, 130 interrupted. Nothing is ever deleted."
+)]
 pub struct ApplyArgs {
     #[command(flatten)]
     pub arm: ArmArgs,

@@ -2,6 +2,7 @@
 
 #![allow(clippy::print_stderr)]
 
+mod apply;
 mod catalog_cli;
 mod ci_prerequisites;
 mod completions;

@@ -66,7 +66,9 @@ pub fn pick(catalog: &Catalog, p: &PoolConfig, r: &RecommendConfig) -> Result<St
     let out = recommend::recommend(catalog, &req);
     out.recommendations.first().map(|t| t.vm_size.clone()).ok_or_else(|| {
         let why = out.no_fit().map(|n| n.constraint).unwrap_or_default();
-        format!("no size fits (the {why} check removed the last candidates); run `aksgpu recommend` with the same settings")
+        format!(
+            "no size fits (the {why} check removed the last candidates); run `aksgpu recommend` with the same settings"
+        )
     })
 }
 
@@ -252,4 +254,3 @@ pub fn operator_plan(
 pub fn kaito_plan(d: &Desired, cluster: &Value) -> Plan {
     kaito::plan(&cluster_path(&d.subscription, &d.resource_group, &d.cluster), cluster)
 }
-

@@ -36,6 +36,7 @@ struct Loaded {
     client: ArmClient,
     cred: Option<Cred>,
     base: String,
+    printer: crate::output::Printer,
 }
 
 /// Read and validate the file (exit 2 when bad), then connect. With `offline_ok` (dry runs)
@@ -48,7 +49,9 @@ fn load(ctx: &Ctx, file: &Path, arm: &ArmArgs, offline_ok: bool) -> Result<Loade
     let mut arm = arm.clone();
     match (&cfg.cluster.subscription, &arm.subscription) {
         (Some(f), Some(flag)) if !f.eq_ignore_ascii_case(flag) => {
-            return Err(src.error("cluster.subscription", format!("{f} differs from --subscription {flag}"), None).into())
+            return Err(src
+                .error("cluster.subscription", format!("{f} differs from --subscription {flag}"), None)
+                .into())
         }
         (Some(f), _) => arm.subscription = Some(f.clone()),
         _ => {}
@@ -66,10 +69,14 @@ fn load(ctx: &Ctx, file: &Path, arm: &ArmArgs, offline_ok: bool) -> Result<Loade
         desired.subscription.clone_from(&sub);
         desired.pools.iter_mut().for_each(|p| p.subscription.clone_from(&sub));
     }
-    Ok(Loaded { catalog, desired, client, cred, base: azure::base_url(&arm) })
+    Ok(Loaded { catalog, desired, client, cred, base: azure::base_url(&arm), printer: ctx.printer })
 }
 
-fn connect(arm: &ArmArgs, offline_ok: bool, p: &crate::output::Printer) -> Result<(ArmClient, String, Option<Cred>), Error> {
+fn connect(
+    arm: &ArmArgs,
+    offline_ok: bool,
+    p: &crate::output::Printer,
+) -> Result<(ArmClient, String, Option<Cred>), Error> {
     let placeholder = || arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
     match azure::connect(arm) {
         Ok(az) => match az.subscription {
@@ -81,7 +88,9 @@ fn connect(arm: &ArmArgs, offline_ok: bool, p: &crate::output::Printer) -> Resul
             Err(e) => Err(Error::from(e)),
         },
         Err(e) if offline_ok => {
-            p.note(&format!("note: no credentials ({e}); the plan comes from the file alone (placeholders for what would be read)"));
+            p.note(&format!(
+                "note: no credentials ({e}); the plan comes from the file alone (placeholders for what would be read)"
+            ));
             Ok((azure::offline(arm)?, placeholder(), None))
         }
         Err(e) => Err(e),
@@ -140,7 +149,10 @@ pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
                      {…} placeholders stand for what would be read."
                 .to_owned(),
         };
-        let extra = json!({"changes": changes.unwrap_or_default()});
+        let extra = match changes {
+            Some(c) => json!({"preflight": "read", "changes": c}),
+            None => json!({"preflight": "not run"}),
+        };
         azure::render_plan(p, a.output, &l.base, &plan, &header, extra)?;
         return Ok(());
     }
@@ -154,7 +166,11 @@ pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
         .into());
     }
     if !gdiff::changes(&changes) {
-        render::results(p, a.output, &changes.iter().map(|c| Row::of(c, "unchanged", c.detail.clone())).collect::<Vec<_>>())?;
+        render::results(
+            p,
+            a.output,
+            &changes.iter().map(|c| Row::of(c, "unchanged", c.detail.clone())).collect::<Vec<_>>(),
+        )?;
         return Ok(());
     }
     confirm(ctx, a, &changes)?;
@@ -205,24 +221,19 @@ use execute::execute;
 /// The dry run's steps: from the live state and only for what would change when credentials
 /// exist; otherwise every resource as if created, with placeholders for what would be read.
 fn dry_run_plan(l: &Loaded) -> Result<(Plan, Option<Vec<Change>>), Error> {
+    if l.cred.is_none() {
+        return Ok((offline_plan(l)?, None));
+    }
+    let (live, changes) = match read_and_diff(l) {
+        Ok(x) => x,
+        Err(Error::Arm(e)) if matches!(*e, crate::arm::ArmError::Auth { .. }) => {
+            l.printer.note(&format!("note: credentials failed ({e}); the plan comes from the file alone"));
+            return Ok((offline_plan(l)?, None));
+        }
+        Err(e) => return Err(e),
+    };
     let d = &l.desired;
     let mut plan = Plan::default();
-    if l.cred.is_none() {
-        for f in &d.features {
-            plan.steps.extend(adapter::feature_plan(d, f).steps);
-        }
-        for spec in &d.pools {
-            plan.steps.extend(adapter::pool_plan(spec, None).steps);
-        }
-        if let Some(o) = &d.operator {
-            plan.steps.extend(adapter::operator_plan(&l.catalog, d, o, &json!({}), &[])?.steps);
-        }
-        if d.kaito == Some(true) {
-            plan.steps.extend(adapter::kaito_plan(d, &json!({})).steps);
-        }
-        return Ok((plan, None));
-    }
-    let (live, changes) = read_and_diff(l)?;
     let location = crate::plan::preflight::location(&live.cluster);
     for c in changes.iter().filter(|c| c.action != Action::NoChange && c.action != Action::Refused) {
         match c.kind {
@@ -245,6 +256,25 @@ fn dry_run_plan(l: &Loaded) -> Result<(Plan, Option<Vec<Change>>), Error> {
     Ok((plan, Some(changes)))
 }
 
+/// Without credentials: every resource as if created, placeholders for what would be read.
+fn offline_plan(l: &Loaded) -> Result<Plan, Error> {
+    let d = &l.desired;
+    let mut plan = Plan::default();
+    for f in &d.features {
+        plan.steps.extend(adapter::feature_plan(d, f).steps);
+    }
+    for spec in &d.pools {
+        plan.steps.extend(adapter::pool_plan(spec, None).steps);
+    }
+    if let Some(o) = &d.operator {
+        plan.steps.extend(adapter::operator_plan(&l.catalog, d, o, &json!({}), &[])?.steps);
+    }
+    if d.kaito == Some(true) {
+        plan.steps.extend(adapter::kaito_plan(d, &json!({})).steps);
+    }
+    Ok(plan)
+}
+
 fn scale_steps(l: &Loaded, spec: &crate::plan::PoolSpec, how: crate::plan::cluster::Scale) -> Result<Plan, Error> {
     let progress = Progress::default();
     let t = std::time::Duration::from_secs(60);
@@ -264,9 +294,8 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
     let sub = azure::subscription(&az)?;
     let client = az.client;
     let (rg, name) = (&a.target.resource_group, &a.target.cluster);
-    let (cluster, pools, features) = azure::run_interruptible(&Progress::default(), async {
-        adapter::read_export(&client, &sub, rg, name).await
-    })?;
+    let (cluster, pools, features) =
+        azure::run_interruptible(&Progress::default(), async { adapter::read_export(&client, &sub, rg, name).await })?;
     let feats: Vec<(&str, Option<String>)> = features.iter().map(|(n, s)| (*n, s.clone())).collect();
     let file = gexport::export(&catalog, a.arm.subscription.as_deref(), rg, name, &cluster, &pools, &feats);
     let text = match a.output {

@@ -61,12 +61,22 @@ pub fn results(p: &Printer, format: Format, rows: &[Row]) -> Result<(), Error> {
         Format::Table => {
             let t: Vec<Vec<String>> = rows
                 .iter()
-                .map(|r| vec![r.kind.to_owned(), r.name.clone(), r.action.word().to_owned(), r.result.to_owned(), r.detail.clone()])
+                .map(|r| {
+                    vec![
+                        r.kind.to_owned(),
+                        r.name.clone(),
+                        r.action.word().to_owned(),
+                        r.result.to_owned(),
+                        r.detail.clone(),
+                    ]
+                })
                 .collect();
             let mut out = table(&["RESOURCE", "NAME", "PLANNED", "RESULT", "DETAIL"], &[Align::Left; 5], &t);
             out.push_str(&match status {
                 "unchanged" => "\nNothing to change: Azure already matches the file.\n".to_owned(),
-                "failed" => "\nSome changes were not made (see RESULT); run the same apply again to resume.\n".to_owned(),
+                "failed" => {
+                    "\nSome changes were not made (see RESULT); run the same apply again to resume.\n".to_owned()
+                }
                 _ => "\nApplied.\n".to_owned(),
             });
             p.out(&out).map_err(io)

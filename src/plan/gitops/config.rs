@@ -281,7 +281,10 @@ pub fn validate(
             return Err(src.error(
                 "kaito.workspaces",
                 "Workspaces are not applied by this version",
-                Some("leave the list empty and apply each with: aksgpu kaito workspace --model M | kubectl apply -f -".into()),
+                Some(
+                    "leave the list empty and apply each with: aksgpu kaito workspace --model M | kubectl apply -f -"
+                        .into(),
+                ),
             ));
         }
     }
@@ -316,14 +319,19 @@ fn pool_spec(
             return Err(src.error(&format!("{at}.recommend"), "give vmSize or recommend, not both", None))
         }
         (None, None) => {
-            return Err(src.error(at, "vmSize is required", Some("or write recommend: {model: …, precision: …}".into())))
+            return Err(src.error(
+                at,
+                "vmSize is required",
+                Some("or write recommend: {model: …, precision: …}".into()),
+            ))
         }
     };
     let os = match &p.os {
         None => None,
-        Some(o) => Some(Os::from_str(o, true).map_err(|_| {
-            src.error(&format!("{at}.os"), format!("{o:?} is not linux or windows"), None)
-        })?),
+        Some(o) => Some(
+            Os::from_str(o, true)
+                .map_err(|_| src.error(&format!("{at}.os"), format!("{o:?} is not linux or windows"), None))?,
+        ),
     };
     // As `create-pool --install-operator`: the operator installs the driver unless told otherwise.
     let gpu_driver = p.gpu_driver.clone().or_else(|| installs_operator.then(|| "none".to_owned()));
@@ -360,12 +368,21 @@ fn pool_spec(
 
 /// Flag names in messages read as file fields (`--min-count 3` → `minCount 3`).
 fn strip_flag(message: &str) -> String {
-    message.split(' ').map(|w| if w.starts_with("--") { field_of_flag(w) } else { w.to_owned() }).collect::<Vec<_>>().join(" ")
+    message
+        .split(' ')
+        .map(|w| if w.starts_with("--") { field_of_flag(w) } else { w.to_owned() })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The operator section: known MIG strategy; pools it serves must suit it (the
 /// `create-pool --install-operator` rules).
-fn check_operator(catalog: &Catalog, src: &Source<'_>, o: &OperatorConfig, pools: &[PoolSpec]) -> Result<(), ConfigError> {
+fn check_operator(
+    catalog: &Catalog,
+    src: &Source<'_>,
+    o: &OperatorConfig,
+    pools: &[PoolSpec],
+) -> Result<(), ConfigError> {
     if let Some(m) = &o.mig_strategy {
         if !matches!(m.to_ascii_lowercase().as_str(), "single" | "mixed") {
             return Err(src.error("operator.migStrategy", format!("{m:?} is not single or mixed"), None));
@@ -383,7 +400,11 @@ fn check_operator(catalog: &Catalog, src: &Source<'_>, o: &OperatorConfig, pools
             return Err(src.error(&format!("{at}.os"), "the NVIDIA GPU Operator does not support Windows pools", None));
         }
         if spec.size.gpu_vendor == crate::catalog::Vendor::Amd {
-            return Err(src.error(&format!("{at}.vmSize"), "the NVIDIA GPU Operator is for NVIDIA GPUs; this size is AMD", None));
+            return Err(src.error(
+                &format!("{at}.vmSize"),
+                "the NVIDIA GPU Operator is for NVIDIA GPUs; this size is AMD",
+                None,
+            ));
         }
         // The catalog's rule that `create-pool --install-operator` enforces.
         for rule in &catalog.rules {

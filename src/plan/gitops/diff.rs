@@ -63,7 +63,15 @@ pub struct Change {
 
 impl Change {
     fn new(kind: &'static str, name: &str, action: Action, detail: impl Into<String>) -> Self {
-        Change { kind, name: name.to_owned(), action, detail: detail.into(), hint: None, differences: vec![], scale: None }
+        Change {
+            kind,
+            name: name.to_owned(),
+            action,
+            detail: detail.into(),
+            hint: None,
+            differences: vec![],
+            scale: None,
+        }
     }
 }
 
@@ -113,7 +121,12 @@ pub fn diff(d: &Desired, live: &Live) -> Vec<Change> {
 fn feature(name: &str, state: Option<&str>, read: bool) -> Change {
     match state {
         _ if !read => Change::new("feature", name, Action::Create, "register (state not read)"),
-        None => Change::new("feature", name, Action::NoChange, "not found: most likely generally available, nothing to register"),
+        None => Change::new(
+            "feature",
+            name,
+            Action::NoChange,
+            "not found: most likely generally available, nothing to register",
+        ),
         Some(s) if s.eq_ignore_ascii_case("Registered") => Change::new("feature", name, Action::NoChange, "Registered"),
         Some(s) if s.eq_ignore_ascii_case("Pending") => {
             let mut c = Change::new("feature", name, Action::Refused, "Pending: Microsoft has to approve it");
@@ -136,7 +149,8 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>) -> Change {
     if diffs.is_empty() {
         return Change::new("pool", &spec.name, Action::NoChange, format!("{} as in the file", spec.size.name));
     }
-    let listed = diffs.iter().map(|x| format!("{} {} → {}", x.field, x.existing, x.wanted)).collect::<Vec<_>>().join("; ");
+    let listed =
+        diffs.iter().map(|x| format!("{} {} → {}", x.field, x.existing, x.wanted)).collect::<Vec<_>>().join("; ");
     if diffs.iter().all(|x| COUNT_FIELDS.contains(&x.field)) {
         let mut c = Change::new("pool", &spec.name, Action::Scale, listed);
         c.scale = Some(match spec.autoscale {

@@ -100,7 +100,8 @@ mod tests {
                 "minCount": 1, "maxCount": 3, "scaleSetPriority": "Spot", "spotMaxPrice": -1.0, "scaleSetEvictionPolicy": "Delete",
                 "nodeTaints": ["sku=gpu:NoSchedule", SPOT_TAINT], "gpuProfile": {"driver": "None"}}}),
         ];
-        let f = export(&catalog, None, "rg", "c1", &json!({}), &pools, &[("WindowsGPUPreview", Some("Registered".into()))]);
+        let f =
+            export(&catalog, None, "rg", "c1", &json!({}), &pools, &[("WindowsGPUPreview", Some("Registered".into()))]);
         assert_eq!(f.pools.len(), 1);
         let p = &f.pools[0];
         assert_eq!((p.count, p.min_count, p.max_count), (None, Some(1), Some(3)));
