@@ -264,3 +264,17 @@ fn dry_run_json_works_without_credentials() {
     assert!(steps[1].0 == "PUT" && steps[1].1.contains("agentPools/gpu"), "{steps:?}");
     assert!(steps[2].0 == "PUT" && steps[2].1.contains("managedClusters/c1?"), "{steps:?}");
 }
+
+#[test]
+fn the_example_files_pass_every_catalog_rule() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    for name in ["gpuconfig.yaml", "gpuconfig-operator.json"] {
+        let path = dir.join(name);
+        let r = aksgpu_with(
+            &["apply", "-f", path.to_str().expect("path"), "--dry-run", "-o", "json"],
+            &[("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9"), ("AZURE_SUBSCRIPTION_ID", SUB)],
+        );
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        assert!(r.json()["steps"].as_array().is_some_and(|s| s.iter().any(|x| x["method"] == "PUT")), "{name}");
+    }
+}

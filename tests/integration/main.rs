@@ -17,5 +17,6 @@ mod price_cache;
 mod properties;
 mod recommend_cli;
 mod redaction;
+mod schema;
 mod support;
 mod wizard_tmux;
