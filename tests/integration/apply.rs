@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use crate::fake_arm::{respond, FakeArm, SUB};
+use crate::fake_arm::{respond, FakeArm, RunResult, SUB};
 use crate::support::{aksgpu_arm, aksgpu_with, temp_dir, Run};
 
 const ONE_POOL: &str = "apiVersion: aksgpu/v1
@@ -277,4 +277,46 @@ fn the_example_files_pass_every_catalog_rule() {
         assert_eq!(r.code, 0, "{name}: {}", r.stderr);
         assert!(r.json()["steps"].as_array().is_some_and(|s| s.iter().any(|x| x["method"] == "PUT")), "{name}");
     }
+}
+
+#[test]
+fn the_operator_is_installed_once_then_read_and_left_alone() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-operator");
+    let file = write(&dir, "gpu.yaml", &(ONE_POOL.to_owned() + "operator: {install: true, migStrategy: single}\n"));
+    let first = apply(&arm, &file);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(
+        results(&first),
+        [("gpu".to_owned(), "done".to_owned()), ("gpu-operator".to_owned(), "done".to_owned())]
+    );
+    let pool_put = arm.log().into_iter().find(|r| r.method == "PUT").expect("pool PUT").json();
+    assert_eq!(pool_put["properties"]["gpuProfile"]["driver"], "None", "as create-pool --install-operator");
+    let installs = arm.log().iter().filter(|r| r.method == "POST" && r.body.contains("helm upgrade --install")).count();
+    assert_eq!(installs, 1);
+    // The release as the cluster would now report it.
+    let dry = aksgpu_arm(
+        &arm.base,
+        &["install-operator", "-g", "rg", "--cluster", "c1", "--mig-strategy", "single", "--dry-run", "-o", "json"],
+        &[],
+    );
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    let values: Value = serde_yaml_ng::from_str(dry.json()["values_yaml"].as_str().expect("values")).expect("yaml");
+    let listed = json!([{"name": "gpu-operator", "namespace": "gpu-operator", "status": "deployed", "chart": "gpu-operator-v26.7.0"}]);
+    arm.with(|s| {
+        s.run_results.push(RunResult {
+            running_polls: 0,
+            state: "Succeeded".into(),
+            exit_code: 0,
+            logs: format!("{listed}\n---aksgpu-values---\n{values}\n"),
+        })
+    });
+    let posts = arm.count("POST", "/");
+    let second = apply(&arm, &file);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert_eq!(second.json()["status"], "unchanged", "{}", second.stdout);
+    assert_eq!(arm.count("PUT", "/"), 1);
+    assert_eq!(arm.count("POST", "/"), posts + 1, "only the read-only release check: {:?}", writes(&arm));
+    let check = arm.log().into_iter().rfind(|r| r.method == "POST").expect("check").json();
+    assert!(check["command"].as_str().unwrap_or("").starts_with("helm list"), "{check}");
 }

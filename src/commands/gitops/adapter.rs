@@ -16,6 +16,7 @@ use crate::output::Printer;
 use crate::plan::agent_pool::PoolSpec;
 use crate::plan::cluster::Scale;
 use crate::plan::gitops::config::{OperatorConfig, PoolConfig, RecommendConfig};
+use crate::plan::gitops::release::{self, State};
 use crate::plan::gitops::{Desired, Live};
 use crate::plan::operator::MigStrategy;
 use crate::plan::{cluster_path, Plan, Step};
@@ -24,6 +25,7 @@ use crate::provision::features::{self, Outcome as FeatureOutcome};
 use crate::provision::kaito::{self, Outcome as KaitoOutcome};
 use crate::provision::operator::{self, InstallRequest};
 use crate::provision::pool::{self, CreateOptions, CreateOutcome};
+use crate::provision::runcommand;
 use crate::provision::Progress;
 use crate::recommend::{self, Os, Precision, Workload};
 use crate::units;
@@ -100,7 +102,52 @@ pub async fn read_live(client: &ArmClient, d: &Desired) -> Result<Live, Error> {
         features::states(client, &d.subscription, features::NAMESPACE, &names)
     );
     let (cluster, pools) = cp?;
-    Ok(Live { cluster, pools, features: f? })
+    Ok(Live { cluster, pools, features: f?, operator: None })
+}
+
+/// The live pools plus the pools the file would create (what the operator will serve).
+fn pools_after(d: &Desired, live_pools: &[Value]) -> Vec<Value> {
+    let mut pools = live_pools.to_vec();
+    for spec in &d.pools {
+        if !pools.iter().any(|p| p["name"].as_str() == Some(spec.name.as_str())) {
+            pools.push(json!({"name": spec.name, "properties": spec.body()["properties"].clone()}));
+        }
+    }
+    pools
+}
+
+/// Whether the GPU Operator runs as the file asks: one read-only runCommand (`helm list`,
+/// `helm get values`) compared with the values `install-operator` would use.
+pub async fn operator_state(
+    client: &ArmClient,
+    cred: Option<&Cred>,
+    catalog: &Catalog,
+    d: &Desired,
+    o: &OperatorConfig,
+    live: &Live,
+    deadline: Instant,
+) -> State {
+    let Some(cred) = cred else { return State::Unread("no credentials".into()) };
+    let install = match operator::resolve(catalog, &install_request(d, o), &live.cluster, &pools_after(d, &live.pools))
+    {
+        Ok(i) => i,
+        Err(r) => return State::Refused { message: r.message, hint: r.hint },
+    };
+    let token = match install.needs_cluster_token {
+        true => match gpu_stack::cluster_token(cred.method, &cred.source, deadline).await {
+            Ok(t) => Some(t),
+            Err(e) => return State::Unread(e.to_string()),
+        },
+        false => None,
+    };
+    let command = release::check_command();
+    let (quiet, reads) = (|_: &str| {}, Progress::default());
+    let r = runcommand::run(client, &install.cluster_path, &command, None, token.as_ref(), deadline, &quiet, &reads);
+    match r.await {
+        Ok(r) if r.ok() => release::compare(&r.logs, &install.spec.chart_version, &install.values_yaml),
+        Ok(r) => State::Unread(format!("the check ended with {}", r.describe())),
+        Err(e) => State::Unread(e.to_string()),
+    }
 }
 
 /// Read what `export` writes: cluster, pools, GPU feature states.
@@ -239,13 +286,7 @@ pub fn operator_plan(
     cluster: &Value,
     live_pools: &[Value],
 ) -> Result<Plan, Error> {
-    let mut pools = live_pools.to_vec();
-    for spec in &d.pools {
-        if !pools.iter().any(|p| p["name"].as_str() == Some(spec.name.as_str())) {
-            pools.push(json!({"name": spec.name, "properties": spec.body()["properties"].clone()}));
-        }
-    }
-    let install = operator::resolve(catalog, &install_request(d, o), cluster, &pools)
+    let install = operator::resolve(catalog, &install_request(d, o), cluster, &pools_after(d, live_pools))
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
     Ok(operator::plan(&install))
 }

@@ -37,6 +37,7 @@ struct Loaded {
     cred: Option<Cred>,
     base: String,
     printer: crate::output::Printer,
+    timeout: std::time::Duration,
 }
 
 /// Read and validate the file (exit 2 when bad), then connect. With `offline_ok` (dry runs)
@@ -69,7 +70,15 @@ fn load(ctx: &Ctx, file: &Path, arm: &ArmArgs, offline_ok: bool) -> Result<Loade
         desired.subscription.clone_from(&sub);
         desired.pools.iter_mut().for_each(|p| p.subscription.clone_from(&sub));
     }
-    Ok(Loaded { catalog, desired, client, cred, base: azure::base_url(&arm), printer: ctx.printer })
+    Ok(Loaded {
+        catalog,
+        desired,
+        client,
+        cred,
+        base: azure::base_url(&arm),
+        printer: ctx.printer,
+        timeout: arm.timeout,
+    })
 }
 
 fn connect(
@@ -99,7 +108,15 @@ fn connect(
 
 /// Read the live state and compare.
 fn read_and_diff(l: &Loaded) -> Result<(Live, Vec<Change>), Error> {
-    let live = azure::run_interruptible(&Progress::default(), adapter::read_live(&l.client, &l.desired))?;
+    let deadline = Instant::now() + l.timeout;
+    let live = azure::run_interruptible(&Progress::default(), async {
+        let mut live = adapter::read_live(&l.client, &l.desired).await?;
+        if let Some(o) = &l.desired.operator {
+            let (cred, d) = (l.cred.as_ref(), &l.desired);
+            live.operator = Some(adapter::operator_state(&l.client, cred, &l.catalog, d, o, &live, deadline).await);
+        }
+        Ok(live)
+    })?;
     let changes = gdiff::diff(&l.desired, &live);
     Ok((live, changes))
 }

@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::config::Desired;
+use super::release::State;
 use crate::plan::agent_pool::{Difference, PoolSpec};
 use crate::plan::cluster::{kaito_enabled, Scale};
 
@@ -21,6 +22,8 @@ pub struct Live {
     pub pools: Vec<Value>,
     /// States of `Desired::features`, in order (`None`: the feature does not exist).
     pub features: Vec<Option<String>>,
+    /// The GPU Operator release, when the file installs it (`None`: not read).
+    pub operator: Option<State>,
 }
 
 /// Per resource.
@@ -88,15 +91,7 @@ pub fn diff(d: &Desired, live: &Live) -> Vec<Change> {
         out.push(pool(d, spec, have));
     }
     if let Some(o) = &d.operator {
-        let version = o.chart_version.clone().unwrap_or_else(|| crate::plan::operator::DEFAULT_CHART_VERSION.into());
-        let mut c = Change::new(
-            "operator",
-            "gpu-operator",
-            Action::Create,
-            format!("helm upgrade --install gpu-operator {version} through runCommand (the release inside the cluster is not read; the install is idempotent)"),
-        );
-        c.hint = Some("set operator.install: false once it is installed to keep `diff` quiet".into());
-        out.push(c);
+        out.push(operator(o, live.operator.as_ref()));
     }
     if let Some(want) = d.kaito {
         let on = kaito_enabled(&live.cluster);
@@ -116,6 +111,30 @@ pub fn diff(d: &Desired, live: &Live) -> Vec<Change> {
         });
     }
     out
+}
+
+fn operator(o: &super::config::OperatorConfig, state: Option<&State>) -> Change {
+    let version = o.chart_version.clone().unwrap_or_else(|| crate::plan::operator::DEFAULT_CHART_VERSION.into());
+    let install = format!("helm upgrade --install gpu-operator {version} through runCommand");
+    let name = "gpu-operator";
+    match state {
+        Some(State::Same { chart }) => {
+            Change::new("operator", name, Action::NoChange, format!("{chart} deployed with these values"))
+        }
+        Some(State::Absent) => Change::new("operator", name, Action::Create, format!("not installed: {install}")),
+        Some(State::Differs(d)) => {
+            Change::new("operator", name, Action::Create, format!("{}: {install}", d.join("; ")))
+        }
+        Some(State::Unread(why)) => {
+            Change::new("operator", name, Action::Create, format!("release not read ({why}): {install} (idempotent)"))
+        }
+        None => Change::new("operator", name, Action::Create, format!("release not read: {install} (idempotent)")),
+        Some(State::Refused { message, hint }) => {
+            let mut c = Change::new("operator", name, Action::Refused, message.clone());
+            c.hint.clone_from(hint);
+            c
+        }
+    }
 }
 
 fn feature(name: &str, state: Option<&str>, read: bool) -> Change {

@@ -8,6 +8,7 @@ pub mod config;
 pub mod diff;
 pub mod export;
 pub mod locate;
+pub mod release;
 
 pub use config::{ConfigError, Desired, GpuConfig};
 pub use diff::{Action, Change, Live};
