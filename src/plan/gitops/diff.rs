@@ -248,6 +248,7 @@ mod tests {
             cluster: json!({"properties": {"aiToolchainOperatorProfile": {"enabled": true}, "oidcIssuerProfile": {"enabled": true}}}),
             pools: vec![live_pool(&d)],
             features: vec![Some("Registered".into())],
+            operator: None,
         };
         let c = diff(&d, &live);
         assert!(!changes(&c), "{c:?}");
