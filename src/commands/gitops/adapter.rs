@@ -205,6 +205,27 @@ pub async fn create_pool(
     Ok(pool::create(client, catalog, spec, &opts, report, progress).await?)
 }
 
+/// `create-pool --dry-run` for one spec: preflight reads and checks, then the plan.
+pub async fn create_pool_dry_run(
+    client: &ArmClient,
+    catalog: &Catalog,
+    spec: &PoolSpec,
+    location: Option<String>,
+    timeout: Duration,
+    report: Report<'_>,
+    progress: &Progress,
+) -> Result<CreateOutcome, Error> {
+    let opts = CreateOptions {
+        dry_run: true,
+        no_wait: false,
+        skip_preflight: false,
+        timeout,
+        location,
+        abort_on_interrupt: false,
+    };
+    Ok(pool::create(client, catalog, spec, &opts, report, progress).await?)
+}
+
 /// `pool scale` for one spec.
 pub async fn scale_pool(
     client: &ArmClient,

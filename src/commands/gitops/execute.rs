@@ -91,7 +91,12 @@ async fn feature(
         FeatureOutcome::Registered { .. } => Row::of(c, "done", "registered; the provider was refreshed"),
         FeatureOutcome::AlreadyRegistered => Row::of(c, "unchanged", "already Registered"),
         FeatureOutcome::NotFound => Row::of(c, "unchanged", "not found: most likely generally available"),
-        FeatureOutcome::Pending => Row::of(c, "failed", "Pending: Microsoft has to approve it"),
+        FeatureOutcome::Pending => {
+            return Err(Error::Refused {
+                message: format!("{} is Pending: Microsoft has to approve it", c.name),
+                hint: None,
+            })
+        }
     })
 }
 

@@ -190,7 +190,7 @@ pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
         )?;
         return Ok(());
     }
-    confirm(ctx, a, &changes)?;
+    confirm(ctx, a, &l.desired.cluster, &changes)?;
     let progress = Progress::default();
     let started = Instant::now();
     let (rows, failure) = azure::run_with_spinner(p, &progress, None, async |report| {
@@ -209,7 +209,7 @@ pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
     }
 }
 
-fn confirm(ctx: &Ctx, a: &ApplyArgs, changes: &[Change]) -> Result<(), Error> {
+fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change]) -> Result<(), Error> {
     if a.yes {
         return Ok(());
     }
@@ -221,7 +221,7 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, changes: &[Change]) -> Result<(), Error> {
     }
     render::changes(&ctx.printer, crate::cli::Format::Table, changes)?;
     let yes = dialoguer::Confirm::new()
-        .with_prompt(format!("Apply these changes to cluster {}?", changes.first().map_or("", |c| c.name.as_str())))
+        .with_prompt(format!("Apply these changes to cluster {cluster}?"))
         .default(false)
         .interact()
         .map_err(|e| Error::usage(format!("no answer: {e}"), None))?;
@@ -259,7 +259,7 @@ fn dry_run_plan(l: &Loaded) -> Result<(Plan, Option<Vec<Change>>), Error> {
                 let Some(spec) = d.pools.iter().find(|s| s.name == c.name) else { continue };
                 match c.scale {
                     Some(how) => plan.steps.extend(scale_steps(l, spec, how)?.steps),
-                    None => plan.steps.extend(adapter::pool_plan(spec, location.as_deref()).steps),
+                    None => plan.steps.extend(create_steps(l, spec, location.clone())?.steps),
                 }
             }
             "operator" => {
@@ -290,6 +290,18 @@ fn offline_plan(l: &Loaded) -> Result<Plan, Error> {
         plan.steps.extend(adapter::kaito_plan(d, &json!({})).steps);
     }
     Ok(plan)
+}
+
+/// `create-pool --dry-run` for one pool: the preflight reads run and must pass.
+fn create_steps(l: &Loaded, spec: &crate::plan::PoolSpec, location: Option<String>) -> Result<Plan, Error> {
+    let progress = Progress::default();
+    let out = azure::run_interruptible(&progress, async {
+        adapter::create_pool_dry_run(&l.client, &l.catalog, spec, location, l.timeout, &|_| {}, &progress).await
+    })?;
+    Ok(match out {
+        crate::provision::pool::CreateOutcome::DryRun { plan, .. } => plan,
+        _ => Plan::default(),
+    })
 }
 
 fn scale_steps(l: &Loaded, spec: &crate::plan::PoolSpec, how: crate::plan::cluster::Scale) -> Result<Plan, Error> {
