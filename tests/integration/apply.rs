@@ -328,3 +328,49 @@ fn the_operator_is_installed_once_then_read_and_left_alone() {
     let check = arm.log().into_iter().rfind(|r| r.method == "POST").expect("check").json();
     assert!(check["command"].as_str().unwrap_or("").starts_with("helm list"), "{check}");
 }
+
+/// Ctrl-C while one pool is being created and another was refused: the refusal must not make
+/// the message claim that nothing was changed.
+#[test]
+fn ctrl_c_during_concurrent_pools_stays_truthful() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-ctrl-c");
+    let text = ONE_POOL.to_owned() + "  - name: second\n    vmSize: Standard_NV36ads_A10_v5\n    count: 1\n";
+    let file = write(&dir, "gpu.yaml", &text);
+    arm.fault(
+        "PUT",
+        "agentPools/second",
+        1,
+        respond(400, json!({"error": {"code": "InvalidParameter", "message": "no"}})),
+    );
+    arm.fault("GET", "/operations/", 1, crate::fake_arm::Action::StallHeaders);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
+    cmd.args(["apply", "-f", file.to_str().expect("path"), "--yes"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("AZURE_") || k.starts_with("AKSGPU_")) {
+        cmd.env_remove(k);
+    }
+    for (k, v) in crate::support::arm_env(&arm.base) {
+        cmd.env(k, v);
+    }
+    cmd.env("AKSGPU_HTTP_TIMEOUT", "60");
+    let child = cmd.spawn().expect("spawn");
+    let start = Instant::now();
+    while !(arm.count("PUT", "agentPools/second") == 1 && arm.count("GET", "/operations/") == 1) {
+        assert!(start.elapsed() < Duration::from_secs(30), "never saw both PUTs and the poll: {:?}", arm.calls());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(status.success());
+    let out = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(!stderr.contains("Nothing was changed"), "{stderr}");
+    assert!(stderr.contains("may have been accepted") && stderr.contains("aksgpu apply -f"), "{stderr}");
+    assert_eq!(arm.count("PUT", "agentPools/gpu"), 1);
+}

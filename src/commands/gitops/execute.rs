@@ -1,6 +1,11 @@
 //! Running the changes in dependency order: features, then pools (independent pools at
 //! once), then the GPU Operator, then KAITO. A failure stops the later stages; every resource
 //! gets a row saying what was done and what was not, so a second `apply` resumes.
+//!
+//! Ctrl-C stays truthful with several writes: each operation records its writes in its own
+//! `Progress` (so one pool's refused PUT cannot erase another's accepted one), and the
+//! `Progress` Ctrl-C reads says, from the first stage that changes something on, that changes
+//! may have been accepted and that `apply -f FILE` (which reads the state first) resumes.
 
 use std::time::Instant;
 
@@ -28,6 +33,7 @@ pub(super) async fn execute(
     report: Report<'_>,
     progress: &Progress,
 ) -> (Vec<Row>, Option<Error>) {
+    let resume = format!("aksgpu apply -f {} (it reads the state first)", l.file);
     let mut rows = Vec::new();
     let mut failed: Option<Error> = None;
     for kind in ["feature", "pool", "operator", "kaito"] {
@@ -37,19 +43,28 @@ pub(super) async fn execute(
             rows.extend(stage.iter().map(|c| Row::of(c, "not run", why.clone())));
             continue;
         }
+        let changing: Vec<&str> =
+            stage.iter().filter(|c| c.action != Action::NoChange).map(|c| c.name.as_str()).collect();
+        if !changing.is_empty() {
+            let what = format!("{kind} {} in cluster {}", changing.join(", "), l.desired.cluster);
+            progress.sending(&what, &resume);
+        }
         let results: Vec<Result<Row, Error>> = match kind {
             "feature" => {
                 let mut out = Vec::new();
                 for c in stage.iter().copied() {
-                    out.push(feature(l, c, deadline, p, report, progress).await);
+                    out.push(feature(l, c, deadline, p, report, &Progress::default()).await);
                 }
                 out
             }
-            "pool" => join_all(stage.iter().map(|c| pool(l, live, c, deadline, report, progress))).await,
+            "pool" => {
+                let own: Vec<Progress> = stage.iter().map(|_| Progress::default()).collect();
+                join_all(stage.iter().zip(&own).map(|(c, mine)| pool(l, live, c, deadline, report, mine))).await
+            }
             _ => {
                 let mut out = Vec::new();
                 for c in stage.iter().copied() {
-                    out.push(cluster_level(l, c, deadline, report, progress).await);
+                    out.push(cluster_level(l, c, deadline, report, &Progress::default()).await);
                 }
                 out
             }

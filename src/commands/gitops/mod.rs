@@ -38,6 +38,8 @@ struct Loaded {
     base: String,
     printer: crate::output::Printer,
     timeout: std::time::Duration,
+    /// The file as named on the command line (for resume hints).
+    file: String,
 }
 
 /// Read and validate the file (exit 2 when bad), then connect. With `offline_ok` (dry runs)
@@ -78,6 +80,7 @@ fn load(ctx: &Ctx, file: &Path, arm: &ArmArgs, offline_ok: bool) -> Result<Loade
         base: azure::base_url(&arm),
         printer: ctx.printer,
         timeout: arm.timeout,
+        file: src.name.clone(),
     })
 }
 
