@@ -216,6 +216,11 @@ fn export_then_apply_changes_nothing() {
     assert_eq!(d.code, 0, "{}{}", d.stdout, d.stderr);
     let r = apply(&arm, &out);
     assert_eq!((r.code, r.json()["status"].clone()), (0, json!("unchanged")), "{}", r.stderr);
+    let j = aksgpu_arm(&arm.base, &["export", "-g", "rg", "--cluster", "c1", "-o", "json"], &[]);
+    assert_eq!(j.code, 0, "{}", j.stderr);
+    assert_eq!(j.json()["pools"][0]["minCount"], 1);
+    let as_json = write(&dir, "exported.json", &j.stdout);
+    assert_eq!(cmd(&arm, "diff", &as_json, &[]).code, 0, "the JSON export applies as no change too");
     assert!(writes(&arm).is_empty(), "{:?}", writes(&arm));
 }
 

@@ -46,7 +46,8 @@ struct Loaded {
 /// a missing credential leaves a client without one and `{subscription}` as placeholder.
 fn load(ctx: &Ctx, file: &Path, arm: &ArmArgs, offline_ok: bool) -> Result<Loaded, Error> {
     let catalog = ctx.catalog().map_err(|e| Error::usage(format!("{e:#}"), None))?;
-    let text = config::read(file)?;
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Error::usage(format!("-f {}: cannot read the file: {e}", file.display()), None))?;
     let src = Source { name: file.display().to_string(), text: &text };
     let cfg = config::parse(&src)?;
     let mut arm = arm.clone();

@@ -5,7 +5,6 @@
 //! `taints` (`--node-taints`; `nodeTaints` is accepted too).
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use clap::ValueEnum;
 use serde::{Deserialize, Serialize};
@@ -422,17 +421,6 @@ fn check_operator(
     Ok(())
 }
 
-/// Read a file, by extension or content: `.json` or YAML.
-pub fn read(path: &Path) -> Result<String, ConfigError> {
-    std::fs::read_to_string(path).map_err(|e| ConfigError {
-        file: path.display().to_string(),
-        line: 0,
-        column: 0,
-        message: format!("cannot read the file: {e}"),
-        hint: None,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -457,6 +445,14 @@ pools:
         let cfg = parse(&src)?;
         let no_pick = |_: &PoolConfig, _: &RecommendConfig| Err("no".to_owned());
         validate(&Catalog::bundled().expect("catalog"), &src, &cfg, "sub", &no_pick)
+    }
+
+    #[test]
+    fn flags_read_as_file_fields() {
+        assert_eq!(field_of_flag("--vm-size"), "vmSize");
+        assert_eq!(field_of_flag("--node-taints"), "taints");
+        assert_eq!(field_of_flag("--resource-group"), "cluster.resourceGroup");
+        assert_eq!(strip_flag("--min-count 3 is larger than --max-count 1"), "minCount 3 is larger than maxCount 1");
     }
 
     #[test]
