@@ -11,15 +11,18 @@ use crate::catalog::Catalog;
 use crate::cli::RecommendArgs;
 use crate::commands::azure::Cred;
 use crate::commands::gpu_stack;
+use crate::domain::{GpuDriver, Os, Precision, Workload};
 use crate::error::Error;
 use crate::output::Printer;
 use crate::plan::agent_pool::PoolSpec;
 use crate::plan::cluster::Scale;
+use crate::plan::cluster_ops::{self as ops, Target};
+use crate::plan::gitops::config::by_name;
 use crate::plan::gitops::config::{OperatorConfig, PoolConfig, RecommendConfig};
 use crate::plan::gitops::release::{self, State};
 use crate::plan::gitops::{Desired, Live};
 use crate::plan::operator::MigStrategy;
-use crate::plan::{cluster_path, Plan, Step};
+use crate::plan::Plan;
 use crate::provision::cluster_ops::{self, Outcome as OpsOutcome};
 use crate::provision::features::{self, Outcome as FeatureOutcome};
 use crate::provision::kaito::{self, Outcome as KaitoOutcome};
@@ -27,25 +30,28 @@ use crate::provision::operator::{self, InstallRequest};
 use crate::provision::pool::{self, CreateOptions, CreateOutcome};
 use crate::provision::runcommand;
 use crate::provision::Progress;
-use crate::recommend::{self, Os, Precision, Workload};
+use crate::recommend;
 use crate::units;
 
 type Report<'a> = &'a (dyn Fn(&str) + Sync);
 
 /// The size `create-pool --recommend` would take for these settings.
 pub fn pick(catalog: &Catalog, p: &PoolConfig, r: &RecommendConfig) -> Result<String, String> {
-    use clap::ValueEnum;
     let text = |v: &Option<String>| v.as_ref().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
     let workload = match text(&r.workload) {
-        Some(w) => Some(Workload::from_str(&w, true).map_err(|_| format!("workload {w:?} is not known"))?),
+        Some(w) => {
+            Some(by_name(Workload::ALL, Workload::name, &w).ok_or_else(|| format!("workload {w:?} is not known"))?)
+        }
         None => None,
     };
     let precision = match text(&r.precision) {
-        Some(x) => Some(Precision::from_str(&x, true).map_err(|_| format!("precision {x:?} is not known"))?),
+        Some(x) => {
+            Some(by_name(Precision::ALL, Precision::name, &x).ok_or_else(|| format!("precision {x:?} is not known"))?)
+        }
         None => None,
     };
     let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose()?;
-    let os = p.os.as_deref().and_then(|o| Os::from_str(o, true).ok());
+    let os = p.os.as_deref().and_then(|o| by_name(Os::ALL, Os::name, o));
     let ra = RecommendArgs {
         workload,
         model: r.model.clone(),
@@ -57,7 +63,7 @@ pub fn pick(catalog: &Catalog, p: &PoolConfig, r: &RecommendConfig) -> Result<St
         spot: p.spot,
         mig: p.mig_profile.is_some(),
         k8s_version: p.kubernetes_version.clone(),
-        gpu_driver: p.gpu_driver.as_ref().map(|d| d.to_ascii_lowercase()),
+        gpu_driver: p.gpu_driver.as_deref().and_then(|d| by_name(GpuDriver::ALL, GpuDriver::name, d)),
         top: 3,
         ..RecommendArgs::default()
     };
@@ -134,11 +140,11 @@ pub async fn operator_state(
         Err(r) => return State::Refused { message: r.message, hint: r.hint },
     };
     let token = match install.needs_cluster_token {
-        true => match gpu_stack::cluster_token(cred.method, &cred.source, deadline).await {
+        Some(true) => match gpu_stack::cluster_token(cred.method, &cred.source, deadline).await {
             Ok(t) => Some(t),
             Err(e) => return State::Unread(e.to_string()),
         },
-        false => None,
+        _ => None,
     };
     let command = release::check_command();
     let (quiet, reads) = (|_: &str| {}, Progress::default());
@@ -226,18 +232,29 @@ pub async fn create_pool_dry_run(
     Ok(pool::create(client, catalog, spec, &opts, report, progress).await?)
 }
 
+fn target(d: &Desired) -> Target<'_> {
+    Target { subscription: &d.subscription, resource_group: &d.resource_group, cluster: &d.cluster }
+}
+
+fn spec_target(spec: &PoolSpec) -> Target<'_> {
+    Target { subscription: &spec.subscription, resource_group: &spec.resource_group, cluster: &spec.cluster }
+}
+
 /// `pool scale` for one spec.
 pub async fn scale_pool(
     client: &ArmClient,
     spec: &PoolSpec,
     how: Scale,
-    dry_run: bool,
     timeout: Duration,
     report: Report<'_>,
     progress: &Progress,
 ) -> Result<OpsOutcome, Error> {
-    let (sub, rg, c) = (&spec.subscription, &spec.resource_group, &spec.cluster);
-    Ok(cluster_ops::scale(client, sub, rg, c, &spec.name, how, dry_run, timeout, report, progress).await?)
+    Ok(cluster_ops::scale(client, spec_target(spec), &spec.name, how, timeout, report, progress).await?)
+}
+
+/// The steps `pool scale` sends for a spec, from the pool as read.
+pub fn scale_plan(spec: &PoolSpec, current: &Value, how: Scale) -> Result<Plan, Error> {
+    ops::scale(spec_target(spec), &spec.name, current, how).map_err(|m| Error::Refused { message: m, hint: None })
 }
 
 /// `install-operator` for every GPU pool of the cluster.
@@ -253,10 +270,7 @@ pub async fn install_operator(
     progress: &Progress,
 ) -> Result<operator::Report, Error> {
     let req = install_request(d, o);
-    match gpu_stack::install(client, cred, catalog, &req, false, timeout, report, progress).await? {
-        Ok(r) => Ok(r),
-        Err(_) => Err(Error::usage("internal: the operator install returned a plan", None)),
-    }
+    gpu_stack::install(client, cred, catalog, &req, timeout, report, progress).await
 }
 
 /// `kaito enable`.
@@ -267,31 +281,12 @@ pub async fn enable_kaito(
     report: Report<'_>,
     progress: &Progress,
 ) -> Result<KaitoOutcome, Error> {
-    Ok(kaito::enable(client, &d.subscription, &d.resource_group, &d.cluster, false, timeout, report, progress).await?)
+    Ok(kaito::enable(client, target(d), timeout, report, progress).await?)
 }
 
 /// The steps `register-feature` sends.
 pub fn feature_plan(d: &Desired, name: &str) -> Plan {
-    let ns = features::NAMESPACE;
-    let step = |method, url, purpose: String, read_only| Step {
-        method,
-        url,
-        body: None,
-        headers: Default::default(),
-        purpose,
-        read_only,
-    };
-    Plan {
-        steps: vec![
-            step("GET", features::feature_url(&d.subscription, ns, name), format!("feature {name}: its state"), true),
-            step(
-                "POST",
-                features::register_url(&d.subscription, ns, name),
-                format!("register {ns}/{name} (then re-register {ns} once it is Registered)"),
-                false,
-            ),
-        ],
-    }
+    crate::plan::features::register(&d.subscription, features::NAMESPACE, name)
 }
 
 /// The steps `create-pool` sends for a spec.
@@ -314,5 +309,5 @@ pub fn operator_plan(
 
 /// The steps `kaito enable` sends for the cluster as read (`{}` when not read).
 pub fn kaito_plan(d: &Desired, cluster: &Value) -> Plan {
-    kaito::plan(&cluster_path(&d.subscription, &d.resource_group, &d.cluster), cluster)
+    ops::kaito(target(d), cluster)
 }

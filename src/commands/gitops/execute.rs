@@ -128,7 +128,7 @@ async fn pool(
     };
     match (c.action, c.scale) {
         (Action::Scale, Some(how)) => {
-            match adapter::scale_pool(&l.client, spec, how, false, left(deadline), report, progress).await? {
+            match adapter::scale_pool(&l.client, spec, how, left(deadline), report, progress).await? {
                 OpsOutcome::Unchanged(m) => Ok(Row::of(c, "unchanged", m)),
                 OpsOutcome::Done(_) | OpsOutcome::DryRun(_) => Ok(Row::of(c, "done", format!("scaled: {}", c.detail))),
             }

@@ -262,7 +262,11 @@ fn dry_run_plan(l: &Loaded) -> Result<(Plan, Option<Vec<Change>>), Error> {
             "pool" => {
                 let Some(spec) = d.pools.iter().find(|s| s.name == c.name) else { continue };
                 match c.scale {
-                    Some(how) => plan.steps.extend(scale_steps(l, spec, how)?.steps),
+                    Some(how) => {
+                        let current = live.pools.iter().find(|p| p["name"].as_str() == Some(spec.name.as_str()));
+                        let current = current.cloned().unwrap_or_else(crate::plan::cluster_ops::pool_as_read);
+                        plan.steps.extend(adapter::scale_plan(spec, &current, how)?.steps)
+                    }
                     None => plan.steps.extend(create_steps(l, spec, location.clone())?.steps),
                 }
             }
@@ -304,18 +308,6 @@ fn create_steps(l: &Loaded, spec: &crate::plan::PoolSpec, location: Option<Strin
     })?;
     Ok(match out {
         crate::provision::pool::CreateOutcome::DryRun { plan, .. } => plan,
-        _ => Plan::default(),
-    })
-}
-
-fn scale_steps(l: &Loaded, spec: &crate::plan::PoolSpec, how: crate::plan::cluster::Scale) -> Result<Plan, Error> {
-    let progress = Progress::default();
-    let t = std::time::Duration::from_secs(60);
-    let out = azure::run_interruptible(&progress, async {
-        adapter::scale_pool(&l.client, spec, how, true, t, &|_| {}, &progress).await
-    })?;
-    Ok(match out {
-        crate::provision::cluster_ops::Outcome::DryRun(p) => p,
         _ => Plan::default(),
     })
 }

@@ -5,12 +5,8 @@ use serde_json::json;
 use super::Row;
 use crate::cli::Format;
 use crate::error::Error;
-use crate::output::{table, Align, Printer};
+use crate::output::{emit, table, Align, Printer, Shown};
 use crate::plan::gitops::{Action, Change};
-
-fn io(e: std::io::Error) -> Error {
-    Error::usage(format!("writing output: {e}"), None)
-}
 
 /// "2 to create, 1 to scale, 3 unchanged".
 pub fn summary(changes: &[Change]) -> String {
@@ -27,22 +23,16 @@ pub fn summary(changes: &[Change]) -> String {
 /// The per-resource verdicts of `diff`.
 pub fn changes(p: &Printer, format: Format, changes: &[Change]) -> Result<(), Error> {
     let doc = json!({"changed": crate::plan::gitops::diff::changes(changes), "changes": changes});
-    match format {
-        Format::Json => p.json(&doc).map_err(io),
-        Format::Yaml => p.yaml(&doc).map_err(io),
-        Format::Table => {
-            let rows: Vec<Vec<String>> = changes
-                .iter()
-                .map(|c| vec![c.kind.to_owned(), c.name.clone(), c.action.word().to_owned(), c.detail.clone()])
-                .collect();
-            let mut out = table(&["RESOURCE", "NAME", "ACTION", "DETAIL"], &[Align::Left; 4], &rows);
-            for c in changes.iter().filter(|c| c.hint.is_some()) {
-                out.push_str(&format!("\n{} {}: {}", c.kind, c.name, c.hint.as_deref().unwrap_or_default()));
-            }
-            out.push_str(&format!("\n{}\n", summary(changes)));
-            p.out(&out).map_err(io)
-        }
+    let rows: Vec<Vec<String>> = changes
+        .iter()
+        .map(|c| vec![c.kind.to_owned(), c.name.clone(), c.action.word().to_owned(), c.detail.clone()])
+        .collect();
+    let mut out = table(&["RESOURCE", "NAME", "ACTION", "DETAIL"], &[Align::Left; 4], &rows);
+    for c in changes.iter().filter(|c| c.hint.is_some()) {
+        out.push_str(&format!("\n{} {}: {}", c.kind, c.name, c.hint.as_deref().unwrap_or_default()));
     }
+    out.push_str(&format!("\n{}\n", summary(changes)));
+    Ok(emit(p, format, &Shown::new(out, doc))?)
 }
 
 /// What `apply` did.
@@ -55,31 +45,17 @@ pub fn results(p: &Printer, format: Format, rows: &[Row]) -> Result<(), Error> {
         "applied"
     };
     let doc = json!({"status": status, "resources": rows});
-    match format {
-        Format::Json => p.json(&doc).map_err(io),
-        Format::Yaml => p.yaml(&doc).map_err(io),
-        Format::Table => {
-            let t: Vec<Vec<String>> = rows
-                .iter()
-                .map(|r| {
-                    vec![
-                        r.kind.to_owned(),
-                        r.name.clone(),
-                        r.action.word().to_owned(),
-                        r.result.to_owned(),
-                        r.detail.clone(),
-                    ]
-                })
-                .collect();
-            let mut out = table(&["RESOURCE", "NAME", "PLANNED", "RESULT", "DETAIL"], &[Align::Left; 5], &t);
-            out.push_str(&match status {
-                "unchanged" => "\nNothing to change: Azure already matches the file.\n".to_owned(),
-                "failed" => {
-                    "\nSome changes were not made (see RESULT); run the same apply again to resume.\n".to_owned()
-                }
-                _ => "\nApplied.\n".to_owned(),
-            });
-            p.out(&out).map_err(io)
-        }
-    }
+    let t: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![r.kind.to_owned(), r.name.clone(), r.action.word().to_owned(), r.result.to_owned(), r.detail.clone()]
+        })
+        .collect();
+    let mut out = table(&["RESOURCE", "NAME", "PLANNED", "RESULT", "DETAIL"], &[Align::Left; 5], &t);
+    out.push_str(match status {
+        "unchanged" => "\nNothing to change: Azure already matches the file.\n",
+        "failed" => "\nSome changes were not made (see RESULT); run the same apply again to resume.\n",
+        _ => "\nApplied.\n",
+    });
+    Ok(emit(p, format, &Shown::new(out, doc))?)
 }

@@ -6,13 +6,13 @@
 
 use std::collections::BTreeMap;
 
-use clap::ValueEnum;
 use serde::{Deserialize, Serialize};
 
 use super::locate::{locate, parse_path};
+use crate::catalog::KubeVersion;
 use crate::catalog::{Catalog, RuleKind};
+use crate::domain::{EvictionPolicy, GpuDriver, Os, OsDiskType};
 use crate::plan::agent_pool::{check_pool_name, PoolRequest, PoolSpec, SpecError};
-use crate::recommend::Os;
 
 /// The only `apiVersion` this version reads.
 pub const API_VERSION: &str = "aksgpu/v1";
@@ -325,15 +325,7 @@ fn pool_spec(
             ))
         }
     };
-    let os = match &p.os {
-        None => None,
-        Some(o) => Some(
-            Os::from_str(o, true)
-                .map_err(|_| src.error(&format!("{at}.os"), format!("{o:?} is not linux or windows"), None))?,
-        ),
-    };
-    // As `create-pool --install-operator`: the operator installs the driver unless told otherwise.
-    let gpu_driver = p.gpu_driver.clone().or_else(|| installs_operator.then(|| "none".to_owned()));
+    let typed = Typed::parse(src, p, at, installs_operator)?;
     let req = PoolRequest {
         subscription: subscription.to_owned(),
         resource_group: cfg.cluster.resource_group.clone(),
@@ -343,19 +335,19 @@ fn pool_spec(
         count: p.count,
         min_count: p.min_count,
         max_count: p.max_count,
-        os,
+        os: typed.os,
         os_sku: p.os_sku.clone(),
-        kubernetes_version: p.kubernetes_version.clone(),
+        kubernetes_version: typed.kubernetes_version,
         taints: p.taints.clone(),
         labels: p.labels.iter().map(|(k, v)| format!("{k}={v}")).collect(),
         mig_profile: p.mig_profile.clone(),
-        gpu_driver,
+        gpu_driver: typed.gpu_driver,
         spot: p.spot,
         spot_max_price: p.spot_max_price,
-        eviction_policy: p.eviction_policy.clone(),
+        eviction_policy: typed.eviction_policy,
         zones: p.zones.iter().map(Zone::text).collect(),
         max_pods: p.max_pods,
-        os_disk_type: p.os_disk_type.clone(),
+        os_disk_type: typed.os_disk_type,
         tags: p.tags.iter().map(|(k, v)| format!("{k}={v}")).collect(),
     };
     PoolSpec::validate(catalog, &req).map_err(|e: SpecError| {
@@ -363,6 +355,58 @@ fn pool_spec(
         let path = if field.starts_with("cluster.") { field } else { format!("{at}.{field}") };
         src.error(&path, strip_flag(&e.message), e.hint)
     })
+}
+
+/// The value among `all` whose `name` is `text` (any case): the name tables the CLI's flags use.
+pub fn by_name<T: Copy>(all: &[T], name: fn(T) -> &'static str, text: &str) -> Option<T> {
+    all.iter().copied().find(|&v| name(v).eq_ignore_ascii_case(text.trim()))
+}
+
+/// A pool's fields that `create-pool` takes as typed flags, parsed as its flags are.
+struct Typed {
+    os: Option<Os>,
+    kubernetes_version: Option<KubeVersion>,
+    gpu_driver: Option<GpuDriver>,
+    eviction_policy: Option<EvictionPolicy>,
+    os_disk_type: Option<OsDiskType>,
+}
+
+impl Typed {
+    fn parse(src: &Source<'_>, p: &PoolConfig, at: &str, installs_operator: bool) -> Result<Self, ConfigError> {
+        let bad = |field: &str, m: String| src.error(&format!("{at}.{field}"), m, None);
+        let os = match &p.os {
+            None => None,
+            Some(o) => {
+                Some(by_name(Os::ALL, Os::name, o).ok_or_else(|| bad("os", format!("{o:?} is not linux or windows")))?)
+            }
+        };
+        let kubernetes_version = match &p.kubernetes_version {
+            None => None,
+            Some(v) => Some(KubeVersion::parse(v).map_err(|e| bad("kubernetesVersion", e))?),
+        };
+        let gpu_driver = match &p.gpu_driver {
+            None => None,
+            Some(d) => Some(
+                by_name(GpuDriver::ALL, GpuDriver::name, d)
+                    .ok_or_else(|| bad("gpuDriver", format!("{:?} is not install or none", d.to_ascii_lowercase())))?,
+            ),
+        };
+        // As `create-pool --install-operator`: the operator installs the driver unless told otherwise.
+        let gpu_driver = gpu_driver.or_else(|| installs_operator.then_some(GpuDriver::None));
+        let eviction_policy = match &p.eviction_policy {
+            None => None,
+            Some(e) => Some(by_name(EvictionPolicy::ALL, EvictionPolicy::name, e).ok_or_else(|| {
+                bad("evictionPolicy", format!("{:?} is not Delete or Deallocate", e.to_ascii_lowercase()))
+            })?),
+        };
+        let os_disk_type = match &p.os_disk_type {
+            None => None,
+            Some(t) => Some(by_name(OsDiskType::ALL, OsDiskType::name, t).ok_or_else(|| {
+                bad("osDiskType", format!("{:?} is not Managed or Ephemeral", t.to_ascii_lowercase()))
+            })?),
+        };
+        Ok(Typed { os, kubernetes_version, gpu_driver, eviction_policy, os_disk_type })
+    }
 }
 
 /// Flag names in messages read as file fields (`--min-count 3` → `minCount 3`).
