@@ -19,6 +19,17 @@ pools:
     labels: {team: ml}
 ";
 
+/// `values.yaml` out of a runCommand body's `context` (base64 of a stored zip).
+fn sent_values(body: &Value) -> String {
+    use base64::Engine;
+    let zip =
+        base64::engine::general_purpose::STANDARD.decode(body["context"].as_str().expect("context")).expect("b64");
+    let name = b"values.yaml";
+    let start = zip.windows(name.len()).position(|w| w == name).expect("values.yaml in the zip") + name.len();
+    let end = start + zip[start..].windows(4).position(|w| w == b"PK\x01\x02").expect("central directory");
+    String::from_utf8(zip[start..end].to_vec()).expect("utf-8")
+}
+
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, text).expect("write file");
@@ -272,10 +283,11 @@ fn dry_run_json_works_without_credentials() {
         .filter(|s| s["method"] != "GET")
         .map(|s| (s["method"].as_str().unwrap_or("").to_owned(), s["url"].as_str().unwrap_or("").to_owned()))
         .collect();
-    assert_eq!(steps.len(), 3, "{steps:?}");
+    assert_eq!(steps.len(), 4, "{steps:?}");
     assert!(steps[0].1.contains("features/WindowsGPUPreview/register"), "{steps:?}");
-    assert!(steps[1].0 == "PUT" && steps[1].1.contains("agentPools/gpu"), "{steps:?}");
-    assert!(steps[2].0 == "PUT" && steps[2].1.contains("managedClusters/c1?"), "{steps:?}");
+    assert!(steps[1].1.contains("providers/Microsoft.ContainerService/register"), "{steps:?}");
+    assert!(steps[2].0 == "PUT" && steps[2].1.contains("agentPools/gpu"), "{steps:?}");
+    assert!(steps[3].0 == "PUT" && steps[3].1.contains("managedClusters/c1?"), "{steps:?}");
 }
 
 #[test]
@@ -307,14 +319,10 @@ fn the_operator_is_installed_once_then_read_and_left_alone() {
     assert_eq!(pool_put["properties"]["gpuProfile"]["driver"], "None", "as create-pool --install-operator");
     let installs = arm.log().iter().filter(|r| r.method == "POST" && r.body.contains("helm upgrade --install")).count();
     assert_eq!(installs, 1);
-    // The release as the cluster would now report it.
-    let dry = aksgpu_arm(
-        &arm.base,
-        &["install-operator", "-g", "rg", "--cluster", "c1", "--mig-strategy", "single", "--dry-run", "-o", "json"],
-        &[],
-    );
-    assert_eq!(dry.code, 0, "{}", dry.stderr);
-    let values: Value = serde_yaml_ng::from_str(dry.json()["values_yaml"].as_str().expect("values")).expect("yaml");
+    // The release as the cluster would now report it: the values.yaml the install sent (the
+    // runCommand context is a stored zip, so the file's bytes appear as they are).
+    let install = arm.log().into_iter().find(|r| r.body.contains("helm upgrade --install")).expect("install").json();
+    let values: Value = serde_yaml_ng::from_str(&sent_values(&install)).expect("yaml");
     let listed = json!([{"name": "gpu-operator", "namespace": "gpu-operator", "status": "deployed", "chart": "gpu-operator-v26.7.0"}]);
     arm.with(|s| {
         s.run_results.push(RunResult {
