@@ -76,6 +76,12 @@ pub enum Command {
     /// Credentials and subscription in use.
     #[command(subcommand)]
     Auth(AuthCommand),
+    /// Apply a GpuConfig file: features, then pools, then the GPU Operator, then KAITO.
+    Apply(Box<ApplyArgs>),
+    /// What `apply -f FILE` would change: create, no change, scale or refused per resource.
+    Diff(Box<DiffArgs>),
+    /// Write a cluster's current GPU setup as a GpuConfig file.
+    Export(Box<ExportArgs>),
     /// Print a shell completion script (--help says how to install it).
     Completions(CompletionsArgs),
     /// Print the man page (roff) of aksgpu or of one subcommand: `aksgpu man kaito workspace`.
@@ -805,6 +811,58 @@ fn non_empty(text: &str) -> Result<String, String> {
     } else {
         Ok(text.to_owned())
     }
+}
+
+/// `aksgpu apply`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit codes: 0 applied (or nothing to change), 1 failed or refused (what was done and what was \
+not is listed; run again to resume), 2 bad file, 3 auth, 4 timed out, 130 interrupted. Nothing is ever deleted."
+)]
+pub struct ApplyArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    /// The GpuConfig file (YAML or JSON).
+    #[arg(short = 'f', long, value_name = "FILE")]
+    pub file: PathBuf,
+    /// Print the exact requests and send no write (reads run when credentials exist).
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask for confirmation (required without a terminal).
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
+}
+
+/// `aksgpu diff`
+#[derive(Debug, Args)]
+#[command(after_help = "Exit codes: 0 nothing would change, 1 something would (or is refused), 2 bad file, 3 auth.")]
+pub struct DiffArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    /// The GpuConfig file (YAML or JSON).
+    #[arg(short = 'f', long, value_name = "FILE")]
+    pub file: PathBuf,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
+}
+
+/// `aksgpu export`
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    #[command(flatten)]
+    pub target: ClusterTarget,
+    /// Write to this file instead of stdout.
+    #[arg(short = 'f', long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "yaml")]
+    pub output: ManifestFormat,
 }
 
 fn parse_u32(text: &str) -> Result<u32, String> {

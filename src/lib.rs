@@ -89,6 +89,9 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::Cluster(ClusterCommand::Start(a)) => commands::money::cluster_power(ctx, a, true),
         Command::CostAnalysis(CostAnalysisCommand::Enable(a)) => commands::money::cost_analysis(ctx, a),
         Command::Pool(PoolCommand::Scale(a)) => commands::money::pool_scale(ctx, a),
+        Command::Apply(a) => commands::gitops::apply(ctx, a),
+        Command::Diff(a) => commands::gitops::diff(ctx, a),
+        Command::Export(a) => commands::gitops::export(ctx, a),
         Command::Completions(a) => Ok(ctx.printer.out(&commands::completions::script(a.shell))?),
         Command::Man(a) => Ok(ctx.printer.out(&commands::man::page(&a.command)?)?),
     }

@@ -5,6 +5,7 @@ pub mod azure;
 pub mod catalog;
 pub mod completions;
 pub mod create_pool;
+pub mod gitops;
 pub mod gpu_stack;
 pub mod man;
 pub mod manifest;

@@ -7,6 +7,7 @@ pub mod agent_pool;
 pub mod cluster;
 pub mod cluster_ops;
 pub mod features;
+pub mod gitops;
 pub mod install;
 pub mod kaito;
 pub mod manifest;

@@ -2,6 +2,7 @@
 
 #![allow(clippy::print_stderr)]
 
+mod apply;
 mod catalog_cli;
 mod ci_prerequisites;
 mod completions;
@@ -18,6 +19,7 @@ mod price_cache;
 mod properties;
 mod recommend_cli;
 mod redaction;
+mod schema;
 mod snapshots;
 mod support;
 mod wizard_tmux;

@@ -1,0 +1,313 @@
+//! Every call `apply`, `diff` and `export` make into the existing commands, plans and
+//! executor, in one place: the same functions `create-pool`, `pool scale`,
+//! `register-feature`, `install-operator` and `kaito enable` run.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::arm::ArmClient;
+use crate::catalog::Catalog;
+use crate::cli::RecommendArgs;
+use crate::commands::azure::Cred;
+use crate::commands::gpu_stack;
+use crate::domain::{GpuDriver, Os, Precision, Workload};
+use crate::error::Error;
+use crate::output::Printer;
+use crate::plan::agent_pool::PoolSpec;
+use crate::plan::cluster::Scale;
+use crate::plan::cluster_ops::{self as ops, Target};
+use crate::plan::gitops::config::by_name;
+use crate::plan::gitops::config::{OperatorConfig, PoolConfig, RecommendConfig};
+use crate::plan::gitops::release::{self, State};
+use crate::plan::gitops::{Desired, Live};
+use crate::plan::operator::MigStrategy;
+use crate::plan::Plan;
+use crate::provision::cluster_ops::{self, Outcome as OpsOutcome};
+use crate::provision::features::{self, Outcome as FeatureOutcome};
+use crate::provision::kaito::{self, Outcome as KaitoOutcome};
+use crate::provision::operator::{self, InstallRequest};
+use crate::provision::pool::{self, CreateOptions, CreateOutcome};
+use crate::provision::runcommand;
+use crate::provision::Progress;
+use crate::recommend;
+use crate::units;
+
+type Report<'a> = &'a (dyn Fn(&str) + Sync);
+
+/// The size `create-pool --recommend` would take for these settings.
+pub fn pick(catalog: &Catalog, p: &PoolConfig, r: &RecommendConfig) -> Result<String, String> {
+    let text = |v: &Option<String>| v.as_ref().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+    let workload = match text(&r.workload) {
+        Some(w) => {
+            Some(by_name(Workload::ALL, Workload::name, &w).ok_or_else(|| format!("workload {w:?} is not known"))?)
+        }
+        None => None,
+    };
+    let precision = match text(&r.precision) {
+        Some(x) => {
+            Some(by_name(Precision::ALL, Precision::name, &x).ok_or_else(|| format!("precision {x:?} is not known"))?)
+        }
+        None => None,
+    };
+    let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose()?;
+    let os = p.os.as_deref().and_then(|o| by_name(Os::ALL, Os::name, o));
+    let ra = RecommendArgs {
+        workload,
+        model: r.model.clone(),
+        precision,
+        gpu_memory_min,
+        gpu_model: r.gpu_model.clone(),
+        max_price_per_hour: r.max_price_per_hour,
+        os,
+        spot: p.spot,
+        mig: p.mig_profile.is_some(),
+        k8s_version: p.kubernetes_version.clone(),
+        gpu_driver: p.gpu_driver.as_deref().and_then(|d| by_name(GpuDriver::ALL, GpuDriver::name, d)),
+        top: 3,
+        ..RecommendArgs::default()
+    };
+    if !crate::commands::recommend::has_requirements(&ra) {
+        return Err("recommend needs a model, a workload or gpuMemoryMin".into());
+    }
+    let req = crate::commands::recommend::requirements(catalog, &ra).map_err(|e| e.to_string())?;
+    let out = recommend::recommend(catalog, &req);
+    out.recommendations.first().map(|t| t.vm_size.clone()).ok_or_else(|| {
+        let why = out.no_fit().map(|n| n.constraint).unwrap_or_default();
+        format!(
+            "no size fits (the {why} check removed the last candidates); run `aksgpu recommend` with the same settings"
+        )
+    })
+}
+
+fn install_request(d: &Desired, o: &OperatorConfig) -> InstallRequest {
+    InstallRequest {
+        subscription: d.subscription.clone(),
+        resource_group: d.resource_group.clone(),
+        cluster: d.cluster.clone(),
+        pool: None,
+        driver_mode: None,
+        chart_version: o.chart_version.clone(),
+        mig_strategy: o.mig_strategy.as_deref().map(|m| {
+            if m.eq_ignore_ascii_case("mixed") {
+                MigStrategy::Mixed
+            } else {
+                MigStrategy::Single
+            }
+        }),
+        time_slicing: o.time_slicing,
+    }
+}
+
+/// Read the cluster, its pools and the features' states, concurrently.
+pub async fn read_live(client: &ArmClient, d: &Desired) -> Result<Live, Error> {
+    let req = install_request(d, &OperatorConfig::default());
+    let names: Vec<&str> = d.features.iter().map(String::as_str).collect();
+    let (cp, f) = tokio::join!(
+        operator::read(client, &req),
+        features::states(client, &d.subscription, features::NAMESPACE, &names)
+    );
+    let (cluster, pools) = cp?;
+    Ok(Live { cluster, pools, features: f?, operator: None })
+}
+
+/// The live pools plus the pools the file would create (what the operator will serve).
+fn pools_after(d: &Desired, live_pools: &[Value]) -> Vec<Value> {
+    let mut pools = live_pools.to_vec();
+    for spec in &d.pools {
+        if !pools.iter().any(|p| p["name"].as_str() == Some(spec.name.as_str())) {
+            pools.push(json!({"name": spec.name, "properties": spec.body()["properties"].clone()}));
+        }
+    }
+    pools
+}
+
+/// Whether the GPU Operator runs as the file asks: one read-only runCommand (`helm list`,
+/// `helm get values`) compared with the values `install-operator` would use.
+pub async fn operator_state(
+    client: &ArmClient,
+    cred: Option<&Cred>,
+    catalog: &Catalog,
+    d: &Desired,
+    o: &OperatorConfig,
+    live: &Live,
+    deadline: Instant,
+) -> State {
+    let Some(cred) = cred else { return State::Unread("no credentials".into()) };
+    let install = match operator::resolve(catalog, &install_request(d, o), &live.cluster, &pools_after(d, &live.pools))
+    {
+        Ok(i) => i,
+        Err(r) => return State::Refused { message: r.message, hint: r.hint },
+    };
+    let token = match install.needs_cluster_token {
+        Some(true) => match gpu_stack::cluster_token(cred.method, &cred.source, deadline).await {
+            Ok(t) => Some(t),
+            Err(e) => return State::Unread(e.to_string()),
+        },
+        _ => None,
+    };
+    let command = release::check_command();
+    let (quiet, reads) = (|_: &str| {}, Progress::default());
+    let r = runcommand::run(client, &install.cluster_path, &command, None, token.as_ref(), deadline, &quiet, &reads);
+    match r.await {
+        Ok(r) if r.ok() => release::compare(&r.logs, &install.spec.chart_version, &install.values_yaml),
+        Ok(r) => State::Unread(format!("the check ended with {}", r.describe())),
+        Err(e) => State::Unread(e.to_string()),
+    }
+}
+
+/// Read what `export` writes: cluster, pools, GPU feature states.
+pub async fn read_export(
+    client: &ArmClient,
+    sub: &str,
+    rg: &str,
+    cluster: &str,
+) -> Result<(Value, Vec<Value>, Vec<(&'static str, Option<String>)>), Error> {
+    let d = Desired {
+        subscription: sub.into(),
+        resource_group: rg.into(),
+        cluster: cluster.into(),
+        features: features::GPU_FEATURES.iter().map(|f| f.0.to_owned()).collect(),
+        pools: vec![],
+        operator: None,
+        kaito: None,
+    };
+    let live = read_live(client, &d).await?;
+    let states = features::GPU_FEATURES.iter().map(|f| f.0).zip(live.features).collect();
+    Ok((live.cluster, live.pools, states))
+}
+
+/// `register-feature NAME`.
+pub async fn register(
+    client: &ArmClient,
+    d: &Desired,
+    name: &str,
+    deadline: Instant,
+    p: &Printer,
+    report: Report<'_>,
+    progress: &Progress,
+) -> Result<FeatureOutcome, Error> {
+    gpu_stack::register(client, &d.subscription, features::NAMESPACE, name, deadline, p, report, progress).await
+}
+
+/// `create-pool` for one spec (preflight, If-None-Match PUT, wait).
+pub async fn create_pool(
+    client: &ArmClient,
+    catalog: &Catalog,
+    spec: &PoolSpec,
+    location: Option<String>,
+    timeout: Duration,
+    report: Report<'_>,
+    progress: &Progress,
+) -> Result<CreateOutcome, Error> {
+    let opts = CreateOptions {
+        dry_run: false,
+        no_wait: false,
+        skip_preflight: false,
+        timeout,
+        location,
+        abort_on_interrupt: false,
+    };
+    Ok(pool::create(client, catalog, spec, &opts, report, progress).await?)
+}
+
+/// `create-pool --dry-run` for one spec: preflight reads and checks, then the plan.
+pub async fn create_pool_dry_run(
+    client: &ArmClient,
+    catalog: &Catalog,
+    spec: &PoolSpec,
+    location: Option<String>,
+    timeout: Duration,
+    report: Report<'_>,
+    progress: &Progress,
+) -> Result<CreateOutcome, Error> {
+    let opts = CreateOptions {
+        dry_run: true,
+        no_wait: false,
+        skip_preflight: false,
+        timeout,
+        location,
+        abort_on_interrupt: false,
+    };
+    Ok(pool::create(client, catalog, spec, &opts, report, progress).await?)
+}
+
+fn target(d: &Desired) -> Target<'_> {
+    Target { subscription: &d.subscription, resource_group: &d.resource_group, cluster: &d.cluster }
+}
+
+fn spec_target(spec: &PoolSpec) -> Target<'_> {
+    Target { subscription: &spec.subscription, resource_group: &spec.resource_group, cluster: &spec.cluster }
+}
+
+/// `pool scale` for one spec.
+pub async fn scale_pool(
+    client: &ArmClient,
+    spec: &PoolSpec,
+    how: Scale,
+    timeout: Duration,
+    report: Report<'_>,
+    progress: &Progress,
+) -> Result<OpsOutcome, Error> {
+    Ok(cluster_ops::scale(client, spec_target(spec), &spec.name, how, timeout, report, progress).await?)
+}
+
+/// The steps `pool scale` sends for a spec, from the pool as read.
+pub fn scale_plan(spec: &PoolSpec, current: &Value, how: Scale) -> Result<Plan, Error> {
+    ops::scale(spec_target(spec), &spec.name, current, how).map_err(|m| Error::Refused { message: m, hint: None })
+}
+
+/// `install-operator` for every GPU pool of the cluster.
+#[allow(clippy::too_many_arguments)]
+pub async fn install_operator(
+    client: &ArmClient,
+    cred: &Cred,
+    catalog: &Catalog,
+    d: &Desired,
+    o: &OperatorConfig,
+    timeout: Duration,
+    report: Report<'_>,
+    progress: &Progress,
+) -> Result<operator::Report, Error> {
+    let req = install_request(d, o);
+    gpu_stack::install(client, cred, catalog, &req, timeout, report, progress).await
+}
+
+/// `kaito enable`.
+pub async fn enable_kaito(
+    client: &ArmClient,
+    d: &Desired,
+    timeout: Duration,
+    report: Report<'_>,
+    progress: &Progress,
+) -> Result<KaitoOutcome, Error> {
+    Ok(kaito::enable(client, target(d), timeout, report, progress).await?)
+}
+
+/// The steps `register-feature` sends.
+pub fn feature_plan(d: &Desired, name: &str) -> Plan {
+    crate::plan::features::register(&d.subscription, features::NAMESPACE, name)
+}
+
+/// The steps `create-pool` sends for a spec.
+pub fn pool_plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
+    pool::plan(spec, location)
+}
+
+/// The operator install's steps, from the live pools plus the pools the file creates.
+pub fn operator_plan(
+    catalog: &Catalog,
+    d: &Desired,
+    o: &OperatorConfig,
+    cluster: &Value,
+    live_pools: &[Value],
+) -> Result<Plan, Error> {
+    let install = operator::resolve(catalog, &install_request(d, o), cluster, &pools_after(d, live_pools))
+        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
+    Ok(operator::plan(&install))
+}
+
+/// The steps `kaito enable` sends for the cluster as read (`{}` when not read).
+pub fn kaito_plan(d: &Desired, cluster: &Value) -> Plan {
+    ops::kaito(target(d), cluster)
+}

@@ -1,0 +1,178 @@
+//! Running the changes in dependency order: features, then pools (independent pools at
+//! once), then the GPU Operator, then KAITO. A failure stops the later stages; every resource
+//! gets a row saying what was done and what was not, so a second `apply` resumes.
+//!
+//! Ctrl-C stays truthful with several writes: each operation records its writes in its own
+//! `Progress` (so one pool's refused PUT cannot erase another's accepted one), and the
+//! `Progress` Ctrl-C reads says, from the first stage that changes something on, that changes
+//! may have been accepted and that `apply -f FILE` (which reads the state first) resumes.
+
+use std::time::Instant;
+
+use futures_util::future::join_all;
+
+use super::{adapter, Loaded, Row};
+use crate::error::Error;
+use crate::output::Printer;
+use crate::plan::gitops::{Action, Change, Live};
+use crate::provision::cluster_ops::Outcome as OpsOutcome;
+use crate::provision::features::Outcome as FeatureOutcome;
+use crate::provision::kaito::Outcome as KaitoOutcome;
+use crate::provision::pool::CreateOutcome;
+use crate::provision::Progress;
+
+type Report<'a> = &'a (dyn Fn(&str) + Sync);
+
+/// Run every change; returns the rows and the first failure.
+pub(super) async fn execute(
+    l: &Loaded,
+    live: &Live,
+    changes: &[Change],
+    deadline: Instant,
+    p: &Printer,
+    report: Report<'_>,
+    progress: &Progress,
+) -> (Vec<Row>, Option<Error>) {
+    let resume = format!("aksgpu apply -f {} (it reads the state first)", l.file);
+    let mut rows = Vec::new();
+    let mut failed: Option<Error> = None;
+    for kind in ["feature", "pool", "operator", "kaito"] {
+        let stage: Vec<&Change> = changes.iter().filter(|c| c.kind == kind).collect();
+        if let Some(e) = &failed {
+            let why = format!("not run: an earlier stage failed ({})", first_line(e));
+            rows.extend(stage.iter().map(|c| Row::of(c, "not run", why.clone())));
+            continue;
+        }
+        let changing: Vec<&str> =
+            stage.iter().filter(|c| c.action != Action::NoChange).map(|c| c.name.as_str()).collect();
+        if !changing.is_empty() {
+            let what = format!("{kind} {} in cluster {}", changing.join(", "), l.desired.cluster);
+            progress.sending(&what, &resume);
+        }
+        let results: Vec<Result<Row, Error>> = match kind {
+            "feature" => {
+                let mut out = Vec::new();
+                for c in stage.iter().copied() {
+                    out.push(feature(l, c, deadline, p, report, &Progress::default()).await);
+                }
+                out
+            }
+            "pool" => {
+                let own: Vec<Progress> = stage.iter().map(|_| Progress::default()).collect();
+                join_all(stage.iter().zip(&own).map(|(c, mine)| pool(l, live, c, deadline, report, mine))).await
+            }
+            _ => {
+                let mut out = Vec::new();
+                for c in stage.iter().copied() {
+                    out.push(cluster_level(l, c, deadline, report, &Progress::default()).await);
+                }
+                out
+            }
+        };
+        for (c, r) in stage.iter().zip(results) {
+            match r {
+                Ok(row) => rows.push(row),
+                Err(e) => {
+                    rows.push(Row::of(c, "failed", first_line(&e)));
+                    failed.get_or_insert(e);
+                }
+            }
+        }
+    }
+    (rows, failed)
+}
+
+fn first_line(e: &Error) -> String {
+    e.to_string().lines().next().unwrap_or_default().to_owned()
+}
+
+fn left(deadline: Instant) -> std::time::Duration {
+    deadline.saturating_duration_since(Instant::now())
+}
+
+async fn feature(
+    l: &Loaded,
+    c: &Change,
+    deadline: Instant,
+    p: &Printer,
+    report: Report<'_>,
+    progress: &Progress,
+) -> Result<Row, Error> {
+    if c.action == Action::NoChange {
+        return Ok(Row::of(c, "unchanged", c.detail.clone()));
+    }
+    let out = adapter::register(&l.client, &l.desired, &c.name, deadline, p, report, progress).await?;
+    Ok(match out {
+        FeatureOutcome::Registered { .. } => Row::of(c, "done", "registered; the provider was refreshed"),
+        FeatureOutcome::AlreadyRegistered => Row::of(c, "unchanged", "already Registered"),
+        FeatureOutcome::NotFound => Row::of(c, "unchanged", "not found: most likely generally available"),
+        FeatureOutcome::Pending => {
+            return Err(Error::Refused {
+                message: format!("{} is Pending: Microsoft has to approve it", c.name),
+                hint: None,
+            })
+        }
+    })
+}
+
+async fn pool(
+    l: &Loaded,
+    live: &Live,
+    c: &Change,
+    deadline: Instant,
+    report: Report<'_>,
+    progress: &Progress,
+) -> Result<Row, Error> {
+    let Some(spec) = l.desired.pools.iter().find(|s| s.name == c.name) else {
+        return Ok(Row::of(c, "not run", "not in the file"));
+    };
+    match (c.action, c.scale) {
+        (Action::Scale, Some(how)) => {
+            match adapter::scale_pool(&l.client, spec, how, left(deadline), report, progress).await? {
+                OpsOutcome::Unchanged(m) => Ok(Row::of(c, "unchanged", m)),
+                OpsOutcome::Done(_) | OpsOutcome::DryRun(_) => Ok(Row::of(c, "done", format!("scaled: {}", c.detail))),
+            }
+        }
+        (Action::Create, _) => {
+            let location = crate::plan::preflight::location(&live.cluster);
+            let out =
+                adapter::create_pool(&l.client, &l.catalog, spec, location, left(deadline), report, progress).await?;
+            Ok(match out {
+                CreateOutcome::Created { pool, .. } => Row::of(
+                    c,
+                    "done",
+                    format!("created ({})", crate::arm::lro::provisioning_state(&pool).unwrap_or("Succeeded")),
+                ),
+                CreateOutcome::Unchanged { .. } => Row::of(c, "unchanged", "already as in the file"),
+                CreateOutcome::Accepted { pool_path } => Row::of(c, "done", format!("accepted: {pool_path}")),
+                CreateOutcome::DryRun { .. } => Row::of(c, "not run", "dry run"),
+            })
+        }
+        _ => Ok(Row::of(c, "unchanged", c.detail.clone())),
+    }
+}
+
+async fn cluster_level(
+    l: &Loaded,
+    c: &Change,
+    deadline: Instant,
+    report: Report<'_>,
+    progress: &Progress,
+) -> Result<Row, Error> {
+    if c.action == Action::NoChange {
+        return Ok(Row::of(c, "unchanged", c.detail.clone()));
+    }
+    if c.kind == "operator" {
+        let (Some(o), Some(cred)) = (&l.desired.operator, &l.cred) else {
+            return Ok(Row::of(c, "not run", "no credentials for runCommand"));
+        };
+        let r = adapter::install_operator(&l.client, cred, &l.catalog, &l.desired, o, left(deadline), report, progress)
+            .await?;
+        return Ok(Row::of(c, "done", format!("installed; {} GPU node(s) report allocatable GPUs", r.gpu_nodes.len())));
+    }
+    Ok(match adapter::enable_kaito(&l.client, &l.desired, left(deadline), report, progress).await? {
+        KaitoOutcome::AlreadyEnabled => Row::of(c, "unchanged", "already enabled"),
+        KaitoOutcome::Enabled(_) => Row::of(c, "done", "KAITO and the OIDC issuer enabled"),
+        KaitoOutcome::DryRun(_) => Row::of(c, "not run", "dry run"),
+    })
+}

@@ -1,0 +1,342 @@
+//! `aksgpu apply -f`, `aksgpu diff -f` and `aksgpu export`: the GPU setup of a cluster as
+//! one file. The file becomes the same specs `create-pool` builds (`plan::gitops`); the live
+//! state is read once; every change runs through the functions the single commands run
+//! (`adapter`), in dependency order: features, pools (concurrently), operator, KAITO.
+
+pub mod adapter;
+mod render;
+
+use std::path::Path;
+use std::time::Instant;
+
+use serde::Serialize;
+use serde_json::json;
+
+use crate::arm::ArmClient;
+use crate::catalog::Catalog;
+use crate::cli::{ApplyArgs, ArmArgs, DiffArgs, ExportArgs, ManifestFormat};
+use crate::commands::azure::{self, Cred};
+use crate::commands::Ctx;
+use crate::error::Error;
+use crate::plan::gitops::config::{self, PoolConfig, RecommendConfig, Source};
+use crate::plan::gitops::{diff as gdiff, export as gexport, Action, Change, ConfigError, Desired, Live};
+use crate::plan::Plan;
+use crate::provision::Progress;
+
+impl From<ConfigError> for Error {
+    fn from(e: ConfigError) -> Self {
+        Error::Usage { message: e.to_string(), hint: e.hint }
+    }
+}
+
+/// The file, validated, with a client for its cluster.
+struct Loaded {
+    catalog: Catalog,
+    desired: Desired,
+    client: ArmClient,
+    cred: Option<Cred>,
+    base: String,
+    printer: crate::output::Printer,
+    timeout: std::time::Duration,
+    /// The file as named on the command line (for resume hints).
+    file: String,
+}
+
+/// Read and validate the file (exit 2 when bad), then connect. With `offline_ok` (dry runs)
+/// a missing credential leaves a client without one and `{subscription}` as placeholder.
+fn load(ctx: &Ctx, file: &Path, arm: &ArmArgs, offline_ok: bool) -> Result<Loaded, Error> {
+    let catalog = ctx.catalog().map_err(|e| Error::usage(format!("{e:#}"), None))?;
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Error::usage(format!("-f {}: cannot read the file: {e}", file.display()), None))?;
+    let src = Source { name: file.display().to_string(), text: &text };
+    let cfg = config::parse(&src)?;
+    let mut arm = arm.clone();
+    match (&cfg.cluster.subscription, &arm.subscription) {
+        (Some(f), Some(flag)) if !f.eq_ignore_ascii_case(flag) => {
+            return Err(src
+                .error("cluster.subscription", format!("{f} differs from --subscription {flag}"), None)
+                .into())
+        }
+        (Some(f), _) => arm.subscription = Some(f.clone()),
+        _ => {}
+    }
+    let guess = arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
+    let pick = |p: &PoolConfig, r: &RecommendConfig| adapter::pick(&catalog, p, r);
+    let mut desired = config::validate(&catalog, &src, &cfg, &guess, &pick)?;
+    for spec in &desired.pools {
+        for n in &spec.notes {
+            ctx.printer.note(&format!("note: pool {}: {n}", spec.name));
+        }
+    }
+    let (client, sub, cred) = connect(&arm, offline_ok, &ctx.printer)?;
+    if sub != desired.subscription {
+        desired.subscription.clone_from(&sub);
+        desired.pools.iter_mut().for_each(|p| p.subscription.clone_from(&sub));
+    }
+    Ok(Loaded {
+        catalog,
+        desired,
+        client,
+        cred,
+        base: azure::base_url(&arm),
+        printer: ctx.printer,
+        timeout: arm.timeout,
+        file: src.name.clone(),
+    })
+}
+
+fn connect(
+    arm: &ArmArgs,
+    offline_ok: bool,
+    p: &crate::output::Printer,
+) -> Result<(ArmClient, String, Option<Cred>), Error> {
+    let placeholder = || arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
+    match azure::connect(arm) {
+        Ok(az) => match az.subscription {
+            Ok((s, _)) => Ok((az.client, s, Some(Cred { method: az.method, source: az.source }))),
+            Err(e) if offline_ok => {
+                p.note(&format!("note: {e}; the plan comes from the file alone (placeholders for what would be read)"));
+                Ok((azure::offline(arm)?, placeholder(), None))
+            }
+            Err(e) => Err(Error::from(e)),
+        },
+        Err(e) if offline_ok => {
+            p.note(&format!(
+                "note: no credentials ({e}); the plan comes from the file alone (placeholders for what would be read)"
+            ));
+            Ok((azure::offline(arm)?, placeholder(), None))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Read the live state and compare.
+fn read_and_diff(l: &Loaded) -> Result<(Live, Vec<Change>), Error> {
+    let deadline = Instant::now() + l.timeout;
+    let live = azure::run_interruptible(&Progress::default(), async {
+        let mut live = adapter::read_live(&l.client, &l.desired).await?;
+        if let Some(o) = &l.desired.operator {
+            let (cred, d) = (l.cred.as_ref(), &l.desired);
+            live.operator = Some(adapter::operator_state(&l.client, cred, &l.catalog, d, o, &live, deadline).await);
+        }
+        Ok(live)
+    })?;
+    let changes = gdiff::diff(&l.desired, &live);
+    Ok((live, changes))
+}
+
+/// `aksgpu diff -f FILE`: exit 0 nothing would change, 1 something would, 2 bad file.
+pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
+    let l = load(ctx, &a.file, &a.arm, false)?;
+    let (_, changes) = read_and_diff(&l)?;
+    render::changes(&ctx.printer, a.output, &changes)?;
+    let n = changes.iter().filter(|c| c.action != Action::NoChange).count();
+    if n > 0 {
+        return Err(Error::NoFit {
+            message: format!("{n} of {} resource(s) would change or are refused", changes.len()),
+            hint: Some(format!("apply it with: aksgpu apply -f {}", a.file.display())),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// What happened to one resource during `apply`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    pub kind: &'static str,
+    pub name: String,
+    pub action: Action,
+    /// `done`, `unchanged`, `failed` or `not run`.
+    pub result: &'static str,
+    pub detail: String,
+}
+
+impl Row {
+    fn of(c: &Change, result: &'static str, detail: impl Into<String>) -> Row {
+        Row { kind: c.kind, name: c.name.clone(), action: c.action, result, detail: detail.into() }
+    }
+}
+
+/// `aksgpu apply -f FILE`
+pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
+    let l = load(ctx, &a.file, &a.arm, a.dry_run)?;
+    let p = &ctx.printer;
+    if a.dry_run {
+        let (plan, changes) = dry_run_plan(&l)?;
+        let header = match &changes {
+            Some(c) => format!("Dry run: no change is made. {}", render::summary(c)),
+            None => "Dry run: no change is made. No credentials: every resource is shown as created; \
+                     {…} placeholders stand for what would be read."
+                .to_owned(),
+        };
+        let extra = match changes {
+            Some(c) => json!({"preflight": "read", "changes": c}),
+            None => json!({"preflight": "not run"}),
+        };
+        azure::render_plan(p, a.output, &l.base, &plan, &header, extra)?;
+        return Ok(());
+    }
+    let (live, changes) = read_and_diff(&l)?;
+    if let Some(r) = changes.iter().find(|c| c.action == Action::Refused) {
+        render::changes(p, a.output, &changes)?;
+        return Err(Error::Refused {
+            message: format!("apply refused before sending anything: {} {}: {}", r.kind, r.name, r.detail),
+            hint: r.hint.clone(),
+        }
+        .into());
+    }
+    if !gdiff::changes(&changes) {
+        render::results(
+            p,
+            a.output,
+            &changes.iter().map(|c| Row::of(c, "unchanged", c.detail.clone())).collect::<Vec<_>>(),
+        )?;
+        return Ok(());
+    }
+    confirm(ctx, a, &l.desired.cluster, &changes)?;
+    let progress = Progress::default();
+    let started = Instant::now();
+    let (rows, failure) = azure::run_with_spinner(p, &progress, None, async |report| {
+        Ok(execute(&l, &live, &changes, started + a.arm.timeout, p, report, &progress).await)
+    })?;
+    render::results(p, a.output, &rows)?;
+    match failure {
+        None => Ok(()),
+        Some(e) => {
+            let done = rows.iter().filter(|r| r.result == "done").count();
+            let not_run = rows.iter().filter(|r| r.result == "not run").count();
+            Err(anyhow::Error::new(e).context(format!(
+                "apply stopped: {done} change(s) done, {not_run} not run; run the same apply again to resume"
+            )))
+        }
+    }
+}
+
+fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change]) -> Result<(), Error> {
+    if a.yes {
+        return Ok(());
+    }
+    if !ctx.printer.interactive {
+        return Err(Error::usage(
+            "apply changes Azure and costs money; without a terminal it needs --yes",
+            Some("add --yes (or run `aksgpu diff -f FILE` / `apply --dry-run` first)".into()),
+        ));
+    }
+    render::changes(&ctx.printer, crate::cli::Format::Table, changes)?;
+    let yes = dialoguer::Confirm::new()
+        .with_prompt(format!("Apply these changes to cluster {cluster}?"))
+        .default(false)
+        .interact()
+        .map_err(|e| Error::usage(format!("no answer: {e}"), None))?;
+    if yes {
+        Ok(())
+    } else {
+        Err(Error::Interrupted { message: "not confirmed; nothing was changed".into(), hints: vec![] })
+    }
+}
+
+mod execute;
+use execute::execute;
+
+/// The dry run's steps: from the live state and only for what would change when credentials
+/// exist; otherwise every resource as if created, with placeholders for what would be read.
+fn dry_run_plan(l: &Loaded) -> Result<(Plan, Option<Vec<Change>>), Error> {
+    if l.cred.is_none() {
+        return Ok((offline_plan(l)?, None));
+    }
+    let (live, changes) = match read_and_diff(l) {
+        Ok(x) => x,
+        Err(Error::Arm(e)) if matches!(*e, crate::arm::ArmError::Auth { .. }) => {
+            l.printer.note(&format!("note: credentials failed ({e}); the plan comes from the file alone"));
+            return Ok((offline_plan(l)?, None));
+        }
+        Err(e) => return Err(e),
+    };
+    let d = &l.desired;
+    let mut plan = Plan::default();
+    let location = crate::plan::preflight::location(&live.cluster);
+    for c in changes.iter().filter(|c| c.action != Action::NoChange && c.action != Action::Refused) {
+        match c.kind {
+            "feature" => plan.steps.extend(adapter::feature_plan(d, &c.name).steps),
+            "pool" => {
+                let Some(spec) = d.pools.iter().find(|s| s.name == c.name) else { continue };
+                match c.scale {
+                    Some(how) => {
+                        let current = live.pools.iter().find(|p| p["name"].as_str() == Some(spec.name.as_str()));
+                        let current = current.cloned().unwrap_or_else(crate::plan::cluster_ops::pool_as_read);
+                        plan.steps.extend(adapter::scale_plan(spec, &current, how)?.steps)
+                    }
+                    None => plan.steps.extend(create_steps(l, spec, location.clone())?.steps),
+                }
+            }
+            "operator" => {
+                if let Some(o) = &d.operator {
+                    plan.steps.extend(adapter::operator_plan(&l.catalog, d, o, &live.cluster, &live.pools)?.steps);
+                }
+            }
+            _ => plan.steps.extend(adapter::kaito_plan(d, &live.cluster).steps),
+        }
+    }
+    Ok((plan, Some(changes)))
+}
+
+/// Without credentials: every resource as if created, placeholders for what would be read.
+fn offline_plan(l: &Loaded) -> Result<Plan, Error> {
+    let d = &l.desired;
+    let mut plan = Plan::default();
+    for f in &d.features {
+        plan.steps.extend(adapter::feature_plan(d, f).steps);
+    }
+    for spec in &d.pools {
+        plan.steps.extend(adapter::pool_plan(spec, None).steps);
+    }
+    if let Some(o) = &d.operator {
+        plan.steps.extend(adapter::operator_plan(&l.catalog, d, o, &json!({}), &[])?.steps);
+    }
+    if d.kaito == Some(true) {
+        plan.steps.extend(adapter::kaito_plan(d, &json!({})).steps);
+    }
+    Ok(plan)
+}
+
+/// `create-pool --dry-run` for one pool: the preflight reads run and must pass.
+fn create_steps(l: &Loaded, spec: &crate::plan::PoolSpec, location: Option<String>) -> Result<Plan, Error> {
+    let progress = Progress::default();
+    let out = azure::run_interruptible(&progress, async {
+        adapter::create_pool_dry_run(&l.client, &l.catalog, spec, location, l.timeout, &|_| {}, &progress).await
+    })?;
+    Ok(match out {
+        crate::provision::pool::CreateOutcome::DryRun { plan, .. } => plan,
+        _ => Plan::default(),
+    })
+}
+
+/// `aksgpu export -g RG --cluster NAME`
+pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let az = azure::connect(&a.arm)?;
+    let sub = azure::subscription(&az)?;
+    let client = az.client;
+    let (rg, name) = (&a.target.resource_group, &a.target.cluster);
+    let (cluster, pools, features) =
+        azure::run_interruptible(&Progress::default(), async { adapter::read_export(&client, &sub, rg, name).await })?;
+    let feats: Vec<(&str, Option<String>)> = features.iter().map(|(n, s)| (*n, s.clone())).collect();
+    let file = gexport::export(&catalog, a.arm.subscription.as_deref(), rg, name, &cluster, &pools, &feats);
+    let text = match a.output {
+        ManifestFormat::Yaml => format!(
+            "# aksgpu export of cluster {name} (resource group {rg}); apply with: aksgpu apply -f FILE\n{}",
+            serde_yaml_ng::to_string(&file).map_err(|e| Error::usage(format!("internal YAML error: {e}"), None))?
+        ),
+        ManifestFormat::Json => serde_json::to_string_pretty(&file)? + "\n",
+    };
+    match &a.file {
+        Some(path) => {
+            std::fs::write(path, &text)
+                .map_err(|e| Error::usage(format!("--file {}: cannot write: {e}", path.display()), None))?;
+            ctx.printer.note(&format!("wrote {} ({} GPU pool(s))", path.display(), file.pools.len()));
+        }
+        None => ctx.printer.out(&text)?,
+    }
+    Ok(())
+}

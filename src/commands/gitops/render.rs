@@ -1,0 +1,61 @@
+//! Tables and JSON/YAML for `diff` and `apply`, through `output`.
+
+use serde_json::json;
+
+use super::Row;
+use crate::cli::Format;
+use crate::error::Error;
+use crate::output::{emit, table, Align, Printer, Shown};
+use crate::plan::gitops::{Action, Change};
+
+/// "2 to create, 1 to scale, 3 unchanged".
+pub fn summary(changes: &[Change]) -> String {
+    let n = |a: Action| changes.iter().filter(|c| c.action == a).count();
+    format!(
+        "{} to create, {} to scale, {} unchanged, {} refused.",
+        n(Action::Create),
+        n(Action::Scale),
+        n(Action::NoChange),
+        n(Action::Refused)
+    )
+}
+
+/// The per-resource verdicts of `diff`.
+pub fn changes(p: &Printer, format: Format, changes: &[Change]) -> Result<(), Error> {
+    let doc = json!({"changed": crate::plan::gitops::diff::changes(changes), "changes": changes});
+    let rows: Vec<Vec<String>> = changes
+        .iter()
+        .map(|c| vec![c.kind.to_owned(), c.name.clone(), c.action.word().to_owned(), c.detail.clone()])
+        .collect();
+    let mut out = table(&["RESOURCE", "NAME", "ACTION", "DETAIL"], &[Align::Left; 4], &rows);
+    for c in changes.iter().filter(|c| c.hint.is_some()) {
+        out.push_str(&format!("\n{} {}: {}", c.kind, c.name, c.hint.as_deref().unwrap_or_default()));
+    }
+    out.push_str(&format!("\n{}\n", summary(changes)));
+    Ok(emit(p, format, &Shown::new(out, doc))?)
+}
+
+/// What `apply` did.
+pub fn results(p: &Printer, format: Format, rows: &[Row]) -> Result<(), Error> {
+    let status = if rows.iter().any(|r| r.result == "failed") {
+        "failed"
+    } else if rows.iter().all(|r| r.result == "unchanged") {
+        "unchanged"
+    } else {
+        "applied"
+    };
+    let doc = json!({"status": status, "resources": rows});
+    let t: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![r.kind.to_owned(), r.name.clone(), r.action.word().to_owned(), r.result.to_owned(), r.detail.clone()]
+        })
+        .collect();
+    let mut out = table(&["RESOURCE", "NAME", "PLANNED", "RESULT", "DETAIL"], &[Align::Left; 5], &t);
+    out.push_str(match status {
+        "unchanged" => "\nNothing to change: Azure already matches the file.\n",
+        "failed" => "\nSome changes were not made (see RESULT); run the same apply again to resume.\n",
+        _ => "\nApplied.\n",
+    });
+    Ok(emit(p, format, &Shown::new(out, doc))?)
+}

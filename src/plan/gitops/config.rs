@@ -1,0 +1,540 @@
+//! The `GpuConfig` file: types (unknown keys are errors), parsing with positions, and
+//! validation into the same `PoolSpec`s `create-pool` builds (every catalog rule applies).
+//!
+//! Field names are the `create-pool` flags in camelCase (`--vm-size` → `vmSize`), except
+//! `taints` (`--node-taints`; `nodeTaints` is accepted too).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::locate::{locate, parse_path};
+use crate::catalog::KubeVersion;
+use crate::catalog::{Catalog, RuleKind};
+use crate::domain::{EvictionPolicy, GpuDriver, Os, OsDiskType};
+use crate::plan::agent_pool::{check_pool_name, PoolRequest, PoolSpec, SpecError};
+
+/// The only `apiVersion` this version reads.
+pub const API_VERSION: &str = "aksgpu/v1";
+/// The only `kind`.
+pub const KIND: &str = "GpuConfig";
+
+/// The whole file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GpuConfig {
+    pub api_version: String,
+    pub kind: String,
+    pub cluster: ClusterRef,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<String>,
+    #[serde(default)]
+    pub pools: Vec<PoolConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operator: Option<OperatorConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kaito: Option<KaitoConfig>,
+}
+
+/// Which cluster (`subscription` optional, as with `--subscription`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClusterRef {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscription: Option<String>,
+    pub resource_group: String,
+    pub name: String,
+}
+
+/// An availability zone, written `1` or `"1"`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Zone {
+    Number(u8),
+    Text(String),
+}
+
+impl Zone {
+    fn text(&self) -> String {
+        match self {
+            Zone::Number(n) => n.to_string(),
+            Zone::Text(t) => t.clone(),
+        }
+    }
+}
+
+/// One pool: the `create-pool` flags.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PoolConfig {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vm_size: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recommend: Option<RecommendConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_count: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_count: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub os: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub os_sku: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kubernetes_version: Option<String>,
+    /// Absent: the default GPU taint; `[]`: none.
+    #[serde(default, alias = "nodeTaints", skip_serializing_if = "Option::is_none")]
+    pub taints: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tags: BTreeMap<String, String>,
+    /// `Install` or `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_driver: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mig_profile: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub spot: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spot_max_price: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eviction_policy: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zones: Vec<Zone>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_pods: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub os_disk_type: Option<String>,
+}
+
+/// `recommend:` instead of `vmSize:` (the `create-pool --recommend` flags).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RecommendConfig {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workload: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_memory_min: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gpu_model: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_price_per_hour: Option<f64>,
+}
+
+/// The NVIDIA GPU Operator.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OperatorConfig {
+    #[serde(default)]
+    pub install: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mig_strategy: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chart_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_slicing: Option<u32>,
+}
+
+/// KAITO.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KaitoConfig {
+    #[serde(default)]
+    pub enabled: bool,
+    /// Reserved: Workspaces are Kubernetes objects (`aksgpu kaito workspace | kubectl apply`);
+    /// this version refuses a non-empty list rather than ignore it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub workspaces: Vec<serde_json::Value>,
+}
+
+/// What the file asks for, validated.
+#[derive(Debug, Clone)]
+pub struct Desired {
+    pub subscription: String,
+    pub resource_group: String,
+    pub cluster: String,
+    pub features: Vec<String>,
+    pub pools: Vec<PoolSpec>,
+    /// `Some` when the operator is to be installed.
+    pub operator: Option<OperatorConfig>,
+    /// `Some(wanted)` when the file says anything about KAITO.
+    pub kaito: Option<bool>,
+}
+
+/// A bad file: where, what, and the fix. Exit 2.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {message}")]
+pub struct ConfigError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+/// The file's text with its name, for positions.
+pub struct Source<'a> {
+    pub name: String,
+    pub text: &'a str,
+}
+
+impl Source<'_> {
+    /// An error at `path` (e.g. `pools[1].vmSize`), or at its nearest parent.
+    pub fn error(&self, path: &str, message: impl Into<String>, hint: Option<String>) -> ConfigError {
+        let (line, column) = locate(self.text, &parse_path(path)).unwrap_or((1, 1));
+        ConfigError { file: self.name.clone(), line, column, message: format!("{path}: {}", message.into()), hint }
+    }
+}
+
+/// Parse the file (YAML, or JSON, which YAML reads too). Unknown keys and wrong types are
+/// errors with the position serde_yaml_ng reports.
+pub fn parse(src: &Source<'_>) -> Result<GpuConfig, ConfigError> {
+    let cfg: GpuConfig = serde_yaml_ng::from_str(src.text).map_err(|e| {
+        let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+        let text = e.to_string();
+        let message = text.split(" at line ").next().unwrap_or(&text).to_owned();
+        ConfigError {
+            file: src.name.clone(),
+            line,
+            column,
+            message,
+            hint: Some("see schema/gpuconfig.schema.json for every field; `aksgpu export` writes a valid file".into()),
+        }
+    })?;
+    if cfg.api_version != API_VERSION {
+        return Err(src.error(
+            "apiVersion",
+            format!("{:?} is not supported", cfg.api_version),
+            Some(format!("use apiVersion: {API_VERSION}")),
+        ));
+    }
+    if cfg.kind != KIND {
+        return Err(src.error("kind", format!("{:?} is not supported", cfg.kind), Some(format!("use kind: {KIND}"))));
+    }
+    Ok(cfg)
+}
+
+/// The file field a `create-pool` flag error names (`--vm-size` → `vmSize`).
+pub fn field_of_flag(flag: &str) -> String {
+    match flag {
+        "--node-taints" => "taints".into(),
+        "--resource-group" => "cluster.resourceGroup".into(),
+        "--cluster" => "cluster.name".into(),
+        other => {
+            let mut out = String::new();
+            let mut upper = false;
+            for c in other.trim_start_matches('-').chars() {
+                if c == '-' {
+                    upper = true;
+                } else if upper {
+                    out.push(c.to_ascii_uppercase());
+                    upper = false;
+                } else {
+                    out.push(c);
+                }
+            }
+            out
+        }
+    }
+}
+
+/// Chooses a size for `recommend:` (the `create-pool --recommend` choice).
+pub type Picker<'a> = dyn Fn(&PoolConfig, &RecommendConfig) -> Result<String, String> + 'a;
+
+/// Validate the whole file into `Desired`. `subscription` is the one resolved from the file,
+/// `--subscription` or the environment (a placeholder for offline dry runs).
+pub fn validate(
+    catalog: &Catalog,
+    src: &Source<'_>,
+    cfg: &GpuConfig,
+    subscription: &str,
+    pick: &Picker<'_>,
+) -> Result<Desired, ConfigError> {
+    for (i, f) in cfg.features.iter().enumerate() {
+        if f.is_empty() || !f.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            return Err(src.error(&format!("features[{i}]"), format!("{f:?} is not a feature name"), None));
+        }
+    }
+    let installs_operator = cfg.operator.as_ref().is_some_and(|o| o.install);
+    let mut pools = Vec::new();
+    for (i, p) in cfg.pools.iter().enumerate() {
+        let at = format!("pools[{i}]");
+        if cfg.pools[..i].iter().any(|q| q.name == p.name) {
+            return Err(src.error(&format!("{at}.name"), format!("pool {} is listed twice", p.name), None));
+        }
+        let spec = pool_spec(catalog, src, cfg, p, &at, subscription, installs_operator, pick)?;
+        pools.push(spec);
+    }
+    if let Some(o) = &cfg.operator {
+        check_operator(catalog, src, o, &pools)?;
+    }
+    if let Some(k) = &cfg.kaito {
+        if !k.workspaces.is_empty() {
+            return Err(src.error(
+                "kaito.workspaces",
+                "Workspaces are not applied by this version",
+                Some(
+                    "leave the list empty and apply each with: aksgpu kaito workspace --model M | kubectl apply -f -"
+                        .into(),
+                ),
+            ));
+        }
+    }
+    Ok(Desired {
+        subscription: subscription.to_owned(),
+        resource_group: cfg.cluster.resource_group.clone(),
+        cluster: cfg.cluster.name.clone(),
+        features: cfg.features.clone(),
+        pools,
+        operator: cfg.operator.clone().filter(|o| o.install),
+        kaito: cfg.kaito.as_ref().map(|k| k.enabled),
+    })
+}
+
+/// One pool → `PoolRequest` → `PoolSpec::validate`, the same checks as `create-pool`.
+#[allow(clippy::too_many_arguments)]
+fn pool_spec(
+    catalog: &Catalog,
+    src: &Source<'_>,
+    cfg: &GpuConfig,
+    p: &PoolConfig,
+    at: &str,
+    subscription: &str,
+    installs_operator: bool,
+    pick: &Picker<'_>,
+) -> Result<PoolSpec, ConfigError> {
+    check_pool_name(&p.name).map_err(|e| src.error(&format!("{at}.name"), e.message, e.hint))?;
+    let vm_size = match (&p.vm_size, &p.recommend) {
+        (Some(s), None) => s.clone(),
+        (None, Some(r)) => pick(p, r).map_err(|m| src.error(&format!("{at}.recommend"), m, None))?,
+        (Some(_), Some(_)) => {
+            return Err(src.error(&format!("{at}.recommend"), "give vmSize or recommend, not both", None))
+        }
+        (None, None) => {
+            return Err(src.error(
+                at,
+                "vmSize is required",
+                Some("or write recommend: {model: …, precision: …}".into()),
+            ))
+        }
+    };
+    let typed = Typed::parse(src, p, at, installs_operator)?;
+    let req = PoolRequest {
+        subscription: subscription.to_owned(),
+        resource_group: cfg.cluster.resource_group.clone(),
+        cluster: cfg.cluster.name.clone(),
+        name: p.name.clone(),
+        vm_size,
+        count: p.count,
+        min_count: p.min_count,
+        max_count: p.max_count,
+        os: typed.os,
+        os_sku: p.os_sku.clone(),
+        kubernetes_version: typed.kubernetes_version,
+        taints: p.taints.clone(),
+        labels: p.labels.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+        mig_profile: p.mig_profile.clone(),
+        gpu_driver: typed.gpu_driver,
+        spot: p.spot,
+        spot_max_price: p.spot_max_price,
+        eviction_policy: typed.eviction_policy,
+        zones: p.zones.iter().map(Zone::text).collect(),
+        max_pods: p.max_pods,
+        os_disk_type: typed.os_disk_type,
+        tags: p.tags.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+    };
+    PoolSpec::validate(catalog, &req).map_err(|e: SpecError| {
+        let field = field_of_flag(e.flag);
+        let path = if field.starts_with("cluster.") { field } else { format!("{at}.{field}") };
+        src.error(&path, strip_flag(&e.message), e.hint)
+    })
+}
+
+/// The value among `all` whose `name` is `text` (any case): the name tables the CLI's flags use.
+pub fn by_name<T: Copy>(all: &[T], name: fn(T) -> &'static str, text: &str) -> Option<T> {
+    all.iter().copied().find(|&v| name(v).eq_ignore_ascii_case(text.trim()))
+}
+
+/// A pool's fields that `create-pool` takes as typed flags, parsed as its flags are.
+struct Typed {
+    os: Option<Os>,
+    kubernetes_version: Option<KubeVersion>,
+    gpu_driver: Option<GpuDriver>,
+    eviction_policy: Option<EvictionPolicy>,
+    os_disk_type: Option<OsDiskType>,
+}
+
+impl Typed {
+    fn parse(src: &Source<'_>, p: &PoolConfig, at: &str, installs_operator: bool) -> Result<Self, ConfigError> {
+        let bad = |field: &str, m: String| src.error(&format!("{at}.{field}"), m, None);
+        let os = match &p.os {
+            None => None,
+            Some(o) => {
+                Some(by_name(Os::ALL, Os::name, o).ok_or_else(|| bad("os", format!("{o:?} is not linux or windows")))?)
+            }
+        };
+        let kubernetes_version = match &p.kubernetes_version {
+            None => None,
+            Some(v) => Some(KubeVersion::parse(v).map_err(|e| bad("kubernetesVersion", e))?),
+        };
+        let gpu_driver = match &p.gpu_driver {
+            None => None,
+            Some(d) => Some(
+                by_name(GpuDriver::ALL, GpuDriver::name, d)
+                    .ok_or_else(|| bad("gpuDriver", format!("{:?} is not install or none", d.to_ascii_lowercase())))?,
+            ),
+        };
+        // As `create-pool --install-operator`: the operator installs the driver unless told otherwise.
+        let gpu_driver = gpu_driver.or_else(|| installs_operator.then_some(GpuDriver::None));
+        let eviction_policy = match &p.eviction_policy {
+            None => None,
+            Some(e) => Some(by_name(EvictionPolicy::ALL, EvictionPolicy::name, e).ok_or_else(|| {
+                bad("evictionPolicy", format!("{:?} is not Delete or Deallocate", e.to_ascii_lowercase()))
+            })?),
+        };
+        let os_disk_type = match &p.os_disk_type {
+            None => None,
+            Some(t) => Some(by_name(OsDiskType::ALL, OsDiskType::name, t).ok_or_else(|| {
+                bad("osDiskType", format!("{:?} is not Managed or Ephemeral", t.to_ascii_lowercase()))
+            })?),
+        };
+        Ok(Typed { os, kubernetes_version, gpu_driver, eviction_policy, os_disk_type })
+    }
+}
+
+/// Flag names in messages read as file fields (`--min-count 3` → `minCount 3`).
+fn strip_flag(message: &str) -> String {
+    message
+        .split(' ')
+        .map(|w| if w.starts_with("--") { field_of_flag(w) } else { w.to_owned() })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The operator section: known MIG strategy; pools it serves must suit it (the
+/// `create-pool --install-operator` rules).
+fn check_operator(
+    catalog: &Catalog,
+    src: &Source<'_>,
+    o: &OperatorConfig,
+    pools: &[PoolSpec],
+) -> Result<(), ConfigError> {
+    if let Some(m) = &o.mig_strategy {
+        if !matches!(m.to_ascii_lowercase().as_str(), "single" | "mixed") {
+            return Err(src.error("operator.migStrategy", format!("{m:?} is not single or mixed"), None));
+        }
+    }
+    if o.time_slicing == Some(0) {
+        return Err(src.error("operator.timeSlicing", "must be at least 1", None));
+    }
+    if !o.install {
+        return Ok(());
+    }
+    for (i, spec) in pools.iter().enumerate() {
+        let at = format!("pools[{i}]");
+        if spec.os == Os::Windows {
+            return Err(src.error(&format!("{at}.os"), "the NVIDIA GPU Operator does not support Windows pools", None));
+        }
+        if spec.size.gpu_vendor == crate::catalog::Vendor::Amd {
+            return Err(src.error(
+                &format!("{at}.vmSize"),
+                "the NVIDIA GPU Operator is for NVIDIA GPUs; this size is AMD",
+                None,
+            ));
+        }
+        // The catalog's rule that `create-pool --install-operator` enforces.
+        for rule in &catalog.rules {
+            if let (RuleKind::OperatorAutoscalerMin { min_count }, Some((min, _))) = (&rule.kind, spec.autoscale) {
+                if min < *min_count {
+                    return Err(src.error(
+                        &format!("{at}.minCount"),
+                        format!("{min}: with operator.install the autoscaler minimum must be at least {min_count}"),
+                        Some(format!("{} [{}]", rule.summary, rule.source)),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "apiVersion: aksgpu/v1
+kind: GpuConfig
+cluster: {resourceGroup: rg, name: c1}
+pools:
+  - name: gpunp
+    vmSize: Standard_NC24ads_A100_v4
+    minCount: 1
+    maxCount: 3
+    taints: [\"sku=gpu:NoSchedule\"]
+    labels: {team: ml}
+    gpuDriver: Install
+    migProfile: null
+    spot: false
+";
+
+    fn check(text: &str) -> Result<Desired, ConfigError> {
+        let src = Source { name: "f.yaml".into(), text };
+        let cfg = parse(&src)?;
+        let no_pick = |_: &PoolConfig, _: &RecommendConfig| Err("no".to_owned());
+        validate(&Catalog::bundled().expect("catalog"), &src, &cfg, "sub", &no_pick)
+    }
+
+    #[test]
+    fn flags_read_as_file_fields() {
+        assert_eq!(field_of_flag("--vm-size"), "vmSize");
+        assert_eq!(field_of_flag("--node-taints"), "taints");
+        assert_eq!(field_of_flag("--resource-group"), "cluster.resourceGroup");
+        assert_eq!(strip_flag("--min-count 3 is larger than --max-count 1"), "minCount 3 is larger than maxCount 1");
+    }
+
+    #[test]
+    fn the_issue_example_validates() {
+        let d = check(GOOD).expect("valid");
+        assert_eq!(d.pools[0].autoscale, Some((1, 3)));
+        assert_eq!(d.pools[0].labels.get("team").map(String::as_str), Some("ml"));
+        assert_eq!(d.pools[0].gpu_driver, Some("Install"));
+    }
+
+    #[test]
+    fn unknown_keys_are_errors_with_positions() {
+        let e = check(&GOOD.replace("    spot: false", "    spto: false")).expect_err("unknown");
+        assert_eq!((e.line, e.column), (13, 5), "{e}");
+        assert!(e.message.contains("unknown field `spto`"), "{e}");
+    }
+
+    #[test]
+    fn catalog_rules_apply_with_the_fields_position() {
+        let e = check(&GOOD.replace("Standard_NC24ads_A100_v4", "Standard_NC6s_v3")).expect_err("retired");
+        assert_eq!((e.line, e.column), (6, 13), "{e}");
+        assert!(e.message.starts_with("pools[0].vmSize: ") && e.message.contains("retired"), "{e}");
+        let e = check(&GOOD.replace("minCount: 1", "minCount: 5")).expect_err("min > max");
+        assert!(e.message.contains("minCount 5 is larger than maxCount 3"), "{e}");
+        assert_eq!(e.line, 7, "{e}");
+        let e = check(&GOOD.replace("migProfile: null", "migProfile: MIG9g")).expect_err("mig");
+        assert_eq!(e.line, 12, "{e}");
+        let e = check(&GOOD.replace("aksgpu/v1", "aksgpu/v2")).expect_err("version");
+        assert_eq!((e.line, e.column), (1, 13), "{e}");
+    }
+
+    #[test]
+    fn operator_rules_of_create_pool_apply() {
+        let text = GOOD.replace("minCount: 1", "minCount: 0").replace("    gpuDriver: Install\n", "")
+            + "operator: {install: true, migStrategy: single}\n";
+        let e = check(&text).expect_err("operator needs min 1");
+        assert!(e.message.starts_with("pools[0].minCount"), "{e}");
+        let ok = check(&text.replace("minCount: 0", "minCount: 1")).expect("valid");
+        assert_eq!(ok.pools[0].gpu_driver, Some("None"), "the operator installs the driver, as create-pool");
+    }
+}

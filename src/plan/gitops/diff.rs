@@ -1,0 +1,282 @@
+//! What `apply` would do, per resource, from the file and the live state (pure).
+//!
+//! Pools: absent → create; identical → no change; only counts differ → scale (the
+//! `pool scale` body); anything else differs → refused, naming the fields and how to replace
+//! the pool (nothing is ever deleted or changed beyond counts). Features: Registered or
+//! unknown to Azure (generally available) → no change, else register. KAITO: enable when
+//! asked and off; a file that says `enabled: false` on a cluster with KAITO on is refused
+//! (apply never turns anything off).
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::config::Desired;
+use super::release::State;
+use crate::plan::agent_pool::{Difference, PoolSpec};
+use crate::plan::cluster::{kaito_enabled, Scale};
+
+/// What the executor read.
+#[derive(Debug, Clone, Default)]
+pub struct Live {
+    pub cluster: Value,
+    pub pools: Vec<Value>,
+    /// States of `Desired::features`, in order (`None`: the feature does not exist).
+    pub features: Vec<Option<String>>,
+    /// The GPU Operator release, when the file installs it (`None`: not read).
+    pub operator: Option<State>,
+}
+
+/// Per resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    Create,
+    NoChange,
+    Scale,
+    Refused,
+}
+
+impl Action {
+    /// The word the table shows.
+    pub fn word(self) -> &'static str {
+        match self {
+            Action::Create => "create",
+            Action::NoChange => "no change",
+            Action::Scale => "scale",
+            Action::Refused => "refused",
+        }
+    }
+}
+
+/// One resource's verdict.
+#[derive(Debug, Clone, Serialize)]
+pub struct Change {
+    /// `feature`, `pool`, `operator` or `kaito`.
+    pub kind: &'static str,
+    pub name: String,
+    pub action: Action,
+    pub detail: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub differences: Vec<Difference>,
+    #[serde(skip)]
+    pub scale: Option<Scale>,
+}
+
+impl Change {
+    fn new(kind: &'static str, name: &str, action: Action, detail: impl Into<String>) -> Self {
+        Change {
+            kind,
+            name: name.to_owned(),
+            action,
+            detail: detail.into(),
+            hint: None,
+            differences: vec![],
+            scale: None,
+        }
+    }
+}
+
+const COUNT_FIELDS: &[&str] = &["count", "minCount", "maxCount", "enableAutoScaling"];
+
+/// The verdict for every resource the file names, in apply order.
+pub fn diff(d: &Desired, live: &Live) -> Vec<Change> {
+    let mut out = Vec::new();
+    for (i, f) in d.features.iter().enumerate() {
+        out.push(feature(f, live.features.get(i).cloned().flatten().as_deref(), live.features.len() > i));
+    }
+    for spec in &d.pools {
+        let have = live.pools.iter().find(|p| p["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.name)));
+        out.push(pool(d, spec, have));
+    }
+    if let Some(o) = &d.operator {
+        out.push(operator(o, live.operator.as_ref()));
+    }
+    if let Some(want) = d.kaito {
+        let on = kaito_enabled(&live.cluster);
+        out.push(match (want, on) {
+            (true, true) | (false, false) => {
+                Change::new("kaito", &d.cluster, Action::NoChange, if on { "enabled" } else { "not enabled" })
+            }
+            (true, false) => Change::new("kaito", &d.cluster, Action::Create, "enable aiToolchainOperatorProfile and oidcIssuerProfile"),
+            (false, true) => {
+                let mut c = Change::new("kaito", &d.cluster, Action::Refused, "KAITO is enabled in Azure; apply never disables it");
+                c.hint = Some(format!(
+                    "set kaito.enabled: true, or disable it yourself: az aks update -g {} -n {} --disable-ai-toolchain-operator",
+                    d.resource_group, d.cluster
+                ));
+                c
+            }
+        });
+    }
+    out
+}
+
+fn operator(o: &super::config::OperatorConfig, state: Option<&State>) -> Change {
+    let version = o.chart_version.clone().unwrap_or_else(|| crate::plan::operator::DEFAULT_CHART_VERSION.into());
+    let install = format!("helm upgrade --install gpu-operator {version} through runCommand");
+    let name = "gpu-operator";
+    match state {
+        Some(State::Same { chart }) => {
+            Change::new("operator", name, Action::NoChange, format!("{chart} deployed with these values"))
+        }
+        Some(State::Absent) => Change::new("operator", name, Action::Create, format!("not installed: {install}")),
+        Some(State::Differs(d)) => {
+            Change::new("operator", name, Action::Create, format!("{}: {install}", d.join("; ")))
+        }
+        Some(State::Unread(why)) => {
+            Change::new("operator", name, Action::Create, format!("release not read ({why}): {install} (idempotent)"))
+        }
+        None => Change::new("operator", name, Action::Create, format!("release not read: {install} (idempotent)")),
+        Some(State::Refused { message, hint }) => {
+            let mut c = Change::new("operator", name, Action::Refused, message.clone());
+            c.hint.clone_from(hint);
+            c
+        }
+    }
+}
+
+fn feature(name: &str, state: Option<&str>, read: bool) -> Change {
+    match state {
+        _ if !read => Change::new("feature", name, Action::Create, "register (state not read)"),
+        None => Change::new(
+            "feature",
+            name,
+            Action::NoChange,
+            "not found: most likely generally available, nothing to register",
+        ),
+        Some(s) if s.eq_ignore_ascii_case("Registered") => Change::new("feature", name, Action::NoChange, "Registered"),
+        Some(s) if s.eq_ignore_ascii_case("Pending") => {
+            let mut c = Change::new("feature", name, Action::Refused, "Pending: Microsoft has to approve it");
+            c.hint = Some("wait for the approval (az feature show), then apply again".into());
+            c
+        }
+        Some(s) => Change::new("feature", name, Action::Create, format!("register (now {s})")),
+    }
+}
+
+fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>) -> Change {
+    let Some(have) = have else {
+        let nodes = match spec.autoscale {
+            Some((a, b)) => format!("autoscaler {a}–{b}"),
+            None => format!("{} node(s)", spec.count),
+        };
+        return Change::new("pool", &spec.name, Action::Create, format!("{}, {nodes}", spec.size.name));
+    };
+    let diffs = spec.diff(have);
+    if diffs.is_empty() {
+        return Change::new("pool", &spec.name, Action::NoChange, format!("{} as in the file", spec.size.name));
+    }
+    let listed =
+        diffs.iter().map(|x| format!("{} {} → {}", x.field, x.existing, x.wanted)).collect::<Vec<_>>().join("; ");
+    if diffs.iter().all(|x| COUNT_FIELDS.contains(&x.field)) {
+        let mut c = Change::new("pool", &spec.name, Action::Scale, listed);
+        c.scale = Some(match spec.autoscale {
+            Some((min, max)) => Scale::Autoscale { min, max },
+            None => Scale::Count(spec.count),
+        });
+        c.differences = diffs;
+        return c;
+    }
+    let others: Vec<&str> = diffs.iter().filter(|x| !COUNT_FIELDS.contains(&x.field)).map(|x| x.field).collect();
+    let immutable: Vec<&str> = diffs.iter().filter(|x| x.immutable).map(|x| x.field).collect();
+    let mut c = Change::new("pool", &spec.name, Action::Refused, listed);
+    c.hint = Some(if immutable.is_empty() {
+        format!(
+            "apply changes only counts; change {} with az aks nodepool update -g {} --cluster-name {} -n {}, or make the file match Azure",
+            others.join(", "), d.resource_group, d.cluster, spec.name
+        )
+    } else {
+        format!(
+            "{} cannot change on an existing pool. To replace it: give the pool a new name in the file (e.g. {}2) and apply; move the workloads; then delete the old pool yourself: az aks nodepool delete -g {} --cluster-name {} -n {}",
+            immutable.join(", "), spec.name.chars().take(11).collect::<String>(), d.resource_group, d.cluster, spec.name
+        )
+    });
+    c.differences = diffs;
+    c
+}
+
+/// True when some resource would change (create, scale, or a refusal to report).
+pub fn changes(c: &[Change]) -> bool {
+    c.iter().any(|x| x.action != Action::NoChange)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Catalog;
+    use crate::plan::agent_pool::PoolRequest;
+    use serde_json::json;
+
+    fn desired(f: impl FnOnce(&mut PoolRequest)) -> Desired {
+        let mut r = PoolRequest {
+            subscription: "s".into(),
+            resource_group: "rg".into(),
+            cluster: "c1".into(),
+            name: "gpu".into(),
+            vm_size: "Standard_NC24ads_A100_v4".into(),
+            ..PoolRequest::default()
+        };
+        f(&mut r);
+        let spec = PoolSpec::validate(&Catalog::bundled().expect("catalog"), &r).expect("valid");
+        Desired {
+            subscription: "s".into(),
+            resource_group: "rg".into(),
+            cluster: "c1".into(),
+            features: vec!["WindowsGPUPreview".into()],
+            pools: vec![spec],
+            operator: None,
+            kaito: Some(true),
+        }
+    }
+
+    fn live_pool(d: &Desired) -> Value {
+        let mut v = d.pools[0].body();
+        v["name"] = json!("gpu");
+        v["properties"]["provisioningState"] = json!("Succeeded");
+        v
+    }
+
+    #[test]
+    fn create_then_no_change() {
+        let d = desired(|_| {});
+        let c = diff(&d, &Live { features: vec![Some("NotRegistered".into())], ..Live::default() });
+        let actions: Vec<Action> = c.iter().map(|x| x.action).collect();
+        assert_eq!(actions, [Action::Create, Action::Create, Action::Create]);
+        let live = Live {
+            cluster: json!({"properties": {"aiToolchainOperatorProfile": {"enabled": true}, "oidcIssuerProfile": {"enabled": true}}}),
+            pools: vec![live_pool(&d)],
+            features: vec![Some("Registered".into())],
+            operator: None,
+        };
+        let c = diff(&d, &live);
+        assert!(!changes(&c), "{c:?}");
+    }
+
+    #[test]
+    fn counts_scale_and_immutable_fields_are_refused() {
+        let d = desired(|r| r.count = Some(3));
+        let mut have = live_pool(&desired(|_| {}));
+        let c = diff(&d, &Live { pools: vec![have.clone()], features: vec![None], ..Live::default() });
+        assert_eq!(c[1].action, Action::Scale, "{c:?}");
+        assert_eq!(c[1].scale, Some(Scale::Count(3)));
+        have["properties"]["vmSize"] = json!("Standard_NC48ads_A100_v4");
+        let c = diff(&d, &Live { pools: vec![have], features: vec![None], ..Live::default() });
+        assert_eq!(c[1].action, Action::Refused);
+        assert!(c[1].detail.contains("vmSize"), "{}", c[1].detail);
+        let hint = c[1].hint.as_deref().expect("hint");
+        assert!(hint.contains("gpu2") && hint.contains("az aks nodepool delete"), "{hint}");
+    }
+
+    #[test]
+    fn kaito_is_never_turned_off() {
+        let mut d = desired(|_| {});
+        d.kaito = Some(false);
+        let live = Live {
+            cluster: json!({"properties": {"aiToolchainOperatorProfile": {"enabled": true}, "oidcIssuerProfile": {"enabled": true}}}),
+            ..Live::default()
+        };
+        assert_eq!(diff(&d, &live).last().map(|c| c.action), Some(Action::Refused));
+    }
+}

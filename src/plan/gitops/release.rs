@@ -1,0 +1,106 @@
+//! Is the GPU Operator installed as the file asks? One read-only in-cluster command lists the
+//! Helm release and prints its user-supplied values; comparing them with the values `apply`
+//! would install (and the chart version) decides "no change" or "install" (pure).
+
+use serde_json::Value;
+
+use crate::plan::operator::NAMESPACE;
+
+/// Separates the two outputs of `CHECK_COMMAND`.
+pub const SEPARATOR: &str = "---aksgpu-values---";
+
+/// `helm list` (the release, its chart and status) and `helm get values` (as JSON); changes
+/// nothing. Prints `null` for the values when there is no release.
+pub fn check_command() -> String {
+    format!(
+        "helm list -n {NAMESPACE} --filter '^gpu-operator$' -o json; echo '{SEPARATOR}'; \
+         helm get values gpu-operator -n {NAMESPACE} -o json 2>/dev/null || echo null"
+    )
+}
+
+/// What the cluster runs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum State {
+    /// No release.
+    Absent,
+    /// The release as asked (chart version and values).
+    Same { chart: String },
+    /// Installed, but not as asked: what differs.
+    Differs(Vec<String>),
+    /// Could not be read (the reason); `apply` installs, which is idempotent.
+    Unread(String),
+    /// The install is refused for this cluster (runCommand disabled, mixed driver modes, …).
+    Refused { message: String, hint: Option<String> },
+}
+
+/// Compare the check's output with the chart version and values `apply` would install.
+pub fn compare(logs: &str, chart_version: &str, values_yaml: &str) -> State {
+    let Some((list, values)) = logs.split_once(SEPARATOR) else {
+        return State::Unread("the check printed no release list".into());
+    };
+    let releases: Vec<Value> = match serde_json::from_str(list.trim()) {
+        Ok(v) => v,
+        Err(e) => return State::Unread(format!("helm list output is not JSON ({e})")),
+    };
+    let Some(r) = releases.iter().find(|r| r["name"] == "gpu-operator") else { return State::Absent };
+    let chart = r["chart"].as_str().unwrap_or("").to_owned();
+    let mut diffs = Vec::new();
+    let want_chart = format!("gpu-operator-{chart_version}");
+    if chart != want_chart {
+        diffs.push(format!("chart {chart} → {want_chart}"));
+    }
+    let status = r["status"].as_str().unwrap_or("unknown");
+    if !status.eq_ignore_ascii_case("deployed") {
+        diffs.push(format!("release status {status}"));
+    }
+    let have: Value = serde_json::from_str(values.trim()).unwrap_or(Value::Null);
+    let want: Value = serde_yaml_ng::from_str(values_yaml).unwrap_or(Value::Null);
+    if !same(&have, &want) {
+        diffs.push("values differ (driver mode, MIG strategy, time slicing or tolerations)".into());
+    }
+    if diffs.is_empty() {
+        State::Same { chart }
+    } else {
+        State::Differs(diffs)
+    }
+}
+
+/// Equal as JSON, numbers compared by value (YAML and Helm may write 1 or 1.0).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const VALUES: &str = "driver:\n  enabled: false\ntoolkit:\n  enabled: false\n";
+
+    fn logs(list: &str, values: &str) -> String {
+        format!("{list}\n{SEPARATOR}\n{values}\n")
+    }
+
+    #[test]
+    fn same_release_absent_or_different() {
+        let deployed = r#"[{"name":"gpu-operator","namespace":"gpu-operator","status":"deployed","chart":"gpu-operator-v26.7.0"}]"#;
+        let values = r#"{"toolkit":{"enabled":false},"driver":{"enabled":false}}"#;
+        assert_eq!(
+            compare(&logs(deployed, values), "v26.7.0", VALUES),
+            State::Same { chart: "gpu-operator-v26.7.0".into() }
+        );
+        assert_eq!(compare(&logs("[]", "null"), "v26.7.0", VALUES), State::Absent);
+        let State::Differs(d) = compare(&logs(deployed, r#"{"driver":{"enabled":true}}"#), "v26.8.0", VALUES) else {
+            panic!("differs")
+        };
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert!(d[0].contains("gpu-operator-v26.7.0 → gpu-operator-v26.8.0"), "{d:?}");
+        assert!(matches!(compare("no separator", "v26.7.0", VALUES), State::Unread(_)));
+    }
+}

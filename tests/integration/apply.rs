@@ -1,0 +1,389 @@
+//! `aksgpu apply -f`, `diff -f` and `export` through the binary against the fake ARM server:
+//! idempotence (one PUT for two applies), drift, scaling through the file, refusals, partial
+//! failure and resume, export round trip, and bad files with file:line:column.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use crate::fake_arm::{respond, FakeArm, RunResult, SUB};
+use crate::support::{aksgpu_arm, aksgpu_with, temp_dir, Run};
+
+const ONE_POOL: &str = "apiVersion: aksgpu/v1
+kind: GpuConfig
+cluster: {resourceGroup: rg, name: c1}
+pools:
+  - name: gpu
+    vmSize: Standard_NC4as_T4_v3
+    count: 1
+    labels: {team: ml}
+";
+
+/// `values.yaml` out of a runCommand body's `context` (base64 of a stored zip).
+fn sent_values(body: &Value) -> String {
+    use base64::Engine;
+    let zip =
+        base64::engine::general_purpose::STANDARD.decode(body["context"].as_str().expect("context")).expect("b64");
+    let name = b"values.yaml";
+    let start = zip.windows(name.len()).position(|w| w == name).expect("values.yaml in the zip") + name.len();
+    let end = start + zip[start..].windows(4).position(|w| w == b"PK\x01\x02").expect("central directory");
+    String::from_utf8(zip[start..end].to_vec()).expect("utf-8")
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write file");
+    p
+}
+
+fn cmd(arm: &FakeArm, verb: &str, file: &Path, extra: &[&str]) -> Run {
+    let f = file.to_str().expect("utf-8 path");
+    let mut args = vec![verb, "-f", f];
+    args.extend_from_slice(extra);
+    aksgpu_arm(&arm.base, &args, &[])
+}
+
+fn apply(arm: &FakeArm, file: &Path) -> Run {
+    cmd(arm, "apply", file, &["--yes", "-o", "json"])
+}
+
+fn writes(arm: &FakeArm) -> Vec<(String, String)> {
+    arm.calls().into_iter().filter(|(m, _)| m != "GET").collect()
+}
+
+fn actions(r: &Run) -> Vec<(String, String)> {
+    r.json()["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .map(|c| (c["name"].as_str().unwrap_or("").to_owned(), c["action"].as_str().unwrap_or("").to_owned()))
+        .collect()
+}
+
+fn results(r: &Run) -> Vec<(String, String)> {
+    r.json()["resources"]
+        .as_array()
+        .expect("resources")
+        .iter()
+        .map(|c| (c["name"].as_str().unwrap_or("").to_owned(), c["result"].as_str().unwrap_or("").to_owned()))
+        .collect()
+}
+
+#[test]
+fn applying_the_same_file_twice_sends_exactly_one_put() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-twice");
+    let file = write(&dir, "gpu.yaml", ONE_POOL);
+    let dry = cmd(&arm, "apply", &file, &["--dry-run", "-o", "json"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    let plan = dry.json();
+    assert_eq!(plan["changes"][0]["action"], "create");
+    let put = plan["steps"].as_array().expect("steps").iter().find(|s| s["method"] == "PUT").cloned().expect("put");
+    assert!(arm.log().iter().all(|r| r.method == "GET"), "a dry run only reads: {:?}", writes(&arm));
+    assert!(arm.count("GET", "locations/eastus/usages") > 0, "the dry run ran create-pool's preflight");
+    let first = apply(&arm, &file);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(first.json()["status"], "applied");
+    assert_eq!(results(&first), [("gpu".to_owned(), "done".to_owned())]);
+    let sent = arm.log().into_iter().find(|r| r.method == "PUT").expect("put");
+    assert_eq!(sent.headers.get("if-none-match").map(String::as_str), Some("*"));
+    assert_eq!(sent.json()["properties"]["nodeLabels"], json!({"team": "ml"}));
+    assert_eq!(sent.json(), put["body"], "the dry run showed the body that was sent");
+    let before = arm.log().len();
+    let second = apply(&arm, &file);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert_eq!(second.json()["status"], "unchanged");
+    assert_eq!(arm.count("PUT", "/"), 1, "{:?}", arm.calls());
+    assert!(arm.log()[before..].iter().all(|r| r.method == "GET"), "the second apply wrote: {:?}", writes(&arm));
+    let diff = cmd(&arm, "diff", &file, &[]);
+    assert_eq!(diff.code, 0, "{}{}", diff.stdout, diff.stderr);
+    assert!(diff.stdout.contains("no change"), "{}", diff.stdout);
+}
+
+#[test]
+fn diff_reports_a_pool_changed_in_azure() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-drift");
+    let file = write(&dir, "gpu.yaml", ONE_POOL);
+    assert_eq!(apply(&arm, &file).code, 0);
+    let key = crate::fake_arm::pool_path("c1", "gpu").to_ascii_lowercase();
+    arm.with(|s| s.pools.get_mut(&key).map(|p| p["properties"]["count"] = json!(4)));
+    let d = cmd(&arm, "diff", &file, &["-o", "json"]);
+    assert_eq!(d.code, 1, "{}", d.stderr);
+    assert_eq!(actions(&d), [("gpu".to_owned(), "scale".to_owned())]);
+    assert!(d.json()["changes"][0]["detail"].as_str().unwrap_or("").contains("count 4 → 1"), "{}", d.stdout);
+    arm.with(|s| s.pools.get_mut(&key).map(|p| p["properties"]["vmSize"] = json!("Standard_NC8as_T4_v3")));
+    let d = cmd(&arm, "diff", &file, &[]);
+    assert_eq!(d.code, 1, "{}", d.stderr);
+    assert!(d.stdout.contains("refused") && d.stdout.contains("vmSize"), "{}", d.stdout);
+    assert_eq!(arm.count("PUT", "/"), 1, "diff never writes");
+}
+
+#[test]
+fn counts_scale_through_the_file() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-scale");
+    let file = write(&dir, "gpu.yaml", ONE_POOL);
+    assert_eq!(apply(&arm, &file).code, 0);
+    let file = write(&dir, "gpu.yaml", &ONE_POOL.replace("count: 1", "minCount: 1\n    maxCount: 3"));
+    let d = cmd(&arm, "diff", &file, &["-o", "json"]);
+    assert_eq!((d.code, actions(&d)), (1, vec![("gpu".to_owned(), "scale".to_owned())]), "{}", d.stderr);
+    let dry = cmd(&arm, "apply", &file, &["--dry-run", "-o", "json"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    let put =
+        dry.json()["steps"].as_array().expect("steps").iter().find(|s| s["method"] == "PUT").cloned().expect("put");
+    assert_eq!(put["body"]["properties"]["maxCount"], 3);
+    assert_eq!(arm.count("PUT", "/"), 1, "a dry run writes nothing");
+    let r = apply(&arm, &file);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(results(&r), [("gpu".to_owned(), "done".to_owned())]);
+    let puts: Vec<Value> = arm.log().iter().filter(|r| r.method == "PUT").map(|r| r.json()).collect();
+    assert_eq!(puts.len(), 2);
+    assert_eq!(puts[1]["properties"]["enableAutoScaling"], true);
+    assert_eq!(puts[1]["properties"]["maxCount"], 3);
+    assert_eq!(puts[1]["properties"]["vmSize"], "Standard_NC4as_T4_v3", "scaling keeps every other field");
+    assert_eq!(cmd(&arm, "diff", &file, &[]).code, 0);
+}
+
+#[test]
+fn an_immutable_change_is_refused_before_any_write() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-immutable");
+    let file = write(&dir, "gpu.yaml", ONE_POOL);
+    assert_eq!(apply(&arm, &file).code, 0);
+    let file = write(&dir, "gpu.yaml", &(ONE_POOL.to_owned() + "    spot: true\n"));
+    let r = cmd(&arm, "apply", &file, &["--yes"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("scaleSetPriority") && r.stderr.contains("refused before sending anything"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("az aks nodepool delete -g rg --cluster-name c1 -n gpu"), "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 1);
+}
+
+#[test]
+fn a_failure_partway_reports_what_was_done_and_a_rerun_resumes() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-partial");
+    let text = ONE_POOL.to_owned()
+        + "  - name: second\n    vmSize: Standard_NV36ads_A10_v5\n    count: 1\nkaito: {enabled: true}\n";
+    let file = write(&dir, "gpu.yaml", &text);
+    arm.fault(
+        "PUT",
+        "agentPools/second",
+        1,
+        respond(400, json!({"error": {"code": "InvalidParameter", "message": "the front end refused it"}})),
+    );
+    let r = apply(&arm, &file);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let got = results(&r);
+    assert_eq!(
+        got,
+        [("gpu".into(), "done".into()), ("second".into(), "failed".into()), ("c1".into(), "not run".into())]
+    );
+    assert!(r.stderr.contains("1 change(s) done, 1 not run"), "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "managedClusters/c1?"), 0, "KAITO waits for the pools");
+    let again = apply(&arm, &file);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(
+        results(&again),
+        [("gpu".into(), "unchanged".into()), ("second".into(), "done".into()), ("c1".into(), "done".into())]
+    );
+    assert_eq!(arm.applied_count("PUT", "agentPools/gpu"), 1, "the pool done first is never sent again");
+    assert_eq!(arm.applied_count("PUT", "agentPools/second"), 1);
+    assert_eq!(arm.applied_count("PUT", "managedClusters/c1?"), 1);
+    assert_eq!(apply(&arm, &file).json()["status"], "unchanged");
+}
+
+#[test]
+fn export_then_apply_changes_nothing() {
+    let arm = FakeArm::start();
+    arm.put_pool(
+        "c1",
+        "spotmig",
+        json!({"name": "spotmig", "properties": {
+            "vmSize": "Standard_NC24ads_A100_v4", "count": 2, "enableAutoScaling": true, "minCount": 1, "maxCount": 4,
+            "mode": "User", "osType": "Linux", "osSKU": "Ubuntu", "gpuInstanceProfile": "MIG1g", "gpuProfile": {"driver": "None"},
+            "scaleSetPriority": "Spot", "scaleSetEvictionPolicy": "Delete", "spotMaxPrice": -1,
+            "nodeTaints": ["sku=gpu:NoSchedule", "kubernetes.azure.com/scalesetpriority=spot:NoSchedule"],
+            "nodeLabels": {"team": "ml"}, "availabilityZones": ["1", "2"], "maxPods": 110, "osDiskType": "Managed",
+            "provisioningState": "Succeeded"}}),
+    );
+    arm.put_pool(
+        "c1",
+        "system",
+        json!({"name": "system", "properties": {"vmSize": "Standard_D4ds_v5", "count": 2, "mode": "System"}}),
+    );
+    let dir = temp_dir("apply-export");
+    let out = dir.join("exported.yaml");
+    let e = aksgpu_arm(&arm.base, &["export", "-g", "rg", "--cluster", "c1", "-f", out.to_str().expect("path")], &[]);
+    assert_eq!(e.code, 0, "{}", e.stderr);
+    let text = std::fs::read_to_string(&out).expect("exported");
+    assert!(text.contains("name: spotmig") && !text.contains("system"), "{text}");
+    assert!(!text.contains("scalesetpriority=spot"), "AKS's own spot taint is not exported: {text}");
+    let d = cmd(&arm, "diff", &out, &[]);
+    assert_eq!(d.code, 0, "{}{}", d.stdout, d.stderr);
+    let r = apply(&arm, &out);
+    assert_eq!((r.code, r.json()["status"].clone()), (0, json!("unchanged")), "{}", r.stderr);
+    let j = aksgpu_arm(&arm.base, &["export", "-g", "rg", "--cluster", "c1", "-o", "json"], &[]);
+    assert_eq!(j.code, 0, "{}", j.stderr);
+    assert_eq!(j.json()["pools"][0]["minCount"], 1);
+    let as_json = write(&dir, "exported.json", &j.stdout);
+    assert_eq!(cmd(&arm, "diff", &as_json, &[]).code, 0, "the JSON export applies as no change too");
+    assert!(writes(&arm).is_empty(), "{:?}", writes(&arm));
+}
+
+#[test]
+fn bad_files_exit_2_with_file_line_and_column() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-bad");
+    let file = write(&dir, "bad.yaml", &ONE_POOL.replace("    count: 1", "    count: 1\n    colour: blue"));
+    for verb in ["apply", "diff"] {
+        let r = cmd(&arm, verb, &file, &["--yes"][..usize::from(verb == "apply")]);
+        assert_eq!(r.code, 2, "{verb}: {}", r.stderr);
+        let at = format!("{}:8:5: ", file.display());
+        assert!(r.stderr.contains(&at) && r.stderr.contains("unknown field `colour`"), "{verb}: {}", r.stderr);
+    }
+    let file = write(&dir, "retired.yaml", &ONE_POOL.replace("Standard_NC4as_T4_v3", "Standard_NC6s_v3"));
+    let r = cmd(&arm, "diff", &file, &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains(&format!("{}:6:13: pools[0].vmSize: ", file.display())), "{}", r.stderr);
+    assert!(r.stderr.contains("retired"), "{}", r.stderr);
+    let file = write(
+        &dir,
+        "count.json",
+        r#"{"apiVersion": "aksgpu/v1", "kind": "GpuConfig",
+ "cluster": {"resourceGroup": "rg", "name": "c1"},
+ "pools": [{"name": "gpu", "vmSize": "Standard_NC4as_T4_v3", "minCount": 3, "maxCount": 1}]}"#,
+    );
+    let r = cmd(&arm, "diff", &file, &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains(":3:74: pools[0].minCount: minCount 3 is larger than maxCount 1"), "{}", r.stderr);
+    assert!(arm.log().is_empty(), "a bad file is refused before anything is read");
+}
+
+#[test]
+fn dry_run_json_works_without_credentials() {
+    let dir = temp_dir("apply-offline");
+    let file =
+        write(&dir, "gpu.yaml", &(ONE_POOL.to_owned() + "features: [WindowsGPUPreview]\nkaito: {enabled: true}\n"));
+    let r = aksgpu_with(
+        &["apply", "-f", file.to_str().expect("path"), "--dry-run", "-o", "json"],
+        &[("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9"), ("AZURE_SUBSCRIPTION_ID", SUB)],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    assert_eq!(v["preflight"], "not run");
+    let steps: Vec<(String, String)> = v["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter(|s| s["method"] != "GET")
+        .map(|s| (s["method"].as_str().unwrap_or("").to_owned(), s["url"].as_str().unwrap_or("").to_owned()))
+        .collect();
+    assert_eq!(steps.len(), 4, "{steps:?}");
+    assert!(steps[0].1.contains("features/WindowsGPUPreview/register"), "{steps:?}");
+    assert!(steps[1].1.contains("providers/Microsoft.ContainerService/register"), "{steps:?}");
+    assert!(steps[2].0 == "PUT" && steps[2].1.contains("agentPools/gpu"), "{steps:?}");
+    assert!(steps[3].0 == "PUT" && steps[3].1.contains("managedClusters/c1?"), "{steps:?}");
+}
+
+#[test]
+fn the_example_files_pass_every_catalog_rule() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    for name in ["gpuconfig.yaml", "gpuconfig-operator.json"] {
+        let path = dir.join(name);
+        let r = aksgpu_with(
+            &["apply", "-f", path.to_str().expect("path"), "--dry-run", "-o", "json"],
+            &[("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9"), ("AZURE_SUBSCRIPTION_ID", SUB)],
+        );
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        assert!(r.json()["steps"].as_array().is_some_and(|s| s.iter().any(|x| x["method"] == "PUT")), "{name}");
+    }
+}
+
+#[test]
+fn the_operator_is_installed_once_then_read_and_left_alone() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-operator");
+    let file = write(&dir, "gpu.yaml", &(ONE_POOL.to_owned() + "operator: {install: true, migStrategy: single}\n"));
+    let first = apply(&arm, &file);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(
+        results(&first),
+        [("gpu".to_owned(), "done".to_owned()), ("gpu-operator".to_owned(), "done".to_owned())]
+    );
+    let pool_put = arm.log().into_iter().find(|r| r.method == "PUT").expect("pool PUT").json();
+    assert_eq!(pool_put["properties"]["gpuProfile"]["driver"], "None", "as create-pool --install-operator");
+    let installs = arm.log().iter().filter(|r| r.method == "POST" && r.body.contains("helm upgrade --install")).count();
+    assert_eq!(installs, 1);
+    // The release as the cluster would now report it: the values.yaml the install sent (the
+    // runCommand context is a stored zip, so the file's bytes appear as they are).
+    let install = arm.log().into_iter().find(|r| r.body.contains("helm upgrade --install")).expect("install").json();
+    let values: Value = serde_yaml_ng::from_str(&sent_values(&install)).expect("yaml");
+    let listed = json!([{"name": "gpu-operator", "namespace": "gpu-operator", "status": "deployed", "chart": "gpu-operator-v26.7.0"}]);
+    arm.with(|s| {
+        s.run_results.push(RunResult {
+            running_polls: 0,
+            state: "Succeeded".into(),
+            exit_code: 0,
+            logs: format!("{listed}\n---aksgpu-values---\n{values}\n"),
+        })
+    });
+    let posts = arm.count("POST", "/");
+    let second = apply(&arm, &file);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert_eq!(second.json()["status"], "unchanged", "{}", second.stdout);
+    assert_eq!(arm.count("PUT", "/"), 1);
+    assert_eq!(arm.count("POST", "/"), posts + 1, "only the read-only release check: {:?}", writes(&arm));
+    let check = arm.log().into_iter().rfind(|r| r.method == "POST").expect("check").json();
+    assert!(check["command"].as_str().unwrap_or("").starts_with("helm list"), "{check}");
+}
+
+/// Ctrl-C while one pool is being created and another was refused: the refusal must not make
+/// the message claim that nothing was changed.
+#[test]
+fn ctrl_c_during_concurrent_pools_stays_truthful() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-ctrl-c");
+    let text = ONE_POOL.to_owned() + "  - name: second\n    vmSize: Standard_NV36ads_A10_v5\n    count: 1\n";
+    let file = write(&dir, "gpu.yaml", &text);
+    arm.fault(
+        "PUT",
+        "agentPools/second",
+        1,
+        respond(400, json!({"error": {"code": "InvalidParameter", "message": "no"}})),
+    );
+    arm.fault("GET", "/operations/", 1, crate::fake_arm::Action::StallHeaders);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
+    cmd.args(["apply", "-f", file.to_str().expect("path"), "--yes"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("AZURE_") || k.starts_with("AKSGPU_")) {
+        cmd.env_remove(k);
+    }
+    for (k, v) in crate::support::arm_env(&arm.base) {
+        cmd.env(k, v);
+    }
+    cmd.env("AKSGPU_HTTP_TIMEOUT", "60");
+    let child = cmd.spawn().expect("spawn");
+    let start = Instant::now();
+    while !(arm.count("PUT", "agentPools/second") == 1 && arm.count("GET", "/operations/") == 1) {
+        assert!(start.elapsed() < Duration::from_secs(30), "never saw both PUTs and the poll: {:?}", arm.calls());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(status.success());
+    let out = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(!stderr.contains("Nothing was changed"), "{stderr}");
+    assert!(stderr.contains("may have been accepted") && stderr.contains("aksgpu apply -f"), "{stderr}");
+    assert_eq!(arm.count("PUT", "agentPools/gpu"), 1);
+}
