@@ -17,7 +17,7 @@ use crate::plan::agent_pool::{PoolRequest, PoolSpec};
 use crate::provision::operator::{self, InstallRequest};
 use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
 use crate::provision::Progress;
-use crate::recommend::{self, Os, HOURS_PER_MONTH};
+use crate::recommend::{Os, HOURS_PER_MONTH};
 
 impl From<CreateError> for Error {
     fn from(e: CreateError) -> Self {
@@ -52,20 +52,20 @@ fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Resul
             Some("add --workload and/or --model (or --gpu-memory-min), or pass --vm-size".into()),
         ));
     }
-    let req = crate::commands::recommend::requirements(catalog, &ra)?;
-    let out = recommend::recommend(catalog, &req);
-    let Some(top) = out.recommendations.first() else {
-        let why = out.no_fit().map(|n| n.constraint).unwrap_or_default();
-        return Err(Error::NoFit {
-            message: format!("--recommend found no size that fits (the {why} check removed the last candidates)"),
-            hint: Some("run `aksgpu recommend` with the same flags to see why".into()),
-        });
+    let top = match crate::commands::recommend::top_recommendation(catalog, &ra)? {
+        Ok(top) => top,
+        Err(why) => {
+            return Err(Error::NoFit {
+                message: format!("--recommend found no size that fits (the {why} check removed the last candidates)"),
+                hint: Some("run `aksgpu recommend` with the same flags to see why".into()),
+            })
+        }
     };
     p.note(&format!("recommended {}: {}", top.vm_size, top.reasons.join("; ")));
     for w in &top.warnings {
         p.note(&format!("warning: {w}"));
     }
-    Ok(top.vm_size.clone())
+    Ok(top.vm_size)
 }
 
 /// Validate the flags into a spec.

@@ -10,6 +10,20 @@ use crate::recommend::{self, fmt_num, ModelSpec, Os, Outcome, Range, Requirement
 use crate::units::Memory;
 
 /// True when no flag describes the workload (the wizard's trigger).
+/// The first-ranked size for `a` (what `create-pool --recommend` and a GpuConfig `recommend:`
+/// take), or, when nothing fits, the constraint that removed the last candidates.
+pub fn top_recommendation(
+    catalog: &Catalog,
+    a: &RecommendArgs,
+) -> Result<Result<crate::recommend::Recommendation, String>, Error> {
+    let req = requirements(catalog, a)?;
+    let mut out = crate::recommend::recommend(catalog, &req);
+    if out.recommendations.is_empty() {
+        return Ok(Err(out.no_fit().map(|n| n.constraint).unwrap_or_default()));
+    }
+    Ok(Ok(out.recommendations.swap_remove(0)))
+}
+
 pub fn has_requirements(a: &RecommendArgs) -> bool {
     a.workload.is_some()
         || a.model.is_some()

@@ -30,7 +30,6 @@ use crate::provision::operator::{self, InstallRequest};
 use crate::provision::pool::{self, CreateOptions, CreateOutcome};
 use crate::provision::runcommand;
 use crate::provision::Progress;
-use crate::recommend;
 use crate::units;
 
 type Report<'a> = &'a (dyn Fn(&str) + Sync);
@@ -70,14 +69,12 @@ pub fn pick(catalog: &Catalog, p: &PoolConfig, r: &RecommendConfig) -> Result<St
     if !crate::commands::recommend::has_requirements(&ra) {
         return Err("recommend needs a model, a workload or gpuMemoryMin".into());
     }
-    let req = crate::commands::recommend::requirements(catalog, &ra).map_err(|e| e.to_string())?;
-    let out = recommend::recommend(catalog, &req);
-    out.recommendations.first().map(|t| t.vm_size.clone()).ok_or_else(|| {
-        let why = out.no_fit().map(|n| n.constraint).unwrap_or_default();
-        format!(
+    match crate::commands::recommend::top_recommendation(catalog, &ra).map_err(|e| e.to_string())? {
+        Ok(top) => Ok(top.vm_size),
+        Err(why) => Err(format!(
             "no size fits (the {why} check removed the last candidates); run `aksgpu recommend` with the same settings"
-        )
-    })
+        )),
+    }
 }
 
 fn install_request(d: &Desired, o: &OperatorConfig) -> InstallRequest {
@@ -190,45 +187,21 @@ pub async fn register(
     gpu_stack::register(client, &d.subscription, features::NAMESPACE, name, deadline, p, report, progress).await
 }
 
-/// `create-pool` for one spec (preflight, If-None-Match PUT, wait).
+/// `create-pool` for one spec: preflight, then the If-None-Match PUT and the wait, or with
+/// `dry_run` the preflight reads and checks and the plan.
+#[allow(clippy::too_many_arguments)]
 pub async fn create_pool(
     client: &ArmClient,
     catalog: &Catalog,
     spec: &PoolSpec,
     location: Option<String>,
+    dry_run: bool,
     timeout: Duration,
     report: Report<'_>,
     progress: &Progress,
 ) -> Result<CreateOutcome, Error> {
-    let opts = CreateOptions {
-        dry_run: false,
-        no_wait: false,
-        skip_preflight: false,
-        timeout,
-        location,
-        abort_on_interrupt: false,
-    };
-    Ok(pool::create(client, catalog, spec, &opts, report, progress).await?)
-}
-
-/// `create-pool --dry-run` for one spec: preflight reads and checks, then the plan.
-pub async fn create_pool_dry_run(
-    client: &ArmClient,
-    catalog: &Catalog,
-    spec: &PoolSpec,
-    location: Option<String>,
-    timeout: Duration,
-    report: Report<'_>,
-    progress: &Progress,
-) -> Result<CreateOutcome, Error> {
-    let opts = CreateOptions {
-        dry_run: true,
-        no_wait: false,
-        skip_preflight: false,
-        timeout,
-        location,
-        abort_on_interrupt: false,
-    };
+    let opts =
+        CreateOptions { dry_run, no_wait: false, skip_preflight: false, timeout, location, abort_on_interrupt: false };
     Ok(pool::create(client, catalog, spec, &opts, report, progress).await?)
 }
 

@@ -136,7 +136,8 @@ async fn pool(
         (Action::Create, _) => {
             let location = crate::plan::preflight::location(&live.cluster);
             let out =
-                adapter::create_pool(&l.client, &l.catalog, spec, location, left(deadline), report, progress).await?;
+                adapter::create_pool(&l.client, &l.catalog, spec, location, false, left(deadline), report, progress)
+                    .await?;
             Ok(match out {
                 CreateOutcome::Created { pool, .. } => Row::of(
                     c,

@@ -304,7 +304,7 @@ fn offline_plan(l: &Loaded) -> Result<Plan, Error> {
 fn create_steps(l: &Loaded, spec: &crate::plan::PoolSpec, location: Option<String>) -> Result<Plan, Error> {
     let progress = Progress::default();
     let out = azure::run_interruptible(&progress, async {
-        adapter::create_pool_dry_run(&l.client, &l.catalog, spec, location, l.timeout, &|_| {}, &progress).await
+        adapter::create_pool(&l.client, &l.catalog, spec, location, true, l.timeout, &|_| {}, &progress).await
     })?;
     Ok(match out {
         crate::provision::pool::CreateOutcome::DryRun { plan, .. } => plan,
