@@ -5,7 +5,6 @@ use serde_json::{json, Value};
 
 use crate::arm::lro;
 use crate::catalog::Catalog;
-use crate::catalog::RuleKind;
 use crate::cli::{CreatePoolArgs, Format, RecommendArgs};
 use crate::commands::azure;
 use crate::commands::gpu_stack;
@@ -356,28 +355,20 @@ fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Re
 /// With `--install-operator`: the pool must suit the NVIDIA GPU Operator, and the autoscaler
 /// minimum must meet the catalog's rule.
 fn check_operator_pool(catalog: &Catalog, spec: &PoolSpec) -> Result<(), Error> {
-    if spec.os == Os::Windows {
-        return Err(Error::usage("--install-operator: the NVIDIA GPU Operator does not support Windows pools", None));
-    }
-    if spec.size.gpu_vendor == crate::catalog::Vendor::Amd {
-        return Err(Error::usage(
-            "--install-operator: the NVIDIA GPU Operator is for NVIDIA GPUs; this size is AMD",
-            None,
-        ));
-    }
-    for rule in &catalog.rules {
-        if let RuleKind::OperatorAutoscalerMin { min_count } = rule.kind {
-            if let Some((min, _)) = spec.autoscale {
-                if min < min_count {
-                    return Err(Error::usage(
-                        format!("--min-count {min}: with --install-operator the autoscaler minimum must be at least {min_count}"),
-                        Some(format!("{} [{}]", rule.summary, rule.source)),
-                    ));
-                }
-            }
+    use crate::plan::install::{operator_pool_problem, OperatorPoolProblem as P};
+    Err(match operator_pool_problem(catalog, spec) {
+        None => return Ok(()),
+        Some(P::Windows) => {
+            Error::usage("--install-operator: the NVIDIA GPU Operator does not support Windows pools", None)
         }
-    }
-    Ok(())
+        Some(P::Amd) => {
+            Error::usage("--install-operator: the NVIDIA GPU Operator is for NVIDIA GPUs; this size is AMD", None)
+        }
+        Some(P::AutoscalerMin { min, required, rule }) => Error::usage(
+            format!("--min-count {min}: with --install-operator the autoscaler minimum must be at least {required}"),
+            Some(rule),
+        ),
+    })
 }
 
 fn render(

@@ -10,6 +10,40 @@ use super::{cluster_path, read_at_run_time, runcommand, with_api, Plan, Step, St
 use crate::arm::api;
 use crate::catalog::{Catalog, Vendor};
 
+/// Why a pool cannot be served by the NVIDIA GPU Operator (the rules `create-pool
+/// --install-operator` and a GpuConfig with `operator.install` both enforce).
+#[derive(Debug, Clone, PartialEq)]
+pub enum OperatorPoolProblem {
+    /// The operator has no Windows support.
+    Windows,
+    /// The operator is for NVIDIA GPUs.
+    Amd,
+    /// The catalog's `operator-autoscaler-min` rule: `min` is below `required`; `rule` is the
+    /// rule's summary and source.
+    AutoscalerMin { min: u32, required: u32, rule: String },
+}
+
+/// The first reason the GPU Operator cannot serve `spec`, if any.
+pub fn operator_pool_problem(catalog: &Catalog, spec: &super::agent_pool::PoolSpec) -> Option<OperatorPoolProblem> {
+    if spec.os == crate::domain::Os::Windows {
+        return Some(OperatorPoolProblem::Windows);
+    }
+    if spec.size.gpu_vendor == Vendor::Amd {
+        return Some(OperatorPoolProblem::Amd);
+    }
+    let (min, _) = spec.autoscale?;
+    catalog.rules.iter().find_map(|rule| match rule.kind {
+        crate::catalog::RuleKind::OperatorAutoscalerMin { min_count } if min < min_count => {
+            Some(OperatorPoolProblem::AutoscalerMin {
+                min,
+                required: min_count,
+                rule: format!("{} [{}]", rule.summary, rule.source),
+            })
+        }
+        _ => None,
+    })
+}
+
 /// What the user asked for.
 #[derive(Debug, Clone)]
 pub struct InstallRequest {

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::locate::{locate, parse_path};
+use crate::catalog::Catalog;
 use crate::catalog::KubeVersion;
-use crate::catalog::{Catalog, RuleKind};
 use crate::domain::{EvictionPolicy, GpuDriver, Os, OsDiskType};
 use crate::plan::agent_pool::{check_pool_name, PoolRequest, PoolSpec, SpecError};
 
@@ -437,30 +437,24 @@ fn check_operator(
     if !o.install {
         return Ok(());
     }
+    use crate::plan::install::{operator_pool_problem, OperatorPoolProblem as P};
     for (i, spec) in pools.iter().enumerate() {
         let at = format!("pools[{i}]");
-        if spec.os == Os::Windows {
-            return Err(src.error(&format!("{at}.os"), "the NVIDIA GPU Operator does not support Windows pools", None));
-        }
-        if spec.size.gpu_vendor == crate::catalog::Vendor::Amd {
-            return Err(src.error(
-                &format!("{at}.vmSize"),
-                "the NVIDIA GPU Operator is for NVIDIA GPUs; this size is AMD",
-                None,
-            ));
-        }
-        // The catalog's rule that `create-pool --install-operator` enforces.
-        for rule in &catalog.rules {
-            if let (RuleKind::OperatorAutoscalerMin { min_count }, Some((min, _))) = (&rule.kind, spec.autoscale) {
-                if min < *min_count {
-                    return Err(src.error(
-                        &format!("{at}.minCount"),
-                        format!("{min}: with operator.install the autoscaler minimum must be at least {min_count}"),
-                        Some(format!("{} [{}]", rule.summary, rule.source)),
-                    ));
-                }
+        let err = match operator_pool_problem(catalog, spec) {
+            None => continue,
+            Some(P::Windows) => {
+                src.error(&format!("{at}.os"), "the NVIDIA GPU Operator does not support Windows pools", None)
             }
-        }
+            Some(P::Amd) => {
+                src.error(&format!("{at}.vmSize"), "the NVIDIA GPU Operator is for NVIDIA GPUs; this size is AMD", None)
+            }
+            Some(P::AutoscalerMin { min, required, rule }) => src.error(
+                &format!("{at}.minCount"),
+                format!("{min}: with operator.install the autoscaler minimum must be at least {required}"),
+                Some(rule),
+            ),
+        };
+        return Err(err);
     }
     Ok(())
 }
