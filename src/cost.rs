@@ -89,7 +89,7 @@ pub fn node_price(
         None => {
             let best = catalog
                 .price_regions(size)
-                .filter_map(|(r, p)| pick(p, os, spot).map(|v| (r.clone(), v)))
+                .filter_map(|(r, p)| pick(p, os, spot).map(|v| (r.to_owned(), v)))
                 .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
             match best {
                 Some((r, v)) => (Some(v), Some(r), true),

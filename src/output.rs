@@ -99,8 +99,10 @@ impl Printer {
 
     /// Write pretty JSON to stdout (documents such as `manifest -o json`; results use `emit`).
     pub fn json<T: Serialize + ?Sized>(&self, value: &T) -> io::Result<()> {
-        let text = serde_json::to_string_pretty(value).map_err(io::Error::other)?;
-        self.out(&text)
+        // Results run to tens of kilobytes: start with room for them rather than regrowing.
+        let mut buf = Vec::with_capacity(1 << 15);
+        serde_json::to_writer_pretty(&mut buf, value).map_err(io::Error::other)?;
+        self.out(&String::from_utf8(buf).map_err(io::Error::other)?)
     }
 
     /// Write YAML to stdout (results use `emit`).

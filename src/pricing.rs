@@ -237,7 +237,7 @@ pub fn apply(
         let entry = catalog.prices.sizes.entry(size.clone()).or_default();
         for (region, p) in regions {
             catalog.prices.from_cache.insert((size.clone(), region.clone()), origin.clone());
-            entry.insert(region, p);
+            entry.insert(region.as_str().into(), p);
         }
     }
     (

@@ -13,6 +13,7 @@
 //! Stdout keeps URL queries and JSON keys (plans print a `clusterToken` placeholder; catalog
 //! sources are documentation links), but never a secret value.
 
+use std::borrow::Cow;
 use std::sync::Mutex;
 
 use reqwest::Url;
@@ -112,15 +113,27 @@ pub fn text(s: &str) -> String {
     url_queries(&json_keys(&secrets(s)))
 }
 
-/// The pass for stdout: known secrets, `Bearer …` credentials and JWT-shaped strings.
-pub fn secrets(s: &str) -> String {
-    let mut out = s.to_owned();
+/// The pass for stdout: known secrets, `Bearer …` credentials and JWT-shaped strings. Text with
+/// nothing to hide is passed through without a copy (results can be tens of kilobytes).
+pub fn secrets(s: &str) -> Cow<'_, str> {
+    let mut out = Cow::Borrowed(s);
     for k in known_secrets() {
         if out.contains(&k) {
-            out = out.replace(&k, MASK);
+            out = Cow::Owned(out.replace(&k, MASK));
         }
     }
-    bearer(&jwts(&out))
+    if memchr::memmem::find(out.as_bytes(), b"eyJ").is_some() {
+        out = Cow::Owned(jwts(&out));
+    }
+    if mentions_bearer(out.as_bytes()) {
+        out = Cow::Owned(bearer(&out));
+    }
+    out
+}
+
+/// "bearer" in any case, found with a vectorised scan for its first letter.
+fn mentions_bearer(b: &[u8]) -> bool {
+    memchr::memchr2_iter(b'b', b'B', b).any(|i| b.get(i..i + 6).is_some_and(|w| w.eq_ignore_ascii_case(b"bearer")))
 }
 
 fn is_b64url(b: u8) -> bool {

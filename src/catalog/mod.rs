@@ -1,7 +1,8 @@
 //! The bundled GPU catalog: sizes, GPU models, AKS rules, prices and LLMs.
 //!
-//! The YAML under `catalog/` is turned into JSON by `build.rs` and embedded, so loading the
-//! bundled catalog is one JSON parse per file and no I/O. `--catalog DIR` (or `AKSGPU_CATALOG`)
+//! `build.rs` reads the YAML under `catalog/` and embeds it in compact forms (postcard for
+//! sizes, GPUs, models and regions; JSON for rules; a packed table for prices), so loading the
+//! bundled catalog parses no YAML and does no I/O. `--catalog DIR` (or `AKSGPU_CATALOG`)
 //! replaces any bundled file by the file of the same relative path in DIR; those are parsed as
 //! YAML with file-and-line errors, and the merged catalog is validated before use.
 
@@ -85,15 +86,24 @@ pub struct Catalog {
     pub origin: Origin,
 }
 
+/// One catalog file's content: bundled (binary or JSON, from build.rs) or a user's YAML.
 enum Text<'a> {
+    Binary(&'a [u8]),
     Json(&'a str),
     Yaml(String),
 }
 
+/// Every bundled file, by its path relative to `catalog/`.
+fn bundled_files() -> impl Iterator<Item = (String, Text<'static>)> {
+    let json = bundled::JSON.iter().map(|(name, json)| ((*name).to_owned(), Text::Json(json)));
+    json.chain(bundled::BINARY.iter().map(|(name, bin)| ((*name).to_owned(), Text::Binary(bin))))
+}
+
 fn parse<T: DeserializeOwned>(file: &str, text: &Text<'_>) -> Result<T, CatalogError> {
+    let bundled = |message: String| CatalogError::Parse { file: format!("catalog/{file} (bundled)"), message };
     match text {
-        Text::Json(json) => serde_json::from_str(json)
-            .map_err(|e| CatalogError::Parse { file: format!("catalog/{file} (bundled)"), message: e.to_string() }),
+        Text::Binary(bytes) => postcard::from_bytes(bytes).map_err(|e| bundled(e.to_string())),
+        Text::Json(json) => serde_json::from_str(json).map_err(|e| bundled(e.to_string())),
         Text::Yaml(yaml) => serde_yaml_ng::from_str(yaml).map_err(|e| {
             let message = match e.location() {
                 Some(loc) => format!("line {}, column {}: {e}", loc.line(), loc.column()),
@@ -104,8 +114,8 @@ fn parse<T: DeserializeOwned>(file: &str, text: &Text<'_>) -> Result<T, CatalogE
     }
 }
 
-/// `prices.yaml` as build.rs embeds it: each size's regions in one string (see `compact_prices`
-/// in build.rs), borrowed from the embedded text.
+/// `prices.yaml` as build.rs embeds it: the metadata and the region names in JSON, the sizes'
+/// prices in `bundled::PRICES_BIN` (see `compact_prices` in build.rs).
 #[derive(serde::Deserialize)]
 struct CompactPrices<'a> {
     currency: String,
@@ -116,7 +126,7 @@ struct CompactPrices<'a> {
     #[serde(default)]
     notes: Vec<String>,
     #[serde(borrow)]
-    sizes: BTreeMap<&'a str, &'a str>,
+    regions: Vec<&'a str>,
 }
 
 /// Load `prices.yaml`. The bundled (packed) table is unpacked only for sizes the catalog lists
@@ -126,20 +136,11 @@ fn load_prices(file: &str, text: &Text<'_>, listed: &HashSet<&str>) -> Result<Pr
     let Text::Json(json) = text else { return parse::<PriceTable>(file, text) };
     let c: CompactPrices<'_> = serde_json::from_str(json)
         .map_err(|e| CatalogError::Parse { file: format!("catalog/{file} (bundled)"), message: e.to_string() })?;
-    let bad = |size: &str, what: &str| CatalogError::Parse {
+    let names: Vec<Shared> = c.regions.iter().map(|r| Shared::from(*r)).collect();
+    let (sizes, unlisted) = unpack_prices(bundled::PRICES_BIN, &names, listed).ok_or_else(|| CatalogError::Parse {
         file: format!("catalog/{file} (bundled)"),
-        message: format!("{size}: bad price entry {what:?}"),
-    };
-    let mut sizes = BTreeMap::new();
-    let mut unlisted = Vec::new();
-    for (size, packed) in c.sizes {
-        if !listed.contains(size) {
-            unlisted.push(size.to_owned());
-            continue;
-        }
-        let regions = unpack_prices(packed.as_bytes()).ok_or_else(|| bad(size, packed))?;
-        sizes.insert(size.to_owned(), regions);
-    }
+        message: "the packed price table is malformed".to_owned(),
+    })?;
     Ok(PriceTable {
         currency: c.currency,
         as_of: c.as_of,
@@ -152,39 +153,46 @@ fn load_prices(file: &str, text: &Text<'_>, listed: &HashSet<&str>) -> Result<Pr
     })
 }
 
-/// `REGION=L,LS,W,WS;…` with prices in micro-dollars (see build.rs) → region → prices.
-/// Regions come sorted from build.rs, so the map is built in one bulk pass.
-fn unpack_prices(packed: &[u8]) -> Option<BTreeMap<String, RegionPrice>> {
-    let micro = |cell: &[u8]| -> Option<Option<f64>> {
-        if cell.is_empty() {
-            return Some(None);
-        }
-        let n = cell.iter().try_fold(0u64, |n, &b| {
-            b.is_ascii_digit().then_some(())?;
-            n.checked_mul(10)?.checked_add(u64::from(b - b'0'))
-        })?;
-        // Exact below 2^53; IEEE division rounds n / 10⁶ correctly, as parsing the decimal does.
-        Some(Some(n as f64 / 1e6))
+/// Size → region → prices, and the names of unlisted sizes, from the table build.rs packs:
+/// per size a u8-length name and a u8 count of (u8 region index, 4 × u32 LE micro-dollars,
+/// u32::MAX = unknown). `None` if the bytes do not follow that layout.
+type Unpacked = (BTreeMap<String, BTreeMap<Shared, RegionPrice>>, Vec<String>);
+fn unpack_prices(mut bin: &[u8], names: &[Shared], listed: &HashSet<&str>) -> Option<Unpacked> {
+    const ENTRY: usize = 1 + 4 * 4;
+    let mut take = |n: usize| -> Option<&[u8]> {
+        let (head, rest) = bin.split_at_checked(n)?;
+        bin = rest;
+        Some(head)
     };
-    let mut out = Vec::new();
-    for entry in packed.split(|&b| b == b';').filter(|e| !e.is_empty()) {
-        let eq = entry.iter().position(|&b| b == b'=')?;
-        let region = std::str::from_utf8(&entry[..eq]).ok()?;
-        let mut v = [None; 4];
-        for (slot, cell) in v.iter_mut().zip(entry[eq + 1..].split(|&b| b == b',')) {
-            *slot = micro(cell)?;
+    let mut sizes = BTreeMap::new();
+    let mut unlisted = Vec::new();
+    while let Some(&[len]) = take(1) {
+        let name = std::str::from_utf8(take(usize::from(len))?).ok()?;
+        let count = usize::from(*take(1)?.first()?);
+        let entries = take(count * ENTRY)?;
+        if !listed.contains(name) {
+            unlisted.push(name.to_owned());
+            continue;
         }
-        let [linux, linux_spot, windows, windows_spot] = v;
-        out.push((region.to_owned(), RegionPrice { linux, linux_spot, windows, windows_spot }));
+        let mut regions = Vec::with_capacity(count);
+        for e in entries.chunks_exact(ENTRY) {
+            let cell = |i: usize| {
+                let n = u32::from_le_bytes(e[1 + 4 * i..5 + 4 * i].try_into().ok()?);
+                // IEEE division rounds n / 10⁶ correctly, as parsing the decimal does.
+                (n != u32::MAX).then(|| f64::from(n) / 1e6)
+            };
+            let price = RegionPrice { linux: cell(0), linux_spot: cell(1), windows: cell(2), windows_spot: cell(3) };
+            regions.push((names.get(usize::from(e[0]))?.clone(), price));
+        }
+        sizes.insert(name.to_owned(), regions.into_iter().collect());
     }
-    Some(out.into_iter().collect())
+    Some((sizes, unlisted))
 }
 
 impl Catalog {
     /// The catalog compiled into the binary.
     pub fn bundled() -> Result<Self, CatalogError> {
-        let files = bundled::FILES.iter().map(|(name, json)| ((*name).to_owned(), Text::Json(json))).collect();
-        Self::from_files(files, Origin::Bundled)
+        Self::from_files(bundled_files().collect(), Origin::Bundled)
     }
 
     /// The bundled catalog with files replaced by those found in `dir` (same relative paths).
@@ -195,8 +203,7 @@ impl Catalog {
                 source: std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory"),
             });
         }
-        let mut files: BTreeMap<String, Text<'_>> =
-            bundled::FILES.iter().map(|(name, json)| ((*name).to_owned(), Text::Json(json))).collect();
+        let mut files: BTreeMap<String, Text<'_>> = bundled_files().collect();
         let mut found = Vec::new();
         collect_yaml(dir, dir, &mut found)?;
         for rel in found {
@@ -208,7 +215,7 @@ impl Catalog {
         let files = files.into_iter().map(|(name, text)| {
             let shown = match &text {
                 Text::Yaml(_) => dir.join(&name).display().to_string(),
-                Text::Json(_) => name,
+                Text::Json(_) | Text::Binary(_) => name,
             };
             (shown, text)
         });
@@ -258,16 +265,20 @@ impl Catalog {
         if series.is_empty() {
             return Err(CatalogError::Missing("sizes/*.yaml"));
         }
-        let mut sizes = flatten_sizes(series, &gpus, &rules);
+        // Order: family (NC, NCC, ND, NV, NG), series, GPU memory, vCPUs, name. Sorting the
+        // series and then each series' sizes moves far less memory than sorting resolved sizes.
         let family_rank = |f: &str| ["NC", "NCC", "ND", "NV", "NG"].iter().position(|x| *x == f).unwrap_or(usize::MAX);
-        sizes.sort_by(|a, b| {
-            family_rank(&a.family)
-                .cmp(&family_rank(&b.family))
-                .then_with(|| a.series.cmp(&b.series))
-                .then_with(|| a.gpu_memory_gib.total_cmp(&b.gpu_memory_gib))
-                .then_with(|| a.vcpus.cmp(&b.vcpus))
-                .then_with(|| a.name.cmp(&b.name))
-        });
+        series
+            .sort_by(|a, b| family_rank(&a.family).cmp(&family_rank(&b.family)).then_with(|| a.series.cmp(&b.series)));
+        for s in &mut series {
+            s.sizes.sort_by(|a, b| {
+                a.gpu_memory_gib
+                    .total_cmp(&b.gpu_memory_gib)
+                    .then_with(|| a.vcpus.cmp(&b.vcpus))
+                    .then_with(|| a.name.cmp(&b.name))
+            });
+        }
+        let sizes = flatten_sizes(series, &gpus, &rules);
         let listed: HashSet<&str> = sizes.iter().map(|s| s.name.as_str()).collect();
         let prices = load_prices(prices.0, prices.1, &listed)?;
         Ok(Self { sizes, gpus, rules, prices, models, regions, origin })
@@ -303,13 +314,13 @@ impl Catalog {
     }
 
     /// Every region with a price row for this size.
-    pub fn price_regions(&self, size: &str) -> impl Iterator<Item = (&String, &RegionPrice)> {
-        self.prices.sizes.get(size).into_iter().flat_map(|m| m.iter())
+    pub fn price_regions(&self, size: &str) -> impl Iterator<Item = (&str, &RegionPrice)> {
+        self.prices.sizes.get(size).into_iter().flat_map(|m| m.iter().map(|(r, p)| (&**r, p)))
     }
 
     /// All regions the price table has a price in.
     pub fn priced_regions(&self) -> Vec<&str> {
-        let mut r: Vec<&str> = self.prices.sizes.values().flat_map(|m| m.keys().map(String::as_str)).collect();
+        let mut r: Vec<&str> = self.prices.sizes.values().flat_map(|m| m.keys().map(|k| &**k)).collect();
         r.sort_unstable();
         r.dedup();
         r
@@ -356,9 +367,9 @@ impl Catalog {
         self.rules
             .iter()
             .filter(|r| {
-                r.kind.series().iter().any(|s| s == &size.series)
+                r.kind.series().iter().any(|s| **s == *size.series)
                     || r.kind.sizes().contains(&size.name.as_str())
-                    || (r.kind.gpu_models().iter().any(|g| g == &size.gpu_model) && size.mig_capable)
+                    || (r.kind.gpu_models().iter().any(|g| **g == *size.gpu_model) && size.mig_capable)
                     || (matches!(r.kind, RuleKind::WindowsMinKubernetes { .. } | RuleKind::WindowsPoolNameMax { .. })
                         && size.aks_supported
                         && size.aks_os_skus.iter().any(|o| o.starts_with("Windows")))
@@ -456,7 +467,7 @@ impl Catalog {
         if !s.name.starts_with("Standard_N") {
             p.push(format!("size {} is not an N-series name", s.name));
         }
-        if !["NC", "NCC", "ND", "NV", "NG"].contains(&s.family.as_str()) {
+        if !["NC", "NCC", "ND", "NV", "NG"].contains(&&*s.family) {
             p.push(format!("size {}: unknown family {}", s.name, s.family));
         }
         let Some(gpu) = self.gpu(&s.gpu_model) else {
@@ -524,7 +535,7 @@ impl Catalog {
 
     /// Rules: unique ids, a source, and only known series, sizes and GPUs.
     fn check_rules(&self, p: &mut Vec<String>) {
-        let series: HashSet<&str> = self.sizes.iter().map(|s| s.series.as_str()).collect();
+        let series: HashSet<&str> = self.sizes.iter().map(|s| &*s.series).collect();
         let mut rule_ids = HashSet::new();
         for r in &self.rules {
             if !rule_ids.insert(r.id.as_str()) {
@@ -580,10 +591,10 @@ fn flatten_sizes(series: Vec<SeriesFile>, gpus: &[GpuModel], rules: &[Rule]) -> 
             _ => Vec::new(),
         })
         .collect();
-    let mut sizes = Vec::new();
+    let mut sizes = Vec::with_capacity(series.iter().map(|s| s.sizes.len()).sum());
     for mut s in series {
-        let gpu = gpus.iter().find(|g| g.id == s.gpu_model);
-        let mig_model = mig_models.contains(s.gpu_model.as_str());
+        let gpu = gpus.iter().find(|g| *g.id == *s.gpu_model);
+        let mig_model = mig_models.contains(&*s.gpu_model);
         for z in std::mem::take(&mut s.sizes) {
             sizes.push(size_of(&s, z, gpu, mig_model));
         }
@@ -637,10 +648,10 @@ impl Catalog {
         if set(win) == set(lose) {
             p.push(format!("rule {}: docs and code give the same {} value; not a conflict", r.id, fact.field()));
         }
-        for s in self.sizes.iter().filter(|s| r.kind.series().contains(&s.series)) {
+        for s in self.sizes.iter().filter(|s| r.kind.series().iter().any(|x| **x == *s.series)) {
             let have: Vec<String> = match fact {
                 ConflictFact::Supported => vec![s.aks_supported.to_string()],
-                ConflictFact::OsSkus => s.aks_os_skus.clone(),
+                ConflictFact::OsSkus => s.aks_os_skus.to_vec(),
                 ConflictFact::Driver => vec![s.driver.to_string()],
             };
             if set(&have) != set(win) {
@@ -659,7 +670,7 @@ impl Catalog {
 
 /// A size names only real AKS OS SKUs.
 fn check_aks_facts(s: &VmSize, p: &mut Vec<String>) {
-    for o in &s.aks_os_skus {
+    for o in s.aks_os_skus.iter() {
         if !AKS_OS_SKUS.contains(&o.as_str()) {
             p.push(format!("size {}: {o} is not an AKS OS SKU", s.name));
         }
@@ -685,7 +696,7 @@ impl Catalog {
                 p.push(format!("prices: {size} is not an N-series size name"));
             }
             for (region, price) in regions {
-                if !known.is_empty() && !known.contains(region.as_str()) {
+                if !known.is_empty() && !known.contains(&**region) {
                     p.push(format!("prices: {size} in {region}: region not in regions.yaml"));
                 }
                 let fields = [
@@ -774,6 +785,47 @@ mod tests {
         let c = Catalog::bundled().expect("bundled catalog loads");
         let problems = c.validate();
         assert!(problems.is_empty(), "bundled catalog problems:\n{}", problems.join("\n"));
+    }
+
+    /// The compact forms build.rs embeds (postcard, packed prices, JSON) decode to exactly what
+    /// the YAML says: the same catalog as reading every file of `catalog/` as YAML.
+    #[test]
+    fn bundled_forms_decode_to_the_yaml() {
+        let bundled = Catalog::bundled().expect("bundled catalog loads");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
+        let yaml = Catalog::with_override(&dir).expect("catalog/ loads as YAML");
+        assert_eq!(bundled.sizes, yaml.sizes);
+        let json = |v: &dyn erased::Json| v.to_json();
+        assert_eq!(json(&bundled.gpus), json(&yaml.gpus));
+        assert_eq!(json(&bundled.models), json(&yaml.models));
+        assert_eq!(json(&bundled.rules), json(&yaml.rules));
+        assert_eq!(json(&bundled.regions), json(&yaml.regions));
+        // Prices: the bundled table unpacks only the listed sizes and keeps the others' names.
+        let (b, y) = (&bundled.prices, &yaml.prices);
+        assert_eq!(
+            (&b.currency, &b.as_of, &b.source, &b.sources, &b.notes),
+            (&y.currency, &y.as_of, &y.source, &y.sources, &y.notes)
+        );
+        let mut names: Vec<&String> = b.sizes.keys().chain(&b.unlisted).collect();
+        names.sort();
+        assert!(names.iter().copied().eq(y.sizes.keys()), "the same priced sizes");
+        for (size, regions) in &b.sizes {
+            assert!(regions == &y.sizes[size], "{size}: the same prices in the same regions");
+        }
+        // Partial GPUs keep their exact fraction through the binary form.
+        let nv = bundled.sizes.iter().find(|s| s.gpu_count.is_partial()).expect("a partial-GPU size");
+        assert!(nv.gpu_count.den > 1);
+    }
+
+    mod erased {
+        pub trait Json {
+            fn to_json(&self) -> serde_json::Value;
+        }
+        impl<T: serde::Serialize> Json for T {
+            fn to_json(&self) -> serde_json::Value {
+                serde_json::to_value(self).expect("serializes")
+            }
+        }
     }
 
     /// The figures ../shared/pricing/SOURCES.md spot-checks, and the placeholders it says to drop.
@@ -910,20 +962,35 @@ mod tests {
         assert_eq!(c.size("NC144ds_xl_RTXPRO6000BSE_v6").expect("NCv6").driver, Driver::GridV20);
         // GB200 is an AKS GPU size (karpenter supported-gpus.yaml: ubuntu) on an Arm64 host.
         let gb200 = c.size("ND128isr_NDR_GB200_v6").expect("GB200");
-        assert!(gb200.aks_supported && gb200.aks_os_skus == ["Ubuntu"]);
+        assert!(gb200.aks_supported && *gb200.aks_os_skus == ["Ubuntu"]);
         assert_eq!(gb200.cpu_architecture, CpuArch::Arm64);
         assert_eq!(a100.cpu_architecture, CpuArch::X64);
     }
 
     #[test]
     fn packed_prices_unpack_exactly() {
-        let m = unpack_prices(b"eastus=3673000,444433,,;westeurope=4775000,,,").expect("valid");
-        assert_eq!(m["eastus"].linux, Some(3.673));
-        assert_eq!(m["eastus"].linux_spot, Some(0.444433));
-        assert_eq!(m["eastus"].windows, None);
-        assert_eq!(m["westeurope"].linux, Some(4.775));
-        assert!(unpack_prices(b"eastus=3.673,,,").is_none());
-        assert!(unpack_prices(b"eastus").is_none());
+        let names: Vec<Shared> = vec!["eastus".into(), "westeurope".into()];
+        let mut bin = vec![3u8];
+        bin.extend_from_slice(b"NC6");
+        bin.push(2);
+        for (idx, cells) in
+            [(0u8, [3_673_000u32, 444_433, u32::MAX, u32::MAX]), (1, [4_775_000, u32::MAX, u32::MAX, u32::MAX])]
+        {
+            bin.push(idx);
+            cells.iter().for_each(|c| bin.extend_from_slice(&c.to_le_bytes()));
+        }
+        let listed: HashSet<&str> = ["NC6"].into_iter().collect();
+        let (m, unlisted) = unpack_prices(&bin, &names, &listed).expect("valid");
+        assert!(unlisted.is_empty());
+        assert_eq!(m["NC6"]["eastus"].linux, Some(3.673));
+        assert_eq!(m["NC6"]["eastus"].linux_spot, Some(0.444433));
+        assert_eq!(m["NC6"]["eastus"].windows, None);
+        assert_eq!(m["NC6"]["westeurope"].linux, Some(4.775));
+        let (m, unlisted) = unpack_prices(&bin, &names, &HashSet::new()).expect("valid");
+        assert!(m.is_empty());
+        assert_eq!(unlisted, ["NC6"]);
+        assert!(unpack_prices(&bin[..bin.len() - 1], &names, &listed).is_none(), "truncated");
+        assert!(unpack_prices(&bin, &names[..1], &listed).is_none(), "region index out of range");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -163,14 +164,27 @@ impl fmt::Display for GpuCount {
     }
 }
 
+/// People and scripts read a number (`0.1667`); the bundled binary catalog (build.rs, postcard)
+/// keeps the exact fraction as `(num, den)`.
 impl Serialize for GpuCount {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_f64((self.value() * 10_000.0).round() / 10_000.0)
+        if s.is_human_readable() {
+            s.serialize_f64((self.value() * 10_000.0).round() / 10_000.0)
+        } else {
+            (self.num, self.den).serialize(s)
+        }
     }
 }
 
 impl<'de> Deserialize<'de> for GpuCount {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        if !d.is_human_readable() {
+            let (num, den) = <(u32, u32)>::deserialize(d)?;
+            if num == 0 || den == 0 {
+                return Err(serde::de::Error::custom(format!("GPU count {num}/{den} must be positive")));
+            }
+            return Ok(Self { num, den });
+        }
         #[derive(Deserialize)]
         #[serde(untagged)]
         enum Raw {
@@ -188,6 +202,14 @@ impl<'de> Deserialize<'de> for GpuCount {
     }
 }
 
+/// Text shared by every size of a series: resolving a series into sizes copies a pointer, not
+/// the text.
+pub type Shared = Arc<str>;
+
+fn no_os_skus() -> Arc<[String]> {
+    Arc::from([])
+}
+
 /// AKS facts for a series or size.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -195,15 +217,15 @@ pub struct AksSupport {
     /// AKS accepts this size for GPU node pools.
     pub supported: bool,
     /// OS SKUs AKS allows for it (`Ubuntu`, `AzureLinux`, `Windows2022`, …).
-    #[serde(default)]
-    pub os_skus: Vec<String>,
+    #[serde(default = "no_os_skus")]
+    pub os_skus: Arc<[String]>,
     /// Short note (e.g. "preview").
     #[serde(default)]
-    pub note: Option<String>,
+    pub note: Option<Shared>,
     /// Where `supported` and `os_skus` come from: AKS docs and/or AKS's node-provisioning code
     /// (`repo:path@commit`).
     #[serde(default)]
-    pub source: Option<String>,
+    pub source: Option<Shared>,
 }
 
 impl AksSupport {
@@ -219,7 +241,7 @@ impl AksSupport {
 }
 
 /// One size as written in `sizes/*.yaml`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SizeFile {
     pub name: String,
@@ -232,48 +254,48 @@ pub struct SizeFile {
     #[serde(default)]
     pub status: Option<Status>,
     #[serde(default)]
-    pub retirement_date: Option<String>,
+    pub retirement_date: Option<Shared>,
     #[serde(default)]
     pub aks: Option<AksSupport>,
     #[serde(default)]
     pub driver: Option<Driver>,
     #[serde(default)]
-    pub hyperv_generations: Option<Vec<u8>>,
+    pub hyperv_generations: Option<Arc<[u8]>>,
     #[serde(default)]
-    pub interconnect: Option<String>,
+    pub interconnect: Option<Shared>,
     #[serde(default)]
-    pub note: Option<String>,
+    pub note: Option<Shared>,
 }
 
 /// One series as written in `sizes/*.yaml`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeriesFile {
-    pub series: String,
-    pub family: String,
-    pub source: String,
+    pub series: Shared,
+    pub family: Shared,
+    pub source: Shared,
     pub status: Status,
     #[serde(default)]
-    pub retirement_date: Option<String>,
+    pub retirement_date: Option<Shared>,
     #[serde(default)]
-    pub retirement_source: Option<String>,
-    pub gpu_model: String,
+    pub retirement_source: Option<Shared>,
+    pub gpu_model: Shared,
     pub driver: Driver,
     /// Where the `driver` fact comes from (`repo:path@commit` or a doc path).
     #[serde(default)]
-    pub driver_source: Option<String>,
+    pub driver_source: Option<Shared>,
     /// Host CPU architecture; x64 when absent.
     #[serde(default)]
     pub cpu_architecture: CpuArch,
     #[serde(default)]
-    pub interconnect: Option<String>,
+    pub interconnect: Option<Shared>,
     #[serde(default)]
-    pub hyperv_generations: Option<Vec<u8>>,
+    pub hyperv_generations: Option<Arc<[u8]>>,
     #[serde(default)]
-    pub quota_family: Option<String>,
+    pub quota_family: Option<Shared>,
     pub aks: AksSupport,
     #[serde(default)]
-    pub note: Option<String>,
+    pub note: Option<Shared>,
     pub sizes: Vec<SizeFile>,
 }
 
@@ -281,34 +303,34 @@ pub struct SeriesFile {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VmSize {
     pub name: String,
-    pub family: String,
-    pub series: String,
+    pub family: Shared,
+    pub series: Shared,
     pub vcpus: u32,
     pub memory_gib: f64,
     pub gpu_vendor: Vendor,
-    pub gpu_model: String,
+    pub gpu_model: Shared,
     pub gpu_count: GpuCount,
     /// GPU memory of the whole VM (its share, for partial GPUs).
     pub gpu_memory_gib: f64,
     /// GPU memory one VM's GPU offers (the share, for partial GPUs).
     pub gpu_memory_per_gpu_gib: f64,
     pub driver: Driver,
-    pub driver_source: Option<String>,
+    pub driver_source: Option<Shared>,
     pub cpu_architecture: CpuArch,
     pub mig_capable: bool,
     pub aks_supported: bool,
-    pub aks_os_skus: Vec<String>,
-    pub aks_note: Option<String>,
-    pub aks_source: Option<String>,
+    pub aks_os_skus: Arc<[String]>,
+    pub aks_note: Option<Shared>,
+    pub aks_source: Option<Shared>,
     pub status: Status,
-    pub retirement_date: Option<String>,
-    pub retirement_source: Option<String>,
-    pub interconnect: Option<String>,
-    pub hyperv_generations: Vec<u8>,
-    pub quota_family: Option<String>,
+    pub retirement_date: Option<Shared>,
+    pub retirement_source: Option<Shared>,
+    pub interconnect: Option<Shared>,
+    pub hyperv_generations: Arc<[u8]>,
+    pub quota_family: Option<Shared>,
     pub temp_storage_gib: Option<f64>,
-    pub note: Option<String>,
-    pub source: String,
+    pub note: Option<Shared>,
+    pub source: Shared,
 }
 
 impl VmSize {
@@ -395,7 +417,8 @@ pub struct PriceTable {
     #[serde(default)]
     pub notes: Vec<String>,
     /// size name → region → prices. May name sizes the catalog does not list (ignored).
-    pub sizes: BTreeMap<String, BTreeMap<String, RegionPrice>>,
+    /// Region names are shared: the bundled table has about 1,400 entries in 52 regions.
+    pub sizes: BTreeMap<String, BTreeMap<Shared, RegionPrice>>,
     /// Bundled only: priced sizes the catalog does not list, whose prices are not loaded
     /// (they would be ignored at lookup).
     #[serde(skip)]

@@ -147,7 +147,7 @@ fn list_table(catalog: &Catalog, sizes: &[&VmSize], wide: bool) -> String {
         .map(|s| {
             let mut row = vec![
                 s.name.clone(),
-                s.gpu_model.clone(),
+                s.gpu_model.to_string(),
                 s.gpu_count.to_string(),
                 format!("{} GiB", fmt_num(s.gpu_memory_gib)),
                 s.vcpus.to_string(),
@@ -162,9 +162,9 @@ fn list_table(catalog: &Catalog, sizes: &[&VmSize], wide: bool) -> String {
                     format!("{} GiB", fmt_num(s.gpu_memory_per_gpu_gib)),
                     if s.mig_capable { "yes" } else { "-" }.to_owned(),
                     if s.aks_os_skus.is_empty() { "-".to_owned() } else { s.aks_os_skus.join(",") },
-                    s.interconnect.clone().unwrap_or_else(|| "-".to_owned()),
+                    s.interconnect.as_deref().unwrap_or("-").to_owned(),
                     money(cheapest),
-                    s.retirement_date.clone().unwrap_or_else(|| "-".to_owned()),
+                    s.retirement_date.as_deref().unwrap_or("-").to_owned(),
                 ]);
             }
             row
@@ -261,18 +261,18 @@ fn facts<'a>(s: &Show<'a>) -> Vec<(&'static str, String)> {
         ),
     ];
     if let Some(note) = &z.aks_note {
-        facts.push(("AKS note", note.clone()));
+        facts.push(("AKS note", note.to_string()));
     }
     if z.cpu_architecture == crate::catalog::CpuArch::Arm64 {
         facts.push(("CPU architecture", "Arm64 (container images must be built for arm64)".to_owned()));
     }
     for (k, v) in [("AKS source", &z.aks_source), ("Driver source", &z.driver_source)] {
         if let Some(v) = v {
-            facts.push((k, v.clone()));
+            facts.push((k, v.to_string()));
         }
     }
     if let Some(i) = &z.interconnect {
-        facts.push(("Interconnect", i.clone()));
+        facts.push(("Interconnect", i.to_string()));
     }
     if !z.hyperv_generations.is_empty() {
         facts.push((
@@ -280,7 +280,7 @@ fn facts<'a>(s: &Show<'a>) -> Vec<(&'static str, String)> {
             z.hyperv_generations.iter().map(|g| format!("Gen{g}")).collect::<Vec<_>>().join(", "),
         ));
     }
-    facts.push(("Quota family", z.quota_family.clone().unwrap_or_else(|| "unknown".to_owned())));
+    facts.push(("Quota family", z.quota_family.as_deref().unwrap_or("unknown").to_owned()));
     if let Some(t) = z.temp_storage_gib {
         facts.push(("Temp storage", format!("{} GiB", fmt_num(t))));
     }
@@ -308,11 +308,11 @@ fn model_facts(s: &Show<'_>) -> Vec<(&'static str, String)> {
         ));
     }
     if let Some(n) = &z.note {
-        facts.push(("Note", n.clone()));
+        facts.push(("Note", n.to_string()));
     }
-    facts.push(("Source", z.source.clone()));
+    facts.push(("Source", z.source.to_string()));
     if let Some(r) = &z.retirement_source {
-        facts.push(("Retirement source", r.clone()));
+        facts.push(("Retirement source", r.to_string()));
     }
     facts
 }
@@ -457,7 +457,7 @@ pub fn gpus(ctx: &Ctx, args: &CatalogViewArgs) -> anyhow::Result<()> {
         .iter()
         .map(|gpu| GpuRow {
             gpu,
-            sizes: catalog.sizes.iter().filter(|s| s.gpu_model == gpu.id).map(|s| s.name.as_str()).collect(),
+            sizes: catalog.sizes.iter().filter(|s| *s.gpu_model == *gpu.id).map(|s| s.name.as_str()).collect(),
         })
         .collect();
     let p = &ctx.printer;

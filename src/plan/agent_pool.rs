@@ -310,7 +310,7 @@ fn check_size<'a>(catalog: &'a Catalog, r: &PoolRequest) -> Result<&'a VmSize, S
         let why = catalog
             .unsupported_reason(&size.series)
             .map(|r| r.summary.clone())
-            .or_else(|| size.aks_note.clone())
+            .or_else(|| size.aks_note.as_deref().map(str::to_owned))
             .unwrap_or_else(|| "AKS does not support it for GPU node pools".into());
         return Err(err(
             "--vm-size",
@@ -401,7 +401,7 @@ fn check_gpu_driver(
     notes: &mut Vec<String>,
 ) -> Result<Option<&'static str>, SpecError> {
     let amd_rule = catalog.rules.iter().find_map(|rule| match &rule.kind {
-        RuleKind::SeriesOsDriver { series, os_skus, driver } if series.contains(&size.series) => {
+        RuleKind::SeriesOsDriver { series, os_skus, driver } if series.iter().any(|s| **s == *size.series) => {
             Some((os_skus.clone(), driver.clone(), rule))
         }
         _ => None,

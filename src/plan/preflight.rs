@@ -288,7 +288,7 @@ fn check_quota(spec: &PoolSpec, skus: Option<&[Value]>, usages: &[Value], loc: &
                 .find(|s| s["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.size.name)))
                 .and_then(|s| s["family"].as_str().map(str::to_owned))
         })
-        .or_else(|| spec.size.quota_family.clone());
+        .or_else(|| spec.size.quota_family.as_deref().map(str::to_owned));
     let need = spec.vcpus_needed();
     let mut checks: Vec<String> = Vec::new();
     if spec.spot {

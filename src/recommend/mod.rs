@@ -520,7 +520,7 @@ fn check_eligible(
         let why = catalog
             .unsupported_reason(&size.series)
             .map(|r| r.summary.clone())
-            .or_else(|| size.aks_note.clone())
+            .or_else(|| size.aks_note.as_deref().map(str::to_owned))
             .unwrap_or_else(|| "not supported for AKS GPU node pools".to_owned());
         return Err(reject(
             Reject { stage: 2, constraint: "AKS support" },
@@ -671,8 +671,8 @@ fn recommendation(
     };
     Recommendation {
         vm_size: size.name.clone(),
-        series: size.series.clone(),
-        gpu_model: size.gpu_model.clone(),
+        series: size.series.to_string(),
+        gpu_model: size.gpu_model.to_string(),
         gpu_vendor: size.gpu_vendor,
         gpu_count: size.gpu_count.value(),
         gpu_memory_gib: size.gpu_memory_gib,
@@ -794,7 +794,7 @@ fn price_in(p: &RegionPrice, os: Os, spot: bool) -> Option<Found> {
 fn pick_price(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Option<Price> {
     let best = match &req.region {
         Some(region) => {
-            catalog.price(&size.name, region).and_then(|p| price_in(p, req.os, req.spot)).map(|x| (region, x))
+            catalog.price(&size.name, region).and_then(|p| price_in(p, req.os, req.spot)).map(|x| (region.as_str(), x))
         }
         None => catalog
             .price_regions(&size.name)
@@ -818,7 +818,7 @@ fn pick_price(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Option<Pr
         rank_per_node_hour: Some(found.rank),
         rank_tier: found.tier,
         basis: found.basis.to_owned(),
-        region: Some(region.clone()),
+        region: Some(region.to_owned()),
         cheapest_region: req.region.is_none(),
         field: found.field,
     })
@@ -912,7 +912,7 @@ fn fit_size(
     mig_profiles: &[crate::catalog::MigProfile],
     max_nodes: u32,
 ) -> Result<Fit, FitError> {
-    let gpu_id = size.gpu_model.as_str();
+    let gpu_id = &*size.gpu_model;
     let usable = estimate::layout(gpu_id, 1.0, 1, None).usable_fraction;
     if req.mig {
         return fit_mig(req, size, mig_profiles, usable);
@@ -1002,7 +1002,7 @@ fn fit_nodes(
     let train = need.activations.is_some();
     let per_node = if train { g } else { (1..=g).rev().find(|n| arch.tp_ok(*n)).unwrap_or(1) };
     let tp = tensor_parallel(arch, per_node, train).unwrap_or(1);
-    let gpu_id = size.gpu_model.as_str();
+    let gpu_id = &*size.gpu_model;
     let least_recompute = *recomputes.last().unwrap_or(&None);
     if per_node < g {
         // KAITO runs vLLM with tensor parallelism over all of a node's GPUs, pipeline stages
