@@ -3,7 +3,7 @@
 //! Data flows one way:
 //!
 //! ```text
-//! catalog (bundled YAML → JSON at build time; live price cache merged by `pricing`)
+//! catalog (bundled YAML → compact forms at build time; live price cache merged by `pricing`)
 //!    → recommend (pure: requirements → ranked sizes with fit, cost, reasons)
 //!    → plan      (pure: validated specs → exact ARM requests as kind-tagged `Step`s, preflight)
 //!    → provision (the executor: reads, then sends a plan's steps by kind) over arm (the only
