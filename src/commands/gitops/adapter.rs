@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use crate::arm::ArmClient;
 use crate::catalog::Catalog;
-use crate::cli::RecommendArgs;
+use crate::cli::{RecommendArgs, WorkloadArgs};
 use crate::commands::azure::Cred;
 use crate::commands::gpu_stack;
 use crate::domain::{GpuDriver, Os, Precision, Workload};
@@ -51,20 +51,19 @@ pub fn pick(catalog: &Catalog, p: &PoolConfig, r: &RecommendConfig) -> Result<St
     };
     let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose()?;
     let os = p.os.as_deref().and_then(|o| by_name(Os::ALL, Os::name, o));
-    let ra = RecommendArgs {
+    let need = WorkloadArgs {
         workload,
         model: r.model.clone(),
         precision,
         gpu_memory_min,
         gpu_model: r.gpu_model.clone(),
         max_price_per_hour: r.max_price_per_hour,
-        os,
-        spot: p.spot,
-        mig: p.mig_profile.is_some(),
+        ..WorkloadArgs::default()
+    };
+    let gpu_driver = p.gpu_driver.as_deref().and_then(|d| by_name(GpuDriver::ALL, GpuDriver::name, d));
+    let ra = RecommendArgs {
         k8s_version: p.kubernetes_version.clone(),
-        gpu_driver: p.gpu_driver.as_deref().and_then(|d| by_name(GpuDriver::ALL, GpuDriver::name, d)),
-        top: 3,
-        ..RecommendArgs::default()
+        ..RecommendArgs::for_pool(need, os, p.spot, p.mig_profile.is_some(), gpu_driver)
     };
     if !crate::commands::recommend::has_requirements(&ra) {
         return Err("recommend needs a model, a workload or gpuMemoryMin".into());
