@@ -601,24 +601,9 @@ pub struct InstallOperatorArgs {
 #[derive(Debug, Subcommand)]
 pub enum KaitoCommand {
     /// Enable the KAITO add-on (and the OIDC issuer it needs) on a cluster.
-    Enable(KaitoEnableArgs),
+    Enable(ClusterPowerArgs),
     /// Write a kaito.sh/v1beta1 Workspace for a model, with a recommended instance type.
     Workspace(KaitoWorkspaceArgs),
-}
-
-/// `aksgpu kaito enable`
-#[derive(Debug, Args)]
-pub struct KaitoEnableArgs {
-    #[command(flatten)]
-    pub arm: ArmArgs,
-    #[command(flatten)]
-    pub target: ClusterTarget,
-    /// Print the exact requests; read and change nothing (no credentials needed).
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value = "table")]
-    pub output: Format,
 }
 
 /// `aksgpu kaito workspace`
@@ -801,7 +786,8 @@ pub enum ClusterCommand {
     Start(ClusterPowerArgs),
 }
 
-/// Cluster selection plus dry-run.
+/// A change to a whole cluster (`cluster stop|start`, `cost-analysis enable`, `kaito enable`):
+/// the cluster, plus --dry-run.
 #[derive(Debug, Args)]
 pub struct ClusterPowerArgs {
     #[command(flatten)]

@@ -10,7 +10,7 @@ use crate::arm::auth::{AuthMethod, Secret};
 use crate::arm::{ArmClient, ArmError};
 use crate::catalog::{Catalog, Vendor};
 use crate::cli::{
-    FeatureListArgs, Format, InstallOperatorArgs, KaitoEnableArgs, KaitoWorkspaceArgs, ManifestFormat,
+    ClusterPowerArgs, FeatureListArgs, Format, InstallOperatorArgs, KaitoWorkspaceArgs, ManifestFormat,
     RegisterFeatureArgs,
 };
 use crate::commands::azure::{self, base_url, subscription, Cred};
@@ -269,7 +269,7 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
 }
 
 /// `aksgpu kaito enable`
-pub fn kaito_enable(ctx: &Ctx, a: &KaitoEnableArgs) -> anyhow::Result<()> {
+pub fn kaito_enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
     let target =
         |sub| Target { subscription: sub, resource_group: &a.target.resource_group, cluster: &a.target.cluster };
     let r = if a.dry_run {
