@@ -1063,10 +1063,10 @@ mod tests {
         ])
         .expect("parses");
         let Command::Recommend(r) = cli.command else { panic!("recommend") };
-        assert_eq!(r.workload, Some(Workload::Inference));
-        assert_eq!(r.gpu_model, vec!["A10", "A100"]);
+        assert_eq!(r.need.workload, Some(Workload::Inference));
+        assert_eq!(r.need.gpu_model, vec!["A10", "A100"]);
         assert_eq!(r.gpus, Some(0.5));
-        assert!(r.gpu_memory_min.expect("set").decimal);
+        assert!(r.need.gpu_memory_min.expect("set").decimal);
         assert!(r.spot);
     }
 
@@ -1093,7 +1093,7 @@ mod tests {
             ])
             .expect(flag);
             let Command::CreatePool(c) = cli.command else { panic!("create-pool") };
-            assert_eq!(c.kubernetes_version.map(|v| v.to_string()).as_deref(), Some("1.31"), "{flag}");
+            assert_eq!(c.pool.kubernetes_version.map(|v| v.to_string()).as_deref(), Some("1.31"), "{flag}");
         }
     }
 
