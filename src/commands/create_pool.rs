@@ -13,6 +13,7 @@ use crate::domain::GpuDriver;
 use crate::error::Error;
 use crate::output::{emit, money, Printer, Shown};
 use crate::plan::agent_pool::PoolSpec;
+use crate::provision::features::Feature;
 use crate::provision::operator::{self, InstallRequest};
 use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
 use crate::provision::Progress;
@@ -276,7 +277,15 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         let register = a.register_features && spec.os == Os::Windows && !a.dry_run;
         if let (true, Some((_, feature, ns))) = (register, catalog.windows_min_kubernetes()) {
             let deadline = started + a.arm.timeout;
-            gpu_stack::register(&client, &subscription, ns, feature, deadline, p, &report, &progress).await?;
+            gpu_stack::register(
+                &client,
+                Feature { subscription: &subscription, namespace: ns, name: feature },
+                deadline,
+                p,
+                &report,
+                &progress,
+            )
+            .await?;
         }
         let mut outcome =
             pool::create(&client, &catalog, &spec, &opts, &report, &progress).await.map_err(Error::from)?;

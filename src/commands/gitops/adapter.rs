@@ -183,7 +183,8 @@ pub async fn register(
     report: Report<'_>,
     progress: &Progress,
 ) -> Result<FeatureOutcome, Error> {
-    gpu_stack::register(client, &d.subscription, features::NAMESPACE, name, deadline, p, report, progress).await
+    let feature = features::Feature { subscription: &d.subscription, namespace: features::NAMESPACE, name };
+    gpu_stack::register(client, feature, deadline, p, report, progress).await
 }
 
 /// `create-pool` for one spec: preflight, then the If-None-Match PUT and the wait, or with
