@@ -248,8 +248,8 @@ pub struct RecommendArgs {
     pub os: Option<Os>,
     /// Kubernetes version of the cluster, checked against the Windows GPU minimum (also
     /// --kubernetes-version).
-    #[arg(long = "k8s-version", visible_alias = "kubernetes-version", value_name = "VERSION")]
-    pub k8s_version: Option<String>,
+    #[arg(long = "k8s-version", visible_alias = "kubernetes-version", value_name = "VERSION", value_parser = KubeVersion::parse)]
+    pub k8s_version: Option<KubeVersion>,
     /// Azure region (e.g. westeurope): sizes with no list price there are taken as not sold there
     /// [default: each size in its cheapest region].
     #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
@@ -485,7 +485,7 @@ impl CreatePoolArgs {
         let p = &self.pool;
         RecommendArgs {
             region: self.location.clone(),
-            k8s_version: p.kubernetes_version.map(|v| v.to_string()),
+            k8s_version: p.kubernetes_version,
             ..RecommendArgs::for_pool(self.need.clone(), p.os, p.spot, p.mig_profile.is_some(), p.gpu_driver)
         }
     }
@@ -1076,7 +1076,7 @@ mod tests {
         for flag in ["--k8s-version", "--kubernetes-version"] {
             let cli = Cli::try_parse_from(["aksgpu", "recommend", "--os", "windows", flag, "1.30"]).expect(flag);
             let Command::Recommend(r) = cli.command else { panic!("recommend") };
-            assert_eq!(r.k8s_version.as_deref(), Some("1.30"), "{flag}");
+            assert_eq!(r.k8s_version.map(|v| v.to_string()).as_deref(), Some("1.30"), "{flag}");
             let cli = Cli::try_parse_from([
                 "aksgpu",
                 "create-pool",

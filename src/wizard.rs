@@ -153,7 +153,8 @@ pub fn ask(catalog: &Catalog, base: &RecommendArgs) -> Result<RecommendArgs, Err
             .validate_with(|s: &String| crate::catalog::KubeVersion::parse(s).map(|_| ()))
             .interact_text()
             .map_err(prompt_error("reading the Kubernetes version"))?;
-        args.k8s_version = Some(v);
+        // Checked by validate_with just above.
+        args.k8s_version = crate::catalog::KubeVersion::parse(&v).ok();
     }
     if !args.spot {
         args.spot = Confirm::with_theme(&theme)

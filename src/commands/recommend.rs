@@ -1,6 +1,6 @@
 //! `aksgpu recommend`: flags → validated `Requirements` → `recommend()` → table/JSON/YAML.
 
-use crate::catalog::{Catalog, KubeVersion};
+use crate::catalog::Catalog;
 use crate::cli::{Format, RecommendArgs};
 use crate::commands::Ctx;
 use crate::domain::GpuDriver;
@@ -206,10 +206,7 @@ fn os_and_version(
     if a.os.is_none() && workload == Workload::Vdi {
         notes.push("os: windows (default for vdi; --os linux to change)".to_owned());
     }
-    if let Some(v) = &a.k8s_version {
-        let v = KubeVersion::parse(v).map_err(|e| Error::usage(format!("--k8s-version: {e}"), None))?;
-        req.kubernetes_version = Some(v);
-    }
+    req.kubernetes_version = a.k8s_version;
     if req.os == Os::Windows {
         if let Some((min, feature, ns)) = catalog.windows_min_kubernetes() {
             match req.kubernetes_version {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::arm::ArmClient;
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, KubeVersion};
 use crate::cli::{RecommendArgs, WorkloadArgs};
 use crate::commands::azure::Cred;
 use crate::commands::gpu_stack;
@@ -62,7 +62,12 @@ pub fn pick(catalog: &Catalog, p: &PoolConfig, r: &RecommendConfig) -> Result<St
     };
     let gpu_driver = p.gpu_driver.as_deref().and_then(|d| by_name(GpuDriver::ALL, GpuDriver::name, d));
     let ra = RecommendArgs {
-        k8s_version: p.kubernetes_version.clone(),
+        k8s_version: p
+            .kubernetes_version
+            .as_deref()
+            .map(KubeVersion::parse)
+            .transpose()
+            .map_err(|e| format!("kubernetesVersion: {e}"))?,
         ..RecommendArgs::for_pool(need, os, p.spot, p.mig_profile.is_some(), gpu_driver)
     };
     if !crate::commands::recommend::has_requirements(&ra) {
