@@ -1,5 +1,6 @@
-//! What the user typed: the clap definitions, and the one mapping of `create-pool`'s flags to
-//! the request types of `plan` (which carry no clap derives).
+//! What the user typed: the clap definitions, and where `create-pool`'s flags become the
+//! requests they make (`CreatePoolArgs::pool_request`, `CreatePoolArgs::recommend_args`); the
+//! domain and `plan` types carry no clap derives.
 //!
 //! Quantities are parsed by `units` so a bad value is reported by clap next to its flag
 //! (exit code 2). Resolving the values into `Requirements` happens in `commands`.
@@ -384,7 +385,9 @@ const WITH_RECOMMEND: [(&str, &str); 7] = [
     ("max_price_per_hour", "With --recommend: highest acceptable USD per hour"),
 ];
 
-/// `create-pool`'s `WorkloadArgs` flags require `--recommend` and say so in their help.
+/// `create-pool`'s `WorkloadArgs` flags require `--recommend` and say so in their help. (clap
+/// does not hold that requirement when `--vm-size` is given, because `--vm-size` conflicts
+/// with `--recommend`: the flags are then ignored, as they were before this group existed.)
 fn with_recommend(arg: clap::Arg) -> clap::Arg {
     match WITH_RECOMMEND.iter().find(|(id, _)| arg.get_id() == *id) {
         Some((_, help)) => arg.help(*help).requires("recommend"),
@@ -392,7 +395,7 @@ fn with_recommend(arg: clap::Arg) -> clap::Arg {
     }
 }
 
-/// The pool's shape: `create-pool`'s flags that go into the AgentPool body as they are.
+/// The pool itself: `create-pool`'s flags that `pool_request` maps into the `PoolRequest`.
 #[derive(Debug, Args)]
 pub struct PoolShapeArgs {
     /// Node count (fixed size; with the autoscaler, the starting count).
@@ -1042,6 +1045,28 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// Every flag of the shared `WorkloadArgs` group is worded for `create-pool --recommend`
+    /// there, and keeps its `recommend` wording in `recommend`.
+    #[test]
+    fn create_pool_words_every_workload_flag_for_recommend() {
+        let cli = Cli::command();
+        let sub = |name: &str| cli.find_subcommand(name).expect(name).clone();
+        let (create, recommend) = (sub("create-pool"), sub("recommend"));
+        let ids: Vec<String> = WorkloadArgs::augment_args(clap::Command::new("w"))
+            .get_arguments()
+            .map(|a| a.get_id().to_string())
+            .collect();
+        assert_eq!(ids.len(), WITH_RECOMMEND.len());
+        for id in &ids {
+            let help = |c: &clap::Command| {
+                let arg = c.get_arguments().find(|a| a.get_id() == id.as_str()).expect(id);
+                arg.get_help().map(ToString::to_string).unwrap_or_default()
+            };
+            assert!(help(&create).starts_with("With --recommend: "), "{id}: {}", help(&create));
+            assert!(!help(&recommend).starts_with("With --recommend"), "{id}: {}", help(&recommend));
+        }
     }
 
     #[test]
