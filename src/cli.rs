@@ -1,4 +1,6 @@
-//! What the user typed: clap definitions only, no logic.
+//! What the user typed: the clap definitions, and where `create-pool`'s flags become the
+//! requests they make (`CreatePoolArgs::pool_request`, `CreatePoolArgs::recommend_args`); the
+//! domain and `plan` types carry no clap derives.
 //!
 //! Quantities are parsed by `units` so a bad value is reported by clap next to its flag
 //! (exit code 2). Resolving the values into `Requirements` happens in `commands`.
@@ -12,6 +14,7 @@ use crate::commands::completions as complete;
 
 use crate::catalog::KubeVersion;
 use crate::domain::{DriverMode, EvictionPolicy, GpuDriver, MigStrategy, Os, OsDiskType, Precision, Workload};
+use crate::plan::agent_pool::PoolRequest;
 use crate::units;
 
 const EXIT_CODES: &str = "\
@@ -176,12 +179,10 @@ pub struct CatalogShowArgs {
     pub output: Format,
 }
 
-/// `aksgpu recommend`
+/// What the workload needs: the flags `recommend` and `create-pool --recommend` share
+/// (`create-pool` words their help its own way, see `WITH_RECOMMEND`).
 #[derive(Debug, Clone, Args, Default)]
-#[command(after_help = "Memory sizes accept GiB (16, 16g, 16GiB), MiB (24576MiB) and GB as GPU vendors and \
-Azure's size tables write it (an A100 sold as 80 GB meets 80GB). Parameter counts accept 7B, 70b, 1.5T, 350M, 7e9; a bare number below \
-10,000 means billions.\n\nWith no requirement flags on a terminal, a short wizard asks the questions.")]
-pub struct RecommendArgs {
+pub struct WorkloadArgs {
     /// Kind of workload.
     #[arg(long, value_parser = workload())]
     pub workload: Option<Workload>,
@@ -194,6 +195,25 @@ pub struct RecommendArgs {
     /// Weight precision [default: the model's native precision, else bf16].
     #[arg(long, value_parser = precision())]
     pub precision: Option<Precision>,
+    /// Minimum GPU memory per GPU.
+    #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
+    pub gpu_memory_min: Option<units::Memory>,
+    /// GPU model (A100, H100, H100-NVL, T4, A10, MI300X…); repeat or comma-separate for several.
+    #[arg(long, value_name = "GPU", value_delimiter = ',', add = ArgValueCandidates::new(complete::gpus))]
+    pub gpu_model: Vec<String>,
+    /// Highest acceptable USD per hour for the whole fit (all nodes).
+    #[arg(long, value_name = "USD", value_parser = units::parse_price, allow_negative_numbers = true)]
+    pub max_price_per_hour: Option<f64>,
+}
+
+/// `aksgpu recommend`
+#[derive(Debug, Clone, Args, Default)]
+#[command(after_help = "Memory sizes accept GiB (16, 16g, 16GiB), MiB (24576MiB) and GB as GPU vendors and \
+Azure's size tables write it (an A100 sold as 80 GB meets 80GB). Parameter counts accept 7B, 70b, 1.5T, 350M, 7e9; a bare number below \
+10,000 means billions.\n\nWith no requirement flags on a terminal, a short wizard asks the questions.")]
+pub struct RecommendArgs {
+    #[command(flatten)]
+    pub need: WorkloadArgs,
     /// Tokens of context per sequence [default: 4096 for inference, 2048 for training].
     #[arg(long, value_name = "TOKENS", value_parser = units::parse_count, allow_negative_numbers = true)]
     pub context: Option<u64>,
@@ -203,9 +223,6 @@ pub struct RecommendArgs {
     /// GPU memory per GPU, at least (16GiB, 24g, 80GB); --gpu-memory-max for an upper bound.
     #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub gpu_memory: Option<units::Memory>,
-    /// Minimum GPU memory per GPU.
-    #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
-    pub gpu_memory_min: Option<units::Memory>,
     /// Maximum GPU memory per GPU.
     #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub gpu_memory_max: Option<units::Memory>,
@@ -227,16 +244,13 @@ pub struct RecommendArgs {
     /// Maximum GPUs per VM.
     #[arg(long, value_name = "N", value_parser = units::parse_gpus, allow_negative_numbers = true)]
     pub gpus_max: Option<f64>,
-    /// GPU model (A100, H100, H100-NVL, T4, A10, MI300X…); repeat or comma-separate for several.
-    #[arg(long, value_name = "GPU", value_delimiter = ',', add = ArgValueCandidates::new(complete::gpus))]
-    pub gpu_model: Vec<String>,
     /// Node operating system.
     #[arg(long, value_parser = os())]
     pub os: Option<Os>,
     /// Kubernetes version of the cluster, checked against the Windows GPU minimum (also
     /// --kubernetes-version).
-    #[arg(long = "k8s-version", visible_alias = "kubernetes-version", value_name = "VERSION")]
-    pub k8s_version: Option<String>,
+    #[arg(long = "k8s-version", visible_alias = "kubernetes-version", value_name = "VERSION", value_parser = KubeVersion::parse)]
+    pub k8s_version: Option<KubeVersion>,
     /// Azure region (e.g. westeurope): sizes with no list price there are taken as not sold there
     /// [default: each size in its cheapest region].
     #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
@@ -244,9 +258,6 @@ pub struct RecommendArgs {
     /// Keep sizes with no list price (in --region, or anywhere), ranked last.
     #[arg(long)]
     pub include_unpriced: bool,
-    /// Highest acceptable USD per hour for the whole fit (all nodes).
-    #[arg(long, value_name = "USD", value_parser = units::parse_price, allow_negative_numbers = true)]
-    pub max_price_per_hour: Option<f64>,
     /// Price with spot VMs.
     #[arg(long)]
     pub spot: bool,
@@ -307,6 +318,7 @@ pub struct ClusterTarget {
 #[derive(Debug, Args)]
 #[command(after_help = "Exit codes: 0 created (or already identical), 1 failed or refused, 2 usage, 3 auth, \
 4 timed out (still running in Azure), 130 interrupted. Nothing is ever deleted.")]
+#[command(mut_args(with_recommend))]
 pub struct CreatePoolArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
@@ -321,27 +333,71 @@ pub struct CreatePoolArgs {
     /// Take the top `aksgpu recommend` result for --workload/--model/… instead of --vm-size.
     #[arg(long)]
     pub recommend: bool,
-    /// With --recommend: the workload.
-    #[arg(long, value_parser = workload(), requires = "recommend")]
-    pub workload: Option<Workload>,
-    /// With --recommend: the model (alias or Hugging Face id).
-    #[arg(long, value_name = "NAME", requires = "recommend", add = ArgValueCandidates::new(complete::models))]
-    pub model: Option<String>,
-    /// With --recommend: parameter count of another model.
-    #[arg(long, value_name = "COUNT", requires = "recommend", value_parser = units::parse_params, allow_negative_numbers = true)]
-    pub model_params: Option<f64>,
-    /// With --recommend: weight precision.
-    #[arg(long, value_parser = precision(), requires = "recommend")]
-    pub precision: Option<Precision>,
-    /// With --recommend: minimum GPU memory per GPU.
-    #[arg(long, value_name = "SIZE", requires = "recommend", value_parser = units::parse_memory, allow_negative_numbers = true)]
-    pub gpu_memory_min: Option<units::Memory>,
-    /// With --recommend: GPU models to consider.
-    #[arg(long, value_name = "GPU", value_delimiter = ',', requires = "recommend", add = ArgValueCandidates::new(complete::gpus))]
-    pub gpu_model: Vec<String>,
-    /// With --recommend: highest acceptable USD per hour.
-    #[arg(long, value_name = "USD", requires = "recommend", value_parser = units::parse_price, allow_negative_numbers = true)]
-    pub max_price_per_hour: Option<f64>,
+    #[command(flatten)]
+    pub need: WorkloadArgs,
+    #[command(flatten)]
+    pub pool: PoolShapeArgs,
+    /// The cluster's region, if known: preflight then reads everything at once.
+    #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
+    pub location: Option<String>,
+    /// Register the preview features the pool needs (WindowsGPUPreview for Windows) first.
+    #[arg(long)]
+    pub register_features: bool,
+    /// Install the NVIDIA GPU Operator after the pool (pool gets --gpu-driver none unless told
+    /// otherwise; the autoscaler minimum must be at least 1).
+    #[arg(long)]
+    pub install_operator: bool,
+    /// With --install-operator: MIG strategy.
+    #[arg(long, value_enum, requires = "install_operator")]
+    pub mig_strategy: Option<MigStrategyArg>,
+    /// With --install-operator: time slicing replicas.
+    #[arg(long, value_name = "N", requires = "install_operator", value_parser = parse_u32, allow_negative_numbers = true)]
+    pub time_slicing: Option<u32>,
+    /// Print the exact requests and send no write (preflight reads run when credentials exist).
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Return once Azure accepts the request; resume with `aksgpu wait`.
+    #[arg(long)]
+    pub no_wait: bool,
+    /// On Ctrl-C while waiting, also ask Azure to abort the pool operation (POST …/abort).
+    /// Without it, Ctrl-C only stops waiting.
+    #[arg(long)]
+    pub abort_on_interrupt: bool,
+    /// Skip the preflight reads (existence, SKU, quota checks).
+    #[arg(long)]
+    pub skip_preflight: bool,
+    /// Do not ask for confirmation (required without a terminal).
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
+}
+
+/// How `create-pool` words the `WorkloadArgs` flags: each needs `--recommend`.
+const WITH_RECOMMEND: [(&str, &str); 7] = [
+    ("workload", "With --recommend: the workload"),
+    ("model", "With --recommend: the model (alias or Hugging Face id)"),
+    ("model_params", "With --recommend: parameter count of another model"),
+    ("precision", "With --recommend: weight precision"),
+    ("gpu_memory_min", "With --recommend: minimum GPU memory per GPU"),
+    ("gpu_model", "With --recommend: GPU models to consider"),
+    ("max_price_per_hour", "With --recommend: highest acceptable USD per hour"),
+];
+
+/// `create-pool`'s `WorkloadArgs` flags require `--recommend` and say so in their help. (clap
+/// does not hold that requirement when `--vm-size` is given, because `--vm-size` conflicts
+/// with `--recommend`: the flags are then ignored, as they were before this group existed.)
+fn with_recommend(arg: clap::Arg) -> clap::Arg {
+    match WITH_RECOMMEND.iter().find(|(id, _)| arg.get_id() == *id) {
+        Some((_, help)) => arg.help(*help).requires("recommend"),
+        None => arg,
+    }
+}
+
+/// The pool itself: `create-pool`'s flags that `pool_request` maps into the `PoolRequest`.
+#[derive(Debug, Args)]
+pub struct PoolShapeArgs {
     /// Node count (fixed size; with the autoscaler, the starting count).
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
     pub count: Option<u32>,
@@ -393,41 +449,58 @@ pub struct CreatePoolArgs {
     /// Azure tags, key=value; repeat or comma-separate.
     #[arg(long, value_name = "KEY=VALUE")]
     pub tags: Vec<String>,
-    /// The cluster's region, if known: preflight then reads everything at once.
-    #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
-    pub location: Option<String>,
-    /// Register the preview features the pool needs (WindowsGPUPreview for Windows) first.
-    #[arg(long)]
-    pub register_features: bool,
-    /// Install the NVIDIA GPU Operator after the pool (pool gets --gpu-driver none unless told
-    /// otherwise; the autoscaler minimum must be at least 1).
-    #[arg(long)]
-    pub install_operator: bool,
-    /// With --install-operator: MIG strategy.
-    #[arg(long, value_enum, requires = "install_operator")]
-    pub mig_strategy: Option<MigStrategyArg>,
-    /// With --install-operator: time slicing replicas.
-    #[arg(long, value_name = "N", requires = "install_operator", value_parser = parse_u32, allow_negative_numbers = true)]
-    pub time_slicing: Option<u32>,
-    /// Print the exact requests and send no write (preflight reads run when credentials exist).
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Return once Azure accepts the request; resume with `aksgpu wait`.
-    #[arg(long)]
-    pub no_wait: bool,
-    /// On Ctrl-C while waiting, also ask Azure to abort the pool operation (POST …/abort).
-    /// Without it, Ctrl-C only stops waiting.
-    #[arg(long)]
-    pub abort_on_interrupt: bool,
-    /// Skip the preflight reads (existence, SKU, quota checks).
-    #[arg(long)]
-    pub skip_preflight: bool,
-    /// Do not ask for confirmation (required without a terminal).
-    #[arg(short = 'y', long)]
-    pub yes: bool,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value = "table")]
-    pub output: Format,
+}
+
+impl CreatePoolArgs {
+    /// The pool the flags ask for, with the two values `create-pool` settles first: the size
+    /// (`--vm-size` or `--recommend`) and the driver (`--install-operator` defaults it to none).
+    pub fn pool_request(&self, subscription: &str, vm_size: String, gpu_driver: Option<GpuDriver>) -> PoolRequest {
+        let p = &self.pool;
+        PoolRequest {
+            subscription: subscription.to_owned(),
+            resource_group: self.target.resource_group.clone(),
+            cluster: self.target.cluster.clone(),
+            name: self.name.clone(),
+            vm_size,
+            count: p.count,
+            min_count: p.min_count,
+            max_count: p.max_count,
+            os: p.os,
+            os_sku: p.os_sku.clone(),
+            kubernetes_version: p.kubernetes_version,
+            taints: p.node_taints.clone(),
+            labels: p.labels.clone(),
+            mig_profile: p.mig_profile.clone(),
+            gpu_driver,
+            spot: p.spot,
+            spot_max_price: p.spot_max_price,
+            eviction_policy: p.eviction_policy,
+            zones: p.zones.clone(),
+            max_pods: p.max_pods,
+            os_disk_type: p.os_disk_type,
+            tags: p.tags.clone(),
+        }
+    }
+
+    /// What `--recommend` asks `recommend`: the workload flags, and the pool's own OS, spot,
+    /// MIG, Kubernetes version, driver and `--location`.
+    pub fn recommend_args(&self) -> RecommendArgs {
+        let p = &self.pool;
+        RecommendArgs {
+            region: self.location.clone(),
+            k8s_version: p.kubernetes_version,
+            ..RecommendArgs::for_pool(self.need.clone(), p.os, p.spot, p.mig_profile.is_some(), p.gpu_driver)
+        }
+    }
+}
+
+impl RecommendArgs {
+    /// The question a pool's `recommend` asks (`create-pool --recommend`, a GpuConfig pool's
+    /// `recommend:`): the workload, priced and filtered for the pool's OS, spot, MIG and driver,
+    /// top 3.
+    pub fn for_pool(need: WorkloadArgs, os: Option<Os>, spot: bool, mig: bool, gpu_driver: Option<GpuDriver>) -> Self {
+        RecommendArgs { need, os, spot, mig, gpu_driver, top: 3, ..RecommendArgs::default() }
+    }
 }
 
 /// `aksgpu wait`
@@ -531,24 +604,9 @@ pub struct InstallOperatorArgs {
 #[derive(Debug, Subcommand)]
 pub enum KaitoCommand {
     /// Enable the KAITO add-on (and the OIDC issuer it needs) on a cluster.
-    Enable(KaitoEnableArgs),
+    Enable(ClusterPowerArgs),
     /// Write a kaito.sh/v1beta1 Workspace for a model, with a recommended instance type.
     Workspace(KaitoWorkspaceArgs),
-}
-
-/// `aksgpu kaito enable`
-#[derive(Debug, Args)]
-pub struct KaitoEnableArgs {
-    #[command(flatten)]
-    pub arm: ArmArgs,
-    #[command(flatten)]
-    pub target: ClusterTarget,
-    /// Print the exact requests; read and change nothing (no credentials needed).
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value = "table")]
-    pub output: Format,
 }
 
 /// `aksgpu kaito workspace`
@@ -731,7 +789,8 @@ pub enum ClusterCommand {
     Start(ClusterPowerArgs),
 }
 
-/// Cluster selection plus dry-run.
+/// A change to a whole cluster (`cluster stop|start`, `cost-analysis enable`, `kaito enable`):
+/// the cluster, plus --dry-run.
 #[derive(Debug, Args)]
 pub struct ClusterPowerArgs {
     #[command(flatten)]
@@ -988,6 +1047,28 @@ mod tests {
         Cli::command().debug_assert();
     }
 
+    /// Every flag of the shared `WorkloadArgs` group is worded for `create-pool --recommend`
+    /// there, and keeps its `recommend` wording in `recommend`.
+    #[test]
+    fn create_pool_words_every_workload_flag_for_recommend() {
+        let cli = Cli::command();
+        let sub = |name: &str| cli.find_subcommand(name).expect(name).clone();
+        let (create, recommend) = (sub("create-pool"), sub("recommend"));
+        let ids: Vec<String> = WorkloadArgs::augment_args(clap::Command::new("w"))
+            .get_arguments()
+            .map(|a| a.get_id().to_string())
+            .collect();
+        assert_eq!(ids.len(), WITH_RECOMMEND.len());
+        for id in &ids {
+            let help = |c: &clap::Command| {
+                let arg = c.get_arguments().find(|a| a.get_id() == id.as_str()).expect(id);
+                arg.get_help().map(ToString::to_string).unwrap_or_default()
+            };
+            assert!(help(&create).starts_with("With --recommend: "), "{id}: {}", help(&create));
+            assert!(!help(&recommend).starts_with("With --recommend"), "{id}: {}", help(&recommend));
+        }
+    }
+
     #[test]
     fn recommend_flags_parse() {
         let cli = Cli::try_parse_from([
@@ -1007,10 +1088,10 @@ mod tests {
         ])
         .expect("parses");
         let Command::Recommend(r) = cli.command else { panic!("recommend") };
-        assert_eq!(r.workload, Some(Workload::Inference));
-        assert_eq!(r.gpu_model, vec!["A10", "A100"]);
+        assert_eq!(r.need.workload, Some(Workload::Inference));
+        assert_eq!(r.need.gpu_model, vec!["A10", "A100"]);
         assert_eq!(r.gpus, Some(0.5));
-        assert!(r.gpu_memory_min.expect("set").decimal);
+        assert!(r.need.gpu_memory_min.expect("set").decimal);
         assert!(r.spot);
     }
 
@@ -1020,7 +1101,7 @@ mod tests {
         for flag in ["--k8s-version", "--kubernetes-version"] {
             let cli = Cli::try_parse_from(["aksgpu", "recommend", "--os", "windows", flag, "1.30"]).expect(flag);
             let Command::Recommend(r) = cli.command else { panic!("recommend") };
-            assert_eq!(r.k8s_version.as_deref(), Some("1.30"), "{flag}");
+            assert_eq!(r.k8s_version.map(|v| v.to_string()).as_deref(), Some("1.30"), "{flag}");
             let cli = Cli::try_parse_from([
                 "aksgpu",
                 "create-pool",
@@ -1037,7 +1118,7 @@ mod tests {
             ])
             .expect(flag);
             let Command::CreatePool(c) = cli.command else { panic!("create-pool") };
-            assert_eq!(c.kubernetes_version.map(|v| v.to_string()).as_deref(), Some("1.31"), "{flag}");
+            assert_eq!(c.pool.kubernetes_version.map(|v| v.to_string()).as_deref(), Some("1.31"), "{flag}");
         }
     }
 

@@ -131,11 +131,11 @@ pub fn ask(catalog: &Catalog, base: &RecommendArgs) -> Result<RecommendArgs, Err
         .map_err(prompt_error("reading the workload"))?;
     let workload = WORKLOADS[i].0;
     let mut args = base.clone();
-    args.workload = Some(workload);
+    args.need.workload = Some(workload);
     if matches!(workload, Workload::Inference | Workload::FineTuning | Workload::Training) {
         ask_model(catalog, &theme, &mut args)?;
     }
-    if args.model.is_none() && args.model_params.is_none() {
+    if args.need.model.is_none() && args.need.model_params.is_none() {
         ask_memory(&theme, &mut args)?;
     }
     if args.os.is_none() {
@@ -153,7 +153,8 @@ pub fn ask(catalog: &Catalog, base: &RecommendArgs) -> Result<RecommendArgs, Err
             .validate_with(|s: &String| crate::catalog::KubeVersion::parse(s).map(|_| ()))
             .interact_text()
             .map_err(prompt_error("reading the Kubernetes version"))?;
-        args.k8s_version = Some(v);
+        // Checked by validate_with just above.
+        args.k8s_version = crate::catalog::KubeVersion::parse(&v).ok();
     }
     if !args.spot {
         args.spot = Confirm::with_theme(&theme)
@@ -186,9 +187,9 @@ fn ask_model(catalog: &Catalog, theme: &SimpleTheme, args: &mut RecommendArgs) -
         .map_err(prompt_error("reading the model"))?;
     let model = model.trim();
     if catalog.model(model).is_some() {
-        args.model = Some(model.to_owned());
+        args.need.model = Some(model.to_owned());
     } else if !model.is_empty() {
-        args.model_params = units::parse_params(model).ok();
+        args.need.model_params = units::parse_params(model).ok();
     }
     Ok(())
 }
@@ -208,7 +209,7 @@ fn ask_memory(theme: &SimpleTheme, args: &mut RecommendArgs) -> Result<(), Error
         .interact_text()
         .map_err(prompt_error("reading the GPU memory"))?;
     if !mem.trim().is_empty() {
-        args.gpu_memory_min = units::parse_memory(&mem).ok();
+        args.need.gpu_memory_min = units::parse_memory(&mem).ok();
     }
     Ok(())
 }

@@ -5,14 +5,15 @@ use serde_json::{json, Value};
 
 use crate::arm::lro;
 use crate::catalog::Catalog;
-use crate::cli::{CreatePoolArgs, Format, RecommendArgs};
+use crate::cli::{CreatePoolArgs, Format};
 use crate::commands::azure;
 use crate::commands::gpu_stack;
 use crate::commands::Ctx;
 use crate::domain::GpuDriver;
 use crate::error::Error;
 use crate::output::{emit, money, Printer, Shown};
-use crate::plan::agent_pool::{PoolRequest, PoolSpec};
+use crate::plan::agent_pool::PoolSpec;
+use crate::provision::features::Feature;
 use crate::provision::operator::{self, InstallRequest};
 use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
 use crate::provision::Progress;
@@ -28,23 +29,7 @@ impl From<CreateError> for Error {
 }
 
 fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Result<String, Error> {
-    let ra = RecommendArgs {
-        workload: a.workload,
-        model: a.model.clone(),
-        model_params: a.model_params,
-        precision: a.precision,
-        gpu_memory_min: a.gpu_memory_min,
-        gpu_model: a.gpu_model.clone(),
-        max_price_per_hour: a.max_price_per_hour,
-        os: a.os,
-        spot: a.spot,
-        mig: a.mig_profile.is_some(),
-        region: a.location.clone(),
-        k8s_version: a.kubernetes_version.map(|v| v.to_string()),
-        gpu_driver: a.gpu_driver,
-        top: 3,
-        ..RecommendArgs::default()
-    };
+    let ra = a.recommend_args();
     if !crate::commands::recommend::has_requirements(&ra) {
         return Err(Error::usage(
             "--recommend needs a workload description",
@@ -70,7 +55,7 @@ fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Resul
 /// Validate the flags into a spec.
 pub fn spec(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str, p: &Printer) -> Result<PoolSpec, Error> {
     let mut notes = Vec::new();
-    let gpu_driver = match (a.gpu_driver, a.install_operator) {
+    let gpu_driver = match (a.pool.gpu_driver, a.install_operator) {
         (None, true) => {
             notes.push(
                 "gpu driver: none (the GPU Operator installs the driver; --gpu-driver install to keep the AKS driver)"
@@ -90,30 +75,7 @@ pub fn spec(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str, p: &Print
             ))
         }
     };
-    let req = PoolRequest {
-        subscription: subscription.to_owned(),
-        resource_group: a.target.resource_group.clone(),
-        cluster: a.target.cluster.clone(),
-        name: a.name.clone(),
-        vm_size,
-        count: a.count,
-        min_count: a.min_count,
-        max_count: a.max_count,
-        os: a.os,
-        os_sku: a.os_sku.clone(),
-        kubernetes_version: a.kubernetes_version,
-        taints: a.node_taints.clone(),
-        labels: a.labels.clone(),
-        mig_profile: a.mig_profile.clone(),
-        gpu_driver,
-        spot: a.spot,
-        spot_max_price: a.spot_max_price,
-        eviction_policy: a.eviction_policy,
-        zones: a.zones.clone(),
-        max_pods: a.max_pods,
-        os_disk_type: a.os_disk_type,
-        tags: a.tags.clone(),
-    };
+    let req = a.pool_request(subscription, vm_size, gpu_driver);
     let mut spec =
         PoolSpec::validate(catalog, &req).map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
     spec.notes.extend(notes);
@@ -315,7 +277,15 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         let register = a.register_features && spec.os == Os::Windows && !a.dry_run;
         if let (true, Some((_, feature, ns))) = (register, catalog.windows_min_kubernetes()) {
             let deadline = started + a.arm.timeout;
-            gpu_stack::register(&client, &subscription, ns, feature, deadline, p, &report, &progress).await?;
+            gpu_stack::register(
+                &client,
+                Feature { subscription: &subscription, namespace: ns, name: feature },
+                deadline,
+                p,
+                &report,
+                &progress,
+            )
+            .await?;
         }
         let mut outcome =
             pool::create(&client, &catalog, &spec, &opts, &report, &progress).await.map_err(Error::from)?;
@@ -468,6 +438,7 @@ fn render_summary(spec: &PoolSpec, s: &Value, c: &Cost) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::agent_pool::PoolRequest;
 
     fn pool(min_max: Option<(u32, u32)>) -> (Catalog, PoolSpec) {
         let catalog = Catalog::bundled().expect("catalog");

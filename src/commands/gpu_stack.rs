@@ -10,7 +10,7 @@ use crate::arm::auth::{AuthMethod, Secret};
 use crate::arm::{ArmClient, ArmError};
 use crate::catalog::{Catalog, Vendor};
 use crate::cli::{
-    FeatureListArgs, Format, InstallOperatorArgs, KaitoEnableArgs, KaitoWorkspaceArgs, ManifestFormat,
+    ClusterPowerArgs, FeatureListArgs, Format, InstallOperatorArgs, KaitoWorkspaceArgs, ManifestFormat,
     RegisterFeatureArgs,
 };
 use crate::commands::azure::{self, base_url, subscription, Cred};
@@ -20,7 +20,7 @@ use crate::error::{did_you_mean, Error};
 use crate::output::{emit, Printer, Shown};
 use crate::plan::cluster_ops::{self, Target};
 use crate::plan::{kaito as kaito_plan, Plan};
-use crate::provision::features::{self, Outcome as FeatureOutcome};
+use crate::provision::features::{self, Feature, Outcome as FeatureOutcome};
 use crate::provision::kaito::{self, Outcome as KaitoOutcome};
 use crate::provision::operator::{self, InstallError, InstallRequest, Report};
 use crate::provision::Progress;
@@ -30,19 +30,18 @@ fn print_plan(p: &Printer, format: Format, base: &str, plan: &Plan, extra: Value
     azure::render_plan(p, format, base, plan, "Dry run: no change is made.", extra)
 }
 
-/// Register a feature (shared by `register-feature` and `create-pool --register-features`).
-#[allow(clippy::too_many_arguments)]
+/// Register a feature (shared by `register-feature`, `create-pool --register-features` and
+/// `apply`), saying on stderr how it went; Pending (waiting for Microsoft's approval) is refused.
 pub async fn register(
     client: &ArmClient,
-    sub: &str,
-    namespace: &str,
-    name: &str,
+    feature: Feature<'_>,
     deadline: Instant,
     p: &Printer,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
 ) -> Result<FeatureOutcome, Error> {
-    let out = features::register(client, sub, namespace, name, deadline, progress, started).await?;
+    let out = features::register(client, feature, deadline, progress, started).await?;
+    let Feature { namespace, name, .. } = feature;
     match &out {
         FeatureOutcome::AlreadyRegistered => p.note(&format!("{namespace}/{name} is already Registered")),
         FeatureOutcome::NotFound => p.note(&format!(
@@ -72,7 +71,15 @@ pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()
     let client = az.client;
     let p = ctx.printer;
     let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        register(&client, &sub, &a.namespace, &a.name, deadline, &p, &report, &progress).await
+        register(
+            &client,
+            Feature { subscription: &sub, namespace: &a.namespace, name: &a.name },
+            deadline,
+            &p,
+            &report,
+            &progress,
+        )
+        .await
     });
     let out = r?;
     let shown = Shown::new(
@@ -269,7 +276,7 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
 }
 
 /// `aksgpu kaito enable`
-pub fn kaito_enable(ctx: &Ctx, a: &KaitoEnableArgs) -> anyhow::Result<()> {
+pub fn kaito_enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
     let target =
         |sub| Target { subscription: sub, resource_group: &a.target.resource_group, cluster: &a.target.cluster };
     let r = if a.dry_run {

@@ -1,6 +1,6 @@
 //! `aksgpu recommend`: flags → validated `Requirements` → `recommend()` → table/JSON/YAML.
 
-use crate::catalog::{Catalog, KubeVersion};
+use crate::catalog::Catalog;
 use crate::cli::{Format, RecommendArgs};
 use crate::commands::Ctx;
 use crate::domain::GpuDriver;
@@ -9,7 +9,6 @@ use crate::output::{emit, money, table, Align, Printer, Render};
 use crate::recommend::{self, fmt_num, ModelSpec, Os, Outcome, Range, Requirements, Workload};
 use crate::units::Memory;
 
-/// True when no flag describes the workload (the wizard's trigger).
 /// The first-ranked size for `a` (what `create-pool --recommend` and a GpuConfig `recommend:`
 /// take), or, when nothing fits, the constraint that removed the last candidates.
 pub fn top_recommendation(
@@ -24,12 +23,13 @@ pub fn top_recommendation(
     Ok(Ok(out.recommendations.swap_remove(0)))
 }
 
+/// True when a flag describes the workload (without one, `recommend` asks the wizard).
 pub fn has_requirements(a: &RecommendArgs) -> bool {
-    a.workload.is_some()
-        || a.model.is_some()
-        || a.model_params.is_some()
+    a.need.workload.is_some()
+        || a.need.model.is_some()
+        || a.need.model_params.is_some()
         || a.gpu_memory.is_some()
-        || a.gpu_memory_min.is_some()
+        || a.need.gpu_memory_min.is_some()
         || a.gpu_memory_max.is_some()
         || a.total_gpu_memory.is_some()
         || a.total_gpu_memory_min.is_some()
@@ -37,7 +37,7 @@ pub fn has_requirements(a: &RecommendArgs) -> bool {
         || a.gpus.is_some()
         || a.gpus_min.is_some()
         || a.gpus_max.is_some()
-        || !a.gpu_model.is_empty()
+        || !a.need.gpu_model.is_empty()
         || a.mig
 }
 
@@ -98,12 +98,12 @@ fn num_range(exact: Option<f64>, min: Option<f64>, max: Option<f64>, flag: &str)
 pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements, Error> {
     let mut notes = Vec::new();
     let model = model_arg(catalog, a, &mut notes)?;
-    let workload = a.workload.unwrap_or(Workload::Inference);
-    if a.workload.is_none() && model.is_some() {
+    let workload = a.need.workload.unwrap_or(Workload::Inference);
+    if a.need.workload.is_none() && model.is_some() {
         notes.push("workload: inference (default with --model; --workload to change)".to_owned());
     }
     let mut req = Requirements::new(workload);
-    let resolved = recommend::weights::resolve(model.as_ref(), a.precision, workload)
+    let resolved = recommend::weights::resolve(model.as_ref(), a.need.precision, workload)
         .map_err(|e| Error::usage(e.message, Some(e.hint)))?;
     req.precision = resolved.precision;
     req.precision_explicit = resolved.explicit;
@@ -114,17 +114,17 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
         notes.push(format!("context: {} tokens (default; --context to change)", req.context));
     }
     req.model = model;
-    req.gpu_memory_gib = range(a.gpu_memory, a.gpu_memory_min, a.gpu_memory_max, "gpu-memory", &mut notes)?;
+    req.gpu_memory_gib = range(a.gpu_memory, a.need.gpu_memory_min, a.gpu_memory_max, "gpu-memory", &mut notes)?;
     req.total_gpu_memory_gib =
         range(a.total_gpu_memory, a.total_gpu_memory_min, a.total_gpu_memory_max, "total-gpu-memory", &mut notes)?;
     req.gpus = num_range(a.gpus, a.gpus_min, a.gpus_max, "gpus")?;
-    check_gpu_models(catalog, &a.gpu_model)?;
-    req.gpu_models = a.gpu_model.iter().map(|g| g.trim().to_owned()).filter(|g| !g.is_empty()).collect();
+    check_gpu_models(catalog, &a.need.gpu_model)?;
+    req.gpu_models = a.need.gpu_model.iter().map(|g| g.trim().to_owned()).filter(|g| !g.is_empty()).collect();
     os_and_version(catalog, a, &mut req, &mut notes)?;
     if let Some(r) = &a.region {
         req.region = Some(region_arg(catalog, "--region", r)?);
     }
-    req.max_price_per_hour = a.max_price_per_hour;
+    req.max_price_per_hour = a.need.max_price_per_hour;
     req.spot = a.spot;
     req.mig = a.mig;
     req.include_retired = a.include_retired;
@@ -139,7 +139,7 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
 
 /// `--model` (a catalog model, with a did-you-mean) or `--model-params` (any size), not both.
 fn model_arg(catalog: &Catalog, a: &RecommendArgs, notes: &mut Vec<String>) -> Result<Option<ModelSpec>, Error> {
-    Ok(match (&a.model, a.model_params) {
+    Ok(match (&a.need.model, a.need.model_params) {
         (Some(_), Some(_)) => {
             return Err(Error::usage(
                 "--model and --model-params both give the model size",
@@ -206,10 +206,7 @@ fn os_and_version(
     if a.os.is_none() && workload == Workload::Vdi {
         notes.push("os: windows (default for vdi; --os linux to change)".to_owned());
     }
-    if let Some(v) = &a.k8s_version {
-        let v = KubeVersion::parse(v).map_err(|e| Error::usage(format!("--k8s-version: {e}"), None))?;
-        req.kubernetes_version = Some(v);
-    }
+    req.kubernetes_version = a.k8s_version;
     if req.os == Os::Windows {
         if let Some((min, feature, ns)) = catalog.windows_min_kubernetes() {
             match req.kubernetes_version {

@@ -59,16 +59,23 @@ pub async fn states(
     futures_util::future::join_all(names.iter().map(|n| state(client, sub, namespace, n))).await.into_iter().collect()
 }
 
+/// A preview feature of one subscription: `{namespace}/{name}`.
+#[derive(Debug, Clone, Copy)]
+pub struct Feature<'a> {
+    pub subscription: &'a str,
+    pub namespace: &'a str,
+    pub name: &'a str,
+}
+
 /// Register a feature and refresh the provider.
 pub async fn register(
     client: &ArmClient,
-    sub: &str,
-    namespace: &str,
-    name: &str,
+    feature: Feature<'_>,
     deadline: Instant,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
 ) -> Result<Outcome, ArmError> {
+    let Feature { subscription: sub, namespace, name } = feature;
     let began = Instant::now();
     let resume = format!("az feature show --namespace {namespace} --name {name}");
     let timed_out =

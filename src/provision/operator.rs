@@ -79,51 +79,31 @@ pub async fn run(
 ) -> Result<Report, InstallError> {
     let started = Instant::now();
     let deadline = started + timeout;
+    // One command in the cluster; one that fails is an `InstallError::Command` naming `what`.
+    let in_cluster = async |command: &str, context: Option<&[u8]>, what: &str| {
+        let result = runcommand::run(
+            client,
+            &i.cluster_path,
+            command,
+            context,
+            cluster_token,
+            deadline,
+            progress,
+            started_writes,
+        )
+        .await?;
+        if result.ok() {
+            Ok(result)
+        } else {
+            Err(InstallError::Command { what: what.into(), result })
+        }
+    };
     progress("installing the GPU Operator (helm upgrade --install)");
-    let install = runcommand::run(
-        client,
-        &i.cluster_path,
-        &i.command,
-        Some(&i.context),
-        cluster_token,
-        deadline,
-        progress,
-        started_writes,
-    )
-    .await?;
-    if !install.ok() {
-        return Err(InstallError::Command { what: "helm upgrade --install".into(), result: install });
-    }
+    let install = in_cluster(&i.command, Some(&i.context), "helm upgrade --install").await?;
     loop {
         progress("checking the CUDA validator and allocatable GPUs");
-        let v = runcommand::run(
-            client,
-            &i.cluster_path,
-            &op::validator_check_command(),
-            None,
-            cluster_token,
-            deadline,
-            progress,
-            started_writes,
-        )
-        .await?;
-        if !v.ok() {
-            return Err(InstallError::Command { what: "the validator check".into(), result: v });
-        }
-        let n = runcommand::run(
-            client,
-            &i.cluster_path,
-            &op::allocatable_check_command(&i.pools),
-            None,
-            cluster_token,
-            deadline,
-            progress,
-            started_writes,
-        )
-        .await?;
-        if !n.ok() {
-            return Err(InstallError::Command { what: "the allocatable check".into(), result: n });
-        }
+        let v = in_cluster(&op::validator_check_command(), None, "the validator check").await?;
+        let n = in_cluster(&op::allocatable_check_command(&i.pools), None, "the allocatable check").await?;
         let validators = op::parse_validator_output(&v.logs);
         let nodes = op::parse_allocatable_output(&n.logs);
         let missing = not_ready(&validators, &nodes);

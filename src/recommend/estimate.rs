@@ -352,27 +352,13 @@ pub fn inference(w: &Weights, arch: Arch, context: u64, concurrency: u64) -> Nee
 /// Full training with Adam: 16 B/parameter sharded across all GPUs, activations per GPU.
 pub fn training(params_b: f64, arch: Arch, seq: u64, micro_batch: u64) -> Need {
     let states = gib(params_b * 1e9 * TRAIN_BYTES);
-    let act = shape(arch, seq, micro_batch);
-    Need {
-        method: Method::FullTraining,
-        sharded_gib: states,
-        kv_cache_gib: 0.0,
-        kv_heads: arch.kv_heads,
-        activations: Some(act),
-        layout: None,
-        setup: None,
-        breakdown: vec![
-            term(
-                "weights_grads_optimizer",
-                states,
-                true,
-                format!("{params_b}e9 params × {TRAIN_BYTES} B (mixed-precision Adam, ZeRO-3/FSDP sharded)"),
-            ),
-            activation_term(act),
-            overhead_term(),
-        ],
-        constants: constants(TRAIN_BYTES, 2.0),
-    }
+    let sharded = vec![term(
+        "weights_grads_optimizer",
+        states,
+        true,
+        format!("{params_b}e9 params × {TRAIN_BYTES} B (mixed-precision Adam, ZeRO-3/FSDP sharded)"),
+    )];
+    trained(Method::FullTraining, arch, seq, micro_batch, sharded, TRAIN_BYTES)
 }
 
 /// LoRA on frozen weights `w`, or QLoRA when `qlora` (then `w` is ignored: NF4 + double quant).
@@ -386,27 +372,36 @@ pub fn fine_tuning(w: &Weights, params_b: f64, arch: Arch, seq: u64, micro_batch
         (w.gib, w.formula.clone())
     };
     let adapters = gib(params_b * 1e9 * LORA_FRACTION * LORA_BYTES);
+    let sharded = vec![
+        term("frozen_weights", frozen, true, formula),
+        term(
+            "adapter_states",
+            adapters,
+            true,
+            format!("{LORA_FRACTION} × {params_b}e9 adapter params × {LORA_BYTES} B"),
+        ),
+    ];
+    let method = if qlora { Method::Qlora } else { Method::Lora };
+    trained(method, arch, seq, micro_batch, sharded, if qlora { NF4_DQ_BITS / 8.0 } else { w.precision.bytes() })
+}
+
+/// What a training-style method (full training, LoRA, QLoRA) needs: the `sharded` terms split
+/// across all GPUs, plus activations (full recomputation) and overhead on each; no KV cache.
+fn trained(method: Method, arch: Arch, seq: u64, micro_batch: u64, sharded: Vec<Term>, bytes_per_param: f64) -> Need {
     let act = shape(arch, seq, micro_batch);
+    let sharded_gib = sharded.iter().fold(0.0, |sum, t| sum + t.gib);
+    let mut breakdown = sharded;
+    breakdown.extend([activation_term(act), overhead_term()]);
     Need {
-        method: if qlora { Method::Qlora } else { Method::Lora },
-        sharded_gib: frozen + adapters,
+        method,
+        sharded_gib,
         kv_cache_gib: 0.0,
         kv_heads: arch.kv_heads,
         activations: Some(act),
         layout: None,
         setup: None,
-        breakdown: vec![
-            term("frozen_weights", frozen, true, formula),
-            term(
-                "adapter_states",
-                adapters,
-                true,
-                format!("{LORA_FRACTION} × {params_b}e9 adapter params × {LORA_BYTES} B"),
-            ),
-            activation_term(act),
-            overhead_term(),
-        ],
-        constants: constants(if qlora { NF4_DQ_BITS / 8.0 } else { w.precision.bytes() }, 2.0),
+        breakdown,
+        constants: constants(bytes_per_param, 2.0),
     }
 }
 

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::arm::ArmClient;
-use crate::catalog::Catalog;
-use crate::cli::RecommendArgs;
+use crate::catalog::{Catalog, KubeVersion};
+use crate::cli::{RecommendArgs, WorkloadArgs};
 use crate::commands::azure::Cred;
 use crate::commands::gpu_stack;
 use crate::domain::{GpuDriver, Os, Precision, Workload};
@@ -51,20 +51,24 @@ pub fn pick(catalog: &Catalog, p: &PoolConfig, r: &RecommendConfig) -> Result<St
     };
     let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose()?;
     let os = p.os.as_deref().and_then(|o| by_name(Os::ALL, Os::name, o));
-    let ra = RecommendArgs {
+    let need = WorkloadArgs {
         workload,
         model: r.model.clone(),
         precision,
         gpu_memory_min,
         gpu_model: r.gpu_model.clone(),
         max_price_per_hour: r.max_price_per_hour,
-        os,
-        spot: p.spot,
-        mig: p.mig_profile.is_some(),
-        k8s_version: p.kubernetes_version.clone(),
-        gpu_driver: p.gpu_driver.as_deref().and_then(|d| by_name(GpuDriver::ALL, GpuDriver::name, d)),
-        top: 3,
-        ..RecommendArgs::default()
+        ..WorkloadArgs::default()
+    };
+    let gpu_driver = p.gpu_driver.as_deref().and_then(|d| by_name(GpuDriver::ALL, GpuDriver::name, d));
+    let ra = RecommendArgs {
+        k8s_version: p
+            .kubernetes_version
+            .as_deref()
+            .map(KubeVersion::parse)
+            .transpose()
+            .map_err(|e| format!("kubernetesVersion: {e}"))?,
+        ..RecommendArgs::for_pool(need, os, p.spot, p.mig_profile.is_some(), gpu_driver)
     };
     if !crate::commands::recommend::has_requirements(&ra) {
         return Err("recommend needs a model, a workload or gpuMemoryMin".into());
@@ -184,7 +188,8 @@ pub async fn register(
     report: Report<'_>,
     progress: &Progress,
 ) -> Result<FeatureOutcome, Error> {
-    gpu_stack::register(client, &d.subscription, features::NAMESPACE, name, deadline, p, report, progress).await
+    let feature = features::Feature { subscription: &d.subscription, namespace: features::NAMESPACE, name };
+    gpu_stack::register(client, feature, deadline, p, report, progress).await
 }
 
 /// `create-pool` for one spec: preflight, then the If-None-Match PUT and the wait, or with

@@ -23,6 +23,22 @@ use crate::provision::Progress;
 
 type Report<'a> = &'a (dyn Fn(&str) + Sync);
 
+/// What every step of one `apply` shares: the loaded file and client, the deadline, the printer
+/// and the progress line.
+struct Run<'a> {
+    l: &'a Loaded,
+    deadline: Instant,
+    p: &'a Printer,
+    report: Report<'a>,
+}
+
+impl Run<'_> {
+    /// The time left before the deadline.
+    fn left(&self) -> std::time::Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+}
+
 /// Run every change; returns the rows and the first failure.
 pub(super) async fn execute(
     l: &Loaded,
@@ -33,6 +49,7 @@ pub(super) async fn execute(
     report: Report<'_>,
     progress: &Progress,
 ) -> (Vec<Row>, Option<Error>) {
+    let run = Run { l, deadline, p, report };
     let resume = format!("aksgpu apply -f {} (it reads the state first)", l.file);
     let mut rows = Vec::new();
     let mut failed: Option<Error> = None;
@@ -53,18 +70,18 @@ pub(super) async fn execute(
             "feature" => {
                 let mut out = Vec::new();
                 for c in stage.iter().copied() {
-                    out.push(feature(l, c, deadline, p, report, &Progress::default()).await);
+                    out.push(feature(&run, c, &Progress::default()).await);
                 }
                 out
             }
             "pool" => {
                 let own: Vec<Progress> = stage.iter().map(|_| Progress::default()).collect();
-                join_all(stage.iter().zip(&own).map(|(c, mine)| pool(l, live, c, deadline, report, mine))).await
+                join_all(stage.iter().zip(&own).map(|(c, mine)| pool(&run, live, c, mine))).await
             }
             _ => {
                 let mut out = Vec::new();
                 for c in stage.iter().copied() {
-                    out.push(cluster_level(l, c, deadline, report, &Progress::default()).await);
+                    out.push(cluster_level(&run, c, &Progress::default()).await);
                 }
                 out
             }
@@ -86,22 +103,12 @@ fn first_line(e: &Error) -> String {
     e.to_string().lines().next().unwrap_or_default().to_owned()
 }
 
-fn left(deadline: Instant) -> std::time::Duration {
-    deadline.saturating_duration_since(Instant::now())
-}
-
-async fn feature(
-    l: &Loaded,
-    c: &Change,
-    deadline: Instant,
-    p: &Printer,
-    report: Report<'_>,
-    progress: &Progress,
-) -> Result<Row, Error> {
+async fn feature(run: &Run<'_>, c: &Change, progress: &Progress) -> Result<Row, Error> {
     if c.action == Action::NoChange {
         return Ok(Row::of(c, "unchanged", c.detail.clone()));
     }
-    let out = adapter::register(&l.client, &l.desired, &c.name, deadline, p, report, progress).await?;
+    let out =
+        adapter::register(&run.l.client, &run.l.desired, &c.name, run.deadline, run.p, run.report, progress).await?;
     Ok(match out {
         FeatureOutcome::Registered { .. } => Row::of(c, "done", "registered; the provider was refreshed"),
         FeatureOutcome::AlreadyRegistered => Row::of(c, "unchanged", "already Registered"),
@@ -115,29 +122,22 @@ async fn feature(
     })
 }
 
-async fn pool(
-    l: &Loaded,
-    live: &Live,
-    c: &Change,
-    deadline: Instant,
-    report: Report<'_>,
-    progress: &Progress,
-) -> Result<Row, Error> {
+async fn pool(run: &Run<'_>, live: &Live, c: &Change, progress: &Progress) -> Result<Row, Error> {
+    let (l, report) = (run.l, run.report);
     let Some(spec) = l.desired.pools.iter().find(|s| s.name == c.name) else {
         return Ok(Row::of(c, "not run", "not in the file"));
     };
     match (c.action, c.scale) {
         (Action::Scale, Some(how)) => {
-            match adapter::scale_pool(&l.client, spec, how, left(deadline), report, progress).await? {
+            match adapter::scale_pool(&l.client, spec, how, run.left(), report, progress).await? {
                 OpsOutcome::Unchanged(m) => Ok(Row::of(c, "unchanged", m)),
                 OpsOutcome::Done(_) | OpsOutcome::DryRun(_) => Ok(Row::of(c, "done", format!("scaled: {}", c.detail))),
             }
         }
         (Action::Create, _) => {
             let location = crate::plan::preflight::location(&live.cluster);
-            let out =
-                adapter::create_pool(&l.client, &l.catalog, spec, location, false, left(deadline), report, progress)
-                    .await?;
+            let out = adapter::create_pool(&l.client, &l.catalog, spec, location, false, run.left(), report, progress)
+                .await?;
             Ok(match out {
                 CreateOutcome::Created { pool, .. } => Row::of(
                     c,
@@ -153,13 +153,8 @@ async fn pool(
     }
 }
 
-async fn cluster_level(
-    l: &Loaded,
-    c: &Change,
-    deadline: Instant,
-    report: Report<'_>,
-    progress: &Progress,
-) -> Result<Row, Error> {
+async fn cluster_level(run: &Run<'_>, c: &Change, progress: &Progress) -> Result<Row, Error> {
+    let (l, report) = (run.l, run.report);
     if c.action == Action::NoChange {
         return Ok(Row::of(c, "unchanged", c.detail.clone()));
     }
@@ -167,11 +162,11 @@ async fn cluster_level(
         let (Some(o), Some(cred)) = (&l.desired.operator, &l.cred) else {
             return Ok(Row::of(c, "not run", "no credentials for runCommand"));
         };
-        let r = adapter::install_operator(&l.client, cred, &l.catalog, &l.desired, o, left(deadline), report, progress)
-            .await?;
+        let r =
+            adapter::install_operator(&l.client, cred, &l.catalog, &l.desired, o, run.left(), report, progress).await?;
         return Ok(Row::of(c, "done", format!("installed; {} GPU node(s) report allocatable GPUs", r.gpu_nodes.len())));
     }
-    Ok(match adapter::enable_kaito(&l.client, &l.desired, left(deadline), report, progress).await? {
+    Ok(match adapter::enable_kaito(&l.client, &l.desired, run.left(), report, progress).await? {
         KaitoOutcome::AlreadyEnabled => Row::of(c, "unchanged", "already enabled"),
         KaitoOutcome::Enabled(_) => Row::of(c, "done", "KAITO and the OIDC issuer enabled"),
         KaitoOutcome::DryRun(_) => Row::of(c, "not run", "dry run"),
