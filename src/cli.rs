@@ -206,6 +206,23 @@ pub struct WorkloadArgs {
     pub max_price_per_hour: Option<f64>,
 }
 
+impl WorkloadArgs {
+    /// The first of these flags given, as typed (`--model`), if any.
+    pub fn first_given(&self) -> Option<&'static str> {
+        [
+            (self.workload.is_some(), "--workload"),
+            (self.model.is_some(), "--model"),
+            (self.model_params.is_some(), "--model-params"),
+            (self.precision.is_some(), "--precision"),
+            (self.gpu_memory_min.is_some(), "--gpu-memory-min"),
+            (!self.gpu_model.is_empty(), "--gpu-model"),
+            (self.max_price_per_hour.is_some(), "--max-price-per-hour"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
+}
+
 /// `aksgpu recommend`
 #[derive(Debug, Clone, Args, Default)]
 #[command(after_help = "Memory sizes accept GiB (16, 16g, 16GiB), MiB (24576MiB) and GB as GPU vendors and \
@@ -387,7 +404,7 @@ const WITH_RECOMMEND: [(&str, &str); 7] = [
 
 /// `create-pool`'s `WorkloadArgs` flags require `--recommend` and say so in their help. (clap
 /// does not hold that requirement when `--vm-size` is given, because `--vm-size` conflicts
-/// with `--recommend`: the flags are then ignored, as they were before this group existed.)
+/// with `--recommend`; `create_pool::spec` refuses them there instead.)
 fn with_recommend(arg: clap::Arg) -> clap::Arg {
     match WITH_RECOMMEND.iter().find(|(id, _)| arg.get_id() == *id) {
         Some((_, help)) => arg.help(*help).requires("recommend"),

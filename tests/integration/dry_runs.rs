@@ -157,3 +157,20 @@ fn without_subscription_the_url_shows_a_placeholder_and_a_bad_one_is_refused() {
     assert_eq!(bad.code, 2, "{}", bad.stderr);
     assert!(arm.calls().is_empty());
 }
+
+/// A workload flag next to `--vm-size` would be dropped without a word (clap cannot hold its
+/// `requires = "recommend"` there): it is refused, naming the flag and the fix, and nothing is sent.
+#[test]
+fn create_pool_refuses_workload_flags_next_to_vm_size() {
+    let arm = FakeArm::start();
+    for flag in [["--model", "llama-3.1-8b"], ["--max-price-per-hour", "5"], ["--gpu-model", "A100"]] {
+        let mut args = vec!["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu"];
+        args.extend(["--vm-size", "Standard_NC24ads_A100_v4", "--subscription", SUB, "--dry-run"]);
+        args.extend(flag);
+        let r = aksgpu_with(&args, &[("AKSGPU_ARM_ENDPOINT", &arm.base)]);
+        assert_eq!(r.code, 2, "{flag:?}: {}", r.stderr);
+        assert!(r.stderr.contains(&format!("{} only applies with --recommend", flag[0])), "{}", r.stderr);
+        assert!(r.stderr.contains("hint: drop"), "{}", r.stderr);
+    }
+    assert!(arm.calls().is_empty(), "sent {:?}", arm.calls());
+}
