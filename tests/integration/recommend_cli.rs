@@ -81,33 +81,18 @@ fn retired_and_unsupported_sizes_are_excluded_unless_asked() {
 
 #[test]
 fn windows_below_1_29_is_refused_naming_the_version_and_feature() {
-    let run = aksgpu(&[
-        "recommend",
-        "--workload",
-        "inference",
-        "--gpu-memory-min",
-        "16",
-        "--os",
-        "windows",
-        "--k8s-version",
-        "1.28",
-    ]);
+    let windows = |k8s_version: &str, extra: &[&str]| {
+        let mut args =
+            vec!["recommend", "--workload", "inference", "--gpu-memory-min", "16", "--os", "windows", "--k8s-version"];
+        args.push(k8s_version);
+        args.extend_from_slice(extra);
+        aksgpu(&args)
+    };
+    let run = windows("1.28", &[]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("1.29"), "{}", run.stderr);
     assert!(run.stderr.contains("WindowsGPUPreview"), "{}", run.stderr);
-    let ok = aksgpu(&[
-        "recommend",
-        "--workload",
-        "inference",
-        "--gpu-memory-min",
-        "16",
-        "--os",
-        "windows",
-        "--k8s-version",
-        "1.30",
-        "-o",
-        "json",
-    ]);
+    let ok = windows("1.30", &["-o", "json"]);
     assert_eq!(ok.code, 0, "{}", ok.stderr);
     assert!(names(&ok.json()).iter().all(|n| !n.contains("MI300X")));
 }
