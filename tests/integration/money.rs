@@ -3,7 +3,7 @@
 use serde_json::{json, Value};
 
 use crate::fake_arm::{respond_h, FakeArm};
-use crate::support::{aksgpu_arm, aksgpu_with, temp_dir, Run};
+use crate::support::{aksgpu_arm, aksgpu_with, size_entry, temp_dir, Run};
 
 fn run(arm: &FakeArm, cache: &std::path::Path, args: &[&str]) -> Run {
     let cache = cache.display().to_string();
@@ -83,13 +83,7 @@ fn prices_refresh_pages_retries_and_feeds_recommend_and_cost() {
     let rec = run(&arm, &cache, &["recommend", "--gpu-model", "A100", "--region", "eastus", "-o", "json"]);
     assert_eq!(rec.code, 0, "{}", rec.stderr);
     let j = rec.json();
-    let a100 = j["recommendations"]
-        .as_array()
-        .expect("list")
-        .iter()
-        .find(|x| x["vm_size"] == "Standard_NC24ads_A100_v4")
-        .cloned()
-        .expect("a100");
+    let a100 = size_entry(&j, "recommendations", "Standard_NC24ads_A100_v4");
     assert_eq!(a100["price_per_hour"], 3.5);
     assert!(j["requirements"]["price_source"].as_str().expect("source").contains("live prices cached"));
     // Windows prices now exist where the bundled table had none.

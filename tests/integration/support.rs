@@ -19,6 +19,17 @@ impl Run {
     }
 }
 
+/// The entry for `vm_size` in the list `list` (`recommendations`, `rejected`) of a JSON output.
+pub fn size_entry(v: &serde_json::Value, list: &str, vm_size: &str) -> serde_json::Value {
+    v[list]
+        .as_array()
+        .unwrap_or_else(|| panic!("no {list} list in {v}"))
+        .iter()
+        .find(|r| r["vm_size"] == vm_size)
+        .cloned()
+        .unwrap_or_else(|| panic!("{vm_size} is not in {list}"))
+}
+
 /// Run `aksgpu ARGS` with a clean environment (no catalog override, no terminal).
 pub fn aksgpu(args: &[&str]) -> Run {
     aksgpu_env(args, &[])
