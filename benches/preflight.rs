@@ -3,13 +3,13 @@
 //! (two when the location must first be read from the cluster), and the run should send the
 //! fewest requests the job needs. Run with `cargo bench --bench preflight`.
 
-#![allow(clippy::print_stdout, clippy::unwrap_used)]
+#![allow(clippy::print_stdout)]
 
 #[path = "../tests/integration/fake_arm.rs"]
 #[allow(dead_code)]
 mod fake_arm;
 #[path = "../tests/integration/support.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, clippy::print_stderr)]
 mod support;
 
 use std::time::{Duration, Instant};
