@@ -3,47 +3,40 @@
 //! (two when the location must first be read from the cluster), and the run should send the
 //! fewest requests the job needs. Run with `cargo bench --bench preflight`.
 
-#![allow(clippy::print_stdout, clippy::unwrap_used)]
+#![allow(clippy::print_stdout)]
 
 #[path = "../tests/integration/fake_arm.rs"]
 #[allow(dead_code)]
 mod fake_arm;
+#[path = "../tests/integration/support.rs"]
+#[allow(dead_code, clippy::print_stderr)]
+mod support;
 
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fake_arm::{FakeArm, LroStyle, SUB, TOKEN};
+use fake_arm::{FakeArm, LroStyle};
+use support::{aksgpu_arm, CreatePool};
 
 const LATENCY: Duration = Duration::from_millis(200);
 
 fn run(arm: &FakeArm, extra: &[&str]) -> Duration {
-    let mut args = vec![
-        "create-pool",
-        "-g",
-        "rg",
-        "--cluster",
-        "c1",
-        "--name",
-        "gpu",
-        "--vm-size",
-        "Standard_NC24ads_A100_v4",
-        "--yes",
-    ];
-    args.extend_from_slice(extra);
-    let bin = env!("CARGO_BIN_EXE_aksgpu");
+    let create = CreatePool::new().with(extra);
     let start = Instant::now();
-    let status = Command::new(bin)
-        .args(&args)
-        .env("AKSGPU_ARM_ENDPOINT", &arm.base)
-        .env("AKSGPU_ACCESS_TOKEN", TOKEN)
-        .env("AZURE_SUBSCRIPTION_ID", SUB)
-        .env("AKSGPU_TEST_NO_RETRY_DELAY", "1")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success());
-    start.elapsed()
+    let r = aksgpu_arm(&arm.base, &create.args(), &[]);
+    let elapsed = start.elapsed();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    elapsed
+}
+
+/// A fake ARM server that adds `LATENCY` to every request and answers each list in one page.
+fn slow_arm() -> FakeArm {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        s.latency = LATENCY;
+        s.page_size = 100;
+        s.trailing_empty_page = false;
+    });
+    arm
 }
 
 fn main() {
@@ -52,12 +45,7 @@ fn main() {
         ("dry run, --location given", &["--dry-run", "--location", "eastus"][..]),
         ("dry run, location read from cluster", &["--dry-run"][..]),
     ] {
-        let arm = FakeArm::start();
-        arm.with(|s| {
-            s.latency = LATENCY;
-            s.page_size = 100;
-            s.trailing_empty_page = false;
-        });
+        let arm = slow_arm();
         let t = run(&arm, extra);
         let n = arm.log().len();
         println!(
@@ -66,13 +54,8 @@ fn main() {
             t.as_secs_f64() / LATENCY.as_secs_f64()
         );
     }
-    let arm = FakeArm::start();
-    arm.with(|s| {
-        s.latency = LATENCY;
-        s.page_size = 100;
-        s.trailing_empty_page = false;
-        s.lro_style = LroStyle::Sync;
-    });
+    let arm = slow_arm();
+    arm.with(|s| s.lro_style = LroStyle::Sync);
     let t = run(&arm, &["--location", "eastus"]);
     let calls =
         arm.calls().into_iter().map(|(m, p)| format!("{m} {}", p.rsplit('/').next().unwrap_or(""))).collect::<Vec<_>>();

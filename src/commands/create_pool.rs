@@ -452,14 +452,9 @@ mod tests {
     fn pool(min_max: Option<(u32, u32)>) -> (Catalog, PoolSpec) {
         let catalog = Catalog::bundled().expect("catalog");
         let req = PoolRequest {
-            subscription: "sub".into(),
-            resource_group: "rg".into(),
-            cluster: "c1".into(),
-            name: "gpu".into(),
-            vm_size: "Standard_NC24ads_A100_v4".into(),
             min_count: min_max.map(|m| m.0),
             max_count: min_max.map(|m| m.1),
-            ..PoolRequest::default()
+            ..PoolRequest::example("Standard_NC24ads_A100_v4")
         };
         let spec = PoolSpec::validate(&catalog, &req).expect("valid");
         (catalog, spec)

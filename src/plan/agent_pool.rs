@@ -43,6 +43,29 @@ pub struct PoolRequest {
     pub tags: Vec<String>,
 }
 
+impl PoolRequest {
+    /// An example request: pool `gpu` of size `vm_size` in cluster `c1`, resource group `rg`,
+    /// subscription `00000000-0000-0000-0000-000000000000`, every other field unset. For tests
+    /// and examples; change fields with struct update syntax:
+    ///
+    /// ```
+    /// use aksgpu::plan::agent_pool::PoolRequest;
+    /// let r = PoolRequest { spot: true, ..PoolRequest::example("Standard_NC24ads_A100_v4") };
+    /// assert_eq!((r.cluster.as_str(), r.name.as_str()), ("c1", "gpu"));
+    /// ```
+    #[doc(hidden)]
+    pub fn example(vm_size: &str) -> PoolRequest {
+        PoolRequest {
+            subscription: "00000000-0000-0000-0000-000000000000".into(),
+            resource_group: "rg".into(),
+            cluster: "c1".into(),
+            name: "gpu".into(),
+            vm_size: vm_size.into(),
+            ..PoolRequest::default()
+        }
+    }
+}
+
 /// A validated pool.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PoolSpec {
@@ -775,14 +798,7 @@ mod tests {
     }
 
     fn req(size: &str) -> PoolRequest {
-        PoolRequest {
-            subscription: "00000000-0000-0000-0000-000000000000".into(),
-            resource_group: "rg".into(),
-            cluster: "c1".into(),
-            name: "gpu".into(),
-            vm_size: size.into(),
-            ..PoolRequest::default()
-        }
+        PoolRequest::example(size)
     }
 
     fn fails(r: &PoolRequest, flag: &str) -> SpecError {

@@ -325,14 +325,7 @@ mod tests {
     use serde_json::json;
 
     fn spec(f: impl FnOnce(&mut PoolRequest)) -> PoolSpec {
-        let mut r = PoolRequest {
-            subscription: "00000000-0000-0000-0000-000000000000".into(),
-            resource_group: "rg".into(),
-            cluster: "c1".into(),
-            name: "gpu".into(),
-            vm_size: "Standard_NC24ads_A100_v4".into(),
-            ..PoolRequest::default()
-        };
+        let mut r = PoolRequest::example("Standard_NC24ads_A100_v4");
         f(&mut r);
         PoolSpec::validate(&Catalog::bundled().expect("catalog"), &r).expect("valid")
     }

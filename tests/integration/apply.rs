@@ -51,22 +51,22 @@ fn writes(arm: &FakeArm) -> Vec<(String, String)> {
     arm.calls().into_iter().filter(|(m, _)| m != "GET").collect()
 }
 
-fn actions(r: &Run) -> Vec<(String, String)> {
-    r.json()["changes"]
+/// (name, `field`) of every entry of the output's `list`.
+fn named(r: &Run, list: &str, field: &str) -> Vec<(String, String)> {
+    r.json()[list]
         .as_array()
-        .expect("changes")
+        .unwrap_or_else(|| panic!("no {list} in the output"))
         .iter()
-        .map(|c| (c["name"].as_str().unwrap_or("").to_owned(), c["action"].as_str().unwrap_or("").to_owned()))
+        .map(|c| (c["name"].as_str().unwrap_or("").to_owned(), c[field].as_str().unwrap_or("").to_owned()))
         .collect()
 }
 
+fn actions(r: &Run) -> Vec<(String, String)> {
+    named(r, "changes", "action")
+}
+
 fn results(r: &Run) -> Vec<(String, String)> {
-    r.json()["resources"]
-        .as_array()
-        .expect("resources")
-        .iter()
-        .map(|c| (c["name"].as_str().unwrap_or("").to_owned(), c["result"].as_str().unwrap_or("").to_owned()))
-        .collect()
+    named(r, "resources", "result")
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! `aksgpu catalog` through the binary, and catalog overrides.
 
-use crate::support::{aksgpu, aksgpu_env, temp_dir};
+use crate::support::{aksgpu, aksgpu_env, temp_dir, Run};
 
 #[test]
 fn list_json_has_the_documented_fields() {
@@ -160,37 +160,38 @@ fn version_and_help_need_nothing() {
     assert!(aksgpu(&["--help"]).stdout.contains("Exit codes:"));
 }
 
+/// `catalog WHAT` as a table, as JSON (parsed) and as YAML, each exiting 0.
+fn three_formats(what: &str) -> (Run, serde_json::Value, Run) {
+    let [t, j, y] = [&[][..], &["-o", "json"], &["-o", "yaml"]].map(|format| {
+        let r = aksgpu(&[&["catalog", what][..], format].concat());
+        assert_eq!(r.code, 0, "catalog {what} {format:?}: {}", r.stderr);
+        r
+    });
+    (t, j.json(), y)
+}
+
 #[test]
 fn models_gpus_and_regions_in_three_formats() {
-    let t = aksgpu(&["catalog", "models"]);
-    assert_eq!(t.code, 0, "{}", t.stderr);
+    let (t, j, y) = three_formats("models");
     assert!(t.stdout.contains("llama-3.1-8b") && t.stdout.contains("meta-llama/Llama-3.1-8B-Instruct"), "{}", t.stdout);
-    let j = aksgpu(&["catalog", "models", "-o", "json"]).json();
     let m = j.as_array().expect("array").iter().find(|m| m["id"] == "meta-llama/Llama-3.1-8B-Instruct").expect("8b");
     assert_eq!(m["kv_heads"], 8);
     assert!(m["aliases"].to_string().contains("llama-3.1-8b"));
-    let y = aksgpu(&["catalog", "models", "-o", "yaml"]);
-    assert_eq!(y.code, 0);
     assert!(y.stdout.contains("- id: meta-llama/Llama-3.1-8B-Instruct"), "{}", y.stdout);
 
-    let t = aksgpu(&["catalog", "gpus"]);
-    assert_eq!(t.code, 0, "{}", t.stderr);
+    let (t, j, y) = three_formats("gpus");
     assert!(t.stdout.contains("H100-NVL") && t.stdout.contains("1g.10gb"), "{}", t.stdout);
-    let j = aksgpu(&["catalog", "gpus", "-o", "json"]).json();
     let a10 = j.as_array().expect("array").iter().find(|g| g["id"] == "A10").expect("A10");
     assert_eq!(a10["memory_gib"], 24.0);
     assert!(a10["sizes"].to_string().contains("Standard_NV36ads_A10_v5"));
-    let y = aksgpu(&["catalog", "gpus", "-o", "yaml"]);
     assert!(y.stdout.contains("- id: A10"), "{}", y.stdout);
 
-    let t = aksgpu(&["catalog", "regions"]);
+    let (t, j, y) = three_formats("regions");
     assert!(t.stdout.contains("westeurope") && t.stdout.contains("austriaeast"), "{}", t.stdout);
-    let j = aksgpu(&["catalog", "regions", "-o", "json"]).json();
     let regions = j.as_array().expect("array");
     assert!(regions.len() >= 59);
     let count = |name: &str| regions.iter().find(|r| r["name"] == name).expect("region")["priced_sizes"].clone();
     assert_eq!(count("austriaeast"), 0);
     assert!(count("eastus").as_u64().expect("n") > 20);
-    let y = aksgpu(&["catalog", "regions", "-o", "yaml"]);
     assert!(y.stdout.contains("name: westeurope"), "{}", y.stdout);
 }

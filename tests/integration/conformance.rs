@@ -12,12 +12,15 @@ use aksgpu::catalog::Catalog;
 use aksgpu::plan::agent_pool::{PoolRequest, PoolSpec};
 use aksgpu::recommend::Os;
 
+/// The AKS spec the request bodies are checked against, below the specs directory.
+const MANAGED_CLUSTERS: &str = "aks/2026-10-01/managedClusters.json";
+
 /// Microsoft's specs: `AKSGPU_SHARED_ARM`, else `../shared/arm` next to the checkout.
 fn shared() -> Option<PathBuf> {
     let dir = std::env::var_os("AKSGPU_SHARED_ARM")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/arm"));
-    let present = dir.join("aks/2026-10-01/managedClusters.json").is_file();
+    let present = dir.join(MANAGED_CLUSTERS).is_file();
     crate::support::require(&format!("{} (Microsoft's AKS OpenAPI spec)", dir.display()), present).then_some(dir)
 }
 
@@ -31,7 +34,12 @@ struct Validator<'a> {
     defs: &'a Map<String, Value>,
 }
 
-impl Validator<'_> {
+impl<'a> Validator<'a> {
+    /// A validator for the definitions of the spec `doc`.
+    fn of(doc: &'a Value) -> Self {
+        Validator { defs: doc["definitions"].as_object().expect("definitions") }
+    }
+
     fn resolve<'b>(&'b self, schema: &'b Value) -> &'b Value {
         match schema.get("$ref").and_then(Value::as_str) {
             Some(r) if r.starts_with("#/definitions/") => {
@@ -120,14 +128,7 @@ impl Validator<'_> {
 }
 
 fn spec(f: impl FnOnce(&mut PoolRequest)) -> PoolSpec {
-    let mut r = PoolRequest {
-        subscription: "00000000-0000-0000-0000-000000000000".into(),
-        resource_group: "rg".into(),
-        cluster: "c1".into(),
-        name: "gpu".into(),
-        vm_size: "Standard_NC24ads_A100_v4".into(),
-        ..PoolRequest::default()
-    };
+    let mut r = PoolRequest::example("Standard_NC24ads_A100_v4");
     f(&mut r);
     PoolSpec::validate(&Catalog::bundled().expect("catalog"), &r).expect("valid request")
 }
@@ -135,9 +136,9 @@ fn spec(f: impl FnOnce(&mut PoolRequest)) -> PoolSpec {
 #[test]
 fn every_request_body_validates_against_the_agent_pool_schema() {
     let Some(dir) = shared() else { return };
-    let doc = load(&dir.join("aks/2026-10-01/managedClusters.json"));
-    let defs = doc["definitions"].as_object().expect("definitions");
-    let v = Validator { defs };
+    let doc = load(&dir.join(MANAGED_CLUSTERS));
+    let v = Validator::of(&doc);
+    let defs = v.defs;
     let agent_pool = &defs["AgentPool"];
     let bodies = [
         ("gpu", spec(|_| {})),
@@ -249,9 +250,9 @@ fn gpu_examples_carry_the_fields_the_tool_reads() {
 #[test]
 fn bodies_built_from_gets_validate() {
     let Some(dir) = shared() else { return };
-    let doc = load(&dir.join("aks/2026-10-01/managedClusters.json"));
-    let defs = doc["definitions"].as_object().expect("definitions");
-    let v = Validator { defs };
+    let doc = load(&dir.join(MANAGED_CLUSTERS));
+    let v = Validator::of(&doc);
+    let defs = v.defs;
     let examples = dir.join("aks/2026-08-01/examples");
     let cluster = load(&examples.join("ManagedClustersGet.json"))["responses"]["200"]["body"].clone();
     assert!(cluster.is_object());

@@ -469,24 +469,8 @@ fn quota_shortfall_is_refused_before_any_write() {
 #[test]
 fn preflight_checks_skus_and_zones() {
     let arm = FakeArm::start();
-    let r = aksgpu_arm(
-        &arm.base,
-        &[
-            "create-pool",
-            "-g",
-            "rg",
-            "--cluster",
-            "c1",
-            "--name",
-            "gpu",
-            "--vm-size",
-            "Standard_ND96asr_v4",
-            "--zones",
-            "3",
-            "--yes",
-        ],
-        &[],
-    );
+    let zone_3 = CreatePool::new().vm_size("Standard_ND96asr_v4").with(&["--zones", "3"]);
+    let r = aksgpu_arm(&arm.base, &zone_3.args(), &[]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("zone(s) 3") && r.stderr.contains("--zones 1,2"), "{}", r.stderr);
     arm.with(|s| s.skus.retain(|x| x["name"] != "Standard_NC24ads_A100_v4"));
@@ -636,20 +620,8 @@ fn invalid_requests_never_reach_azure() {
 #[test]
 fn windows_pool_needs_the_preview_feature() {
     let arm = FakeArm::start();
-    let args = [
-        "create-pool",
-        "-g",
-        "rg",
-        "--cluster",
-        "c1",
-        "--name",
-        "gpuw",
-        "--vm-size",
-        "Standard_NC4as_T4_v3",
-        "--os",
-        "windows",
-        "--yes",
-    ];
+    let windows = CreatePool::new().name("gpuw").vm_size("Standard_NC4as_T4_v3").with(&["--os", "windows"]);
+    let args = windows.args();
     let r = aksgpu_arm(&arm.base, &args, &[]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("aksgpu register-feature WindowsGPUPreview"), "{}", r.stderr);
@@ -668,28 +640,17 @@ fn windows_pool_needs_the_preview_feature() {
 #[test]
 fn recommend_flag_picks_the_top_size() {
     let arm = FakeArm::start();
-    let r = aksgpu_arm(
-        &arm.base,
-        &[
-            "create-pool",
-            "-g",
-            "rg",
-            "--cluster",
-            "c1",
-            "--name",
-            "gpu",
-            "--recommend",
-            "--model",
-            "llama-3.1-8b",
-            "--location",
-            "eastus",
-            "--yes",
-            "--dry-run",
-            "-o",
-            "json",
-        ],
-        &[],
-    );
+    let recommend = CreatePool::new().without_vm_size().with(&[
+        "--recommend",
+        "--model",
+        "llama-3.1-8b",
+        "--location",
+        "eastus",
+        "--dry-run",
+        "-o",
+        "json",
+    ]);
+    let r = aksgpu_arm(&arm.base, &recommend.args(), &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("recommended Standard_NV36ads_A10_v5"), "{}", r.stderr);
     let put = r.json()["steps"].as_array().expect("steps").iter().find(|s| s["method"] == "PUT").cloned().expect("put");

@@ -271,6 +271,11 @@ impl FakeArm {
     pub fn put_pool(&self, cluster: &str, pool: &str, body: Value) {
         self.with(|s| s.pools.insert(lower_key(&pool_path(cluster, pool)), body));
     }
+
+    /// Change the stored resource of cluster `name` (panics when there is none).
+    pub fn edit_cluster(&self, name: &str, f: impl FnOnce(&mut Value)) {
+        self.with(|s| f(s.clusters.get_mut(&lower_key(&cluster_path(name))).expect("no such cluster")));
+    }
 }
 
 pub fn respond(status: u16, body: Value) -> Action {

@@ -46,6 +46,27 @@ fn client(arm: &FakeArm) -> ArmClient {
         .expect("client")
 }
 
+/// The pool these tests create: `gpu` in cluster `c1` of the fake server's subscription.
+fn pool_spec(catalog: &Catalog) -> PoolSpec {
+    PoolSpec::validate(
+        catalog,
+        &PoolRequest { subscription: SUB.into(), ..PoolRequest::example("Standard_NC24ads_A100_v4") },
+    )
+    .expect("spec")
+}
+
+/// A real (not dry-run) create that waits up to `timeout`, after preflight.
+fn wait_options(timeout: Duration) -> CreateOptions {
+    CreateOptions {
+        dry_run: false,
+        no_wait: false,
+        skip_preflight: false,
+        timeout,
+        location: None,
+        abort_on_interrupt: false,
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
@@ -67,17 +88,10 @@ proptest! {
         statuses.push(end.into());
         arm.with(|s| s.op_statuses = statuses);
         let catalog = Catalog::bundled().expect("catalog");
-        let spec = PoolSpec::validate(&catalog, &PoolRequest {
-            subscription: SUB.into(),
-            resource_group: "rg".into(),
-            cluster: "c1".into(),
-            name: "gpu".into(),
-            vm_size: "Standard_NC24ads_A100_v4".into(),
-            ..PoolRequest::default()
-        }).expect("spec");
+        let spec = pool_spec(&catalog);
         let c = client(&arm);
         let timeout = Duration::from_secs(2);
-        let opts = CreateOptions { dry_run: false, no_wait: false, skip_preflight: false, timeout, location: None, abort_on_interrupt: false };
+        let opts = wait_options(timeout);
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
         let started = Instant::now();
         let result = rt.block_on(create(&c, &catalog, &spec, &opts, &|_| {}, &Progress::default()));
@@ -164,26 +178,8 @@ fn t17_expiring_tokens_are_refreshed_during_polling() {
     let c = ArmClient::with_read_timeout(endpoint, Some(tokens), Sleeper::recording(), Duration::from_secs(2))
         .expect("client");
     let catalog = Catalog::bundled().expect("catalog");
-    let spec = PoolSpec::validate(
-        &catalog,
-        &PoolRequest {
-            subscription: SUB.into(),
-            resource_group: "rg".into(),
-            cluster: "c1".into(),
-            name: "gpu".into(),
-            vm_size: "Standard_NC24ads_A100_v4".into(),
-            ..PoolRequest::default()
-        },
-    )
-    .expect("spec");
-    let opts = CreateOptions {
-        dry_run: false,
-        no_wait: false,
-        skip_preflight: false,
-        timeout: Duration::from_secs(10),
-        location: None,
-        abort_on_interrupt: false,
-    };
+    let spec = pool_spec(&catalog);
+    let opts = wait_options(Duration::from_secs(10));
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
     rt.block_on(create(&c, &catalog, &spec, &opts, &|_| {}, &Progress::default())).expect("created");
     let auths: Vec<String> = arm.log().iter().filter_map(|r| r.headers.get("authorization").cloned()).collect();

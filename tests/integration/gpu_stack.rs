@@ -5,7 +5,7 @@ use base64::Engine as _;
 use serde_json::{json, Value};
 
 use crate::fake_arm::{FakeArm, RunResult};
-use crate::support::{aksgpu_arm, aksgpu_with, Run};
+use crate::support::{aksgpu_arm, aksgpu_with, CreatePool, Run};
 
 fn run(arm: &FakeArm, args: &[&str]) -> Run {
     aksgpu_arm(&arm.base, args, &[])
@@ -187,12 +187,7 @@ fn install_operator_refusals() {
     // runCommand disabled: the equivalent helm line.
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
-    arm.with(|s| {
-        let key = crate::fake_arm::cluster_path("c1").to_ascii_lowercase();
-        if let Some(c) = s.clusters.get_mut(&key) {
-            c["properties"]["apiServerAccessProfile"] = json!({"disableRunCommand": true});
-        }
-    });
+    arm.edit_cluster("c1", |c| c["properties"]["apiServerAccessProfile"] = json!({"disableRunCommand": true}));
     let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("disableRunCommand") && r.stderr.contains("helm upgrade --install"), "{}", r.stderr);
@@ -238,12 +233,7 @@ fn install_operator_failures_show_logs_and_readiness_gaps() {
 fn install_operator_on_entra_clusters_sends_a_cluster_token_it_never_prints() {
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
-    arm.with(|s| {
-        let key = crate::fake_arm::cluster_path("c1").to_ascii_lowercase();
-        if let Some(c) = s.clusters.get_mut(&key) {
-            c["properties"]["aadProfile"] = json!({"managed": true});
-        }
-    });
+    arm.edit_cluster("c1", |c| c["properties"]["aadProfile"] = json!({"managed": true}));
     let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(r.stderr.contains("AKSGPU_CLUSTER_TOKEN"), "{}", r.stderr);
@@ -377,19 +367,8 @@ fn manifest_reads_the_pool_from_azure() {
 #[test]
 fn create_pool_with_the_operator_in_one_plan() {
     let arm = FakeArm::start();
-    let base = [
-        "create-pool",
-        "-g",
-        "rg",
-        "--cluster",
-        "c1",
-        "--name",
-        "gpu",
-        "--vm-size",
-        "Standard_NC24ads_A100_v4",
-        "--yes",
-        "--install-operator",
-    ];
+    let create = CreatePool::new().with(&["--install-operator"]);
+    let base = create.args();
     let refused = run(&arm, &[&base[..], &["--min-count", "0", "--max-count", "2"]].concat());
     assert_eq!(refused.code, 2, "{}", refused.stderr);
     assert!(refused.stderr.contains("at least 1"), "{}", refused.stderr);
@@ -409,24 +388,8 @@ fn create_pool_with_the_operator_in_one_plan() {
 fn create_windows_pool_registering_the_feature_first() {
     let arm = FakeArm::start();
     feature(&arm, "WindowsGPUPreview", "NotRegistered");
-    let r = run(
-        &arm,
-        &[
-            "create-pool",
-            "-g",
-            "rg",
-            "--cluster",
-            "c1",
-            "--name",
-            "gpuw",
-            "--vm-size",
-            "Standard_NC4as_T4_v3",
-            "--os",
-            "windows",
-            "--yes",
-            "--register-features",
-        ],
-    );
+    let windows = CreatePool::new().name("gpuw").vm_size("Standard_NC4as_T4_v3");
+    let r = run(&arm, &windows.with(&["--os", "windows", "--register-features"]).args());
     assert_eq!(r.code, 0, "{}", r.stderr);
     let calls = arm.calls();
     let reg =

@@ -3,7 +3,7 @@
 use serde_json::{json, Value};
 
 use crate::fake_arm::{respond_h, FakeArm};
-use crate::support::{aksgpu_arm, aksgpu_with, temp_dir, Run};
+use crate::support::{aksgpu_arm, aksgpu_with, size_entry, temp_dir, Run};
 
 fn run(arm: &FakeArm, cache: &std::path::Path, args: &[&str]) -> Run {
     let cache = cache.display().to_string();
@@ -83,13 +83,7 @@ fn prices_refresh_pages_retries_and_feeds_recommend_and_cost() {
     let rec = run(&arm, &cache, &["recommend", "--gpu-model", "A100", "--region", "eastus", "-o", "json"]);
     assert_eq!(rec.code, 0, "{}", rec.stderr);
     let j = rec.json();
-    let a100 = j["recommendations"]
-        .as_array()
-        .expect("list")
-        .iter()
-        .find(|x| x["vm_size"] == "Standard_NC24ads_A100_v4")
-        .cloned()
-        .expect("a100");
+    let a100 = size_entry(&j, "recommendations", "Standard_NC24ads_A100_v4");
     assert_eq!(a100["price_per_hour"], 3.5);
     assert!(j["requirements"]["price_source"].as_str().expect("source").contains("live prices cached"));
     // Windows prices now exist where the bundled table had none.
@@ -219,20 +213,12 @@ fn cluster_stop_and_start_poll_the_location() {
 fn cost_analysis_refuses_free_tier_and_changes_only_the_metrics_profile() {
     let arm = FakeArm::start();
     let cache = temp_dir("cost-analysis");
-    arm.with(|s| {
-        if let Some(c) = s.clusters.values_mut().next() {
-            c["sku"]["tier"] = json!("Free");
-        }
-    });
+    arm.edit_cluster("c1", |c| c["sku"]["tier"] = json!("Free"));
     let r = run(&arm, &cache, &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("Standard or Premium"), "{}", r.stderr);
     assert_eq!(arm.count("PUT", "/"), 0);
-    arm.with(|s| {
-        if let Some(c) = s.clusters.values_mut().next() {
-            c["sku"]["tier"] = json!("Standard");
-        }
-    });
+    arm.edit_cluster("c1", |c| c["sku"]["tier"] = json!("Standard"));
     let before = arm.with(|s| s.clusters.values().next().cloned().expect("cluster"));
     let r = run(&arm, &cache, &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -244,6 +230,13 @@ fn cost_analysis_refuses_free_tier_and_changes_only_the_metrics_profile() {
     assert_eq!(arm.count("PUT", "/"), 1);
 }
 
+/// `pool scale -g rg --cluster c1 --name gpu EXTRA`.
+fn scale(arm: &FakeArm, cache: &std::path::Path, extra: &[&str]) -> Run {
+    let mut args = vec!["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "gpu"];
+    args.extend_from_slice(extra);
+    run(arm, cache, &args)
+}
+
 #[test]
 fn pool_scale_changes_only_counts() {
     let arm = FakeArm::start();
@@ -251,7 +244,7 @@ fn pool_scale_changes_only_counts() {
     arm.put_pool("c1", "gpu", json!({"id": crate::fake_arm::pool_path("c1", "gpu"), "name": "gpu", "properties": {
         "vmSize": "Standard_NC24ads_A100_v4", "count": 3, "mode": "User", "nodeTaints": ["sku=gpu:NoSchedule"],
         "provisioningState": "Succeeded", "eTag": "pool-etag", "nodeImageVersion": "AKSUbuntu-2204gen2-2026.11", "enableAutoScaling": false}}));
-    let r = run(&arm, &cache, &["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--count", "0"]);
+    let r = scale(&arm, &cache, &["--count", "0"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let put = arm.log().into_iter().find(|x| x.method == "PUT").expect("put");
     assert_eq!(put.headers.get("if-match").map(String::as_str), Some("pool-etag"));
@@ -262,26 +255,7 @@ fn pool_scale_changes_only_counts() {
             && body.pointer("/properties/provisioningState").is_none()
     );
     assert_eq!(body["properties"]["nodeTaints"], json!(["sku=gpu:NoSchedule"]));
-    let auto = run(
-        &arm,
-        &cache,
-        &[
-            "pool",
-            "scale",
-            "-g",
-            "rg",
-            "--cluster",
-            "c1",
-            "--name",
-            "gpu",
-            "--min-count",
-            "1",
-            "--max-count",
-            "4",
-            "-o",
-            "json",
-        ],
-    );
+    let auto = scale(&arm, &cache, &["--min-count", "1", "--max-count", "4", "-o", "json"]);
     assert_eq!(auto.code, 0, "{}", auto.stderr);
     let last = arm.log().into_iter().rfind(|x| x.method == "PUT").expect("put").json();
     assert_eq!(
@@ -292,30 +266,10 @@ fn pool_scale_changes_only_counts() {
         ),
         (json!(true), json!(1), json!(4))
     );
-    let refused = run(&arm, &cache, &["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--count", "2"]);
+    let refused = scale(&arm, &cache, &["--count", "2"]);
     assert_eq!(refused.code, 1, "{}", refused.stderr);
     assert!(refused.stderr.contains("autoscaler"), "{}", refused.stderr);
-    let dry = run(
-        &arm,
-        &cache,
-        &[
-            "pool",
-            "scale",
-            "-g",
-            "rg",
-            "--cluster",
-            "c1",
-            "--name",
-            "gpu",
-            "--min-count",
-            "0",
-            "--max-count",
-            "2",
-            "--dry-run",
-            "-o",
-            "json",
-        ],
-    );
+    let dry = scale(&arm, &cache, &["--min-count", "0", "--max-count", "2", "--dry-run", "-o", "json"]);
     assert_eq!(dry.code, 0, "{}", dry.stderr);
     assert_eq!(arm.count("PUT", "/"), 2);
 }

@@ -96,11 +96,7 @@ proptest! {
     ) {
         let catalog = Catalog::bundled().expect("catalog");
         let req = aksgpu::plan::agent_pool::PoolRequest {
-            subscription: "00000000-0000-0000-0000-000000000000".into(),
-            resource_group: "rg".into(),
-            cluster: "c1".into(),
             name,
-            vm_size: size.into(),
             count: counts.0,
             min_count: counts.1,
             max_count: counts.2,
@@ -114,7 +110,7 @@ proptest! {
             spot_max_price: spot_price,
             zones: vec![zones],
             tags: vec![tag],
-            ..Default::default()
+            ..aksgpu::plan::agent_pool::PoolRequest::example(size)
         };
         if let Ok(spec) = aksgpu::plan::agent_pool::PoolSpec::validate(&catalog, &req) {
             let body = spec.body();

@@ -1,6 +1,6 @@
 //! `aksgpu recommend` through the binary: exit codes, JSON contract, refusals.
 
-use crate::support::aksgpu;
+use crate::support::{aksgpu, size_entry};
 
 fn names(v: &serde_json::Value) -> Vec<String> {
     v["recommendations"]
@@ -44,12 +44,7 @@ fn readme_example_recommends_an_a10_first_for_llama_8b() {
         .any(|r| r.as_str().unwrap_or("").starts_with("fits:")));
     assert!(first["warnings"].is_array());
     // A single T4 cannot hold it: it is rejected with the memory numbers.
-    let t4 = v["rejected"]
-        .as_array()
-        .expect("rejected")
-        .iter()
-        .find(|r| r["vm_size"] == "Standard_NC4as_T4_v3")
-        .expect("T4 rejected");
+    let t4 = size_entry(&v, "rejected", "Standard_NC4as_T4_v3");
     assert!(t4["reason"].as_str().expect("reason").contains("GiB"), "{t4}");
     assert_eq!(v["requirements"]["workload"], "inference");
     assert_eq!(v["requirements"]["model"]["id"], "meta-llama/Llama-3.1-8B-Instruct");
@@ -70,8 +65,7 @@ fn retired_and_unsupported_sizes_are_excluded_unless_asked() {
     // Only NDv2 (V100 32GB) is current; NCv3 is retired.
     let v = v.json();
     assert!(!names(&v).iter().any(|n| n.ends_with("s_v3")), "{:?}", names(&v));
-    let retired =
-        v["rejected"].as_array().expect("array").iter().find(|r| r["vm_size"] == "Standard_NC6s_v3").expect("listed");
+    let retired = size_entry(&v, "rejected", "Standard_NC6s_v3");
     assert!(retired["reason"].as_str().expect("reason").contains("retired"));
     let with = aksgpu(&["recommend", "--gpu-model", "V100", "--top", "50", "--include-retired", "-o", "json"]).json();
     assert!(names(&with).iter().any(|n| n == "Standard_NC6s_v3"), "{:?}", names(&with));
@@ -81,33 +75,18 @@ fn retired_and_unsupported_sizes_are_excluded_unless_asked() {
 
 #[test]
 fn windows_below_1_29_is_refused_naming_the_version_and_feature() {
-    let run = aksgpu(&[
-        "recommend",
-        "--workload",
-        "inference",
-        "--gpu-memory-min",
-        "16",
-        "--os",
-        "windows",
-        "--k8s-version",
-        "1.28",
-    ]);
+    let windows = |k8s_version: &str, extra: &[&str]| {
+        let mut args =
+            vec!["recommend", "--workload", "inference", "--gpu-memory-min", "16", "--os", "windows", "--k8s-version"];
+        args.push(k8s_version);
+        args.extend_from_slice(extra);
+        aksgpu(&args)
+    };
+    let run = windows("1.28", &[]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("1.29"), "{}", run.stderr);
     assert!(run.stderr.contains("WindowsGPUPreview"), "{}", run.stderr);
-    let ok = aksgpu(&[
-        "recommend",
-        "--workload",
-        "inference",
-        "--gpu-memory-min",
-        "16",
-        "--os",
-        "windows",
-        "--k8s-version",
-        "1.30",
-        "-o",
-        "json",
-    ]);
+    let ok = windows("1.30", &["-o", "json"]);
     assert_eq!(ok.code, 0, "{}", ok.stderr);
     assert!(names(&ok.json()).iter().all(|n| !n.contains("MI300X")));
 }
@@ -237,15 +216,7 @@ fn training_across_nodes_requires_infiniband() {
 fn spot_uses_spot_prices_and_warns() {
     let on = aksgpu(&["recommend", "--model", "llama-3.1-8b", "--region", "eastus", "-o", "json"]).json();
     let spot = aksgpu(&["recommend", "--model", "llama-3.1-8b", "--region", "eastus", "--spot", "-o", "json"]).json();
-    let a10 = |v: &serde_json::Value| {
-        v["recommendations"]
-            .as_array()
-            .expect("array")
-            .iter()
-            .find(|r| r["vm_size"] == "Standard_NV36ads_A10_v5")
-            .cloned()
-            .expect("A10 present")
-    };
+    let a10 = |v: &serde_json::Value| size_entry(v, "recommendations", "Standard_NV36ads_A10_v5");
     assert!(
         a10(&spot)["price_per_hour"].as_f64().expect("spot") < a10(&on)["price_per_hour"].as_f64().expect("on-demand")
     );
@@ -266,21 +237,9 @@ fn table_output_shows_costs_reasons_and_warnings() {
 fn sizes_without_an_aks_driver_say_how_to_get_one() {
     let v = aksgpu(&["recommend", "--model", "gpt-oss-120b", "--gpu-model", "H100-NVL", "--top", "10", "-o", "json"])
         .json();
-    let ncc = v["recommendations"]
-        .as_array()
-        .expect("list")
-        .iter()
-        .find(|r| r["vm_size"] == "Standard_NCC40ads_H100_v5")
-        .cloned()
-        .expect("NCC listed");
+    let ncc = size_entry(&v, "recommendations", "Standard_NCC40ads_H100_v5");
     assert!(ncc["warnings"].to_string().contains("--gpu-driver none"), "{ncc}");
-    let nc = v["recommendations"]
-        .as_array()
-        .expect("list")
-        .iter()
-        .find(|r| r["vm_size"] == "Standard_NC40ads_H100_v5")
-        .cloned()
-        .expect("NC listed");
+    let nc = size_entry(&v, "recommendations", "Standard_NC40ads_H100_v5");
     assert!(!nc["warnings"].to_string().contains("--gpu-driver none"), "{nc}");
 }
 
@@ -293,7 +252,7 @@ fn driver_none_sizes_need_gpu_driver_none_or_a_named_gpu() {
     let v = aksgpu(&base).json();
     assert!(!names(&v).iter().any(|n| n == ncc), "{:?}", names(&v));
     assert!(names(&v).iter().any(|n| n == "Standard_NC40ads_H100_v5"), "same GPU with the AKS driver stays");
-    let why = v["rejected"].as_array().expect("rejected").iter().find(|r| r["vm_size"] == ncc).expect("NCC rejected");
+    let why = size_entry(&v, "rejected", ncc);
     assert_eq!(why["constraint"], "--gpu-driver");
     let reason = why["reason"].as_str().expect("reason");
     assert!(reason.contains("--gpu-driver none") && reason.contains("--gpu-model"), "{reason}");
@@ -454,8 +413,7 @@ fn gpt_oss_20b_never_lands_on_a_t4() {
     for r in v["recommendations"].as_array().expect("array") {
         assert!(!["T4", "V100-16GB", "V100-32GB"].contains(&r["gpu_model"].as_str().unwrap_or("")), "{r}");
     }
-    let t4 = v["rejected"].as_array().expect("array").iter().find(|r| r["vm_size"] == "Standard_NC4as_T4_v3").cloned();
-    let t4 = t4.expect("T4 rejected");
+    let t4 = size_entry(&v, "rejected", "Standard_NC4as_T4_v3");
     assert!(t4["reason"].as_str().unwrap_or("").contains("compute capability ≥ 8.0"), "{t4}");
     // Sized from the 12.8 GiB checkpoint (model card), not 21B × anything.
     let w = &v["recommendations"][0]["fit"]["estimate"]["breakdown"][0];

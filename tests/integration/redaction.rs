@@ -5,7 +5,7 @@
 use serde_json::json;
 
 use crate::fake_arm::{self, respond, respond_h, Action, FakeArm, RunResult, SUB, TOKEN};
-use crate::support::{aksgpu_arm, Run};
+use crate::support::{aksgpu_arm, CreatePool, Run};
 
 /// A JWT-shaped token that is not this run's (someone else's, echoed by a proxy).
 const FOREIGN_JWT: &str = "eyJ0eXAiOiJKV1QifQ.eyJzdWIiOiJzb21lb25lIn0.c2lnbmF0dXJl";
@@ -87,12 +87,7 @@ fn entra_gpu_cluster(arm: &FakeArm) {
     let props = json!({"vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User", "osType": "Linux",
         "nodeTaints": ["sku=gpu:NoSchedule"], "provisioningState": "Succeeded"});
     arm.put_pool("c1", "gpu", json!({"id": fake_arm::pool_path("c1", "gpu"), "name": "gpu", "properties": props}));
-    arm.with(|s| {
-        let key = fake_arm::cluster_path("c1").to_ascii_lowercase();
-        if let Some(c) = s.clusters.get_mut(&key) {
-            c["properties"]["aadProfile"] = json!({"managed": true});
-        }
-    });
+    arm.edit_cluster("c1", |c| c["properties"]["aadProfile"] = json!({"managed": true}));
 }
 
 #[test]
@@ -130,22 +125,8 @@ fn transport_errors_on_signed_operation_urls_print_no_signature() {
         let body = json!({"id": pool, "name": "gpu", "properties": {"provisioningState": "Creating"}}).to_string();
         arm.fault("PUT", "/agentPools/gpu", 1, respond_h(201, &[("azure-asyncoperation", &op)], &body));
         arm.fault("GET", "/operations/sigop", 1000, Action::Reset);
-        let mut args = vec![
-            "create-pool",
-            "-g",
-            "rg",
-            "--cluster",
-            "c1",
-            "--name",
-            "gpu",
-            "--vm-size",
-            "Standard_NC24ads_A100_v4",
-            "--yes",
-            "--timeout",
-            "20s",
-        ];
-        args.extend(verbose);
-        let r = aksgpu_arm(&arm.base, &args, &[]);
+        let create = CreatePool::new().with(&["--timeout", "20s"]).with(verbose.as_slice());
+        let r = aksgpu_arm(&arm.base, &create.args(), &[]);
         assert_ne!(r.code, 0, "{r:?}");
         assert!(arm.count("GET", "/operations/sigop") >= 1, "{:?}", arm.calls());
         if verbose.is_some() {

@@ -19,6 +19,17 @@ impl Run {
     }
 }
 
+/// The entry for `vm_size` in the list `list` (`recommendations`, `rejected`) of a JSON output.
+pub fn size_entry(v: &serde_json::Value, list: &str, vm_size: &str) -> serde_json::Value {
+    v[list]
+        .as_array()
+        .unwrap_or_else(|| panic!("no {list} list in {v}"))
+        .iter()
+        .find(|r| r["vm_size"] == vm_size)
+        .cloned()
+        .unwrap_or_else(|| panic!("{vm_size} is not in {list}"))
+}
+
 /// Run `aksgpu ARGS` with a clean environment (no catalog override, no terminal).
 pub fn aksgpu(args: &[&str]) -> Run {
     aksgpu_env(args, &[])
@@ -31,6 +42,11 @@ pub fn aksgpu_env(args: &[&str], env: &[(&str, &Path)]) -> Run {
     for (k, v) in env {
         cmd.env(k, v);
     }
+    finish(&mut cmd)
+}
+
+/// Run `cmd` to its end and keep what it printed.
+fn finish(cmd: &mut Command) -> Run {
     let out = cmd.output().expect("run aksgpu");
     Run {
         code: out.status.code().unwrap_or(-1),
@@ -53,12 +69,7 @@ pub fn aksgpu_with(args: &[&str], env: &[(&str, &str)]) -> Run {
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let out = cmd.output().expect("run aksgpu");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    finish(&mut cmd)
 }
 
 /// The environment that points the binary at a fake ARM server with a test token.
@@ -112,13 +123,14 @@ pub fn require(what: &str, present: bool) -> bool {
 /// Standard_NC24ads_A100_v4 --yes`, with setters for what a test changes.
 #[derive(Debug, Clone)]
 pub struct CreatePool {
-    vm_size: &'static str,
+    name: &'static str,
+    vm_size: Option<&'static str>,
     extra: Vec<String>,
 }
 
 impl Default for CreatePool {
     fn default() -> Self {
-        Self { vm_size: "Standard_NC24ads_A100_v4", extra: Vec::new() }
+        Self { name: "gpu", vm_size: Some("Standard_NC24ads_A100_v4"), extra: Vec::new() }
     }
 }
 
@@ -128,9 +140,21 @@ impl CreatePool {
         Self::default()
     }
 
+    /// Another `--name`.
+    pub fn name(mut self, name: &'static str) -> Self {
+        self.name = name;
+        self
+    }
+
     /// Another `--vm-size`.
     pub fn vm_size(mut self, size: &'static str) -> Self {
-        self.vm_size = size;
+        self.vm_size = Some(size);
+        self
+    }
+
+    /// No `--vm-size` (for `--recommend`, or a test that passes its own).
+    pub fn without_vm_size(mut self) -> Self {
+        self.vm_size = None;
         self
     }
 
@@ -140,10 +164,13 @@ impl CreatePool {
         self
     }
 
-    /// The argument list.
+    /// The argument list: `--yes` comes last of the defaults, before the added flags.
     pub fn args(&self) -> Vec<&str> {
-        let mut a =
-            vec!["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--vm-size", self.vm_size, "--yes"];
+        let mut a = vec!["create-pool", "-g", "rg", "--cluster", "c1", "--name", self.name];
+        if let Some(size) = self.vm_size {
+            a.extend(["--vm-size", size]);
+        }
+        a.push("--yes");
         a.extend(self.extra.iter().map(String::as_str));
         a
     }

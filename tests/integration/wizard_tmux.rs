@@ -144,7 +144,18 @@ fn ctrl_c_in_the_wizard_restores_the_cursor() {
     assert!(s.cursor_shown(), "the cursor is still hidden after Ctrl-C:\n{screen}");
 }
 
-fn create_pool_session(arm: &FakeArm, tag: &str) -> Session {
+/// A fake ARM server and `create-pool` started on a terminal against it; `None` (the test
+/// returns) when tmux is missing, which fails under CI.
+fn create_pool_session(tag: &str) -> Option<(FakeArm, Session)> {
+    if !has_tmux() {
+        return None;
+    }
+    let arm = FakeArm::start();
+    let s = create_pool_terminal(&arm, tag);
+    Some((arm, s))
+}
+
+fn create_pool_terminal(arm: &FakeArm, tag: &str) -> Session {
     let env = [
         ("AKSGPU_ARM_ENDPOINT", arm.base.as_str()),
         ("AKSGPU_ACCESS_TOKEN", crate::fake_arm::TOKEN),
@@ -158,11 +169,7 @@ fn create_pool_session(arm: &FakeArm, tag: &str) -> Session {
 /// (eastus, read from the cluster); "no" writes nothing.
 #[test]
 fn create_pool_asks_after_preflight_with_the_regions_price() {
-    if !has_tmux() {
-        return;
-    }
-    let arm = FakeArm::start();
-    let s = create_pool_session(&arm, "confirm-no");
+    let Some((arm, s)) = create_pool_session("confirm-no") else { return };
     let screen = s.wait_for("Create pool gpu");
     assert!(arm.count("GET", &cluster_path("c1")) >= 1, "asked before preflight: {:?}", arm.calls());
     assert_eq!(arm.count("PUT", "/"), 0);
@@ -178,11 +185,7 @@ fn create_pool_asks_after_preflight_with_the_regions_price() {
 /// "yes" creates the pool once, without reading the preflight facts a second time.
 #[test]
 fn create_pool_yes_on_a_terminal_creates_once() {
-    if !has_tmux() {
-        return;
-    }
-    let arm = FakeArm::start();
-    let s = create_pool_session(&arm, "confirm-yes");
+    let Some((arm, s)) = create_pool_session("confirm-yes") else { return };
     s.wait_for("Create pool gpu");
     let reads = arm.count("GET", "/");
     s.keys(&["y"]);
@@ -196,11 +199,7 @@ fn create_pool_yes_on_a_terminal_creates_once() {
 /// Ctrl-C at the create-pool question: exit 130, nothing written, the cursor shown again.
 #[test]
 fn ctrl_c_at_the_create_pool_question_writes_nothing() {
-    if !has_tmux() {
-        return;
-    }
-    let arm = FakeArm::start();
-    let s = create_pool_session(&arm, "confirm-ctrl-c");
+    let Some((arm, s)) = create_pool_session("confirm-ctrl-c") else { return };
     s.wait_for("Create pool gpu");
     s.wait_cursor_hidden();
     s.keys(&["C-c"]);

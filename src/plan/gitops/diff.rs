@@ -210,20 +210,13 @@ mod tests {
     use serde_json::json;
 
     fn desired(f: impl FnOnce(&mut PoolRequest)) -> Desired {
-        let mut r = PoolRequest {
-            subscription: "s".into(),
-            resource_group: "rg".into(),
-            cluster: "c1".into(),
-            name: "gpu".into(),
-            vm_size: "Standard_NC24ads_A100_v4".into(),
-            ..PoolRequest::default()
-        };
+        let mut r = PoolRequest::example("Standard_NC24ads_A100_v4");
         f(&mut r);
         let spec = PoolSpec::validate(&Catalog::bundled().expect("catalog"), &r).expect("valid");
         Desired {
-            subscription: "s".into(),
-            resource_group: "rg".into(),
-            cluster: "c1".into(),
+            subscription: spec.subscription.clone(),
+            resource_group: spec.resource_group.clone(),
+            cluster: spec.cluster.clone(),
             features: vec!["WindowsGPUPreview".into()],
             pools: vec![spec],
             operator: None,
