@@ -206,6 +206,39 @@ impl<'de> Deserialize<'de> for GpuCount {
 /// the text.
 pub type Shared = Arc<str>;
 
+/// Deserialize text straight into an `Arc<str>`: one allocation, where serde's own impl builds
+/// a `String` and then copies it into the `Arc`.
+mod shared {
+    use super::Shared;
+    use serde::de::{Deserialize, Deserializer, Visitor};
+
+    struct One(Shared);
+
+    impl<'de> Deserialize<'de> for One {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Text;
+            impl Visitor<'_> for Text {
+                type Value = One;
+                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str("a string")
+                }
+                fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<One, E> {
+                    Ok(One(Shared::from(v)))
+                }
+            }
+            d.deserialize_str(Text)
+        }
+    }
+
+    pub fn one<'de, D: Deserializer<'de>>(d: D) -> Result<Shared, D::Error> {
+        One::deserialize(d).map(|o| o.0)
+    }
+
+    pub fn opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Shared>, D::Error> {
+        Option::<One>::deserialize(d).map(|o| o.map(|o| o.0))
+    }
+}
+
 fn no_os_skus() -> Arc<[String]> {
     Arc::from([])
 }
@@ -220,11 +253,11 @@ pub struct AksSupport {
     #[serde(default = "no_os_skus")]
     pub os_skus: Arc<[String]>,
     /// Short note (e.g. "preview").
-    #[serde(default)]
+    #[serde(default, deserialize_with = "shared::opt")]
     pub note: Option<Shared>,
     /// Where `supported` and `os_skus` come from: AKS docs and/or AKS's node-provisioning code
     /// (`repo:path@commit`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "shared::opt")]
     pub source: Option<Shared>,
 }
 
@@ -253,7 +286,7 @@ pub struct SizeFile {
     pub temp_storage_gib: Option<f64>,
     #[serde(default)]
     pub status: Option<Status>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "shared::opt")]
     pub retirement_date: Option<Shared>,
     #[serde(default)]
     pub aks: Option<AksSupport>,
@@ -261,9 +294,9 @@ pub struct SizeFile {
     pub driver: Option<Driver>,
     #[serde(default)]
     pub hyperv_generations: Option<Arc<[u8]>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "shared::opt")]
     pub interconnect: Option<Shared>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "shared::opt")]
     pub note: Option<Shared>,
 }
 
@@ -271,30 +304,34 @@ pub struct SizeFile {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeriesFile {
+    #[serde(deserialize_with = "shared::one")]
     pub series: Shared,
+    #[serde(deserialize_with = "shared::one")]
     pub family: Shared,
+    #[serde(deserialize_with = "shared::one")]
     pub source: Shared,
     pub status: Status,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "shared::opt")]
     pub retirement_date: Option<Shared>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "shared::opt")]
     pub retirement_source: Option<Shared>,
+    #[serde(deserialize_with = "shared::one")]
     pub gpu_model: Shared,
     pub driver: Driver,
     /// Where the `driver` fact comes from (`repo:path@commit` or a doc path).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "shared::opt")]
     pub driver_source: Option<Shared>,
     /// Host CPU architecture; x64 when absent.
     #[serde(default)]
     pub cpu_architecture: CpuArch,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "shared::opt")]
     pub interconnect: Option<Shared>,
     #[serde(default)]
     pub hyperv_generations: Option<Arc<[u8]>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "shared::opt")]
     pub quota_family: Option<Shared>,
     pub aks: AksSupport,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "shared::opt")]
     pub note: Option<Shared>,
     pub sizes: Vec<SizeFile>,
 }
