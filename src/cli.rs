@@ -331,12 +331,9 @@ pub struct ClusterTarget {
     pub cluster: String,
 }
 
-/// `aksgpu create-pool`
-#[derive(Debug, Args)]
-#[command(after_help = "Exit codes: 0 created (or already identical), 1 failed or refused, 2 usage, 3 auth, \
-4 timed out (still running in Azure), 130 interrupted. Nothing is ever deleted.")]
-#[command(mut_args(with_recommend))]
-pub struct CreatePoolArgs {
+/// One node pool: the Azure options, its cluster and its name (create-pool, wait, pool scale).
+#[derive(Debug, Clone, Args)]
+pub struct PoolTarget {
     #[command(flatten)]
     pub arm: ArmArgs,
     #[command(flatten)]
@@ -344,6 +341,16 @@ pub struct CreatePoolArgs {
     /// Pool name: 1–12 lowercase letters/digits (≤ 6 on Windows).
     #[arg(long, value_name = "NAME")]
     pub name: String,
+}
+
+/// `aksgpu create-pool`
+#[derive(Debug, Args)]
+#[command(after_help = "Exit codes: 0 created (or already identical), 1 failed or refused, 2 usage, 3 auth, \
+4 timed out (still running in Azure), 130 interrupted. Nothing is ever deleted.")]
+#[command(mut_args(with_recommend))]
+pub struct CreatePoolArgs {
+    #[command(flatten)]
+    pub at: PoolTarget,
     /// VM size (e.g. Standard_NC24ads_A100_v4).
     #[arg(long, value_name = "SIZE", required_unless_present = "recommend", conflicts_with = "recommend", add = ArgValueCandidates::new(complete::sizes))]
     pub vm_size: Option<String>,
@@ -475,9 +482,9 @@ impl CreatePoolArgs {
         let p = &self.pool;
         PoolRequest {
             subscription: subscription.to_owned(),
-            resource_group: self.target.resource_group.clone(),
-            cluster: self.target.cluster.clone(),
-            name: self.name.clone(),
+            resource_group: self.at.target.resource_group.clone(),
+            cluster: self.at.target.cluster.clone(),
+            name: self.at.name.clone(),
             vm_size,
             count: p.count,
             min_count: p.min_count,
@@ -524,12 +531,7 @@ impl RecommendArgs {
 #[derive(Debug, Args)]
 pub struct WaitArgs {
     #[command(flatten)]
-    pub arm: ArmArgs,
-    #[command(flatten)]
-    pub target: ClusterTarget,
-    /// Pool name.
-    #[arg(long, value_name = "NAME")]
-    pub name: String,
+    pub at: PoolTarget,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
     pub output: Format,
@@ -840,12 +842,7 @@ pub enum PoolCommand {
 #[derive(Debug, Args)]
 pub struct PoolScaleArgs {
     #[command(flatten)]
-    pub arm: ArmArgs,
-    #[command(flatten)]
-    pub target: ClusterTarget,
-    /// Pool name.
-    #[arg(long, value_name = "NAME")]
-    pub name: String,
+    pub at: PoolTarget,
     /// Fixed node count (pools without the autoscaler).
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, required_unless_present = "min_count", conflicts_with_all = ["min_count", "max_count"])]
     pub count: Option<u32>,

@@ -219,19 +219,19 @@ fn preflight_and_confirm(
 /// The client, subscription and credential. Credentials are optional for a dry run: without
 /// them the plan comes from the flags.
 fn connect(a: &CreatePoolArgs, p: &Printer) -> Result<(crate::arm::ArmClient, String, Option<azure::Cred>), Error> {
-    let placeholder = || a.arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
-    match azure::connect(&a.arm) {
+    let placeholder = || a.at.arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
+    match azure::connect(&a.at.arm) {
         Ok(az) => match az.subscription {
             Ok((s, _)) => Ok((az.client, s, Some(azure::Cred { method: az.method, source: az.source }))),
             Err(e) if !a.dry_run => Err(Error::from(e)),
             Err(e) => {
                 p.note(&format!("note: {e}; the plan comes from the flags alone"));
-                Ok((azure::offline(&a.arm)?, placeholder(), None))
+                Ok((azure::offline(&a.at.arm)?, placeholder(), None))
             }
         },
         Err(e) if a.dry_run => {
             p.note(&format!("note: no credentials ({e}); the plan comes from the flags alone"));
-            Ok((azure::offline(&a.arm)?, placeholder(), None))
+            Ok((azure::offline(&a.at.arm)?, placeholder(), None))
         }
         Err(e) => Err(e),
     }
@@ -263,7 +263,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         dry_run: a.dry_run,
         no_wait: a.no_wait,
         skip_preflight: a.skip_preflight,
-        timeout: a.arm.timeout,
+        timeout: a.at.arm.timeout,
         location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()),
         abort_on_interrupt: a.abort_on_interrupt,
     };
@@ -272,9 +272,9 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     }
     let op_req = a.install_operator.then(|| InstallRequest {
         subscription: subscription.clone(),
-        resource_group: a.target.resource_group.clone(),
-        cluster: a.target.cluster.clone(),
-        pool: Some(a.name.clone()),
+        resource_group: a.at.target.resource_group.clone(),
+        cluster: a.at.target.cluster.clone(),
+        pool: Some(a.at.name.clone()),
         driver_mode: None,
         chart_version: None,
         mig_strategy: a.mig_strategy.map(crate::domain::MigStrategy::from),
@@ -285,7 +285,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let result = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
         let register = a.register_features && spec.os == Os::Windows && !a.dry_run;
         if let (true, Some((_, feature, ns))) = (register, catalog.windows_min_kubernetes()) {
-            let deadline = started + a.arm.timeout;
+            let deadline = started + a.at.arm.timeout;
             gpu_stack::register(
                 &client,
                 Feature { subscription: &subscription, namespace: ns, name: feature },
@@ -306,7 +306,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
                     let Some(cred) = &auth else {
                         return Err(Error::usage("no credentials for the operator install", None));
                     };
-                    let left = a.arm.timeout.saturating_sub(started.elapsed());
+                    let left = a.at.arm.timeout.saturating_sub(started.elapsed());
                     operator =
                         Some(Ok(gpu_stack::install(&client, cred, &catalog, req, left, &report, &progress).await?));
                 }
@@ -316,9 +316,9 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         Ok((outcome, operator))
     });
     let (outcome, operator) = result?;
-    render(p, a.output, &catalog, &spec, &outcome, azure::base_url(&a.arm))?;
+    render(p, a.output, &catalog, &spec, &outcome, azure::base_url(&a.at.arm))?;
     if let Some(r) = operator {
-        gpu_stack::print_install(p, a.output, &azure::base_url(&a.arm), r)?;
+        gpu_stack::print_install(p, a.output, &azure::base_url(&a.at.arm), r)?;
     }
     Ok(())
 }

@@ -459,7 +459,7 @@ pub fn cost_analysis(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
 
 /// `aksgpu pool scale`
 pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
-    crate::plan::agent_pool::check_pool_name(&a.name)
+    crate::plan::agent_pool::check_pool_name(&a.at.name)
         .map_err(|e| Error::usage(format!("--name: {}", e.message), e.hint))?;
     let how = match (a.count, a.min_count, a.max_count) {
         (Some(c), None, None) => Scale::Count(c),
@@ -472,21 +472,21 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
         _ => return Err(Error::usage("pass --count, or --min-count with --max-count", None).into()),
     };
     let r = if a.dry_run {
-        dry_run(&a.arm, &a.target, |t| ops::scale(t, &a.name, &ops::pool_as_read(), how))?
+        dry_run(&a.at.arm, &a.at.target, |t| ops::scale(t, &a.at.name, &ops::pool_as_read(), how))?
     } else {
-        let (client, sub) = connected(&a.arm)?;
+        let (client, sub) = connected(&a.at.arm)?;
         let progress = Progress::default();
         azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-            let t = target(&sub, &a.target);
-            Ok(cluster_ops::scale(&client, t, &a.name, how, a.arm.timeout, &report, &progress).await?)
+            let t = target(&sub, &a.at.target);
+            Ok(cluster_ops::scale(&client, t, &a.at.name, how, a.at.arm.timeout, &report, &progress).await?)
         })?
     };
-    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |v| {
+    print_ops(&ctx.printer, a.output, &base_url(&a.at.arm), r, |v| {
         let p = &v["properties"];
         if p["enableAutoScaling"].as_bool() == Some(true) {
-            format!("pool {}: {} node(s), autoscaler {}–{}", a.name, p["count"], p["minCount"], p["maxCount"])
+            format!("pool {}: {} node(s), autoscaler {}–{}", a.at.name, p["count"], p["minCount"], p["maxCount"])
         } else {
-            format!("pool {}: {} node(s)", a.name, p["count"])
+            format!("pool {}: {} node(s)", a.at.name, p["count"])
         }
     })?;
     Ok(())

@@ -17,20 +17,20 @@ use crate::provision::Progress;
 
 /// `aksgpu wait`
 pub fn run(ctx: &Ctx, a: &WaitArgs) -> anyhow::Result<()> {
-    check_pool_name(&a.name).map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
-    let az = azure::connect(&a.arm)?;
+    check_pool_name(&a.at.name).map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
+    let az = azure::connect(&a.at.arm)?;
     let (sub, _) = az.subscription.map_err(Error::from)?;
-    let path = pool_path(&sub, &a.target.resource_group, &a.target.cluster, &a.name);
+    let path = pool_path(&sub, &a.at.target.resource_group, &a.at.target.cluster, &a.at.name);
     let resume = format!(
         "aksgpu wait --subscription {sub} -g {} --cluster {} --name {}",
-        a.target.resource_group, a.target.cluster, a.name
+        a.at.target.resource_group, a.at.target.cluster, a.at.name
     );
     let started = Instant::now();
     let op = Operation {
-        what: format!("pool {} in cluster {}", a.name, a.target.cluster),
+        what: format!("pool {} in cluster {}", a.at.name, a.at.target.cluster),
         resource_url: with_api(&path, api::AKS),
         resume: resume.clone(),
-        deadline: started + a.arm.timeout,
+        deadline: started + a.at.arm.timeout,
         started,
     };
     let progress = Progress::default();
@@ -42,7 +42,7 @@ pub fn run(ctx: &Ctx, a: &WaitArgs) -> anyhow::Result<()> {
     let pool = result?;
     let state = lro::provisioning_state(&pool).unwrap_or("Succeeded");
     let shown = Shown::new(
-        format!("pool {} in cluster {}: {state}", a.name, a.target.cluster),
+        format!("pool {} in cluster {}: {state}", a.at.name, a.at.target.cluster),
         json!({"pool_id": pool["id"], "provisioning_state": state}),
     );
     emit(&ctx.printer, a.output, &shown)?;
