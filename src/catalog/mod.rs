@@ -795,7 +795,6 @@ mod tests {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
         let yaml = Catalog::with_override(&dir).expect("catalog/ loads as YAML");
         assert_eq!(bundled.sizes, yaml.sizes);
-        let json = |v: &dyn erased::Json| v.to_json();
         assert_eq!(json(&bundled.gpus), json(&yaml.gpus));
         assert_eq!(json(&bundled.models), json(&yaml.models));
         assert_eq!(json(&bundled.rules), json(&yaml.rules));
@@ -817,15 +816,8 @@ mod tests {
         assert!(nv.gpu_count.den > 1);
     }
 
-    mod erased {
-        pub trait Json {
-            fn to_json(&self) -> serde_json::Value;
-        }
-        impl<T: serde::Serialize> Json for T {
-            fn to_json(&self) -> serde_json::Value {
-                serde_json::to_value(self).expect("serializes")
-            }
-        }
+    fn json<T: serde::Serialize>(v: &T) -> serde_json::Value {
+        serde_json::to_value(v).expect("serializes")
     }
 
     /// The figures ../shared/pricing/SOURCES.md spot-checks, and the placeholders it says to drop.

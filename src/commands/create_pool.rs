@@ -65,16 +65,15 @@ pub fn spec(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str, p: &Print
         }
         (d, _) => d,
     };
+    // clap cannot enforce `requires = "recommend"` next to --vm-size (they conflict), so a
+    // workload flag would be dropped without a word: refuse it instead.
+    if let (Some(_), Some(flag)) = (&a.vm_size, a.need.first_given()) {
+        return Err(Error::usage(
+            format!("{flag} only applies with --recommend, and --vm-size already names the size"),
+            Some(format!("drop {flag}, or drop --vm-size and pass --recommend")),
+        ));
+    }
     let vm_size = match (&a.vm_size, a.recommend) {
-        // clap cannot enforce `requires = "recommend"` next to --vm-size (they conflict), so a
-        // workload flag would be dropped without a word: refuse it instead.
-        (Some(_), _) if a.need.first_given().is_some() => {
-            let flag = a.need.first_given().unwrap_or("--model");
-            return Err(Error::usage(
-                format!("{flag} only applies with --recommend, and --vm-size already names the size"),
-                Some(format!("drop {flag}, or drop --vm-size and pass --recommend")),
-            ));
-        }
         (Some(s), _) => s.clone(),
         (None, true) => pick_recommended(catalog, a, p)?,
         (None, false) => {
