@@ -38,7 +38,7 @@ pub use error::{exit, Error};
 
 use crate::cli::{
     AuthCommand, CatalogCommand, Cli, ClusterCommand, Command, CostAnalysisCommand, FeatureCommand, KaitoCommand,
-    PoolCommand, PricesCommand,
+    PoolCommand, PricesCommand, QuotaCommand,
 };
 use crate::commands::Ctx;
 use crate::output::Printer;
@@ -92,6 +92,8 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::Apply(a) => commands::gitops::apply(ctx, a),
         Command::Diff(a) => commands::gitops::diff(ctx, a),
         Command::Export(a) => commands::gitops::export(ctx, a),
+        Command::Quota(QuotaCommand::Show(a)) => commands::quota::show(ctx, a),
+        Command::Quota(QuotaCommand::Request(a)) => commands::quota::request(ctx, a),
         Command::Completions(a) => Ok(ctx.printer.out(&commands::completions::script(a.shell))?),
         Command::Man(a) => Ok(ctx.printer.out(&commands::man::page(&a.command)?)?),
     }

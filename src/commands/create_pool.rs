@@ -251,6 +251,17 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         .into());
     }
     let (client, subscription, auth) = connect(a, p)?;
+    if a.failover.enabled() {
+        let opts = CreateOptions {
+            dry_run: a.dry_run,
+            no_wait: false,
+            skip_preflight: a.skip_preflight,
+            timeout: a.at.arm.timeout,
+            location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()),
+            abort_on_interrupt: a.abort_on_interrupt,
+        };
+        return crate::commands::failover::run(ctx, &catalog, a, &client, &subscription, opts);
+    }
     let spec = spec(&catalog, a, &subscription, p)?;
     if a.install_operator {
         check_operator_pool(&catalog, &spec)?;
@@ -349,7 +360,7 @@ fn check_operator_pool(catalog: &Catalog, spec: &PoolSpec) -> Result<(), Error> 
     })
 }
 
-fn render(
+pub(crate) fn render(
     p: &Printer,
     format: Format,
     catalog: &Catalog,

@@ -23,6 +23,13 @@ pub fn top_recommendation(
     Ok(Ok(out.recommendations.swap_remove(0)))
 }
 
+/// The recommended sizes, best first (at most `a.top`), for failover.
+pub fn ranked(catalog: &Catalog, a: &RecommendArgs) -> Result<Vec<String>, Error> {
+    let req = requirements(catalog, a)?;
+    let out = crate::recommend::recommend(catalog, &req);
+    Ok(out.recommendations.into_iter().map(|r| r.vm_size).collect())
+}
+
 /// True when a flag describes the workload (without one, `recommend` asks the wizard).
 pub fn has_requirements(a: &RecommendArgs) -> bool {
     a.need.workload.is_some()

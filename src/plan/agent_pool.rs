@@ -41,6 +41,8 @@ pub struct PoolRequest {
     pub max_pods: Option<u32>,
     pub os_disk_type: Option<OsDiskType>,
     pub tags: Vec<String>,
+    /// Capacity reservation group resource id (`capacityReservationGroupID`).
+    pub capacity_reservation_group: Option<String>,
 }
 
 impl PoolRequest {
@@ -92,6 +94,8 @@ pub struct PoolSpec {
     pub max_pods: Option<u32>,
     pub os_disk_type: Option<&'static str>,
     pub tags: BTreeMap<String, String>,
+    /// Capacity reservation group resource id the nodes draw on.
+    pub capacity_reservation_group: Option<String>,
     /// Notes for the user (defaults applied).
     pub notes: Vec<String>,
 }
@@ -530,6 +534,28 @@ fn check_spot(r: &PoolRequest, notes: &mut Vec<String>) -> Result<Option<&'stati
     Ok(eviction_policy)
 }
 
+/// A capacity reservation group id: `/subscriptions/…/resourceGroups/…/providers/Microsoft.Compute/capacityReservationGroups/NAME`.
+fn check_crg(id: Option<&str>) -> Result<Option<String>, SpecError> {
+    let Some(id) = id.map(str::trim) else { return Ok(None) };
+    let segs: Vec<&str> = id.trim_matches('/').split('/').collect();
+    let ok = id.starts_with('/')
+        && segs.len() == 8
+        && segs[0].eq_ignore_ascii_case("subscriptions")
+        && segs[2].eq_ignore_ascii_case("resourceGroups")
+        && segs[4].eq_ignore_ascii_case("providers")
+        && segs[5].eq_ignore_ascii_case("Microsoft.Compute")
+        && segs[6].eq_ignore_ascii_case("capacityReservationGroups")
+        && segs.iter().all(|s| !s.is_empty());
+    if !ok {
+        return Err(err(
+            "--capacity-reservation-group",
+            format!("{id:?} is not a capacity reservation group resource id"),
+            Some("pass /subscriptions/SUB/resourceGroups/RG/providers/Microsoft.Compute/capacityReservationGroups/NAME".into()),
+        ));
+    }
+    Ok(Some(id.to_owned()))
+}
+
 /// Zones, max pods and OS disk type; returns (zones, os disk type).
 fn check_placement(r: &PoolRequest) -> Result<(Vec<String>, Option<&'static str>), SpecError> {
     let mut zones = Vec::new();
@@ -616,6 +642,7 @@ impl PoolSpec {
             max_pods: r.max_pods,
             os_disk_type,
             tags,
+            capacity_reservation_group: check_crg(r.capacity_reservation_group.as_deref())?,
             notes,
         })
     }
@@ -672,6 +699,9 @@ impl PoolSpec {
         }
         if let Some(d) = self.os_disk_type {
             p.insert("osDiskType".into(), json!(d));
+        }
+        if let Some(g) = &self.capacity_reservation_group {
+            p.insert("capacityReservationGroupID".into(), json!(g));
         }
         json!({ "properties": Value::Object(p) })
     }

@@ -13,6 +13,8 @@ pub mod kaito;
 pub mod manifest;
 pub mod operator;
 pub mod pool;
+pub mod failover;
+pub mod quota;
 pub mod preflight;
 pub mod runcommand;
 pub mod zip;
@@ -37,6 +39,10 @@ pub enum StepKind {
     ReadUsages,
     /// GET a preview feature's registration state.
     ReadFeature,
+    /// GET a capacity reservation group (with its instance view).
+    ReadReservationGroup,
+    /// GET the capacity reservations of a group.
+    ReadReservations,
     /// PUT a new agent pool.
     CreatePool,
     /// PUT an existing agent pool back, changed.

@@ -7,6 +7,8 @@ pub mod kaito;
 pub mod operator;
 pub mod pool;
 pub mod prices;
+pub mod quota;
+pub mod failover;
 pub mod reconcile;
 pub mod runcommand;
 

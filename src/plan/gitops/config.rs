@@ -108,6 +108,12 @@ pub struct PoolConfig {
     pub max_pods: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub os_disk_type: Option<String>,
+    /// Capacity reservation group resource id (`capacityReservationGroupID` on the pool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity_reservation_group: Option<String>,
+    /// Sizes to try, in order, when Azure has no capacity or quota for `vmSize`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fallback_vm_sizes: Vec<String>,
 }
 
 /// `recommend:` instead of `vmSize:` (the `create-pool --recommend` flags).
@@ -349,6 +355,7 @@ fn pool_spec(
         max_pods: p.max_pods,
         os_disk_type: typed.os_disk_type,
         tags: p.tags.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+        capacity_reservation_group: p.capacity_reservation_group.clone(),
     };
     PoolSpec::validate(catalog, &req).map_err(|e: SpecError| {
         let field = field_of_flag(e.flag);

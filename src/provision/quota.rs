@@ -1,0 +1,1 @@
+//! Quota (in progress).
