@@ -1,0 +1,335 @@
+//! Getting the GPUs: `create-pool` failover across sizes, zones and priority, preflight
+//! skips, clean-up of failed pools this run created, capacity reservation groups, and
+//! `quota show|request`, all against the fake ARM server.
+
+use serde_json::{json, Value};
+
+use crate::fake_arm::{pool_path, FakeArm, PutFailure, SUB};
+use crate::support::{aksgpu_arm, CreatePool, Run};
+
+const A100: &str = "Standard_NC24ads_A100_v4";
+const T4: &str = "Standard_NC4as_T4_v3";
+const A10: &str = "Standard_NV36ads_A10_v5";
+const CAPACITY: [&str; 5] = [
+    "AllocationFailed",
+    "ZonalAllocationFailed",
+    "OverconstrainedAllocationRequest",
+    "OverconstrainedZonalAllocationRequest",
+    "SkuNotAvailable",
+];
+
+fn create(arm: &FakeArm, extra: &[&str]) -> Run {
+    aksgpu_arm(&arm.base, &CreatePool::new().with(extra).args(), &[])
+}
+
+fn puts(arm: &FakeArm) -> Vec<Value> {
+    arm.log().iter().filter(|r| r.method == "PUT").map(|r| r.json()).collect()
+}
+
+fn put_sizes(arm: &FakeArm) -> Vec<String> {
+    puts(arm).iter().map(|b| b["properties"]["vmSize"].as_str().unwrap_or("").to_owned()).collect()
+}
+
+fn outcomes(v: &Value) -> Vec<(String, String)> {
+    v["attempts"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no attempts in {v}"))
+        .iter()
+        .map(|a| (a["vm_size"].as_str().unwrap_or("").to_owned(), a["outcome"].as_str().unwrap_or("").to_owned()))
+        .collect()
+}
+
+fn pair(size: &str, outcome: &str) -> (String, String) {
+    (size.to_owned(), outcome.to_owned())
+}
+
+/// Requests (method, last path segment) from the first PUT on.
+fn after_first_put(arm: &FakeArm) -> Vec<String> {
+    arm.calls()
+        .iter()
+        .skip_while(|(m, _)| m != "PUT")
+        .map(|(m, p)| format!("{m} {}", p.rsplit('/').next().unwrap_or("")))
+        .collect()
+}
+
+#[test]
+fn each_capacity_code_sync_and_async_fails_over_to_the_next_size() {
+    for code in CAPACITY {
+        for sync in [true, false] {
+            let arm = FakeArm::start();
+            arm.with(|s| s.put_failures.push(PutFailure::code(A100, code, sync)));
+            let r = create(&arm, &["--fallback-vm-size", T4, "-o", "json"]);
+            assert_eq!(r.code, 0, "{code} sync={sync}: {}", r.stderr);
+            let v = r.json();
+            assert_eq!(outcomes(&v), [pair(A100, "capacity"), pair(T4, "created")], "{code} sync={sync}");
+            assert_eq!(v["attempts"][0]["code"], code);
+            assert_eq!(v["created"], json!({"vm_size": T4, "zones": [], "spot": false}));
+            assert_eq!(put_sizes(&arm), [A100, T4], "{code} sync={sync}");
+            // Only a pool this run created (async: accepted, then Failed) is deleted, and the
+            // next PUT waits until GET says 404.
+            let deletes = arm.count("DELETE", &pool_path("c1", "gpu"));
+            assert_eq!(deletes, usize::from(!sync), "{code} sync={sync}: {:?}", arm.calls());
+            if !sync {
+                let seq = after_first_put(&arm);
+                let del = seq.iter().position(|c| c == "DELETE gpu").expect("delete");
+                let second_put = seq.iter().rposition(|c| c == "PUT gpu").expect("second put");
+                assert!(del < second_put, "{seq:?}");
+                assert!(seq[del + 1..second_put].iter().filter(|c| *c == "GET gpu").count() >= 2, "{seq:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn quota_failures_fail_over_and_the_message_gives_the_quota_request_command() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        s.put_failures.push(PutFailure::code(A100, "QuotaExceeded", true));
+        s.put_failures.push(PutFailure::code(T4, "ErrCode_InsufficientVCPUQuota", false));
+        let mut busy = PutFailure::code(A10, "OperationNotAllowed", true);
+        busy.error["error"]["message"] = json!("Operation could not be completed as it results in exceeding approved Total Regional Cores quota.");
+        s.put_failures.push(busy);
+    });
+    let r = create(&arm, &["--fallback-vm-size", T4, "--fallback-vm-size", A10, "-o", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v = r.json();
+    assert_eq!(outcomes(&v), [pair(A100, "quota"), pair(T4, "quota"), pair(A10, "quota")]);
+    assert_eq!(v["created"], Value::Null);
+    let cmd = format!("aksgpu quota request --subscription {SUB} --location eastus --vm-size {A10} --nodes 1");
+    assert!(v["next_steps"][0].as_str().expect("step").contains(&cmd), "{}", v["next_steps"]);
+    assert!(r.stderr.contains(&cmd) && r.stderr.contains("another region"), "{}", r.stderr);
+    assert!(r.stderr.contains("all 3 attempt(s) failed"), "{}", r.stderr);
+}
+
+#[test]
+fn a_restricted_size_and_a_quota_short_size_are_skipped_without_a_put() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        for sku in &mut s.skus {
+            if sku["name"] == A100 {
+                sku["restrictions"] = json!([{"type": "Location", "values": ["eastus"], "reasonCode": "NotAvailableForSubscription"}]);
+            }
+        }
+        for u in &mut s.usages {
+            if u["name"]["value"] == "standardNCASv3_T4Family" {
+                // T4: 4 vCPUs × (1 node + 1 surge) = 8 > 6 free.
+                u["limit"] = json!(6);
+            }
+        }
+    });
+    let r = create(&arm, &["--fallback-vm-size", T4, "--fallback-vm-size", A10, "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    assert_eq!(outcomes(&v), [pair(A100, "restricted"), pair(T4, "quota"), pair(A10, "created")]);
+    assert!(v["attempts"][0]["message"].as_str().expect("msg").contains("NotAvailableForSubscription"));
+    assert!(v["attempts"][1]["message"].as_str().expect("msg").contains("needs 8"), "{}", v["attempts"][1]);
+    assert_eq!(put_sizes(&arm), [A10]);
+}
+
+#[test]
+fn a_zonal_capacity_failure_tries_each_zone_alone_before_the_next_size() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        for zones in [vec!["1", "2", "3"], vec!["1"]] {
+            let mut f = PutFailure::code(A100, "ZonalAllocationFailed", false);
+            f.zones = Some(zones.into_iter().map(str::to_owned).collect());
+            s.put_failures.push(f);
+        }
+    });
+    let r = create(&arm, &["--zones", "1,2,3", "--fallback-vm-size", T4, "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let zones: Vec<Value> = puts(&arm).iter().map(|b| b["properties"]["availabilityZones"].clone()).collect();
+    assert_eq!(zones, [json!(["1", "2", "3"]), json!(["1"]), json!(["2"])]);
+    assert_eq!(r.json()["created"], json!({"vm_size": A100, "zones": ["2"], "spot": false}));
+    assert_eq!(arm.count("DELETE", "/agentPools/gpu"), 2);
+}
+
+#[test]
+fn a_pool_that_existed_before_the_run_is_never_deleted_and_gets_no_failover() {
+    let arm = FakeArm::start();
+    let mut existing = json!({"id": pool_path("c1", "gpu"), "name": "gpu",
+        "properties": {"vmSize": T4, "count": 1, "mode": "User", "provisioningState": "Failed"}});
+    existing["properties"]["osType"] = json!("Linux");
+    arm.put_pool("c1", "gpu", existing);
+    arm.with(|s| s.put_failures.push(PutFailure::code(A100, "AllocationFailed", false)));
+    let r = create(&arm, &["--fallback-vm-size", A10]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("already exists"), "{}", r.stderr);
+    assert_eq!(arm.count("DELETE", "/"), 0);
+    assert_eq!(arm.count("PUT", "/"), 0);
+}
+
+#[test]
+fn max_attempts_caps_the_puts() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        for size in [A100, T4, A10] {
+            s.put_failures.push(PutFailure::code(size, "AllocationFailed", true));
+        }
+    });
+    let r = create(&arm, &["--fallback-vm-size", T4, "--fallback-vm-size", A10, "--max-attempts", "2", "-o", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(put_sizes(&arm), [A100, T4]);
+    assert_eq!(outcomes(&r.json()), [pair(A100, "capacity"), pair(T4, "capacity")]);
+    assert!(r.stderr.contains("reserve capacity"), "{}", r.stderr);
+}
+
+#[test]
+fn recommend_failover_defaults_to_three_attempts_in_the_clusters_region() {
+    let arm = FakeArm::start();
+    arm.with(|s| s.put_failures.push(PutFailure::code("*", "AllocationFailed", true)));
+    let args = ["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--yes", "--recommend", "--model", "llama-3.1-8b", "--failover", "--skip-preflight", "-o", "json"];
+    let r = aksgpu_arm(&arm.base, &args, &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("failover candidates in eastus"), "{}", r.stderr);
+    let sizes = put_sizes(&arm);
+    assert_eq!(sizes.len(), 3, "{sizes:?}");
+    assert_eq!(outcomes(&r.json()).len(), 3);
+    let mut unique = sizes.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), 3, "{sizes:?}");
+}
+
+#[test]
+fn a_failure_that_is_not_about_capacity_stops_at_once() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        let mut f = PutFailure::code(A100, "InvalidParameter", true);
+        f.error = json!({"code": "InvalidParameter", "message": "The value of parameter orchestratorVersion is invalid.", "target": "orchestratorVersion"});
+        s.put_failures.push(f);
+    });
+    let r = create(&arm, &["--fallback-vm-size", T4]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("InvalidParameter"), "{}", r.stderr);
+    assert_eq!(put_sizes(&arm), [A100]);
+    assert_eq!(arm.count("DELETE", "/"), 0);
+}
+
+#[test]
+fn spot_capacity_failure_moves_to_on_demand_of_the_same_size() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        let mut f = PutFailure::code(A100, "OverconstrainedAllocationRequest", false);
+        f.spot = Some(true);
+        s.put_failures.push(f);
+    });
+    let r = create(&arm, &["--spot", "--fallback-on-demand", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let bodies = puts(&arm);
+    assert_eq!(bodies.len(), 2);
+    assert_eq!(bodies[0]["properties"]["scaleSetPriority"], "Spot");
+    assert!(bodies[1]["properties"].get("scaleSetPriority").is_none(), "{}", bodies[1]);
+    assert_eq!(bodies[1]["properties"]["vmSize"], A100);
+    assert_eq!(r.json()["created"]["spot"], false);
+}
+
+#[test]
+fn the_same_request_is_never_sent_twice() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        s.put_failures.push(PutFailure::code(A100, "ZonalAllocationFailed", true));
+        s.put_failures.push(PutFailure::code(T4, "ZonalAllocationFailed", true));
+    });
+    // A100 is named twice; zone 1 alone comes up for both sizes.
+    let r = create(&arm, &["--zones", "1", "--fallback-vm-size", A100, "--fallback-vm-size", T4, "-o", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(put_sizes(&arm), [A100, T4]);
+    let bodies: Vec<String> = puts(&arm).iter().map(Value::to_string).collect();
+    let mut unique = bodies.clone();
+    unique.dedup();
+    assert_eq!(bodies, unique);
+}
+
+#[test]
+fn dry_run_lists_the_candidates_with_preflight_verdicts_and_writes_nothing() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        for sku in &mut s.skus {
+            if sku["name"] == T4 {
+                sku["restrictions"] = json!([{"type": "Location", "values": ["eastus"], "reasonCode": "NotAvailableForSubscription"}]);
+            }
+        }
+    });
+    let r = create(&arm, &["--fallback-vm-size", T4, "--fallback-vm-size", A10, "--dry-run", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    let verdicts: Vec<(String, String)> = v["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .map(|c| (c["vm_size"].as_str().unwrap_or("").to_owned(), c["preflight"].as_str().unwrap_or("").to_owned()))
+        .collect();
+    assert_eq!(verdicts, [pair(A100, "go"), pair(T4, "restricted"), pair(A10, "go")]);
+    assert!(arm.log().iter().all(|r| r.method == "GET"), "{:?}", arm.calls());
+    let table = create(&arm, &["--fallback-vm-size", T4, "--fallback-vm-size", A10, "--dry-run"]);
+    assert!(table.stdout.contains("PREFLIGHT") && table.stdout.contains("restricted"), "{}", table.stdout);
+}
+
+/// The table people see (the README's "When Azure has no capacity" shows this run).
+#[test]
+fn attempts_table_for_people() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        let mut zonal = PutFailure::code(A100, "ZonalAllocationFailed", false);
+        zonal.zones = Some(vec!["1".into(), "2".into()]);
+        s.put_failures.push(zonal);
+        for z in ["1", "2"] {
+            let mut f = PutFailure::code(A100, "AllocationFailed", true);
+            f.zones = Some(vec![z.into()]);
+            s.put_failures.push(f);
+        }
+        for u in &mut s.usages {
+            if u["name"]["value"] == "standardNCASv3_T4Family" {
+                u["limit"] = json!(4);
+            }
+        }
+    });
+    let r = create(&arm, &["--zones", "1,2", "--fallback-vm-size", T4, "--fallback-vm-size", A10]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(lines[0].starts_with("Created pool gpu in cluster c1 as Standard_NV36ads_A10_v5"), "{}", r.stdout);
+    assert!(lines[1].contains("VM SIZE") && lines[1].contains("OUTCOME"), "{}", r.stdout);
+    assert_eq!(lines.len(), 7, "{}", r.stdout);
+    if std::env::var_os("AKSGPU_PRINT_TABLE").is_some() {
+        eprintln!("{}", r.stdout);
+    }
+}
+
+fn crg_id(name: &str) -> String {
+    format!("/subscriptions/{SUB}/resourceGroups/rg/providers/Microsoft.Compute/capacityReservationGroups/{name}")
+}
+
+fn add_group(arm: &FakeArm, name: &str, location: &str, size: &str, capacity: u64, allocated: usize) {
+    let vms: Vec<Value> = (0..allocated).map(|i| json!({"id": format!("/vm{i}")})).collect();
+    let group = json!({"id": crg_id(name), "name": name, "location": location,
+        "properties": {"capacityReservations": [{"id": format!("{}/capacityReservations/r1", crg_id(name))}],
+            "instanceView": {"capacityReservations": [{"name": "r1", "utilizationInfo": {"currentCapacity": capacity, "virtualMachinesAllocated": vms}}]}}});
+    let res = json!({"name": "r1", "location": location, "sku": {"name": size, "capacity": capacity}, "properties": {"provisioningState": "Succeeded"}});
+    arm.with(|s| s.reservation_groups.insert(crg_id(name).to_ascii_lowercase(), (group, vec![res])));
+}
+
+#[test]
+fn a_capacity_reservation_group_is_checked_before_any_write_and_sent_on_the_pool() {
+    let arm = FakeArm::start();
+    add_group(&arm, "crgwest", "westus", A100, 4, 0);
+    add_group(&arm, "crgt4", "eastus", T4, 4, 0);
+    add_group(&arm, "crgfull", "eastus", A100, 2, 2);
+    add_group(&arm, "crgok", "eastus", A100, 3, 1);
+    for (name, want) in [
+        ("crgmissing", "does not exist"),
+        ("crgwest", "is in westus, but the cluster is in eastus"),
+        ("crgt4", "holds no reservation for Standard_NC24ads_A100_v4 (it reserves Standard_NC4as_T4_v3)"),
+        ("crgfull", "has 0 free Standard_NC24ads_A100_v4 instance(s); the pool asks for 2"),
+    ] {
+        let r = create(&arm, &["--count", "2", "--capacity-reservation-group", &crg_id(name)]);
+        assert_eq!(r.code, 1, "{name}: {}", r.stderr);
+        assert!(r.stderr.contains(want), "{name}: {}", r.stderr);
+        assert_eq!(arm.count("PUT", "/"), 0, "{name}");
+    }
+    let r = create(&arm, &["--count", "2", "--capacity-reservation-group", &crg_id("crgok")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(puts(&arm)[0]["properties"]["capacityReservationGroupID"], crg_id("crgok"));
+    let bad = create(&arm, &["--capacity-reservation-group", "crg1"]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+}
