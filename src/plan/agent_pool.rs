@@ -68,6 +68,12 @@ impl PoolRequest {
     }
 }
 
+/// Surge nodes for a pool of `max_nodes`: AKS's default max surge of 10 %, at least one
+/// (<https://learn.microsoft.com/azure/aks/upgrade-aks-cluster#customize-node-surge-upgrade>).
+pub fn surge_for(max_nodes: u32) -> u32 {
+    max_nodes.div_ceil(10).max(1)
+}
+
 /// A validated pool.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PoolSpec {
@@ -718,7 +724,7 @@ impl PoolSpec {
 
     /// Surge nodes during upgrades: AKS's default max surge of 10 %, at least one.
     pub fn surge_nodes(&self) -> u32 {
-        self.max_nodes().div_ceil(10).max(1)
+        surge_for(self.max_nodes())
     }
 
     /// vCPUs of quota the pool needs: vCPUs × (max nodes + surge).

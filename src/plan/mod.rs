@@ -39,6 +39,8 @@ pub enum StepKind {
     ReadUsages,
     /// GET a preview feature's registration state.
     ReadFeature,
+    /// PUT a new vCPU limit (Microsoft.Quota).
+    RequestQuota,
     /// GET a capacity reservation group (with its instance view).
     ReadReservationGroup,
     /// GET the capacity reservations of a group.

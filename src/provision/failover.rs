@@ -251,6 +251,17 @@ fn classify(e: ArmError, accepted: bool) -> Result<(Outcome, String, String), Cr
     };
     let Some(body) = e.body() else { return Err(e.into()) };
     let code = body.deciding_code().to_owned();
-    let how = if accepted { "the operation failed" } else { "Azure refused the request" };
-    Ok((outcome, code, format!("{how}: {}", body.describe())))
+    let all = {
+        let mut v = vec![body];
+        let mut i = 0;
+        while i < v.len() {
+            let d: Vec<&crate::arm::ErrorBody> = v[i].details.iter().collect();
+            v.extend(d);
+            i += 1;
+        }
+        v
+    };
+    let msg = all.iter().find(|e| e.code == code).map_or(body.message.as_str(), |e| e.message.as_str());
+    let how = if accepted { "operation failed" } else { "PUT refused" };
+    Ok((outcome, code, format!("{how}: {}", crate::arm::redact::sanitize(msg))))
 }

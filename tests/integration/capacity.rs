@@ -333,3 +333,89 @@ fn a_capacity_reservation_group_is_checked_before_any_write_and_sent_on_the_pool
     let bad = create(&arm, &["--capacity-reservation-group", "crg1"]);
     assert_eq!(bad.code, 2, "{}", bad.stderr);
 }
+
+fn quota(arm: &FakeArm, args: &[&str]) -> Run {
+    aksgpu_arm(&arm.base, args, &[])
+}
+
+const FAMILY: &str = "standardNCADSA100v4Family";
+
+#[test]
+fn quota_show_gives_usage_limit_and_the_nodes_that_still_fit() {
+    let arm = FakeArm::start();
+    let r = quota(&arm, &["quota", "show", "--location", "eastus", "--vm-size", A100, "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    assert_eq!(v["usages"][0], json!({"name": FAMILY, "display": FAMILY, "used": 0, "limit": 96, "free": 96}));
+    assert_eq!(v["usages"][1]["name"], "cores");
+    // 24 vCPUs × (3 nodes + 1 surge) = 96.
+    assert_eq!(v["nodes_that_fit"], 3);
+    let all = quota(&arm, &["quota", "show", "--location", "eastus"]);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    for fam in [FAMILY, "standardNCASv3_T4Family", "cores"] {
+        assert!(all.stdout.contains(fam), "{fam}: {}", all.stdout);
+    }
+}
+
+fn quota_request(arm: &FakeArm, extra: &[&str]) -> Run {
+    let mut args = vec!["quota", "request", "--location", "eastus", "-o", "json"];
+    args.extend_from_slice(extra);
+    quota(arm, &args)
+}
+
+#[test]
+fn quota_request_succeeds_counting_surge_nodes() {
+    let arm = FakeArm::start();
+    let r = quota_request(&arm, &["--vm-size", A100, "--nodes", "4"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    assert_eq!((v["status"].as_str(), v["from"].as_u64(), v["to"].as_u64()), (Some("Succeeded"), Some(96), Some(120)));
+    let puts: Vec<_> = arm.log().into_iter().filter(|r| r.method == "PUT").collect();
+    assert_eq!(puts.len(), 1);
+    assert!(puts[0].target.contains(&format!("/providers/Microsoft.Compute/locations/eastus/providers/Microsoft.Quota/quotas/{FAMILY}?api-version=2025-09-01")), "{}", puts[0].target);
+    assert_eq!(puts[0].json(), json!({"properties": {"limit": {"limitObjectType": "LimitValue", "value": 120}, "name": {"value": FAMILY}}}));
+    assert!(arm.count("GET", "/quotaRequests/") >= 2, "{:?}", arm.calls());
+    let after = quota(&arm, &["quota", "show", "--location", "eastus", "--family", FAMILY, "-o", "json"]);
+    assert_eq!(after.json()["usages"][0]["limit"], 120);
+}
+
+#[test]
+fn quota_request_failed_gives_azures_reason() {
+    let arm = FakeArm::start();
+    arm.with(|s| s.quota_statuses = vec!["InProgress".into(), "Failed".into()]);
+    let r = quota_request(&arm, &["--family", FAMILY, "--limit", "200"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.json()["code"], "ContactSupport");
+    assert!(r.stderr.contains("did not grant") && r.stderr.contains("Request failed, please contact support."), "{}", r.stderr);
+}
+
+#[test]
+fn quota_request_still_in_progress_at_the_timeout_exits_4_with_the_check_command() {
+    let arm = FakeArm::start();
+    arm.with(|s| s.quota_statuses = vec!["InProgress".into()]);
+    let r = quota_request(&arm, &["--family", FAMILY, "--limit", "200", "--timeout", "1s"]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    let id = r.json()["request_id"].as_str().expect("id").to_owned();
+    let check = format!("aksgpu quota show --subscription {SUB} --location eastus --family {FAMILY} --request {id}");
+    assert!(r.stderr.contains(&check), "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 1);
+    let later = quota(&arm, &["quota", "show", "--location", "eastus", "--family", FAMILY, "--request", &id, "-o", "json"]);
+    assert_eq!(later.json()["state"], "InProgress", "{}", later.stderr);
+}
+
+#[test]
+fn quota_request_never_lowers_a_limit_and_dry_run_sends_nothing() {
+    let arm = FakeArm::start();
+    let lower = quota_request(&arm, &["--family", FAMILY, "--limit", "50"]);
+    assert_eq!(lower.code, 2, "{}", lower.stderr);
+    assert!(lower.stderr.contains("never lowers a limit"), "{}", lower.stderr);
+    let same = quota_request(&arm, &["--family", FAMILY, "--limit", "96"]);
+    assert_eq!((same.code, same.json()["status"].as_str()), (0, Some("enough")), "{}", same.stderr);
+    let dry = quota_request(&arm, &["--vm-size", A100, "--nodes", "9", "--dry-run"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    let v = dry.json();
+    // 24 × (9 + 1) = 240.
+    assert_eq!(v["steps"][0]["body"]["properties"]["limit"]["value"], 240);
+    assert_eq!(v["steps"][0]["method"], "PUT");
+    assert!(arm.log().iter().all(|r| r.method == "GET"), "{:?}", arm.calls());
+}

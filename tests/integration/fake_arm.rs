@@ -99,7 +99,8 @@ impl PutFailure {
     /// A failure with this ARM error code, in `error.code` (sync, 400/409) or as the
     /// operation's error whose `details[0].code` carries it (async).
     pub fn code(vm_size: &str, code: &str, sync: bool) -> Self {
-        let message = format!("Allocation failed for {vm_size}: {code} (fake ARM)");
+        // Azure's wording (https://aka.ms/allocation-guidance).
+        let message = format!("Allocation failed. We do not have sufficient capacity for the requested VM size {vm_size} in this region. Read more about improving likelihood of allocation success at http://aka.ms/allocation-guidance ({code})");
         let error = if sync {
             json!({"error": {"code": code, "message": message, "target": "vmSize"}})
         } else {
