@@ -234,6 +234,10 @@ Azure's size tables write it (an A100 sold as 80 GB meets 80GB). Parameter count
 pub struct RecommendArgs {
     #[command(flatten)]
     pub need: WorkloadArgs,
+    /// Rank the sizes this capacity reservation group reserves first (reads it from Azure, with
+    /// the credentials of AKSGPU_AUTH / the environment; the subscription comes from the id).
+    #[arg(long, value_name = "ID")]
+    pub capacity_reservation_group: Option<String>,
     /// Tokens of context per sequence [default: 4096 for inference, 2048 for training].
     #[arg(long, value_name = "TOKENS", value_parser = units::parse_count, allow_negative_numbers = true)]
     pub context: Option<u64>,

@@ -293,8 +293,12 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
         req.notes.push(format!("prices: {}", source.describe()));
     }
     req.price_source = Some(source.describe());
-    let outcome = recommend::recommend(&catalog, &req);
+    let mut outcome = recommend::recommend(&catalog, &req);
     let p = &ctx.printer;
+    if let Some(id) = &args.capacity_reservation_group {
+        let reserved = read_reserved(p, id)?;
+        prefer_reserved(&mut outcome, id, &reserved);
+    }
     if args.output == Format::Table {
         notes(p, &outcome);
     }
@@ -316,6 +320,61 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
         .into());
     }
     Ok(())
+}
+
+/// The sizes a capacity reservation group reserves, with the instances still free.
+fn read_reserved(p: &Printer, id: &str) -> Result<Vec<(String, u64)>, Error> {
+    let segs: Vec<&str> = id.trim_matches('/').split('/').collect();
+    let ok = segs.len() == 8 && segs[0].eq_ignore_ascii_case("subscriptions") && segs[6].eq_ignore_ascii_case("capacityReservationGroups");
+    if !ok {
+        return Err(Error::usage(
+            format!("--capacity-reservation-group {id:?} is not a capacity reservation group resource id"),
+            Some("pass /subscriptions/SUB/resourceGroups/RG/providers/Microsoft.Compute/capacityReservationGroups/NAME".into()),
+        ));
+    }
+    let arm = crate::cli::ArmArgs {
+        subscription: Some(segs[1].to_owned()),
+        auth: None,
+        cloud: crate::arm::Cloud::AzureCloud,
+        timeout: std::time::Duration::from_secs(300),
+        verbose: 0,
+    };
+    let az = crate::commands::azure::connect(&arm)?;
+    let progress = crate::provision::Progress::default();
+    let r = crate::commands::azure::run_with_spinner(p, &progress, None, async |report| {
+        report("reading the capacity reservation group");
+        crate::provision::pool::read_group(&az.client, id).await.map_err(Error::from)
+    })?;
+    if r.group.is_none() {
+        return Err(Error::NoFit { message: format!("capacity reservation group {id} does not exist"), hint: None });
+    }
+    Ok(r.sizes().into_iter().map(|s| (s.clone(), r.free(&s).unwrap_or(0))).collect())
+}
+
+/// Move the reserved sizes to the top (keeping the order among them and among the rest), and
+/// say so in their reasons; reserved sizes that are not recommended get a note.
+fn prefer_reserved(outcome: &mut Outcome, id: &str, reserved: &[(String, u64)]) {
+    let name = id.rsplit('/').next().unwrap_or(id);
+    let free = |size: &str| reserved.iter().find(|(s, _)| s.eq_ignore_ascii_case(size)).map(|x| x.1);
+    let (mut mine, rest): (Vec<_>, Vec<_>) =
+        std::mem::take(&mut outcome.recommendations).into_iter().partition(|r| free(&r.vm_size).is_some());
+    for r in &mut mine {
+        let n = free(&r.vm_size).unwrap_or(0);
+        r.reasons.insert(0, format!("reserved in {name}: {n} instance(s) free"));
+    }
+    let missing: Vec<&str> = reserved
+        .iter()
+        .filter(|(s, _)| !mine.iter().any(|r| r.vm_size.eq_ignore_ascii_case(s)))
+        .map(|(s, _)| s.as_str())
+        .collect();
+    if !missing.is_empty() {
+        outcome.requirements.notes.push(format!(
+            "{name} also reserves {}: not recommended for this workload (or below --top)",
+            missing.join(", ")
+        ));
+    }
+    mine.extend(rest);
+    outcome.recommendations = mine;
 }
 
 fn constraint_words(c: &str) -> String {

@@ -109,12 +109,17 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, location: Option<&s
 /// The pool's capacity reservation group and its reservations, when it names one.
 pub async fn read_reservation(client: &ArmClient, spec: &PoolSpec) -> Result<Option<Reservation>, ArmError> {
     let Some(id) = &spec.capacity_reservation_group else { return Ok(None) };
+    read_group(client, id).await.map(Some)
+}
+
+/// A capacity reservation group (None inside when it does not exist) and its reservations.
+pub async fn read_group(client: &ArmClient, id: &str) -> Result<Reservation, ArmError> {
     let (group_url, list_url) = crate::plan::pool::reservation_urls(id);
     let Some(group) = client.get_json_opt::<Value>(&group_url).await? else {
-        return Ok(Some(Reservation { group: None, reservations: vec![] }));
+        return Ok(Reservation { group: None, reservations: vec![] });
     };
     let reservations = client.list(&list_url).await?;
-    Ok(Some(Reservation { group: Some(group), reservations }))
+    Ok(Reservation { group: Some(group), reservations })
 }
 
 /// The `aksgpu wait` command line for a pool.

@@ -419,3 +419,52 @@ fn quota_request_never_lowers_a_limit_and_dry_run_sends_nothing() {
     assert_eq!(v["steps"][0]["method"], "PUT");
     assert!(arm.log().iter().all(|r| r.method == "GET"), "{:?}", arm.calls());
 }
+
+#[test]
+fn a_gpuconfig_pool_fails_over_through_fallback_vm_sizes() {
+    let arm = FakeArm::start();
+    arm.with(|s| s.put_failures.push(PutFailure::code(A100, "SkuNotAvailable", true)));
+    let dir = crate::support::temp_dir("capacity-gpuconfig");
+    let file = dir.join("gpu.yaml");
+    let text = format!(
+        "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\npools:\n  - name: gpu\n    vmSize: {A100}\n    fallbackVmSizes: [{T4}]\n"
+    );
+    std::fs::write(&file, text).expect("write");
+    let r = aksgpu_arm(&arm.base, &["apply", "-f", file.to_str().expect("path"), "--yes", "-o", "json"], &[]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(put_sizes(&arm), [A100, T4]);
+    let bad = format!(
+        "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\npools:\n  - name: gpu\n    vmSize: {A100}\n    migProfile: MIG1g\n    fallbackVmSizes: [{T4}]\n"
+    );
+    std::fs::write(&file, bad).expect("write");
+    let r = aksgpu_arm(&arm.base, &["apply", "-f", file.to_str().expect("path"), "--yes"], &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("pools[0].fallbackVmSizes"), "{}", r.stderr);
+}
+
+#[test]
+fn recommend_ranks_the_reserved_sizes_first() {
+    let arm = FakeArm::start();
+    let ask = ["recommend", "--workload", "inference", "--model", "llama-3.1-8b", "--region", "eastus", "-o", "json"];
+    let plain = aksgpu_arm(&arm.base, &ask, &[]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    let sizes: Vec<String> = plain.json()["recommendations"]
+        .as_array()
+        .expect("recommendations")
+        .iter()
+        .map(|r| r["vm_size"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert!(sizes.len() >= 2, "{sizes:?}");
+    add_group(&arm, "crgrec", "eastus", &sizes[1], 4, 1);
+    let mut with = ask.to_vec();
+    let id = crg_id("crgrec");
+    with.extend(["--capacity-reservation-group", &id]);
+    let r = aksgpu_arm(&arm.base, &with, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    assert_eq!(v["recommendations"][0]["vm_size"], sizes[1].as_str());
+    assert_eq!(v["recommendations"][0]["reasons"][0], "reserved in crgrec: 3 instance(s) free");
+    assert_eq!(v["recommendations"][1]["vm_size"], sizes[0].as_str());
+    let missing = aksgpu_arm(&arm.base, &[&ask[..], &["--capacity-reservation-group", &crg_id("nope")]].concat(), &[]);
+    assert_eq!(missing.code, 1, "{}", missing.stderr);
+}

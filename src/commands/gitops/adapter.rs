@@ -170,6 +170,7 @@ pub async fn read_export(
         cluster: cluster.into(),
         features: features::GPU_FEATURES.iter().map(|f| f.0.to_owned()).collect(),
         pools: vec![],
+        fallbacks: Default::default(),
         operator: None,
         kaito: None,
     };
@@ -202,12 +203,37 @@ pub async fn create_pool(
     location: Option<String>,
     dry_run: bool,
     timeout: Duration,
+    fallbacks: &[PoolSpec],
     report: Report<'_>,
     progress: &Progress,
 ) -> Result<CreateOutcome, Error> {
+    use crate::provision::failover::{self, Failover, Policy, Stopped};
     let opts =
         CreateOptions { dry_run, no_wait: false, skip_preflight: false, timeout, location, abort_on_interrupt: false };
-    Ok(pool::create(client, catalog, spec, &opts, report, progress).await?)
+    if fallbacks.is_empty() || dry_run {
+        return Ok(pool::create(client, catalog, spec, &opts, report, progress).await?);
+    }
+    // `fallbackVmSizes`: the same failover as `create-pool --fallback-vm-size`.
+    let candidates: Vec<PoolSpec> = std::iter::once(spec.clone()).chain(fallbacks.iter().cloned()).collect();
+    let policy = Policy { max_attempts: None, fallback_on_demand: false };
+    match failover::create(client, catalog, candidates, &opts, policy, report, progress).await {
+        Ok(Failover::Existing(o)) => Ok(o),
+        Ok(Failover::Done { created: Some((_, pool)), location, .. }) => Ok(CreateOutcome::Created { pool, location }),
+        Ok(Failover::Done { attempts, .. }) => Err(Error::NoFit {
+            message: format!(
+                "pool {}: no size could be created ({})",
+                spec.name,
+                attempts
+                    .iter()
+                    .map(|t| format!("{} {}", t.vm_size, t.code.as_deref().unwrap_or(t.outcome.word())))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            hint: Some("see `aksgpu quota show`, reserve capacity, or try another region".into()),
+        }),
+        Ok(Failover::DryRun { plan, .. }) => Ok(CreateOutcome::DryRun { plan, facts_read: true, note: None }),
+        Err(Stopped { error, .. }) => Err(error.into()),
+    }
 }
 
 fn target(d: &Desired) -> Target<'_> {

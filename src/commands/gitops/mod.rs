@@ -72,6 +72,7 @@ fn load(ctx: &Ctx, file: &Path, arm: &ArmArgs, offline_ok: bool) -> Result<Loade
     if sub != desired.subscription {
         desired.subscription.clone_from(&sub);
         desired.pools.iter_mut().for_each(|p| p.subscription.clone_from(&sub));
+        desired.fallbacks.values_mut().flatten().for_each(|p| p.subscription.clone_from(&sub));
     }
     Ok(Loaded {
         catalog,
@@ -304,7 +305,7 @@ fn offline_plan(l: &Loaded) -> Result<Plan, Error> {
 fn create_steps(l: &Loaded, spec: &crate::plan::PoolSpec, location: Option<String>) -> Result<Plan, Error> {
     let progress = Progress::default();
     let out = azure::run_interruptible(&progress, async {
-        adapter::create_pool(&l.client, &l.catalog, spec, location, true, l.timeout, &|_| {}, &progress).await
+        adapter::create_pool(&l.client, &l.catalog, spec, location, true, l.timeout, &[], &|_| {}, &progress).await
     })?;
     Ok(match out {
         crate::provision::pool::CreateOutcome::DryRun { plan, .. } => plan,
