@@ -291,9 +291,11 @@ fn attempts_table_for_people() {
     assert!(lines[0].starts_with("Created pool gpu in cluster c1 as Standard_NV36ads_A10_v5"), "{}", r.stdout);
     assert!(lines[1].contains("VM SIZE") && lines[1].contains("OUTCOME"), "{}", r.stdout);
     assert_eq!(lines.len(), 7, "{}", r.stdout);
-    if std::env::var_os("AKSGPU_PRINT_TABLE").is_some() {
-        eprintln!("{}", r.stdout);
-    }
+    insta::assert_snapshot!("failover-attempts-table", r.stdout);
+    let args = CreatePool::new().name("gpu2").with(&["--zones", "1,2", "--fallback-vm-size", T4, "-o", "json"]);
+    let json = aksgpu_arm(&arm.base, &args.args(), &[]);
+    assert_eq!(json.code, 1, "{}", json.stderr);
+    insta::assert_snapshot!("failover-attempts-failed-json", json.stdout);
 }
 
 fn crg_id(name: &str) -> String {

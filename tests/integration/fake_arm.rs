@@ -99,8 +99,13 @@ impl PutFailure {
     /// A failure with this ARM error code, in `error.code` (sync, 400/409) or as the
     /// operation's error whose `details[0].code` carries it (async).
     pub fn code(vm_size: &str, code: &str, sync: bool) -> Self {
-        // Azure's wording (https://aka.ms/allocation-guidance).
-        let message = format!("Allocation failed. We do not have sufficient capacity for the requested VM size {vm_size} in this region. Read more about improving likelihood of allocation success at http://aka.ms/allocation-guidance ({code})");
+        // Azure's wording, shortened (https://aka.ms/allocation-guidance).
+        let message = if code.contains("Quota") || code == "OperationNotAllowed" {
+            format!("Operation results in exceeding approved {vm_size} family cores quota.")
+        } else {
+            "Allocation failed. We do not have sufficient capacity for the requested VM size in this region.".to_owned()
+        };
+        let _ = vm_size;
         let error = if sync {
             json!({"error": {"code": code, "message": message, "target": "vmSize"}})
         } else {
