@@ -353,7 +353,7 @@ pub struct PoolTarget {
 /// `aksgpu create-pool`
 #[derive(Debug, Args)]
 #[command(after_help = "Exit codes: 0 created (or already identical), 1 failed or refused, 2 usage, 3 auth, \
-4 timed out (still running in Azure), 130 interrupted. Nothing is ever deleted.")]
+4 timed out (still running in Azure), 130 interrupted. Nothing is deleted, except during failover a pool this run created that failed.")]
 #[command(mut_args(with_recommend))]
 pub struct CreatePoolArgs {
     #[command(flatten)]
@@ -989,7 +989,7 @@ fn non_empty(text: &str) -> Result<String, String> {
 #[derive(Debug, Args)]
 #[command(
     after_help = "Exit codes: 0 applied (or nothing to change), 1 failed or refused (what was done and what was \
-not is listed; run again to resume), 2 bad file, 3 auth, 4 timed out, 130 interrupted. Nothing is ever deleted."
+not is listed; run again to resume), 2 bad file, 3 auth, 4 timed out, 130 interrupted. Nothing is deleted, except during failover (fallbackVmSizes) a pool this run created that failed."
 )]
 pub struct ApplyArgs {
     #[command(flatten)]

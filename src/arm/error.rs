@@ -128,7 +128,8 @@ impl ErrorBody {
         }
         let quota = |e: &&ErrorBody| {
             QUOTA_CODES.iter().any(|c| e.code.eq_ignore_ascii_case(c))
-                || (e.code.eq_ignore_ascii_case("OperationNotAllowed") && e.message.to_ascii_lowercase().contains("quota"))
+                || (e.code.eq_ignore_ascii_case("OperationNotAllowed")
+                    && e.message.to_ascii_lowercase().contains("quota"))
         };
         if all.iter().any(quota) {
             return FailureClass::Quota;
@@ -143,7 +144,11 @@ impl ErrorBody {
         let pick = |codes: &[&str]| all.iter().find(|e| codes.iter().any(|c| e.code.eq_ignore_ascii_case(c))).copied();
         pick(&CAPACITY_CODES)
             .or_else(|| pick(&QUOTA_CODES))
-            .or_else(|| all.iter().find(|e| e.code == "OperationNotAllowed" && e.message.to_ascii_lowercase().contains("quota")).copied())
+            .or_else(|| {
+                all.iter()
+                    .find(|e| e.code == "OperationNotAllowed" && e.message.to_ascii_lowercase().contains("quota"))
+                    .copied()
+            })
             .unwrap_or_else(|| self.innermost())
             .code
             .as_str()
@@ -414,9 +419,12 @@ mod tests {
         for code in ["QuotaExceeded", "ErrCode_InsufficientVCPUQuota"] {
             assert_eq!(body(serde_json::json!({"code": code, "message": "m"})).class(), FailureClass::Quota);
         }
-        let q = body(serde_json::json!({"code": "OperationNotAllowed", "message": "exceeds approved Total Regional Cores quota"}));
+        let q = body(
+            serde_json::json!({"code": "OperationNotAllowed", "message": "exceeds approved Total Regional Cores quota"}),
+        );
         assert_eq!((q.class(), q.deciding_code()), (FailureClass::Quota, "OperationNotAllowed"));
-        let busy = body(serde_json::json!({"code": "OperationNotAllowed", "message": "another operation is in progress"}));
+        let busy =
+            body(serde_json::json!({"code": "OperationNotAllowed", "message": "another operation is in progress"}));
         assert_eq!(busy.class(), FailureClass::Other);
         let bad = body(serde_json::json!({"code": "InvalidParameter", "message": "m", "target": "vmSize"}));
         assert_eq!((bad.class(), bad.deciding_code()), (FailureClass::Other, "InvalidParameter"));

@@ -31,9 +31,11 @@ pub fn run(
     opts: CreateOptions,
 ) -> anyhow::Result<()> {
     let p = &ctx.printer;
-    for (on, flag) in
-        [(a.no_wait, "--no-wait"), (a.install_operator, "--install-operator"), (a.register_features, "--register-features")]
-    {
+    for (on, flag) in [
+        (a.no_wait, "--no-wait"),
+        (a.install_operator, "--install-operator"),
+        (a.register_features, "--register-features"),
+    ] {
         if on {
             return Err(Error::usage(
                 format!("{flag} cannot be combined with failover (--fallback-vm-size, --failover, --fallback-on-demand, --max-attempts)"),
@@ -57,7 +59,12 @@ pub fn run(
             .into());
         }
         let sizes: Vec<&str> = candidates.iter().map(|c| c.size.name.as_str()).collect();
-        confirm(&format!("Create pool {} in cluster {}, trying {} in turn?", a.at.name, a.at.target.cluster, sizes.join(" then ")))?;
+        confirm(&format!(
+            "Create pool {} in cluster {}, trying {} in turn?",
+            a.at.name,
+            a.at.target.cluster,
+            sizes.join(" then ")
+        ))?;
     }
     let progress = Progress::default();
     let result = azure::run_with_spinner(p, &progress, Some(client), async |report| {
@@ -71,7 +78,9 @@ pub fn run(
             crate::commands::create_pool::render(p, a.output, catalog, &spec, &outcome, base)?;
             Ok(())
         }
-        Ok(Failover::DryRun { candidates, plan, location }) => render_dry_run(p, a.output, &base, &candidates, &plan, location),
+        Ok(Failover::DryRun { candidates, plan, location }) => {
+            render_dry_run(p, a.output, &base, &candidates, &plan, location)
+        }
         Ok(Failover::Done { attempts, created, location }) => {
             render_done(p, a, subscription, &attempts, created, location.as_deref())
         }
@@ -127,7 +136,8 @@ fn candidates(
         return Err(Error::NoFit { message: "no candidate sizes".into(), hint: None });
     };
     let req = a.pool_request(subscription, first.clone(), a.pool.gpu_driver);
-    let specs = plan::candidates(catalog, &req, rest).map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
+    let specs = plan::candidates(catalog, &req, rest)
+        .map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
     for n in specs.first().map(|s| s.notes.clone()).unwrap_or_default() {
         p.note(&format!("note: {n}"));
     }
@@ -194,16 +204,14 @@ pub fn attempts_table(attempts: &[Attempt]) -> String {
                 zones_text(&t.zones),
                 if t.spot { "spot" } else { "on-demand" }.to_owned(),
                 t.outcome.word().to_owned(),
-                t.code.clone().unwrap_or_else(|| if t.outcome == Outcome::Created { "-" } else { "preflight" }.to_owned()),
+                t.code
+                    .clone()
+                    .unwrap_or_else(|| if t.outcome == Outcome::Created { "-" } else { "preflight" }.to_owned()),
                 t.message.clone(),
             ]
         })
         .collect();
-    table(
-        &["#", "VM SIZE", "ZONES", "PRIORITY", "OUTCOME", "CODE", "MESSAGE"],
-        &[Align::Right],
-        &rows,
-    )
+    table(&["#", "VM SIZE", "ZONES", "PRIORITY", "OUTCOME", "CODE", "MESSAGE"], &[Align::Right], &rows)
 }
 
 fn render_dry_run(
@@ -277,7 +285,9 @@ fn render_done(
         emit(p, a.output, &Shown::new(text, v))?;
         let listed: Vec<String> = attempts
             .iter()
-            .map(|t| format!("{} [{}] {}", t.vm_size, zones_text(&t.zones), t.code.as_deref().unwrap_or(t.outcome.word())))
+            .map(|t| {
+                format!("{} [{}] {}", t.vm_size, zones_text(&t.zones), t.code.as_deref().unwrap_or(t.outcome.word()))
+            })
             .collect();
         return Err(Error::NoFit {
             message: format!("all {} attempt(s) failed: {}", attempts.len(), listed.join("; ")),

@@ -27,7 +27,10 @@ fn resolve(catalog: &Catalog, w: &QuotaFamilyArgs) -> Result<Which, Error> {
     let size = match &w.vm_size {
         None => None,
         Some(s) => Some(catalog.size(s).ok_or_else(|| {
-            Error::usage(format!("--vm-size {s:?} is not in the catalog"), Some("pass --family with the quota family name".into()))
+            Error::usage(
+                format!("--vm-size {s:?} is not in the catalog"),
+                Some("pass --family with the quota family name".into()),
+            )
         })?),
     };
     let family = match (&w.family, size) {
@@ -66,7 +69,12 @@ pub fn show(ctx: &Ctx, a: &QuotaShowArgs) -> anyhow::Result<()> {
         let s = azure::run_with_spinner(p, &progress, None, async |_| {
             exec::status(&client, &sub, &w.location, id).await.map_err(Error::from)
         })?;
-        let text = format!("quota request {} is {}{}", s.id, s.state, s.message.as_deref().map(|m| format!(": {m}")).unwrap_or_default());
+        let text = format!(
+            "quota request {} is {}{}",
+            s.id,
+            s.state,
+            s.message.as_deref().map(|m| format!(": {m}")).unwrap_or_default()
+        );
         emit(p, a.output, &Shown::new(text, json!(s)))?;
         return Ok(());
     }
@@ -77,7 +85,8 @@ pub fn show(ctx: &Ctx, a: &QuotaShowArgs) -> anyhow::Result<()> {
     let mut names: Vec<String> = match &w.family {
         Some(f) => vec![f.clone()],
         None => {
-            let mut fams: Vec<String> = catalog.sizes.iter().filter_map(|s| s.quota_family.as_deref().map(str::to_owned)).collect();
+            let mut fams: Vec<String> =
+                catalog.sizes.iter().filter_map(|s| s.quota_family.as_deref().map(str::to_owned)).collect();
             fams.sort();
             fams.dedup();
             fams
@@ -93,7 +102,9 @@ pub fn show(ctx: &Ctx, a: &QuotaShowArgs) -> anyhow::Result<()> {
         .into());
     }
     let regional = found.iter().find(|u| u.name == "cores").map(Usage::free);
-    let fit = |u: &Usage| w.size.as_ref().map(|(_, vcpus)| plan::nodes_that_fit(*vcpus, u.free().min(regional.unwrap_or(u64::MAX))));
+    let fit = |u: &Usage| {
+        w.size.as_ref().map(|(_, vcpus)| plan::nodes_that_fit(*vcpus, u.free().min(regional.unwrap_or(u64::MAX))))
+    };
     let rows: Vec<Vec<String>> = found.iter().map(|u| row(u, if u.name == "cores" { None } else { fit(u) })).collect();
     let mut headers = vec!["FAMILY", "USED", "LIMIT", "FREE"];
     if w.size.is_some() {
@@ -166,8 +177,18 @@ pub fn request(ctx: &Ctx, a: &QuotaRequestArgs) -> anyhow::Result<()> {
         Decision::Ask { from, to } => (from, to),
     };
     if a.dry_run {
-        let header = format!("Dry run: nothing is sent. The request raises {family} in {} from {from} to {to} vCPUs:", w.location);
-        azure::render_plan(p, a.output, &azure::base_url(&a.arm), &plan::plan(&sub, &w.location, &family, to), &header, json!({"family": family, "from": from, "to": to}))?;
+        let header = format!(
+            "Dry run: nothing is sent. The request raises {family} in {} from {from} to {to} vCPUs:",
+            w.location
+        );
+        azure::render_plan(
+            p,
+            a.output,
+            &azure::base_url(&a.arm),
+            &plan::plan(&sub, &w.location, &family, to),
+            &header,
+            json!({"family": family, "from": from, "to": to}),
+        )?;
         return Ok(());
     }
     let deadline = Instant::now() + a.arm.timeout;
@@ -196,7 +217,10 @@ fn report(
     let v: Value = json!({"status": s.state, "request_id": s.id, "family": family, "location": location, "from": from, "to": to,
         "message": s.message, "code": s.code, "check": check});
     let reason = s.message.as_deref().map(|m| format!(": {m}")).unwrap_or_default();
-    let text = format!("Quota request for {family} in {location} ({from} → {to} vCPUs) is {}{reason}\nCheck it with: {check}", s.state);
+    let text = format!(
+        "Quota request for {family} in {location} ({from} → {to} vCPUs) is {}{reason}\nCheck it with: {check}",
+        s.state
+    );
     emit(p, a.output, &Shown::new(text, v))?;
     if s.state.eq_ignore_ascii_case("Succeeded") {
         return Ok(());
@@ -208,5 +232,10 @@ fn report(
         }
         .into());
     }
-    Err(Error::from(ArmError::TimedOut { what: format!("quota request {}", s.id), elapsed: a.arm.timeout, resume: check }).into())
+    Err(Error::from(ArmError::TimedOut {
+        what: format!("quota request {}", s.id),
+        elapsed: a.arm.timeout,
+        resume: check,
+    })
+    .into())
 }

@@ -325,11 +325,16 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
 /// The sizes a capacity reservation group reserves, with the instances still free.
 fn read_reserved(p: &Printer, id: &str) -> Result<Vec<(String, u64)>, Error> {
     let segs: Vec<&str> = id.trim_matches('/').split('/').collect();
-    let ok = segs.len() == 8 && segs[0].eq_ignore_ascii_case("subscriptions") && segs[6].eq_ignore_ascii_case("capacityReservationGroups");
+    let ok = segs.len() == 8
+        && segs[0].eq_ignore_ascii_case("subscriptions")
+        && segs[6].eq_ignore_ascii_case("capacityReservationGroups");
     if !ok {
         return Err(Error::usage(
             format!("--capacity-reservation-group {id:?} is not a capacity reservation group resource id"),
-            Some("pass /subscriptions/SUB/resourceGroups/RG/providers/Microsoft.Compute/capacityReservationGroups/NAME".into()),
+            Some(
+                "pass /subscriptions/SUB/resourceGroups/RG/providers/Microsoft.Compute/capacityReservationGroups/NAME"
+                    .into(),
+            ),
         ));
     }
     let arm = crate::cli::ArmArgs {

@@ -556,7 +556,10 @@ fn check_crg(id: Option<&str>) -> Result<Option<String>, SpecError> {
         return Err(err(
             "--capacity-reservation-group",
             format!("{id:?} is not a capacity reservation group resource id"),
-            Some("pass /subscriptions/SUB/resourceGroups/RG/providers/Microsoft.Compute/capacityReservationGroups/NAME".into()),
+            Some(
+                "pass /subscriptions/SUB/resourceGroups/RG/providers/Microsoft.Compute/capacityReservationGroups/NAME"
+                    .into(),
+            ),
         ));
     }
     Ok(Some(id.to_owned()))

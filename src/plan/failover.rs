@@ -130,10 +130,7 @@ mod tests {
         let got = candidates(&c, &req(|_| {}), &fallbacks).expect("valid");
         assert_eq!(
             names(&got),
-            [
-                ("Standard_NC24ads_A100_v4".into(), vec![], false),
-                ("Standard_NC4as_T4_v3".into(), vec![], false)
-            ]
+            [("Standard_NC24ads_A100_v4".into(), vec![], false), ("Standard_NC4as_T4_v3".into(), vec![], false)]
         );
         let e = candidates(&c, &req(|r| r.mig_profile = Some("MIG1g".into())), &fallbacks[..1]).expect_err("no MIG");
         assert!(e.message.starts_with("fallback Standard_NC4as_T4_v3:"), "{}", e.message);
@@ -163,7 +160,9 @@ mod tests {
             skus: Some(vec![json!({"resourceType": "virtualMachines", "name": "Standard_NC24ads_A100_v4",
                 "family": "standardNCADSA100v4Family", "locationInfo": [{"location": "eastus", "zones": ["1"]}],
                 "restrictions": restrictions})]),
-            usages: Some(vec![json!({"name": {"value": "standardNCADSA100v4Family"}, "limit": limit, "currentValue": 0})]),
+            usages: Some(vec![
+                json!({"name": {"value": "standardNCADSA100v4Family"}, "limit": limit, "currentValue": 0}),
+            ]),
             ..Facts::default()
         };
         assert_eq!(preflight(spec, &facts(json!([]), 72)), None);

@@ -6,6 +6,7 @@
 pub mod agent_pool;
 pub mod cluster;
 pub mod cluster_ops;
+pub mod failover;
 pub mod features;
 pub mod gitops;
 pub mod install;
@@ -13,9 +14,8 @@ pub mod kaito;
 pub mod manifest;
 pub mod operator;
 pub mod pool;
-pub mod failover;
-pub mod quota;
 pub mod preflight;
+pub mod quota;
 pub mod runcommand;
 pub mod zip;
 

@@ -175,8 +175,13 @@ pub fn check_reservation(spec: &PoolSpec, r: &Reservation, loc: &str) -> Result<
     };
     if free < u64::from(spec.count) {
         return Err(refuse(
-            format!("capacity reservation group {name} has {free} free {size} instance(s); the pool asks for {}", spec.count),
-            Some("raise the reservation's capacity (az capacity reservation update --capacity), or lower --count".into()),
+            format!(
+                "capacity reservation group {name} has {free} free {size} instance(s); the pool asks for {}",
+                spec.count
+            ),
+            Some(
+                "raise the reservation's capacity (az capacity reservation update --capacity), or lower --count".into(),
+            ),
         ));
     }
     Ok(())

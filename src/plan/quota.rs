@@ -78,7 +78,9 @@ impl Usage {
 
 /// The usage counter named `name` (spaces and case ignored), if Azure sent one with a limit.
 pub fn usage(usages: &[Value], name: &str) -> Option<Usage> {
-    let u = usages.iter().find(|u| u.pointer("/name/value").and_then(Value::as_str).is_some_and(|n| norm(n) == norm(name)))?;
+    let u = usages
+        .iter()
+        .find(|u| u.pointer("/name/value").and_then(Value::as_str).is_some_and(|n| norm(n) == norm(name)))?;
     let value = u.pointer("/name/value").and_then(Value::as_str)?.to_owned();
     Some(Usage {
         display: u.pointer("/name/localizedValue").and_then(Value::as_str).unwrap_or(&value).to_owned(),
@@ -148,7 +150,12 @@ impl RequestStatus {
         RequestStatus {
             id: v["name"].as_str().unwrap_or(id).to_owned(),
             state: p["provisioningState"].as_str().unwrap_or("Unknown").to_owned(),
-            message: p.pointer("/error/message").and_then(Value::as_str).or(p["message"].as_str()).or(sub_msg).map(str::to_owned),
+            message: p
+                .pointer("/error/message")
+                .and_then(Value::as_str)
+                .or(p["message"].as_str())
+                .or(sub_msg)
+                .map(str::to_owned),
             code: p.pointer("/error/code").and_then(Value::as_str).map(str::to_owned),
         }
     }

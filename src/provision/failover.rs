@@ -117,7 +117,8 @@ pub async fn create(
     if let Some(f) = &facts {
         preflight::check_cluster(catalog, &first, f).map_err(|r| stop(r.into(), &[]))?;
         if let Some(r) = &f.reservation {
-            preflight::check_reservation(&first, r, location.as_deref().unwrap_or("")).map_err(|r| stop(r.into(), &[]))?;
+            preflight::check_reservation(&first, r, location.as_deref().unwrap_or(""))
+                .map_err(|r| stop(r.into(), &[]))?;
         }
     }
     if opts.dry_run {
@@ -140,13 +141,7 @@ fn dry_run(candidates: &[PoolSpec], facts: Option<&Facts>, location: Option<Stri
                 Some(None) => ("go".to_owned(), None),
                 Some(Some((o, why))) => (o.word().to_owned(), Some(why)),
             };
-            Candidate {
-                vm_size: c.size.name.clone(),
-                zones: c.zones.clone(),
-                spot: c.spot,
-                preflight: verdict,
-                reason,
-            }
+            Candidate { vm_size: c.size.name.clone(), zones: c.zones.clone(), spot: c.spot, preflight: verdict, reason }
         })
         .collect();
     let mut p = pool::plan(&candidates[0], location.as_deref());
@@ -204,12 +199,9 @@ impl Run<'_> {
     /// One PUT and its wait: (outcome, code, message, the pool when created). A failure that
     /// is not about capacity or quota is returned as the error.
     async fn attempt(&self, spec: &PoolSpec) -> Result<(Outcome, Option<String>, String, Option<Value>), CreateError> {
-        let zones = if spec.zones.is_empty() { "any zone".to_owned() } else { format!("zones {}", spec.zones.join(",")) };
-        (self.progress)(&format!(
-            "trying {} ({zones}{})",
-            spec.size.name,
-            if spec.spot { ", spot" } else { "" }
-        ));
+        let zones =
+            if spec.zones.is_empty() { "any zone".to_owned() } else { format!("zones {}", spec.zones.join(",")) };
+        (self.progress)(&format!("trying {} ({zones}{})", spec.size.name, if spec.spot { ", spot" } else { "" }));
         let p = pool::plan(spec, None);
         let Some(put) = p.step(StepKind::CreatePool) else {
             return Err(ArmError::Config { message: "no create step in the plan".into(), hint: None }.into());

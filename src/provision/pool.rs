@@ -83,7 +83,8 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, location: Option<&s
             reservation: reservation?,
         });
     }
-    let (cluster, pool, feature, reservation) = tokio::join!(cluster_f, pool_f, feature_f, read_reservation(client, spec));
+    let (cluster, pool, feature, reservation) =
+        tokio::join!(cluster_f, pool_f, feature_f, read_reservation(client, spec));
     let cluster = cluster?;
     let loc = preflight::location(&cluster).ok_or_else(|| ArmError::InvalidResponse {
         method: "GET".into(),

@@ -87,7 +87,8 @@ fn quota_failures_fail_over_and_the_message_gives_the_quota_request_command() {
         s.put_failures.push(PutFailure::code(A100, "QuotaExceeded", true));
         s.put_failures.push(PutFailure::code(T4, "ErrCode_InsufficientVCPUQuota", false));
         let mut busy = PutFailure::code(A10, "OperationNotAllowed", true);
-        busy.error["error"]["message"] = json!("Operation could not be completed as it results in exceeding approved Total Regional Cores quota.");
+        busy.error["error"]["message"] =
+            json!("Operation could not be completed as it results in exceeding approved Total Regional Cores quota.");
         s.put_failures.push(busy);
     });
     let r = create(&arm, &["--fallback-vm-size", T4, "--fallback-vm-size", A10, "-o", "json"]);
@@ -107,7 +108,8 @@ fn a_restricted_size_and_a_quota_short_size_are_skipped_without_a_put() {
     arm.with(|s| {
         for sku in &mut s.skus {
             if sku["name"] == A100 {
-                sku["restrictions"] = json!([{"type": "Location", "values": ["eastus"], "reasonCode": "NotAvailableForSubscription"}]);
+                sku["restrictions"] =
+                    json!([{"type": "Location", "values": ["eastus"], "reasonCode": "NotAvailableForSubscription"}]);
             }
         }
         for u in &mut s.usages {
@@ -178,7 +180,23 @@ fn max_attempts_caps_the_puts() {
 fn recommend_failover_defaults_to_three_attempts_in_the_clusters_region() {
     let arm = FakeArm::start();
     arm.with(|s| s.put_failures.push(PutFailure::code("*", "AllocationFailed", true)));
-    let args = ["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--yes", "--recommend", "--model", "llama-3.1-8b", "--failover", "--skip-preflight", "-o", "json"];
+    let args = [
+        "create-pool",
+        "-g",
+        "rg",
+        "--cluster",
+        "c1",
+        "--name",
+        "gpu",
+        "--yes",
+        "--recommend",
+        "--model",
+        "llama-3.1-8b",
+        "--failover",
+        "--skip-preflight",
+        "-o",
+        "json",
+    ];
     let r = aksgpu_arm(&arm.base, &args, &[]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("failover candidates in eastus"), "{}", r.stderr);
@@ -247,7 +265,8 @@ fn dry_run_lists_the_candidates_with_preflight_verdicts_and_writes_nothing() {
     arm.with(|s| {
         for sku in &mut s.skus {
             if sku["name"] == T4 {
-                sku["restrictions"] = json!([{"type": "Location", "values": ["eastus"], "reasonCode": "NotAvailableForSubscription"}]);
+                sku["restrictions"] =
+                    json!([{"type": "Location", "values": ["eastus"], "reasonCode": "NotAvailableForSubscription"}]);
             }
         }
     });
@@ -375,7 +394,10 @@ fn quota_request_succeeds_counting_surge_nodes() {
     let puts: Vec<_> = arm.log().into_iter().filter(|r| r.method == "PUT").collect();
     assert_eq!(puts.len(), 1);
     assert!(puts[0].target.contains(&format!("/providers/Microsoft.Compute/locations/eastus/providers/Microsoft.Quota/quotas/{FAMILY}?api-version=2025-09-01")), "{}", puts[0].target);
-    assert_eq!(puts[0].json(), json!({"properties": {"limit": {"limitObjectType": "LimitValue", "value": 120}, "name": {"value": FAMILY}}}));
+    assert_eq!(
+        puts[0].json(),
+        json!({"properties": {"limit": {"limitObjectType": "LimitValue", "value": 120}, "name": {"value": FAMILY}}})
+    );
     assert!(arm.count("GET", "/quotaRequests/") >= 2, "{:?}", arm.calls());
     let after = quota(&arm, &["quota", "show", "--location", "eastus", "--family", FAMILY, "-o", "json"]);
     assert_eq!(after.json()["usages"][0]["limit"], 120);
@@ -388,7 +410,11 @@ fn quota_request_failed_gives_azures_reason() {
     let r = quota_request(&arm, &["--family", FAMILY, "--limit", "200"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert_eq!(r.json()["code"], "ContactSupport");
-    assert!(r.stderr.contains("did not grant") && r.stderr.contains("Request failed, please contact support."), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("did not grant") && r.stderr.contains("Request failed, please contact support."),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -401,7 +427,8 @@ fn quota_request_still_in_progress_at_the_timeout_exits_4_with_the_check_command
     let check = format!("aksgpu quota show --subscription {SUB} --location eastus --family {FAMILY} --request {id}");
     assert!(r.stderr.contains(&check), "{}", r.stderr);
     assert_eq!(arm.count("PUT", "/"), 1);
-    let later = quota(&arm, &["quota", "show", "--location", "eastus", "--family", FAMILY, "--request", &id, "-o", "json"]);
+    let later =
+        quota(&arm, &["quota", "show", "--location", "eastus", "--family", FAMILY, "--request", &id, "-o", "json"]);
     assert_eq!(later.json()["state"], "InProgress", "{}", later.stderr);
 }
 

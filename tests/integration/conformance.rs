@@ -84,7 +84,8 @@ impl<'a> Validator<'a> {
             if let Some(kind) = value.get(field).and_then(Value::as_str) {
                 let sub = self.defs.iter().find(|(name, d)| {
                     d.get("allOf").is_some()
-                        && (d.get("x-ms-discriminator-value").and_then(Value::as_str) == Some(kind) || name.as_str() == kind)
+                        && (d.get("x-ms-discriminator-value").and_then(Value::as_str) == Some(kind)
+                            || name.as_str() == kind)
                 });
                 match sub {
                     Some((_, d)) => return self.check(d, value, path, errors),
@@ -199,7 +200,8 @@ fn every_request_body_validates_against_the_agent_pool_schema() {
             "capacity-reservation",
             spec(|r| {
                 r.capacity_reservation_group = Some(
-                    "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/capacityReservationGroups/crg1".into(),
+                    "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/capacityReservationGroups/crg1"
+                        .into(),
                 );
             }),
         ),
@@ -336,8 +338,18 @@ fn quota_request_body_and_status_follow_the_quota_spec() {
     assert_eq!(aksgpu::plan::quota::request_id(loc).as_deref(), Some("2B5C8515-37D8-4B6A-879B-CD641A2CF605"));
     // The validator is not vacuous: a wrong kind, a string limit and a read-only field fail.
     let mut bad = Vec::new();
-    v.check(base, &serde_json::json!({"properties": {"limit": {"limitObjectType": "Nope"}, "unit": "Count"}}), "body", &mut bad);
-    v.check(base, &serde_json::json!({"properties": {"limit": {"limitObjectType": "LimitValue", "value": "10"}}}), "body", &mut bad);
+    v.check(
+        base,
+        &serde_json::json!({"properties": {"limit": {"limitObjectType": "Nope"}, "unit": "Count"}}),
+        "body",
+        &mut bad,
+    );
+    v.check(
+        base,
+        &serde_json::json!({"properties": {"limit": {"limitObjectType": "LimitValue", "value": "10"}}}),
+        "body",
+        &mut bad,
+    );
     assert_eq!(bad.len(), 4, "{bad:?}");
     for (file, state) in [
         ("quota/2025-07-15/examples/getQuotaRequestStatusFailed.json", "Failed"),
@@ -355,8 +367,10 @@ fn quota_request_body_and_status_follow_the_quota_spec() {
 #[test]
 fn capacity_reservation_examples_carry_what_preflight_reads() {
     let dir = "compute/computerp/2025-04-01/examples/capacityReservationExamples";
-    let group = load(&vendored(&format!("{dir}/CapacityReservationGroup_Get.json")))["responses"]["200"]["body"].clone();
-    let list = load(&vendored(&format!("{dir}/CapacityReservation_ListByReservationGroup.json")))["responses"]["200"]["body"]["value"]
+    let group =
+        load(&vendored(&format!("{dir}/CapacityReservationGroup_Get.json")))["responses"]["200"]["body"].clone();
+    let list = load(&vendored(&format!("{dir}/CapacityReservation_ListByReservationGroup.json")))["responses"]["200"]
+        ["body"]["value"]
         .as_array()
         .cloned()
         .expect("reservations");

@@ -112,7 +112,14 @@ impl PutFailure {
             json!({"code": "ReconcileVMSSAgentPoolFailed", "message": "Code=\"VMSSAgentPoolReconcileFailed\"",
                    "details": [{"code": code, "message": message}]})
         };
-        PutFailure { vm_size: vm_size.into(), zones: None, spot: None, sync, status: if sync { 400 } else { 200 }, error }
+        PutFailure {
+            vm_size: vm_size.into(),
+            zones: None,
+            spot: None,
+            sync,
+            status: if sync { 400 } else { 200 },
+            error,
+        }
     }
 
     fn matches(&self, body: &Value) -> bool {
@@ -1068,7 +1075,10 @@ fn quota(s: &mut State, req: &Recorded, segs: &[&str], base: &str) -> (u16, Vec<
     let kind = segs.get(i + 1).copied().unwrap_or("");
     let name = segs.get(i + 2).copied().unwrap_or("").to_owned();
     let usage_limit = |s: &State, fam: &str| {
-        s.usages.iter().find(|u| u.pointer("/name/value").and_then(Value::as_str).is_some_and(|n| n.eq_ignore_ascii_case(fam))).and_then(|u| u["limit"].as_i64())
+        s.usages
+            .iter()
+            .find(|u| u.pointer("/name/value").and_then(Value::as_str).is_some_and(|n| n.eq_ignore_ascii_case(fam)))
+            .and_then(|u| u["limit"].as_i64())
     };
     match (req.method.as_str(), kind) {
         ("GET", "quotas") => match usage_limit(s, &name) {
