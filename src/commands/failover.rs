@@ -269,7 +269,7 @@ fn render_done(
     a: &CreatePoolArgs,
     sub: &str,
     attempts: &[Attempt],
-    created: Option<(PoolSpec, Value)>,
+    created: Option<Box<failover::Created>>,
     location: Option<&str>,
 ) -> anyhow::Result<()> {
     let loc = location.unwrap_or("{cluster-location}").to_owned();
@@ -278,7 +278,7 @@ fn render_done(
         Some(format!("aksgpu quota request --subscription {sub} --location {loc} --vm-size {size} --nodes {nodes}"))
     };
     let table_text = attempts_table(attempts);
-    let Some((spec, pool)) = created else {
+    let Some(c) = created else {
         let steps = next_steps(attempts, &quota_cmd);
         let v = json!({"status": "failed", "attempts": attempts, "created": Value::Null, "location": location, "next_steps": steps});
         let text = format!("No attempt created pool {}:\n{table_text}", a.at.name);
@@ -295,12 +295,13 @@ fn render_done(
         }
         .into());
     };
+    let (spec, pool) = (&c.spec, &c.pool);
     let v = json!({
         "status": "created",
         "attempts": attempts,
         "created": {"vm_size": spec.size.name, "zones": spec.zones, "spot": spec.spot},
         "pool_id": pool["id"].as_str().map_or_else(|| spec.path(), str::to_owned),
-        "provisioning_state": crate::arm::lro::provisioning_state(&pool),
+        "provisioning_state": crate::arm::lro::provisioning_state(pool),
         "location": location,
     });
     let text = format!(

@@ -72,7 +72,14 @@ pub enum Failover {
     /// `--dry-run`: the candidates in order, with preflight's verdicts; nothing written.
     DryRun { candidates: Vec<Candidate>, plan: crate::plan::Plan, location: Option<String> },
     /// Every attempt, and the pool created (spec, pool, location) if one was.
-    Done { attempts: Vec<Attempt>, created: Option<(PoolSpec, Value)>, location: Option<String> },
+    Done { attempts: Vec<Attempt>, created: Option<Box<Created>>, location: Option<String> },
+}
+
+/// The pool failover created, and the candidate that made it.
+#[derive(Debug)]
+pub struct Created {
+    pub spec: PoolSpec,
+    pub pool: Value,
 }
 
 /// A failure that stopped failover, with the attempts before it.
@@ -167,7 +174,7 @@ struct Run<'a> {
 
 impl Run<'_> {
     /// Try candidates in order (follow-ups first) until one is created.
-    async fn attempt_all(&mut self, candidates: Vec<PoolSpec>) -> Result<Option<(PoolSpec, Value)>, CreateError> {
+    async fn attempt_all(&mut self, candidates: Vec<PoolSpec>) -> Result<Option<Box<Created>>, CreateError> {
         let mut queue: VecDeque<PoolSpec> = candidates.into();
         let mut tried: HashSet<plan::Key> = HashSet::new();
         let mut puts = 0u32;
@@ -187,7 +194,7 @@ impl Run<'_> {
             let (outcome, code, message, pool) = self.attempt(&spec).await?;
             self.attempts.push(Attempt::new(&spec, outcome, code, message));
             if let Some(pool) = pool {
-                return Ok(Some((spec, pool)));
+                return Ok(Some(Box::new(Created { spec, pool })));
             }
             for (i, next) in plan::follow_ups(&spec, outcome, self.policy.fallback_on_demand).into_iter().enumerate() {
                 queue.insert(i, next);
@@ -210,7 +217,12 @@ impl Run<'_> {
         let op = pool::operation(spec, Instant::now(), self.deadline);
         let accepted = match pool::put_once(self.client, spec, &req, &op, self.progress, self.started).await {
             Ok(a) => a,
-            Err(CreateError::Arm(e)) => return classify(e, false).map(|(o, c, m)| (o, Some(c), m, None)),
+            Err(CreateError::Arm(e)) => {
+                return match classify(&e, false) {
+                    Some((o, c, m)) => Ok((o, Some(c), m, None)),
+                    None => Err(e.into()),
+                }
+            }
             Err(e) => return Err(e),
         };
         let waited = match accepted {
@@ -223,7 +235,7 @@ impl Run<'_> {
                 Ok((Outcome::Created, None, format!("pool {} is {state}", spec.name), Some(pool)))
             }
             Err(e) => {
-                let (outcome, code, message) = classify(e, true)?;
+                let Some((outcome, code, message)) = classify(&e, true) else { return Err(e.into()) };
                 // This run's PUT created the pool (If-None-Match: *) and it failed: remove it
                 // before the next attempt under the same name.
                 self.started.clear();
@@ -234,14 +246,14 @@ impl Run<'_> {
     }
 }
 
-/// Capacity or quota: (outcome, code, message); anything else is returned as the error.
-fn classify(e: ArmError, accepted: bool) -> Result<(Outcome, String, String), CreateError> {
+/// Capacity or quota: (outcome, code, message); `None` for anything else.
+fn classify(e: &ArmError, accepted: bool) -> Option<(Outcome, String, String)> {
     let outcome = match e.class() {
         FailureClass::Capacity => Outcome::Capacity,
         FailureClass::Quota => Outcome::Quota,
-        FailureClass::Other => return Err(e.into()),
+        FailureClass::Other => return None,
     };
-    let Some(body) = e.body() else { return Err(e.into()) };
+    let body = e.body()?;
     let code = body.deciding_code().to_owned();
     let all = {
         let mut v = vec![body];
@@ -255,5 +267,5 @@ fn classify(e: ArmError, accepted: bool) -> Result<(Outcome, String, String), Cr
     };
     let msg = all.iter().find(|e| e.code == code).map_or(body.message.as_str(), |e| e.message.as_str());
     let how = if accepted { "operation failed" } else { "PUT refused" };
-    Ok((outcome, code, format!("{how}: {}", crate::arm::redact::sanitize(msg))))
+    Some((outcome, code, format!("{how}: {}", crate::arm::redact::sanitize(msg))))
 }

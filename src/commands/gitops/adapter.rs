@@ -218,7 +218,7 @@ pub async fn create_pool(
     let policy = Policy { max_attempts: None, fallback_on_demand: false };
     match failover::create(client, catalog, candidates, &opts, policy, report, progress).await {
         Ok(Failover::Existing(o)) => Ok(o),
-        Ok(Failover::Done { created: Some((_, pool)), location, .. }) => Ok(CreateOutcome::Created { pool, location }),
+        Ok(Failover::Done { created: Some(c), location, .. }) => Ok(CreateOutcome::Created { pool: c.pool, location }),
         Ok(Failover::Done { attempts, .. }) => Err(Error::NoFit {
             message: format!(
                 "pool {}: no size could be created ({})",
