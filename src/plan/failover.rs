@@ -99,8 +99,15 @@ pub fn follow_ups(spec: &PoolSpec, outcome: Outcome, fallback_on_demand: bool) -
     Vec::new()
 }
 
-/// Preflight's word on one candidate, as an outcome and reason (`None`: go ahead).
+/// Preflight's word on one candidate, as an outcome and reason (`None`: go ahead). With a
+/// capacity reservation group, a size it cannot hold is `restricted` too.
 pub fn preflight(spec: &PoolSpec, facts: &Facts) -> Option<(Outcome, String)> {
+    if let Some(r) = &facts.reservation {
+        let loc = super::preflight::location(&facts.cluster).unwrap_or_default();
+        if let Err(refusal) = super::preflight::check_reservation(spec, r, &loc) {
+            return Some((Outcome::Restricted, refusal.message));
+        }
+    }
     match super::preflight::size_verdict(spec, facts) {
         SizeVerdict::Go => None,
         SizeVerdict::Restricted(r) => Some((Outcome::Restricted, r.message)),

@@ -123,10 +123,6 @@ pub async fn create(
     let location = facts.as_ref().and_then(|f| preflight::location(&f.cluster)).or_else(|| opts.location.clone());
     if let Some(f) = &facts {
         preflight::check_cluster(catalog, &first, f).map_err(|r| stop(r.into(), &[]))?;
-        if let Some(r) = &f.reservation {
-            preflight::check_reservation(&first, r, location.as_deref().unwrap_or(""))
-                .map_err(|r| stop(r.into(), &[]))?;
-        }
     }
     if opts.dry_run {
         return Ok(dry_run(&candidates, facts.as_ref(), location));

@@ -497,3 +497,13 @@ fn recommend_ranks_the_reserved_sizes_first() {
     let missing = aksgpu_arm(&arm.base, &[&ask[..], &["--capacity-reservation-group", &crg_id("nope")]].concat(), &[]);
     assert_eq!(missing.code, 1, "{}", missing.stderr);
 }
+
+#[test]
+fn with_a_reservation_failover_skips_the_sizes_it_does_not_hold() {
+    let arm = FakeArm::start();
+    add_group(&arm, "crgt4", "eastus", T4, 2, 0);
+    let r = create(&arm, &["--fallback-vm-size", T4, "--capacity-reservation-group", &crg_id("crgt4"), "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(outcomes(&r.json()), [pair(A100, "restricted"), pair(T4, "created")]);
+    assert_eq!(put_sizes(&arm), [T4]);
+}
