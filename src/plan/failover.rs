@@ -73,12 +73,14 @@ pub fn candidates(catalog: &Catalog, req: &PoolRequest, fallbacks: &[String]) ->
 
 /// What to try right after `spec` failed with `outcome`, before the next candidate:
 /// - a spot capacity failure with `fallback_on_demand`: the same size and zones on-demand;
-/// - a capacity failure in several zones: each zone alone, in the order given.
+/// - a capacity failure in several zones: each zone alone, in the order given;
+/// - several zones of which preflight found some restricted: each zone alone too (the
+///   restricted ones are then skipped on their own, the others tried).
 pub fn follow_ups(spec: &PoolSpec, outcome: Outcome, fallback_on_demand: bool) -> Vec<PoolSpec> {
-    if outcome != Outcome::Capacity {
+    if !matches!(outcome, Outcome::Capacity | Outcome::Restricted) {
         return Vec::new();
     }
-    if spec.spot && fallback_on_demand {
+    if outcome == Outcome::Capacity && spec.spot && fallback_on_demand {
         let mut on_demand = spec.clone();
         on_demand.spot = false;
         on_demand.spot_max_price = None;
@@ -151,6 +153,7 @@ mod tests {
         assert_eq!(next.iter().map(|s| s.zones.clone()).collect::<Vec<_>>(), [["1"], ["2"], ["3"]]);
         assert!(follow_ups(&next[0], Outcome::Capacity, false).is_empty(), "one zone has no narrower request");
         assert!(follow_ups(zonal, Outcome::Quota, false).is_empty(), "quota is not about zones");
+        assert_eq!(follow_ups(zonal, Outcome::Restricted, false).len(), 3, "some zones may be open");
         let spot = &candidates(&c, &req(|r| r.spot = true), &[]).expect("valid")[0];
         let od = follow_ups(spot, Outcome::Capacity, true);
         assert_eq!(names(&od), [("Standard_NC24ads_A100_v4".into(), vec![], false)]);

@@ -181,6 +181,9 @@ impl Run<'_> {
             if let Some((outcome, why)) = self.facts.and_then(|f| plan::preflight(&spec, f)) {
                 (self.progress)(&format!("skipping {}: {why}", spec.size.name));
                 self.attempts.push(Attempt::new(&spec, outcome, None, why));
+                for (i, next) in plan::follow_ups(&spec, outcome, false).into_iter().enumerate() {
+                    queue.insert(i, next);
+                }
                 continue;
             }
             if self.policy.max_attempts.is_some_and(|m| puts >= m) {

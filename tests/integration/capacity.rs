@@ -507,3 +507,33 @@ fn with_a_reservation_failover_skips_the_sizes_it_does_not_hold() {
     assert_eq!(outcomes(&r.json()), [pair(A100, "restricted"), pair(T4, "created")]);
     assert_eq!(put_sizes(&arm), [T4]);
 }
+
+#[test]
+fn a_zone_restricted_for_the_subscription_is_skipped_and_the_open_zones_tried() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        for sku in &mut s.skus {
+            if sku["name"] == A100 {
+                sku["restrictions"] = json!([{"type": "Zone", "values": ["eastus"], "restrictionInfo": {"zones": ["1"]}, "reasonCode": "NotAvailableForSubscription"}]);
+            }
+        }
+    });
+    let r = create(&arm, &["--zones", "1,2", "--fallback-vm-size", T4, "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    let got: Vec<(String, Value)> = v["attempts"]
+        .as_array()
+        .expect("attempts")
+        .iter()
+        .map(|a| (a["outcome"].as_str().unwrap_or("").to_owned(), a["zones"].clone()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("restricted".to_owned(), json!(["1", "2"])),
+            ("restricted".to_owned(), json!(["1"])),
+            ("created".to_owned(), json!(["2"]))
+        ]
+    );
+    assert_eq!(puts(&arm).len(), 1);
+}
