@@ -393,7 +393,9 @@ pub fn kaito_instance(
 
 /// `aksgpu kaito workspace`
 pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> {
-    let catalog = ctx.catalog()?;
+    let mut catalog = ctx.catalog()?;
+    crate::commands::money::with_live_prices(&mut catalog, &ctx.printer);
+    let catalog = catalog;
     let model = catalog.model(&a.model).ok_or_else(|| {
         Error::usage(
             format!("--model {:?} is not in the catalog", a.model),
@@ -430,6 +432,19 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
         preset,
         label_selector: labels,
     };
+    // KAITO provisions `count` nodes of the instance type for the workspace: say what they cost.
+    let pool = crate::cost::PoolPricing {
+        pool: &spec.name,
+        size: &spec.instance_type,
+        os: crate::recommend::Os::Linux,
+        spot: false,
+        min_nodes: spec.count,
+        max_nodes: spec.count,
+    };
+    let cost = crate::commands::money::PlanPricing::new(&catalog, &[pool], region.as_deref());
+    for line in cost.lines() {
+        ctx.printer.note(&format!("note: {line}"));
+    }
     let yaml = kaito_plan::workspace_yaml(&spec);
     print_document(&ctx.printer, a.output, &yaml)
 }
