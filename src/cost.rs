@@ -369,26 +369,28 @@ pub fn age_days(date: &str, now: std::time::SystemTime) -> Option<u64> {
     Some(now.saturating_sub(then) / 86_400)
 }
 
+/// What the bundled table lacks, said up front wherever it matters.
+pub const OFFLINE_GAPS: &str =
+    "the bundled prices have no Windows prices and no spot prices outside the US; `aksgpu prices refresh` fetches them";
+
+/// A note when the bundled prices dated `as_of` are older than `STALE_AFTER_DAYS` at `now`.
+pub fn stale_note(as_of: &str, now: std::time::SystemTime) -> Option<String> {
+    let days = age_days(as_of, now).filter(|d| *d > STALE_AFTER_DAYS)?;
+    Some(format!("bundled prices are {days} days old (as of {as_of}); `aksgpu prices refresh` fetches current ones"))
+}
+
 /// The notes a priced plan carries, said before the figures: bundled prices older than
 /// `STALE_AFTER_DAYS`, and which prices the bundled table lacks (spot outside the US,
 /// Windows) when the plan asks for them.
 pub fn plan_notes(catalog: &Catalog, costs: &[PlanCost], now: std::time::SystemTime) -> Vec<String> {
     let mut notes = Vec::new();
     let bundled = |c: &PlanCost| c.price_source.as_deref().is_none_or(|s| !s.contains("live cache"));
-    let as_of = &catalog.prices.as_of;
     if costs.iter().any(|c| c.price_per_node_hour.is_some() && bundled(c)) {
-        if let Some(days) = age_days(as_of, now).filter(|d| *d > STALE_AFTER_DAYS) {
-            notes.push(format!(
-                "bundled prices are {days} days old (as of {as_of}); `aksgpu prices refresh` fetches current ones"
-            ));
-        }
+        notes.extend(stale_note(&catalog.prices.as_of, now));
     }
     let gaps = costs.iter().any(|c| bundled(c) && (c.price_kind.contains("spot") || c.price_kind.contains("windows")));
     if gaps {
-        notes.push(
-            "the bundled prices have no Windows prices and no spot prices outside the US; `aksgpu prices refresh` fetches them"
-                .to_owned(),
-        );
+        notes.push(OFFLINE_GAPS.to_owned());
     }
     notes
 }

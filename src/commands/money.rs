@@ -173,6 +173,12 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
         (None, Some(cluster)) => cluster_reports(&catalog, a, cluster, region, &mut notes)?,
         (None, None) => return Err(Error::usage("pass --vm-size, or --cluster with -g", None).into()),
     };
+    if let PriceSource::Bundled { as_of } = &source {
+        notes.extend(cost::stale_note(as_of, SystemTime::now()));
+        if reports.iter().any(|r| r.price_kind.contains("spot") || r.price_kind.contains("windows")) {
+            notes.push(cost::OFFLINE_GAPS.to_owned());
+        }
+    }
     let view = CostView {
         currency: catalog.prices.currency.clone(),
         total_monthly_at_min: reports.iter().map(|r| r.at_min.monthly).sum(),
@@ -349,11 +355,12 @@ impl PlanPricing {
             match (&c.unknown, &c.price_source) {
                 (Some(why), _) => out.push_str(&format!("{}: price unknown: {why}\n", c.pool)),
                 (None, Some(src)) => out.push_str(&format!(
-                    "{}: {}{}/h a node, {}\n",
+                    "{}: {}{}/h a node, {} price of {}\n",
                     c.pool,
                     crate::units::currency_symbol(&c.currency),
                     c.price_per_node_hour.unwrap_or_default(),
-                    src
+                    if src.contains("live cache") { "live" } else { "bundled" },
+                    c.price_date.as_deref().unwrap_or("unknown date")
                 )),
                 (None, None) => {}
             }
