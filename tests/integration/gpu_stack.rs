@@ -313,6 +313,15 @@ fn kaito_workspace_picks_a_capable_size_and_refuses_small_or_old_ones() {
     let cc = catalog.gpu(&size.gpu_model).and_then(|g| g.cc()).expect("cc");
     assert!(cc >= (8, 0) && !size.gpu_count.is_partial(), "{it}");
     assert!(v["inference"]["preset"]["name"].as_str().expect("preset").contains("llama"), "{v}");
+    // KAITO creates the workspace's nodes: what they cost goes to stderr (stdout is the manifest).
+    assert!(r.stderr.contains("price unknown: the cluster's region is not known offline"), "{}", r.stderr);
+    let priced = aksgpu_with(&["kaito", "workspace", "--model", "llama-3.1-8b", "--region", "eastus"], &[]);
+    assert_eq!(priced.code, 0, "{}", priced.stderr);
+    assert!(
+        priced.stderr.contains("/month at 1 node(s)") && priced.stderr.contains("price of 2026-06-18"),
+        "{}",
+        priced.stderr
+    );
     let t4 = aksgpu_with(
         &["kaito", "workspace", "--model", "llama-3.1-8b", "--instance-type", "Standard_NC64as_T4_v3"],
         &[],

@@ -249,7 +249,10 @@ use execute::execute;
 
 /// The dry run's steps: from the live state and only for what would change when credentials
 /// exist; otherwise every resource as if created, with placeholders for what would be read.
-fn dry_run_plan(l: &Loaded) -> Result<(Plan, Option<Vec<Change>>, Option<String>), Error> {
+/// A dry run's steps, the changes when the live state was read, and the cluster's region.
+type DryRunPlan = (Plan, Option<Vec<Change>>, Option<String>);
+
+fn dry_run_plan(l: &Loaded) -> Result<DryRunPlan, Error> {
     if l.cred.is_none() {
         return Ok((offline_plan(l)?, None, None));
     }
