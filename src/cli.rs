@@ -657,6 +657,10 @@ pub struct KaitoWorkspaceArgs {
     /// Region for prices when choosing the size.
     #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub region: Option<String>,
+    /// Accept an --instance-type the catalog's KAITO rule refuses, with a warning
+    /// (`kaito-min-compute-capability`).
+    #[arg(long = "override", value_name = "RULE_ID", value_delimiter = ',')]
+    pub overrides: Vec<String>,
     /// Output format (yaml by default).
     #[arg(short, long, value_enum, default_value = "yaml")]
     pub output: ManifestFormat,

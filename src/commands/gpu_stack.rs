@@ -319,7 +319,7 @@ pub fn kaito_instance(
     catalog: &Catalog,
     model: &crate::catalog::LlmModel,
     instance: Option<&str>,
-    region: Option<&str>,
+    (region, overrides): (Option<&str>, &[String]),
 ) -> Result<(String, u32, Vec<String>), Error> {
     let min_cc = catalog.kaito_min_compute_capability().unwrap_or((8, 0));
     // The same precision, checkpoint and context resolution as `recommend --model`.
@@ -367,7 +367,26 @@ pub fn kaito_instance(
                 did_you_mean(&catalog.suggest_sizes(want)),
             )
         })?;
-        kaito_ok(&size.name).map_err(|m| Error::usage(format!("--instance-type: {m}"), None))?;
+        if let Err(m) = kaito_ok(&size.name) {
+            // The compute-capability floor is the catalog's reading of KAITO and vLLM: overridable.
+            let rule = catalog
+                .rules
+                .iter()
+                .find(|r| matches!(r.kind, crate::catalog::RuleKind::KaitoMinComputeCapability { .. }));
+            match rule {
+                Some(rule) if m.contains("compute capability") && overrides.contains(&rule.id) => notes.push(format!(
+                    "warning: overriding catalog rule {} (--instance-type: {m}; source: {}); risk: the preset may fail to start on this GPU",
+                    rule.id, rule.source
+                )),
+                Some(rule) if m.contains("compute capability") => {
+                    return Err(Error::usage(
+                        format!("--instance-type: {m}"),
+                        Some(format!("this rests on the catalog (rule {}); `--override {}` proceeds anyway", rule.id, rule.id)),
+                    ))
+                }
+                _ => return Err(Error::usage(format!("--instance-type: {m}"), None)),
+            }
+        }
         if let Some(r) = out.recommendations.iter().find(|r| r.vm_size == size.name) {
             return Ok((size.name.clone(), r.fit.nodes, notes));
         }
@@ -417,9 +436,18 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
     };
     let region =
         a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?;
-    let (instance, count, notes) = kaito_instance(&catalog, model, a.instance_type.as_deref(), region.as_deref())?;
+    if let Some(bad) = a.overrides.iter().find(|o| o.as_str() != "kaito-min-compute-capability") {
+        return Err(Error::usage(
+            format!("--override {bad:?}: kaito workspace can only override kaito-min-compute-capability"),
+            None,
+        )
+        .into());
+    }
+    let (instance, count, notes) =
+        kaito_instance(&catalog, model, a.instance_type.as_deref(), (region.as_deref(), &a.overrides))?;
     for n in notes {
-        ctx.printer.note(&format!("note: {n}"));
+        let prefixed = if n.starts_with("warning: ") { n } else { format!("note: {n}") };
+        ctx.printer.note(&prefixed);
     }
     let name = a.name.clone().unwrap_or_else(|| kaito_plan::workspace_name(&model.id));
     let mut labels = BTreeMap::new();

@@ -413,13 +413,18 @@ fn check_size<'a>(catalog: &'a Catalog, r: &PoolRequest, warnings: &mut Vec<Stri
 }
 
 /// Windows pool rules (name length, Kubernetes version); returns the parsed version.
-fn check_windows(catalog: &Catalog, r: &PoolRequest, os: Os) -> Result<Option<KubeVersion>, SpecError> {
+fn check_windows(
+    catalog: &Catalog,
+    r: &PoolRequest,
+    os: Os,
+    warnings: &mut Vec<String>,
+) -> Result<Option<KubeVersion>, SpecError> {
     let kubernetes_version = r.kubernetes_version;
     if os == Os::Windows {
         for rule in &catalog.rules {
             if let RuleKind::WindowsPoolNameMax { max_length } = rule.kind {
                 if r.name.len() > max_length {
-                    return Err(err(
+                    let e = err(
                         "--name",
                         format!(
                             "Windows pool names are limited to {max_length} characters; {:?} has {}",
@@ -427,17 +432,23 @@ fn check_windows(catalog: &Catalog, r: &PoolRequest, os: Os) -> Result<Option<Ku
                             r.name.len()
                         ),
                         Some(format!("use a shorter name such as {:?}", &r.name[..max_length.min(r.name.len())])),
-                    ));
+                    );
+                    catalog_refusal(r, warnings, (&rule.id, &rule.source), e)?;
                 }
             }
         }
         if let (Some(v), Some((min, feature, ns))) = (kubernetes_version, catalog.windows_min_kubernetes()) {
             if v.minor_lt(&min) {
-                return Err(err(
+                let e = err(
                     "--kubernetes-version",
                     format!("Windows GPU node pools need Kubernetes {min} or later, not {v}"),
                     Some(format!("use {min} or later; the {feature} feature ({ns}) must also be registered")),
-                ));
+                );
+                let rule = catalog.rules.iter().find(|x| matches!(x.kind, RuleKind::WindowsMinKubernetes { .. }));
+                let (id, source) = rule.map_or(("windows-gpu-min-kubernetes", "catalog/rules.yaml"), |x| {
+                    (x.id.as_str(), x.source.as_str())
+                });
+                catalog_refusal(r, warnings, (id, source), e)?;
             }
         }
     }
@@ -500,11 +511,15 @@ fn check_gpu_driver(
     let mut gpu_driver = r.gpu_driver.map(GpuDriver::arm);
     if size.gpu_vendor == Vendor::Amd || size.driver == Driver::None {
         if gpu_driver == Some("Install") {
-            return Err(err(
+            let e = err(
                 "--gpu-driver",
                 format!("{} ({}) needs --gpu-driver none: AKS installs no driver for it", size.name, size.gpu_model),
                 amd_rule.as_ref().map(|(_, _, rule)| format!("{} [{}]", rule.summary, rule.source)),
-            ));
+            );
+            match &amd_rule {
+                Some((_, _, rule)) => catalog_refusal(r, notes_w, (&rule.id, &rule.source), e)?,
+                None => return Err(e),
+            }
         }
         if gpu_driver.is_none() {
             notes.push("gpu driver: none (AKS installs no driver for this size)".into());
@@ -628,7 +643,7 @@ impl PoolSpec {
         check_pool_name(&r.name)?;
         let size = check_size(catalog, r, &mut warnings)?;
         let (os, os_sku) = check_os(catalog, size, r, (&mut notes, &mut warnings))?;
-        let kubernetes_version = check_windows(catalog, r, os)?;
+        let kubernetes_version = check_windows(catalog, r, os, &mut warnings)?;
         let (count, autoscale) = check_counts(r)?;
         // Taints, labels, tags.
         let taints = match &r.taints {
@@ -983,6 +998,11 @@ mod tests {
         assert!(e.hint.as_deref().unwrap_or("").contains("--override catalog-size-os-skus"), "{e:?}");
         let os = PoolRequest { overrides: vec![RULE_SIZE_OS_SKUS.into()], ..os };
         assert!(PoolSpec::validate(&catalog(), &os).expect("overridden").warnings[0].contains("AzureLinux"));
+        // Windows limits from rules.yaml.
+        let win = PoolRequest { os: Some(Os::Windows), name: "gpuwin7".into(), ..req("Standard_NC4as_T4_v3") };
+        assert!(fails(&win, "--name").hint.unwrap_or_default().contains("--override windows-pool-name-max"));
+        let win = PoolRequest { overrides: vec!["windows-pool-name-max".into()], ..win };
+        assert!(PoolSpec::validate(&catalog(), &win).expect("overridden").warnings[0].contains("windows-pool-name-max"));
         // A typo overrides nothing: refused, with the ids listed.
         let typo = PoolRequest { overrides: vec!["ncv6-status".into()], ..req(ncv6) };
         let e = fails(&typo, "--override");

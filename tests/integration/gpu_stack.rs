@@ -328,6 +328,27 @@ fn kaito_workspace_picks_a_capable_size_and_refuses_small_or_old_ones() {
     );
     assert_eq!(t4.code, 2);
     assert!(t4.stderr.contains("compute capability 7.5"), "{}", t4.stderr);
+    assert!(t4.stderr.contains("--override kaito-min-compute-capability"), "{}", t4.stderr);
+    let forced = aksgpu_with(
+        &[
+            "kaito",
+            "workspace",
+            "--model",
+            "llama-3.1-8b",
+            "--instance-type",
+            "Standard_NC64as_T4_v3",
+            "--override",
+            "kaito-min-compute-capability",
+        ],
+        &[],
+    );
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    assert!(
+        forced.stderr.contains("warning: overriding catalog rule kaito-min-compute-capability"),
+        "{}",
+        forced.stderr
+    );
+    assert!(forced.stdout.contains("Standard_NC64as_T4_v3"), "{}", forced.stdout);
     let small = aksgpu_with(
         &["kaito", "workspace", "--model", "llama-3.3-70b", "--instance-type", "Standard_NC24ads_A100_v4"],
         &[],
