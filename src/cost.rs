@@ -135,10 +135,12 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
     };
     let mut advice = Vec::new();
     if price.is_none() {
+        let cur = &catalog.prices.currency;
         advice.push(format!(
-            "price unknown for {} ({kind}{}): run `aksgpu prices refresh`",
+            "price unknown for {} ({kind}{}): run `aksgpu prices refresh{}`",
             i.size.name,
-            region.as_ref().map(|r| format!(" in {r}")).unwrap_or_default()
+            region.as_ref().map(|r| format!(" in {r}")).unwrap_or_default(),
+            if cur.eq_ignore_ascii_case("USD") { String::new() } else { format!(" --currency {cur}") }
         ));
     }
     cheaper_size(catalog, i, price, region.as_deref().filter(|_| !cheapest), &mut advice);

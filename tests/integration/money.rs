@@ -358,6 +358,7 @@ fn cost_in_euros_comes_from_a_euro_cache_only() {
         run(&arm, &cache, &["cost", "--vm-size", a100, "--region", "westeurope", "--currency", "EUR", "-o", "json"]);
     assert_eq!(west.code, 0, "{}", west.stderr);
     assert_eq!(west.json()["pools"][0]["price_per_node_hour"], Value::Null);
+    assert!(west.stdout.contains("prices refresh --currency EUR"), "{}", west.stdout);
     // USD is untouched: the bundled table.
     let usd = run(&arm, &cache, &[&cost[..], &["-o", "json"]].concat());
     assert_eq!(usd.json()["pools"][0]["price_per_node_hour"], 3.673);
