@@ -501,6 +501,26 @@ mod tests {
         assert!(win[0].unknown.as_deref().is_some_and(|u| u.contains("prices refresh")));
     }
 
+    /// `OFFLINE_GAPS` tells the truth about the bundled table: no Windows price at all, and
+    /// spot prices only in regions whose geography is the United States.
+    #[test]
+    fn the_offline_gaps_note_matches_the_bundled_table() {
+        let c = Catalog::bundled().expect("catalog");
+        let us: Vec<&str> =
+            c.regions.regions.iter().filter(|r| r.geography == "United States").map(|r| r.name.as_str()).collect();
+        let mut spot_regions = 0;
+        for size in &c.sizes {
+            for (region, p) in c.price_regions(&size.name) {
+                assert!(p.windows.is_none() && p.windows_spot.is_none(), "{} {region}", size.name);
+                if p.linux_spot.is_some() {
+                    assert!(us.contains(&region), "spot price outside the US: {} {region}", size.name);
+                    spot_regions += 1;
+                }
+            }
+        }
+        assert!(spot_regions > 0);
+    }
+
     #[test]
     fn cheaper_size_advice_and_deallocate() {
         let c = Catalog::bundled().expect("catalog");
