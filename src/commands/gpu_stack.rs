@@ -313,8 +313,27 @@ pub fn kaito_enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A refused `--instance-type`: with `--override kaito-min-compute-capability`, a refusal by
+/// the catalog's compute-capability floor (its reading of KAITO and vLLM) becomes a warning
+/// (returned); any other refusal stands.
+fn kaito_override(catalog: &Catalog, m: &str, overrides: &[String]) -> Result<String, Error> {
+    let rule =
+        catalog.rules.iter().find(|r| matches!(r.kind, crate::catalog::RuleKind::KaitoMinComputeCapability { .. }));
+    match rule {
+        Some(rule) if m.contains("compute capability") && overrides.contains(&rule.id) => Ok(format!(
+            "warning: overriding catalog rule {} (--instance-type: {m}; source: {}); risk: the preset may fail to start on this GPU",
+            rule.id, rule.source
+        )),
+        Some(rule) if m.contains("compute capability") => Err(Error::usage(
+            format!("--instance-type: {m}"),
+            Some(format!("this rests on the catalog (rule {}); `--override {}` proceeds anyway", rule.id, rule.id)),
+        )),
+        _ => Err(Error::usage(format!("--instance-type: {m}"), None)),
+    }
+}
+
 /// Choose the KAITO instance type for a model (pure): the cheapest KAITO-capable size that
-/// holds it, or check the one given.
+/// holds it, or check the one given (`overrides` may pass the compute-capability floor).
 pub fn kaito_instance(
     catalog: &Catalog,
     model: &crate::catalog::LlmModel,
@@ -368,24 +387,7 @@ pub fn kaito_instance(
             )
         })?;
         if let Err(m) = kaito_ok(&size.name) {
-            // The compute-capability floor is the catalog's reading of KAITO and vLLM: overridable.
-            let rule = catalog
-                .rules
-                .iter()
-                .find(|r| matches!(r.kind, crate::catalog::RuleKind::KaitoMinComputeCapability { .. }));
-            match rule {
-                Some(rule) if m.contains("compute capability") && overrides.contains(&rule.id) => notes.push(format!(
-                    "warning: overriding catalog rule {} (--instance-type: {m}; source: {}); risk: the preset may fail to start on this GPU",
-                    rule.id, rule.source
-                )),
-                Some(rule) if m.contains("compute capability") => {
-                    return Err(Error::usage(
-                        format!("--instance-type: {m}"),
-                        Some(format!("this rests on the catalog (rule {}); `--override {}` proceeds anyway", rule.id, rule.id)),
-                    ))
-                }
-                _ => return Err(Error::usage(format!("--instance-type: {m}"), None)),
-            }
+            notes.push(kaito_override(catalog, &m, overrides)?);
         }
         if let Some(r) = out.recommendations.iter().find(|r| r.vm_size == size.name) {
             return Ok((size.name.clone(), r.fit.nodes, notes));
