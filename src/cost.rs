@@ -268,6 +268,11 @@ pub fn monthly(price: Option<f64>, nodes: u32) -> Option<f64> {
         .map(Amount::to_cents_f64)
 }
 
+/// The sum of figures already in cents, exactly; `None` when any is unknown.
+pub fn sum_cents(values: impl IntoIterator<Item = Option<f64>>) -> Option<f64> {
+    values.into_iter().try_fold(Amount::default(), |acc, v| acc.plus(Amount::from_f64(v?)?)).map(Amount::to_cents_f64)
+}
+
 /// Bundled prices older than this many days get a note.
 pub const STALE_AFTER_DAYS: u64 = 90;
 
@@ -468,6 +473,14 @@ mod tests {
     }
 
     /// Hand-worked: $3.673/h × 3 = $11.019 → $11.02; × 730 h = $8,043.87 (exact, no drift).
+    #[test]
+    fn sums_are_exact() {
+        // As floats, 0.1 + 0.2 = 0.30000000000000004.
+        assert_eq!(sum_cents([Some(0.1), Some(0.2)]), Some(0.3));
+        assert_eq!(sum_cents([Some(2681.29), Some(8043.87)]), Some(10725.16));
+        assert_eq!(sum_cents([Some(1.0), None]), None);
+    }
+
     #[test]
     fn plan_cost_at_min_and_max_with_date() {
         let c = Catalog::bundled().expect("catalog");

@@ -26,7 +26,6 @@ use crate::provision::prices;
 use crate::provision::Progress;
 use crate::recommend::Os;
 use crate::units::money_in;
-use crate::units::Amount;
 
 impl From<OpsError> for Error {
     fn from(e: OpsError) -> Self {
@@ -181,8 +180,8 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     }
     let view = CostView {
         currency: catalog.prices.currency.clone(),
-        total_monthly_at_min: reports.iter().map(|r| r.at_min.monthly).sum(),
-        total_monthly_at_max: reports.iter().map(|r| r.at_max.monthly).sum(),
+        total_monthly_at_min: cost::sum_cents(reports.iter().map(|r| r.at_min.monthly)),
+        total_monthly_at_max: cost::sum_cents(reports.iter().map(|r| r.at_max.monthly)),
         price_source: source,
         pools: reports,
         notes,
@@ -279,12 +278,9 @@ impl PlanPricing {
     pub fn at(catalog: &Catalog, pools: &[cost::PoolPricing<'_>], region: Option<&str>, now: SystemTime) -> Self {
         let costs: Vec<cost::PlanCost> = pools.iter().map(|p| cost::plan_cost(catalog, p, region)).collect();
         let notes = cost::plan_notes(catalog, &costs, now);
-        let sum = |f: fn(&cost::PlanCost) -> Option<f64>| {
-            costs.iter().try_fold(Amount::default(), |acc, c| acc.plus(Amount::from_f64(f(c)?)?))
-        };
         PlanPricing {
-            total_monthly_at_min: sum(|c| c.monthly_at_min).map(Amount::to_cents_f64),
-            total_monthly_at_max: sum(|c| c.monthly_at_max).map(Amount::to_cents_f64),
+            total_monthly_at_min: cost::sum_cents(costs.iter().map(|c| c.monthly_at_min)),
+            total_monthly_at_max: cost::sum_cents(costs.iter().map(|c| c.monthly_at_max)),
             hours_per_month: crate::recommend::HOURS_PER_MONTH,
             notes,
             pools: costs,
@@ -351,6 +347,13 @@ impl PlanPricing {
             &[Align::Left, Align::Left, Align::Left, Align::Left, Align::Left, Align::Right, Align::Right],
             &rows,
         ));
+        if let (true, Some(c)) = (self.pools.len() > 1, self.pools.first()) {
+            out.push_str(&format!(
+                "Total per month: {} at the minimums, {} at the maximums\n",
+                money_in(self.total_monthly_at_min, &c.currency),
+                money_in(self.total_monthly_at_max, &c.currency)
+            ));
+        }
         for c in &self.pools {
             match (&c.unknown, &c.price_source) {
                 (Some(why), _) => out.push_str(&format!("{}: price unknown: {why}\n", c.pool)),
