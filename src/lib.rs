@@ -95,7 +95,10 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::Quota(QuotaCommand::Show(a)) => commands::quota::show(ctx, a),
         Command::Quota(QuotaCommand::Request(a)) => commands::quota::request(ctx, a),
         Command::Completions(a) => Ok(ctx.printer.out(&commands::completions::script(a.shell))?),
-        Command::Man(a) => Ok(ctx.printer.out(&commands::man::page(&a.command)?)?),
+        Command::Man(a) => match &a.install {
+            Some(dir) => commands::man::install(ctx, dir),
+            None => Ok(ctx.printer.out(&commands::man::page(&a.command)?)?),
+        },
     }
 }
 

@@ -38,7 +38,8 @@ pub struct CreateOptions {
 #[derive(Debug, Clone)]
 pub enum CreateOutcome {
     /// Nothing was written; the plan shows what a real run sends.
-    DryRun { plan: Plan, facts_read: bool, note: Option<String> },
+    /// `location`: the cluster's region (read by preflight, else `--location`), for pricing.
+    DryRun { plan: Plan, facts_read: bool, note: Option<String>, location: Option<String> },
     /// The pool already exists exactly as asked.
     Unchanged { pool: Value },
     /// `--no-wait`: Azure accepted the PUT.
@@ -155,6 +156,7 @@ pub async fn create(
             plan: plan(spec, opts.location.as_deref()),
             facts_read: false,
             note: Some("no credentials: the plan comes from the flags alone (no preflight reads)".into()),
+            location: opts.location.clone(),
         });
     }
     let location = match preflight_step(client, catalog, spec, opts, progress).await? {
@@ -164,7 +166,7 @@ pub async fn create(
     let p = plan(spec, location.as_deref());
     let put = match p.step(StepKind::CreatePool) {
         Some(put) if !opts.dry_run => put,
-        _ => return Ok(CreateOutcome::DryRun { facts_read: !opts.skip_preflight, plan: p, note: None }),
+        _ => return Ok(CreateOutcome::DryRun { facts_read: !opts.skip_preflight, plan: p, note: None, location }),
     };
     let req = put_request(put);
     let op = operation(spec, started_at, started_at + opts.timeout);
@@ -250,6 +252,7 @@ pub async fn preflight_step(
                 plan: plan(spec, opts.location.as_deref()),
                 facts_read: false,
                 note: Some(format!("credentials failed ({message}): the plan comes from the flags alone")),
+                location: opts.location.clone(),
             }));
         }
         Err(e) => return Err(e.into()),

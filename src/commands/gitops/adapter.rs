@@ -58,6 +58,7 @@ pub fn pick(catalog: &Catalog, p: &PoolConfig, r: &RecommendConfig) -> Result<St
         gpu_memory_min,
         gpu_model: r.gpu_model.clone(),
         max_price_per_hour: r.max_price_per_hour,
+        max_price_per_month: r.max_price_per_month,
         ..WorkloadArgs::default()
     };
     let gpu_driver = p.gpu_driver.as_deref().and_then(|d| by_name(GpuDriver::ALL, GpuDriver::name, d));
@@ -231,7 +232,9 @@ pub async fn create_pool(
             ),
             hint: Some("see `aksgpu quota show`, reserve capacity, or try another region".into()),
         }),
-        Ok(Failover::DryRun { plan, .. }) => Ok(CreateOutcome::DryRun { plan, facts_read: true, note: None }),
+        Ok(Failover::DryRun { plan, location, .. }) => {
+            Ok(CreateOutcome::DryRun { plan, facts_read: true, note: None, location })
+        }
         Err(Stopped { error, .. }) => Err(error.into()),
     }
 }
