@@ -388,6 +388,15 @@ pub fn kaito_instance(
         hint: Some("try a smaller model".into()),
     })?;
     notes.push(format!("instance type {}: {}", pick.vm_size, pick.reasons.join("; ")));
+    // The first note says where the choice was priced; the manifest carries it as a comment.
+    let place = match (region, pick.price_region.as_deref()) {
+        (Some(r), _) => format!("chosen for region {r} (priced there)"),
+        (None, Some(r)) => format!(
+            "chosen without a region: the cheapest list price is in {r}; pass --region for your cluster's location"
+        ),
+        (None, None) => "chosen without a region or a price; pass --region for your cluster's location".to_owned(),
+    };
+    notes.insert(0, place);
     Ok((pick.vm_size.clone(), pick.fit.nodes, notes))
 }
 
@@ -416,6 +425,11 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
     let region =
         a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?;
     let (instance, count, notes) = kaito_instance(&catalog, model, a.instance_type.as_deref(), region.as_deref())?;
+    let place = match (&region, &a.instance_type) {
+        (Some(r), Some(_)) => format!("instance type given; prices in region {r}"),
+        (None, Some(_)) => "instance type given; no region (pass --region for your cluster's location)".to_owned(),
+        (_, None) => notes.first().cloned().unwrap_or_default(),
+    };
     for n in notes {
         ctx.printer.note(&format!("note: {n}"));
     }
@@ -430,7 +444,10 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
         preset,
         label_selector: labels,
     };
-    let yaml = kaito_plan::workspace_yaml(&spec);
+    let mut yaml = kaito_plan::workspace_yaml(&spec);
+    if a.output == ManifestFormat::Yaml {
+        yaml.insert_str(0, &format!("# aksgpu: instanceType {}: {place}\n", spec.instance_type));
+    }
     print_document(&ctx.printer, a.output, &yaml)
 }
 

@@ -1,20 +1,22 @@
 //! Cluster cost hygiene: stop/start the cluster, turn on cost analysis, scale a pool. Each
 //! reads first, changes only what was asked, and waits. The PUTs (cost analysis, scale) send
 //! `If-Match` with the eTag they read when the resource has one; stop/start is a plain POST.
-//! A write whose answer was lost is never resent: the cluster or pool is read back instead.
+//! A write whose answer was lost is read back first; only a PUT that did not land and carries
+//! `If-Match` is sent again (POSTs never are).
 
 use std::time::{Duration, Instant};
 
 use reqwest::Method;
 use serde_json::Value;
 
-use super::reconcile::{self, send_write, Check, Sent};
+use super::reconcile::{self, send_write, Check, Landed, Sent};
 use super::Progress;
 use crate::arm::lro::{self, Operation};
 use crate::arm::{api, ArmClient, ArmError, Req};
 use crate::plan::cluster::{self, Scale};
 use crate::plan::cluster_ops::{self as ops, Target};
 use crate::plan::{with_api, Plan, StepKind};
+use crate::resources::{self, ManagedCluster};
 
 /// What a change did.
 #[derive(Debug, Clone)]
@@ -83,8 +85,31 @@ pub async fn power(
             lro::wait_resource(client, &o, progress).await?;
         }
     }
-    let after: Value = client.get_json(&url).await?;
-    Ok(Outcome::Done(after))
+    let settled = Operation { what: format!("cluster {name} to report powerState {want}"), ..o };
+    Ok(Outcome::Done(await_power(client, &url, want, &settled, progress).await?))
+}
+
+/// Read the cluster until its `powerState` is `want`: the operation's success alone is not
+/// proof, and a read that still shows the old state (a stale replica) is polled again under
+/// the same pacing and `--timeout`. A cluster without `powerState.code` is an error naming it.
+async fn await_power(
+    client: &ArmClient,
+    url: &str,
+    want: &str,
+    o: &Operation,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Value, OpsError> {
+    let mut poller = lro::Poller::default();
+    loop {
+        let v: Value = client.get_json(url).await?;
+        let c: ManagedCluster = resources::parse(&v, "cluster").map_err(|e| OpsError::Refused(e.to_string()))?;
+        let have = c.power().map_err(|e| OpsError::Refused(e.to_string()))?;
+        if have.eq_ignore_ascii_case(want) {
+            return Ok(v);
+        }
+        progress(&format!("powerState still reads {have}; reading again"));
+        poller.pause(client, None, o).await?;
+    }
 }
 
 /// A plan without the step the executor sends is a bug: reported, never a panic.
@@ -125,20 +150,11 @@ async fn put_and_wait(
     }
     progress(&put.what);
     let o = op(put.what.clone(), &step.url, put.resume.clone(), timeout);
-    match send_write(client, &req, started, &put.resource, &put.resume).await? {
-        Sent::Answer(resp) => Ok(Outcome::Done(lro::wait(client, resp, &Method::PUT, &o, progress).await?)),
-        Sent::Lost(lost) => {
-            let check = Check {
-                what: put.what,
-                url: step.url.clone(),
-                resume: put.resume,
-                states: put.states,
-                carries: put.carries,
-            };
-            reconcile::read_back(client, &check, &lost).await?;
-            started.accepted(&put.resource, &check.resume);
-            Ok(Outcome::Done(lro::wait_resource(client, &o, progress).await?))
-        }
+    let check =
+        Check { what: put.what, url: step.url.clone(), resume: put.resume, states: put.states, carries: put.carries };
+    match reconcile::put_guarded(client, &req, &check, started, &put.resource, progress).await? {
+        Landed::Answer(resp) => Ok(Outcome::Done(lro::wait(client, resp, &Method::PUT, &o, progress).await?)),
+        Landed::Ours(_) => Ok(Outcome::Done(lro::wait_resource(client, &o, progress).await?)),
     }
 }
 

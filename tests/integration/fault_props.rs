@@ -64,6 +64,7 @@ fn wait_options(timeout: Duration) -> CreateOptions {
         timeout,
         location: None,
         abort_on_interrupt: false,
+        cluster: None,
     }
 }
 

@@ -327,6 +327,25 @@ fn kaito_workspace_picks_a_capable_size_and_refuses_small_or_old_ones() {
     assert!(small.stderr.contains("cannot hold") && small.stderr.contains("GiB"), "{}", small.stderr);
 }
 
+/// The region the size was chosen for travels with the manifest (a YAML comment), so
+/// `| kubectl apply -f -` keeps it; with `--region` the size is one priced there.
+#[test]
+fn kaito_workspace_writes_the_chosen_region_into_the_yaml() {
+    let catalog = aksgpu::catalog::Catalog::bundled().expect("catalog");
+    let r = aksgpu_with(&["kaito", "workspace", "--model", "llama-3.1-8b", "--region", "northeurope"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = r.stdout.lines().next().unwrap_or("");
+    assert!(first.starts_with("# ") && first.contains("northeurope"), "{}", r.stdout);
+    let v: Value = serde_yaml_ng::from_str(&r.stdout).expect("yaml parses");
+    let it = v["resource"]["instanceType"].as_str().expect("instanceType");
+    assert!(catalog.price(it, "northeurope").is_some(), "{it} has no price in northeurope");
+
+    let r = aksgpu_with(&["kaito", "workspace", "--model", "llama-3.1-8b"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = r.stdout.lines().next().unwrap_or("");
+    assert!(first.starts_with("# ") && first.contains("--region"), "{}", r.stdout);
+}
+
 #[test]
 fn manifests_for_pools_mig_windows_and_smoke_tests() {
     let mig = aksgpu_with(

@@ -205,8 +205,15 @@ pub async fn create_pool(
     report: Report<'_>,
     progress: &Progress,
 ) -> Result<CreateOutcome, Error> {
-    let opts =
-        CreateOptions { dry_run, no_wait: false, skip_preflight: false, timeout, location, abort_on_interrupt: false };
+    let opts = CreateOptions {
+        dry_run,
+        no_wait: false,
+        skip_preflight: false,
+        timeout,
+        location,
+        abort_on_interrupt: false,
+        cluster: None,
+    };
     Ok(pool::create(client, catalog, spec, &opts, report, progress).await?)
 }
 
