@@ -422,9 +422,16 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
         )
         .into());
     };
-    let region =
-        a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?;
-    let (instance, count, notes) = kaito_instance(&catalog, model, a.instance_type.as_deref(), region.as_deref())?;
+    let region = match (&a.cluster, &a.resource_group) {
+        (Some(cluster), Some(rg)) => Some(cluster_location(ctx, a, rg, cluster)?),
+        _ => {
+            a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?
+        }
+    };
+    let (instance, count, mut notes) = kaito_instance(&catalog, model, a.instance_type.as_deref(), region.as_deref())?;
+    if let (Some(cluster), Some(first)) = (&a.cluster, notes.first_mut()) {
+        *first = format!("{first}, the location of cluster {cluster}");
+    }
     let place = match (&region, &a.instance_type) {
         (Some(r), Some(_)) => format!("instance type given; prices in region {r}"),
         (None, Some(_)) => "instance type given; no region (pass --region for your cluster's location)".to_owned(),
@@ -449,6 +456,20 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
         yaml.insert_str(0, &format!("# aksgpu: instanceType {}: {place}\n", spec.instance_type));
     }
     print_document(&ctx.printer, a.output, &yaml)
+}
+
+/// The location of the named cluster (one GET; a cluster without one is an error naming it).
+fn cluster_location(ctx: &Ctx, a: &KaitoWorkspaceArgs, rg: &str, cluster: &str) -> Result<String, Error> {
+    let az = azure::connect(&a.arm)?;
+    let sub = azure::subscription(&az)?;
+    let url = crate::plan::with_api(&crate::plan::cluster_path(&sub, rg, cluster), crate::arm::api::AKS);
+    let client = az.client;
+    let v = azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
+        report("reading the cluster's location");
+        client.get_json::<Value>(&url).await.map_err(Error::from)
+    })?;
+    let facts = crate::commands::create_pool::ClusterFacts::from_cluster(v)?;
+    facts.location.ok_or_else(|| Error::Refused { message: format!("cluster {cluster} has no location"), hint: None })
 }
 
 /// Print a generated YAML document as YAML, or as JSON.
