@@ -143,7 +143,7 @@ pub async fn cluster_token(
     if az_method == AuthMethod::AccessToken {
         return Err(ArmError::Auth {
             message: "this cluster uses Entra ID: runCommand needs a token for the AKS server app, and AKSGPU_ACCESS_TOKEN is an ARM token".into(),
-            hint: Some("set AKSGPU_CLUSTER_TOKEN=$(az account get-access-token --resource 6dae42f8-4368-4678-94ff-3960e28e3630 --query accessToken -o tsv)".into()),
+            hint: Some("set it: `export AKSGPU_CLUSTER_TOKEN=$(az account get-access-token --resource 6dae42f8-4368-4678-94ff-3960e28e3630 --query accessToken -o tsv)`".into()),
         });
     }
     let scope = crate::provision::runcommand::AKS_SERVER_SCOPE;
@@ -172,7 +172,7 @@ impl From<InstallError> for Error {
                         result.describe(),
                         result.reason.map(|r| format!(": {r}")).unwrap_or_default()
                     ),
-                    hint: Some("fix the cause above and run again; helm upgrade --install is safe to repeat".into()),
+                    hint: Some("fix the cause above and run again; `helm upgrade --install` is safe to repeat".into()),
                 }
             }
             InstallError::NotReady { waited, missing } => Error::from(ArmError::TimedOut {

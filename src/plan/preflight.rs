@@ -155,7 +155,7 @@ fn check_windows(
             return Err(refuse(
                 format!("the {feature} preview feature is {state} on this subscription; Windows GPU pools need it Registered"),
                 Some(format!(
-                    "run `aksgpu register-feature {feature}` (or az feature register --namespace {ns} --name {feature}), or pass --register-features"
+                    "run `aksgpu register-feature {feature}` (or `az feature register --namespace {ns} --name {feature}`), or pass --register-features"
                 )),
             ));
         }
@@ -230,7 +230,7 @@ fn check_sku(spec: &PoolSpec, skus: &[Value], loc: &str) -> Result<(), Refusal> 
         return Err(refuse(
             format!("{} is not offered in {loc}", spec.size.name),
             Some(format!(
-                "find another size with `aksgpu recommend`, or a region that offers it (az vm list-skus --size {})",
+                "find another size with `aksgpu recommend`, or a region that offers it (`az vm list-skus --size {}`)",
                 spec.size.name
             )),
         ));

@@ -87,3 +87,65 @@ fn kaito_workspace_hints_name_its_own_flags() {
         check(&["kaito", "workspace"], r.stdout.lines().next().unwrap_or(""));
     }
 }
+
+/// Every string literal in a command's source that names `--flags` (outside backticks) names
+/// flags of the commands that source serves. Catches a hint written for another command.
+#[test]
+fn hint_texts_in_the_sources_name_flags_their_commands_have() {
+    let sources: &[(&str, &str, &[&[&str]])] = &[
+        ("create_pool.rs", include_str!("../../src/commands/create_pool.rs"), &[&["create-pool"]]),
+        ("wait.rs", include_str!("../../src/commands/wait.rs"), &[&["wait"]]),
+        (
+            "money.rs",
+            include_str!("../../src/commands/money.rs"),
+            &[
+                &["cost"],
+                &["prices", "refresh"],
+                &["catalog", "diff"],
+                &["cluster", "stop"],
+                &["cost-analysis", "enable"],
+                &["pool", "scale"],
+            ],
+        ),
+        (
+            "gpu_stack.rs",
+            include_str!("../../src/commands/gpu_stack.rs"),
+            &[
+                &["register-feature"],
+                &["feature", "list"],
+                &["install-operator"],
+                &["kaito", "enable"],
+                &["kaito", "workspace"],
+                &["create-pool"],
+            ],
+        ),
+        ("provision/pool.rs", include_str!("../../src/provision/pool.rs"), &[&["create-pool"]]),
+        ("recommend.rs", include_str!("../../src/commands/recommend.rs"), &[&["recommend"]]),
+        ("manifest.rs", include_str!("../../src/commands/manifest.rs"), &[&["manifest"]]),
+        ("plan/preflight.rs", include_str!("../../src/plan/preflight.rs"), &[&["create-pool"]]),
+    ];
+    let mut bad = Vec::new();
+    for (file, text, commands) in sources {
+        let have: Vec<String> = commands.iter().flat_map(|c| flags_of(c)).collect();
+        let code = text.split("#[cfg(test)]").next().unwrap_or(text);
+        for (n, line) in code.lines().enumerate() {
+            let t = line.trim_start();
+            if t.starts_with("//") || t.starts_with("#[") {
+                continue;
+            }
+            // String literals on the line: the text between pairs of unescaped quotes.
+            for lit in line.split('"').skip(1).step_by(2) {
+                // A bare flag is data (a table of names), not a text shown to anyone.
+                if lit.starts_with("--") && !lit.contains(' ') {
+                    continue;
+                }
+                for f in named_flags(lit) {
+                    if !have.contains(&f) {
+                        bad.push(format!("{file}:{}: {f} in {lit:?}", n + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "flags their commands do not have:\n{}", bad.join("\n"));
+}
