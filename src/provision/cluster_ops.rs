@@ -57,7 +57,8 @@ pub async fn power(
     let url = plan.step(StepKind::ReadCluster).ok_or_else(|| missing(StepKind::ReadCluster))?.url.clone();
     let current: Value = client.get_json(&url).await?;
     let want = if start { "Running" } else { "Stopped" };
-    if power_state(&current).eq_ignore_ascii_case(want) {
+    let typed: ManagedCluster = resources::parse(&current, "cluster").map_err(|e| OpsError::Refused(e.to_string()))?;
+    if typed.power().map_err(|e| OpsError::Refused(e.to_string()))?.eq_ignore_ascii_case(want) {
         return Ok(Outcome::Unchanged(format!("cluster {name} is already {want}")));
     }
     let verb = if start { "start" } else { "stop" };
@@ -119,7 +120,7 @@ fn missing(kind: StepKind) -> OpsError {
 }
 
 fn power_state(cluster: &Value) -> &str {
-    cluster.pointer("/properties/powerState/code").and_then(Value::as_str).unwrap_or("Running")
+    cluster.pointer("/properties/powerState/code").and_then(Value::as_str).unwrap_or("")
 }
 
 /// A PUT to send: the plan, how to recognise it when read back, and the messages.

@@ -207,6 +207,23 @@ fn cost_for_a_pool_without_count_names_the_missing_field() {
     assert!(r.stdout.is_empty(), "{}", r.stdout);
 }
 
+/// A cluster Azure sent without `powerState` is not taken as Running: start exits 1 naming
+/// the field, and nothing is sent.
+#[test]
+fn cluster_start_without_power_state_names_the_field() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("power-missing");
+    arm.edit_cluster("c1", |c| {
+        if let Some(p) = c["properties"].as_object_mut() {
+            p.remove("powerState");
+        }
+    });
+    let r = run(&arm, &cache, &["cluster", "start", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("properties.powerState.code"), "{}", r.stderr);
+    assert_eq!(arm.count("POST", "/"), 0);
+}
+
 /// After the stop operation succeeds, a read that still says Running is stale: it is polled
 /// again until powerState is Stopped, never reported as success before.
 #[test]
