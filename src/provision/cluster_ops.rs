@@ -153,7 +153,7 @@ async fn put_and_wait(
     let o = op(put.what.clone(), &step.url, put.resume.clone(), timeout);
     let check =
         Check { what: put.what, url: step.url.clone(), resume: put.resume, states: put.states, carries: put.carries };
-    match reconcile::put_guarded(client, &req, &check, started, &put.resource, progress).await? {
+    match reconcile::put_guarded(client, &req, &check, started, &put.resource, o.deadline, progress).await? {
         Landed::Answer(resp) => Ok(Outcome::Done(lro::wait(client, resp, &Method::PUT, &o, progress).await?)),
         Landed::Ours(_) => Ok(Outcome::Done(lro::wait_resource(client, &o, progress).await?)),
     }

@@ -63,7 +63,7 @@ pub async fn enable(
         states: &["Updating", "Succeeded"],
         carries: &kaito_enabled,
     };
-    let v = match reconcile::put_guarded(client, &req, &check, started, &path, progress).await? {
+    let v = match reconcile::put_guarded(client, &req, &check, started, &path, op.deadline, progress).await? {
         Landed::Answer(resp) => lro::wait(client, resp, &Method::PUT, &op, progress).await?,
         Landed::Ours(_) => lro::wait_resource(client, &op, progress).await?,
     };

@@ -327,10 +327,11 @@ async fn put_once(
     };
     loop {
         progress(&format!("creating pool {}", spec.name));
-        let resp = match reconcile::put_guarded(client, req, &check, started, &spec.path(), progress).await? {
-            Landed::Answer(resp) => resp,
-            Landed::Ours(_) => return Ok(None),
-        };
+        let resp =
+            match reconcile::put_guarded(client, req, &check, started, &spec.path(), op.deadline, progress).await? {
+                Landed::Answer(resp) => resp,
+                Landed::Ours(_) => return Ok(None),
+            };
         match resp.status {
             200..=202 => return Ok(Some(resp)),
             412 => {

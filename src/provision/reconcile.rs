@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::Progress;
 use crate::arm::lro::provisioning_state;
-use crate::arm::{ArmClient, ArmError, ArmResponse, Req};
+use crate::arm::{ArmClient, ArmError, ArmResponse, ErrorBody, Req};
 
 /// How a write went.
 #[derive(Debug)]
@@ -70,13 +70,15 @@ fn precondition(req: &Req) -> Option<&str> {
 /// carries a precondition (`If-None-Match: *` to create, `If-Match: <eTag>` to update), send the
 /// same body again: ARM then refuses it with 412 rather than overwrite a change made by someone
 /// else in the meantime. At most the client's retry count of resends, within `--timeout`.
-/// Without a precondition nothing is resent (`NotApplied`).
+/// Without a precondition nothing is resent (`NotApplied`); nor when the backoff would pass
+/// `deadline`.
 pub async fn put_guarded(
     client: &ArmClient,
     req: &Req,
     check: &Check<'_>,
     started: &Progress,
     resource: &str,
+    deadline: std::time::Instant,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Landed, ArmError> {
     let mut resent = 0;
@@ -89,7 +91,8 @@ pub async fn put_guarded(
                         started.accepted(resource, &check.resume);
                         Ok(Landed::Ours(v))
                     }
-                    Err(_) => Ok(Landed::Answer(resp)),
+                    Err(ArmError::NotApplied { .. }) => Ok(Landed::Answer(resp)),
+                    Err(e) => Err(e),
                 };
             }
             Sent::Answer(resp) => return Ok(Landed::Answer(resp)),
@@ -101,7 +104,7 @@ pub async fn put_guarded(
                 started.accepted(resource, &check.resume);
                 return Ok(Landed::Ours(v));
             }
-            Err(ArmError::NotApplied { .. }) if may_resend(client, req, resent) => {
+            Err(ArmError::NotApplied { .. }) if may_resend(client, req, resent, deadline) => {
                 started.clear();
                 resent += 1;
                 let guard = precondition(req).unwrap_or("a precondition");
@@ -117,10 +120,11 @@ pub async fn put_guarded(
 }
 
 /// A PUT read back as not applied may go again when it carries a precondition, has resends
-/// left, and the next backoff ends before `--timeout`.
-fn may_resend(client: &ArmClient, req: &Req, resent: u32) -> bool {
+/// left, and the longest next backoff ends before the operation's deadline (and `--timeout`).
+fn may_resend(client: &ArmClient, req: &Req, resent: u32, deadline: std::time::Instant) -> bool {
     let next = client.policy.backoff(resent + 1, 1.3);
-    let in_time = client.deadline.is_none_or(|d| std::time::Instant::now() + next < d);
+    let end = client.deadline.map_or(deadline, |d| d.min(deadline));
+    let in_time = std::time::Instant::now() + next < end;
     precondition(req).is_some() && resent < client.policy.max_retries && in_time
 }
 
@@ -152,9 +156,19 @@ pub async fn read_back(client: &ArmClient, check: &Check<'_>, lost: &str) -> Res
         }
     };
     let state = provisioning_state(&v).unwrap_or("Unknown");
-    let ours = check.states.iter().any(|s| s.eq_ignore_ascii_case(state)) && (check.carries)(&v);
-    if ours {
+    let carries = (check.carries)(&v);
+    if carries && check.states.iter().any(|s| s.eq_ignore_ascii_case(state)) {
         return Ok(v);
+    }
+    // It carries what was asked and its operation already failed: the write landed (and is
+    // never sent again); report Azure's error.
+    if carries && crate::domain::is_terminal(state) && !state.eq_ignore_ascii_case("succeeded") {
+        return Err(ArmError::OperationFailed {
+            what: check.what.clone(),
+            status: state.to_owned(),
+            body: v.pointer("/properties/status/provisioningError").and_then(ErrorBody::from_value).map(Box::new),
+            correlation_id: client.correlation_id.clone(),
+        });
     }
     Err(not_applied(&check.what, lost, &format!("it is {state} and does not carry what was asked")))
 }

@@ -90,6 +90,19 @@ fn a_burst_of_5xx_on_put_is_read_back_and_sent_again() {
     assert!(puts.iter().all(|q| q.headers.get("if-match").map(String::as_str) == Some("etag-1")));
 }
 
+/// The PUT landed, its answer was lost, and the pool read back already Failed: the write is
+/// ours and failed. It is reported as failed (exit 1) and never sent again.
+#[test]
+fn a_lost_answer_read_back_failed_is_reported_not_resent() {
+    let arm = FakeArm::start();
+    arm.with(|s| s.op_statuses = vec!["Failed".into()]);
+    arm.fault("PUT", "agentPools/gpu", 1, Action::AppliedThenLost(Loss::Reset));
+    let r = create(&arm, &[], &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("ended Failed"), "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 1, "{:?}", arm.calls());
+}
+
 /// A resend never overwrites someone else's change: the cluster changed (new eTag) while the
 /// first PUT's answer was lost, so the resend carries the old `If-Match`, ARM answers 412, and
 /// nothing of ours is applied.
