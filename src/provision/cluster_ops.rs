@@ -102,7 +102,10 @@ async fn await_power(
 ) -> Result<Value, OpsError> {
     let mut poller = lro::Poller::default();
     loop {
-        let v: Value = client.get_json(url).await?;
+        let v: Value = match client.get_json(url).await {
+            Err(ArmError::Deadline { .. }) => return Err(lro::timed_out(o).into()),
+            r => r?,
+        };
         let c: ManagedCluster = resources::parse(&v, "cluster").map_err(|e| OpsError::Refused(e.to_string()))?;
         let have = c.power().map_err(|e| OpsError::Refused(e.to_string()))?;
         if have.eq_ignore_ascii_case(want) {
