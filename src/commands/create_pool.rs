@@ -17,7 +17,7 @@ use crate::provision::features::Feature;
 use crate::provision::operator::{self, InstallRequest};
 use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
 use crate::provision::Progress;
-use crate::recommend::{Os, HOURS_PER_MONTH};
+use crate::recommend::Os;
 use crate::resources::{self, ManagedCluster};
 
 impl From<CreateError> for Error {
@@ -163,6 +163,18 @@ pub fn spec(
     Ok(spec)
 }
 
+/// The pool as the cost module prices it.
+pub fn pricing(spec: &PoolSpec) -> crate::cost::PoolPricing<'_> {
+    crate::cost::PoolPricing {
+        pool: &spec.name,
+        size: &spec.size.name,
+        os: spec.os,
+        spot: spec.spot,
+        min_nodes: spec.min_nodes(),
+        max_nodes: spec.max_nodes(),
+    }
+}
+
 /// Hourly cost of the pool at min and max nodes, if the catalog knows the price.
 #[derive(Debug, Clone, Serialize)]
 pub struct Cost {
@@ -188,8 +200,8 @@ pub fn cost(catalog: &Catalog, spec: &PoolSpec, region: Option<&str>) -> Cost {
         (Os::Windows, false) => p.windows,
         (Os::Windows, true) => p.windows_spot,
     });
-    let at = |n: u32| price.map(|p| (p * f64::from(n) * 100.0).round() / 100.0);
-    let month = |n: u32| price.map(|p| (p * f64::from(n) * HOURS_PER_MONTH * 100.0).round() / 100.0);
+    let at = |n: u32| crate::cost::hourly(price, n);
+    let month = |n: u32| crate::cost::monthly(price, n);
     Cost {
         price_per_node_hour: price,
         region: region.map(str::to_owned),
@@ -338,7 +350,9 @@ fn cluster_facts(
 
 /// `aksgpu create-pool`
 pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
-    let catalog = ctx.catalog()?;
+    let mut catalog = ctx.catalog()?;
+    crate::commands::money::with_live_prices(&mut catalog, &ctx.printer);
+    let catalog = catalog;
     if let Some(l) = &a.location {
         crate::commands::recommend::region_arg(&catalog, "--location", l)?;
     }
@@ -352,12 +366,15 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     }
     let (client, subscription, auth) = connect(a, p)?;
     let facts = cluster_facts(ctx, a, &client, &subscription)?;
-    let spec = spec(&catalog, a, &subscription, &facts, p)?;
+    let mut spec = spec(&catalog, a, &subscription, &facts, p)?;
     if a.install_operator {
-        check_operator_pool(&catalog, &spec)?;
+        spec.warnings.extend(check_operator_pool(&catalog, &spec)?);
     }
     for n in &spec.notes {
         p.note(&format!("note: {n}"));
+    }
+    for w in &spec.warnings {
+        p.note(&format!("warning: {w}"));
     }
     let mut opts = CreateOptions {
         dry_run: a.dry_run,
@@ -432,22 +449,21 @@ fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Re
     Ok(operator::plan(&install))
 }
 
-/// With `--install-operator`: the pool must suit the NVIDIA GPU Operator, and the autoscaler
-/// minimum must meet the catalog's rule.
-fn check_operator_pool(catalog: &Catalog, spec: &PoolSpec) -> Result<(), Error> {
-    use crate::plan::install::{operator_pool_problem, OperatorPoolProblem as P};
+/// With `--install-operator`: the pool must suit the NVIDIA GPU Operator; an autoscaler
+/// minimum below the catalog's advice is a warning (returned), not a refusal.
+fn check_operator_pool(catalog: &Catalog, spec: &PoolSpec) -> Result<Option<String>, Error> {
+    use crate::plan::install::{autoscaler_min_warning, operator_pool_problem, OperatorPoolProblem as P};
     Err(match operator_pool_problem(catalog, spec) {
-        None => return Ok(()),
+        None => return Ok(None),
         Some(P::Windows) => {
             Error::usage("--install-operator: the NVIDIA GPU Operator does not support Windows pools", None)
         }
         Some(P::Amd) => {
             Error::usage("--install-operator: the NVIDIA GPU Operator is for NVIDIA GPUs; this size is AMD", None)
         }
-        Some(P::AutoscalerMin { min, required, rule }) => Error::usage(
-            format!("--min-count {min}: with --install-operator the autoscaler minimum must be at least {required}"),
-            Some(rule),
-        ),
+        Some(P::AutoscalerMin { min, required, rule }) => {
+            return Ok(Some(autoscaler_min_warning(min, required, &rule)))
+        }
     })
 }
 
@@ -460,7 +476,7 @@ fn render(
     base: String,
 ) -> Result<(), Error> {
     match o {
-        CreateOutcome::DryRun { plan, facts_read, note } => {
+        CreateOutcome::DryRun { plan, facts_read, note, location } => {
             if let Some(n) = note {
                 p.note(&format!("note: {n}"));
             }
@@ -469,7 +485,8 @@ fn render(
                 "Dry run: no change is made. Preflight {}.",
                 if *facts_read { "reads ran and passed" } else { "reads were not run" }
             );
-            azure::render_plan(p, format, &base, plan, &header, json!({"preflight": preflight}))?;
+            let cost = crate::commands::money::PlanPricing::new(catalog, &[pricing(spec)], location.as_deref());
+            azure::render_priced_plan(p, format, (&base, plan, &header), json!({"preflight": preflight}), &cost)?;
         }
         CreateOutcome::Unchanged { pool } => {
             let msg =

@@ -313,13 +313,32 @@ pub fn kaito_enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A refused `--instance-type`: with `--override kaito-min-compute-capability`, a refusal by
+/// the catalog's compute-capability floor (its reading of KAITO and vLLM) becomes a warning
+/// (returned); any other refusal stands.
+fn kaito_override(catalog: &Catalog, m: &str, overrides: &[String]) -> Result<String, Error> {
+    let rule =
+        catalog.rules.iter().find(|r| matches!(r.kind, crate::catalog::RuleKind::KaitoMinComputeCapability { .. }));
+    match rule {
+        Some(rule) if m.contains("compute capability") && overrides.contains(&rule.id) => Ok(format!(
+            "warning: overriding catalog rule {} (--instance-type: {m}; source: {}); risk: the preset may fail to start on this GPU",
+            rule.id, rule.source
+        )),
+        Some(rule) if m.contains("compute capability") => Err(Error::usage(
+            format!("--instance-type: {m}"),
+            Some(format!("this rests on the catalog (rule {}); `--override {}` proceeds anyway", rule.id, rule.id)),
+        )),
+        _ => Err(Error::usage(format!("--instance-type: {m}"), None)),
+    }
+}
+
 /// Choose the KAITO instance type for a model (pure): the cheapest KAITO-capable size that
-/// holds it, or check the one given.
+/// holds it, or check the one given (`overrides` may pass the compute-capability floor).
 pub fn kaito_instance(
     catalog: &Catalog,
     model: &crate::catalog::LlmModel,
     instance: Option<&str>,
-    region: Option<&str>,
+    (region, overrides): (Option<&str>, &[String]),
 ) -> Result<(String, u32, Vec<String>), Error> {
     let min_cc = catalog.kaito_min_compute_capability().unwrap_or((8, 0));
     // The same precision, checkpoint and context resolution as `recommend --model`.
@@ -367,7 +386,9 @@ pub fn kaito_instance(
                 did_you_mean(&catalog.suggest_sizes(want)),
             )
         })?;
-        kaito_ok(&size.name).map_err(|m| Error::usage(format!("--instance-type: {m}"), None))?;
+        if let Err(m) = kaito_ok(&size.name) {
+            notes.push(kaito_override(catalog, &m, overrides)?);
+        }
         if let Some(r) = out.recommendations.iter().find(|r| r.vm_size == size.name) {
             return Ok((size.name.clone(), r.fit.nodes, notes));
         }
@@ -402,7 +423,9 @@ pub fn kaito_instance(
 
 /// `aksgpu kaito workspace`
 pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> {
-    let catalog = ctx.catalog()?;
+    let mut catalog = ctx.catalog()?;
+    crate::commands::money::with_live_prices(&mut catalog, &ctx.printer);
+    let catalog = catalog;
     let model = catalog.model(&a.model).ok_or_else(|| {
         Error::usage(
             format!("--model {:?} is not in the catalog", a.model),
@@ -428,7 +451,15 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
             a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?
         }
     };
-    let (instance, count, mut notes) = kaito_instance(&catalog, model, a.instance_type.as_deref(), region.as_deref())?;
+    if let Some(bad) = a.overrides.iter().find(|o| o.as_str() != "kaito-min-compute-capability") {
+        return Err(Error::usage(
+            format!("--override {bad:?}: kaito workspace can only override kaito-min-compute-capability"),
+            None,
+        )
+        .into());
+    }
+    let (instance, count, mut notes) =
+        kaito_instance(&catalog, model, a.instance_type.as_deref(), (region.as_deref(), &a.overrides))?;
     if let (Some(cluster), Some(first)) = (&a.cluster, notes.first_mut()) {
         *first = format!("{first}, the location of cluster {cluster}");
     }
@@ -438,7 +469,8 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
         (_, None) => notes.first().cloned().unwrap_or_default(),
     };
     for n in notes {
-        ctx.printer.note(&format!("note: {n}"));
+        let prefixed = if n.starts_with("warning: ") { n } else { format!("note: {n}") };
+        ctx.printer.note(&prefixed);
     }
     let name = a.name.clone().unwrap_or_else(|| kaito_plan::workspace_name(&model.id));
     let mut labels = BTreeMap::new();
@@ -451,6 +483,19 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
         preset,
         label_selector: labels,
     };
+    // KAITO provisions `count` nodes of the instance type for the workspace: say what they cost.
+    let pool = crate::cost::PoolPricing {
+        pool: &spec.name,
+        size: &spec.instance_type,
+        os: crate::recommend::Os::Linux,
+        spot: false,
+        min_nodes: spec.count,
+        max_nodes: spec.count,
+    };
+    let cost = crate::commands::money::PlanPricing::new(&catalog, &[pool], region.as_deref());
+    for line in cost.lines() {
+        ctx.printer.note(&format!("note: {line}"));
+    }
     let mut yaml = kaito_plan::workspace_yaml(&spec);
     if a.output == ManifestFormat::Yaml {
         yaml.insert_str(0, &format!("# aksgpu: instanceType {}: {place}\n", spec.instance_type));

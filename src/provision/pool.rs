@@ -40,7 +40,8 @@ pub struct CreateOptions {
 #[derive(Debug, Clone)]
 pub enum CreateOutcome {
     /// Nothing was written; the plan shows what a real run sends.
-    DryRun { plan: Plan, facts_read: bool, note: Option<String> },
+    /// `location`: the cluster's region (read by preflight, else `--location`), for pricing.
+    DryRun { plan: Plan, facts_read: bool, note: Option<String>, location: Option<String> },
     /// The pool already exists exactly as asked.
     Unchanged { pool: Value },
     /// `--no-wait`: Azure accepted the PUT.
@@ -146,6 +147,7 @@ pub async fn create(
             plan: plan(spec, opts.location.as_deref()),
             facts_read: false,
             note: Some("no credentials: the plan comes from the flags alone (no preflight reads)".into()),
+            location: opts.location.clone(),
         });
     }
     let location = match preflight_step(client, catalog, spec, opts, progress).await? {
@@ -155,7 +157,7 @@ pub async fn create(
     let p = plan(spec, location.as_deref());
     let put = match p.step(StepKind::CreatePool) {
         Some(put) if !opts.dry_run => put,
-        _ => return Ok(CreateOutcome::DryRun { facts_read: !opts.skip_preflight, plan: p, note: None }),
+        _ => return Ok(CreateOutcome::DryRun { facts_read: !opts.skip_preflight, plan: p, note: None, location }),
     };
     let mut req = Req::json(Method::PUT, put.url.clone(), put.body.as_ref().unwrap_or(&Value::Null));
     for (k, v) in &put.headers {
@@ -209,6 +211,7 @@ pub async fn preflight_step(
                     plan: plan(spec, opts.location.as_deref()),
                     facts_read: false,
                     note: Some(format!("credentials failed ({message}): the plan comes from the flags alone")),
+                    location: opts.location.clone(),
                 }));
             }
             Err(e) => return Err(e.into()),
@@ -224,6 +227,7 @@ pub async fn preflight_step(
                     plan: plan(spec, location.as_deref()),
                     facts_read: true,
                     note: Some(note),
+                    location,
                 }));
             }
             Verdict::InProgress(_) | Verdict::Deleting => {

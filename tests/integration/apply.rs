@@ -111,6 +111,10 @@ fn diff_reports_a_pool_changed_in_azure() {
     let d = cmd(&arm, "diff", &file, &["-o", "json"]);
     assert_eq!(d.code, 1, "{}", d.stderr);
     assert_eq!(actions(&d), [("gpu".to_owned(), "scale".to_owned())]);
+    // The file's pools priced in the cluster's region (eastus, read from the cluster):
+    // 1 × Standard_NC4as_T4_v3 at $0.526/h = $383.98 a month.
+    let cost = &d.json()["cost"]["pools"][0];
+    assert_eq!((cost["region"].clone(), cost["monthly_at_max"].clone()), (json!("eastus"), json!(383.98)), "{cost}");
     assert!(d.json()["changes"][0]["detail"].as_str().unwrap_or("").contains("count 4 → 1"), "{}", d.stdout);
     arm.with(|s| s.pools.get_mut(&key).map(|p| p["properties"]["vmSize"] = json!("Standard_NC8as_T4_v3")));
     let d = cmd(&arm, "diff", &file, &[]);

@@ -822,3 +822,28 @@ fn recommend_ranks_in_the_clusters_location() {
     assert!(r.stdout.contains("locations/northeurope/usages"), "{}", r.stdout);
     assert_eq!(arm.count("GET", "managedClusters/c1?"), 1, "{:?}", arm.calls());
 }
+
+/// The catalog advises: a refusal resting on catalog data names the rule and `--override`;
+/// with it, the plan is made and a warning still names the rule, its source and the risk.
+#[test]
+fn override_turns_a_catalog_refusal_into_a_warning() {
+    let ncv6 = CreatePool::new().vm_size("Standard_NC36ds_xl_RTXPRO6000BSE_v6").with(&["--dry-run", "-o", "json"]);
+    let refused = crate::support::aksgpu_with(&ncv6.args(), &[]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("--override ncv6-aks-status"), "{}", refused.stderr);
+    let ok = crate::support::aksgpu_with(&ncv6.with(&["--override", "ncv6-aks-status"]).args(), &[]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    assert!(ok.stderr.contains("warning: overriding catalog rule ncv6-aks-status"), "{}", ok.stderr);
+    assert!(ok.stderr.contains("source: azure-compute-docs:") && ok.stderr.contains("risk:"), "{}", ok.stderr);
+    assert_eq!(ok.json()["steps"].as_array().map(|s| s.iter().any(|x| x["method"] == "PUT")), Some(true));
+}
+
+/// The operator's autoscaler minimum is advice, not a refusal: AKS's docs state no minimum.
+#[test]
+fn operator_with_a_minimum_of_zero_is_a_warning() {
+    let args = CreatePool::new().with(&["--min-count", "0", "--max-count", "2", "--install-operator", "--dry-run"]);
+    let r = crate::support::aksgpu_with(&args.args(), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("warning: autoscaler minimum 0 with the NVIDIA GPU Operator"), "{}", r.stderr);
+    assert!(r.stderr.contains("rule operator-autoscaler-min") && r.stderr.contains("risk:"), "{}", r.stderr);
+}

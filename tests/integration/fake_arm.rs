@@ -690,6 +690,10 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
         };
         let sku = field("armSkuName");
         let region = field("armRegionName");
+        // As the API: `currencyCode='EUR'` serves the meters in euros (here: the items whose
+        // currencyCode is EUR); without it, USD.
+        let currency =
+            decoded.split("currencyCode='").nth(1).and_then(|r| r.split('\'').next()).unwrap_or("USD").to_owned();
         let skip: usize =
             decoded.split("$skip=").nth(1).and_then(|v| v.split('&').next()).and_then(|v| v.parse().ok()).unwrap_or(0);
         let matching: Vec<Value> = s
@@ -698,6 +702,7 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
             .filter(|i| {
                 sku.as_deref().is_none_or(|k| i["armSkuName"] == k)
                     && region.as_deref().is_none_or(|r| i["armRegionName"] == r)
+                    && i["currencyCode"].as_str().unwrap_or("USD") == currency
             })
             .cloned()
             .collect();
@@ -712,7 +717,7 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
         return (
             200,
             vec![],
-            json!({"BillingCurrency": "USD", "Items": page, "NextPageLink": next, "Count": page.len()}).to_string(),
+            json!({"BillingCurrency": currency, "Items": page, "NextPageLink": next, "Count": page.len()}).to_string(),
         );
     }
     // Cluster stop/start.

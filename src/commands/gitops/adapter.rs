@@ -71,6 +71,7 @@ pub fn pick(catalog: &Catalog, place: &ClusterFacts, p: &PoolConfig, r: &Recomme
         gpu_memory_min,
         gpu_model: r.gpu_model.clone(),
         max_price_per_hour: r.max_price_per_hour,
+        max_price_per_month: r.max_price_per_month,
         ..WorkloadArgs::default()
     };
     let gpu_driver = p.gpu_driver.as_deref().and_then(|d| by_name(GpuDriver::ALL, GpuDriver::name, d));
