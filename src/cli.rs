@@ -760,6 +760,14 @@ pub struct KaitoWorkspaceArgs {
     /// (`kaito-min-compute-capability`).
     #[arg(long = "override", value_name = "RULE_ID", value_delimiter = ',')]
     pub overrides: Vec<String>,
+    /// Resource group of the cluster the workspace is for (with --cluster).
+    #[arg(short = 'g', long, value_name = "NAME", requires = "cluster", conflicts_with = "region")]
+    pub resource_group: Option<String>,
+    /// The cluster the workspace is for: the size is ranked and priced in its location (read from Azure).
+    #[arg(long, value_name = "NAME", requires = "resource_group", conflicts_with = "region")]
+    pub cluster: Option<String>,
+    #[command(flatten)]
+    pub arm: ArmArgs,
     /// Output format (yaml by default).
     #[arg(short, long, value_enum, default_value = "yaml")]
     pub output: ManifestFormat,

@@ -345,8 +345,7 @@ pub fn plan_cost(catalog: &Catalog, p: &PoolPricing<'_>, region: Option<&str>) -
     let unknown = match (price, region) {
         (Some(_), _) => None,
         (None, None) => Some(
-            "the cluster's region is not known offline: pass it (--location, or --region), or run with credentials to read it"
-                .to_owned(),
+            "the cluster's region is not known offline: name the region, or run with credentials to read it".to_owned(),
         ),
         (None, Some(r)) => Some(format!("no {kind} price for {} in {r}; `aksgpu prices refresh` fetches it", p.size)),
     };

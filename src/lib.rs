@@ -27,6 +27,7 @@ pub mod plan;
 pub mod pricing;
 pub mod provision;
 pub mod recommend;
+pub mod resources;
 pub mod units;
 pub mod wizard;
 

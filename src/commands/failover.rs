@@ -66,6 +66,9 @@ pub fn run(
             sizes.join(" then ")
         ))?;
     }
+    let Some(first) = candidates.first().cloned() else {
+        return Err(Error::NoFit { message: "no candidate sizes".into(), hint: None }.into());
+    };
     let progress = Progress::default();
     let result = azure::run_with_spinner(p, &progress, Some(client), async |report| {
         Ok(failover::create(client, catalog, candidates, &opts, policy, &report, &progress).await)
@@ -74,8 +77,7 @@ pub fn run(
     match result {
         Ok(Failover::Existing(outcome)) => {
             p.note("note: the pool exists already, so there is nothing to fail over");
-            let spec = crate::commands::create_pool::spec(catalog, a, subscription, p)?;
-            crate::commands::create_pool::render(p, a.output, catalog, &spec, &outcome, base)?;
+            crate::commands::create_pool::render(p, a.output, catalog, &first, &outcome, base)?;
             Ok(())
         }
         Ok(Failover::DryRun { candidates, plan, location }) => {
@@ -122,7 +124,8 @@ fn candidates(
     let sizes: Vec<String> = match &a.vm_size {
         Some(size) => {
             // The same checks as without failover (stray workload flags, the size itself).
-            crate::commands::create_pool::spec(catalog, a, subscription, p)?;
+            let facts = crate::commands::create_pool::ClusterFacts::default();
+            crate::commands::create_pool::spec(catalog, a, subscription, &facts, p)?;
             std::iter::once(size.clone()).chain(a.failover.fallback_vm_sizes.iter().cloned()).collect()
         }
         None => {

@@ -222,7 +222,7 @@ fn os_and_version(
                     return Err(Error::usage(
                         format!("Windows GPU node pools need Kubernetes {min} or later; --k8s-version is {v}"),
                         Some(format!(
-                            "upgrade the cluster to {min}+ and register the preview feature: az feature register --namespace {ns} --name {feature}"
+                            "upgrade the cluster to {min}+ and register the preview feature: `az feature register --namespace {ns} --name {feature}`"
                         )),
                     ))
                 }

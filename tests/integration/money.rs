@@ -191,6 +191,60 @@ fn cost_for_a_cluster_reads_its_gpu_pools() {
     assert!((total - sum).abs() < 0.01);
 }
 
+/// A pool Azure sent without `count` is not zero nodes at $0: the error names the field.
+#[test]
+fn cost_for_a_pool_without_count_names_the_missing_field() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("cost-no-count");
+    arm.put_pool(
+        "c1",
+        "gpu",
+        json!({"name": "gpu", "properties": {"vmSize": "Standard_NC24ads_A100_v4", "mode": "User"}}),
+    );
+    let r = run(&arm, &cache, &["cost", "-g", "rg", "--cluster", "c1", "-o", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("agent pool gpu has no properties.count"), "{}", r.stderr);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+}
+
+/// A cluster Azure sent without `powerState` is not taken as Running: start exits 1 naming
+/// the field, and nothing is sent.
+#[test]
+fn cluster_start_without_power_state_names_the_field() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("power-missing");
+    arm.edit_cluster("c1", |c| {
+        if let Some(p) = c["properties"].as_object_mut() {
+            p.remove("powerState");
+        }
+    });
+    let r = run(&arm, &cache, &["cluster", "start", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("properties.powerState.code"), "{}", r.stderr);
+    assert_eq!(arm.count("POST", "/"), 0);
+}
+
+/// After the stop operation succeeds, a read that still says Running is stale: it is polled
+/// again until powerState is Stopped, never reported as success before.
+#[test]
+fn cluster_stop_checks_power_state_and_polls_a_stale_read() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("power-stale");
+    arm.with(|s| s.stale_power_reads = 2);
+    let r = run(&arm, &cache, &["cluster", "stop", "-g", "rg", "--cluster", "c1", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["resource"]["properties"]["powerState"]["code"], "Stopped", "{}", r.stdout);
+    assert_eq!(arm.count("POST", "/stop"), 1);
+
+    // A cluster that never reports Stopped ends at --timeout with exit 4, not "stopped".
+    let arm = FakeArm::start();
+    arm.with(|s| s.stale_power_reads = 1_000_000);
+    let r = run(&arm, &cache, &["cluster", "stop", "-g", "rg", "--cluster", "c1", "--timeout", "3s"]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    assert!(!r.stdout.contains("Stopped"), "{}", r.stdout);
+    assert!(r.stderr.contains("powerState"), "{}", r.stderr);
+}
+
 #[test]
 fn cluster_stop_and_start_poll_the_location() {
     let arm = FakeArm::start();
