@@ -258,8 +258,8 @@ fn next_steps(attempts: &[Attempt], specs_by_size: &dyn Fn(&str) -> Option<Strin
     }
     if attempts.iter().any(|t| t.outcome == Outcome::Capacity) {
         steps.push(
-            "reserve capacity: az capacity reservation group create …, az capacity reservation create --sku SIZE --capacity N, \
-             then pass --capacity-reservation-group ID"
+            "reserve capacity: `az capacity reservation group create …` and `az capacity reservation create --sku SIZE \
+             --capacity N …`, then pass --capacity-reservation-group ID"
                 .to_owned(),
         );
     }

@@ -176,7 +176,7 @@ pub fn check_reservation(spec: &PoolSpec, r: &Reservation, loc: &str) -> Result<
                 "capacity reservation group {name} holds no reservation for {size} (it reserves {})",
                 if has.is_empty() { "nothing".to_owned() } else { has.join(", ") }
             ),
-            Some(format!("add one: az capacity reservation create -c {name} -n res1 --sku {size} --capacity N …")),
+            Some(format!("add one: `az capacity reservation create -c {name} -n res1 --sku {size} --capacity N …`")),
         ));
     };
     if free < u64::from(spec.count) {
@@ -186,7 +186,8 @@ pub fn check_reservation(spec: &PoolSpec, r: &Reservation, loc: &str) -> Result<
                 spec.count
             ),
             Some(
-                "raise the reservation's capacity (az capacity reservation update --capacity), or lower --count".into(),
+                "raise the reservation's capacity (`az capacity reservation update --capacity N`), or lower --count"
+                    .into(),
             ),
         ));
     }
