@@ -563,6 +563,24 @@ pub struct LlmModel {
     pub note: Option<String>,
     #[serde(default)]
     pub kaito_preset: Option<String>,
+    /// Tokens a sliding-window attention layer keeps (config.json `sliding_window`).
+    #[serde(default)]
+    pub sliding_window: Option<u32>,
+    /// How many of the layers use the sliding window (the rest attend to the whole context).
+    #[serde(default)]
+    pub sliding_window_layers: Option<u32>,
+    /// Routed experts per MoE layer (`num_local_experts`, `num_experts`, `n_routed_experts`).
+    #[serde(default)]
+    pub experts: Option<u32>,
+    /// Experts each token is routed to (`num_experts_per_tok`).
+    #[serde(default)]
+    pub experts_per_token: Option<u32>,
+    /// Feed-forward width of a dense layer (`intermediate_size`).
+    #[serde(default)]
+    pub intermediate_size: Option<u32>,
+    /// Vocabulary size (`vocab_size`).
+    #[serde(default)]
+    pub vocab_size: Option<u32>,
 }
 
 impl LlmModel {
@@ -596,6 +614,14 @@ impl LlmModel {
         }
         if self.active_params_b.is_some_and(|a| a <= 0.0 || a > self.params_b) {
             p.push(format!("model {}: active_params_b must be within (0, params_b]", self.id));
+        }
+        if self.sliding_window_layers.is_some_and(|n| n > self.layers) || self.sliding_window == Some(0) {
+            p.push(format!("model {}: sliding_window must be positive and sliding_window_layers at most layers", self.id));
+        }
+        if let (Some(e), Some(k)) = (self.experts, self.experts_per_token) {
+            if k == 0 || k > e {
+                p.push(format!("model {}: experts_per_token must be within 1..=experts", self.id));
+            }
         }
         p
     }
