@@ -308,6 +308,39 @@ impl Catalog {
             })
     }
 
+    /// The catalog model with the same architecture and size as a base or instruct sibling:
+    /// `meta-llama/Llama-3.2-1B` → `meta-llama/Llama-3.2-1B-Instruct`, `Qwen/Qwen3-8B-Base` →
+    /// `Qwen/Qwen3-8B`, `google/gemma-3-27b-pt` → `google/gemma-3-27b-it` (same organisation; the
+    /// name compared without its `instruct`, `it`, `pt`, `base` or `chat` parts).
+    pub fn model_variant(&self, name: &str) -> Option<&LlmModel> {
+        let key = |id: &str| -> Option<String> {
+            let (org, name) = id.trim().split_once('/')?;
+            let parts: Vec<String> = name
+                .to_ascii_lowercase()
+                .split('-')
+                .filter(|p| !matches!(*p, "instruct" | "it" | "pt" | "base" | "chat"))
+                .map(str::to_owned)
+                .collect();
+            Some(format!("{}/{}", org.to_ascii_lowercase(), parts.join("-")))
+        };
+        let want = key(name)?;
+        self.models.iter().find(|m| key(&m.id).as_deref() == Some(want.as_str()))
+    }
+
+    /// The model with a KAITO preset nearest to `m`: the same organisation first, then the
+    /// closest parameter count (llama-3.1-70b → llama-3.3-70b).
+    pub fn nearest_kaito_preset(&self, m: &LlmModel) -> Option<&LlmModel> {
+        let org = |id: &str| id.split('/').next().unwrap_or("").to_ascii_lowercase();
+        let score = |c: &LlmModel| {
+            let other_org = if org(&c.id) == org(&m.id) { 0.0 } else { 10.0 };
+            other_org + (c.params_b.ln() - m.params_b.ln()).abs()
+        };
+        self.models
+            .iter()
+            .filter(|c| c.kaito_preset.is_some() && c.id != m.id)
+            .min_by(|a, b| score(a).total_cmp(&score(b)))
+    }
+
     /// Prices for a size in a region.
     pub fn price(&self, size: &str, region: &str) -> Option<&RegionPrice> {
         self.prices.sizes.get(size)?.get(region)

@@ -511,6 +511,10 @@ pub enum NativeDtype {
     Fp8,
     /// MXFP4 mixture-of-experts weights with the rest in BF16 (gpt-oss).
     Mxfp4,
+    /// 8-bit integer weights (GPTQ/AWQ/bitsandbytes 8-bit checkpoints).
+    Int8,
+    /// 4-bit integer weights (GPTQ/AWQ 4-bit checkpoints).
+    Int4,
 }
 
 impl NativeDtype {
@@ -519,8 +523,9 @@ impl NativeDtype {
         match self {
             NativeDtype::Fp32 => 4.0,
             NativeDtype::Bf16 | NativeDtype::Fp16 => 2.0,
-            NativeDtype::Fp8 => 1.0,
+            NativeDtype::Fp8 | NativeDtype::Int8 => 1.0,
             NativeDtype::Mxfp4 => 4.25 / 8.0,
+            NativeDtype::Int4 => 0.5,
         }
     }
 
@@ -532,6 +537,8 @@ impl NativeDtype {
             NativeDtype::Fp32 => "fp32",
             NativeDtype::Fp8 => "fp8",
             NativeDtype::Mxfp4 => "mxfp4",
+            NativeDtype::Int8 => "int8",
+            NativeDtype::Int4 => "int4",
         }
     }
 }
