@@ -493,9 +493,9 @@ mod tests {
         assert_eq!(m.native_dtype, NativeDtype::Fp8);
         assert_eq!((m.kv_heads, m.head_dim), (1, 288));
         assert_eq!((m.experts, m.experts_per_token, m.intermediate_size), (Some(256), Some(8), Some(2048)));
-        // 684.5B minus the 248 idle experts of 59 MoE layers: 40.1B (the card's 37B leaves out
+        // 684.53B minus 248 idle experts × 59 MoE layers × 44.04M = 40.14B (the card's 37B leaves out
         // the multi-token-prediction layer's shared weights).
-        assert_eq!(m.active_params_b, Some(40.11));
+        assert_eq!(m.active_params_b, Some(40.14));
     }
 
     #[test]
