@@ -424,7 +424,7 @@ pub fn render(o: &Outcome) -> String {
     let r = &o.requirements;
     let mut out = describe(r);
     if o.recommendations.is_empty() {
-        out.push_str("\nNo size fits.\n");
+        // The error on stderr says "no size fits" with the constraint and the closest sizes.
         return out;
     }
     out.push('\n');

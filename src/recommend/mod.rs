@@ -333,6 +333,10 @@ pub struct Outcome {
     pub rejected: Vec<Rejected>,
     /// Sizes that fit but rank below `--top` (constraint `--top`): not ruled out, only not shown.
     pub below_top: Vec<Rejected>,
+    /// When nothing fits: the sizes that came closest (at most 3, nearest first), as
+    /// `no_fit().closest` gives them; absent otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub closest: Vec<Rejected>,
 }
 
 /// Nothing fits: which constraint cut the last candidates, and the closest alternatives.
@@ -432,7 +436,9 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
         }
     }
     rejected.sort_by(|a, b| b.stage.cmp(&a.stage).then(a.vm_size.cmp(&b.vm_size)));
-    Outcome { requirements: req.clone(), recommendations: accepted, rejected, below_top }
+    let mut out = Outcome { requirements: req.clone(), recommendations: accepted, rejected, below_top, closest: Vec::new() };
+    out.closest = out.no_fit().map(|n| n.closest).unwrap_or_default();
+    out
 }
 
 const STAGE_REGION: usize = 10;
