@@ -5,7 +5,7 @@ use crate::cli::{Format, RecommendArgs};
 use crate::commands::Ctx;
 use crate::domain::GpuDriver;
 use crate::error::{did_you_mean, Error};
-use crate::output::{emit, money, table, Align, Printer, Render};
+use crate::output::{emit, table, Align, Printer, Render};
 use crate::recommend::{self, fmt_num, ModelSpec, Os, Outcome, Range, Requirements, Workload};
 use crate::units::Memory;
 
@@ -513,6 +513,11 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
             aligns.push(a);
         }
     }
+    let column = |f: fn(&recommend::Recommendation) -> Option<f64>| {
+        crate::units::money_column(&o.recommendations.iter().map(f).collect::<Vec<_>>())
+    };
+    let (hourly, monthly, per_instance) =
+        (column(|r| r.price_per_hour), column(|r| r.monthly_cost), column(|r| r.price_per_instance_hour));
     let rows: Vec<Vec<String>> = o
         .recommendations
         .iter()
@@ -534,11 +539,11 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
                 if r.need.is_some() { format!("{:.1}G", rec.fit.required_per_gpu_gib) } else { "-".to_owned() },
                 format!("{:.1}G", rec.fit.available_per_gpu_gib),
                 format!("{}×{}", fmt_num_frac(rec.fit.gpus_used_per_node), rec.fit.nodes),
-                money(rec.price_per_hour),
-                money(rec.monthly_cost),
+                hourly[i].clone(),
+                monthly[i].clone(),
             ];
             if mig {
-                row.push(money(rec.price_per_instance_hour));
+                row.push(per_instance[i].clone());
             }
             if region_col {
                 row.push(rec.price_region.clone().unwrap_or_else(|| "-".to_owned()));
