@@ -89,6 +89,22 @@ pub fn endpoint_from_env() -> String {
         .unwrap_or_else(|| DEFAULT_ENDPOINT.to_owned())
 }
 
+/// An endpoint the token may be sent to: https, or plain http on a loopback host (tests).
+pub fn check_endpoint(endpoint: &str) -> Result<(), String> {
+    let u = url::Url::parse(endpoint).map_err(|e| format!("HF_ENDPOINT {endpoint:?} is not a URL ({e})"))?;
+    let loopback = match u.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    };
+    match u.scheme() {
+        "https" if u.host().is_some() => Ok(()),
+        "http" if loopback => Ok(()),
+        _ => Err(format!("HF_ENDPOINT {endpoint:?} must be an https URL (plain http only on loopback)")),
+    }
+}
+
 /// True when `HF_HUB_OFFLINE` forbids the network (the Hub client's own switch).
 pub fn offline_from_env() -> bool {
     std::env::var("HF_HUB_OFFLINE").is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"))
@@ -511,6 +527,17 @@ mod tests {
         let mut no_layers = base;
         no_layers.as_object_mut().expect("object").remove("num_hidden_layers");
         assert!(to_model(&facts(no_layers, 6_100_000_000)).unwrap_err().contains("layer count"));
+    }
+
+    #[test]
+    fn endpoints_are_https_or_loopback() {
+        assert!(check_endpoint("https://huggingface.co").is_ok());
+        assert!(check_endpoint("http://127.0.0.1:8080").is_ok());
+        assert!(check_endpoint("http://localhost:1").is_ok());
+        assert!(check_endpoint("http://[::1]:1").is_ok());
+        assert!(check_endpoint("http://hf-mirror.example").is_err());
+        assert!(check_endpoint("ftp://x").is_err());
+        assert!(check_endpoint("not a url").is_err());
     }
 
     #[test]

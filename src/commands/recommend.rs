@@ -218,6 +218,7 @@ pub fn hub_model(catalog: &Catalog, a: &RecommendArgs) -> Result<(Option<crate::
     }
     let token = a.hf_token.clone().or_else(|| std::env::var("HF_TOKEN").ok()).filter(|t| !t.trim().is_empty());
     let endpoint = hub::endpoint_from_env();
+    hub::check_endpoint(&endpoint).map_err(|e| Error::usage(e, Some("unset HF_ENDPOINT to use https://huggingface.co".to_owned())))?;
     match hub::fetch(name, &endpoint, token) {
         Ok((facts, cached)) => {
             let m = hub::to_model(&facts).map_err(|e| {
