@@ -75,9 +75,7 @@ impl Error {
             Error::Usage { hint, .. }
             | Error::NoFit { hint, .. }
             | Error::Refused { hint, .. }
-            | Error::Denied { hint, .. } => {
-                hint.iter().cloned().collect()
-            }
+            | Error::Denied { hint, .. } => hint.iter().cloned().collect(),
             Error::Catalog(CatalogError::Parse { .. } | CatalogError::Invalid { .. }) => {
                 vec!["fix the file, or drop --catalog / AKSGPU_CATALOG to use the bundled catalog".to_owned()]
             }

@@ -107,7 +107,8 @@ pub fn check_endpoint(endpoint: &str) -> Result<(), String> {
 
 /// True when `HF_HUB_OFFLINE` forbids the network (the Hub client's own switch).
 pub fn offline_from_env() -> bool {
-    std::env::var("HF_HUB_OFFLINE").is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"))
+    std::env::var("HF_HUB_OFFLINE")
+        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"))
 }
 
 /// The cache file for a model.
@@ -167,7 +168,10 @@ impl Hub {
     /// config.json and the weight totals of `id`.
     pub async fn facts(&self, id: &str, now: u64) -> Result<HubFacts, HubError> {
         let bad = |reason: String| HubError::Bad { id: id.to_owned(), reason };
-        let raw = self.get(id, "config.json", None, MAX_CONFIG_BYTES).await?.ok_or_else(|| HubError::NotFound { id: id.to_owned() })?;
+        let raw = self
+            .get(id, "config.json", None, MAX_CONFIG_BYTES)
+            .await?
+            .ok_or_else(|| HubError::NotFound { id: id.to_owned() })?;
         let config: Value = serde_json::from_slice(&raw).map_err(|e| bad(format!("config.json is not JSON ({e})")))?;
         if !config.is_object() {
             return Err(bad("config.json is not a JSON object".into()));
@@ -204,7 +208,9 @@ impl Hub {
     /// Bytes and parameters of a single `model.safetensors`, from its header alone.
     async fn single_file(&self, id: &str) -> Result<(u64, u64), HubError> {
         let bad = |reason: String| HubError::Bad { id: id.to_owned(), reason };
-        let missing = || bad("no model.safetensors.index.json and no model.safetensors (only safetensors weights are read)".into());
+        let missing = || {
+            bad("no model.safetensors.index.json and no model.safetensors (only safetensors weights are read)".into())
+        };
         let head = self.get(id, "model.safetensors", Some(8), 8).await?.ok_or_else(missing)?;
         let len = head
             .get(..8)
@@ -369,7 +375,9 @@ fn sliding(config: &Value, layers: u32) -> (Option<u32>, Option<u32>) {
 /// The catalog record for a model read from the Hub.
 pub fn to_model(f: &HubFacts) -> Result<LlmModel, String> {
     let c = &f.config;
-    let need = |keys: &[&str], what: &str| uint(c, keys).filter(|n| *n > 0).ok_or_else(|| format!("config.json has no {what} ({})", keys.join(" / ")));
+    let need = |keys: &[&str], what: &str| {
+        uint(c, keys).filter(|n| *n > 0).ok_or_else(|| format!("config.json has no {what} ({})", keys.join(" / ")))
+    };
     let layers = need(&["num_hidden_layers", "n_layer", "num_layers"], "layer count")?;
     let hidden = need(&["hidden_size", "n_embd", "d_model"], "hidden size")?;
     let heads = need(&["num_attention_heads", "n_head"], "attention head count")?;
@@ -388,7 +396,8 @@ pub fn to_model(f: &HubFacts) -> Result<LlmModel, String> {
         .filter(|n| *n > 0)
         .ok_or("config.json has no max_position_embeddings")?;
     let native = native_dtype(c)?;
-    let params = f.total_parameters.filter(|p| *p > 0).map_or_else(|| f.total_size as f64 / native.bytes(), |p| p as f64);
+    let params =
+        f.total_parameters.filter(|p| *p > 0).map_or_else(|| f.total_size as f64 / native.bytes(), |p| p as f64);
     let experts = uint(c, &["num_local_experts", "num_experts", "n_routed_experts"]).filter(|e| *e > 1);
     let per_token = uint(c, &["num_experts_per_tok", "num_experts_per_token", "moe_topk"]).filter(|k| *k > 0);
     let moe_ffn = uint(c, &["moe_intermediate_size"]);
@@ -466,7 +475,6 @@ pub fn fetch(id: &str, endpoint: &str, token: Option<String>) -> Result<(HubFact
 mod tests {
     use super::*;
 
-
     fn facts(config: Value, total_size: u64) -> HubFacts {
         HubFacts {
             id: "org/model".into(),
@@ -523,10 +531,10 @@ mod tests {
         assert_eq!((m.native_dtype, m.head_dim), (NativeDtype::Int4, 128));
         let mut odd = base.clone();
         odd["quantization_config"] = serde_json::json!({"quant_method": "hqq", "bits": 3});
-        assert!(to_model(&facts(odd, 6_100_000_000)).unwrap_err().contains("hqq"));
+        assert!(to_model(&facts(odd, 6_100_000_000)).expect_err("refused").contains("hqq"));
         let mut no_layers = base;
         no_layers.as_object_mut().expect("object").remove("num_hidden_layers");
-        assert!(to_model(&facts(no_layers, 6_100_000_000)).unwrap_err().contains("layer count"));
+        assert!(to_model(&facts(no_layers, 6_100_000_000)).expect_err("refused").contains("layer count"));
     }
 
     #[test]
@@ -554,7 +562,7 @@ mod tests {
         let h = br#"{"__metadata__":{"format":"pt"},"a":{"dtype":"BF16","shape":[4,8],"data_offsets":[0,64]},"b":{"dtype":"BF16","shape":[8],"data_offsets":[64,80]}}"#;
         assert_eq!(parse_safetensors_header(h), Ok((80, 40)));
         assert!(parse_safetensors_header(b"{}").is_err());
-        assert!(parse_safetensors_header(br#"{"a":{"shape":[2]}}"#).unwrap_err().contains("data_offsets"));
+        assert!(parse_safetensors_header(br#"{"a":{"shape":[2]}}"#).expect_err("refused").contains("data_offsets"));
         assert!(parse_safetensors_header(b"not json").is_err());
     }
 

@@ -623,7 +623,10 @@ impl LlmModel {
             p.push(format!("model {}: active_params_b must be within (0, params_b]", self.id));
         }
         if self.sliding_window_layers.is_some_and(|n| n > self.layers) || self.sliding_window == Some(0) {
-            p.push(format!("model {}: sliding_window must be positive and sliding_window_layers at most layers", self.id));
+            p.push(format!(
+                "model {}: sliding_window must be positive and sliding_window_layers at most layers",
+                self.id
+            ));
         }
         if let (Some(e), Some(k)) = (self.experts, self.experts_per_token) {
             if k == 0 || k > e {

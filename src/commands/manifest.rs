@@ -70,7 +70,9 @@ fn check_schedulable(catalog: &Catalog, s: &VmSize, resource: &mf::GpuResource, 
         }
         mf::GpuResource::MigSlice(slice) => {
             let want = slice.trim().trim_start_matches("nvidia.com/").trim_start_matches("mig-");
-            let profile = catalog.gpu(&s.gpu_model).and_then(|g| g.mig_profiles.iter().find(|p| p.slice.eq_ignore_ascii_case(want)));
+            let profile = catalog
+                .gpu(&s.gpu_model)
+                .and_then(|g| g.mig_profiles.iter().find(|p| p.slice.eq_ignore_ascii_case(want)));
             match profile {
                 Some(p) => (p.instances * s.gpu_count.whole(), format!("{} MIG instance(s) per node", p.slice)),
                 None => return Ok(()),

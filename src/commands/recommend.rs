@@ -148,7 +148,8 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
 }
 
 /// The hint for a model aksgpu cannot size by name.
-const PARAMS_HINT: &str = "pass --model-params with its parameter count (e.g. --model-params 8B) to size it by parameters";
+const PARAMS_HINT: &str =
+    "pass --model-params with its parameter count (e.g. --model-params 8B) to size it by parameters";
 
 /// `--model` (a catalog model, a base/instruct sibling of one, a model read from the Hugging
 /// Face Hub by `hub_model`, with a did-you-mean otherwise) or `--model-params` (any size). Both
@@ -210,7 +211,10 @@ fn unknown_model(catalog: &Catalog, name: &str) -> Error {
 /// `--model org/name` that the catalog does not list (nor a base/instruct sibling of it): read
 /// it from the Hugging Face Hub or the cache, with a note on where it came from. Catalog models
 /// never touch the network. Offline with `--model-params`, the note says that sizes it instead.
-pub fn hub_model(catalog: &Catalog, a: &RecommendArgs) -> Result<(Option<crate::catalog::LlmModel>, Vec<String>), Error> {
+pub fn hub_model(
+    catalog: &Catalog,
+    a: &RecommendArgs,
+) -> Result<(Option<crate::catalog::LlmModel>, Vec<String>), Error> {
     use crate::hub::{self, HubError};
     let Some(name) = a.need.model.as_deref().map(str::trim) else { return Ok((None, Vec::new())) };
     if catalog.model(name).is_some() || catalog.model_variant(name).is_some() || !hub::is_repo_id(name) {
@@ -218,7 +222,8 @@ pub fn hub_model(catalog: &Catalog, a: &RecommendArgs) -> Result<(Option<crate::
     }
     let token = a.hf_token.clone().or_else(|| std::env::var("HF_TOKEN").ok()).filter(|t| !t.trim().is_empty());
     let endpoint = hub::endpoint_from_env();
-    hub::check_endpoint(&endpoint).map_err(|e| Error::usage(e, Some("unset HF_ENDPOINT to use https://huggingface.co".to_owned())))?;
+    hub::check_endpoint(&endpoint)
+        .map_err(|e| Error::usage(e, Some("unset HF_ENDPOINT to use https://huggingface.co".to_owned())))?;
     match hub::fetch(name, &endpoint, token) {
         Ok((facts, cached)) => {
             let m = hub::to_model(&facts).map_err(|e| {

@@ -436,7 +436,8 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
         }
     }
     rejected.sort_by(|a, b| b.stage.cmp(&a.stage).then(a.vm_size.cmp(&b.vm_size)));
-    let mut out = Outcome { requirements: req.clone(), recommendations: accepted, rejected, below_top, closest: Vec::new() };
+    let mut out =
+        Outcome { requirements: req.clone(), recommendations: accepted, rejected, below_top, closest: Vec::new() };
     out.closest = out.no_fit().map(|n| n.closest).unwrap_or_default();
     out
 }

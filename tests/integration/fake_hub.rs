@@ -101,11 +101,15 @@ fn serve(mut conn: TcpStream, routes: &Mutex<HashMap<String, Answer>>, seen: &Mu
         Some(Answer::File(b)) => ranged(&headers, b),
         Some(Answer::Gated(b)) => match bearer.as_deref() {
             Some(v) if v == format!("Bearer {TOKEN}") => ranged(&headers, b),
-            Some(_) => (403, vec![("X-Error-Code".into(), "GatedRepo".into())], b"Access to model is restricted".to_vec()),
+            Some(_) => {
+                (403, vec![("X-Error-Code".into(), "GatedRepo".into())], b"Access to model is restricted".to_vec())
+            }
             None => (401, vec![("X-Error-Code".into(), "GatedRepo".into())], b"Access to model is restricted".to_vec()),
         },
         Some(Answer::Status(s, code)) => (s, vec![("X-Error-Code".into(), code.into())], b"no".to_vec()),
-        Some(Answer::RedirectToCdn(p)) => (302, vec![("Location".into(), format!("http://localhost:{port}/cdn{p}"))], vec![]),
+        Some(Answer::RedirectToCdn(p)) => {
+            (302, vec![("Location".into(), format!("http://localhost:{port}/cdn{p}"))], vec![])
+        }
         Some(Answer::Slow(d)) => {
             let _ = conn.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\n");
             thread::sleep(d);
@@ -268,7 +272,9 @@ fn a_gated_model_needs_a_token_that_is_never_printed() {
     let wrong = run_hub(&hub, &cache, &args, &[("HF_TOKEN", "hf_wrongTokenZyx9876543210")]);
     assert_eq!(wrong.code, 3, "{}", wrong.stderr);
     assert!(wrong.stderr.contains("the token has no access"), "{}", wrong.stderr);
-    assert!(!wrong.stderr.contains("hf_wrongTokenZyx9876543210") && !wrong.stdout.contains("hf_wrongTokenZyx9876543210"));
+    assert!(
+        !wrong.stderr.contains("hf_wrongTokenZyx9876543210") && !wrong.stdout.contains("hf_wrongTokenZyx9876543210")
+    );
 
     let mut with_flag: Vec<&str> = args.to_vec();
     with_flag.extend(["--hf-token", TOKEN]);
@@ -354,7 +360,12 @@ fn missing_garbled_slow_and_unreachable_hubs() {
     let closed = TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = closed.local_addr().expect("addr").port();
     drop(closed);
-    let refused = run_hub(&hub, &cache, &["recommend", "--model", "acme/Any"], &[("HF_ENDPOINT", &format!("http://127.0.0.1:{port}"))]);
+    let refused = run_hub(
+        &hub,
+        &cache,
+        &["recommend", "--model", "acme/Any"],
+        &[("HF_ENDPOINT", &format!("http://127.0.0.1:{port}"))],
+    );
     assert_eq!(refused.code, 2, "{}", refused.stderr);
     assert!(refused.stderr.contains("connect"), "{}", refused.stderr);
     assert!(refused.stderr.contains("--model-params"), "{}", refused.stderr);
@@ -365,7 +376,9 @@ fn missing_garbled_slow_and_unreachable_hubs() {
 fn catalog_models_and_hf_hub_offline_never_touch_the_network() {
     let hub = FakeHub::start();
     let cache = temp_dir("hub-cache-none");
-    for model in ["llama-3.1-8b", "Qwen/Qwen3-8B", "Qwen/Qwen3-8B-Base", "meta-llama/Llama-3.2-1B", "google/gemma-3-27b-pt"] {
+    for model in
+        ["llama-3.1-8b", "Qwen/Qwen3-8B", "Qwen/Qwen3-8B-Base", "meta-llama/Llama-3.2-1B", "google/gemma-3-27b-pt"]
+    {
         let r = run_hub(&hub, &cache, &["recommend", "--model", model, "-o", "json", "--top", "1"], &[]);
         assert_eq!(r.code, 0, "{model}: {}", r.stderr);
     }

@@ -29,7 +29,11 @@ fn a_partial_gpu_size_exposes_one_gpu() {
     assert!(!whole.stderr.contains("warning"), "{}", whole.stderr);
     let three = aksgpu(&["manifest", "--vm-size", "Standard_NC48ads_A100_v4", "--gpus", "3"]);
     assert_eq!(three.code, 2, "{}", three.stderr);
-    assert!(three.stderr.contains("exposes 2 GPU(s) per node") && three.stderr.contains("--gpus 2 or fewer"), "{}", three.stderr);
+    assert!(
+        three.stderr.contains("exposes 2 GPU(s) per node") && three.stderr.contains("--gpus 2 or fewer"),
+        "{}",
+        three.stderr
+    );
     // A MIG slice: 7 1g.10gb instances per A100 80GB.
     let mig = ["manifest", "--vm-size", "Standard_NC24ads_A100_v4", "--mig-profile", "MIG1g", "--gpus"];
     assert_eq!(aksgpu(&[&mig[..], &["7"]].concat()).code, 0);

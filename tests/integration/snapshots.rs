@@ -72,7 +72,10 @@ fn recommend_mig_ties() {
 /// A base checkpoint sized as its instruct sibling (same architecture and size).
 #[test]
 fn recommend_base_model() {
-    offline("recommend-base-model", &["recommend", "--model", "Qwen/Qwen3-8B-Base", "--region", "eastus", "--top", "2"]);
+    offline(
+        "recommend-base-model",
+        &["recommend", "--model", "Qwen/Qwen3-8B-Base", "--region", "eastus", "--top", "2"],
+    );
 }
 
 #[test]
