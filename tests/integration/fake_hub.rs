@@ -389,3 +389,30 @@ fn catalog_models_and_hf_hub_offline_never_touch_the_network() {
     assert!(off.stderr.contains("HF_HUB_OFFLINE"), "{}", off.stderr);
     assert!(hub.seen().is_empty(), "{:?}", hub.seen());
 }
+
+/// `create-pool --recommend --model org/name` sizes a Hub model too (then sends nothing: --dry-run).
+#[test]
+fn create_pool_recommend_reads_a_hub_model() {
+    let hub = FakeHub::start();
+    let repo = "acme/Qwen3-8B-Pool";
+    hub.file(repo, "config.json", Answer::File(qwen3_8b_config()));
+    hub.file(repo, "model.safetensors.index.json", Answer::File(index(16_381_470_720)));
+    let arm = crate::fake_arm::FakeArm::start();
+    let cache = temp_dir("hub-cache-pool");
+    let cache = cache.to_string_lossy().into_owned();
+    let args = crate::support::CreatePool::new().without_vm_size().with(&[
+        "--recommend",
+        "--model",
+        repo,
+        "--location",
+        "eastus",
+        "--dry-run",
+        "-o",
+        "json",
+    ]);
+    let hub_env = [("HF_ENDPOINT", hub.base.as_str()), ("AKSGPU_CACHE_DIR", cache.as_str())];
+    let r = crate::support::aksgpu_arm(&arm.base, &args.args(), &hub_env);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("recommended Standard_"), "{}", r.stderr);
+    assert_eq!(hub.seen().len(), 2, "{:?}", hub.seen());
+}
