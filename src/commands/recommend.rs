@@ -221,6 +221,10 @@ pub fn hub_model(
         return Ok((None, Vec::new()));
     }
     let token = a.hf_token.clone().or_else(|| std::env::var("HF_TOKEN").ok()).filter(|t| !t.trim().is_empty());
+    if let Some(t) = &token {
+        // Before anything can print it (the Hub client registers it too).
+        crate::arm::redact::register(t);
+    }
     let endpoint = hub::endpoint_from_env();
     hub::check_endpoint(&endpoint)
         .map_err(|e| Error::usage(e, Some("unset HF_ENDPOINT to use https://huggingface.co".to_owned())))?;
