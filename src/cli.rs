@@ -248,6 +248,9 @@ pub struct RecommendArgs {
     /// Concurrent sequences (inference) or micro-batch size (training) [default: 1].
     #[arg(long, value_name = "N", value_parser = units::parse_count, allow_negative_numbers = true)]
     pub concurrency: Option<u64>,
+    /// Hugging Face token for a gated `--model org/name` read from the Hub [default: $HF_TOKEN]; never printed.
+    #[arg(long, value_name = "TOKEN", hide_default_value = true)]
+    pub hf_token: Option<String>,
     /// GPU memory per GPU, at least (16GiB, 24g, 80GB); --gpu-memory-max for an upper bound.
     #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub gpu_memory: Option<units::Memory>,

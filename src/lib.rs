@@ -22,6 +22,7 @@ pub mod cost;
 pub mod domain;
 pub mod drift;
 pub mod error;
+pub mod hub;
 pub mod output;
 pub mod plan;
 pub mod pricing;

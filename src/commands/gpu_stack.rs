@@ -433,17 +433,17 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
         )
     })?;
     let Some(preset) = model.kaito_preset.clone() else {
-        let with: Vec<&str> = catalog
-            .models
-            .iter()
-            .filter(|m| m.kaito_preset.is_some())
-            .filter_map(|m| m.aliases.first().map(String::as_str))
-            .collect();
-        return Err(Error::usage(
-            format!("{} has no KAITO preset", model.id),
-            Some(format!("models with presets: {}", with.join(", "))),
-        )
-        .into());
+        let hint = match catalog.nearest_kaito_preset(model) {
+            Some(near) => format!(
+                "the nearest model with a preset is {} ({}, {}B params): aksgpu kaito workspace --model {}",
+                near.aliases.first().unwrap_or(&near.id),
+                near.id,
+                near.params_b,
+                near.aliases.first().unwrap_or(&near.id)
+            ),
+            None => "no model in the catalog has a KAITO preset".to_owned(),
+        };
+        return Err(Error::usage(format!("{} has no KAITO preset", model.id), Some(hint)).into());
     };
     let region = match (&a.cluster, &a.resource_group) {
         (Some(cluster), Some(rg)) => Some(cluster_location(ctx, a, rg, cluster)?),

@@ -470,3 +470,15 @@ fn create_windows_pool_registering_the_feature_first() {
     let put = calls.iter().position(|(m, _)| m == "PUT").expect("put");
     assert!(reg < put);
 }
+
+#[test]
+fn a_model_without_a_kaito_preset_is_pointed_to_the_nearest_with_one() {
+    // KAITO presets: kaito-project/kaito:pkg/utils/plugin/plugin.go (LegacyBuiltinToCatalog).
+    let r = aksgpu_with(&["kaito", "workspace", "--model", "llama-3.1-70b"], &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("Llama-3.1-70B-Instruct has no KAITO preset"), "{}", r.stderr);
+    assert!(r.stderr.contains("aksgpu kaito workspace --model llama-3.3-70b"), "{}", r.stderr);
+    let ok = aksgpu_with(&["kaito", "workspace", "--model", "phi-4-mini", "-o", "yaml"], &[]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    assert!(ok.stdout.contains("phi-4-mini-instruct"), "{}", ok.stdout);
+}

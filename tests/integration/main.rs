@@ -11,6 +11,7 @@ mod conformance;
 mod create_pool;
 mod dry_runs;
 mod fake_arm;
+mod fake_hub;
 mod fault_props;
 mod faults;
 mod gpu_stack;
