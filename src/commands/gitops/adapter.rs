@@ -109,7 +109,7 @@ pub async fn read_live(client: &ArmClient, d: &Desired) -> Result<Live, Error> {
         features::states(client, &d.subscription, features::NAMESPACE, &names)
     );
     let (cluster, pools) = cp?;
-    Ok(Live { cluster, pools, features: f?, operator: None })
+    Ok(Live { cluster, pools, features: f?, ..Live::default() })
 }
 
 /// The live pools plus the pools the file would create (what the operator will serve).
@@ -123,8 +123,23 @@ fn pools_after(d: &Desired, live_pools: &[Value]) -> Vec<Value> {
     pools
 }
 
+/// What the reader should know about how the operator would be installed: where AKS manages
+/// the driver, the operator's own driver and toolkit are disabled.
+pub fn operator_note(catalog: &Catalog, d: &Desired, o: &OperatorConfig, live: &Live) -> Option<String> {
+    let install = operator::resolve(catalog, &install_request(d, o), &live.cluster, &pools_after(d, &live.pools)).ok()?;
+    (install.spec.driver_mode == crate::plan::operator::DriverMode::Aks).then(|| {
+        format!(
+            "AKS manages the GPU driver on {}: the operator is installed with its driver and toolkit disabled",
+            install.pools.join(", ")
+        )
+    })
+}
+
 /// Whether the GPU Operator runs as the file asks: one read-only runCommand (`helm list`,
-/// `helm get values`) compared with the values `install-operator` would use.
+/// `helm get values`) compared with the values `install-operator` would use. A runCommand is
+/// a POST, so with `check` false (`diff`, dry runs: they send no write) it is not sent and the
+/// release is "not checked".
+#[allow(clippy::too_many_arguments)]
 pub async fn operator_state(
     client: &ArmClient,
     cred: Option<&Cred>,
@@ -133,13 +148,19 @@ pub async fn operator_state(
     o: &OperatorConfig,
     live: &Live,
     deadline: Instant,
+    check: bool,
 ) -> State {
-    let Some(cred) = cred else { return State::Unread("no credentials".into()) };
     let install = match operator::resolve(catalog, &install_request(d, o), &live.cluster, &pools_after(d, &live.pools))
     {
         Ok(i) => i,
         Err(r) => return State::Refused { message: r.message, hint: r.hint },
     };
+    if !check {
+        return State::NotChecked(
+            "reading the Helm release needs a runCommand, which is a POST; diff and dry runs send only GETs".into(),
+        );
+    }
+    let Some(cred) = cred else { return State::Unread("no credentials".into()) };
     let token = match install.needs_cluster_token {
         Some(true) => match gpu_stack::cluster_token(cred.method, &cred.source, deadline).await {
             Ok(t) => Some(t),
@@ -172,6 +193,7 @@ pub async fn read_export(
         pools: vec![],
         operator: None,
         kaito: None,
+        implicit: Default::default(),
     };
     let live = read_live(client, &d).await?;
     let states = features::GPU_FEATURES.iter().map(|f| f.0).zip(live.features).collect();

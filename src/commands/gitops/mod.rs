@@ -110,14 +110,17 @@ fn connect(
     }
 }
 
-/// Read the live state and compare.
-fn read_and_diff(l: &Loaded) -> Result<(Live, Vec<Change>), Error> {
+/// Read the live state and compare. `check_release`: read the operator's release through a
+/// runCommand (a POST: only `apply` itself does).
+fn read_and_diff(l: &Loaded, check_release: bool) -> Result<(Live, Vec<Change>), Error> {
     let deadline = Instant::now() + l.timeout;
     let live = azure::run_interruptible(&Progress::default(), async {
         let mut live = adapter::read_live(&l.client, &l.desired).await?;
         if let Some(o) = &l.desired.operator {
             let (cred, d) = (l.cred.as_ref(), &l.desired);
-            live.operator = Some(adapter::operator_state(&l.client, cred, &l.catalog, d, o, &live, deadline).await);
+            live.operator_note = adapter::operator_note(&l.catalog, d, o, &live);
+            let state = adapter::operator_state(&l.client, cred, &l.catalog, d, o, &live, deadline, check_release);
+            live.operator = Some(state.await);
         }
         Ok(live)
     })?;
@@ -128,12 +131,12 @@ fn read_and_diff(l: &Loaded) -> Result<(Live, Vec<Change>), Error> {
 /// `aksgpu diff -f FILE`: exit 0 nothing would change, 1 something would, 2 bad file.
 pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
     let l = load(ctx, &a.file, &a.arm, false)?;
-    let (_, changes) = read_and_diff(&l)?;
+    let (_, changes) = read_and_diff(&l, false)?;
     render::changes(&ctx.printer, a.output, &changes)?;
-    let n = changes.iter().filter(|c| c.action != Action::NoChange).count();
-    if n > 0 {
-        return Err(Error::NoFit {
-            message: format!("{n} of {} resource(s) would change or are refused", changes.len()),
+    if gdiff::changes(&changes) {
+        let n = changes.iter().filter(|c| !matches!(c.action, Action::NoChange | Action::NotChecked)).count();
+        return Err(Error::Differences {
+            message: format!("{n} of {} resource(s) would change (see ACTION)", changes.len()),
             hint: Some(format!("apply it with: aksgpu apply -f {}", a.file.display())),
         }
         .into());
@@ -177,7 +180,7 @@ pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
         azure::render_plan(p, a.output, &l.base, &plan, &header, extra)?;
         return Ok(());
     }
-    let (live, changes) = read_and_diff(&l)?;
+    let (live, changes) = read_and_diff(&l, true)?;
     if let Some(r) = changes.iter().find(|c| c.action == Action::Refused) {
         render::changes(p, a.output, &changes)?;
         return Err(Error::Refused {
@@ -245,7 +248,7 @@ fn dry_run_plan(l: &Loaded) -> Result<(Plan, Option<Vec<Change>>), Error> {
     if l.cred.is_none() {
         return Ok((offline_plan(l)?, None));
     }
-    let (live, changes) = match read_and_diff(l) {
+    let (live, changes) = match read_and_diff(l, false) {
         Ok(x) => x,
         Err(Error::Arm(e)) if matches!(*e, crate::arm::ArmError::Auth { .. }) => {
             l.printer.note(&format!("note: credentials failed ({e}); the plan comes from the file alone"));
@@ -256,7 +259,7 @@ fn dry_run_plan(l: &Loaded) -> Result<(Plan, Option<Vec<Change>>), Error> {
     let d = &l.desired;
     let mut plan = Plan::default();
     let location = crate::plan::preflight::location(&live.cluster);
-    for c in changes.iter().filter(|c| c.action != Action::NoChange && c.action != Action::Refused) {
+    for c in changes.iter().filter(|c| matches!(c.action, Action::Create | Action::Scale | Action::NotChecked)) {
         match c.kind {
             "feature" => plan.steps.extend(adapter::feature_plan(d, &c.name).steps),
             "pool" => {

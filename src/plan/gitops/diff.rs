@@ -24,6 +24,9 @@ pub struct Live {
     pub features: Vec<Option<String>>,
     /// The GPU Operator release, when the file installs it (`None`: not read).
     pub operator: Option<State>,
+    /// How the operator would be installed, when it matters to the reader (e.g. "AKS manages
+    /// the driver on these pools: the operator's driver is disabled").
+    pub operator_note: Option<String>,
 }
 
 /// Per resource.
@@ -34,6 +37,10 @@ pub enum Action {
     NoChange,
     Scale,
     Refused,
+    /// The resource is `Failed` in Azure: never "no change", never built on.
+    Failed,
+    /// Not read, with the reason (e.g. reading it needs a write such as a runCommand POST).
+    NotChecked,
 }
 
 impl Action {
@@ -44,6 +51,8 @@ impl Action {
             Action::NoChange => "no change",
             Action::Scale => "scale",
             Action::Refused => "refused",
+            Action::Failed => "failed",
+            Action::NotChecked => "not checked",
         }
     }
 }
@@ -88,10 +97,15 @@ pub fn diff(d: &Desired, live: &Live) -> Vec<Change> {
     }
     for spec in &d.pools {
         let have = live.pools.iter().find(|p| p["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.name)));
-        out.push(pool(d, spec, have));
+        let implicit = d.implicit.get(&spec.name).map_or(&[][..], Vec::as_slice);
+        out.push(pool(d, spec, have, implicit));
     }
     if let Some(o) = &d.operator {
-        out.push(operator(o, live.operator.as_ref()));
+        let mut c = operator(o, live.operator.as_ref());
+        if let Some(n) = &live.operator_note {
+            c.detail = format!("{}; {n}", c.detail);
+        }
+        out.push(c);
     }
     if let Some(want) = d.kaito {
         let on = kaito_enabled(&live.cluster);
@@ -128,6 +142,12 @@ fn operator(o: &super::config::OperatorConfig, state: Option<&State>) -> Change 
         Some(State::Unread(why)) => {
             Change::new("operator", name, Action::Create, format!("release not read ({why}): {install} (idempotent)"))
         }
+        Some(State::NotChecked(why)) => Change::new(
+            "operator",
+            name,
+            Action::NotChecked,
+            format!("not checked: {why}; apply reads the release first and runs {install} only if it differs"),
+        ),
         None => Change::new("operator", name, Action::Create, format!("release not read: {install} (idempotent)")),
         Some(State::Refused { message, hint }) => {
             let mut c = Change::new("operator", name, Action::Refused, message.clone());
@@ -156,7 +176,7 @@ fn feature(name: &str, state: Option<&str>, read: bool) -> Change {
     }
 }
 
-fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>) -> Change {
+fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -> Change {
     let Some(have) = have else {
         let nodes = match spec.autoscale {
             Some((a, b)) => format!("autoscaler {a}–{b}"),
@@ -164,18 +184,42 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>) -> Change {
         };
         return Change::new("pool", &spec.name, Action::Create, format!("{}, {nodes}", spec.size.name));
     };
-    let diffs = spec.diff(have);
+    match crate::resources::AgentPool::read(have).map(|p| p.failure()) {
+        Err(e) => return Change::new("pool", &spec.name, Action::Failed, format!("cannot read the pool: {e}")),
+        Ok(Some(why)) => {
+            let mut c = Change::new("pool", &spec.name, Action::Failed, format!("Failed in Azure: {why}"));
+            c.hint = Some(format!(
+                "nothing is built on a Failed pool. Retry its last operation with az aks nodepool update -g {} --cluster-name {} -n {} (or delete it yourself and apply again)",
+                d.resource_group, d.cluster, spec.name
+            ));
+            return c;
+        }
+        Ok(None) => {}
+    }
+    let mut diffs = spec.diff(have);
+    diffs.retain(|x| !implicit.contains(&x.field));
     if diffs.is_empty() {
         return Change::new("pool", &spec.name, Action::NoChange, format!("{} as in the file", spec.size.name));
     }
     let listed =
         diffs.iter().map(|x| format!("{} {} → {}", x.field, x.existing, x.wanted)).collect::<Vec<_>>().join("; ");
     if diffs.iter().all(|x| COUNT_FIELDS.contains(&x.field)) {
-        let mut c = Change::new("pool", &spec.name, Action::Scale, listed);
-        c.scale = Some(match spec.autoscale {
+        let how = match spec.autoscale {
             Some((min, max)) => Scale::Autoscale { min, max },
             None => Scale::Count(spec.count),
-        });
+        };
+        // The same check `pool scale` (and so apply) makes: refused here, not promised.
+        if let Err(why) = crate::plan::cluster::scale_pool(have, how) {
+            let mut c = Change::new("pool", &spec.name, Action::Refused, format!("{listed}: apply cannot scale it: {why}"));
+            c.hint = Some(format!(
+                "turn the autoscaler off first (az aks nodepool update -g {} --cluster-name {} -n {} --disable-cluster-autoscaler), or write minCount/maxCount in the file",
+                d.resource_group, d.cluster, spec.name
+            ));
+            c.differences = diffs;
+            return c;
+        }
+        let mut c = Change::new("pool", &spec.name, Action::Scale, listed);
+        c.scale = Some(how);
         c.differences = diffs;
         return c;
     }
@@ -197,9 +241,10 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>) -> Change {
     c
 }
 
-/// True when some resource would change (create, scale, or a refusal to report).
+/// True when some resource would change (create, scale, or a refusal or failure to report).
+/// "Not checked" is no difference: it is said, with its reason, in the output.
 pub fn changes(c: &[Change]) -> bool {
-    c.iter().any(|x| x.action != Action::NoChange)
+    c.iter().any(|x| !matches!(x.action, Action::NoChange | Action::NotChecked))
 }
 
 #[cfg(test)]
@@ -221,6 +266,7 @@ mod tests {
             pools: vec![spec],
             operator: None,
             kaito: Some(true),
+            implicit: Default::default(),
         }
     }
 
@@ -241,7 +287,7 @@ mod tests {
             cluster: json!({"properties": {"aiToolchainOperatorProfile": {"enabled": true}, "oidcIssuerProfile": {"enabled": true}}}),
             pools: vec![live_pool(&d)],
             features: vec![Some("Registered".into())],
-            operator: None,
+            ..Live::default()
         };
         let c = diff(&d, &live);
         assert!(!changes(&c), "{c:?}");
@@ -271,5 +317,70 @@ mod tests {
             ..Live::default()
         };
         assert_eq!(diff(&d, &live).last().map(|c| c.action), Some(Action::Refused));
+    }
+
+    #[test]
+    fn an_existing_pool_without_gpu_profile_is_adopted_as_it_is() {
+        // A pool created before gpuProfile existed; the file (as export writes it) names no driver.
+        let text = "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n    vmSize: Standard_NC24ads_A100_v4\n    count: 1\n    taints: []\noperator: {install: true}\n";
+        let src = super::super::config::Source { name: "f.yaml".into(), text };
+        let cfg = super::super::config::parse(&src).expect("parse");
+        let pick = |_: &super::super::config::PoolConfig, _: &super::super::config::RecommendConfig| Err("no".to_owned());
+        let d = super::super::config::validate(&Catalog::bundled().expect("catalog"), &src, &cfg, "sub", &pick).expect("valid");
+        assert_eq!(d.pools[0].gpu_driver, Some("None"), "a new pool would get the operator's driver");
+        let have = json!({"name": "gpu", "properties": {"vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "System",
+            "osType": "Linux", "provisioningState": "Succeeded"}});
+        let live = Live { pools: vec![have], operator_note: Some("AKS manages the driver".into()), ..Live::default() };
+        let c = diff(&d, &live);
+        assert_eq!(c[0].action, Action::NoChange, "{c:?}");
+        assert!(c[1].detail.contains("AKS manages the driver"), "{c:?}");
+    }
+
+    #[test]
+    fn drift_in_every_field_the_file_holds_is_shown() {
+        let mut d = desired(|r| {
+            r.tags = vec!["team=ml".into()];
+            r.spot = true;
+            r.spot_max_price = Some(0.5);
+            r.eviction_policy = Some(crate::domain::EvictionPolicy::Deallocate);
+            r.kubernetes_version = Some(crate::catalog::KubeVersion::parse("1.31.2").expect("v"));
+        });
+        d.kaito = None;
+        let mut have = live_pool(&d);
+        let same = diff(&d, &Live { pools: vec![have.clone()], features: vec![None], ..Live::default() });
+        assert!(!changes(&same), "{same:?}");
+        have["properties"]["tags"] = json!({"team": "ops"});
+        have["properties"]["spotMaxPrice"] = json!(0.9);
+        have["properties"]["scaleSetEvictionPolicy"] = json!("Delete");
+        have["properties"]["orchestratorVersion"] = json!("1.30.1");
+        let c = diff(&d, &Live { pools: vec![have], features: vec![None], ..Live::default() });
+        for f in ["tags", "spotMaxPrice", "scaleSetEvictionPolicy", "orchestratorVersion"] {
+            assert!(c[1].detail.contains(f), "{f}: {}", c[1].detail);
+        }
+        assert_eq!(c[1].action, Action::Refused);
+    }
+
+    #[test]
+    fn a_scale_apply_cannot_do_is_refused_in_diff() {
+        let d = desired(|r| r.count = Some(3));
+        let mut have = live_pool(&d);
+        have["properties"]["enableAutoScaling"] = json!(true);
+        have["properties"]["minCount"] = json!(1);
+        have["properties"]["maxCount"] = json!(3);
+        let c = diff(&d, &Live { pools: vec![have], features: vec![None], ..Live::default() });
+        assert_eq!(c[1].action, Action::Refused, "{c:?}");
+        assert!(c[1].detail.contains("autoscaler"), "{}", c[1].detail);
+    }
+
+    #[test]
+    fn a_failed_pool_is_failed_with_azures_error() {
+        let d = desired(|_| {});
+        let mut have = live_pool(&d);
+        have["properties"]["provisioningState"] = json!("Failed");
+        have["properties"]["status"] = json!({"provisioningError": {"code": "AllocationFailed", "message": "no capacity"}});
+        let c = diff(&d, &Live { pools: vec![have], features: vec![None], ..Live::default() });
+        assert_eq!(c[1].action, Action::Failed);
+        assert!(c[1].detail.contains("AllocationFailed: no capacity"), "{}", c[1].detail);
+        assert!(changes(&c));
     }
 }
