@@ -14,15 +14,7 @@ use super::reconcile::{self, send_write, Sent};
 use super::Progress;
 use crate::arm::{ArmClient, ArmError, Req};
 
-/// GPU-related preview flags `aksgpu feature list` shows.
-pub const GPU_FEATURES: &[(&str, &str)] = &[
-    ("WindowsGPUPreview", "Windows GPU node pools"),
-    ("ManagedGPUExperiencePreview", "AKS-managed GPU node pools (driver, device plugin, DCGM)"),
-    ("AKSInfinibandSupport", "InfiniBand (RDMA) node pools"),
-];
-
-/// The default namespace.
-pub const NAMESPACE: &str = "Microsoft.ContainerService";
+pub use crate::plan::features::{misspelling_of, went_ga, GA_FEATURES, GPU_FEATURES, NAMESPACE};
 
 pub use crate::plan::features::{feature_url, provider_register_url, provider_url, register_url};
 

@@ -126,7 +126,8 @@ fn pools_after(d: &Desired, live_pools: &[Value]) -> Vec<Value> {
 /// What the reader should know about how the operator would be installed: where AKS manages
 /// the driver, the operator's own driver and toolkit are disabled.
 pub fn operator_note(catalog: &Catalog, d: &Desired, o: &OperatorConfig, live: &Live) -> Option<String> {
-    let install = operator::resolve(catalog, &install_request(d, o), &live.cluster, &pools_after(d, &live.pools)).ok()?;
+    let install =
+        operator::resolve(catalog, &install_request(d, o), &live.cluster, &pools_after(d, &live.pools)).ok()?;
     (install.spec.driver_mode == crate::plan::operator::DriverMode::Aks).then(|| {
         format!(
             "AKS manages the GPU driver on {}: the operator is installed with its driver and toolkit disabled",

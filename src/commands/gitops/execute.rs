@@ -112,7 +112,12 @@ async fn feature(run: &Run<'_>, c: &Change, progress: &Progress) -> Result<Row, 
     Ok(match out {
         FeatureOutcome::Registered { .. } => Row::of(c, "done", "registered; the provider was refreshed"),
         FeatureOutcome::AlreadyRegistered => Row::of(c, "unchanged", "already Registered"),
-        FeatureOutcome::NotFound => Row::of(c, "unchanged", "not found: most likely generally available"),
+        FeatureOutcome::NotFound if crate::plan::features::went_ga(crate::plan::features::NAMESPACE, &c.name) => {
+            Row::of(c, "unchanged", "not found: generally available, nothing to register")
+        }
+        FeatureOutcome::NotFound => {
+            return Err(crate::commands::gpu_stack::not_found(crate::plan::features::NAMESPACE, &c.name))
+        }
         FeatureOutcome::Pending => {
             return Err(Error::Refused {
                 message: format!("{} is Pending: Microsoft has to approve it", c.name),

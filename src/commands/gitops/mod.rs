@@ -46,8 +46,7 @@ struct Loaded {
 /// a missing credential leaves a client without one and `{subscription}` as placeholder.
 fn load(ctx: &Ctx, file: &Path, arm: &ArmArgs, offline_ok: bool) -> Result<Loaded, Error> {
     let catalog = ctx.catalog().map_err(|e| Error::usage(format!("{e:#}"), None))?;
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| Error::usage(format!("-f {}: cannot read the file: {e}", file.display()), None))?;
+    let text = read_file(file, arm.timeout)?;
     let src = Source { name: file.display().to_string(), text: &text };
     let cfg = config::parse(&src)?;
     let mut arm = arm.clone();
@@ -83,6 +82,59 @@ fn load(ctx: &Ctx, file: &Path, arm: &ArmArgs, offline_ok: bool) -> Result<Loade
         timeout: arm.timeout,
         file: src.name.clone(),
     })
+}
+
+/// The most a GpuConfig file may hold.
+pub const MAX_FILE: u64 = 4 << 20;
+
+/// Read the file: a regular file only (never a FIFO or a device), at most [`MAX_FILE`] bytes,
+/// within `timeout` (a slow network file system cannot hang the command).
+fn read_file(path: &Path, timeout: std::time::Duration) -> Result<String, Error> {
+    use std::io::Read;
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, "read the file", e))?;
+    if !meta.is_file() {
+        return Err(Error::usage(
+            format!("-f {shown}: not a regular file"),
+            Some("give the path of a YAML or JSON GpuConfig file".into()),
+        ));
+    }
+    let too_big = || {
+        Error::usage(
+            format!("-f {shown}: larger than {} MiB; a GpuConfig file is far smaller", MAX_FILE >> 20),
+            Some("check that -f names the GpuConfig file".into()),
+        )
+    };
+    if meta.len() > MAX_FILE {
+        return Err(too_big());
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let owned = path.to_owned();
+    std::thread::spawn(move || {
+        let read = || -> std::io::Result<Vec<u8>> {
+            let f = std::fs::File::open(&owned)?;
+            if !f.metadata()?.is_file() {
+                return Err(std::io::Error::other("not a regular file"));
+            }
+            let mut buf = Vec::new();
+            f.take(MAX_FILE + 1).read_to_end(&mut buf)?;
+            Ok(buf)
+        };
+        let _ = tx.send(read());
+    });
+    let bytes = match rx.recv_timeout(timeout) {
+        Ok(r) => r.map_err(|e| Error::io(path, "read the file", e))?,
+        Err(_) => {
+            let e =
+                std::io::Error::new(std::io::ErrorKind::TimedOut, format!("no answer within --timeout {timeout:?}"));
+            return Err(Error::io(path, "read the file", e));
+        }
+    };
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| Error::usage(format!("-f {shown}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to()), None))
 }
 
 fn connect(
@@ -189,6 +241,22 @@ pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
         }
         .into());
     }
+    if let Some(f) = changes.iter().find(|c| c.action == Action::Failed) {
+        let rows: Vec<Row> = changes
+            .iter()
+            .map(|c| match c.action {
+                Action::Failed => Row::of(c, "failed", c.detail.clone()),
+                Action::NoChange => Row::of(c, "unchanged", c.detail.clone()),
+                _ => Row::of(c, "not run", "not run: nothing is built on a Failed pool"),
+            })
+            .collect();
+        render::results(p, a.output, &rows)?;
+        return Err(Error::Refused {
+            message: format!("apply refused before sending anything: pool {} is {}", f.name, f.detail),
+            hint: f.hint.clone(),
+        }
+        .into());
+    }
     if !gdiff::changes(&changes) {
         render::results(
             p,
@@ -231,7 +299,7 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change]) -> Resul
         .with_prompt(format!("Apply these changes to cluster {cluster}?"))
         .default(false)
         .interact()
-        .map_err(|e| Error::usage(format!("no answer: {e}"), None))?;
+        .map_err(crate::wizard::prompt_error("reading the answer"))?;
     if yes {
         Ok(())
     } else {
@@ -317,29 +385,58 @@ fn create_steps(l: &Loaded, spec: &crate::plan::PoolSpec, location: Option<Strin
 
 /// `aksgpu export -g RG --cluster NAME`
 pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
+    use crate::plan::agent_pool::{check_cluster, check_resource_group};
+    let (rg, name) = (&a.target.resource_group, &a.target.cluster);
+    // The names go into the request URLs: checked before anything is sent.
+    check_resource_group(rg)
+        .and_then(|()| check_cluster(name))
+        .map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
     let catalog = ctx.catalog()?;
     let az = azure::connect(&a.arm)?;
     let sub = azure::subscription(&az)?;
     let client = az.client;
-    let (rg, name) = (&a.target.resource_group, &a.target.cluster);
     let (cluster, pools, features) =
         azure::run_interruptible(&Progress::default(), async { adapter::read_export(&client, &sub, rg, name).await })?;
     let feats: Vec<(&str, Option<String>)> = features.iter().map(|(n, s)| (*n, s.clone())).collect();
-    let file = gexport::export(&catalog, a.arm.subscription.as_deref(), rg, name, &cluster, &pools, &feats);
+    // The subscription read, so the file names the cluster it came from.
+    let file = gexport::export(&catalog, Some(&sub), rg, name, &cluster, &pools, &feats);
     let text = match a.output {
         ManifestFormat::Yaml => format!(
             "# aksgpu export of cluster {name} (resource group {rg}); apply with: aksgpu apply -f FILE\n{}",
-            serde_yaml_ng::to_string(&file).map_err(|e| Error::usage(format!("internal YAML error: {e}"), None))?
+            serde_yaml_ng::to_string(&file).map_err(|e| Error::internal(format!("writing the file as YAML: {e}")))?
         ),
         ManifestFormat::Json => serde_json::to_string_pretty(&file)? + "\n",
     };
     match &a.file {
         Some(path) => {
-            std::fs::write(path, &text)
-                .map_err(|e| Error::usage(format!("--file {}: cannot write: {e}", path.display()), None))?;
+            write_atomic(path, &text)?;
             ctx.printer.note(&format!("wrote {} ({} GPU pool(s))", path.display(), file.pools.len()));
         }
         None => ctx.printer.out(&text)?,
     }
     Ok(())
+}
+
+/// Write `text` to `path` through a new temporary file in the same directory, then rename it
+/// over `path`: a reader never sees half a file, and a symlink planted at `path` is replaced,
+/// never followed (the temporary file is created with `O_EXCL`, which follows no link either).
+fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
+    use std::io::Write;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name =
+        path.file_name().ok_or_else(|| Error::usage(format!("--file {}: not a file name", path.display()), None))?;
+    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io(&tmp, "write", e));
+    }
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(path, "write", e)
+    })
 }

@@ -8,20 +8,38 @@ use crate::error::Error;
 use crate::output::{emit, table, Align, Printer, Shown};
 use crate::plan::gitops::{Action, Change};
 
-/// "2 to create, 1 to scale, 3 unchanged".
+/// "2 to create, 1 to scale, 3 unchanged, 0 refused." (plus failed and not-checked counts
+/// when there are any).
 pub fn summary(changes: &[Change]) -> String {
     let n = |a: Action| changes.iter().filter(|c| c.action == a).count();
-    format!(
-        "{} to create, {} to scale, {} unchanged, {} refused.",
+    let mut out = format!(
+        "{} to create, {} to scale, {} unchanged, {} refused",
         n(Action::Create),
         n(Action::Scale),
         n(Action::NoChange),
         n(Action::Refused)
-    )
+    );
+    for (a, word) in [(Action::Failed, "failed in Azure"), (Action::NotChecked, "not checked")] {
+        if n(a) > 0 {
+            out.push_str(&format!(", {} {word}", n(a)));
+        }
+    }
+    out + "."
+}
+
+/// Server text in a result (an error Azure sent) through the full redaction pass, so stdout
+/// holds no more than stderr would: no signature, token or password value.
+fn clean(text: &str) -> String {
+    crate::arm::redact::text(text)
 }
 
 /// The per-resource verdicts of `diff`.
 pub fn changes(p: &Printer, format: Format, changes: &[Change]) -> Result<(), Error> {
+    let changes: Vec<Change> = changes
+        .iter()
+        .map(|c| Change { detail: clean(&c.detail), hint: c.hint.as_deref().map(clean), ..c.clone() })
+        .collect();
+    let changes = &changes[..];
     let doc = json!({"changed": crate::plan::gitops::diff::changes(changes), "changes": changes});
     let rows: Vec<Vec<String>> = changes
         .iter()
@@ -37,6 +55,8 @@ pub fn changes(p: &Printer, format: Format, changes: &[Change]) -> Result<(), Er
 
 /// What `apply` did.
 pub fn results(p: &Printer, format: Format, rows: &[Row]) -> Result<(), Error> {
+    let rows: Vec<Row> = rows.iter().map(|r| Row { detail: clean(&r.detail), ..r.clone() }).collect();
+    let rows = &rows[..];
     let status = if rows.iter().any(|r| r.result == "failed") {
         "failed"
     } else if rows.iter().all(|r| r.result == "unchanged") {

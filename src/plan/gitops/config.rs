@@ -407,6 +407,13 @@ pub fn validate(
         if f.is_empty() || !f.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
             return Err(src.error(&format!("features[{i}]"), format!("{} is not a feature name", clip(f)), None));
         }
+        if let Some(known) = crate::plan::features::misspelling_of(crate::plan::features::NAMESPACE, f) {
+            return Err(src.error(
+                &format!("features[{i}]"),
+                format!("{f} is not a feature this version knows"),
+                Some(format!("did you mean {known}?")),
+            ));
+        }
     }
     let installs_operator = cfg.operator.as_ref().is_some_and(|o| o.install);
     let mut pools = Vec::new();
@@ -783,5 +790,12 @@ pools:
             check(&GOOD.replace("    gpuDriver: Install\n", "").replace("    taints: [\"sku=gpu:NoSchedule\"]\n", ""))
                 .expect("valid");
         assert!(d.implicit["gpunp"].contains(&"gpuProfile.driver") && d.implicit["gpunp"].contains(&"nodeTaints"));
+    }
+
+    #[test]
+    fn a_misspelled_feature_gets_a_did_you_mean() {
+        let e = check(&(GOOD.to_owned() + "features: [WindowsGPUPrevew]\n")).expect_err("misspelled");
+        assert!(e.message.starts_with("features[0]"), "{e}");
+        assert_eq!(e.hint.as_deref(), Some("did you mean WindowsGPUPreview?"));
     }
 }

@@ -160,12 +160,19 @@ fn operator(o: &super::config::OperatorConfig, state: Option<&State>) -> Change 
 fn feature(name: &str, state: Option<&str>, read: bool) -> Change {
     match state {
         _ if !read => Change::new("feature", name, Action::Create, "register (state not read)"),
-        None => Change::new(
-            "feature",
-            name,
-            Action::NoChange,
-            "not found: most likely generally available, nothing to register",
-        ),
+        None if crate::plan::features::went_ga(crate::plan::features::NAMESPACE, name) => {
+            Change::new("feature", name, Action::NoChange, "not found: generally available, nothing to register")
+        }
+        None => {
+            let mut c = Change::new(
+                "feature",
+                name,
+                Action::Refused,
+                "not found in Azure, and not known to have gone generally available",
+            );
+            c.hint = Some("check the name: az feature list --namespace Microsoft.ContainerService -o table".into());
+            c
+        }
         Some(s) if s.eq_ignore_ascii_case("Registered") => Change::new("feature", name, Action::NoChange, "Registered"),
         Some(s) if s.eq_ignore_ascii_case("Pending") => {
             let mut c = Change::new("feature", name, Action::Refused, "Pending: Microsoft has to approve it");
@@ -210,7 +217,8 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -
         };
         // The same check `pool scale` (and so apply) makes: refused here, not promised.
         if let Err(why) = crate::plan::cluster::scale_pool(have, how) {
-            let mut c = Change::new("pool", &spec.name, Action::Refused, format!("{listed}: apply cannot scale it: {why}"));
+            let mut c =
+                Change::new("pool", &spec.name, Action::Refused, format!("{listed}: apply cannot scale it: {why}"));
             c.hint = Some(format!(
                 "turn the autoscaler off first (az aks nodepool update -g {} --cluster-name {} -n {} --disable-cluster-autoscaler), or write minCount/maxCount in the file",
                 d.resource_group, d.cluster, spec.name
@@ -297,11 +305,12 @@ mod tests {
     fn counts_scale_and_immutable_fields_are_refused() {
         let d = desired(|r| r.count = Some(3));
         let mut have = live_pool(&desired(|_| {}));
-        let c = diff(&d, &Live { pools: vec![have.clone()], features: vec![None], ..Live::default() });
+        let c =
+            diff(&d, &Live { pools: vec![have.clone()], features: vec![Some("Registered".into())], ..Live::default() });
         assert_eq!(c[1].action, Action::Scale, "{c:?}");
         assert_eq!(c[1].scale, Some(Scale::Count(3)));
         have["properties"]["vmSize"] = json!("Standard_NC48ads_A100_v4");
-        let c = diff(&d, &Live { pools: vec![have], features: vec![None], ..Live::default() });
+        let c = diff(&d, &Live { pools: vec![have], features: vec![Some("Registered".into())], ..Live::default() });
         assert_eq!(c[1].action, Action::Refused);
         assert!(c[1].detail.contains("vmSize"), "{}", c[1].detail);
         let hint = c[1].hint.as_deref().expect("hint");
@@ -325,8 +334,10 @@ mod tests {
         let text = "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n    vmSize: Standard_NC24ads_A100_v4\n    count: 1\n    taints: []\noperator: {install: true}\n";
         let src = super::super::config::Source { name: "f.yaml".into(), text };
         let cfg = super::super::config::parse(&src).expect("parse");
-        let pick = |_: &super::super::config::PoolConfig, _: &super::super::config::RecommendConfig| Err("no".to_owned());
-        let d = super::super::config::validate(&Catalog::bundled().expect("catalog"), &src, &cfg, "sub", &pick).expect("valid");
+        let pick =
+            |_: &super::super::config::PoolConfig, _: &super::super::config::RecommendConfig| Err("no".to_owned());
+        let d = super::super::config::validate(&Catalog::bundled().expect("catalog"), &src, &cfg, "sub", &pick)
+            .expect("valid");
         assert_eq!(d.pools[0].gpu_driver, Some("None"), "a new pool would get the operator's driver");
         let have = json!({"name": "gpu", "properties": {"vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "System",
             "osType": "Linux", "provisioningState": "Succeeded"}});
@@ -347,13 +358,14 @@ mod tests {
         });
         d.kaito = None;
         let mut have = live_pool(&d);
-        let same = diff(&d, &Live { pools: vec![have.clone()], features: vec![None], ..Live::default() });
+        let same =
+            diff(&d, &Live { pools: vec![have.clone()], features: vec![Some("Registered".into())], ..Live::default() });
         assert!(!changes(&same), "{same:?}");
         have["properties"]["tags"] = json!({"team": "ops"});
         have["properties"]["spotMaxPrice"] = json!(0.9);
         have["properties"]["scaleSetEvictionPolicy"] = json!("Delete");
         have["properties"]["orchestratorVersion"] = json!("1.30.1");
-        let c = diff(&d, &Live { pools: vec![have], features: vec![None], ..Live::default() });
+        let c = diff(&d, &Live { pools: vec![have], features: vec![Some("Registered".into())], ..Live::default() });
         for f in ["tags", "spotMaxPrice", "scaleSetEvictionPolicy", "orchestratorVersion"] {
             assert!(c[1].detail.contains(f), "{f}: {}", c[1].detail);
         }
@@ -367,7 +379,7 @@ mod tests {
         have["properties"]["enableAutoScaling"] = json!(true);
         have["properties"]["minCount"] = json!(1);
         have["properties"]["maxCount"] = json!(3);
-        let c = diff(&d, &Live { pools: vec![have], features: vec![None], ..Live::default() });
+        let c = diff(&d, &Live { pools: vec![have], features: vec![Some("Registered".into())], ..Live::default() });
         assert_eq!(c[1].action, Action::Refused, "{c:?}");
         assert!(c[1].detail.contains("autoscaler"), "{}", c[1].detail);
     }
@@ -377,8 +389,9 @@ mod tests {
         let d = desired(|_| {});
         let mut have = live_pool(&d);
         have["properties"]["provisioningState"] = json!("Failed");
-        have["properties"]["status"] = json!({"provisioningError": {"code": "AllocationFailed", "message": "no capacity"}});
-        let c = diff(&d, &Live { pools: vec![have], features: vec![None], ..Live::default() });
+        have["properties"]["status"] =
+            json!({"provisioningError": {"code": "AllocationFailed", "message": "no capacity"}});
+        let c = diff(&d, &Live { pools: vec![have], features: vec![Some("Registered".into())], ..Live::default() });
         assert_eq!(c[1].action, Action::Failed);
         assert!(c[1].detail.contains("AllocationFailed: no capacity"), "{}", c[1].detail);
         assert!(changes(&c));
