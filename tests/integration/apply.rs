@@ -563,3 +563,18 @@ fn bad_inputs_exit_2_before_any_request() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(arm.log().is_empty(), "no request carries a bad name: {:?}", arm.calls());
 }
+
+/// A nextLink that repeats its own page stops the read with an error: the pool is never
+/// exported twice, and the exit is not 0.
+#[test]
+fn a_repeating_next_link_is_an_error_not_a_duplicated_export() {
+    let arm = FakeArm::start();
+    let pools = format!("{}/agentPools", crate::fake_arm::cluster_path("c1"));
+    let again = format!("{}{pools}?api-version=2026-10-01&page=2", arm.base);
+    let page = json!({"value": [{"name": "gpu", "properties": {"vmSize": "Standard_NC4as_T4_v3", "count": 1}}], "nextLink": again});
+    arm.fault("GET", "/agentPools", 5000, respond(200, page));
+    let r = aksgpu_arm(&arm.base, &["export", "-g", "rg", "--cluster", "c1"], &[]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stderr.contains("nextLink repeats"), "{}", r.stderr);
+    assert!(arm.count("GET", "/agentPools") <= 3, "fetched {} times", arm.count("GET", "/agentPools"));
+}
