@@ -578,3 +578,31 @@ fn a_repeating_next_link_is_an_error_not_a_duplicated_export() {
     assert!(r.stderr.contains("nextLink repeats"), "{}", r.stderr);
     assert!(arm.count("GET", "/agentPools") <= 3, "fetched {} times", arm.count("GET", "/agentPools"));
 }
+
+/// A run stopped after the feature registered but before the provider was refreshed: the
+/// rerun reads the provider's state and refreshes it, instead of "no change".
+#[test]
+fn a_registered_feature_with_an_unrefreshed_provider_is_refreshed() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        s.features.insert(
+            "windowsgpupreview".into(),
+            json!({"name": "Microsoft.ContainerService/WindowsGPUPreview", "properties": {"state": "Registered"}}),
+        );
+        s.provider_states = vec!["Registering".into(), "Registering".into(), "Registering".into(), "Registered".into()];
+    });
+    let dir = temp_dir("apply-provider");
+    let file = write(&dir, "f.yaml", "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\nfeatures: [WindowsGPUPreview]\n");
+    let d = cmd(&arm, "diff", &file, &["-o", "json"]);
+    assert_eq!(d.code, 1, "{}{}", d.stdout, d.stderr);
+    assert!(
+        d.json()["changes"][0]["detail"].as_str().unwrap_or("").contains("provider is Registering"),
+        "{}",
+        d.stdout
+    );
+    let r = apply(&arm, &file);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(arm.count("POST", "providers/Microsoft.ContainerService/register"), 1, "{:?}", arm.calls());
+    assert_eq!(arm.count("POST", "features/WindowsGPUPreview/register"), 0, "the feature is not registered again");
+    assert_eq!(cmd(&arm, "diff", &file, &[]).code, 0);
+}

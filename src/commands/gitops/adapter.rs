@@ -104,12 +104,20 @@ fn install_request(d: &Desired, o: &OperatorConfig) -> InstallRequest {
 pub async fn read_live(client: &ArmClient, d: &Desired) -> Result<Live, Error> {
     let req = install_request(d, &OperatorConfig::default());
     let names: Vec<&str> = d.features.iter().map(String::as_str).collect();
-    let (cp, f) = tokio::join!(
+    let provider = async {
+        if names.is_empty() {
+            Ok(None)
+        } else {
+            features::provider_state(client, &d.subscription, features::NAMESPACE).await
+        }
+    };
+    let (cp, f, provider) = tokio::join!(
         operator::read(client, &req),
-        features::states(client, &d.subscription, features::NAMESPACE, &names)
+        features::states(client, &d.subscription, features::NAMESPACE, &names),
+        provider
     );
     let (cluster, pools) = cp?;
-    Ok(Live { cluster, pools, features: f?, ..Live::default() })
+    Ok(Live { cluster, pools, features: f?, provider: provider?, ..Live::default() })
 }
 
 /// The live pools plus the pools the file would create (what the operator will serve).

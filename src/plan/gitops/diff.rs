@@ -22,6 +22,8 @@ pub struct Live {
     pub pools: Vec<Value>,
     /// States of `Desired::features`, in order (`None`: the feature does not exist).
     pub features: Vec<Option<String>>,
+    /// The resource provider's `registrationState`, read when the file names features.
+    pub provider: Option<String>,
     /// The GPU Operator release, when the file installs it (`None`: not read).
     pub operator: Option<State>,
     /// How the operator would be installed, when it matters to the reader (e.g. "AKS manages
@@ -93,7 +95,19 @@ const COUNT_FIELDS: &[&str] = &["count", "minCount", "maxCount", "enableAutoScal
 pub fn diff(d: &Desired, live: &Live) -> Vec<Change> {
     let mut out = Vec::new();
     for (i, f) in d.features.iter().enumerate() {
-        out.push(feature(f, live.features.get(i).cloned().flatten().as_deref(), live.features.len() > i));
+        let mut c = feature(f, live.features.get(i).cloned().flatten().as_deref(), live.features.len() > i);
+        match &live.provider {
+            Some(p)
+                if c.action == Action::NoChange
+                    && c.detail == "Registered"
+                    && !p.eq_ignore_ascii_case("Registered") =>
+            {
+                c.action = Action::Create;
+                c.detail = format!("Registered, but the provider is {p}: re-register Microsoft.ContainerService");
+            }
+            _ => {}
+        }
+        out.push(c);
     }
     for spec in &d.pools {
         let have = live.pools.iter().find(|p| p["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.name)));
@@ -395,5 +409,23 @@ mod tests {
         assert_eq!(c[1].action, Action::Failed);
         assert!(c[1].detail.contains("AllocationFailed: no capacity"), "{}", c[1].detail);
         assert!(changes(&c));
+    }
+
+    #[test]
+    fn the_provider_state_decides_too_and_unknown_features_are_not_ga() {
+        let mut d = desired(|_| {});
+        d.kaito = None;
+        let live = |p: &str, f: Option<&str>| Live {
+            pools: vec![live_pool(&desired(|_| {}))],
+            features: vec![f.map(str::to_owned)],
+            provider: Some(p.to_owned()),
+            ..Live::default()
+        };
+        assert!(!changes(&diff(&d, &live("Registered", Some("Registered")))));
+        let c = diff(&d, &live("Registering", Some("Registered")));
+        assert_eq!(c[0].action, Action::Create, "{c:?}");
+        assert!(c[0].detail.contains("provider is Registering"), "{}", c[0].detail);
+        let c = diff(&d, &live("Registered", None));
+        assert_eq!(c[0].action, Action::Refused, "not found is GA only for names known to be GA: {c:?}");
     }
 }
