@@ -606,3 +606,41 @@ fn a_registered_feature_with_an_unrefreshed_provider_is_refreshed() {
     assert_eq!(arm.count("POST", "features/WindowsGPUPreview/register"), 0, "the feature is not registered again");
     assert_eq!(cmd(&arm, "diff", &file, &[]).code, 0);
 }
+
+/// Ctrl-C while create-pool's preflight reads are running: nothing was sent, and the message
+/// says so.
+#[test]
+fn ctrl_c_during_preflight_reads_says_nothing_was_changed() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-ctrl-c-preflight");
+    let file = write(&dir, "gpu.yaml", ONE_POOL);
+    arm.fault("GET", "/usages", 1, crate::fake_arm::Action::StallHeaders);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
+    cmd.args(["apply", "-f", file.to_str().expect("path"), "--yes"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("AZURE_") || k.starts_with("AKSGPU_")) {
+        cmd.env_remove(k);
+    }
+    for (k, v) in crate::support::arm_env(&arm.base) {
+        cmd.env(k, v);
+    }
+    cmd.env("AKSGPU_HTTP_TIMEOUT", "60");
+    let child = cmd.spawn().expect("spawn");
+    let start = Instant::now();
+    while arm.count("GET", "/usages") == 0 {
+        assert!(start.elapsed() < Duration::from_secs(30), "never saw the preflight read: {:?}", arm.calls());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(status.success());
+    let out = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("Nothing was changed") && !stderr.contains("may have been accepted"), "{stderr}");
+    assert!(writes(&arm).is_empty(), "{:?}", writes(&arm));
+}
