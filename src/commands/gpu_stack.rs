@@ -462,8 +462,8 @@ pub(crate) fn print_document(p: &Printer, format: ManifestFormat, yaml: &str) ->
     match format {
         ManifestFormat::Yaml => p.out(yaml)?,
         ManifestFormat::Json => {
-            let v: Value =
-                serde_yaml_ng::from_str(yaml).map_err(|e| Error::usage(format!("internal YAML error: {e}"), None))?;
+            let v: Value = serde_yaml_ng::from_str(yaml)
+                .map_err(|e| Error::internal(format!("reading back our own YAML: {e}")))?;
             p.json(&v)?;
         }
     }
