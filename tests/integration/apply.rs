@@ -644,3 +644,31 @@ fn ctrl_c_during_preflight_reads_says_nothing_was_changed() {
     assert!(stderr.contains("Nothing was changed") && !stderr.contains("may have been accepted"), "{stderr}");
     assert!(writes(&arm).is_empty(), "{:?}", writes(&arm));
 }
+
+/// Whatever export writes, apply accepts: an A100 pool on Azure Linux 2 (an OS SKU AKS no
+/// longer provisions for new A100 pools) exports and diffs as no change; a new pool with that
+/// OS SKU is still refused.
+#[test]
+fn an_exported_azure_linux_a100_pool_round_trips() {
+    let arm = FakeArm::start();
+    arm.put_pool(
+        "c1",
+        "a100",
+        json!({"name": "a100", "properties": {"vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User",
+            "osType": "Linux", "osSKU": "AzureLinux", "enableAutoScaling": false, "nodeTaints": [],
+            "provisioningState": "Succeeded"}}),
+    );
+    let dir = temp_dir("apply-azl");
+    let out = dir.join("exported.yaml");
+    let e = aksgpu_arm(&arm.base, &["export", "-g", "rg", "--cluster", "c1", "-f", out.to_str().expect("path")], &[]);
+    assert_eq!(e.code, 0, "{}", e.stderr);
+    let text = std::fs::read_to_string(&out).expect("exported");
+    assert!(text.contains("osSku: AzureLinux"), "{text}");
+    let d = cmd(&arm, "diff", &out, &[]);
+    assert_eq!(d.code, 0, "{}{}", d.stdout, d.stderr);
+    let renamed = write(&dir, "new.yaml", &text.replace("name: a100", "name: a100new"));
+    let d = cmd(&arm, "diff", &renamed, &["-o", "json"]);
+    assert_eq!(d.code, 1, "{}", d.stderr);
+    assert_eq!(actions(&d)[0], ("a100new".to_owned(), "refused".to_owned()), "{}", d.stdout);
+    assert!(writes(&arm).is_empty());
+}

@@ -203,6 +203,7 @@ pub async fn read_export(
         operator: None,
         kaito: None,
         implicit: Default::default(),
+        new_only: Default::default(),
     };
     let live = read_live(client, &d).await?;
     let states = features::GPU_FEATURES.iter().map(|f| f.0).zip(live.features).collect();

@@ -218,6 +218,9 @@ pub struct Desired {
     /// filled them in). They are never compared with an existing pool: a new pool's default
     /// never changes an existing one.
     pub implicit: BTreeMap<String, Vec<&'static str>>,
+    /// Per pool name, a rule only a new pool must meet (an OS SKU AKS no longer provisions
+    /// for the size): refused if the pool is absent, not if it exists as the file says.
+    pub new_only: BTreeMap<String, ConfigError>,
 }
 
 /// A bad file: where, what, and the fix. Exit 2.
@@ -418,13 +421,17 @@ pub fn validate(
     let installs_operator = cfg.operator.as_ref().is_some_and(|o| o.install);
     let mut pools = Vec::new();
     let mut implicit = BTreeMap::new();
+    let mut new_only = BTreeMap::new();
     for (i, p) in cfg.pools.iter().enumerate() {
         let at = format!("pools[{i}]");
         if cfg.pools[..i].iter().any(|q| q.name == p.name) {
             return Err(src.error(&format!("{at}.name"), format!("pool {} is listed twice", p.name), None));
         }
-        let spec = pool_spec(catalog, src, cfg, p, &at, subscription, installs_operator, pick)?;
+        let (spec, for_new) = pool_spec(catalog, src, cfg, p, &at, subscription, installs_operator, pick)?;
         implicit.insert(p.name.clone(), implicit_fields(p));
+        if let Some(e) = for_new {
+            new_only.insert(p.name.clone(), e);
+        }
         pools.push(spec);
     }
     if let Some(o) = &cfg.operator {
@@ -451,6 +458,7 @@ pub fn validate(
         operator: cfg.operator.clone().filter(|o| o.install),
         kaito: cfg.kaito.as_ref().map(|k| k.enabled),
         implicit,
+        new_only,
     })
 }
 
@@ -515,7 +523,7 @@ fn pool_spec(
     subscription: &str,
     installs_operator: bool,
     pick: &Picker<'_>,
-) -> Result<PoolSpec, ConfigError> {
+) -> Result<(PoolSpec, Option<ConfigError>), ConfigError> {
     check_pool_name(&p.name).map_err(|e| src.error(&format!("{at}.name"), e.message, e.hint))?;
     check_values(src, p, at)?;
     let vm_size = match (&p.vm_size, &p.recommend) {
@@ -557,11 +565,25 @@ fn pool_spec(
         os_disk_type: typed.os_disk_type,
         tags: p.tags.iter().map(|(k, v)| format!("{k}={v}")).collect(),
     };
-    PoolSpec::validate(catalog, &req).map_err(|e: SpecError| {
+    let to_config = |e: SpecError| {
         let field = field_of_flag(e.flag);
         let path = if field.starts_with("cluster.") { field } else { format!("{at}.{field}") };
         src.error(&path, strip_flag(&e.message), e.hint)
-    })
+    };
+    match PoolSpec::validate(catalog, &req) {
+        Ok(spec) => Ok((spec, None)),
+        // A new pool's OS SKU rules do not bind a pool that already exists (whatever `export`
+        // wrote, `apply` accepts): the file's value is kept to compare, and the refusal
+        // applies only if the pool has to be created.
+        Err(e) if e.flag == "--os-sku" && req.os_sku.is_some() => {
+            let for_new = to_config(e);
+            let mut spec =
+                PoolSpec::validate(catalog, &PoolRequest { os_sku: None, ..req.clone() }).map_err(to_config)?;
+            spec.os_sku.clone_from(&p.os_sku);
+            Ok((spec, Some(for_new)))
+        }
+        Err(e) => Err(to_config(e)),
+    }
 }
 
 /// The value among `all` whose `name` is `text` (any case): the name tables the CLI's flags use.

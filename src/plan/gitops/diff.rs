@@ -199,6 +199,12 @@ fn feature(name: &str, state: Option<&str>, read: bool) -> Change {
 
 fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -> Change {
     let Some(have) = have else {
+        if let Some(e) = d.new_only.get(&spec.name) {
+            let mut c =
+                Change::new("pool", &spec.name, Action::Refused, format!("a new pool cannot be created so: {e}"));
+            c.hint.clone_from(&e.hint);
+            return c;
+        }
         let nodes = match spec.autoscale {
             Some((a, b)) => format!("autoscaler {a}–{b}"),
             None => format!("{} node(s)", spec.count),
@@ -289,6 +295,7 @@ mod tests {
             operator: None,
             kaito: Some(true),
             implicit: Default::default(),
+            new_only: Default::default(),
         }
     }
 
