@@ -4,6 +4,7 @@ use serde_json::json;
 
 use super::Row;
 use crate::cli::Format;
+use crate::commands::money::PlanPricing;
 use crate::error::Error;
 use crate::output::{emit, table, Align, Printer, Shown};
 use crate::plan::gitops::{Action, Change};
@@ -34,13 +35,14 @@ fn clean(text: &str) -> String {
 }
 
 /// The per-resource verdicts of `diff`.
-pub fn changes(p: &Printer, format: Format, changes: &[Change]) -> Result<(), Error> {
+/// `cost` prices the file's pools as they will be (after the table; `cost` in JSON and YAML).
+pub fn changes(p: &Printer, format: Format, changes: &[Change], cost: &PlanPricing) -> Result<(), Error> {
     let changes: Vec<Change> = changes
         .iter()
         .map(|c| Change { detail: clean(&c.detail), hint: c.hint.as_deref().map(clean), ..c.clone() })
         .collect();
     let changes = &changes[..];
-    let doc = json!({"changed": crate::plan::gitops::diff::changes(changes), "changes": changes});
+    let doc = json!({"changed": crate::plan::gitops::diff::changes(changes), "changes": changes, "cost": cost});
     let rows: Vec<Vec<String>> = changes
         .iter()
         .map(|c| vec![c.kind.to_owned(), c.name.clone(), c.action.word().to_owned(), c.detail.clone()])
@@ -49,12 +51,12 @@ pub fn changes(p: &Printer, format: Format, changes: &[Change]) -> Result<(), Er
     for c in changes.iter().filter(|c| c.hint.is_some()) {
         out.push_str(&format!("\n{} {}: {}", c.kind, c.name, c.hint.as_deref().unwrap_or_default()));
     }
-    out.push_str(&format!("\n{}\n", summary(changes)));
+    out.push_str(&format!("\n{}\n\n{}", summary(changes), cost.text()));
     Ok(emit(p, format, &Shown::new(out, doc))?)
 }
 
 /// What `apply` did.
-pub fn results(p: &Printer, format: Format, rows: &[Row]) -> Result<(), Error> {
+pub fn results(p: &Printer, format: Format, rows: &[Row], cost: &PlanPricing) -> Result<(), Error> {
     let rows: Vec<Row> = rows.iter().map(|r| Row { detail: clean(&r.detail), ..r.clone() }).collect();
     let rows = &rows[..];
     let status = if rows.iter().any(|r| r.result == "failed") {
@@ -64,7 +66,7 @@ pub fn results(p: &Printer, format: Format, rows: &[Row]) -> Result<(), Error> {
     } else {
         "applied"
     };
-    let doc = json!({"status": status, "resources": rows});
+    let doc = json!({"status": status, "resources": rows, "cost": cost});
     let t: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -77,5 +79,7 @@ pub fn results(p: &Printer, format: Format, rows: &[Row]) -> Result<(), Error> {
         "failed" => "\nSome changes were not made (see RESULT); run the same apply again to resume.\n",
         _ => "\nApplied.\n",
     });
+    out.push('\n');
+    out.push_str(&cost.text());
     Ok(emit(p, format, &Shown::new(out, doc))?)
 }

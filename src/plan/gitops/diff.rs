@@ -211,8 +211,15 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -
         };
         return Change::new("pool", &spec.name, Action::Create, format!("{}, {nodes}", spec.size.name));
     };
-    match crate::resources::AgentPool::read(have).map(|p| p.failure()) {
-        Err(e) => return Change::new("pool", &spec.name, Action::Failed, format!("cannot read the pool: {e}")),
+    let typed = crate::resources::parse::<crate::resources::AgentPool>(have, &format!("agent pool {}", spec.name));
+    let failure = typed.and_then(|p| {
+        let failed = p.state()? == crate::resources::ProvisioningState::Failed;
+        Ok(failed.then(|| {
+            p.provisioning_error().unwrap_or_else(|| "Azure gave no error detail (see the pool's activity log)".into())
+        }))
+    });
+    match failure {
+        Err(e) => return Change::new("pool", &spec.name, Action::Refused, format!("cannot read the pool: {e}")),
         Ok(Some(why)) => {
             let mut c = Change::new("pool", &spec.name, Action::Failed, format!("Failed in Azure: {why}"));
             c.hint = Some(format!(
