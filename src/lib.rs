@@ -63,7 +63,14 @@ where
     let ctx = Ctx { printer, catalog_dir: cli.catalog.clone() };
     match dispatch(&ctx, &cli.command) {
         Ok(()) => exit::OK,
-        Err(err) => report(&printer, &err),
+        Err(err) => {
+            let code = report(&printer, &err);
+            let differences = err.chain().any(|c| matches!(c.downcast_ref::<Error>(), Some(Error::Differences { .. })));
+            match &cli.command {
+                Command::Diff(_) if !differences => error::diff_exit_code(code),
+                _ => code,
+            }
+        }
     }
 }
 
@@ -113,6 +120,14 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> u8 {
         return exit::OK;
     }
     let typed = err.chain().find_map(|c| c.downcast_ref::<Error>());
+    if let Some(e @ Error::Differences { .. }) = typed {
+        // A result, not a failure: said without "error:".
+        printer.note(&e.to_string());
+        for h in e.hints() {
+            printer.note(&format!("hint: {h}"));
+        }
+        return e.exit_code();
+    }
     let mut message = err.to_string();
     for cause in err.chain().skip(1) {
         let c = cause.to_string();

@@ -427,8 +427,7 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
     };
     let path = pricing::cache_path_for(&currency)
         .ok_or_else(|| Error::usage("no cache directory (set HOME or AKSGPU_CACHE_DIR)", None))?;
-    pricing::write_cache(&path, &cache)
-        .map_err(|e| Error::usage(format!("cannot write {}: {e}", path.display()), None))?;
+    pricing::write_cache(&path, &cache).map_err(|e| Error::io(&path, "write the price cache", e))?;
     let rows: usize = cache.sizes.values().map(|r| r.len()).sum();
     let v = json!({"path": path.display().to_string(), "currency": currency, "items": items.len(), "sizes": cache.sizes.len(), "size_regions": rows, "fetched_at": now});
     let text = format!(

@@ -267,7 +267,7 @@ pub fn check_pool_name(name: &str) -> Result<(), SpecError> {
 }
 
 /// Resource group names (ARM): 1–90 of letters, digits, `-_.()`, not ending in `.`.
-fn check_resource_group(rg: &str) -> Result<(), SpecError> {
+pub fn check_resource_group(rg: &str) -> Result<(), SpecError> {
     let ok = !rg.is_empty()
         && rg.len() <= 90
         && !rg.ends_with('.')
@@ -279,7 +279,8 @@ fn check_resource_group(rg: &str) -> Result<(), SpecError> {
     }
 }
 
-fn check_cluster(c: &str) -> Result<(), SpecError> {
+/// AKS cluster names: 1–63 letters, digits, `-` and `_`, starting and ending alphanumeric.
+pub fn check_cluster(c: &str) -> Result<(), SpecError> {
     let ok = !c.is_empty()
         && c.len() <= 63
         && c.chars().all(|x| x.is_ascii_alphanumeric() || x == '-' || x == '_')
@@ -857,6 +858,18 @@ impl PoolSpec {
         }
         if let Some(d) = w.get("osDiskType") {
             cmp("osDiskType", d.clone(), have["osDiskType"].clone(), true);
+        }
+        if let Some(v) = w.get("orchestratorVersion") {
+            cmp("orchestratorVersion", v.clone(), have["orchestratorVersion"].clone(), false);
+        }
+        if w.get("scaleSetPriority").is_some() {
+            let evict = |v: &Value| v.get("scaleSetEvictionPolicy").cloned().unwrap_or(json!("Delete"));
+            cmp("scaleSetEvictionPolicy", evict(w), evict(&have), true);
+            let price = |v: &Value| v.get("spotMaxPrice").cloned().unwrap_or(json!(-1.0));
+            cmp("spotMaxPrice", price(w), price(&have), true);
+        }
+        if let Some(t) = w.get("tags") {
+            cmp("tags", t.clone(), have.get("tags").cloned().unwrap_or(json!({})), false);
         }
         let auto = |v: &Value| v["enableAutoScaling"].as_bool().unwrap_or(false);
         cmp("enableAutoScaling", json!(auto(w)), json!(auto(&have)), false);
