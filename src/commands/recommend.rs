@@ -39,6 +39,7 @@ pub fn has_requirements(a: &RecommendArgs) -> bool {
         || a.gpus_max.is_some()
         || !a.need.gpu_model.is_empty()
         || a.mig
+        || a.vm_size.is_some()
 }
 
 /// A memory range from `--X` (at least), `--X-min` and `--X-max`. A single value is a
@@ -108,12 +109,17 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
     req.precision = resolved.precision;
     req.precision_explicit = resolved.explicit;
     notes.extend(resolved.notes);
-    req.context = default_context(model.as_ref(), workload, a.context)?;
-    req.concurrency = a.concurrency.unwrap_or(1);
-    if model.is_some() && a.context.is_none() {
+    let lengths = lengths(model.as_ref(), workload, a)?;
+    req.context = lengths.0;
+    req.concurrency = a.need.concurrency.unwrap_or(1);
+    if model.is_some() && a.need.context.is_none() && lengths.1.is_none() {
         notes.push(format!("context: {} tokens (default; --context to change)", req.context));
     }
+    if let Some(s) = lengths.1 {
+        req.serving = s;
+    }
     req.model = model;
+    serving_ask(catalog, a, &mut req, &mut notes)?;
     req.gpu_memory_gib = range(a.gpu_memory, a.need.gpu_memory_min, a.gpu_memory_max, "gpu-memory", &mut notes)?;
     req.total_gpu_memory_gib =
         range(a.total_gpu_memory, a.total_gpu_memory_min, a.total_gpu_memory_max, "total-gpu-memory", &mut notes)?;
@@ -135,6 +141,114 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
     req.notes = notes;
     req.compute_need();
     Ok(req)
+}
+
+/// The context, and for inference the input and output tokens per request: `--context`, else
+/// input + output when both are given, else the default; a missing length is 3/4 (input) or
+/// 1/4 (output) of the context.
+fn lengths(
+    model: Option<&ModelSpec>,
+    workload: Workload,
+    a: &RecommendArgs,
+) -> Result<(u64, Option<recommend::ServingAsk>), Error> {
+    let n = &a.need;
+    let hint = n.context.or(match (n.input_tokens, n.output_tokens) {
+        (Some(i), Some(o)) => Some(i + o),
+        (Some(i), None) => Some((i * 4).div_ceil(3)),
+        (None, Some(o)) => Some(o * 4),
+        (None, None) => None,
+    });
+    let context = default_context(model, workload, hint)?;
+    if workload != Workload::Inference {
+        return Ok((context, None));
+    }
+    let input = n.input_tokens.unwrap_or_else(|| context.saturating_sub(n.output_tokens.unwrap_or(context / 4)).max(1));
+    let output = n.output_tokens.unwrap_or_else(|| context.saturating_sub(input).max(1));
+    if input + output > context {
+        return Err(Error::usage(
+            format!("--input-tokens {input} + --output-tokens {output} is longer than the context {context}"),
+            Some("raise --context, or shorten the requests".to_owned()),
+        ));
+    }
+    let ask = recommend::ServingAsk {
+        input_tokens: input,
+        output_tokens: output,
+        concurrency_given: n.concurrency.is_some(),
+        ..recommend::ServingAsk::default()
+    };
+    Ok((context, Some(ask)))
+}
+
+/// Targets, KV-cache precision, split, `--vm-size` and `--rank-by`, checked against the model
+/// and the named GPUs.
+fn serving_ask(catalog: &Catalog, a: &RecommendArgs, req: &mut Requirements, notes: &mut Vec<String>) -> Result<(), Error> {
+    let n = &a.need;
+    let s = &mut req.serving;
+    s.min_tokens_per_second = n.min_tokens_per_second;
+    s.min_tokens_per_second_per_user = n.min_tokens_per_second_per_user;
+    s.max_ttft_seconds = n.max_ttft;
+    s.kv_cache_precision = n.kv_cache_precision;
+    s.rank_by = n.rank_by.unwrap_or_default();
+    for (flag, v) in [("--tensor-parallel", n.tensor_parallel), ("--pipeline-parallel", n.pipeline_parallel)] {
+        if v == Some(0) {
+            return Err(Error::usage(format!("{flag} must be at least 1"), None));
+        }
+    }
+    if let (Some(tp), Some(m)) = (n.tensor_parallel, &req.model) {
+        if !m.arch.tp_ok(tp) {
+            return Err(Error::usage(
+                format!(
+                    "--tensor-parallel {tp} does not split {} attention heads and {} KV heads evenly (vLLM)",
+                    m.arch.attention_heads, m.arch.kv_heads
+                ),
+                Some("choose a degree that divides the heads, and --pipeline-parallel for the rest of the GPUs".to_owned()),
+            ));
+        }
+    }
+    s.tensor_parallel = n.tensor_parallel;
+    s.pipeline_parallel = n.pipeline_parallel;
+    if let Some(name) = &a.vm_size {
+        let size = catalog.size(name).ok_or_else(|| {
+            Error::usage(
+                format!("--vm-size {name:?} is not in the catalog"),
+                did_you_mean(&catalog.suggest_sizes(name)).or_else(|| Some("`aksgpu catalog list` lists the sizes".to_owned())),
+            )
+        })?;
+        s.vm_size = Some(size.name.clone());
+        req.include_unpriced = true;
+        notes.push(format!("--vm-size {}: evaluating this size only", size.name));
+    }
+    if s.kv_cache_precision == Some(recommend::Precision::Fp8) {
+        let named: Vec<&str> = match &s.vm_size {
+            Some(v) => catalog.size(v).map(|z| vec![&*z.gpu_model]).unwrap_or_default(),
+            None => catalog
+                .gpus
+                .iter()
+                .filter(|g| !req.gpu_models.is_empty() && req.gpu_models.iter().any(|w| g.id.to_ascii_lowercase().starts_with(&w.to_ascii_lowercase())))
+                .map(|g| g.id.as_str())
+                .collect(),
+        };
+        if let Some(g) = named.iter().filter_map(|id| catalog.gpu(id)).find(|g| !g.fp8) {
+            return Err(Error::usage(
+                format!("--kv-cache-precision fp8 needs FP8 support, which the {} lacks", g.id),
+                Some("use --kv-cache-precision bf16 (or fp16) on this GPU".to_owned()),
+            ));
+        }
+    }
+    if req.workload == Workload::Inference && req.model.is_some() {
+        let s = &req.serving;
+        notes.push(format!(
+            "serving: {} input + {} output tokens per request, {} (--input-tokens, --output-tokens, --concurrency)",
+            s.input_tokens,
+            s.output_tokens,
+            if s.concurrency_given {
+                format!("{} sequences in flight", req.concurrency)
+            } else {
+                "the largest batch that fits in memory".to_owned()
+            }
+        ));
+    }
+    Ok(())
 }
 
 /// `--model` (a catalog model, with a did-you-mean) or `--model-params` (any size), not both.

@@ -7,6 +7,8 @@
 //! last candidates is named, with the closest alternatives.
 
 pub mod estimate;
+pub mod serving;
+pub mod service;
 pub mod weights;
 
 use serde::Serialize;
@@ -16,7 +18,7 @@ use crate::units::per_hour;
 use crate::catalog::{
     Catalog, Driver, GpuModel, KubeVersion, LlmModel, NativeDtype, RegionPrice, Status, Vendor, VmSize,
 };
-pub use crate::domain::{Os, Precision, Workload};
+pub use crate::domain::{Os, Precision, RankBy, Workload};
 pub use estimate::{Arch, Layout, Need, Recompute};
 
 /// Hours in a month for monthly figures (Azure's pricing calculator uses 730).
@@ -72,6 +74,12 @@ pub struct ModelSpec {
     pub checkpoint_gib: Option<f64>,
     /// Mixture of experts.
     pub moe: bool,
+    /// Parameters each token uses (mixture of experts), in billions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active_params_b: Option<f64>,
+    /// Routed experts and experts per token (mixture of experts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub experts: Option<(u32, u32)>,
 }
 
 impl ModelSpec {
@@ -86,6 +94,8 @@ impl ModelSpec {
             native: Some(m.native_dtype),
             checkpoint_gib: Some(m.checkpoint_gib),
             moe: m.is_moe(),
+            active_params_b: m.active_params_b,
+            experts: m.experts.zip(m.experts_per_token),
         }
     }
 
@@ -106,16 +116,20 @@ impl ModelSpec {
                 native: None,
                 checkpoint_gib: None,
                 moe: false,
+                active_params_b: None,
+                experts: None,
             },
             None => Self {
                 id: None,
                 params_b,
-                arch: Arch { layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, head_dim: 128 },
+                arch: Arch { layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, head_dim: 128, window: 0, windowed_layers: 0 },
                 arch_from: "assumed Llama-style 32 layers, 8 KV heads".to_owned(),
                 max_context: None,
                 native: None,
                 checkpoint_gib: None,
                 moe: false,
+                active_params_b: None,
+                experts: None,
             },
         }
     }
@@ -128,6 +142,44 @@ fn arch_of(m: &LlmModel) -> Arch {
         attention_heads: m.attention_heads,
         kv_heads: m.kv_heads,
         head_dim: m.head_dim,
+        window: m.sliding_window.unwrap_or(0),
+        windowed_layers: m.sliding_window.map_or(0, |_| m.sliding_window_layers.unwrap_or(m.layers)),
+    }
+}
+
+/// The service an inference deployment must give, and how it may be split (`--input-tokens`,
+/// targets, `--tensor-parallel`, `--vm-size`, `--rank-by`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ServingAsk {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// False: the figures are for the largest batch that fits (maximum throughput).
+    pub concurrency_given: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_tokens_per_second: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_tokens_per_second_per_user: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_ttft_seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tensor_parallel: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipeline_parallel: Option<u32>,
+    /// KV-cache precision; `None`: 16-bit (32-bit for fp32 weights).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_cache_precision: Option<Precision>,
+    /// `--vm-size`: evaluate this size only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vm_size: Option<String>,
+    pub rank_by: RankBy,
+}
+
+impl ServingAsk {
+    /// True when a figure must be met.
+    pub fn has_targets(&self) -> bool {
+        self.min_tokens_per_second.is_some()
+            || self.min_tokens_per_second_per_user.is_some()
+            || self.max_ttft_seconds.is_some()
     }
 }
 
@@ -164,6 +216,8 @@ pub struct Requirements {
     pub notes: Vec<String>,
     /// Where the prices come from (bundled or the live cache).
     pub price_source: Option<String>,
+    /// Inference: lengths, targets and split of the service.
+    pub serving: ServingAsk,
 }
 
 impl Requirements {
@@ -194,7 +248,13 @@ impl Requirements {
             need: None,
             notes: Vec::new(),
             price_source: None,
+            serving: ServingAsk { input_tokens: 3072, output_tokens: 1024, ..ServingAsk::default() },
         }
+    }
+
+    /// Bytes per KV-cache value: `--kv-cache-precision`, else 16-bit (32-bit with fp32 weights).
+    pub fn kv_bytes(&self) -> f64 {
+        self.serving.kv_cache_precision.map_or(self.precision.kv_bytes(), Precision::bytes)
     }
 
     /// Compute `need` from the model, workload, precision, context and concurrency. The
@@ -207,7 +267,7 @@ impl Requirements {
             match self.workload {
                 Workload::Training => estimate::training(p, a, c, n),
                 Workload::FineTuning => estimate::fine_tuning(&w, p, a, c, n, self.precision == Precision::Int4),
-                _ => estimate::inference(&w, a, c, n),
+                _ => estimate::inference(&w, a, c, n, self.kv_bytes()),
             }
         });
     }
@@ -237,6 +297,12 @@ pub struct Fit {
     /// How the GPUs are used (tensor parallel, recomputation, budget), when a model was given.
     #[serde(skip)]
     pub layout: Option<Layout>,
+    /// Copies of the model on each node (inference: a split smaller than the node).
+    #[serde(skip)]
+    pub replicas_per_node: u32,
+    /// Sequences each copy holds in memory at the full context.
+    #[serde(skip)]
+    pub sequences_per_replica: u64,
     /// The estimate behind `required_*` (formulas and constants), when a model was given.
     /// Attached to the ranked recommendations only.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -304,8 +370,14 @@ pub struct Recommendation {
     /// Source and date of the price the ranking used.
     pub price_source: Option<String>,
     pub fit: Fit,
+    /// Inference: what the deployment serves (throughput, latency, cost per token).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub serving: Option<service::Serving>,
     pub reasons: Vec<String>,
     pub warnings: Vec<String>,
+    /// A tight fit: why (fewer than 4 full-context sequences fit, or under 5 % of memory left).
+    #[serde(skip)]
+    pub tight: Option<String>,
     /// The per-node price behind `price_per_hour`.
     #[serde(skip)]
     pub price: Option<Price>,
@@ -365,10 +437,12 @@ impl Outcome {
 /// Inference and fine-tuning are fitted on one node first; only when no size fits on one node
 /// are multi-node fits considered (training and HPC always may span nodes).
 pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
+    let max_nodes = req.workload.max_nodes();
+    let named = req.serving.vm_size.as_deref();
     let pass = |max_nodes: u32| {
         let mut accepted = Vec::new();
         let mut rejected = Vec::new();
-        for size in &catalog.sizes {
+        for size in catalog.sizes.iter().filter(|s| named.is_none_or(|n| s.name.eq_ignore_ascii_case(n))) {
             match evaluate(catalog, req, size, max_nodes) {
                 Ok(r) => accepted.push(r),
                 Err(r) => rejected.push(r),
@@ -376,7 +450,6 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
         }
         (accepted, rejected)
     };
-    let max_nodes = req.workload.max_nodes();
     let single_first = matches!(req.workload, Workload::Inference | Workload::FineTuning) && max_nodes > 1;
     let (mut accepted, mut rejected) = pass(if single_first { 1 } else { max_nodes });
     // Multi-node only when no size holds the model on one node (not when a later limit, such
@@ -386,10 +459,9 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
         (accepted, rejected) = pass(max_nodes);
     }
     accepted.sort_by(|a: &Recommendation, b: &Recommendation| {
-        rank_key(a)
-            .0
-            .cmp(&rank_key(b).0)
-            .then(rank_key(a).1.total_cmp(&rank_key(b).1))
+        let (ka, kb) = (rank_key(a, req.serving.rank_by), rank_key(b, req.serving.rank_by));
+        ka.0.cmp(&kb.0)
+            .then(ka.1.total_cmp(&kb.1))
             .then(
                 (a.fit.gpus_used_per_node * f64::from(a.fit.nodes))
                     .total_cmp(&(b.fit.gpus_used_per_node * f64::from(b.fit.nodes))),
@@ -428,6 +500,22 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
             (r.reasons, r.warnings) =
                 explain(catalog, req, size, catalog.gpu(&size.gpu_model), &r.fit, r.price.as_ref());
         }
+        if let Some(t) = &r.tight {
+            r.warnings.insert(0, t.clone());
+        }
+        if let Some(s) = &r.serving {
+            r.reasons.push(format!(
+                "serves {} output tokens/s ({} per sequence, first token in {} s) with {} cop{} at TP {} × PP {}: {}-bound",
+                service::fmt_sig(s.aggregate_output_tokens_per_second),
+                service::fmt_sig(s.decode_tokens_per_second_per_sequence),
+                service::fmt_sig(s.ttft_seconds),
+                s.replicas,
+                if s.replicas == 1 { "y" } else { "ies" },
+                s.tensor_parallel,
+                s.pipeline_parallel,
+                s.bound.name()
+            ));
+        }
     }
     rejected.sort_by(|a, b| b.stage.cmp(&a.stage).then(a.vm_size.cmp(&b.vm_size)));
     Outcome { requirements: req.clone(), recommendations: accepted, rejected, below_top }
@@ -435,11 +523,28 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
 
 const STAGE_REGION: usize = 10;
 const STAGE_MEMORY_FIT: usize = 11;
-const STAGE_PRICE: usize = 12;
+const STAGE_SERVING: usize = 12;
+const STAGE_PRICE: usize = 13;
+/// A tight fit ranks as if it cost this much more: after a comfortable fit within 25 % of its
+/// price, before a dearer one.
+const TIGHT_PENALTY: f64 = 1.25;
 
 /// Sort key: (tier, whole-fit USD/hour, per MIG instance when `--mig`); unknown prices last,
 /// and sizes with no price at all by their GPU memory (smallest adequate first), never by name.
-fn rank_key(r: &Recommendation) -> (u8, f64) {
+/// `--rank-by cost-per-token`: USD per million output tokens, where estimated. Tight fits rank
+/// after comfortable ones of similar price.
+fn rank_key(r: &Recommendation, by: RankBy) -> (u8, f64) {
+    let penalty = if r.tight.is_some() { TIGHT_PENALTY } else { 1.0 };
+    let (tier, key) = price_key(r);
+    let per_token = r.serving.as_ref().and_then(|s| s.usd_per_million_output_tokens);
+    match (by, per_token) {
+        (RankBy::CostPerToken, Some(c)) if tier < 2 => (tier, c * penalty),
+        (RankBy::CostPerToken, None) => (tier.max(1), key * penalty),
+        _ => (tier, key * penalty),
+    }
+}
+
+fn price_key(r: &Recommendation) -> (u8, f64) {
     let tier = r.price.as_ref().map_or(2, |p| p.rank_tier);
     let per_instance = match (&r.fit.mig, r.rank_price_per_hour) {
         (Some(m), Some(p)) if m.instances_per_node > 0 => Some(p / (f64::from(m.instances_per_node * r.fit.nodes))),
@@ -490,11 +595,21 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
         r.sort_key = short;
         r
     })?;
-    // 12. Price.
+    // 12. The service level: targets met, with more nodes of copies when that helps.
+    let node_price = price.as_ref().and_then(|p| p.per_node_hour);
+    let serving = serving_stage(catalog, req, size, &fit, node_price, &reject)?;
+    let mut fit = fit;
+    if let Some(s) = &serving {
+        fit.nodes = s.nodes;
+    }
+    // 13. Price.
     let nodes = f64::from(fit.nodes);
     let total_price = price.as_ref().and_then(|p| p.per_node_hour).map(|p| p * nodes);
     check_price_cap(req, fit.nodes, total_price, &reject)?;
-    Ok(recommendation(req, size, price, fit, total_price))
+    let mut rec = recommendation(req, size, price, fit, total_price);
+    rec.tight = tight_fit(req, &rec.fit);
+    rec.serving = serving;
+    Ok(rec)
 }
 
 /// Stages 1–5: lifecycle, AKS support, OS, workload kind, GPU model and driver.
@@ -552,7 +667,8 @@ fn check_eligible(
     }
     // 5b. Sizes AKS supports only without its GPU driver (confidential NCC H100, AMD): only when
     // the user brings the driver (--gpu-driver none) or names the GPU.
-    if size.driver == Driver::None && !req.gpu_driver_none && req.gpu_models.is_empty() {
+    if size.driver == Driver::None && !req.gpu_driver_none && req.gpu_models.is_empty() && req.serving.vm_size.is_none()
+    {
         return Err(reject(
             Reject { stage: 5, constraint: "--gpu-driver" },
             format!(
@@ -622,6 +738,52 @@ fn check_shape(
     Ok(())
 }
 
+/// Stage 12: the serving figures, and the targets they must meet (`None` without a model or
+/// for other workloads).
+fn serving_stage(
+    catalog: &Catalog,
+    req: &Requirements,
+    size: &VmSize,
+    fit: &Fit,
+    node_price: Option<f64>,
+    reject: &RejectFn<'_>,
+) -> Result<Option<service::Serving>, Rejected> {
+    if req.workload != Workload::Inference || req.model.is_none() {
+        return Ok(None);
+    }
+    match service::meet_targets(catalog, req, size, fit, node_price, service::MAX_REPLICA_NODES) {
+        Ok(None) if req.serving.has_targets() => Err(reject(
+            Reject { stage: STAGE_SERVING, constraint: "serving estimate" },
+            format!("no datasheet figures for {} to estimate what it serves (gpus.yaml perf)", size.gpu_model),
+        )),
+        Ok(s) => Ok(s),
+        Err(miss) => {
+            let mut r = reject(Reject { stage: STAGE_SERVING, constraint: miss.flag }, miss.message);
+            r.sort_key = miss.ratio;
+            Err(r)
+        }
+    }
+}
+
+/// Fewer than 4 sequences of the full context fit, or under 5 % of GPU memory is left.
+fn tight_fit(req: &Requirements, fit: &Fit) -> Option<String> {
+    let (need, l) = (req.need.as_ref()?, fit.layout?);
+    if need.method != estimate::Method::Inference || fit.mig.is_some() {
+        return None;
+    }
+    let seqs = need.max_sequences(&l, fit.available_per_gpu_gib);
+    let left = (fit.gpu_memory_per_gpu_gib - fit.required_per_gpu_gib) / fit.gpu_memory_per_gpu_gib.max(1e-9);
+    (seqs < 4 || left < 0.05).then(|| {
+        format!(
+            "tight fit: room for {seqs} sequence(s) of {} tokens per copy, {:.1} GiB ({:.1} %) of each GPU's {} GiB left",
+            req.context,
+            (fit.gpu_memory_per_gpu_gib - fit.required_per_gpu_gib).max(0.0),
+            left.max(0.0) * 100.0,
+            fmt_num(fit.gpu_memory_per_gpu_gib)
+        )
+    })
+}
+
 /// `--max-price-per-hour`: an unknown price cannot be held to it.
 fn check_price_cap(
     req: &Requirements,
@@ -688,8 +850,10 @@ fn recommendation(
         rank_price_per_hour: rank_price.map(round_cents),
         price_source: None,
         fit,
+        serving: None,
         reasons: Vec::new(),
         warnings: Vec::new(),
+        tight: None,
         price,
     }
 }
@@ -707,6 +871,9 @@ fn shortfall(mut r: Rejected, by: f64) -> Rejected {
 /// supported_hardware). AMD GPUs and unknown capabilities are not judged here.
 fn precision_unsupported(req: &Requirements, gpu: Option<&GpuModel>) -> Option<String> {
     let model = req.model.as_ref()?;
+    if let Some(g) = gpu.filter(|g| !g.fp8 && req.serving.kv_cache_precision == Some(Precision::Fp8)) {
+        return Some(format!("--kv-cache-precision fp8 needs FP8 support, which the {} lacks", g.id));
+    }
     let g = gpu.filter(|g| g.vendor == Vendor::Nvidia)?;
     let cc = g.cc()?;
     let have = format!("{} has compute capability {}.{}", g.id, cc.0, cc.1);
@@ -848,10 +1015,11 @@ pub fn gpu_matches(want: &str, size: &VmSize, gpu: Option<&GpuModel>) -> bool {
 
 fn workload_mismatch(req: &Requirements, size: &VmSize, gpu: Option<&GpuModel>) -> Option<String> {
     let cc = gpu.and_then(GpuModel::cc);
-    let amd_named = req.gpu_models.iter().any(|m| {
-        let m = m.to_ascii_lowercase();
-        m.starts_with("mi") || m.starts_with('v')
-    });
+    let amd_named = req.serving.vm_size.is_some()
+        || req.gpu_models.iter().any(|m| {
+            let m = m.to_ascii_lowercase();
+            m.starts_with("mi") || m.starts_with('v')
+        });
     let cuda = size.gpu_vendor == Vendor::Nvidia;
     match req.workload {
         Workload::Training | Workload::FineTuning | Workload::Hpc | Workload::DataScience => {
@@ -928,6 +1096,8 @@ fn fit_size(
         nodes,
         mig: None,
         layout: l,
+        replicas_per_node: 1,
+        sequences_per_replica: req.concurrency,
         estimate: None,
     };
     let (Some(need), Some(model)) = (&req.need, &req.model) else {
@@ -958,18 +1128,30 @@ fn fit_size(
     if !options.contains(&g) {
         options.push(g);
     }
-    // One node. Inference: the fewest GPUs that hold it (tensor parallel). Training: the node
-    // is paid for whole, so every GPU works (data parallel beyond the tensor-parallel degree)
-    // and the least recomputation that fits is chosen.
+    // One node. Inference: the fewest GPUs that hold one copy of the model with its share of
+    // the sequences (copies fill the node: `g / n` of them share `--concurrency`). Training:
+    // the node is paid for whole, so every GPU works (data parallel beyond the tensor-parallel
+    // degree) and the least recomputation that fits is chosen.
     if train {
         options = vec![g];
     }
+    if let Some(pinned) = pinned_gpus(req) {
+        options.retain(|n| *n == pinned);
+    }
     for &n in &options {
-        let Some(tp) = tensor_parallel(model.arch, n, train) else { continue };
+        let Some(tp) = split_tp(req, model.arch, n, train) else { continue };
+        let replicas = if train { 1 } else { g / n };
+        let seqs = req.concurrency.div_ceil(u64::from(replicas.max(1)));
         for r in recomputes {
             let l = estimate::layout(gpu_id, f64::from(n), tp, *r);
-            if need.per_gpu_at(&l) <= avail {
-                return Ok(make(l, f64::from(n), 1));
+            let per_gpu = if train { need.per_gpu_at(&l) } else { need.per_gpu_with(&l, seqs) };
+            if per_gpu <= avail {
+                let mut f = make(l, f64::from(n), 1);
+                f.required_per_gpu_gib = per_gpu;
+                f.required_total_gib = per_gpu * f64::from(n);
+                f.replicas_per_node = replicas;
+                f.sequences_per_replica = seqs;
+                return Ok(f);
             }
         }
     }
@@ -977,9 +1159,33 @@ fn fit_size(
         .map(|(l, per_node, nodes)| make(l, per_node, nodes))
 }
 
-/// The tensor-parallel degree for `n` GPUs of a node. Inference shards the model across all
-/// `n` (vLLM), so `n` itself must pass the head rule; training takes the largest power of two
-/// dividing `n` that passes it, the rest of the GPUs being data parallel.
+/// GPUs of one copy when `--tensor-parallel`/`--pipeline-parallel` pin the split.
+fn pinned_gpus(req: &Requirements) -> Option<u32> {
+    let s = &req.serving;
+    match (s.tensor_parallel, s.pipeline_parallel) {
+        (None, None) => None,
+        (tp, pp) => Some(tp.unwrap_or(1) * pp.unwrap_or(1)),
+    }
+}
+
+/// The tensor-parallel degree for a copy of `n` GPUs. Inference: `--tensor-parallel` when
+/// pinned, else the largest degree dividing `n` that the head counts allow, the rest of the
+/// GPUs being pipeline stages (vLLM's distributed-serving guide: when the model does not split
+/// evenly across the GPUs by tensor parallelism, use pipeline parallelism). Training: the
+/// largest power of two dividing `n` that passes the head rule, the rest data parallel.
+fn split_tp(req: &Requirements, arch: Arch, n: u32, train: bool) -> Option<u32> {
+    if train {
+        return tensor_parallel(arch, n, true);
+    }
+    match (req.serving.tensor_parallel, req.serving.pipeline_parallel) {
+        (Some(tp), _) => (n % tp == 0 && arch.tp_ok(tp)).then_some(tp),
+        (None, Some(pp)) => (n % pp == 0 && arch.tp_ok(n / pp)).then_some(n / pp),
+        (None, None) => (1..=n).rev().find(|t| n % t == 0 && arch.tp_ok(*t)),
+    }
+}
+
+/// The tensor-parallel degree for `n` GPUs of a node (training: the largest power of two
+/// dividing `n` that passes the head rule; inference: `n` itself).
 fn tensor_parallel(arch: Arch, n: u32, train: bool) -> Option<u32> {
     if !train {
         return arch.tp_ok(n).then_some(n);
@@ -1000,23 +1206,12 @@ fn fit_nodes(
 ) -> Result<(Layout, f64, u32), FitError> {
     let g = size.gpu_count.whole().max(1);
     let train = need.activations.is_some();
-    let per_node = if train { g } else { (1..=g).rev().find(|n| arch.tp_ok(*n)).unwrap_or(1) };
-    let tp = tensor_parallel(arch, per_node, train).unwrap_or(1);
+    // Every GPU of each node: tensor parallel within the node as far as the heads allow, the
+    // rest pipeline stages (within and across nodes), as KAITO and vLLM run multi-node models.
+    let per_node = g;
+    let tp = split_tp(req, arch, per_node, train).unwrap_or(1);
     let gpu_id = &*size.gpu_model;
     let least_recompute = *recomputes.last().unwrap_or(&None);
-    if per_node < g {
-        // KAITO runs vLLM with tensor parallelism over all of a node's GPUs, pipeline stages
-        // across nodes; nodes whose GPUs cannot all share the heads are not split further.
-        let one = need.per_gpu_at(&estimate::layout(gpu_id, f64::from(per_node), tp, least_recompute));
-        return Err((
-            format!(
-                "needs {one:.1} GiB per GPU on {per_node} GPU(s); tensor parallelism cannot use all {g}: \
-                 {} attention heads and {} KV heads must divide across them (vLLM); a {} offers {avail:.1} usable GiB",
-                arch.attention_heads, arch.kv_heads, size.gpu_model
-            ),
-            one - avail,
-        ));
-    }
     let floor = need.per_gpu_at(&estimate::layout(gpu_id, 1e12, tp, least_recompute));
     if floor > avail {
         return Err((
@@ -1033,7 +1228,20 @@ fn fit_nodes(
             if need.per_gpu_at(&l) > avail {
                 continue;
             }
-            if matches!(req.workload, Workload::Training | Workload::FineTuning) && !size.infiniband() {
+            let trains = matches!(req.workload, Workload::Training | Workload::FineTuning);
+            if trains && req.os == Os::Windows {
+                // PyTorch's distributed docs (torch.distributed, "Backends"): on Windows only Gloo
+                // and MPI are built, never NCCL; FSDP and ZeRO-3 shard through NCCL's
+                // reduce-scatter and all-gather across nodes.
+                return Err((
+                    format!(
+                        "needs {nodes} nodes, and training sharded across nodes (FSDP, ZeRO-3) needs NCCL, \
+                         which PyTorch does not build on Windows (pytorch.org/docs/stable/distributed.html, Backends)"
+                    ),
+                    need.per_gpu_at(&estimate::layout(gpu_id, f64::from(per_node), tp, least_recompute)) - avail,
+                ));
+            }
+            if trains && !size.infiniband() {
                 return Err((
                     format!("needs {nodes} nodes, and sharded training across nodes needs InfiniBand, which this size lacks"),
                     need.per_gpu_at(&estimate::layout(gpu_id, f64::from(per_node), tp, least_recompute)) - avail,
@@ -1096,6 +1304,8 @@ fn fit_mig(
             memory_gib: chosen.memory_gib,
         }),
         layout: l,
+        replicas_per_node: 1,
+        sequences_per_replica: req.concurrency,
         estimate: None,
     })
 }
@@ -1162,12 +1372,18 @@ fn explain_fit(req: &Requirements, size: &VmSize, fit: &Fit, reasons: &mut Vec<S
         }
         let have = fit.available_per_gpu_gib
             * if fit.mig.is_some() { 1.0 } else { size.gpu_count.value() * f64::from(fit.nodes) };
-        let needed = if fit.mig.is_some() { fit.required_per_gpu_gib } else { need.total_at(&l) };
+        let copies = f64::from(fit.replicas_per_node.max(1));
+        let needed = if fit.mig.is_some() { fit.required_per_gpu_gib } else { fit.required_per_gpu_gib * l.gpus * copies };
         if needed > 0.0 && have / needed > 2.0 {
             warnings.push(format!("over-provisioned: {:.1}× the GPU memory this workload needs", have / needed));
         }
-        if fit.nodes > 1 && req.workload == Workload::Inference {
-            warnings.push(format!("needs {} nodes: multi-node inference (pipeline parallel across nodes)", fit.nodes));
+        if l.gpus > fit.gpus_used_per_node + 1e-9 && req.workload == Workload::Inference {
+            let nodes = (l.gpus / fit.gpus_used_per_node.max(1.0)).round();
+            warnings.push(format!(
+                "needs {nodes} nodes per copy: multi-node inference (pipeline parallel across nodes) over {}; the last resort{}",
+                size.interconnect.as_deref().unwrap_or("Azure networking (no InfiniBand)"),
+                if size.infiniband() { "" } else { ": without InfiniBand every token crosses the VM network" }
+            ));
         }
     }
 }
@@ -1484,21 +1700,31 @@ sizes:
         assert!(!big.warnings.iter().any(|w| w.contains("BF16")));
     }
 
-    /// Tensor parallelism must divide the heads: a 71-head model (falcon-7b) never splits
-    /// across 2 or 4 GPUs, so the 4-GPU size cannot hold what one of its GPUs cannot.
+    /// Tensor parallelism must divide the heads; where it cannot, the rest of the GPUs are
+    /// pipeline stages (vLLM's distributed-serving guide), never a refusal. A 71-head model
+    /// (falcon-7b) that one GPU cannot hold runs on the 4-GPU size as two copies of TP 1 × PP 2;
+    /// phi-4's 40 heads and 10 KV heads as
+    /// TP 2 × PP 2 (10 KV heads do not divide by 4).
     #[test]
-    fn tensor_parallelism_follows_the_head_counts() {
+    fn pipeline_parallel_where_the_heads_rule_out_tensor_parallel() {
         let c = catalog();
         let mut r = req(Workload::Inference, Some(8.03));
         if let Some(m) = r.model.as_mut() {
-            m.arch = Arch { layers: 32, hidden_size: 4544, attention_heads: 71, kv_heads: 1, head_dim: 64 };
+            m.arch = Arch { layers: 32, hidden_size: 4544, attention_heads: 71, kv_heads: 1, head_dim: 64, window: 0, windowed_layers: 0 };
         }
         r.compute_need();
         let o = recommend(&c, &r);
-        assert_eq!(names(&o), ["Standard_ND8_big"]);
-        let four = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
-        assert!(four.reason.contains("71 attention heads"), "{}", four.reason);
-        assert_eq!(four.constraint, "memory fit");
+        let four = o.recommendations.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("fits");
+        let l = four.fit.layout.expect("layout");
+        assert_eq!((l.tensor_parallel, l.gpus, four.fit.replicas_per_node), (1, 2.0, 2));
+        assert!(four.reasons.iter().any(|x| x.contains("tensor parallel 1 × 2 pipeline")), "{:?}", four.reasons);
+        let phi4 = Arch { layers: 40, hidden_size: 5120, attention_heads: 40, kv_heads: 10, head_dim: 128, window: 0, windowed_layers: 0 };
+        assert!(!phi4.tp_ok(4));
+        assert_eq!(split_tp(&r, phi4, 4, false), Some(2));
+        assert_eq!(split_tp(&r, phi4, 8, false), Some(2));
+        // A pinned split is kept, or the size is passed over.
+        r.serving.tensor_parallel = Some(4);
+        assert_eq!(split_tp(&r, phi4, 4, false), None);
     }
 
     #[test]
