@@ -656,7 +656,7 @@ pub struct LlmModel {
     pub note: Option<String>,
     #[serde(default)]
     pub kaito_preset: Option<String>,
-    /// FFN width (`intermediate_size` of config.json; per expert for MoE models).
+    /// FFN width (`intermediate_size` of config.json).
     #[serde(default)]
     pub intermediate_size: Option<u32>,
     /// Vocabulary (`vocab_size` of config.json).

@@ -158,13 +158,16 @@ fn lengths(
         (None, Some(o)) => Some(o * 4),
         (None, None) => None,
     });
+    // The last output token needs no KV slot: a model of 2048 positions serves 2048 + 1.
+    let max = model.and_then(|m| m.max_context);
+    let hint = hint.map(|h| if n.context.is_none() && max == Some(h.saturating_sub(1)) { h - 1 } else { h });
     let context = default_context(model, workload, hint)?;
     if workload != Workload::Inference {
         return Ok((context, None));
     }
     let input = n.input_tokens.unwrap_or_else(|| context.saturating_sub(n.output_tokens.unwrap_or(context / 4)).max(1));
     let output = n.output_tokens.unwrap_or_else(|| context.saturating_sub(input).max(1));
-    if input + output > context {
+    if input + output > context + 1 {
         return Err(Error::usage(
             format!("--input-tokens {input} + --output-tokens {output} is longer than the context {context}"),
             Some("raise --context, or shorten the requests".to_owned()),
@@ -181,7 +184,12 @@ fn lengths(
 
 /// Targets, KV-cache precision, split, `--vm-size` and `--rank-by`, checked against the model
 /// and the named GPUs.
-fn serving_ask(catalog: &Catalog, a: &RecommendArgs, req: &mut Requirements, notes: &mut Vec<String>) -> Result<(), Error> {
+fn serving_ask(
+    catalog: &Catalog,
+    a: &RecommendArgs,
+    req: &mut Requirements,
+    notes: &mut Vec<String>,
+) -> Result<(), Error> {
     let n = &a.need;
     let s = &mut req.serving;
     s.min_tokens_per_second = n.min_tokens_per_second;
@@ -201,7 +209,10 @@ fn serving_ask(catalog: &Catalog, a: &RecommendArgs, req: &mut Requirements, not
                     "--tensor-parallel {tp} does not split {} attention heads and {} KV heads evenly (vLLM)",
                     m.arch.attention_heads, m.arch.kv_heads
                 ),
-                Some("choose a degree that divides the heads, and --pipeline-parallel for the rest of the GPUs".to_owned()),
+                Some(
+                    "choose a degree that divides the heads, and --pipeline-parallel for the rest of the GPUs"
+                        .to_owned(),
+                ),
             ));
         }
     }
@@ -211,7 +222,8 @@ fn serving_ask(catalog: &Catalog, a: &RecommendArgs, req: &mut Requirements, not
         let size = catalog.size(name).ok_or_else(|| {
             Error::usage(
                 format!("--vm-size {name:?} is not in the catalog"),
-                did_you_mean(&catalog.suggest_sizes(name)).or_else(|| Some("`aksgpu catalog list` lists the sizes".to_owned())),
+                did_you_mean(&catalog.suggest_sizes(name))
+                    .or_else(|| Some("`aksgpu catalog list` lists the sizes".to_owned())),
             )
         })?;
         s.vm_size = Some(size.name.clone());
@@ -224,7 +236,10 @@ fn serving_ask(catalog: &Catalog, a: &RecommendArgs, req: &mut Requirements, not
             None => catalog
                 .gpus
                 .iter()
-                .filter(|g| !req.gpu_models.is_empty() && req.gpu_models.iter().any(|w| g.id.to_ascii_lowercase().starts_with(&w.to_ascii_lowercase())))
+                .filter(|g| {
+                    !req.gpu_models.is_empty()
+                        && req.gpu_models.iter().any(|w| g.id.to_ascii_lowercase().starts_with(&w.to_ascii_lowercase()))
+                })
                 .map(|g| g.id.as_str())
                 .collect(),
         };

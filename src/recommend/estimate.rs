@@ -398,12 +398,7 @@ pub fn inference(w: &Weights, arch: Arch, context: u64, concurrency: u64, kv_byt
                 true,
                 format!("{OVERHEAD_WEIGHT_FACTOR} × weights (activations, CUDA graphs)"),
             ),
-            term(
-                "kv_cache",
-                kv,
-                true,
-                arch.kv_formula(context, kv_bytes, concurrency),
-            ),
+            term("kv_cache", kv, true, arch.kv_formula(context, kv_bytes, concurrency)),
             overhead_term(),
         ],
         constants: constants(w.precision.bytes(), kv_bytes),
@@ -506,8 +501,24 @@ fn constants(bytes_per_param: f64, kv: f64) -> Constants {
 mod tests {
     use super::*;
 
-    const LLAMA_8B: Arch = Arch { layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, head_dim: 128, window: 0, windowed_layers: 0 };
-    const LLAMA_70B: Arch = Arch { layers: 80, hidden_size: 8192, attention_heads: 64, kv_heads: 8, head_dim: 128, window: 0, windowed_layers: 0 };
+    const LLAMA_8B: Arch = Arch {
+        layers: 32,
+        hidden_size: 4096,
+        attention_heads: 32,
+        kv_heads: 8,
+        head_dim: 128,
+        window: 0,
+        windowed_layers: 0,
+    };
+    const LLAMA_70B: Arch = Arch {
+        layers: 80,
+        hidden_size: 8192,
+        attention_heads: 64,
+        kv_heads: 8,
+        head_dim: 128,
+        window: 0,
+        windowed_layers: 0,
+    };
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 0.01
@@ -541,7 +552,15 @@ mod tests {
     /// + 0.281 + 2.3 = 67.70 ≤ 73.6. It did not fit at the old 0.84 (67.2): KAITO PR #2302.
     #[test]
     fn gpt_oss_120b_fits_one_80_gb_gpu_as_kaito_now_says() {
-        let arch = Arch { layers: 36, hidden_size: 2880, attention_heads: 64, kv_heads: 8, head_dim: 64, window: 0, windowed_layers: 0 };
+        let arch = Arch {
+            layers: 36,
+            hidden_size: 2880,
+            attention_heads: 64,
+            kv_heads: 8,
+            head_dim: 64,
+            window: 0,
+            windowed_layers: 0,
+        };
         let w = Weights { gib: 60.8, precision: Precision::Mxfp4, formula: "checkpoint".into() };
         let need = inference(&w, arch, 4096, 1, 2.0);
         let one = layout("A100-80GB", 1.0, 1, None);
@@ -553,7 +572,15 @@ mod tests {
     #[test]
     fn kv_heads_are_replicated_beyond_their_count() {
         // falcon-7b: one KV head (multi-query). Tensor parallelism does not shard its cache.
-        let arch = Arch { layers: 32, hidden_size: 4544, attention_heads: 71, kv_heads: 1, head_dim: 64, window: 0, windowed_layers: 0 };
+        let arch = Arch {
+            layers: 32,
+            hidden_size: 4544,
+            attention_heads: 71,
+            kv_heads: 1,
+            head_dim: 64,
+            window: 0,
+            windowed_layers: 0,
+        };
         let need = inference(&bf16(13.44), arch, 2048, 64, 2.0);
         let one = need.per_gpu_at(&layout("x", 1.0, 1, None)) - need.sharded_gib;
         let two = need.per_gpu_at(&layout("x", 2.0, 2, None)) - need.sharded_gib / 2.0;
@@ -611,7 +638,15 @@ mod tests {
     /// + 2.3 GiB overhead = 36.40 ≤ 0.92 × 48 = 44.16.
     #[test]
     fn qlora_65b_fits_one_48_gb_gpu() {
-        let llama65 = Arch { layers: 80, hidden_size: 8192, attention_heads: 64, kv_heads: 64, head_dim: 128, window: 0, windowed_layers: 0 };
+        let llama65 = Arch {
+            layers: 80,
+            hidden_size: 8192,
+            attention_heads: 64,
+            kv_heads: 64,
+            head_dim: 128,
+            window: 0,
+            windowed_layers: 0,
+        };
         let need = fine_tuning(&bf16(0.0), 65.2, llama65, 512, 1, true);
         assert_eq!(need.method, Method::Qlora);
         assert!(close(need.breakdown[0].gib, 31.325), "{:?}", need.breakdown[0]);

@@ -7,8 +7,8 @@
 //! last candidates is named, with the closest alternatives.
 
 pub mod estimate;
-pub mod serving;
 pub mod service;
+pub mod serving;
 pub mod weights;
 
 use serde::Serialize;
@@ -122,7 +122,15 @@ impl ModelSpec {
             None => Self {
                 id: None,
                 params_b,
-                arch: Arch { layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, head_dim: 128, window: 0, windowed_layers: 0 },
+                arch: Arch {
+                    layers: 32,
+                    hidden_size: 4096,
+                    attention_heads: 32,
+                    kv_heads: 8,
+                    head_dim: 128,
+                    window: 0,
+                    windowed_layers: 0,
+                },
                 arch_from: "assumed Llama-style 32 layers, 8 KV heads".to_owned(),
                 max_context: None,
                 native: None,
@@ -1373,7 +1381,8 @@ fn explain_fit(req: &Requirements, size: &VmSize, fit: &Fit, reasons: &mut Vec<S
         let have = fit.available_per_gpu_gib
             * if fit.mig.is_some() { 1.0 } else { size.gpu_count.value() * f64::from(fit.nodes) };
         let copies = f64::from(fit.replicas_per_node.max(1));
-        let needed = if fit.mig.is_some() { fit.required_per_gpu_gib } else { fit.required_per_gpu_gib * l.gpus * copies };
+        let needed =
+            if fit.mig.is_some() { fit.required_per_gpu_gib } else { fit.required_per_gpu_gib * l.gpus * copies };
         if needed > 0.0 && have / needed > 2.0 {
             warnings.push(format!("over-provisioned: {:.1}× the GPU memory this workload needs", have / needed));
         }
@@ -1710,7 +1719,15 @@ sizes:
         let c = catalog();
         let mut r = req(Workload::Inference, Some(8.03));
         if let Some(m) = r.model.as_mut() {
-            m.arch = Arch { layers: 32, hidden_size: 4544, attention_heads: 71, kv_heads: 1, head_dim: 64, window: 0, windowed_layers: 0 };
+            m.arch = Arch {
+                layers: 32,
+                hidden_size: 4544,
+                attention_heads: 71,
+                kv_heads: 1,
+                head_dim: 64,
+                window: 0,
+                windowed_layers: 0,
+            };
         }
         r.compute_need();
         let o = recommend(&c, &r);
@@ -1718,7 +1735,15 @@ sizes:
         let l = four.fit.layout.expect("layout");
         assert_eq!((l.tensor_parallel, l.gpus, four.fit.replicas_per_node), (1, 2.0, 2));
         assert!(four.reasons.iter().any(|x| x.contains("tensor parallel 1 × 2 pipeline")), "{:?}", four.reasons);
-        let phi4 = Arch { layers: 40, hidden_size: 5120, attention_heads: 40, kv_heads: 10, head_dim: 128, window: 0, windowed_layers: 0 };
+        let phi4 = Arch {
+            layers: 40,
+            hidden_size: 5120,
+            attention_heads: 40,
+            kv_heads: 10,
+            head_dim: 128,
+            window: 0,
+            windowed_layers: 0,
+        };
         assert!(!phi4.tp_ok(4));
         assert_eq!(split_tp(&r, phi4, 4, false), Some(2));
         assert_eq!(split_tp(&r, phi4, 8, false), Some(2));

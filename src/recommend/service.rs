@@ -185,7 +185,13 @@ pub fn shortfall(req: &Requirements, s: &Serving) -> Option<Shortfall> {
     let ask = &req.serving;
     let checks = [
         ask.min_tokens_per_second.map(|want| {
-            ("--min-tokens-per-second", want / s.aggregate_output_tokens_per_second, "output tokens/s", s.aggregate_output_tokens_per_second, want)
+            (
+                "--min-tokens-per-second",
+                want / s.aggregate_output_tokens_per_second,
+                "output tokens/s",
+                s.aggregate_output_tokens_per_second,
+                want,
+            )
         }),
         ask.min_tokens_per_second_per_user.map(|want| {
             (
@@ -196,16 +202,12 @@ pub fn shortfall(req: &Requirements, s: &Serving) -> Option<Shortfall> {
                 want,
             )
         }),
-        ask.max_ttft_seconds.map(|want| ("--max-ttft", s.ttft_seconds / want, "s to first token", s.ttft_seconds, want)),
+        ask.max_ttft_seconds
+            .map(|want| ("--max-ttft", s.ttft_seconds / want, "s to first token", s.ttft_seconds, want)),
     ];
     checks.into_iter().flatten().find(|c| c.1 > 1.0 + 1e-9).map(|(flag, ratio, what, got, want)| Shortfall {
         flag,
-        message: format!(
-            "serves {} {what} on {} node(s), {flag} asks {}",
-            fmt_sig(got),
-            s.nodes,
-            fmt_sig(want)
-        ),
+        message: format!("serves {} {what} on {} node(s), {flag} asks {}", fmt_sig(got), s.nodes, fmt_sig(want)),
         ratio,
     })
 }
@@ -253,7 +255,9 @@ pub fn meet_targets(
             return Err(miss);
         }
         let Some(s) = serve(catalog, req, size, fit, next, node_price) else { return Err(miss) };
-        if miss.flag != "--min-tokens-per-second" && shortfall(req, &s).is_some_and(|m| m.flag == miss.flag && m.ratio >= miss.ratio - 1e-9) {
+        if miss.flag != "--min-tokens-per-second"
+            && shortfall(req, &s).is_some_and(|m| m.flag == miss.flag && m.ratio >= miss.ratio - 1e-9)
+        {
             return Err(miss);
         }
         best = s;

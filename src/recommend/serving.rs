@@ -250,7 +250,14 @@ mod tests {
     }
 
     fn llama70(bytes: f64) -> Shape {
-        Shape { arch: LLAMA_70B, params: 70.55e9, active: 70.55e9, experts: (0, 0), weight_bytes: 70.55e9 * bytes, kv_bytes: 2.0 }
+        Shape {
+            arch: LLAMA_70B,
+            params: 70.55e9,
+            active: 70.55e9,
+            experts: (0, 0),
+            weight_bytes: 70.55e9 * bytes,
+            kv_bytes: 2.0,
+        }
     }
 
     /// kipply's arithmetic: a batch-1 decode step of a 70B model in 16 bits on one GPU at
