@@ -112,7 +112,7 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
     let lengths = lengths(model.as_ref(), workload, a)?;
     req.context = lengths.0;
     req.concurrency = a.need.concurrency.unwrap_or(1);
-    if model.is_some() && a.need.context.is_none() && lengths.1.is_none() {
+    if model.is_some() && a.need.context.is_none() && a.need.input_tokens.is_none() && a.need.output_tokens.is_none() {
         notes.push(format!("context: {} tokens (default; --context to change)", req.context));
     }
     if let Some(s) = lengths.1 {
@@ -519,6 +519,9 @@ fn describe(r: &Requirements) -> String {
         what.push(reg.clone());
     }
     out.push_str(&format!("Workload: {}\n", what.join(" · ")));
+    if r.workload == Workload::Inference && r.model.is_some() {
+        out.push_str(&format!("Serving:  {}\n", serving_line(r)));
+    }
     if let Some(need) = &r.need {
         let terms: Vec<String> = need
             .breakdown
@@ -535,6 +538,33 @@ fn describe(r: &Requirements) -> String {
     out
 }
 
+/// Lengths, concurrency and targets of an inference request.
+fn serving_line(r: &Requirements) -> String {
+    let s = &r.serving;
+    let mut parts = vec![format!("{} in + {} out tokens", s.input_tokens, s.output_tokens)];
+    parts.push(if s.concurrency_given {
+        format!("{} sequences in flight", r.concurrency)
+    } else {
+        "largest batch that fits".to_owned()
+    });
+    if let Some(k) = s.kv_cache_precision {
+        parts.push(format!("KV cache {}", k.name()));
+    }
+    if let Some(x) = s.min_tokens_per_second {
+        parts.push(format!("≥ {} tokens/s", fmt_num(x)));
+    }
+    if let Some(x) = s.min_tokens_per_second_per_user {
+        parts.push(format!("≥ {} tokens/s per user", fmt_num(x)));
+    }
+    if let Some(x) = s.max_ttft_seconds {
+        parts.push(format!("first token ≤ {} s", fmt_num(x)));
+    }
+    if s.rank_by == recommend::RankBy::CostPerToken {
+        parts.push("ranked by cost per token".to_owned());
+    }
+    parts.join(" · ")
+}
+
 /// The ranked sizes, one row each.
 fn ranking_table(o: &Outcome, basis_col: bool) -> String {
     let r = &o.requirements;
@@ -544,6 +574,12 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
     let mut headers = vec!["#", "VM SIZE", "GPU", "NEED/GPU", "USABLE/GPU", "GPUS×NODES", "$/HOUR", "$/MONTH"];
     let mut aligns = vec![Align::Right, Align::Left, Align::Left];
     aligns.extend([Align::Right; 5]);
+    // Serving figures, when estimated: output tokens/s, per sequence, TTFT, USD per M tokens.
+    let serving_col = o.recommendations.iter().any(|x| x.serving.is_some());
+    if serving_col {
+        headers.extend(["TP×PP×COPIES", "TOK/S", "TOK/S/USER", "TTFT", "$/M TOK"]);
+        aligns.extend([Align::Right; 5]);
+    }
     for (on, h, a) in [
         (mig, "$/INSTANCE-H", Align::Right),
         (region_col, "REGION", Align::Left),
@@ -578,6 +614,9 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
                 money(rec.price_per_hour),
                 money(rec.monthly_cost),
             ];
+            if serving_col {
+                row.extend(serving_cells(rec.serving.as_ref()));
+            }
             if mig {
                 row.push(money(rec.price_per_instance_hour));
             }
@@ -591,6 +630,19 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
         })
         .collect();
     table(&headers, &aligns, &rows)
+}
+
+/// The serving columns of one row ("-" where not estimated).
+fn serving_cells(s: Option<&recommend::service::Serving>) -> Vec<String> {
+    let Some(s) = s else { return vec!["-".to_owned(); 5] };
+    let sig = recommend::service::fmt_sig;
+    vec![
+        format!("{}×{}×{}", s.tensor_parallel, s.pipeline_parallel, s.replicas),
+        sig(s.aggregate_output_tokens_per_second),
+        sig(s.decode_tokens_per_second_per_sequence),
+        format!("{}s", sig(s.ttft_seconds)),
+        s.usd_per_million_output_tokens.map_or_else(|| "-".to_owned(), |c| format!("${c:.2}")),
+    ]
 }
 
 /// "-" when the requested price is known; else the fallback the ranking used.

@@ -780,12 +780,14 @@ fn tight_fit(req: &Requirements, fit: &Fit) -> Option<String> {
         return None;
     }
     let seqs = need.max_sequences(&l, fit.available_per_gpu_gib);
-    let left = (fit.gpu_memory_per_gpu_gib - fit.required_per_gpu_gib) / fit.gpu_memory_per_gpu_gib.max(1e-9);
+    // Left of what the engine may use (the usable fraction), as a share of the GPU's memory.
+    let spare = (fit.available_per_gpu_gib - fit.required_per_gpu_gib).max(0.0);
+    let left = spare / fit.gpu_memory_per_gpu_gib.max(1e-9);
     (seqs < 4 || left < 0.05).then(|| {
         format!(
             "tight fit: room for {seqs} sequence(s) of {} tokens per copy, {:.1} GiB ({:.1} %) of each GPU's {} GiB left",
             req.context,
-            (fit.gpu_memory_per_gpu_gib - fit.required_per_gpu_gib).max(0.0),
+            spare,
             left.max(0.0) * 100.0,
             fmt_num(fit.gpu_memory_per_gpu_gib)
         )
@@ -1146,6 +1148,8 @@ fn fit_size(
     if let Some(pinned) = pinned_gpus(req) {
         options.retain(|n| *n == pinned);
     }
+    // A copy that only just fits (see `tight_fit`) gives way to a wider one on the same node.
+    let mut tight = None;
     for &n in &options {
         let Some(tp) = split_tp(req, model.arch, n, train) else { continue };
         let replicas = if train { 1 } else { g / n };
@@ -1159,9 +1163,16 @@ fn fit_size(
                 f.required_total_gib = per_gpu * f64::from(n);
                 f.replicas_per_node = replicas;
                 f.sequences_per_replica = seqs;
-                return Ok(f);
+                if train || tight_fit(req, &f).is_none() {
+                    return Ok(f);
+                }
+                tight.get_or_insert(f);
+                break;
             }
         }
+    }
+    if let Some(f) = tight {
+        return Ok(f);
     }
     fit_nodes(req, size, need, model.arch, recomputes, max_nodes, avail)
         .map(|(l, per_node, nodes)| make(l, per_node, nodes))
@@ -1365,12 +1376,19 @@ fn explain_fit(req: &Requirements, size: &VmSize, fit: &Fit, reasons: &mut Vec<S
         ));
     }
     if let (Some(need), Some(l)) = (&req.need, fit.layout) {
-        let gpus_total = fit.gpus_used_per_node * f64::from(fit.nodes);
+        // One copy of the model: its GPUs and the nodes they span (more nodes of copies are
+        // the serving answer's replicas).
+        let copy_nodes = (l.gpus / fit.gpus_used_per_node.max(1e-9)).round().max(1.0);
         reasons.push(format!(
-            "fits: {:.1} GiB needed per GPU on {} GPU(s){}, {:.1} GiB usable ({} × {} GiB)",
+            "fits: {:.1} GiB needed per GPU on {} GPU(s){}{}, {:.1} GiB usable ({} × {} GiB)",
             fit.required_per_gpu_gib,
-            fmt_num(gpus_total),
-            if fit.nodes > 1 { format!(" across {} nodes", fit.nodes) } else { String::new() },
+            fmt_num(if fit.mig.is_some() { fit.gpus_used_per_node } else { l.gpus }),
+            if copy_nodes > 1.0 { format!(" across {copy_nodes} nodes") } else { String::new() },
+            if req.workload == Workload::Inference && fit.replicas_per_node > 1 {
+                format!(" per copy, {} copies per node", fit.replicas_per_node)
+            } else {
+                String::new()
+            },
             fit.available_per_gpu_gib,
             l.usable_fraction,
             fmt_num(fit.gpu_memory_per_gpu_gib)
@@ -1378,12 +1396,12 @@ fn explain_fit(req: &Requirements, size: &VmSize, fit: &Fit, reasons: &mut Vec<S
         if let (Some(setup), None) = (need.fitted(l).setup, &fit.mig) {
             reasons.push(format!("setup: {setup}"));
         }
-        let have = fit.available_per_gpu_gib
-            * if fit.mig.is_some() { 1.0 } else { size.gpu_count.value() * f64::from(fit.nodes) };
+        let have = fit.available_per_gpu_gib * if fit.mig.is_some() { 1.0 } else { size.gpu_count.value().max(l.gpus) };
         let copies = f64::from(fit.replicas_per_node.max(1));
         let needed =
             if fit.mig.is_some() { fit.required_per_gpu_gib } else { fit.required_per_gpu_gib * l.gpus * copies };
-        if needed > 0.0 && have / needed > 2.0 {
+        // Copies of the model fill a node on purpose (serving figures count them all).
+        if needed > 0.0 && have / needed > 2.0 && fit.replicas_per_node <= 1 {
             warnings.push(format!("over-provisioned: {:.1}× the GPU memory this workload needs", have / needed));
         }
         if l.gpus > fit.gpus_used_per_node + 1e-9 && req.workload == Workload::Inference {
@@ -1750,6 +1768,68 @@ sizes:
         // A pinned split is kept, or the size is passed over.
         r.serving.tensor_parallel = Some(4);
         assert_eq!(split_tp(&r, phi4, 4, false), None);
+    }
+
+    fn bundled_kv(id: &str, context: u64, sequences: u64) -> f64 {
+        let c = Catalog::bundled().expect("bundled catalog");
+        let m = ModelSpec::from_model(c.model(id).expect("model"));
+        let mut r = Requirements::new(Workload::Inference);
+        r.model = Some(m);
+        r.context = context;
+        r.concurrency = sequences;
+        r.compute_need();
+        r.need.map_or(0.0, |n| n.kv_cache_gib)
+    }
+
+    /// gpt-oss-20b's config.json: num_hidden_layers 24, num_key_value_heads 8, head_dim 64,
+    /// sliding_window 128, layer_types alternating sliding_attention / full_attention (12 each).
+    /// One sequence of 131072 tokens in bf16: 2 × 8 × 64 × 2 B = 2048 B per layer and token;
+    /// 12 × 131072 + 12 × 128 = 1,574,400 layer-tokens → 3,224,371,200 B = 3.0029 GiB. Sixteen
+    /// sequences: 48.05 GiB, not the 96 GiB of every layer keeping every token.
+    #[test]
+    fn kv_cache_of_a_sliding_window_model_counts_only_the_window() {
+        let kv = bundled_kv("openai/gpt-oss-20b", 131_072, 16);
+        let hand = 16.0 * 2048.0 * (12.0 * 131_072.0 + 12.0 * 128.0) / GIB;
+        assert!((kv - hand).abs() < 1e-6, "{kv} vs {hand}");
+        assert!((kv - 48.047).abs() < 0.01, "{kv}");
+        // Mistral 7B v0.1 windows every layer at 4096 (config.json sliding_window 4096): at
+        // 32768 tokens it keeps 32 × 4096 × 2 × 8 × 128 × 2 B = 0.5 GiB per sequence.
+        let mistral = bundled_kv("mistralai/Mistral-7B-v0.1", 32_768, 1);
+        assert!((mistral - 32.0 * 4096.0 * 4096.0 / GIB).abs() < 1e-6, "{mistral}");
+    }
+
+    /// Qwen3-30B-A3B's config.json: num_hidden_layers 48, num_key_value_heads 4, head_dim 128
+    /// (128 experts, 8 per token: the experts hold no KV cache). Per token 2 × 48 × 4 × 128 × 2 B
+    /// = 98,304 B; 4096 tokens = 0.375 GiB.
+    #[test]
+    fn kv_cache_of_a_mixture_of_experts_model_follows_its_attention() {
+        let kv = bundled_kv("Qwen/Qwen3-30B-A3B", 4096, 1);
+        assert!((kv - 98_304.0 * 4096.0 / GIB).abs() < 1e-9, "{kv}");
+        assert!((kv - 0.375).abs() < 1e-9);
+    }
+
+    /// Llama 3.1 70B's config.json: num_hidden_layers 80, num_attention_heads 64,
+    /// num_key_value_heads 8 (grouped-query), head_dim 8192 / 64 = 128. Per token 2 × 80 × 8 ×
+    /// 128 × 2 B = 327,680 B; 8192 tokens = 2.5 GiB (the 64 query heads would take 20 GiB).
+    #[test]
+    fn kv_cache_of_a_grouped_query_model_counts_kv_heads() {
+        let kv = bundled_kv("meta-llama/Llama-3.1-70B-Instruct", 8192, 1);
+        assert!((kv - 2.5).abs() < 1e-9, "{kv}");
+    }
+
+    /// A 70B model in bf16 on two 80 GB A100s leaves room for one 4096-token sequence: the fit
+    /// is warned with its numbers.
+    #[test]
+    fn tight_fits_are_warned_with_the_numbers() {
+        let c = Catalog::bundled().expect("bundled catalog");
+        let mut r = Requirements::new(Workload::Inference);
+        r.model = Some(ModelSpec::from_model(c.model("llama-3.1-70b").expect("model")));
+        r.gpu_models = vec!["A100".to_owned()];
+        r.compute_need();
+        let o = recommend(&c, &r);
+        let two = o.recommendations.iter().find(|x| x.fit.gpus_used_per_node == 2.0).expect("a 2-GPU fit");
+        let w = two.warnings.first().expect("warning");
+        assert!(w.starts_with("tight fit: room for 1 sequence(s) of 4096 tokens"), "{w}");
     }
 
     #[test]
