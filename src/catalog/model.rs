@@ -675,6 +675,10 @@ pub struct LlmModel {
     /// Experts each token is routed to (`num_experts_per_tok`).
     #[serde(default)]
     pub experts_per_token: Option<u32>,
+    /// Overflows in fp16: engines refuse float16 for it (vLLM `_FLOAT16_NOT_SUPPORTED_MODELS`:
+    /// gemma2, gemma3, …, "numerical instability"), so it runs in bf16 or fp32.
+    #[serde(default)]
+    pub fp16_unstable: bool,
 }
 
 impl LlmModel {

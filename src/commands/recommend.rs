@@ -108,6 +108,15 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
         .map_err(|e| Error::usage(e.message, Some(e.hint)))?;
     req.precision = resolved.precision;
     req.precision_explicit = resolved.explicit;
+    if let Some(m) = model.as_ref().filter(|m| m.fp16_unstable && resolved.precision == recommend::Precision::Fp16) {
+        return Err(Error::usage(
+            format!(
+                "--precision fp16: {} overflows in fp16 (vLLM refuses float16 for it: numerical instability)",
+                m.id.as_deref().unwrap_or("this model")
+            ),
+            Some("use --precision bf16 (GPUs without bf16 then run it in fp32) or fp32".to_owned()),
+        ));
+    }
     notes.extend(resolved.notes);
     let lengths = lengths(model.as_ref(), workload, a)?;
     req.context = lengths.0;

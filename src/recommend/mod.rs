@@ -80,6 +80,9 @@ pub struct ModelSpec {
     /// Routed experts and experts per token (mixture of experts).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub experts: Option<(u32, u32)>,
+    /// Overflows in fp16 (Gemma 2): runs in bf16, or fp32 where the GPU has no bf16.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fp16_unstable: bool,
 }
 
 impl ModelSpec {
@@ -96,6 +99,7 @@ impl ModelSpec {
             moe: m.is_moe(),
             active_params_b: m.active_params_b,
             experts: m.experts.zip(m.experts_per_token),
+            fp16_unstable: m.fp16_unstable,
         }
     }
 
@@ -118,6 +122,7 @@ impl ModelSpec {
                 moe: false,
                 active_params_b: None,
                 experts: None,
+                fp16_unstable: false,
             },
             None => Self {
                 id: None,
@@ -138,6 +143,7 @@ impl ModelSpec {
                 moe: false,
                 active_params_b: None,
                 experts: None,
+                fp16_unstable: false,
             },
         }
     }
@@ -386,6 +392,9 @@ pub struct Recommendation {
     /// A tight fit: why (fewer than 4 full-context sequences fit, or under 5 % of memory left).
     #[serde(skip)]
     pub tight: Option<String>,
+    /// Sized in fp32: the model overflows in fp16 and this GPU has no bf16.
+    #[serde(skip)]
+    pub fp32: bool,
     /// The per-node price behind `price_per_hour`.
     #[serde(skip)]
     pub price: Option<Price>,
@@ -498,6 +507,12 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
     accepted.truncate(req.top);
     // Explanations only for what is shown.
     for r in &mut accepted {
+        let upcast = if r.fp32 {
+            catalog.size(&r.vm_size).and_then(|z| fp32_instead(req, catalog.gpu(&z.gpu_model)))
+        } else {
+            None
+        };
+        let req = upcast.as_ref().unwrap_or(req);
         r.fit.estimate = match (&req.need, r.fit.layout) {
             (Some(n), Some(l)) => Some(n.fitted(l)),
             (n, None) => n.clone(),
@@ -597,6 +612,9 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
         let r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "precision support" }, why);
         return Err(shortfall(r, f64::INFINITY));
     }
+    // A model that overflows in fp16 runs in fp32 on a GPU without bf16: sized so.
+    let upcast = fp32_instead(req, gpu);
+    let req = upcast.as_ref().unwrap_or(req);
     // … and holds the model; "closest" ranks these by the GiB per GPU they lack.
     let fit = fit_size(req, size, mig_profiles, max_nodes).map_err(|(why, short)| {
         let mut r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "memory fit" }, why);
@@ -615,6 +633,7 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
     let total_price = price.as_ref().and_then(|p| p.per_node_hour).map(|p| p * nodes);
     check_price_cap(req, fit.nodes, total_price, &reject)?;
     let mut rec = recommendation(req, size, price, fit, total_price);
+    rec.fp32 = upcast.is_some();
     rec.tight = tight_fit(req, &rec.fit);
     rec.serving = serving;
     Ok(rec)
@@ -746,6 +765,20 @@ fn check_shape(
     Ok(())
 }
 
+/// The requirements in fp32 when the model overflows in fp16 (vLLM refuses float16 for
+/// gemma2: `_FLOAT16_NOT_SUPPORTED_MODELS`) and the GPU has no bf16 to run it in.
+fn fp32_instead(req: &Requirements, gpu: Option<&GpuModel>) -> Option<Requirements> {
+    let unstable = req.model.as_ref().is_some_and(|m| m.fp16_unstable);
+    let sixteen = matches!(req.precision, Precision::Bf16 | Precision::Fp16);
+    if !(unstable && sixteen && gpu.is_some_and(|g| !g.bf16)) || req.workload != Workload::Inference {
+        return None;
+    }
+    let mut r = req.clone();
+    r.precision = Precision::Fp32;
+    r.compute_need();
+    Some(r)
+}
+
 /// Stage 12: the serving figures, and the targets they must meet (`None` without a model or
 /// for other workloads).
 fn serving_stage(
@@ -864,6 +897,7 @@ fn recommendation(
         reasons: Vec::new(),
         warnings: Vec::new(),
         tight: None,
+        fp32: false,
         price,
     }
 }
@@ -1497,6 +1531,14 @@ fn explain_price(req: &Requirements, price: Option<&Price>, reasons: &mut Vec<St
 /// Say how the weights will run when the GPU lacks the precision's native support: every such
 /// result carries the warning, whether the precision was chosen or defaulted.
 fn precision_warnings(req: &Requirements, g: &GpuModel, warnings: &mut Vec<String>) {
+    if req.precision == Precision::Fp32 && req.model.as_ref().is_some_and(|m| m.fp16_unstable) {
+        warnings.push(format!(
+            "{} has no BF16 and this model overflows in fp16 (vLLM refuses float16 for it: numerical instability): \
+             it runs in fp32, sized so (twice the bf16 memory)",
+            g.id
+        ));
+        return;
+    }
     match req.precision {
         Precision::Bf16 if !g.bf16 && req.workload == Workload::Inference => warnings
             .push(format!("{} has no BF16: vLLM serves the bf16 weights as fp16 (--dtype half), same memory", g.id)),
@@ -1830,6 +1872,26 @@ sizes:
         let two = o.recommendations.iter().find(|x| x.fit.gpus_used_per_node == 2.0).expect("a 2-GPU fit");
         let w = two.warnings.first().expect("warning");
         assert!(w.starts_with("tight fit: room for 1 sequence(s) of 4096 tokens"), "{w}");
+    }
+
+    /// Gemma 2 overflows in fp16 (vLLM's `_FLOAT16_NOT_SUPPORTED_MODELS`): on a T4 (no bf16)
+    /// it is sized in fp32, 9.24e9 × 4 B = 34.4 GiB of weights, with the reason; on an A10 (bf16)
+    /// in bf16.
+    #[test]
+    fn a_model_that_overflows_in_fp16_is_sized_in_fp32_without_bf16() {
+        let c = Catalog::bundled().expect("bundled catalog");
+        let mut r = Requirements::new(Workload::Inference);
+        r.model = Some(ModelSpec::from_model(c.model("gemma-2-9b").expect("model")));
+        r.gpu_models = vec!["T4".to_owned(), "A10".to_owned()];
+        r.top = 50;
+        r.compute_need();
+        let o = recommend(&c, &r);
+        let t4 = o.recommendations.iter().find(|x| x.gpu_model == "T4").expect("a T4 fit");
+        let w = t4.fit.estimate.as_ref().and_then(|e| e.breakdown.first()).expect("weights term");
+        assert!((w.gib - 9.24e9 * 4.0 * 1.02 / GIB).abs() < 0.01, "{w:?}");
+        assert!(t4.warnings.iter().any(|x| x.contains("runs in fp32")), "{:?}", t4.warnings);
+        let a10 = o.recommendations.iter().find(|x| x.gpu_model == "A10").expect("an A10 fit");
+        assert!(!a10.warnings.iter().any(|x| x.contains("fp32")), "{:?}", a10.warnings);
     }
 
     #[test]

@@ -139,6 +139,7 @@ mod tests {
             moe: true,
             active_params_b: Some(5.1),
             experts: Some((128, 4)),
+            fp16_unstable: false,
         }
     }
 
