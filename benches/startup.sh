@@ -37,6 +37,7 @@ print(f"recommend   median {r_med*1e3:.2f} ms  p90 {p90(re_)*1e3:.2f} ms")
 print(f"ratio       {r_med / v_med:.2f}x (target <= 1.5x)")
 PY
 done
+unset -n args
 
 if [ -x /usr/bin/time ]; then
   rss=$(/usr/bin/time -f '%M' "$bin" "${rec[@]}" 2>&1 >/dev/null | tail -n1)
