@@ -405,9 +405,13 @@ fn pool_scale_dry_run_is_priced() {
     assert_eq!(off.code, 0, "{}", off.stderr);
     assert_eq!(arm.calls().len(), before, "an offline dry run reads nothing");
     let why = off.json()["cost"]["pools"][0]["unknown"].as_str().unwrap_or_default().to_owned();
-    assert_eq!(why, "unknown: needs the pool's size and region (read with credentials)");
+    assert_eq!(why, "needs the pool's size and region (read with credentials)");
     let off = aksgpu_with(&args, &[("AKSGPU_ARM_ENDPOINT", &arm.base)]);
-    assert!(off.stdout.contains("gpu: price unknown: needs the pool's size and region (read with credentials)"), "{}", off.stdout);
+    assert!(
+        off.stdout.contains("gpu: price unknown: needs the pool's size and region (read with credentials)"),
+        "{}",
+        off.stdout
+    );
 }
 
 /// `apply --dry-run` without credentials cannot know the cluster's region: the cost says so
