@@ -38,6 +38,9 @@ pub enum Error {
     /// Azure (or the ARM client) failed; the exit code depends on how.
     #[error(transparent)]
     Arm(Box<crate::arm::ArmError>),
+    /// A service other than Azure refused the credential (exit 3): a gated Hugging Face model.
+    #[error("{message}")]
+    Denied { message: String, hint: Option<String> },
     /// A preflight check refused the request (exit 1).
     #[error("{message}")]
     Refused { message: String, hint: Option<String> },
@@ -59,6 +62,7 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage { .. } | Error::Catalog(_) => exit::USAGE,
+            Error::Denied { .. } => exit::AUTH,
             Error::NoFit { .. } | Error::Refused { .. } | Error::Output(_) => exit::FAILED,
             Error::Arm(e) => arm_exit_code(e),
             Error::Interrupted { .. } => exit::INTERRUPTED,
@@ -68,9 +72,10 @@ impl Error {
     /// The fixes, when they are known.
     pub fn hints(&self) -> Vec<String> {
         match self {
-            Error::Usage { hint, .. } | Error::NoFit { hint, .. } | Error::Refused { hint, .. } => {
-                hint.iter().cloned().collect()
-            }
+            Error::Usage { hint, .. }
+            | Error::NoFit { hint, .. }
+            | Error::Refused { hint, .. }
+            | Error::Denied { hint, .. } => hint.iter().cloned().collect(),
             Error::Catalog(CatalogError::Parse { .. } | CatalogError::Invalid { .. }) => {
                 vec!["fix the file, or drop --catalog / AKSGPU_CATALOG to use the bundled catalog".to_owned()]
             }
@@ -97,6 +102,7 @@ fn arm_exit_code(e: &ArmError) -> u8 {
         | ArmError::PollingLost { .. }
         | ArmError::OutcomeUnknown { .. }
         | ArmError::Unconfirmed { .. }
+        | ArmError::Pending { .. }
         | ArmError::Deadline { .. } => exit::TIMEOUT,
         ArmError::Config { .. } => exit::USAGE,
         _ => exit::FAILED,

@@ -22,11 +22,13 @@ pub mod cost;
 pub mod domain;
 pub mod drift;
 pub mod error;
+pub mod hub;
 pub mod output;
 pub mod plan;
 pub mod pricing;
 pub mod provision;
 pub mod recommend;
+pub mod resources;
 pub mod units;
 pub mod wizard;
 
@@ -38,7 +40,7 @@ pub use error::{exit, Error};
 
 use crate::cli::{
     AuthCommand, CatalogCommand, Cli, ClusterCommand, Command, CostAnalysisCommand, FeatureCommand, KaitoCommand,
-    PoolCommand, PricesCommand,
+    PoolCommand, PricesCommand, QuotaCommand,
 };
 use crate::commands::Ctx;
 use crate::output::Printer;
@@ -92,6 +94,8 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::Apply(a) => commands::gitops::apply(ctx, a),
         Command::Diff(a) => commands::gitops::diff(ctx, a),
         Command::Export(a) => commands::gitops::export(ctx, a),
+        Command::Quota(QuotaCommand::Show(a)) => commands::quota::show(ctx, a),
+        Command::Quota(QuotaCommand::Request(a)) => commands::quota::request(ctx, a),
         Command::Completions(a) => Ok(ctx.printer.out(&commands::completions::script(a.shell))?),
         Command::Man(a) => match &a.install {
             Some(dir) => commands::man::install(ctx, dir),

@@ -143,7 +143,7 @@ pub async fn cluster_token(
     if az_method == AuthMethod::AccessToken {
         return Err(ArmError::Auth {
             message: "this cluster uses Entra ID: runCommand needs a token for the AKS server app, and AKSGPU_ACCESS_TOKEN is an ARM token".into(),
-            hint: Some("set AKSGPU_CLUSTER_TOKEN=$(az account get-access-token --resource 6dae42f8-4368-4678-94ff-3960e28e3630 --query accessToken -o tsv)".into()),
+            hint: Some("set it: `export AKSGPU_CLUSTER_TOKEN=$(az account get-access-token --resource 6dae42f8-4368-4678-94ff-3960e28e3630 --query accessToken -o tsv)`".into()),
         });
     }
     let scope = crate::provision::runcommand::AKS_SERVER_SCOPE;
@@ -172,7 +172,7 @@ impl From<InstallError> for Error {
                         result.describe(),
                         result.reason.map(|r| format!(": {r}")).unwrap_or_default()
                     ),
-                    hint: Some("fix the cause above and run again; helm upgrade --install is safe to repeat".into()),
+                    hint: Some("fix the cause above and run again; `helm upgrade --install` is safe to repeat".into()),
                 }
             }
             InstallError::NotReady { waited, missing } => Error::from(ArmError::TimedOut {
@@ -409,6 +409,15 @@ pub fn kaito_instance(
         hint: Some("try a smaller model".into()),
     })?;
     notes.push(format!("instance type {}: {}", pick.vm_size, pick.reasons.join("; ")));
+    // The first note says where the choice was priced; the manifest carries it as a comment.
+    let place = match (region, pick.price_region.as_deref()) {
+        (Some(r), _) => format!("chosen for region {r} (priced there)"),
+        (None, Some(r)) => format!(
+            "chosen without a region: the cheapest list price is in {r}; pass --region for your cluster's location"
+        ),
+        (None, None) => "chosen without a region or a price; pass --region for your cluster's location".to_owned(),
+    };
+    notes.insert(0, place);
     Ok((pick.vm_size.clone(), pick.fit.nodes, notes))
 }
 
@@ -424,20 +433,24 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
         )
     })?;
     let Some(preset) = model.kaito_preset.clone() else {
-        let with: Vec<&str> = catalog
-            .models
-            .iter()
-            .filter(|m| m.kaito_preset.is_some())
-            .filter_map(|m| m.aliases.first().map(String::as_str))
-            .collect();
-        return Err(Error::usage(
-            format!("{} has no KAITO preset", model.id),
-            Some(format!("models with presets: {}", with.join(", "))),
-        )
-        .into());
+        let hint = match catalog.nearest_kaito_preset(model) {
+            Some(near) => format!(
+                "the nearest model with a preset is {} ({}, {}B params): aksgpu kaito workspace --model {}",
+                near.aliases.first().unwrap_or(&near.id),
+                near.id,
+                near.params_b,
+                near.aliases.first().unwrap_or(&near.id)
+            ),
+            None => "no model in the catalog has a KAITO preset".to_owned(),
+        };
+        return Err(Error::usage(format!("{} has no KAITO preset", model.id), Some(hint)).into());
     };
-    let region =
-        a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?;
+    let region = match (&a.cluster, &a.resource_group) {
+        (Some(cluster), Some(rg)) => Some(cluster_location(ctx, a, rg, cluster)?),
+        _ => {
+            a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?
+        }
+    };
     if let Some(bad) = a.overrides.iter().find(|o| o.as_str() != "kaito-min-compute-capability") {
         return Err(Error::usage(
             format!("--override {bad:?}: kaito workspace can only override kaito-min-compute-capability"),
@@ -445,8 +458,16 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
         )
         .into());
     }
-    let (instance, count, notes) =
+    let (instance, count, mut notes) =
         kaito_instance(&catalog, model, a.instance_type.as_deref(), (region.as_deref(), &a.overrides))?;
+    if let (Some(cluster), Some(first)) = (&a.cluster, notes.first_mut()) {
+        *first = format!("{first}, the location of cluster {cluster}");
+    }
+    let place = match (&region, &a.instance_type) {
+        (Some(r), Some(_)) => format!("instance type given; prices in region {r}"),
+        (None, Some(_)) => "instance type given; no region (pass --region for your cluster's location)".to_owned(),
+        (_, None) => notes.first().cloned().unwrap_or_default(),
+    };
     for n in notes {
         let prefixed = if n.starts_with("warning: ") { n } else { format!("note: {n}") };
         ctx.printer.note(&prefixed);
@@ -475,8 +496,25 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
     for line in cost.lines() {
         ctx.printer.note(&format!("note: {line}"));
     }
-    let yaml = kaito_plan::workspace_yaml(&spec);
+    let mut yaml = kaito_plan::workspace_yaml(&spec);
+    if a.output == ManifestFormat::Yaml {
+        yaml.insert_str(0, &format!("# aksgpu: instanceType {}: {place}\n", spec.instance_type));
+    }
     print_document(&ctx.printer, a.output, &yaml)
+}
+
+/// The location of the named cluster (one GET; a cluster without one is an error naming it).
+fn cluster_location(ctx: &Ctx, a: &KaitoWorkspaceArgs, rg: &str, cluster: &str) -> Result<String, Error> {
+    let az = azure::connect(&a.arm)?;
+    let sub = azure::subscription(&az)?;
+    let url = crate::plan::with_api(&crate::plan::cluster_path(&sub, rg, cluster), crate::arm::api::AKS);
+    let client = az.client;
+    let v = azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
+        report("reading the cluster's location");
+        client.get_json::<Value>(&url).await.map_err(Error::from)
+    })?;
+    let facts = crate::commands::create_pool::ClusterFacts::from_cluster(v)?;
+    facts.location.ok_or_else(|| Error::Refused { message: format!("cluster {cluster} has no location"), hint: None })
 }
 
 /// Print a generated YAML document as YAML, or as JSON.

@@ -25,6 +25,7 @@ use crate::provision::cluster_ops::{self, OpsError, Outcome};
 use crate::provision::prices;
 use crate::provision::Progress;
 use crate::recommend::Os;
+use crate::resources::{self, AgentPool, MissingField};
 use crate::units::money_in;
 
 impl From<OpsError> for Error {
@@ -64,21 +65,21 @@ pub fn prices_in(catalog: &mut Catalog, currency: &str, p: &Printer) -> Result<P
         .map_err(|why| Error::usage(format!("--currency {currency}: {why}"), hint()))
 }
 
-fn pool_input(catalog: &Catalog, pool: &Value, region: Option<String>, a: &CostArgs) -> Option<CostInput> {
+/// The cost input of one GPU pool (`None` for a pool that is not a GPU size in the catalog).
+/// The node counts are read typed: a count Azure did not send is an error naming the field,
+/// never zero nodes at $0.
+fn pool_input(
+    catalog: &Catalog,
+    pool: &Value,
+    region: Option<String>,
+    a: &CostArgs,
+) -> Result<Option<CostInput>, MissingField> {
     let p = &pool["properties"];
-    let size = catalog.size(p["vmSize"].as_str()?)?.clone();
-    let auto = p["enableAutoScaling"].as_bool() == Some(true);
-    let count = u32::try_from(p["count"].as_u64().unwrap_or(0)).unwrap_or(0);
-    let (min, max) = if auto {
-        (
-            u32::try_from(p["minCount"].as_u64().unwrap_or(0)).unwrap_or(0),
-            u32::try_from(p["maxCount"].as_u64().unwrap_or(u64::from(count))).unwrap_or(count),
-        )
-    } else {
-        (count, count)
-    };
+    let Some(size) = p["vmSize"].as_str().and_then(|s| catalog.size(s)).cloned() else { return Ok(None) };
+    let typed: AgentPool = resources::parse(pool, "agent pool")?;
+    let (min, max) = typed.node_range()?;
     let spot = p["scaleSetPriority"].as_str() == Some("Spot");
-    Some(CostInput {
+    Ok(Some(CostInput {
         need_gpu_memory_gib: a.need_gpu_memory.map_or(size.gpu_memory_per_gpu_gib, |m| m.gib),
         need_gpus: a.need_gpus.unwrap_or(size.gpu_count.value()),
         pool: pool["name"].as_str().map(str::to_owned),
@@ -96,7 +97,7 @@ fn pool_input(catalog: &Catalog, pool: &Value, region: Option<String>, a: &CostA
             || (spot && p["scaleSetEvictionPolicy"].as_str() == Some("Deallocate")),
         mig_profile: p["gpuInstanceProfile"].as_str().map(str::to_owned),
         size,
-    })
+    }))
 }
 
 /// `cost --vm-size`: one size at the asked node counts.
@@ -148,11 +149,14 @@ fn cluster_reports(
     if c.pointer("/properties/powerState/code").and_then(Value::as_str) == Some("Stopped") {
         notes.push(format!("cluster {cluster} is stopped: its nodes cost nothing until it starts (disks still do)"));
     }
-    let r: Vec<CostReport> = pools
-        .iter()
-        .filter_map(|pool| pool_input(catalog, pool, region.clone(), a))
-        .map(|i| cost::estimate(catalog, &i))
-        .collect();
+    let mut r = Vec::new();
+    for pool in &pools {
+        let input = pool_input(catalog, pool, region.clone(), a).map_err(|e| Error::Refused {
+            message: e.to_string(),
+            hint: Some("run again; if it persists, `az aks nodepool show` shows what Azure returns".into()),
+        })?;
+        r.extend(input.map(|i| cost::estimate(catalog, &i)));
+    }
     if r.is_empty() {
         notes.push(format!("cluster {cluster} has no GPU pool"));
     }
@@ -237,14 +241,16 @@ fn render(r: &CostReport) -> String {
     );
     let hours =
         if (r.hours_per_day - 24.0).abs() < 1e-9 { String::new() } else { format!(" at {} h/day", r.hours_per_day) };
-    let row = |label: &str, c: &cost::Money| {
-        let m = |v| money_in(v, &r.currency);
-        vec![format!("{label} ({} node(s))", c.nodes), m(c.hourly), m(c.daily), m(c.monthly)]
+    let col =
+        |f: fn(&cost::Money) -> Option<f64>| crate::units::money_column_in(&[f(&r.at_min), f(&r.at_max)], &r.currency);
+    let (hourly, daily, monthly) = (col(|c| c.hourly), col(|c| c.daily), col(|c| c.monthly));
+    let row = |i: usize, label: &str, c: &cost::Money| {
+        vec![format!("{label} ({} node(s))", c.nodes), hourly[i].clone(), daily[i].clone(), monthly[i].clone()]
     };
     out.push_str(&table(
         &["", "PER HOUR", &format!("PER DAY{hours}"), "PER MONTH"],
         &[Align::Left, Align::Right, Align::Right, Align::Right],
-        &[row("minimum", &r.at_min), row("maximum", &r.at_max)],
+        &[row(0, "minimum", &r.at_min), row(1, "maximum", &r.at_max)],
     ));
     if let Some(i) = r.idle_monthly {
         out.push_str(&format!("idle cost of the minimum: {}/month\n", money_in(Some(i), &r.currency)));

@@ -1,12 +1,14 @@
 //! The executor: reads the facts a plan needs, then sends the plan's writes and waits for
-//! them. It never decides what to create (that is `plan`); it never deletes anything.
+//! them. It never decides what to create (that is `plan`); it deletes nothing but, during failover, a pool the same run created that failed.
 
 pub mod cluster_ops;
+pub mod failover;
 pub mod features;
 pub mod kaito;
 pub mod operator;
 pub mod pool;
 pub mod prices;
+pub mod quota;
 pub mod reconcile;
 pub mod runcommand;
 

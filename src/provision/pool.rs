@@ -2,23 +2,23 @@
 //!
 //! The PUT carries `If-None-Match: *`, so a pool created by someone else in the meantime is
 //! never overwritten (412). A 409 "another operation in progress" waits for the cluster and
-//! tries the PUT again (a 409 means it was not applied). Once a PUT may have been applied it
-//! is never sent again: when its answer is lost, the pool is read back instead (it is ours
-//! when it carries the spec and is Creating, Updating or Succeeded).
+//! tries the PUT again (a 409 means it was not applied). When a PUT's answer is lost, the pool
+//! is read back first (it is ours when it carries the spec and is Creating, Updating or
+//! Succeeded); only when it did not land is the PUT sent again, still under `If-None-Match`.
 
 use std::time::{Duration, Instant};
 
 use reqwest::Method;
 use serde_json::Value;
 
-use super::reconcile::{self, send_write, Check, Sent};
+use super::reconcile::{self, Check, Landed};
 use super::Progress;
 use crate::arm::lro::{self, Operation};
 use crate::arm::{api, ArmClient, ArmError, ArmResponse, ErrorBody, Req};
 use crate::catalog::Catalog;
 use crate::plan::agent_pool::PoolSpec;
 pub use crate::plan::pool::{feature_path, plan};
-use crate::plan::preflight::{self, Facts, Refusal, Verdict};
+use crate::plan::preflight::{self, Facts, Refusal, Reservation, Verdict};
 use crate::plan::{cluster_path, with_api, Plan, StepKind};
 
 /// How to run.
@@ -32,6 +32,8 @@ pub struct CreateOptions {
     pub location: Option<String>,
     /// On Ctrl-C, POST the pool's `abort` (only when asked for).
     pub abort_on_interrupt: bool,
+    /// The cluster, when it was read already (for `--recommend`): preflight reuses it.
+    pub cluster: Option<Value>,
 }
 
 /// What happened.
@@ -51,9 +53,24 @@ pub enum CreateOutcome {
 /// Read what preflight needs. With `location` known, every read runs at once; otherwise the
 /// cluster and pool come first, then SKUs and usages for the cluster's location.
 pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, location: Option<&str>) -> Result<Facts, ArmError> {
+    read_facts_with(client, spec, location, None).await
+}
+
+/// `read_facts`, reusing the cluster when it was read already.
+pub async fn read_facts_with(
+    client: &ArmClient,
+    spec: &PoolSpec,
+    location: Option<&str>,
+    known: Option<&Value>,
+) -> Result<Facts, ArmError> {
     let p = plan(spec, location);
     let url = |kind: StepKind| p.step(kind).map_or("", |s| s.url.as_str());
-    let cluster_f = client.get_json::<Value>(url(StepKind::ReadCluster));
+    let cluster_f = async {
+        match known {
+            Some(c) => Ok(c.clone()),
+            None => client.get_json::<Value>(url(StepKind::ReadCluster)).await,
+        }
+    };
     let pool_f = client.get_json_opt::<Value>(url(StepKind::ReadPool));
     let feature_f = async {
         if let Some(step) = p.step(StepKind::ReadFeature) {
@@ -67,12 +84,13 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, location: Option<&s
         }
     };
     if location.is_some() {
-        let (cluster, pool, skus, usages, feature) = tokio::join!(
+        let (cluster, pool, skus, usages, feature, reservation) = tokio::join!(
             cluster_f,
             pool_f,
             client.list(url(StepKind::ReadSkus)),
             client.list(url(StepKind::ReadUsages)),
-            feature_f
+            feature_f,
+            read_reservation(client, spec)
         );
         return Ok(Facts {
             cluster: cluster?,
@@ -80,9 +98,11 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, location: Option<&s
             skus: Some(skus?),
             usages: Some(usages?),
             windows_feature: feature?,
+            reservation: reservation?,
         });
     }
-    let (cluster, pool, feature) = tokio::join!(cluster_f, pool_f, feature_f);
+    let (cluster, pool, feature, reservation) =
+        tokio::join!(cluster_f, pool_f, feature_f, read_reservation(client, spec));
     let cluster = cluster?;
     let loc = preflight::location(&cluster).ok_or_else(|| ArmError::InvalidResponse {
         method: "GET".into(),
@@ -95,7 +115,30 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, location: Option<&s
     let p2 = plan(spec, Some(&loc));
     let url2 = |kind: StepKind| p2.step(kind).map_or("", |s| s.url.as_str());
     let (skus, usages) = tokio::join!(client.list(url2(StepKind::ReadSkus)), client.list(url2(StepKind::ReadUsages)));
-    Ok(Facts { cluster, pool: pool?, skus: Some(skus?), usages: Some(usages?), windows_feature: feature? })
+    Ok(Facts {
+        cluster,
+        pool: pool?,
+        skus: Some(skus?),
+        usages: Some(usages?),
+        windows_feature: feature?,
+        reservation: reservation?,
+    })
+}
+
+/// The pool's capacity reservation group and its reservations, when it names one.
+pub async fn read_reservation(client: &ArmClient, spec: &PoolSpec) -> Result<Option<Reservation>, ArmError> {
+    let Some(id) = &spec.capacity_reservation_group else { return Ok(None) };
+    read_group(client, id).await.map(Some)
+}
+
+/// A capacity reservation group (None inside when it does not exist) and its reservations.
+pub async fn read_group(client: &ArmClient, id: &str) -> Result<Reservation, ArmError> {
+    let (group_url, list_url) = crate::plan::pool::reservation_urls(id);
+    let Some(group) = client.get_json_opt::<Value>(&group_url).await? else {
+        return Ok(Reservation { group: None, reservations: vec![] });
+    };
+    let reservations = client.list(&list_url).await?;
+    Ok(Reservation { group: Some(group), reservations })
 }
 
 /// The `aksgpu wait` command line for a pool.
@@ -142,19 +185,8 @@ pub async fn create(
         Some(put) if !opts.dry_run => put,
         _ => return Ok(CreateOutcome::DryRun { facts_read: !opts.skip_preflight, plan: p, note: None, location }),
     };
-    let mut req = Req::json(Method::PUT, put.url.clone(), put.body.as_ref().unwrap_or(&Value::Null));
-    for (k, v) in &put.headers {
-        if k.eq_ignore_ascii_case("if-none-match") {
-            req = req.header("if-none-match", v.clone());
-        }
-    }
-    let op = Operation {
-        what: format!("pool {} in cluster {}", spec.name, spec.cluster),
-        resource_url: with_api(&spec.path(), api::AKS),
-        resume: resume_command(spec),
-        deadline: started_at + opts.timeout,
-        started: started_at,
-    };
+    let req = put_request(put);
+    let op = operation(spec, started_at, started_at + opts.timeout);
     let accepted = put_once(client, spec, &req, &op, progress, started).await?;
     started.accepted(&spec.path(), &resume_command(spec));
     if opts.abort_on_interrupt {
@@ -171,6 +203,53 @@ pub async fn create(
     Ok(CreateOutcome::Created { pool, location })
 }
 
+/// The PUT of a plan step, with its `If-None-Match: *`.
+pub(crate) fn put_request(put: &crate::plan::Step) -> Req {
+    let mut req = Req::json(Method::PUT, put.url.clone(), put.body.as_ref().unwrap_or(&Value::Null));
+    for (k, v) in &put.headers {
+        if k.eq_ignore_ascii_case("if-none-match") {
+            req = req.header("if-none-match", v.clone());
+        }
+    }
+    req
+}
+
+/// What waiting on the pool's creation is called, resumed with, and bounded by.
+pub(crate) fn operation(spec: &PoolSpec, started: Instant, deadline: Instant) -> Operation {
+    Operation {
+        what: format!("pool {} in cluster {}", spec.name, spec.cluster),
+        resource_url: with_api(&spec.path(), api::AKS),
+        resume: resume_command(spec),
+        deadline,
+        started,
+    }
+}
+
+/// Delete a pool this run created and that failed, then wait until GET says 404 (so the
+/// next PUT under the same name starts clean). The DELETE is sent once.
+pub(crate) async fn delete_and_wait_gone(
+    client: &ArmClient,
+    spec: &PoolSpec,
+    op: &Operation,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<(), ArmError> {
+    let url = with_api(&spec.path(), api::AKS);
+    progress(&format!("deleting failed pool {} (created by this run)", spec.name));
+    let resp = client.send(&Req { method: Method::DELETE, ..Req::get(&url) }).await?;
+    if !matches!(resp.status, 200 | 202 | 204 | 404) {
+        return Err(resp.to_error());
+    }
+    let gone = Operation { what: format!("pool {} to be deleted", spec.name), ..op.clone() };
+    let mut poller = lro::Poller::default();
+    loop {
+        if client.get_json_opt::<Value>(&url).await?.is_none() {
+            return Ok(());
+        }
+        progress("waiting for the failed pool to be deleted");
+        poller.pause(client, None, &gone).await?;
+    }
+}
+
 /// Preflight (unless skipped): `Ok(location)` to go on, `Err(outcome)` when done already.
 pub async fn preflight_step(
     client: &ArmClient,
@@ -182,30 +261,120 @@ pub async fn preflight_step(
     if opts.skip_preflight {
         return Ok(Ok(opts.location.clone()));
     }
-    progress("preflight: reading cluster, pool, SKUs and quota");
-    let facts = match read_facts(client, spec, opts.location.as_deref()).await {
-        Ok(f) => f,
-        Err(ArmError::Auth { message, .. }) if opts.dry_run => {
-            return Ok(Err(CreateOutcome::DryRun {
-                plan: plan(spec, opts.location.as_deref()),
-                facts_read: false,
-                note: Some(format!("credentials failed ({message}): the plan comes from the flags alone")),
-                location: opts.location.clone(),
-            }));
+    let deadline = Instant::now() + opts.timeout;
+    // The cluster read for --recommend serves the first round; after a wait, all is read again.
+    let mut known = opts.cluster.as_ref();
+    loop {
+        progress("preflight: reading cluster, pool, SKUs and quota");
+        let facts = match read_facts_with(client, spec, opts.location.as_deref(), known.take()).await {
+            Ok(f) => f,
+            Err(ArmError::Auth { message, .. }) if opts.dry_run => {
+                return Ok(Err(CreateOutcome::DryRun {
+                    plan: plan(spec, opts.location.as_deref()),
+                    facts_read: false,
+                    note: Some(format!("credentials failed ({message}): the plan comes from the flags alone")),
+                    location: opts.location.clone(),
+                }));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let location = preflight::location(&facts.cluster).or_else(|| opts.location.clone());
+        let verdict = preflight::check(catalog, spec, &facts)?;
+        match verdict {
+            Verdict::Identical => return Ok(Err(CreateOutcome::Unchanged { pool: facts.pool.unwrap_or(Value::Null) })),
+            Verdict::Create => return Ok(Ok(location)),
+            Verdict::InProgress(_) | Verdict::Deleting if opts.dry_run => {
+                let note = format!("{}; a real run waits for it first", busy_text(spec, &verdict));
+                return Ok(Err(CreateOutcome::DryRun {
+                    plan: plan(spec, location.as_deref()),
+                    facts_read: true,
+                    note: Some(note),
+                    location,
+                }));
+            }
+            Verdict::InProgress(_) | Verdict::Deleting => {
+                settle_existing(client, spec, opts, &verdict, deadline, progress).await?
+            }
         }
-        Err(e) => return Err(e.into()),
-    };
-    let location = preflight::location(&facts.cluster).or_else(|| opts.location.clone());
-    match preflight::check(catalog, spec, &facts)? {
-        Verdict::Identical => Ok(Err(CreateOutcome::Unchanged { pool: facts.pool.unwrap_or(Value::Null) })),
-        Verdict::Create => Ok(Ok(location)),
     }
 }
 
-/// Send the PUT until Azure accepts it: `Some(answer)`, or `None` when the answer was lost
+fn busy_text(spec: &PoolSpec, v: &Verdict) -> String {
+    match v {
+        Verdict::InProgress(state) => format!("pool {} is {state}: an operation is already running on it", spec.name),
+        _ => format!("pool {} is being deleted", spec.name),
+    }
+}
+
+/// An existing pool with an operation running: wait for it as `aksgpu wait` does (or, with
+/// `--no-wait`, exit 4 with the wait command); a pool being deleted: wait until it is gone (or
+/// refuse with `--no-wait`). The caller then reads every fact again.
+async fn settle_existing(
+    client: &ArmClient,
+    spec: &PoolSpec,
+    opts: &CreateOptions,
+    verdict: &Verdict,
+    deadline: Instant,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<(), CreateError> {
+    let text = busy_text(spec, verdict);
+    let op = Operation {
+        what: format!("pool {} in cluster {}", spec.name, spec.cluster),
+        resource_url: with_api(&spec.path(), api::AKS),
+        resume: resume_command(spec),
+        deadline,
+        started: Instant::now(),
+    };
+    if opts.no_wait {
+        return Err(match verdict {
+            Verdict::Deleting => Refusal {
+                message: format!(
+                    "{text}; with --no-wait it is not waited for, and it cannot be created while it exists"
+                ),
+                hint: Some(
+                    "run again without --no-wait (it waits until the pool is gone), or choose another --name".into(),
+                ),
+                differences: vec![],
+            }
+            .into(),
+            _ => ArmError::Pending {
+                what: op.what,
+                message: format!("{text}; not waiting (--no-wait)"),
+                resume: op.resume,
+            }
+            .into(),
+        });
+    }
+    progress(&format!("{text}; waiting for it"));
+    if matches!(verdict, Verdict::Deleting) {
+        return wait_gone(client, &op, progress).await.map_err(CreateError::from);
+    }
+    match lro::wait_resource(client, &op, progress).await {
+        // A Failed pool is reported with how to recover when the facts are read again.
+        Ok(_) | Err(ArmError::OperationFailed { .. }) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Poll the pool until a GET answers 404 (deleted), under the shared pacing and deadline.
+async fn wait_gone(client: &ArmClient, op: &Operation, progress: &(dyn Fn(&str) + Sync)) -> Result<(), ArmError> {
+    let mut poller = lro::Poller::default();
+    loop {
+        poller.pause(client, None, op).await?;
+        match client.get_json_opt::<Value>(&op.resource_url).await {
+            Ok(None) => return Ok(()),
+            Ok(Some(v)) => progress(lro::provisioning_state(&v).unwrap_or("Deleting")),
+            Err(ArmError::Deadline { .. }) => return Err(lro::timed_out(op)),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Send the PUT until Azure accepts it: `Some(answer)`, or `None` when an answer was lost
 /// and reading the pool back showed it is ours. A 409 "another operation in progress" (not
-/// applied) waits for the cluster and sends it again; nothing else is ever resent.
-async fn put_once(
+/// applied) waits for the cluster and sends it again; a lost answer read back as not applied
+/// is sent again under `If-None-Match: *` (see `reconcile::put_guarded`).
+pub(crate) async fn put_once(
     client: &ArmClient,
     spec: &PoolSpec,
     req: &Req,
@@ -214,24 +383,21 @@ async fn put_once(
     started: &Progress,
 ) -> Result<Option<ArmResponse>, CreateError> {
     let mut conflicts = 0;
+    let carries = |v: &Value| spec.diff(v).is_empty();
+    let check = Check {
+        what: op.what.clone(),
+        url: op.resource_url.clone(),
+        resume: op.resume.clone(),
+        states: &["Creating", "Updating", "Succeeded"],
+        carries: &carries,
+    };
     loop {
         progress(&format!("creating pool {}", spec.name));
-        let resp = match send_write(client, req, started, &spec.path(), &resume_command(spec)).await? {
-            Sent::Answer(resp) => resp,
-            Sent::Lost(lost) => {
-                let carries = |v: &Value| spec.diff(v).is_empty();
-                let check = Check {
-                    what: op.what.clone(),
-                    url: op.resource_url.clone(),
-                    resume: op.resume.clone(),
-                    states: &["Creating", "Updating", "Succeeded"],
-                    carries: &carries,
-                };
-                progress("the answer was lost; reading the pool back");
-                reconcile::read_back(client, &check, &lost).await?;
-                return Ok(None);
-            }
-        };
+        let resp =
+            match reconcile::put_guarded(client, req, &check, started, &spec.path(), op.deadline, progress).await? {
+                Landed::Answer(resp) => resp,
+                Landed::Ours(_) => return Ok(None),
+            };
         match resp.status {
             200..=202 => return Ok(Some(resp)),
             412 => {

@@ -391,3 +391,28 @@ fn ctrl_c_during_concurrent_pools_stays_truthful() {
     assert!(stderr.contains("may have been accepted") && stderr.contains("aksgpu apply -f"), "{stderr}");
     assert_eq!(arm.count("PUT", "agentPools/gpu"), 1);
 }
+
+/// A pool's `recommend:` ranks and prices in the cluster's location (read from Azure), as
+/// `create-pool --recommend` does: the size `diff` plans is one sold there.
+#[test]
+fn recommend_in_a_file_ranks_in_the_clusters_location() {
+    let arm = FakeArm::start();
+    arm.edit_cluster("c1", |c| c["location"] = json!("northeurope"));
+    let dir = temp_dir("apply-recommend-location");
+    let file = write(
+        &dir,
+        "gpu.yaml",
+        "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n    recommend: {model: llama-3.1-8b}\n    count: 1\n",
+    );
+    let r = cmd(&arm, "diff", &file, &["-o", "json"]);
+    let catalog = aksgpu::catalog::Catalog::bundled().expect("catalog");
+    let text = r.stdout.clone() + &r.stderr;
+    let size = catalog
+        .sizes
+        .iter()
+        .map(|s| s.name.to_string())
+        .find(|n| text.contains(n.as_str()))
+        .unwrap_or_else(|| panic!("no size named: {text}"));
+    assert!(catalog.price(&size, "northeurope").is_some(), "{size} has no price in northeurope: {text}");
+    assert!(arm.log().iter().all(|q| q.method == "GET"), "{:?}", arm.calls());
+}

@@ -357,6 +357,47 @@ fn kaito_workspace_picks_a_capable_size_and_refuses_small_or_old_ones() {
     assert!(small.stderr.contains("cannot hold") && small.stderr.contains("GiB"), "{}", small.stderr);
 }
 
+/// The region the size was chosen for travels with the manifest (a YAML comment), so
+/// `| kubectl apply -f -` keeps it; with `--region` the size is one priced there.
+#[test]
+fn kaito_workspace_writes_the_chosen_region_into_the_yaml() {
+    let catalog = aksgpu::catalog::Catalog::bundled().expect("catalog");
+    let r = aksgpu_with(&["kaito", "workspace", "--model", "llama-3.1-8b", "--region", "northeurope"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = r.stdout.lines().next().unwrap_or("");
+    assert!(first.starts_with("# ") && first.contains("northeurope"), "{}", r.stdout);
+    let v: Value = serde_yaml_ng::from_str(&r.stdout).expect("yaml parses");
+    let it = v["resource"]["instanceType"].as_str().expect("instanceType");
+    assert!(catalog.price(it, "northeurope").is_some(), "{it} has no price in northeurope");
+
+    let r = aksgpu_with(&["kaito", "workspace", "--model", "llama-3.1-8b"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = r.stdout.lines().next().unwrap_or("");
+    assert!(first.starts_with("# ") && first.contains("--region"), "{}", r.stdout);
+}
+
+/// `kaito workspace` for a named cluster ranks and prices in the cluster's location (one GET
+/// of the cluster, no write), and says so in the YAML.
+#[test]
+fn kaito_workspace_for_a_cluster_ranks_in_its_location() {
+    let arm = FakeArm::start();
+    arm.edit_cluster("c1", |c| c["location"] = json!("northeurope"));
+    let r = run(&arm, &["kaito", "workspace", "--model", "llama-3.1-8b", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = r.stdout.lines().next().unwrap_or("");
+    assert!(first.contains("northeurope") && first.contains("c1"), "{}", r.stdout);
+    let v: Value = serde_yaml_ng::from_str(&r.stdout).expect("yaml parses");
+    let it = v["resource"]["instanceType"].as_str().expect("instanceType");
+    let catalog = aksgpu::catalog::Catalog::bundled().expect("catalog");
+    assert!(catalog.price(it, "northeurope").is_some(), "{it} has no price in northeurope");
+    assert_eq!(arm.calls().len(), 1, "{:?}", arm.calls());
+    let both = run(
+        &arm,
+        &["kaito", "workspace", "--model", "llama-3.1-8b", "-g", "rg", "--cluster", "c1", "--region", "eastus"],
+    );
+    assert_eq!(both.code, 2, "{}", both.stderr);
+}
+
 #[test]
 fn manifests_for_pools_mig_windows_and_smoke_tests() {
     let mig = aksgpu_with(
@@ -428,4 +469,16 @@ fn create_windows_pool_registering_the_feature_first() {
         calls.iter().position(|(m, p)| m == "POST" && p.ends_with("WindowsGPUPreview/register")).expect("registered");
     let put = calls.iter().position(|(m, _)| m == "PUT").expect("put");
     assert!(reg < put);
+}
+
+#[test]
+fn a_model_without_a_kaito_preset_is_pointed_to_the_nearest_with_one() {
+    // KAITO presets: kaito-project/kaito:pkg/utils/plugin/plugin.go (LegacyBuiltinToCatalog).
+    let r = aksgpu_with(&["kaito", "workspace", "--model", "llama-3.1-70b"], &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("Llama-3.1-70B-Instruct has no KAITO preset"), "{}", r.stderr);
+    assert!(r.stderr.contains("aksgpu kaito workspace --model llama-3.3-70b"), "{}", r.stderr);
+    let ok = aksgpu_with(&["kaito", "workspace", "--model", "phi-4-mini", "-o", "yaml"], &[]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    assert!(ok.stdout.contains("phi-4-mini-instruct"), "{}", ok.stdout);
 }

@@ -3,6 +3,7 @@
 #![allow(clippy::print_stderr)]
 
 mod apply;
+mod capacity;
 mod catalog_cli;
 mod ci_prerequisites;
 mod completions;
@@ -10,9 +11,11 @@ mod conformance;
 mod create_pool;
 mod dry_runs;
 mod fake_arm;
+mod fake_hub;
 mod fault_props;
 mod faults;
 mod gpu_stack;
+mod hint_flags;
 mod manifest_cli;
 mod money;
 mod price_cache;

@@ -3,7 +3,7 @@
 use serde_json::{json, Value};
 
 use crate::fake_arm::{respond_h, FakeArm};
-use crate::support::{aksgpu_arm, aksgpu_with, size_entry, temp_dir, Run};
+use crate::support::{aksgpu, aksgpu_arm, aksgpu_with, size_entry, temp_dir, Run};
 
 fn run(arm: &FakeArm, cache: &std::path::Path, args: &[&str]) -> Run {
     let cache = cache.display().to_string();
@@ -191,6 +191,60 @@ fn cost_for_a_cluster_reads_its_gpu_pools() {
     assert!((total - sum).abs() < 0.01);
 }
 
+/// A pool Azure sent without `count` is not zero nodes at $0: the error names the field.
+#[test]
+fn cost_for_a_pool_without_count_names_the_missing_field() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("cost-no-count");
+    arm.put_pool(
+        "c1",
+        "gpu",
+        json!({"name": "gpu", "properties": {"vmSize": "Standard_NC24ads_A100_v4", "mode": "User"}}),
+    );
+    let r = run(&arm, &cache, &["cost", "-g", "rg", "--cluster", "c1", "-o", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("agent pool gpu has no properties.count"), "{}", r.stderr);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+}
+
+/// A cluster Azure sent without `powerState` is not taken as Running: start exits 1 naming
+/// the field, and nothing is sent.
+#[test]
+fn cluster_start_without_power_state_names_the_field() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("power-missing");
+    arm.edit_cluster("c1", |c| {
+        if let Some(p) = c["properties"].as_object_mut() {
+            p.remove("powerState");
+        }
+    });
+    let r = run(&arm, &cache, &["cluster", "start", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("properties.powerState.code"), "{}", r.stderr);
+    assert_eq!(arm.count("POST", "/"), 0);
+}
+
+/// After the stop operation succeeds, a read that still says Running is stale: it is polled
+/// again until powerState is Stopped, never reported as success before.
+#[test]
+fn cluster_stop_checks_power_state_and_polls_a_stale_read() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("power-stale");
+    arm.with(|s| s.stale_power_reads = 2);
+    let r = run(&arm, &cache, &["cluster", "stop", "-g", "rg", "--cluster", "c1", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["resource"]["properties"]["powerState"]["code"], "Stopped", "{}", r.stdout);
+    assert_eq!(arm.count("POST", "/stop"), 1);
+
+    // A cluster that never reports Stopped ends at --timeout with exit 4, not "stopped".
+    let arm = FakeArm::start();
+    arm.with(|s| s.stale_power_reads = 1_000_000);
+    let r = run(&arm, &cache, &["cluster", "stop", "-g", "rg", "--cluster", "c1", "--timeout", "3s"]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    assert!(!r.stdout.contains("Stopped"), "{}", r.stdout);
+    assert!(r.stderr.contains("powerState"), "{}", r.stderr);
+}
+
 #[test]
 fn cluster_stop_and_start_poll_the_location() {
     let arm = FakeArm::start();
@@ -299,6 +353,20 @@ fn catalog_diff_reports_drift() {
     let fail = run(&arm, &cache, &["catalog", "diff", "--location", "eastus", "--fail-on-drift"]);
     assert_eq!(fail.code, 1);
     assert!(fail.stdout.contains("Standard_NC8ads_A10_v4"));
+}
+
+/// `cost`'s cheaper-size advice counts memory as `recommend` does (USABLE/GPU: 0.92 × 80 GiB =
+/// 73.6 GiB on an A100 80GB): a workload needing 80 GiB per GPU is not sent to an A100.
+#[test]
+fn cost_and_recommend_agree_on_usable_memory() {
+    let usable = aksgpu(&["recommend", "--gpu-model", "A100-80GB-PCIe", "--top", "1", "-o", "json"]);
+    let a100 = usable.json()["recommendations"][0]["fit"]["available_per_gpu_gib"].as_f64().expect("usable");
+    assert!((a100 - 73.6).abs() < 0.05, "{a100}");
+    let need80 = aksgpu(&["cost", "--vm-size", "Standard_NC40ads_H100_v5", "--need-gpu-memory", "80"]);
+    assert_eq!(need80.code, 0, "{}", need80.stderr);
+    assert!(!need80.stdout.contains("Standard_NC24ads_A100_v4"), "{}", need80.stdout);
+    let need70 = aksgpu(&["cost", "--vm-size", "Standard_NC40ads_H100_v5", "--need-gpu-memory", "70"]);
+    assert!(need70.stdout.contains("Standard_NC24ads_A100_v4 also gives ≥ 70 GiB usable per GPU"), "{}", need70.stdout);
 }
 
 fn euro(mut v: Value) -> Value {

@@ -186,6 +186,10 @@ fn every_field_the_parser_writes_is_in_the_schema() {
         zones: vec![Zone::Text("1".into()), Zone::Number(2)],
         max_pods: Some(110),
         os_disk_type: Some("Managed".into()),
+        capacity_reservation_group: Some(
+            "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/capacityReservationGroups/crg1".into(),
+        ),
+        fallback_vm_sizes: vec!["Standard_NC48ads_A100_v4".into()],
     };
     let cfg = GpuConfig {
         api_version: API_VERSION.into(),

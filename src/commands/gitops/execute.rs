@@ -136,8 +136,19 @@ async fn pool(run: &Run<'_>, live: &Live, c: &Change, progress: &Progress) -> Re
         }
         (Action::Create, _) => {
             let location = crate::plan::preflight::location(&live.cluster);
-            let out = adapter::create_pool(&l.client, &l.catalog, spec, location, false, run.left(), report, progress)
-                .await?;
+            let fallbacks = l.desired.fallbacks.get(&spec.name).map_or(&[][..], Vec::as_slice);
+            let out = adapter::create_pool(
+                &l.client,
+                &l.catalog,
+                spec,
+                location,
+                false,
+                run.left(),
+                fallbacks,
+                report,
+                progress,
+            )
+            .await?;
             Ok(match out {
                 CreateOutcome::Created { pool, .. } => Row::of(
                     c,

@@ -16,6 +16,7 @@ use crate::arm::ArmClient;
 use crate::catalog::Catalog;
 use crate::cli::{ApplyArgs, ArmArgs, DiffArgs, ExportArgs, ManifestFormat};
 use crate::commands::azure::{self, Cred};
+use crate::commands::create_pool::ClusterFacts;
 use crate::commands::money::PlanPricing;
 use crate::commands::Ctx;
 use crate::error::Error;
@@ -63,7 +64,22 @@ fn load(ctx: &Ctx, file: &Path, arm: &ArmArgs, offline_ok: bool) -> Result<Loade
         _ => {}
     }
     let guess = arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
-    let pick = |p: &PoolConfig, r: &RecommendConfig| adapter::pick(&catalog, p, r);
+    // A `recommend:` pool is ranked in the cluster's location: connect and read it first.
+    let early = match cfg.pools.iter().any(|p| p.recommend.is_some()) {
+        true => Some(connect(&arm, offline_ok, &ctx.printer)?),
+        false => None,
+    };
+    let place = match &early {
+        Some((client, sub, _)) => match adapter::cluster_place(client, sub, &cfg.cluster) {
+            Err(Error::Arm(e)) if offline_ok && matches!(*e, crate::arm::ArmError::Auth { .. }) => {
+                ctx.printer.note(&format!("note: {e}; recommend: ranks without the cluster's location"));
+                ClusterFacts::default()
+            }
+            r => r?,
+        },
+        None => ClusterFacts::default(),
+    };
+    let pick = |p: &PoolConfig, r: &RecommendConfig| adapter::pick(&catalog, &place, p, r);
     let mut desired = config::validate(&catalog, &src, &cfg, &guess, &pick)?;
     for spec in &desired.pools {
         for n in &spec.notes {
@@ -73,10 +89,14 @@ fn load(ctx: &Ctx, file: &Path, arm: &ArmArgs, offline_ok: bool) -> Result<Loade
             ctx.printer.note(&format!("warning: pool {}: {w}", spec.name));
         }
     }
-    let (client, sub, cred) = connect(&arm, offline_ok, &ctx.printer)?;
+    let (client, sub, cred) = match early {
+        Some(c) => c,
+        None => connect(&arm, offline_ok, &ctx.printer)?,
+    };
     if sub != desired.subscription {
         desired.subscription.clone_from(&sub);
         desired.pools.iter_mut().for_each(|p| p.subscription.clone_from(&sub));
+        desired.fallbacks.values_mut().flatten().for_each(|p| p.subscription.clone_from(&sub));
     }
     Ok(Loaded {
         catalog,
@@ -333,7 +353,7 @@ fn offline_plan(l: &Loaded) -> Result<Plan, Error> {
 fn create_steps(l: &Loaded, spec: &crate::plan::PoolSpec, location: Option<String>) -> Result<Plan, Error> {
     let progress = Progress::default();
     let out = azure::run_interruptible(&progress, async {
-        adapter::create_pool(&l.client, &l.catalog, spec, location, true, l.timeout, &|_| {}, &progress).await
+        adapter::create_pool(&l.client, &l.catalog, spec, location, true, l.timeout, &[], &|_| {}, &progress).await
     })?;
     Ok(match out {
         crate::provision::pool::CreateOutcome::DryRun { plan, .. } => plan,

@@ -111,6 +111,12 @@ pub struct PoolConfig {
     pub max_pods: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub os_disk_type: Option<String>,
+    /// Capacity reservation group resource id (`capacityReservationGroupID` on the pool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity_reservation_group: Option<String>,
+    /// Sizes to try, in order, when Azure has no capacity or quota for `vmSize`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fallback_vm_sizes: Vec<String>,
 }
 
 /// `recommend:` instead of `vmSize:` (the `create-pool --recommend` flags).
@@ -167,6 +173,9 @@ pub struct Desired {
     pub cluster: String,
     pub features: Vec<String>,
     pub pools: Vec<PoolSpec>,
+    /// Pool name → the pools to try in turn when Azure has no capacity or quota for it
+    /// (`fallbackVmSizes`), validated like the pool itself.
+    pub fallbacks: BTreeMap<String, Vec<PoolSpec>>,
     /// `Some` when the operator is to be installed.
     pub operator: Option<OperatorConfig>,
     /// `Some(wanted)` when the file says anything about KAITO.
@@ -270,12 +279,16 @@ pub fn validate(
     }
     let installs_operator = cfg.operator.as_ref().is_some_and(|o| o.install);
     let mut pools = Vec::new();
+    let mut fallbacks = BTreeMap::new();
     for (i, p) in cfg.pools.iter().enumerate() {
         let at = format!("pools[{i}]");
         if cfg.pools[..i].iter().any(|q| q.name == p.name) {
             return Err(src.error(&format!("{at}.name"), format!("pool {} is listed twice", p.name), None));
         }
-        let spec = pool_spec(catalog, src, cfg, p, &at, subscription, installs_operator, pick)?;
+        let (spec, more) = pool_spec(catalog, src, cfg, p, &at, subscription, installs_operator, pick)?;
+        if !more.is_empty() {
+            fallbacks.insert(spec.name.clone(), more);
+        }
         pools.push(spec);
     }
     if let Some(o) = &cfg.operator {
@@ -299,6 +312,7 @@ pub fn validate(
         cluster: cfg.cluster.name.clone(),
         features: cfg.features.clone(),
         pools,
+        fallbacks,
         operator: cfg.operator.clone().filter(|o| o.install),
         kaito: cfg.kaito.as_ref().map(|k| k.enabled),
     })
@@ -315,7 +329,7 @@ fn pool_spec(
     subscription: &str,
     installs_operator: bool,
     pick: &Picker<'_>,
-) -> Result<PoolSpec, ConfigError> {
+) -> Result<(PoolSpec, Vec<PoolSpec>), ConfigError> {
     check_pool_name(&p.name).map_err(|e| src.error(&format!("{at}.name"), e.message, e.hint))?;
     let vm_size = match (&p.vm_size, &p.recommend) {
         (Some(s), None) => s.clone(),
@@ -355,13 +369,17 @@ fn pool_spec(
         max_pods: p.max_pods,
         os_disk_type: typed.os_disk_type,
         tags: p.tags.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+        capacity_reservation_group: p.capacity_reservation_group.clone(),
         overrides: cfg.overrides.clone(),
     };
-    PoolSpec::validate(catalog, &req).map_err(|e: SpecError| {
+    let spec = PoolSpec::validate(catalog, &req).map_err(|e: SpecError| {
         let field = field_of_flag(e.flag);
         let path = if field.starts_with("cluster.") || field == "overrides" { field } else { format!("{at}.{field}") };
         src.error(&path, strip_flag(&e.message), e.hint)
-    })
+    })?;
+    let more = crate::plan::failover::candidates(catalog, &req, &p.fallback_vm_sizes)
+        .map_err(|e| src.error(&format!("{at}.fallbackVmSizes"), strip_flag(&e.message), e.hint))?;
+    Ok((spec, more.into_iter().skip(1).collect()))
 }
 
 /// The value among `all` whose `name` is `text` (any case): the name tables the CLI's flags use.

@@ -219,6 +219,7 @@ mod tests {
             cluster: spec.cluster.clone(),
             features: vec!["WindowsGPUPreview".into()],
             pools: vec![spec],
+            fallbacks: Default::default(),
             operator: None,
             kaito: Some(true),
         }
