@@ -700,10 +700,12 @@ fn scale_cost(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<PlanPr
         return Ok(PlanPricing::unread(&catalog, &[(&a.at.name, counts)], why));
     };
     let size = catalog.size(vm).map_or_else(|| vm.to_owned(), |s| s.name.clone());
-    let os = if p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) { Os::Windows } else { Os::Linux };
+    let os =
+        if p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) { Os::Windows } else { Os::Linux };
     let spot = p["scaleSetPriority"].as_str().is_some_and(|s| s.eq_ignore_ascii_case("Spot"));
     let region = crate::plan::preflight::location(&cluster);
-    let pricing = cost::PoolPricing { pool: &a.at.name, size: &size, os, spot, min_nodes: counts.0, max_nodes: counts.1 };
+    let pricing =
+        cost::PoolPricing { pool: &a.at.name, size: &size, os, spot, min_nodes: counts.0, max_nodes: counts.1 };
     Ok(PlanPricing::new(&catalog, &[pricing], region.as_deref())
         .region_unknown_because("Azure did not send the cluster's location"))
 }

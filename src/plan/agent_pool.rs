@@ -610,7 +610,8 @@ fn check_mig(
     }
     let gpu = catalog.gpu(&size.gpu_model);
     let profiles = gpu.map(|g| g.mig_profiles.as_slice()).unwrap_or_default();
-    if let Some(m) = profiles.iter().find(|m| m.profile.eq_ignore_ascii_case(want) || m.slice.eq_ignore_ascii_case(want))
+    if let Some(m) =
+        profiles.iter().find(|m| m.profile.eq_ignore_ascii_case(want) || m.slice.eq_ignore_ascii_case(want))
     {
         notes.push(format!("MIG {} = {} × {} per GPU; fixed once the pool exists", m.profile, m.instances, m.slice));
         return Ok(Some(m.profile.clone()));
@@ -1104,7 +1105,10 @@ mod tests {
         let spec = PoolSpec::validate(&catalog(), &r).expect("overridden");
         assert_eq!(spec.warnings.len(), 1, "{:?}", spec.warnings);
         let w = &spec.warnings[0];
-        assert!(w.starts_with("overriding catalog rule catalog-size-retired (--vm-size: Standard_NC6s_v3 is retired"), "{w}");
+        assert!(
+            w.starts_with("overriding catalog rule catalog-size-retired (--vm-size: Standard_NC6s_v3 is retired"),
+            "{w}"
+        );
         assert!(w.contains("source: ") && w.contains("risk: "), "{w}");
         let nvv4 = PoolRequest { overrides: vec![RULE_SIZE_RETIRED.into()], ..req("Standard_NV16as_v4") };
         let e = fails(&nvv4, "--vm-size");
@@ -1125,8 +1129,7 @@ mod tests {
         let t4_over = PoolRequest { overrides: vec!["mig-models".into()], ..t4.clone() };
         let e = fails(&t4_over, "--mig-profile");
         assert!(e.hint.as_deref().unwrap_or("").contains("--override catalog-mig-profiles"), "{e:?}");
-        let t4_both =
-            PoolRequest { overrides: vec!["mig-models".into(), RULE_MIG_PROFILES.into()], ..t4.clone() };
+        let t4_both = PoolRequest { overrides: vec!["mig-models".into(), RULE_MIG_PROFILES.into()], ..t4.clone() };
         let spec = PoolSpec::validate(&catalog(), &t4_both).expect("overridden");
         assert_eq!(spec.body()["properties"]["gpuInstanceProfile"], "MIG1g");
         assert_eq!(spec.warnings.len(), 2, "{:?}", spec.warnings);

@@ -266,7 +266,8 @@ fn check_windows(
     // The rule is the catalog's (Azure may have moved the minimum or made the feature GA):
     // overridden, the spec already carries the warning.
     let rule = catalog.rules.iter().find(|r| matches!(r.kind, crate::catalog::RuleKind::WindowsMinKubernetes { .. }));
-    let (id, source) = rule.map_or(("windows-gpu-min-kubernetes", "catalog/rules.yaml"), |r| (r.id.as_str(), r.source.as_str()));
+    let (id, source) =
+        rule.map_or(("windows-gpu-min-kubernetes", "catalog/rules.yaml"), |r| (r.id.as_str(), r.source.as_str()));
     if spec.overrides.iter().any(|o| o == id) {
         return Ok(());
     }

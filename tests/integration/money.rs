@@ -439,9 +439,13 @@ fn cost_in_euros_comes_from_a_euro_cache_only() {
 fn pool_scale_dry_run_is_priced() {
     let arm = FakeArm::start();
     let cache = temp_dir("scale-dry-priced");
-    arm.put_pool("c1", "gpu", json!({"id": crate::fake_arm::pool_path("c1", "gpu"), "name": "gpu", "properties": {
+    arm.put_pool(
+        "c1",
+        "gpu",
+        json!({"id": crate::fake_arm::pool_path("c1", "gpu"), "name": "gpu", "properties": {
         "vmSize": "Standard_NC24ads_A100_v4", "count": 3, "mode": "User", "osType": "Linux",
-        "provisioningState": "Succeeded", "eTag": "pool-etag", "enableAutoScaling": false}}));
+        "provisioningState": "Succeeded", "eTag": "pool-etag", "enableAutoScaling": false}}),
+    );
     let r = scale(&arm, &cache, &["--min-count", "1", "--max-count", "4", "--dry-run", "-o", "json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(arm.log().iter().all(|x| x.method == "GET"), "{:?}", arm.calls());
@@ -452,7 +456,14 @@ fn pool_scale_dry_run_is_priced() {
     let per_node = catalog.price("Standard_NC24ads_A100_v4", "eastus").and_then(|p| p.linux).expect("bundled price");
     assert_eq!(
         (&c["pool"], &c["vm_size"], &c["region"], &c["price_kind"], &c["min_nodes"], &c["max_nodes"]),
-        (&json!("gpu"), &json!("Standard_NC24ads_A100_v4"), &json!("eastus"), &json!("linux on-demand"), &json!(1), &json!(4))
+        (
+            &json!("gpu"),
+            &json!("Standard_NC24ads_A100_v4"),
+            &json!("eastus"),
+            &json!("linux on-demand"),
+            &json!(1),
+            &json!(4)
+        )
     );
     assert_eq!(c["price_per_node_hour"], json!(per_node));
     assert_eq!(c["hourly_at_max"], json!(aksgpu::cost::hourly(Some(per_node), 4).expect("priced")));
@@ -462,7 +473,11 @@ fn pool_scale_dry_run_is_priced() {
     assert_eq!(t.code, 0, "{}", t.stderr);
     assert!(t.stdout.contains("Cost (list prices") && t.stdout.contains("min 2"), "{}", t.stdout);
     // A pool that is not there: refused as the real run would, after reading.
-    let gone = run(&arm, &cache, &["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "nope", "--count", "1", "--dry-run"]);
+    let gone = run(
+        &arm,
+        &cache,
+        &["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "nope", "--count", "1", "--dry-run"],
+    );
     assert_eq!(gone.code, 1, "{}", gone.stderr);
     assert!(gone.stderr.contains("pool nope does not exist"), "{}", gone.stderr);
     assert_eq!(arm.count("PUT", "/"), 0);
