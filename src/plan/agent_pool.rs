@@ -493,7 +493,7 @@ fn windows_override_warning(catalog: &Catalog, r: &PoolRequest, warnings: &[Stri
     let rule = catalog.rules.iter().find(|x| matches!(x.kind, RuleKind::WindowsMinKubernetes { .. }))?;
     let (_, feature, _) = catalog.windows_min_kubernetes()?;
     let said = warnings.iter().any(|w| w.contains(&format!("catalog rule {} ", rule.id)));
-    (r.overrides.iter().any(|o| *o == rule.id) && !said).then(|| {
+    (r.overrides.contains(&rule.id) && !said).then(|| {
         format!(
             "overriding catalog rule {} (the cluster's Kubernetes version and the {feature} registration are not checked; source: {}); risk: {OVERRIDE_RISK}",
             rule.id, rule.source
