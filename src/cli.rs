@@ -1045,7 +1045,8 @@ pub struct PoolScaleArgs {
     /// Autoscaler maximum.
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, requires = "min_count")]
     pub max_count: Option<u32>,
-    /// Print the exact requests; read and change nothing (no credentials needed).
+    /// Print the exact requests and change nothing (no credentials needed); with credentials it
+    /// reads the pool and its cluster (GETs only) to price the new counts.
     #[arg(long)]
     pub dry_run: bool,
     /// Output format.

@@ -374,6 +374,30 @@ pub fn plan_cost(catalog: &Catalog, p: &PoolPricing<'_>, region: Option<&str>) -
     }
 }
 
+impl PlanCost {
+    /// A pool whose size, OS and priority are not known (a dry run without credentials
+    /// cannot read them): every figure unknown, and `why`.
+    pub fn unread(pool: &str, (min_nodes, max_nodes): (u32, u32), currency: &str, why: &str) -> PlanCost {
+        PlanCost {
+            pool: pool.to_owned(),
+            vm_size: "unknown".to_owned(),
+            price_kind: "unknown".to_owned(),
+            region: None,
+            currency: currency.to_owned(),
+            price_per_node_hour: None,
+            min_nodes,
+            max_nodes,
+            hourly_at_min: None,
+            hourly_at_max: None,
+            monthly_at_min: None,
+            monthly_at_max: None,
+            price_source: None,
+            price_date: None,
+            unknown: Some(why.to_owned()),
+        }
+    }
+}
+
 /// Whole days from a YYYY-MM-DD date to `now`, or `None` for a date that does not parse.
 pub fn age_days(date: &str, now: std::time::SystemTime) -> Option<u64> {
     let then = crate::pricing::epoch_of(date)?;

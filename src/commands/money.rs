@@ -293,6 +293,29 @@ impl PlanPricing {
         }
     }
 
+    /// The cost of pools a dry run could not read (no credentials): unknown, and `why`.
+    pub fn unread(catalog: &Catalog, pools: &[(&str, (u32, u32))], why: &str) -> PlanPricing {
+        let currency = &catalog.prices.currency;
+        let costs: Vec<cost::PlanCost> =
+            pools.iter().map(|(pool, counts)| cost::PlanCost::unread(pool, *counts, currency, why)).collect();
+        PlanPricing {
+            notes: Vec::new(),
+            total_monthly_at_min: None,
+            total_monthly_at_max: None,
+            hours_per_month: crate::recommend::HOURS_PER_MONTH,
+            pools: costs,
+        }
+    }
+
+    /// Say `why` the region is unknown, for a command whose own flags cannot give it (the
+    /// default reason names `--location`).
+    pub fn region_unknown_because(mut self, why: &str) -> PlanPricing {
+        for c in self.pools.iter_mut().filter(|c| c.region.is_none() && c.unknown.is_some()) {
+            c.unknown = Some(why.to_owned());
+        }
+        self
+    }
+
     /// One line per pool, for output that is a document on stdout (the cost goes to stderr).
     pub fn lines(&self) -> Vec<String> {
         let mut out: Vec<String> = self.notes.clone();
@@ -609,7 +632,14 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
         _ => return Err(Error::usage("pass --count, or --min-count with --max-count", None).into()),
     };
     let r = if a.dry_run {
-        dry_run(&a.at.arm, &a.at.target, |t| ops::scale(t, &a.at.name, &ops::pool_as_read(), how))?
+        let plan = match dry_run(&a.at.arm, &a.at.target, |t| ops::scale(t, &a.at.name, &ops::pool_as_read(), how))? {
+            Outcome::DryRun(plan) => plan,
+            _ => return Err(Error::usage("internal: a dry run without a plan", None).into()),
+        };
+        let cost = scale_cost(ctx, a, how)?;
+        let header = "Dry run: no change is made.";
+        azure::render_priced_plan(&ctx.printer, a.output, (&base_url(&a.at.arm), &plan, header), json!({}), &cost)?;
+        return Ok(());
     } else {
         let (client, sub) = connected(&a.at.arm)?;
         let progress = Progress::default();
@@ -627,4 +657,54 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
         }
     })?;
     Ok(())
+}
+
+/// Why a `pool scale` dry run without credentials cannot price the new counts.
+pub const SCALE_UNREAD: &str = "needs the pool's size and region (read with credentials)";
+
+/// The cost of the counts `pool scale` asks for. With credentials the dry run reads (GETs
+/// only) the pool for its size, OS and priority and the cluster for its region; without
+/// them every figure is unknown, and says why.
+fn scale_cost(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<PlanPricing> {
+    let counts = match how {
+        Scale::Count(c) => (c, c),
+        Scale::Autoscale { min, max } => (min, max),
+    };
+    let mut catalog = ctx.catalog()?;
+    let unread = |catalog: &Catalog| PlanPricing::unread(catalog, &[(&a.at.name, counts)], SCALE_UNREAD);
+    let az = match azure::connect(&a.at.arm) {
+        Ok(az) if az.subscription.is_ok() && az.client.has_credentials() => az,
+        _ => return Ok(unread(&catalog)),
+    };
+    let sub = subscription(&az)?;
+    let (client, progress) = (az.client, Progress::default());
+    let read = azure::run_interruptible(&progress, async {
+        match cluster_ops::read_pool_and_cluster(&client, target(&sub, &a.at.target), &a.at.name).await {
+            Ok(v) => Ok(Ok(v)),
+            Err(OpsError::Arm(crate::arm::ArmError::Auth { message, .. })) => Ok(Err(message)),
+            Err(e) => Err(Error::from(e)),
+        }
+    })?;
+    let (pool, cluster) = match read {
+        Ok(v) => v,
+        Err(message) => {
+            ctx.printer.note(&format!("note: credentials failed ({message}): the cost cannot be read"));
+            return Ok(unread(&catalog));
+        }
+    };
+    with_live_prices(&mut catalog, &ctx.printer);
+    let p = &pool["properties"];
+    let Some(vm) = p["vmSize"].as_str() else {
+        let why = "Azure did not send the pool's vmSize";
+        return Ok(PlanPricing::unread(&catalog, &[(&a.at.name, counts)], why));
+    };
+    let size = catalog.size(vm).map_or_else(|| vm.to_owned(), |s| s.name.clone());
+    let os =
+        if p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) { Os::Windows } else { Os::Linux };
+    let spot = p["scaleSetPriority"].as_str().is_some_and(|s| s.eq_ignore_ascii_case("Spot"));
+    let region = crate::plan::preflight::location(&cluster);
+    let pricing =
+        cost::PoolPricing { pool: &a.at.name, size: &size, os, spot, min_nodes: counts.0, max_nodes: counts.1 };
+    Ok(PlanPricing::new(&catalog, &[pricing], region.as_deref())
+        .region_unknown_because("Azure did not send the cluster's location"))
 }

@@ -109,6 +109,8 @@ pub struct PoolSpec {
     pub notes: Vec<String>,
     /// Catalog refusals turned into warnings by `overrides`: rule, source and risk.
     pub warnings: Vec<String>,
+    /// The rule ids the request overrides (the preflight honours them too).
+    pub overrides: Vec<String>,
 }
 
 /// A validation failure: which flag, what is wrong, and the fix.
@@ -129,6 +131,14 @@ fn err(flag: &'static str, message: impl Into<String>, hint: impl Into<Option<St
 pub const RULE_SIZE_UNSUPPORTED: &str = "catalog-size-unsupported";
 /// Rule id for an OS or OS SKU the catalog's `aks.os_skus` for the size does not list.
 pub const RULE_SIZE_OS_SKUS: &str = "catalog-size-os-skus";
+/// Rule id for a size the catalog marks retired (`status: retired`): a dated fact that
+/// Microsoft may move (extended retirements, regions that keep the size longer).
+pub const RULE_SIZE_RETIRED: &str = "catalog-size-retired";
+/// Rule id for a MIG profile the catalog's `gpus.yaml` does not list for the size's GPU.
+pub const RULE_MIG_PROFILES: &str = "catalog-mig-profiles";
+/// The AKS API's `GPUInstanceProfile` values (managedClusters.json, 2026-10-01): what
+/// `gpuInstanceProfile` may hold whatever the catalog says. Not overridable.
+const API_MIG_PROFILES: [&str; 5] = ["MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g"];
 
 /// What overriding a catalog rule risks, said with the warning.
 const OVERRIDE_RISK: &str = "Azure may refuse the request, or create nodes whose GPUs do not work";
@@ -149,16 +159,22 @@ fn catalog_refusal(
         ));
         return Ok(());
     }
-    let also = format!("this rests on the catalog (rule {id}, source {source}); `--override {id}` proceeds anyway");
+    let also = override_hint(id, source);
     Err(SpecError { hint: Some(e.hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}"))), ..e })
 }
 
-/// Every id `--override` accepts: the rules in `rules.yaml` and the two catalog-fact ids.
+/// Every id `--override` accepts: the rules in `rules.yaml` and the catalog-fact ids.
 pub fn override_ids(catalog: &Catalog) -> Vec<String> {
     let mut ids: Vec<String> = catalog.rules.iter().map(|r| r.id.clone()).collect();
-    ids.push(RULE_SIZE_UNSUPPORTED.to_owned());
-    ids.push(RULE_SIZE_OS_SKUS.to_owned());
+    for id in [RULE_SIZE_UNSUPPORTED, RULE_SIZE_OS_SKUS, RULE_SIZE_RETIRED, RULE_MIG_PROFILES] {
+        ids.push(id.to_owned());
+    }
     ids
+}
+
+/// The hint a refusal resting on catalog rule `id` carries: how to override it.
+pub fn override_hint(id: &str, source: &str) -> String {
+    format!("this rests on the catalog (rule {id}, source {source}); `--override {id}` proceeds anyway")
 }
 
 /// `--override` ids must name a rule: a typo would otherwise override nothing, silently.
@@ -391,8 +407,9 @@ fn check_size<'a>(catalog: &'a Catalog, r: &PoolRequest, warnings: &mut Vec<Stri
             did_you_mean(&near).or_else(|| Some("list sizes with `aksgpu catalog list`".into())),
         ));
     };
-    if size.status == Status::Retired {
-        return Err(err(
+    let retired = size.status == Status::Retired;
+    if retired {
+        let e = err(
             "--vm-size",
             format!(
                 "{} is retired{}",
@@ -400,15 +417,17 @@ fn check_size<'a>(catalog: &'a Catalog, r: &PoolRequest, warnings: &mut Vec<Stri
                 size.retirement_date.as_ref().map(|d| format!(" (since {d})")).unwrap_or_default()
             ),
             Some("pick a current size: `aksgpu recommend` or `aksgpu catalog list`".into()),
-        ));
+        );
+        let source = size.retirement_source.as_deref().unwrap_or(&size.source);
+        catalog_refusal(r, warnings, (RULE_SIZE_RETIRED, source), e)?;
     }
-    if !size.aks_supported {
-        let rule = catalog.unsupported_reason(&size.series).or_else(|| {
-            catalog
-                .rules_for(size)
-                .into_iter()
-                .find(|x| matches!(x.kind.conflict(), Some((ConflictFact::Supported, ..))))
-        });
+    let rule = catalog.unsupported_reason(&size.series).or_else(|| {
+        catalog.rules_for(size).into_iter().find(|x| matches!(x.kind.conflict(), Some((ConflictFact::Supported, ..))))
+    });
+    // A retired size is marked unsupported because it is retired (rule
+    // retired-sizes-in-aks-code says the same): that refusal was the one above. A series rule
+    // of its own (NVv4) still refuses.
+    if !size.aks_supported && (!retired || catalog.unsupported_reason(&size.series).is_some()) {
         let why = rule
             .map(|r| r.summary.clone())
             .or_else(|| size.aks_note.as_deref().map(str::to_owned))
@@ -462,8 +481,25 @@ fn check_windows(
                 catalog_refusal(r, warnings, (id, source), e)?;
             }
         }
+        if let Some(w) = windows_override_warning(catalog, r, warnings) {
+            warnings.push(w);
+        }
     }
     Ok(kubernetes_version)
+}
+
+/// With `--override windows-gpu-min-kubernetes` on a Windows pool: the preflight will not hold
+/// the cluster's version or the preview feature's registration to the rule either; say so.
+fn windows_override_warning(catalog: &Catalog, r: &PoolRequest, warnings: &[String]) -> Option<String> {
+    let rule = catalog.rules.iter().find(|x| matches!(x.kind, RuleKind::WindowsMinKubernetes { .. }))?;
+    let (_, feature, _) = catalog.windows_min_kubernetes()?;
+    let said = warnings.iter().any(|w| w.contains(&format!("catalog rule {} ", rule.id)));
+    (r.overrides.contains(&rule.id) && !said).then(|| {
+        format!(
+            "overriding catalog rule {} (the cluster's Kubernetes version and the {feature} registration are not checked; source: {}); risk: {OVERRIDE_RISK}",
+            rule.id, rule.source
+        )
+    })
 }
 
 /// Node count and autoscaler range: (count, Some((min, max)) when autoscaling).
@@ -547,57 +583,62 @@ fn check_gpu_driver(
     Ok(gpu_driver)
 }
 
-/// `--mig-profile`: Linux, a MIG-capable size, and a profile of its GPU.
+/// `--mig-profile`: Linux, a MIG-capable size, and a profile of its GPU. The first two rest on
+/// the catalog's `mig` rule and the third on `gpus.yaml`: each is overridable, and the value
+/// sent must then still be one of the AKS API's `GPUInstanceProfile` values.
 fn check_mig(
     catalog: &Catalog,
     size: &VmSize,
     r: &PoolRequest,
     os: Os,
-    notes: &mut Vec<String>,
+    (notes, warnings): (&mut Vec<String>, &mut Vec<String>),
 ) -> Result<Option<String>, SpecError> {
-    let mig_profile = match &r.mig_profile {
-        None => None,
-        Some(p) => {
-            let want = p.trim();
-            if os == Os::Windows {
-                return Err(err("--mig-profile", "MIG is not available on Windows node pools", None));
-            }
-            if !size.mig_capable {
-                return Err(err(
-                    "--mig-profile",
-                    format!("{} ({}) does not support MIG on AKS", size.name, size.gpu_model),
-                    Some("MIG needs an A100, H100 or H200 size: `aksgpu recommend --mig`".into()),
-                ));
-            }
-            let profiles = catalog.gpu(&size.gpu_model).map(|g| g.mig_profiles.clone()).unwrap_or_default();
-            let found =
-                profiles.iter().find(|m| m.profile.eq_ignore_ascii_case(want) || m.slice.eq_ignore_ascii_case(want));
-            match found {
-                Some(m) => {
-                    notes.push(format!(
-                        "MIG {} = {} × {} per GPU; fixed once the pool exists",
-                        m.profile, m.instances, m.slice
-                    ));
-                    Some(m.profile.clone())
-                }
-                None => {
-                    return Err(err(
-                        "--mig-profile",
-                        format!("{want:?} is not a MIG profile of {}", size.gpu_model),
-                        Some(format!(
-                            "use one of {}",
-                            profiles
-                                .iter()
-                                .map(|m| format!("{} ({})", m.profile, m.slice))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )),
-                    ))
-                }
-            }
-        }
+    let Some(p) = &r.mig_profile else { return Ok(None) };
+    let want = p.trim();
+    let rule = catalog.rules.iter().find(|x| matches!(x.kind, RuleKind::Mig { .. }));
+    let (id, source) = rule.map_or(("mig-models", "catalog/rules.yaml"), |x| (x.id.as_str(), x.source.as_str()));
+    if os == Os::Windows {
+        let e = err("--mig-profile", "MIG is not available on Windows node pools", None);
+        catalog_refusal(r, warnings, (id, source), e)?;
+    }
+    if !size.mig_capable {
+        let e = err(
+            "--mig-profile",
+            format!("{} ({}) does not support MIG on AKS", size.name, size.gpu_model),
+            Some("MIG needs an A100, H100 or H200 size: `aksgpu recommend --mig`".into()),
+        );
+        catalog_refusal(r, warnings, (id, source), e)?;
+    }
+    let gpu = catalog.gpu(&size.gpu_model);
+    let profiles = gpu.map(|g| g.mig_profiles.as_slice()).unwrap_or_default();
+    if let Some(m) =
+        profiles.iter().find(|m| m.profile.eq_ignore_ascii_case(want) || m.slice.eq_ignore_ascii_case(want))
+    {
+        notes.push(format!("MIG {} = {} × {} per GPU; fixed once the pool exists", m.profile, m.instances, m.slice));
+        return Ok(Some(m.profile.clone()));
+    }
+    let listed = profiles.iter().map(|m| format!("{} ({})", m.profile, m.slice)).collect::<Vec<_>>();
+    let e = err(
+        "--mig-profile",
+        format!("{want:?} is not a MIG profile of {}", size.gpu_model),
+        Some(if listed.is_empty() {
+            format!("the catalog lists no MIG profile for {}", size.gpu_model)
+        } else {
+            format!("use one of {}", listed.join(", "))
+        }),
+    );
+    let gpu_source = gpu.map_or("catalog/gpus.yaml", |g| g.source.as_str());
+    catalog_refusal(r, warnings, (RULE_MIG_PROFILES, gpu_source), e)?;
+    // Overridden: the catalog cannot map a slice name, and the API takes only its own values.
+    let Some(api) = API_MIG_PROFILES.iter().find(|v| v.eq_ignore_ascii_case(want)) else {
+        return Err(err(
+            "--mig-profile",
+            format!("{want:?} is not a value the AKS API takes: use one of {}", API_MIG_PROFILES.join(", ")),
+            Some("gpuInstanceProfile is an enum of the AgentPool API (managedClusters.json)".into()),
+        ));
     };
-    Ok(mig_profile)
+    notes.push(format!("MIG {api}: the instance count and memory per slice are unknown to the catalog"));
+    Ok(Some((*api).to_owned()))
 }
 
 /// Spot settings; returns the eviction policy.
@@ -702,7 +743,7 @@ impl PoolSpec {
             !k.is_empty() && k.len() <= 512 && v.len() <= 256 && !k.contains(['<', '>', '%', '&', '\\', '?', '/'])
         })?;
         let gpu_driver = check_gpu_driver(catalog, size, r, (os, os_sku.as_deref()), (&mut notes, &mut warnings))?;
-        let mig_profile = check_mig(catalog, size, r, os, &mut notes)?;
+        let mig_profile = check_mig(catalog, size, r, os, (&mut notes, &mut warnings))?;
         let eviction_policy = check_spot(r, &mut notes)?;
         let (zones, os_disk_type) = check_placement(r)?;
         if let Some((min, rule)) = catalog.min_recommended_size(os_name(os)) {
@@ -740,6 +781,7 @@ impl PoolSpec {
             capacity_reservation_group: check_crg(r.capacity_reservation_group.as_deref())?,
             notes,
             warnings,
+            overrides: r.overrides.clone(),
         })
     }
 
@@ -1059,9 +1101,77 @@ mod tests {
         let typo = PoolRequest { overrides: vec!["ncv6-status".into()], ..req(ncv6) };
         let e = fails(&typo, "--override");
         assert!(e.hint.as_deref().unwrap_or("").contains("ncv6-aks-status"), "{e:?}");
-        // Azure's own limits are not catalog advice: a retired size stays refused.
+        // Overriding one rule does not override another: a retired size needs its own id.
         let retired = PoolRequest { overrides: vec![RULE_SIZE_UNSUPPORTED.into()], ..req("Standard_NC6s_v3") };
-        assert!(fails(&retired, "--vm-size").message.contains("retired"));
+        let e = fails(&retired, "--vm-size");
+        assert!(e.message.contains("retired"), "{e:?}");
+        assert!(e.hint.as_deref().unwrap_or("").contains("--override catalog-size-retired"), "{e:?}");
+    }
+
+    /// A retired size is the catalog's dated word (Microsoft may extend a retirement, or a
+    /// region keeps the size longer): `--override catalog-size-retired` proceeds, with a
+    /// warning that names the rule, the retirement source and the risk. A retired series that
+    /// a rule of its own also refuses (NVv4) still needs that rule's id.
+    #[test]
+    fn retired_sizes_are_overridable() {
+        let r = PoolRequest { overrides: vec![RULE_SIZE_RETIRED.into()], ..req("Standard_NC6s_v3") };
+        let spec = PoolSpec::validate(&catalog(), &r).expect("overridden");
+        assert_eq!(spec.warnings.len(), 1, "{:?}", spec.warnings);
+        let w = &spec.warnings[0];
+        assert!(
+            w.starts_with("overriding catalog rule catalog-size-retired (--vm-size: Standard_NC6s_v3 is retired"),
+            "{w}"
+        );
+        assert!(w.contains("source: ") && w.contains("risk: "), "{w}");
+        let nvv4 = PoolRequest { overrides: vec![RULE_SIZE_RETIRED.into()], ..req("Standard_NV16as_v4") };
+        let e = fails(&nvv4, "--vm-size");
+        assert!(e.hint.as_deref().unwrap_or("").contains("--override nvv4-unsupported"), "{e:?}");
+        let both = PoolRequest { overrides: vec![RULE_SIZE_RETIRED.into(), "nvv4-unsupported".into()], ..nvv4 };
+        assert_eq!(PoolSpec::validate(&catalog(), &both).expect("both overridden").warnings.len(), 2);
+    }
+
+    /// MIG refusals rest on the catalog: which GPUs AKS offers MIG on (rule mig-models, also
+    /// "Linux only") and which profiles a GPU has (gpus.yaml). Each is overridable by its id;
+    /// the value sent must still be one of the AKS API's GPUInstanceProfile values.
+    #[test]
+    fn mig_refusals_are_overridable() {
+        // No MIG on T4 per the catalog.
+        let t4 = PoolRequest { mig_profile: Some("MIG1g".into()), ..req("Standard_NC4as_T4_v3") };
+        let e = fails(&t4, "--mig-profile");
+        assert!(e.hint.as_deref().unwrap_or("").contains("--override mig-models"), "{e:?}");
+        let t4_over = PoolRequest { overrides: vec!["mig-models".into()], ..t4.clone() };
+        let e = fails(&t4_over, "--mig-profile");
+        assert!(e.hint.as_deref().unwrap_or("").contains("--override catalog-mig-profiles"), "{e:?}");
+        let t4_both = PoolRequest { overrides: vec!["mig-models".into(), RULE_MIG_PROFILES.into()], ..t4.clone() };
+        let spec = PoolSpec::validate(&catalog(), &t4_both).expect("overridden");
+        assert_eq!(spec.body()["properties"]["gpuInstanceProfile"], "MIG1g");
+        assert_eq!(spec.warnings.len(), 2, "{:?}", spec.warnings);
+        assert!(spec.warnings.iter().all(|w| w.contains("risk: ")), "{:?}", spec.warnings);
+        assert!(spec.warnings[0].contains("azure-aks-docs:articles/aks/gpu-multi-instance.md"), "{:?}", spec.warnings);
+        // A profile the catalog does not list for the A100 80GB (a slice of the 40 GB part).
+        let slice = PoolRequest { mig_profile: Some("1g.5gb".into()), ..req("Standard_NC24ads_A100_v4") };
+        let e = fails(&slice, "--mig-profile");
+        assert!(e.hint.as_deref().unwrap_or("").contains("--override catalog-mig-profiles"), "{e:?}");
+        let odd = PoolRequest { mig_profile: Some("MIG5g".into()), ..req("Standard_NC24ads_A100_v4") };
+        let e = fails(&odd, "--mig-profile");
+        assert!(e.hint.as_deref().unwrap_or("").contains("--override catalog-mig-profiles"), "{e:?}");
+        // Overridden, a value outside the API's enum is still refused: that is the API, not the catalog.
+        let odd = PoolRequest { overrides: vec![RULE_MIG_PROFILES.into()], ..odd };
+        let e = fails(&odd, "--mig-profile");
+        assert!(e.message.contains("MIG1g, MIG2g, MIG3g, MIG4g, MIG7g"), "{e:?}");
+        assert!(!e.hint.as_deref().unwrap_or("").contains("--override"), "{e:?}");
+        // Windows: the mig-models rule says Linux only.
+        let win = PoolRequest {
+            os: Some(Os::Windows),
+            name: "gpuw".into(),
+            mig_profile: Some("MIG1g".into()),
+            ..req("Standard_NC24ads_A100_v4")
+        };
+        let e = fails(&win, "--mig-profile");
+        assert!(e.hint.as_deref().unwrap_or("").contains("--override mig-models"), "{e:?}");
+        let win = PoolRequest { overrides: vec!["mig-models".into()], ..win };
+        let spec = PoolSpec::validate(&catalog(), &win).expect("overridden");
+        assert_eq!(spec.body()["properties"]["gpuInstanceProfile"], "MIG1g");
     }
 
     #[test]

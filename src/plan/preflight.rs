@@ -263,12 +263,21 @@ fn check_windows(
 ) -> Result<(), Refusal> {
     let name = &spec.cluster;
     let Some((min, feature, ns)) = catalog.windows_min_kubernetes() else { return Ok(()) };
+    // The rule is the catalog's (Azure may have moved the minimum or made the feature GA):
+    // overridden, the spec already carries the warning.
+    let rule = catalog.rules.iter().find(|r| matches!(r.kind, crate::catalog::RuleKind::WindowsMinKubernetes { .. }));
+    let (id, source) =
+        rule.map_or(("windows-gpu-min-kubernetes", "catalog/rules.yaml"), |r| (r.id.as_str(), r.source.as_str()));
+    if spec.overrides.iter().any(|o| o == id) {
+        return Ok(());
+    }
+    let also = crate::plan::agent_pool::override_hint(id, source);
     if let Some(v) = spec.kubernetes_version.or(cluster_version) {
         if v.minor_lt(&min) {
             return Err(refuse(
                 format!("Windows GPU node pools need Kubernetes {min} or later; cluster {name} runs {v}"),
                 Some(format!(
-                    "upgrade the cluster: az aks upgrade -g {} -n {name} --kubernetes-version {min}",
+                    "upgrade the cluster: az aks upgrade -g {} -n {name} --kubernetes-version {min}; {also}",
                     spec.resource_group
                 )),
             ));
@@ -279,7 +288,7 @@ fn check_windows(
             return Err(refuse(
                 format!("the {feature} preview feature is {state} on this subscription; Windows GPU pools need it Registered"),
                 Some(format!(
-                    "run `aksgpu register-feature {feature}` (or `az feature register --namespace {ns} --name {feature}`), or pass --register-features"
+                    "run `aksgpu register-feature {feature}` (or `az feature register --namespace {ns} --name {feature}`), or pass --register-features; {also}"
                 )),
             ));
         }
@@ -572,6 +581,31 @@ mod tests {
         let e = check(&catalog(), &w, &f).expect_err("feature");
         assert!(e.hint.expect("hint").contains("register-feature WindowsGPUPreview"));
         f.windows_feature = Some("Registered".into());
+        assert_eq!(check(&catalog(), &w, &f), Ok(Verdict::Create));
+    }
+
+    /// The Windows minimum version and preview feature are the catalog's rule
+    /// (windows-gpu-min-kubernetes): the refusal says how to override it, and with the
+    /// override the preflight lets it through (the spec already carries the warning).
+    #[test]
+    fn windows_rule_is_overridable() {
+        let win = |overrides: Vec<String>| {
+            spec(move |r| {
+                r.vm_size = "Standard_NC4as_T4_v3".into();
+                r.os = Some(Os::Windows);
+                r.name = "gpuw".into();
+                r.overrides = overrides;
+            })
+        };
+        let mut f = facts();
+        f.skus = None;
+        f.usages = None;
+        f.cluster["properties"]["currentKubernetesVersion"] = json!("1.28.9");
+        f.windows_feature = Some("NotRegistered".into());
+        let e = check(&catalog(), &win(vec![]), &f).expect_err("old");
+        assert!(e.hint.expect("hint").contains("--override windows-gpu-min-kubernetes"));
+        let w = win(vec!["windows-gpu-min-kubernetes".into()]);
+        assert!(w.warnings.iter().any(|x| x.contains("windows-gpu-min-kubernetes")), "{:?}", w.warnings);
         assert_eq!(check(&catalog(), &w, &f), Ok(Verdict::Create));
     }
 }

@@ -187,6 +187,18 @@ pub async fn cost_analysis(
     put_and_wait(client, put, timeout, progress, started).await
 }
 
+/// What a priced dry run of `pool scale` reads (GETs only): the pool (its size, OS and
+/// priority) and its cluster (its region). A missing pool is refused as the real run would.
+pub async fn read_pool_and_cluster(client: &ArmClient, t: Target<'_>, pool: &str) -> Result<(Value, Value), OpsError> {
+    let url = with_api(&t.pool_path(pool), api::AKS);
+    let current: Value = client
+        .get_json_opt(&url)
+        .await?
+        .ok_or_else(|| OpsError::Refused(format!("pool {pool} does not exist in cluster {}", t.cluster)))?;
+    let cluster: Value = client.get_json(&t.cluster_url()).await?;
+    Ok((current, cluster))
+}
+
 /// Scale a pool: change only its counts.
 pub async fn scale(
     client: &ArmClient,

@@ -431,3 +431,86 @@ fn cost_in_euros_comes_from_a_euro_cache_only() {
     let usd = run(&arm, &cache, &[&cost[..], &["-o", "json"]].concat());
     assert_eq!(usd.json()["pools"][0]["price_per_node_hour"], 3.673);
 }
+
+/// `pool scale --dry-run` ends with the cost of the new counts: with credentials it reads
+/// (GETs only) the pool for its size, OS and priority and the cluster for its region; without
+/// them the price is unknown and says what it needs, never a guess.
+#[test]
+fn pool_scale_dry_run_is_priced() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("scale-dry-priced");
+    arm.put_pool(
+        "c1",
+        "gpu",
+        json!({"id": crate::fake_arm::pool_path("c1", "gpu"), "name": "gpu", "properties": {
+        "vmSize": "Standard_NC24ads_A100_v4", "count": 3, "mode": "User", "osType": "Linux",
+        "provisioningState": "Succeeded", "eTag": "pool-etag", "enableAutoScaling": false}}),
+    );
+    let r = scale(&arm, &cache, &["--min-count", "1", "--max-count", "4", "--dry-run", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(arm.log().iter().all(|x| x.method == "GET"), "{:?}", arm.calls());
+    assert_eq!(arm.count("GET", "/agentPools/gpu"), 1);
+    let v = r.json();
+    let c = &v["cost"]["pools"][0];
+    let catalog = aksgpu::catalog::Catalog::bundled().expect("catalog");
+    let per_node = catalog.price("Standard_NC24ads_A100_v4", "eastus").and_then(|p| p.linux).expect("bundled price");
+    assert_eq!(
+        (&c["pool"], &c["vm_size"], &c["region"], &c["price_kind"], &c["min_nodes"], &c["max_nodes"]),
+        (
+            &json!("gpu"),
+            &json!("Standard_NC24ads_A100_v4"),
+            &json!("eastus"),
+            &json!("linux on-demand"),
+            &json!(1),
+            &json!(4)
+        )
+    );
+    assert_eq!(c["price_per_node_hour"], json!(per_node));
+    assert_eq!(c["hourly_at_max"], json!(aksgpu::cost::hourly(Some(per_node), 4).expect("priced")));
+    assert!(c["unknown"].is_null(), "{c}");
+    // The table ends with the cost rows.
+    let t = scale(&arm, &cache, &["--count", "2", "--dry-run"]);
+    assert_eq!(t.code, 0, "{}", t.stderr);
+    assert!(t.stdout.contains("Cost (list prices") && t.stdout.contains("min 2"), "{}", t.stdout);
+    // A pool that is not there: refused as the real run would, after reading.
+    let gone = run(
+        &arm,
+        &cache,
+        &["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "nope", "--count", "1", "--dry-run"],
+    );
+    assert_eq!(gone.code, 1, "{}", gone.stderr);
+    assert!(gone.stderr.contains("pool nope does not exist"), "{}", gone.stderr);
+    assert_eq!(arm.count("PUT", "/"), 0);
+    // No credentials: nothing is read, and the cost says why it is unknown.
+    let args = ["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--count", "2", "--dry-run"];
+    let before = arm.calls().len();
+    let off = aksgpu_with(&[&args[..], &["-o", "json"]].concat(), &[("AKSGPU_ARM_ENDPOINT", &arm.base)]);
+    assert_eq!(off.code, 0, "{}", off.stderr);
+    assert_eq!(arm.calls().len(), before, "an offline dry run reads nothing");
+    let why = off.json()["cost"]["pools"][0]["unknown"].as_str().unwrap_or_default().to_owned();
+    assert_eq!(why, "needs the pool's size and region (read with credentials)");
+    let off = aksgpu_with(&args, &[("AKSGPU_ARM_ENDPOINT", &arm.base)]);
+    assert!(
+        off.stdout.contains("gpu: price unknown: needs the pool's size and region (read with credentials)"),
+        "{}",
+        off.stdout
+    );
+}
+
+/// `apply --dry-run` without credentials cannot know the cluster's region: the cost says so
+/// and why, and does not point at a flag apply does not have.
+#[test]
+fn apply_offline_says_why_the_region_is_unknown() {
+    let dir = temp_dir("apply-offline-region");
+    let file = dir.join("gpu.yaml");
+    std::fs::write(&file, "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - {name: gpu, vmSize: Standard_NC24ads_A100_v4, count: 1}\n").expect("write");
+    let arm = FakeArm::start();
+    let r = aksgpu_with(
+        &["apply", "-f", file.to_str().expect("utf8"), "--dry-run", "-o", "json"],
+        &[("AKSGPU_ARM_ENDPOINT", &arm.base)],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let why = r.json()["cost"]["pools"][0]["unknown"].as_str().unwrap_or_default().to_owned();
+    assert!(why.contains("region") && why.contains("credentials"), "{why}");
+    assert!(!why.contains("--location") && !why.contains("--region"), "{why}");
+}

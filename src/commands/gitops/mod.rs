@@ -250,11 +250,17 @@ pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
                      {…} placeholders stand for what would be read."
                 .to_owned(),
         };
+        let why = if changes.is_some() {
+            "Azure did not send the cluster's location"
+        } else {
+            "the cluster's region is not known offline: apply reads it from the cluster; run with credentials"
+        };
         let extra = match changes {
             Some(c) => json!({"preflight": "read", "changes": c}),
             None => json!({"preflight": "not run"}),
         };
-        let cost = PlanPricing::new(&l.catalog, &pool_pricing(&l.desired), location.as_deref());
+        let cost =
+            PlanPricing::new(&l.catalog, &pool_pricing(&l.desired), location.as_deref()).region_unknown_because(why);
         azure::render_priced_plan(p, a.output, (&l.base, &plan, &header), extra, &cost)?;
         return Ok(());
     }
@@ -392,6 +398,7 @@ fn pool_pricing(d: &Desired) -> Vec<crate::cost::PoolPricing<'_>> {
 fn pricing(l: &Loaded, live: Option<&Live>) -> PlanPricing {
     let region = live.and_then(|v| crate::plan::preflight::location(&v.cluster));
     PlanPricing::new(&l.catalog, &pool_pricing(&l.desired), region.as_deref())
+        .region_unknown_because("Azure did not send the cluster's location")
 }
 
 /// Without credentials: every resource as if created, placeholders for what would be read.
