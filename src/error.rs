@@ -44,6 +44,9 @@ pub enum Error {
     /// Ctrl-C (exit 130).
     #[error("{message}")]
     Interrupted { message: String, hints: Vec<String> },
+    /// A confirmation answered "no" (exit 1): nothing was changed.
+    #[error("not confirmed; nothing was changed")]
+    NotConfirmed,
     /// Writing the result failed (exit 1); a closed pipe (`BrokenPipe`) exits 0 at the top.
     #[error("writing output")]
     Output(#[from] std::io::Error),
@@ -59,7 +62,7 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage { .. } | Error::Catalog(_) => exit::USAGE,
-            Error::NoFit { .. } | Error::Refused { .. } | Error::Output(_) => exit::FAILED,
+            Error::NoFit { .. } | Error::Refused { .. } | Error::Output(_) | Error::NotConfirmed => exit::FAILED,
             Error::Arm(e) => arm_exit_code(e),
             Error::Interrupted { .. } => exit::INTERRUPTED,
         }
@@ -77,7 +80,7 @@ impl Error {
             Error::Catalog(_) => vec!["check the --catalog / AKSGPU_CATALOG path".to_owned()],
             Error::Arm(e) => e.hints(),
             Error::Interrupted { hints, .. } => hints.clone(),
-            Error::Output(_) => vec![],
+            Error::Output(_) | Error::NotConfirmed => vec![],
         }
     }
 
@@ -130,6 +133,7 @@ mod tests {
         assert_eq!(Error::NoFit { message: "x".into(), hint: None }.exit_code(), 1);
         assert_eq!(did_you_mean(&["a", "b", "c"]).as_deref(), Some("did you mean a, b or c?"));
         assert_eq!(did_you_mean(&[]), None);
+        assert_eq!(Error::NotConfirmed.exit_code(), 1, "a \"no\" is not Ctrl-C (130)");
     }
 
     #[test]

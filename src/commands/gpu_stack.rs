@@ -279,6 +279,8 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
 pub fn kaito_enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
     let target =
         |sub| Target { subscription: sub, resource_group: &a.target.resource_group, cluster: &a.target.cluster };
+    let question = format!("Enable KAITO (and the OIDC issuer) on cluster {}?", a.target.cluster);
+    crate::commands::confirm::write(ctx, "kaito enable", a.yes, a.dry_run, &question)?;
     let r = if a.dry_run {
         // From the flags alone: nothing is read or sent, and what would be read is a placeholder.
         let sub = azure::dry_run_subscription(&a.arm)?;

@@ -148,6 +148,9 @@ pub struct Requirements {
     pub os: Os,
     pub kubernetes_version: Option<KubeVersion>,
     pub region: Option<String>,
+    /// `-l a,b,c`: price each size in the cheapest of these regions (empty: `region`, or any).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub regions: Vec<String>,
     pub max_price_per_hour: Option<f64>,
     pub spot: bool,
     pub mig: bool,
@@ -183,6 +186,7 @@ impl Requirements {
             os: Os::Linux,
             kubernetes_version: None,
             region: None,
+            regions: Vec::new(),
             max_price_per_hour: None,
             spot: false,
             mig: false,
@@ -798,6 +802,7 @@ fn pick_price(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Option<Pr
         }
         None => catalog
             .price_regions(&size.name)
+            .filter(|(r, _)| req.regions.is_empty() || req.regions.iter().any(|w| w == r))
             .filter_map(|(r, p)| price_in(p, req.os, req.spot).map(|x| (r, x)))
             .min_by(|(ra, a), (rb, b)| a.key().cmp(&b.key()).then(a.rank.total_cmp(&b.rank)).then(ra.cmp(rb))),
     };
@@ -831,6 +836,9 @@ fn unpriced(req: &Requirements, price: Option<&Price>) -> Option<String> {
     }
     Some(match &req.region {
         Some(r) => format!("no list price in {r}: not sold there (--include-unpriced to list it)"),
+        None if !req.regions.is_empty() => {
+            format!("no list price in {}: not sold there (--include-unpriced to list it)", req.regions.join(", "))
+        }
         None => "no list price in any region: not sold (--include-unpriced to list it)".to_owned(),
     })
 }

@@ -42,13 +42,51 @@ struct Loaded {
     file: String,
 }
 
+/// One file given with `-f`: its name as shown in errors, and its text.
+pub struct Input {
+    pub name: String,
+    pub text: String,
+}
+
+/// What `-f` names, as kubectl reads it: `-` is stdin; a directory is each `*.yaml` (and
+/// `*.yml`, `*.json`) file directly in it, in name order; anything else is one file.
+pub fn inputs(path: &Path) -> Result<Vec<Input>, Error> {
+    let read = |p: &Path| {
+        std::fs::read_to_string(p)
+            .map(|text| Input { name: p.display().to_string(), text })
+            .map_err(|e| Error::usage(format!("-f {}: cannot read the file: {e}", p.display()), None))
+    };
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin().lock(), &mut text)
+            .map_err(|e| Error::usage(format!("-f -: cannot read stdin: {e}"), None))?;
+        return Ok(vec![Input { name: "<stdin>".to_owned(), text }]);
+    }
+    if !path.is_dir() {
+        return Ok(vec![read(path)?]);
+    }
+    let entries = std::fs::read_dir(path)
+        .map_err(|e| Error::usage(format!("-f {}: cannot list the directory: {e}", path.display()), None))?;
+    let mut files: Vec<std::path::PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "yaml" || x == "yml" || x == "json"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(Error::usage(
+            format!("-f {}: no *.yaml, *.yml or *.json file in the directory", path.display()),
+            None,
+        ));
+    }
+    files.iter().map(|f| read(f)).collect()
+}
+
 /// Read and validate the file (exit 2 when bad), then connect. With `offline_ok` (dry runs)
 /// a missing credential leaves a client without one and `{subscription}` as placeholder.
-fn load(ctx: &Ctx, file: &Path, arm: &ArmArgs, offline_ok: bool) -> Result<Loaded, Error> {
+fn load(ctx: &Ctx, input: &Input, arm: &ArmArgs, offline_ok: bool) -> Result<Loaded, Error> {
     let catalog = ctx.catalog().map_err(|e| Error::usage(format!("{e:#}"), None))?;
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| Error::usage(format!("-f {}: cannot read the file: {e}", file.display()), None))?;
-    let src = Source { name: file.display().to_string(), text: &text };
+    let src = Source { name: input.name.clone(), text: &input.text };
     let cfg = config::parse(&src)?;
     let mut arm = arm.clone();
     match (&cfg.cluster.subscription, &arm.subscription) {
@@ -127,13 +165,21 @@ fn read_and_diff(l: &Loaded) -> Result<(Live, Vec<Change>), Error> {
 
 /// `aksgpu diff -f FILE`: exit 0 nothing would change, 1 something would, 2 bad file.
 pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
-    let l = load(ctx, &a.file, &a.arm, false)?;
-    let (_, changes) = read_and_diff(&l)?;
-    render::changes(&ctx.printer, a.output, &changes)?;
-    let n = changes.iter().filter(|c| c.action != Action::NoChange).count();
+    let inputs = inputs(&a.file)?;
+    let (mut n, mut total) = (0, 0);
+    for input in &inputs {
+        if inputs.len() > 1 {
+            ctx.printer.note(&format!("== {}", input.name));
+        }
+        let l = load(ctx, input, &a.arm, false)?;
+        let (_, changes) = read_and_diff(&l)?;
+        render::changes(&ctx.printer, a.output, &changes)?;
+        n += changes.iter().filter(|c| c.action != Action::NoChange).count();
+        total += changes.len();
+    }
     if n > 0 {
         return Err(Error::NoFit {
-            message: format!("{n} of {} resource(s) would change or are refused", changes.len()),
+            message: format!("{n} of {total} resource(s) would change or are refused"),
             hint: Some(format!("apply it with: aksgpu apply -f {}", a.file.display())),
         }
         .into());
@@ -160,7 +206,19 @@ impl Row {
 
 /// `aksgpu apply -f FILE`
 pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
-    let l = load(ctx, &a.file, &a.arm, a.dry_run)?;
+    let inputs = inputs(&a.file)?;
+    for input in &inputs {
+        if inputs.len() > 1 {
+            ctx.printer.note(&format!("== {}", input.name));
+        }
+        apply_one(ctx, a, input)?;
+    }
+    Ok(())
+}
+
+/// `apply` for one file of `-f`.
+fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
+    let l = load(ctx, input, &a.arm, a.dry_run)?;
     let p = &ctx.printer;
     if a.dry_run {
         let (plan, changes) = dry_run_plan(&l)?;
@@ -228,12 +286,40 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change]) -> Resul
         .with_prompt(format!("Apply these changes to cluster {cluster}?"))
         .default(false)
         .interact()
-        .map_err(|e| Error::usage(format!("no answer: {e}"), None))?;
+        .map_err(crate::wizard::prompt_error("reading the answer"))?;
     if yes {
         Ok(())
     } else {
-        Err(Error::Interrupted { message: "not confirmed; nothing was changed".into(), hints: vec![] })
+        Err(Error::NotConfirmed)
     }
+}
+
+/// Write `text` to `path` atomically: a temporary file in the same directory, renamed over
+/// `path` (a symlink at `path` is replaced, never followed). Without `force` an existing file
+/// is refused, and the rename itself refuses to replace one that appeared meanwhile.
+pub fn write_file(path: &Path, text: &str, force: bool) -> Result<(), Error> {
+    use std::io::Write as _;
+    let shown = path.display();
+    let exists = std::fs::symlink_metadata(path).is_ok();
+    if exists && !force {
+        return Err(Error::usage(
+            format!("--output-file {shown} exists; nothing was written"),
+            Some("add --force to replace it, or write to stdout and redirect".to_owned()),
+        ));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let fail = |e: std::io::Error| Error::usage(format!("--output-file {shown}: cannot write: {e}"), None);
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    tmp.write_all(text.as_bytes()).and_then(|()| tmp.as_file().sync_all()).map_err(fail)?;
+    if force {
+        tmp.persist(path).map_err(|e| fail(e.error))?;
+    } else {
+        tmp.persist_noclobber(path).map_err(|e| fail(e.error))?;
+    }
+    Ok(())
 }
 
 mod execute;
@@ -314,6 +400,14 @@ fn create_steps(l: &Loaded, spec: &crate::plan::PoolSpec, location: Option<Strin
 
 /// `aksgpu export -g RG --cluster NAME`
 pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
+    if let Some(path) = a.file.as_ref().filter(|p| !a.force && std::fs::symlink_metadata(p).is_ok()) {
+        // Refused before anything is read from Azure.
+        return Err(Error::usage(
+            format!("--output-file {} exists; nothing was written", path.display()),
+            Some("add --force to replace it, or write to stdout and redirect".to_owned()),
+        )
+        .into());
+    }
     let catalog = ctx.catalog()?;
     let az = azure::connect(&a.arm)?;
     let sub = azure::subscription(&az)?;
@@ -332,8 +426,7 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
     };
     match &a.file {
         Some(path) => {
-            std::fs::write(path, &text)
-                .map_err(|e| Error::usage(format!("--file {}: cannot write: {e}", path.display()), None))?;
+            write_file(path, &text, a.force)?;
             ctx.printer.note(&format!("wrote {} ({} GPU pool(s))", path.display(), file.pools.len()));
         }
         None => ctx.printer.out(&text)?,
