@@ -97,11 +97,11 @@ pub enum Command {
     Catalog(CatalogCommand),
     /// Recommend VM sizes for a described workload (offline, from the bundled catalog).
     Recommend(Box<RecommendArgs>),
-    /// Same as `pool create`.
+    /// Create a GPU node pool (same as `pool create`).
     CreatePool(Box<CreatePoolArgs>),
-    /// Same as `pool wait`.
+    /// Wait for a pool's operation to finish (same as `pool wait`).
     Wait(WaitArgs),
-    /// Same as `feature register`.
+    /// Register an AKS preview feature (same as `feature register`).
     RegisterFeature(RegisterFeatureArgs),
     /// Preview features that matter for GPUs: list, register.
     #[command(subcommand)]
@@ -172,7 +172,7 @@ pub struct CatalogViewArgs {
 pub struct CatalogDiffArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
-    /// Azure region, e.g. eastus (also --region).
+    /// Azure region, e.g. eastus.
     #[arg(short = 'l', long, visible_alias = "region", value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub location: String,
     /// Exit 1 when the catalog lacks sizes or disagrees with Azure (for scheduled jobs).
@@ -328,7 +328,7 @@ pub struct RecommendArgs {
     #[arg(long = "k8s-version", visible_alias = "kubernetes-version", value_name = "VERSION", value_parser = KubeVersion::parse)]
     pub k8s_version: Option<KubeVersion>,
     /// Azure region (e.g. westeurope), or several comma-separated to pick the cheapest of them:
-    /// sizes with no list price there are taken as not sold there (also --region) [default:
+    /// sizes with no list price there are taken as not sold there [default:
     /// each size in its cheapest region].
     #[arg(short = 'l', long = "location", visible_alias = "region", value_name = "REGION[,REGION…]", add = ArgValueCandidates::new(complete::regions))]
     pub region: Option<String>,
@@ -402,7 +402,7 @@ pub struct ClusterTarget {
     /// Resource group of the cluster.
     #[arg(short = 'g', long, value_name = "NAME")]
     pub resource_group: String,
-    /// AKS cluster name (also --cluster-name, as in az).
+    /// AKS cluster name.
     #[arg(long, visible_alias = "cluster-name", value_name = "NAME")]
     pub cluster: String,
 }
@@ -414,7 +414,7 @@ pub struct PoolTarget {
     pub arm: ArmArgs,
     #[command(flatten)]
     pub target: ClusterTarget,
-    /// Pool name: 1–12 lowercase letters/digits (≤ 6 on Windows) (also -n, --nodepool-name).
+    /// Pool name: 1–12 lowercase letters/digits (≤ 6 on Windows).
     #[arg(short = 'n', long, visible_alias = "nodepool-name", value_name = "NAME")]
     pub name: String,
 }
@@ -427,7 +427,7 @@ pub struct PoolTarget {
 pub struct CreatePoolArgs {
     #[command(flatten)]
     pub at: PoolTarget,
-    /// VM size (e.g. Standard_NC24ads_A100_v4) (also -s, --node-vm-size).
+    /// VM size (e.g. Standard_NC24ads_A100_v4).
     #[arg(short = 's', long, visible_alias = "node-vm-size", value_name = "SIZE", required_unless_present = "recommend", conflicts_with = "recommend", add = ArgValueCandidates::new(complete::sizes))]
     pub vm_size: Option<String>,
     /// Take the top `aksgpu recommend` result for --workload/--model/… instead of --vm-size.
@@ -437,7 +437,7 @@ pub struct CreatePoolArgs {
     pub need: WorkloadArgs,
     #[command(flatten)]
     pub pool: PoolShapeArgs,
-    /// The cluster's region, if known: preflight then reads everything at once (also --region).
+    /// The cluster's region, if known: preflight then reads everything at once.
     #[arg(short = 'l', long, visible_alias = "region", value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub location: Option<String>,
     /// Register the preview features the pool needs (WindowsGPUPreview for Windows) first.
@@ -523,7 +523,7 @@ const WITH_RECOMMEND_IDS: [&str; 7] = {
 /// The pool itself: `create-pool`'s flags that `pool_request` maps into the `PoolRequest`.
 #[derive(Debug, Args)]
 pub struct PoolShapeArgs {
-    /// Node count (fixed size; with the autoscaler, the starting count) (also -c, --node-count).
+    /// Node count (fixed size; with the autoscaler, the starting count).
     #[arg(short = 'c', long, visible_alias = "node-count", value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
     pub count: Option<u32>,
     /// Autoscaler minimum (with --max-count).
@@ -532,7 +532,7 @@ pub struct PoolShapeArgs {
     /// Autoscaler maximum (with --min-count).
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
     pub max_count: Option<u32>,
-    /// Node OS, any case (also --os-type).
+    /// Node OS, any case.
     #[arg(long, visible_alias = "os-type", value_parser = os(), ignore_case = true)]
     pub os: Option<Os>,
     /// OS SKU (Ubuntu, AzureLinux, Ubuntu2404, Windows2022, Windows2025, …).
@@ -548,7 +548,7 @@ pub struct PoolShapeArgs {
     #[arg(long, value_name = "KEY=VALUE", num_args = 1.., value_delimiter = ',')]
     pub labels: Vec<String>,
     /// MIG profile (MIG1g, MIG2g, MIG3g, MIG4g, MIG7g, or a slice name like 3g.40gb); fixed once
-    /// created (also --gpu-instance-profile).
+    /// created.
     #[arg(long, visible_alias = "gpu-instance-profile", value_name = "PROFILE")]
     pub mig_profile: Option<String>,
     /// Let AKS install the GPU driver (install) or not (none, for the NVIDIA GPU Operator or AMD).
@@ -572,7 +572,7 @@ pub struct PoolShapeArgs {
     /// Maximum pods per node (10–250).
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
     pub max_pods: Option<u32>,
-    /// OS disk type: Managed or Ephemeral (also --node-osdisk-type).
+    /// OS disk type: Managed or Ephemeral.
     #[arg(long, visible_alias = "node-osdisk-type", value_name = "TYPE", value_parser = one_of(OsDiskType::ALL, OsDiskType::name, |_| None), ignore_case = true)]
     pub os_disk_type: Option<OsDiskType>,
     /// Azure tags, key=value; repeat, comma- or space-separate.
@@ -758,7 +758,7 @@ pub struct KaitoWorkspaceArgs {
     /// Namespace.
     #[arg(long, value_name = "NS")]
     pub namespace: Option<String>,
-    /// Region for prices when choosing the size (also --region).
+    /// Region for prices when choosing the size.
     #[arg(short = 'l', long = "location", visible_alias = "region", value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub region: Option<String>,
     /// Output format (yaml by default).
@@ -858,7 +858,7 @@ pub struct CostArgs {
     /// Autoscaler maximum.
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, requires = "min_count")]
     pub max_count: Option<u32>,
-    /// Region (also --region) [default: the cluster's, or the cheapest bundled region].
+    /// Region [default: the cluster's, or the cheapest bundled region].
     #[arg(short = 'l', long = "location", visible_alias = "region", value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub region: Option<String>,
     /// Node OS.
@@ -900,7 +900,7 @@ pub enum PricesCommand {
 /// `aksgpu prices refresh`
 #[derive(Debug, Args)]
 pub struct PricesRefreshArgs {
-    /// Only these regions (repeat or comma-separate; also --region) [default: every region].
+    /// Only these regions (repeat or comma-separate) [default: every region].
     #[arg(short = 'l', long = "location", visible_alias = "region", value_name = "REGION", value_delimiter = ',', add = ArgValueCandidates::new(complete::regions))]
     pub region: Vec<String>,
     /// Currency (prices compare in USD; others are stored but not used for ranking).
@@ -967,7 +967,7 @@ pub struct PoolScaleArgs {
     #[command(flatten)]
     pub at: PoolTarget,
     /// Fixed node count (pools without the autoscaler).
-    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, required_unless_present = "min_count", conflicts_with_all = ["min_count", "max_count"])]
+    #[arg(short = 'c', long, visible_alias = "node-count", value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, required_unless_present = "min_count", conflicts_with_all = ["min_count", "max_count"])]
     pub count: Option<u32>,
     /// Autoscaler minimum (turns the autoscaler on).
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, requires = "max_count")]

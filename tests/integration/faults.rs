@@ -90,7 +90,7 @@ fn writes_are_resent_only_when_not_applied() {
 fn other_writes_read_back_after_a_lost_answer() {
     let arm = FakeArm::start();
     arm.fault("PUT", "managedClusters/c1?", 1, Action::AppliedThenLost(Loss::Status(500)));
-    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "-g", "rg", "--cluster", "c1"], &[]);
+    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "-g", "rg", "--cluster", "c1", "--yes"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("KAITO enabled"), "{}", r.stdout);
     assert_eq!(arm.count("PUT", "/"), 1);
@@ -100,13 +100,13 @@ fn other_writes_read_back_after_a_lost_answer() {
         "vmSize": "Standard_NC24ads_A100_v4", "count": 3, "mode": "User", "provisioningState": "Succeeded", "enableAutoScaling": false}}));
     arm.fault("PUT", "agentPools/gpu", 1, Action::AppliedThenLost(Loss::CloseMidBody));
     let r =
-        aksgpu_arm(&arm.base, &["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--count", "1"], &[]);
+        aksgpu_arm(&arm.base, &["pool", "scale", "-g", "rg", "--cluster", "c1", "--yes", "--name", "gpu", "--count", "1"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(arm.count("PUT", "/"), 1);
 
     let arm = FakeArm::start();
     arm.fault("POST", "/stop", 1, Action::AppliedThenLost(Loss::Reset));
-    let r = aksgpu_arm(&arm.base, &["cluster", "stop", "-g", "rg", "--cluster", "c1"], &[]);
+    let r = aksgpu_arm(&arm.base, &["cluster", "stop", "-g", "rg", "--cluster", "c1", "--yes"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("Stopped"), "{}", r.stdout);
     assert_eq!(arm.count("POST", "/stop"), 1);
@@ -220,7 +220,7 @@ fn hung_login_endpoint_is_bounded_by_the_timeout() {
     ];
     for args in [
         vec!["auth", "status", "--timeout", "3s"],
-        vec!["cluster", "stop", "-g", "rg", "--cluster", "c1", "--timeout", "3s"],
+        vec!["cluster", "stop", "-g", "rg", "--cluster", "c1", "--yes", "--timeout", "3s"],
     ] {
         let started = Instant::now();
         let r = aksgpu_arm(&arm.base, &args, &sp);
@@ -299,8 +299,8 @@ fn ctrl_c_with_a_write_in_flight_says_it_may_have_been_accepted() {
 fn ctrl_c_before_any_write_says_nothing_was_changed() {
     let create = CreatePool::new();
     for args in [
-        &["cluster", "stop", "-g", "rg", "--cluster", "c1"][..],
-        &["kaito", "enable", "-g", "rg", "--cluster", "c1"][..],
+        &["cluster", "stop", "-g", "rg", "--cluster", "c1", "--yes"][..],
+        &["kaito", "enable", "-g", "rg", "--cluster", "c1", "--yes"][..],
         &create.args(),
     ] {
         let arm = FakeArm::start();
@@ -364,8 +364,8 @@ fn second_ctrl_c_exits_while_the_abort_stalls() {
 #[test]
 fn bodiless_posts_send_content_length_zero() {
     let arm = FakeArm::start();
-    assert_eq!(aksgpu_arm(&arm.base, &["cluster", "stop", "-g", "rg", "--cluster", "c1"], &[]).code, 0);
-    assert_eq!(aksgpu_arm(&arm.base, &["cluster", "start", "-g", "rg", "--cluster", "c1"], &[]).code, 0);
+    assert_eq!(aksgpu_arm(&arm.base, &["cluster", "stop", "-g", "rg", "--cluster", "c1", "--yes"], &[]).code, 0);
+    assert_eq!(aksgpu_arm(&arm.base, &["cluster", "start", "-g", "rg", "--cluster", "c1", "--yes"], &[]).code, 0);
     arm.with(|s| {
         s.features.insert(
             "windowsgpupreview".into(),
@@ -412,7 +412,7 @@ fn kaito_enable_checks_the_final_get() {
     let arm = FakeArm::start();
     // The preflight GET and the final GET both answer a cluster without KAITO.
     arm.fault("GET", "managedClusters/c1?", 2, respond(200, fake_arm::default_cluster("c1")));
-    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "-g", "rg", "--cluster", "c1"], &[]);
+    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "-g", "rg", "--cluster", "c1", "--yes"], &[]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("aiToolchainOperatorProfile.enabled"), "{}", r.stderr);
     assert!(!r.stdout.contains("KAITO enabled"), "{}", r.stdout);

@@ -275,7 +275,7 @@ fn install_operator_dry_run_prints_values_and_requests_only() {
 fn kaito_enable_changes_only_the_two_profiles_and_is_idempotent() {
     let arm = FakeArm::start();
     let before = arm.with(|s| s.clusters.values().next().cloned().expect("cluster"));
-    let r = run(&arm, &["kaito", "enable", "-g", "rg", "--cluster", "c1"]);
+    let r = run(&arm, &["kaito", "enable", "-g", "rg", "--cluster", "c1", "--yes"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let put = arm.log().into_iter().find(|x| x.method == "PUT").expect("PUT");
     assert_eq!(put.headers.get("if-match").map(String::as_str), Some("etag-1"));
@@ -285,7 +285,7 @@ fn kaito_enable_changes_only_the_two_profiles_and_is_idempotent() {
     for ro in ["/id", "/properties/provisioningState", "/properties/currentKubernetesVersion", "/eTag"] {
         assert!(body.pointer(ro).is_none(), "{ro} echoed");
     }
-    let again = run(&arm, &["kaito", "enable", "-g", "rg", "--cluster", "c1"]);
+    let again = run(&arm, &["kaito", "enable", "-g", "rg", "--cluster", "c1", "--yes"]);
     assert_eq!(again.code, 0);
     assert!(again.stdout.contains("already enabled"), "{}", again.stdout);
     assert_eq!(arm.count("PUT", "/"), 1);
