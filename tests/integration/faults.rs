@@ -99,8 +99,11 @@ fn other_writes_read_back_after_a_lost_answer() {
     arm.put_pool("c1", "gpu", json!({"id": fake_arm::pool_path("c1", "gpu"), "name": "gpu", "properties": {
         "vmSize": "Standard_NC24ads_A100_v4", "count": 3, "mode": "User", "provisioningState": "Succeeded", "enableAutoScaling": false}}));
     arm.fault("PUT", "agentPools/gpu", 1, Action::AppliedThenLost(Loss::CloseMidBody));
-    let r =
-        aksgpu_arm(&arm.base, &["pool", "scale", "-g", "rg", "--cluster", "c1", "--yes", "--name", "gpu", "--count", "1"], &[]);
+    let r = aksgpu_arm(
+        &arm.base,
+        &["pool", "scale", "-g", "rg", "--cluster", "c1", "--yes", "--name", "gpu", "--count", "1"],
+        &[],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(arm.count("PUT", "/"), 1);
 

@@ -5,6 +5,7 @@
 mod apply;
 mod catalog_cli;
 mod ci_prerequisites;
+mod cli_conventions;
 mod completions;
 mod conformance;
 mod create_pool;

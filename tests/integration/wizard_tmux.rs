@@ -242,7 +242,13 @@ fn every_write_asks_on_a_terminal() {
         ("stop", "cluster stop -g rg --cluster c1", "Stop cluster c1", "POST", "/stop"),
         ("kaito", "kaito enable -g rg --cluster c1", "Enable KAITO", "PUT", "/managedClusters/c1"),
         ("costa", "cost-analysis enable -g rg --cluster c1", "Enable cost analysis", "PUT", "/managedClusters/c1"),
-        ("scale", "pool scale -g rg --cluster c1 -n gpu -c 2", "Scale pool gpu of cluster c1 to 2 node(s)", "PUT", "/agentPools/gpu"),
+        (
+            "scale",
+            "pool scale -g rg --cluster c1 -n gpu -c 2",
+            "Scale pool gpu of cluster c1 to 2 node(s)",
+            "PUT",
+            "/agentPools/gpu",
+        ),
     ];
     for (tag, args, question, method, path) in cases {
         let arm = FakeArm::start();
