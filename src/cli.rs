@@ -20,7 +20,7 @@ use crate::units;
 const EXIT_CODES: &str = "\
 Exit codes:
   0    success
-  1    nothing fits / operation failed
+  1    nothing fits / operation failed / not confirmed
   2    usage or configuration error (bad flag, bad catalog file)
   3    authentication or authorisation error
   4    timed out or still running (the Azure operation continues)
@@ -663,6 +663,9 @@ pub struct RegisterFeatureArgs {
     /// Print the exact requests; read and change nothing (no credentials needed).
     #[arg(long)]
     pub dry_run: bool,
+    /// Do not ask for confirmation (required without a terminal).
+    #[arg(short = 'y', long)]
+    pub yes: bool,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
     pub output: Format,
@@ -729,6 +732,9 @@ pub struct InstallOperatorArgs {
     /// Print the Helm values and the runCommand requests; read and change nothing (no credentials needed).
     #[arg(long)]
     pub dry_run: bool,
+    /// Do not ask for confirmation (required without a terminal).
+    #[arg(short = 'y', long)]
+    pub yes: bool,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
     pub output: Format,

@@ -60,6 +60,8 @@ pub async fn register(
 
 /// `aksgpu register-feature`
 pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()> {
+    let question = format!("Register the preview feature {}/{} on the subscription?", a.namespace, a.name);
+    crate::commands::confirm::write(ctx, "feature register", a.yes, a.dry_run, &question)?;
     if a.dry_run {
         let plan = crate::plan::features::register(&azure::dry_run_subscription(&a.arm)?, &a.namespace, &a.name);
         return Ok(print_plan(&ctx.printer, a.output, &base_url(&a.arm), &plan, json!({}))?);
@@ -256,6 +258,9 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
         mig_strategy: a.mig_strategy.map(MigStrategy::from),
         time_slicing: a.time_slicing,
     };
+    let on = a.pool.as_deref().map_or_else(|| "its GPU pools".to_owned(), |p| format!("pool {p}"));
+    let question = format!("Install the NVIDIA GPU Operator on cluster {} ({on})?", a.target.cluster);
+    crate::commands::confirm::write(ctx, "install-operator", a.yes, a.dry_run, &question)?;
     let r = if a.dry_run {
         // From the flags alone: nothing is read or sent, and what would be read is a placeholder.
         let install = operator::from_flags(&request(azure::dry_run_subscription(&a.arm)?));

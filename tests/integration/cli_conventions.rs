@@ -306,3 +306,51 @@ fn az_flag_names_reach_the_pool_body() {
     assert_eq!(p["osType"], "Linux");
     assert_eq!(p["osDiskType"], "Managed");
 }
+
+/// Split a README command line as sh would for these examples: words, "double quotes".
+fn words(line: &str) -> Vec<String> {
+    let (mut out, mut cur, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        out.push(cur);
+    }
+    out
+}
+
+/// The `console` examples of the README's "Habits from az, kubectl and CI" section print what
+/// the README shows.
+#[test]
+fn readme_habits_examples_match_the_output() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let section =
+        readme.split("## Habits from az, kubectl and CI").nth(1).expect("section").split("\n## ").next().unwrap_or("");
+    let blocks: Vec<&str> = section.split("```console\n").skip(1).filter_map(|b| b.split("```").next()).collect();
+    assert!(!blocks.is_empty(), "no console example in the section");
+    for block in blocks {
+        let mut lines = block.lines();
+        let command = lines.next().and_then(|l| l.strip_prefix("$ aksgpu ")).expect("a `$ aksgpu` line");
+        let expected: Vec<&str> = lines.collect();
+        let args = words(command);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = aksgpu_with(&args, &[]);
+        assert_eq!(r.code, 0, "{command}: {}", r.stderr);
+        assert_eq!(r.stdout.lines().collect::<Vec<_>>(), expected, "README example `{command}` is stale");
+    }
+}

@@ -122,7 +122,7 @@ fn other_writes_read_back_after_a_lost_answer() {
         );
     });
     arm.fault("POST", "/register", 1, Action::AppliedThenLost(Loss::Status(504)));
-    let r = aksgpu_arm(&arm.base, &["register-feature", "WindowsGPUPreview"], &[]);
+    let r = aksgpu_arm(&arm.base, &["register-feature", "--yes", "WindowsGPUPreview"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(arm.count("POST", "features/WindowsGPUPreview/register"), 1);
 }
@@ -135,7 +135,7 @@ fn lost_run_command_answer_exits_4_without_resending() {
     arm.put_pool("c1", "gpu", json!({"id": fake_arm::pool_path("c1", "gpu"), "name": "gpu", "properties": {
         "vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User", "osType": "Linux", "provisioningState": "Succeeded"}}));
     arm.fault("POST", "runCommand", 1, Action::AppliedThenLost(Loss::Status(500)));
-    let r = aksgpu_arm(&arm.base, &["install-operator", "-g", "rg", "--cluster", "c1"], &[]);
+    let r = aksgpu_arm(&arm.base, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"], &[]);
     assert_eq!(r.code, 4, "{}", r.stderr);
     assert_eq!(arm.count("POST", "runCommand"), 1);
     assert!(
@@ -375,7 +375,7 @@ fn bodiless_posts_send_content_length_zero() {
             json!({"name": "Microsoft.ContainerService/WindowsGPUPreview", "properties": {"state": "NotRegistered"}}),
         );
     });
-    assert_eq!(aksgpu_arm(&arm.base, &["register-feature", "WindowsGPUPreview"], &[]).code, 0);
+    assert_eq!(aksgpu_arm(&arm.base, &["register-feature", "--yes", "WindowsGPUPreview"], &[]).code, 0);
     let posts: Vec<_> = arm.log().into_iter().filter(|r| r.method == "POST").collect();
     assert_eq!(posts.len(), 4, "stop, start, feature register, provider register");
     for p in posts {
@@ -397,13 +397,13 @@ fn run_command_results_tolerate_404_for_a_few_polls() {
     let arm = operator_cluster();
     arm.fault("GET", "commandResults/", 2, respond(404, json!({"error": {"code": "NotFound", "message": "not yet"}})));
     arm.fault("GET", "commandResults/", 1, Action::Reset);
-    let r = aksgpu_arm(&arm.base, &["install-operator", "-g", "rg", "--cluster", "c1"], &[]);
+    let r = aksgpu_arm(&arm.base, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(arm.count("POST", "runCommand"), 3);
 
     let arm = operator_cluster();
     arm.fault("GET", "commandResults/", 100, respond(404, json!({"error": {"code": "NotFound", "message": "gone"}})));
-    let r = aksgpu_arm(&arm.base, &["install-operator", "-g", "rg", "--cluster", "c1"], &[]);
+    let r = aksgpu_arm(&arm.base, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"], &[]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert_eq!(arm.count("GET", "commandResults/"), 6, "5 tolerated, the 6th fails");
     assert_eq!(arm.count("POST", "runCommand"), 1);
@@ -433,7 +433,7 @@ fn timeouts_name_the_real_wait() {
         );
         s.feature_scripts.insert("windowsgpupreview".into(), vec!["Registering".into(); 1000]);
     });
-    let r = aksgpu_arm(&arm.base, &["register-feature", "WindowsGPUPreview", "--timeout", "1s"], &[]);
+    let r = aksgpu_arm(&arm.base, &["register-feature", "--yes", "WindowsGPUPreview", "--timeout", "1s"], &[]);
     assert_eq!(r.code, 4, "{}", r.stderr);
     assert!(r.stderr.contains("timed out after") && !r.stderr.contains("after 0s"), "{}", r.stderr);
     assert!(!r.stderr.contains("after 0 ms"), "{}", r.stderr);

@@ -50,7 +50,7 @@ fn register_feature_walks_the_state_machine_then_refreshes_the_provider() {
         s.feature_scripts
             .insert("windowsgpupreview".into(), vec!["Registering".into(), "Registering".into(), "Registered".into()]);
     });
-    let r = run(&arm, &["register-feature", "WindowsGPUPreview", "-o", "json"]);
+    let r = run(&arm, &["register-feature", "--yes", "WindowsGPUPreview", "-o", "json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.json()["result"]["outcome"], "registered");
     let calls: Vec<String> = arm
@@ -79,7 +79,7 @@ fn register_feature_walks_the_state_machine_then_refreshes_the_provider() {
 fn register_feature_already_registered_pending_and_not_found() {
     let arm = FakeArm::start();
     feature(&arm, "WindowsGPUPreview", "Registered");
-    let r = run(&arm, &["register-feature", "WindowsGPUPreview"]);
+    let r = run(&arm, &["register-feature", "--yes", "WindowsGPUPreview"]);
     assert_eq!(r.code, 0);
     assert!(r.stdout.contains("already registered"), "{}", r.stdout);
     assert_eq!(arm.count("POST", "/"), 0);
@@ -87,13 +87,13 @@ fn register_feature_already_registered_pending_and_not_found() {
     let arm = FakeArm::start();
     feature(&arm, "ManagedGPUExperiencePreview", "NotRegistered");
     arm.with(|s| s.feature_scripts.insert("managedgpuexperiencepreview".into(), vec!["Pending".into()]));
-    let r = run(&arm, &["register-feature", "ManagedGPUExperiencePreview"]);
+    let r = run(&arm, &["register-feature", "--yes", "ManagedGPUExperiencePreview"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("Pending") && r.stderr.contains("approve"), "{}", r.stderr);
     assert_eq!(arm.count("POST", "providers/Microsoft.ContainerService/register"), 0);
 
     let arm = FakeArm::start();
-    let r = run(&arm, &["register-feature", "GPUDedicatedVHDPreview"]);
+    let r = run(&arm, &["register-feature", "--yes", "GPUDedicatedVHDPreview"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("generally available"), "{}", r.stderr);
 }
@@ -137,7 +137,20 @@ fn install_operator_in_operator_mode_then_checks_readiness() {
     gpu_pool(&arm, "gpu", Some("None"), json!({"scaleSetPriority": "Spot"}));
     let r = run(
         &arm,
-        &["install-operator", "-g", "rg", "--cluster", "c1", "--pool", "gpu", "--time-slicing", "4", "-o", "json"],
+        &[
+            "install-operator",
+            "--yes",
+            "-g",
+            "rg",
+            "--cluster",
+            "c1",
+            "--pool",
+            "gpu",
+            "--time-slicing",
+            "4",
+            "-o",
+            "json",
+        ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let cmds = run_commands(&arm);
@@ -162,7 +175,7 @@ fn install_operator_in_operator_mode_then_checks_readiness() {
 fn install_operator_aks_mode_turns_driver_and_toolkit_off() {
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
-    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let values = values_from_context(&run_commands(&arm)[0]);
     assert!(values.contains("nvidia-container-runtime"), "{values}");
@@ -173,22 +186,24 @@ fn install_operator_refusals() {
     // Driver mode that fights the pool.
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", Some("Install"), json!({}));
-    let r =
-        run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--pool", "gpu", "--driver-mode", "operator"]);
+    let r = run(
+        &arm,
+        &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "gpu", "--driver-mode", "operator"],
+    );
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("two drivers would fight"), "{}", r.stderr);
     assert!(run_commands(&arm).is_empty());
     // Windows pool.
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpuw", None, json!({"osType": "Windows"}));
-    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--pool", "gpuw"]);
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "gpuw"]);
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("does not support Windows"), "{}", r.stderr);
     // runCommand disabled: the equivalent helm line.
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
     arm.edit_cluster("c1", |c| c["properties"]["apiServerAccessProfile"] = json!({"disableRunCommand": true}));
-    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("disableRunCommand") && r.stderr.contains("helm upgrade --install"), "{}", r.stderr);
     assert!(run_commands(&arm).is_empty());
@@ -206,7 +221,7 @@ fn install_operator_failures_show_logs_and_readiness_gaps() {
             logs: "Error: UPGRADE FAILED: timed out\n".into(),
         })
     });
-    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("exit code 1") && r.stderr.contains("UPGRADE FAILED"), "{}", r.stderr);
 
@@ -216,7 +231,7 @@ fn install_operator_failures_show_logs_and_readiness_gaps() {
     arm.with(|s| {
         s.run_results.push(RunResult { running_polls: 2, state: "failed".into(), exit_code: 0, logs: String::new() })
     });
-    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("helm upgrade --install failed in the cluster (state failed)"), "{}", r.stderr);
     assert_eq!(run_commands(&arm).len(), 1, "no readiness checks after a failed install");
@@ -224,7 +239,7 @@ fn install_operator_failures_show_logs_and_readiness_gaps() {
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
     arm.with(|s| s.gpu_nodes = vec![("aks-gpu-1".into(), "<none>".into())]);
-    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--timeout", "2s"]);
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--timeout", "2s"]);
     assert_eq!(r.code, 4, "{}", r.stderr);
     assert!(r.stderr.contains("node aks-gpu-1 reports no allocatable nvidia.com/gpu"), "{}", r.stderr);
 }
@@ -234,12 +249,12 @@ fn install_operator_on_entra_clusters_sends_a_cluster_token_it_never_prints() {
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
     arm.edit_cluster("c1", |c| c["properties"]["aadProfile"] = json!({"managed": true}));
-    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(r.stderr.contains("AKSGPU_CLUSTER_TOKEN"), "{}", r.stderr);
     let r = run_env(
         &arm,
-        &["install-operator", "-g", "rg", "--cluster", "c1", "-vv"],
+        &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "-vv"],
         &[("AKSGPU_CLUSTER_TOKEN", "cluster-secret-42")],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);

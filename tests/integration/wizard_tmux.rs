@@ -281,6 +281,9 @@ fn every_write_needs_yes_without_a_terminal() {
         &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1"],
         &["pool", "scale", "-g", "rg", "--cluster", "c1", "-n", "gpu", "-c", "2"],
         &["pool", "create", "-g", "rg", "--cluster", "c1", "-n", "gpu", "-s", "Standard_NC24ads_A100_v4"],
+        &["install-operator", "-g", "rg", "--cluster", "c1"],
+        &["feature", "register", "WindowsGPUPreview"],
+        &["register-feature", "WindowsGPUPreview"],
     ] {
         let r = crate::support::aksgpu_arm(&arm.base, args, &[]);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
