@@ -46,16 +46,21 @@ impl AzDefaults {
     }
 
     /// The clap definition with the defaults filled in: `-g` (id `resource_group`) takes the
-    /// group; single-valued `-l/--location` flags take the location (not lists such as
-    /// `prices refresh -l`, where "no value" means every region).
+    /// group; single-valued `-l/--location` flags take the location, except on commands that
+    /// name a cluster (its own region is read from Azure, and a default must not override
+    /// it) and on lists such as `prices refresh -l`, where "no value" means every region.
     pub fn apply(&self, cmd: clap::Command) -> clap::Command {
         let cmd = cmd.mut_subcommands(|sub| self.apply(sub));
         let ids: Vec<String> = cmd.get_arguments().map(|a| a.get_id().to_string()).collect();
+        let names_a_cluster = ids.iter().any(|id| id == "cluster");
         ids.into_iter().fold(cmd, |cmd, id| {
             let Some(arg) = cmd.get_arguments().find(|a| a.get_id() == id.as_str()) else { return cmd };
             let d = match id.as_str() {
                 "resource_group" => self.group.as_ref(),
-                _ if arg.get_long() == Some("location") && !matches!(arg.get_action(), clap::ArgAction::Append) => {
+                _ if arg.get_long() == Some("location")
+                    && !names_a_cluster
+                    && !matches!(arg.get_action(), clap::ArgAction::Append) =>
+                {
                     self.location.as_ref()
                 }
                 _ => None,
@@ -120,6 +125,30 @@ fn ini_value(text: &str, section: &str, key: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `-g` everywhere; `-l` only where no cluster's own region applies.
+    #[test]
+    fn defaults_reach_the_right_flags() {
+        let d = AzDefaults {
+            group: Some(Default { value: "rg-d".into(), source: "AZURE_DEFAULTS_GROUP".into() }),
+            location: Some(Default { value: "northeurope".into(), source: "AZURE_DEFAULTS_LOCATION".into() }),
+        };
+        let cmd = d.apply(crate::cli::command());
+        let default_of = |path: &[&str], id: &str| {
+            let mut c = &cmd;
+            for p in path {
+                c = c.find_subcommand(p).expect(p);
+            }
+            let a = c.get_arguments().find(|a| a.get_id() == id).expect(id);
+            a.get_default_values().first().map(|v| v.to_string_lossy().into_owned())
+        };
+        assert_eq!(default_of(&["pool", "scale"], "resource_group").as_deref(), Some("rg-d"));
+        assert_eq!(default_of(&["recommend"], "region").as_deref(), Some("northeurope"));
+        assert_eq!(default_of(&["catalog", "diff"], "location").as_deref(), Some("northeurope"));
+        assert_eq!(default_of(&["create-pool"], "location"), None, "the cluster's region is read");
+        assert_eq!(default_of(&["cost"], "region"), None);
+        assert_eq!(default_of(&["prices", "refresh"], "region"), None, "a list: no value means every region");
+    }
 
     #[test]
     fn ini_reads_the_defaults_section_only() {
