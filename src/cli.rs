@@ -263,6 +263,9 @@ pub struct WorkloadArgs {
     /// Highest acceptable USD per hour for the whole fit (all nodes).
     #[arg(long, value_name = "USD", value_parser = units::parse_price, allow_negative_numbers = true)]
     pub max_price_per_hour: Option<f64>,
+    /// Highest acceptable USD per month (730 h) for the whole fit (all nodes).
+    #[arg(long, value_name = "USD", value_parser = units::parse_price, allow_negative_numbers = true)]
+    pub max_price_per_month: Option<f64>,
 }
 
 impl WorkloadArgs {
@@ -276,6 +279,7 @@ impl WorkloadArgs {
             (self.gpu_memory_min.is_some(), "--gpu-memory-min"),
             (!self.gpu_model.is_empty(), "--gpu-model"),
             (self.max_price_per_hour.is_some(), "--max-price-per-hour"),
+            (self.max_price_per_month.is_some(), "--max-price-per-month"),
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))
@@ -444,9 +448,14 @@ pub struct CreatePoolArgs {
     #[arg(long)]
     pub register_features: bool,
     /// Install the NVIDIA GPU Operator after the pool (pool gets --gpu-driver none unless told
-    /// otherwise; the autoscaler minimum must be at least 1).
+    /// otherwise; an autoscaler minimum of 0 is allowed, with a warning).
     #[arg(long)]
     pub install_operator: bool,
+    /// Turn a refusal that rests on the catalog (not on Azure) into a warning: the rule id the
+    /// refusal names (repeat or comma-separate). The warning still names the rule, its source
+    /// and the risk.
+    #[arg(long = "override", value_name = "RULE_ID", value_delimiter = ',')]
+    pub overrides: Vec<String>,
     /// With --install-operator: MIG strategy.
     #[arg(long, value_enum, requires = "install_operator")]
     pub mig_strategy: Option<MigStrategyArg>,
@@ -475,7 +484,7 @@ pub struct CreatePoolArgs {
 }
 
 /// How `create-pool` words the `WorkloadArgs` flags: each needs `--recommend`.
-const WITH_RECOMMEND: [(&str, &str); 7] = [
+const WITH_RECOMMEND: [(&str, &str); 8] = [
     ("workload", "With --recommend: the workload"),
     ("model", "With --recommend: the model (alias or Hugging Face id)"),
     ("model_params", "With --recommend: parameter count of another model"),
@@ -483,6 +492,7 @@ const WITH_RECOMMEND: [(&str, &str); 7] = [
     ("gpu_memory_min", "With --recommend: minimum GPU memory per GPU"),
     ("gpu_model", "With --recommend: GPU models to consider"),
     ("max_price_per_hour", "With --recommend: highest acceptable USD per hour"),
+    ("max_price_per_month", "With --recommend: highest acceptable USD per month (730 h)"),
 ];
 
 /// `create-pool`'s `WorkloadArgs` flags require `--recommend` and say so in their help. (clap
@@ -615,6 +625,7 @@ impl CreatePoolArgs {
             max_pods: p.max_pods,
             os_disk_type: p.os_disk_type,
             tags: p.tags.clone(),
+            overrides: self.overrides.clone(),
         }
     }
 
@@ -767,6 +778,18 @@ pub struct KaitoWorkspaceArgs {
     /// Region for prices when choosing the size.
     #[arg(short = 'l', long = "location", visible_alias = "region", value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub region: Option<String>,
+    /// Accept an --instance-type the catalog's KAITO rule refuses, with a warning
+    /// (`kaito-min-compute-capability`).
+    #[arg(long = "override", value_name = "RULE_ID", value_delimiter = ',')]
+    pub overrides: Vec<String>,
+    /// Resource group of the cluster the workspace is for (with --cluster).
+    #[arg(short = 'g', long, value_name = "NAME", requires = "cluster", conflicts_with = "region")]
+    pub resource_group: Option<String>,
+    /// The cluster the workspace is for: the size is ranked and priced in its location (read from Azure).
+    #[arg(long, value_name = "NAME", requires = "resource_group", conflicts_with = "region")]
+    pub cluster: Option<String>,
+    #[command(flatten)]
+    pub arm: ArmArgs,
     /// Output format (yaml by default).
     #[arg(short, long, value_enum, default_value = "yaml")]
     pub output: ManifestFormat,
@@ -882,9 +905,22 @@ pub struct CostArgs {
     /// The GPUs per node the workload needs [default: what the size has].
     #[arg(long, value_name = "N", value_parser = units::parse_gpus, allow_negative_numbers = true)]
     pub need_gpus: Option<f64>,
+    /// Currency (USD, EUR, GBP…): other than USD needs `aksgpu prices refresh --currency CODE` first.
+    #[arg(long, default_value = "USD", value_name = "CODE", value_parser = parse_currency)]
+    pub currency: String,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
     pub output: Format,
+}
+
+/// A currency code as the Retail Prices API's `currencyCode` takes it: three letters.
+pub fn parse_currency(text: &str) -> Result<String, String> {
+    let c = text.trim().to_ascii_uppercase();
+    if c.len() == 3 && c.chars().all(|c| c.is_ascii_alphabetic()) {
+        Ok(c)
+    } else {
+        Err(format!("{text:?} is not a currency code; use USD, EUR, GBP, JPY…"))
+    }
 }
 
 fn parse_hours(text: &str) -> Result<f64, String> {
@@ -909,8 +945,9 @@ pub struct PricesRefreshArgs {
     /// Only these regions (repeat or comma-separate) [default: every region].
     #[arg(short = 'l', long = "location", visible_alias = "region", value_name = "REGION", value_delimiter = ',', add = ArgValueCandidates::new(complete::regions))]
     pub region: Vec<String>,
-    /// Currency (prices compare in USD; others are stored but not used for ranking).
-    #[arg(long, default_value = "USD", value_name = "CODE")]
+    /// Currency (the Retail Prices API's currencyCode): USD is the default cache; another
+    /// currency gets its own cache, used by `cost --currency CODE`.
+    #[arg(long, default_value = "USD", value_name = "CODE", value_parser = parse_currency)]
     pub currency: String,
     /// Log requests to stderr.
     #[arg(short, long, action = clap::ArgAction::Count)]
@@ -1111,6 +1148,10 @@ pub struct ManArgs {
     /// The subcommand, nested ones word by word (`kaito workspace`) [default: the whole program].
     #[arg(value_name = "SUBCOMMAND")]
     pub command: Vec<String>,
+    /// Write every page (the program and each subcommand, `aksgpu-kaito-workspace.1`…) into
+    /// DIR, created if missing (e.g. ~/.local/share/man/man1), instead of printing one.
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    pub install: Option<std::path::PathBuf>,
 }
 
 /// `aksgpu completions`

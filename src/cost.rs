@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::units::{self, per_hour};
+use crate::units::{self, Amount};
 
 use crate::catalog::{Catalog, RegionPrice, VmSize};
 use crate::recommend::{self, fmt_num, Os, Range, Requirements, Workload, HOURS_PER_MONTH};
@@ -45,6 +45,8 @@ pub struct Money {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CostReport {
     pub pool: Option<String>,
+    /// The prices' currency (USD unless `--currency` chose a fetched one).
+    pub currency: String,
     pub vm_size: String,
     pub gpu: String,
     pub region: Option<String>,
@@ -100,12 +102,15 @@ pub fn node_price(
 }
 
 fn money(price: Option<f64>, nodes: u32, hours_per_day: f64) -> Money {
-    let h = price.map(|p| p * f64::from(nodes));
+    // Exact: micro-units × nodes × milli-hours, rounded to cents once (see `units::Amount`).
+    let h = price.and_then(Amount::from_f64).and_then(|p| p.times(u64::from(nodes)));
+    let milli_hours = (hours_per_day * 1000.0).round().clamp(0.0, 24_000.0) as u64;
+    let cents = |a: Option<Amount>| a.map(Amount::to_cents_f64);
     Money {
         nodes,
-        hourly: h.map(round),
-        daily: h.map(|h| round(h * hours_per_day)),
-        monthly: h.map(|h| round(h * hours_per_day * DAYS_PER_MONTH)),
+        hourly: cents(h),
+        daily: cents(h.and_then(|h| h.ratio(milli_hours, 1000))),
+        monthly: cents(h.and_then(|h| h.ratio(milli_hours * HOURS_PER_MONTH as u64, 24 * 1000))),
     }
 }
 
@@ -119,7 +124,7 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
     );
     let at_min = money(price, i.min_nodes, i.hours_per_day);
     let at_max = money(price, i.max_nodes, i.hours_per_day);
-    let idle_monthly = price.map(|p| round(p * f64::from(i.min_nodes) * HOURS_PER_MONTH));
+    let idle_monthly = monthly(price, i.min_nodes);
     let on_demand = region.as_deref().and_then(|r| catalog.price(&i.size.name, r)).and_then(|p| pick(p, i.os, false));
     let spot_price = region.as_deref().and_then(|r| catalog.price(&i.size.name, r)).and_then(|p| pick(p, i.os, true));
     let spot_saving = match (on_demand, spot_price) {
@@ -130,17 +135,20 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
     };
     let mut advice = Vec::new();
     if price.is_none() {
+        let cur = &catalog.prices.currency;
         advice.push(format!(
-            "price unknown for {} ({kind}{}): run `aksgpu prices refresh`",
+            "price unknown for {} ({kind}{}): run `aksgpu prices refresh{}`",
             i.size.name,
-            region.as_ref().map(|r| format!(" in {r}")).unwrap_or_default()
+            region.as_ref().map(|r| format!(" in {r}")).unwrap_or_default(),
+            if cur.eq_ignore_ascii_case("USD") { String::new() } else { format!(" --currency {cur}") }
         ));
     }
     cheaper_size(catalog, i, price, region.as_deref().filter(|_| !cheapest), &mut advice);
     share_gpu(catalog, i, &mut advice);
-    idle_and_spot(i, idle_monthly, spot_saving, &mut advice);
+    idle_and_spot(i, (idle_monthly, spot_saving), &catalog.prices.currency, &mut advice);
     CostReport {
         pool: i.pool.clone(),
+        currency: catalog.prices.currency.clone(),
         vm_size: i.size.name.clone(),
         gpu: format!("{} × {}", i.size.gpu_count, i.size.gpu_model),
         region,
@@ -155,6 +163,10 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
         advice,
         price_unknown: price.is_none(),
     }
+}
+
+fn hour_in(v: f64, currency: &str) -> String {
+    format!("{}/h", units::money_in(Some(v), currency))
 }
 
 /// A cheaper size that still fits the stated need (`region`: only there; none: anywhere).
@@ -175,10 +187,13 @@ fn cheaper_size(catalog: &Catalog, i: &CostInput, price: Option<f64>, region: Op
                     best.vm_size,
                     fmt_num(i.need_gpu_memory_gib),
                     fmt_num(i.need_gpus),
-                    per_hour(Some(p - bp)),
-                    per_hour(Some(bp)),
+                    hour_in(p - bp, &catalog.prices.currency),
+                    hour_in(bp, &catalog.prices.currency),
                     best.price_region.as_ref().map(|r| format!(" in {r}")).unwrap_or_default(),
-                    units::money(Some((p - bp) * f64::from(i.min_nodes.max(1)) * i.hours_per_day * DAYS_PER_MONTH)),
+                    units::money_in(
+                        Some((p - bp) * f64::from(i.min_nodes.max(1)) * i.hours_per_day * DAYS_PER_MONTH),
+                        &catalog.prices.currency
+                    ),
                     i.min_nodes.max(1)
                 ));
             }
@@ -211,7 +226,12 @@ fn share_gpu(catalog: &Catalog, i: &CostInput, advice: &mut Vec<String>) {
 }
 
 /// Deallocation, an idle minimum, and what spot would save.
-fn idle_and_spot(i: &CostInput, idle_monthly: Option<f64>, spot_saving: Option<f64>, advice: &mut Vec<String>) {
+fn idle_and_spot(
+    i: &CostInput,
+    (idle_monthly, spot_saving): (Option<f64>, Option<f64>),
+    cur: &str,
+    advice: &mut Vec<String>,
+) {
     if i.deallocate {
         advice.push("deallocated nodes still pay for their OS disks and keep holding vCPU quota".into());
     }
@@ -220,7 +240,7 @@ fn idle_and_spot(i: &CostInput, idle_monthly: Option<f64>, spot_saving: Option<f
             advice.push(format!(
                 "the minimum of {} node(s) costs {}/month even when idle: lower it (`aksgpu pool scale --min-count 0`, or 1 with the GPU Operator), or stop the cluster when nobody uses it (`aksgpu cluster stop`)",
                 i.min_nodes,
-                units::money(Some(idle))
+                units::money_in(Some(idle), cur)
             ));
         }
     }
@@ -228,11 +248,157 @@ fn idle_and_spot(i: &CostInput, idle_monthly: Option<f64>, spot_saving: Option<f
         if let Some(s) = spot_saving {
             advice.push(format!(
                 "spot would save about {}/month at {} node(s), if the workload tolerates eviction",
-                units::money(Some(s)),
+                units::money_in(Some(s), cur),
                 i.min_nodes.max(1)
             ));
         }
     }
+}
+
+/// `price × nodes` per hour, exactly, rounded to cents.
+pub fn hourly(price: Option<f64>, nodes: u32) -> Option<f64> {
+    price.and_then(Amount::from_f64).and_then(|p| p.times(u64::from(nodes))).map(Amount::to_cents_f64)
+}
+
+/// `price × nodes × HOURS_PER_MONTH`, exactly, rounded to cents.
+pub fn monthly(price: Option<f64>, nodes: u32) -> Option<f64> {
+    price
+        .and_then(Amount::from_f64)
+        .and_then(|p| p.times(u64::from(nodes) * HOURS_PER_MONTH as u64))
+        .map(Amount::to_cents_f64)
+}
+
+/// The sum of figures already in cents, exactly; `None` when any is unknown.
+pub fn sum_cents(values: impl IntoIterator<Item = Option<f64>>) -> Option<f64> {
+    values.into_iter().try_fold(Amount::default(), |acc, v| acc.plus(Amount::from_f64(v?)?)).map(Amount::to_cents_f64)
+}
+
+/// Bundled prices older than this many days get a note.
+pub const STALE_AFTER_DAYS: u64 = 90;
+
+/// One pool of a plan, to be priced.
+#[derive(Debug, Clone)]
+pub struct PoolPricing<'a> {
+    pub pool: &'a str,
+    pub size: &'a str,
+    pub os: Os,
+    pub spot: bool,
+    pub min_nodes: u32,
+    pub max_nodes: u32,
+}
+
+/// What one planned pool costs at its minimum and maximum node counts, in its region, with
+/// the price's source and date (the figures Infracost prints next to `terraform plan`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlanCost {
+    pub pool: String,
+    pub vm_size: String,
+    pub price_kind: String,
+    /// `None` when the region is not known (offline, without `--location`).
+    pub region: Option<String>,
+    pub currency: String,
+    pub price_per_node_hour: Option<f64>,
+    pub min_nodes: u32,
+    pub max_nodes: u32,
+    pub hourly_at_min: Option<f64>,
+    pub hourly_at_max: Option<f64>,
+    pub monthly_at_min: Option<f64>,
+    pub monthly_at_max: Option<f64>,
+    /// Where the price comes from, with its date.
+    pub price_source: Option<String>,
+    /// YYYY-MM-DD of the price (the bundled table's date, or the cache's fetch date).
+    pub price_date: Option<String>,
+    /// Why the price is unknown, when it is.
+    pub unknown: Option<String>,
+}
+
+/// The field of `RegionPrice` for an OS and priority, as `prices.yaml` names it.
+pub fn price_field(os: Os, spot: bool) -> &'static str {
+    match (os, spot) {
+        (Os::Linux, false) => "linux",
+        (Os::Linux, true) => "linux_spot",
+        (Os::Windows, false) => "windows",
+        (Os::Windows, true) => "windows_spot",
+    }
+}
+
+fn kind_of(os: Os, spot: bool) -> String {
+    format!("{} {}", if os == Os::Windows { "windows" } else { "linux" }, if spot { "spot" } else { "on-demand" })
+}
+
+/// The date in a price source line: `… (as of YYYY-MM-DD)` or `… fetched YYYY-MM-DD)`.
+fn date_in(source: &str) -> Option<String> {
+    let at = source.rfind("as of ").map(|i| i + 6).or_else(|| source.rfind("fetched ").map(|i| i + 8))?;
+    let d = source.get(at..at + 10)?;
+    (d.len() == 10 && d.as_bytes()[4] == b'-' && d.as_bytes()[7] == b'-').then(|| d.to_owned())
+}
+
+/// Price one planned pool in `region` (unknown when the region is).
+pub fn plan_cost(catalog: &Catalog, p: &PoolPricing<'_>, region: Option<&str>) -> PlanCost {
+    let kind = kind_of(p.os, p.spot);
+    let field = price_field(p.os, p.spot);
+    let price = region.and_then(|r| catalog.price(p.size, r)).and_then(|rp| pick(rp, p.os, p.spot));
+    let source = match (price, region) {
+        (Some(_), Some(r)) => catalog.price_source(p.size, r, field),
+        _ => None,
+    };
+    let unknown = match (price, region) {
+        (Some(_), _) => None,
+        (None, None) => Some(
+            "the cluster's region is not known offline: name the region, or run with credentials to read it".to_owned(),
+        ),
+        (None, Some(r)) => Some(format!("no {kind} price for {} in {r}; `aksgpu prices refresh` fetches it", p.size)),
+    };
+    PlanCost {
+        pool: p.pool.to_owned(),
+        vm_size: p.size.to_owned(),
+        price_kind: kind,
+        region: region.map(str::to_owned),
+        currency: catalog.prices.currency.clone(),
+        price_per_node_hour: price,
+        min_nodes: p.min_nodes,
+        max_nodes: p.max_nodes,
+        hourly_at_min: hourly(price, p.min_nodes),
+        hourly_at_max: hourly(price, p.max_nodes),
+        monthly_at_min: monthly(price, p.min_nodes),
+        monthly_at_max: monthly(price, p.max_nodes),
+        price_date: source.as_deref().and_then(date_in),
+        price_source: source,
+        unknown,
+    }
+}
+
+/// Whole days from a YYYY-MM-DD date to `now`, or `None` for a date that does not parse.
+pub fn age_days(date: &str, now: std::time::SystemTime) -> Option<u64> {
+    let then = crate::pricing::epoch_of(date)?;
+    let now = now.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs();
+    Some(now.saturating_sub(then) / 86_400)
+}
+
+/// What the bundled table lacks, said up front wherever it matters.
+pub const OFFLINE_GAPS: &str =
+    "the bundled prices have no Windows prices and no spot prices outside the US; `aksgpu prices refresh` fetches them";
+
+/// A note when the bundled prices dated `as_of` are older than `STALE_AFTER_DAYS` at `now`.
+pub fn stale_note(as_of: &str, now: std::time::SystemTime) -> Option<String> {
+    let days = age_days(as_of, now).filter(|d| *d > STALE_AFTER_DAYS)?;
+    Some(format!("bundled prices are {days} days old (as of {as_of}); `aksgpu prices refresh` fetches current ones"))
+}
+
+/// The notes a priced plan carries, said before the figures: bundled prices older than
+/// `STALE_AFTER_DAYS`, and which prices the bundled table lacks (spot outside the US,
+/// Windows) when the plan asks for them.
+pub fn plan_notes(catalog: &Catalog, costs: &[PlanCost], now: std::time::SystemTime) -> Vec<String> {
+    let mut notes = Vec::new();
+    let bundled = |c: &PlanCost| c.price_source.as_deref().is_none_or(|s| !s.contains("live cache"));
+    if costs.iter().any(|c| c.price_per_node_hour.is_some() && bundled(c)) {
+        notes.extend(stale_note(&catalog.prices.as_of, now));
+    }
+    let gaps = costs.iter().any(|c| bundled(c) && (c.price_kind.contains("spot") || c.price_kind.contains("windows")));
+    if gaps {
+        notes.push(OFFLINE_GAPS.to_owned());
+    }
+    notes
 }
 
 #[cfg(test)]
@@ -299,6 +465,72 @@ mod tests {
         let mut w = input("Standard_NC4as_T4_v3");
         w.os = Os::Windows;
         assert!(estimate(&c, &w).price_unknown);
+    }
+
+    fn pricing(size: &str, os: Os, spot: bool) -> PoolPricing<'_> {
+        PoolPricing { pool: "gpu", size, os, spot, min_nodes: 1, max_nodes: 3 }
+    }
+
+    /// Hand-worked: $3.673/h × 3 = $11.019 → $11.02; × 730 h = $8,043.87 (exact, no drift).
+    #[test]
+    fn sums_are_exact() {
+        // As floats, 0.1 + 0.2 = 0.30000000000000004.
+        assert_eq!(sum_cents([Some(0.1), Some(0.2)]), Some(0.3));
+        assert_eq!(sum_cents([Some(2681.29), Some(8043.87)]), Some(10725.16));
+        assert_eq!(sum_cents([Some(1.0), None]), None);
+    }
+
+    #[test]
+    fn plan_cost_at_min_and_max_with_date() {
+        let c = Catalog::bundled().expect("catalog");
+        let r = plan_cost(&c, &pricing("Standard_NC24ads_A100_v4", Os::Linux, false), Some("eastus"));
+        assert_eq!((r.hourly_at_min, r.hourly_at_max), (Some(3.67), Some(11.02)));
+        assert_eq!((r.monthly_at_min, r.monthly_at_max), (Some(2681.29), Some(8043.87)));
+        assert_eq!(r.price_date.as_deref(), Some("2026-06-18"));
+        assert_eq!(r.currency, "USD");
+        assert!(r.unknown.is_none());
+        let offline = plan_cost(&c, &pricing("Standard_NC24ads_A100_v4", Os::Linux, false), None);
+        assert_eq!(offline.hourly_at_min, None);
+        assert!(offline.unknown.expect("why").contains("region is not known offline"));
+    }
+
+    #[test]
+    fn stale_note_follows_the_clock() {
+        use std::time::{Duration, UNIX_EPOCH};
+        let c = Catalog::bundled().expect("catalog");
+        let costs = [plan_cost(&c, &pricing("Standard_NC24ads_A100_v4", Os::Linux, false), Some("eastus"))];
+        let day = |d: &str| UNIX_EPOCH + Duration::from_secs(crate::pricing::epoch_of(d).expect("date"));
+        // 2026-06-18 + 90 days = 2026-09-16: no note; a day later, a note.
+        assert!(plan_notes(&c, &costs, day("2026-09-16")).is_empty());
+        let notes = plan_notes(&c, &costs, day("2026-12-02"));
+        assert_eq!(
+            notes,
+            ["bundled prices are 167 days old (as of 2026-06-18); `aksgpu prices refresh` fetches current ones"]
+        );
+        let win = [plan_cost(&c, &pricing("Standard_NC4as_T4_v3", Os::Windows, false), Some("westeurope"))];
+        let notes = plan_notes(&c, &win, day("2026-07-01"));
+        assert!(notes.iter().any(|n| n.contains("no Windows prices")), "{notes:?}");
+        assert!(win[0].unknown.as_deref().is_some_and(|u| u.contains("prices refresh")));
+    }
+
+    /// `OFFLINE_GAPS` tells the truth about the bundled table: no Windows price at all, and
+    /// spot prices only in regions whose geography is the United States.
+    #[test]
+    fn the_offline_gaps_note_matches_the_bundled_table() {
+        let c = Catalog::bundled().expect("catalog");
+        let us: Vec<&str> =
+            c.regions.regions.iter().filter(|r| r.geography == "United States").map(|r| r.name.as_str()).collect();
+        let mut spot_regions = 0;
+        for size in &c.sizes {
+            for (region, p) in c.price_regions(&size.name) {
+                assert!(p.windows.is_none() && p.windows_spot.is_none(), "{} {region}", size.name);
+                if p.linux_spot.is_some() {
+                    assert!(us.contains(&region), "spot price outside the US: {} {region}", size.name);
+                    spot_regions += 1;
+                }
+            }
+        }
+        assert!(spot_regions > 0);
     }
 
     #[test]

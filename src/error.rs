@@ -100,6 +100,7 @@ fn arm_exit_code(e: &ArmError) -> u8 {
         | ArmError::PollingLost { .. }
         | ArmError::OutcomeUnknown { .. }
         | ArmError::Unconfirmed { .. }
+        | ArmError::Pending { .. }
         | ArmError::Deadline { .. } => exit::TIMEOUT,
         ArmError::Config { .. } => exit::USAGE,
         _ => exit::FAILED,

@@ -27,6 +27,7 @@ pub mod plan;
 pub mod pricing;
 pub mod provision;
 pub mod recommend;
+pub mod resources;
 pub mod units;
 pub mod wizard;
 
@@ -110,7 +111,10 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::Diff(a) => commands::gitops::diff(ctx, a),
         Command::Export(a) => commands::gitops::export(ctx, a),
         Command::Completions(a) => Ok(ctx.printer.out(&commands::completions::script(a.shell))?),
-        Command::Man(a) => Ok(ctx.printer.out(&commands::man::page(&a.command)?)?),
+        Command::Man(a) => match &a.install {
+            Some(dir) => commands::man::install(ctx, dir),
+            None => Ok(ctx.printer.out(&commands::man::page(&a.command)?)?),
+        },
     }
 }
 

@@ -61,9 +61,56 @@ pub fn cache_dir() -> Option<PathBuf> {
         .or_else(|| var("HOME").map(|h| h.join(".cache").join("aksgpu")))
 }
 
-/// The cache file path.
+/// The cache file path (USD).
 pub fn cache_path() -> Option<PathBuf> {
-    cache_dir().map(|d| d.join("prices.json"))
+    cache_path_for("USD")
+}
+
+/// The cache of one currency: `prices.json` for USD, `prices-EUR.json` for EUR, …, so a
+/// refresh in one currency never replaces another's.
+pub fn cache_path_for(currency: &str) -> Option<PathBuf> {
+    let c = currency.to_ascii_uppercase();
+    cache_dir().map(|d| d.join(if c == "USD" { "prices.json".to_owned() } else { format!("prices-{c}.json") }))
+}
+
+/// Replace every price with a non-USD cache's: bundled USD figures are never relabelled in
+/// another currency, so a size or region the cache lacks has no price. `Err` says why the
+/// cache cannot be used (absent, wrong currency, older than `MAX_AGE`).
+pub fn use_currency(
+    catalog: &mut Catalog,
+    cache: Option<PriceCache>,
+    currency: &str,
+    path: &Path,
+    now: SystemTime,
+) -> Result<PriceSource, String> {
+    let Some(cache) = cache else {
+        return Err(format!("no {currency} prices are cached ({} does not exist)", path.display()));
+    };
+    if !cache.currency.eq_ignore_ascii_case(currency) {
+        return Err(format!("{} holds {} prices, not {currency}", path.display(), cache.currency));
+    }
+    let now_s = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let age = now_s.saturating_sub(cache.fetched_at);
+    if age > MAX_AGE.as_secs() {
+        return Err(format!("the {currency} price cache is {} days old", age / 86_400));
+    }
+    let origin: std::sync::Arc<str> =
+        format!("{} (live cache, {currency}, fetched {})", cache.source, date_of(cache.fetched_at)).into();
+    catalog.prices.sizes.clear();
+    catalog.prices.from_cache.clear();
+    catalog.prices.currency = currency.to_owned();
+    for (size, regions) in cache.sizes {
+        let entry = catalog.prices.sizes.entry(size.clone()).or_default();
+        for (region, p) in regions {
+            catalog.prices.from_cache.insert((size.clone(), region.clone()), origin.clone());
+            entry.insert(region.as_str().into(), p);
+        }
+    }
+    Ok(PriceSource::Cache {
+        path: path.display().to_string(),
+        fetched_at: cache.fetched_at,
+        age_days: age as f64 / 86_400.0,
+    })
 }
 
 /// A cache larger than this is ignored: a refresh of every catalog size in every region is
@@ -169,6 +216,11 @@ pub fn write_cache(path: &Path, cache: &PriceCache) -> std::io::Result<()> {
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// YYYY-MM-DD → unix seconds (UTC midnight).
+pub fn epoch_of(date: &str) -> Option<u64> {
+    bundled_epoch(date)
 }
 
 fn bundled_epoch(as_of: &str) -> Option<u64> {

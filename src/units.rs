@@ -194,6 +194,93 @@ pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
     Ok(std::time::Duration::from_secs_f64(total))
 }
 
+/// An amount of money in millionths of a currency unit (micro-dollars for USD), the unit the
+/// bundled price table is packed in (`build.rs`). Sums and products over node counts and
+/// hours are exact integer arithmetic, so `3 × $3.673` is `$11.019`, never `11.018999…`;
+/// it is rounded to cents once, for display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Amount(i64);
+
+impl Amount {
+    /// The largest amount held: about 9.2 × 10¹² units, far above any fleet's yearly bill.
+    const LIMIT: f64 = 9.2e12;
+
+    /// From millionths.
+    pub const fn from_micros(micros: i64) -> Amount {
+        Amount(micros)
+    }
+
+    /// From a decimal figure (a price read from YAML or JSON), rounded to the nearest
+    /// millionth; `None` when not finite or beyond `LIMIT`.
+    pub fn from_f64(v: f64) -> Option<Amount> {
+        (v.is_finite() && v.abs() <= Self::LIMIT).then(|| Amount((v * 1e6).round() as i64))
+    }
+
+    /// The amount in millionths.
+    pub const fn micros(self) -> i64 {
+        self.0
+    }
+
+    /// `self × n`, or `None` on overflow.
+    pub fn times(self, n: u64) -> Option<Amount> {
+        i64::try_from(n).ok().and_then(|n| self.0.checked_mul(n)).map(Amount)
+    }
+
+    /// `self + other`, or `None` on overflow.
+    pub fn plus(self, other: Amount) -> Option<Amount> {
+        self.0.checked_add(other.0).map(Amount)
+    }
+
+    /// `self × num / den`, rounded half away from zero; `None` on overflow or `den == 0`.
+    pub fn ratio(self, num: u64, den: u64) -> Option<Amount> {
+        let (n, d) = (i128::from(self.0) * i128::from(num), i128::from(den));
+        if d == 0 {
+            return None;
+        }
+        let q = (n.abs() + d / 2) / d;
+        i64::try_from(if n < 0 { -q } else { q }).ok().map(Amount)
+    }
+
+    /// Rounded to whole cents (half away from zero), as the decimal figure JSON carries.
+    pub fn to_cents_f64(self) -> f64 {
+        let c = (self.0.abs() + 5_000) / 10_000;
+        let c = if self.0 < 0 { -c } else { c };
+        c as f64 / 100.0
+    }
+
+    /// Exact decimal value (for prices shown per node, e.g. `3.673`).
+    pub fn to_f64(self) -> f64 {
+        self.0 as f64 / 1e6
+    }
+}
+
+/// The symbol for a currency code: `$`, `€`, `£`, or the code and a space (`CHF `).
+pub fn currency_symbol(code: &str) -> String {
+    match code.to_ascii_uppercase().as_str() {
+        "USD" => "$".to_owned(),
+        "EUR" => "€".to_owned(),
+        "GBP" => "£".to_owned(),
+        "JPY" => "¥".to_owned(),
+        other => format!("{other} "),
+    }
+}
+
+/// `money` in any currency: `€1.23`, `£2,555`, `CHF 4.00`; USD is `money` itself.
+pub fn money_in(v: Option<f64>, currency: &str) -> String {
+    let usd = money(v);
+    if currency.eq_ignore_ascii_case("USD") {
+        return usd;
+    }
+    let sym = currency_symbol(currency);
+    if let Some(rest) = usd.strip_prefix("-$") {
+        return format!("-{sym}{rest}");
+    }
+    match usd.strip_prefix('$') {
+        Some(rest) => format!("{sym}{rest}"),
+        None => usd,
+    }
+}
+
 /// Above this, amounts print in scientific notation: an f64 holds 15 exact digits, and a
 /// whole-dollar conversion of a larger value would saturate (1e308 once printed as
 /// `$18,446,744,073,709,551,615`).
@@ -245,6 +332,29 @@ mod tests {
         assert_eq!(money(Some(f64::NAN)), "unknown");
         assert_eq!(money(Some(-1234.0)), "-$1,234");
         assert_eq!(per_hour(Some(0.5)), "$0.50/h");
+    }
+
+    #[test]
+    fn amounts_are_exact() {
+        let p = Amount::from_f64(3.673).expect("price");
+        assert_eq!(p.micros(), 3_673_000);
+        assert_eq!(p.times(3).map(Amount::micros), Some(11_019_000));
+        // Float arithmetic drifts here: 0.1 × 3 = 0.30000000000000004.
+        assert_eq!(Amount::from_f64(0.1).and_then(|a| a.times(3)), Amount::from_f64(0.3));
+        // 730 h at $3.673 = $2,681.29 exactly; half a cent rounds away from zero.
+        assert_eq!(p.times(730).map(Amount::to_cents_f64), Some(2681.29));
+        assert_eq!(Amount::from_micros(5_000).to_cents_f64(), 0.01);
+        assert_eq!(Amount::from_micros(-5_000).to_cents_f64(), -0.01);
+        assert_eq!(p.ratio(8 * 730, 24).map(Amount::micros), Some(893_763_333));
+        assert_eq!(p.ratio(1, 0), None);
+        assert_eq!(Amount::from_micros(i64::MAX).times(2), None);
+        assert_eq!(Amount::from_f64(f64::NAN), None);
+        assert_eq!(Amount::from_f64(1e300), None);
+        assert_eq!(money_in(Some(2555.0), "EUR"), "€2,555");
+        assert_eq!(money_in(Some(1.5), "gbp"), "£1.50");
+        assert_eq!(money_in(Some(-4.0), "CHF"), "-CHF 4.00");
+        assert_eq!(money_in(Some(4.0), "USD"), "$4.00");
+        assert_eq!(money_in(None, "EUR"), "unknown");
     }
 
     #[test]

@@ -256,6 +256,12 @@ impl ArmClient {
         self.deadline.map_or(own, |d| d.min(own))
     }
 
+    /// Refuse (before sending) a URL the token must not go to: another host, scheme or port
+    /// than the ARM endpoint.
+    pub fn check_url(&self, url: &str) -> Result<(), ArmError> {
+        self.checked_url(&Req::get(url)).map(|_| ())
+    }
+
     fn checked_url(&self, req: &Req) -> Result<reqwest::Url, ArmError> {
         let url = self.endpoint.resolve(&req.url)?;
         if !self.endpoint.may_carry_token(&url) {

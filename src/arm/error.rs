@@ -177,6 +177,11 @@ pub enum ArmError {
     /// Polling lost the connection too often.
     #[error("lost contact with Azure while waiting for {what} ({message}); the operation is still running in Azure")]
     PollingLost { what: String, message: String, resume: String },
+    /// An operation goes on in Azure that this run does not follow: the operation URL of an
+    /// accepted write points at a host the token must not go to, or `--no-wait` met an
+    /// operation already running. `resume` follows it.
+    #[error("{what}: {message}")]
+    Pending { what: String, message: String, resume: String },
     /// Refused before sending: a configuration problem (endpoint, URL, subscription).
     #[error("{message}")]
     Config { message: String, hint: Option<String> },
@@ -262,7 +267,9 @@ impl ArmError {
                 h.push("check the network and that the ARM endpoint is reachable".into());
                 h.push(ids(None, correlation_id));
             }
-            ArmError::TimedOut { resume, .. } | ArmError::PollingLost { resume, .. } => {
+            ArmError::TimedOut { resume, .. }
+            | ArmError::PollingLost { resume, .. }
+            | ArmError::Pending { resume, .. } => {
                 h.push(format!("resume with: {resume}"));
             }
             ArmError::Unconfirmed { resume, .. } => h.push(format!("check its state with: {resume}")),

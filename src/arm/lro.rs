@@ -19,13 +19,14 @@ use serde_json::Value;
 use super::client::{ArmClient, ArmResponse, Req};
 use super::error::{ArmError, ErrorBody};
 use super::retry::retry_after;
+use crate::resources::OperationStatus;
 
 /// The first wait between polls when the server sends no `Retry-After`.
 pub const FIRST_INTERVAL: Duration = Duration::from_secs(5);
 /// The longest wait between polls when the server sends no `Retry-After`.
 pub const MAX_INTERVAL: Duration = Duration::from_secs(30);
 const MIN_INTERVAL: Duration = Duration::from_secs(1);
-/// Polls in a row that may lose the connection.
+/// Polls in a row that may lose the connection (the next one lost ends the wait).
 pub const MAX_DROPPED_POLLS: u32 = 3;
 /// Polls in a row that may answer 404 (the operation or resource is not visible yet).
 pub const NOT_FOUND_GRACE: u32 = 5;
@@ -138,13 +139,22 @@ impl Poller {
         op: &Operation,
         progress: &(dyn Fn(&str) + Sync),
     ) -> Result<Polled, ArmError> {
+        // An operation URL elsewhere gets no token; the write was accepted all the same, so the
+        // truth is "still running, follow it from here", not a configuration error.
+        if let Err(refused) = client.check_url(url) {
+            return Err(ArmError::Pending {
+                what: op.what.clone(),
+                message: format!("accepted by Azure and still running, but not followed here: {refused}"),
+                resume: op.resume.clone(),
+            });
+        }
         let resp = match client.send(&Req::get(url)).await {
             Ok(r) => r,
             Err(ArmError::Deadline { .. }) => return Err(timed_out(op)),
             Err(ArmError::Transport { message, .. }) => {
                 self.dropped += 1;
-                progress(&format!("connection lost ({}/{MAX_DROPPED_POLLS}), retrying", self.dropped));
-                if self.dropped >= MAX_DROPPED_POLLS {
+                progress(&format!("connection lost ({} in a row, {MAX_DROPPED_POLLS} tolerated)", self.dropped));
+                if self.dropped > MAX_DROPPED_POLLS {
                     return Err(ArmError::PollingLost { what: op.what.clone(), message, resume: op.resume.clone() });
                 }
                 return Ok(Polled::Again);
@@ -180,8 +190,17 @@ pub async fn wait(
     if !matches!(initial.status, 200 | 201 | 202 | 204) {
         return Err(initial.to_error());
     }
-    let body = initial.value()?;
     let is_write = *method == Method::PUT || *method == Method::PATCH;
+    let body = match initial.value() {
+        Ok(v) => v,
+        // A 2xx to a write means Azure accepted it, even when the body cannot be read (cut
+        // short by a proxy): reconcile by polling and a final GET instead of failing.
+        Err(_) if is_write => {
+            progress("accepted; the answer's body could not be read, so the resource is read instead");
+            Value::Null
+        }
+        Err(e) => return Err(e),
+    };
     if is_write {
         if let Some(state) = provisioning_state(&body).map(str::to_owned) {
             if is_terminal(&state) {
@@ -244,7 +263,8 @@ async fn step(
     match via {
         Via::AsyncOperation(_) => {
             let v = resp.value()?;
-            let Some(status) = v.get("status").and_then(Value::as_str) else {
+            let typed: OperationStatus = crate::resources::parse(&v, "operation").unwrap_or_default();
+            let Some(status) = typed.status.as_deref() else {
                 // e.g. {"error":{"code":"BadGatewayConnection"}} with no status: try again.
                 progress("waiting (no status in the reply)");
                 return Ok(None);

@@ -60,6 +60,9 @@ pub fn dry_run_subscription(args: &ArmArgs) -> Result<String, Error> {
 pub struct DryRun {
     #[serde(skip)]
     header: String,
+    /// Printed after the steps in a table (the plan's cost).
+    #[serde(skip)]
+    footer: String,
     dry_run: bool,
     steps: Vec<crate::plan::Step>,
     #[serde(flatten)]
@@ -73,7 +76,13 @@ impl DryRun {
             serde_json::Value::Object(m) => m,
             _ => serde_json::Map::new(),
         };
-        Self { header: header.to_owned(), dry_run: true, steps: plan.absolute(base).steps, extra }
+        Self {
+            header: header.to_owned(),
+            footer: String::new(),
+            dry_run: true,
+            steps: plan.absolute(base).steps,
+            extra,
+        }
     }
 }
 
@@ -90,8 +99,26 @@ impl crate::output::Render for DryRun {
                 out.push_str(&pretty.lines().map(|l| format!("   {l}\n")).collect::<String>());
             }
         }
+        if !self.footer.is_empty() {
+            out.push('\n');
+            out.push_str(&self.footer);
+        }
         out
     }
+}
+
+/// Print a dry-run plan with its cost: the table after the steps, `cost` in JSON and YAML.
+pub fn render_priced_plan(
+    p: &crate::output::Printer,
+    format: crate::cli::Format,
+    (base, plan, header): (&str, &crate::plan::Plan, &str),
+    extra: serde_json::Value,
+    cost: &crate::commands::money::PlanPricing,
+) -> Result<(), Error> {
+    let mut d = DryRun::new(base, plan, header, extra);
+    d.footer = cost.text();
+    d.extra.insert("cost".into(), serde_json::to_value(cost).unwrap_or_default());
+    Ok(crate::output::emit(p, format, &d)?)
 }
 
 /// Print a dry-run plan (see [`DryRun`]).

@@ -17,7 +17,8 @@ use crate::provision::features::Feature;
 use crate::provision::operator::{self, InstallRequest};
 use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
 use crate::provision::Progress;
-use crate::recommend::{Os, HOURS_PER_MONTH};
+use crate::recommend::Os;
+use crate::resources::{self, ManagedCluster};
 
 impl From<CreateError> for Error {
     fn from(e: CreateError) -> Self {
@@ -28,32 +29,104 @@ impl From<CreateError> for Error {
     }
 }
 
-fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Result<String, Error> {
-    let ra = a.recommend_args();
+/// What the cluster says that a choice depends on: its location and Kubernetes version.
+#[derive(Debug, Clone, Default)]
+pub struct ClusterFacts {
+    /// The cluster as read (handed to preflight so it is read once).
+    pub raw: Option<Value>,
+    pub location: Option<String>,
+    pub kubernetes: Option<crate::catalog::KubeVersion>,
+}
+
+impl ClusterFacts {
+    /// From a cluster GET: a cluster without `location` is an error naming the field.
+    pub fn from_cluster(v: Value) -> Result<Self, Error> {
+        let c: ManagedCluster = resources::parse(&v, "cluster").map_err(refused)?;
+        let location = c.location().map_err(refused)?;
+        let kubernetes = c.kubernetes_version().and_then(|k| crate::catalog::KubeVersion::parse(k).ok());
+        Ok(Self { raw: Some(v), location: Some(location), kubernetes })
+    }
+}
+
+fn refused(e: resources::MissingField) -> Error {
+    Error::Refused { message: e.to_string(), hint: None }
+}
+
+/// `--recommend` ranks and prices in the cluster's location with its Kubernetes version (and
+/// the pool's OS, from the flags); an explicit `--location` or `--kubernetes-version` wins.
+fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, facts: &ClusterFacts, p: &Printer) -> Result<String, Error> {
+    let mut ra = a.recommend_args();
+    if ra.region.is_none() {
+        ra.region = facts.location.clone();
+    }
+    if ra.k8s_version.is_none() {
+        ra.k8s_version = facts.kubernetes;
+    }
     if !crate::commands::recommend::has_requirements(&ra) {
         return Err(Error::usage(
             "--recommend needs a workload description",
             Some("add --workload and/or --model (or --gpu-memory-min), or pass --vm-size".into()),
         ));
     }
-    let top = match crate::commands::recommend::top_recommendation(catalog, &ra)? {
+    let top = match crate::commands::recommend::top_recommendation(catalog, &ra).map_err(own_flags_error)? {
         Ok(top) => top,
         Err(why) => {
             return Err(Error::NoFit {
-                message: format!("--recommend found no size that fits (the {why} check removed the last candidates)"),
+                message: own_flags(&format!(
+                    "--recommend found no size that fits (the {why} check removed the last candidates)"
+                )),
                 hint: Some("run `aksgpu recommend` with the same flags to see why".into()),
             })
         }
     };
-    p.note(&format!("recommended {}: {}", top.vm_size, top.reasons.join("; ")));
+    p.note(&own_flags(&format!("recommended {}: {}", top.vm_size, top.reasons.join("; "))));
     for w in &top.warnings {
-        p.note(&format!("warning: {w}"));
+        p.note(&own_flags(&format!("warning: {w}")));
     }
     Ok(top.vm_size)
 }
 
+/// `recommend`'s flags that create-pool spells differently, and create-pool's names for them.
+const RECOMMEND_TO_CREATE_POOL: &[(&str, &str)] =
+    &[("--region", "--location"), ("--k8s-version", "--kubernetes-version")];
+
+/// Text from `recommend` with its flags named as create-pool spells them (a hint must name a
+/// flag the command has).
+fn own_flags(text: &str) -> String {
+    let mut out = text.to_owned();
+    for (from, to) in RECOMMEND_TO_CREATE_POOL {
+        let mut rebuilt = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while let Some(i) = rest.find(from) {
+            let after = rest[i + from.len()..].chars().next();
+            let whole = after.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-'));
+            rebuilt.push_str(&rest[..i]);
+            rebuilt.push_str(if whole { to } else { from });
+            rest = &rest[i + from.len()..];
+        }
+        rebuilt.push_str(rest);
+        out = rebuilt;
+    }
+    out
+}
+
+fn own_flags_error(e: Error) -> Error {
+    match e {
+        Error::Usage { message, hint } => {
+            Error::Usage { message: own_flags(&message), hint: hint.map(|h| own_flags(&h)) }
+        }
+        other => other,
+    }
+}
+
 /// Validate the flags into a spec.
-pub fn spec(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str, p: &Printer) -> Result<PoolSpec, Error> {
+pub fn spec(
+    catalog: &Catalog,
+    a: &CreatePoolArgs,
+    subscription: &str,
+    facts: &ClusterFacts,
+    p: &Printer,
+) -> Result<PoolSpec, Error> {
     let mut notes = Vec::new();
     let gpu_driver = match (a.pool.gpu_driver, a.install_operator) {
         (None, true) => {
@@ -75,7 +148,7 @@ pub fn spec(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str, p: &Print
     }
     let vm_size = match (&a.vm_size, a.recommend) {
         (Some(s), _) => s.clone(),
-        (None, true) => pick_recommended(catalog, a, p)?,
+        (None, true) => pick_recommended(catalog, a, facts, p)?,
         (None, false) => {
             return Err(Error::usage(
                 "--vm-size is required",
@@ -88,6 +161,18 @@ pub fn spec(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str, p: &Print
         PoolSpec::validate(catalog, &req).map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
     spec.notes.extend(notes);
     Ok(spec)
+}
+
+/// The pool as the cost module prices it.
+pub fn pricing(spec: &PoolSpec) -> crate::cost::PoolPricing<'_> {
+    crate::cost::PoolPricing {
+        pool: &spec.name,
+        size: &spec.size.name,
+        os: spec.os,
+        spot: spec.spot,
+        min_nodes: spec.min_nodes(),
+        max_nodes: spec.max_nodes(),
+    }
 }
 
 /// Hourly cost of the pool at min and max nodes, if the catalog knows the price.
@@ -115,8 +200,8 @@ pub fn cost(catalog: &Catalog, spec: &PoolSpec, region: Option<&str>) -> Cost {
         (Os::Windows, false) => p.windows,
         (Os::Windows, true) => p.windows_spot,
     });
-    let at = |n: u32| price.map(|p| (p * f64::from(n) * 100.0).round() / 100.0);
-    let month = |n: u32| price.map(|p| (p * f64::from(n) * HOURS_PER_MONTH * 100.0).round() / 100.0);
+    let at = |n: u32| crate::cost::hourly(price, n);
+    let month = |n: u32| crate::cost::monthly(price, n);
     Cost {
         price_per_node_hour: price,
         region: region.map(str::to_owned),
@@ -216,9 +301,38 @@ fn connect(a: &CreatePoolArgs, p: &Printer) -> Result<(crate::arm::ArmClient, St
     }
 }
 
+/// With `--recommend` and credentials, read the cluster once for its location and version (the
+/// choice depends on them; preflight reuses the read). Otherwise nothing is read here.
+fn cluster_facts(
+    ctx: &Ctx,
+    a: &CreatePoolArgs,
+    client: &crate::arm::ArmClient,
+    subscription: &str,
+) -> Result<ClusterFacts, Error> {
+    if !a.recommend || a.vm_size.is_some() || a.skip_preflight || !client.has_credentials() {
+        return Ok(ClusterFacts::default());
+    }
+    let path = crate::plan::cluster_path(subscription, &a.at.target.resource_group, &a.at.target.cluster);
+    let url = crate::plan::with_api(&path, crate::arm::api::AKS);
+    let read = azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
+        report("reading the cluster's location and Kubernetes version");
+        client.get_json::<Value>(&url).await.map_err(Error::from)
+    });
+    match read {
+        Ok(v) => ClusterFacts::from_cluster(v),
+        // A dry run whose credentials fail still plans from the flags alone.
+        Err(Error::Arm(e)) if a.dry_run && matches!(*e, crate::arm::ArmError::Auth { .. }) => {
+            Ok(ClusterFacts::default())
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// `aksgpu create-pool`
 pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
-    let catalog = ctx.catalog()?;
+    let mut catalog = ctx.catalog()?;
+    crate::commands::money::with_live_prices(&mut catalog, &ctx.printer);
+    let catalog = catalog;
     if let Some(l) = &a.location {
         crate::commands::recommend::region_arg(&catalog, "--location", l)?;
     }
@@ -231,19 +345,24 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         .into());
     }
     let (client, subscription, auth) = connect(a, p)?;
-    let spec = spec(&catalog, a, &subscription, p)?;
+    let facts = cluster_facts(ctx, a, &client, &subscription)?;
+    let mut spec = spec(&catalog, a, &subscription, &facts, p)?;
     if a.install_operator {
-        check_operator_pool(&catalog, &spec)?;
+        spec.warnings.extend(check_operator_pool(&catalog, &spec)?);
     }
     for n in &spec.notes {
         p.note(&format!("note: {n}"));
+    }
+    for w in &spec.warnings {
+        p.note(&format!("warning: {w}"));
     }
     let mut opts = CreateOptions {
         dry_run: a.dry_run,
         no_wait: a.no_wait,
         skip_preflight: a.skip_preflight,
         timeout: a.at.arm.timeout,
-        location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()),
+        location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()).or(facts.location.clone()),
+        cluster: facts.raw.clone(),
         abort_on_interrupt: a.abort_on_interrupt,
     };
     if needs_confirmation(ctx, a)? {
@@ -310,22 +429,21 @@ fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Re
     Ok(operator::plan(&install))
 }
 
-/// With `--install-operator`: the pool must suit the NVIDIA GPU Operator, and the autoscaler
-/// minimum must meet the catalog's rule.
-fn check_operator_pool(catalog: &Catalog, spec: &PoolSpec) -> Result<(), Error> {
-    use crate::plan::install::{operator_pool_problem, OperatorPoolProblem as P};
+/// With `--install-operator`: the pool must suit the NVIDIA GPU Operator; an autoscaler
+/// minimum below the catalog's advice is a warning (returned), not a refusal.
+fn check_operator_pool(catalog: &Catalog, spec: &PoolSpec) -> Result<Option<String>, Error> {
+    use crate::plan::install::{autoscaler_min_warning, operator_pool_problem, OperatorPoolProblem as P};
     Err(match operator_pool_problem(catalog, spec) {
-        None => return Ok(()),
+        None => return Ok(None),
         Some(P::Windows) => {
             Error::usage("--install-operator: the NVIDIA GPU Operator does not support Windows pools", None)
         }
         Some(P::Amd) => {
             Error::usage("--install-operator: the NVIDIA GPU Operator is for NVIDIA GPUs; this size is AMD", None)
         }
-        Some(P::AutoscalerMin { min, required, rule }) => Error::usage(
-            format!("--min-count {min}: with --install-operator the autoscaler minimum must be at least {required}"),
-            Some(rule),
-        ),
+        Some(P::AutoscalerMin { min, required, rule }) => {
+            return Ok(Some(autoscaler_min_warning(min, required, &rule)))
+        }
     })
 }
 
@@ -338,7 +456,7 @@ fn render(
     base: String,
 ) -> Result<(), Error> {
     match o {
-        CreateOutcome::DryRun { plan, facts_read, note } => {
+        CreateOutcome::DryRun { plan, facts_read, note, location } => {
             if let Some(n) = note {
                 p.note(&format!("note: {n}"));
             }
@@ -347,7 +465,8 @@ fn render(
                 "Dry run: no change is made. Preflight {}.",
                 if *facts_read { "reads ran and passed" } else { "reads were not run" }
             );
-            azure::render_plan(p, format, &base, plan, &header, json!({"preflight": preflight}))?;
+            let cost = crate::commands::money::PlanPricing::new(catalog, &[pricing(spec)], location.as_deref());
+            azure::render_priced_plan(p, format, (&base, plan, &header), json!({"preflight": preflight}), &cost)?;
         }
         CreateOutcome::Unchanged { pool } => {
             let msg =
@@ -456,6 +575,14 @@ mod tests {
         let c = cost(&catalog, &fixed, Some("eastus"));
         assert!(confirm_prompt(&fixed, &c)
             .ends_with(&format!("{} per hour at 1 node(s), linux on-demand in eastus)?", money(Some(node)))));
+    }
+
+    #[test]
+    fn recommend_flags_are_named_as_create_pool_spells_them() {
+        assert_eq!(
+            own_flags("eastus (cheapest region; --region to choose); --k8s-version 1.30; --regions"),
+            "eastus (cheapest region; --location to choose); --kubernetes-version 1.30; --regions"
+        );
     }
 
     #[test]

@@ -145,7 +145,7 @@ pub async fn cluster_token(
     if az_method == AuthMethod::AccessToken {
         return Err(ArmError::Auth {
             message: "this cluster uses Entra ID: runCommand needs a token for the AKS server app, and AKSGPU_ACCESS_TOKEN is an ARM token".into(),
-            hint: Some("set AKSGPU_CLUSTER_TOKEN=$(az account get-access-token --resource 6dae42f8-4368-4678-94ff-3960e28e3630 --query accessToken -o tsv)".into()),
+            hint: Some("set it: `export AKSGPU_CLUSTER_TOKEN=$(az account get-access-token --resource 6dae42f8-4368-4678-94ff-3960e28e3630 --query accessToken -o tsv)`".into()),
         });
     }
     let scope = crate::provision::runcommand::AKS_SERVER_SCOPE;
@@ -174,7 +174,7 @@ impl From<InstallError> for Error {
                         result.describe(),
                         result.reason.map(|r| format!(": {r}")).unwrap_or_default()
                     ),
-                    hint: Some("fix the cause above and run again; helm upgrade --install is safe to repeat".into()),
+                    hint: Some("fix the cause above and run again; `helm upgrade --install` is safe to repeat".into()),
                 }
             }
             InstallError::NotReady { waited, missing } => Error::from(ArmError::TimedOut {
@@ -320,13 +320,32 @@ pub fn kaito_enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A refused `--instance-type`: with `--override kaito-min-compute-capability`, a refusal by
+/// the catalog's compute-capability floor (its reading of KAITO and vLLM) becomes a warning
+/// (returned); any other refusal stands.
+fn kaito_override(catalog: &Catalog, m: &str, overrides: &[String]) -> Result<String, Error> {
+    let rule =
+        catalog.rules.iter().find(|r| matches!(r.kind, crate::catalog::RuleKind::KaitoMinComputeCapability { .. }));
+    match rule {
+        Some(rule) if m.contains("compute capability") && overrides.contains(&rule.id) => Ok(format!(
+            "warning: overriding catalog rule {} (--instance-type: {m}; source: {}); risk: the preset may fail to start on this GPU",
+            rule.id, rule.source
+        )),
+        Some(rule) if m.contains("compute capability") => Err(Error::usage(
+            format!("--instance-type: {m}"),
+            Some(format!("this rests on the catalog (rule {}); `--override {}` proceeds anyway", rule.id, rule.id)),
+        )),
+        _ => Err(Error::usage(format!("--instance-type: {m}"), None)),
+    }
+}
+
 /// Choose the KAITO instance type for a model (pure): the cheapest KAITO-capable size that
-/// holds it, or check the one given.
+/// holds it, or check the one given (`overrides` may pass the compute-capability floor).
 pub fn kaito_instance(
     catalog: &Catalog,
     model: &crate::catalog::LlmModel,
     instance: Option<&str>,
-    region: Option<&str>,
+    (region, overrides): (Option<&str>, &[String]),
 ) -> Result<(String, u32, Vec<String>), Error> {
     let min_cc = catalog.kaito_min_compute_capability().unwrap_or((8, 0));
     // The same precision, checkpoint and context resolution as `recommend --model`.
@@ -374,7 +393,9 @@ pub fn kaito_instance(
                 did_you_mean(&catalog.suggest_sizes(want)),
             )
         })?;
-        kaito_ok(&size.name).map_err(|m| Error::usage(format!("--instance-type: {m}"), None))?;
+        if let Err(m) = kaito_ok(&size.name) {
+            notes.push(kaito_override(catalog, &m, overrides)?);
+        }
         if let Some(r) = out.recommendations.iter().find(|r| r.vm_size == size.name) {
             return Ok((size.name.clone(), r.fit.nodes, notes));
         }
@@ -395,12 +416,23 @@ pub fn kaito_instance(
         hint: Some("try a smaller model".into()),
     })?;
     notes.push(format!("instance type {}: {}", pick.vm_size, pick.reasons.join("; ")));
+    // The first note says where the choice was priced; the manifest carries it as a comment.
+    let place = match (region, pick.price_region.as_deref()) {
+        (Some(r), _) => format!("chosen for region {r} (priced there)"),
+        (None, Some(r)) => format!(
+            "chosen without a region: the cheapest list price is in {r}; pass --location for your cluster's location"
+        ),
+        (None, None) => "chosen without a region or a price; pass --location for your cluster's location".to_owned(),
+    };
+    notes.insert(0, place);
     Ok((pick.vm_size.clone(), pick.fit.nodes, notes))
 }
 
 /// `aksgpu kaito workspace`
 pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> {
-    let catalog = ctx.catalog()?;
+    let mut catalog = ctx.catalog()?;
+    crate::commands::money::with_live_prices(&mut catalog, &ctx.printer);
+    let catalog = catalog;
     let model = catalog.model(&a.model).ok_or_else(|| {
         Error::usage(
             format!("--model {:?} is not in the catalog", a.model),
@@ -420,11 +452,32 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
         )
         .into());
     };
-    let region =
-        a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?;
-    let (instance, count, notes) = kaito_instance(&catalog, model, a.instance_type.as_deref(), region.as_deref())?;
+    let region = match (&a.cluster, &a.resource_group) {
+        (Some(cluster), Some(rg)) => Some(cluster_location(ctx, a, rg, cluster)?),
+        _ => {
+            a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?
+        }
+    };
+    if let Some(bad) = a.overrides.iter().find(|o| o.as_str() != "kaito-min-compute-capability") {
+        return Err(Error::usage(
+            format!("--override {bad:?}: kaito workspace can only override kaito-min-compute-capability"),
+            None,
+        )
+        .into());
+    }
+    let (instance, count, mut notes) =
+        kaito_instance(&catalog, model, a.instance_type.as_deref(), (region.as_deref(), &a.overrides))?;
+    if let (Some(cluster), Some(first)) = (&a.cluster, notes.first_mut()) {
+        *first = format!("{first}, the location of cluster {cluster}");
+    }
+    let place = match (&region, &a.instance_type) {
+        (Some(r), Some(_)) => format!("instance type given; prices in region {r}"),
+        (None, Some(_)) => "instance type given; no region (pass --location for your cluster's location)".to_owned(),
+        (_, None) => notes.first().cloned().unwrap_or_default(),
+    };
     for n in notes {
-        ctx.printer.note(&format!("note: {n}"));
+        let prefixed = if n.starts_with("warning: ") { n } else { format!("note: {n}") };
+        ctx.printer.note(&prefixed);
     }
     let name = a.name.clone().unwrap_or_else(|| kaito_plan::workspace_name(&model.id));
     let mut labels = BTreeMap::new();
@@ -437,8 +490,38 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
         preset,
         label_selector: labels,
     };
-    let yaml = kaito_plan::workspace_yaml(&spec);
+    // KAITO provisions `count` nodes of the instance type for the workspace: say what they cost.
+    let pool = crate::cost::PoolPricing {
+        pool: &spec.name,
+        size: &spec.instance_type,
+        os: crate::recommend::Os::Linux,
+        spot: false,
+        min_nodes: spec.count,
+        max_nodes: spec.count,
+    };
+    let cost = crate::commands::money::PlanPricing::new(&catalog, &[pool], region.as_deref());
+    for line in cost.lines() {
+        ctx.printer.note(&format!("note: {line}"));
+    }
+    let mut yaml = kaito_plan::workspace_yaml(&spec);
+    if a.output == ManifestFormat::Yaml {
+        yaml.insert_str(0, &format!("# aksgpu: instanceType {}: {place}\n", spec.instance_type));
+    }
     print_document(&ctx.printer, a.output, &yaml)
+}
+
+/// The location of the named cluster (one GET; a cluster without one is an error naming it).
+fn cluster_location(ctx: &Ctx, a: &KaitoWorkspaceArgs, rg: &str, cluster: &str) -> Result<String, Error> {
+    let az = azure::connect(&a.arm)?;
+    let sub = azure::subscription(&az)?;
+    let url = crate::plan::with_api(&crate::plan::cluster_path(&sub, rg, cluster), crate::arm::api::AKS);
+    let client = az.client;
+    let v = azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
+        report("reading the cluster's location");
+        client.get_json::<Value>(&url).await.map_err(Error::from)
+    })?;
+    let facts = crate::commands::create_pool::ClusterFacts::from_cluster(v)?;
+    facts.location.ok_or_else(|| Error::Refused { message: format!("cluster {cluster} has no location"), hint: None })
 }
 
 /// Print a generated YAML document as YAML, or as JSON.

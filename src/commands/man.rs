@@ -107,7 +107,7 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ("auth", &["aksgpu auth status"]),
     ("auth status", &["aksgpu auth status -o json"]),
     ("completions", &["aksgpu completions bash > ~/.local/share/bash-completion/completions/aksgpu"]),
-    ("man", &["aksgpu man create-pool | man -l -", "aksgpu man kaito workspace"]),
+    ("man", &["aksgpu man create-pool | man -l -", "aksgpu man kaito workspace", "aksgpu man --install ~/.local/share/man/man1"]),
 ];
 
 /// The examples of a subcommand path (words joined by one space; "" for the program).
@@ -168,6 +168,39 @@ pub fn page(words: &[String]) -> Result<String, Error> {
     Ok(String::from_utf8_lossy(&buf).into_owned())
 }
 
+/// The file name of a page: `aksgpu.1`, `aksgpu-kaito-workspace.1`.
+pub fn file_name(path: &str) -> String {
+    let mut name = String::from("aksgpu");
+    for w in path.split_whitespace() {
+        name.push('-');
+        name.push_str(w);
+    }
+    name + ".1"
+}
+
+/// `aksgpu man --install DIR`: every page into `DIR` (created if missing), each written to a
+/// temporary file and renamed, so a reader never sees half a page.
+pub fn install(ctx: &crate::commands::Ctx, dir: &std::path::Path) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let fail =
+        |what: &str, e: std::io::Error| Error::usage(format!("man --install {}: {what}: {e}", dir.display()), None);
+    std::fs::create_dir_all(dir).map_err(|e| fail("cannot create the directory", e))?;
+    let paths = paths();
+    for path in &paths {
+        let words: Vec<String> = path.split_whitespace().map(str::to_owned).collect();
+        let text = page(&words)?;
+        let name = file_name(path);
+        let mut tmp = tempfile::Builder::new().prefix(".aksgpu-man.").tempfile_in(dir).map_err(|e| fail(&name, e))?;
+        tmp.write_all(text.as_bytes()).map_err(|e| fail(&name, e))?;
+        tmp.persist(dir.join(&name)).map_err(|e| fail(&name, e.error))?;
+    }
+    let v = serde_json::json!({"directory": dir.display().to_string(), "pages": paths.iter().map(|p| file_name(p)).collect::<Vec<_>>()});
+    let text =
+        format!("Wrote {} man pages to {} (read one with: man aksgpu-create-pool).\n", paths.len(), dir.display());
+    crate::output::emit(&ctx.printer, crate::cli::Format::Table, &crate::output::Shown::new(text, v))?;
+    Ok(())
+}
+
 /// ENVIRONMENT, EXIT STATUS and EXAMPLES.
 fn extra_sections(azure: bool, examples: &[&str]) -> Roff {
     let mut roff = Roff::default();
@@ -225,9 +258,18 @@ mod tests {
         for s in ["SYNOPSIS", "OPTIONS", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES", "\\-\\-instance\\-type"] {
             assert!(text.contains(s), "{s} missing");
         }
-        assert!(!text.contains("AKSGPU_ACCESS_TOKEN"), "an offline command lists the Azure variables");
+        // `kaito workspace -g … --cluster …` reads the cluster's location, so it lists them.
+        assert!(text.contains("AKSGPU_ACCESS_TOKEN"), "kaito workspace can read Azure");
+        let offline = page(&["recommend".into()]).expect("page");
+        assert!(!offline.contains("AKSGPU_ACCESS_TOKEN"), "an offline command lists the Azure variables");
         let create = page(&["create-pool".into()]).expect("page");
         assert!(create.contains("AKSGPU_ACCESS_TOKEN") && create.contains("\\-\\-k8s\\-version"));
+    }
+
+    #[test]
+    fn page_file_names() {
+        assert_eq!(file_name(""), "aksgpu.1");
+        assert_eq!(file_name("kaito workspace"), "aksgpu-kaito-workspace.1");
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::commands::azure::{self, base_url, subscription};
 use crate::commands::{confirm, Ctx};
 use crate::cost::{self, CostInput, CostReport};
 use crate::error::{did_you_mean, Error};
-use crate::output::{emit, money, table, Align, Printer, Render, Shown};
+use crate::output::{emit, table, Align, Printer, Render, Shown};
 use crate::plan::cluster::Scale;
 use crate::plan::cluster_ops::{self as ops, Target};
 use crate::plan::Plan;
@@ -25,6 +25,8 @@ use crate::provision::cluster_ops::{self, OpsError, Outcome};
 use crate::provision::prices;
 use crate::provision::Progress;
 use crate::recommend::Os;
+use crate::resources::{self, AgentPool, MissingField};
+use crate::units::money_in;
 
 impl From<OpsError> for Error {
     fn from(e: OpsError) -> Self {
@@ -48,21 +50,36 @@ pub fn with_live_prices(catalog: &mut Catalog, p: &Printer) -> PriceSource {
     src
 }
 
-fn pool_input(catalog: &Catalog, pool: &Value, region: Option<String>, a: &CostArgs) -> Option<CostInput> {
+/// The prices in `currency`: USD is the bundled table with the live cache over it; any other
+/// currency needs its own cache (`prices refresh --currency CODE`), and replaces every price.
+pub fn prices_in(catalog: &mut Catalog, currency: &str, p: &Printer) -> Result<PriceSource, Error> {
+    if currency.eq_ignore_ascii_case("USD") {
+        return Ok(with_live_prices(catalog, p));
+    }
+    let hint = || Some(format!("run `aksgpu prices refresh --currency {currency}`; bundled prices are USD only"));
+    let path = pricing::cache_path_for(currency)
+        .ok_or_else(|| Error::usage("no cache directory (set HOME or AKSGPU_CACHE_DIR)", hint()))?;
+    let cache =
+        pricing::read_cache(&path).map_err(|why| Error::usage(format!("--currency {currency}: {why}"), hint()))?;
+    pricing::use_currency(catalog, cache, currency, &path, SystemTime::now())
+        .map_err(|why| Error::usage(format!("--currency {currency}: {why}"), hint()))
+}
+
+/// The cost input of one GPU pool (`None` for a pool that is not a GPU size in the catalog).
+/// The node counts are read typed: a count Azure did not send is an error naming the field,
+/// never zero nodes at $0.
+fn pool_input(
+    catalog: &Catalog,
+    pool: &Value,
+    region: Option<String>,
+    a: &CostArgs,
+) -> Result<Option<CostInput>, MissingField> {
     let p = &pool["properties"];
-    let size = catalog.size(p["vmSize"].as_str()?)?.clone();
-    let auto = p["enableAutoScaling"].as_bool() == Some(true);
-    let count = u32::try_from(p["count"].as_u64().unwrap_or(0)).unwrap_or(0);
-    let (min, max) = if auto {
-        (
-            u32::try_from(p["minCount"].as_u64().unwrap_or(0)).unwrap_or(0),
-            u32::try_from(p["maxCount"].as_u64().unwrap_or(u64::from(count))).unwrap_or(count),
-        )
-    } else {
-        (count, count)
-    };
+    let Some(size) = p["vmSize"].as_str().and_then(|s| catalog.size(s)).cloned() else { return Ok(None) };
+    let typed: AgentPool = resources::parse(pool, "agent pool")?;
+    let (min, max) = typed.node_range()?;
     let spot = p["scaleSetPriority"].as_str() == Some("Spot");
-    Some(CostInput {
+    Ok(Some(CostInput {
         need_gpu_memory_gib: a.need_gpu_memory.map_or(size.gpu_memory_per_gpu_gib, |m| m.gib),
         need_gpus: a.need_gpus.unwrap_or(size.gpu_count.value()),
         pool: pool["name"].as_str().map(str::to_owned),
@@ -80,7 +97,7 @@ fn pool_input(catalog: &Catalog, pool: &Value, region: Option<String>, a: &CostA
             || (spot && p["scaleSetEvictionPolicy"].as_str() == Some("Deallocate")),
         mig_profile: p["gpuInstanceProfile"].as_str().map(str::to_owned),
         size,
-    })
+    }))
 }
 
 /// `cost --vm-size`: one size at the asked node counts.
@@ -132,11 +149,14 @@ fn cluster_reports(
     if c.pointer("/properties/powerState/code").and_then(Value::as_str) == Some("Stopped") {
         notes.push(format!("cluster {cluster} is stopped: its nodes cost nothing until it starts (disks still do)"));
     }
-    let r: Vec<CostReport> = pools
-        .iter()
-        .filter_map(|pool| pool_input(catalog, pool, region.clone(), a))
-        .map(|i| cost::estimate(catalog, &i))
-        .collect();
+    let mut r = Vec::new();
+    for pool in &pools {
+        let input = pool_input(catalog, pool, region.clone(), a).map_err(|e| Error::Refused {
+            message: e.to_string(),
+            hint: Some("run again; if it persists, `az aks nodepool show` shows what Azure returns".into()),
+        })?;
+        r.extend(input.map(|i| cost::estimate(catalog, &i)));
+    }
     if r.is_empty() {
         notes.push(format!("cluster {cluster} has no GPU pool"));
     }
@@ -147,7 +167,7 @@ fn cluster_reports(
 pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
     let p = &ctx.printer;
-    let source = with_live_prices(&mut catalog, p);
+    let source = prices_in(&mut catalog, &a.currency, p)?;
     let region =
         a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?;
     let mut notes = vec![format!("prices: {}", source.describe())];
@@ -156,9 +176,16 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
         (None, Some(cluster)) => cluster_reports(&catalog, a, cluster, region, &mut notes)?,
         (None, None) => return Err(Error::usage("pass --vm-size, or --cluster with -g", None).into()),
     };
+    if let PriceSource::Bundled { as_of } = &source {
+        notes.extend(cost::stale_note(as_of, SystemTime::now()));
+        if reports.iter().any(|r| r.price_kind.contains("spot") || r.price_kind.contains("windows")) {
+            notes.push(cost::OFFLINE_GAPS.to_owned());
+        }
+    }
     let view = CostView {
-        total_monthly_at_min: reports.iter().map(|r| r.at_min.monthly).sum(),
-        total_monthly_at_max: reports.iter().map(|r| r.at_max.monthly).sum(),
+        currency: catalog.prices.currency.clone(),
+        total_monthly_at_min: cost::sum_cents(reports.iter().map(|r| r.at_min.monthly)),
+        total_monthly_at_max: cost::sum_cents(reports.iter().map(|r| r.at_max.monthly)),
         price_source: source,
         pools: reports,
         notes,
@@ -175,6 +202,7 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
 /// What `cost` shows: one report per pool and the totals.
 #[derive(Debug, Serialize)]
 pub struct CostView {
+    pub currency: String,
     pub price_source: PriceSource,
     pub pools: Vec<CostReport>,
     pub total_monthly_at_min: Option<f64>,
@@ -193,8 +221,8 @@ impl Render for CostView {
         if self.pools.len() > 1 {
             out.push_str(&format!(
                 "Total per month: {} at minimum, {} at maximum\n",
-                money(self.total_monthly_at_min),
-                money(self.total_monthly_at_max)
+                money_in(self.total_monthly_at_min, &self.currency),
+                money_in(self.total_monthly_at_max, &self.currency)
             ));
         }
         out
@@ -209,12 +237,13 @@ fn render(r: &CostReport) -> String {
         r.gpu,
         r.price_kind,
         r.region.as_deref().unwrap_or("no region"),
-        if r.cheapest_region { " (cheapest bundled region; --region to choose)" } else { "" }
+        if r.cheapest_region { " (cheapest bundled region; --location to choose)" } else { "" }
     );
     let hours =
         if (r.hours_per_day - 24.0).abs() < 1e-9 { String::new() } else { format!(" at {} h/day", r.hours_per_day) };
     let row = |label: &str, c: &cost::Money| {
-        vec![format!("{label} ({} node(s))", c.nodes), money(c.hourly), money(c.daily), money(c.monthly)]
+        let m = |v| money_in(v, &r.currency);
+        vec![format!("{label} ({} node(s))", c.nodes), m(c.hourly), m(c.daily), m(c.monthly)]
     };
     out.push_str(&table(
         &["", "PER HOUR", &format!("PER DAY{hours}"), "PER MONTH"],
@@ -222,10 +251,10 @@ fn render(r: &CostReport) -> String {
         &[row("minimum", &r.at_min), row("maximum", &r.at_max)],
     ));
     if let Some(i) = r.idle_monthly {
-        out.push_str(&format!("idle cost of the minimum: {}/month\n", money(Some(i))));
+        out.push_str(&format!("idle cost of the minimum: {}/month\n", money_in(Some(i), &r.currency)));
     }
     if let Some(s) = r.spot_saving_monthly {
-        out.push_str(&format!("spot saves: {}/month against on-demand\n", money(Some(s))));
+        out.push_str(&format!("spot saves: {}/month against on-demand\n", money_in(Some(s), &r.currency)));
     }
     for a in &r.advice {
         out.push_str(&format!("  - {a}\n"));
@@ -233,18 +262,125 @@ fn render(r: &CostReport) -> String {
     out
 }
 
+/// The cost of a plan's pools: notes said first, then each pool at its minimum and maximum.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanPricing {
+    pub notes: Vec<String>,
+    pub pools: Vec<cost::PlanCost>,
+    pub hours_per_month: f64,
+    pub total_monthly_at_min: Option<f64>,
+    pub total_monthly_at_max: Option<f64>,
+}
+
+impl PlanPricing {
+    /// Price `pools` in `region` (unknown offline without one), against the clock.
+    pub fn new(catalog: &Catalog, pools: &[cost::PoolPricing<'_>], region: Option<&str>) -> PlanPricing {
+        Self::at(catalog, pools, region, SystemTime::now())
+    }
+
+    /// `new` at a given time (tests).
+    pub fn at(catalog: &Catalog, pools: &[cost::PoolPricing<'_>], region: Option<&str>, now: SystemTime) -> Self {
+        let costs: Vec<cost::PlanCost> = pools.iter().map(|p| cost::plan_cost(catalog, p, region)).collect();
+        let notes = cost::plan_notes(catalog, &costs, now);
+        PlanPricing {
+            total_monthly_at_min: cost::sum_cents(costs.iter().map(|c| c.monthly_at_min)),
+            total_monthly_at_max: cost::sum_cents(costs.iter().map(|c| c.monthly_at_max)),
+            hours_per_month: crate::recommend::HOURS_PER_MONTH,
+            notes,
+            pools: costs,
+        }
+    }
+
+    /// One line per pool, for output that is a document on stdout (the cost goes to stderr).
+    pub fn lines(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.notes.clone();
+        for c in &self.pools {
+            let m = |v: Option<f64>| crate::units::money_in(v, &c.currency);
+            out.push(match &c.unknown {
+                Some(why) => format!("cost of {}: {} × {}: price unknown: {why}", c.pool, c.max_nodes, c.vm_size),
+                None => format!(
+                    "cost of {}: {}/h, {}/month at {} node(s); {}/h, {}/month at {} ({} {} in {}, {})",
+                    c.pool,
+                    m(c.hourly_at_min),
+                    m(c.monthly_at_min),
+                    c.min_nodes,
+                    m(c.hourly_at_max),
+                    m(c.monthly_at_max),
+                    c.max_nodes,
+                    c.vm_size,
+                    c.price_kind,
+                    c.region.as_deref().unwrap_or("?"),
+                    c.price_date.as_deref().map_or_else(|| "undated price".to_owned(), |d| format!("price of {d}"))
+                ),
+            });
+        }
+        out
+    }
+
+    /// The table: notes, then two rows per pool (minimum and maximum node counts).
+    pub fn text(&self) -> String {
+        let mut out = String::from("Cost (list prices, 730 h a month):\n");
+        for n in &self.notes {
+            out.push_str(&format!("note: {n}\n"));
+        }
+        let mut rows = Vec::new();
+        for c in &self.pools {
+            let m = |v: Option<f64>| crate::units::money_in(v, &c.currency);
+            let region = c.region.clone().unwrap_or_else(|| "unknown".into());
+            rows.push(vec![
+                c.pool.clone(),
+                c.vm_size.clone(),
+                c.price_kind.clone(),
+                region,
+                format!("min {}", c.min_nodes),
+                m(c.hourly_at_min),
+                m(c.monthly_at_min),
+            ]);
+            rows.push(vec![
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                format!("max {}", c.max_nodes),
+                m(c.hourly_at_max),
+                m(c.monthly_at_max),
+            ]);
+        }
+        out.push_str(&table(
+            &["POOL", "SIZE", "PRICE", "REGION", "NODES", "PER HOUR", "PER MONTH"],
+            &[Align::Left, Align::Left, Align::Left, Align::Left, Align::Left, Align::Right, Align::Right],
+            &rows,
+        ));
+        if let (true, Some(c)) = (self.pools.len() > 1, self.pools.first()) {
+            out.push_str(&format!(
+                "Total per month: {} at the minimums, {} at the maximums\n",
+                money_in(self.total_monthly_at_min, &c.currency),
+                money_in(self.total_monthly_at_max, &c.currency)
+            ));
+        }
+        for c in &self.pools {
+            match (&c.unknown, &c.price_source) {
+                (Some(why), _) => out.push_str(&format!("{}: price unknown: {why}\n", c.pool)),
+                (None, Some(src)) => out.push_str(&format!(
+                    "{}: {}{}/h a node, {} price of {}\n",
+                    c.pool,
+                    crate::units::currency_symbol(&c.currency),
+                    c.price_per_node_hour.unwrap_or_default(),
+                    if src.contains("live cache") { "live" } else { "bundled" },
+                    c.price_date.as_deref().unwrap_or("unknown date")
+                )),
+                (None, None) => {}
+            }
+        }
+        out
+    }
+}
+
 /// `aksgpu prices refresh`
 pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
     let p = &ctx.printer;
-    let currency = a.currency.trim().to_ascii_uppercase();
-    if currency.len() != 3 || !currency.chars().all(|c| c.is_ascii_alphabetic()) {
-        return Err(Error::usage(
-            format!("--currency {:?} is not a currency code", a.currency),
-            Some("use USD, EUR, GBP…".into()),
-        )
-        .into());
-    }
+    let currency = a.currency.clone();
     let regions: Vec<String> = a
         .region
         .iter()
@@ -287,8 +423,8 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
         source: format!("{base}/api/retail/prices"),
         sizes: folded,
     };
-    let path =
-        pricing::cache_path().ok_or_else(|| Error::usage("no cache directory (set HOME or AKSGPU_CACHE_DIR)", None))?;
+    let path = pricing::cache_path_for(&currency)
+        .ok_or_else(|| Error::usage("no cache directory (set HOME or AKSGPU_CACHE_DIR)", None))?;
     pricing::write_cache(&path, &cache)
         .map_err(|e| Error::usage(format!("cannot write {}: {e}", path.display()), None))?;
     let rows: usize = cache.sizes.values().map(|r| r.len()).sum();
@@ -300,9 +436,9 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
         cache.sizes.len(),
         path.display(),
         if currency == "USD" {
-            "recommend and cost use it from now on"
+            "recommend, cost and every plan use it from now on".to_owned()
         } else {
-            "only USD prices are used for ranking"
+            format!("`aksgpu cost --currency {currency}` uses it; ranking and plans stay in USD")
         }
     );
     emit(p, a.output, &Shown::new(text, v)).map_err(Error::from)?;

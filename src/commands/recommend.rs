@@ -139,6 +139,7 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
         }
     }
     req.max_price_per_hour = a.need.max_price_per_hour;
+    req.max_price_per_month = a.need.max_price_per_month;
     req.spot = a.spot;
     req.mig = a.mig;
     req.include_retired = a.include_retired;
@@ -228,7 +229,7 @@ fn os_and_version(
                     return Err(Error::usage(
                         format!("Windows GPU node pools need Kubernetes {min} or later; --k8s-version is {v}"),
                         Some(format!(
-                            "upgrade the cluster to {min}+ and register the preview feature: az feature register --namespace {ns} --name {feature}"
+                            "upgrade the cluster to {min}+ and register the preview feature: `az feature register --namespace {ns} --name {feature}`"
                         )),
                     ))
                 }
@@ -283,6 +284,7 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
     let source = crate::commands::money::with_live_prices(&mut catalog, &ctx.printer);
     let asked;
+    let asked_flag = !has_requirements(args);
     let args = if has_requirements(args) {
         args
     } else if ctx.printer.interactive {
@@ -302,10 +304,18 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     req.price_source = Some(source.describe());
     let outcome = recommend::recommend(&catalog, &req);
     let p = &ctx.printer;
+    let top = top_pick_cost(&catalog, &req, &outcome);
     if args.output == Format::Table {
         notes(p, &outcome);
+        for n in top.iter().flat_map(|t| &t.notes) {
+            p.note(&format!("note: {n}"));
+        }
     }
     emit(p, args.output, &outcome)?;
+    // The wizard's answer ends with what the top pick costs, as every plan does.
+    if let (Some(t), true, Format::Table) = (&top, asked_flag, args.output) {
+        p.out(&format!("\n{}", t.text()))?;
+    }
     let no_fit = outcome.no_fit();
     // The process ends here: skip freeing the catalog and the outcome one by one.
     std::mem::forget(catalog);
@@ -323,6 +333,25 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
         .into());
     }
     Ok(())
+}
+
+/// The top pick priced at its node count, in the asked region (else the one it was priced in).
+fn top_pick_cost(
+    catalog: &crate::catalog::Catalog,
+    req: &recommend::Requirements,
+    o: &Outcome,
+) -> Option<crate::commands::money::PlanPricing> {
+    let top = o.recommendations.first()?;
+    let pool = crate::cost::PoolPricing {
+        pool: "top pick",
+        size: &top.vm_size,
+        os: req.os,
+        spot: req.spot,
+        min_nodes: top.fit.nodes,
+        max_nodes: top.fit.nodes,
+    };
+    let region = req.region.as_deref().or(top.price_region.as_deref());
+    Some(crate::commands::money::PlanPricing::new(catalog, &[pool], region))
 }
 
 fn constraint_words(c: &str) -> String {

@@ -41,6 +41,9 @@ pub struct PoolRequest {
     pub max_pods: Option<u32>,
     pub os_disk_type: Option<OsDiskType>,
     pub tags: Vec<String>,
+    /// Catalog rules (`rules.yaml` ids, or the ids `Overridable` names) whose refusal becomes
+    /// a warning: the catalog is a dated snapshot and Azure may have moved on.
+    pub overrides: Vec<String>,
 }
 
 impl PoolRequest {
@@ -94,6 +97,8 @@ pub struct PoolSpec {
     pub tags: BTreeMap<String, String>,
     /// Notes for the user (defaults applied).
     pub notes: Vec<String>,
+    /// Catalog refusals turned into warnings by `overrides`: rule, source and risk.
+    pub warnings: Vec<String>,
 }
 
 /// A validation failure: which flag, what is wrong, and the fix.
@@ -107,6 +112,56 @@ pub struct SpecError {
 
 fn err(flag: &'static str, message: impl Into<String>, hint: impl Into<Option<String>>) -> SpecError {
     SpecError { flag, message: message.into(), hint: hint.into() }
+}
+
+/// Rule id for a size the catalog marks unsupported (`aks.supported: false`) with no rule of
+/// its own in `rules.yaml`.
+pub const RULE_SIZE_UNSUPPORTED: &str = "catalog-size-unsupported";
+/// Rule id for an OS or OS SKU the catalog's `aks.os_skus` for the size does not list.
+pub const RULE_SIZE_OS_SKUS: &str = "catalog-size-os-skus";
+
+/// What overriding a catalog rule risks, said with the warning.
+const OVERRIDE_RISK: &str = "Azure may refuse the request, or create nodes whose GPUs do not work";
+
+/// A refusal that rests on catalog rule `id` (not on Azure's answer): with `--override id` it
+/// becomes a warning naming the rule, its source and the risk; otherwise the refusal says how
+/// to override it.
+fn catalog_refusal(
+    r: &PoolRequest,
+    warnings: &mut Vec<String>,
+    (id, source): (&str, &str),
+    e: SpecError,
+) -> Result<(), SpecError> {
+    if r.overrides.iter().any(|o| o == id) {
+        warnings.push(format!(
+            "overriding catalog rule {id} ({}: {}; source: {source}); risk: {OVERRIDE_RISK}",
+            e.flag, e.message
+        ));
+        return Ok(());
+    }
+    let also = format!("this rests on the catalog (rule {id}, source {source}); `--override {id}` proceeds anyway");
+    Err(SpecError { hint: Some(e.hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}"))), ..e })
+}
+
+/// Every id `--override` accepts: the rules in `rules.yaml` and the two catalog-fact ids.
+pub fn override_ids(catalog: &Catalog) -> Vec<String> {
+    let mut ids: Vec<String> = catalog.rules.iter().map(|r| r.id.clone()).collect();
+    ids.push(RULE_SIZE_UNSUPPORTED.to_owned());
+    ids.push(RULE_SIZE_OS_SKUS.to_owned());
+    ids
+}
+
+/// `--override` ids must name a rule: a typo would otherwise override nothing, silently.
+fn check_overrides(catalog: &Catalog, r: &PoolRequest) -> Result<(), SpecError> {
+    let ids = override_ids(catalog);
+    match r.overrides.iter().find(|o| !ids.contains(o)) {
+        None => Ok(()),
+        Some(bad) => Err(err(
+            "--override",
+            format!("{bad:?} is not a catalog rule id"),
+            Some(format!("rule ids: {}", ids.join(", "))),
+        )),
+    }
 }
 
 /// True for a valid Kubernetes label/taint key (optional DNS prefix + name).
@@ -234,7 +289,7 @@ fn check_os(
     catalog: &Catalog,
     size: &VmSize,
     r: &PoolRequest,
-    notes: &mut Vec<String>,
+    (notes, warnings): (&mut Vec<String>, &mut Vec<String>),
 ) -> Result<(Os, Option<String>), SpecError> {
     let os = r.os.unwrap_or_else(|| {
         if r.os_sku.as_deref().is_some_and(|s| s.starts_with("Windows")) {
@@ -243,16 +298,25 @@ fn check_os(
             Os::Linux
         }
     });
-    let os_allowed = match os {
-        Os::Windows => size.aks_os_skus.iter().any(|o| o.starts_with("Windows")),
-        Os::Linux => size.aks_os_skus.iter().any(|o| !o.starts_with("Windows")),
-    };
+    // A size the catalog marks unsupported lists no OS SKUs: with nothing listed there is
+    // nothing to hold the OS to (the size itself was refused, or overridden).
+    let os_allowed = size.aks_os_skus.is_empty()
+        || match os {
+            Os::Windows => size.aks_os_skus.iter().any(|o| o.starts_with("Windows")),
+            Os::Linux => size.aks_os_skus.iter().any(|o| !o.starts_with("Windows")),
+        };
+    let sizes_source = size.aks_source.as_deref().unwrap_or("catalog/sizes");
     if !os_allowed {
-        return Err(err(
-            "--os",
-            format!("AKS allows only {} on {}", size.aks_os_skus.join(", "), size.name),
-            Some("choose another --os or size".into()),
-        ));
+        catalog_refusal(
+            r,
+            warnings,
+            (RULE_SIZE_OS_SKUS, sizes_source),
+            err(
+                "--os",
+                format!("AKS allows only {} on {}", size.aks_os_skus.join(", "), size.name),
+                Some("choose another --os or size".into()),
+            ),
+        )?;
     }
     let Some(s) = &r.os_sku else { return Ok((os, None)) };
     let canon = OS_SKUS.iter().find(|k| k.eq_ignore_ascii_case(s)).copied().ok_or_else(|| {
@@ -264,26 +328,24 @@ fn check_os(
     for rule in &catalog.rules {
         if let RuleKind::UnsupportedOsSkus { os_skus, reason } = &rule.kind {
             if os_skus.iter().any(|o| o.eq_ignore_ascii_case(canon)) {
-                return Err(err("--os-sku", format!("{canon}: {reason}"), Some(rule.source.clone())));
+                let e = err("--os-sku", format!("{canon}: {reason}"), Some(rule.source.clone()));
+                catalog_refusal(r, warnings, (&rule.id, &rule.source), e)?;
             }
         }
     }
-    if !os_sku_provisioned(&size.aks_os_skus, canon) {
+    if !size.aks_os_skus.is_empty() && !os_sku_provisioned(&size.aks_os_skus, canon) {
         let same_os: Vec<&str> = size
             .aks_os_skus
             .iter()
             .map(String::as_str)
             .filter(|o| o.starts_with("Windows") == (os == Os::Windows))
             .collect();
-        return Err(err(
+        let e = err(
             "--os-sku",
             format!("AKS does not provision {} GPU nodes with {canon}; it allows {}", size.name, same_os.join(", ")),
-            Some(format!(
-                "use --os-sku {} (source: {})",
-                same_os.join(" or "),
-                size.aks_source.as_deref().unwrap_or("catalog")
-            )),
-        ));
+            Some(format!("use --os-sku {} (source: {sizes_source})", same_os.join(" or "))),
+        );
+        catalog_refusal(r, warnings, (RULE_SIZE_OS_SKUS, sizes_source), e)?;
     }
     for rule in catalog.rules_for(size) {
         if let Some((ConflictFact::OsSkus, win, lose)) = rule.kind.conflict() {
@@ -309,7 +371,7 @@ fn os_sku_provisioned(allowed: &[String], sku: &str) -> bool {
 }
 
 /// The size: known, not retired, and AKS-supported for GPU pools.
-fn check_size<'a>(catalog: &'a Catalog, r: &PoolRequest) -> Result<&'a VmSize, SpecError> {
+fn check_size<'a>(catalog: &'a Catalog, r: &PoolRequest, warnings: &mut Vec<String>) -> Result<&'a VmSize, SpecError> {
     let Some(size) = catalog.size(&r.vm_size) else {
         let near = catalog.suggest_sizes(&r.vm_size);
         return Err(err(
@@ -330,28 +392,39 @@ fn check_size<'a>(catalog: &'a Catalog, r: &PoolRequest) -> Result<&'a VmSize, S
         ));
     }
     if !size.aks_supported {
-        let why = catalog
-            .unsupported_reason(&size.series)
+        let rule = catalog.unsupported_reason(&size.series).or_else(|| {
+            catalog
+                .rules_for(size)
+                .into_iter()
+                .find(|x| matches!(x.kind.conflict(), Some((ConflictFact::Supported, ..))))
+        });
+        let why = rule
             .map(|r| r.summary.clone())
             .or_else(|| size.aks_note.as_deref().map(str::to_owned))
             .unwrap_or_else(|| "AKS does not support it for GPU node pools".into());
-        return Err(err(
-            "--vm-size",
-            format!("{}: {why}", size.name),
-            Some("pick another size: `aksgpu recommend`".into()),
-        ));
+        let (id, source) = match rule {
+            Some(x) => (x.id.as_str(), x.source.as_str()),
+            None => (RULE_SIZE_UNSUPPORTED, size.aks_source.as_deref().unwrap_or("catalog/sizes")),
+        };
+        let e = err("--vm-size", format!("{}: {why}", size.name), Some("pick another size: `aksgpu recommend`".into()));
+        catalog_refusal(r, warnings, (id, source), e)?;
     }
     Ok(size)
 }
 
 /// Windows pool rules (name length, Kubernetes version); returns the parsed version.
-fn check_windows(catalog: &Catalog, r: &PoolRequest, os: Os) -> Result<Option<KubeVersion>, SpecError> {
+fn check_windows(
+    catalog: &Catalog,
+    r: &PoolRequest,
+    os: Os,
+    warnings: &mut Vec<String>,
+) -> Result<Option<KubeVersion>, SpecError> {
     let kubernetes_version = r.kubernetes_version;
     if os == Os::Windows {
         for rule in &catalog.rules {
             if let RuleKind::WindowsPoolNameMax { max_length } = rule.kind {
                 if r.name.len() > max_length {
-                    return Err(err(
+                    let e = err(
                         "--name",
                         format!(
                             "Windows pool names are limited to {max_length} characters; {:?} has {}",
@@ -359,17 +432,23 @@ fn check_windows(catalog: &Catalog, r: &PoolRequest, os: Os) -> Result<Option<Ku
                             r.name.len()
                         ),
                         Some(format!("use a shorter name such as {:?}", &r.name[..max_length.min(r.name.len())])),
-                    ));
+                    );
+                    catalog_refusal(r, warnings, (&rule.id, &rule.source), e)?;
                 }
             }
         }
         if let (Some(v), Some((min, feature, ns))) = (kubernetes_version, catalog.windows_min_kubernetes()) {
             if v.minor_lt(&min) {
-                return Err(err(
+                let e = err(
                     "--kubernetes-version",
                     format!("Windows GPU node pools need Kubernetes {min} or later, not {v}"),
                     Some(format!("use {min} or later; the {feature} feature ({ns}) must also be registered")),
-                ));
+                );
+                let rule = catalog.rules.iter().find(|x| matches!(x.kind, RuleKind::WindowsMinKubernetes { .. }));
+                let (id, source) = rule.map_or(("windows-gpu-min-kubernetes", "catalog/rules.yaml"), |x| {
+                    (x.id.as_str(), x.source.as_str())
+                });
+                catalog_refusal(r, warnings, (id, source), e)?;
             }
         }
     }
@@ -421,7 +500,7 @@ fn check_gpu_driver(
     size: &VmSize,
     r: &PoolRequest,
     (os, os_sku): (Os, Option<&str>),
-    notes: &mut Vec<String>,
+    (notes, notes_w): (&mut Vec<String>, &mut Vec<String>),
 ) -> Result<Option<&'static str>, SpecError> {
     let amd_rule = catalog.rules.iter().find_map(|rule| match &rule.kind {
         RuleKind::SeriesOsDriver { series, os_skus, driver } if series.iter().any(|s| **s == *size.series) => {
@@ -432,11 +511,15 @@ fn check_gpu_driver(
     let mut gpu_driver = r.gpu_driver.map(GpuDriver::arm);
     if size.gpu_vendor == Vendor::Amd || size.driver == Driver::None {
         if gpu_driver == Some("Install") {
-            return Err(err(
+            let e = err(
                 "--gpu-driver",
                 format!("{} ({}) needs --gpu-driver none: AKS installs no driver for it", size.name, size.gpu_model),
                 amd_rule.as_ref().map(|(_, _, rule)| format!("{} [{}]", rule.summary, rule.source)),
-            ));
+            );
+            match &amd_rule {
+                Some((_, _, rule)) => catalog_refusal(r, notes_w, (&rule.id, &rule.source), e)?,
+                None => return Err(e),
+            }
         }
         if gpu_driver.is_none() {
             notes.push("gpu driver: none (AKS installs no driver for this size)".into());
@@ -446,7 +529,8 @@ fn check_gpu_driver(
     if let Some((skus, _, rule)) = &amd_rule {
         let chosen = os_sku.unwrap_or(if os == Os::Windows { "Windows2022" } else { "Ubuntu" });
         if !skus.iter().any(|s| s.eq_ignore_ascii_case(chosen)) {
-            return Err(err("--os-sku", format!("{}: {}", size.name, rule.summary), Some(rule.source.clone())));
+            let e = err("--os-sku", format!("{}: {}", size.name, rule.summary), Some(rule.source.clone()));
+            catalog_refusal(r, notes_w, (&rule.id, &rule.source), e)?;
         }
     }
     Ok(gpu_driver)
@@ -552,13 +636,14 @@ fn check_placement(r: &PoolRequest) -> Result<(Vec<String>, Option<&'static str>
 impl PoolSpec {
     /// Validate a request against the catalog and its AKS rules.
     pub fn validate(catalog: &Catalog, r: &PoolRequest) -> Result<PoolSpec, SpecError> {
-        let mut notes = Vec::new();
+        let (mut notes, mut warnings) = (Vec::new(), Vec::new());
+        check_overrides(catalog, r)?;
         check_resource_group(&r.resource_group)?;
         check_cluster(&r.cluster)?;
         check_pool_name(&r.name)?;
-        let size = check_size(catalog, r)?;
-        let (os, os_sku) = check_os(catalog, size, r, &mut notes)?;
-        let kubernetes_version = check_windows(catalog, r, os)?;
+        let size = check_size(catalog, r, &mut warnings)?;
+        let (os, os_sku) = check_os(catalog, size, r, (&mut notes, &mut warnings))?;
+        let kubernetes_version = check_windows(catalog, r, os, &mut warnings)?;
         let (count, autoscale) = check_counts(r)?;
         // Taints, labels, tags.
         let taints = match &r.taints {
@@ -580,7 +665,7 @@ impl PoolSpec {
         let tags = parse_pairs("--tags", &r.tags, |k, v| {
             !k.is_empty() && k.len() <= 512 && v.len() <= 256 && !k.contains(['<', '>', '%', '&', '\\', '?', '/'])
         })?;
-        let gpu_driver = check_gpu_driver(catalog, size, r, (os, os_sku.as_deref()), &mut notes)?;
+        let gpu_driver = check_gpu_driver(catalog, size, r, (os, os_sku.as_deref()), (&mut notes, &mut warnings))?;
         let mig_profile = check_mig(catalog, size, r, os, &mut notes)?;
         let eviction_policy = check_spot(r, &mut notes)?;
         let (zones, os_disk_type) = check_placement(r)?;
@@ -617,6 +702,7 @@ impl PoolSpec {
             os_disk_type,
             tags,
             notes,
+            warnings,
         })
     }
 
@@ -891,6 +977,39 @@ mod tests {
         let mut r = req("Standard_NC4as_T4_v3");
         r.os_sku = Some("Flatcar".into());
         assert!(PoolSpec::validate(&catalog(), &r).is_err());
+    }
+
+    /// A refusal resting on catalog data becomes a warning with `--override RULE_ID`, still
+    /// naming the rule, its source and the risk; without it, the refusal says how.
+    #[test]
+    fn overrides_turn_catalog_refusals_into_warnings() {
+        let ncv6 = "Standard_NC36ds_xl_RTXPRO6000BSE_v6";
+        let e = fails(&req(ncv6), "--vm-size");
+        assert!(e.hint.as_deref().unwrap_or("").contains("--override ncv6-aks-status"), "{e:?}");
+        let r = PoolRequest { overrides: vec!["ncv6-aks-status".into()], ..req(ncv6) };
+        let spec = PoolSpec::validate(&catalog(), &r).expect("overridden");
+        assert_eq!(spec.warnings.len(), 1, "{:?}", spec.warnings);
+        let w = &spec.warnings[0];
+        assert!(w.starts_with("overriding catalog rule ncv6-aks-status (--vm-size: "), "{w}");
+        assert!(w.contains("source: azure-compute-docs:") && w.contains("risk: Azure may refuse"), "{w}");
+        // An OS SKU the catalog's size facts do not list.
+        let os = PoolRequest { os_sku: Some("AzureLinux".into()), ..req("Standard_NC24ads_A100_v4") };
+        let e = fails(&os, "--os-sku");
+        assert!(e.hint.as_deref().unwrap_or("").contains("--override catalog-size-os-skus"), "{e:?}");
+        let os = PoolRequest { overrides: vec![RULE_SIZE_OS_SKUS.into()], ..os };
+        assert!(PoolSpec::validate(&catalog(), &os).expect("overridden").warnings[0].contains("AzureLinux"));
+        // Windows limits from rules.yaml.
+        let win = PoolRequest { os: Some(Os::Windows), name: "gpuwin7".into(), ..req("Standard_NC4as_T4_v3") };
+        assert!(fails(&win, "--name").hint.unwrap_or_default().contains("--override windows-pool-name-max"));
+        let win = PoolRequest { overrides: vec!["windows-pool-name-max".into()], ..win };
+        assert!(PoolSpec::validate(&catalog(), &win).expect("overridden").warnings[0].contains("windows-pool-name-max"));
+        // A typo overrides nothing: refused, with the ids listed.
+        let typo = PoolRequest { overrides: vec!["ncv6-status".into()], ..req(ncv6) };
+        let e = fails(&typo, "--override");
+        assert!(e.hint.as_deref().unwrap_or("").contains("ncv6-aks-status"), "{e:?}");
+        // Azure's own limits are not catalog advice: a retired size stays refused.
+        let retired = PoolRequest { overrides: vec![RULE_SIZE_UNSUPPORTED.into()], ..req("Standard_NC6s_v3") };
+        assert!(fails(&retired, "--vm-size").message.contains("retired"));
     }
 
     #[test]

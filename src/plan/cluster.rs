@@ -13,6 +13,8 @@ pub const READ_ONLY: &[&str] = &[
     "/systemData",
     "/identity/principalId",
     "/identity/tenantId",
+    "/identity/userAssignedIdentities/*/principalId",
+    "/identity/userAssignedIdentities/*/clientId",
     "/properties/provisioningState",
     "/properties/powerState",
     "/properties/currentKubernetesVersion",
@@ -257,6 +259,21 @@ mod tests {
         assert_eq!(w.pointer("/properties/agentPoolProfiles/0/count"), Some(&json!(2)));
         assert_eq!(w["location"], "eastus");
         assert_eq!(w["identity"]["type"], "SystemAssigned");
+    }
+
+    /// `ManagedServiceIdentityUserAssignedIdentitiesValue` in Microsoft's 2026-10-01
+    /// `managedClusters.json` marks `principalId` and `clientId` read-only: a PUT body built from
+    /// a cluster with a user-assigned identity keeps the identity's key and drops both.
+    #[test]
+    fn user_assigned_identity_ids_are_never_sent_back() {
+        let mut c = cluster();
+        let uai = "/subscriptions/s/resourceGroups/rg/providers/Microsoft.ManagedIdentity/userAssignedIdentities/id1";
+        c["identity"] =
+            json!({"type": "UserAssigned", "userAssignedIdentities": {uai: {"principalId": "p1", "clientId": "c1"}}});
+        for body in [writable(&c), enable_kaito(&c), enable_cost_analysis(&c).expect("paid tier")] {
+            assert_eq!(body["identity"]["userAssignedIdentities"][uai], json!({}), "{body}");
+            assert_eq!(body["identity"]["type"], "UserAssigned");
+        }
     }
 
     #[test]

@@ -44,6 +44,15 @@ pub fn operator_pool_problem(catalog: &Catalog, spec: &super::agent_pool::PoolSp
     })
 }
 
+/// The operator's autoscaler minimum as a warning, not a refusal: AKS's docs show
+/// `--min-count 1` in their GPU pool example but state no minimum, and scaling a GPU pool to
+/// zero when idle is what `cost` advises. It names the rule, its source and the risk.
+pub fn autoscaler_min_warning(min: u32, required: u32, rule: &str) -> String {
+    format!(
+        "autoscaler minimum {min} with the NVIDIA GPU Operator: the catalog advises at least {required} (rule operator-autoscaler-min: {rule}); risk: at {min} nodes the operator's validation waits until a GPU node starts, and the first pod scheduled waits for a node and the driver"
+    )
+}
+
 /// What the user asked for.
 #[derive(Debug, Clone)]
 pub struct InstallRequest {

@@ -6,6 +6,7 @@ use serde_json::Value;
 use super::agent_pool::{Difference, PoolSpec};
 use crate::catalog::{Catalog, KubeVersion};
 use crate::recommend::Os;
+use crate::resources::{self, AgentPool, ProvisioningState};
 
 /// What the executor read.
 #[derive(Debug, Clone, Default)]
@@ -29,6 +30,11 @@ pub enum Verdict {
     Create,
     /// The pool exists exactly as asked: nothing to do.
     Identical,
+    /// The pool exists and an operation is running on it (`provisioningState` Creating,
+    /// Updating, Scaling, Upgrading, …): wait for it, then look again.
+    InProgress(String),
+    /// The pool is being deleted: wait until it is gone, then create it.
+    Deleting,
 }
 
 /// A failed check.
@@ -149,7 +155,7 @@ fn check_windows(
             return Err(refuse(
                 format!("the {feature} preview feature is {state} on this subscription; Windows GPU pools need it Registered"),
                 Some(format!(
-                    "run `aksgpu register-feature {feature}` (or az feature register --namespace {ns} --name {feature}), or pass --register-features"
+                    "run `aksgpu register-feature {feature}` (or `az feature register --namespace {ns} --name {feature}`), or pass --register-features"
                 )),
             ));
         }
@@ -157,8 +163,17 @@ fn check_windows(
     Ok(())
 }
 
-/// The pool exists: identical is a no-op, anything else is refused with the differences.
+/// The pool exists: its `provisioningState` decides first (running → wait, Deleting → wait
+/// until gone, Failed → refused with how to recover; never "no change"). A Succeeded pool
+/// identical to the spec is a no-op; anything else is refused with the differences.
 fn check_existing(catalog: &Catalog, spec: &PoolSpec, pool: &Value) -> Result<Verdict, Refusal> {
+    let typed: AgentPool = resources::parse(pool, "agent pool").map_err(|e| refuse(e.to_string(), None::<String>))?;
+    match typed.state().map_err(|e| refuse(e.to_string(), None::<String>))? {
+        ProvisioningState::InProgress(state) => return Ok(Verdict::InProgress(state)),
+        ProvisioningState::Deleting => return Ok(Verdict::Deleting),
+        ProvisioningState::Failed | ProvisioningState::Canceled => return Err(failed_pool(spec, &typed)),
+        ProvisioningState::Succeeded => {}
+    }
     let diffs = spec.diff(pool);
     if diffs.is_empty() {
         return Ok(Verdict::Identical);
@@ -190,6 +205,21 @@ fn check_existing(catalog: &Catalog, spec: &PoolSpec, pool: &Value) -> Result<Ve
     })
 }
 
+/// A Failed (or Canceled) pool: Azure's error, and the exact commands that recover it. Nothing
+/// is deleted unasked.
+fn failed_pool(spec: &PoolSpec, pool: &AgentPool) -> Refusal {
+    let state = pool.properties.provisioning_state.as_deref().unwrap_or("Failed");
+    let why = pool.provisioning_error().map(|e| format!(": {e}")).unwrap_or_default();
+    let (rg, c, n) = (&spec.resource_group, &spec.cluster, &spec.name);
+    refuse(
+        format!("pool {n} already exists in {c} and its last operation {state}{why}; nothing was changed"),
+        Some(format!(
+            "retry the pool's last operation with `az aks nodepool update -g {rg} --cluster-name {c} -n {n}`, \
+             or delete it with `az aks nodepool delete -g {rg} --cluster-name {c} -n {n}` and run this command again"
+        )),
+    )
+}
+
 /// The size is offered in the location (and zones) to this subscription, as spot when asked.
 fn check_sku(spec: &PoolSpec, skus: &[Value], loc: &str) -> Result<(), Refusal> {
     let sku = skus.iter().find(|s| {
@@ -200,7 +230,7 @@ fn check_sku(spec: &PoolSpec, skus: &[Value], loc: &str) -> Result<(), Refusal> 
         return Err(refuse(
             format!("{} is not offered in {loc}", spec.size.name),
             Some(format!(
-                "find another size with `aksgpu recommend`, or a region that offers it (az vm list-skus --size {})",
+                "find another size with `aksgpu recommend`, or a region that offers it (`az vm list-skus --size {}`)",
                 spec.size.name
             )),
         ));

@@ -1,20 +1,22 @@
 //! Cluster cost hygiene: stop/start the cluster, turn on cost analysis, scale a pool. Each
 //! reads first, changes only what was asked, and waits. The PUTs (cost analysis, scale) send
 //! `If-Match` with the eTag they read when the resource has one; stop/start is a plain POST.
-//! A write whose answer was lost is never resent: the cluster or pool is read back instead.
+//! A write whose answer was lost is read back first; only a PUT that did not land and carries
+//! `If-Match` is sent again (POSTs never are).
 
 use std::time::{Duration, Instant};
 
 use reqwest::Method;
 use serde_json::Value;
 
-use super::reconcile::{self, send_write, Check, Sent};
+use super::reconcile::{self, send_write, Check, Landed, Sent};
 use super::Progress;
 use crate::arm::lro::{self, Operation};
 use crate::arm::{api, ArmClient, ArmError, Req};
 use crate::plan::cluster::{self, Scale};
 use crate::plan::cluster_ops::{self as ops, Target};
 use crate::plan::{with_api, Plan, StepKind};
+use crate::resources::{self, ManagedCluster};
 
 /// What a change did.
 #[derive(Debug, Clone)]
@@ -55,7 +57,8 @@ pub async fn power(
     let url = plan.step(StepKind::ReadCluster).ok_or_else(|| missing(StepKind::ReadCluster))?.url.clone();
     let current: Value = client.get_json(&url).await?;
     let want = if start { "Running" } else { "Stopped" };
-    if power_state(&current).eq_ignore_ascii_case(want) {
+    let typed: ManagedCluster = resources::parse(&current, "cluster").map_err(|e| OpsError::Refused(e.to_string()))?;
+    if typed.power().map_err(|e| OpsError::Refused(e.to_string()))?.eq_ignore_ascii_case(want) {
         return Ok(Outcome::Unchanged(format!("cluster {name} is already {want}")));
     }
     let verb = if start { "start" } else { "stop" };
@@ -83,8 +86,34 @@ pub async fn power(
             lro::wait_resource(client, &o, progress).await?;
         }
     }
-    let after: Value = client.get_json(&url).await?;
-    Ok(Outcome::Done(after))
+    let settled = Operation { what: format!("cluster {name} to report powerState {want}"), ..o };
+    Ok(Outcome::Done(await_power(client, &url, want, &settled, progress).await?))
+}
+
+/// Read the cluster until its `powerState` is `want`: the operation's success alone is not
+/// proof, and a read that still shows the old state (a stale replica) is polled again under
+/// the same pacing and `--timeout`. A cluster without `powerState.code` is an error naming it.
+async fn await_power(
+    client: &ArmClient,
+    url: &str,
+    want: &str,
+    o: &Operation,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Value, OpsError> {
+    let mut poller = lro::Poller::default();
+    loop {
+        let v: Value = match client.get_json(url).await {
+            Err(ArmError::Deadline { .. }) => return Err(lro::timed_out(o).into()),
+            r => r?,
+        };
+        let c: ManagedCluster = resources::parse(&v, "cluster").map_err(|e| OpsError::Refused(e.to_string()))?;
+        let have = c.power().map_err(|e| OpsError::Refused(e.to_string()))?;
+        if have.eq_ignore_ascii_case(want) {
+            return Ok(v);
+        }
+        progress(&format!("powerState still reads {have}; reading again"));
+        poller.pause(client, None, o).await?;
+    }
 }
 
 /// A plan without the step the executor sends is a bug: reported, never a panic.
@@ -94,7 +123,7 @@ fn missing(kind: StepKind) -> OpsError {
 }
 
 fn power_state(cluster: &Value) -> &str {
-    cluster.pointer("/properties/powerState/code").and_then(Value::as_str).unwrap_or("Running")
+    cluster.pointer("/properties/powerState/code").and_then(Value::as_str).unwrap_or("")
 }
 
 /// A PUT to send: the plan, how to recognise it when read back, and the messages.
@@ -125,20 +154,11 @@ async fn put_and_wait(
     }
     progress(&put.what);
     let o = op(put.what.clone(), &step.url, put.resume.clone(), timeout);
-    match send_write(client, &req, started, &put.resource, &put.resume).await? {
-        Sent::Answer(resp) => Ok(Outcome::Done(lro::wait(client, resp, &Method::PUT, &o, progress).await?)),
-        Sent::Lost(lost) => {
-            let check = Check {
-                what: put.what,
-                url: step.url.clone(),
-                resume: put.resume,
-                states: put.states,
-                carries: put.carries,
-            };
-            reconcile::read_back(client, &check, &lost).await?;
-            started.accepted(&put.resource, &check.resume);
-            Ok(Outcome::Done(lro::wait_resource(client, &o, progress).await?))
-        }
+    let check =
+        Check { what: put.what, url: step.url.clone(), resume: put.resume, states: put.states, carries: put.carries };
+    match reconcile::put_guarded(client, &req, &check, started, &put.resource, o.deadline, progress).await? {
+        Landed::Answer(resp) => Ok(Outcome::Done(lro::wait(client, resp, &Method::PUT, &o, progress).await?)),
+        Landed::Ours(_) => Ok(Outcome::Done(lro::wait_resource(client, &o, progress).await?)),
     }
 }
 

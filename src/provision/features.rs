@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::resources::{self, Feature as FeatureResource};
+
 use super::reconcile::{self, send_write, Sent};
 use super::Progress;
 use crate::arm::{ArmClient, ArmError, Req};
@@ -41,7 +43,8 @@ pub enum Outcome {
 }
 
 fn state_of(v: &Value) -> String {
-    v.pointer("/properties/state").and_then(Value::as_str).unwrap_or("Unknown").to_owned()
+    let f: FeatureResource = resources::parse(v, "feature").unwrap_or_default();
+    f.properties.state.unwrap_or_else(|| "Unknown".to_owned())
 }
 
 /// A feature's state; `None` when the feature does not exist.

@@ -1,14 +1,15 @@
 //! Turning on KAITO (the AI toolchain operator): GET the cluster, change only
 //! `aiToolchainOperatorProfile.enabled` and `oidcIssuerProfile.enabled`, PUT it back without
 //! read-only fields (with `If-Match` on the cluster's eTag when it has one), and wait. Success is reported
-//! only when the final GET shows the profile enabled; a lost answer is read back, not resent.
+//! only when the final GET shows the profile enabled; a lost answer is read back, and resent
+//! (under `If-Match`) only when it did not land.
 
 use std::time::{Duration, Instant};
 
 use reqwest::Method;
 use serde_json::Value;
 
-use super::reconcile::{self, send_write, Check, Sent};
+use super::reconcile::{self, Check, Landed};
 use super::Progress;
 use crate::arm::lro::{self, Operation};
 use crate::arm::{ArmClient, ArmError, Req};
@@ -55,20 +56,16 @@ pub async fn enable(
         deadline: started_at + timeout,
         started: started_at,
     };
-    let v = match send_write(client, &req, started, &path, &op.resume).await? {
-        Sent::Answer(resp) => lro::wait(client, resp, &Method::PUT, &op, progress).await?,
-        Sent::Lost(lost) => {
-            let check = Check {
-                what: op.what.clone(),
-                url: op.resource_url.clone(),
-                resume: op.resume.clone(),
-                states: &["Updating", "Succeeded"],
-                carries: &kaito_enabled,
-            };
-            reconcile::read_back(client, &check, &lost).await?;
-            started.accepted(&path, &op.resume);
-            lro::wait_resource(client, &op, progress).await?
-        }
+    let check = Check {
+        what: op.what.clone(),
+        url: op.resource_url.clone(),
+        resume: op.resume.clone(),
+        states: &["Updating", "Succeeded"],
+        carries: &kaito_enabled,
+    };
+    let v = match reconcile::put_guarded(client, &req, &check, started, &path, op.deadline, progress).await? {
+        Landed::Answer(resp) => lro::wait(client, resp, &Method::PUT, &op, progress).await?,
+        Landed::Ours(_) => lro::wait_resource(client, &op, progress).await?,
     };
     if !kaito_enabled(&v) {
         return Err(ArmError::NotApplied {

@@ -2,16 +2,16 @@
 //!
 //! The PUT carries `If-None-Match: *`, so a pool created by someone else in the meantime is
 //! never overwritten (412). A 409 "another operation in progress" waits for the cluster and
-//! tries the PUT again (a 409 means it was not applied). Once a PUT may have been applied it
-//! is never sent again: when its answer is lost, the pool is read back instead (it is ours
-//! when it carries the spec and is Creating, Updating or Succeeded).
+//! tries the PUT again (a 409 means it was not applied). When a PUT's answer is lost, the pool
+//! is read back first (it is ours when it carries the spec and is Creating, Updating or
+//! Succeeded); only when it did not land is the PUT sent again, still under `If-None-Match`.
 
 use std::time::{Duration, Instant};
 
 use reqwest::Method;
 use serde_json::Value;
 
-use super::reconcile::{self, send_write, Check, Sent};
+use super::reconcile::{self, Check, Landed};
 use super::Progress;
 use crate::arm::lro::{self, Operation};
 use crate::arm::{api, ArmClient, ArmError, ArmResponse, ErrorBody, Req};
@@ -32,13 +32,16 @@ pub struct CreateOptions {
     pub location: Option<String>,
     /// On Ctrl-C, POST the pool's `abort` (only when asked for).
     pub abort_on_interrupt: bool,
+    /// The cluster, when it was read already (for `--recommend`): preflight reuses it.
+    pub cluster: Option<Value>,
 }
 
 /// What happened.
 #[derive(Debug, Clone)]
 pub enum CreateOutcome {
     /// Nothing was written; the plan shows what a real run sends.
-    DryRun { plan: Plan, facts_read: bool, note: Option<String> },
+    /// `location`: the cluster's region (read by preflight, else `--location`), for pricing.
+    DryRun { plan: Plan, facts_read: bool, note: Option<String>, location: Option<String> },
     /// The pool already exists exactly as asked.
     Unchanged { pool: Value },
     /// `--no-wait`: Azure accepted the PUT.
@@ -50,9 +53,24 @@ pub enum CreateOutcome {
 /// Read what preflight needs. With `location` known, every read runs at once; otherwise the
 /// cluster and pool come first, then SKUs and usages for the cluster's location.
 pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, location: Option<&str>) -> Result<Facts, ArmError> {
+    read_facts_with(client, spec, location, None).await
+}
+
+/// `read_facts`, reusing the cluster when it was read already.
+pub async fn read_facts_with(
+    client: &ArmClient,
+    spec: &PoolSpec,
+    location: Option<&str>,
+    known: Option<&Value>,
+) -> Result<Facts, ArmError> {
     let p = plan(spec, location);
     let url = |kind: StepKind| p.step(kind).map_or("", |s| s.url.as_str());
-    let cluster_f = client.get_json::<Value>(url(StepKind::ReadCluster));
+    let cluster_f = async {
+        match known {
+            Some(c) => Ok(c.clone()),
+            None => client.get_json::<Value>(url(StepKind::ReadCluster)).await,
+        }
+    };
     let pool_f = client.get_json_opt::<Value>(url(StepKind::ReadPool));
     let feature_f = async {
         if let Some(step) = p.step(StepKind::ReadFeature) {
@@ -129,6 +147,7 @@ pub async fn create(
             plan: plan(spec, opts.location.as_deref()),
             facts_read: false,
             note: Some("no credentials: the plan comes from the flags alone (no preflight reads)".into()),
+            location: opts.location.clone(),
         });
     }
     let location = match preflight_step(client, catalog, spec, opts, progress).await? {
@@ -138,7 +157,7 @@ pub async fn create(
     let p = plan(spec, location.as_deref());
     let put = match p.step(StepKind::CreatePool) {
         Some(put) if !opts.dry_run => put,
-        _ => return Ok(CreateOutcome::DryRun { facts_read: !opts.skip_preflight, plan: p, note: None }),
+        _ => return Ok(CreateOutcome::DryRun { facts_read: !opts.skip_preflight, plan: p, note: None, location }),
     };
     let mut req = Req::json(Method::PUT, put.url.clone(), put.body.as_ref().unwrap_or(&Value::Null));
     for (k, v) in &put.headers {
@@ -180,28 +199,119 @@ pub async fn preflight_step(
     if opts.skip_preflight {
         return Ok(Ok(opts.location.clone()));
     }
-    progress("preflight: reading cluster, pool, SKUs and quota");
-    let facts = match read_facts(client, spec, opts.location.as_deref()).await {
-        Ok(f) => f,
-        Err(ArmError::Auth { message, .. }) if opts.dry_run => {
-            return Ok(Err(CreateOutcome::DryRun {
-                plan: plan(spec, opts.location.as_deref()),
-                facts_read: false,
-                note: Some(format!("credentials failed ({message}): the plan comes from the flags alone")),
-            }));
+    let deadline = Instant::now() + opts.timeout;
+    // The cluster read for --recommend serves the first round; after a wait, all is read again.
+    let mut known = opts.cluster.as_ref();
+    loop {
+        progress("preflight: reading cluster, pool, SKUs and quota");
+        let facts = match read_facts_with(client, spec, opts.location.as_deref(), known.take()).await {
+            Ok(f) => f,
+            Err(ArmError::Auth { message, .. }) if opts.dry_run => {
+                return Ok(Err(CreateOutcome::DryRun {
+                    plan: plan(spec, opts.location.as_deref()),
+                    facts_read: false,
+                    note: Some(format!("credentials failed ({message}): the plan comes from the flags alone")),
+                    location: opts.location.clone(),
+                }));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let location = preflight::location(&facts.cluster).or_else(|| opts.location.clone());
+        let verdict = preflight::check(catalog, spec, &facts)?;
+        match verdict {
+            Verdict::Identical => return Ok(Err(CreateOutcome::Unchanged { pool: facts.pool.unwrap_or(Value::Null) })),
+            Verdict::Create => return Ok(Ok(location)),
+            Verdict::InProgress(_) | Verdict::Deleting if opts.dry_run => {
+                let note = format!("{}; a real run waits for it first", busy_text(spec, &verdict));
+                return Ok(Err(CreateOutcome::DryRun {
+                    plan: plan(spec, location.as_deref()),
+                    facts_read: true,
+                    note: Some(note),
+                    location,
+                }));
+            }
+            Verdict::InProgress(_) | Verdict::Deleting => {
+                settle_existing(client, spec, opts, &verdict, deadline, progress).await?
+            }
         }
-        Err(e) => return Err(e.into()),
-    };
-    let location = preflight::location(&facts.cluster).or_else(|| opts.location.clone());
-    match preflight::check(catalog, spec, &facts)? {
-        Verdict::Identical => Ok(Err(CreateOutcome::Unchanged { pool: facts.pool.unwrap_or(Value::Null) })),
-        Verdict::Create => Ok(Ok(location)),
     }
 }
 
-/// Send the PUT until Azure accepts it: `Some(answer)`, or `None` when the answer was lost
+fn busy_text(spec: &PoolSpec, v: &Verdict) -> String {
+    match v {
+        Verdict::InProgress(state) => format!("pool {} is {state}: an operation is already running on it", spec.name),
+        _ => format!("pool {} is being deleted", spec.name),
+    }
+}
+
+/// An existing pool with an operation running: wait for it as `aksgpu wait` does (or, with
+/// `--no-wait`, exit 4 with the wait command); a pool being deleted: wait until it is gone (or
+/// refuse with `--no-wait`). The caller then reads every fact again.
+async fn settle_existing(
+    client: &ArmClient,
+    spec: &PoolSpec,
+    opts: &CreateOptions,
+    verdict: &Verdict,
+    deadline: Instant,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<(), CreateError> {
+    let text = busy_text(spec, verdict);
+    let op = Operation {
+        what: format!("pool {} in cluster {}", spec.name, spec.cluster),
+        resource_url: with_api(&spec.path(), api::AKS),
+        resume: resume_command(spec),
+        deadline,
+        started: Instant::now(),
+    };
+    if opts.no_wait {
+        return Err(match verdict {
+            Verdict::Deleting => Refusal {
+                message: format!(
+                    "{text}; with --no-wait it is not waited for, and it cannot be created while it exists"
+                ),
+                hint: Some(
+                    "run again without --no-wait (it waits until the pool is gone), or choose another --name".into(),
+                ),
+                differences: vec![],
+            }
+            .into(),
+            _ => ArmError::Pending {
+                what: op.what,
+                message: format!("{text}; not waiting (--no-wait)"),
+                resume: op.resume,
+            }
+            .into(),
+        });
+    }
+    progress(&format!("{text}; waiting for it"));
+    if matches!(verdict, Verdict::Deleting) {
+        return wait_gone(client, &op, progress).await.map_err(CreateError::from);
+    }
+    match lro::wait_resource(client, &op, progress).await {
+        // A Failed pool is reported with how to recover when the facts are read again.
+        Ok(_) | Err(ArmError::OperationFailed { .. }) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Poll the pool until a GET answers 404 (deleted), under the shared pacing and deadline.
+async fn wait_gone(client: &ArmClient, op: &Operation, progress: &(dyn Fn(&str) + Sync)) -> Result<(), ArmError> {
+    let mut poller = lro::Poller::default();
+    loop {
+        poller.pause(client, None, op).await?;
+        match client.get_json_opt::<Value>(&op.resource_url).await {
+            Ok(None) => return Ok(()),
+            Ok(Some(v)) => progress(lro::provisioning_state(&v).unwrap_or("Deleting")),
+            Err(ArmError::Deadline { .. }) => return Err(lro::timed_out(op)),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Send the PUT until Azure accepts it: `Some(answer)`, or `None` when an answer was lost
 /// and reading the pool back showed it is ours. A 409 "another operation in progress" (not
-/// applied) waits for the cluster and sends it again; nothing else is ever resent.
+/// applied) waits for the cluster and sends it again; a lost answer read back as not applied
+/// is sent again under `If-None-Match: *` (see `reconcile::put_guarded`).
 async fn put_once(
     client: &ArmClient,
     spec: &PoolSpec,
@@ -211,24 +321,21 @@ async fn put_once(
     started: &Progress,
 ) -> Result<Option<ArmResponse>, CreateError> {
     let mut conflicts = 0;
+    let carries = |v: &Value| spec.diff(v).is_empty();
+    let check = Check {
+        what: op.what.clone(),
+        url: op.resource_url.clone(),
+        resume: op.resume.clone(),
+        states: &["Creating", "Updating", "Succeeded"],
+        carries: &carries,
+    };
     loop {
         progress(&format!("creating pool {}", spec.name));
-        let resp = match send_write(client, req, started, &spec.path(), &resume_command(spec)).await? {
-            Sent::Answer(resp) => resp,
-            Sent::Lost(lost) => {
-                let carries = |v: &Value| spec.diff(v).is_empty();
-                let check = Check {
-                    what: op.what.clone(),
-                    url: op.resource_url.clone(),
-                    resume: op.resume.clone(),
-                    states: &["Creating", "Updating", "Succeeded"],
-                    carries: &carries,
-                };
-                progress("the answer was lost; reading the pool back");
-                reconcile::read_back(client, &check, &lost).await?;
-                return Ok(None);
-            }
-        };
+        let resp =
+            match reconcile::put_guarded(client, req, &check, started, &spec.path(), op.deadline, progress).await? {
+                Landed::Answer(resp) => resp,
+                Landed::Ours(_) => return Ok(None),
+            };
         match resp.status {
             200..=202 => return Ok(Some(resp)),
             412 => {

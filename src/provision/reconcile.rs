@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::Progress;
 use crate::arm::lro::provisioning_state;
-use crate::arm::{ArmClient, ArmError, ArmResponse, Req};
+use crate::arm::{ArmClient, ArmError, ArmResponse, ErrorBody, Req};
 
 /// How a write went.
 #[derive(Debug)]
@@ -49,6 +49,85 @@ pub async fn send_write(
     }
 }
 
+/// How a guarded PUT ended.
+#[derive(Debug)]
+pub enum Landed {
+    /// Azure answered (2xx or not).
+    Answer(ArmResponse),
+    /// An answer was lost, and reading the resource back showed the write landed.
+    Ours(Value),
+}
+
+fn precondition(req: &Req) -> Option<&str> {
+    req.headers
+        .iter()
+        .map(|(k, _)| *k)
+        .find(|k| k.eq_ignore_ascii_case("if-match") || k.eq_ignore_ascii_case("if-none-match"))
+}
+
+/// Send a PUT; when its answer is lost (a reset, or 500/502/503/504 without `Retry-After`),
+/// read the resource back. When it landed, that is the result. When it did not, and the PUT
+/// carries a precondition (`If-None-Match: *` to create, `If-Match: <eTag>` to update), send the
+/// same body again: ARM then refuses it with 412 rather than overwrite a change made by someone
+/// else in the meantime. At most the client's retry count of resends, within `--timeout`.
+/// Without a precondition nothing is resent (`NotApplied`); nor when the backoff would pass
+/// `deadline`.
+pub async fn put_guarded(
+    client: &ArmClient,
+    req: &Req,
+    check: &Check<'_>,
+    started: &Progress,
+    resource: &str,
+    deadline: std::time::Instant,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Landed, ArmError> {
+    let mut resent = 0;
+    loop {
+        let lost = match send_write(client, req, started, resource, &check.resume).await? {
+            Sent::Answer(resp) if resp.status == 412 && resent > 0 => {
+                // An earlier attempt may have landed after it was read back: look once more.
+                return match read_back(client, check, "HTTP 412 after sending again").await {
+                    Ok(v) => {
+                        started.accepted(resource, &check.resume);
+                        Ok(Landed::Ours(v))
+                    }
+                    Err(ArmError::NotApplied { .. }) => Ok(Landed::Answer(resp)),
+                    Err(e) => Err(e),
+                };
+            }
+            Sent::Answer(resp) => return Ok(Landed::Answer(resp)),
+            Sent::Lost(lost) => lost,
+        };
+        progress("the answer was lost; reading the resource back");
+        match read_back(client, check, &lost).await {
+            Ok(v) => {
+                started.accepted(resource, &check.resume);
+                return Ok(Landed::Ours(v));
+            }
+            Err(ArmError::NotApplied { .. }) if may_resend(client, req, resent, deadline) => {
+                started.clear();
+                resent += 1;
+                let guard = precondition(req).unwrap_or("a precondition");
+                progress(&format!(
+                    "Azure did not apply it; sending it again with {guard} ({resent}/{})",
+                    client.policy.max_retries
+                ));
+                client.sleeper.sleep(client.policy.backoff(resent, crate::arm::retry::jitter())).await;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// A PUT read back as not applied may go again when it carries a precondition, has resends
+/// left, and the longest next backoff ends before the operation's deadline (and `--timeout`).
+fn may_resend(client: &ArmClient, req: &Req, resent: u32, deadline: std::time::Instant) -> bool {
+    let next = client.policy.backoff(resent + 1, 1.3);
+    let end = client.deadline.map_or(deadline, |d| d.min(deadline));
+    let in_time = std::time::Instant::now() + next < end;
+    precondition(req).is_some() && resent < client.policy.max_retries && in_time
+}
+
 /// What to read back and how to recognise the write.
 pub struct Check<'a> {
     /// "pool gpu in cluster c1", for messages.
@@ -77,9 +156,19 @@ pub async fn read_back(client: &ArmClient, check: &Check<'_>, lost: &str) -> Res
         }
     };
     let state = provisioning_state(&v).unwrap_or("Unknown");
-    let ours = check.states.iter().any(|s| s.eq_ignore_ascii_case(state)) && (check.carries)(&v);
-    if ours {
+    let carries = (check.carries)(&v);
+    if carries && check.states.iter().any(|s| s.eq_ignore_ascii_case(state)) {
         return Ok(v);
+    }
+    // It carries what was asked and its operation already failed: the write landed (and is
+    // never sent again); report Azure's error.
+    if carries && crate::domain::is_terminal(state) && !state.eq_ignore_ascii_case("succeeded") {
+        return Err(ArmError::OperationFailed {
+            what: check.what.clone(),
+            status: state.to_owned(),
+            body: v.pointer("/properties/status/provisioningError").and_then(ErrorBody::from_value).map(Box::new),
+            correlation_id: client.correlation_id.clone(),
+        });
     }
     Err(not_applied(&check.what, lost, &format!("it is {state} and does not carry what was asked")))
 }

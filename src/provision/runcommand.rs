@@ -12,6 +12,8 @@ use std::time::Instant;
 use reqwest::Method;
 use serde_json::Value;
 
+use crate::resources::{self, RunCommandResult};
+
 use super::reconcile::{send_write, Sent};
 use super::Progress;
 use crate::arm::auth::Secret;
@@ -41,19 +43,26 @@ impl CommandResult {
         }
     }
 
-    /// Succeeded with exit code 0.
+    /// Succeeded with exit code 0. A result without `exitCode` is not taken as 0: it did not
+    /// say the command succeeded.
     pub fn ok(&self) -> bool {
-        self.state.eq_ignore_ascii_case("succeeded") && self.exit_code.unwrap_or(0) == 0
+        self.state.eq_ignore_ascii_case("succeeded") && self.exit_code == Some(0)
     }
 }
 
+/// The result, typed (`RunCommandResult` in the spec; also accepted without the `properties`
+/// wrapper).
 fn parse(v: &Value) -> CommandResult {
-    let p = v.get("properties").unwrap_or(v);
+    let typed: RunCommandResult = match v.get("properties") {
+        Some(_) => resources::parse(v, "runCommand result").unwrap_or_default(),
+        None => RunCommandResult { properties: resources::parse(v, "runCommand result").unwrap_or_default() },
+    };
+    let p = typed.properties;
     CommandResult {
-        state: p.get("provisioningState").and_then(Value::as_str).unwrap_or("Unknown").to_owned(),
-        exit_code: p.get("exitCode").and_then(Value::as_i64),
-        logs: crate::arm::redact::sanitize(p.get("logs").and_then(Value::as_str).unwrap_or_default()),
-        reason: p.get("reason").and_then(Value::as_str).map(crate::arm::redact::sanitize),
+        state: p.provisioning_state.unwrap_or_else(|| "Unknown".to_owned()),
+        exit_code: p.exit_code,
+        logs: crate::arm::redact::sanitize(p.logs.as_deref().unwrap_or_default()),
+        reason: p.reason.as_deref().map(crate::arm::redact::sanitize),
     }
 }
 

@@ -11,7 +11,7 @@ pub mod weights;
 
 use serde::Serialize;
 
-use crate::units::per_hour;
+use crate::units::{money, per_hour};
 
 use crate::catalog::{
     Catalog, Driver, GpuModel, KubeVersion, LlmModel, NativeDtype, RegionPrice, Status, Vendor, VmSize,
@@ -152,6 +152,8 @@ pub struct Requirements {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub regions: Vec<String>,
     pub max_price_per_hour: Option<f64>,
+    /// `--max-price-per-month`: the same limit over `HOURS_PER_MONTH` hours.
+    pub max_price_per_month: Option<f64>,
     pub spot: bool,
     pub mig: bool,
     pub include_retired: bool,
@@ -188,6 +190,7 @@ impl Requirements {
             region: None,
             regions: Vec::new(),
             max_price_per_hour: None,
+            max_price_per_month: None,
             spot: false,
             mig: false,
             include_retired: false,
@@ -626,30 +629,42 @@ fn check_shape(
     Ok(())
 }
 
-/// `--max-price-per-hour`: an unknown price cannot be held to it.
+/// The tighter of `--max-price-per-hour` and `--max-price-per-month`: the flag, its value as
+/// typed, and the hourly limit it sets.
+fn price_cap(req: &Requirements) -> Option<(&'static str, f64, f64)> {
+    let hour = req.max_price_per_hour.map(|h| ("--max-price-per-hour", h, h));
+    let month = req.max_price_per_month.map(|m| ("--max-price-per-month", m, m / HOURS_PER_MONTH));
+    match (hour, month) {
+        (Some(h), Some(m)) => Some(if m.2 < h.2 { m } else { h }),
+        (h, m) => h.or(m),
+    }
+}
+
+/// `--max-price-per-hour` / `--max-price-per-month`: an unknown price cannot be held to it.
 fn check_price_cap(
     req: &Requirements,
     nodes: u32,
     total_price: Option<f64>,
     reject: &RejectFn<'_>,
 ) -> Result<(), Rejected> {
-    if let Some(max) = req.max_price_per_hour {
+    if let Some((flag, typed, max)) = price_cap(req) {
+        let monthly = flag.ends_with("month");
         match total_price {
             None => {
+                let limit = if monthly { format!("{}/month", money(Some(typed))) } else { per_hour(Some(typed)) };
                 return Err(reject(
-                    Reject { stage: STAGE_PRICE, constraint: "--max-price-per-hour" },
-                    format!("price unknown{}, so it cannot be held to {}", in_region(req), per_hour(Some(max))),
-                ))
+                    Reject { stage: STAGE_PRICE, constraint: flag },
+                    format!("price unknown{}, so it cannot be held to {limit}", in_region(req)),
+                ));
             }
             Some(p) if p > max + 1e-9 => {
-                let mut r = reject(
-                    Reject { stage: STAGE_PRICE, constraint: "--max-price-per-hour" },
-                    format!(
-                        "{}{} is over --max-price-per-hour {max}",
-                        per_hour(Some(p)),
-                        if nodes > 1 { format!(" for {} nodes", nodes) } else { String::new() }
-                    ),
-                );
+                let nodes = if nodes > 1 { format!(" for {} nodes", nodes) } else { String::new() };
+                let over = if monthly {
+                    format!("{}/month{nodes} is over {flag} {typed}", money(Some(p * HOURS_PER_MONTH)))
+                } else {
+                    format!("{}{nodes} is over {flag} {typed}", per_hour(Some(p)))
+                };
+                let mut r = reject(Reject { stage: STAGE_PRICE, constraint: flag }, over);
                 r.sort_key = p;
                 return Err(r);
             }
@@ -1243,7 +1258,7 @@ fn explain_price(req: &Requirements, price: Option<&Price>, reasons: &mut Vec<St
     let Some(p) = price else { return };
     let region = p.region.as_deref().unwrap_or("any region");
     let where_ =
-        if p.cheapest_region { format!("{region} (cheapest region; --region to choose)") } else { region.to_owned() };
+        if p.cheapest_region { format!("{region} (cheapest region; --location to choose)") } else { region.to_owned() };
     match (p.per_node_hour, p.rank_per_node_hour) {
         (Some(v), _) => reasons.push(format!("{} per node in {where_}", per_hour(Some(v)))),
         (None, Some(v)) => warnings.push(format!(
@@ -1446,6 +1461,17 @@ sizes:
         );
         // The price limit does not push the model onto several small nodes.
         assert!(o.rejected.iter().all(|x| !x.reason.contains("nodes")));
+        // The same limit a month: 730 h × $1 = $730; the tighter of the two applies.
+        r.max_price_per_hour = None;
+        r.max_price_per_month = Some(730.0);
+        let o = recommend(&c, &r);
+        let nf = o.no_fit().expect("nothing fits");
+        assert_eq!(nf.constraint, "--max-price-per-month");
+        assert!(nf.closest[0].reason.ends_with("/month is over --max-price-per-month 730"), "{:?}", nf.closest);
+        r.max_price_per_hour = Some(0.5);
+        assert_eq!(recommend(&c, &r).no_fit().expect("nothing fits").constraint, "--max-price-per-hour");
+        r.max_price_per_hour = Some(100.0);
+        assert_eq!(recommend(&c, &r).no_fit().expect("nothing fits").constraint, "--max-price-per-month");
     }
 
     /// 5000B bf16 fits nowhere: 9313 GiB × 1.071 = 9975 GiB. On 8 nodes the big size lacks

@@ -111,6 +111,10 @@ fn diff_reports_a_pool_changed_in_azure() {
     let d = cmd(&arm, "diff", &file, &["-o", "json"]);
     assert_eq!(d.code, 1, "{}", d.stderr);
     assert_eq!(actions(&d), [("gpu".to_owned(), "scale".to_owned())]);
+    // The file's pools priced in the cluster's region (eastus, read from the cluster):
+    // 1 × Standard_NC4as_T4_v3 at $0.526/h = $383.98 a month.
+    let cost = &d.json()["cost"]["pools"][0];
+    assert_eq!((cost["region"].clone(), cost["monthly_at_max"].clone()), (json!("eastus"), json!(383.98)), "{cost}");
     assert!(d.json()["changes"][0]["detail"].as_str().unwrap_or("").contains("count 4 → 1"), "{}", d.stdout);
     arm.with(|s| s.pools.get_mut(&key).map(|p| p["properties"]["vmSize"] = json!("Standard_NC8as_T4_v3")));
     let d = cmd(&arm, "diff", &file, &[]);
@@ -386,4 +390,29 @@ fn ctrl_c_during_concurrent_pools_stays_truthful() {
     assert!(!stderr.contains("Nothing was changed"), "{stderr}");
     assert!(stderr.contains("may have been accepted") && stderr.contains("aksgpu apply -f"), "{stderr}");
     assert_eq!(arm.count("PUT", "agentPools/gpu"), 1);
+}
+
+/// A pool's `recommend:` ranks and prices in the cluster's location (read from Azure), as
+/// `create-pool --recommend` does: the size `diff` plans is one sold there.
+#[test]
+fn recommend_in_a_file_ranks_in_the_clusters_location() {
+    let arm = FakeArm::start();
+    arm.edit_cluster("c1", |c| c["location"] = json!("northeurope"));
+    let dir = temp_dir("apply-recommend-location");
+    let file = write(
+        &dir,
+        "gpu.yaml",
+        "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n    recommend: {model: llama-3.1-8b}\n    count: 1\n",
+    );
+    let r = cmd(&arm, "diff", &file, &["-o", "json"]);
+    let catalog = aksgpu::catalog::Catalog::bundled().expect("catalog");
+    let text = r.stdout.clone() + &r.stderr;
+    let size = catalog
+        .sizes
+        .iter()
+        .map(|s| s.name.to_string())
+        .find(|n| text.contains(n.as_str()))
+        .unwrap_or_else(|| panic!("no size named: {text}"));
+    assert!(catalog.price(&size, "northeurope").is_some(), "{size} has no price in northeurope: {text}");
+    assert!(arm.log().iter().all(|q| q.method == "GET"), "{:?}", arm.calls());
 }

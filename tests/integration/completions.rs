@@ -68,6 +68,30 @@ fn every_subcommand_has_a_man_page() {
     assert!(bad.stderr.contains("nope") && bad.stderr.contains("workspace"), "{}", bad.stderr);
 }
 
+/// `man --install DIR` writes every page: one file per subcommand path, each the same page
+/// `aksgpu man WORDS` prints, and no temporary file is left behind.
+#[test]
+fn man_install_writes_every_page() {
+    let dir = crate::support::temp_dir("man-install").join("man1");
+    let run = aksgpu(&["man", "--install", dir.to_str().expect("utf8")]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect();
+    names.sort();
+    let mut want: Vec<String> =
+        aksgpu::commands::man::paths().iter().map(|p| aksgpu::commands::man::file_name(p)).collect();
+    want.sort();
+    assert_eq!(names, want);
+    assert!(names.len() > 20 && names.contains(&"aksgpu-kaito-workspace.1".to_owned()), "{names:?}");
+    let page = std::fs::read_to_string(dir.join("aksgpu-create-pool.1")).expect("page");
+    assert_eq!(page, aksgpu(&["man", "create-pool"]).stdout);
+    assert!(run.stdout.contains(&format!("Wrote {} man pages", names.len())), "{}", run.stdout);
+    // A subcommand and --install together are a usage error.
+    assert_eq!(aksgpu(&["man", "kaito", "--install", dir.to_str().expect("utf8")]).code, 2);
+}
+
 /// `completions --help` says where the script goes in each shell.
 #[test]
 fn completions_help_says_how_to_install_each_shell() {

@@ -294,6 +294,25 @@ fn t15_connection_resets_while_polling() {
     no_delete(&arm);
 }
 
+/// The README promises three polls in a row may lose the connection. Each poll is a GET
+/// with the client's own 3 retries, so one lost poll is 4 resets: 12 resets in a row (3 lost
+/// polls) are survived, 16 (the 4th lost poll) end with exit 4 and the resume command.
+#[test]
+fn three_dropped_polls_in_a_row_are_tolerated_the_fourth_is_not() {
+    let arm = FakeArm::start();
+    arm.fault("GET", "operations/op1", 12, Action::Reset);
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(arm.count("GET", "operations/op1"), 12 + 3, "{:?}", arm.calls());
+
+    let arm = FakeArm::start();
+    arm.fault("GET", "operations/op1", 16, Action::Reset);
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    assert_eq!(arm.count("GET", "operations/op1"), 16, "{:?}", arm.calls());
+    assert!(r.stderr.contains("still running in Azure") && r.stderr.contains("aksgpu wait"), "{}", r.stderr);
+}
+
 /// T16: 404 while the pool is being created is tolerated for a while.
 #[test]
 fn t16_not_found_while_creating() {
@@ -396,9 +415,13 @@ fn t23_token_never_leaves_the_arm_origin() {
     let arm = FakeArm::start();
     arm.with(|s| s.op_base = Some(other.base.clone()));
     let r = run(&arm, &[]);
-    assert_ne!(r.code, 0);
+    // The PUT was accepted: the truth is "still running, follow it with aksgpu wait" (exit 4),
+    // not a configuration error.
+    assert_eq!(r.code, 4, "{}", r.stderr);
     assert!(r.stderr.contains("not the ARM endpoint"), "{}", r.stderr);
+    assert!(r.stderr.contains("accepted") && r.stderr.contains("aksgpu wait --subscription"), "{}", r.stderr);
     assert!(other.log().is_empty(), "the other host got {:?}", other.calls());
+    assert_eq!(arm.count("PUT", "/"), 1);
     let plain = aksgpu_with(
         &["auth", "status"],
         &[("AKSGPU_ARM_ENDPOINT", "http://example.com"), ("AKSGPU_ACCESS_TOKEN", TOKEN)],
@@ -683,4 +706,144 @@ fn os_sku_aks_does_not_provision_for_the_size_is_refused() {
     let r = aksgpu_arm(&arm.base, &args, &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(puts(&arm)[0]["properties"]["osSKU"], "AzureLinux3");
+}
+
+/// The pool the default `CreatePool` args ask for, created once (Sync) so it is identical.
+fn existing_pool(arm: &FakeArm) {
+    arm.with(|s| s.lro_style = LroStyle::Sync);
+    assert_eq!(run(arm, &[]).code, 0);
+    arm.with(|s| {
+        s.lro_style = LroStyle::AsyncOperation;
+        s.log.clear();
+        s.applied.clear();
+    });
+}
+
+/// An existing pool that is Creating (an operation started elsewhere) is not "nothing to do":
+/// create-pool waits for it as `aksgpu wait` does; with --no-wait it exits 4 with the wait
+/// command. No PUT either way.
+#[test]
+fn an_existing_pool_still_creating_is_waited_for() {
+    let arm = FakeArm::start();
+    existing_pool(&arm);
+    arm.script_pool("c1", "gpu", &["Creating", "Creating", "Creating", "Succeeded"]);
+    let r = run(&arm, &["-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(arm.count("GET", "agentPools/gpu") >= 4, "{:?}", arm.calls());
+    assert_eq!(r.json()["provisioning_state"], "Succeeded", "{}", r.stdout);
+    assert_eq!(arm.count("PUT", "/"), 0);
+
+    let arm = FakeArm::start();
+    existing_pool(&arm);
+    arm.script_pool("c1", "gpu", &["Scaling"]);
+    let r = run(&arm, &["--no-wait"]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("is Scaling") && r.stderr.contains(&format!("aksgpu wait --subscription {SUB}")),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(arm.count("PUT", "/"), 0);
+}
+
+/// A Failed pool is never "no change": exit 1 with Azure's error and the exact commands that
+/// recover it; nothing is deleted or sent.
+#[test]
+fn an_existing_failed_pool_says_how_to_recover() {
+    let arm = FakeArm::start();
+    existing_pool(&arm);
+    arm.with(|s| {
+        let p = s.pools.values_mut().next().expect("pool");
+        p["properties"]["provisioningState"] = json!("Failed");
+        p["properties"]["status"] = json!({"provisioningError": {"code": "ZonalAllocationFailed",
+            "message": "Allocation failed. We do not have sufficient capacity for the requested VM size in this zone."}});
+    });
+    let r = run(&arm, &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("Failed: ZonalAllocationFailed: Allocation failed"), "{}", r.stderr);
+    assert!(r.stderr.contains("az aks nodepool update -g rg --cluster-name c1 -n gpu"), "{}", r.stderr);
+    assert!(r.stderr.contains("az aks nodepool delete -g rg --cluster-name c1 -n gpu"), "{}", r.stderr);
+    assert!(!r.stdout.contains("nothing to do"), "{}", r.stdout);
+    assert_eq!(arm.count("PUT", "/"), 0);
+    no_delete(&arm);
+}
+
+/// A pool being deleted: create-pool waits until it is gone, then creates it (one PUT); with
+/// --no-wait it refuses and says why.
+#[test]
+fn an_existing_pool_being_deleted_is_waited_out_then_created() {
+    let arm = FakeArm::start();
+    existing_pool(&arm);
+    arm.deleting_pool("c1", "gpu", 3);
+    let r = run(&arm, &["-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["status"], "created", "{}", r.stdout);
+    assert_eq!(arm.count("PUT", "/"), 1);
+
+    let arm = FakeArm::start();
+    existing_pool(&arm);
+    arm.deleting_pool("c1", "gpu", 1000);
+    let r = run(&arm, &["--no-wait"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("being deleted") && r.stderr.contains("--no-wait"), "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 0);
+}
+
+/// --recommend for a named cluster ranks and prices in the cluster's own location (read once,
+/// and reused by preflight), so the size it picks is one priced there.
+#[test]
+fn recommend_ranks_in_the_clusters_location() {
+    let arm = FakeArm::start();
+    arm.edit_cluster("c1", |c| c["location"] = json!("North Europe"));
+    let catalog = aksgpu::catalog::Catalog::bundled().expect("catalog");
+    let skus: Vec<Value> = catalog
+        .sizes
+        .iter()
+        .map(|s| {
+            json!({"resourceType": "virtualMachines", "name": s.name.to_string(), "family": s.quota_family.as_deref(), "locations": ["northeurope"],
+                "locationInfo": [{"location": "northeurope", "zones": []}], "capabilities": [], "restrictions": []})
+        })
+        .collect();
+    arm.with(|s| s.skus = skus);
+    let recommend = CreatePool::new().without_vm_size().with(&[
+        "--recommend",
+        "--model",
+        "llama-3.1-8b",
+        "--dry-run",
+        "-o",
+        "json",
+    ]);
+    let r = aksgpu_arm(&arm.base, &recommend.args(), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let put = r.json()["steps"].as_array().expect("steps").iter().find(|s| s["method"] == "PUT").cloned().expect("put");
+    let size = put["body"]["properties"]["vmSize"].as_str().expect("size").to_owned();
+    assert!(catalog.price(&size, "northeurope").is_some(), "{size} has no price in northeurope: {}", r.stderr);
+    assert!(r.stderr.contains("northeurope"), "{}", r.stderr);
+    assert!(r.stdout.contains("locations/northeurope/usages"), "{}", r.stdout);
+    assert_eq!(arm.count("GET", "managedClusters/c1?"), 1, "{:?}", arm.calls());
+}
+
+/// The catalog advises: a refusal resting on catalog data names the rule and `--override`;
+/// with it, the plan is made and a warning still names the rule, its source and the risk.
+#[test]
+fn override_turns_a_catalog_refusal_into_a_warning() {
+    let ncv6 = CreatePool::new().vm_size("Standard_NC36ds_xl_RTXPRO6000BSE_v6").with(&["--dry-run", "-o", "json"]);
+    let refused = crate::support::aksgpu_with(&ncv6.args(), &[]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("--override ncv6-aks-status"), "{}", refused.stderr);
+    let ok = crate::support::aksgpu_with(&ncv6.with(&["--override", "ncv6-aks-status"]).args(), &[]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    assert!(ok.stderr.contains("warning: overriding catalog rule ncv6-aks-status"), "{}", ok.stderr);
+    assert!(ok.stderr.contains("source: azure-compute-docs:") && ok.stderr.contains("risk:"), "{}", ok.stderr);
+    assert_eq!(ok.json()["steps"].as_array().map(|s| s.iter().any(|x| x["method"] == "PUT")), Some(true));
+}
+
+/// The operator's autoscaler minimum is advice, not a refusal: AKS's docs state no minimum.
+#[test]
+fn operator_with_a_minimum_of_zero_is_a_warning() {
+    let args = CreatePool::new().with(&["--min-count", "0", "--max-count", "2", "--install-operator", "--dry-run"]);
+    let r = crate::support::aksgpu_with(&args.args(), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("warning: autoscaler minimum 0 with the NVIDIA GPU Operator"), "{}", r.stderr);
+    assert!(r.stderr.contains("rule operator-autoscaler-min") && r.stderr.contains("risk:"), "{}", r.stderr);
 }

@@ -55,6 +55,9 @@ pub enum Action {
     StallHeaders,
     /// Apply the request as usual, then lose the answer this way.
     AppliedThenLost(Loss),
+    /// Someone else updates cluster `.0` (its eTag becomes `.1`) while this request is not
+    /// applied and answered with `.2` (another writer won the race).
+    OtherWriterThen(String, String, Box<Action>),
 }
 
 /// How an applied request's answer is lost.
@@ -68,6 +71,9 @@ pub enum Loss {
     Stall,
     /// Answer this status (500, 502, 504) instead.
     Status(u16),
+    /// Answer the real status and headers, but with the body cut in half (and a
+    /// `content-length` that matches what is sent): a 201 whose JSON cannot be parsed.
+    Truncated,
 }
 
 /// A fault that replaces the normal answer for matching requests, `times` times.
@@ -159,6 +165,13 @@ pub struct State {
     pub validator_pods: Vec<(String, String)>,
     /// What `GET /subscriptions` lists (Subscriptions - List), paged by `page_size`.
     pub subscriptions: Vec<Value>,
+    /// Cluster GETs after a stop/start succeeds that still report the old powerState (a stale
+    /// read, as a lagging replica gives).
+    pub stale_power_reads: usize,
+    /// (cluster key, power state) held back while `stale_power_reads` runs down.
+    pending_power: Option<(String, String)>,
+    /// Pool key → GETs still answered before the pool is gone (a pool being deleted).
+    pub vanish_after: HashMap<String, usize>,
     next_op: usize,
 }
 
@@ -221,6 +234,9 @@ impl FakeArm {
                 subscription("22222222-3333-4444-5555-666666666666", "Sandbox"),
                 subscription(SUB, "ML Production"),
             ],
+            stale_power_reads: 0,
+            pending_power: None,
+            vanish_after: HashMap::new(),
             next_op: 0,
         }));
         let st = state.clone();
@@ -277,6 +293,24 @@ impl FakeArm {
 
     pub fn put_pool(&self, cluster: &str, pool: &str, body: Value) {
         self.with(|s| s.pools.insert(lower_key(&pool_path(cluster, pool)), body));
+    }
+
+    /// The states successive GETs of pool `pool` report (the last repeats), as an operation
+    /// started elsewhere runs on it.
+    pub fn script_pool(&self, cluster: &str, pool: &str, states: &[&str]) {
+        let key = lower_key(&pool_path(cluster, pool));
+        self.with(|s| s.body_scripts.insert(key, (states.iter().map(|x| (*x).to_owned()).collect(), 0)));
+    }
+
+    /// Pool `pool` is Deleting: `gets` more GETs see it, then it is gone (404).
+    pub fn deleting_pool(&self, cluster: &str, pool: &str, gets: usize) {
+        let key = lower_key(&pool_path(cluster, pool));
+        self.with(|s| {
+            if let Some(p) = s.pools.get_mut(&key) {
+                p["properties"]["provisioningState"] = json!("Deleting");
+            }
+            s.vanish_after.insert(key, gets);
+        });
     }
 
     /// Change the stored resource of cluster `name` (panics when there is none).
@@ -456,11 +490,17 @@ fn handle(mut conn: TcpStream, st: &Arc<Mutex<State>>, base: &str) {
         });
         (s.log.len() - 1, fault)
     };
-    let Some(action) = fault else {
+    let Some(mut action) = fault else {
         let (status, headers, body) = answer(st, &req, base, index);
         write(&mut conn, status, &headers, &body);
         return;
     };
+    if let Action::OtherWriterThen(cluster, etag, then) = action {
+        if let Some(c) = st.lock().expect("state").clusters.get_mut(&lower_key(&cluster_path(&cluster))) {
+            c["eTag"] = json!(etag);
+        }
+        action = *then;
+    }
     match action {
         Action::Respond { status, headers, body } => write(&mut conn, status, &headers, &body),
         Action::Reset => {
@@ -476,6 +516,7 @@ fn handle(mut conn: TcpStream, st: &Arc<Mutex<State>>, base: &str) {
             let (status, headers, body) = answer(st, &req, base, index);
             lose(&mut conn, loss, status, &headers, &body);
         }
+        Action::OtherWriterThen(..) => write(&mut conn, 500, &[], "{}"),
     }
 }
 
@@ -504,6 +545,7 @@ fn lose(conn: &mut TcpStream, loss: Loss, status: u16, headers: &[(String, Strin
             let _ = conn.shutdown(std::net::Shutdown::Both);
         }
         Loss::Stall => thread::sleep(Duration::from_secs(30)),
+        Loss::Truncated => write(conn, status, headers, &body[..body.len() / 2]),
         Loss::Status(code) => write(
             conn,
             code,
@@ -588,11 +630,8 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
             if let Some(p) = s.pools.get_mut(&pool_key) {
                 p["properties"]["provisioningState"] = json!(status);
             }
-            if let Some(c) = s.clusters.get_mut(&pool_key) {
-                c["properties"]["provisioningState"] = json!(status);
-                if let (Some(pw), true) = (&power, status.eq_ignore_ascii_case("succeeded")) {
-                    c["properties"]["powerState"] = json!({"code": pw});
-                }
+            if s.clusters.contains_key(&pool_key) {
+                set_cluster_state(&mut s, &pool_key, &status, power.as_deref());
             }
         }
         if location_style {
@@ -669,6 +708,10 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
         };
         let sku = field("armSkuName");
         let region = field("armRegionName");
+        // As the API: `currencyCode='EUR'` serves the meters in euros (here: the items whose
+        // currencyCode is EUR); without it, USD.
+        let currency =
+            decoded.split("currencyCode='").nth(1).and_then(|r| r.split('\'').next()).unwrap_or("USD").to_owned();
         let skip: usize =
             decoded.split("$skip=").nth(1).and_then(|v| v.split('&').next()).and_then(|v| v.parse().ok()).unwrap_or(0);
         let matching: Vec<Value> = s
@@ -677,6 +720,7 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
             .filter(|i| {
                 sku.as_deref().is_none_or(|k| i["armSkuName"] == k)
                     && region.as_deref().is_none_or(|r| i["armRegionName"] == r)
+                    && i["currencyCode"].as_str().unwrap_or("USD") == currency
             })
             .cloned()
             .collect();
@@ -691,7 +735,7 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
         return (
             200,
             vec![],
-            json!({"BillingCurrency": "USD", "Items": page, "NextPageLink": next, "Count": page.len()}).to_string(),
+            json!({"BillingCurrency": currency, "Items": page, "NextPageLink": next, "Count": page.len()}).to_string(),
         );
     }
     // Cluster stop/start.
@@ -794,6 +838,14 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
             match req.method.as_str() {
                 "GET" => {
                     advance_op_for(&mut s, &key);
+                    if let Some(left) = s.vanish_after.get_mut(&key) {
+                        if *left == 0 {
+                            s.vanish_after.remove(&key);
+                            s.pools.remove(&key);
+                        } else {
+                            *left -= 1;
+                        }
+                    }
                     if let Some((states, n)) = s.body_scripts.get_mut(&key) {
                         let st = states[(*n).min(states.len() - 1)].clone();
                         *n += 1;
@@ -865,6 +917,15 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
         }
         if req.method == "GET" {
             advance_op_for(&mut s, &key);
+            if s.pending_power.as_ref().is_some_and(|(k, _)| *k == key) {
+                if s.stale_power_reads == 0 {
+                    if let (Some((_, pw)), Some(c)) = (s.pending_power.take(), s.clusters.get_mut(&key)) {
+                        c["properties"]["powerState"] = json!({"code": pw});
+                    }
+                } else {
+                    s.stale_power_reads -= 1;
+                }
+            }
             let next = if s.cluster_states.is_empty() { None } else { Some(s.cluster_states.remove(0)) };
             let mut c = s.clusters[&key].clone();
             if let Some(state) = next {
@@ -898,9 +959,21 @@ fn advance_op_for(s: &mut State, key: &str) {
     if let Some(p) = s.pools.get_mut(key) {
         p["properties"]["provisioningState"] = json!(status);
     }
+    if s.clusters.contains_key(key) {
+        set_cluster_state(s, key, &status, power.as_deref());
+    }
+}
+
+/// A cluster operation ended: set its state, and its powerState on a successful stop/start
+/// (held back while `stale_power_reads` runs down).
+fn set_cluster_state(s: &mut State, key: &str, status: &str, power: Option<&str>) {
     if let Some(c) = s.clusters.get_mut(key) {
         c["properties"]["provisioningState"] = json!(status);
-        if let (Some(pw), true) = (power, status.eq_ignore_ascii_case("succeeded")) {
+    }
+    if let (Some(pw), true) = (power, status.eq_ignore_ascii_case("succeeded")) {
+        if s.stale_power_reads > 0 {
+            s.pending_power = Some((key.to_owned(), pw.to_owned()));
+        } else if let Some(c) = s.clusters.get_mut(key) {
             c["properties"]["powerState"] = json!({"code": pw});
         }
     }

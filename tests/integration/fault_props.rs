@@ -1,6 +1,7 @@
 //! Random fault sequences from the fake ARM server: create-pool never hangs past its
 //! timeout (plus request timeouts) and never sends another PUT once one was applied, even
-//! when the answer to the applied PUT is lost (reset, closed mid-body, stalled, or a 500).
+//! when the answer to the applied PUT is lost (reset, closed mid-body, stalled, or a 500); a
+//! PUT read back as not applied is sent again, always under `If-None-Match: *`.
 
 use std::time::{Duration, Instant};
 
@@ -64,6 +65,32 @@ fn wait_options(timeout: Duration) -> CreateOptions {
         timeout,
         location: None,
         abort_on_interrupt: false,
+        cluster: None,
+    }
+}
+
+/// The PUTs a create sends against these PUT faults, and whether it gives up. The client
+/// resends a 429 itself (3 retries per send). A fault read back as not applied (500, 503
+/// without Retry-After, a reset) is sent again under `If-None-Match: *` while resends are left
+/// (3) and the next backoff fits in `timeout`. An applied fault, or the fault list running
+/// out (a normal answer), ends the sending.
+fn expected_puts(faults: &[u8], timeout: Duration) -> (usize, bool) {
+    let policy = aksgpu::arm::retry::RetryPolicy::default();
+    let (mut puts, mut resends, mut attempt) = (0, 0u32, 0u32);
+    let mut next = faults.iter();
+    loop {
+        puts += 1;
+        attempt += 1;
+        match next.next() {
+            None | Some(4..=7) => return (puts, false),
+            Some(0) if attempt <= policy.max_retries => {}
+            Some(0) => return (puts, true),
+            Some(_) if resends < policy.max_retries && policy.backoff(resends + 1, 1.3) < timeout => {
+                resends += 1;
+                attempt = 0;
+            }
+            Some(_) => return (puts, true),
+        }
     }
 }
 
@@ -98,20 +125,21 @@ proptest! {
         let elapsed = started.elapsed();
         // The timeout bounds waiting; a request in flight may add its own (short) timeout.
         prop_assert!(elapsed < timeout + Duration::from_secs(4), "took {elapsed:?}");
-        // Only 429s are resent; the first other fault ends the sending.
-        let throttled = put_faults.iter().take_while(|k| **k == 0).count();
+        let (expected, gave_up) = expected_puts(&put_faults, timeout);
         let puts = arm.count("PUT", "agentPools/gpu");
-        prop_assert_eq!(puts, throttled + 1, "PUT faults {:?}", put_faults);
+        prop_assert_eq!(puts, expected, "PUT faults {:?}", put_faults);
         prop_assert_eq!(arm.resent_after_applied("PUT", "agentPools/gpu"), 0, "an applied PUT was sent again");
         prop_assert!(arm.applied_count("PUT", "agentPools/gpu") <= 1);
+        prop_assert!(
+            arm.log().iter().filter(|r| r.method == "PUT").all(|r| r.headers.get("if-none-match").is_some_and(|v| v == "*")),
+            "a PUT went without If-None-Match: *"
+        );
         prop_assert_eq!(arm.count("DELETE", "/"), 0);
-        let first_other = put_faults.get(throttled).copied();
-        match first_other {
-            // Not applied and the answer lost: read back, reported, never resent.
-            Some(1..=3) => prop_assert!(result.is_err()),
-            // Applied (answered or lost): it is ours and the wait follows the pool.
-            _ if end == "Succeeded" && poll_faults.is_empty() => prop_assert!(result.is_ok(), "{:?}", result.err()),
-            _ => {}
+        if gave_up {
+            prop_assert!(result.is_err());
+        } else if end == "Succeeded" && poll_faults.is_empty() {
+            // Applied (answered, lost and read back, or after a guarded resend): waited for.
+            prop_assert!(result.is_ok(), "{:?}", result.err());
         }
     }
 }

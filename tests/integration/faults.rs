@@ -41,18 +41,107 @@ fn lost_put_answer_is_read_back_never_resent() {
     }
 }
 
-/// §1: a lost answer to a PUT that was not applied: read back, absent, exit 1, never resent.
+/// A lost answer to a PUT that was not applied: read back, absent, so it is sent again with
+/// `If-None-Match: *` (it can never overwrite a pool made meanwhile), and the pool is created.
 #[test]
-fn lost_put_answer_not_applied_is_reported_not_resent() {
+fn lost_put_answer_not_applied_is_read_back_then_sent_again_guarded() {
     for action in [Action::Reset, respond(500, json!({"error": {"code": "InternalServerError", "message": "x"}}))] {
         let arm = FakeArm::start();
         arm.fault("PUT", "agentPools/gpu", 1, action);
-        let r = create(&arm, &[], &[]);
-        assert_eq!(r.code, 1, "{}", r.stderr);
-        assert_eq!(arm.count("PUT", "/"), 1);
-        assert!(r.stderr.contains("did not apply it") && r.stderr.contains("Nothing was sent again"), "{}", r.stderr);
-        assert!(r.stderr.contains("hint: run the same command again"), "{}", r.stderr);
+        let r = create(&arm, &["-o", "json"], &[]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(r.json()["status"], "created");
+        let puts: Vec<_> = arm.log().into_iter().filter(|q| q.method == "PUT").collect();
+        assert_eq!(puts.len(), 2, "{:?}", arm.calls());
+        assert!(puts.iter().all(|q| q.headers.get("if-none-match").map(String::as_str) == Some("*")));
+        assert_eq!(arm.resent_after_applied("PUT", "agentPools/gpu"), 0);
     }
+}
+
+/// A burst of 5xx without Retry-After on the PUT: each is read back (absent) and the PUT sent
+/// again, guarded; a burst longer than the client's 3 retries ends with exit 1 and says nothing
+/// was applied.
+#[test]
+fn a_burst_of_5xx_on_put_is_read_back_and_sent_again() {
+    let err = json!({"error": {"code": "ServiceUnavailable", "message": "try later"}});
+    let arm = FakeArm::start();
+    arm.fault("PUT", "agentPools/gpu", 1, respond(503, err.clone()));
+    arm.fault("PUT", "agentPools/gpu", 1, respond(502, err.clone()));
+    arm.fault("PUT", "agentPools/gpu", 1, respond(504, err.clone()));
+    let r = create(&arm, &[], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 4, "{:?}", arm.calls());
+    assert_eq!(arm.applied_count("PUT", "agentPools/gpu"), 1);
+
+    let arm = FakeArm::start();
+    arm.fault("PUT", "agentPools/gpu", 100, respond(503, err.clone()));
+    let r = create(&arm, &[], &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 4, "{:?}", arm.calls());
+    assert!(r.stderr.contains("did not apply it"), "{}", r.stderr);
+
+    // kaito enable: the cluster PUT goes again with the If-Match it read.
+    let arm = FakeArm::start();
+    arm.fault("PUT", "managedClusters/c1?", 2, respond(503, err.clone()));
+    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "--yes", "-g", "rg", "--cluster", "c1"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let puts: Vec<_> = arm.log().into_iter().filter(|q| q.method == "PUT").collect();
+    assert_eq!(puts.len(), 3, "{:?}", arm.calls());
+    assert!(puts.iter().all(|q| q.headers.get("if-match").map(String::as_str) == Some("etag-1")));
+}
+
+/// The PUT landed, its answer was lost, and the pool read back already Failed: the write is
+/// ours and failed. It is reported as failed (exit 1) and never sent again.
+#[test]
+fn a_lost_answer_read_back_failed_is_reported_not_resent() {
+    let arm = FakeArm::start();
+    arm.with(|s| s.op_statuses = vec!["Failed".into()]);
+    arm.fault("PUT", "agentPools/gpu", 1, Action::AppliedThenLost(Loss::Reset));
+    let r = create(&arm, &[], &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("ended Failed"), "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 1, "{:?}", arm.calls());
+}
+
+/// A resend never overwrites someone else's change: the cluster changed (new eTag) while the
+/// first PUT's answer was lost, so the resend carries the old `If-Match`, ARM answers 412, and
+/// nothing of ours is applied.
+#[test]
+fn a_resend_after_someone_elses_change_is_refused_by_if_match() {
+    let arm = FakeArm::start();
+    let err = respond(500, json!({"error": {"code": "InternalServerError", "message": "x"}}));
+    arm.fault(
+        "PUT",
+        "managedClusters/c1?",
+        1,
+        Action::OtherWriterThen("c1".into(), "etag-other".into(), Box::new(err)),
+    );
+    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "--yes", "-g", "rg", "--cluster", "c1"], &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let puts: Vec<_> = arm.log().into_iter().filter(|q| q.method == "PUT").collect();
+    assert_eq!(puts.len(), 2, "{:?}", arm.calls());
+    assert!(puts.iter().all(|q| q.headers.get("if-match").map(String::as_str) == Some("etag-1")));
+    assert!(r.stderr.contains("412"), "{}", r.stderr);
+    assert_eq!(arm.applied_count("PUT", "/"), 0);
+}
+
+/// A 201 whose body is cut short was still accepted: the pool is followed and created, one PUT.
+#[test]
+fn an_unreadable_2xx_body_is_accepted_and_reconciled() {
+    let arm = FakeArm::start();
+    arm.fault("PUT", "agentPools/gpu", 1, Action::AppliedThenLost(Loss::Truncated));
+    let r = create(&arm, &["-o", "json"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["status"], "created");
+    assert_eq!(r.json()["provisioning_state"], "Succeeded");
+    assert_eq!(arm.count("PUT", "/"), 1);
+
+    let arm = FakeArm::start();
+    arm.fault("PUT", "managedClusters/c1?", 1, Action::AppliedThenLost(Loss::Truncated));
+    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "--yes", "-g", "rg", "--cluster", "c1"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("KAITO enabled"), "{}", r.stdout);
+    assert_eq!(arm.count("PUT", "/"), 1);
 }
 
 /// §1: the answer is lost and the pool cannot be read back: exit 4 with `aksgpu wait`.

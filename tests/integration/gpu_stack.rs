@@ -328,18 +328,89 @@ fn kaito_workspace_picks_a_capable_size_and_refuses_small_or_old_ones() {
     let cc = catalog.gpu(&size.gpu_model).and_then(|g| g.cc()).expect("cc");
     assert!(cc >= (8, 0) && !size.gpu_count.is_partial(), "{it}");
     assert!(v["inference"]["preset"]["name"].as_str().expect("preset").contains("llama"), "{v}");
+    // KAITO creates the workspace's nodes: what they cost goes to stderr (stdout is the manifest).
+    assert!(r.stderr.contains("price unknown: the cluster's region is not known offline"), "{}", r.stderr);
+    let priced = aksgpu_with(&["kaito", "workspace", "--model", "llama-3.1-8b", "--region", "eastus"], &[]);
+    assert_eq!(priced.code, 0, "{}", priced.stderr);
+    assert!(
+        priced.stderr.contains("/month at 1 node(s)") && priced.stderr.contains("price of 2026-06-18"),
+        "{}",
+        priced.stderr
+    );
     let t4 = aksgpu_with(
         &["kaito", "workspace", "--model", "llama-3.1-8b", "--instance-type", "Standard_NC64as_T4_v3"],
         &[],
     );
     assert_eq!(t4.code, 2);
     assert!(t4.stderr.contains("compute capability 7.5"), "{}", t4.stderr);
+    assert!(t4.stderr.contains("--override kaito-min-compute-capability"), "{}", t4.stderr);
+    let forced = aksgpu_with(
+        &[
+            "kaito",
+            "workspace",
+            "--model",
+            "llama-3.1-8b",
+            "--instance-type",
+            "Standard_NC64as_T4_v3",
+            "--override",
+            "kaito-min-compute-capability",
+        ],
+        &[],
+    );
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    assert!(
+        forced.stderr.contains("warning: overriding catalog rule kaito-min-compute-capability"),
+        "{}",
+        forced.stderr
+    );
+    assert!(forced.stdout.contains("Standard_NC64as_T4_v3"), "{}", forced.stdout);
     let small = aksgpu_with(
         &["kaito", "workspace", "--model", "llama-3.3-70b", "--instance-type", "Standard_NC24ads_A100_v4"],
         &[],
     );
     assert_eq!(small.code, 2, "{}", small.stderr);
     assert!(small.stderr.contains("cannot hold") && small.stderr.contains("GiB"), "{}", small.stderr);
+}
+
+/// The region the size was chosen for travels with the manifest (a YAML comment), so
+/// `| kubectl apply -f -` keeps it; with `--region` the size is one priced there.
+#[test]
+fn kaito_workspace_writes_the_chosen_region_into_the_yaml() {
+    let catalog = aksgpu::catalog::Catalog::bundled().expect("catalog");
+    let r = aksgpu_with(&["kaito", "workspace", "--model", "llama-3.1-8b", "--region", "northeurope"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = r.stdout.lines().next().unwrap_or("");
+    assert!(first.starts_with("# ") && first.contains("northeurope"), "{}", r.stdout);
+    let v: Value = serde_yaml_ng::from_str(&r.stdout).expect("yaml parses");
+    let it = v["resource"]["instanceType"].as_str().expect("instanceType");
+    assert!(catalog.price(it, "northeurope").is_some(), "{it} has no price in northeurope");
+
+    let r = aksgpu_with(&["kaito", "workspace", "--model", "llama-3.1-8b"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = r.stdout.lines().next().unwrap_or("");
+    assert!(first.starts_with("# ") && first.contains("--location"), "{}", r.stdout);
+}
+
+/// `kaito workspace` for a named cluster ranks and prices in the cluster's location (one GET
+/// of the cluster, no write), and says so in the YAML.
+#[test]
+fn kaito_workspace_for_a_cluster_ranks_in_its_location() {
+    let arm = FakeArm::start();
+    arm.edit_cluster("c1", |c| c["location"] = json!("northeurope"));
+    let r = run(&arm, &["kaito", "workspace", "--model", "llama-3.1-8b", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = r.stdout.lines().next().unwrap_or("");
+    assert!(first.contains("northeurope") && first.contains("c1"), "{}", r.stdout);
+    let v: Value = serde_yaml_ng::from_str(&r.stdout).expect("yaml parses");
+    let it = v["resource"]["instanceType"].as_str().expect("instanceType");
+    let catalog = aksgpu::catalog::Catalog::bundled().expect("catalog");
+    assert!(catalog.price(it, "northeurope").is_some(), "{it} has no price in northeurope");
+    assert_eq!(arm.calls().len(), 1, "{:?}", arm.calls());
+    let both = run(
+        &arm,
+        &["kaito", "workspace", "--model", "llama-3.1-8b", "-g", "rg", "--cluster", "c1", "--region", "eastus"],
+    );
+    assert_eq!(both.code, 2, "{}", both.stderr);
 }
 
 #[test]
@@ -384,9 +455,11 @@ fn create_pool_with_the_operator_in_one_plan() {
     let arm = FakeArm::start();
     let create = CreatePool::new().with(&["--install-operator"]);
     let base = create.args();
-    let refused = run(&arm, &[&base[..], &["--min-count", "0", "--max-count", "2"]].concat());
-    assert_eq!(refused.code, 2, "{}", refused.stderr);
-    assert!(refused.stderr.contains("at least 1"), "{}", refused.stderr);
+    // A minimum of 0 is advice, not a refusal: a warning naming the rule and the risk.
+    let zero = run(&arm, &[&base[..], &["--min-count", "0", "--max-count", "2", "--dry-run"]].concat());
+    assert_eq!(zero.code, 0, "{}", zero.stderr);
+    assert!(zero.stderr.contains("advises at least 1 (rule operator-autoscaler-min"), "{}", zero.stderr);
+    assert_eq!(arm.count("PUT", "agentPools/gpu"), 0);
     let dry = run(&arm, &[&base[..], &["--dry-run", "-o", "json"]].concat());
     assert_eq!(dry.code, 0, "{}", dry.stderr);
     let steps = dry.json()["steps"].as_array().cloned().expect("steps");

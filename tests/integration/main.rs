@@ -14,6 +14,7 @@ mod fake_arm;
 mod fault_props;
 mod faults;
 mod gpu_stack;
+mod hint_flags;
 mod manifest_cli;
 mod money;
 mod price_cache;

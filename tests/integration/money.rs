@@ -191,6 +191,60 @@ fn cost_for_a_cluster_reads_its_gpu_pools() {
     assert!((total - sum).abs() < 0.01);
 }
 
+/// A pool Azure sent without `count` is not zero nodes at $0: the error names the field.
+#[test]
+fn cost_for_a_pool_without_count_names_the_missing_field() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("cost-no-count");
+    arm.put_pool(
+        "c1",
+        "gpu",
+        json!({"name": "gpu", "properties": {"vmSize": "Standard_NC24ads_A100_v4", "mode": "User"}}),
+    );
+    let r = run(&arm, &cache, &["cost", "-g", "rg", "--cluster", "c1", "-o", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("agent pool gpu has no properties.count"), "{}", r.stderr);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+}
+
+/// A cluster Azure sent without `powerState` is not taken as Running: start exits 1 naming
+/// the field, and nothing is sent.
+#[test]
+fn cluster_start_without_power_state_names_the_field() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("power-missing");
+    arm.edit_cluster("c1", |c| {
+        if let Some(p) = c["properties"].as_object_mut() {
+            p.remove("powerState");
+        }
+    });
+    let r = run(&arm, &cache, &["cluster", "start", "--yes", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("properties.powerState.code"), "{}", r.stderr);
+    assert_eq!(arm.count("POST", "/"), 0);
+}
+
+/// After the stop operation succeeds, a read that still says Running is stale: it is polled
+/// again until powerState is Stopped, never reported as success before.
+#[test]
+fn cluster_stop_checks_power_state_and_polls_a_stale_read() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("power-stale");
+    arm.with(|s| s.stale_power_reads = 2);
+    let r = run(&arm, &cache, &["cluster", "stop", "--yes", "-g", "rg", "--cluster", "c1", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["resource"]["properties"]["powerState"]["code"], "Stopped", "{}", r.stdout);
+    assert_eq!(arm.count("POST", "/stop"), 1);
+
+    // A cluster that never reports Stopped ends at --timeout with exit 4, not "stopped".
+    let arm = FakeArm::start();
+    arm.with(|s| s.stale_power_reads = 1_000_000);
+    let r = run(&arm, &cache, &["cluster", "stop", "--yes", "-g", "rg", "--cluster", "c1", "--timeout", "3s"]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    assert!(!r.stdout.contains("Stopped"), "{}", r.stdout);
+    assert!(r.stderr.contains("powerState"), "{}", r.stderr);
+}
+
 #[test]
 fn cluster_stop_and_start_poll_the_location() {
     let arm = FakeArm::start();
@@ -299,4 +353,67 @@ fn catalog_diff_reports_drift() {
     let fail = run(&arm, &cache, &["catalog", "diff", "--location", "eastus", "--fail-on-drift"]);
     assert_eq!(fail.code, 1);
     assert!(fail.stdout.contains("Standard_NC8ads_A10_v4"));
+}
+
+fn euro(mut v: Value) -> Value {
+    v["currencyCode"] = json!("EUR");
+    v
+}
+
+/// `--currency EUR`: `prices refresh --currency EUR` asks the Retail Prices API for euros
+/// (`currencyCode`) and keeps them in their own cache, which records its currency; `cost
+/// --currency EUR` prices from that cache alone. Without it, the command says to refresh:
+/// bundled USD prices are never relabelled as euros.
+#[test]
+fn cost_in_euros_comes_from_a_euro_cache_only() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("prices-eur");
+    let a100 = "Standard_NC24ads_A100_v4";
+    let product = "Virtual Machines NCadsA100v4 Series";
+    let cost = ["cost", "--vm-size", a100, "--region", "eastus", "--min-count", "1", "--max-count", "3"];
+    let none = run(&arm, &cache, &[&cost[..], &["--currency", "EUR"]].concat());
+    assert_eq!(none.code, 2, "{}", none.stderr);
+    assert!(none.stderr.contains("no EUR prices are cached"), "{}", none.stderr);
+    assert!(none.stderr.contains("aksgpu prices refresh --currency EUR"), "{}", none.stderr);
+
+    arm.with(|s| {
+        s.retail_items = vec![
+            item(a100, "eastus", product, "NC24ads A100 v4", 3.5),
+            euro(item(a100, "eastus", product, "NC24ads A100 v4", 3.21)),
+        ];
+    });
+    let r = run(&arm, &cache, &["prices", "refresh", "--currency", "eur", "--region", "eastus", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(arm
+        .log()
+        .iter()
+        .all(|x| !x.target.contains("/api/retail/") || x.target.contains("currencyCode=%27EUR%27")));
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(cache.join("prices-EUR.json")).expect("EUR cache"))
+            .expect("json");
+    assert_eq!(saved["currency"], "EUR");
+    assert_eq!(saved["sizes"][a100]["eastus"]["linux"], 3.21);
+    assert!(!cache.join("prices.json").exists(), "a EUR refresh must not write the USD cache");
+
+    let eur = run(&arm, &cache, &[&cost[..], &["--currency", "EUR", "-o", "json"]].concat());
+    assert_eq!(eur.code, 0, "{}", eur.stderr);
+    let v = eur.json();
+    assert_eq!((v["currency"].clone(), v["pools"][0]["currency"].clone()), (json!("EUR"), json!("EUR")));
+    assert_eq!(v["pools"][0]["price_per_node_hour"], 3.21);
+    // 3 × €3.21 = €9.63 an hour; × 730 h = €7,029.90 a month (exact).
+    assert_eq!(
+        (v["pools"][0]["at_max"]["hourly"].clone(), v["pools"][0]["at_max"]["monthly"].clone()),
+        (json!(9.63), json!(7029.9))
+    );
+    let table = run(&arm, &cache, &[&cost[..], &["--currency", "eur"]].concat());
+    assert!(table.stdout.contains("€9.63") && !table.stdout.contains('$'), "{}", table.stdout);
+    // A region the euro cache lacks has no price: the bundled USD figure is not relabelled.
+    let west =
+        run(&arm, &cache, &["cost", "--vm-size", a100, "--region", "westeurope", "--currency", "EUR", "-o", "json"]);
+    assert_eq!(west.code, 0, "{}", west.stderr);
+    assert_eq!(west.json()["pools"][0]["price_per_node_hour"], Value::Null);
+    assert!(west.stdout.contains("prices refresh --currency EUR"), "{}", west.stdout);
+    // USD is untouched: the bundled table.
+    let usd = run(&arm, &cache, &[&cost[..], &["-o", "json"]].concat());
+    assert_eq!(usd.json()["pools"][0]["price_per_node_hour"], 3.673);
 }

@@ -102,6 +102,35 @@ fn nothing_fits_exits_1_naming_the_constraint_and_alternatives() {
     assert_eq!(json.json()["recommendations"].as_array().expect("array").len(), 0);
 }
 
+/// `--max-price-per-month` sits next to `--max-price-per-hour`: the same limit over 730 h.
+#[test]
+fn a_monthly_price_limit_is_the_hourly_one_over_730_hours() {
+    let month = aksgpu(&["recommend", "--model", "llama-3.1-70b", "--max-price-per-month", "730", "-o", "json"]);
+    let hour = aksgpu(&["recommend", "--model", "llama-3.1-70b", "--max-price-per-hour", "1", "-o", "json"]);
+    assert_eq!((month.code, hour.code), (1, 1), "{}", month.stderr);
+    assert_eq!(month.json()["recommendations"], hour.json()["recommendations"]);
+    assert!(month.stderr.contains("the --max-price-per-month limit"), "{}", month.stderr);
+    assert!(month.stderr.contains("/month is over --max-price-per-month 730"), "{}", month.stderr);
+    // A roomy monthly budget keeps the sizes it allows, each within it.
+    let ok = aksgpu(&[
+        "recommend",
+        "--model",
+        "llama-3.1-8b",
+        "--region",
+        "eastus",
+        "--max-price-per-month",
+        "3000",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    let recs = ok.json()["recommendations"].as_array().cloned().expect("array");
+    assert!(
+        !recs.is_empty() && recs.iter().all(|r| r["monthly_cost"].as_f64().is_some_and(|m| m <= 3000.0)),
+        "{recs:?}"
+    );
+}
+
 #[test]
 fn bad_input_exits_2_naming_the_flag() {
     for (args, flag) in [

@@ -167,6 +167,7 @@ fn every_field_the_parser_writes_is_in_the_schema() {
             gpu_memory_min: Some("24GB".into()),
             gpu_model: vec!["A100".into()],
             max_price_per_hour: Some(5.0),
+            max_price_per_month: Some(3650.0),
         }),
         count: Some(1),
         min_count: Some(1),
@@ -199,6 +200,7 @@ fn every_field_the_parser_writes_is_in_the_schema() {
             time_slicing: Some(2),
         }),
         kaito: Some(KaitoConfig { enabled: true, workspaces: vec![] }),
+        overrides: vec!["operator-autoscaler-min".into(), "catalog-size-unsupported".into()],
     };
     let v = serde_json::to_value(&cfg).expect("serialize");
     assert_eq!(errors(&v), Vec::<String>::new());
@@ -214,6 +216,7 @@ fn the_schema_rejects_what_the_parser_rejects() {
         ("/pools/0/zones", json!([4]), "is not one of"),
         ("/operator/migStrategy", json!("all"), "is not one of"),
         ("/pools/0/count", json!("two"), "not integer"),
+        ("/overrides", json!(["no-such-rule"]), "is not one of"),
     ];
     for (ptr, value, want) in cases {
         let mut v = good.clone();
@@ -225,4 +228,21 @@ fn the_schema_rejects_what_the_parser_rejects() {
     let mut v = good;
     v.as_object_mut().expect("object").remove("cluster");
     assert!(errors(&v).iter().any(|e| e.contains("cluster is required")));
+}
+
+/// `overrides:` lists exactly the ids `--override` accepts: every rule in catalog/rules.yaml
+/// and the two catalog-fact ids, so the schema and the parser refuse the same typos.
+#[test]
+fn the_schema_lists_every_rule_id_overrides_accepts() {
+    let catalog = aksgpu::catalog::Catalog::bundled().expect("catalog");
+    let ids = aksgpu::plan::agent_pool::override_ids(&catalog);
+    let schema = root();
+    let listed: Vec<String> = schema
+        .pointer("/properties/overrides/items/enum")
+        .and_then(Value::as_array)
+        .expect("overrides enum")
+        .iter()
+        .filter_map(|v| v.as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(listed, ids);
 }

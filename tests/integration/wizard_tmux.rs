@@ -100,6 +100,9 @@ fn wizard_asks_and_recommends_in_a_real_terminal() {
     let screen = s.wait_for("EXIT=");
     assert!(screen.contains("EXIT=0"), "{screen}");
     assert!(screen.contains("1  Standard_NC16ads_A10_v4"), "{screen}");
+    // The answer ends with what the top pick costs, per hour and per month, with the date.
+    assert!(screen.contains("Cost (list prices, 730 h a month):"), "{screen}");
+    assert!(screen.contains("top pick: $") && screen.contains("bundled price of 2026-06-18"), "{screen}");
 }
 
 /// Flags given with the wizard are kept (`--precision`, `--max-price-per-hour`) and not asked

@@ -9,7 +9,8 @@ use serde_json::{json, Value};
 use crate::arm::ArmClient;
 use crate::catalog::{Catalog, KubeVersion};
 use crate::cli::{RecommendArgs, WorkloadArgs};
-use crate::commands::azure::Cred;
+use crate::commands::azure::{self, Cred};
+use crate::commands::create_pool::ClusterFacts;
 use crate::commands::gpu_stack;
 use crate::domain::{GpuDriver, Os, Precision, Workload};
 use crate::error::Error;
@@ -18,7 +19,7 @@ use crate::plan::agent_pool::PoolSpec;
 use crate::plan::cluster::Scale;
 use crate::plan::cluster_ops::{self as ops, Target};
 use crate::plan::gitops::config::by_name;
-use crate::plan::gitops::config::{OperatorConfig, PoolConfig, RecommendConfig};
+use crate::plan::gitops::config::{ClusterRef, OperatorConfig, PoolConfig, RecommendConfig};
 use crate::plan::gitops::release::{self, State};
 use crate::plan::gitops::{Desired, Live};
 use crate::plan::operator::MigStrategy;
@@ -34,8 +35,20 @@ use crate::units;
 
 type Report<'a> = &'a (dyn Fn(&str) + Sync);
 
-/// The size `create-pool --recommend` would take for these settings.
-pub fn pick(catalog: &Catalog, p: &PoolConfig, r: &RecommendConfig) -> Result<String, String> {
+/// The cluster's location and Kubernetes version for `recommend:` pools, read once; nothing
+/// without credentials (an offline dry run ranks without a region, as before).
+pub fn cluster_place(client: &ArmClient, sub: &str, c: &ClusterRef) -> Result<ClusterFacts, Error> {
+    if !client.has_credentials() {
+        return Ok(ClusterFacts::default());
+    }
+    let url = crate::plan::with_api(&crate::plan::cluster_path(sub, &c.resource_group, &c.name), crate::arm::api::AKS);
+    let v = azure::run_interruptible(&Progress::default(), async { Ok(client.get_json::<Value>(&url).await?) })?;
+    ClusterFacts::from_cluster(v)
+}
+
+/// The size `create-pool --recommend` would take for these settings, in the cluster's
+/// location with its Kubernetes version when they were read.
+pub fn pick(catalog: &Catalog, place: &ClusterFacts, p: &PoolConfig, r: &RecommendConfig) -> Result<String, String> {
     let text = |v: &Option<String>| v.as_ref().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
     let workload = match text(&r.workload) {
         Some(w) => {
@@ -58,6 +71,7 @@ pub fn pick(catalog: &Catalog, p: &PoolConfig, r: &RecommendConfig) -> Result<St
         gpu_memory_min,
         gpu_model: r.gpu_model.clone(),
         max_price_per_hour: r.max_price_per_hour,
+        max_price_per_month: r.max_price_per_month,
         ..WorkloadArgs::default()
     };
     let gpu_driver = p.gpu_driver.as_deref().and_then(|d| by_name(GpuDriver::ALL, GpuDriver::name, d));
@@ -68,8 +82,10 @@ pub fn pick(catalog: &Catalog, p: &PoolConfig, r: &RecommendConfig) -> Result<St
             .map(KubeVersion::parse)
             .transpose()
             .map_err(|e| format!("kubernetesVersion: {e}"))?,
+        region: place.location.clone(),
         ..RecommendArgs::for_pool(need, os, p.spot, p.mig_profile.is_some(), gpu_driver)
     };
+    let ra = RecommendArgs { k8s_version: ra.k8s_version.or(place.kubernetes), ..ra };
     if !crate::commands::recommend::has_requirements(&ra) {
         return Err("recommend needs a model, a workload or gpuMemoryMin".into());
     }
@@ -205,8 +221,15 @@ pub async fn create_pool(
     report: Report<'_>,
     progress: &Progress,
 ) -> Result<CreateOutcome, Error> {
-    let opts =
-        CreateOptions { dry_run, no_wait: false, skip_preflight: false, timeout, location, abort_on_interrupt: false };
+    let opts = CreateOptions {
+        dry_run,
+        no_wait: false,
+        skip_preflight: false,
+        timeout,
+        location,
+        abort_on_interrupt: false,
+        cluster: None,
+    };
     Ok(pool::create(client, catalog, spec, &opts, report, progress).await?)
 }
 

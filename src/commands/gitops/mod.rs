@@ -16,6 +16,8 @@ use crate::arm::ArmClient;
 use crate::catalog::Catalog;
 use crate::cli::{ApplyArgs, ArmArgs, DiffArgs, ExportArgs, ManifestFormat};
 use crate::commands::azure::{self, Cred};
+use crate::commands::create_pool::ClusterFacts;
+use crate::commands::money::PlanPricing;
 use crate::commands::Ctx;
 use crate::error::Error;
 use crate::plan::gitops::config::{self, PoolConfig, RecommendConfig, Source};
@@ -85,7 +87,8 @@ pub fn inputs(path: &Path) -> Result<Vec<Input>, Error> {
 /// Read and validate the file (exit 2 when bad), then connect. With `offline_ok` (dry runs)
 /// a missing credential leaves a client without one and `{subscription}` as placeholder.
 fn load(ctx: &Ctx, input: &Input, arm: &ArmArgs, offline_ok: bool) -> Result<Loaded, Error> {
-    let catalog = ctx.catalog().map_err(|e| Error::usage(format!("{e:#}"), None))?;
+    let mut catalog = ctx.catalog().map_err(|e| Error::usage(format!("{e:#}"), None))?;
+    crate::commands::money::with_live_prices(&mut catalog, &ctx.printer);
     let src = Source { name: input.name.clone(), text: &input.text };
     let cfg = config::parse(&src)?;
     let mut arm = arm.clone();
@@ -99,14 +102,35 @@ fn load(ctx: &Ctx, input: &Input, arm: &ArmArgs, offline_ok: bool) -> Result<Loa
         _ => {}
     }
     let guess = arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
-    let pick = |p: &PoolConfig, r: &RecommendConfig| adapter::pick(&catalog, p, r);
+    // A `recommend:` pool is ranked in the cluster's location: connect and read it first.
+    let early = match cfg.pools.iter().any(|p| p.recommend.is_some()) {
+        true => Some(connect(&arm, offline_ok, &ctx.printer)?),
+        false => None,
+    };
+    let place = match &early {
+        Some((client, sub, _)) => match adapter::cluster_place(client, sub, &cfg.cluster) {
+            Err(Error::Arm(e)) if offline_ok && matches!(*e, crate::arm::ArmError::Auth { .. }) => {
+                ctx.printer.note(&format!("note: {e}; recommend: ranks without the cluster's location"));
+                ClusterFacts::default()
+            }
+            r => r?,
+        },
+        None => ClusterFacts::default(),
+    };
+    let pick = |p: &PoolConfig, r: &RecommendConfig| adapter::pick(&catalog, &place, p, r);
     let mut desired = config::validate(&catalog, &src, &cfg, &guess, &pick)?;
     for spec in &desired.pools {
         for n in &spec.notes {
             ctx.printer.note(&format!("note: pool {}: {n}", spec.name));
         }
+        for w in &spec.warnings {
+            ctx.printer.note(&format!("warning: pool {}: {w}", spec.name));
+        }
     }
-    let (client, sub, cred) = connect(&arm, offline_ok, &ctx.printer)?;
+    let (client, sub, cred) = match early {
+        Some(c) => c,
+        None => connect(&arm, offline_ok, &ctx.printer)?,
+    };
     if sub != desired.subscription {
         desired.subscription.clone_from(&sub);
         desired.pools.iter_mut().for_each(|p| p.subscription.clone_from(&sub));
@@ -172,8 +196,8 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
             ctx.printer.note(&format!("== {}", input.name));
         }
         let l = load(ctx, input, &a.arm, false)?;
-        let (_, changes) = read_and_diff(&l)?;
-        render::changes(&ctx.printer, a.output, &changes)?;
+        let (live, changes) = read_and_diff(&l)?;
+        render::changes(&ctx.printer, a.output, &changes, &pricing(&l, Some(&live)))?;
         n += changes.iter().filter(|c| c.action != Action::NoChange).count();
         total += changes.len();
     }
@@ -221,7 +245,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
     let l = load(ctx, input, &a.arm, a.dry_run)?;
     let p = &ctx.printer;
     if a.dry_run {
-        let (plan, changes) = dry_run_plan(&l)?;
+        let (plan, changes, location) = dry_run_plan(&l)?;
         let header = match &changes {
             Some(c) => format!("Dry run: no change is made. {}", render::summary(c)),
             None => "Dry run: no change is made. No credentials: every resource is shown as created; \
@@ -232,12 +256,14 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
             Some(c) => json!({"preflight": "read", "changes": c}),
             None => json!({"preflight": "not run"}),
         };
-        azure::render_plan(p, a.output, &l.base, &plan, &header, extra)?;
+        let cost = PlanPricing::new(&l.catalog, &pool_pricing(&l.desired), location.as_deref());
+        azure::render_priced_plan(p, a.output, (&l.base, &plan, &header), extra, &cost)?;
         return Ok(());
     }
     let (live, changes) = read_and_diff(&l)?;
+    let cost = pricing(&l, Some(&live));
     if let Some(r) = changes.iter().find(|c| c.action == Action::Refused) {
-        render::changes(p, a.output, &changes)?;
+        render::changes(p, a.output, &changes, &cost)?;
         return Err(Error::Refused {
             message: format!("apply refused before sending anything: {} {}: {}", r.kind, r.name, r.detail),
             hint: r.hint.clone(),
@@ -249,16 +275,17 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
             p,
             a.output,
             &changes.iter().map(|c| Row::of(c, "unchanged", c.detail.clone())).collect::<Vec<_>>(),
+            &cost,
         )?;
         return Ok(());
     }
-    confirm(ctx, a, &l.desired.cluster, &changes)?;
+    confirm(ctx, a, &l.desired.cluster, &changes, &cost)?;
     let progress = Progress::default();
     let started = Instant::now();
     let (rows, failure) = azure::run_with_spinner(p, &progress, None, async |report| {
         Ok(execute(&l, &live, &changes, started + a.arm.timeout, p, report, &progress).await)
     })?;
-    render::results(p, a.output, &rows)?;
+    render::results(p, a.output, &rows, &cost)?;
     match failure {
         None => Ok(()),
         Some(e) => {
@@ -271,7 +298,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
     }
 }
 
-fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change]) -> Result<(), Error> {
+fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &PlanPricing) -> Result<(), Error> {
     if a.yes {
         return Ok(());
     }
@@ -281,7 +308,7 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change]) -> Resul
             Some("add --yes (or run `aksgpu diff -f FILE` / `apply --dry-run` first)".into()),
         ));
     }
-    render::changes(&ctx.printer, crate::cli::Format::Table, changes)?;
+    render::changes(&ctx.printer, crate::cli::Format::Table, changes, cost)?;
     let yes = dialoguer::Confirm::new()
         .with_prompt(format!("Apply these changes to cluster {cluster}?"))
         .default(false)
@@ -327,15 +354,18 @@ use execute::execute;
 
 /// The dry run's steps: from the live state and only for what would change when credentials
 /// exist; otherwise every resource as if created, with placeholders for what would be read.
-fn dry_run_plan(l: &Loaded) -> Result<(Plan, Option<Vec<Change>>), Error> {
+/// A dry run's steps, the changes when the live state was read, and the cluster's region.
+type DryRunPlan = (Plan, Option<Vec<Change>>, Option<String>);
+
+fn dry_run_plan(l: &Loaded) -> Result<DryRunPlan, Error> {
     if l.cred.is_none() {
-        return Ok((offline_plan(l)?, None));
+        return Ok((offline_plan(l)?, None, None));
     }
     let (live, changes) = match read_and_diff(l) {
         Ok(x) => x,
         Err(Error::Arm(e)) if matches!(*e, crate::arm::ArmError::Auth { .. }) => {
             l.printer.note(&format!("note: credentials failed ({e}); the plan comes from the file alone"));
-            return Ok((offline_plan(l)?, None));
+            return Ok((offline_plan(l)?, None, None));
         }
         Err(e) => return Err(e),
     };
@@ -364,7 +394,18 @@ fn dry_run_plan(l: &Loaded) -> Result<(Plan, Option<Vec<Change>>), Error> {
             _ => plan.steps.extend(adapter::kaito_plan(d, &live.cluster).steps),
         }
     }
-    Ok((plan, Some(changes)))
+    Ok((plan, Some(changes), location))
+}
+
+/// The file's pools, as the cost module prices them.
+fn pool_pricing(d: &Desired) -> Vec<crate::cost::PoolPricing<'_>> {
+    d.pools.iter().map(crate::commands::create_pool::pricing).collect()
+}
+
+/// The file's pools priced in the cluster's region (read from `live`).
+fn pricing(l: &Loaded, live: Option<&Live>) -> PlanPricing {
+    let region = live.and_then(|v| crate::plan::preflight::location(&v.cluster));
+    PlanPricing::new(&l.catalog, &pool_pricing(&l.desired), region.as_deref())
 }
 
 /// Without credentials: every resource as if created, placeholders for what would be read.

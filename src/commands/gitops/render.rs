@@ -4,6 +4,7 @@ use serde_json::json;
 
 use super::Row;
 use crate::cli::Format;
+use crate::commands::money::PlanPricing;
 use crate::error::Error;
 use crate::output::{emit, table, Align, Printer, Shown};
 use crate::plan::gitops::{Action, Change};
@@ -21,8 +22,9 @@ pub fn summary(changes: &[Change]) -> String {
 }
 
 /// The per-resource verdicts of `diff`.
-pub fn changes(p: &Printer, format: Format, changes: &[Change]) -> Result<(), Error> {
-    let doc = json!({"changed": crate::plan::gitops::diff::changes(changes), "changes": changes});
+/// `cost` prices the file's pools as they will be (after the table; `cost` in JSON and YAML).
+pub fn changes(p: &Printer, format: Format, changes: &[Change], cost: &PlanPricing) -> Result<(), Error> {
+    let doc = json!({"changed": crate::plan::gitops::diff::changes(changes), "changes": changes, "cost": cost});
     let rows: Vec<Vec<String>> = changes
         .iter()
         .map(|c| vec![c.kind.to_owned(), c.name.clone(), c.action.word().to_owned(), c.detail.clone()])
@@ -31,12 +33,12 @@ pub fn changes(p: &Printer, format: Format, changes: &[Change]) -> Result<(), Er
     for c in changes.iter().filter(|c| c.hint.is_some()) {
         out.push_str(&format!("\n{} {}: {}", c.kind, c.name, c.hint.as_deref().unwrap_or_default()));
     }
-    out.push_str(&format!("\n{}\n", summary(changes)));
+    out.push_str(&format!("\n{}\n\n{}", summary(changes), cost.text()));
     Ok(emit(p, format, &Shown::new(out, doc))?)
 }
 
 /// What `apply` did.
-pub fn results(p: &Printer, format: Format, rows: &[Row]) -> Result<(), Error> {
+pub fn results(p: &Printer, format: Format, rows: &[Row], cost: &PlanPricing) -> Result<(), Error> {
     let status = if rows.iter().any(|r| r.result == "failed") {
         "failed"
     } else if rows.iter().all(|r| r.result == "unchanged") {
@@ -44,7 +46,7 @@ pub fn results(p: &Printer, format: Format, rows: &[Row]) -> Result<(), Error> {
     } else {
         "applied"
     };
-    let doc = json!({"status": status, "resources": rows});
+    let doc = json!({"status": status, "resources": rows, "cost": cost});
     let t: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -57,5 +59,7 @@ pub fn results(p: &Printer, format: Format, rows: &[Row]) -> Result<(), Error> {
         "failed" => "\nSome changes were not made (see RESULT); run the same apply again to resume.\n",
         _ => "\nApplied.\n",
     });
+    out.push('\n');
+    out.push_str(&cost.text());
     Ok(emit(p, format, &Shown::new(out, doc))?)
 }

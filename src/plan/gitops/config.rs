@@ -34,6 +34,9 @@ pub struct GpuConfig {
     pub operator: Option<OperatorConfig>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kaito: Option<KaitoConfig>,
+    /// Catalog rule ids whose refusal becomes a warning (`create-pool --override`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<String>,
 }
 
 /// Which cluster (`subscription` optional, as with `--subscription`).
@@ -126,6 +129,8 @@ pub struct RecommendConfig {
     pub gpu_model: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_price_per_hour: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_price_per_month: Option<f64>,
 }
 
 /// The NVIDIA GPU Operator.
@@ -227,6 +232,7 @@ pub fn field_of_flag(flag: &str) -> String {
         "--node-taints" => "taints".into(),
         "--resource-group" => "cluster.resourceGroup".into(),
         "--cluster" => "cluster.name".into(),
+        "--override" => "overrides".into(),
         other => {
             let mut out = String::new();
             let mut upper = false;
@@ -273,7 +279,7 @@ pub fn validate(
         pools.push(spec);
     }
     if let Some(o) = &cfg.operator {
-        check_operator(catalog, src, o, &pools)?;
+        check_operator(catalog, src, o, &mut pools)?;
     }
     if let Some(k) = &cfg.kaito {
         if !k.workspaces.is_empty() {
@@ -349,10 +355,11 @@ fn pool_spec(
         max_pods: p.max_pods,
         os_disk_type: typed.os_disk_type,
         tags: p.tags.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+        overrides: cfg.overrides.clone(),
     };
     PoolSpec::validate(catalog, &req).map_err(|e: SpecError| {
         let field = field_of_flag(e.flag);
-        let path = if field.starts_with("cluster.") { field } else { format!("{at}.{field}") };
+        let path = if field.starts_with("cluster.") || field == "overrides" { field } else { format!("{at}.{field}") };
         src.error(&path, strip_flag(&e.message), e.hint)
     })
 }
@@ -424,7 +431,7 @@ fn check_operator(
     catalog: &Catalog,
     src: &Source<'_>,
     o: &OperatorConfig,
-    pools: &[PoolSpec],
+    pools: &mut [PoolSpec],
 ) -> Result<(), ConfigError> {
     if let Some(m) = &o.mig_strategy {
         if !matches!(m.to_ascii_lowercase().as_str(), "single" | "mixed") {
@@ -438,7 +445,7 @@ fn check_operator(
         return Ok(());
     }
     use crate::plan::install::{operator_pool_problem, OperatorPoolProblem as P};
-    for (i, spec) in pools.iter().enumerate() {
+    for (i, spec) in pools.iter_mut().enumerate() {
         let at = format!("pools[{i}]");
         let err = match operator_pool_problem(catalog, spec) {
             None => continue,
@@ -448,11 +455,10 @@ fn check_operator(
             Some(P::Amd) => {
                 src.error(&format!("{at}.vmSize"), "the NVIDIA GPU Operator is for NVIDIA GPUs; this size is AMD", None)
             }
-            Some(P::AutoscalerMin { min, required, rule }) => src.error(
-                &format!("{at}.minCount"),
-                format!("{min}: with operator.install the autoscaler minimum must be at least {required}"),
-                Some(rule),
-            ),
+            Some(P::AutoscalerMin { min, required, rule }) => {
+                spec.warnings.push(crate::plan::install::autoscaler_min_warning(min, required, &rule));
+                continue;
+            }
         };
         return Err(err);
     }
@@ -526,9 +532,38 @@ pools:
     fn operator_rules_of_create_pool_apply() {
         let text = GOOD.replace("minCount: 1", "minCount: 0").replace("    gpuDriver: Install\n", "")
             + "operator: {install: true, migStrategy: single}\n";
-        let e = check(&text).expect_err("operator needs min 1");
-        assert!(e.message.starts_with("pools[0].minCount"), "{e}");
+        // The autoscaler minimum is advice: 0 is a warning naming the rule, its source and the risk.
+        let zero = check(&text).expect("a minimum of 0 is allowed");
+        let w = &zero.pools[0].warnings;
+        assert!(
+            w.len() == 1
+                && w[0].contains("rule operator-autoscaler-min")
+                && w[0].contains("use-nvidia-gpu.md")
+                && w[0].contains("risk:"),
+            "{w:?}"
+        );
         let ok = check(&text.replace("minCount: 0", "minCount: 1")).expect("valid");
+        assert!(ok.pools[0].warnings.is_empty());
         assert_eq!(ok.pools[0].gpu_driver, Some("None"), "the operator installs the driver, as create-pool");
+    }
+
+    /// `overrides:` turns a catalog refusal into a warning; an unknown id points at `overrides`.
+    #[test]
+    fn overrides_turn_catalog_refusals_into_warnings() {
+        let text = GOOD.replace("    gpuDriver: Install\n", "    gpuDriver: Install\n    osSku: AzureLinux\n");
+        let e = check(&text).expect_err("the catalog lists AzureLinux3 only for A100");
+        assert!(
+            e.message.contains("AzureLinux")
+                && e.hint.as_deref().unwrap_or("").contains("--override catalog-size-os-skus"),
+            "{e:?}"
+        );
+        let ok = check(&(text.clone() + "overrides: [catalog-size-os-skus]\n")).expect("overridden");
+        let w = &ok.pools[0].warnings;
+        assert!(
+            w.len() == 1 && w[0].starts_with("overriding catalog rule catalog-size-os-skus") && w[0].contains("risk:"),
+            "{w:?}"
+        );
+        let e = check(&(text + "overrides: [catalog-size-os-skuz]\n")).expect_err("typo");
+        assert!(e.message.starts_with("overrides: "), "{e}");
     }
 }

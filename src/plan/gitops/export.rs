@@ -83,6 +83,7 @@ pub fn export(
         pools: gpu,
         operator: None,
         kaito: Some(KaitoConfig { enabled: kaito_enabled(cluster), workspaces: vec![] }),
+        overrides: vec![],
     }
 }
 

@@ -1,0 +1,276 @@
+//! The ARM resources aksgpu reads, typed with only the fields it uses (names and shapes from
+//! Microsoft's `managedClusters.json` 2026-10-01 and the Features API): `ManagedCluster`,
+//! `AgentPool`, an operation status, a preview feature and a runCommand result.
+//!
+//! Every field is optional as Azure sends it; a field a decision needs is taken with
+//! `required`, so a field Azure did not send is an error that names it, never a silent zero.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// A field a decision needs is missing (or not the type the spec gives).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{resource} has no {field} (Azure did not send it); refusing to guess")]
+pub struct MissingField {
+    /// "agent pool gpu".
+    pub resource: String,
+    /// The JSON path, e.g. `properties.count`.
+    pub field: &'static str,
+}
+
+/// Take a needed field or fail naming it.
+pub fn required<T: Clone>(v: &Option<T>, resource: &str, field: &'static str) -> Result<T, MissingField> {
+    v.clone().ok_or_else(|| MissingField { resource: resource.to_owned(), field })
+}
+
+/// Parse a resource from JSON: a body of the wrong shape is a `MissingField` on the whole.
+pub fn parse<T: for<'de> Deserialize<'de>>(v: &Value, resource: &str) -> Result<T, MissingField> {
+    T::deserialize(v)
+        .map_err(|_| MissingField { resource: resource.to_owned(), field: "(a body of the documented shape)" })
+}
+
+/// `provisioningState` of a cluster or pool, as the tool acts on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProvisioningState {
+    Succeeded,
+    Failed,
+    Canceled,
+    /// An operation is running on it (Creating, Updating, Scaling, Upgrading, Starting,
+    /// Stopping, …): wait for it.
+    InProgress(String),
+    /// It is being deleted: wait until it is gone, or refuse.
+    Deleting,
+}
+
+impl ProvisioningState {
+    /// From the text Azure sends (case-insensitive). Anything that is not a known terminal
+    /// state or Deleting is an operation in progress (the same rule as polling).
+    pub fn parse(s: &str) -> Self {
+        let t = s.trim();
+        match t.to_ascii_lowercase().as_str() {
+            "succeeded" => Self::Succeeded,
+            "failed" => Self::Failed,
+            "canceled" | "cancelled" => Self::Canceled,
+            "deleting" => Self::Deleting,
+            _ => Self::InProgress(t.to_owned()),
+        }
+    }
+}
+
+/// `properties.status.provisioningError` (ARM's error shape, kept as JSON).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceStatus {
+    pub provisioning_error: Option<Value>,
+}
+
+/// An agent pool (`AgentPool` in the spec).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct AgentPool {
+    pub id: Option<String>,
+    pub name: Option<String>,
+    #[serde(default)]
+    pub properties: AgentPoolProperties,
+}
+
+/// The fields of `ManagedClusterAgentPoolProfileProperties` the tool reads.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentPoolProperties {
+    pub provisioning_state: Option<String>,
+    pub count: Option<u32>,
+    pub min_count: Option<u32>,
+    pub max_count: Option<u32>,
+    pub enable_auto_scaling: Option<bool>,
+    pub vm_size: Option<String>,
+    pub os_type: Option<String>,
+    pub os_sku: Option<String>,
+    pub scale_set_priority: Option<String>,
+    pub status: Option<ResourceStatus>,
+}
+
+impl AgentPool {
+    /// "agent pool gpu", for messages.
+    pub fn label(&self) -> String {
+        format!("agent pool {}", self.name.as_deref().unwrap_or("?"))
+    }
+
+    /// The pool's state; a pool without one is an error naming the field.
+    pub fn state(&self) -> Result<ProvisioningState, MissingField> {
+        required(&self.properties.provisioning_state, &self.label(), "properties.provisioningState")
+            .map(|s| ProvisioningState::parse(&s))
+    }
+
+    /// The node counts (min, max): the autoscaler's range, or `count` twice. Each needed
+    /// count must be there.
+    pub fn node_range(&self) -> Result<(u32, u32), MissingField> {
+        let p = &self.properties;
+        if p.enable_auto_scaling == Some(true) {
+            let min = required(&p.min_count, &self.label(), "properties.minCount")?;
+            let max = required(&p.max_count, &self.label(), "properties.maxCount")?;
+            return Ok((min, max));
+        }
+        let n = required(&p.count, &self.label(), "properties.count")?;
+        Ok((n, n))
+    }
+
+    /// Azure's error for a Failed pool, as "Code: message", when it sent one.
+    pub fn provisioning_error(&self) -> Option<String> {
+        let e = self.properties.status.as_ref()?.provisioning_error.as_ref()?;
+        let e = e.get("error").unwrap_or(e);
+        let code = e.get("code").and_then(Value::as_str).unwrap_or("");
+        let message = e.get("message").and_then(Value::as_str).unwrap_or("");
+        (!code.is_empty() || !message.is_empty()).then(|| format!("{code}: {message}"))
+    }
+}
+
+/// A managed cluster (`ManagedCluster` in the spec), the fields the tool reads.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ManagedCluster {
+    pub name: Option<String>,
+    pub location: Option<String>,
+    #[serde(default)]
+    pub properties: ManagedClusterProperties,
+}
+
+/// The fields of `ManagedClusterProperties` the tool reads.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ManagedClusterProperties {
+    pub provisioning_state: Option<String>,
+    pub power_state: Option<PowerState>,
+    pub kubernetes_version: Option<String>,
+    pub current_kubernetes_version: Option<String>,
+}
+
+/// `powerState`.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct PowerState {
+    pub code: Option<String>,
+}
+
+impl ManagedCluster {
+    fn label(&self) -> String {
+        format!("cluster {}", self.name.as_deref().unwrap_or("?"))
+    }
+
+    /// The location, lower case without spaces ("East US" → "eastus").
+    pub fn location(&self) -> Result<String, MissingField> {
+        required(&self.location, &self.label(), "location").map(|l| l.replace(' ', "").to_ascii_lowercase())
+    }
+
+    /// `powerState.code` (Running or Stopped); a cluster without one is an error naming it.
+    pub fn power(&self) -> Result<String, MissingField> {
+        let code = self.properties.power_state.as_ref().and_then(|p| p.code.clone());
+        required(&code, &self.label(), "properties.powerState.code")
+    }
+
+    /// The Kubernetes version the control plane runs: `currentKubernetesVersion`, else the
+    /// requested `kubernetesVersion`.
+    pub fn kubernetes_version(&self) -> Option<&str> {
+        let p = &self.properties;
+        p.current_kubernetes_version.as_deref().or(p.kubernetes_version.as_deref())
+    }
+}
+
+/// An async operation's status (`Azure-AsyncOperation` body).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct OperationStatus {
+    pub status: Option<String>,
+    pub error: Option<Value>,
+}
+
+/// A preview feature (`Microsoft.Features/providers/.../features/{name}`).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Feature {
+    pub name: Option<String>,
+    #[serde(default)]
+    pub properties: FeatureProperties,
+}
+
+/// `properties` of a feature.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct FeatureProperties {
+    pub state: Option<String>,
+}
+
+/// A runCommand result (`RunCommandResult` in the spec).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct RunCommandResult {
+    #[serde(default)]
+    pub properties: RunCommandResultProperties,
+}
+
+/// `properties` of a runCommand result.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunCommandResultProperties {
+    pub provisioning_state: Option<String>,
+    pub exit_code: Option<i64>,
+    pub logs: Option<String>,
+    pub reason: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A pool without `count` has no node range: the error names the field (it used to cost $0).
+    #[test]
+    fn a_missing_count_is_an_error_naming_the_field() {
+        let p: AgentPool = parse(&json!({"name": "gpu", "properties": {"vmSize": "Standard_NC24ads_A100_v4"}}), "pool")
+            .expect("parses");
+        let e = p.node_range().expect_err("no count");
+        assert_eq!(e.field, "properties.count");
+        assert!(e.to_string().contains("agent pool gpu has no properties.count"), "{e}");
+        let auto: AgentPool =
+            parse(&json!({"name": "gpu", "properties": {"enableAutoScaling": true, "minCount": 1}}), "pool")
+                .expect("ok");
+        assert_eq!(auto.node_range().expect_err("no max").field, "properties.maxCount");
+        let ok: AgentPool = parse(&json!({"name": "gpu", "properties": {"count": 0}}), "pool").expect("ok");
+        assert_eq!(ok.node_range(), Ok((0, 0)));
+        assert_eq!(ok.state().expect_err("no state").field, "properties.provisioningState");
+    }
+
+    #[test]
+    fn provisioning_states_sort_into_what_the_tool_does() {
+        assert_eq!(ProvisioningState::parse("succeeded"), ProvisioningState::Succeeded);
+        assert_eq!(ProvisioningState::parse("Failed"), ProvisioningState::Failed);
+        assert_eq!(ProvisioningState::parse("Cancelled"), ProvisioningState::Canceled);
+        assert_eq!(ProvisioningState::parse("Deleting"), ProvisioningState::Deleting);
+        for s in ["Creating", "Updating", "Scaling", "Upgrading", "Starting", "Stopping"] {
+            assert_eq!(ProvisioningState::parse(s), ProvisioningState::InProgress(s.into()));
+        }
+    }
+
+    /// Shaped like Microsoft's AgentPoolsGet example with a provisioning error.
+    #[test]
+    fn a_failed_pool_carries_azures_error() {
+        let p: AgentPool = parse(
+            &json!({"name": "gpu", "properties": {"provisioningState": "Failed", "count": 1,
+                "status": {"provisioningError": {"code": "ZonalAllocationFailed", "message": "no capacity"}}}}),
+            "pool",
+        )
+        .expect("ok");
+        assert_eq!(p.state(), Ok(ProvisioningState::Failed));
+        assert_eq!(p.provisioning_error().as_deref(), Some("ZonalAllocationFailed: no capacity"));
+    }
+
+    #[test]
+    fn cluster_facts() {
+        let c: ManagedCluster = parse(
+            &json!({"name": "c1", "location": "North Europe", "properties": {"kubernetesVersion": "1.33",
+                "currentKubernetesVersion": "1.33.2", "powerState": {"code": "Stopped"}}}),
+            "cluster",
+        )
+        .expect("ok");
+        assert_eq!(c.location().as_deref(), Ok("northeurope"));
+        assert_eq!(c.power().as_deref(), Ok("Stopped"));
+        assert_eq!(c.kubernetes_version(), Some("1.33.2"));
+        let bare: ManagedCluster = parse(&json!({"name": "c1"}), "cluster").expect("ok");
+        assert_eq!(bare.power().expect_err("none").field, "properties.powerState.code");
+        assert_eq!(bare.location().expect_err("none").field, "location");
+    }
+}
