@@ -47,7 +47,7 @@ const COMMAND_GROUPS: [(&str, &[&str]); 6] = [
     ("Advise (offline, from the bundled catalog)", &["recommend", "catalog", "cost", "manifest"]),
     ("Change Azure", &["pool", "feature", "install-operator", "kaito", "cluster", "cost-analysis"]),
     ("A cluster's GPU setup as a file", &["apply", "diff", "export"]),
-    ("Prices and credentials", &["prices", "auth"]),
+    ("Prices, quota and credentials", &["prices", "quota", "auth"]),
     ("Aliases", &["create-pool", "wait", "register-feature"]),
     ("Shell", &["completions", "man", "help"]),
 ];
@@ -136,6 +136,9 @@ pub enum Command {
     Diff(Box<DiffArgs>),
     /// Write a cluster's current GPU setup as a GpuConfig file.
     Export(Box<ExportArgs>),
+    /// vCPU quota for GPU VM families: see it, and ask Azure for more.
+    #[command(subcommand)]
+    Quota(QuotaCommand),
     /// Print a shell completion script (--help says how to install it).
     Completions(CompletionsArgs),
     /// Print the man page (roff) of aksgpu or of one subcommand: `aksgpu man kaito workspace`.
@@ -294,12 +297,19 @@ Azure's size tables write it (an A100 sold as 80 GB meets 80GB). Parameter count
 pub struct RecommendArgs {
     #[command(flatten)]
     pub need: WorkloadArgs,
+    /// Rank the sizes this capacity reservation group reserves first (reads it from Azure, with
+    /// the credentials of AKSGPU_AUTH / the environment; the subscription comes from the id).
+    #[arg(long, value_name = "ID")]
+    pub capacity_reservation_group: Option<String>,
     /// Tokens of context per sequence [default: 4096 for inference, 2048 for training].
     #[arg(long, value_name = "TOKENS", value_parser = units::parse_count, allow_negative_numbers = true)]
     pub context: Option<u64>,
     /// Concurrent sequences (inference) or micro-batch size (training) [default: 1].
     #[arg(long, value_name = "N", value_parser = units::parse_count, allow_negative_numbers = true)]
     pub concurrency: Option<u64>,
+    /// Hugging Face token for a gated `--model org/name` read from the Hub [default: $HF_TOKEN]; never printed.
+    #[arg(long, value_name = "TOKEN", hide_default_value = true)]
+    pub hf_token: Option<String>,
     /// GPU memory per GPU, at least (16GiB, 24g, 80GB); --gpu-memory-max for an upper bound.
     #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub gpu_memory: Option<units::Memory>,
@@ -426,7 +436,7 @@ pub struct PoolTarget {
 /// `aksgpu create-pool`
 #[derive(Debug, Args)]
 #[command(after_help = "Exit codes: 0 created (or already identical), 1 failed or refused, 2 usage, 3 auth, \
-4 timed out (still running in Azure), 130 interrupted. Nothing is ever deleted.")]
+4 timed out (still running in Azure), 130 interrupted. Nothing is deleted, except during failover a pool this run created that failed.")]
 #[command(mut_args(with_recommend))]
 pub struct CreatePoolArgs {
     #[command(flatten)]
@@ -441,6 +451,8 @@ pub struct CreatePoolArgs {
     pub need: WorkloadArgs,
     #[command(flatten)]
     pub pool: PoolShapeArgs,
+    #[command(flatten)]
+    pub failover: FailoverArgs,
     /// The cluster's region, if known: preflight then reads everything at once.
     #[arg(short = 'l', long, visible_alias = "region", value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub location: Option<String>,
@@ -625,6 +637,7 @@ impl CreatePoolArgs {
             max_pods: p.max_pods,
             os_disk_type: p.os_disk_type,
             tags: p.tags.clone(),
+            capacity_reservation_group: self.failover.capacity_reservation_group.clone(),
             overrides: self.overrides.clone(),
         }
     }
@@ -648,6 +661,95 @@ impl RecommendArgs {
     pub fn for_pool(need: WorkloadArgs, os: Option<Os>, spot: bool, mig: bool, gpu_driver: Option<GpuDriver>) -> Self {
         RecommendArgs { need, os, spot, mig, gpu_driver, top: 3, ..RecommendArgs::default() }
     }
+}
+
+/// `create-pool`'s answers to "Azure has no capacity": other sizes, zones, on-demand, and a
+/// capacity reservation.
+#[derive(Debug, Args)]
+pub struct FailoverArgs {
+    /// When Azure has no capacity or quota for --vm-size, try this size next (repeatable, in order).
+    #[arg(long = "fallback-vm-size", value_name = "SIZE", conflicts_with = "recommend", add = ArgValueCandidates::new(complete::sizes))]
+    pub fallback_vm_sizes: Vec<String>,
+    /// With --recommend: try the ranked recommendations in the cluster's region in turn.
+    #[arg(long, requires = "recommend")]
+    pub failover: bool,
+    /// Most create requests to send while failing over [default: 3 with --failover, else every candidate].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub max_attempts: Option<u32>,
+    /// With --spot: after a spot capacity failure, try the same size on-demand.
+    #[arg(long, requires = "spot")]
+    pub fallback_on_demand: bool,
+    /// Draw the nodes from this capacity reservation group (resource id); preflight checks it.
+    #[arg(long, value_name = "ID")]
+    pub capacity_reservation_group: Option<String>,
+}
+
+impl FailoverArgs {
+    /// True when any failover flag is given.
+    pub fn enabled(&self) -> bool {
+        !self.fallback_vm_sizes.is_empty() || self.failover || self.fallback_on_demand || self.max_attempts.is_some()
+    }
+}
+
+/// `aksgpu quota …`
+#[derive(Debug, Subcommand)]
+pub enum QuotaCommand {
+    /// Usage and limit of the GPU VM families (and the regional vCPU total) in a region.
+    Show(QuotaShowArgs),
+    /// Ask Azure for a higher vCPU limit (Microsoft.Quota), then follow the request.
+    Request(QuotaRequestArgs),
+}
+
+/// Which family: from a size, or named.
+#[derive(Debug, Args)]
+pub struct QuotaFamilyArgs {
+    /// Azure region, e.g. eastus.
+    #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
+    pub location: String,
+    /// VM size whose family to use.
+    #[arg(long, value_name = "SIZE", conflicts_with = "family", add = ArgValueCandidates::new(complete::sizes))]
+    pub vm_size: Option<String>,
+    /// Quota family name, e.g. standardNCADSA100v4Family.
+    #[arg(long, value_name = "FAMILY")]
+    pub family: Option<String>,
+}
+
+/// `aksgpu quota show`
+#[derive(Debug, Args)]
+pub struct QuotaShowArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    #[command(flatten)]
+    pub which: QuotaFamilyArgs,
+    /// Show the state of this quota request (the id `quota request` printed).
+    #[arg(long, value_name = "ID")]
+    pub request: Option<String>,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
+}
+
+/// `aksgpu quota request`
+#[derive(Debug, Args)]
+#[command(after_help = "Exit codes: 0 granted (or already enough), 1 Azure refused it, 2 usage (or a limit \
+below the current one), 3 auth, 4 still in progress at --timeout (check with the command printed).")]
+pub struct QuotaRequestArgs {
+    #[command(flatten)]
+    pub arm: ArmArgs,
+    #[command(flatten)]
+    pub which: QuotaFamilyArgs,
+    /// Nodes of --vm-size that must fit (surge counted): the limit asked is usage + what they need.
+    #[arg(long, value_name = "N", requires = "vm_size", conflicts_with = "limit", value_parser = clap::value_parser!(u32).range(1..))]
+    pub nodes: Option<u32>,
+    /// The new vCPU limit for --family (never lower than today's).
+    #[arg(long, value_name = "VCPUS", requires = "family", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+    /// Print the request and send nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub output: Format,
 }
 
 /// `aksgpu wait`
@@ -1059,7 +1161,7 @@ fn non_empty(text: &str) -> Result<String, String> {
 #[derive(Debug, Args)]
 #[command(
     after_help = "Exit codes: 0 applied (or nothing to change), 1 failed or refused (what was done and what was \
-not is listed; run again to resume), 2 bad file, 3 auth, 4 timed out, 130 interrupted. Nothing is ever deleted."
+not is listed; run again to resume), 2 bad file, 3 auth, 4 timed out, 130 interrupted. Nothing is deleted, except during failover (fallbackVmSizes) a pool this run created that failed."
 )]
 pub struct ApplyArgs {
     #[command(flatten)]

@@ -19,6 +19,8 @@ pub mod exit {
     pub const AUTH: u8 = 3;
     /// Timed out or still running.
     pub const TIMEOUT: u8 = 4;
+    /// A bug in aksgpu (sysexits `EX_SOFTWARE`).
+    pub const SOFTWARE: u8 = 70;
     /// Interrupted by Ctrl-C.
     pub const INTERRUPTED: u8 = 130;
 }
@@ -38,6 +40,9 @@ pub enum Error {
     /// Azure (or the ARM client) failed; the exit code depends on how.
     #[error(transparent)]
     Arm(Box<crate::arm::ArmError>),
+    /// A service other than Azure refused the credential (exit 3): a gated Hugging Face model.
+    #[error("{message}")]
+    Denied { message: String, hint: Option<String> },
     /// A preflight check refused the request (exit 1).
     #[error("{message}")]
     Refused { message: String, hint: Option<String> },
@@ -50,6 +55,15 @@ pub enum Error {
     /// Writing the result failed (exit 1); a closed pipe (`BrokenPipe`) exits 0 at the top.
     #[error("writing output")]
     Output(#[from] std::io::Error),
+    /// Reading or writing a named file failed (exit 1).
+    #[error("{}: cannot {action}: {source}", path.display())]
+    Io { path: std::path::PathBuf, action: &'static str, source: std::io::Error },
+    /// A bug in aksgpu, not in the input or in Azure (exit 70, sysexits `EX_SOFTWARE`).
+    #[error("internal error: {message}")]
+    Internal { message: String },
+    /// `diff` found differences: exit 1, reported as a result, not as an error.
+    #[error("{message}")]
+    Differences { message: String, hint: Option<String> },
 }
 
 impl Error {
@@ -58,11 +72,26 @@ impl Error {
         Error::Usage { message: message.into(), hint: hint.into() }
     }
 
+    /// An internal error (a bug): exit 70 with a request to report it.
+    pub fn internal(message: impl Into<String>) -> Self {
+        Error::Internal { message: message.into() }
+    }
+
+    /// A failed read or write of `path`.
+    pub fn io(path: impl Into<std::path::PathBuf>, action: &'static str, source: std::io::Error) -> Self {
+        Error::Io { path: path.into(), action, source }
+    }
+
     /// The documented exit code.
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage { .. } | Error::Catalog(_) => exit::USAGE,
-            Error::NoFit { .. } | Error::Refused { .. } | Error::Output(_) | Error::NotConfirmed => exit::FAILED,
+            Error::Denied { .. } => exit::AUTH,
+            Error::NoFit { .. } | Error::Refused { .. } | Error::Output(_) | Error::Io { .. } | Error::NotConfirmed => {
+                exit::FAILED
+            }
+            Error::Differences { .. } => exit::FAILED,
+            Error::Internal { .. } => exit::SOFTWARE,
             Error::Arm(e) => arm_exit_code(e),
             Error::Interrupted { .. } => exit::INTERRUPTED,
         }
@@ -71,22 +100,39 @@ impl Error {
     /// The fixes, when they are known.
     pub fn hints(&self) -> Vec<String> {
         match self {
-            Error::Usage { hint, .. } | Error::NoFit { hint, .. } | Error::Refused { hint, .. } => {
-                hint.iter().cloned().collect()
-            }
+            Error::Usage { hint, .. }
+            | Error::NoFit { hint, .. }
+            | Error::Refused { hint, .. }
+            | Error::Denied { hint, .. }
+            | Error::Differences { hint, .. } => hint.iter().cloned().collect(),
+            Error::Internal { .. } => vec![REPORT.to_owned()],
             Error::Catalog(CatalogError::Parse { .. } | CatalogError::Invalid { .. }) => {
                 vec!["fix the file, or drop --catalog / AKSGPU_CATALOG to use the bundled catalog".to_owned()]
             }
             Error::Catalog(_) => vec!["check the --catalog / AKSGPU_CATALOG path".to_owned()],
             Error::Arm(e) => e.hints(),
             Error::Interrupted { hints, .. } => hints.clone(),
-            Error::Output(_) | Error::NotConfirmed => vec![],
+            Error::Output(_) | Error::Io { .. } | Error::NotConfirmed => vec![],
         }
     }
 
     /// The first hint.
     pub fn hint(&self) -> Option<String> {
         self.hints().into_iter().next()
+    }
+}
+
+/// What an internal error asks for.
+pub const REPORT: &str =
+    "this is a bug in aksgpu, not in your input: please report it with the command line, `aksgpu --version` and this message";
+
+/// `diff`'s exit code for an error, as kubectl's: 1 means "differences", so an error that
+/// would exit 1 (a 404 cluster, a refused connection) exits 2 instead.
+pub fn diff_exit_code(code: u8) -> u8 {
+    if code == exit::FAILED {
+        exit::USAGE
+    } else {
+        code
     }
 }
 
@@ -135,6 +181,12 @@ mod tests {
         assert_eq!(did_you_mean(&["a", "b", "c"]).as_deref(), Some("did you mean a, b or c?"));
         assert_eq!(did_you_mean(&[]), None);
         assert_eq!(Error::NotConfirmed.exit_code(), 1, "a \"no\" is not Ctrl-C (130)");
+        assert_eq!(Error::internal("x").exit_code(), 70);
+        assert!(Error::internal("x").hint().is_some_and(|h| h.contains("report")));
+        let io = Error::io("/tmp/out.yaml", "write", std::io::Error::other("disk full"));
+        assert_eq!(io.exit_code(), 1);
+        assert!(io.to_string().contains("/tmp/out.yaml"), "{io}");
+        assert_eq!((diff_exit_code(1), diff_exit_code(3), diff_exit_code(130)), (2, 3, 130));
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod cost;
 pub mod domain;
 pub mod drift;
 pub mod error;
+pub mod hub;
 pub mod output;
 pub mod plan;
 pub mod pricing;
@@ -39,7 +40,7 @@ pub use error::{exit, Error};
 
 use crate::cli::{
     AuthCommand, CatalogCommand, Cli, ClusterCommand, Command, CostAnalysisCommand, FeatureCommand, KaitoCommand,
-    PoolCommand, PricesCommand,
+    PoolCommand, PricesCommand, QuotaCommand,
 };
 use crate::commands::Ctx;
 use crate::output::Printer;
@@ -77,7 +78,14 @@ where
     let ctx = Ctx { printer, catalog_dir: cli.catalog.clone() };
     match dispatch(&ctx, &cli.command) {
         Ok(()) => exit::OK,
-        Err(err) => report(&printer, &err),
+        Err(err) => {
+            let code = report(&printer, &err);
+            let differences = err.chain().any(|c| matches!(c.downcast_ref::<Error>(), Some(Error::Differences { .. })));
+            match &cli.command {
+                Command::Diff(_) if !differences => error::diff_exit_code(code),
+                _ => code,
+            }
+        }
     }
 }
 
@@ -110,6 +118,8 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::Apply(a) => commands::gitops::apply(ctx, a),
         Command::Diff(a) => commands::gitops::diff(ctx, a),
         Command::Export(a) => commands::gitops::export(ctx, a),
+        Command::Quota(QuotaCommand::Show(a)) => commands::quota::show(ctx, a),
+        Command::Quota(QuotaCommand::Request(a)) => commands::quota::request(ctx, a),
         Command::Completions(a) => Ok(ctx.printer.out(&commands::completions::script(a.shell))?),
         Command::Man(a) => match &a.install {
             Some(dir) => commands::man::install(ctx, dir),
@@ -127,6 +137,14 @@ pub fn report(printer: &Printer, err: &anyhow::Error) -> u8 {
         return exit::OK;
     }
     let typed = err.chain().find_map(|c| c.downcast_ref::<Error>());
+    if let Some(e @ Error::Differences { .. }) = typed {
+        // A result, not a failure: said without "error:".
+        printer.note(&e.to_string());
+        for h in e.hints() {
+            printer.note(&format!("hint: {h}"));
+        }
+        return e.exit_code();
+    }
     let mut message = err.to_string();
     for cause in err.chain().skip(1) {
         let c = cause.to_string();

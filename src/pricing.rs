@@ -163,7 +163,7 @@ pub fn read_cache_at(path: &Path, now: SystemTime) -> Result<Option<PriceCache>,
 /// The bytes of a regular file of at most `MAX_CACHE_BYTES`, or `Ok(None)` when absent. The
 /// file is opened without blocking (a FIFO would block a plain open) and checked on the open
 /// handle, so a file swapped in after a check cannot slip through.
-fn read_regular_capped(path: &Path) -> Result<Option<Vec<u8>>, String> {
+pub(crate) fn read_regular_capped(path: &Path) -> Result<Option<Vec<u8>>, String> {
     use std::io::Read as _;
     let file = match open_nonblocking(path) {
         Ok(f) => f,
@@ -205,14 +205,19 @@ fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
 /// `path`. A symlink at `path` itself is replaced, not followed. Concurrent writers never
 /// share a temporary file; the last rename wins with a complete file.
 pub fn write_cache(path: &Path, cache: &PriceCache) -> std::io::Result<()> {
+    write_atomic(path, &serde_json::to_vec_pretty(cache).map_err(std::io::Error::other)?, ".prices.")
+}
+
+/// Write `bytes` to `path` atomically, as `write_cache` does (the Hub cache shares it).
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8], prefix: &str) -> std::io::Result<()> {
     use std::io::Write as _;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new().prefix(".prices.").suffix(".tmp").tempfile_in(dir)?;
-    tmp.write_all(&serde_json::to_vec_pretty(cache).map_err(std::io::Error::other)?)?;
+    let mut tmp = tempfile::Builder::new().prefix(prefix).suffix(".tmp").tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
@@ -239,7 +244,7 @@ fn bundled_epoch(as_of: &str) -> Option<u64> {
 }
 
 /// Unix seconds → YYYY-MM-DD (UTC), the inverse of `bundled_epoch` for whole days.
-fn date_of(secs: u64) -> String {
+pub(crate) fn date_of(secs: u64) -> String {
     let days = i64::try_from(secs / 86_400).unwrap_or(0) + 719_468;
     let era = days.div_euclid(146_097);
     let doe = days - era * 146_097;

@@ -267,7 +267,16 @@ pub fn currency_symbol(code: &str) -> String {
 
 /// `money` in any currency: `€1.23`, `£2,555`, `CHF 4.00`; USD is `money` itself.
 pub fn money_in(v: Option<f64>, currency: &str) -> String {
-    let usd = money(v);
+    in_currency(money(v), currency)
+}
+
+/// `money_column` in a currency.
+pub fn money_column_in(values: &[Option<f64>], currency: &str) -> Vec<String> {
+    money_column(values).into_iter().map(|s| in_currency(s, currency)).collect()
+}
+
+/// A `$` amount written with the currency's symbol.
+fn in_currency(usd: String, currency: &str) -> String {
     if currency.eq_ignore_ascii_case("USD") {
         return usd;
     }
@@ -293,9 +302,29 @@ pub fn money(v: Option<f64>) -> String {
         Some(v) if v < 0.0 => format!("-{}", money(Some(-v))),
         Some(v) if v >= MONEY_EXACT_LIMIT => format!("${v:.3e}"),
         Some(v) if v >= 1000.0 => format!("${}", group_thousands(v)),
-        Some(v) => format!("${v:.2}"),
+        Some(v) => {
+            // Whole cents, half away from zero (0.125 → $0.13), not the binary float's digits.
+            let c = (v * 100.0).round() as u64;
+            format!("${}.{:02}", c / 100, c % 100)
+        }
         None => "unknown".to_owned(),
     }
+}
+
+/// One table column of amounts, formatted one way: whole dollars for every cell when any
+/// cell reaches $1,000 (`$384`, `$1,606`), else dollars and cents for every cell.
+pub fn money_column(values: &[Option<f64>]) -> Vec<String> {
+    let whole = values.iter().flatten().any(|v| v.is_finite() && v.abs() >= 1000.0 && v.abs() < MONEY_EXACT_LIMIT);
+    values
+        .iter()
+        .map(|v| match v {
+            Some(v) if whole && v.is_finite() && v.abs() < 1000.0 => {
+                let sign = if *v < 0.0 && v.round() != 0.0 { "-" } else { "" };
+                format!("{sign}${}", v.abs().round())
+            }
+            _ => money(*v),
+        })
+        .collect()
 }
 
 /// Whole dollars with thousands separators, for `1000 ≤ v < MONEY_EXACT_LIMIT`.
@@ -332,6 +361,15 @@ mod tests {
         assert_eq!(money(Some(f64::NAN)), "unknown");
         assert_eq!(money(Some(-1234.0)), "-$1,234");
         assert_eq!(per_hour(Some(0.5)), "$0.50/h");
+        // Cents round half away from zero, whatever the binary digits.
+        assert_eq!(money(Some(0.125)), "$0.13");
+        assert_eq!(money(Some(2.675)), "$2.68");
+    }
+
+    #[test]
+    fn a_money_column_is_formatted_one_way() {
+        assert_eq!(money_column(&[Some(383.98), Some(1606.0), None]), ["$384", "$1,606", "unknown"]);
+        assert_eq!(money_column(&[Some(383.98), Some(2.2)]), ["$383.98", "$2.20"]);
     }
 
     #[test]

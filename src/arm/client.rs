@@ -558,14 +558,30 @@ impl ArmClient {
     }
 
     /// GET every page of a list, following `nextLink` until it is absent or a page is empty.
+    /// A `nextLink` that repeats an earlier page, or more than [`MAX_PAGES`] pages, is an
+    /// error: never a silent partial or duplicated list.
     pub async fn list(&self, url: &str) -> Result<Vec<serde_json::Value>, ArmError> {
         let mut out = Vec::new();
         let mut next = Some(url.to_owned());
-        let mut pages = 0;
+        let mut seen = std::collections::HashSet::new();
         while let Some(u) = next.take() {
-            pages += 1;
-            if pages > 1000 {
-                break;
+            let stop = if !seen.insert(u.clone()) {
+                Some("its nextLink repeats an earlier page")
+            } else if seen.len() > MAX_PAGES {
+                Some("it has more pages than the limit")
+            } else {
+                None
+            };
+            if let Some(why) = stop {
+                let path = reqwest::Url::parse(&u).map_or_else(|_| "the list".to_owned(), |x| x.path().to_owned());
+                return Err(ArmError::InvalidResponse {
+                    method: "GET".into(),
+                    path,
+                    status: 200,
+                    message: format!("the list was not read: {why} ({MAX_PAGES} pages at most)"),
+                    snippet: String::new(),
+                    request_id: None,
+                });
             }
             let page: serde_json::Value = self.get_json(&u).await?;
             let items = page.get("value").and_then(|v| v.as_array()).cloned().unwrap_or_default();
@@ -578,6 +594,9 @@ impl ArmClient {
         Ok(out)
     }
 }
+
+/// The most pages one list is read in.
+pub const MAX_PAGES: usize = 1000;
 
 /// How one attempt ended.
 enum Attempt {

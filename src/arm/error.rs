@@ -83,6 +83,94 @@ impl ErrorBody {
     }
 }
 
+/// Codes that mean "Azure has no capacity for this size there now" (Azure's allocation-failure
+/// guidance: <https://learn.microsoft.com/troubleshoot/azure/virtual-machines/windows/allocation-failure>;
+/// `SkuNotAvailable`: <https://learn.microsoft.com/troubleshoot/azure/azure-kubernetes/create-upgrade-delete/error-code-skunotavailable>).
+pub const CAPACITY_CODES: [&str; 5] = [
+    "AllocationFailed",
+    "ZonalAllocationFailed",
+    "OverconstrainedAllocationRequest",
+    "OverconstrainedZonalAllocationRequest",
+    "SkuNotAvailable",
+];
+
+/// Codes that mean "the subscription's vCPU quota is too small" (`OperationNotAllowed` only
+/// when its message speaks of quota).
+pub const QUOTA_CODES: [&str; 3] = ["QuotaExceeded", "ErrCode_InsufficientVCPUQuota", "InsufficientVCPUQuota"];
+
+/// What a failed create means for trying again elsewhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureClass {
+    /// No capacity for the size (in those zones): another size or zone may work.
+    Capacity,
+    /// Not enough vCPU quota: another family may work; more quota will.
+    Quota,
+    /// Anything else: trying elsewhere would not help.
+    Other,
+}
+
+impl ErrorBody {
+    /// Every (code, message) in the tree: this error and all its details, depth first.
+    fn walk<'a>(&'a self, out: &mut Vec<&'a ErrorBody>) {
+        out.push(self);
+        for d in &self.details {
+            d.walk(out);
+        }
+    }
+
+    /// Capacity when any code in the tree (`error.code` or any `details[].code`) is a capacity
+    /// code; else quota when any is a quota code; else other.
+    pub fn class(&self) -> FailureClass {
+        let mut all = Vec::new();
+        self.walk(&mut all);
+        if all.iter().any(|e| CAPACITY_CODES.iter().any(|c| e.code.eq_ignore_ascii_case(c))) {
+            return FailureClass::Capacity;
+        }
+        let quota = |e: &&ErrorBody| {
+            QUOTA_CODES.iter().any(|c| e.code.eq_ignore_ascii_case(c))
+                || (e.code.eq_ignore_ascii_case("OperationNotAllowed")
+                    && e.message.to_ascii_lowercase().contains("quota"))
+        };
+        if all.iter().any(quota) {
+            return FailureClass::Quota;
+        }
+        FailureClass::Other
+    }
+
+    /// The code that decided `class` (the capacity or quota code), else the innermost code.
+    pub fn deciding_code(&self) -> &str {
+        let mut all = Vec::new();
+        self.walk(&mut all);
+        let pick = |codes: &[&str]| all.iter().find(|e| codes.iter().any(|c| e.code.eq_ignore_ascii_case(c))).copied();
+        pick(&CAPACITY_CODES)
+            .or_else(|| pick(&QUOTA_CODES))
+            .or_else(|| {
+                all.iter()
+                    .find(|e| e.code == "OperationNotAllowed" && e.message.to_ascii_lowercase().contains("quota"))
+                    .copied()
+            })
+            .unwrap_or_else(|| self.innermost())
+            .code
+            .as_str()
+    }
+}
+
+impl ArmError {
+    /// The ARM error body of a refused request (sync) or a failed operation (async).
+    pub fn body(&self) -> Option<&ErrorBody> {
+        match self {
+            ArmError::Http(f) => f.body.as_ref(),
+            ArmError::OperationFailed { body, .. } => body.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// How this failure is classed for failover (other when there is no ARM error body).
+    pub fn class(&self) -> FailureClass {
+        self.body().map_or(FailureClass::Other, ErrorBody::class)
+    }
+}
+
 /// A hint for a known ARM error code (innermost first), if any.
 pub fn hint_for(body: &ErrorBody) -> Option<String> {
     for code in body.codes() {
@@ -323,6 +411,30 @@ mod tests {
         assert!(e.describe().contains("target localDNSProfile.mode"));
         assert!(ErrorBody::parse(b"<html>502</html>").is_none());
         assert!(ErrorBody::parse(b"{}").is_none());
+    }
+
+    #[test]
+    fn classes_capacity_and_quota_in_the_code_or_any_detail() {
+        let body = |v: serde_json::Value| ErrorBody::from_value(&v).expect("error body");
+        for code in CAPACITY_CODES {
+            let top = body(serde_json::json!({"error": {"code": code, "message": "m"}}));
+            assert_eq!(top.class(), FailureClass::Capacity, "{code}");
+            let nested = body(serde_json::json!({"code": "ReconcileVMSSAgentPoolFailed", "message": "outer",
+                "details": [{"code": "Other", "message": "x"}, {"code": code, "message": "m"}]}));
+            assert_eq!((nested.class(), nested.deciding_code()), (FailureClass::Capacity, code), "{code}");
+        }
+        for code in ["QuotaExceeded", "ErrCode_InsufficientVCPUQuota"] {
+            assert_eq!(body(serde_json::json!({"code": code, "message": "m"})).class(), FailureClass::Quota);
+        }
+        let q = body(
+            serde_json::json!({"code": "OperationNotAllowed", "message": "exceeds approved Total Regional Cores quota"}),
+        );
+        assert_eq!((q.class(), q.deciding_code()), (FailureClass::Quota, "OperationNotAllowed"));
+        let busy =
+            body(serde_json::json!({"code": "OperationNotAllowed", "message": "another operation is in progress"}));
+        assert_eq!(busy.class(), FailureClass::Other);
+        let bad = body(serde_json::json!({"code": "InvalidParameter", "message": "m", "target": "vmSize"}));
+        assert_eq!((bad.class(), bad.deciding_code()), (FailureClass::Other, "InvalidParameter"));
     }
 
     #[test]

@@ -23,6 +23,10 @@ pub mod api {
     pub const SKUS: &str = "2021-07-01";
     /// Microsoft.Compute usages.
     pub const USAGES: &str = "2025-04-01";
+    /// Microsoft.Compute capacity reservation groups.
+    pub const CAPACITY_RESERVATIONS: &str = "2025-04-01";
+    /// Microsoft.Quota (quota limits and requests).
+    pub const QUOTA: &str = "2025-09-01";
     /// Microsoft.Features.
     pub const FEATURES: &str = "2021-07-01";
     /// Microsoft.Resources provider registration.

@@ -308,6 +308,39 @@ impl Catalog {
             })
     }
 
+    /// The catalog model with the same architecture and size as a base or instruct sibling:
+    /// `meta-llama/Llama-3.2-1B` → `meta-llama/Llama-3.2-1B-Instruct`, `Qwen/Qwen3-8B-Base` →
+    /// `Qwen/Qwen3-8B`, `google/gemma-3-27b-pt` → `google/gemma-3-27b-it` (same organisation; the
+    /// name compared without its `instruct`, `it`, `pt`, `base` or `chat` parts).
+    pub fn model_variant(&self, name: &str) -> Option<&LlmModel> {
+        let key = |id: &str| -> Option<String> {
+            let (org, name) = id.trim().split_once('/')?;
+            let parts: Vec<String> = name
+                .to_ascii_lowercase()
+                .split('-')
+                .filter(|p| !matches!(*p, "instruct" | "it" | "pt" | "base" | "chat"))
+                .map(str::to_owned)
+                .collect();
+            Some(format!("{}/{}", org.to_ascii_lowercase(), parts.join("-")))
+        };
+        let want = key(name)?;
+        self.models.iter().find(|m| key(&m.id).as_deref() == Some(want.as_str()))
+    }
+
+    /// The model with a KAITO preset nearest to `m`: the same organisation first, then the
+    /// closest parameter count (llama-3.1-70b → llama-3.3-70b).
+    pub fn nearest_kaito_preset(&self, m: &LlmModel) -> Option<&LlmModel> {
+        let org = |id: &str| id.split('/').next().unwrap_or("").to_ascii_lowercase();
+        let score = |c: &LlmModel| {
+            let other_org = if org(&c.id) == org(&m.id) { 0.0 } else { 10.0 };
+            other_org + (c.params_b.ln() - m.params_b.ln()).abs()
+        };
+        self.models
+            .iter()
+            .filter(|c| c.kaito_preset.is_some() && c.id != m.id)
+            .min_by(|a, b| score(a).total_cmp(&score(b)))
+    }
+
     /// Prices for a size in a region.
     pub fn price(&self, size: &str, region: &str) -> Option<&RegionPrice> {
         self.prices.sizes.get(size)?.get(region)
@@ -429,10 +462,18 @@ impl Catalog {
     }
 
     /// "Did you mean" candidates for a size name.
+    /// Current sizes come before retiring ones, and those before retired ones.
     pub fn suggest_sizes(&self, name: &str) -> Vec<&str> {
-        suggest(name, self.sizes.iter().map(|s| s.name.as_str()), |c| {
+        let mut scored = suggest_scored(name, self.sizes.iter().map(|s| s.name.as_str()), |c| {
             c.strip_prefix("Standard_").unwrap_or(c).to_ascii_lowercase()
-        })
+        });
+        let life = |n: &str| match self.size(n).map(|s| s.status) {
+            Some(Status::Current) => 0,
+            Some(Status::Retiring) => 1,
+            _ => 2,
+        };
+        scored.sort_by_key(|(d, c)| (life(c), *d));
+        scored.into_iter().take(3).map(|(_, c)| c).collect()
     }
 
     /// "Did you mean" candidates for an LLM name.
@@ -760,6 +801,15 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>, norm: impl Fn(&str) -> String) -> Vec<&'a str> {
+    suggest_scored(name, candidates, norm).into_iter().take(3).map(|(_, c)| c).collect()
+}
+
+/// Every candidate near enough to `name`, with its distance, nearest first.
+fn suggest_scored<'a>(
+    name: &str,
+    candidates: impl Iterator<Item = &'a str>,
+    norm: impl Fn(&str) -> String,
+) -> Vec<(usize, &'a str)> {
     let want = norm(name.trim());
     let want = want.strip_prefix("standard_").unwrap_or(&want).to_owned();
     let mut scored: Vec<(usize, &str)> = candidates
@@ -773,12 +823,22 @@ fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>, norm: impl
         .collect();
     scored.sort();
     scored.dedup_by(|a, b| a.1 == b.1);
-    scored.into_iter().take(3).map(|(_, c)| c).collect()
+    scored
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn size_suggestions_put_current_sizes_before_retired_ones() {
+        let c = Catalog::bundled().expect("bundled");
+        assert_eq!(c.size("Standard_NC24").map(|s| s.status), Some(Status::Retired));
+        // "nc24" and "nc24ads_a100_v4" are both as near to the typo; the current size leads.
+        let near = c.suggest_sizes("Standard_NC24ads_A100");
+        assert_eq!(near.first(), Some(&"Standard_NC24ads_A100_v4"), "{near:?}");
+        assert!(near.contains(&"Standard_NC24"), "{near:?}");
+    }
 
     #[test]
     fn bundled_catalog_is_valid() {

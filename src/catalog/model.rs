@@ -511,6 +511,10 @@ pub enum NativeDtype {
     Fp8,
     /// MXFP4 mixture-of-experts weights with the rest in BF16 (gpt-oss).
     Mxfp4,
+    /// 8-bit integer weights (GPTQ/AWQ/bitsandbytes 8-bit checkpoints).
+    Int8,
+    /// 4-bit integer weights (GPTQ/AWQ 4-bit checkpoints).
+    Int4,
 }
 
 impl NativeDtype {
@@ -519,8 +523,9 @@ impl NativeDtype {
         match self {
             NativeDtype::Fp32 => 4.0,
             NativeDtype::Bf16 | NativeDtype::Fp16 => 2.0,
-            NativeDtype::Fp8 => 1.0,
+            NativeDtype::Fp8 | NativeDtype::Int8 => 1.0,
             NativeDtype::Mxfp4 => 4.25 / 8.0,
+            NativeDtype::Int4 => 0.5,
         }
     }
 
@@ -532,6 +537,8 @@ impl NativeDtype {
             NativeDtype::Fp32 => "fp32",
             NativeDtype::Fp8 => "fp8",
             NativeDtype::Mxfp4 => "mxfp4",
+            NativeDtype::Int8 => "int8",
+            NativeDtype::Int4 => "int4",
         }
     }
 }
@@ -563,6 +570,24 @@ pub struct LlmModel {
     pub note: Option<String>,
     #[serde(default)]
     pub kaito_preset: Option<String>,
+    /// Tokens a sliding-window attention layer keeps (config.json `sliding_window`).
+    #[serde(default)]
+    pub sliding_window: Option<u32>,
+    /// How many of the layers use the sliding window (the rest attend to the whole context).
+    #[serde(default)]
+    pub sliding_window_layers: Option<u32>,
+    /// Routed experts per MoE layer (`num_local_experts`, `num_experts`, `n_routed_experts`).
+    #[serde(default)]
+    pub experts: Option<u32>,
+    /// Experts each token is routed to (`num_experts_per_tok`).
+    #[serde(default)]
+    pub experts_per_token: Option<u32>,
+    /// Feed-forward width of a dense layer (`intermediate_size`).
+    #[serde(default)]
+    pub intermediate_size: Option<u32>,
+    /// Vocabulary size (`vocab_size`).
+    #[serde(default)]
+    pub vocab_size: Option<u32>,
 }
 
 impl LlmModel {
@@ -596,6 +621,17 @@ impl LlmModel {
         }
         if self.active_params_b.is_some_and(|a| a <= 0.0 || a > self.params_b) {
             p.push(format!("model {}: active_params_b must be within (0, params_b]", self.id));
+        }
+        if self.sliding_window_layers.is_some_and(|n| n > self.layers) || self.sliding_window == Some(0) {
+            p.push(format!(
+                "model {}: sliding_window must be positive and sliding_window_layers at most layers",
+                self.id
+            ));
+        }
+        if let (Some(e), Some(k)) = (self.experts, self.experts_per_token) {
+            if k == 0 || k > e {
+                p.push(format!("model {}: experts_per_token must be within 1..=experts", self.id));
+            }
         }
         p
     }

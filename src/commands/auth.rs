@@ -16,7 +16,7 @@ pub fn status(ctx: &Ctx, a: &AuthStatusArgs) -> anyhow::Result<()> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| Error::usage(format!("cannot start the async runtime: {e}"), None))?;
+        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
     let token = rt.block_on(async {
         let cache = az
             .client

@@ -230,7 +230,7 @@ pub fn run_interruptible_abort<T>(
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| Error::usage(format!("cannot start the async runtime: {e}"), None))?;
+        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
     rt.block_on(async {
         tokio::select! {
             r = fut => r,

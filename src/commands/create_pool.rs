@@ -345,6 +345,18 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         .into());
     }
     let (client, subscription, auth) = connect(a, p)?;
+    if a.failover.enabled() {
+        let opts = CreateOptions {
+            dry_run: a.dry_run,
+            no_wait: false,
+            skip_preflight: a.skip_preflight,
+            timeout: a.at.arm.timeout,
+            location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()),
+            abort_on_interrupt: a.abort_on_interrupt,
+            cluster: None,
+        };
+        return crate::commands::failover::run(ctx, &catalog, a, &client, &subscription, opts);
+    }
     let facts = cluster_facts(ctx, a, &client, &subscription)?;
     let mut spec = spec(&catalog, a, &subscription, &facts, p)?;
     if a.install_operator {
@@ -447,7 +459,7 @@ fn check_operator_pool(catalog: &Catalog, spec: &PoolSpec) -> Result<Option<Stri
     })
 }
 
-fn render(
+pub(crate) fn render(
     p: &Printer,
     format: Format,
     catalog: &Catalog,

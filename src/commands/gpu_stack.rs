@@ -61,6 +61,7 @@ pub async fn register(
 /// `aksgpu register-feature`
 pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()> {
     let question = format!("Register the preview feature {}/{} on the subscription?", a.namespace, a.name);
+    check_feature_name(&a.namespace, &a.name)?;
     crate::commands::confirm::write(ctx, "feature register", a.yes, a.dry_run, &question)?;
     if a.dry_run {
         let plan = crate::plan::features::register(&azure::dry_run_subscription(&a.arm)?, &a.namespace, &a.name);
@@ -84,6 +85,9 @@ pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()
         .await
     });
     let out = r?;
+    if out == FeatureOutcome::NotFound && !crate::provision::features::went_ga(&a.namespace, &a.name) {
+        return Err(not_found(&a.namespace, &a.name).into());
+    }
     let shown = Shown::new(
         format!("{}/{}: {}", a.namespace, a.name, outcome_word(&out)),
         json!({"feature": a.name, "namespace": a.namespace, "result": out}),
@@ -92,10 +96,29 @@ pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()
     Ok(())
 }
 
+/// A misspelling of a known preview feature: exit 2 with the name it most likely means.
+pub fn check_feature_name(namespace: &str, name: &str) -> Result<(), Error> {
+    match crate::provision::features::misspelling_of(namespace, name) {
+        Some(known) => Err(Error::usage(
+            format!("{namespace}/{name} is not a feature this version knows"),
+            crate::error::did_you_mean(&[known]),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Azure has no such feature, and it is not one known to have gone generally available.
+pub fn not_found(namespace: &str, name: &str) -> Error {
+    Error::usage(
+        format!("feature {namespace}/{name} does not exist in this subscription, and is not known to have gone generally available"),
+        Some(format!("check the name: az feature list --namespace {namespace} -o table")),
+    )
+}
+
 fn outcome_word(o: &FeatureOutcome) -> &'static str {
     match o {
         FeatureOutcome::AlreadyRegistered => "already registered",
-        FeatureOutcome::NotFound => "not found (probably generally available)",
+        FeatureOutcome::NotFound => "not found: generally available, nothing to register",
         FeatureOutcome::Registered { .. } => "registered",
         FeatureOutcome::Pending => "pending approval",
     }
@@ -440,17 +463,17 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
         )
     })?;
     let Some(preset) = model.kaito_preset.clone() else {
-        let with: Vec<&str> = catalog
-            .models
-            .iter()
-            .filter(|m| m.kaito_preset.is_some())
-            .filter_map(|m| m.aliases.first().map(String::as_str))
-            .collect();
-        return Err(Error::usage(
-            format!("{} has no KAITO preset", model.id),
-            Some(format!("models with presets: {}", with.join(", "))),
-        )
-        .into());
+        let hint = match catalog.nearest_kaito_preset(model) {
+            Some(near) => format!(
+                "the nearest model with a preset is {} ({}, {}B params): aksgpu kaito workspace --model {}",
+                near.aliases.first().unwrap_or(&near.id),
+                near.id,
+                near.params_b,
+                near.aliases.first().unwrap_or(&near.id)
+            ),
+            None => "no model in the catalog has a KAITO preset".to_owned(),
+        };
+        return Err(Error::usage(format!("{} has no KAITO preset", model.id), Some(hint)).into());
     };
     let region = match (&a.cluster, &a.resource_group) {
         (Some(cluster), Some(rg)) => Some(cluster_location(ctx, a, rg, cluster)?),
@@ -529,8 +552,8 @@ pub(crate) fn print_document(p: &Printer, format: ManifestFormat, yaml: &str) ->
     match format {
         ManifestFormat::Yaml => p.out(yaml)?,
         ManifestFormat::Json => {
-            let v: Value =
-                serde_yaml_ng::from_str(yaml).map_err(|e| Error::usage(format!("internal YAML error: {e}"), None))?;
+            let v: Value = serde_yaml_ng::from_str(yaml)
+                .map_err(|e| Error::internal(format!("reading back our own YAML: {e}")))?;
             p.json(&v)?;
         }
     }

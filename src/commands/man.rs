@@ -69,6 +69,14 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ("create-pool", &[
         "aksgpu create-pool -g rg --cluster aks1 --name gpu --vm-size Standard_NC24ads_A100_v4 --min-count 0 --max-count 3 --dry-run",
         "aksgpu create-pool -g rg --cluster aks1 --name gpu --recommend --workload inference --model llama-3.1-8b --yes",
+        "aksgpu create-pool -g rg --cluster aks1 --name gpu --vm-size Standard_NC24ads_A100_v4 --zones 1,2,3 --fallback-vm-size Standard_NC40ads_H100_v5 --yes",
+        "aksgpu create-pool -g rg --cluster aks1 --name gpu --recommend --model llama-3.1-8b --failover --max-attempts 4 --dry-run",
+    ]),
+    ("quota", &["aksgpu quota show --location eastus", "aksgpu quota request --location eastus --vm-size Standard_NC24ads_A100_v4 --nodes 4"]),
+    ("quota show", &["aksgpu quota show --location eastus --vm-size Standard_NC24ads_A100_v4"]),
+    ("quota request", &[
+        "aksgpu quota request --location eastus --vm-size Standard_NC24ads_A100_v4 --nodes 4 --dry-run",
+        "aksgpu quota request --location eastus --family standardNCADSA100v4Family --limit 192",
     ]),
     ("wait", &["aksgpu wait -g rg --cluster aks1 --name gpu"]),
     ("register-feature", &["aksgpu register-feature WindowsGPUPreview"]),

@@ -49,23 +49,48 @@ pub fn manifest(ctx: &Ctx, a: &ManifestArgs) -> anyhow::Result<()> {
     if a.gpus == 0 {
         return Err(Error::usage("--gpus must be at least 1", None).into());
     }
-    if let (Some(s), mf::GpuResource::Nvidia) = (size, &resource) {
-        let per_node = mf::gpus_per_node(s.gpu_count);
-        if a.gpus > per_node {
+    if let Some(s) = size {
+        check_schedulable(&catalog, s, &resource, a.gpus)?;
+    }
+    let spec = spec(a, t, size, resource)?;
+    let spec = if a.smoke_test { mf::smoke_test(&spec) } else { spec };
+    print_document(&ctx.printer, a.output, &mf::manifest_yaml(&spec))
+}
+
+/// A pod's GPUs come from one node: refuse a count the size cannot give (exit 2).
+fn check_schedulable(catalog: &Catalog, s: &VmSize, resource: &mf::GpuResource, gpus: u32) -> Result<(), Error> {
+    let (per_node, what) = match resource {
+        mf::GpuResource::Nvidia => {
             let partial = if s.gpu_count.is_partial() {
                 format!(" (a {} share of one {}, seen as one GPU)", s.gpu_count, s.gpu_model)
             } else {
                 String::new()
             };
-            ctx.printer.note(&format!(
-                "warning: {} exposes {per_node} GPU(s) per node{partial}; --gpus {} cannot be scheduled on one node",
-                s.name, a.gpus
-            ));
+            (mf::gpus_per_node(s.gpu_count), format!("GPU(s) per node{partial}"))
         }
+        mf::GpuResource::MigSlice(slice) => {
+            let want = slice.trim().trim_start_matches("nvidia.com/").trim_start_matches("mig-");
+            let profile = catalog
+                .gpu(&s.gpu_model)
+                .and_then(|g| g.mig_profiles.iter().find(|p| p.slice.eq_ignore_ascii_case(want)));
+            match profile {
+                Some(p) => (p.instances * s.gpu_count.whole(), format!("{} MIG instance(s) per node", p.slice)),
+                None => return Ok(()),
+            }
+        }
+        mf::GpuResource::DirectX => return Ok(()),
+    };
+    if gpus <= per_node {
+        return Ok(());
     }
-    let spec = spec(a, t, size, resource)?;
-    let spec = if a.smoke_test { mf::smoke_test(&spec) } else { spec };
-    print_document(&ctx.printer, a.output, &mf::manifest_yaml(&spec))
+    let more = match resource {
+        mf::GpuResource::MigSlice(_) => "a larger MIG slice or a size with more GPUs".to_owned(),
+        _ => format!("a size with more GPUs per node (`aksgpu recommend --gpus-min {gpus}`)"),
+    };
+    Err(Error::usage(
+        format!("--gpus {gpus}: {} exposes {per_node} {what}, and a pod cannot span nodes", s.name),
+        Some(format!("use --gpus {per_node} or fewer, or {more}")),
+    ))
 }
 
 /// Fill what the flags left open from the pool in Azure.

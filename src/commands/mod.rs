@@ -7,11 +7,13 @@ pub mod catalog;
 pub mod completions;
 pub mod confirm;
 pub mod create_pool;
+pub mod failover;
 pub mod gitops;
 pub mod gpu_stack;
 pub mod man;
 pub mod manifest;
 pub mod money;
+pub mod quota;
 pub mod recommend;
 pub mod wait;
 

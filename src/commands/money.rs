@@ -241,14 +241,16 @@ fn render(r: &CostReport) -> String {
     );
     let hours =
         if (r.hours_per_day - 24.0).abs() < 1e-9 { String::new() } else { format!(" at {} h/day", r.hours_per_day) };
-    let row = |label: &str, c: &cost::Money| {
-        let m = |v| money_in(v, &r.currency);
-        vec![format!("{label} ({} node(s))", c.nodes), m(c.hourly), m(c.daily), m(c.monthly)]
+    let col =
+        |f: fn(&cost::Money) -> Option<f64>| crate::units::money_column_in(&[f(&r.at_min), f(&r.at_max)], &r.currency);
+    let (hourly, daily, monthly) = (col(|c| c.hourly), col(|c| c.daily), col(|c| c.monthly));
+    let row = |i: usize, label: &str, c: &cost::Money| {
+        vec![format!("{label} ({} node(s))", c.nodes), hourly[i].clone(), daily[i].clone(), monthly[i].clone()]
     };
     out.push_str(&table(
         &["", "PER HOUR", &format!("PER DAY{hours}"), "PER MONTH"],
         &[Align::Left, Align::Right, Align::Right, Align::Right],
-        &[row("minimum", &r.at_min), row("maximum", &r.at_max)],
+        &[row(0, "minimum", &r.at_min), row(1, "maximum", &r.at_max)],
     ));
     if let Some(i) = r.idle_monthly {
         out.push_str(&format!("idle cost of the minimum: {}/month\n", money_in(Some(i), &r.currency)));
@@ -425,8 +427,7 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
     };
     let path = pricing::cache_path_for(&currency)
         .ok_or_else(|| Error::usage("no cache directory (set HOME or AKSGPU_CACHE_DIR)", None))?;
-    pricing::write_cache(&path, &cache)
-        .map_err(|e| Error::usage(format!("cannot write {}: {e}", path.display()), None))?;
+    pricing::write_cache(&path, &cache).map_err(|e| Error::io(&path, "write the price cache", e))?;
     let rows: usize = cache.sizes.values().map(|r| r.len()).sum();
     let v = json!({"path": path.display().to_string(), "currency": currency, "items": items.len(), "sizes": cache.sizes.len(), "size_regions": rows, "fetched_at": now});
     let text = format!(

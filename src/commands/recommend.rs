@@ -5,7 +5,7 @@ use crate::cli::{Format, RecommendArgs};
 use crate::commands::Ctx;
 use crate::domain::GpuDriver;
 use crate::error::{did_you_mean, Error};
-use crate::output::{emit, money, table, Align, Printer, Render};
+use crate::output::{emit, table, Align, Printer, Render};
 use crate::recommend::{self, fmt_num, ModelSpec, Os, Outcome, Range, Requirements, Workload};
 use crate::units::Memory;
 
@@ -15,12 +15,29 @@ pub fn top_recommendation(
     catalog: &Catalog,
     a: &RecommendArgs,
 ) -> Result<Result<crate::recommend::Recommendation, String>, Error> {
+    let with_hub;
+    let catalog = match hub_model(catalog, a)? {
+        (Some(m), _) => {
+            let mut c = catalog.clone();
+            c.models.push(m);
+            with_hub = c;
+            &with_hub
+        }
+        (None, _) => catalog,
+    };
     let req = requirements(catalog, a)?;
     let mut out = crate::recommend::recommend(catalog, &req);
     if out.recommendations.is_empty() {
         return Ok(Err(out.no_fit().map(|n| n.constraint).unwrap_or_default()));
     }
     Ok(Ok(out.recommendations.swap_remove(0)))
+}
+
+/// The recommended sizes, best first (at most `a.top`), for failover.
+pub fn ranked(catalog: &Catalog, a: &RecommendArgs) -> Result<Vec<String>, Error> {
+    let req = requirements(catalog, a)?;
+    let out = crate::recommend::recommend(catalog, &req);
+    Ok(out.recommendations.into_iter().map(|r| r.vm_size).collect())
 }
 
 /// True when a flag describes the workload (without one, `recommend` asks the wizard).
@@ -152,42 +169,127 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
     Ok(req)
 }
 
-/// `--model` (a catalog model, with a did-you-mean) or `--model-params` (any size), not both.
+/// The hint for a model aksgpu cannot size by name.
+const PARAMS_HINT: &str =
+    "pass --model-params with its parameter count (e.g. --model-params 8B) to size it by parameters";
+
+/// `--model` (a catalog model, a base/instruct sibling of one, a model read from the Hugging
+/// Face Hub by `hub_model`, with a did-you-mean otherwise) or `--model-params` (any size). Both
+/// together only for a model the catalog does not know: the parameter count is the offline
+/// fallback.
 fn model_arg(catalog: &Catalog, a: &RecommendArgs, notes: &mut Vec<String>) -> Result<Option<ModelSpec>, Error> {
-    Ok(match (&a.need.model, a.need.model_params) {
-        (Some(_), Some(_)) => {
+    let found = a.need.model.as_deref().and_then(|name| {
+        catalog.model(name).map(|m| (m, false)).or_else(|| catalog.model_variant(name).map(|m| (m, true)))
+    });
+    let from_hub = |m: &crate::catalog::LlmModel| m.note.as_deref() == Some(crate::hub::HUB_NOTE);
+    Ok(match (&a.need.model, a.need.model_params, found) {
+        (Some(_), Some(_), Some((m, _))) if from_hub(m) => {
+            notes.push("--model-params ignored: the Hugging Face Hub gave the model's exact size".to_owned());
+            Some(ModelSpec::from_model(m))
+        }
+        (Some(_), Some(_), Some(_)) => {
             return Err(Error::usage(
                 "--model and --model-params both give the model size",
                 Some("use --model for a known model, or --model-params for any other".to_owned()),
             ))
         }
-        (Some(name), None) => match catalog.model(name) {
-            Some(m) => Some(ModelSpec::from_model(m)),
-            None => {
-                let near = catalog.suggest_models(name);
-                return Err(Error::usage(
-                    format!("--model {name:?} is not in the catalog"),
-                    did_you_mean(&near).or_else(|| {
-                        Some(format!(
-                            "pass --model-params with its parameter count instead, or use one of: {}",
-                            catalog
-                                .models
-                                .iter()
-                                .filter_map(|m| m.aliases.first().map(String::as_str))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ))
-                    }),
-                ));
+        (Some(name), None, Some((m, variant))) => {
+            if variant {
+                notes.push(format!("model: {name} sized as {} (same architecture and size)", m.id));
             }
-        },
-        (None, Some(p)) => {
+            Some(ModelSpec::from_model(m))
+        }
+        (Some(name), None, None) => return Err(unknown_model(catalog, name)),
+        (Some(name), Some(p), None) => {
+            let mut spec = ModelSpec::from_params(catalog, p);
+            spec.id = Some(name.clone());
+            notes.push(format!("architecture for KV cache and activations: {}", spec.arch_from));
+            Some(spec)
+        }
+        (None, Some(p), _) => {
             let spec = ModelSpec::from_params(catalog, p);
             notes.push(format!("architecture for KV cache and activations: {}", spec.arch_from));
             Some(spec)
         }
-        (None, None) => None,
+        (None, None, _) => None,
     })
+}
+
+/// `--model NAME` is not in the catalog: a did-you-mean (which names a different model, so it
+/// says how to size this one), else the catalog's names.
+fn unknown_model(catalog: &Catalog, name: &str) -> Error {
+    let near = catalog.suggest_models(name);
+    let other = "or, for a model the catalog does not list, its Hugging Face id (org/name) or --model-params with its parameter count";
+    let hint = match did_you_mean(&near) {
+        Some(d) => format!("{d} {}", other.replacen("or, for", "Or, for", 1)),
+        None => format!(
+            "{PARAMS_HINT}, or use its Hugging Face id (org/name), or one of: {}",
+            catalog.models.iter().filter_map(|m| m.aliases.first().map(String::as_str)).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    Error::usage(format!("--model {name:?} is not in the catalog"), Some(hint))
+}
+
+/// `--model org/name` that the catalog does not list (nor a base/instruct sibling of it): read
+/// it from the Hugging Face Hub or the cache, with a note on where it came from. Catalog models
+/// never touch the network. Offline with `--model-params`, the note says that sizes it instead.
+pub fn hub_model(
+    catalog: &Catalog,
+    a: &RecommendArgs,
+) -> Result<(Option<crate::catalog::LlmModel>, Vec<String>), Error> {
+    use crate::hub::{self, HubError};
+    let Some(name) = a.need.model.as_deref().map(str::trim) else { return Ok((None, Vec::new())) };
+    if catalog.model(name).is_some() || catalog.model_variant(name).is_some() || !hub::is_repo_id(name) {
+        return Ok((None, Vec::new()));
+    }
+    let token = a.hf_token.clone().or_else(|| std::env::var("HF_TOKEN").ok()).filter(|t| !t.trim().is_empty());
+    if let Some(t) = &token {
+        // Before anything can print it (the Hub client registers it too).
+        crate::arm::redact::register(t);
+    }
+    let endpoint = hub::endpoint_from_env();
+    hub::check_endpoint(&endpoint)
+        .map_err(|e| Error::usage(e, Some("unset HF_ENDPOINT to use https://huggingface.co".to_owned())))?;
+    match hub::fetch(name, &endpoint, token) {
+        Ok((facts, cached)) => {
+            let m = hub::to_model(&facts).map_err(|e| {
+                Error::usage(format!("cannot size {name} from the Hugging Face Hub: {e}"), Some(PARAMS_HINT.to_owned()))
+            })?;
+            let how = if cached { "cached" } else { "fetched" };
+            let note = format!(
+                "model: {name} read from the Hugging Face Hub ({how}): {}B params, {} layers, {}/{} attention/KV heads, {} weights {} GiB ({})",
+                m.params_b,
+                m.layers,
+                m.attention_heads,
+                m.kv_heads,
+                m.native_dtype.name(),
+                m.checkpoint_gib,
+                facts.weights_from
+            );
+            Ok((Some(m), vec![note]))
+        }
+        Err(e @ HubError::Offline { .. }) if a.need.model_params.is_some() => {
+            Ok((None, vec![format!("model: {e}; sized from --model-params instead")]))
+        }
+        Err(e @ HubError::Offline { .. }) => Err(Error::usage(
+            format!("{name} is not in the catalog and {e}"),
+            Some(format!("offline: {PARAMS_HINT} without the Hub")),
+        )),
+        Err(e @ HubError::Gated { had_token, .. }) => Err(Error::Denied {
+            message: e.to_string(),
+            hint: Some(if had_token {
+                format!("the token has no access: accept the model's terms at {endpoint}/{name} with the account the token belongs to, or {PARAMS_HINT}")
+            } else {
+                format!("accept the model's terms at {endpoint}/{name}, then pass --hf-token or set HF_TOKEN; or {PARAMS_HINT}")
+            }),
+        }),
+        Err(e @ HubError::NotFound { .. }) => {
+            let near = catalog.suggest_models(name.rsplit('/').next().unwrap_or(name));
+            let d = did_you_mean(&near).map(|d| format!("{d} Or ")).unwrap_or_default();
+            Err(Error::usage(e.to_string(), Some(format!("{d}check the id on {endpoint}, or {PARAMS_HINT}"))))
+        }
+        Err(e @ HubError::Bad { .. }) => Err(Error::usage(e.to_string(), Some(PARAMS_HINT.to_owned()))),
+    }
 }
 
 /// Every `--gpu-model` must match a GPU in the catalog.
@@ -297,13 +399,20 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
         )
         .into());
     };
+    let (hub, hub_notes) = hub_model(&catalog, args)?;
+    catalog.models.extend(hub);
     let mut req = requirements(&catalog, args)?;
+    req.notes.splice(0..0, hub_notes);
     if let crate::pricing::PriceSource::Cache { .. } = source {
         req.notes.push(format!("prices: {}", source.describe()));
     }
     req.price_source = Some(source.describe());
-    let outcome = recommend::recommend(&catalog, &req);
+    let mut outcome = recommend::recommend(&catalog, &req);
     let p = &ctx.printer;
+    if let Some(id) = &args.capacity_reservation_group {
+        let reserved = read_reserved(p, id)?;
+        prefer_reserved(&mut outcome, id, &reserved);
+    }
     let top = top_pick_cost(&catalog, &req, &outcome);
     if args.output == Format::Table {
         notes(p, &outcome);
@@ -333,6 +442,67 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
         .into());
     }
     Ok(())
+}
+
+/// The sizes a capacity reservation group reserves, with the instances still free.
+fn read_reserved(p: &Printer, id: &str) -> Result<Vec<(String, u64)>, Error> {
+    let segs: Vec<&str> = id.trim_matches('/').split('/').collect();
+    let ok = segs.len() == 8
+        && segs[0].eq_ignore_ascii_case("subscriptions")
+        && segs[6].eq_ignore_ascii_case("capacityReservationGroups");
+    if !ok {
+        return Err(Error::usage(
+            format!("--capacity-reservation-group {id:?} is not a capacity reservation group resource id"),
+            Some(
+                "pass /subscriptions/SUB/resourceGroups/RG/providers/Microsoft.Compute/capacityReservationGroups/NAME"
+                    .into(),
+            ),
+        ));
+    }
+    let arm = crate::cli::ArmArgs {
+        subscription: Some(segs[1].to_owned()),
+        auth: None,
+        cloud: crate::arm::Cloud::AzureCloud,
+        timeout: std::time::Duration::from_secs(300),
+        verbose: 0,
+        debug: false,
+    };
+    let az = crate::commands::azure::connect(&arm)?;
+    let progress = crate::provision::Progress::default();
+    let r = crate::commands::azure::run_with_spinner(p, &progress, None, async |report| {
+        report("reading the capacity reservation group");
+        crate::provision::pool::read_group(&az.client, id).await.map_err(Error::from)
+    })?;
+    if r.group.is_none() {
+        return Err(Error::NoFit { message: format!("capacity reservation group {id} does not exist"), hint: None });
+    }
+    Ok(r.sizes().into_iter().map(|s| (s.clone(), r.free(&s).unwrap_or(0))).collect())
+}
+
+/// Move the reserved sizes to the top (keeping the order among them and among the rest), and
+/// say so in their reasons; reserved sizes that are not recommended get a note.
+fn prefer_reserved(outcome: &mut Outcome, id: &str, reserved: &[(String, u64)]) {
+    let name = id.rsplit('/').next().unwrap_or(id);
+    let free = |size: &str| reserved.iter().find(|(s, _)| s.eq_ignore_ascii_case(size)).map(|x| x.1);
+    let (mut mine, rest): (Vec<_>, Vec<_>) =
+        std::mem::take(&mut outcome.recommendations).into_iter().partition(|r| free(&r.vm_size).is_some());
+    for r in &mut mine {
+        let n = free(&r.vm_size).unwrap_or(0);
+        r.reasons.insert(0, format!("reserved in {name}: {n} instance(s) free"));
+    }
+    let missing: Vec<&str> = reserved
+        .iter()
+        .filter(|(s, _)| !mine.iter().any(|r| r.vm_size.eq_ignore_ascii_case(s)))
+        .map(|(s, _)| s.as_str())
+        .collect();
+    if !missing.is_empty() {
+        outcome.requirements.notes.push(format!(
+            "{name} also reserves {}: not recommended for this workload (or below --top)",
+            missing.join(", ")
+        ));
+    }
+    mine.extend(rest);
+    outcome.recommendations = mine;
 }
 
 /// The top pick priced at its node count, in the asked region (else the one it was priced in).
@@ -379,7 +549,7 @@ pub fn render(o: &Outcome) -> String {
     let r = &o.requirements;
     let mut out = describe(r);
     if o.recommendations.is_empty() {
-        out.push_str("\nNo size fits.\n");
+        // The error on stderr says "no size fits" with the constraint and the closest sizes.
         return out;
     }
     out.push('\n');
@@ -468,6 +638,11 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
             aligns.push(a);
         }
     }
+    let column = |f: fn(&recommend::Recommendation) -> Option<f64>| {
+        crate::units::money_column(&o.recommendations.iter().map(f).collect::<Vec<_>>())
+    };
+    let (hourly, monthly, per_instance) =
+        (column(|r| r.price_per_hour), column(|r| r.monthly_cost), column(|r| r.price_per_instance_hour));
     let rows: Vec<Vec<String>> = o
         .recommendations
         .iter()
@@ -489,11 +664,11 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
                 if r.need.is_some() { format!("{:.1}G", rec.fit.required_per_gpu_gib) } else { "-".to_owned() },
                 format!("{:.1}G", rec.fit.available_per_gpu_gib),
                 format!("{}×{}", fmt_num_frac(rec.fit.gpus_used_per_node), rec.fit.nodes),
-                money(rec.price_per_hour),
-                money(rec.monthly_cost),
+                hourly[i].clone(),
+                monthly[i].clone(),
             ];
             if mig {
-                row.push(money(rec.price_per_instance_hour));
+                row.push(per_instance[i].clone());
             }
             if region_col {
                 row.push(rec.price_region.clone().unwrap_or_else(|| "-".to_owned()));

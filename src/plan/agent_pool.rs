@@ -41,6 +41,8 @@ pub struct PoolRequest {
     pub max_pods: Option<u32>,
     pub os_disk_type: Option<OsDiskType>,
     pub tags: Vec<String>,
+    /// Capacity reservation group resource id (`capacityReservationGroupID`).
+    pub capacity_reservation_group: Option<String>,
     /// Catalog rules (`rules.yaml` ids, or the ids `Overridable` names) whose refusal becomes
     /// a warning: the catalog is a dated snapshot and Azure may have moved on.
     pub overrides: Vec<String>,
@@ -69,6 +71,12 @@ impl PoolRequest {
     }
 }
 
+/// Surge nodes for a pool of `max_nodes`: AKS's default max surge of 10 %, at least one
+/// (<https://learn.microsoft.com/azure/aks/upgrade-aks-cluster#customize-node-surge-upgrade>).
+pub fn surge_for(max_nodes: u32) -> u32 {
+    max_nodes.div_ceil(10).max(1)
+}
+
 /// A validated pool.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PoolSpec {
@@ -95,6 +103,8 @@ pub struct PoolSpec {
     pub max_pods: Option<u32>,
     pub os_disk_type: Option<&'static str>,
     pub tags: BTreeMap<String, String>,
+    /// Capacity reservation group resource id the nodes draw on.
+    pub capacity_reservation_group: Option<String>,
     /// Notes for the user (defaults applied).
     pub notes: Vec<String>,
     /// Catalog refusals turned into warnings by `overrides`: rule, source and risk.
@@ -257,7 +267,7 @@ pub fn check_pool_name(name: &str) -> Result<(), SpecError> {
 }
 
 /// Resource group names (ARM): 1–90 of letters, digits, `-_.()`, not ending in `.`.
-fn check_resource_group(rg: &str) -> Result<(), SpecError> {
+pub fn check_resource_group(rg: &str) -> Result<(), SpecError> {
     let ok = !rg.is_empty()
         && rg.len() <= 90
         && !rg.ends_with('.')
@@ -269,7 +279,8 @@ fn check_resource_group(rg: &str) -> Result<(), SpecError> {
     }
 }
 
-fn check_cluster(c: &str) -> Result<(), SpecError> {
+/// AKS cluster names: 1–63 letters, digits, `-` and `_`, starting and ending alphanumeric.
+pub fn check_cluster(c: &str) -> Result<(), SpecError> {
     let ok = !c.is_empty()
         && c.len() <= 63
         && c.chars().all(|x| x.is_ascii_alphanumeric() || x == '-' || x == '_')
@@ -614,6 +625,31 @@ fn check_spot(r: &PoolRequest, notes: &mut Vec<String>) -> Result<Option<&'stati
     Ok(eviction_policy)
 }
 
+/// A capacity reservation group id: `/subscriptions/…/resourceGroups/…/providers/Microsoft.Compute/capacityReservationGroups/NAME`.
+fn check_crg(id: Option<&str>) -> Result<Option<String>, SpecError> {
+    let Some(id) = id.map(str::trim) else { return Ok(None) };
+    let segs: Vec<&str> = id.trim_matches('/').split('/').collect();
+    let ok = id.starts_with('/')
+        && segs.len() == 8
+        && segs[0].eq_ignore_ascii_case("subscriptions")
+        && segs[2].eq_ignore_ascii_case("resourceGroups")
+        && segs[4].eq_ignore_ascii_case("providers")
+        && segs[5].eq_ignore_ascii_case("Microsoft.Compute")
+        && segs[6].eq_ignore_ascii_case("capacityReservationGroups")
+        && segs.iter().all(|s| !s.is_empty());
+    if !ok {
+        return Err(err(
+            "--capacity-reservation-group",
+            format!("{id:?} is not a capacity reservation group resource id"),
+            Some(
+                "pass /subscriptions/SUB/resourceGroups/RG/providers/Microsoft.Compute/capacityReservationGroups/NAME"
+                    .into(),
+            ),
+        ));
+    }
+    Ok(Some(id.to_owned()))
+}
+
 /// Zones, max pods and OS disk type; returns (zones, os disk type).
 fn check_placement(r: &PoolRequest) -> Result<(Vec<String>, Option<&'static str>), SpecError> {
     let mut zones = Vec::new();
@@ -701,6 +737,7 @@ impl PoolSpec {
             max_pods: r.max_pods,
             os_disk_type,
             tags,
+            capacity_reservation_group: check_crg(r.capacity_reservation_group.as_deref())?,
             notes,
             warnings,
         })
@@ -759,6 +796,9 @@ impl PoolSpec {
         if let Some(d) = self.os_disk_type {
             p.insert("osDiskType".into(), json!(d));
         }
+        if let Some(g) = &self.capacity_reservation_group {
+            p.insert("capacityReservationGroupID".into(), json!(g));
+        }
         json!({ "properties": Value::Object(p) })
     }
 
@@ -774,7 +814,7 @@ impl PoolSpec {
 
     /// Surge nodes during upgrades: AKS's default max surge of 10 %, at least one.
     pub fn surge_nodes(&self) -> u32 {
-        self.max_nodes().div_ceil(10).max(1)
+        surge_for(self.max_nodes())
     }
 
     /// vCPUs of quota the pool needs: vCPUs × (max nodes + surge).
@@ -818,6 +858,18 @@ impl PoolSpec {
         }
         if let Some(d) = w.get("osDiskType") {
             cmp("osDiskType", d.clone(), have["osDiskType"].clone(), true);
+        }
+        if let Some(v) = w.get("orchestratorVersion") {
+            cmp("orchestratorVersion", v.clone(), have["orchestratorVersion"].clone(), false);
+        }
+        if w.get("scaleSetPriority").is_some() {
+            let evict = |v: &Value| v.get("scaleSetEvictionPolicy").cloned().unwrap_or(json!("Delete"));
+            cmp("scaleSetEvictionPolicy", evict(w), evict(&have), true);
+            let price = |v: &Value| v.get("spotMaxPrice").cloned().unwrap_or(json!(-1.0));
+            cmp("spotMaxPrice", price(w), price(&have), true);
+        }
+        if let Some(t) = w.get("tags") {
+            cmp("tags", t.clone(), have.get("tags").cloned().unwrap_or(json!({})), false);
         }
         let auto = |v: &Value| v["enableAutoScaling"].as_bool().unwrap_or(false);
         cmp("enableAutoScaling", json!(auto(w)), json!(auto(&have)), false);

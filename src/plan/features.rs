@@ -58,3 +58,61 @@ pub fn register(sub: &str, namespace: &str, name: &str) -> Plan {
         ],
     }
 }
+
+/// GPU-related preview flags `aksgpu feature list` shows.
+pub const GPU_FEATURES: &[(&str, &str)] = &[
+    ("WindowsGPUPreview", "Windows GPU node pools"),
+    ("ManagedGPUExperiencePreview", "AKS-managed GPU node pools (driver, device plugin, DCGM)"),
+    ("AKSInfinibandSupport", "InfiniBand (RDMA) node pools"),
+];
+
+/// Preview flags of `Microsoft.ContainerService` known to have gone generally available: for
+/// these (and only these) a feature that Azure reports as not found means "nothing to register".
+/// None of the GPU flags above has yet: Microsoft Learn still documents each as a preview
+/// (use-windows-gpu, aks-managed-gpu-nodes, InfiniBand on AKS). Any other name not found is
+/// most likely misspelled, and is an error.
+pub const GA_FEATURES: &[&str] = &[];
+
+/// Whether "not found" for this feature means it has gone generally available.
+pub fn went_ga(namespace: &str, name: &str) -> bool {
+    namespace.eq_ignore_ascii_case(NAMESPACE) && GA_FEATURES.iter().any(|f| f.eq_ignore_ascii_case(name))
+}
+
+/// A known feature name `name` is most likely a misspelling of (edit distance at most 3, not
+/// the name itself in another case).
+pub fn misspelling_of(namespace: &str, name: &str) -> Option<&'static str> {
+    if !namespace.eq_ignore_ascii_case(NAMESPACE) {
+        return None;
+    }
+    let known = GPU_FEATURES.iter().map(|f| f.0).chain(GA_FEATURES.iter().copied());
+    let lower = name.to_ascii_lowercase();
+    let mut best: Option<(usize, &'static str)> = None;
+    for k in known {
+        let d = crate::catalog::edit_distance(&lower, &k.to_ascii_lowercase());
+        if d == 0 {
+            return None;
+        }
+        if d <= 3 && best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, k));
+        }
+    }
+    best.map(|(_, k)| k)
+}
+
+/// The default namespace.
+pub const NAMESPACE: &str = "Microsoft.ContainerService";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn misspelled_names_are_caught_and_unknown_ones_are_not_ga() {
+        assert_eq!(misspelling_of(NAMESPACE, "WindowsGPUPrevew"), Some("WindowsGPUPreview"));
+        assert_eq!(misspelling_of(NAMESPACE, "windowsgpupreview"), None, "the name in another case is the name");
+        assert_eq!(misspelling_of(NAMESPACE, "SomethingElseEntirely"), None);
+        assert_eq!(misspelling_of("Microsoft.Compute", "WindowsGPUPrevew"), None);
+        assert!(!went_ga(NAMESPACE, "WindowsGPUPrevew"));
+        assert!(!went_ga(NAMESPACE, "WindowsGPUPreview"), "still a preview on Microsoft Learn");
+    }
+}

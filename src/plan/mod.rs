@@ -6,6 +6,7 @@
 pub mod agent_pool;
 pub mod cluster;
 pub mod cluster_ops;
+pub mod failover;
 pub mod features;
 pub mod gitops;
 pub mod install;
@@ -14,6 +15,7 @@ pub mod manifest;
 pub mod operator;
 pub mod pool;
 pub mod preflight;
+pub mod quota;
 pub mod runcommand;
 pub mod zip;
 
@@ -37,6 +39,12 @@ pub enum StepKind {
     ReadUsages,
     /// GET a preview feature's registration state.
     ReadFeature,
+    /// PUT a new vCPU limit (Microsoft.Quota).
+    RequestQuota,
+    /// GET a capacity reservation group (with its instance view).
+    ReadReservationGroup,
+    /// GET the capacity reservations of a group.
+    ReadReservations,
     /// PUT a new agent pool.
     CreatePool,
     /// PUT an existing agent pool back, changed.

@@ -30,6 +30,19 @@ pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
             format!("preflight: vCPU quota (needs {} vCPUs)", spec.vcpus_needed()),
         ),
     ];
+    if let Some(g) = &spec.capacity_reservation_group {
+        let (group, list) = reservation_urls(g);
+        steps.push(Step::read(
+            StepKind::ReadReservationGroup,
+            group,
+            "preflight: the capacity reservation group exists, its region, and how much of it is used",
+        ));
+        steps.push(Step::read(
+            StepKind::ReadReservations,
+            list,
+            format!("preflight: the group reserves {} with {} free instance(s)", spec.size.name, spec.count),
+        ));
+    }
     if spec.os == Os::Windows {
         steps.push(Step::read(
             StepKind::ReadFeature,
@@ -48,6 +61,16 @@ pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
         .header("If-None-Match", "*"),
     );
     Plan { steps }
+}
+
+/// A capacity reservation group's URLs: the group with its instance view, and its
+/// reservations (Compute `capacityReservation.json`, 2025-04-01).
+pub fn reservation_urls(group_id: &str) -> (String, String) {
+    let g = group_id.trim_end_matches('/');
+    (
+        format!("{g}?$expand=instanceView&api-version={}", api::CAPACITY_RESERVATIONS),
+        format!("{g}/capacityReservations?api-version={}", api::CAPACITY_RESERVATIONS),
+    )
 }
 
 /// A `Microsoft.ContainerService` feature's ARM path.

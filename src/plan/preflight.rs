@@ -21,6 +21,51 @@ pub struct Facts {
     pub usages: Option<Vec<Value>>,
     /// `WindowsGPUPreview` state, for Windows pools (None = not read).
     pub windows_feature: Option<String>,
+    /// The capacity reservation group the pool names (None = not read or not named).
+    pub reservation: Option<Reservation>,
+}
+
+/// A capacity reservation group as read: the group (with `$expand=instanceView`), None when
+/// it does not exist, and its capacity reservations (each with `sku.name`, `sku.capacity`).
+#[derive(Debug, Clone, Default)]
+pub struct Reservation {
+    pub group: Option<Value>,
+    pub reservations: Vec<Value>,
+}
+
+impl Reservation {
+    /// Instances of `vm_size` reserved and not yet allocated: per reservation of that size,
+    /// `utilizationInfo.currentCapacity` (else `sku.capacity`) minus the VMs allocated to it.
+    pub fn free(&self, vm_size: &str) -> Option<u64> {
+        let views = self.group.as_ref()?.pointer("/properties/instanceView/capacityReservations");
+        let mut free = None;
+        for r in &self.reservations {
+            if !r.pointer("/sku/name").and_then(Value::as_str).is_some_and(|n| n.eq_ignore_ascii_case(vm_size)) {
+                continue;
+            }
+            let name = r["name"].as_str().unwrap_or("");
+            let view = views.and_then(Value::as_array).into_iter().flatten().find(|v| v["name"].as_str() == Some(name));
+            let util = view.and_then(|v| v.get("utilizationInfo"));
+            let capacity = util
+                .and_then(|u| u["currentCapacity"].as_u64())
+                .or_else(|| r.pointer("/sku/capacity").and_then(Value::as_u64))
+                .unwrap_or(0);
+            let used = util.and_then(|u| u["virtualMachinesAllocated"].as_array()).map_or(0, Vec::len) as u64;
+            *free.get_or_insert(0) += capacity.saturating_sub(used);
+        }
+        free
+    }
+
+    /// The sizes the group reserves (for `recommend`), in the order listed.
+    pub fn sizes(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for n in self.reservations.iter().filter_map(|r| r.pointer("/sku/name").and_then(Value::as_str)) {
+            if !out.iter().any(|x| x.eq_ignore_ascii_case(n)) {
+                out.push(n.to_owned());
+            }
+        }
+        out
+    }
 }
 
 /// What to do after preflight.
@@ -63,6 +108,95 @@ fn norm_family(f: &str) -> String {
 /// Run every check that the facts allow, in order: the cluster's state, Kubernetes versions,
 /// Windows prerequisites, an existing pool, SKU availability, then quota.
 pub fn check(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<Verdict, Refusal> {
+    check_cluster(catalog, spec, facts)?;
+    if let Some(pool) = &facts.pool {
+        return check_existing(catalog, spec, pool);
+    }
+    let loc = location(&facts.cluster).unwrap_or_default();
+    if let SizeVerdict::Restricted(r) | SizeVerdict::Quota(r) = size_verdict(spec, facts) {
+        return Err(r);
+    }
+    if let Some(r) = &facts.reservation {
+        check_reservation(spec, r, &loc)?;
+    }
+    Ok(Verdict::Create)
+}
+
+/// What preflight says of one size before anything is sent: the SKU is offered (not
+/// restricted) and the vCPU quota is enough. For failover candidates.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SizeVerdict {
+    /// Nothing read proves it impossible.
+    Go,
+    /// Not offered, or restricted for the subscription in the region or in every zone asked.
+    Restricted(Refusal),
+    /// The family's (or regional) free vCPU quota is too small, counting surge nodes.
+    Quota(Refusal),
+}
+
+/// The SKU and quota checks alone, for one candidate size.
+pub fn size_verdict(spec: &PoolSpec, facts: &Facts) -> SizeVerdict {
+    let loc = location(&facts.cluster).unwrap_or_default();
+    if let Some(skus) = &facts.skus {
+        if let Err(r) = check_sku(spec, skus, &loc) {
+            return SizeVerdict::Restricted(r);
+        }
+    }
+    if let Some(usages) = &facts.usages {
+        if let Err(r) = check_quota(spec, facts.skus.as_deref(), usages, &loc) {
+            return SizeVerdict::Quota(r);
+        }
+    }
+    SizeVerdict::Go
+}
+
+/// The capacity reservation group is there, in the cluster's region, reserves the size, and
+/// has enough free instances for the pool's node count.
+pub fn check_reservation(spec: &PoolSpec, r: &Reservation, loc: &str) -> Result<(), Refusal> {
+    let id = spec.capacity_reservation_group.as_deref().unwrap_or("");
+    let name = id.rsplit('/').next().unwrap_or(id);
+    let Some(group) = &r.group else {
+        return Err(refuse(
+            format!("capacity reservation group {name} does not exist ({id})"),
+            Some("check the id: az capacity reservation group list -o table".into()),
+        ));
+    };
+    let at = group["location"].as_str().map(|l| l.replace(' ', "").to_ascii_lowercase()).unwrap_or_default();
+    if !loc.is_empty() && at != loc {
+        return Err(refuse(
+            format!("capacity reservation group {name} is in {at}, but the cluster is in {loc}"),
+            Some("a pool can only draw on a reservation group in its cluster's region".into()),
+        ));
+    }
+    let size = &spec.size.name;
+    let Some(free) = r.free(size) else {
+        let has = r.sizes();
+        return Err(refuse(
+            format!(
+                "capacity reservation group {name} holds no reservation for {size} (it reserves {})",
+                if has.is_empty() { "nothing".to_owned() } else { has.join(", ") }
+            ),
+            Some(format!("add one: `az capacity reservation create -c {name} -n res1 --sku {size} --capacity N …`")),
+        ));
+    };
+    if free < u64::from(spec.count) {
+        return Err(refuse(
+            format!(
+                "capacity reservation group {name} has {free} free {size} instance(s); the pool asks for {}",
+                spec.count
+            ),
+            Some(
+                "raise the reservation's capacity (`az capacity reservation update --capacity N`), or lower --count"
+                    .into(),
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The cluster's state, Kubernetes versions and Windows prerequisites: what every candidate
+/// size shares.
+pub fn check_cluster(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<(), Refusal> {
     let c = &facts.cluster;
     check_cluster_state(spec, c)?;
     let cluster_version = c
@@ -74,17 +208,7 @@ pub fn check(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<Verdic
     if spec.os == Os::Windows {
         check_windows(catalog, spec, cluster_version, facts.windows_feature.as_deref())?;
     }
-    if let Some(pool) = &facts.pool {
-        return check_existing(catalog, spec, pool);
-    }
-    let loc = location(c).unwrap_or_default();
-    if let Some(skus) = &facts.skus {
-        check_sku(spec, skus, &loc)?;
-    }
-    if let Some(usages) = &facts.usages {
-        check_quota(spec, facts.skus.as_deref(), usages, &loc)?;
-    }
-    Ok(Verdict::Create)
+    Ok(())
 }
 
 /// The cluster must be Succeeded and running.
@@ -375,6 +499,7 @@ mod tests {
                 json!({"name": {"value": "lowPriorityCores"}, "limit": 0, "currentValue": 0}),
             ]),
             windows_feature: None,
+            reservation: None,
         }
     }
 

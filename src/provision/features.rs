@@ -16,15 +16,7 @@ use super::reconcile::{self, send_write, Sent};
 use super::Progress;
 use crate::arm::{ArmClient, ArmError, Req};
 
-/// GPU-related preview flags `aksgpu feature list` shows.
-pub const GPU_FEATURES: &[(&str, &str)] = &[
-    ("WindowsGPUPreview", "Windows GPU node pools"),
-    ("ManagedGPUExperiencePreview", "AKS-managed GPU node pools (driver, device plugin, DCGM)"),
-    ("AKSInfinibandSupport", "InfiniBand (RDMA) node pools"),
-];
-
-/// The default namespace.
-pub const NAMESPACE: &str = "Microsoft.ContainerService";
+pub use crate::plan::features::{misspelling_of, went_ga, GA_FEATURES, GPU_FEATURES, NAMESPACE};
 
 pub use crate::plan::features::{feature_url, provider_register_url, provider_url, register_url};
 
@@ -50,6 +42,12 @@ fn state_of(v: &Value) -> String {
 /// A feature's state; `None` when the feature does not exist.
 pub async fn state(client: &ArmClient, sub: &str, namespace: &str, name: &str) -> Result<Option<String>, ArmError> {
     Ok(client.get_json_opt::<Value>(&feature_url(sub, namespace, name)).await?.map(|v| state_of(&v)))
+}
+
+/// The resource provider's `registrationState`; `None` when Azure sent none.
+pub async fn provider_state(client: &ArmClient, sub: &str, namespace: &str) -> Result<Option<String>, ArmError> {
+    let v: Value = client.get_json(&provider_url(sub, namespace)).await?;
+    Ok(v.get("registrationState").and_then(Value::as_str).map(str::to_owned))
 }
 
 /// States of several features, read concurrently.
@@ -85,7 +83,15 @@ pub async fn register(
         |what: &str| ArmError::TimedOut { what: what.to_owned(), elapsed: began.elapsed(), resume: resume.clone() };
     match state(client, sub, namespace, name).await? {
         None => return Ok(Outcome::NotFound),
-        Some(s) if s.eq_ignore_ascii_case("Registered") => return Ok(Outcome::AlreadyRegistered),
+        Some(s) if s.eq_ignore_ascii_case("Registered") => {
+            // A run stopped (Ctrl-C, --timeout) before the provider was refreshed left the
+            // feature Registered: the provider's own state decides whether to refresh it.
+            match provider_state(client, sub, namespace).await? {
+                Some(p) if !p.eq_ignore_ascii_case("Registered") => {}
+                _ => return Ok(Outcome::AlreadyRegistered),
+            }
+            return refresh_provider(client, sub, namespace, deadline, progress, started, timed_out).await;
+        }
         Some(s) if s.eq_ignore_ascii_case("Pending") => return Ok(Outcome::Pending),
         Some(_) => {}
     }

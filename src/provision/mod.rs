@@ -1,12 +1,14 @@
 //! The executor: reads the facts a plan needs, then sends the plan's writes and waits for
-//! them. It never decides what to create (that is `plan`); it never deletes anything.
+//! them. It never decides what to create (that is `plan`); it deletes nothing but, during failover, a pool the same run created that failed.
 
 pub mod cluster_ops;
+pub mod failover;
 pub mod features;
 pub mod kaito;
 pub mod operator;
 pub mod pool;
 pub mod prices;
+pub mod quota;
 pub mod reconcile;
 pub mod runcommand;
 
@@ -34,6 +36,9 @@ pub async fn read_cluster_and_pools(
 #[derive(Debug, Clone, Default)]
 pub struct Progress {
     inner: Arc<Mutex<Started>>,
+    /// Set by [`Progress::child`]: the parent's state, and what it reports, once this one
+    /// sends a write.
+    parent: Option<(Arc<Mutex<Started>>, String, String)>,
 }
 
 /// The write in flight or accepted, if any.
@@ -51,12 +56,28 @@ pub struct Started {
 }
 
 impl Progress {
+    /// A progress of its own for one of several operations: its `clear` never erases what
+    /// another sent, and its first write marks this (the parent) as changing `resource`,
+    /// resumed by `resume`. Until then the parent still says nothing was sent, so a Ctrl-C
+    /// during reads says "nothing was changed".
+    pub fn child(&self, resource: &str, resume: &str) -> Progress {
+        Progress { inner: Arc::default(), parent: Some((self.inner.clone(), resource.to_owned(), resume.to_owned())) }
+    }
+
     /// Record that a write is about to be sent.
     pub fn sending(&self, resource: &str, resume: &str) {
         if let Ok(mut s) = self.inner.lock() {
             s.resource = Some(resource.to_owned());
             s.resume = Some(resume.to_owned());
             s.in_flight = true;
+        }
+        if let Some((parent, what, resume)) = &self.parent {
+            if let Ok(mut s) = parent.lock() {
+                // Once any write went out, the parent says changes may have been accepted.
+                s.resource = Some(what.clone());
+                s.resume = Some(resume.clone());
+                s.in_flight = true;
+            }
         }
     }
 
@@ -66,6 +87,14 @@ impl Progress {
             s.resource = Some(resource.to_owned());
             s.resume = Some(resume.to_owned());
             s.in_flight = false;
+        }
+        if let Some((parent, what, resume)) = &self.parent {
+            if let Ok(mut s) = parent.lock() {
+                if s.resource.is_none() {
+                    s.resource = Some(what.clone());
+                    s.resume = Some(resume.clone());
+                }
+            }
         }
     }
 
@@ -86,5 +115,22 @@ impl Progress {
     /// What was accepted so far.
     pub fn started(&self) -> Started {
         self.inner.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_child_marks_its_parent_only_when_it_writes() {
+        let parent = Progress::default();
+        let a = parent.child("pool a, b in cluster c", "aksgpu apply -f f.yaml");
+        let b = parent.child("pool a, b in cluster c", "aksgpu apply -f f.yaml");
+        assert!(parent.started().resource.is_none(), "reads alone change nothing");
+        a.sending("/pools/a", "az aks nodepool show");
+        b.clear();
+        let s = parent.started();
+        assert!(s.in_flight && s.resume.as_deref() == Some("aksgpu apply -f f.yaml"), "{s:?}");
     }
 }

@@ -18,7 +18,7 @@ use crate::arm::{api, ArmClient, ArmError, ArmResponse, ErrorBody, Req};
 use crate::catalog::Catalog;
 use crate::plan::agent_pool::PoolSpec;
 pub use crate::plan::pool::{feature_path, plan};
-use crate::plan::preflight::{self, Facts, Refusal, Verdict};
+use crate::plan::preflight::{self, Facts, Refusal, Reservation, Verdict};
 use crate::plan::{cluster_path, with_api, Plan, StepKind};
 
 /// How to run.
@@ -84,12 +84,13 @@ pub async fn read_facts_with(
         }
     };
     if location.is_some() {
-        let (cluster, pool, skus, usages, feature) = tokio::join!(
+        let (cluster, pool, skus, usages, feature, reservation) = tokio::join!(
             cluster_f,
             pool_f,
             client.list(url(StepKind::ReadSkus)),
             client.list(url(StepKind::ReadUsages)),
-            feature_f
+            feature_f,
+            read_reservation(client, spec)
         );
         return Ok(Facts {
             cluster: cluster?,
@@ -97,9 +98,11 @@ pub async fn read_facts_with(
             skus: Some(skus?),
             usages: Some(usages?),
             windows_feature: feature?,
+            reservation: reservation?,
         });
     }
-    let (cluster, pool, feature) = tokio::join!(cluster_f, pool_f, feature_f);
+    let (cluster, pool, feature, reservation) =
+        tokio::join!(cluster_f, pool_f, feature_f, read_reservation(client, spec));
     let cluster = cluster?;
     let loc = preflight::location(&cluster).ok_or_else(|| ArmError::InvalidResponse {
         method: "GET".into(),
@@ -112,7 +115,30 @@ pub async fn read_facts_with(
     let p2 = plan(spec, Some(&loc));
     let url2 = |kind: StepKind| p2.step(kind).map_or("", |s| s.url.as_str());
     let (skus, usages) = tokio::join!(client.list(url2(StepKind::ReadSkus)), client.list(url2(StepKind::ReadUsages)));
-    Ok(Facts { cluster, pool: pool?, skus: Some(skus?), usages: Some(usages?), windows_feature: feature? })
+    Ok(Facts {
+        cluster,
+        pool: pool?,
+        skus: Some(skus?),
+        usages: Some(usages?),
+        windows_feature: feature?,
+        reservation: reservation?,
+    })
+}
+
+/// The pool's capacity reservation group and its reservations, when it names one.
+pub async fn read_reservation(client: &ArmClient, spec: &PoolSpec) -> Result<Option<Reservation>, ArmError> {
+    let Some(id) = &spec.capacity_reservation_group else { return Ok(None) };
+    read_group(client, id).await.map(Some)
+}
+
+/// A capacity reservation group (None inside when it does not exist) and its reservations.
+pub async fn read_group(client: &ArmClient, id: &str) -> Result<Reservation, ArmError> {
+    let (group_url, list_url) = crate::plan::pool::reservation_urls(id);
+    let Some(group) = client.get_json_opt::<Value>(&group_url).await? else {
+        return Ok(Reservation { group: None, reservations: vec![] });
+    };
+    let reservations = client.list(&list_url).await?;
+    Ok(Reservation { group: Some(group), reservations })
 }
 
 /// The `aksgpu wait` command line for a pool.
@@ -159,19 +185,8 @@ pub async fn create(
         Some(put) if !opts.dry_run => put,
         _ => return Ok(CreateOutcome::DryRun { facts_read: !opts.skip_preflight, plan: p, note: None, location }),
     };
-    let mut req = Req::json(Method::PUT, put.url.clone(), put.body.as_ref().unwrap_or(&Value::Null));
-    for (k, v) in &put.headers {
-        if k.eq_ignore_ascii_case("if-none-match") {
-            req = req.header("if-none-match", v.clone());
-        }
-    }
-    let op = Operation {
-        what: format!("pool {} in cluster {}", spec.name, spec.cluster),
-        resource_url: with_api(&spec.path(), api::AKS),
-        resume: resume_command(spec),
-        deadline: started_at + opts.timeout,
-        started: started_at,
-    };
+    let req = put_request(put);
+    let op = operation(spec, started_at, started_at + opts.timeout);
     let accepted = put_once(client, spec, &req, &op, progress, started).await?;
     started.accepted(&spec.path(), &resume_command(spec));
     if opts.abort_on_interrupt {
@@ -186,6 +201,53 @@ pub async fn create(
         None => lro::wait_resource(client, &op, progress).await?,
     };
     Ok(CreateOutcome::Created { pool, location })
+}
+
+/// The PUT of a plan step, with its `If-None-Match: *`.
+pub(crate) fn put_request(put: &crate::plan::Step) -> Req {
+    let mut req = Req::json(Method::PUT, put.url.clone(), put.body.as_ref().unwrap_or(&Value::Null));
+    for (k, v) in &put.headers {
+        if k.eq_ignore_ascii_case("if-none-match") {
+            req = req.header("if-none-match", v.clone());
+        }
+    }
+    req
+}
+
+/// What waiting on the pool's creation is called, resumed with, and bounded by.
+pub(crate) fn operation(spec: &PoolSpec, started: Instant, deadline: Instant) -> Operation {
+    Operation {
+        what: format!("pool {} in cluster {}", spec.name, spec.cluster),
+        resource_url: with_api(&spec.path(), api::AKS),
+        resume: resume_command(spec),
+        deadline,
+        started,
+    }
+}
+
+/// Delete a pool this run created and that failed, then wait until GET says 404 (so the
+/// next PUT under the same name starts clean). The DELETE is sent once.
+pub(crate) async fn delete_and_wait_gone(
+    client: &ArmClient,
+    spec: &PoolSpec,
+    op: &Operation,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<(), ArmError> {
+    let url = with_api(&spec.path(), api::AKS);
+    progress(&format!("deleting failed pool {} (created by this run)", spec.name));
+    let resp = client.send(&Req { method: Method::DELETE, ..Req::get(&url) }).await?;
+    if !matches!(resp.status, 200 | 202 | 204 | 404) {
+        return Err(resp.to_error());
+    }
+    let gone = Operation { what: format!("pool {} to be deleted", spec.name), ..op.clone() };
+    let mut poller = lro::Poller::default();
+    loop {
+        if client.get_json_opt::<Value>(&url).await?.is_none() {
+            return Ok(());
+        }
+        progress("waiting for the failed pool to be deleted");
+        poller.pause(client, None, &gone).await?;
+    }
 }
 
 /// Preflight (unless skipped): `Ok(location)` to go on, `Err(outcome)` when done already.
@@ -312,7 +374,7 @@ async fn wait_gone(client: &ArmClient, op: &Operation, progress: &(dyn Fn(&str) 
 /// and reading the pool back showed it is ours. A 409 "another operation in progress" (not
 /// applied) waits for the cluster and sends it again; a lost answer read back as not applied
 /// is sent again under `If-None-Match: *` (see `reconcile::put_guarded`).
-async fn put_once(
+pub(crate) async fn put_once(
     client: &ArmClient,
     spec: &PoolSpec,
     req: &Req,

@@ -340,6 +340,10 @@ pub struct Outcome {
     pub rejected: Vec<Rejected>,
     /// Sizes that fit but rank below `--top` (constraint `--top`): not ruled out, only not shown.
     pub below_top: Vec<Rejected>,
+    /// When nothing fits: the sizes that came closest (at most 3, nearest first), as
+    /// `no_fit().closest` gives them; absent otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub closest: Vec<Rejected>,
 }
 
 /// Nothing fits: which constraint cut the last candidates, and the closest alternatives.
@@ -396,7 +400,9 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
         rank_key(a)
             .0
             .cmp(&rank_key(b).0)
-            .then(rank_key(a).1.total_cmp(&rank_key(b).1))
+            .then(rank_key(a).1.cmp(&rank_key(b).1))
+            // Equal to the cent (MIG sizes price alike per instance): the cheaper node first.
+            .then(cents(a.rank_price_per_hour).cmp(&cents(b.rank_price_per_hour)))
             .then(
                 (a.fit.gpus_used_per_node * f64::from(a.fit.nodes))
                     .total_cmp(&(b.fit.gpus_used_per_node * f64::from(b.fit.nodes))),
@@ -437,7 +443,10 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
         }
     }
     rejected.sort_by(|a, b| b.stage.cmp(&a.stage).then(a.vm_size.cmp(&b.vm_size)));
-    Outcome { requirements: req.clone(), recommendations: accepted, rejected, below_top }
+    let mut out =
+        Outcome { requirements: req.clone(), recommendations: accepted, rejected, below_top, closest: Vec::new() };
+    out.closest = out.no_fit().map(|n| n.closest).unwrap_or_default();
+    out
 }
 
 const STAGE_REGION: usize = 10;
@@ -446,16 +455,25 @@ const STAGE_PRICE: usize = 12;
 
 /// Sort key: (tier, whole-fit USD/hour, per MIG instance when `--mig`); unknown prices last,
 /// and sizes with no price at all by their GPU memory (smallest adequate first), never by name.
-fn rank_key(r: &Recommendation) -> (u8, f64) {
+/// The ranking price (per MIG instance for MIG sizes) in whole cents, as the table shows it, so
+/// float noise in a division never orders two equal prices; unpriced sizes rank by GPU memory.
+fn rank_key(r: &Recommendation) -> (u8, i64) {
     let tier = r.price.as_ref().map_or(2, |p| p.rank_tier);
-    let per_instance = match (&r.fit.mig, r.rank_price_per_hour) {
-        (Some(m), Some(p)) if m.instances_per_node > 0 => Some(p / (f64::from(m.instances_per_node * r.fit.nodes))),
+    // From the unrounded node price: a node price rounded first drifts the quotient by a cent.
+    let node = r.price.as_ref().and_then(|p| p.rank_per_node_hour).map(|p| p * f64::from(r.fit.nodes));
+    let per_instance = match (&r.fit.mig, node.or(r.rank_price_per_hour)) {
+        (Some(m), Some(p)) if m.instances_per_node > 0 => Some(p / f64::from(m.instances_per_node * r.fit.nodes)),
         _ => None,
     };
     match per_instance.or(r.rank_price_per_hour) {
-        Some(p) => (tier, p),
-        None => (2, r.gpu_memory_gib * f64::from(r.fit.nodes)),
+        Some(p) => (tier, cents(Some(p))),
+        None => (2, cents(Some(r.gpu_memory_gib * f64::from(r.fit.nodes)))),
     }
+}
+
+/// Whole cents (`i64::MAX` when unknown).
+fn cents(p: Option<f64>) -> i64 {
+    p.filter(|p| p.is_finite()).map_or(i64::MAX, |p| (p * 100.0).round() as i64)
 }
 
 struct Reject<'a> {

@@ -37,6 +37,8 @@ pub fn native_precision(d: NativeDtype) -> Precision {
         NativeDtype::Fp32 => Precision::Fp32,
         NativeDtype::Fp8 => Precision::Fp8,
         NativeDtype::Mxfp4 => Precision::Mxfp4,
+        NativeDtype::Int8 => Precision::Int8,
+        NativeDtype::Int4 => Precision::Int4,
     }
 }
 
@@ -51,7 +53,8 @@ pub fn resolve(
     // Training starts from 16-bit weights: a quantised checkpoint is dequantised first (the
     // gpt-oss fine-tuning recipe loads it with Transformers' `Mxfp4Config(dequantize=True)`).
     let trains = matches!(workload, Workload::Training | Workload::FineTuning);
-    let dequantise = trains && matches!(native, Some(Precision::Mxfp4 | Precision::Fp8));
+    let dequantise =
+        trains && matches!(native, Some(Precision::Mxfp4 | Precision::Fp8 | Precision::Int8 | Precision::Int4));
     let default = if dequantise { Some(Precision::Bf16) } else { native };
     let precision = requested.or(default).unwrap_or(Precision::Bf16);
     if workload == Workload::Training && matches!(precision, Precision::Int8 | Precision::Int4 | Precision::Mxfp4) {

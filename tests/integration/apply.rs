@@ -392,6 +392,296 @@ fn ctrl_c_during_concurrent_pools_stays_truthful() {
     assert_eq!(arm.count("PUT", "agentPools/gpu"), 1);
 }
 
+/// `diff` exits as kubectl's: 0 same, 1 differences (said without "error"), 2 or more on any
+/// error, including a missing cluster or a refused connection.
+#[test]
+fn diff_exit_codes_follow_kubectl() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("diff-exit");
+    let file = write(&dir, "gpu.yaml", ONE_POOL);
+    let d = cmd(&arm, "diff", &file, &[]);
+    assert_eq!(d.code, 1, "{}{}", d.stdout, d.stderr);
+    assert!(d.stderr.contains("would change") && !d.stderr.to_lowercase().contains("error"), "{}", d.stderr);
+    assert_eq!(apply(&arm, &file).code, 0);
+    assert_eq!(cmd(&arm, "diff", &file, &[]).code, 0);
+    let missing = write(&dir, "missing.yaml", &ONE_POOL.replace("name: c1", "name: nosuch"));
+    let d = cmd(&arm, "diff", &missing, &[]);
+    assert!(d.code >= 2, "a 404 cluster is an error, not a difference: {} {}", d.code, d.stderr);
+    let r = aksgpu_with(
+        &["diff", "-f", file.to_str().expect("path")],
+        &[
+            ("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9"),
+            ("AKSGPU_ACCESS_TOKEN", crate::fake_arm::TOKEN),
+            ("AZURE_SUBSCRIPTION_ID", SUB),
+            ("AKSGPU_TEST_NO_RETRY_DELAY", "1"),
+        ],
+    );
+    assert!(r.code >= 2, "a refused connection is an error, not a difference: {} {}", r.code, r.stderr);
+}
+
+/// Server text in apply's result rows passes the same redaction as stderr, in the table and in
+/// JSON.
+#[test]
+fn secrets_in_apply_results_are_redacted_on_stdout() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-redact");
+    let file = write(&dir, "gpu.yaml", ONE_POOL);
+    let message = "copy failed: https://acct.blob.core.windows.net/c/x?sv=2024-01-01&sig=SeCrEtSiGnAtUrE0123456789 {\"accessToken\": \"tok-0123456789abcdef\", \"password\": \"hunter2-hunter2\"}";
+    for format in ["json", "table"] {
+        arm.fault(
+            "PUT",
+            "agentPools/gpu",
+            1,
+            respond(400, json!({"error": {"code": "InvalidParameter", "message": message}})),
+        );
+        let r = cmd(&arm, "apply", &file, &["--yes", "-o", format]);
+        assert_eq!(r.code, 1, "{format}: {}", r.stderr);
+        assert!(r.stdout.contains("failed"), "{format}: {}", r.stdout);
+        for secret in ["SeCrEtSiGnAtUrE0123456789", "tok-0123456789abcdef", "hunter2-hunter2"] {
+            assert!(!r.stdout.contains(secret), "{format}: {secret} on stdout:\n{}", r.stdout);
+            assert!(!r.stderr.contains(secret), "{format}: {secret} on stderr:\n{}", r.stderr);
+        }
+    }
+}
+
+/// A Failed pool is reported as failed with Azure's error, exit 1, and nothing is built on it.
+#[test]
+fn a_failed_pool_is_failed_and_nothing_is_built_on_it() {
+    let arm = FakeArm::start();
+    arm.put_pool(
+        "c1",
+        "gpu",
+        json!({"name": "gpu", "properties": {"vmSize": "Standard_NC4as_T4_v3", "count": 1, "mode": "User",
+            "osType": "Linux", "enableAutoScaling": false, "nodeTaints": ["sku=gpu:NoSchedule"], "nodeLabels": {"team": "ml"},
+            "provisioningState": "Failed",
+            "status": {"provisioningError": {"code": "AllocationFailed", "message": "no capacity for Standard_NC4as_T4_v3"}}}}),
+    );
+    let dir = temp_dir("apply-failed");
+    let file = write(&dir, "gpu.yaml", &(ONE_POOL.to_owned() + "kaito: {enabled: true}\n"));
+    let d = cmd(&arm, "diff", &file, &["-o", "json"]);
+    assert_eq!(d.code, 1, "{}", d.stderr);
+    assert_eq!(actions(&d)[0], ("gpu".to_owned(), "failed".to_owned()));
+    let r = apply(&arm, &file);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(results(&r), [("gpu".to_owned(), "failed".to_owned()), ("c1".to_owned(), "not run".to_owned())]);
+    assert!(r.stdout.contains("AllocationFailed: no capacity"), "{}", r.stdout);
+    assert!(writes(&arm).is_empty(), "nothing is built on a Failed pool: {:?}", writes(&arm));
+}
+
+/// The adoption path: export a cluster whose GPU pool has no gpuProfile, add the operator,
+/// diff. The pool is not refused; the operator is shown with its driver disabled; diff sends
+/// no runCommand.
+#[test]
+fn an_exported_pool_without_gpu_profile_adopts_the_operator() {
+    let arm = FakeArm::start();
+    arm.put_pool(
+        "c1",
+        "gpu",
+        json!({"name": "gpu", "properties": {"vmSize": "Standard_NC4as_T4_v3", "count": 1, "mode": "System",
+            "osType": "Linux", "osSKU": "Ubuntu", "enableAutoScaling": false, "provisioningState": "Succeeded"}}),
+    );
+    let dir = temp_dir("apply-adopt");
+    let out = dir.join("exported.yaml");
+    let e = aksgpu_arm(&arm.base, &["export", "-g", "rg", "--cluster", "c1", "-f", out.to_str().expect("path")], &[]);
+    assert_eq!(e.code, 0, "{}", e.stderr);
+    let text = std::fs::read_to_string(&out).expect("exported");
+    assert!(text.contains(&format!("subscription: {SUB}")), "export records the subscription: {text}");
+    assert_eq!(cmd(&arm, "diff", &out, &[]).code, 0, "a System-mode GPU pool round-trips");
+    let file = write(&dir, "adopt.yaml", &(text + "operator: {install: true}\n"));
+    let d = cmd(&arm, "diff", &file, &["-o", "json"]);
+    assert_eq!(d.code, 0, "{}{}", d.stdout, d.stderr);
+    let changes = d.json()["changes"].clone();
+    assert_eq!(changes[0]["action"], "no-change", "{changes}");
+    let op = changes.as_array().expect("changes").iter().find(|c| c["kind"] == "operator").expect("operator").clone();
+    assert_eq!(op["action"], "not-checked", "{op}");
+    assert!(op["detail"].as_str().unwrap_or("").contains("driver and toolkit disabled"), "{op}");
+    let dry = cmd(&arm, "apply", &file, &["--dry-run", "-o", "json"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert!(arm.log().iter().all(|r| r.method == "GET"), "diff and dry runs only read: {:?}", writes(&arm));
+}
+
+/// `export -f` writes through a temporary file and a rename: a symlink planted at the path is
+/// replaced, and the file it pointed to is untouched.
+#[cfg(unix)]
+#[test]
+fn export_never_writes_through_a_planted_symlink() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("export-symlink");
+    let victim = write(&dir, "victim.txt", "keep me\n");
+    let out = dir.join("out.yaml");
+    std::os::unix::fs::symlink(&victim, &out).expect("symlink");
+    let path = out.to_str().expect("path");
+    // Without --force the existing name (a symlink too) is refused, and nothing is touched.
+    let refused = aksgpu_arm(&arm.base, &["export", "-g", "rg", "--cluster", "c1", "-f", path], &[]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(std::fs::symlink_metadata(&out).expect("out").file_type().is_symlink());
+    let e = aksgpu_arm(&arm.base, &["export", "-g", "rg", "--cluster", "c1", "-f", path, "--force"], &[]);
+    assert_eq!(e.code, 0, "{}", e.stderr);
+    assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "keep me\n");
+    assert!(!std::fs::symlink_metadata(&out).expect("out").file_type().is_symlink());
+    assert!(std::fs::read_to_string(&out).expect("out").contains("kind: GpuConfig"));
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// Input bounds and values: a FIFO, a huge file, a comma in a tag, a misspelled feature, a bad
+/// cluster name with no pools: exit 2, with the line where there is one, before any request.
+#[cfg(unix)]
+#[test]
+fn bad_inputs_exit_2_before_any_request() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-bounds");
+    let fifo = dir.join("fifo.yaml");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let r = cmd(&arm, "diff", &fifo, &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+    let big = write(&dir, "big.yaml", &(ONE_POOL.to_owned() + &format!("# {}\n", "x".repeat(5 << 20))));
+    let r = cmd(&arm, "diff", &big, &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("larger than 4 MiB") && r.stderr.len() < 2000,
+        "{}",
+        &r.stderr[..r.stderr.len().min(500)]
+    );
+    let comma = write(&dir, "comma.yaml", &(ONE_POOL.to_owned() + "    tags: {owner: \"ml,team=x\"}\n"));
+    let r = cmd(&arm, "apply", &comma, &["--yes"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains(&format!("{}:9:", comma.display())) && r.stderr.contains("comma"), "{}", r.stderr);
+    let typo = write(&dir, "typo.yaml", &(ONE_POOL.to_owned() + "features: [WindowsGPUPrevew]\n"));
+    let r = cmd(&arm, "diff", &typo, &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("did you mean WindowsGPUPreview?"), "{}", r.stderr);
+    let names = write(
+        &dir,
+        "names.yaml",
+        "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: \"c1?x=1\"}\n",
+    );
+    let r = cmd(&arm, "diff", &names, &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("cluster.name"), "{}", r.stderr);
+    let r = aksgpu_arm(&arm.base, &["register-feature", "WindowsGPUPrevew"], &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("did you mean WindowsGPUPreview?"), "{}", r.stderr);
+    let r = aksgpu_arm(&arm.base, &["export", "-g", "rg", "--cluster", "c1/../x"], &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(arm.log().is_empty(), "no request carries a bad name: {:?}", arm.calls());
+}
+
+/// A nextLink that repeats its own page stops the read with an error: the pool is never
+/// exported twice, and the exit is not 0.
+#[test]
+fn a_repeating_next_link_is_an_error_not_a_duplicated_export() {
+    let arm = FakeArm::start();
+    let pools = format!("{}/agentPools", crate::fake_arm::cluster_path("c1"));
+    let again = format!("{}{pools}?api-version=2026-10-01&page=2", arm.base);
+    let page = json!({"value": [{"name": "gpu", "properties": {"vmSize": "Standard_NC4as_T4_v3", "count": 1}}], "nextLink": again});
+    arm.fault("GET", "/agentPools", 5000, respond(200, page));
+    let r = aksgpu_arm(&arm.base, &["export", "-g", "rg", "--cluster", "c1"], &[]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stderr.contains("nextLink repeats"), "{}", r.stderr);
+    assert!(arm.count("GET", "/agentPools") <= 3, "fetched {} times", arm.count("GET", "/agentPools"));
+}
+
+/// A run stopped after the feature registered but before the provider was refreshed: the
+/// rerun reads the provider's state and refreshes it, instead of "no change".
+#[test]
+fn a_registered_feature_with_an_unrefreshed_provider_is_refreshed() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        s.features.insert(
+            "windowsgpupreview".into(),
+            json!({"name": "Microsoft.ContainerService/WindowsGPUPreview", "properties": {"state": "Registered"}}),
+        );
+        s.provider_states = vec!["Registering".into(), "Registering".into(), "Registering".into(), "Registered".into()];
+    });
+    let dir = temp_dir("apply-provider");
+    let file = write(&dir, "f.yaml", "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\nfeatures: [WindowsGPUPreview]\n");
+    let d = cmd(&arm, "diff", &file, &["-o", "json"]);
+    assert_eq!(d.code, 1, "{}{}", d.stdout, d.stderr);
+    assert!(
+        d.json()["changes"][0]["detail"].as_str().unwrap_or("").contains("provider is Registering"),
+        "{}",
+        d.stdout
+    );
+    let r = apply(&arm, &file);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(arm.count("POST", "providers/Microsoft.ContainerService/register"), 1, "{:?}", arm.calls());
+    assert_eq!(arm.count("POST", "features/WindowsGPUPreview/register"), 0, "the feature is not registered again");
+    assert_eq!(cmd(&arm, "diff", &file, &[]).code, 0);
+}
+
+/// Ctrl-C while create-pool's preflight reads are running: nothing was sent, and the message
+/// says so.
+#[test]
+fn ctrl_c_during_preflight_reads_says_nothing_was_changed() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-ctrl-c-preflight");
+    let file = write(&dir, "gpu.yaml", ONE_POOL);
+    arm.fault("GET", "/usages", 1, crate::fake_arm::Action::StallHeaders);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
+    cmd.args(["apply", "-f", file.to_str().expect("path"), "--yes"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("AZURE_") || k.starts_with("AKSGPU_")) {
+        cmd.env_remove(k);
+    }
+    for (k, v) in crate::support::arm_env(&arm.base) {
+        cmd.env(k, v);
+    }
+    cmd.env("AKSGPU_HTTP_TIMEOUT", "60");
+    let child = cmd.spawn().expect("spawn");
+    let start = Instant::now();
+    while arm.count("GET", "/usages") == 0 {
+        assert!(start.elapsed() < Duration::from_secs(30), "never saw the preflight read: {:?}", arm.calls());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(status.success());
+    let out = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("Nothing was changed") && !stderr.contains("may have been accepted"), "{stderr}");
+    assert!(writes(&arm).is_empty(), "{:?}", writes(&arm));
+}
+
+/// Whatever export writes, apply accepts: an A100 pool on Azure Linux 2 (an OS SKU AKS no
+/// longer provisions for new A100 pools) exports and diffs as no change; a new pool with that
+/// OS SKU is still refused.
+#[test]
+fn an_exported_azure_linux_a100_pool_round_trips() {
+    let arm = FakeArm::start();
+    arm.put_pool(
+        "c1",
+        "a100",
+        json!({"name": "a100", "properties": {"vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User",
+            "osType": "Linux", "osSKU": "AzureLinux", "enableAutoScaling": false, "nodeTaints": [],
+            "provisioningState": "Succeeded"}}),
+    );
+    let dir = temp_dir("apply-azl");
+    let out = dir.join("exported.yaml");
+    let e = aksgpu_arm(&arm.base, &["export", "-g", "rg", "--cluster", "c1", "-f", out.to_str().expect("path")], &[]);
+    assert_eq!(e.code, 0, "{}", e.stderr);
+    let text = std::fs::read_to_string(&out).expect("exported");
+    assert!(text.contains("osSku: AzureLinux"), "{text}");
+    let d = cmd(&arm, "diff", &out, &[]);
+    assert_eq!(d.code, 0, "{}{}", d.stdout, d.stderr);
+    let renamed = write(&dir, "new.yaml", &text.replace("name: a100", "name: a100new"));
+    let d = cmd(&arm, "diff", &renamed, &["-o", "json"]);
+    assert_eq!(d.code, 1, "{}", d.stderr);
+    assert_eq!(actions(&d)[0], ("a100new".to_owned(), "refused".to_owned()), "{}", d.stdout);
+    assert!(writes(&arm).is_empty());
+}
+
 /// A pool's `recommend:` ranks and prices in the cluster's location (read from Azure), as
 /// `create-pool --recommend` does: the size `diff` plans is one sold there.
 #[test]

@@ -24,6 +24,13 @@ fn shared() -> Option<PathBuf> {
     crate::support::require(&format!("{} (Microsoft's AKS OpenAPI spec)", dir.display()), present).then_some(dir)
 }
 
+/// The specs vendored in this repository (`tests/specs/arm`, see its SOURCES.md): always there.
+fn vendored(rel: &str) -> PathBuf {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/specs/arm").join(rel);
+    assert!(p.is_file(), "{} is missing: the vendored specs belong to the repository", p.display());
+    p
+}
+
 fn load(path: &PathBuf) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).expect("read spec")).expect("spec parses")
 }
@@ -72,6 +79,20 @@ impl<'a> Validator<'a> {
 
     fn check(&self, schema: &Value, value: &Value, path: &str, errors: &mut Vec<String>) {
         let schema = self.resolve(schema);
+        // A polymorphic base (Swagger `discriminator`): check against the subtype named.
+        if let Some(field) = schema.get("discriminator").and_then(Value::as_str) {
+            if let Some(kind) = value.get(field).and_then(Value::as_str) {
+                let sub = self.defs.iter().find(|(name, d)| {
+                    d.get("allOf").is_some()
+                        && (d.get("x-ms-discriminator-value").and_then(Value::as_str) == Some(kind)
+                            || name.as_str() == kind)
+                });
+                match sub {
+                    Some((_, d)) => return self.check(d, value, path, errors),
+                    None => errors.push(format!("{path}.{field}: no subtype {kind}")),
+                }
+            }
+        }
         if let Some(e) = schema.get("enum").and_then(Value::as_array) {
             if !e.contains(value) {
                 errors.push(format!("{path}: {value} is not one of {e:?}"));
@@ -135,8 +156,7 @@ fn spec(f: impl FnOnce(&mut PoolRequest)) -> PoolSpec {
 
 #[test]
 fn every_request_body_validates_against_the_agent_pool_schema() {
-    let Some(dir) = shared() else { return };
-    let doc = load(&dir.join(MANAGED_CLUSTERS));
+    let doc = load(&vendored(MANAGED_CLUSTERS));
     let v = Validator::of(&doc);
     let defs = v.defs;
     let agent_pool = &defs["AgentPool"];
@@ -176,6 +196,15 @@ fn every_request_body_validates_against_the_agent_pool_schema() {
             }),
         ),
         ("amd", spec(|r| r.vm_size = "Standard_ND96isr_MI300X_v5".into())),
+        (
+            "capacity-reservation",
+            spec(|r| {
+                r.capacity_reservation_group = Some(
+                    "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/capacityReservationGroups/crg1"
+                        .into(),
+                );
+            }),
+        ),
         (
             "autoscaler",
             spec(|r| {
@@ -280,4 +309,79 @@ fn bodies_built_from_gets_validate() {
     let mut errors = Vec::new();
     v.check(&defs["AgentPool"], &scaled, "body", &mut errors);
     assert!(errors.is_empty(), "scale body: {errors:?}");
+}
+
+/// The pool field `--capacity-reservation-group` sets is the one AKS's example uses.
+#[test]
+fn the_capacity_reservation_field_is_the_one_in_aks_example() {
+    let ex = load(&vendored("aks/2026-08-01/examples/AgentPoolsCreate_CRG.json"));
+    let want = ex["parameters"]["parameters"]["properties"]["capacityReservationGroupID"].as_str().expect("example id");
+    let s = spec(|r| r.capacity_reservation_group = Some(want.to_owned()));
+    assert_eq!(s.body()["properties"]["capacityReservationGroupID"], want);
+}
+
+/// The Microsoft.Quota request body validates against `CurrentQuotaLimitBase` of quota.json
+/// 2025-09-01, equals Microsoft's example for the same family and limit, and the status
+/// examples parse to the states the command reports.
+#[test]
+fn quota_request_body_and_status_follow_the_quota_spec() {
+    let doc = load(&vendored("quota/2025-09-01/quota.json"));
+    let v = Validator::of(&doc);
+    let base = &v.defs["CurrentQuotaLimitBase"];
+    let body = aksgpu::plan::quota::body("standardNCADSA100v4Family", 120);
+    let mut errors = Vec::new();
+    v.check(base, &body, "body", &mut errors);
+    assert!(errors.is_empty(), "{errors:?}\n{body}");
+    let ex = load(&vendored("quota/2025-09-01/examples/putComputeOneSkuQuotaRequest.json"));
+    assert_eq!(aksgpu::plan::quota::body("standardFSv2Family", 10), ex["parameters"]["createQuotaRequest"]);
+    let loc = ex["responses"]["202"]["headers"]["location"].as_str().expect("location");
+    assert_eq!(aksgpu::plan::quota::request_id(loc).as_deref(), Some("2B5C8515-37D8-4B6A-879B-CD641A2CF605"));
+    // The validator is not vacuous: a wrong kind, a string limit and a read-only field fail.
+    let mut bad = Vec::new();
+    v.check(
+        base,
+        &serde_json::json!({"properties": {"limit": {"limitObjectType": "Nope"}, "unit": "Count"}}),
+        "body",
+        &mut bad,
+    );
+    v.check(
+        base,
+        &serde_json::json!({"properties": {"limit": {"limitObjectType": "LimitValue", "value": "10"}}}),
+        "body",
+        &mut bad,
+    );
+    assert_eq!(bad.len(), 4, "{bad:?}");
+    for (file, state) in [
+        ("quota/2025-07-15/examples/getQuotaRequestStatusFailed.json", "Failed"),
+        ("quota/2025-03-01/examples/getQuotaRequestStatusInProgress.json", "InProgress"),
+    ] {
+        let body = &load(&vendored(file))["responses"]["200"]["body"];
+        let s = aksgpu::plan::quota::RequestStatus::parse("id", body);
+        assert_eq!(s.state, state, "{file}");
+        assert_eq!(s.is_final(), state == "Failed", "{file}");
+    }
+}
+
+/// What preflight reads of a capacity reservation group is where Microsoft's examples put it:
+/// the group's location and instance view, each reservation's sku name and capacity.
+#[test]
+fn capacity_reservation_examples_carry_what_preflight_reads() {
+    let dir = "compute/computerp/2025-04-01/examples/capacityReservationExamples";
+    let group =
+        load(&vendored(&format!("{dir}/CapacityReservationGroup_Get.json")))["responses"]["200"]["body"].clone();
+    let list = load(&vendored(&format!("{dir}/CapacityReservation_ListByReservationGroup.json")))["responses"]["200"]
+        ["body"]["value"]
+        .as_array()
+        .cloned()
+        .expect("reservations");
+    let r = aksgpu::plan::preflight::Reservation { group: Some(group.clone()), reservations: list.clone() };
+    assert_eq!(r.sizes().first().map(String::as_str), Some("Standard_DS1_v2"));
+    assert!(r.free("Standard_DS1_v2").is_some());
+    assert!(group["location"].is_string());
+    // The spec defines the fields read.
+    let doc = load(&vendored("compute/computerp/2025-04-01/capacityReservation.json"));
+    let defs = doc["definitions"].as_object().expect("defs");
+    assert!(defs["CapacityReservationGroupProperties"]["properties"].get("instanceView").is_some());
+    assert!(defs["CapacityReservationUtilization"]["properties"].get("virtualMachinesAllocated").is_some());
+    assert!(defs["CapacityReservationInstanceViewWithName"]["properties"].get("name").is_some());
 }

@@ -85,6 +85,61 @@ pub struct Fault {
     pub action: Action,
 }
 
+/// A create that Azure turns down for one size (and zones and priority, when given).
+#[derive(Debug, Clone)]
+pub struct PutFailure {
+    /// The size (`*`: every size).
+    pub vm_size: String,
+    /// Only when the PUT asks exactly these zones (None: any).
+    pub zones: Option<Vec<String>>,
+    /// Only for spot (Some(true)) or on-demand (Some(false)) requests.
+    pub spot: Option<bool>,
+    /// Sync: the PUT itself answers `status` with `error`. Async: the PUT is accepted, the pool
+    /// is Creating, and the operation ends Failed with `error`.
+    pub sync: bool,
+    pub status: u16,
+    pub error: Value,
+}
+
+impl PutFailure {
+    /// A failure with this ARM error code, in `error.code` (sync, 400/409) or as the
+    /// operation's error whose `details[0].code` carries it (async).
+    pub fn code(vm_size: &str, code: &str, sync: bool) -> Self {
+        // Azure's wording, shortened (https://aka.ms/allocation-guidance).
+        let message = if code.contains("Quota") || code == "OperationNotAllowed" {
+            format!("Operation results in exceeding approved {vm_size} family cores quota.")
+        } else {
+            "Allocation failed. We do not have sufficient capacity for the requested VM size in this region.".to_owned()
+        };
+        let _ = vm_size;
+        let error = if sync {
+            json!({"error": {"code": code, "message": message, "target": "vmSize"}})
+        } else {
+            json!({"code": "ReconcileVMSSAgentPoolFailed", "message": "Code=\"VMSSAgentPoolReconcileFailed\"",
+                   "details": [{"code": code, "message": message}]})
+        };
+        PutFailure {
+            vm_size: vm_size.into(),
+            zones: None,
+            spot: None,
+            sync,
+            status: if sync { 400 } else { 200 },
+            error,
+        }
+    }
+
+    fn matches(&self, body: &Value) -> bool {
+        let p = &body["properties"];
+        let zones: Vec<String> = p["availabilityZones"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|z| z.as_str().map(str::to_owned)).collect())
+            .unwrap_or_default();
+        p["vmSize"].as_str().is_some_and(|v| self.vm_size == "*" || v.eq_ignore_ascii_case(&self.vm_size))
+            && self.zones.as_ref().is_none_or(|z| *z == zones)
+            && self.spot.is_none_or(|s| s == (p["scaleSetPriority"] == "Spot"))
+    }
+}
+
 /// How PUT agent pool answers.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum LroStyle {
@@ -165,6 +220,18 @@ pub struct State {
     pub validator_pods: Vec<(String, String)>,
     /// What `GET /subscriptions` lists (Subscriptions - List), paged by `page_size`.
     pub subscriptions: Vec<Value>,
+    /// Creates Azure turns down (first match wins, every time it matches).
+    pub put_failures: Vec<PutFailure>,
+    /// GETs a deleted pool stays visible (Deleting) before it is gone.
+    pub delete_polls: usize,
+    /// Quota requests: statuses successive status reads report (the last repeats).
+    pub quota_statuses: Vec<String>,
+    /// The error a Failed quota request carries.
+    pub quota_error: Option<Value>,
+    /// Quota request id → (family, limit asked, reads so far).
+    quota_requests: HashMap<String, (String, i64, usize)>,
+    /// Capacity reservation groups: group path (lower case) → (group, reservations).
+    pub reservation_groups: HashMap<String, (Value, Vec<Value>)>,
     /// Cluster GETs after a stop/start succeeds that still report the old powerState (a stale
     /// read, as a lagging replica gives).
     pub stale_power_reads: usize,
@@ -234,6 +301,12 @@ impl FakeArm {
                 subscription("22222222-3333-4444-5555-666666666666", "Sandbox"),
                 subscription(SUB, "ML Production"),
             ],
+            put_failures: Vec::new(),
+            delete_polls: 2,
+            quota_statuses: vec!["InProgress".into(), "Succeeded".into()],
+            quota_error: None,
+            quota_requests: HashMap::new(),
+            reservation_groups: HashMap::new(),
             stale_power_reads: 0,
             pending_power: None,
             vanish_after: HashMap::new(),
@@ -613,6 +686,18 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
     let path = req.path().to_owned();
     let key = lower_key(&path);
     let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
+    if key.contains("/providers/microsoft.quota/") {
+        return quota(&mut s, req, &segs, base);
+    }
+    if key.contains("/capacityreservationgroups/") {
+        let group = key.split("/capacityreservations").next().unwrap_or("").to_owned();
+        let Some((g, list)) = s.reservation_groups.get(&group).cloned() else { return not_found(&path) };
+        if key.ends_with("/capacityreservations") {
+            let size = s.page_size;
+            return (200, vec![], page(&list, &req.target, size, base, false));
+        }
+        return (200, vec![], g.to_string());
+    }
     // Operation status: .../locations/{loc}/operations/{id}
     if let Some(i) = segs.iter().position(|x| *x == "operations" || *x == "operationresults") {
         let id = segs.get(i + 1).copied().unwrap_or("");
@@ -860,12 +945,12 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
                 }
                 "PUT" => return put_pool(&mut s, req, &key, &path, &pool, base),
                 "DELETE" => {
-                    return (
-                        500,
-                        vec![],
-                        json!({"error": {"code": "TestForbidsDelete", "message": "tests never expect a DELETE"}})
-                            .to_string(),
-                    )
+                    let Some(p) = s.pools.get_mut(&key) else { return (204, vec![], String::new()) };
+                    p["properties"]["provisioningState"] = json!("Deleting");
+                    let polls = s.delete_polls;
+                    s.vanish_after.insert(key.clone(), polls);
+                    let loc = format!("{base}/subscriptions/{SUB}/providers/Microsoft.ContainerService/locations/eastus/operationresults/del{polls}?api-version=2016-03-30");
+                    return (202, vec![("location".into(), loc)], String::new());
                 }
                 _ => return (405, vec![], String::new()),
             }
@@ -1012,7 +1097,11 @@ fn put_pool(
                 .to_string(),
         );
     }
-    let sync = s.lro_style == LroStyle::Sync;
+    let failure = s.put_failures.iter().find(|f| f.matches(&body)).cloned();
+    if let Some(f) = failure.as_ref().filter(|f| f.sync) {
+        return (f.status, vec![], f.error.to_string());
+    }
+    let sync = s.lro_style == LroStyle::Sync && failure.is_none();
     let mut pool = body.clone();
     pool["id"] = json!(path);
     pool["name"] = json!(name);
@@ -1031,8 +1120,10 @@ fn put_pool(
     }
     s.next_op += 1;
     let id = format!("op{}", s.next_op);
-    let statuses = s.op_statuses.clone();
-    let error = s.op_error.clone();
+    let (statuses, error) = match failure {
+        Some(f) => (vec!["InProgress".to_owned(), "Failed".to_owned()], Some(f.error)),
+        None => (s.op_statuses.clone(), s.op_error.clone()),
+    };
     s.ops.insert(id.clone(), Op { statuses, polls: 0, pool_key: key.to_owned(), error, power: None });
     let op_base = s.op_base.clone().unwrap_or_else(|| base.to_owned());
     let op_url = format!("{op_base}/subscriptions/{SUB}/providers/Microsoft.ContainerService/locations/eastus/operations/{id}?api-version=2016-03-30&t=signature-t&s=signature-s");
@@ -1051,5 +1142,63 @@ fn put_pool(
             (201, vec![], pool.to_string())
         }
         LroStyle::Sync => unreachable!(),
+    }
+}
+
+/// Microsoft.Quota: quota limits (from the Compute usages), PUT/PATCH a new limit (202 +
+/// `location` to `operationsStatus/{id}`), and the request's status (`quotaRequests/{id}`).
+fn quota(s: &mut State, req: &Recorded, segs: &[&str], base: &str) -> (u16, Vec<(String, String)>, String) {
+    let Some(i) = segs.iter().position(|x| x.eq_ignore_ascii_case("Microsoft.Quota")) else {
+        return not_found("quota");
+    };
+    let scope = segs[..i - 1].join("/");
+    let kind = segs.get(i + 1).copied().unwrap_or("");
+    let name = segs.get(i + 2).copied().unwrap_or("").to_owned();
+    let usage_limit = |s: &State, fam: &str| {
+        s.usages
+            .iter()
+            .find(|u| u.pointer("/name/value").and_then(Value::as_str).is_some_and(|n| n.eq_ignore_ascii_case(fam)))
+            .and_then(|u| u["limit"].as_i64())
+    };
+    match (req.method.as_str(), kind) {
+        ("GET", "quotas") => match usage_limit(s, &name) {
+            Some(limit) => (200, vec![], json!({"id": format!("/{scope}/providers/Microsoft.Quota/quotas/{name}"), "name": name, "type": "Microsoft.Quota/quotas",
+                "properties": {"limit": {"limitObjectType": "LimitValue", "value": limit}, "name": {"value": name}, "unit": "Count", "isQuotaApplicable": true}}).to_string()),
+            None => not_found(&name),
+        },
+        ("PUT" | "PATCH", "quotas") => {
+            let body: Value = serde_json::from_str(&req.body).unwrap_or(Value::Null);
+            let Some(limit) = body.pointer("/properties/limit/value").and_then(Value::as_i64) else {
+                return (400, vec![], json!({"error": {"code": "InvalidParameter", "message": "properties.limit.value is required"}}).to_string());
+            };
+            if body.pointer("/properties/limit/limitObjectType").and_then(Value::as_str) != Some("LimitValue") {
+                return (400, vec![], json!({"error": {"code": "InvalidParameter", "message": "limitObjectType must be LimitValue"}}).to_string());
+            }
+            s.next_op += 1;
+            let id = format!("2B5C8515-0000-0000-0000-{:012}", s.next_op);
+            s.quota_requests.insert(id.clone(), (name, limit, 0));
+            let loc = format!("{base}/{scope}/providers/Microsoft.Quota/operationsStatus/{id}?api-version=2025-09-01");
+            (202, vec![("location".into(), loc), ("retry-after".into(), "1".into())], String::new())
+        }
+        ("GET", "quotaRequests" | "operationsStatus") => {
+            let Some((fam, limit, reads)) = s.quota_requests.get_mut(&name) else { return not_found(&name) };
+            let state = s.quota_statuses[(*reads).min(s.quota_statuses.len() - 1)].clone();
+            *reads += 1;
+            let (fam, limit) = (fam.clone(), *limit);
+            let mut props = json!({"provisioningState": state, "message": format!("Request {state}"), "requestSubmitTime": "2026-11-30T10:00:00Z",
+                "value": [{"limit": {"limitObjectType": "LimitValue", "value": limit}, "name": {"value": fam}, "provisioningState": state}]});
+            if state == "Succeeded" {
+                if let Some(u) = s.usages.iter_mut().find(|u| u.pointer("/name/value").and_then(Value::as_str).is_some_and(|n| n.eq_ignore_ascii_case(&fam))) {
+                    u["limit"] = json!(limit);
+                }
+            }
+            if state == "Failed" {
+                let e = s.quota_error.clone().unwrap_or_else(|| json!({"code": "ContactSupport", "message": "Request failed, please contact support."}));
+                props["message"] = e["message"].clone();
+                props["error"] = e;
+            }
+            (200, vec![("retry-after".into(), "1".into())], json!({"id": format!("/{scope}/providers/Microsoft.Quota/quotaRequests/{name}"), "name": name, "type": "Microsoft.Quota/quotaRequests", "properties": props}).to_string())
+        }
+        _ => (405, vec![], String::new()),
     }
 }

@@ -79,6 +79,8 @@ fn register_feature_walks_the_state_machine_then_refreshes_the_provider() {
 fn register_feature_already_registered_pending_and_not_found() {
     let arm = FakeArm::start();
     feature(&arm, "WindowsGPUPreview", "Registered");
+    // The provider is registered too (the fake's default script models a refresh under way).
+    arm.with(|s| s.provider_states = vec!["Registered".into()]);
     let r = run(&arm, &["register-feature", "--yes", "WindowsGPUPreview"]);
     assert_eq!(r.code, 0);
     assert!(r.stdout.contains("already registered"), "{}", r.stdout);
@@ -93,9 +95,13 @@ fn register_feature_already_registered_pending_and_not_found() {
     assert_eq!(arm.count("POST", "providers/Microsoft.ContainerService/register"), 0);
 
     let arm = FakeArm::start();
+    // Not found counts as generally available only for names known to have gone GA; this one
+    // (the retired AKS GPU image preview) is not, so it exits 2 and says how to check the name.
     let r = run(&arm, &["register-feature", "--yes", "GPUDedicatedVHDPreview"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stderr.contains("generally available"), "{}", r.stderr);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("not known to have gone generally available"), "{}", r.stderr);
+    assert!(r.stderr.contains("az feature list --namespace Microsoft.ContainerService"), "{}", r.stderr);
+    assert_eq!(arm.count("POST", "/"), 0, "nothing registered for a name Azure does not know");
 }
 
 #[test]
@@ -484,4 +490,16 @@ fn create_windows_pool_registering_the_feature_first() {
         calls.iter().position(|(m, p)| m == "POST" && p.ends_with("WindowsGPUPreview/register")).expect("registered");
     let put = calls.iter().position(|(m, _)| m == "PUT").expect("put");
     assert!(reg < put);
+}
+
+#[test]
+fn a_model_without_a_kaito_preset_is_pointed_to_the_nearest_with_one() {
+    // KAITO presets: kaito-project/kaito:pkg/utils/plugin/plugin.go (LegacyBuiltinToCatalog).
+    let r = aksgpu_with(&["kaito", "workspace", "--model", "llama-3.1-70b"], &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("Llama-3.1-70B-Instruct has no KAITO preset"), "{}", r.stderr);
+    assert!(r.stderr.contains("aksgpu kaito workspace --model llama-3.3-70b"), "{}", r.stderr);
+    let ok = aksgpu_with(&["kaito", "workspace", "--model", "phi-4-mini", "-o", "yaml"], &[]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    assert!(ok.stdout.contains("phi-4-mini-instruct"), "{}", ok.stdout);
 }

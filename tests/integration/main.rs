@@ -3,6 +3,7 @@
 #![allow(clippy::print_stderr)]
 
 mod apply;
+mod capacity;
 mod catalog_cli;
 mod ci_prerequisites;
 mod cli_conventions;
@@ -11,6 +12,7 @@ mod conformance;
 mod create_pool;
 mod dry_runs;
 mod fake_arm;
+mod fake_hub;
 mod fault_props;
 mod faults;
 mod gpu_stack;

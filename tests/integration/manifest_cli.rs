@@ -7,7 +7,7 @@ fn limits(v: &serde_json::Value) -> serde_json::Value {
 }
 
 /// A partial-GPU size (1/6 or 1/2 of an A10) exposes one `nvidia.com/gpu`: a one-GPU workload
-/// is fine there, and asking for two is flagged with the reason.
+/// is fine there, and asking for two is refused (exit 2) with the reason: a pod cannot span nodes.
 #[test]
 fn a_partial_gpu_size_exposes_one_gpu() {
     for size in ["Standard_NV6ads_A10_v5", "Standard_NC8ads_A10_v4"] {
@@ -16,7 +16,8 @@ fn a_partial_gpu_size_exposes_one_gpu() {
         assert_eq!(limits(&r.json()), serde_json::json!({"nvidia.com/gpu": 1}), "{size}");
         assert!(!r.stderr.contains("warning"), "{size}: {}", r.stderr);
         let two = aksgpu(&["manifest", "--vm-size", size, "--gpus", "2"]);
-        assert_eq!(two.code, 0, "{}", two.stderr);
+        assert_eq!(two.code, 2, "{}", two.stderr);
+        assert!(two.stdout.is_empty(), "no manifest for an unschedulable count");
         assert!(
             two.stderr.contains("exposes 1 GPU(s) per node") && two.stderr.contains("seen as one GPU"),
             "{}",
@@ -24,7 +25,21 @@ fn a_partial_gpu_size_exposes_one_gpu() {
         );
     }
     let whole = aksgpu(&["manifest", "--vm-size", "Standard_NC48ads_A100_v4", "--gpus", "2"]);
+    assert_eq!(whole.code, 0, "{}", whole.stderr);
     assert!(!whole.stderr.contains("warning"), "{}", whole.stderr);
+    let three = aksgpu(&["manifest", "--vm-size", "Standard_NC48ads_A100_v4", "--gpus", "3"]);
+    assert_eq!(three.code, 2, "{}", three.stderr);
+    assert!(
+        three.stderr.contains("exposes 2 GPU(s) per node") && three.stderr.contains("--gpus 2 or fewer"),
+        "{}",
+        three.stderr
+    );
+    // A MIG slice: 7 1g.10gb instances per A100 80GB.
+    let mig = ["manifest", "--vm-size", "Standard_NC24ads_A100_v4", "--mig-profile", "MIG1g", "--gpus"];
+    assert_eq!(aksgpu(&[&mig[..], &["7"]].concat()).code, 0);
+    let eight = aksgpu(&[&mig[..], &["8"]].concat());
+    assert_eq!(eight.code, 2, "{}", eight.stderr);
+    assert!(eight.stderr.contains("exposes 7 1g.10gb MIG instance(s) per node"), "{}", eight.stderr);
 }
 
 #[test]

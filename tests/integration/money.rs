@@ -3,7 +3,7 @@
 use serde_json::{json, Value};
 
 use crate::fake_arm::{respond_h, FakeArm};
-use crate::support::{aksgpu_arm, aksgpu_with, size_entry, temp_dir, Run};
+use crate::support::{aksgpu, aksgpu_arm, aksgpu_with, size_entry, temp_dir, Run};
 
 fn run(arm: &FakeArm, cache: &std::path::Path, args: &[&str]) -> Run {
     let cache = cache.display().to_string();
@@ -353,6 +353,20 @@ fn catalog_diff_reports_drift() {
     let fail = run(&arm, &cache, &["catalog", "diff", "--location", "eastus", "--fail-on-drift"]);
     assert_eq!(fail.code, 1);
     assert!(fail.stdout.contains("Standard_NC8ads_A10_v4"));
+}
+
+/// `cost`'s cheaper-size advice counts memory as `recommend` does (USABLE/GPU: 0.92 × 80 GiB =
+/// 73.6 GiB on an A100 80GB): a workload needing 80 GiB per GPU is not sent to an A100.
+#[test]
+fn cost_and_recommend_agree_on_usable_memory() {
+    let usable = aksgpu(&["recommend", "--gpu-model", "A100-80GB-PCIe", "--top", "1", "-o", "json"]);
+    let a100 = usable.json()["recommendations"][0]["fit"]["available_per_gpu_gib"].as_f64().expect("usable");
+    assert!((a100 - 73.6).abs() < 0.05, "{a100}");
+    let need80 = aksgpu(&["cost", "--vm-size", "Standard_NC40ads_H100_v5", "--need-gpu-memory", "80"]);
+    assert_eq!(need80.code, 0, "{}", need80.stderr);
+    assert!(!need80.stdout.contains("Standard_NC24ads_A100_v4"), "{}", need80.stdout);
+    let need70 = aksgpu(&["cost", "--vm-size", "Standard_NC40ads_H100_v5", "--need-gpu-memory", "70"]);
+    assert!(need70.stdout.contains("Standard_NC24ads_A100_v4 also gives ≥ 70 GiB usable per GPU"), "{}", need70.stdout);
 }
 
 fn euro(mut v: Value) -> Value {

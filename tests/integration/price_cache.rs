@@ -184,3 +184,18 @@ fn a_self_link_and_endless_pages_are_refused() {
     assert!(r.stderr.contains("more than 50 pages"), "{}", r.stderr);
     assert_eq!(arm.count("GET", A100), 50);
 }
+
+/// A cache that cannot be written is an I/O failure: exit 1, naming the path (not 2, which
+/// means the command line was wrong).
+#[test]
+fn a_cache_write_failure_exits_1_naming_the_path() {
+    let arm = FakeArm::start();
+    arm.with(|s| s.retail_items = vec![item("eastus", "NC24ads A100 v4", 3.67)]);
+    let dir = temp_dir("cache-unwritable");
+    // A regular file where the cache directory should be: nothing can be created under it.
+    let cache = dir.join("not-a-dir");
+    std::fs::write(&cache, "x").expect("file");
+    let r = refresh(&arm, &cache, &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("not-a-dir"), "{}", r.stderr);
+}

@@ -526,3 +526,36 @@ fn closest_lists_the_smallest_shortfall_not_the_cheapest_misfit() {
     assert!(hint.starts_with("hint: closest: Standard_NC64as_T4_v3 "), "{hint}");
     assert!(!hint.contains("Standard_NC4as_T4_v3"), "{hint}");
 }
+
+#[test]
+fn mig_sizes_that_price_alike_per_instance_rank_the_cheaper_node_first() {
+    // NC24/48/96ads A100 v4 split into 7/14/28 MIG 1g.10gb instances at the same $/instance-hour.
+    let r = aksgpu(&["recommend", "--mig", "--gpu-memory", "10", "--top", "3", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    let recs = v["recommendations"].as_array().expect("list");
+    let per_node: Vec<f64> = recs.iter().map(|x| x["price_per_hour"].as_f64().expect("priced")).collect();
+    let per_instance: Vec<f64> = recs.iter().map(|x| x["price_per_instance_hour"].as_f64().expect("mig")).collect();
+    assert!(per_instance.windows(2).all(|w| (w[0] * 100.0).round() == (w[1] * 100.0).round()), "{per_instance:?}");
+    assert!(per_node.windows(2).all(|w| w[0] < w[1]), "ties rank the cheaper node first: {per_node:?}");
+}
+
+#[test]
+fn nothing_fits_json_carries_closest_and_the_table_says_it_once() {
+    let args = ["recommend", "--model", "llama-3.1-405b", "--max-price-per-hour", "5"];
+    let table = aksgpu(&args);
+    assert_eq!(table.code, 1, "{}", table.stderr);
+    let said = format!("{}{}", table.stdout, table.stderr).to_ascii_lowercase().matches("no size fits").count();
+    assert_eq!(said, 1, "stdout:\n{}\nstderr:\n{}", table.stdout, table.stderr);
+    let mut json_args = args.to_vec();
+    json_args.extend(["-o", "json"]);
+    let j = aksgpu(&json_args);
+    assert_eq!(j.code, 1, "{}", j.stderr);
+    let v = j.json();
+    let closest = v["closest"].as_array().expect("closest[] when nothing fits");
+    assert!(!closest.is_empty() && closest.len() <= 3, "{closest:?}");
+    assert_eq!(closest[0]["constraint"], "--max-price-per-hour");
+    assert!(j.stderr.contains(closest[0]["vm_size"].as_str().expect("name")), "{}", j.stderr);
+    let fits = aksgpu(&["recommend", "--model", "llama-3.1-8b", "-o", "json"]);
+    assert!(fits.json().get("closest").is_none(), "absent when something fits");
+}

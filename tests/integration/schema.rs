@@ -25,6 +25,7 @@ const KNOWN: &[&str] = &[
     "minLength",
     "maxLength",
     "minimum",
+    "exclusiveMinimum",
     "maximum",
     "$ref",
 ];
@@ -82,6 +83,11 @@ fn check(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
     if let (Some(n), Some(x)) = (s["maxLength"].as_u64(), v.as_str()) {
         if x.chars().count() as u64 > n {
             errs.push(format!("{at}: longer than {n}"));
+        }
+    }
+    if let (Some(n), Some(x)) = (s["exclusiveMinimum"].as_f64(), v.as_f64()) {
+        if x <= n {
+            errs.push(format!("{at}: not above {n}"));
         }
     }
     if let (Some(n), Some(x)) = (s["minimum"].as_f64(), v.as_f64()) {
@@ -186,6 +192,10 @@ fn every_field_the_parser_writes_is_in_the_schema() {
         zones: vec![Zone::Text("1".into()), Zone::Number(2)],
         max_pods: Some(110),
         os_disk_type: Some("Managed".into()),
+        capacity_reservation_group: Some(
+            "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/capacityReservationGroups/crg1".into(),
+        ),
+        fallback_vm_sizes: vec!["Standard_NC48ads_A100_v4".into()],
     };
     let cfg = GpuConfig {
         api_version: API_VERSION.into(),
@@ -216,6 +226,7 @@ fn the_schema_rejects_what_the_parser_rejects() {
         ("/pools/0/zones", json!([4]), "is not one of"),
         ("/operator/migStrategy", json!("all"), "is not one of"),
         ("/pools/0/count", json!("two"), "not integer"),
+        ("/pools/0/recommend", json!({"model": "llama-3.1-8b", "maxPricePerHour": 0}), "not above 0"),
         ("/overrides", json!(["no-such-rule"]), "is not one of"),
     ];
     for (ptr, value, want) in cases {

@@ -81,6 +81,21 @@ fn recommend() {
     offline("recommend", &["recommend", "--model", "llama-3.1-8b", "--region", "eastus", "--top", "3"]);
 }
 
+/// MIG sizes that price alike per instance (cheaper node first), money one way per column.
+#[test]
+fn recommend_mig_ties() {
+    offline("recommend-mig", &["recommend", "--mig", "--gpu-memory", "10", "--region", "eastus", "--top", "4"]);
+}
+
+/// A base checkpoint sized as its instruct sibling (same architecture and size).
+#[test]
+fn recommend_base_model() {
+    offline(
+        "recommend-base-model",
+        &["recommend", "--model", "Qwen/Qwen3-8B-Base", "--region", "eastus", "--top", "2"],
+    );
+}
+
 #[test]
 fn catalog_show() {
     offline("catalog-show", &["catalog", "show", "Standard_NC24ads_A100_v4"]);

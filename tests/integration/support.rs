@@ -64,7 +64,12 @@ pub fn aksgpu_with(args: &[&str], env: &[(&str, &str)]) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
     cmd.args(args).stdin(Stdio::null());
     for (k, _) in std::env::vars() {
-        if k.starts_with("AZURE_") || k.starts_with("AKSGPU_") || k.starts_with("IDENTITY_") || k.starts_with("MSI_") {
+        if k.starts_with("AZURE_")
+            || k.starts_with("AKSGPU_")
+            || k.starts_with("IDENTITY_")
+            || k.starts_with("MSI_")
+            || k.starts_with("HF_")
+        {
             cmd.env_remove(k);
         }
     }

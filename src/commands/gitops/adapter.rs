@@ -120,12 +120,20 @@ fn install_request(d: &Desired, o: &OperatorConfig) -> InstallRequest {
 pub async fn read_live(client: &ArmClient, d: &Desired) -> Result<Live, Error> {
     let req = install_request(d, &OperatorConfig::default());
     let names: Vec<&str> = d.features.iter().map(String::as_str).collect();
-    let (cp, f) = tokio::join!(
+    let provider = async {
+        if names.is_empty() {
+            Ok(None)
+        } else {
+            features::provider_state(client, &d.subscription, features::NAMESPACE).await
+        }
+    };
+    let (cp, f, provider) = tokio::join!(
         operator::read(client, &req),
-        features::states(client, &d.subscription, features::NAMESPACE, &names)
+        features::states(client, &d.subscription, features::NAMESPACE, &names),
+        provider
     );
     let (cluster, pools) = cp?;
-    Ok(Live { cluster, pools, features: f?, operator: None })
+    Ok(Live { cluster, pools, features: f?, provider: provider?, ..Live::default() })
 }
 
 /// The live pools plus the pools the file would create (what the operator will serve).
@@ -139,8 +147,24 @@ fn pools_after(d: &Desired, live_pools: &[Value]) -> Vec<Value> {
     pools
 }
 
+/// What the reader should know about how the operator would be installed: where AKS manages
+/// the driver, the operator's own driver and toolkit are disabled.
+pub fn operator_note(catalog: &Catalog, d: &Desired, o: &OperatorConfig, live: &Live) -> Option<String> {
+    let install =
+        operator::resolve(catalog, &install_request(d, o), &live.cluster, &pools_after(d, &live.pools)).ok()?;
+    (install.spec.driver_mode == crate::plan::operator::DriverMode::Aks).then(|| {
+        format!(
+            "AKS manages the GPU driver on {}: the operator is installed with its driver and toolkit disabled",
+            install.pools.join(", ")
+        )
+    })
+}
+
 /// Whether the GPU Operator runs as the file asks: one read-only runCommand (`helm list`,
-/// `helm get values`) compared with the values `install-operator` would use.
+/// `helm get values`) compared with the values `install-operator` would use. A runCommand is
+/// a POST, so with `check` false (`diff`, dry runs: they send no write) it is not sent and the
+/// release is "not checked".
+#[allow(clippy::too_many_arguments)]
 pub async fn operator_state(
     client: &ArmClient,
     cred: Option<&Cred>,
@@ -149,13 +173,19 @@ pub async fn operator_state(
     o: &OperatorConfig,
     live: &Live,
     deadline: Instant,
+    check: bool,
 ) -> State {
-    let Some(cred) = cred else { return State::Unread("no credentials".into()) };
     let install = match operator::resolve(catalog, &install_request(d, o), &live.cluster, &pools_after(d, &live.pools))
     {
         Ok(i) => i,
         Err(r) => return State::Refused { message: r.message, hint: r.hint },
     };
+    if !check {
+        return State::NotChecked(
+            "reading the Helm release needs a runCommand, which is a POST; diff and dry runs send only GETs".into(),
+        );
+    }
+    let Some(cred) = cred else { return State::Unread("no credentials".into()) };
     let token = match install.needs_cluster_token {
         Some(true) => match gpu_stack::cluster_token(cred.method, &cred.source, deadline).await {
             Ok(t) => Some(t),
@@ -186,8 +216,11 @@ pub async fn read_export(
         cluster: cluster.into(),
         features: features::GPU_FEATURES.iter().map(|f| f.0.to_owned()).collect(),
         pools: vec![],
+        fallbacks: Default::default(),
         operator: None,
         kaito: None,
+        implicit: Default::default(),
+        new_only: Default::default(),
     };
     let live = read_live(client, &d).await?;
     let states = features::GPU_FEATURES.iter().map(|f| f.0).zip(live.features).collect();
@@ -218,9 +251,11 @@ pub async fn create_pool(
     location: Option<String>,
     dry_run: bool,
     timeout: Duration,
+    fallbacks: &[PoolSpec],
     report: Report<'_>,
     progress: &Progress,
 ) -> Result<CreateOutcome, Error> {
+    use crate::provision::failover::{self, Failover, Policy, Stopped};
     let opts = CreateOptions {
         dry_run,
         no_wait: false,
@@ -230,7 +265,32 @@ pub async fn create_pool(
         abort_on_interrupt: false,
         cluster: None,
     };
-    Ok(pool::create(client, catalog, spec, &opts, report, progress).await?)
+    if fallbacks.is_empty() || dry_run {
+        return Ok(pool::create(client, catalog, spec, &opts, report, progress).await?);
+    }
+    // `fallbackVmSizes`: the same failover as `create-pool --fallback-vm-size`.
+    let candidates: Vec<PoolSpec> = std::iter::once(spec.clone()).chain(fallbacks.iter().cloned()).collect();
+    let policy = Policy { max_attempts: None, fallback_on_demand: false };
+    match failover::create(client, catalog, candidates, &opts, policy, report, progress).await {
+        Ok(Failover::Existing(o)) => Ok(o),
+        Ok(Failover::Done { created: Some(c), location, .. }) => Ok(CreateOutcome::Created { pool: c.pool, location }),
+        Ok(Failover::Done { attempts, .. }) => Err(Error::NoFit {
+            message: format!(
+                "pool {}: no size could be created ({})",
+                spec.name,
+                attempts
+                    .iter()
+                    .map(|t| format!("{} {}", t.vm_size, t.code.as_deref().unwrap_or(t.outcome.word())))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            hint: Some("see `aksgpu quota show`, reserve capacity, or try another region".into()),
+        }),
+        Ok(Failover::DryRun { plan, location, .. }) => {
+            Ok(CreateOutcome::DryRun { plan, facts_read: true, note: None, location })
+        }
+        Err(Stopped { error, .. }) => Err(error.into()),
+    }
 }
 
 fn target(d: &Desired) -> Target<'_> {

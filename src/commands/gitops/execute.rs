@@ -62,26 +62,26 @@ pub(super) async fn execute(
         }
         let changing: Vec<&str> =
             stage.iter().filter(|c| c.action != Action::NoChange).map(|c| c.name.as_str()).collect();
-        if !changing.is_empty() {
-            let what = format!("{kind} {} in cluster {}", changing.join(", "), l.desired.cluster);
-            progress.sending(&what, &resume);
-        }
+        // Each operation has its own progress; the first write it sends marks this one, so a
+        // Ctrl-C during the stage's reads (create-pool's preflight) says nothing was changed.
+        let what = format!("{kind} {} in cluster {}", changing.join(", "), l.desired.cluster);
+        let own = || progress.child(&what, &resume);
         let results: Vec<Result<Row, Error>> = match kind {
             "feature" => {
                 let mut out = Vec::new();
                 for c in stage.iter().copied() {
-                    out.push(feature(&run, c, &Progress::default()).await);
+                    out.push(feature(&run, c, &own()).await);
                 }
                 out
             }
             "pool" => {
-                let own: Vec<Progress> = stage.iter().map(|_| Progress::default()).collect();
+                let own: Vec<Progress> = stage.iter().map(|_| own()).collect();
                 join_all(stage.iter().zip(&own).map(|(c, mine)| pool(&run, live, c, mine))).await
             }
             _ => {
                 let mut out = Vec::new();
                 for c in stage.iter().copied() {
-                    out.push(cluster_level(&run, c, &Progress::default()).await);
+                    out.push(cluster_level(&run, c, &own()).await);
                 }
                 out
             }
@@ -112,7 +112,12 @@ async fn feature(run: &Run<'_>, c: &Change, progress: &Progress) -> Result<Row, 
     Ok(match out {
         FeatureOutcome::Registered { .. } => Row::of(c, "done", "registered; the provider was refreshed"),
         FeatureOutcome::AlreadyRegistered => Row::of(c, "unchanged", "already Registered"),
-        FeatureOutcome::NotFound => Row::of(c, "unchanged", "not found: most likely generally available"),
+        FeatureOutcome::NotFound if crate::plan::features::went_ga(crate::plan::features::NAMESPACE, &c.name) => {
+            Row::of(c, "unchanged", "not found: generally available, nothing to register")
+        }
+        FeatureOutcome::NotFound => {
+            return Err(crate::commands::gpu_stack::not_found(crate::plan::features::NAMESPACE, &c.name))
+        }
         FeatureOutcome::Pending => {
             return Err(Error::Refused {
                 message: format!("{} is Pending: Microsoft has to approve it", c.name),
@@ -136,8 +141,19 @@ async fn pool(run: &Run<'_>, live: &Live, c: &Change, progress: &Progress) -> Re
         }
         (Action::Create, _) => {
             let location = crate::plan::preflight::location(&live.cluster);
-            let out = adapter::create_pool(&l.client, &l.catalog, spec, location, false, run.left(), report, progress)
-                .await?;
+            let fallbacks = l.desired.fallbacks.get(&spec.name).map_or(&[][..], Vec::as_slice);
+            let out = adapter::create_pool(
+                &l.client,
+                &l.catalog,
+                spec,
+                location,
+                false,
+                run.left(),
+                fallbacks,
+                report,
+                progress,
+            )
+            .await?;
             Ok(match out {
                 CreateOutcome::Created { pool, .. } => Row::of(
                     c,

@@ -52,12 +52,8 @@ pub struct Input {
 
 /// What `-f` names, as kubectl reads it: `-` is stdin; a directory is each `*.yaml` (and
 /// `*.yml`, `*.json`) file directly in it, in name order; anything else is one file.
-pub fn inputs(path: &Path) -> Result<Vec<Input>, Error> {
-    let read = |p: &Path| {
-        std::fs::read_to_string(p)
-            .map(|text| Input { name: p.display().to_string(), text })
-            .map_err(|e| Error::usage(format!("-f {}: cannot read the file: {e}", p.display()), None))
-    };
+pub fn inputs(path: &Path, timeout: std::time::Duration) -> Result<Vec<Input>, Error> {
+    let read = |p: &Path| read_file(p, timeout).map(|text| Input { name: p.display().to_string(), text });
     if path.as_os_str() == "-" {
         let mut text = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin().lock(), &mut text)
@@ -134,6 +130,7 @@ fn load(ctx: &Ctx, input: &Input, arm: &ArmArgs, offline_ok: bool) -> Result<Loa
     if sub != desired.subscription {
         desired.subscription.clone_from(&sub);
         desired.pools.iter_mut().for_each(|p| p.subscription.clone_from(&sub));
+        desired.fallbacks.values_mut().flatten().for_each(|p| p.subscription.clone_from(&sub));
     }
     Ok(Loaded {
         catalog,
@@ -145,6 +142,59 @@ fn load(ctx: &Ctx, input: &Input, arm: &ArmArgs, offline_ok: bool) -> Result<Loa
         timeout: arm.timeout,
         file: src.name.clone(),
     })
+}
+
+/// The most a GpuConfig file may hold.
+pub const MAX_FILE: u64 = 4 << 20;
+
+/// Read the file: a regular file only (never a FIFO or a device), at most [`MAX_FILE`] bytes,
+/// within `timeout` (a slow network file system cannot hang the command).
+fn read_file(path: &Path, timeout: std::time::Duration) -> Result<String, Error> {
+    use std::io::Read;
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, "read the file", e))?;
+    if !meta.is_file() {
+        return Err(Error::usage(
+            format!("-f {shown}: not a regular file"),
+            Some("give the path of a YAML or JSON GpuConfig file".into()),
+        ));
+    }
+    let too_big = || {
+        Error::usage(
+            format!("-f {shown}: larger than {} MiB; a GpuConfig file is far smaller", MAX_FILE >> 20),
+            Some("check that -f names the GpuConfig file".into()),
+        )
+    };
+    if meta.len() > MAX_FILE {
+        return Err(too_big());
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let owned = path.to_owned();
+    std::thread::spawn(move || {
+        let read = || -> std::io::Result<Vec<u8>> {
+            let f = std::fs::File::open(&owned)?;
+            if !f.metadata()?.is_file() {
+                return Err(std::io::Error::other("not a regular file"));
+            }
+            let mut buf = Vec::new();
+            f.take(MAX_FILE + 1).read_to_end(&mut buf)?;
+            Ok(buf)
+        };
+        let _ = tx.send(read());
+    });
+    let bytes = match rx.recv_timeout(timeout) {
+        Ok(r) => r.map_err(|e| Error::io(path, "read the file", e))?,
+        Err(_) => {
+            let e =
+                std::io::Error::new(std::io::ErrorKind::TimedOut, format!("no answer within --timeout {timeout:?}"));
+            return Err(Error::io(path, "read the file", e));
+        }
+    };
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| Error::usage(format!("-f {shown}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to()), None))
 }
 
 fn connect(
@@ -172,14 +222,17 @@ fn connect(
     }
 }
 
-/// Read the live state and compare.
-fn read_and_diff(l: &Loaded) -> Result<(Live, Vec<Change>), Error> {
+/// Read the live state and compare. `check_release`: read the operator's release through a
+/// runCommand (a POST: only `apply` itself does).
+fn read_and_diff(l: &Loaded, check_release: bool) -> Result<(Live, Vec<Change>), Error> {
     let deadline = Instant::now() + l.timeout;
     let live = azure::run_interruptible(&Progress::default(), async {
         let mut live = adapter::read_live(&l.client, &l.desired).await?;
         if let Some(o) = &l.desired.operator {
             let (cred, d) = (l.cred.as_ref(), &l.desired);
-            live.operator = Some(adapter::operator_state(&l.client, cred, &l.catalog, d, o, &live, deadline).await);
+            live.operator_note = adapter::operator_note(&l.catalog, d, o, &live);
+            let state = adapter::operator_state(&l.client, cred, &l.catalog, d, o, &live, deadline, check_release);
+            live.operator = Some(state.await);
         }
         Ok(live)
     })?;
@@ -189,21 +242,22 @@ fn read_and_diff(l: &Loaded) -> Result<(Live, Vec<Change>), Error> {
 
 /// `aksgpu diff -f FILE`: exit 0 nothing would change, 1 something would, 2 bad file.
 pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
-    let inputs = inputs(&a.file)?;
-    let (mut n, mut total) = (0, 0);
+    let inputs = inputs(&a.file, a.arm.timeout)?;
+    let (mut n, mut total, mut differ) = (0, 0, false);
     for input in &inputs {
         if inputs.len() > 1 {
             ctx.printer.note(&format!("== {}", input.name));
         }
         let l = load(ctx, input, &a.arm, false)?;
-        let (live, changes) = read_and_diff(&l)?;
+        let (live, changes) = read_and_diff(&l, false)?;
         render::changes(&ctx.printer, a.output, &changes, &pricing(&l, Some(&live)))?;
-        n += changes.iter().filter(|c| c.action != Action::NoChange).count();
+        differ |= gdiff::changes(&changes);
+        n += changes.iter().filter(|c| !matches!(c.action, Action::NoChange | Action::NotChecked)).count();
         total += changes.len();
     }
-    if n > 0 {
-        return Err(Error::NoFit {
-            message: format!("{n} of {total} resource(s) would change or are refused"),
+    if differ {
+        return Err(Error::Differences {
+            message: format!("{n} of {total} resource(s) would change (see ACTION)"),
             hint: Some(format!("apply it with: aksgpu apply -f {}", a.file.display())),
         }
         .into());
@@ -230,7 +284,7 @@ impl Row {
 
 /// `aksgpu apply -f FILE`
 pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
-    let inputs = inputs(&a.file)?;
+    let inputs = inputs(&a.file, a.arm.timeout)?;
     for input in &inputs {
         if inputs.len() > 1 {
             ctx.printer.note(&format!("== {}", input.name));
@@ -260,13 +314,29 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
         azure::render_priced_plan(p, a.output, (&l.base, &plan, &header), extra, &cost)?;
         return Ok(());
     }
-    let (live, changes) = read_and_diff(&l)?;
+    let (live, changes) = read_and_diff(&l, true)?;
     let cost = pricing(&l, Some(&live));
     if let Some(r) = changes.iter().find(|c| c.action == Action::Refused) {
         render::changes(p, a.output, &changes, &cost)?;
         return Err(Error::Refused {
             message: format!("apply refused before sending anything: {} {}: {}", r.kind, r.name, r.detail),
             hint: r.hint.clone(),
+        }
+        .into());
+    }
+    if let Some(f) = changes.iter().find(|c| c.action == Action::Failed) {
+        let rows: Vec<Row> = changes
+            .iter()
+            .map(|c| match c.action {
+                Action::Failed => Row::of(c, "failed", c.detail.clone()),
+                Action::NoChange => Row::of(c, "unchanged", c.detail.clone()),
+                _ => Row::of(c, "not run", "not run: nothing is built on a Failed pool"),
+            })
+            .collect();
+        render::results(p, a.output, &rows, &cost)?;
+        return Err(Error::Refused {
+            message: format!("apply refused before sending anything: pool {} is {}", f.name, f.detail),
+            hint: f.hint.clone(),
         }
         .into());
     }
@@ -321,34 +391,6 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &P
     }
 }
 
-/// Write `text` to `path` atomically: a temporary file in the same directory, renamed over
-/// `path` (a symlink at `path` is replaced, never followed). Without `force` an existing file
-/// is refused, and the rename itself refuses to replace one that appeared meanwhile.
-pub fn write_file(path: &Path, text: &str, force: bool) -> Result<(), Error> {
-    use std::io::Write as _;
-    let shown = path.display();
-    let exists = std::fs::symlink_metadata(path).is_ok();
-    if exists && !force {
-        return Err(Error::usage(
-            format!("--output-file {shown} exists; nothing was written"),
-            Some("add --force to replace it, or write to stdout and redirect".to_owned()),
-        ));
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let fail = |e: std::io::Error| Error::usage(format!("--output-file {shown}: cannot write: {e}"), None);
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    tmp.write_all(text.as_bytes()).and_then(|()| tmp.as_file().sync_all()).map_err(fail)?;
-    if force {
-        tmp.persist(path).map_err(|e| fail(e.error))?;
-    } else {
-        tmp.persist_noclobber(path).map_err(|e| fail(e.error))?;
-    }
-    Ok(())
-}
-
 mod execute;
 use execute::execute;
 
@@ -361,7 +403,7 @@ fn dry_run_plan(l: &Loaded) -> Result<DryRunPlan, Error> {
     if l.cred.is_none() {
         return Ok((offline_plan(l)?, None, None));
     }
-    let (live, changes) = match read_and_diff(l) {
+    let (live, changes) = match read_and_diff(l, false) {
         Ok(x) => x,
         Err(Error::Arm(e)) if matches!(*e, crate::arm::ArmError::Auth { .. }) => {
             l.printer.note(&format!("note: credentials failed ({e}); the plan comes from the file alone"));
@@ -372,7 +414,7 @@ fn dry_run_plan(l: &Loaded) -> Result<DryRunPlan, Error> {
     let d = &l.desired;
     let mut plan = Plan::default();
     let location = crate::plan::preflight::location(&live.cluster);
-    for c in changes.iter().filter(|c| c.action != Action::NoChange && c.action != Action::Refused) {
+    for c in changes.iter().filter(|c| matches!(c.action, Action::Create | Action::Scale | Action::NotChecked)) {
         match c.kind {
             "feature" => plan.steps.extend(adapter::feature_plan(d, &c.name).steps),
             "pool" => {
@@ -431,7 +473,7 @@ fn offline_plan(l: &Loaded) -> Result<Plan, Error> {
 fn create_steps(l: &Loaded, spec: &crate::plan::PoolSpec, location: Option<String>) -> Result<Plan, Error> {
     let progress = Progress::default();
     let out = azure::run_interruptible(&progress, async {
-        adapter::create_pool(&l.client, &l.catalog, spec, location, true, l.timeout, &|_| {}, &progress).await
+        adapter::create_pool(&l.client, &l.catalog, spec, location, true, l.timeout, &[], &|_| {}, &progress).await
     })?;
     Ok(match out {
         crate::provision::pool::CreateOutcome::DryRun { plan, .. } => plan,
@@ -449,28 +491,65 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
         )
         .into());
     }
+    use crate::plan::agent_pool::{check_cluster, check_resource_group};
+    let (rg, name) = (&a.target.resource_group, &a.target.cluster);
+    // The names go into the request URLs: checked before anything is sent.
+    check_resource_group(rg)
+        .and_then(|()| check_cluster(name))
+        .map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
     let catalog = ctx.catalog()?;
     let az = azure::connect(&a.arm)?;
     let sub = azure::subscription(&az)?;
     let client = az.client;
-    let (rg, name) = (&a.target.resource_group, &a.target.cluster);
     let (cluster, pools, features) =
         azure::run_interruptible(&Progress::default(), async { adapter::read_export(&client, &sub, rg, name).await })?;
     let feats: Vec<(&str, Option<String>)> = features.iter().map(|(n, s)| (*n, s.clone())).collect();
-    let file = gexport::export(&catalog, a.arm.subscription.as_deref(), rg, name, &cluster, &pools, &feats);
+    // The subscription read, so the file names the cluster it came from.
+    let file = gexport::export(&catalog, Some(&sub), rg, name, &cluster, &pools, &feats);
     let text = match a.output {
         ManifestFormat::Yaml => format!(
             "# aksgpu export of cluster {name} (resource group {rg}); apply with: aksgpu apply -f FILE\n{}",
-            serde_yaml_ng::to_string(&file).map_err(|e| Error::usage(format!("internal YAML error: {e}"), None))?
+            serde_yaml_ng::to_string(&file).map_err(|e| Error::internal(format!("writing the file as YAML: {e}")))?
         ),
         ManifestFormat::Json => serde_json::to_string_pretty(&file)? + "\n",
     };
     match &a.file {
         Some(path) => {
-            write_file(path, &text, a.force)?;
+            if !a.force && std::fs::symlink_metadata(path).is_ok() {
+                return Err(Error::usage(
+                    format!("--output-file {} exists; nothing was written", path.display()),
+                    Some("add --force to replace it, or write to stdout and redirect".to_owned()),
+                )
+                .into());
+            }
+            write_atomic(path, &text)?;
             ctx.printer.note(&format!("wrote {} ({} GPU pool(s))", path.display(), file.pools.len()));
         }
         None => ctx.printer.out(&text)?,
     }
     Ok(())
+}
+
+/// Write `text` to `path` through a new temporary file in the same directory, then rename it
+/// over `path`: a reader never sees half a file, and a symlink planted at `path` is replaced,
+/// never followed (the temporary file is created with `O_EXCL`, which follows no link either).
+fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
+    use std::io::Write;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name =
+        path.file_name().ok_or_else(|| Error::usage(format!("--file {}: not a file name", path.display()), None))?;
+    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io(&tmp, "write", e));
+    }
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(path, "write", e)
+    })
 }

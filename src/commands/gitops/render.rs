@@ -9,21 +9,39 @@ use crate::error::Error;
 use crate::output::{emit, table, Align, Printer, Shown};
 use crate::plan::gitops::{Action, Change};
 
-/// "2 to create, 1 to scale, 3 unchanged".
+/// "2 to create, 1 to scale, 3 unchanged, 0 refused." (plus failed and not-checked counts
+/// when there are any).
 pub fn summary(changes: &[Change]) -> String {
     let n = |a: Action| changes.iter().filter(|c| c.action == a).count();
-    format!(
-        "{} to create, {} to scale, {} unchanged, {} refused.",
+    let mut out = format!(
+        "{} to create, {} to scale, {} unchanged, {} refused",
         n(Action::Create),
         n(Action::Scale),
         n(Action::NoChange),
         n(Action::Refused)
-    )
+    );
+    for (a, word) in [(Action::Failed, "failed in Azure"), (Action::NotChecked, "not checked")] {
+        if n(a) > 0 {
+            out.push_str(&format!(", {} {word}", n(a)));
+        }
+    }
+    out + "."
+}
+
+/// Server text in a result (an error Azure sent) through the full redaction pass, so stdout
+/// holds no more than stderr would: no signature, token or password value.
+fn clean(text: &str) -> String {
+    crate::arm::redact::text(text)
 }
 
 /// The per-resource verdicts of `diff`.
 /// `cost` prices the file's pools as they will be (after the table; `cost` in JSON and YAML).
 pub fn changes(p: &Printer, format: Format, changes: &[Change], cost: &PlanPricing) -> Result<(), Error> {
+    let changes: Vec<Change> = changes
+        .iter()
+        .map(|c| Change { detail: clean(&c.detail), hint: c.hint.as_deref().map(clean), ..c.clone() })
+        .collect();
+    let changes = &changes[..];
     let doc = json!({"changed": crate::plan::gitops::diff::changes(changes), "changes": changes, "cost": cost});
     let rows: Vec<Vec<String>> = changes
         .iter()
@@ -39,6 +57,8 @@ pub fn changes(p: &Printer, format: Format, changes: &[Change], cost: &PlanPrici
 
 /// What `apply` did.
 pub fn results(p: &Printer, format: Format, rows: &[Row], cost: &PlanPricing) -> Result<(), Error> {
+    let rows: Vec<Row> = rows.iter().map(|r| Row { detail: clean(&r.detail), ..r.clone() }).collect();
+    let rows = &rows[..];
     let status = if rows.iter().any(|r| r.result == "failed") {
         "failed"
     } else if rows.iter().all(|r| r.result == "unchanged") {

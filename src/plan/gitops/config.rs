@@ -12,7 +12,7 @@ use super::locate::{locate, parse_path};
 use crate::catalog::Catalog;
 use crate::catalog::KubeVersion;
 use crate::domain::{EvictionPolicy, GpuDriver, Os, OsDiskType};
-use crate::plan::agent_pool::{check_pool_name, PoolRequest, PoolSpec, SpecError};
+use crate::plan::agent_pool::{check_cluster, check_pool_name, check_resource_group, PoolRequest, PoolSpec, SpecError};
 
 /// The only `apiVersion` this version reads.
 pub const API_VERSION: &str = "aksgpu/v1";
@@ -90,9 +90,9 @@ pub struct PoolConfig {
     /// Absent: the default GPU taint; `[]`: none.
     #[serde(default, alias = "nodeTaints", skip_serializing_if = "Option::is_none")]
     pub taints: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "unique_map")]
     pub labels: BTreeMap<String, String>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "unique_map")]
     pub tags: BTreeMap<String, String>,
     /// `Install` or `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -111,6 +111,60 @@ pub struct PoolConfig {
     pub max_pods: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub os_disk_type: Option<String>,
+    /// Capacity reservation group resource id (`capacityReservationGroupID` on the pool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity_reservation_group: Option<String>,
+    /// Sizes to try, in order, when Azure has no capacity or quota for `vmSize`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fallback_vm_sizes: Vec<String>,
+}
+
+/// A map of strings in which a key given twice is an error (serde keeps the last silently).
+fn unique_map<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+    struct Unique;
+    impl<'de> serde::de::Visitor<'de> for Unique {
+        type Value = BTreeMap<String, String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a map of strings")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some(k) = m.next_key::<String>()? {
+                let v: String = m.next_value()?;
+                if out.contains_key(&k) {
+                    return Err(serde::de::Error::custom(format!("key {} is given twice", clip(&k))));
+                }
+                out.insert(k, v);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_map(Unique)
+}
+
+/// A value for an error message: long values are cut, so a huge input is never echoed back.
+pub fn clip(text: &str) -> String {
+    const MAX: usize = 64;
+    if text.chars().count() <= MAX {
+        return format!("{text:?}");
+    }
+    let head: String = text.chars().take(MAX).collect();
+    format!("{head:?}… ({} bytes)", text.len())
+}
+
+/// Every run of more than 80 characters without a space in `message`, cut.
+fn clip_message(message: &str) -> String {
+    message
+        .split(' ')
+        .map(|w| {
+            if w.chars().count() > 80 {
+                format!("{}…", w.chars().take(64).collect::<String>())
+            } else {
+                w.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `recommend:` instead of `vmSize:` (the `create-pool --recommend` flags).
@@ -167,10 +221,20 @@ pub struct Desired {
     pub cluster: String,
     pub features: Vec<String>,
     pub pools: Vec<PoolSpec>,
+    /// Pool name → the pools to try in turn when Azure has no capacity or quota for it
+    /// (`fallbackVmSizes`), validated like the pool itself.
+    pub fallbacks: BTreeMap<String, Vec<PoolSpec>>,
     /// `Some` when the operator is to be installed.
     pub operator: Option<OperatorConfig>,
     /// `Some(wanted)` when the file says anything about KAITO.
     pub kaito: Option<bool>,
+    /// Per pool name, the `Difference` fields the file leaves out (a default for new pools
+    /// filled them in). They are never compared with an existing pool: a new pool's default
+    /// never changes an existing one.
+    pub implicit: BTreeMap<String, Vec<&'static str>>,
+    /// Per pool name, a rule only a new pool must meet (an OS SKU AKS no longer provisions
+    /// for the size): refused if the pool is absent, not if it exists as the file says.
+    pub new_only: BTreeMap<String, ConfigError>,
 }
 
 /// A bad file: where, what, and the fix. Exit 2.
@@ -194,17 +258,19 @@ impl Source<'_> {
     /// An error at `path` (e.g. `pools[1].vmSize`), or at its nearest parent.
     pub fn error(&self, path: &str, message: impl Into<String>, hint: Option<String>) -> ConfigError {
         let (line, column) = locate(self.text, &parse_path(path)).unwrap_or((1, 1));
-        ConfigError { file: self.name.clone(), line, column, message: format!("{path}: {}", message.into()), hint }
+        let message = clip_message(&format!("{path}: {}", message.into()));
+        ConfigError { file: self.name.clone(), line, column, message, hint }
     }
 }
 
 /// Parse the file (YAML, or JSON, which YAML reads too). Unknown keys and wrong types are
 /// errors with the position serde_yaml_ng reports.
 pub fn parse(src: &Source<'_>) -> Result<GpuConfig, ConfigError> {
+    check_expanded_size(src)?;
     let cfg: GpuConfig = serde_yaml_ng::from_str(src.text).map_err(|e| {
         let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
         let text = e.to_string();
-        let message = text.split(" at line ").next().unwrap_or(&text).to_owned();
+        let message = clip_message(text.split(" at line ").next().unwrap_or(&text));
         ConfigError {
             file: src.name.clone(),
             line,
@@ -224,6 +290,94 @@ pub fn parse(src: &Source<'_>) -> Result<GpuConfig, ConfigError> {
         return Err(src.error("kind", format!("{:?} is not supported", cfg.kind), Some(format!("use kind: {KIND}"))));
     }
     Ok(cfg)
+}
+
+/// The most text a file may expand to through YAML aliases (`*a` repeats what `&a` names).
+pub const MAX_EXPANDED: usize = 16 << 20;
+
+/// Refuse a document whose aliases expand it beyond [`MAX_EXPANDED`] bytes, before anything
+/// builds the expanded values: a walk that only counts lengths.
+fn check_expanded_size(src: &Source<'_>) -> Result<(), ConfigError> {
+    use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+    struct Count<'a>(&'a std::cell::Cell<usize>);
+    impl Count<'_> {
+        fn add<E: serde::de::Error>(&self, n: usize) -> Result<(), E> {
+            self.0.set(self.0.get().saturating_add(n));
+            if self.0.get() > MAX_EXPANDED {
+                return Err(E::custom(format!(
+                    "the document expands to more than {} MiB through YAML aliases",
+                    MAX_EXPANDED >> 20
+                )));
+            }
+            Ok(())
+        }
+    }
+    impl<'de> DeserializeSeed<'de> for Count<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Count<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any YAML value")
+        }
+        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+            self.add(8)
+        }
+        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+            self.add(8)
+        }
+        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+            self.add(8)
+        }
+        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+            self.add(8)
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<(), E> {
+            self.add(v.len() + 8)
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+            self.add(8)
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<(), E> {
+            self.add(8)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<(), A::Error> {
+            while s.next_element_seed(Count(self.0))?.is_some() {
+                self.add(8)?;
+            }
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<(), A::Error> {
+            while m.next_key_seed(Count(self.0))?.is_some() {
+                m.next_value_seed(Count(self.0))?;
+                self.add(8)?;
+            }
+            Ok(())
+        }
+    }
+    let total = std::cell::Cell::new(0);
+    let de = serde_yaml_ng::Deserializer::from_str(src.text);
+    match Count(&total).deserialize(de) {
+        Ok(()) => Ok(()),
+        // Any other problem is reported by the typed parse, with its own position.
+        Err(e) if !e.to_string().contains("through YAML aliases") => Ok(()),
+        Err(e) => {
+            let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+            Err(ConfigError {
+                file: src.name.clone(),
+                line,
+                column,
+                message: format!("the document expands to more than {} MiB through YAML aliases", MAX_EXPANDED >> 20),
+                hint: Some("write the values out instead of repeating them through aliases".into()),
+            })
+        }
+    }
 }
 
 /// The file field a `create-pool` flag error names (`--vm-size` → `vmSize`).
@@ -263,19 +417,40 @@ pub fn validate(
     subscription: &str,
     pick: &Picker<'_>,
 ) -> Result<Desired, ConfigError> {
+    // The names go into every request URL: checked even when the file has no pools.
+    check_resource_group(&cfg.cluster.resource_group)
+        .map_err(|e| src.error("cluster.resourceGroup", strip_flag(&e.message), e.hint))?;
+    check_cluster(&cfg.cluster.name).map_err(|e| src.error("cluster.name", strip_flag(&e.message), e.hint))?;
     for (i, f) in cfg.features.iter().enumerate() {
         if f.is_empty() || !f.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-            return Err(src.error(&format!("features[{i}]"), format!("{f:?} is not a feature name"), None));
+            return Err(src.error(&format!("features[{i}]"), format!("{} is not a feature name", clip(f)), None));
+        }
+        if let Some(known) = crate::plan::features::misspelling_of(crate::plan::features::NAMESPACE, f) {
+            return Err(src.error(
+                &format!("features[{i}]"),
+                format!("{f} is not a feature this version knows"),
+                Some(format!("did you mean {known}?")),
+            ));
         }
     }
     let installs_operator = cfg.operator.as_ref().is_some_and(|o| o.install);
     let mut pools = Vec::new();
+    let mut fallbacks = BTreeMap::new();
+    let mut implicit = BTreeMap::new();
+    let mut new_only = BTreeMap::new();
     for (i, p) in cfg.pools.iter().enumerate() {
         let at = format!("pools[{i}]");
         if cfg.pools[..i].iter().any(|q| q.name == p.name) {
             return Err(src.error(&format!("{at}.name"), format!("pool {} is listed twice", p.name), None));
         }
-        let spec = pool_spec(catalog, src, cfg, p, &at, subscription, installs_operator, pick)?;
+        let (spec, for_new, more) = pool_spec(catalog, src, cfg, p, &at, subscription, installs_operator, pick)?;
+        if !more.is_empty() {
+            fallbacks.insert(spec.name.clone(), more);
+        }
+        implicit.insert(p.name.clone(), implicit_fields(p));
+        if let Some(e) = for_new {
+            new_only.insert(p.name.clone(), e);
+        }
         pools.push(spec);
     }
     if let Some(o) = &cfg.operator {
@@ -299,12 +474,66 @@ pub fn validate(
         cluster: cfg.cluster.name.clone(),
         features: cfg.features.clone(),
         pools,
+        fallbacks,
         operator: cfg.operator.clone().filter(|o| o.install),
         kaito: cfg.kaito.as_ref().map(|k| k.enabled),
+        implicit,
+        new_only,
     })
 }
 
-/// One pool → `PoolRequest` → `PoolSpec::validate`, the same checks as `create-pool`.
+/// The fields of a pool the file does not state, which a new pool gets by default.
+fn implicit_fields(p: &PoolConfig) -> Vec<&'static str> {
+    // The file has no `mode`: apply creates User pools, and leaves an existing pool's mode.
+    let mut out = vec!["mode"];
+    if p.gpu_driver.is_none() {
+        out.push("gpuProfile.driver");
+    }
+    if p.taints.is_none() {
+        out.push("nodeTaints");
+    }
+    if p.eviction_policy.is_none() {
+        out.push("scaleSetEvictionPolicy");
+    }
+    if p.spot_max_price.is_none() {
+        out.push("spotMaxPrice");
+    }
+    out
+}
+
+/// Values the `create-pool` flags would split or that are not numbers: errors at their line.
+fn check_values(src: &Source<'_>, p: &PoolConfig, at: &str) -> Result<(), ConfigError> {
+    for (field, map) in [("tags", &p.tags), ("labels", &p.labels)] {
+        for (k, v) in map {
+            if k.contains([',', '=']) || v.contains(',') {
+                return Err(src.error(
+                    &format!("{at}.{field}.{k}"),
+                    format!(
+                        "{}={} contains a comma or an = in the key: it would be read as two entries",
+                        clip(k),
+                        clip(v)
+                    ),
+                    Some("AKS tags and labels cannot hold a comma; use another separator such as ; or _".into()),
+                ));
+            }
+        }
+    }
+    let price = p.recommend.as_ref().and_then(|r| r.max_price_per_hour);
+    if let Some(x) = price.filter(|x| !x.is_finite() || *x <= 0.0) {
+        return Err(src.error(
+            &format!("{at}.recommend.maxPricePerHour"),
+            format!("{x} is not a price: write a positive number of USD per hour"),
+            None,
+        ));
+    }
+    if let Some(x) = p.spot_max_price.filter(|x| x.is_nan()) {
+        return Err(src.error(&format!("{at}.spotMaxPrice"), format!("{x} is not a price"), None));
+    }
+    Ok(())
+}
+
+/// One pool → `PoolRequest` → `PoolSpec::validate`, the same checks as `create-pool`. Returns
+/// the pool's spec, the refusal kept for a new pool only, and the failover candidates after it.
 #[allow(clippy::too_many_arguments)]
 fn pool_spec(
     catalog: &Catalog,
@@ -315,8 +544,9 @@ fn pool_spec(
     subscription: &str,
     installs_operator: bool,
     pick: &Picker<'_>,
-) -> Result<PoolSpec, ConfigError> {
+) -> Result<(PoolSpec, Option<ConfigError>, Vec<PoolSpec>), ConfigError> {
     check_pool_name(&p.name).map_err(|e| src.error(&format!("{at}.name"), e.message, e.hint))?;
+    check_values(src, p, at)?;
     let vm_size = match (&p.vm_size, &p.recommend) {
         (Some(s), None) => s.clone(),
         (None, Some(r)) => pick(p, r).map_err(|m| src.error(&format!("{at}.recommend"), m, None))?,
@@ -355,13 +585,37 @@ fn pool_spec(
         max_pods: p.max_pods,
         os_disk_type: typed.os_disk_type,
         tags: p.tags.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+        capacity_reservation_group: p.capacity_reservation_group.clone(),
         overrides: cfg.overrides.clone(),
     };
-    PoolSpec::validate(catalog, &req).map_err(|e: SpecError| {
+    let to_config = |e: SpecError| {
         let field = field_of_flag(e.flag);
         let path = if field.starts_with("cluster.") || field == "overrides" { field } else { format!("{at}.{field}") };
         src.error(&path, strip_flag(&e.message), e.hint)
-    })
+    };
+    let more: Vec<PoolSpec> = if p.fallback_vm_sizes.is_empty() {
+        Vec::new()
+    } else {
+        crate::plan::failover::candidates(catalog, &req, &p.fallback_vm_sizes)
+            .map_err(|e| src.error(&format!("{at}.fallbackVmSizes"), strip_flag(&e.message), e.hint))?
+            .into_iter()
+            .skip(1)
+            .collect()
+    };
+    match PoolSpec::validate(catalog, &req) {
+        Ok(spec) => Ok((spec, None, more)),
+        // A new pool's OS SKU rules do not bind a pool that already exists (whatever `export`
+        // wrote, `apply` accepts): the file's value is kept to compare, and the refusal
+        // applies only if the pool has to be created.
+        Err(e) if e.flag == "--os-sku" && req.os_sku.is_some() => {
+            let for_new = to_config(e);
+            let mut spec =
+                PoolSpec::validate(catalog, &PoolRequest { os_sku: None, ..req.clone() }).map_err(to_config)?;
+            spec.os_sku.clone_from(&p.os_sku);
+            Ok((spec, Some(for_new), more))
+        }
+        Err(e) => Err(to_config(e)),
+    }
 }
 
 /// The value among `all` whose `name` is `text` (any case): the name tables the CLI's flags use.
@@ -547,11 +801,73 @@ pools:
         assert_eq!(ok.pools[0].gpu_driver, Some("None"), "the operator installs the driver, as create-pool");
     }
 
+    #[test]
+    fn values_the_flags_would_split_or_drop_are_errors_with_the_line() {
+        let e = check(&GOOD.replace("labels: {team: ml}", "labels: {team: ml}\n    tags: {owner: \"ml,team=x\"}"))
+            .expect_err("comma in a tag value");
+        assert_eq!(e.line, 11, "{e}");
+        assert!(e.message.starts_with("pools[0].tags") && e.message.contains("comma"), "{e}");
+        let e = check(&GOOD.replace("labels: {team: ml}", "labels:\n      team: ml\n      team: ops"))
+            .expect_err("duplicate label");
+        assert!(e.message.contains("given twice"), "{e}");
+        assert!((10..=12).contains(&e.line), "{e}");
+        let text = GOOD.replace(
+            "    vmSize: Standard_NC24ads_A100_v4\n",
+            "    recommend: {model: llama-3.1-8b, maxPricePerHour: .nan}\n",
+        );
+        let e = check(&text).expect_err("NaN price");
+        assert_eq!(e.line, 6, "{e}");
+        assert!(e.message.contains("maxPricePerHour") && e.message.contains("not a price"), "{e}");
+    }
+
+    #[test]
+    fn cluster_names_are_checked_without_pools() {
+        let text = "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: \"c1/../x\"}\n";
+        let e = check(text).expect_err("bad cluster name");
+        assert!(e.message.starts_with("cluster.name"), "{e}");
+        let e = check(&text.replace("c1/../x", "c1").replace("rg,", "\"r?g\",")).expect_err("bad group");
+        assert!(e.message.starts_with("cluster.resourceGroup"), "{e}");
+    }
+
+    #[test]
+    fn aliases_cannot_expand_without_bound_and_huge_values_are_not_echoed() {
+        let long = "x".repeat(1 << 20);
+        let mut text = format!("apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\nfeatures: [&a \"{long}\"");
+        for _ in 0..40 {
+            text.push_str(", *a");
+        }
+        text.push_str("]\n");
+        let e = check(&text).expect_err("too large");
+        assert!(e.message.contains("expands to more than"), "{}", &e.message[..e.message.len().min(300)]);
+        let text = format!("apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\nfeatures: [\"{long}!\"]\n");
+        let e = check(&text).expect_err("not a name");
+        assert!(e.message.len() < 400, "the value is echoed: {} bytes", e.message.len());
+    }
+
+    #[test]
+    fn fields_the_file_leaves_out_are_implicit() {
+        let d = check(GOOD).expect("valid");
+        assert_eq!(d.implicit["gpunp"], ["mode", "scaleSetEvictionPolicy", "spotMaxPrice"]);
+        let d =
+            check(&GOOD.replace("    gpuDriver: Install\n", "").replace("    taints: [\"sku=gpu:NoSchedule\"]\n", ""))
+                .expect("valid");
+        assert!(d.implicit["gpunp"].contains(&"gpuProfile.driver") && d.implicit["gpunp"].contains(&"nodeTaints"));
+    }
+
+    #[test]
+    fn a_misspelled_feature_gets_a_did_you_mean() {
+        let e = check(&(GOOD.to_owned() + "features: [WindowsGPUPrevew]\n")).expect_err("misspelled");
+        assert!(e.message.starts_with("features[0]"), "{e}");
+        assert_eq!(e.hint.as_deref(), Some("did you mean WindowsGPUPreview?"));
+    }
+
     /// `overrides:` turns a catalog refusal into a warning; an unknown id points at `overrides`.
     #[test]
     fn overrides_turn_catalog_refusals_into_warnings() {
         let text = GOOD.replace("    gpuDriver: Install\n", "    gpuDriver: Install\n    osSku: AzureLinux\n");
-        let e = check(&text).expect_err("the catalog lists AzureLinux3 only for A100");
+        // The refusal binds a new pool only (an existing pool exported with it round-trips).
+        let d = check(&text).expect("valid for an existing pool");
+        let e = &d.new_only["gpunp"];
         assert!(
             e.message.contains("AzureLinux")
                 && e.hint.as_deref().unwrap_or("").contains("--override catalog-size-os-skus"),

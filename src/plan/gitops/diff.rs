@@ -22,8 +22,13 @@ pub struct Live {
     pub pools: Vec<Value>,
     /// States of `Desired::features`, in order (`None`: the feature does not exist).
     pub features: Vec<Option<String>>,
+    /// The resource provider's `registrationState`, read when the file names features.
+    pub provider: Option<String>,
     /// The GPU Operator release, when the file installs it (`None`: not read).
     pub operator: Option<State>,
+    /// How the operator would be installed, when it matters to the reader (e.g. "AKS manages
+    /// the driver on these pools: the operator's driver is disabled").
+    pub operator_note: Option<String>,
 }
 
 /// Per resource.
@@ -34,6 +39,10 @@ pub enum Action {
     NoChange,
     Scale,
     Refused,
+    /// The resource is `Failed` in Azure: never "no change", never built on.
+    Failed,
+    /// Not read, with the reason (e.g. reading it needs a write such as a runCommand POST).
+    NotChecked,
 }
 
 impl Action {
@@ -44,6 +53,8 @@ impl Action {
             Action::NoChange => "no change",
             Action::Scale => "scale",
             Action::Refused => "refused",
+            Action::Failed => "failed",
+            Action::NotChecked => "not checked",
         }
     }
 }
@@ -84,14 +95,31 @@ const COUNT_FIELDS: &[&str] = &["count", "minCount", "maxCount", "enableAutoScal
 pub fn diff(d: &Desired, live: &Live) -> Vec<Change> {
     let mut out = Vec::new();
     for (i, f) in d.features.iter().enumerate() {
-        out.push(feature(f, live.features.get(i).cloned().flatten().as_deref(), live.features.len() > i));
+        let mut c = feature(f, live.features.get(i).cloned().flatten().as_deref(), live.features.len() > i);
+        match &live.provider {
+            Some(p)
+                if c.action == Action::NoChange
+                    && c.detail == "Registered"
+                    && !p.eq_ignore_ascii_case("Registered") =>
+            {
+                c.action = Action::Create;
+                c.detail = format!("Registered, but the provider is {p}: re-register Microsoft.ContainerService");
+            }
+            _ => {}
+        }
+        out.push(c);
     }
     for spec in &d.pools {
         let have = live.pools.iter().find(|p| p["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.name)));
-        out.push(pool(d, spec, have));
+        let implicit = d.implicit.get(&spec.name).map_or(&[][..], Vec::as_slice);
+        out.push(pool(d, spec, have, implicit));
     }
     if let Some(o) = &d.operator {
-        out.push(operator(o, live.operator.as_ref()));
+        let mut c = operator(o, live.operator.as_ref());
+        if let Some(n) = &live.operator_note {
+            c.detail = format!("{}; {n}", c.detail);
+        }
+        out.push(c);
     }
     if let Some(want) = d.kaito {
         let on = kaito_enabled(&live.cluster);
@@ -128,6 +156,12 @@ fn operator(o: &super::config::OperatorConfig, state: Option<&State>) -> Change 
         Some(State::Unread(why)) => {
             Change::new("operator", name, Action::Create, format!("release not read ({why}): {install} (idempotent)"))
         }
+        Some(State::NotChecked(why)) => Change::new(
+            "operator",
+            name,
+            Action::NotChecked,
+            format!("not checked: {why}; apply reads the release first and runs {install} only if it differs"),
+        ),
         None => Change::new("operator", name, Action::Create, format!("release not read: {install} (idempotent)")),
         Some(State::Refused { message, hint }) => {
             let mut c = Change::new("operator", name, Action::Refused, message.clone());
@@ -140,12 +174,19 @@ fn operator(o: &super::config::OperatorConfig, state: Option<&State>) -> Change 
 fn feature(name: &str, state: Option<&str>, read: bool) -> Change {
     match state {
         _ if !read => Change::new("feature", name, Action::Create, "register (state not read)"),
-        None => Change::new(
-            "feature",
-            name,
-            Action::NoChange,
-            "not found: most likely generally available, nothing to register",
-        ),
+        None if crate::plan::features::went_ga(crate::plan::features::NAMESPACE, name) => {
+            Change::new("feature", name, Action::NoChange, "not found: generally available, nothing to register")
+        }
+        None => {
+            let mut c = Change::new(
+                "feature",
+                name,
+                Action::Refused,
+                "not found in Azure, and not known to have gone generally available",
+            );
+            c.hint = Some("check the name: az feature list --namespace Microsoft.ContainerService -o table".into());
+            c
+        }
         Some(s) if s.eq_ignore_ascii_case("Registered") => Change::new("feature", name, Action::NoChange, "Registered"),
         Some(s) if s.eq_ignore_ascii_case("Pending") => {
             let mut c = Change::new("feature", name, Action::Refused, "Pending: Microsoft has to approve it");
@@ -156,26 +197,64 @@ fn feature(name: &str, state: Option<&str>, read: bool) -> Change {
     }
 }
 
-fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>) -> Change {
+fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -> Change {
     let Some(have) = have else {
+        if let Some(e) = d.new_only.get(&spec.name) {
+            let mut c =
+                Change::new("pool", &spec.name, Action::Refused, format!("a new pool cannot be created so: {e}"));
+            c.hint.clone_from(&e.hint);
+            return c;
+        }
         let nodes = match spec.autoscale {
             Some((a, b)) => format!("autoscaler {a}–{b}"),
             None => format!("{} node(s)", spec.count),
         };
         return Change::new("pool", &spec.name, Action::Create, format!("{}, {nodes}", spec.size.name));
     };
-    let diffs = spec.diff(have);
+    let typed = crate::resources::parse::<crate::resources::AgentPool>(have, &format!("agent pool {}", spec.name));
+    let failure = typed.and_then(|p| {
+        let failed = p.state()? == crate::resources::ProvisioningState::Failed;
+        Ok(failed.then(|| {
+            p.provisioning_error().unwrap_or_else(|| "Azure gave no error detail (see the pool's activity log)".into())
+        }))
+    });
+    match failure {
+        Err(e) => return Change::new("pool", &spec.name, Action::Refused, format!("cannot read the pool: {e}")),
+        Ok(Some(why)) => {
+            let mut c = Change::new("pool", &spec.name, Action::Failed, format!("Failed in Azure: {why}"));
+            c.hint = Some(format!(
+                "nothing is built on a Failed pool. Retry its last operation with az aks nodepool update -g {} --cluster-name {} -n {} (or delete it yourself and apply again)",
+                d.resource_group, d.cluster, spec.name
+            ));
+            return c;
+        }
+        Ok(None) => {}
+    }
+    let mut diffs = spec.diff(have);
+    diffs.retain(|x| !implicit.contains(&x.field));
     if diffs.is_empty() {
         return Change::new("pool", &spec.name, Action::NoChange, format!("{} as in the file", spec.size.name));
     }
     let listed =
         diffs.iter().map(|x| format!("{} {} → {}", x.field, x.existing, x.wanted)).collect::<Vec<_>>().join("; ");
     if diffs.iter().all(|x| COUNT_FIELDS.contains(&x.field)) {
-        let mut c = Change::new("pool", &spec.name, Action::Scale, listed);
-        c.scale = Some(match spec.autoscale {
+        let how = match spec.autoscale {
             Some((min, max)) => Scale::Autoscale { min, max },
             None => Scale::Count(spec.count),
-        });
+        };
+        // The same check `pool scale` (and so apply) makes: refused here, not promised.
+        if let Err(why) = crate::plan::cluster::scale_pool(have, how) {
+            let mut c =
+                Change::new("pool", &spec.name, Action::Refused, format!("{listed}: apply cannot scale it: {why}"));
+            c.hint = Some(format!(
+                "turn the autoscaler off first (az aks nodepool update -g {} --cluster-name {} -n {} --disable-cluster-autoscaler), or write minCount/maxCount in the file",
+                d.resource_group, d.cluster, spec.name
+            ));
+            c.differences = diffs;
+            return c;
+        }
+        let mut c = Change::new("pool", &spec.name, Action::Scale, listed);
+        c.scale = Some(how);
         c.differences = diffs;
         return c;
     }
@@ -197,9 +276,10 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>) -> Change {
     c
 }
 
-/// True when some resource would change (create, scale, or a refusal to report).
+/// True when some resource would change (create, scale, or a refusal or failure to report).
+/// "Not checked" is no difference: it is said, with its reason, in the output.
 pub fn changes(c: &[Change]) -> bool {
-    c.iter().any(|x| x.action != Action::NoChange)
+    c.iter().any(|x| !matches!(x.action, Action::NoChange | Action::NotChecked))
 }
 
 #[cfg(test)]
@@ -219,8 +299,11 @@ mod tests {
             cluster: spec.cluster.clone(),
             features: vec!["WindowsGPUPreview".into()],
             pools: vec![spec],
+            fallbacks: Default::default(),
             operator: None,
             kaito: Some(true),
+            implicit: Default::default(),
+            new_only: Default::default(),
         }
     }
 
@@ -241,7 +324,7 @@ mod tests {
             cluster: json!({"properties": {"aiToolchainOperatorProfile": {"enabled": true}, "oidcIssuerProfile": {"enabled": true}}}),
             pools: vec![live_pool(&d)],
             features: vec![Some("Registered".into())],
-            operator: None,
+            ..Live::default()
         };
         let c = diff(&d, &live);
         assert!(!changes(&c), "{c:?}");
@@ -251,11 +334,12 @@ mod tests {
     fn counts_scale_and_immutable_fields_are_refused() {
         let d = desired(|r| r.count = Some(3));
         let mut have = live_pool(&desired(|_| {}));
-        let c = diff(&d, &Live { pools: vec![have.clone()], features: vec![None], ..Live::default() });
+        let c =
+            diff(&d, &Live { pools: vec![have.clone()], features: vec![Some("Registered".into())], ..Live::default() });
         assert_eq!(c[1].action, Action::Scale, "{c:?}");
         assert_eq!(c[1].scale, Some(Scale::Count(3)));
         have["properties"]["vmSize"] = json!("Standard_NC48ads_A100_v4");
-        let c = diff(&d, &Live { pools: vec![have], features: vec![None], ..Live::default() });
+        let c = diff(&d, &Live { pools: vec![have], features: vec![Some("Registered".into())], ..Live::default() });
         assert_eq!(c[1].action, Action::Refused);
         assert!(c[1].detail.contains("vmSize"), "{}", c[1].detail);
         let hint = c[1].hint.as_deref().expect("hint");
@@ -271,5 +355,92 @@ mod tests {
             ..Live::default()
         };
         assert_eq!(diff(&d, &live).last().map(|c| c.action), Some(Action::Refused));
+    }
+
+    #[test]
+    fn an_existing_pool_without_gpu_profile_is_adopted_as_it_is() {
+        // A pool created before gpuProfile existed; the file (as export writes it) names no driver.
+        let text = "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n    vmSize: Standard_NC24ads_A100_v4\n    count: 1\n    taints: []\noperator: {install: true}\n";
+        let src = super::super::config::Source { name: "f.yaml".into(), text };
+        let cfg = super::super::config::parse(&src).expect("parse");
+        let pick =
+            |_: &super::super::config::PoolConfig, _: &super::super::config::RecommendConfig| Err("no".to_owned());
+        let d = super::super::config::validate(&Catalog::bundled().expect("catalog"), &src, &cfg, "sub", &pick)
+            .expect("valid");
+        assert_eq!(d.pools[0].gpu_driver, Some("None"), "a new pool would get the operator's driver");
+        let have = json!({"name": "gpu", "properties": {"vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "System",
+            "osType": "Linux", "provisioningState": "Succeeded"}});
+        let live = Live { pools: vec![have], operator_note: Some("AKS manages the driver".into()), ..Live::default() };
+        let c = diff(&d, &live);
+        assert_eq!(c[0].action, Action::NoChange, "{c:?}");
+        assert!(c[1].detail.contains("AKS manages the driver"), "{c:?}");
+    }
+
+    #[test]
+    fn drift_in_every_field_the_file_holds_is_shown() {
+        let mut d = desired(|r| {
+            r.tags = vec!["team=ml".into()];
+            r.spot = true;
+            r.spot_max_price = Some(0.5);
+            r.eviction_policy = Some(crate::domain::EvictionPolicy::Deallocate);
+            r.kubernetes_version = Some(crate::catalog::KubeVersion::parse("1.31.2").expect("v"));
+        });
+        d.kaito = None;
+        let mut have = live_pool(&d);
+        let same =
+            diff(&d, &Live { pools: vec![have.clone()], features: vec![Some("Registered".into())], ..Live::default() });
+        assert!(!changes(&same), "{same:?}");
+        have["properties"]["tags"] = json!({"team": "ops"});
+        have["properties"]["spotMaxPrice"] = json!(0.9);
+        have["properties"]["scaleSetEvictionPolicy"] = json!("Delete");
+        have["properties"]["orchestratorVersion"] = json!("1.30.1");
+        let c = diff(&d, &Live { pools: vec![have], features: vec![Some("Registered".into())], ..Live::default() });
+        for f in ["tags", "spotMaxPrice", "scaleSetEvictionPolicy", "orchestratorVersion"] {
+            assert!(c[1].detail.contains(f), "{f}: {}", c[1].detail);
+        }
+        assert_eq!(c[1].action, Action::Refused);
+    }
+
+    #[test]
+    fn a_scale_apply_cannot_do_is_refused_in_diff() {
+        let d = desired(|r| r.count = Some(3));
+        let mut have = live_pool(&d);
+        have["properties"]["enableAutoScaling"] = json!(true);
+        have["properties"]["minCount"] = json!(1);
+        have["properties"]["maxCount"] = json!(3);
+        let c = diff(&d, &Live { pools: vec![have], features: vec![Some("Registered".into())], ..Live::default() });
+        assert_eq!(c[1].action, Action::Refused, "{c:?}");
+        assert!(c[1].detail.contains("autoscaler"), "{}", c[1].detail);
+    }
+
+    #[test]
+    fn a_failed_pool_is_failed_with_azures_error() {
+        let d = desired(|_| {});
+        let mut have = live_pool(&d);
+        have["properties"]["provisioningState"] = json!("Failed");
+        have["properties"]["status"] =
+            json!({"provisioningError": {"code": "AllocationFailed", "message": "no capacity"}});
+        let c = diff(&d, &Live { pools: vec![have], features: vec![Some("Registered".into())], ..Live::default() });
+        assert_eq!(c[1].action, Action::Failed);
+        assert!(c[1].detail.contains("AllocationFailed: no capacity"), "{}", c[1].detail);
+        assert!(changes(&c));
+    }
+
+    #[test]
+    fn the_provider_state_decides_too_and_unknown_features_are_not_ga() {
+        let mut d = desired(|_| {});
+        d.kaito = None;
+        let live = |p: &str, f: Option<&str>| Live {
+            pools: vec![live_pool(&desired(|_| {}))],
+            features: vec![f.map(str::to_owned)],
+            provider: Some(p.to_owned()),
+            ..Live::default()
+        };
+        assert!(!changes(&diff(&d, &live("Registered", Some("Registered")))));
+        let c = diff(&d, &live("Registering", Some("Registered")));
+        assert_eq!(c[0].action, Action::Create, "{c:?}");
+        assert!(c[0].detail.contains("provider is Registering"), "{}", c[0].detail);
+        let c = diff(&d, &live("Registered", None));
+        assert_eq!(c[0].action, Action::Refused, "not found is GA only for names known to be GA: {c:?}");
     }
 }

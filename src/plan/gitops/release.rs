@@ -29,6 +29,9 @@ pub enum State {
     Differs(Vec<String>),
     /// Could not be read (the reason); `apply` installs, which is idempotent.
     Unread(String),
+    /// Not read on purpose (the reason): reading it needs a write, which `diff` and dry runs
+    /// never send.
+    NotChecked(String),
     /// The install is refused for this cluster (runCommand disabled, mixed driver modes, …).
     Refused { message: String, hint: Option<String> },
 }

@@ -1,0 +1,320 @@
+//! `create-pool` with failover flags (`--fallback-vm-size`, `--recommend --failover`,
+//! `--fallback-on-demand`, `--max-attempts`): the candidates, the run, and the attempts table.
+
+use serde_json::{json, Value};
+
+use crate::arm::ArmClient;
+use crate::catalog::Catalog;
+use crate::cli::{CreatePoolArgs, Format};
+use crate::commands::{azure, Ctx};
+use crate::error::Error;
+use crate::output::{emit, table, Align, Printer, Shown};
+use crate::plan::agent_pool::PoolSpec;
+use crate::plan::failover::{self as plan, Outcome};
+use crate::provision::failover::{self, Attempt, Candidate, Failover, Policy, Stopped};
+use crate::provision::pool::CreateOptions;
+use crate::provision::Progress;
+
+/// How many ranked recommendations `--failover` considers (preflight skips do not count
+/// against `--max-attempts`, so there must be more candidates than attempts).
+const RANKED: u64 = 10;
+/// `--max-attempts` with `--failover` when not given.
+const DEFAULT_MAX_ATTEMPTS: u32 = 3;
+
+/// `aksgpu create-pool` with failover.
+pub fn run(
+    ctx: &Ctx,
+    catalog: &Catalog,
+    a: &CreatePoolArgs,
+    client: &ArmClient,
+    subscription: &str,
+    opts: CreateOptions,
+) -> anyhow::Result<()> {
+    let p = &ctx.printer;
+    for (on, flag) in [
+        (a.no_wait, "--no-wait"),
+        (a.install_operator, "--install-operator"),
+        (a.register_features, "--register-features"),
+    ] {
+        if on {
+            return Err(Error::usage(
+                format!("{flag} cannot be combined with failover (--fallback-vm-size, --failover, --fallback-on-demand, --max-attempts)"),
+                Some(format!("drop {flag}; after the pool exists, run the step on its own")),
+            )
+            .into());
+        }
+    }
+    let mut opts = opts;
+    let candidates = candidates(ctx, catalog, a, client, subscription, &mut opts)?;
+    let policy = Policy {
+        max_attempts: a.failover.max_attempts.or(a.failover.failover.then_some(DEFAULT_MAX_ATTEMPTS)),
+        fallback_on_demand: a.failover.fallback_on_demand,
+    };
+    if !a.yes && !a.dry_run {
+        if !p.interactive {
+            return Err(Error::usage(
+                "create-pool changes Azure and costs money; without a terminal it needs --yes",
+                Some("add --yes (or --dry-run to see the candidates first)".into()),
+            )
+            .into());
+        }
+        let sizes: Vec<&str> = candidates.iter().map(|c| c.size.name.as_str()).collect();
+        confirm(&format!(
+            "Create pool {} in cluster {}, trying {} in turn?",
+            a.at.name,
+            a.at.target.cluster,
+            sizes.join(" then ")
+        ))?;
+    }
+    let Some(first) = candidates.first().cloned() else {
+        return Err(Error::NoFit { message: "no candidate sizes".into(), hint: None }.into());
+    };
+    let progress = Progress::default();
+    let result = azure::run_with_spinner(p, &progress, Some(client), async |report| {
+        Ok(failover::create(client, catalog, candidates, &opts, policy, &report, &progress).await)
+    })?;
+    let base = azure::base_url(&a.at.arm);
+    match result {
+        Ok(Failover::Existing(outcome)) => {
+            p.note("note: the pool exists already, so there is nothing to fail over");
+            crate::commands::create_pool::render(p, a.output, catalog, &first, &outcome, base)?;
+            Ok(())
+        }
+        Ok(Failover::DryRun { candidates, plan, location }) => {
+            render_dry_run(p, a.output, &base, &candidates, &plan, location)
+        }
+        Ok(Failover::Done { attempts, created, location }) => {
+            render_done(p, a, subscription, &attempts, created, location.as_deref())
+        }
+        Err(Stopped { error, attempts }) => {
+            if !attempts.is_empty() {
+                p.note(&format!("attempts before the failure:\n{}", attempts_table(&attempts)));
+            }
+            Err(Error::from(error).into())
+        }
+    }
+}
+
+fn confirm(prompt: &str) -> Result<(), Error> {
+    let _interrupt = crate::wizard::catch_interrupt();
+    let yes = dialoguer::Confirm::new()
+        .with_prompt(prompt)
+        .default(false)
+        .interact()
+        .map_err(crate::wizard::prompt_error("reading the answer"))?;
+    if yes {
+        Ok(())
+    } else {
+        Err(Error::Interrupted { message: "not confirmed; nothing was changed".into(), hints: vec![] })
+    }
+}
+
+/// The validated candidates: `--vm-size` then each `--fallback-vm-size`, or the ranked
+/// recommendations in the cluster's region (read from the cluster when `--location` is not
+/// given and credentials exist).
+fn candidates(
+    ctx: &Ctx,
+    catalog: &Catalog,
+    a: &CreatePoolArgs,
+    client: &ArmClient,
+    subscription: &str,
+    opts: &mut CreateOptions,
+) -> Result<Vec<PoolSpec>, Error> {
+    let p = &ctx.printer;
+    let sizes: Vec<String> = match &a.vm_size {
+        Some(size) => {
+            // The same checks as without failover (stray workload flags, the size itself).
+            let facts = crate::commands::create_pool::ClusterFacts::default();
+            crate::commands::create_pool::spec(catalog, a, subscription, &facts, p)?;
+            std::iter::once(size.clone()).chain(a.failover.fallback_vm_sizes.iter().cloned()).collect()
+        }
+        None => {
+            if opts.location.is_none() && client.has_credentials() {
+                opts.location = cluster_location(ctx, a, client, subscription)?;
+            }
+            ranked(catalog, a, opts.location.as_deref(), p)?
+        }
+    };
+    let Some((first, rest)) = sizes.split_first() else {
+        return Err(Error::NoFit { message: "no candidate sizes".into(), hint: None });
+    };
+    let req = a.pool_request(subscription, first.clone(), a.pool.gpu_driver);
+    let specs = plan::candidates(catalog, &req, rest)
+        .map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
+    for n in specs.first().map(|s| s.notes.clone()).unwrap_or_default() {
+        p.note(&format!("note: {n}"));
+    }
+    Ok(specs)
+}
+
+/// The cluster's region, read with one GET.
+fn cluster_location(ctx: &Ctx, a: &CreatePoolArgs, client: &ArmClient, sub: &str) -> Result<Option<String>, Error> {
+    let url = crate::plan::with_api(
+        &crate::plan::cluster_path(sub, &a.at.target.resource_group, &a.at.target.cluster),
+        crate::arm::api::AKS,
+    );
+    let progress = Progress::default();
+    let cluster: Value = azure::run_with_spinner(&ctx.printer, &progress, Some(client), async |report| {
+        report("reading the cluster's region");
+        client.get_json::<Value>(&url).await.map_err(Error::from)
+    })?;
+    Ok(crate::plan::preflight::location(&cluster))
+}
+
+/// The ranked recommendations for the workload flags, priced in `region`.
+fn ranked(catalog: &Catalog, a: &CreatePoolArgs, region: Option<&str>, p: &Printer) -> Result<Vec<String>, Error> {
+    let mut ra = a.recommend_args();
+    ra.region = region.map(str::to_owned).or(ra.region);
+    ra.top = RANKED;
+    if !crate::commands::recommend::has_requirements(&ra) {
+        return Err(Error::usage(
+            "--recommend needs a workload description",
+            Some("add --workload and/or --model (or --gpu-memory-min), or pass --vm-size".into()),
+        ));
+    }
+    let list = crate::commands::recommend::ranked(catalog, &ra)?;
+    if list.is_empty() {
+        return Err(Error::NoFit {
+            message: "--recommend found no size that fits".into(),
+            hint: Some("run `aksgpu recommend` with the same flags to see why".into()),
+        });
+    }
+    p.note(&format!(
+        "failover candidates{}: {}",
+        region.map(|r| format!(" in {r}")).unwrap_or_default(),
+        list.join(", ")
+    ));
+    Ok(list)
+}
+
+fn zones_text(z: &[String]) -> String {
+    if z.is_empty() {
+        "-".to_owned()
+    } else {
+        z.join(",")
+    }
+}
+
+/// The attempts as a table for people.
+pub fn attempts_table(attempts: &[Attempt]) -> String {
+    let rows: Vec<Vec<String>> = attempts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            vec![
+                (i + 1).to_string(),
+                t.vm_size.clone(),
+                zones_text(&t.zones),
+                if t.spot { "spot" } else { "on-demand" }.to_owned(),
+                t.outcome.word().to_owned(),
+                t.code
+                    .clone()
+                    .unwrap_or_else(|| if t.outcome == Outcome::Created { "-" } else { "preflight" }.to_owned()),
+                t.message.clone(),
+            ]
+        })
+        .collect();
+    table(&["#", "VM SIZE", "ZONES", "PRIORITY", "OUTCOME", "CODE", "MESSAGE"], &[Align::Right], &rows)
+}
+
+fn render_dry_run(
+    p: &Printer,
+    format: Format,
+    base: &str,
+    candidates: &[Candidate],
+    plan: &crate::plan::Plan,
+    location: Option<String>,
+) -> anyhow::Result<()> {
+    let rows: Vec<Vec<String>> = candidates
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            vec![
+                (i + 1).to_string(),
+                c.vm_size.clone(),
+                zones_text(&c.zones),
+                if c.spot { "spot" } else { "on-demand" }.to_owned(),
+                c.preflight.clone(),
+                c.reason.clone().unwrap_or_default(),
+            ]
+        })
+        .collect();
+    let header = format!(
+        "Dry run: no change is made. Failover candidates, in order{}:\n{}\nA real run sends one create request at a time, in this order.",
+        location.as_deref().map(|l| format!(" (cluster in {l})")).unwrap_or_default(),
+        table(&["#", "VM SIZE", "ZONES", "PRIORITY", "PREFLIGHT", "REASON"], &[Align::Right], &rows).trim_end()
+    );
+    azure::render_plan(p, format, base, plan, &header, json!({"candidates": candidates}))?;
+    Ok(())
+}
+
+/// What to do next when no attempt created the pool.
+fn next_steps(attempts: &[Attempt], specs_by_size: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+    let mut steps = Vec::new();
+    if let Some(q) = attempts.iter().rev().find(|t| t.outcome == Outcome::Quota) {
+        if let Some(cmd) = specs_by_size(&q.vm_size) {
+            steps.push(format!("ask for quota: {cmd}"));
+        }
+    }
+    if attempts.iter().any(|t| t.outcome == Outcome::Capacity) {
+        steps.push(
+            "reserve capacity: `az capacity reservation group create …` and `az capacity reservation create --sku SIZE \
+             --capacity N …`, then pass --capacity-reservation-group ID"
+                .to_owned(),
+        );
+    }
+    steps.push("try another region: `aksgpu recommend … --region R` lists where the sizes are offered".to_owned());
+    steps
+}
+
+fn render_done(
+    p: &Printer,
+    a: &CreatePoolArgs,
+    sub: &str,
+    attempts: &[Attempt],
+    created: Option<Box<failover::Created>>,
+    location: Option<&str>,
+) -> anyhow::Result<()> {
+    let loc = location.unwrap_or("{cluster-location}").to_owned();
+    let quota_cmd = |size: &str| -> Option<String> {
+        let nodes = a.pool.max_count.or(a.pool.count).unwrap_or(1);
+        Some(format!("aksgpu quota request --subscription {sub} --location {loc} --vm-size {size} --nodes {nodes}"))
+    };
+    let table_text = attempts_table(attempts);
+    let Some(c) = created else {
+        let steps = next_steps(attempts, &quota_cmd);
+        let v = json!({"status": "failed", "attempts": attempts, "created": Value::Null, "location": location, "next_steps": steps});
+        let text = format!("No attempt created pool {}:\n{table_text}", a.at.name);
+        emit(p, a.output, &Shown::new(text, v))?;
+        let listed: Vec<String> = attempts
+            .iter()
+            .map(|t| {
+                format!("{} [{}] {}", t.vm_size, zones_text(&t.zones), t.code.as_deref().unwrap_or(t.outcome.word()))
+            })
+            .collect();
+        return Err(Error::NoFit {
+            message: format!("all {} attempt(s) failed: {}", attempts.len(), listed.join("; ")),
+            hint: Some(steps.join("\n")),
+        }
+        .into());
+    };
+    let (spec, pool) = (&c.spec, &c.pool);
+    let v = json!({
+        "status": "created",
+        "attempts": attempts,
+        "created": {"vm_size": spec.size.name, "zones": spec.zones, "spot": spec.spot},
+        "pool_id": pool["id"].as_str().map_or_else(|| spec.path(), str::to_owned),
+        "provisioning_state": crate::arm::lro::provisioning_state(pool),
+        "location": location,
+    });
+    let text = format!(
+        "Created pool {} in cluster {} as {} ({}) after {} attempt(s):\n{table_text}",
+        spec.name,
+        spec.cluster,
+        spec.size.name,
+        if spec.zones.is_empty() { "no zones".to_owned() } else { format!("zones {}", spec.zones.join(",")) },
+        attempts.len()
+    );
+    emit(p, a.output, &Shown::new(text, v))?;
+    Ok(())
+}

@@ -1,0 +1,188 @@
+//! Failover candidates for `create-pool` when Azure has no capacity or quota: which pools to
+//! try, in which order, and what to try after a failure. Pure.
+//!
+//! The order follows SkyPilot's failover provisioner (`sky/provision/provisioner.py`,
+//! `sky/backends/cloud_vm_ray_backend.py` `FailoverCloudErrorHandlerV2`): the size asked
+//! first, then each fallback (or each ranked recommendation); a capacity failure in a
+//! multi-zone request narrows to one zone at a time before moving to the next size, and a
+//! spot capacity failure moves to on-demand when asked. A size preflight already proves
+//! impossible (restricted SKU, too little quota) is skipped without a request.
+
+use serde::Serialize;
+
+use super::agent_pool::{PoolRequest, PoolSpec, SpecError};
+use super::preflight::{Facts, SizeVerdict};
+use crate::catalog::Catalog;
+
+/// How one attempt ended (the JSON `outcome`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// The pool was created.
+    Created,
+    /// Azure had no capacity (AllocationFailed, ZonalAllocationFailed, SkuNotAvailable, …).
+    Capacity,
+    /// Not enough vCPU quota (Azure said so, or preflight proved it without a request).
+    Quota,
+    /// Preflight: the size is not offered or is restricted for the subscription there.
+    Restricted,
+    /// Any other failure: failover stops.
+    Failed,
+}
+
+impl Outcome {
+    /// The word shown in tables.
+    pub fn word(self) -> &'static str {
+        match self {
+            Outcome::Created => "created",
+            Outcome::Capacity => "capacity",
+            Outcome::Quota => "quota",
+            Outcome::Restricted => "restricted",
+            Outcome::Failed => "failed",
+        }
+    }
+}
+
+/// What makes two attempts the same request: size, zones and priority.
+pub type Key = (String, Vec<String>, bool);
+
+/// The identity of a candidate: never send the same one twice.
+pub fn key(spec: &PoolSpec) -> Key {
+    let mut zones = spec.zones.clone();
+    zones.sort();
+    (spec.size.name.to_ascii_lowercase(), zones, spec.spot)
+}
+
+/// The candidates in order: `req` as asked, then the same request with each of `fallbacks`
+/// as its size. Every candidate is validated like `--vm-size` (a fallback the pool's other
+/// flags rule out is a usage error, found before anything is sent).
+pub fn candidates(catalog: &Catalog, req: &PoolRequest, fallbacks: &[String]) -> Result<Vec<PoolSpec>, SpecError> {
+    let mut out: Vec<PoolSpec> = Vec::new();
+    for size in std::iter::once(&req.vm_size).chain(fallbacks) {
+        let r = PoolRequest { vm_size: size.clone(), ..req.clone() };
+        let spec = PoolSpec::validate(catalog, &r).map_err(|e| SpecError {
+            message: if size == &req.vm_size { e.message } else { format!("fallback {size}: {}", e.message) },
+            ..e
+        })?;
+        if !out.iter().any(|s| key(s) == key(&spec)) {
+            out.push(spec);
+        }
+    }
+    Ok(out)
+}
+
+/// What to try right after `spec` failed with `outcome`, before the next candidate:
+/// - a spot capacity failure with `fallback_on_demand`: the same size and zones on-demand;
+/// - a capacity failure in several zones: each zone alone, in the order given;
+/// - several zones of which preflight found some restricted: each zone alone too (the
+///   restricted ones are then skipped on their own, the others tried).
+pub fn follow_ups(spec: &PoolSpec, outcome: Outcome, fallback_on_demand: bool) -> Vec<PoolSpec> {
+    if !matches!(outcome, Outcome::Capacity | Outcome::Restricted) {
+        return Vec::new();
+    }
+    if outcome == Outcome::Capacity && spec.spot && fallback_on_demand {
+        let mut on_demand = spec.clone();
+        on_demand.spot = false;
+        on_demand.spot_max_price = None;
+        on_demand.eviction_policy = None;
+        return vec![on_demand];
+    }
+    if spec.zones.len() > 1 {
+        return spec
+            .zones
+            .iter()
+            .map(|z| {
+                let mut one = spec.clone();
+                one.zones = vec![z.clone()];
+                one
+            })
+            .collect();
+    }
+    Vec::new()
+}
+
+/// Preflight's word on one candidate, as an outcome and reason (`None`: go ahead). With a
+/// capacity reservation group, a size it cannot hold is `restricted` too.
+pub fn preflight(spec: &PoolSpec, facts: &Facts) -> Option<(Outcome, String)> {
+    if let Some(r) = &facts.reservation {
+        let loc = super::preflight::location(&facts.cluster).unwrap_or_default();
+        if let Err(refusal) = super::preflight::check_reservation(spec, r, &loc) {
+            return Some((Outcome::Restricted, refusal.message));
+        }
+    }
+    match super::preflight::size_verdict(spec, facts) {
+        SizeVerdict::Go => None,
+        SizeVerdict::Restricted(r) => Some((Outcome::Restricted, r.message)),
+        SizeVerdict::Quota(r) => Some((Outcome::Quota, r.message)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn req(f: impl FnOnce(&mut PoolRequest)) -> PoolRequest {
+        let mut r = PoolRequest::example("Standard_NC24ads_A100_v4");
+        f(&mut r);
+        r
+    }
+
+    fn names(specs: &[PoolSpec]) -> Vec<(String, Vec<String>, bool)> {
+        specs.iter().map(|s| (s.size.name.clone(), s.zones.clone(), s.spot)).collect()
+    }
+
+    #[test]
+    fn candidates_are_the_size_then_each_fallback_once() {
+        let c = Catalog::bundled().expect("catalog");
+        let fallbacks = ["Standard_NC4as_T4_v3".to_owned(), "Standard_NC24ads_A100_v4".to_owned()];
+        let got = candidates(&c, &req(|_| {}), &fallbacks).expect("valid");
+        assert_eq!(
+            names(&got),
+            [("Standard_NC24ads_A100_v4".into(), vec![], false), ("Standard_NC4as_T4_v3".into(), vec![], false)]
+        );
+        let e = candidates(&c, &req(|r| r.mig_profile = Some("MIG1g".into())), &fallbacks[..1]).expect_err("no MIG");
+        assert!(e.message.starts_with("fallback Standard_NC4as_T4_v3:"), "{}", e.message);
+    }
+
+    #[test]
+    fn capacity_in_several_zones_narrows_zone_by_zone_and_spot_moves_on_demand() {
+        let c = Catalog::bundled().expect("catalog");
+        let zonal = &candidates(&c, &req(|r| r.zones = vec!["1,2,3".into()]), &[]).expect("valid")[0];
+        let next = follow_ups(zonal, Outcome::Capacity, false);
+        assert_eq!(next.iter().map(|s| s.zones.clone()).collect::<Vec<_>>(), [["1"], ["2"], ["3"]]);
+        assert!(follow_ups(&next[0], Outcome::Capacity, false).is_empty(), "one zone has no narrower request");
+        assert!(follow_ups(zonal, Outcome::Quota, false).is_empty(), "quota is not about zones");
+        assert_eq!(follow_ups(zonal, Outcome::Restricted, false).len(), 3, "some zones may be open");
+        let spot = &candidates(&c, &req(|r| r.spot = true), &[]).expect("valid")[0];
+        let od = follow_ups(spot, Outcome::Capacity, true);
+        assert_eq!(names(&od), [("Standard_NC24ads_A100_v4".into(), vec![], false)]);
+        assert!(od[0].body()["properties"].get("scaleSetPriority").is_none());
+        assert!(follow_ups(spot, Outcome::Capacity, false).is_empty());
+    }
+
+    #[test]
+    fn preflight_marks_restricted_and_quota_short_sizes() {
+        let c = Catalog::bundled().expect("catalog");
+        let spec = &candidates(&c, &req(|r| r.count = Some(2)), &[]).expect("valid")[0];
+        let facts = |restrictions: serde_json::Value, limit: i64| Facts {
+            cluster: json!({"location": "eastus", "properties": {"provisioningState": "Succeeded"}}),
+            skus: Some(vec![json!({"resourceType": "virtualMachines", "name": "Standard_NC24ads_A100_v4",
+                "family": "standardNCADSA100v4Family", "locationInfo": [{"location": "eastus", "zones": ["1"]}],
+                "restrictions": restrictions})]),
+            usages: Some(vec![
+                json!({"name": {"value": "standardNCADSA100v4Family"}, "limit": limit, "currentValue": 0}),
+            ]),
+            ..Facts::default()
+        };
+        assert_eq!(preflight(spec, &facts(json!([]), 72)), None);
+        let loc = json!([{"type": "Location", "values": ["eastus"], "reasonCode": "NotAvailableForSubscription"}]);
+        let (o, why) = preflight(spec, &facts(loc, 72)).expect("restricted");
+        assert_eq!(o, Outcome::Restricted);
+        assert!(why.contains("NotAvailableForSubscription"), "{why}");
+        // 24 vCPUs × (2 nodes + 1 surge) = 72 > 48.
+        let (o, why) = preflight(spec, &facts(json!([]), 48)).expect("quota");
+        assert_eq!(o, Outcome::Quota);
+        assert!(why.contains("needs 72"), "{why}");
+    }
+}

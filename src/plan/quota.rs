@@ -1,0 +1,217 @@
+//! vCPU quota: what a family has left, how many nodes of a size still fit, and the
+//! Microsoft.Quota request that raises a limit. Pure.
+//!
+//! Compute quota lives at the scope `subscriptions/{sub}/providers/Microsoft.Compute/
+//! locations/{region}`; its resource names are the usage names (`standardNCADSA100v4Family`,
+//! `cores`). A new limit is a PUT of `{properties: {limit: {limitObjectType: LimitValue,
+//! value}, name: {value}}}` on `…/providers/Microsoft.Quota/quotas/{family}` (Microsoft.Quota
+//! `quota.json` 2025-09-01, example `putComputeOneSkuQuotaRequest.json`); Azure answers 202
+//! with a `location` whose last segment is the request id, and `quotaRequests/{id}` reports
+//! `provisioningState` Accepted, InProgress, Succeeded, Failed or Invalid.
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::agent_pool::surge_for;
+use super::{Plan, Step, StepKind};
+use crate::arm::api;
+
+/// The Compute quota scope of a region.
+pub fn scope(sub: &str, location: &str) -> String {
+    format!("/subscriptions/{sub}/providers/Microsoft.Compute/locations/{location}")
+}
+
+/// The quota limit resource of a family.
+pub fn quota_url(sub: &str, location: &str, family: &str) -> String {
+    format!("{}/providers/Microsoft.Quota/quotas/{family}?api-version={}", scope(sub, location), api::QUOTA)
+}
+
+/// A quota request's status.
+pub fn request_url(sub: &str, location: &str, id: &str) -> String {
+    format!("{}/providers/Microsoft.Quota/quotaRequests/{id}?api-version={}", scope(sub, location), api::QUOTA)
+}
+
+/// The Compute usages of a region (usage, limit per family).
+pub fn usages_url(sub: &str, location: &str) -> String {
+    format!("{}/usages?api-version={}", scope(sub, location), api::USAGES)
+}
+
+/// The request body that sets `family`'s limit to `limit` vCPUs.
+pub fn body(family: &str, limit: u64) -> Value {
+    json!({"properties": {"limit": {"limitObjectType": "LimitValue", "value": limit}, "name": {"value": family}}})
+}
+
+/// The plan of a quota request: one PUT.
+pub fn plan(sub: &str, location: &str, family: &str, limit: u64) -> Plan {
+    Plan {
+        steps: vec![Step::write(
+            StepKind::RequestQuota,
+            "PUT",
+            quota_url(sub, location, family),
+            Some(body(family, limit)),
+            format!("ask for a {family} limit of {limit} vCPUs in {location}"),
+        )],
+    }
+}
+
+fn norm(f: &str) -> String {
+    f.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase()
+}
+
+/// One usage counter as read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Usage {
+    /// The quota resource name (`standardNCADSA100v4Family`, `cores`).
+    pub name: String,
+    /// What Azure calls it for people.
+    pub display: String,
+    pub used: u64,
+    pub limit: u64,
+}
+
+impl Usage {
+    /// vCPUs still free.
+    pub fn free(&self) -> u64 {
+        self.limit.saturating_sub(self.used)
+    }
+}
+
+/// The usage counter named `name` (spaces and case ignored), if Azure sent one with a limit.
+pub fn usage(usages: &[Value], name: &str) -> Option<Usage> {
+    let u = usages
+        .iter()
+        .find(|u| u.pointer("/name/value").and_then(Value::as_str).is_some_and(|n| norm(n) == norm(name)))?;
+    let value = u.pointer("/name/value").and_then(Value::as_str)?.to_owned();
+    Some(Usage {
+        display: u.pointer("/name/localizedValue").and_then(Value::as_str).unwrap_or(&value).to_owned(),
+        name: value,
+        used: u["currentValue"].as_u64().unwrap_or(0),
+        limit: u["limit"].as_u64()?,
+    })
+}
+
+/// vCPUs that `nodes` nodes of `vcpus` each need, counting surge nodes.
+pub fn vcpus_for(vcpus: u32, nodes: u32) -> u64 {
+    u64::from(vcpus) * u64::from(nodes + surge_for(nodes))
+}
+
+/// How many nodes of `vcpus` each fit in `free` vCPUs, counting surge.
+pub fn nodes_that_fit(vcpus: u32, free: u64) -> u32 {
+    let mut n = 0;
+    while n < 100_000 && vcpus_for(vcpus, n + 1) <= free {
+        n += 1;
+    }
+    n
+}
+
+/// What to ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// The current limit is already enough.
+    Enough { limit: u64 },
+    /// Ask for this limit.
+    Ask { from: u64, to: u64 },
+    /// The limit asked is below today's: refused (a request never lowers a limit).
+    Lower { limit: u64, asked: u64 },
+}
+
+/// Decide from the current usage and a wanted limit.
+pub fn decide(current: &Usage, wanted: u64) -> Decision {
+    if wanted < current.limit {
+        Decision::Lower { limit: current.limit, asked: wanted }
+    } else if wanted == current.limit {
+        Decision::Enough { limit: current.limit }
+    } else {
+        Decision::Ask { from: current.limit, to: wanted }
+    }
+}
+
+/// The limit that makes room for `nodes` more nodes: usage + what they need.
+pub fn limit_for_nodes(current: &Usage, vcpus: u32, nodes: u32) -> u64 {
+    current.used + vcpus_for(vcpus, nodes)
+}
+
+/// A quota request's state as Azure reports it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RequestStatus {
+    pub id: String,
+    /// Accepted, InProgress, Succeeded, Failed, Invalid.
+    pub state: String,
+    pub message: Option<String>,
+    /// `error.code` of a Failed request.
+    pub code: Option<String>,
+}
+
+impl RequestStatus {
+    /// Read a `quotaRequests/{id}` body.
+    pub fn parse(id: &str, v: &Value) -> RequestStatus {
+        let p = &v["properties"];
+        let sub_msg = p["value"].as_array().and_then(|a| a.iter().find_map(|x| x["message"].as_str()));
+        RequestStatus {
+            id: v["name"].as_str().unwrap_or(id).to_owned(),
+            state: p["provisioningState"].as_str().unwrap_or("Unknown").to_owned(),
+            message: p
+                .pointer("/error/message")
+                .and_then(Value::as_str)
+                .or(p["message"].as_str())
+                .or(sub_msg)
+                .map(str::to_owned),
+            code: p.pointer("/error/code").and_then(Value::as_str).map(str::to_owned),
+        }
+    }
+
+    /// Succeeded, Failed or Invalid: nothing more will happen.
+    pub fn is_final(&self) -> bool {
+        ["Succeeded", "Failed", "Invalid"].iter().any(|s| s.eq_ignore_ascii_case(&self.state))
+    }
+}
+
+/// The request id at the end of a `location` (…/operationsStatus/{id} or …/quotaRequests/{id}).
+pub fn request_id(location: &str) -> Option<String> {
+    let path = location.split('?').next()?;
+    let mut segs = path.trim_end_matches('/').rsplit('/');
+    let id = segs.next()?;
+    let kind = segs.next()?;
+    let ok = kind.eq_ignore_ascii_case("operationsStatus") || kind.eq_ignore_ascii_case("quotaRequests");
+    (ok && !id.is_empty()).then(|| id.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn u(used: u64, limit: u64) -> Usage {
+        Usage { name: "f".into(), display: "f".into(), used, limit }
+    }
+
+    #[test]
+    fn surge_is_counted_and_limits_never_go_down() {
+        // 24 vCPUs × (4 nodes + 1 surge).
+        assert_eq!(vcpus_for(24, 4), 120);
+        assert_eq!(vcpus_for(24, 11), 24 * 13);
+        assert_eq!(nodes_that_fit(24, 120), 4);
+        assert_eq!(nodes_that_fit(24, 47), 0);
+        let cur = u(48, 96);
+        assert_eq!(limit_for_nodes(&cur, 24, 4), 168);
+        assert_eq!(decide(&cur, 168), Decision::Ask { from: 96, to: 168 });
+        assert_eq!(decide(&cur, 96), Decision::Enough { limit: 96 });
+        assert_eq!(decide(&cur, 64), Decision::Lower { limit: 96, asked: 64 });
+    }
+
+    #[test]
+    fn the_body_and_status_follow_microsofts_examples() {
+        assert_eq!(
+            body("standardFSv2Family", 10),
+            json!({"properties": {"limit": {"limitObjectType": "LimitValue", "value": 10}, "name": {"value": "standardFSv2Family"}}})
+        );
+        let loc = "https://management.azure.com/subscriptions/s/providers/Microsoft.Compute/locations/eastus/providers/Microsoft.Quota/operationsStatus/2B5C8515-37D8?api-version=2023-02-01";
+        assert_eq!(request_id(loc).as_deref(), Some("2B5C8515-37D8"));
+        assert_eq!(request_id("https://x/other/abc"), None);
+        let failed = json!({"name": "2B5C", "properties": {"provisioningState": "Failed", "message": "m",
+            "error": {"code": "ContactSupport", "message": "Request failed, please contact support."}}});
+        let s = RequestStatus::parse("x", &failed);
+        assert_eq!((s.state.as_str(), s.code.as_deref(), s.is_final()), ("Failed", Some("ContactSupport"), true));
+        assert_eq!(s.message.as_deref(), Some("Request failed, please contact support."));
+        assert!(!RequestStatus::parse("x", &json!({"properties": {"provisioningState": "InProgress"}})).is_final());
+    }
+}

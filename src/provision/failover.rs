@@ -1,0 +1,270 @@
+//! Creating a pool with failover: try the planner's candidates one at a time until one is
+//! created, Azure fails in a way no other candidate would fix, or the attempts run out.
+//!
+//! Rules: preflight is read once (cluster, pool, SKUs, usages); a pool that exists at the
+//! start is left to the plain `create` (no failover, never deleted). Candidates that preflight
+//! proves impossible are skipped without a request. One PUT at a time, and never the same
+//! size, zones and priority twice. After a capacity or quota failure of a pool this run
+//! created (the PUT was accepted, then the operation failed), the pool is deleted and its
+//! absence confirmed before the next PUT under the same name. Any other failure stops at once.
+
+use std::collections::{HashSet, VecDeque};
+use std::time::Instant;
+
+use reqwest::Method;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::pool::{self, CreateError, CreateOptions, CreateOutcome};
+use super::Progress;
+use crate::arm::error::FailureClass;
+use crate::arm::lro;
+use crate::arm::{ArmClient, ArmError};
+use crate::catalog::Catalog;
+use crate::plan::agent_pool::PoolSpec;
+use crate::plan::failover::{self as plan, Outcome};
+use crate::plan::preflight::{self, Facts};
+use crate::plan::StepKind;
+
+/// How far to go.
+#[derive(Debug, Clone, Copy)]
+pub struct Policy {
+    /// Most PUTs to send (None: every candidate).
+    pub max_attempts: Option<u32>,
+    /// After a spot capacity failure, try the same size on-demand.
+    pub fallback_on_demand: bool,
+}
+
+/// One attempt (or one candidate preflight skipped).
+#[derive(Debug, Clone, Serialize)]
+pub struct Attempt {
+    pub vm_size: String,
+    pub zones: Vec<String>,
+    pub spot: bool,
+    pub outcome: Outcome,
+    /// The ARM error code (None for created, and for preflight's own verdicts).
+    pub code: Option<String>,
+    pub message: String,
+}
+
+impl Attempt {
+    fn new(spec: &PoolSpec, outcome: Outcome, code: Option<String>, message: String) -> Self {
+        Attempt { vm_size: spec.size.name.clone(), zones: spec.zones.clone(), spot: spec.spot, outcome, code, message }
+    }
+}
+
+/// A candidate with preflight's verdict, for `--dry-run`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Candidate {
+    pub vm_size: String,
+    pub zones: Vec<String>,
+    pub spot: bool,
+    /// `go`, `restricted`, `quota`, or `not checked` (no preflight reads).
+    pub preflight: String,
+    pub reason: Option<String>,
+}
+
+/// What happened.
+#[derive(Debug)]
+pub enum Failover {
+    /// The pool existed already: the plain create ran (no failover).
+    Existing(CreateOutcome),
+    /// `--dry-run`: the candidates in order, with preflight's verdicts; nothing written.
+    DryRun { candidates: Vec<Candidate>, plan: crate::plan::Plan, location: Option<String> },
+    /// Every attempt, and the pool created (spec, pool, location) if one was.
+    Done { attempts: Vec<Attempt>, created: Option<Box<Created>>, location: Option<String> },
+}
+
+/// The pool failover created, and the candidate that made it.
+#[derive(Debug)]
+pub struct Created {
+    pub spec: PoolSpec,
+    pub pool: Value,
+}
+
+/// A failure that stopped failover, with the attempts before it.
+#[derive(Debug, thiserror::Error)]
+#[error("{error}")]
+pub struct Stopped {
+    #[source]
+    pub error: CreateError,
+    pub attempts: Vec<Attempt>,
+}
+
+/// Run failover over `candidates` (the first is the pool as asked).
+pub async fn create(
+    client: &ArmClient,
+    catalog: &Catalog,
+    candidates: Vec<PoolSpec>,
+    opts: &CreateOptions,
+    policy: Policy,
+    progress: &(dyn Fn(&str) + Sync),
+    started: &Progress,
+) -> Result<Failover, Stopped> {
+    let stop = |error: CreateError, attempts: &[Attempt]| Stopped { error, attempts: attempts.to_vec() };
+    let Some(first) = candidates.first().cloned() else {
+        return Ok(Failover::Done { attempts: vec![], created: None, location: opts.location.clone() });
+    };
+    let started_at = Instant::now();
+    let facts = if opts.skip_preflight || (opts.dry_run && !client.has_credentials()) {
+        None
+    } else {
+        progress("preflight: reading cluster, pool, SKUs and quota");
+        Some(pool::read_facts(client, &first, opts.location.as_deref()).await.map_err(|e| stop(e.into(), &[]))?)
+    };
+    if facts.as_ref().is_some_and(|f| f.pool.is_some()) {
+        // The pool is there already: today's create-pool decides (identical, or refused).
+        let one = CreateOptions { skip_preflight: false, ..opts.clone() };
+        return pool::create(client, catalog, &first, &one, progress, started)
+            .await
+            .map(Failover::Existing)
+            .map_err(|e| stop(e, &[]));
+    }
+    let location = facts.as_ref().and_then(|f| preflight::location(&f.cluster)).or_else(|| opts.location.clone());
+    if let Some(f) = &facts {
+        preflight::check_cluster(catalog, &first, f).map_err(|r| stop(r.into(), &[]))?;
+    }
+    if opts.dry_run {
+        return Ok(dry_run(&candidates, facts.as_ref(), location));
+    }
+    let deadline = started_at + opts.timeout;
+    let mut run = Run { client, facts: facts.as_ref(), policy, progress, started, deadline, attempts: Vec::new() };
+    match run.attempt_all(candidates).await {
+        Ok(created) => Ok(Failover::Done { attempts: run.attempts, created, location }),
+        Err(e) => Err(stop(e, &run.attempts)),
+    }
+}
+
+fn dry_run(candidates: &[PoolSpec], facts: Option<&Facts>, location: Option<String>) -> Failover {
+    let list = candidates
+        .iter()
+        .map(|c| {
+            let (verdict, reason) = match facts.map(|f| plan::preflight(c, f)) {
+                None => ("not checked".to_owned(), None),
+                Some(None) => ("go".to_owned(), None),
+                Some(Some((o, why))) => (o.word().to_owned(), Some(why)),
+            };
+            Candidate { vm_size: c.size.name.clone(), zones: c.zones.clone(), spot: c.spot, preflight: verdict, reason }
+        })
+        .collect();
+    let mut p = pool::plan(&candidates[0], location.as_deref());
+    p.steps.retain(|s| s.kind != StepKind::CreatePool);
+    for c in candidates {
+        if let Some(put) = pool::plan(c, location.as_deref()).step(StepKind::CreatePool) {
+            p.steps.push(put.clone());
+        }
+    }
+    Failover::DryRun { candidates: list, plan: p, location }
+}
+
+/// One failover run's state.
+struct Run<'a> {
+    client: &'a ArmClient,
+    facts: Option<&'a Facts>,
+    policy: Policy,
+    progress: &'a (dyn Fn(&str) + Sync),
+    started: &'a Progress,
+    deadline: Instant,
+    attempts: Vec<Attempt>,
+}
+
+impl Run<'_> {
+    /// Try candidates in order (follow-ups first) until one is created.
+    async fn attempt_all(&mut self, candidates: Vec<PoolSpec>) -> Result<Option<Box<Created>>, CreateError> {
+        let mut queue: VecDeque<PoolSpec> = candidates.into();
+        let mut tried: HashSet<plan::Key> = HashSet::new();
+        let mut puts = 0u32;
+        while let Some(spec) = queue.pop_front() {
+            if !tried.insert(plan::key(&spec)) {
+                continue;
+            }
+            if let Some((outcome, why)) = self.facts.and_then(|f| plan::preflight(&spec, f)) {
+                (self.progress)(&format!("skipping {}: {why}", spec.size.name));
+                self.attempts.push(Attempt::new(&spec, outcome, None, why));
+                for (i, next) in plan::follow_ups(&spec, outcome, false).into_iter().enumerate() {
+                    queue.insert(i, next);
+                }
+                continue;
+            }
+            if self.policy.max_attempts.is_some_and(|m| puts >= m) {
+                break;
+            }
+            puts += 1;
+            let (outcome, code, message, pool) = self.attempt(&spec).await?;
+            self.attempts.push(Attempt::new(&spec, outcome, code, message));
+            if let Some(pool) = pool {
+                return Ok(Some(Box::new(Created { spec, pool })));
+            }
+            for (i, next) in plan::follow_ups(&spec, outcome, self.policy.fallback_on_demand).into_iter().enumerate() {
+                queue.insert(i, next);
+            }
+        }
+        Ok(None)
+    }
+
+    /// One PUT and its wait: (outcome, code, message, the pool when created). A failure that
+    /// is not about capacity or quota is returned as the error.
+    async fn attempt(&self, spec: &PoolSpec) -> Result<(Outcome, Option<String>, String, Option<Value>), CreateError> {
+        let zones =
+            if spec.zones.is_empty() { "any zone".to_owned() } else { format!("zones {}", spec.zones.join(",")) };
+        (self.progress)(&format!("trying {} ({zones}{})", spec.size.name, if spec.spot { ", spot" } else { "" }));
+        let p = pool::plan(spec, None);
+        let Some(put) = p.step(StepKind::CreatePool) else {
+            return Err(ArmError::Config { message: "no create step in the plan".into(), hint: None }.into());
+        };
+        let req = pool::put_request(put);
+        let op = pool::operation(spec, Instant::now(), self.deadline);
+        let accepted = match pool::put_once(self.client, spec, &req, &op, self.progress, self.started).await {
+            Ok(a) => a,
+            Err(CreateError::Arm(e)) => {
+                return match classify(&e, false) {
+                    Some((o, c, m)) => Ok((o, Some(c), m, None)),
+                    None => Err(e.into()),
+                }
+            }
+            Err(e) => return Err(e),
+        };
+        let waited = match accepted {
+            Some(resp) => lro::wait(self.client, resp, &Method::PUT, &op, self.progress).await,
+            None => lro::wait_resource(self.client, &op, self.progress).await,
+        };
+        match waited {
+            Ok(pool) => {
+                let state = lro::provisioning_state(&pool).unwrap_or("Succeeded").to_owned();
+                Ok((Outcome::Created, None, format!("pool {} is {state}", spec.name), Some(pool)))
+            }
+            Err(e) => {
+                let Some((outcome, code, message)) = classify(&e, true) else { return Err(e.into()) };
+                // This run's PUT created the pool (If-None-Match: *) and it failed: remove it
+                // before the next attempt under the same name.
+                self.started.clear();
+                pool::delete_and_wait_gone(self.client, spec, &op, self.progress).await?;
+                Ok((outcome, Some(code), message, None))
+            }
+        }
+    }
+}
+
+/// Capacity or quota: (outcome, code, message); `None` for anything else.
+fn classify(e: &ArmError, accepted: bool) -> Option<(Outcome, String, String)> {
+    let outcome = match e.class() {
+        FailureClass::Capacity => Outcome::Capacity,
+        FailureClass::Quota => Outcome::Quota,
+        FailureClass::Other => return None,
+    };
+    let body = e.body()?;
+    let code = body.deciding_code().to_owned();
+    let all = {
+        let mut v = vec![body];
+        let mut i = 0;
+        while i < v.len() {
+            let d: Vec<&crate::arm::ErrorBody> = v[i].details.iter().collect();
+            v.extend(d);
+            i += 1;
+        }
+        v
+    };
+    let msg = all.iter().find(|e| e.code == code).map_or(body.message.as_str(), |e| e.message.as_str());
+    let how = if accepted { "operation failed" } else { "PUT refused" };
+    Some((outcome, code, format!("{how}: {}", crate::arm::redact::sanitize(msg))))
+}
