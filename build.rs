@@ -29,6 +29,7 @@ fn binary(rel: &str, text: &str) -> Option<Vec<u8>> {
         "gpus.yaml" => typed::<Vec<model::GpuModel>>(rel, text),
         "models.yaml" => typed::<Vec<model::LlmModel>>(rel, text),
         "regions.yaml" => typed::<model::RegionList>(rel, text),
+        "serving-factors.yaml" => typed::<model::ServingFactors>(rel, text),
         _ => return None,
     })
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Full-process benchmark: `aksgpu recommend …` against `aksgpu --version`, plus peak RSS.
+# Full-process benchmark: `aksgpu recommend …` (plain, and with serving targets) against
+# `aksgpu --version`, plus peak RSS.
 # Targets (issues #2 and #8, with the world-wide price table): recommend ≤ 1.5× the time of
 # --version; peak RSS ≤ 20 MB.
 # Usage: benches/startup.sh [RUNS]   (builds the release binary first)
@@ -10,8 +11,13 @@ cargo build --release --locked --quiet
 bin=target/release/aksgpu
 unset AKSGPU_CATALOG
 rec=(recommend --workload inference --model llama-3.1-8b -o json)
+serve=(recommend --model llama-3.1-70b --concurrency 200 --input-tokens 2000 --output-tokens 500
+  --min-tokens-per-second-per-user 20 --max-ttft 2s -o json)
 
-python3 - "$bin" "$runs" "${rec[@]}" <<'PY'
+for cmd in rec serve; do
+  declare -n args=$cmd
+  echo "== aksgpu ${args[*]}"
+python3 - "$bin" "$runs" "${args[@]}" <<'PY'
 import statistics, subprocess, sys, time
 bin, runs, rec = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 def once(args):
@@ -30,6 +36,8 @@ print(f"--version   median {v_med*1e3:.2f} ms  p90 {p90(ver)*1e3:.2f} ms  ({runs
 print(f"recommend   median {r_med*1e3:.2f} ms  p90 {p90(re_)*1e3:.2f} ms")
 print(f"ratio       {r_med / v_med:.2f}x (target <= 1.5x)")
 PY
+done
+unset -n args
 
 if [ -x /usr/bin/time ]; then
   rss=$(/usr/bin/time -f '%M' "$bin" "${rec[@]}" 2>&1 >/dev/null | tail -n1)

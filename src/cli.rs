@@ -13,7 +13,7 @@ use clap_complete::engine::ArgValueCandidates;
 use crate::commands::completions as complete;
 
 use crate::catalog::KubeVersion;
-use crate::domain::{DriverMode, EvictionPolicy, GpuDriver, MigStrategy, Os, OsDiskType, Precision, Workload};
+use crate::domain::{DriverMode, EvictionPolicy, GpuDriver, MigStrategy, Os, OsDiskType, Precision, RankBy, Workload};
 use crate::plan::agent_pool::PoolRequest;
 use crate::units;
 
@@ -269,6 +269,41 @@ pub struct WorkloadArgs {
     /// Highest acceptable USD per month (730 h) for the whole fit (all nodes).
     #[arg(long, value_name = "USD", value_parser = units::parse_price, allow_negative_numbers = true)]
     pub max_price_per_month: Option<f64>,
+    /// Tokens of context per sequence [default: input + output tokens when given, else 4096 for
+    /// inference, 2048 for training].
+    #[arg(long, value_name = "TOKENS", value_parser = units::parse_count, allow_negative_numbers = true)]
+    pub context: Option<u64>,
+    /// Sequences in flight (inference; also --batch) or micro-batch size (training) [default: 1;
+    /// serving figures without it are for the largest batch that fits].
+    #[arg(long, visible_alias = "batch", value_name = "N", value_parser = units::parse_count, allow_negative_numbers = true)]
+    pub concurrency: Option<u64>,
+    /// Prompt tokens per request [default: 3/4 of the context].
+    #[arg(long, value_name = "N", value_parser = units::parse_count, allow_negative_numbers = true)]
+    pub input_tokens: Option<u64>,
+    /// Generated tokens per request [default: 1/4 of the context].
+    #[arg(long, value_name = "N", value_parser = units::parse_count, allow_negative_numbers = true)]
+    pub output_tokens: Option<u64>,
+    /// Output tokens per second the whole deployment must sustain.
+    #[arg(long, value_name = "X", value_parser = units::parse_rate, allow_negative_numbers = true)]
+    pub min_tokens_per_second: Option<f64>,
+    /// Decode tokens per second each sequence must see.
+    #[arg(long, value_name = "X", value_parser = units::parse_rate, allow_negative_numbers = true)]
+    pub min_tokens_per_second_per_user: Option<f64>,
+    /// Longest acceptable time to first token at that concurrency (2s, 800ms).
+    #[arg(long, value_name = "DURATION", value_parser = units::parse_latency, allow_negative_numbers = true)]
+    pub max_ttft: Option<f64>,
+    /// KV-cache precision [default: 16-bit]; fp8 needs a GPU with FP8.
+    #[arg(long, value_name = "bf16|fp16|fp8", value_parser = kv_precision())]
+    pub kv_cache_precision: Option<Precision>,
+    /// Tensor-parallel GPUs per copy of the model [default: chosen].
+    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
+    pub tensor_parallel: Option<u32>,
+    /// Pipeline stages per copy of the model [default: chosen].
+    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
+    pub pipeline_parallel: Option<u32>,
+    /// Rank by the cheapest deployment or the lowest USD per million output tokens [default: price].
+    #[arg(long, value_name = "price|cost-per-token", value_parser = rank_by())]
+    pub rank_by: Option<RankBy>,
 }
 
 impl WorkloadArgs {
@@ -283,6 +318,17 @@ impl WorkloadArgs {
             (!self.gpu_model.is_empty(), "--gpu-model"),
             (self.max_price_per_hour.is_some(), "--max-price-per-hour"),
             (self.max_price_per_month.is_some(), "--max-price-per-month"),
+            (self.context.is_some(), "--context"),
+            (self.concurrency.is_some(), "--concurrency"),
+            (self.input_tokens.is_some(), "--input-tokens"),
+            (self.output_tokens.is_some(), "--output-tokens"),
+            (self.min_tokens_per_second.is_some(), "--min-tokens-per-second"),
+            (self.min_tokens_per_second_per_user.is_some(), "--min-tokens-per-second-per-user"),
+            (self.max_ttft.is_some(), "--max-ttft"),
+            (self.kv_cache_precision.is_some(), "--kv-cache-precision"),
+            (self.tensor_parallel.is_some(), "--tensor-parallel"),
+            (self.pipeline_parallel.is_some(), "--pipeline-parallel"),
+            (self.rank_by.is_some(), "--rank-by"),
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))
@@ -301,15 +347,12 @@ pub struct RecommendArgs {
     /// the credentials of AKSGPU_AUTH / the environment; the subscription comes from the id).
     #[arg(long, value_name = "ID")]
     pub capacity_reservation_group: Option<String>,
-    /// Tokens of context per sequence [default: 4096 for inference, 2048 for training].
-    #[arg(long, value_name = "TOKENS", value_parser = units::parse_count, allow_negative_numbers = true)]
-    pub context: Option<u64>,
-    /// Concurrent sequences (inference) or micro-batch size (training) [default: 1].
-    #[arg(long, value_name = "N", value_parser = units::parse_count, allow_negative_numbers = true)]
-    pub concurrency: Option<u64>,
     /// Hugging Face token for a gated `--model org/name` read from the Hub [default: $HF_TOKEN]; never printed.
     #[arg(long, value_name = "TOKEN", hide_default_value = true)]
     pub hf_token: Option<String>,
+    /// Evaluate this one size for the workload instead of ranking (what it fits and serves).
+    #[arg(long, value_name = "SIZE", add = ArgValueCandidates::new(complete::sizes))]
+    pub vm_size: Option<String>,
     /// GPU memory per GPU, at least (16GiB, 24g, 80GB); --gpu-memory-max for an upper bound.
     #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub gpu_memory: Option<units::Memory>,
@@ -496,7 +539,7 @@ pub struct CreatePoolArgs {
 }
 
 /// How `create-pool` words the `WorkloadArgs` flags: each needs `--recommend`.
-const WITH_RECOMMEND: [(&str, &str); 8] = [
+const WITH_RECOMMEND: [(&str, &str); 19] = [
     ("workload", "With --recommend: the workload"),
     ("model", "With --recommend: the model (alias or Hugging Face id)"),
     ("model_params", "With --recommend: parameter count of another model"),
@@ -505,6 +548,17 @@ const WITH_RECOMMEND: [(&str, &str); 8] = [
     ("gpu_model", "With --recommend: GPU models to consider"),
     ("max_price_per_hour", "With --recommend: highest acceptable USD per hour"),
     ("max_price_per_month", "With --recommend: highest acceptable USD per month (730 h)"),
+    ("context", "With --recommend: tokens of context per sequence"),
+    ("concurrency", "With --recommend: sequences in flight (also --batch)"),
+    ("input_tokens", "With --recommend: prompt tokens per request"),
+    ("output_tokens", "With --recommend: generated tokens per request"),
+    ("min_tokens_per_second", "With --recommend: output tokens/s the deployment must sustain"),
+    ("min_tokens_per_second_per_user", "With --recommend: decode tokens/s each sequence must see"),
+    ("max_ttft", "With --recommend: longest time to first token (2s, 800ms)"),
+    ("kv_cache_precision", "With --recommend: KV-cache precision (bf16, fp16, fp8)"),
+    ("tensor_parallel", "With --recommend: tensor-parallel GPUs per copy of the model"),
+    ("pipeline_parallel", "With --recommend: pipeline stages per copy of the model"),
+    ("rank_by", "With --recommend: rank by price or cost-per-token"),
 ];
 
 /// `create-pool`'s `WorkloadArgs` flags require `--recommend` and say so in their help. (clap
@@ -1285,6 +1339,16 @@ fn one_of<T: Copy + Send + Sync + 'static>(
 /// `--workload`
 fn workload() -> impl clap::builder::TypedValueParser<Value = Workload> {
     one_of(Workload::ALL, Workload::name, |_| None)
+}
+
+/// `--kv-cache-precision`
+fn kv_precision() -> impl clap::builder::TypedValueParser<Value = Precision> {
+    one_of(&[Precision::Bf16, Precision::Fp16, Precision::Fp8], Precision::name, |_| None)
+}
+
+/// `--rank-by`
+fn rank_by() -> impl clap::builder::TypedValueParser<Value = RankBy> {
+    one_of(RankBy::ALL, RankBy::name, |_| None)
 }
 
 /// `--precision`

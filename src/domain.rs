@@ -78,6 +78,30 @@ impl Os {
     }
 }
 
+/// What `recommend` ranks serving deployments by.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RankBy {
+    /// The cheapest deployment (all nodes) that meets every target.
+    #[default]
+    Price,
+    /// The lowest USD per million output tokens.
+    CostPerToken,
+}
+
+impl RankBy {
+    /// Both, in the order the CLI lists them.
+    pub const ALL: &'static [RankBy] = &[RankBy::Price, RankBy::CostPerToken];
+
+    /// As typed on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            RankBy::Price => "price",
+            RankBy::CostPerToken => "cost-per-token",
+        }
+    }
+}
+
 /// Numeric precision of weights.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

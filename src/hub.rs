@@ -440,11 +440,19 @@ pub fn to_model(f: &HubFacts) -> Result<LlmModel, String> {
         experts_per_token: per_token,
         intermediate_size: if experts.is_some() { moe_ffn.or(ffn) } else { ffn },
         vocab_size: uint(c, &["vocab_size", "padded_vocab_size"]),
+        fp16_unstable: fp16_unstable(&f.config),
     };
     match m.problems().into_iter().next() {
         Some(p) => Err(p),
         None => Ok(m),
     }
+}
+
+/// Architectures vLLM refuses to serve in float16 for numerical instability
+/// (vllm-project/vllm:vllm/config/model.py, `_FLOAT16_NOT_SUPPORTED_MODELS`).
+fn fp16_unstable(config: &Value) -> bool {
+    let kind = config.get("model_type").and_then(Value::as_str).unwrap_or("");
+    matches!(kind, "gemma2" | "gemma3" | "gemma3_text" | "plamo2" | "glm4")
 }
 
 /// Read `id` from the Hub, or from the cache when a fresh entry exists. `Ok((facts, cached))`.

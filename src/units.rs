@@ -157,6 +157,33 @@ pub fn parse_gpus(text: &str) -> Result<f64, String> {
     crate::catalog::GpuCount::parse(text).map(crate::catalog::GpuCount::value)
 }
 
+/// Parse a latency in seconds: `2s`, `800ms`, or plain seconds (`1.5`).
+pub fn parse_latency(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let err = || format!("{text:?} is not a latency; write 2s, 800ms or 1.5");
+    let (num, scale) = match t.strip_suffix("ms") {
+        Some(n) => (n, 1e-3),
+        None => (t.strip_suffix('s').unwrap_or(t), 1.0),
+    };
+    match num.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v < 1e6 => Ok(v * scale),
+        _ => Err(err()),
+    }
+}
+
+/// Parse a positive rate such as tokens per second (`20`, `1.5k`, `2500`).
+pub fn parse_rate(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let (num, scale) = match t.strip_suffix(['k', 'K']) {
+        Some(n) => (n, 1e3),
+        None => (t, 1.0),
+    };
+    match num.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v * scale),
+        _ => Err(format!("{text:?} is not a positive rate; write 20, 2500 or 1.5k")),
+    }
+}
+
 /// Parse a duration: `90s`, `30m`, `2h`, `1h30m`, or bare seconds (`600`).
 pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
     let t = text.trim();

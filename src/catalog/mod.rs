@@ -82,6 +82,9 @@ pub struct Catalog {
     /// Every public Azure region (`regions.yaml`); empty when the file is absent (test catalogs),
     /// and then any well-formed region name is accepted.
     pub regions: RegionList,
+    /// Serving efficiencies (`serving-factors.yaml`); `None` when the file is absent (test
+    /// catalogs), and then no serving figures are estimated.
+    pub serving: Option<ServingFactors>,
     /// Where it came from.
     pub origin: Origin,
 }
@@ -241,6 +244,7 @@ impl Catalog {
         let mut prices = None;
         let mut models = None;
         let mut regions = RegionList::default();
+        let mut serving = None;
         for (name, text) in &files {
             let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
             let in_sizes = name.contains("sizes/") || name.contains("sizes\\");
@@ -254,6 +258,7 @@ impl Catalog {
                     "prices.yaml" => prices = Some((name, text)),
                     "models.yaml" => models = Some(parse::<Vec<LlmModel>>(name, text)?),
                     "regions.yaml" => regions = parse::<RegionList>(name, text)?,
+                    "serving-factors.yaml" => serving = Some(parse::<ServingFactors>(name, text)?),
                     _ => {}
                 }
             }
@@ -281,7 +286,7 @@ impl Catalog {
         let sizes = flatten_sizes(series, &gpus, &rules);
         let listed: HashSet<&str> = sizes.iter().map(|s| s.name.as_str()).collect();
         let prices = load_prices(prices.0, prices.1, &listed)?;
-        Ok(Self { sizes, gpus, rules, prices, models, regions, origin })
+        Ok(Self { sizes, gpus, rules, prices, models, regions, serving, origin })
     }
 
     /// Find a size by name: case-insensitive, with or without the `Standard_` prefix.

@@ -416,6 +416,52 @@ pub struct GpuModel {
     pub mig_profiles: Vec<MigProfile>,
     #[serde(default)]
     pub note: Option<String>,
+    /// Datasheet performance, for serving estimates; `None` where not recorded.
+    #[serde(default)]
+    pub perf: Option<GpuPerf>,
+}
+
+/// Dense (never the 2:4-sparse) tensor throughput of one GPU per precision, in TFLOPS (TOPS for
+/// int8); `None` where the GPU has no such path.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DenseTflops {
+    #[serde(default)]
+    pub fp32: Option<f64>,
+    #[serde(default)]
+    pub tf32: Option<f64>,
+    #[serde(default)]
+    pub fp16: Option<f64>,
+    #[serde(default)]
+    pub bf16: Option<f64>,
+    #[serde(default)]
+    pub fp8: Option<f64>,
+    #[serde(default)]
+    pub int8: Option<f64>,
+    #[serde(default)]
+    pub fp4: Option<f64>,
+}
+
+/// How the GPUs of one VM talk to each other.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuLink {
+    /// `nvlink`, `infinity-fabric` or `pcie`.
+    pub kind: String,
+    /// GB/s one GPU can send to its peers in one direction (what a ring all-reduce sees).
+    pub bandwidth_gb_s: f64,
+}
+
+/// Datasheet figures of one GPU: what the serving roofline needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuPerf {
+    pub dense_tflops: DenseTflops,
+    /// HBM (or GDDR) bandwidth of one GPU, GB/s (10⁹ bytes per second).
+    pub memory_bandwidth_gb_s: f64,
+    pub interconnect: GpuLink,
+    /// The datasheet(s) the figures come from.
+    pub source: String,
 }
 
 impl GpuModel {
@@ -543,6 +589,53 @@ impl NativeDtype {
     }
 }
 
+/// Serving efficiency for one GPU architecture and compute precision (`serving-factors.yaml`):
+/// the fraction of the datasheet peak an inference engine reaches.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Efficiency {
+    /// GPU `architecture` as `gpus.yaml` writes it, or `*` for any.
+    pub architecture: String,
+    /// Compute precision (`fp16`, `fp8`, `fp4`, `fp32`), or `*` for any.
+    pub precision: String,
+    /// Fraction of dense tensor TFLOPS reached in prefill and compute-bound decode.
+    pub compute: f64,
+    /// Fraction of memory bandwidth reached reading weights and KV cache in decode.
+    pub memory: f64,
+    /// Fraction of the GPU link's bandwidth an all-reduce reaches.
+    pub link: f64,
+    /// Why these values: the rows they were fitted on, or the reference they come from.
+    pub source: String,
+}
+
+/// `serving-factors.yaml`: efficiencies per architecture and precision, and the few modelling
+/// constants of the serving roofline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServingFactors {
+    /// Latency of one all-reduce across the tensor-parallel GPUs, microseconds.
+    pub allreduce_latency_us: f64,
+    /// Fixed time per decode step (scheduling, sampling, kernel launches), microseconds.
+    pub step_overhead_us: f64,
+    /// Most sequences an engine batches at once (TensorRT-LLM's and vLLM's max batch size).
+    pub max_batch: u64,
+    pub source: String,
+    /// Most specific first: (architecture, precision), (architecture, `*`), (`*`, `*`).
+    pub efficiencies: Vec<Efficiency>,
+}
+
+impl ServingFactors {
+    /// The efficiency for an architecture and compute precision.
+    pub fn efficiency(&self, architecture: &str, precision: &str) -> Option<&Efficiency> {
+        let is = |e: &Efficiency, a: &str, p: &str| e.architecture.eq_ignore_ascii_case(a) && e.precision == p;
+        self.efficiencies
+            .iter()
+            .find(|e| is(e, architecture, precision))
+            .or_else(|| self.efficiencies.iter().find(|e| is(e, architecture, "*")))
+            .or_else(|| self.efficiencies.iter().find(|e| is(e, "*", "*")))
+    }
+}
+
 /// An open LLM from `models.yaml`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -570,24 +663,29 @@ pub struct LlmModel {
     pub note: Option<String>,
     #[serde(default)]
     pub kaito_preset: Option<String>,
-    /// Tokens a sliding-window attention layer keeps (config.json `sliding_window`).
+    /// FFN width (`intermediate_size` of config.json).
+    #[serde(default)]
+    pub intermediate_size: Option<u32>,
+    /// Vocabulary (`vocab_size` of config.json).
+    #[serde(default)]
+    pub vocab_size: Option<u32>,
+    /// Tokens a windowed attention layer keeps (`sliding_window` of config.json).
     #[serde(default)]
     pub sliding_window: Option<u32>,
-    /// How many of the layers use the sliding window (the rest attend to the whole context).
+    /// How many of `layers` use the window (all of Mistral 7B v0.1's; every other layer of Gemma 2
+    /// and gpt-oss). Absent with a `sliding_window`: every layer.
     #[serde(default)]
     pub sliding_window_layers: Option<u32>,
-    /// Routed experts per MoE layer (`num_local_experts`, `num_experts`, `n_routed_experts`).
+    /// Routed experts per MoE layer (`num_local_experts` / `num_experts`).
     #[serde(default)]
     pub experts: Option<u32>,
     /// Experts each token is routed to (`num_experts_per_tok`).
     #[serde(default)]
     pub experts_per_token: Option<u32>,
-    /// Feed-forward width of a dense layer (`intermediate_size`).
+    /// Overflows in fp16: engines refuse float16 for it (vLLM `_FLOAT16_NOT_SUPPORTED_MODELS`:
+    /// gemma2, gemma3, …, "numerical instability"), so it runs in bf16 or fp32.
     #[serde(default)]
-    pub intermediate_size: Option<u32>,
-    /// Vocabulary size (`vocab_size`).
-    #[serde(default)]
-    pub vocab_size: Option<u32>,
+    pub fp16_unstable: bool,
 }
 
 impl LlmModel {
@@ -622,9 +720,12 @@ impl LlmModel {
         if self.active_params_b.is_some_and(|a| a <= 0.0 || a > self.params_b) {
             p.push(format!("model {}: active_params_b must be within (0, params_b]", self.id));
         }
-        if self.sliding_window_layers.is_some_and(|n| n > self.layers) || self.sliding_window == Some(0) {
+        if self.sliding_window_layers.is_some_and(|w| w > self.layers)
+            || (self.sliding_window_layers.is_some() && self.sliding_window.is_none())
+            || self.sliding_window == Some(0)
+        {
             p.push(format!(
-                "model {}: sliding_window must be positive and sliding_window_layers at most layers",
+                "model {}: sliding_window must be positive; sliding_window_layers needs a sliding_window and at most `layers`",
                 self.id
             ));
         }

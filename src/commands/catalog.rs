@@ -308,6 +308,32 @@ fn model_facts(s: &Show<'_>) -> Vec<(&'static str, String)> {
                 yes_no(g.nvenc)
             ),
         ));
+        if let Some(p) = &g.perf {
+            let t = &p.dense_tflops;
+            let peaks: Vec<String> = [
+                ("FP32", t.fp32),
+                ("TF32", t.tf32),
+                ("FP16", t.fp16),
+                ("BF16", t.bf16),
+                ("FP8", t.fp8),
+                ("INT8", t.int8),
+                ("FP4", t.fp4),
+            ]
+            .iter()
+            .filter_map(|(n, v)| v.map(|v| format!("{n} {}", fmt_num(v))))
+            .collect();
+            facts.push(("Dense TFLOPS", format!("{} (per GPU, never the sparse figure)", peaks.join(", "))));
+            facts.push((
+                "Bandwidth",
+                format!(
+                    "memory {} GB/s; {} {} GB/s per direction",
+                    fmt_num(p.memory_bandwidth_gb_s),
+                    p.interconnect.kind,
+                    fmt_num(p.interconnect.bandwidth_gb_s)
+                ),
+            ));
+            facts.push(("Perf source", p.source.clone()));
+        }
     }
     if let Some(n) = &z.note {
         facts.push(("Note", n.to_string()));

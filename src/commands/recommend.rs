@@ -56,6 +56,7 @@ pub fn has_requirements(a: &RecommendArgs) -> bool {
         || a.gpus_max.is_some()
         || !a.need.gpu_model.is_empty()
         || a.mig
+        || a.vm_size.is_some()
 }
 
 /// A memory range from `--X` (at least), `--X-min` and `--X-max`. A single value is a
@@ -124,13 +125,27 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
         .map_err(|e| Error::usage(e.message, Some(e.hint)))?;
     req.precision = resolved.precision;
     req.precision_explicit = resolved.explicit;
+    if let Some(m) = model.as_ref().filter(|m| m.fp16_unstable && resolved.precision == recommend::Precision::Fp16) {
+        return Err(Error::usage(
+            format!(
+                "--precision fp16: {} overflows in fp16 (vLLM refuses float16 for it: numerical instability)",
+                m.id.as_deref().unwrap_or("this model")
+            ),
+            Some("use --precision bf16 (GPUs without bf16 then run it in fp32) or fp32".to_owned()),
+        ));
+    }
     notes.extend(resolved.notes);
-    req.context = default_context(model.as_ref(), workload, a.context)?;
-    req.concurrency = a.concurrency.unwrap_or(1);
-    if model.is_some() && a.context.is_none() {
+    let lengths = lengths(model.as_ref(), workload, a)?;
+    req.context = lengths.0;
+    req.concurrency = a.need.concurrency.unwrap_or(1);
+    if model.is_some() && a.need.context.is_none() && a.need.input_tokens.is_none() && a.need.output_tokens.is_none() {
         notes.push(format!("context: {} tokens (default; --context to change)", req.context));
     }
+    if let Some(s) = lengths.1 {
+        req.serving = s;
+    }
     req.model = model;
+    serving_ask(catalog, a, &mut req, &mut notes)?;
     req.gpu_memory_gib = range(a.gpu_memory, a.need.gpu_memory_min, a.gpu_memory_max, "gpu-memory", &mut notes)?;
     req.total_gpu_memory_gib =
         range(a.total_gpu_memory, a.total_gpu_memory_min, a.total_gpu_memory_max, "total-gpu-memory", &mut notes)?;
@@ -167,6 +182,129 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
     req.notes = notes;
     req.compute_need();
     Ok(req)
+}
+
+/// The context, and for inference the input and output tokens per request: `--context`, else
+/// input + output when both are given, else the default; a missing length is 3/4 (input) or
+/// 1/4 (output) of the context.
+fn lengths(
+    model: Option<&ModelSpec>,
+    workload: Workload,
+    a: &RecommendArgs,
+) -> Result<(u64, Option<recommend::ServingAsk>), Error> {
+    let n = &a.need;
+    let hint = n.context.or(match (n.input_tokens, n.output_tokens) {
+        (Some(i), Some(o)) => Some(i + o),
+        (Some(i), None) => Some((i * 4).div_ceil(3)),
+        (None, Some(o)) => Some(o * 4),
+        (None, None) => None,
+    });
+    // The last output token needs no KV slot: a model of 2048 positions serves 2048 + 1.
+    let max = model.and_then(|m| m.max_context);
+    let hint = hint.map(|h| if n.context.is_none() && max == Some(h.saturating_sub(1)) { h - 1 } else { h });
+    let context = default_context(model, workload, hint)?;
+    if workload != Workload::Inference {
+        return Ok((context, None));
+    }
+    let input = n.input_tokens.unwrap_or_else(|| context.saturating_sub(n.output_tokens.unwrap_or(context / 4)).max(1));
+    let output = n.output_tokens.unwrap_or_else(|| context.saturating_sub(input).max(1));
+    if input + output > context + 1 {
+        return Err(Error::usage(
+            format!("--input-tokens {input} + --output-tokens {output} is longer than the context {context}"),
+            Some("raise --context, or shorten the requests".to_owned()),
+        ));
+    }
+    let ask = recommend::ServingAsk {
+        input_tokens: input,
+        output_tokens: output,
+        concurrency_given: n.concurrency.is_some(),
+        ..recommend::ServingAsk::default()
+    };
+    Ok((context, Some(ask)))
+}
+
+/// Targets, KV-cache precision, split, `--vm-size` and `--rank-by`, checked against the model
+/// and the named GPUs.
+fn serving_ask(
+    catalog: &Catalog,
+    a: &RecommendArgs,
+    req: &mut Requirements,
+    notes: &mut Vec<String>,
+) -> Result<(), Error> {
+    let n = &a.need;
+    let s = &mut req.serving;
+    s.min_tokens_per_second = n.min_tokens_per_second;
+    s.min_tokens_per_second_per_user = n.min_tokens_per_second_per_user;
+    s.max_ttft_seconds = n.max_ttft;
+    s.kv_cache_precision = n.kv_cache_precision;
+    s.rank_by = n.rank_by.unwrap_or_default();
+    for (flag, v) in [("--tensor-parallel", n.tensor_parallel), ("--pipeline-parallel", n.pipeline_parallel)] {
+        if v == Some(0) {
+            return Err(Error::usage(format!("{flag} must be at least 1"), None));
+        }
+    }
+    if let (Some(tp), Some(m)) = (n.tensor_parallel, &req.model) {
+        if !m.arch.tp_ok(tp) {
+            return Err(Error::usage(
+                format!(
+                    "--tensor-parallel {tp} does not split {} attention heads and {} KV heads evenly (vLLM)",
+                    m.arch.attention_heads, m.arch.kv_heads
+                ),
+                Some(
+                    "choose a degree that divides the heads, and --pipeline-parallel for the rest of the GPUs"
+                        .to_owned(),
+                ),
+            ));
+        }
+    }
+    s.tensor_parallel = n.tensor_parallel;
+    s.pipeline_parallel = n.pipeline_parallel;
+    if let Some(name) = &a.vm_size {
+        let size = catalog.size(name).ok_or_else(|| {
+            Error::usage(
+                format!("--vm-size {name:?} is not in the catalog"),
+                did_you_mean(&catalog.suggest_sizes(name))
+                    .or_else(|| Some("`aksgpu catalog list` lists the sizes".to_owned())),
+            )
+        })?;
+        s.vm_size = Some(size.name.clone());
+        req.include_unpriced = true;
+        notes.push(format!("--vm-size {}: evaluating this size only", size.name));
+    }
+    if s.kv_cache_precision == Some(recommend::Precision::Fp8) {
+        let named: Vec<&str> = match &s.vm_size {
+            Some(v) => catalog.size(v).map(|z| vec![&*z.gpu_model]).unwrap_or_default(),
+            None => catalog
+                .gpus
+                .iter()
+                .filter(|g| {
+                    !req.gpu_models.is_empty()
+                        && req.gpu_models.iter().any(|w| g.id.to_ascii_lowercase().starts_with(&w.to_ascii_lowercase()))
+                })
+                .map(|g| g.id.as_str())
+                .collect(),
+        };
+        if let Some(g) = named.iter().filter_map(|id| catalog.gpu(id)).find(|g| !g.fp8) {
+            return Err(Error::usage(
+                format!("--kv-cache-precision fp8 needs FP8 support, which the {} lacks", g.id),
+                Some("use --kv-cache-precision bf16 (or fp16) on this GPU".to_owned()),
+            ));
+        }
+    }
+    if req.workload == Workload::Inference && req.model.is_some() {
+        let s = &req.serving;
+        notes.push(format!(
+            "serving: {} input + {} output tokens per request, {} (--input-tokens, --output-tokens, --concurrency)",
+            s.input_tokens,
+            s.output_tokens,
+            if s.concurrency_given {
+                format!("{} sequences in flight", req.concurrency)
+            } else {
+                "the largest batch that fits in memory".to_owned()
+            }
+        ));
+    }
+    Ok(())
 }
 
 /// The hint for a model aksgpu cannot size by name.
@@ -603,6 +741,9 @@ fn describe(r: &Requirements) -> String {
         what.push(reg.clone());
     }
     out.push_str(&format!("Workload: {}\n", what.join(" · ")));
+    if r.workload == Workload::Inference && r.model.is_some() {
+        out.push_str(&format!("Serving:  {}\n", serving_line(r)));
+    }
     if let Some(need) = &r.need {
         let terms: Vec<String> = need
             .breakdown
@@ -619,6 +760,33 @@ fn describe(r: &Requirements) -> String {
     out
 }
 
+/// Lengths, concurrency and targets of an inference request.
+fn serving_line(r: &Requirements) -> String {
+    let s = &r.serving;
+    let mut parts = vec![format!("{} in + {} out tokens", s.input_tokens, s.output_tokens)];
+    parts.push(if s.concurrency_given {
+        format!("{} sequences in flight", r.concurrency)
+    } else {
+        "largest batch that fits".to_owned()
+    });
+    if let Some(k) = s.kv_cache_precision {
+        parts.push(format!("KV cache {}", k.name()));
+    }
+    if let Some(x) = s.min_tokens_per_second {
+        parts.push(format!("≥ {} tokens/s", fmt_num(x)));
+    }
+    if let Some(x) = s.min_tokens_per_second_per_user {
+        parts.push(format!("≥ {} tokens/s per user", fmt_num(x)));
+    }
+    if let Some(x) = s.max_ttft_seconds {
+        parts.push(format!("first token ≤ {} s", fmt_num(x)));
+    }
+    if s.rank_by == recommend::RankBy::CostPerToken {
+        parts.push("ranked by cost per token".to_owned());
+    }
+    parts.join(" · ")
+}
+
 /// The ranked sizes, one row each.
 fn ranking_table(o: &Outcome, basis_col: bool) -> String {
     let r = &o.requirements;
@@ -628,6 +796,12 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
     let mut headers = vec!["#", "VM SIZE", "GPU", "NEED/GPU", "USABLE/GPU", "GPUS×NODES", "$/HOUR", "$/MONTH"];
     let mut aligns = vec![Align::Right, Align::Left, Align::Left];
     aligns.extend([Align::Right; 5]);
+    // Serving figures, when estimated: output tokens/s, per sequence, TTFT, USD per M tokens.
+    let serving_col = o.recommendations.iter().any(|x| x.serving.is_some());
+    if serving_col {
+        headers.extend(["TP×PP×COPIES", "TOK/S", "TOK/S/USER", "TTFT", "$/M TOK"]);
+        aligns.extend([Align::Right; 5]);
+    }
     for (on, h, a) in [
         (mig, "$/INSTANCE-H", Align::Right),
         (region_col, "REGION", Align::Left),
@@ -667,6 +841,9 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
                 hourly[i].clone(),
                 monthly[i].clone(),
             ];
+            if serving_col {
+                row.extend(serving_cells(rec.serving.as_ref()));
+            }
             if mig {
                 row.push(per_instance[i].clone());
             }
@@ -680,6 +857,19 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
         })
         .collect();
     table(&headers, &aligns, &rows)
+}
+
+/// The serving columns of one row ("-" where not estimated).
+fn serving_cells(s: Option<&recommend::service::Serving>) -> Vec<String> {
+    let Some(s) = s else { return vec!["-".to_owned(); 5] };
+    let sig = recommend::service::fmt_sig;
+    vec![
+        format!("{}×{}×{}", s.tensor_parallel, s.pipeline_parallel, s.replicas),
+        sig(s.aggregate_output_tokens_per_second),
+        sig(s.decode_tokens_per_second_per_sequence),
+        format!("{}s", sig(s.ttft_seconds)),
+        s.usd_per_million_output_tokens.map_or_else(|| "-".to_owned(), |c| format!("${c:.2}")),
+    ]
 }
 
 /// "-" when the requested price is known; else the fallback the ranking used.

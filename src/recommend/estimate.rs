@@ -57,16 +57,56 @@ fn gib(bytes: f64) -> f64 {
 }
 
 /// Architecture numbers the estimator needs.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Arch {
     pub layers: u32,
     pub hidden_size: u32,
     pub attention_heads: u32,
     pub kv_heads: u32,
     pub head_dim: u32,
+    /// Tokens a sliding-window layer keeps (0: no window).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub window: u32,
+    /// Layers that use the window (the rest keep every token).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub windowed_layers: u32,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 impl Arch {
+    /// KV-cache bytes of one sequence of `context` tokens: 2 (K and V) × KV heads × head dim ×
+    /// `bytes` per layer and token, every token on full-attention layers and at most `window` on
+    /// sliding-window layers (Mistral 7B's rolling buffer cache, Jiang et al. 2023 §2; vLLM
+    /// allocates windowed layers only up to the window).
+    pub fn kv_bytes(&self, context: u64, bytes: f64) -> f64 {
+        let per_layer_token = 2.0 * f64::from(self.kv_heads) * f64::from(self.head_dim) * bytes;
+        let windowed = if self.window > 0 { self.windowed_layers.min(self.layers) } else { 0 };
+        let full = f64::from(self.layers - windowed) * context as f64;
+        let win = f64::from(windowed) * context.min(u64::from(self.window)) as f64;
+        per_layer_token * (full + win)
+    }
+
+    /// The KV-cache formula in words, for the breakdown.
+    fn kv_formula(&self, context: u64, bytes: f64, concurrency: u64) -> String {
+        let windowed = if self.window > 0 { self.windowed_layers.min(self.layers) } else { 0 };
+        let tokens = if windowed == 0 {
+            format!("{} layers × {context} tokens", self.layers)
+        } else {
+            format!(
+                "({} layers × {context} + {windowed} windowed layers × {} tokens)",
+                self.layers - windowed,
+                context.min(u64::from(self.window))
+            )
+        };
+        format!(
+            "2 × {} KV heads × {} head dim × {bytes} B × {tokens} × {concurrency} sequences",
+            self.kv_heads, self.head_dim
+        )
+    }
+
     /// vLLM's tensor-parallel rule: the attention heads must divide evenly across `tp` GPUs,
     /// and the KV heads must either divide across them or be replicated a whole number of times
     /// (vllm-project/vllm:vllm/config.py `ModelConfig.verify_with_parallel_config` for the heads;
@@ -204,6 +244,12 @@ pub struct Need {
     pub kv_cache_gib: f64,
     #[serde(skip)]
     pub kv_heads: u32,
+    /// GiB of KV cache one sequence of the full context takes (inference).
+    #[serde(skip)]
+    pub kv_per_sequence_gib: f64,
+    /// Sequences `kv_cache_gib` holds.
+    #[serde(skip)]
+    pub sequences: u64,
     /// Activation shape (training and fine-tuning).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub activations: Option<Activations>,
@@ -255,6 +301,27 @@ impl Need {
             _ => 0.0,
         };
         self.sharded_gib / gpus + self.kv_cache_gib / kv_split + act + l.overhead_per_gpu_gib
+    }
+
+    /// GiB each GPU needs in `l` when the KV cache holds `sequences` sequences instead.
+    pub fn per_gpu_with(&self, l: &Layout, sequences: u64) -> f64 {
+        let kv = self.kv_per_sequence_gib * sequences as f64;
+        let n = Need { kv_cache_gib: kv, ..self.clone() };
+        n.per_gpu_at(l)
+    }
+
+    /// How many sequences of the full context fit in `l` with `avail` GiB usable per GPU.
+    pub fn max_sequences(&self, l: &Layout, avail: f64) -> u64 {
+        if self.kv_per_sequence_gib <= 0.0 {
+            return 0;
+        }
+        let room = avail - self.per_gpu_with(l, 0);
+        let one = self.per_gpu_with(l, 1) - self.per_gpu_with(l, 0);
+        if room <= 0.0 || one <= 0.0 {
+            0
+        } else {
+            (room / one).floor() as u64
+        }
     }
 
     /// GiB each of `n` GPUs needs with the default budget, all `n` tensor-parallel and (for
@@ -310,16 +377,16 @@ fn fmt_stages(gpus: f64, tp: u32) -> u32 {
 
 /// Inference (KAITO): `weights × 1.02 × (1 + 0.05)` and the KV cache, split by tensor
 /// parallelism, plus the per-GPU overhead.
-pub fn inference(w: &Weights, arch: Arch, context: u64, concurrency: u64) -> Need {
+pub fn inference(w: &Weights, arch: Arch, context: u64, concurrency: u64, kv_bytes: f64) -> Need {
     let loaded = w.gib * WEIGHT_FACTOR;
-    let bpt =
-        2.0 * f64::from(arch.layers) * f64::from(arch.kv_heads) * f64::from(arch.head_dim) * w.precision.kv_bytes();
-    let kv = gib(bpt * context as f64 * concurrency as f64);
+    let kv = gib(arch.kv_bytes(context, kv_bytes) * concurrency as f64);
     Need {
         method: Method::Inference,
         sharded_gib: loaded * (1.0 + OVERHEAD_WEIGHT_FACTOR),
         kv_cache_gib: kv,
         kv_heads: arch.kv_heads,
+        kv_per_sequence_gib: gib(arch.kv_bytes(context, kv_bytes)),
+        sequences: concurrency,
         activations: None,
         layout: None,
         setup: None,
@@ -331,21 +398,10 @@ pub fn inference(w: &Weights, arch: Arch, context: u64, concurrency: u64) -> Nee
                 true,
                 format!("{OVERHEAD_WEIGHT_FACTOR} × weights (activations, CUDA graphs)"),
             ),
-            term(
-                "kv_cache",
-                kv,
-                true,
-                format!(
-                    "2 × {} layers × {} KV heads × {} head dim × {} B × {context} tokens × {concurrency} sequences",
-                    arch.layers,
-                    arch.kv_heads,
-                    arch.head_dim,
-                    w.precision.kv_bytes()
-                ),
-            ),
+            term("kv_cache", kv, true, arch.kv_formula(context, kv_bytes, concurrency)),
             overhead_term(),
         ],
-        constants: constants(w.precision.bytes(), w.precision.kv_bytes()),
+        constants: constants(w.precision.bytes(), kv_bytes),
     }
 }
 
@@ -397,6 +453,8 @@ fn trained(method: Method, arch: Arch, seq: u64, micro_batch: u64, sharded: Vec<
         sharded_gib,
         kv_cache_gib: 0.0,
         kv_heads: arch.kv_heads,
+        kv_per_sequence_gib: 0.0,
+        sequences: micro_batch,
         activations: Some(act),
         layout: None,
         setup: None,
@@ -443,8 +501,24 @@ fn constants(bytes_per_param: f64, kv: f64) -> Constants {
 mod tests {
     use super::*;
 
-    const LLAMA_8B: Arch = Arch { layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, head_dim: 128 };
-    const LLAMA_70B: Arch = Arch { layers: 80, hidden_size: 8192, attention_heads: 64, kv_heads: 8, head_dim: 128 };
+    const LLAMA_8B: Arch = Arch {
+        layers: 32,
+        hidden_size: 4096,
+        attention_heads: 32,
+        kv_heads: 8,
+        head_dim: 128,
+        window: 0,
+        windowed_layers: 0,
+    };
+    const LLAMA_70B: Arch = Arch {
+        layers: 80,
+        hidden_size: 8192,
+        attention_heads: 64,
+        kv_heads: 8,
+        head_dim: 128,
+        window: 0,
+        windowed_layers: 0,
+    };
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 0.01
@@ -459,7 +533,7 @@ mod tests {
     /// × 4096 tokens = 0.5 GiB. One A10: 16.022 + 0.5 + 1.5 = 18.02 ≤ 0.82 × 24 = 19.68.
     #[test]
     fn inference_matches_kaito_for_llama_8b_on_an_a10() {
-        let need = inference(&bf16(14.96), LLAMA_8B, 4096, 1);
+        let need = inference(&bf16(14.96), LLAMA_8B, 4096, 1, 2.0);
         assert!(close(need.breakdown[0].gib, 15.259), "{:?}", need.breakdown[0]);
         assert!(close(need.sharded_gib, 16.022), "{}", need.sharded_gib);
         assert!(close(need.kv_cache_gib, 0.5));
@@ -478,9 +552,17 @@ mod tests {
     /// + 0.281 + 2.3 = 67.70 ≤ 73.6. It did not fit at the old 0.84 (67.2): KAITO PR #2302.
     #[test]
     fn gpt_oss_120b_fits_one_80_gb_gpu_as_kaito_now_says() {
-        let arch = Arch { layers: 36, hidden_size: 2880, attention_heads: 64, kv_heads: 8, head_dim: 64 };
+        let arch = Arch {
+            layers: 36,
+            hidden_size: 2880,
+            attention_heads: 64,
+            kv_heads: 8,
+            head_dim: 64,
+            window: 0,
+            windowed_layers: 0,
+        };
         let w = Weights { gib: 60.8, precision: Precision::Mxfp4, formula: "checkpoint".into() };
-        let need = inference(&w, arch, 4096, 1);
+        let need = inference(&w, arch, 4096, 1, 2.0);
         let one = layout("A100-80GB", 1.0, 1, None);
         assert!(close(need.per_gpu_at(&one), 67.698), "{}", need.per_gpu_at(&one));
         assert!(need.per_gpu_at(&one) <= 0.92 * 80.0);
@@ -490,8 +572,16 @@ mod tests {
     #[test]
     fn kv_heads_are_replicated_beyond_their_count() {
         // falcon-7b: one KV head (multi-query). Tensor parallelism does not shard its cache.
-        let arch = Arch { layers: 32, hidden_size: 4544, attention_heads: 71, kv_heads: 1, head_dim: 64 };
-        let need = inference(&bf16(13.44), arch, 2048, 64);
+        let arch = Arch {
+            layers: 32,
+            hidden_size: 4544,
+            attention_heads: 71,
+            kv_heads: 1,
+            head_dim: 64,
+            window: 0,
+            windowed_layers: 0,
+        };
+        let need = inference(&bf16(13.44), arch, 2048, 64, 2.0);
         let one = need.per_gpu_at(&layout("x", 1.0, 1, None)) - need.sharded_gib;
         let two = need.per_gpu_at(&layout("x", 2.0, 2, None)) - need.sharded_gib / 2.0;
         assert!(close(one, two), "{one} vs {two}");
@@ -548,7 +638,15 @@ mod tests {
     /// + 2.3 GiB overhead = 36.40 ≤ 0.92 × 48 = 44.16.
     #[test]
     fn qlora_65b_fits_one_48_gb_gpu() {
-        let llama65 = Arch { layers: 80, hidden_size: 8192, attention_heads: 64, kv_heads: 64, head_dim: 128 };
+        let llama65 = Arch {
+            layers: 80,
+            hidden_size: 8192,
+            attention_heads: 64,
+            kv_heads: 64,
+            head_dim: 128,
+            window: 0,
+            windowed_layers: 0,
+        };
         let need = fine_tuning(&bf16(0.0), 65.2, llama65, 512, 1, true);
         assert_eq!(need.method, Method::Qlora);
         assert!(close(need.breakdown[0].gib, 31.325), "{:?}", need.breakdown[0]);

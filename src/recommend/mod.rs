@@ -7,6 +7,8 @@
 //! last candidates is named, with the closest alternatives.
 
 pub mod estimate;
+pub mod service;
+pub mod serving;
 pub mod weights;
 
 use serde::Serialize;
@@ -16,7 +18,7 @@ use crate::units::{money, per_hour};
 use crate::catalog::{
     Catalog, Driver, GpuModel, KubeVersion, LlmModel, NativeDtype, RegionPrice, Status, Vendor, VmSize,
 };
-pub use crate::domain::{Os, Precision, Workload};
+pub use crate::domain::{Os, Precision, RankBy, Workload};
 pub use estimate::{Arch, Layout, Need, Recompute};
 
 /// Hours in a month for monthly figures (Azure's pricing calculator uses 730).
@@ -72,6 +74,15 @@ pub struct ModelSpec {
     pub checkpoint_gib: Option<f64>,
     /// Mixture of experts.
     pub moe: bool,
+    /// Parameters each token uses (mixture of experts), in billions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active_params_b: Option<f64>,
+    /// Routed experts and experts per token (mixture of experts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub experts: Option<(u32, u32)>,
+    /// Overflows in fp16 (Gemma 2): runs in bf16, or fp32 where the GPU has no bf16.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fp16_unstable: bool,
 }
 
 impl ModelSpec {
@@ -86,6 +97,9 @@ impl ModelSpec {
             native: Some(m.native_dtype),
             checkpoint_gib: Some(m.checkpoint_gib),
             moe: m.is_moe(),
+            active_params_b: m.active_params_b,
+            experts: m.experts.zip(m.experts_per_token),
+            fp16_unstable: m.fp16_unstable,
         }
     }
 
@@ -106,16 +120,30 @@ impl ModelSpec {
                 native: None,
                 checkpoint_gib: None,
                 moe: false,
+                active_params_b: None,
+                experts: None,
+                fp16_unstable: false,
             },
             None => Self {
                 id: None,
                 params_b,
-                arch: Arch { layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, head_dim: 128 },
+                arch: Arch {
+                    layers: 32,
+                    hidden_size: 4096,
+                    attention_heads: 32,
+                    kv_heads: 8,
+                    head_dim: 128,
+                    window: 0,
+                    windowed_layers: 0,
+                },
                 arch_from: "assumed Llama-style 32 layers, 8 KV heads".to_owned(),
                 max_context: None,
                 native: None,
                 checkpoint_gib: None,
                 moe: false,
+                active_params_b: None,
+                experts: None,
+                fp16_unstable: false,
             },
         }
     }
@@ -128,6 +156,44 @@ fn arch_of(m: &LlmModel) -> Arch {
         attention_heads: m.attention_heads,
         kv_heads: m.kv_heads,
         head_dim: m.head_dim,
+        window: m.sliding_window.unwrap_or(0),
+        windowed_layers: m.sliding_window.map_or(0, |_| m.sliding_window_layers.unwrap_or(m.layers)),
+    }
+}
+
+/// The service an inference deployment must give, and how it may be split (`--input-tokens`,
+/// targets, `--tensor-parallel`, `--vm-size`, `--rank-by`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ServingAsk {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// False: the figures are for the largest batch that fits (maximum throughput).
+    pub concurrency_given: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_tokens_per_second: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_tokens_per_second_per_user: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_ttft_seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tensor_parallel: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipeline_parallel: Option<u32>,
+    /// KV-cache precision; `None`: 16-bit (32-bit for fp32 weights).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_cache_precision: Option<Precision>,
+    /// `--vm-size`: evaluate this size only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vm_size: Option<String>,
+    pub rank_by: RankBy,
+}
+
+impl ServingAsk {
+    /// True when a figure must be met.
+    pub fn has_targets(&self) -> bool {
+        self.min_tokens_per_second.is_some()
+            || self.min_tokens_per_second_per_user.is_some()
+            || self.max_ttft_seconds.is_some()
     }
 }
 
@@ -169,6 +235,8 @@ pub struct Requirements {
     pub notes: Vec<String>,
     /// Where the prices come from (bundled or the live cache).
     pub price_source: Option<String>,
+    /// Inference: lengths, targets and split of the service.
+    pub serving: ServingAsk,
 }
 
 impl Requirements {
@@ -201,7 +269,13 @@ impl Requirements {
             need: None,
             notes: Vec::new(),
             price_source: None,
+            serving: ServingAsk { input_tokens: 3072, output_tokens: 1024, ..ServingAsk::default() },
         }
+    }
+
+    /// Bytes per KV-cache value: `--kv-cache-precision`, else 16-bit (32-bit with fp32 weights).
+    pub fn kv_bytes(&self) -> f64 {
+        self.serving.kv_cache_precision.map_or(self.precision.kv_bytes(), Precision::bytes)
     }
 
     /// Compute `need` from the model, workload, precision, context and concurrency. The
@@ -214,7 +288,7 @@ impl Requirements {
             match self.workload {
                 Workload::Training => estimate::training(p, a, c, n),
                 Workload::FineTuning => estimate::fine_tuning(&w, p, a, c, n, self.precision == Precision::Int4),
-                _ => estimate::inference(&w, a, c, n),
+                _ => estimate::inference(&w, a, c, n, self.kv_bytes()),
             }
         });
     }
@@ -244,6 +318,12 @@ pub struct Fit {
     /// How the GPUs are used (tensor parallel, recomputation, budget), when a model was given.
     #[serde(skip)]
     pub layout: Option<Layout>,
+    /// Copies of the model on each node (inference: a split smaller than the node).
+    #[serde(skip)]
+    pub replicas_per_node: u32,
+    /// Sequences each copy holds in memory at the full context.
+    #[serde(skip)]
+    pub sequences_per_replica: u64,
     /// The estimate behind `required_*` (formulas and constants), when a model was given.
     /// Attached to the ranked recommendations only.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -311,8 +391,17 @@ pub struct Recommendation {
     /// Source and date of the price the ranking used.
     pub price_source: Option<String>,
     pub fit: Fit,
+    /// Inference: what the deployment serves (throughput, latency, cost per token).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub serving: Option<service::Serving>,
     pub reasons: Vec<String>,
     pub warnings: Vec<String>,
+    /// A tight fit: why (fewer than 4 full-context sequences fit, or under 5 % of memory left).
+    #[serde(skip)]
+    pub tight: Option<String>,
+    /// Sized in fp32: the model overflows in fp16 and this GPU has no bf16.
+    #[serde(skip)]
+    pub fp32: bool,
     /// The per-node price behind `price_per_hour`.
     #[serde(skip)]
     pub price: Option<Price>,
@@ -376,10 +465,12 @@ impl Outcome {
 /// Inference and fine-tuning are fitted on one node first; only when no size fits on one node
 /// are multi-node fits considered (training and HPC always may span nodes).
 pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
+    let max_nodes = req.workload.max_nodes();
+    let named = req.serving.vm_size.as_deref();
     let pass = |max_nodes: u32| {
         let mut accepted = Vec::new();
         let mut rejected = Vec::new();
-        for size in &catalog.sizes {
+        for size in catalog.sizes.iter().filter(|s| named.is_none_or(|n| s.name.eq_ignore_ascii_case(n))) {
             match evaluate(catalog, req, size, max_nodes) {
                 Ok(r) => accepted.push(r),
                 Err(r) => rejected.push(r),
@@ -387,7 +478,6 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
         }
         (accepted, rejected)
     };
-    let max_nodes = req.workload.max_nodes();
     let single_first = matches!(req.workload, Workload::Inference | Workload::FineTuning) && max_nodes > 1;
     let (mut accepted, mut rejected) = pass(if single_first { 1 } else { max_nodes });
     // Multi-node only when no size holds the model on one node (not when a later limit, such
@@ -397,10 +487,9 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
         (accepted, rejected) = pass(max_nodes);
     }
     accepted.sort_by(|a: &Recommendation, b: &Recommendation| {
-        rank_key(a)
-            .0
-            .cmp(&rank_key(b).0)
-            .then(rank_key(a).1.cmp(&rank_key(b).1))
+        let (ka, kb) = (rank_key(a, req.serving.rank_by), rank_key(b, req.serving.rank_by));
+        ka.0.cmp(&kb.0)
+            .then(ka.1.cmp(&kb.1))
             // Equal to the cent (MIG sizes price alike per instance): the cheaper node first.
             .then(cents(a.rank_price_per_hour).cmp(&cents(b.rank_price_per_hour)))
             .then(
@@ -431,6 +520,12 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
     accepted.truncate(req.top);
     // Explanations only for what is shown.
     for r in &mut accepted {
+        let upcast = if r.fp32 {
+            catalog.size(&r.vm_size).and_then(|z| fp32_instead(req, catalog.gpu(&z.gpu_model)))
+        } else {
+            None
+        };
+        let req = upcast.as_ref().unwrap_or(req);
         r.fit.estimate = match (&req.need, r.fit.layout) {
             (Some(n), Some(l)) => Some(n.fitted(l)),
             (n, None) => n.clone(),
@@ -440,6 +535,22 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
         if let Some(size) = catalog.size(&r.vm_size) {
             (r.reasons, r.warnings) =
                 explain(catalog, req, size, catalog.gpu(&size.gpu_model), &r.fit, r.price.as_ref());
+        }
+        if let Some(t) = &r.tight {
+            r.warnings.insert(0, t.clone());
+        }
+        if let Some(s) = &r.serving {
+            r.reasons.push(format!(
+                "serves {} output tokens/s ({} per sequence, first token in {} s) with {} cop{} at TP {} × PP {}: {}-bound",
+                service::fmt_sig(s.aggregate_output_tokens_per_second),
+                service::fmt_sig(s.decode_tokens_per_second_per_sequence),
+                service::fmt_sig(s.ttft_seconds),
+                s.replicas,
+                if s.replicas == 1 { "y" } else { "ies" },
+                s.tensor_parallel,
+                s.pipeline_parallel,
+                s.bound.name()
+            ));
         }
     }
     rejected.sort_by(|a, b| b.stage.cmp(&a.stage).then(a.vm_size.cmp(&b.vm_size)));
@@ -451,13 +562,31 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
 
 const STAGE_REGION: usize = 10;
 const STAGE_MEMORY_FIT: usize = 11;
-const STAGE_PRICE: usize = 12;
+const STAGE_SERVING: usize = 12;
+const STAGE_PRICE: usize = 13;
+/// A tight fit ranks as if it cost this much more: after a comfortable fit within 25 % of its
+/// price, before a dearer one.
+const TIGHT_PENALTY: f64 = 1.25;
 
 /// Sort key: (tier, whole-fit USD/hour, per MIG instance when `--mig`); unknown prices last,
 /// and sizes with no price at all by their GPU memory (smallest adequate first), never by name.
-/// The ranking price (per MIG instance for MIG sizes) in whole cents, as the table shows it, so
-/// float noise in a division never orders two equal prices; unpriced sizes rank by GPU memory.
-fn rank_key(r: &Recommendation) -> (u8, i64) {
+/// `--rank-by cost-per-token`: USD per million output tokens, where estimated. Tight fits rank
+/// after comfortable ones of similar price. The key is in whole cents, as the table shows it, so
+/// float noise in a division never orders two equal prices.
+fn rank_key(r: &Recommendation, by: RankBy) -> (u8, i64) {
+    let penalty = if r.tight.is_some() { TIGHT_PENALTY } else { 1.0 };
+    let (tier, key) = price_key(r);
+    let per_token = r.serving.as_ref().and_then(|s| s.usd_per_million_output_tokens);
+    let (tier, key) = match (by, per_token) {
+        (RankBy::CostPerToken, Some(c)) if tier < 2 => (tier, c * penalty),
+        (RankBy::CostPerToken, None) => (tier.max(1), key * penalty),
+        _ => (tier, key * penalty),
+    };
+    (tier, cents(Some(key)))
+}
+
+/// The ranking price (per MIG instance for MIG sizes); unpriced sizes rank by GPU memory.
+fn price_key(r: &Recommendation) -> (u8, f64) {
     let tier = r.price.as_ref().map_or(2, |p| p.rank_tier);
     // From the unrounded node price: a node price rounded first drifts the quotient by a cent.
     let node = r.price.as_ref().and_then(|p| p.rank_per_node_hour).map(|p| p * f64::from(r.fit.nodes));
@@ -466,8 +595,8 @@ fn rank_key(r: &Recommendation) -> (u8, i64) {
         _ => None,
     };
     match per_instance.or(r.rank_price_per_hour) {
-        Some(p) => (tier, cents(Some(p))),
-        None => (2, cents(Some(r.gpu_memory_gib * f64::from(r.fit.nodes)))),
+        Some(p) => (tier, p),
+        None => (2, r.gpu_memory_gib * f64::from(r.fit.nodes)),
     }
 }
 
@@ -509,17 +638,31 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
         let r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "precision support" }, why);
         return Err(shortfall(r, f64::INFINITY));
     }
+    // A model that overflows in fp16 runs in fp32 on a GPU without bf16: sized so.
+    let upcast = fp32_instead(req, gpu);
+    let req = upcast.as_ref().unwrap_or(req);
     // … and holds the model; "closest" ranks these by the GiB per GPU they lack.
     let fit = fit_size(req, size, mig_profiles, max_nodes).map_err(|(why, short)| {
         let mut r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "memory fit" }, why);
         r.sort_key = short;
         r
     })?;
-    // 12. Price.
+    // 12. The service level: targets met, with more nodes of copies when that helps.
+    let node_price = price.as_ref().and_then(|p| p.per_node_hour);
+    let serving = serving_stage(catalog, req, size, &fit, node_price, &reject)?;
+    let mut fit = fit;
+    if let Some(s) = &serving {
+        fit.nodes = s.nodes;
+    }
+    // 13. Price.
     let nodes = f64::from(fit.nodes);
     let total_price = price.as_ref().and_then(|p| p.per_node_hour).map(|p| p * nodes);
     check_price_cap(req, fit.nodes, total_price, &reject)?;
-    Ok(recommendation(req, size, price, fit, total_price))
+    let mut rec = recommendation(req, size, price, fit, total_price);
+    rec.fp32 = upcast.is_some();
+    rec.tight = tight_fit(req, &rec.fit);
+    rec.serving = serving;
+    Ok(rec)
 }
 
 /// Stages 1–5: lifecycle, AKS support, OS, workload kind, GPU model and driver.
@@ -577,7 +720,8 @@ fn check_eligible(
     }
     // 5b. Sizes AKS supports only without its GPU driver (confidential NCC H100, AMD): only when
     // the user brings the driver (--gpu-driver none) or names the GPU.
-    if size.driver == Driver::None && !req.gpu_driver_none && req.gpu_models.is_empty() {
+    if size.driver == Driver::None && !req.gpu_driver_none && req.gpu_models.is_empty() && req.serving.vm_size.is_none()
+    {
         return Err(reject(
             Reject { stage: 5, constraint: "--gpu-driver" },
             format!(
@@ -645,6 +789,68 @@ fn check_shape(
         ));
     }
     Ok(())
+}
+
+/// The requirements in fp32 when the model overflows in fp16 (vLLM refuses float16 for
+/// gemma2: `_FLOAT16_NOT_SUPPORTED_MODELS`) and the GPU has no bf16 to run it in.
+fn fp32_instead(req: &Requirements, gpu: Option<&GpuModel>) -> Option<Requirements> {
+    let unstable = req.model.as_ref().is_some_and(|m| m.fp16_unstable);
+    let sixteen = matches!(req.precision, Precision::Bf16 | Precision::Fp16);
+    if !(unstable && sixteen && gpu.is_some_and(|g| !g.bf16)) || req.workload != Workload::Inference {
+        return None;
+    }
+    let mut r = req.clone();
+    r.precision = Precision::Fp32;
+    r.compute_need();
+    Some(r)
+}
+
+/// Stage 12: the serving figures, and the targets they must meet (`None` without a model or
+/// for other workloads).
+fn serving_stage(
+    catalog: &Catalog,
+    req: &Requirements,
+    size: &VmSize,
+    fit: &Fit,
+    node_price: Option<f64>,
+    reject: &RejectFn<'_>,
+) -> Result<Option<service::Serving>, Rejected> {
+    if req.workload != Workload::Inference || req.model.is_none() {
+        return Ok(None);
+    }
+    match service::meet_targets(catalog, req, size, fit, node_price, service::MAX_REPLICA_NODES) {
+        Ok(None) if req.serving.has_targets() => Err(reject(
+            Reject { stage: STAGE_SERVING, constraint: "serving estimate" },
+            format!("no datasheet figures for {} to estimate what it serves (gpus.yaml perf)", size.gpu_model),
+        )),
+        Ok(s) => Ok(s),
+        Err(miss) => {
+            let mut r = reject(Reject { stage: STAGE_SERVING, constraint: miss.flag }, miss.message);
+            r.sort_key = miss.ratio;
+            Err(r)
+        }
+    }
+}
+
+/// Fewer than 4 sequences of the full context fit, or under 5 % of GPU memory is left.
+fn tight_fit(req: &Requirements, fit: &Fit) -> Option<String> {
+    let (need, l) = (req.need.as_ref()?, fit.layout?);
+    if need.method != estimate::Method::Inference || fit.mig.is_some() {
+        return None;
+    }
+    let seqs = need.max_sequences(&l, fit.available_per_gpu_gib);
+    // Left of what the engine may use (the usable fraction), as a share of the GPU's memory.
+    let spare = (fit.available_per_gpu_gib - fit.required_per_gpu_gib).max(0.0);
+    let left = spare / fit.gpu_memory_per_gpu_gib.max(1e-9);
+    (seqs < 4 || left < 0.05).then(|| {
+        format!(
+            "tight fit: room for {seqs} sequence(s) of {} tokens per copy, {:.1} GiB ({:.1} %) of each GPU's {} GiB left",
+            req.context,
+            spare,
+            left.max(0.0) * 100.0,
+            fmt_num(fit.gpu_memory_per_gpu_gib)
+        )
+    })
 }
 
 /// The tighter of `--max-price-per-hour` and `--max-price-per-month`: the flag, its value as
@@ -725,8 +931,11 @@ fn recommendation(
         rank_price_per_hour: rank_price.map(round_cents),
         price_source: None,
         fit,
+        serving: None,
         reasons: Vec::new(),
         warnings: Vec::new(),
+        tight: None,
+        fp32: false,
         price,
     }
 }
@@ -744,6 +953,9 @@ fn shortfall(mut r: Rejected, by: f64) -> Rejected {
 /// supported_hardware). AMD GPUs and unknown capabilities are not judged here.
 fn precision_unsupported(req: &Requirements, gpu: Option<&GpuModel>) -> Option<String> {
     let model = req.model.as_ref()?;
+    if let Some(g) = gpu.filter(|g| !g.fp8 && req.serving.kv_cache_precision == Some(Precision::Fp8)) {
+        return Some(format!("--kv-cache-precision fp8 needs FP8 support, which the {} lacks", g.id));
+    }
     let g = gpu.filter(|g| g.vendor == Vendor::Nvidia)?;
     let cc = g.cc()?;
     let have = format!("{} has compute capability {}.{}", g.id, cc.0, cc.1);
@@ -889,10 +1101,11 @@ pub fn gpu_matches(want: &str, size: &VmSize, gpu: Option<&GpuModel>) -> bool {
 
 fn workload_mismatch(req: &Requirements, size: &VmSize, gpu: Option<&GpuModel>) -> Option<String> {
     let cc = gpu.and_then(GpuModel::cc);
-    let amd_named = req.gpu_models.iter().any(|m| {
-        let m = m.to_ascii_lowercase();
-        m.starts_with("mi") || m.starts_with('v')
-    });
+    let amd_named = req.serving.vm_size.is_some()
+        || req.gpu_models.iter().any(|m| {
+            let m = m.to_ascii_lowercase();
+            m.starts_with("mi") || m.starts_with('v')
+        });
     let cuda = size.gpu_vendor == Vendor::Nvidia;
     match req.workload {
         Workload::Training | Workload::FineTuning | Workload::Hpc | Workload::DataScience => {
@@ -969,6 +1182,8 @@ fn fit_size(
         nodes,
         mig: None,
         layout: l,
+        replicas_per_node: 1,
+        sequences_per_replica: req.concurrency,
         estimate: None,
     };
     let (Some(need), Some(model)) = (&req.need, &req.model) else {
@@ -999,28 +1214,73 @@ fn fit_size(
     if !options.contains(&g) {
         options.push(g);
     }
-    // One node. Inference: the fewest GPUs that hold it (tensor parallel). Training: the node
-    // is paid for whole, so every GPU works (data parallel beyond the tensor-parallel degree)
-    // and the least recomputation that fits is chosen.
+    // One node. Inference: the fewest GPUs that hold one copy of the model with its share of
+    // the sequences (copies fill the node: `g / n` of them share `--concurrency`). Training:
+    // the node is paid for whole, so every GPU works (data parallel beyond the tensor-parallel
+    // degree) and the least recomputation that fits is chosen.
     if train {
         options = vec![g];
     }
+    if let Some(pinned) = pinned_gpus(req) {
+        options.retain(|n| *n == pinned);
+    }
+    // A copy that only just fits (see `tight_fit`) gives way to a wider one on the same node.
+    let mut tight = None;
     for &n in &options {
-        let Some(tp) = tensor_parallel(model.arch, n, train) else { continue };
+        let Some(tp) = split_tp(req, model.arch, n, train) else { continue };
+        let replicas = if train { 1 } else { g / n };
+        let seqs = req.concurrency.div_ceil(u64::from(replicas.max(1)));
         for r in recomputes {
             let l = estimate::layout(gpu_id, f64::from(n), tp, *r);
-            if need.per_gpu_at(&l) <= avail {
-                return Ok(make(l, f64::from(n), 1));
+            let per_gpu = if train { need.per_gpu_at(&l) } else { need.per_gpu_with(&l, seqs) };
+            if per_gpu <= avail {
+                let mut f = make(l, f64::from(n), 1);
+                f.required_per_gpu_gib = per_gpu;
+                f.required_total_gib = per_gpu * f64::from(n);
+                f.replicas_per_node = replicas;
+                f.sequences_per_replica = seqs;
+                if train || tight_fit(req, &f).is_none() {
+                    return Ok(f);
+                }
+                tight.get_or_insert(f);
+                break;
             }
         }
+    }
+    if let Some(f) = tight {
+        return Ok(f);
     }
     fit_nodes(req, size, need, model.arch, recomputes, max_nodes, avail)
         .map(|(l, per_node, nodes)| make(l, per_node, nodes))
 }
 
-/// The tensor-parallel degree for `n` GPUs of a node. Inference shards the model across all
-/// `n` (vLLM), so `n` itself must pass the head rule; training takes the largest power of two
-/// dividing `n` that passes it, the rest of the GPUs being data parallel.
+/// GPUs of one copy when `--tensor-parallel`/`--pipeline-parallel` pin the split.
+fn pinned_gpus(req: &Requirements) -> Option<u32> {
+    let s = &req.serving;
+    match (s.tensor_parallel, s.pipeline_parallel) {
+        (None, None) => None,
+        (tp, pp) => Some(tp.unwrap_or(1) * pp.unwrap_or(1)),
+    }
+}
+
+/// The tensor-parallel degree for a copy of `n` GPUs. Inference: `--tensor-parallel` when
+/// pinned, else the largest degree dividing `n` that the head counts allow, the rest of the
+/// GPUs being pipeline stages (vLLM's distributed-serving guide: when the model does not split
+/// evenly across the GPUs by tensor parallelism, use pipeline parallelism). Training: the
+/// largest power of two dividing `n` that passes the head rule, the rest data parallel.
+fn split_tp(req: &Requirements, arch: Arch, n: u32, train: bool) -> Option<u32> {
+    if train {
+        return tensor_parallel(arch, n, true);
+    }
+    match (req.serving.tensor_parallel, req.serving.pipeline_parallel) {
+        (Some(tp), _) => (n % tp == 0 && arch.tp_ok(tp)).then_some(tp),
+        (None, Some(pp)) => (n % pp == 0 && arch.tp_ok(n / pp)).then_some(n / pp),
+        (None, None) => (1..=n).rev().find(|t| n % t == 0 && arch.tp_ok(*t)),
+    }
+}
+
+/// The tensor-parallel degree for `n` GPUs of a node (training: the largest power of two
+/// dividing `n` that passes the head rule; inference: `n` itself).
 fn tensor_parallel(arch: Arch, n: u32, train: bool) -> Option<u32> {
     if !train {
         return arch.tp_ok(n).then_some(n);
@@ -1041,23 +1301,12 @@ fn fit_nodes(
 ) -> Result<(Layout, f64, u32), FitError> {
     let g = size.gpu_count.whole().max(1);
     let train = need.activations.is_some();
-    let per_node = if train { g } else { (1..=g).rev().find(|n| arch.tp_ok(*n)).unwrap_or(1) };
-    let tp = tensor_parallel(arch, per_node, train).unwrap_or(1);
+    // Every GPU of each node: tensor parallel within the node as far as the heads allow, the
+    // rest pipeline stages (within and across nodes), as KAITO and vLLM run multi-node models.
+    let per_node = g;
+    let tp = split_tp(req, arch, per_node, train).unwrap_or(1);
     let gpu_id = &*size.gpu_model;
     let least_recompute = *recomputes.last().unwrap_or(&None);
-    if per_node < g {
-        // KAITO runs vLLM with tensor parallelism over all of a node's GPUs, pipeline stages
-        // across nodes; nodes whose GPUs cannot all share the heads are not split further.
-        let one = need.per_gpu_at(&estimate::layout(gpu_id, f64::from(per_node), tp, least_recompute));
-        return Err((
-            format!(
-                "needs {one:.1} GiB per GPU on {per_node} GPU(s); tensor parallelism cannot use all {g}: \
-                 {} attention heads and {} KV heads must divide across them (vLLM); a {} offers {avail:.1} usable GiB",
-                arch.attention_heads, arch.kv_heads, size.gpu_model
-            ),
-            one - avail,
-        ));
-    }
     let floor = need.per_gpu_at(&estimate::layout(gpu_id, 1e12, tp, least_recompute));
     if floor > avail {
         return Err((
@@ -1074,7 +1323,20 @@ fn fit_nodes(
             if need.per_gpu_at(&l) > avail {
                 continue;
             }
-            if matches!(req.workload, Workload::Training | Workload::FineTuning) && !size.infiniband() {
+            let trains = matches!(req.workload, Workload::Training | Workload::FineTuning);
+            if trains && req.os == Os::Windows {
+                // PyTorch's distributed docs (torch.distributed, "Backends"): on Windows only Gloo
+                // and MPI are built, never NCCL; FSDP and ZeRO-3 shard through NCCL's
+                // reduce-scatter and all-gather across nodes.
+                return Err((
+                    format!(
+                        "needs {nodes} nodes, and training sharded across nodes (FSDP, ZeRO-3) needs NCCL, \
+                         which PyTorch does not build on Windows (pytorch.org/docs/stable/distributed.html, Backends)"
+                    ),
+                    need.per_gpu_at(&estimate::layout(gpu_id, f64::from(per_node), tp, least_recompute)) - avail,
+                ));
+            }
+            if trains && !size.infiniband() {
                 return Err((
                     format!("needs {nodes} nodes, and sharded training across nodes needs InfiniBand, which this size lacks"),
                     need.per_gpu_at(&estimate::layout(gpu_id, f64::from(per_node), tp, least_recompute)) - avail,
@@ -1137,6 +1399,8 @@ fn fit_mig(
             memory_gib: chosen.memory_gib,
         }),
         layout: l,
+        replicas_per_node: 1,
+        sequences_per_replica: req.concurrency,
         estimate: None,
     })
 }
@@ -1188,12 +1452,19 @@ fn explain_fit(req: &Requirements, size: &VmSize, fit: &Fit, reasons: &mut Vec<S
         ));
     }
     if let (Some(need), Some(l)) = (&req.need, fit.layout) {
-        let gpus_total = fit.gpus_used_per_node * f64::from(fit.nodes);
+        // One copy of the model: its GPUs and the nodes they span (more nodes of copies are
+        // the serving answer's replicas).
+        let copy_nodes = (l.gpus / fit.gpus_used_per_node.max(1e-9)).round().max(1.0);
         reasons.push(format!(
-            "fits: {:.1} GiB needed per GPU on {} GPU(s){}, {:.1} GiB usable ({} × {} GiB)",
+            "fits: {:.1} GiB needed per GPU on {} GPU(s){}{}, {:.1} GiB usable ({} × {} GiB)",
             fit.required_per_gpu_gib,
-            fmt_num(gpus_total),
-            if fit.nodes > 1 { format!(" across {} nodes", fit.nodes) } else { String::new() },
+            fmt_num(if fit.mig.is_some() { fit.gpus_used_per_node } else { l.gpus }),
+            if copy_nodes > 1.0 { format!(" across {copy_nodes} nodes") } else { String::new() },
+            if req.workload == Workload::Inference && fit.replicas_per_node > 1 {
+                format!(" per copy, {} copies per node", fit.replicas_per_node)
+            } else {
+                String::new()
+            },
             fit.available_per_gpu_gib,
             l.usable_fraction,
             fmt_num(fit.gpu_memory_per_gpu_gib)
@@ -1201,14 +1472,21 @@ fn explain_fit(req: &Requirements, size: &VmSize, fit: &Fit, reasons: &mut Vec<S
         if let (Some(setup), None) = (need.fitted(l).setup, &fit.mig) {
             reasons.push(format!("setup: {setup}"));
         }
-        let have = fit.available_per_gpu_gib
-            * if fit.mig.is_some() { 1.0 } else { size.gpu_count.value() * f64::from(fit.nodes) };
-        let needed = if fit.mig.is_some() { fit.required_per_gpu_gib } else { need.total_at(&l) };
-        if needed > 0.0 && have / needed > 2.0 {
+        let have = fit.available_per_gpu_gib * if fit.mig.is_some() { 1.0 } else { size.gpu_count.value().max(l.gpus) };
+        let copies = f64::from(fit.replicas_per_node.max(1));
+        let needed =
+            if fit.mig.is_some() { fit.required_per_gpu_gib } else { fit.required_per_gpu_gib * l.gpus * copies };
+        // Copies of the model fill a node on purpose (serving figures count them all).
+        if needed > 0.0 && have / needed > 2.0 && fit.replicas_per_node <= 1 {
             warnings.push(format!("over-provisioned: {:.1}× the GPU memory this workload needs", have / needed));
         }
-        if fit.nodes > 1 && req.workload == Workload::Inference {
-            warnings.push(format!("needs {} nodes: multi-node inference (pipeline parallel across nodes)", fit.nodes));
+        if l.gpus > fit.gpus_used_per_node + 1e-9 && req.workload == Workload::Inference {
+            let nodes = (l.gpus / fit.gpus_used_per_node.max(1.0)).round();
+            warnings.push(format!(
+                "needs {nodes} nodes per copy: multi-node inference (pipeline parallel across nodes) over {}; the last resort{}",
+                size.interconnect.as_deref().unwrap_or("Azure networking (no InfiniBand)"),
+                if size.infiniband() { "" } else { ": without InfiniBand every token crosses the VM network" }
+            ));
         }
     }
 }
@@ -1295,6 +1573,14 @@ fn explain_price(req: &Requirements, price: Option<&Price>, reasons: &mut Vec<St
 /// Say how the weights will run when the GPU lacks the precision's native support: every such
 /// result carries the warning, whether the precision was chosen or defaulted.
 fn precision_warnings(req: &Requirements, g: &GpuModel, warnings: &mut Vec<String>) {
+    if req.precision == Precision::Fp32 && req.model.as_ref().is_some_and(|m| m.fp16_unstable) {
+        warnings.push(format!(
+            "{} has no BF16 and this model overflows in fp16 (vLLM refuses float16 for it: numerical instability): \
+             it runs in fp32, sized so (twice the bf16 memory)",
+            g.id
+        ));
+        return;
+    }
     match req.precision {
         Precision::Bf16 if !g.bf16 && req.workload == Workload::Inference => warnings
             .push(format!("{} has no BF16: vLLM serves the bf16 weights as fp16 (--dtype half), same memory", g.id)),
@@ -1536,21 +1822,129 @@ sizes:
         assert!(!big.warnings.iter().any(|w| w.contains("BF16")));
     }
 
-    /// Tensor parallelism must divide the heads: a 71-head model (falcon-7b) never splits
-    /// across 2 or 4 GPUs, so the 4-GPU size cannot hold what one of its GPUs cannot.
+    /// Tensor parallelism must divide the heads; where it cannot, the rest of the GPUs are
+    /// pipeline stages (vLLM's distributed-serving guide), never a refusal. A 71-head model
+    /// (falcon-7b) that one GPU cannot hold runs on the 4-GPU size as two copies of TP 1 × PP 2;
+    /// phi-4's 40 heads and 10 KV heads as
+    /// TP 2 × PP 2 (10 KV heads do not divide by 4).
     #[test]
-    fn tensor_parallelism_follows_the_head_counts() {
+    fn pipeline_parallel_where_the_heads_rule_out_tensor_parallel() {
         let c = catalog();
         let mut r = req(Workload::Inference, Some(8.03));
         if let Some(m) = r.model.as_mut() {
-            m.arch = Arch { layers: 32, hidden_size: 4544, attention_heads: 71, kv_heads: 1, head_dim: 64 };
+            m.arch = Arch {
+                layers: 32,
+                hidden_size: 4544,
+                attention_heads: 71,
+                kv_heads: 1,
+                head_dim: 64,
+                window: 0,
+                windowed_layers: 0,
+            };
         }
         r.compute_need();
         let o = recommend(&c, &r);
-        assert_eq!(names(&o), ["Standard_ND8_big"]);
-        let four = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
-        assert!(four.reason.contains("71 attention heads"), "{}", four.reason);
-        assert_eq!(four.constraint, "memory fit");
+        let four = o.recommendations.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("fits");
+        let l = four.fit.layout.expect("layout");
+        assert_eq!((l.tensor_parallel, l.gpus, four.fit.replicas_per_node), (1, 2.0, 2));
+        assert!(four.reasons.iter().any(|x| x.contains("tensor parallel 1 × 2 pipeline")), "{:?}", four.reasons);
+        let phi4 = Arch {
+            layers: 40,
+            hidden_size: 5120,
+            attention_heads: 40,
+            kv_heads: 10,
+            head_dim: 128,
+            window: 0,
+            windowed_layers: 0,
+        };
+        assert!(!phi4.tp_ok(4));
+        assert_eq!(split_tp(&r, phi4, 4, false), Some(2));
+        assert_eq!(split_tp(&r, phi4, 8, false), Some(2));
+        // A pinned split is kept, or the size is passed over.
+        r.serving.tensor_parallel = Some(4);
+        assert_eq!(split_tp(&r, phi4, 4, false), None);
+    }
+
+    fn bundled_kv(id: &str, context: u64, sequences: u64) -> f64 {
+        let c = Catalog::bundled().expect("bundled catalog");
+        let m = ModelSpec::from_model(c.model(id).expect("model"));
+        let mut r = Requirements::new(Workload::Inference);
+        r.model = Some(m);
+        r.context = context;
+        r.concurrency = sequences;
+        r.compute_need();
+        r.need.map_or(0.0, |n| n.kv_cache_gib)
+    }
+
+    /// gpt-oss-20b's config.json: num_hidden_layers 24, num_key_value_heads 8, head_dim 64,
+    /// sliding_window 128, layer_types alternating sliding_attention / full_attention (12 each).
+    /// One sequence of 131072 tokens in bf16: 2 × 8 × 64 × 2 B = 2048 B per layer and token;
+    /// 12 × 131072 + 12 × 128 = 1,574,400 layer-tokens → 3,224,371,200 B = 3.0029 GiB. Sixteen
+    /// sequences: 48.05 GiB, not the 96 GiB of every layer keeping every token.
+    #[test]
+    fn kv_cache_of_a_sliding_window_model_counts_only_the_window() {
+        let kv = bundled_kv("openai/gpt-oss-20b", 131_072, 16);
+        let hand = 16.0 * 2048.0 * (12.0 * 131_072.0 + 12.0 * 128.0) / GIB;
+        assert!((kv - hand).abs() < 1e-6, "{kv} vs {hand}");
+        assert!((kv - 48.047).abs() < 0.01, "{kv}");
+        // Mistral 7B v0.1 windows every layer at 4096 (config.json sliding_window 4096): at
+        // 32768 tokens it keeps 32 × 4096 × 2 × 8 × 128 × 2 B = 0.5 GiB per sequence.
+        let mistral = bundled_kv("mistralai/Mistral-7B-v0.1", 32_768, 1);
+        assert!((mistral - 32.0 * 4096.0 * 4096.0 / GIB).abs() < 1e-6, "{mistral}");
+    }
+
+    /// Qwen3-30B-A3B's config.json: num_hidden_layers 48, num_key_value_heads 4, head_dim 128
+    /// (128 experts, 8 per token: the experts hold no KV cache). Per token 2 × 48 × 4 × 128 × 2 B
+    /// = 98,304 B; 4096 tokens = 0.375 GiB.
+    #[test]
+    fn kv_cache_of_a_mixture_of_experts_model_follows_its_attention() {
+        let kv = bundled_kv("Qwen/Qwen3-30B-A3B", 4096, 1);
+        assert!((kv - 98_304.0 * 4096.0 / GIB).abs() < 1e-9, "{kv}");
+        assert!((kv - 0.375).abs() < 1e-9);
+    }
+
+    /// Llama 3.1 70B's config.json: num_hidden_layers 80, num_attention_heads 64,
+    /// num_key_value_heads 8 (grouped-query), head_dim 8192 / 64 = 128. Per token 2 × 80 × 8 ×
+    /// 128 × 2 B = 327,680 B; 8192 tokens = 2.5 GiB (the 64 query heads would take 20 GiB).
+    #[test]
+    fn kv_cache_of_a_grouped_query_model_counts_kv_heads() {
+        let kv = bundled_kv("meta-llama/Llama-3.1-70B-Instruct", 8192, 1);
+        assert!((kv - 2.5).abs() < 1e-9, "{kv}");
+    }
+
+    /// A 70B model in bf16 on two 80 GB A100s leaves room for one 4096-token sequence: the fit
+    /// is warned with its numbers.
+    #[test]
+    fn tight_fits_are_warned_with_the_numbers() {
+        let c = Catalog::bundled().expect("bundled catalog");
+        let mut r = Requirements::new(Workload::Inference);
+        r.model = Some(ModelSpec::from_model(c.model("llama-3.1-70b").expect("model")));
+        r.gpu_models = vec!["A100".to_owned()];
+        r.compute_need();
+        let o = recommend(&c, &r);
+        let two = o.recommendations.iter().find(|x| x.fit.gpus_used_per_node == 2.0).expect("a 2-GPU fit");
+        let w = two.warnings.first().expect("warning");
+        assert!(w.starts_with("tight fit: room for 1 sequence(s) of 4096 tokens"), "{w}");
+    }
+
+    /// Gemma 2 overflows in fp16 (vLLM's `_FLOAT16_NOT_SUPPORTED_MODELS`): on a T4 (no bf16)
+    /// it is sized in fp32, 9.24e9 × 4 B = 34.4 GiB of weights, with the reason; on an A10 (bf16)
+    /// in bf16.
+    #[test]
+    fn a_model_that_overflows_in_fp16_is_sized_in_fp32_without_bf16() {
+        let c = Catalog::bundled().expect("bundled catalog");
+        let mut r = Requirements::new(Workload::Inference);
+        r.model = Some(ModelSpec::from_model(c.model("gemma-2-9b").expect("model")));
+        r.gpu_models = vec!["T4".to_owned(), "A10".to_owned()];
+        r.top = 50;
+        r.compute_need();
+        let o = recommend(&c, &r);
+        let t4 = o.recommendations.iter().find(|x| x.gpu_model == "T4").expect("a T4 fit");
+        let w = t4.fit.estimate.as_ref().and_then(|e| e.breakdown.first()).expect("weights term");
+        assert!((w.gib - 9.24e9 * 4.0 * 1.02 / GIB).abs() < 0.01, "{w:?}");
+        assert!(t4.warnings.iter().any(|x| x.contains("runs in fp32")), "{:?}", t4.warnings);
+        let a10 = o.recommendations.iter().find(|x| x.gpu_model == "A10").expect("an A10 fit");
+        assert!(!a10.warnings.iter().any(|x| x.contains("fp32")), "{:?}", a10.warnings);
     }
 
     #[test]

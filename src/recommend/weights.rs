@@ -126,12 +126,23 @@ mod tests {
         ModelSpec {
             id: Some("openai/gpt-oss-120b".into()),
             params_b: 117.0,
-            arch: Arch { layers: 36, hidden_size: 2880, attention_heads: 64, kv_heads: 8, head_dim: 64 },
+            arch: Arch {
+                layers: 36,
+                hidden_size: 2880,
+                attention_heads: 64,
+                kv_heads: 8,
+                head_dim: 64,
+                window: 0,
+                windowed_layers: 0,
+            },
             arch_from: "openai/gpt-oss-120b".into(),
             max_context: Some(131_072),
             native: Some(NativeDtype::Mxfp4),
             checkpoint_gib: Some(60.8),
             moe: true,
+            active_params_b: Some(5.1),
+            experts: Some((128, 4)),
+            fp16_unstable: false,
         }
     }
 

@@ -24,6 +24,7 @@ mod properties;
 mod recommend_cli;
 mod redaction;
 mod schema;
+mod serving_calibration;
 mod snapshots;
 mod support;
 mod wizard_tmux;

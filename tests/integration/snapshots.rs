@@ -96,6 +96,58 @@ fn recommend_base_model() {
     );
 }
 
+/// A serving answer: a 70B chat service for 200 users at 20 tokens/s each, first token in 2 s.
+#[test]
+fn recommend_serving() {
+    offline(
+        "recommend-serving",
+        &[
+            "recommend",
+            "--model",
+            "llama-3.1-70b",
+            "--precision",
+            "fp8",
+            "--concurrency",
+            "200",
+            "--input-tokens",
+            "2000",
+            "--output-tokens",
+            "500",
+            "--min-tokens-per-second-per-user",
+            "20",
+            "--max-ttft",
+            "2s",
+            "--region",
+            "eastus",
+            "--top",
+            "3",
+        ],
+    );
+}
+
+/// One named size evaluated for a workload (`--vm-size`).
+#[test]
+fn recommend_vm_size() {
+    offline(
+        "recommend-vm-size",
+        &[
+            "recommend",
+            "--vm-size",
+            "Standard_ND96isr_H100_v5",
+            "--model",
+            "llama-3.1-8b",
+            "--tensor-parallel",
+            "1",
+            "--input-tokens",
+            "1000",
+            "--output-tokens",
+            "1000",
+            "--region",
+            "eastus",
+        ],
+    );
+}
+
 #[test]
 fn catalog_show() {
     offline("catalog-show", &["catalog", "show", "Standard_NC24ads_A100_v4"]);

@@ -1,0 +1,341 @@
+//! What a fitted deployment serves: tokens per second, time to first token and time per output
+//! token, from a roofline per phase. Pure arithmetic over datasheet figures and the fitted
+//! efficiencies of `serving-factors.yaml`.
+//!
+//! The model follows LLM-Viewer (Yuan et al. 2024, "LLM Inference Unveiled: Survey and Roofline
+//! Model Insights") and kipply's "Transformer Inference Arithmetic" (2022):
+//! - **prefill** costs 2 × active parameters FLOPs per token plus attention's quadratic term,
+//!   at the dense tensor peak × `compute`;
+//! - **a decode step** takes the larger of its memory time (weights touched + the KV cache of every
+//!   sequence, over HBM bandwidth × `memory`) and its compute time (2 × active parameters × batch);
+//! - **tensor parallelism** adds two all-reduces of the activations per layer (Shoeybi et al.
+//!   2019, "Megatron-LM" §3) over the GPU link × `link`, each with a fixed latency; **pipeline
+//!   parallelism** splits the layers into stages that work on micro-batches in turn;
+//! - **mixture of experts**: the active parameters set the FLOPs; the expert weights read per step
+//!   are those the batch touches, 1 − (1 − k/E)^tokens of them (near all at large batches).
+//!
+//! A request's life at concurrency C on one replica: the replica prefills the C requests and
+//! decodes their output tokens together, so one request takes
+//! `cycle = C × prefill(one request, pipelined) + output × step(C)`, in a static batch and in the
+//! steady state of a server that admits a request whenever one finishes.
+
+use serde::Serialize;
+
+use super::estimate::Arch;
+use crate::catalog::{Efficiency, GpuPerf, ServingFactors};
+
+/// What the roofline needs of the model.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shape {
+    pub arch: Arch,
+    /// Parameters, all and active per token (MoE), as counts.
+    pub params: f64,
+    pub active: f64,
+    /// Routed experts and experts per token; (0, 0) for a dense model.
+    pub experts: (u32, u32),
+    /// Bytes of weights one replica holds (as loaded).
+    pub weight_bytes: f64,
+    /// Bytes per KV-cache value.
+    pub kv_bytes: f64,
+}
+
+/// The hardware of one replica, with the efficiencies that apply.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hardware {
+    /// Dense TFLOPS of one GPU at the compute precision.
+    pub tflops: f64,
+    pub memory_gb_s: f64,
+    pub link_gb_s: f64,
+    pub eff: Efficiency,
+    pub allreduce_latency_s: f64,
+    pub step_overhead_s: f64,
+}
+
+impl Hardware {
+    /// The hardware of `perf` at compute precision `precision`, with its efficiency.
+    pub fn new(perf: &GpuPerf, f: &ServingFactors, architecture: &str, precision: &str) -> Option<Self> {
+        let t = &perf.dense_tflops;
+        let tflops = match precision {
+            "fp4" => t.fp4,
+            "fp8" => t.fp8,
+            "fp32" => t.fp32,
+            _ => t.fp16.or(t.bf16),
+        }?;
+        Some(Self {
+            tflops,
+            memory_gb_s: perf.memory_bandwidth_gb_s,
+            link_gb_s: perf.interconnect.bandwidth_gb_s,
+            eff: f.efficiency(architecture, precision)?.clone(),
+            allreduce_latency_s: f.allreduce_latency_us * 1e-6,
+            step_overhead_s: f.step_overhead_us * 1e-6,
+        })
+    }
+
+    fn flops(&self) -> f64 {
+        self.tflops * 1e12 * self.eff.compute
+    }
+
+    fn bytes_per_s(&self) -> f64 {
+        self.memory_gb_s * 1e9 * self.eff.memory
+    }
+}
+
+/// What limits the figures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Bound {
+    MemoryBandwidth,
+    Compute,
+    Interconnect,
+    KvCapacity,
+}
+
+impl Bound {
+    pub fn name(self) -> &'static str {
+        match self {
+            Bound::MemoryBandwidth => "memory-bandwidth",
+            Bound::Compute => "compute",
+            Bound::Interconnect => "interconnect",
+            Bound::KvCapacity => "kv-capacity",
+        }
+    }
+}
+
+/// The figures for one replica at `concurrency` sequences of `input` + `output` tokens.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Figures {
+    /// Seconds for one request, first token to last, at this concurrency.
+    pub cycle_s: f64,
+    pub ttft_s: f64,
+    pub tpot_s: f64,
+    /// Output tokens per second of the replica.
+    pub output_tps: f64,
+    pub total_tps: f64,
+    pub bound: Bound,
+}
+
+/// Tensor × pipeline split of one replica.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Split {
+    pub tp: u32,
+    pub pp: u32,
+}
+
+/// Time of one all-reduce of `bytes` across `tp` GPUs (ring: 2(tp−1)/tp of the data crosses each
+/// link), with its latency.
+fn allreduce(hw: &Hardware, tp: u32, bytes: f64) -> f64 {
+    if tp <= 1 {
+        return 0.0;
+    }
+    let t = f64::from(tp);
+    hw.allreduce_latency_s + 2.0 * (t - 1.0) / t * bytes / (hw.link_gb_s * 1e9 * hw.eff.link)
+}
+
+/// Attention FLOPs for `tokens` new tokens that attend to `context` earlier ones (both Q·K and
+/// A·V, 2 FLOPs per multiply-add), windowed layers up to their window.
+fn attention_flops(a: &Arch, tokens: f64, context: f64) -> f64 {
+    let dim = f64::from(a.attention_heads) * f64::from(a.head_dim);
+    let windowed = if a.window > 0 { a.windowed_layers.min(a.layers) } else { 0 };
+    let full = f64::from(a.layers - windowed) * context;
+    let win = f64::from(windowed) * context.min(f64::from(a.window));
+    4.0 * dim * tokens * (full + win)
+}
+
+/// Bytes of weights a step over `tokens` tokens reads: everything for a dense model; the shared
+/// part and the experts the tokens touch for a mixture of experts.
+fn weights_touched(s: &Shape, tokens: f64) -> f64 {
+    let (e, k) = s.experts;
+    if e == 0 || k == 0 || s.active >= s.params {
+        return s.weight_bytes;
+    }
+    let share = f64::from(k) / f64::from(e);
+    // params = shared + experts_total; active = shared + share × experts_total.
+    let experts_total = ((s.params - s.active) / (1.0 - share)).min(s.params);
+    let touched = 1.0 - (1.0 - share).powf(tokens.max(1.0));
+    let fraction = (s.params - experts_total + experts_total * touched) / s.params;
+    s.weight_bytes * fraction
+}
+
+/// One decode round: every one of `batch` sequences gets a token. With `pp` stages the batch is
+/// split into min(pp, batch) micro-batches of `x` sequences; each of the pp stages handles a
+/// micro-batch in 1/pp of the time the whole model takes, so a round takes the whole model's
+/// time for one micro-batch: weights are read once per micro-batch, not once per round.
+fn decode_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64) -> (f64, Bound) {
+    let tp = f64::from(split.tp);
+    let x = batch / f64::from(split.pp).min(batch).max(1.0);
+    let kv = s.arch.kv_bytes(context.round() as u64, s.kv_bytes);
+    let memory = (weights_touched(s, x) + x * kv) / (tp * hw.bytes_per_s());
+    let flops = 2.0 * s.active * x + attention_flops(&s.arch, x, context);
+    let compute = flops / (tp * hw.flops());
+    let comm = 2.0 * f64::from(s.arch.layers) * allreduce(hw, split.tp, x * f64::from(s.arch.hidden_size) * 2.0);
+    let bound = if comm > memory.max(compute) {
+        Bound::Interconnect
+    } else if compute > memory {
+        Bound::Compute
+    } else {
+        Bound::MemoryBandwidth
+    };
+    (memory.max(compute) + comm + hw.step_overhead_s, bound)
+}
+
+/// Prefill of one request of `input` tokens: (alone, as its latency; pipelined, as its share of
+/// a replica's time when many are prefilled).
+fn prefill(s: &Shape, hw: &Hardware, split: Split, input: f64) -> (f64, f64) {
+    let (tp, pp) = (f64::from(split.tp), f64::from(split.pp));
+    let flops = 2.0 * s.active * input + attention_flops(&s.arch, input, input) / 2.0;
+    let compute = flops / (tp * hw.flops());
+    let memory = weights_touched(s, input) / (tp * hw.bytes_per_s());
+    let comm = 2.0 * f64::from(s.arch.layers) * allreduce(hw, split.tp, input * f64::from(s.arch.hidden_size) * 2.0);
+    let alone = compute.max(memory) + comm;
+    (alone, (compute + comm) / pp)
+}
+
+/// The figures of one replica serving `concurrency` sequences of `input` + `output` tokens.
+pub fn figures(s: &Shape, hw: &Hardware, split: Split, concurrency: u64, input: u64, output: u64) -> Figures {
+    let c = concurrency.max(1) as f64;
+    let (i, o) = (input.max(1) as f64, output.max(1) as f64);
+    let (alone, pipelined) = prefill(s, hw, split, i);
+    let (step, decode_bound) = decode_step(s, hw, split, c, i + o / 2.0);
+    let prefill_all = c * pipelined;
+    let decode_all = o * step;
+    let cycle = prefill_all + decode_all;
+    // The other requests' prefills that land while this one waits, and the step in progress.
+    let ttft = alone * (1.0 + (c - 1.0) * pipelined / cycle) + step;
+    let tpot = ((cycle - ttft) / o).max(step);
+    Figures {
+        cycle_s: cycle,
+        ttft_s: ttft,
+        tpot_s: tpot,
+        output_tps: c * o / cycle,
+        total_tps: c * (i + o) / cycle,
+        bound: if prefill_all > decode_all { Bound::Compute } else { decode_bound },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::{DenseTflops, GpuLink};
+
+    const LLAMA_70B: Arch = Arch {
+        layers: 80,
+        hidden_size: 8192,
+        attention_heads: 64,
+        kv_heads: 8,
+        head_dim: 128,
+        window: 0,
+        windowed_layers: 0,
+    };
+
+    fn eff() -> Efficiency {
+        Efficiency {
+            architecture: "*".into(),
+            precision: "*".into(),
+            compute: 1.0,
+            memory: 1.0,
+            link: 1.0,
+            source: "t".into(),
+        }
+    }
+
+    fn hw(tflops: f64, gb_s: f64) -> Hardware {
+        Hardware {
+            tflops,
+            memory_gb_s: gb_s,
+            link_gb_s: 450.0,
+            eff: eff(),
+            allreduce_latency_s: 0.0,
+            step_overhead_s: 0.0,
+        }
+    }
+
+    fn llama70(bytes: f64) -> Shape {
+        Shape {
+            arch: LLAMA_70B,
+            params: 70.55e9,
+            active: 70.55e9,
+            experts: (0, 0),
+            weight_bytes: 70.55e9 * bytes,
+            kv_bytes: 2.0,
+        }
+    }
+
+    /// kipply's arithmetic: a batch-1 decode step of a 70B model in 16 bits on one GPU at
+    /// 3.35 TB/s reads 141.1 GB of weights (+ 0.33 MB of KV per token of context): 42.1 ms.
+    #[test]
+    fn batch_one_decode_is_weights_over_bandwidth() {
+        let s = llama70(2.0);
+        let (step, bound) = decode_step(&s, &hw(989.5, 3350.0), Split { tp: 1, pp: 1 }, 1.0, 1.0);
+        assert_eq!(bound, Bound::MemoryBandwidth);
+        let expect = (141.1e9 + 327_680.0) / 3350e9;
+        assert!((step - expect).abs() / expect < 1e-3, "{step} vs {expect}");
+    }
+
+    /// Prefill of 2048 tokens: 2 × 70.55e9 × 2048 = 2.89e14 FLOPs plus attention
+    /// 4 × 8192 × 2048 × 80 × 2048 / 2 = 5.5e12, at 989.5 TFLOPS: 0.298 s.
+    #[test]
+    fn prefill_is_two_flops_per_parameter_per_token() {
+        let (alone, _) = prefill(&llama70(2.0), &hw(989.5, 3350.0), Split { tp: 1, pp: 1 }, 2048.0);
+        let expect = (2.0 * 70.55e9 * 2048.0 + 4.0 * 8192.0 * 2048.0 * 80.0 * 2048.0 / 2.0) / 989.5e12;
+        assert!((alone - expect).abs() / expect < 1e-6, "{alone} vs {expect}");
+    }
+
+    #[test]
+    fn more_concurrency_never_serves_less_and_faster_hardware_is_never_slower() {
+        let s = llama70(1.0);
+        let a100 = hw(312.0, 2039.0);
+        let h100 = hw(989.5, 3350.0);
+        let split = Split { tp: 2, pp: 1 };
+        let mut last = 0.0;
+        for c in [1, 2, 4, 8, 16, 32, 64, 128, 256] {
+            let f = figures(&s, &h100, split, c, 1000, 1000);
+            assert!(f.output_tps >= last, "concurrency {c}: {} < {last}", f.output_tps);
+            last = f.output_tps;
+            let slow = figures(&s, &a100, split, c, 1000, 1000);
+            assert!(f.output_tps >= slow.output_tps && f.ttft_s <= slow.ttft_s && f.tpot_s <= slow.tpot_s);
+        }
+        // Halving the weight bytes never slows decode.
+        let fp16 = figures(&llama70(2.0), &h100, split, 8, 1000, 1000);
+        let fp8 = figures(&llama70(1.0), &h100, split, 8, 1000, 1000);
+        assert!(fp8.tpot_s <= fp16.tpot_s);
+    }
+
+    /// Qwen3-30B-A3B (128 experts, 8 per token): one token reads 1/16 of the expert weights, a
+    /// batch of 256 nearly all of them (1 − (15/16)^256 = 1 − 6.6e-8).
+    #[test]
+    fn experts_read_grow_with_the_batch() {
+        let s = Shape {
+            arch: LLAMA_70B,
+            params: 30.53e9,
+            active: 3.35e9,
+            experts: (128, 8),
+            weight_bytes: 30.53e9 * 2.0,
+            kv_bytes: 2.0,
+        };
+        let experts_total = (30.53e9 - 3.35e9) / (1.0 - 8.0 / 128.0);
+        let one = weights_touched(&s, 1.0) / 2.0;
+        assert!((one - (30.53e9 - experts_total + experts_total / 16.0)).abs() < 1e3, "{one}");
+        assert!(weights_touched(&s, 256.0) / s.weight_bytes > 0.9999);
+        assert!(weights_touched(&s, 4.0) < weights_touched(&s, 64.0));
+    }
+
+    #[test]
+    fn hardware_takes_the_precision_peak() {
+        let perf = GpuPerf {
+            dense_tflops: DenseTflops { fp16: Some(989.5), fp8: Some(1979.0), ..DenseTflops::default() },
+            memory_bandwidth_gb_s: 3350.0,
+            interconnect: GpuLink { kind: "nvlink".into(), bandwidth_gb_s: 450.0 },
+            source: "t".into(),
+        };
+        let f = ServingFactors {
+            allreduce_latency_us: 8.0,
+            step_overhead_us: 0.0,
+            max_batch: 256,
+            source: "t".into(),
+            efficiencies: vec![eff()],
+        };
+        assert_eq!(Hardware::new(&perf, &f, "Hopper", "fp8").map(|h| h.tflops), Some(1979.0));
+        assert_eq!(Hardware::new(&perf, &f, "Hopper", "fp16").map(|h| h.tflops), Some(989.5));
+        assert!(Hardware::new(&perf, &f, "Hopper", "fp4").is_none());
+    }
+}
