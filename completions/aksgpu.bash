@@ -1,20 +1,36 @@
 
 _clap_complete_aksgpu() {
     local IFS=$'\013'
-    local _CLAP_COMPLETE_INDEX=${COMP_CWORD}
     local _CLAP_COMPLETE_COMP_TYPE=${COMP_TYPE}
     if compopt +o nospace 2> /dev/null; then
         local _CLAP_COMPLETE_SPACE=false
     else
         local _CLAP_COMPLETE_SPACE=true
     fi
-    local words=("${COMP_WORDS[@]}")
-    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-        words[COMP_CWORD]="$2"
-    fi
+    # Glue `--flag` `=` `value` (split by COMP_WORDBREAKS) back into `--flag=value`.
+    local words=() strip="" glue=0 index=0 i n w
+    for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+        w=${COMP_WORDS[i]}
+        n=${#words[@]}
+        if [[ $w == "=" ]] && ((n > 0)) && [[ ${words[n-1]} == --* ]]; then
+            words[n-1]+="="
+            glue=1
+            if ((i == COMP_CWORD)); then strip=${words[n-1]}; index=$((n - 1)); fi
+            continue
+        fi
+        if ((i == COMP_CWORD)) && [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then w=$2; fi
+        if ((glue)); then
+            words[n-1]+=$w
+            glue=0
+            if ((i == COMP_CWORD)); then strip="${words[n-1]%%=*}="; index=$((n - 1)); fi
+            continue
+        fi
+        words+=("$w")
+        if ((i == COMP_CWORD)); then index=$n; fi
+    done
     COMPREPLY=( $( \
         _CLAP_IFS="$IFS" \
-        _CLAP_COMPLETE_INDEX="$_CLAP_COMPLETE_INDEX" \
+        _CLAP_COMPLETE_INDEX="$index" \
         _CLAP_COMPLETE_COMP_TYPE="$_CLAP_COMPLETE_COMP_TYPE" \
         _CLAP_COMPLETE_SPACE="$_CLAP_COMPLETE_SPACE" \
         COMPLETE="bash" \
@@ -22,7 +38,12 @@ _clap_complete_aksgpu() {
     ) )
     if [[ $? != 0 ]]; then
         unset COMPREPLY
-    elif [[ $_CLAP_COMPLETE_SPACE == false ]] && [[ "${COMPREPLY-}" =~ [=/:]$ ]]; then
+        return
+    fi
+    if [[ -n $strip ]]; then
+        COMPREPLY=("${COMPREPLY[@]#"$strip"}")
+    fi
+    if [[ $_CLAP_COMPLETE_SPACE == false ]] && [[ "${COMPREPLY-}" =~ [=/:]$ ]]; then
         compopt -o nospace
     fi
 }

@@ -20,7 +20,7 @@ use crate::units;
 const EXIT_CODES: &str = "\
 Exit codes:
   0    success
-  1    nothing fits / operation failed
+  1    nothing fits / operation failed / not confirmed
   2    usage or configuration error (bad flag, bad catalog file)
   3    authentication or authorisation error
   4    timed out or still running (the Azure operation continues)
@@ -33,9 +33,60 @@ pub struct Cli {
     /// Catalog directory whose YAML files replace the bundled ones (same relative paths).
     #[arg(long, global = true, env = "AKSGPU_CATALOG", value_name = "DIR")]
     pub catalog: Option<PathBuf>,
+    /// JMESPath query applied to the result before -o json|yaml|tsv (as az's --query).
+    #[arg(long, global = true, value_name = "JMESPATH")]
+    pub query: Option<String>,
 
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// The top-level commands by what they do, for `aksgpu --help` (clap lists subcommands in one
+/// block; this groups them). A command missing here is listed under "Other".
+const COMMAND_GROUPS: [(&str, &[&str]); 6] = [
+    ("Advise (offline, from the bundled catalog)", &["recommend", "catalog", "cost", "manifest"]),
+    ("Change Azure", &["pool", "feature", "install-operator", "kaito", "cluster", "cost-analysis"]),
+    ("A cluster's GPU setup as a file", &["apply", "diff", "export"]),
+    ("Prices, quota and credentials", &["prices", "quota", "auth"]),
+    ("Aliases", &["create-pool", "wait", "register-feature"]),
+    ("Shell", &["completions", "man", "help"]),
+];
+
+/// The clap definition with the top-level help grouped by `COMMAND_GROUPS`.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    let mut cmd_built = cmd.clone();
+    cmd_built.build();
+    let subs: Vec<(String, String)> = cmd_built
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| (c.get_name().to_owned(), c.get_about().map(ToString::to_string).unwrap_or_default()))
+        .collect();
+    let width = subs.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let mut text = String::new();
+    let others: Vec<&str> = subs
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| !COMMAND_GROUPS.iter().any(|(_, names)| names.contains(n)))
+        .collect();
+    let groups = COMMAND_GROUPS
+        .iter()
+        .map(|(h, names)| (*h, names.to_vec()))
+        .chain((!others.is_empty()).then(|| ("Other", others.clone())));
+    for (heading, names) in groups {
+        text.push_str(&format!("{heading}:\n"));
+        for name in names {
+            if let Some((n, about)) = subs.iter().find(|(n, _)| n == name) {
+                text.push_str(&format!("  {n:<width$}  {about}\n"));
+            }
+        }
+        text.push('\n');
+    }
+    let template = format!(
+        "{{before-help}}{{about-with-newline}}\n{{usage-heading}} {{usage}}\n\n{text}Options:\n{{options}}{{after-help}}"
+    );
+    cmd.help_template(template)
 }
 
 /// Subcommands.
@@ -46,13 +97,13 @@ pub enum Command {
     Catalog(CatalogCommand),
     /// Recommend VM sizes for a described workload (offline, from the bundled catalog).
     Recommend(Box<RecommendArgs>),
-    /// Create a GPU node pool through ARM: validation, preflight, PUT, wait.
+    /// Create a GPU node pool (same as `pool create`).
     CreatePool(Box<CreatePoolArgs>),
-    /// Wait for a pool's operation to finish (resume after --no-wait, a timeout or Ctrl-C).
+    /// Wait for a pool's operation to finish (same as `pool wait`).
     Wait(WaitArgs),
-    /// Register an AKS preview feature and refresh the resource provider.
+    /// Register an AKS preview feature (same as `feature register`).
     RegisterFeature(RegisterFeatureArgs),
-    /// Preview features that matter for GPUs.
+    /// Preview features that matter for GPUs: list, register.
     #[command(subcommand)]
     Feature(FeatureCommand),
     /// Install the NVIDIA GPU Operator with Helm through AKS runCommand.
@@ -73,7 +124,7 @@ pub enum Command {
     /// AKS cost analysis (metricsProfile.costAnalysis).
     #[command(subcommand)]
     CostAnalysis(CostAnalysisCommand),
-    /// Node pool operations.
+    /// Node pools: create, scale, wait (as `az aks nodepool`).
     #[command(subcommand)]
     Pool(PoolCommand),
     /// Credentials and subscription in use.
@@ -125,7 +176,7 @@ pub struct CatalogDiffArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
     /// Azure region, e.g. eastus.
-    #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
+    #[arg(short = 'l', long, visible_alias = "region", value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub location: String,
     /// Exit 1 when the catalog lacks sizes or disagrees with Azure (for scheduled jobs).
     #[arg(long)]
@@ -142,7 +193,11 @@ pub enum ListFormat {
     Wide,
     Json,
     Yaml,
+    /// Tab-separated values, one row a line, no header (as az's `-o tsv`).
+    Tsv,
     Names,
+    /// Print no result (the exit code still tells).
+    None,
 }
 
 /// Output formats for single results.
@@ -152,6 +207,10 @@ pub enum Format {
     Table,
     Json,
     Yaml,
+    /// Tab-separated values, one row a line, no header (as az's `-o tsv`).
+    Tsv,
+    /// Print no result (the exit code still tells).
+    None,
 }
 
 /// `aksgpu catalog list`
@@ -325,9 +384,10 @@ pub struct RecommendArgs {
     /// --kubernetes-version).
     #[arg(long = "k8s-version", visible_alias = "kubernetes-version", value_name = "VERSION", value_parser = KubeVersion::parse)]
     pub k8s_version: Option<KubeVersion>,
-    /// Azure region (e.g. westeurope): sizes with no list price there are taken as not sold there
-    /// [default: each size in its cheapest region].
-    #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
+    /// Azure region (e.g. westeurope), or several comma-separated to pick the cheapest of them:
+    /// sizes with no list price there are taken as not sold there [default:
+    /// each size in its cheapest region].
+    #[arg(short = 'l', long = "location", visible_alias = "region", value_name = "REGION[,REGION…]", add = ArgValueCandidates::new(complete::regions))]
     pub region: Option<String>,
     /// Keep sizes with no list price (in --region, or anywhere), ranked last.
     #[arg(long)]
@@ -360,8 +420,9 @@ pub struct RecommendArgs {
 /// Options shared by every command that talks to Azure.
 #[derive(Debug, Clone, Args)]
 pub struct ArmArgs {
-    /// Subscription id [default: AZURE_SUBSCRIPTION_ID, then the az CLI default].
-    #[arg(long, value_name = "ID")]
+    /// Subscription id or name (a name is looked up in your subscriptions list) [default:
+    /// AZURE_SUBSCRIPTION_ID, then the az CLI default].
+    #[arg(long, value_name = "ID|NAME")]
     pub subscription: Option<String>,
     /// Credential to use [default: AKSGPU_AUTH, else the first available in the documented order].
     #[arg(long, value_parser = auth_method())]
@@ -372,9 +433,24 @@ pub struct ArmArgs {
     /// Give up waiting after this long (the Azure operation continues).
     #[arg(long, default_value = "60m", value_parser = units::parse_duration)]
     pub timeout: std::time::Duration,
-    /// Log requests to stderr (-v), with headers (-vv); tokens are always redacted.
+    /// Log requests to stderr (-v), with headers (-vv); each response names its request's
+    /// number. Tokens are always redacted.
     #[arg(short, long, action = clap::ArgAction::Count)]
     pub verbose: u8,
+    /// Log everything -vv logs (as az's --debug).
+    #[arg(long)]
+    pub debug: bool,
+}
+
+impl ArmArgs {
+    /// The request log level: `-v` counts, `--debug` is the most.
+    pub fn verbosity(&self) -> u8 {
+        if self.debug {
+            2
+        } else {
+            self.verbose
+        }
+    }
 }
 
 /// The cluster a command works on.
@@ -384,7 +460,7 @@ pub struct ClusterTarget {
     #[arg(short = 'g', long, value_name = "NAME")]
     pub resource_group: String,
     /// AKS cluster name.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, visible_alias = "cluster-name", value_name = "NAME")]
     pub cluster: String,
 }
 
@@ -396,7 +472,7 @@ pub struct PoolTarget {
     #[command(flatten)]
     pub target: ClusterTarget,
     /// Pool name: 1–12 lowercase letters/digits (≤ 6 on Windows).
-    #[arg(long, value_name = "NAME")]
+    #[arg(short = 'n', long, visible_alias = "nodepool-name", value_name = "NAME")]
     pub name: String,
 }
 
@@ -409,7 +485,7 @@ pub struct CreatePoolArgs {
     #[command(flatten)]
     pub at: PoolTarget,
     /// VM size (e.g. Standard_NC24ads_A100_v4).
-    #[arg(long, value_name = "SIZE", required_unless_present = "recommend", conflicts_with = "recommend", add = ArgValueCandidates::new(complete::sizes))]
+    #[arg(short = 's', long, visible_alias = "node-vm-size", value_name = "SIZE", required_unless_present = "recommend", conflicts_with = "recommend", add = ArgValueCandidates::new(complete::sizes))]
     pub vm_size: Option<String>,
     /// Take the top `aksgpu recommend` result for --workload/--model/… instead of --vm-size.
     #[arg(long)]
@@ -421,7 +497,7 @@ pub struct CreatePoolArgs {
     #[command(flatten)]
     pub failover: FailoverArgs,
     /// The cluster's region, if known: preflight then reads everything at once.
-    #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
+    #[arg(short = 'l', long, visible_alias = "region", value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub location: Option<String>,
     /// Register the preview features the pool needs (WindowsGPUPreview for Windows) first.
     #[arg(long)]
@@ -489,17 +565,42 @@ const WITH_RECOMMEND: [(&str, &str); 19] = [
 /// does not hold that requirement when `--vm-size` is given, because `--vm-size` conflicts
 /// with `--recommend`; `create_pool::spec` refuses them there instead.)
 fn with_recommend(arg: clap::Arg) -> clap::Arg {
+    let heading = create_pool_heading(arg.get_id().as_str());
+    let arg = arg.help_heading(heading);
     match WITH_RECOMMEND.iter().find(|(id, _)| arg.get_id() == *id) {
         Some((_, help)) => arg.help(*help).requires("recommend"),
         None => arg,
     }
 }
 
+/// The help heading of each `create-pool` flag, so `--help` reads as groups, not 50 lines.
+fn create_pool_heading(id: &str) -> &'static str {
+    const GROUPS: [(&str, &[&str]); 6] = [
+        ("Azure", &["subscription", "auth", "cloud", "timeout", "verbose", "debug"]),
+        ("Target", &["resource_group", "cluster", "name", "vm_size", "recommend", "location"]),
+        ("With --recommend", &WITH_RECOMMEND_IDS),
+        ("GPU Operator", &["install_operator", "mig_strategy", "time_slicing"]),
+        ("Run", &["register_features", "dry_run", "no_wait", "abort_on_interrupt", "skip_preflight", "yes", "output"]),
+        ("Help", &["help", "version"]),
+    ];
+    GROUPS.iter().find(|(_, ids)| ids.contains(&id)).map_or("Pool", |(h, _)| h)
+}
+
+const WITH_RECOMMEND_IDS: [&str; 7] = {
+    let mut ids = [""; 7];
+    let mut i = 0;
+    while i < 7 {
+        ids[i] = WITH_RECOMMEND[i].0;
+        i += 1;
+    }
+    ids
+};
+
 /// The pool itself: `create-pool`'s flags that `pool_request` maps into the `PoolRequest`.
 #[derive(Debug, Args)]
 pub struct PoolShapeArgs {
     /// Node count (fixed size; with the autoscaler, the starting count).
-    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
+    #[arg(short = 'c', long, visible_alias = "node-count", value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
     pub count: Option<u32>,
     /// Autoscaler minimum (with --max-count).
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
@@ -507,8 +608,8 @@ pub struct PoolShapeArgs {
     /// Autoscaler maximum (with --min-count).
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
     pub max_count: Option<u32>,
-    /// Node OS.
-    #[arg(long, value_parser = os())]
+    /// Node OS, any case.
+    #[arg(long, visible_alias = "os-type", value_parser = os(), ignore_case = true)]
     pub os: Option<Os>,
     /// OS SKU (Ubuntu, AzureLinux, Ubuntu2404, Windows2022, Windows2025, …).
     #[arg(long, value_name = "SKU")]
@@ -519,36 +620,47 @@ pub struct PoolShapeArgs {
     /// Taints, key=value:Effect; repeat or comma-separate; '' for none [default: sku=gpu:NoSchedule].
     #[arg(long, value_name = "TAINT", num_args = 1)]
     pub node_taints: Option<Vec<String>>,
-    /// Node labels, key=value; repeat or comma-separate.
-    #[arg(long, value_name = "KEY=VALUE")]
+    /// Node labels, key=value; repeat, comma- or space-separate (`--labels a=b c=d`).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., value_delimiter = ',')]
     pub labels: Vec<String>,
-    /// MIG profile (MIG1g, MIG2g, MIG3g, MIG4g, MIG7g, or a slice name like 3g.40gb); fixed once created.
-    #[arg(long, value_name = "PROFILE")]
+    /// MIG profile (MIG1g, MIG2g, MIG3g, MIG4g, MIG7g, or a slice name like 3g.40gb); fixed once
+    /// created.
+    #[arg(long, visible_alias = "gpu-instance-profile", value_name = "PROFILE")]
     pub mig_profile: Option<String>,
     /// Let AKS install the GPU driver (install) or not (none, for the NVIDIA GPU Operator or AMD).
     #[arg(long, value_name = "install|none", value_parser = gpu_driver(), ignore_case = true)]
     pub gpu_driver: Option<GpuDriver>,
-    /// Spot VMs (evictable, cheaper).
+    /// Spot VMs (evictable, cheaper); same as --priority Spot.
     #[arg(long)]
     pub spot: bool,
+    /// az's spelling of --spot: Spot or Regular (on-demand), any case.
+    #[arg(long, value_name = "Spot|Regular", value_parser = clap::builder::PossibleValuesParser::new(["Spot", "Regular"]), ignore_case = true, conflicts_with = "spot")]
+    pub priority: Option<String>,
     /// Highest spot price in USD/hour, or -1 for up to the on-demand price.
     #[arg(long, value_name = "USD", allow_negative_numbers = true)]
     pub spot_max_price: Option<f64>,
     /// Spot eviction policy: Delete or Deallocate.
     #[arg(long, value_name = "POLICY", value_parser = one_of(EvictionPolicy::ALL, EvictionPolicy::name, |_| None), ignore_case = true)]
     pub eviction_policy: Option<EvictionPolicy>,
-    /// Availability zones (1,2,3).
-    #[arg(long, value_name = "ZONES")]
+    /// Availability zones: `--zones 1 2 3` or `--zones 1,2,3`.
+    #[arg(long, value_name = "ZONE", num_args = 1.., value_delimiter = ',')]
     pub zones: Vec<String>,
     /// Maximum pods per node (10–250).
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
     pub max_pods: Option<u32>,
     /// OS disk type: Managed or Ephemeral.
-    #[arg(long, value_name = "TYPE", value_parser = one_of(OsDiskType::ALL, OsDiskType::name, |_| None), ignore_case = true)]
+    #[arg(long, visible_alias = "node-osdisk-type", value_name = "TYPE", value_parser = one_of(OsDiskType::ALL, OsDiskType::name, |_| None), ignore_case = true)]
     pub os_disk_type: Option<OsDiskType>,
-    /// Azure tags, key=value; repeat or comma-separate.
-    #[arg(long, value_name = "KEY=VALUE")]
+    /// Azure tags, key=value; repeat, comma- or space-separate.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., value_delimiter = ',')]
     pub tags: Vec<String>,
+}
+
+impl PoolShapeArgs {
+    /// `--spot`, or az's `--priority Spot`.
+    pub fn is_spot(&self) -> bool {
+        self.spot || self.priority.as_deref().is_some_and(|p| p.eq_ignore_ascii_case("spot"))
+    }
 }
 
 impl CreatePoolArgs {
@@ -572,7 +684,7 @@ impl CreatePoolArgs {
             labels: p.labels.clone(),
             mig_profile: p.mig_profile.clone(),
             gpu_driver,
-            spot: p.spot,
+            spot: p.is_spot(),
             spot_max_price: p.spot_max_price,
             eviction_policy: p.eviction_policy,
             zones: p.zones.clone(),
@@ -591,7 +703,7 @@ impl CreatePoolArgs {
         RecommendArgs {
             region: self.location.clone(),
             k8s_version: p.kubernetes_version,
-            ..RecommendArgs::for_pool(self.need.clone(), p.os, p.spot, p.mig_profile.is_some(), p.gpu_driver)
+            ..RecommendArgs::for_pool(self.need.clone(), p.os, p.is_spot(), p.mig_profile.is_some(), p.gpu_driver)
         }
     }
 }
@@ -718,6 +830,9 @@ pub struct RegisterFeatureArgs {
     /// Print the exact requests; read and change nothing (no credentials needed).
     #[arg(long)]
     pub dry_run: bool,
+    /// Do not ask for confirmation (required without a terminal).
+    #[arg(short = 'y', long)]
+    pub yes: bool,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
     pub output: Format,
@@ -728,6 +843,9 @@ pub struct RegisterFeatureArgs {
 pub enum FeatureCommand {
     /// Show the GPU-related preview flags and their state on the subscription.
     List(FeatureListArgs),
+    /// Register an AKS preview feature and refresh the resource provider (also
+    /// `register-feature`).
+    Register(RegisterFeatureArgs),
 }
 
 /// `aksgpu feature list`
@@ -781,6 +899,9 @@ pub struct InstallOperatorArgs {
     /// Print the Helm values and the runCommand requests; read and change nothing (no credentials needed).
     #[arg(long)]
     pub dry_run: bool,
+    /// Do not ask for confirmation (required without a terminal).
+    #[arg(short = 'y', long)]
+    pub yes: bool,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
     pub output: Format,
@@ -811,7 +932,7 @@ pub struct KaitoWorkspaceArgs {
     #[arg(long, value_name = "NS")]
     pub namespace: Option<String>,
     /// Region for prices when choosing the size.
-    #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
+    #[arg(short = 'l', long = "location", visible_alias = "region", value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub region: Option<String>,
     /// Accept an --instance-type the catalog's KAITO rule refuses, with a warning
     /// (`kaito-min-compute-capability`).
@@ -923,7 +1044,7 @@ pub struct CostArgs {
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, requires = "min_count")]
     pub max_count: Option<u32>,
     /// Region [default: the cluster's, or the cheapest bundled region].
-    #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
+    #[arg(short = 'l', long = "location", visible_alias = "region", value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub region: Option<String>,
     /// Node OS.
     #[arg(long, value_parser = os())]
@@ -978,7 +1099,7 @@ pub enum PricesCommand {
 #[derive(Debug, Args)]
 pub struct PricesRefreshArgs {
     /// Only these regions (repeat or comma-separate) [default: every region].
-    #[arg(long, value_name = "REGION", value_delimiter = ',', add = ArgValueCandidates::new(complete::regions))]
+    #[arg(short = 'l', long = "location", visible_alias = "region", value_name = "REGION", value_delimiter = ',', add = ArgValueCandidates::new(complete::regions))]
     pub region: Vec<String>,
     /// Currency (the Retail Prices API's currencyCode): USD is the default cache; another
     /// currency gets its own cache, used by `cost --currency CODE`.
@@ -1012,6 +1133,9 @@ pub struct ClusterPowerArgs {
     /// Print the exact requests; read and change nothing (no credentials needed).
     #[arg(long)]
     pub dry_run: bool,
+    /// Do not ask for confirmation (required without a terminal).
+    #[arg(short = 'y', long)]
+    pub yes: bool,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
     pub output: Format,
@@ -1027,8 +1151,13 @@ pub enum CostAnalysisCommand {
 /// `aksgpu pool …`
 #[derive(Debug, Subcommand)]
 pub enum PoolCommand {
+    /// Create a GPU node pool through ARM: validation, preflight, PUT, wait (also `create-pool`).
+    Create(Box<CreatePoolArgs>),
     /// Change a pool's node count or autoscaler bounds (nothing else).
     Scale(PoolScaleArgs),
+    /// Wait for a pool's operation to finish (resume after --no-wait, a timeout or Ctrl-C; also
+    /// `wait`).
+    Wait(WaitArgs),
 }
 
 /// `aksgpu pool scale`
@@ -1037,7 +1166,7 @@ pub struct PoolScaleArgs {
     #[command(flatten)]
     pub at: PoolTarget,
     /// Fixed node count (pools without the autoscaler).
-    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, required_unless_present = "min_count", conflicts_with_all = ["min_count", "max_count"])]
+    #[arg(short = 'c', long, visible_alias = "node-count", value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, required_unless_present = "min_count", conflicts_with_all = ["min_count", "max_count"])]
     pub count: Option<u32>,
     /// Autoscaler minimum (turns the autoscaler on).
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, requires = "max_count")]
@@ -1049,6 +1178,9 @@ pub struct PoolScaleArgs {
     /// reads the pool and its cluster (GETs only) to price the new counts.
     #[arg(long)]
     pub dry_run: bool,
+    /// Do not ask for confirmation (required without a terminal).
+    #[arg(short = 'y', long)]
+    pub yes: bool,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
     pub output: Format,
@@ -1089,8 +1221,9 @@ not is listed; run again to resume), 2 bad file, 3 auth, 4 timed out, 130 interr
 pub struct ApplyArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
-    /// The GpuConfig file (YAML or JSON).
-    #[arg(short = 'f', long, value_name = "FILE")]
+    /// The GpuConfig file (YAML or JSON); `-` reads stdin; a directory means each `*.yaml` in it,
+    /// in name order.
+    #[arg(short = 'f', long, value_name = "FILE|DIR|-")]
     pub file: PathBuf,
     /// Print the exact requests and send no write (reads run when credentials exist).
     #[arg(long)]
@@ -1109,8 +1242,9 @@ pub struct ApplyArgs {
 pub struct DiffArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
-    /// The GpuConfig file (YAML or JSON).
-    #[arg(short = 'f', long, value_name = "FILE")]
+    /// The GpuConfig file (YAML or JSON); `-` reads stdin; a directory means each `*.yaml` in it,
+    /// in name order.
+    #[arg(short = 'f', long, value_name = "FILE|DIR|-")]
     pub file: PathBuf,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
@@ -1124,9 +1258,12 @@ pub struct ExportArgs {
     pub arm: ArmArgs,
     #[command(flatten)]
     pub target: ClusterTarget,
-    /// Write to this file instead of stdout.
-    #[arg(short = 'f', long, value_name = "FILE")]
+    /// Write to this file instead of stdout (atomically; an existing file needs --force).
+    #[arg(short = 'f', long = "output-file", visible_alias = "file", value_name = "FILE")]
     pub file: Option<PathBuf>,
+    /// Replace --output-file if it exists.
+    #[arg(long, requires = "file")]
+    pub force: bool,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "yaml")]
     pub output: ManifestFormat,
@@ -1267,6 +1404,142 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+        command().debug_assert();
+    }
+
+    /// `aksgpu --help` lists every command under a group heading (none under "Other").
+    #[test]
+    fn top_level_help_is_grouped() {
+        let help = command().render_help().to_string();
+        for (heading, names) in COMMAND_GROUPS {
+            assert!(help.contains(&format!("{heading}:")), "{help}");
+            for n in names {
+                assert!(help.contains(&format!("\n  {n} ")), "{n}: {help}");
+            }
+        }
+        assert!(!help.contains("Other:"), "a command has no group: {help}");
+        assert!(help.contains("Options:\n") && help.contains("--query"), "{help}");
+    }
+
+    /// `create-pool --help` is grouped by clap help headings.
+    #[test]
+    fn create_pool_help_has_headings() {
+        let mut cmd = Cli::command();
+        let help = cmd.find_subcommand_mut("create-pool").expect("create-pool").render_help().to_string();
+        for h in ["Azure:", "Target:", "Pool:", "With --recommend:", "GPU Operator:", "Run:"] {
+            assert!(help.contains(h), "{h}: {help}");
+        }
+        let pos = |s: &str| help.find(s).unwrap_or_else(|| panic!("{s}: {help}"));
+        assert!(pos("Pool:") < pos("--zones") && pos("Run:") < pos("--dry-run"), "{help}");
+    }
+
+    fn create_pool(extra: &[&str]) -> CreatePoolArgs {
+        let mut args = vec!["aksgpu", "pool", "create", "-g", "rg"];
+        args.extend_from_slice(extra);
+        match Cli::try_parse_from(&args).unwrap_or_else(|e| panic!("{args:?}: {e}")).command {
+            Command::Pool(PoolCommand::Create(c)) => *c,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// az's names for create-pool's flags parse to the same values as ours.
+    #[test]
+    fn az_aliases_parse_like_the_native_flags() {
+        let az = create_pool(&[
+            "--cluster-name",
+            "c",
+            "-n",
+            "gpu",
+            "-s",
+            "Standard_NC24ads_A100_v4",
+            "-c",
+            "2",
+            "--priority",
+            "spot",
+            "--gpu-instance-profile",
+            "MIG3g",
+            "--os-type",
+            "LINUX",
+            "--node-osdisk-type",
+            "ephemeral",
+            "--zones",
+            "1",
+            "2",
+            "3",
+            "--labels",
+            "a=b",
+            "c=d",
+            "--tags",
+            "x=y",
+            "-l",
+            "westeurope",
+        ]);
+        let ours = create_pool(&[
+            "--cluster",
+            "c",
+            "--name",
+            "gpu",
+            "--vm-size",
+            "Standard_NC24ads_A100_v4",
+            "--count",
+            "2",
+            "--spot",
+            "--mig-profile",
+            "MIG3g",
+            "--os",
+            "linux",
+            "--os-disk-type",
+            "Ephemeral",
+            "--zones",
+            "1,2,3",
+            "--labels",
+            "a=b,c=d",
+            "--tags",
+            "x=y",
+            "--region",
+            "westeurope",
+        ]);
+        let (a, b) = (az.pool_request("s", "v".into(), None), ours.pool_request("s", "v".into(), None));
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+        assert!(a.spot && a.zones == ["1", "2", "3"] && a.labels == ["a=b", "c=d"], "{a:?}");
+        assert_eq!(az.location.as_deref(), Some("westeurope"));
+        assert!(!create_pool(&["--cluster", "c", "-n", "p", "-s", "x", "--priority", "Regular"]).pool.is_spot());
+        let err = Cli::try_parse_from([
+            "aksgpu",
+            "create-pool",
+            "-g",
+            "r",
+            "--cluster",
+            "c",
+            "-n",
+            "p",
+            "-s",
+            "x",
+            "--priority",
+            "Low",
+        ])
+        .expect_err("Low is not a priority");
+        assert_eq!(err.exit_code(), 2);
+    }
+
+    /// The az verb order and the old names reach the same commands.
+    #[test]
+    fn verbs_and_their_aliases() {
+        let parse = |a: &[&str]| Cli::try_parse_from(a).unwrap_or_else(|e| panic!("{a:?}: {e}")).command;
+        assert!(matches!(
+            parse(&["aksgpu", "feature", "register", "WindowsGPUPreview"]),
+            Command::Feature(FeatureCommand::Register(_))
+        ));
+        assert!(matches!(parse(&["aksgpu", "register-feature", "WindowsGPUPreview"]), Command::RegisterFeature(_)));
+        let wait = ["-g", "r", "--cluster", "c", "-n", "p"];
+        assert!(matches!(
+            parse(&[&["aksgpu", "pool", "wait"][..], &wait].concat()),
+            Command::Pool(PoolCommand::Wait(_))
+        ));
+        assert!(matches!(parse(&[&["aksgpu", "wait"][..], &wait].concat()), Command::Wait(_)));
+        let r = parse(&["aksgpu", "recommend", "-l", "westeurope,northeurope", "-o", "tsv"]);
+        let Command::Recommend(r) = r else { panic!("recommend") };
+        assert_eq!((r.region.as_deref(), r.output), (Some("westeurope,northeurope"), Format::Tsv));
     }
 
     /// Every flag of the shared `WorkloadArgs` group is worded for `create-pool --recommend`

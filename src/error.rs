@@ -49,6 +49,9 @@ pub enum Error {
     /// Ctrl-C (exit 130).
     #[error("{message}")]
     Interrupted { message: String, hints: Vec<String> },
+    /// A confirmation answered "no" (exit 1): nothing was changed.
+    #[error("not confirmed; nothing was changed")]
+    NotConfirmed,
     /// Writing the result failed (exit 1); a closed pipe (`BrokenPipe`) exits 0 at the top.
     #[error("writing output")]
     Output(#[from] std::io::Error),
@@ -84,7 +87,9 @@ impl Error {
         match self {
             Error::Usage { .. } | Error::Catalog(_) => exit::USAGE,
             Error::Denied { .. } => exit::AUTH,
-            Error::NoFit { .. } | Error::Refused { .. } | Error::Output(_) | Error::Io { .. } => exit::FAILED,
+            Error::NoFit { .. } | Error::Refused { .. } | Error::Output(_) | Error::Io { .. } | Error::NotConfirmed => {
+                exit::FAILED
+            }
             Error::Differences { .. } => exit::FAILED,
             Error::Internal { .. } => exit::SOFTWARE,
             Error::Arm(e) => arm_exit_code(e),
@@ -107,7 +112,7 @@ impl Error {
             Error::Catalog(_) => vec!["check the --catalog / AKSGPU_CATALOG path".to_owned()],
             Error::Arm(e) => e.hints(),
             Error::Interrupted { hints, .. } => hints.clone(),
-            Error::Output(_) | Error::Io { .. } => vec![],
+            Error::Output(_) | Error::Io { .. } | Error::NotConfirmed => vec![],
         }
     }
 
@@ -175,6 +180,7 @@ mod tests {
         assert_eq!(Error::NoFit { message: "x".into(), hint: None }.exit_code(), 1);
         assert_eq!(did_you_mean(&["a", "b", "c"]).as_deref(), Some("did you mean a, b or c?"));
         assert_eq!(did_you_mean(&[]), None);
+        assert_eq!(Error::NotConfirmed.exit_code(), 1, "a \"no\" is not Ctrl-C (130)");
         assert_eq!(Error::internal("x").exit_code(), 70);
         assert!(Error::internal("x").hint().is_some_and(|h| h.contains("report")));
         let io = Error::io("/tmp/out.yaml", "write", std::io::Error::other("disk full"));

@@ -34,7 +34,7 @@ pub mod wizard;
 
 use std::ffi::OsString;
 
-use clap::Parser;
+use clap::FromArgMatches;
 
 pub use error::{exit, Error};
 
@@ -51,15 +51,30 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
-        Ok(cli) => cli,
+    let defaults = commands::az_defaults::AzDefaults::from_env();
+    let mut cmd = defaults.apply(cli::command());
+    let parsed = cmd.try_get_matches_from_mut(args).and_then(|m| Cli::from_arg_matches(&m).map(|c| (c, m)));
+    let (cli, matches) = match parsed {
+        Ok(x) => x,
         Err(e) => {
+            let e = e.format(&mut cmd);
             let code = if e.use_stderr() { exit::USAGE } else { exit::OK };
             let _ = e.print();
             return code;
         }
     };
-    let printer = Printer::detect();
+    let mut printer = Printer::detect();
+    if let Some(q) = &cli.query {
+        if let Err(message) = output::check_query(q) {
+            printer.error(&message, &["JMESPath syntax: https://jmespath.org/specification.html".to_owned()]);
+            return exit::USAGE;
+        }
+        // One expression for the whole run: `Printer` stays `Copy`.
+        printer.query = Some(Box::leak(q.clone().into_boxed_str()));
+    }
+    for note in defaults.notes(&matches) {
+        printer.note(&note);
+    }
     let ctx = Ctx { printer, catalog_dir: cli.catalog.clone() };
     match dispatch(&ctx, &cli.command) {
         Ok(()) => exit::OK,
@@ -82,10 +97,12 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::Catalog(CatalogCommand::Gpus(a)) => commands::catalog::gpus(ctx, a),
         Command::Catalog(CatalogCommand::Regions(a)) => commands::catalog::regions(ctx, a),
         Command::Recommend(a) => commands::recommend::run(ctx, a),
-        Command::CreatePool(a) => commands::create_pool::run(ctx, a),
-        Command::Wait(a) => commands::wait::run(ctx, a),
+        Command::CreatePool(a) | Command::Pool(PoolCommand::Create(a)) => commands::create_pool::run(ctx, a),
+        Command::Wait(a) | Command::Pool(PoolCommand::Wait(a)) => commands::wait::run(ctx, a),
         Command::Auth(AuthCommand::Status(a)) => commands::auth::status(ctx, a),
-        Command::RegisterFeature(a) => commands::gpu_stack::register_feature(ctx, a),
+        Command::RegisterFeature(a) | Command::Feature(FeatureCommand::Register(a)) => {
+            commands::gpu_stack::register_feature(ctx, a)
+        }
         Command::Feature(FeatureCommand::List(a)) => commands::gpu_stack::feature_list(ctx, a),
         Command::InstallOperator(a) => commands::gpu_stack::install_operator(ctx, a),
         Command::Kaito(KaitoCommand::Enable(a)) => commands::gpu_stack::kaito_enable(ctx, a),

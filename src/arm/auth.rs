@@ -448,12 +448,16 @@ pub fn subscription(flag: Option<&str>, env: &dyn Env) -> Result<(String, &'stat
     })
 }
 
-fn check_subscription(s: &str) -> Result<String, ArmError> {
-    let ok = s.len() == 36
+/// True for a subscription id (a GUID); anything else given to `--subscription` is a name.
+pub fn is_subscription_id(s: &str) -> bool {
+    s.len() == 36
         && s.chars()
             .enumerate()
-            .all(|(i, c)| if [8, 13, 18, 23].contains(&i) { c == '-' } else { c.is_ascii_hexdigit() });
-    if ok {
+            .all(|(i, c)| if [8, 13, 18, 23].contains(&i) { c == '-' } else { c.is_ascii_hexdigit() })
+}
+
+fn check_subscription(s: &str) -> Result<String, ArmError> {
+    if is_subscription_id(s) {
         Ok(s.to_ascii_lowercase())
     } else {
         Err(ArmError::Config {

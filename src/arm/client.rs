@@ -142,6 +142,9 @@ pub struct ArmClient {
     /// The `--timeout` deadline: every request, retry wait and token fetch ends by then
     /// (`Throttled` when the server asks for a longer wait).
     pub deadline: Option<Instant>,
+    /// Numbers each attempt, so `-v` pairs every answer (`← #3`) with its request (`→ #3`)
+    /// even when requests run concurrently.
+    sent: std::sync::atomic::AtomicU64,
 }
 
 /// A request to send (owned bytes, rebuilt on each attempt).
@@ -226,6 +229,7 @@ impl ArmClient {
             verbosity: Verbosity::Quiet,
             log_sink: None,
             deadline: None,
+            sent: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
@@ -357,7 +361,8 @@ impl ArmClient {
         };
         let request_id = uuid::Uuid::new_v4().to_string();
         let rb = self.build(req, url, token.as_ref(), &request_id);
-        self.log(Verbosity::Requests, || format!("→ {} {path} (attempt {attempt})", req.method));
+        let n = self.sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        self.log(Verbosity::Requests, || format!("→ #{n} {} {path} (attempt {attempt})", req.method));
         self.log(Verbosity::Headers, || self.header_lines(req, &request_id, token.is_some()));
         let started = Instant::now();
         let exchange = async {
@@ -381,7 +386,7 @@ impl ArmClient {
             }
             Ok(Ok(x)) => x,
         };
-        self.log_answer(status, &headers, started);
+        self.log_answer(n, req, path, status, &headers, started);
         Ok(Attempt::Answer(ArmResponse {
             method: req.method.clone(),
             path: path.to_owned(),
@@ -435,10 +440,13 @@ impl ArmClient {
         h.join("\n")
     }
 
-    fn log_answer(&self, status: u16, headers: &HeaderMap, started: Instant) {
+    fn log_answer(&self, n: u64, req: &Req, path: &str, status: u16, headers: &HeaderMap, started: Instant) {
+        // With -vv the answer repeats its request line: concurrent requests interleave.
+        let which =
+            if self.verbosity >= Verbosity::Headers { format!(" {} {path}", req.method) } else { String::new() };
         self.log(Verbosity::Requests, || {
             format!(
-                "← {status} in {} ms{}",
+                "← #{n}{which}: {status} in {} ms{}",
                 started.elapsed().as_millis(),
                 headers
                     .get("x-ms-request-id")

@@ -32,6 +32,9 @@ pub fn base_url(args: &ArmArgs) -> String {
 pub fn subscription(az: &Azure) -> Result<String, Error> {
     match &az.subscription {
         Ok((s, _)) => Ok(s.clone()),
+        Err(ArmError::Config { message, hint: Some(hint) }) if message.starts_with("--subscription") => {
+            Err(Error::usage(message.clone(), Some(hint.clone())))
+        }
         Err(e) => Err(Error::usage(e.to_string(), Some("pass --subscription or set AZURE_SUBSCRIPTION_ID".into()))),
     }
 }
@@ -40,6 +43,10 @@ pub fn subscription(az: &Azure) -> Result<String, Error> {
 /// or az's default, else the placeholder `{subscription}`. No credential is needed.
 pub fn dry_run_subscription(args: &ArmArgs) -> Result<String, Error> {
     let env = ProcessEnv;
+    if subscription_name(args).is_some() {
+        // A name is resolved with a read, which a dry run does not make.
+        return Ok("{subscription}".to_owned());
+    }
     match auth::subscription(args.subscription.as_deref(), &env) {
         Ok((s, _)) => Ok(s),
         Err(e) if args.subscription.as_deref().is_some_and(|s| !s.trim().is_empty()) => Err(Error::from(e)),
@@ -143,14 +150,57 @@ pub fn connect(args: &ArmArgs) -> Result<Azure, Error> {
     let mut client = ArmClient::new(endpoint, tokens, Sleeper::from_env())?;
     // `--timeout` bounds everything: requests, retry waits, token fetches and polling.
     client.deadline = std::time::Instant::now().checked_add(args.timeout);
-    client.verbosity = match args.verbose {
+    client.verbosity = match args.verbosity() {
         0 => Verbosity::Quiet,
         1 => Verbosity::Requests,
         _ => Verbosity::Headers,
     };
     client.log_sink = Some(crate::output::log_line);
-    let subscription = auth::subscription(args.subscription.as_deref(), &env);
+    let subscription = match subscription_name(args) {
+        Some(name) => resolve_name(&client, name),
+        None => auth::subscription(args.subscription.as_deref(), &env),
+    };
     Ok(Azure { client, method, source, subscription })
+}
+
+/// `--subscription` when it is a name rather than an id.
+fn subscription_name(args: &ArmArgs) -> Option<&str> {
+    args.subscription.as_deref().map(str::trim).filter(|s| !s.is_empty() && !auth::is_subscription_id(s))
+}
+
+/// The id of the subscription called `name` (az matches the display name, ignoring case):
+/// one GET of the subscriptions list (Microsoft.Resources Subscriptions - List), every page.
+fn resolve_name(client: &ArmClient, name: &str) -> Result<(String, &'static str), ArmError> {
+    const URL: &str = "/subscriptions?api-version=2022-12-01";
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| ArmError::Config { message: format!("cannot start the async runtime: {e}"), hint: None })?;
+    let subs = rt.block_on(client.list(URL))?;
+    let field = |s: &serde_json::Value, k: &str| s.get(k).and_then(serde_json::Value::as_str).unwrap_or("").to_owned();
+    let found: Vec<String> = subs
+        .iter()
+        .filter(|s| field(s, "displayName").eq_ignore_ascii_case(name))
+        .map(|s| field(s, "subscriptionId"))
+        .collect();
+    match found.as_slice() {
+        [id] if auth::is_subscription_id(id) => Ok((id.to_ascii_lowercase(), "--subscription (by name)")),
+        [] => {
+            let names: Vec<String> = subs.iter().map(|s| field(s, "displayName")).take(10).collect();
+            Err(ArmError::Config {
+                message: format!("--subscription {name:?}: no subscription of that name is visible to this credential"),
+                hint: Some(if names.is_empty() {
+                    "the credential sees no subscription; check `aksgpu auth status`".to_owned()
+                } else {
+                    format!("pass an id, or one of: {}", names.join(", "))
+                }),
+            })
+        }
+        ids => Err(ArmError::Config {
+            message: format!("--subscription {name:?}: {} subscriptions have that name", ids.len()),
+            hint: Some(format!("pass the id instead: {}", ids.join(", "))),
+        }),
+    }
 }
 
 /// A client with no credentials (dry runs when none can be set up).

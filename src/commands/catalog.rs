@@ -105,6 +105,8 @@ pub fn list(ctx: &Ctx, args: &CatalogListArgs) -> anyhow::Result<()> {
     let format = match args.output {
         ListFormat::Json => Format::Json,
         ListFormat::Yaml => Format::Yaml,
+        ListFormat::Tsv => Format::Tsv,
+        ListFormat::None => Format::None,
         ListFormat::Table | ListFormat::Wide => Format::Table,
         ListFormat::Names => {
             let names: Vec<&str> = sizes.iter().map(|s| s.name.as_str()).collect();

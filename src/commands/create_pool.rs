@@ -213,19 +213,9 @@ pub fn cost(catalog: &Catalog, spec: &PoolSpec, region: Option<&str>) -> Cost {
     }
 }
 
-/// Whether to ask before changing Azure: never with `--yes` or `--dry-run`; on a terminal,
-/// yes; without one, `--yes` is required (an error, before anything is read).
+/// Whether to ask before changing Azure (see `confirm::needed`).
 fn needs_confirmation(ctx: &Ctx, a: &CreatePoolArgs) -> Result<bool, Error> {
-    if a.yes || a.dry_run {
-        return Ok(false);
-    }
-    if !ctx.printer.interactive {
-        return Err(Error::usage(
-            "create-pool changes Azure and costs money; without a terminal it needs --yes",
-            Some("add --yes (or --dry-run to see the requests first)".into()),
-        ));
-    }
-    Ok(true)
+    crate::commands::confirm::needed(ctx, "create-pool", a.yes, a.dry_run)
 }
 
 /// The question asked on a terminal, with the price in the region preflight found.
@@ -253,17 +243,7 @@ pub fn confirm_prompt(spec: &PoolSpec, c: &Cost) -> String {
 }
 
 fn confirm(prompt: &str) -> Result<(), Error> {
-    let _interrupt = crate::wizard::catch_interrupt();
-    let yes = dialoguer::Confirm::new()
-        .with_prompt(prompt)
-        .default(false)
-        .interact()
-        .map_err(crate::wizard::prompt_error("reading the answer"))?;
-    if yes {
-        Ok(())
-    } else {
-        Err(Error::Interrupted { message: "not confirmed; nothing was changed".into(), hints: vec![] })
-    }
+    crate::commands::confirm::ask(prompt)
 }
 
 /// On a terminal: run preflight first, then ask with the price in the cluster's region. The

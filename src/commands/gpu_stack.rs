@@ -60,7 +60,9 @@ pub async fn register(
 
 /// `aksgpu register-feature`
 pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()> {
+    let question = format!("Register the preview feature {}/{} on the subscription?", a.namespace, a.name);
     check_feature_name(&a.namespace, &a.name)?;
+    crate::commands::confirm::write(ctx, "feature register", a.yes, a.dry_run, &question)?;
     if a.dry_run {
         let plan = crate::plan::features::register(&azure::dry_run_subscription(&a.arm)?, &a.namespace, &a.name);
         return Ok(print_plan(&ctx.printer, a.output, &base_url(&a.arm), &plan, json!({}))?);
@@ -279,6 +281,9 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
         mig_strategy: a.mig_strategy.map(MigStrategy::from),
         time_slicing: a.time_slicing,
     };
+    let on = a.pool.as_deref().map_or_else(|| "its GPU pools".to_owned(), |p| format!("pool {p}"));
+    let question = format!("Install the NVIDIA GPU Operator on cluster {} ({on})?", a.target.cluster);
+    crate::commands::confirm::write(ctx, "install-operator", a.yes, a.dry_run, &question)?;
     let r = if a.dry_run {
         // From the flags alone: nothing is read or sent, and what would be read is a placeholder.
         let install = operator::from_flags(&request(azure::dry_run_subscription(&a.arm)?));
@@ -302,6 +307,8 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
 pub fn kaito_enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
     let target =
         |sub| Target { subscription: sub, resource_group: &a.target.resource_group, cluster: &a.target.cluster };
+    let question = format!("Enable KAITO (and the OIDC issuer) on cluster {}?", a.target.cluster);
+    crate::commands::confirm::write(ctx, "kaito enable", a.yes, a.dry_run, &question)?;
     let r = if a.dry_run {
         // From the flags alone: nothing is read or sent, and what would be read is a placeholder.
         let sub = azure::dry_run_subscription(&a.arm)?;
@@ -436,9 +443,9 @@ pub fn kaito_instance(
     let place = match (region, pick.price_region.as_deref()) {
         (Some(r), _) => format!("chosen for region {r} (priced there)"),
         (None, Some(r)) => format!(
-            "chosen without a region: the cheapest list price is in {r}; pass --region for your cluster's location"
+            "chosen without a region: the cheapest list price is in {r}; pass --location for your cluster's location"
         ),
-        (None, None) => "chosen without a region or a price; pass --region for your cluster's location".to_owned(),
+        (None, None) => "chosen without a region or a price; pass --location for your cluster's location".to_owned(),
     };
     notes.insert(0, place);
     Ok((pick.vm_size.clone(), pick.fit.nodes, notes))
@@ -488,7 +495,7 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
     }
     let place = match (&region, &a.instance_type) {
         (Some(r), Some(_)) => format!("instance type given; prices in region {r}"),
-        (None, Some(_)) => "instance type given; no region (pass --region for your cluster's location)".to_owned(),
+        (None, Some(_)) => "instance type given; no region (pass --location for your cluster's location)".to_owned(),
         (_, None) => notes.first().cloned().unwrap_or_default(),
     };
     for n in notes {

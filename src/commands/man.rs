@@ -14,6 +14,8 @@ use crate::error::Error;
 const ENV_ALWAYS: &[(&str, &str)] = &[
     ("AKSGPU_CATALOG", "catalog override directory (same as --catalog)"),
     ("AKSGPU_CACHE_DIR", "where prices.json is cached (default $XDG_CACHE_HOME/aksgpu or ~/.cache/aksgpu)"),
+    ("AZURE_DEFAULTS_GROUP, AZURE_DEFAULTS_LOCATION", "defaults for -g and -l, as in az (a note names the source)"),
+    ("AZURE_CONFIG_DIR", "az's directory (default ~/.azure): group and location under [defaults] in its config file"),
 ];
 
 /// Environment variables of the commands that talk to Azure (those with --subscription).
@@ -44,7 +46,8 @@ const EXIT_STATUS: &[(&str, &str)] = &[
     ("2", "usage or configuration error (bad flag, bad catalog file)"),
     ("3", "authentication or authorisation error"),
     ("4", "timed out or still running (the Azure operation continues)"),
-    ("130", "interrupted (Ctrl-C), or a confirmation answered no"),
+    ("1", "also: a confirmation answered no (nothing was changed)"),
+    ("130", "interrupted (Ctrl-C)"),
 ];
 
 /// Examples by subcommand path ("" is the program itself). Each one parses: see the tests.
@@ -59,7 +62,8 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ("catalog regions", &["aksgpu catalog regions -o yaml"]),
     ("recommend", &[
         "aksgpu recommend",
-        "aksgpu recommend --workload inference --model llama-3.1-70b --precision fp8 --region westeurope",
+        "aksgpu recommend --workload inference --model llama-3.1-70b --precision fp8 -l westeurope",
+        "aksgpu recommend --model llama-3.1-8b -l westeurope,northeurope,swedencentral -o tsv --query [0].vm_size",
         "aksgpu recommend --gpu-memory 80GB --max-price-per-hour 5 --spot",
     ]),
     ("create-pool", &[
@@ -76,8 +80,9 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ]),
     ("wait", &["aksgpu wait -g rg --cluster aks1 --name gpu"]),
     ("register-feature", &["aksgpu register-feature WindowsGPUPreview"]),
-    ("feature", &["aksgpu feature list"]),
+    ("feature", &["aksgpu feature list", "aksgpu feature register WindowsGPUPreview"]),
     ("feature list", &["aksgpu feature list -o json"]),
+    ("feature register", &["aksgpu feature register WindowsGPUPreview --dry-run"]),
     ("install-operator", &["aksgpu install-operator -g rg --cluster aks1 --pool gpu --dry-run"]),
     ("kaito", &["aksgpu kaito enable -g rg --cluster aks1", "aksgpu kaito workspace --model llama-3.1-8b"]),
     ("kaito enable", &["aksgpu kaito enable -g rg --cluster aks1 --dry-run"]),
@@ -97,11 +102,16 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ("cluster start", &["aksgpu cluster start -g rg --cluster aks1"]),
     ("cost-analysis", &["aksgpu cost-analysis enable -g rg --cluster aks1"]),
     ("cost-analysis enable", &["aksgpu cost-analysis enable -g rg --cluster aks1 --dry-run"]),
-    ("pool", &["aksgpu pool scale -g rg --cluster aks1 --name gpu --count 2"]),
+    ("pool", &["aksgpu pool create -g rg --cluster-name aks1 -n gpu -s Standard_NC24ads_A100_v4 -c 1 --dry-run", "aksgpu pool scale -g rg --cluster aks1 --name gpu --count 2"]),
+    ("pool create", &[
+        "aksgpu pool create -g rg --cluster-name aks1 -n gpu -s Standard_NC24ads_A100_v4 -c 1 --zones 1 2 3 --labels team=ml tier=gpu --dry-run",
+        "aksgpu pool create -g rg --cluster aks1 --name gpu --recommend --model llama-3.1-8b --priority Spot --yes",
+    ]),
+    ("pool wait", &["aksgpu pool wait -g rg --cluster aks1 --name gpu"]),
     ("pool scale", &["aksgpu pool scale -g rg --cluster aks1 --name gpu --min-count 0 --max-count 4"]),
-    ("apply", &["aksgpu apply -f examples/gpuconfig.yaml --dry-run", "aksgpu apply -f examples/gpuconfig.yaml --yes"]),
+    ("apply", &["aksgpu apply -f examples/gpuconfig.yaml --dry-run", "aksgpu apply -f clusters/ --yes", "aksgpu apply -f - --dry-run"]),
     ("diff", &["aksgpu diff -f examples/gpuconfig.yaml", "aksgpu diff -f gpuconfig.yaml -o json"]),
-    ("export", &["aksgpu export -g rg --cluster aks1 > gpuconfig.yaml", "aksgpu export -g rg --cluster aks1 -o json"]),
+    ("export", &["aksgpu export -g rg --cluster aks1 > gpuconfig.yaml", "aksgpu export -g rg --cluster aks1 --output-file gpuconfig.yaml --force"]),
     ("auth", &["aksgpu auth status"]),
     ("auth status", &["aksgpu auth status -o json"]),
     ("completions", &["aksgpu completions bash > ~/.local/share/bash-completion/completions/aksgpu"]),

@@ -1,9 +1,11 @@
 //! One module per subcommand; each wires catalog, recommender and output together.
 
 pub mod auth;
+pub mod az_defaults;
 pub mod azure;
 pub mod catalog;
 pub mod completions;
+pub mod confirm;
 pub mod create_pool;
 pub mod failover;
 pub mod gitops;

@@ -13,7 +13,7 @@ use crate::cli::{
     ArmArgs, CatalogDiffArgs, ClusterPowerArgs, ClusterTarget, CostArgs, Format, PoolScaleArgs, PricesRefreshArgs,
 };
 use crate::commands::azure::{self, base_url, subscription};
-use crate::commands::Ctx;
+use crate::commands::{confirm, Ctx};
 use crate::cost::{self, CostInput, CostReport};
 use crate::error::{did_you_mean, Error};
 use crate::output::{emit, table, Align, Printer, Render, Shown};
@@ -237,7 +237,7 @@ fn render(r: &CostReport) -> String {
         r.gpu,
         r.price_kind,
         r.region.as_deref().unwrap_or("no region"),
-        if r.cheapest_region { " (cheapest bundled region; --region to choose)" } else { "" }
+        if r.cheapest_region { " (cheapest bundled region; --location to choose)" } else { "" }
     );
     let hours =
         if (r.hours_per_day - 24.0).abs() < 1e-9 { String::new() } else { format!(" at {} h/day", r.hours_per_day) };
@@ -575,6 +575,14 @@ fn connected(arm: &ArmArgs) -> Result<(ArmClient, String), Error> {
 
 /// `aksgpu cluster stop|start`
 pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Result<()> {
+    let verb = if start { "start" } else { "stop" };
+    let question = format!(
+        "{} cluster {} (resource group {})?",
+        if start { "Start" } else { "Stop" },
+        a.target.cluster,
+        a.target.resource_group
+    );
+    confirm::write(ctx, &format!("cluster {verb}"), a.yes, a.dry_run, &question)?;
     let r = if a.dry_run {
         dry_run(&a.arm, &a.target, |t| Ok(ops::power(t, start)))?
     } else {
@@ -601,6 +609,9 @@ pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Re
 
 /// `aksgpu cost-analysis enable`
 pub fn cost_analysis(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
+    let question =
+        format!("Enable cost analysis on cluster {} (resource group {})?", a.target.cluster, a.target.resource_group);
+    confirm::write(ctx, "cost-analysis enable", a.yes, a.dry_run, &question)?;
     let r = if a.dry_run {
         dry_run(&a.arm, &a.target, |t| ops::cost_analysis(t, &ops::cluster_as_read()))?
     } else {
@@ -631,6 +642,12 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
         }
         _ => return Err(Error::usage("pass --count, or --min-count with --max-count", None).into()),
     };
+    let to = match how {
+        Scale::Count(c) => format!("{c} node(s)"),
+        Scale::Autoscale { min, max } => format!("autoscaler {min}–{max}"),
+    };
+    let question = format!("Scale pool {} of cluster {} to {to}?", a.at.name, a.at.target.cluster);
+    confirm::write(ctx, "pool scale", a.yes, a.dry_run, &question)?;
     let r = if a.dry_run {
         let plan = match dry_run(&a.at.arm, &a.at.target, |t| ops::scale(t, &a.at.name, &ops::pool_as_read(), how))? {
             Outcome::DryRun(plan) => plan,

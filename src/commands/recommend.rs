@@ -154,7 +154,21 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
     req.gpu_models = a.need.gpu_model.iter().map(|g| g.trim().to_owned()).filter(|g| !g.is_empty()).collect();
     os_and_version(catalog, a, &mut req, &mut notes)?;
     if let Some(r) = &a.region {
-        req.region = Some(region_arg(catalog, "--region", r)?);
+        let mut regions = Vec::new();
+        for typed in r.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+            let name = region_arg(catalog, "--location", typed)?;
+            if !regions.contains(&name) {
+                regions.push(name);
+            }
+        }
+        match regions.len() {
+            0 => return Err(Error::usage("--location: no region given", None)),
+            1 => req.region = regions.pop(),
+            _ => {
+                notes.push(format!("each size priced in the cheapest of {}", regions.join(", ")));
+                req.regions = regions;
+            }
+        }
     }
     req.max_price_per_hour = a.need.max_price_per_hour;
     req.max_price_per_month = a.need.max_price_per_month;
@@ -589,6 +603,7 @@ fn read_reserved(p: &Printer, id: &str) -> Result<Vec<(String, u64)>, Error> {
         cloud: crate::arm::Cloud::AzureCloud,
         timeout: std::time::Duration::from_secs(300),
         verbose: 0,
+        debug: false,
     };
     let az = crate::commands::azure::connect(&arm)?;
     let progress = crate::provision::Progress::default();

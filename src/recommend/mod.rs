@@ -214,6 +214,9 @@ pub struct Requirements {
     pub os: Os,
     pub kubernetes_version: Option<KubeVersion>,
     pub region: Option<String>,
+    /// `-l a,b,c`: price each size in the cheapest of these regions (empty: `region`, or any).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub regions: Vec<String>,
     pub max_price_per_hour: Option<f64>,
     /// `--max-price-per-month`: the same limit over `HOURS_PER_MONTH` hours.
     pub max_price_per_month: Option<f64>,
@@ -253,6 +256,7 @@ impl Requirements {
             os: Os::Linux,
             kubernetes_version: None,
             region: None,
+            regions: Vec::new(),
             max_price_per_hour: None,
             max_price_per_month: None,
             spot: false,
@@ -1043,6 +1047,7 @@ fn pick_price(catalog: &Catalog, req: &Requirements, size: &VmSize) -> Option<Pr
         }
         None => catalog
             .price_regions(&size.name)
+            .filter(|(r, _)| req.regions.is_empty() || req.regions.iter().any(|w| w == r))
             .filter_map(|(r, p)| price_in(p, req.os, req.spot).map(|x| (r, x)))
             .min_by(|(ra, a), (rb, b)| a.key().cmp(&b.key()).then(a.rank.total_cmp(&b.rank)).then(ra.cmp(rb))),
     };
@@ -1076,6 +1081,9 @@ fn unpriced(req: &Requirements, price: Option<&Price>) -> Option<String> {
     }
     Some(match &req.region {
         Some(r) => format!("no list price in {r}: not sold there (--include-unpriced to list it)"),
+        None if !req.regions.is_empty() => {
+            format!("no list price in {}: not sold there (--include-unpriced to list it)", req.regions.join(", "))
+        }
         None => "no list price in any region: not sold (--include-unpriced to list it)".to_owned(),
     })
 }
@@ -1546,7 +1554,7 @@ fn explain_price(req: &Requirements, price: Option<&Price>, reasons: &mut Vec<St
     let Some(p) = price else { return };
     let region = p.region.as_deref().unwrap_or("any region");
     let where_ =
-        if p.cheapest_region { format!("{region} (cheapest region; --region to choose)") } else { region.to_owned() };
+        if p.cheapest_region { format!("{region} (cheapest region; --location to choose)") } else { region.to_owned() };
     match (p.per_node_hour, p.rank_per_node_hour) {
         (Some(v), _) => reasons.push(format!("{} per node in {where_}", per_hour(Some(v)))),
         (None, Some(v)) => warnings.push(format!(

@@ -510,7 +510,12 @@ fn export_never_writes_through_a_planted_symlink() {
     let victim = write(&dir, "victim.txt", "keep me\n");
     let out = dir.join("out.yaml");
     std::os::unix::fs::symlink(&victim, &out).expect("symlink");
-    let e = aksgpu_arm(&arm.base, &["export", "-g", "rg", "--cluster", "c1", "-f", out.to_str().expect("path")], &[]);
+    let path = out.to_str().expect("path");
+    // Without --force the existing name (a symlink too) is refused, and nothing is touched.
+    let refused = aksgpu_arm(&arm.base, &["export", "-g", "rg", "--cluster", "c1", "-f", path], &[]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(std::fs::symlink_metadata(&out).expect("out").file_type().is_symlink());
+    let e = aksgpu_arm(&arm.base, &["export", "-g", "rg", "--cluster", "c1", "-f", path, "--force"], &[]);
     assert_eq!(e.code, 0, "{}", e.stderr);
     assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "keep me\n");
     assert!(!std::fs::symlink_metadata(&out).expect("out").file_type().is_symlink());

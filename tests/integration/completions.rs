@@ -152,3 +152,43 @@ fn completion_reads_the_catalog_override() {
     assert_eq!(complete(&["recommend", "--model", "zz-"], Some(&dir)), ["zz-test-7b"]);
     assert!(complete(&["recommend", "--model", "zz-"], None).is_empty());
 }
+
+/// Run the committed bash script's completion function as bash does at a TAB: COMP_WORDS split
+/// at `=` (COMP_WORDBREAKS), `$2` the word being completed. Returns COMPREPLY.
+fn bash_complete(words: &[&str], cword: usize, current: &str) -> Vec<String> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/completions/aksgpu.bash");
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_aksgpu")).parent().expect("bin dir").to_owned();
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let program = format!(
+        "source '{script}'; COMP_WORDS=({}); COMP_CWORD={cword}; COMP_TYPE=9; \
+         _clap_complete_aksgpu aksgpu '{current}' '{}'; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        quoted.join(" "),
+        words.get(cword.saturating_sub(1)).copied().unwrap_or("")
+    );
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let out = std::process::Command::new("bash")
+        .args(["--norc", "-c", &program])
+        .env("PATH", path)
+        .env_remove("AKSGPU_CATALOG")
+        .output()
+        .expect("run bash");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).lines().filter(|l| !l.is_empty()).map(str::to_owned).collect()
+}
+
+/// Bash completes `--flag=value` (the value alone replaces what follows `=`), and the
+/// space-separated form still works.
+#[test]
+fn bash_completes_flag_equals_value() {
+    if !crate::support::require(
+        "bash (for the completion script test)",
+        std::process::Command::new("bash").arg("--version").output().is_ok(),
+    ) {
+        return;
+    }
+    assert_eq!(bash_complete(&["aksgpu", "recommend", "--workload", "=", "infer"], 4, "infer"), ["inference"]);
+    assert!(bash_complete(&["aksgpu", "recommend", "--workload", "="], 3, "").contains(&"inference".to_owned()));
+    assert_eq!(bash_complete(&["aksgpu", "recommend", "--location", "=", "westeu"], 4, "westeu"), ["westeurope"]);
+    assert_eq!(bash_complete(&["aksgpu", "recommend", "--workload", "infer"], 3, "infer"), ["inference"]);
+    assert!(bash_complete(&["aksgpu", "recommend", "--work"], 2, "--work").contains(&"--workload".to_owned()));
+}

@@ -218,6 +218,8 @@ pub struct State {
     pub gpu_nodes: Vec<(String, String)>,
     /// Validator pods the validator check reports.
     pub validator_pods: Vec<(String, String)>,
+    /// What `GET /subscriptions` lists (Subscriptions - List), paged by `page_size`.
+    pub subscriptions: Vec<Value>,
     /// Creates Azure turns down (first match wins, every time it matches).
     pub put_failures: Vec<PutFailure>,
     /// GETs a deleted pool stays visible (Deleting) before it is gone.
@@ -294,6 +296,11 @@ impl FakeArm {
             retail_drop_next_link: false,
             gpu_nodes: vec![("aks-gpu-12345-vmss000000".into(), "1".into())],
             validator_pods: vec![("nvidia-cuda-validator-x7k2p".into(), "Succeeded".into())],
+            subscriptions: vec![
+                subscription("11111111-2222-3333-4444-555555555555", "Dev/Test"),
+                subscription("22222222-3333-4444-5555-666666666666", "Sandbox"),
+                subscription(SUB, "ML Production"),
+            ],
             put_failures: Vec::new(),
             delete_polls: 2,
             quota_statuses: vec!["InProgress".into(), "Succeeded".into()],
@@ -423,6 +430,12 @@ fn sku(name: &str, family: &str, zones: &[&str]) -> Value {
         "capabilities": [{"name": "LowPriorityCapable", "value": "True"}],
         "restrictions": []
     })
+}
+
+/// One entry of the subscriptions list, in the shape Microsoft.Resources' Subscriptions - List
+/// answers (`subscriptionId`, `displayName`, `state`).
+pub fn subscription(id: &str, name: &str) -> Value {
+    json!({"id": format!("/subscriptions/{id}"), "subscriptionId": id, "displayName": name, "state": "Enabled", "tenantId": "00000000-0000-0000-0000-00000000aaaa"})
 }
 
 pub fn default_skus() -> Vec<Value> {
@@ -765,6 +778,11 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
                 }
             };
         }
+    }
+    // Subscriptions - List.
+    if path == "/subscriptions" && req.method == "GET" {
+        let (items, size, trailing) = (s.subscriptions.clone(), s.page_size, s.trailing_empty_page);
+        return (200, vec![], page(&items, &req.target, size, base, trailing));
     }
     // Retail Prices.
     if path == "/api/retail/prices" {

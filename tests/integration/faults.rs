@@ -83,7 +83,7 @@ fn a_burst_of_5xx_on_put_is_read_back_and_sent_again() {
     // kaito enable: the cluster PUT goes again with the If-Match it read.
     let arm = FakeArm::start();
     arm.fault("PUT", "managedClusters/c1?", 2, respond(503, err.clone()));
-    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "-g", "rg", "--cluster", "c1"], &[]);
+    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "--yes", "-g", "rg", "--cluster", "c1"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let puts: Vec<_> = arm.log().into_iter().filter(|q| q.method == "PUT").collect();
     assert_eq!(puts.len(), 3, "{:?}", arm.calls());
@@ -116,7 +116,7 @@ fn a_resend_after_someone_elses_change_is_refused_by_if_match() {
         1,
         Action::OtherWriterThen("c1".into(), "etag-other".into(), Box::new(err)),
     );
-    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "-g", "rg", "--cluster", "c1"], &[]);
+    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "--yes", "-g", "rg", "--cluster", "c1"], &[]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     let puts: Vec<_> = arm.log().into_iter().filter(|q| q.method == "PUT").collect();
     assert_eq!(puts.len(), 2, "{:?}", arm.calls());
@@ -138,7 +138,7 @@ fn an_unreadable_2xx_body_is_accepted_and_reconciled() {
 
     let arm = FakeArm::start();
     arm.fault("PUT", "managedClusters/c1?", 1, Action::AppliedThenLost(Loss::Truncated));
-    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "-g", "rg", "--cluster", "c1"], &[]);
+    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "--yes", "-g", "rg", "--cluster", "c1"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("KAITO enabled"), "{}", r.stdout);
     assert_eq!(arm.count("PUT", "/"), 1);
@@ -179,7 +179,7 @@ fn writes_are_resent_only_when_not_applied() {
 fn other_writes_read_back_after_a_lost_answer() {
     let arm = FakeArm::start();
     arm.fault("PUT", "managedClusters/c1?", 1, Action::AppliedThenLost(Loss::Status(500)));
-    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "-g", "rg", "--cluster", "c1"], &[]);
+    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "-g", "rg", "--cluster", "c1", "--yes"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("KAITO enabled"), "{}", r.stdout);
     assert_eq!(arm.count("PUT", "/"), 1);
@@ -188,14 +188,17 @@ fn other_writes_read_back_after_a_lost_answer() {
     arm.put_pool("c1", "gpu", json!({"id": fake_arm::pool_path("c1", "gpu"), "name": "gpu", "properties": {
         "vmSize": "Standard_NC24ads_A100_v4", "count": 3, "mode": "User", "provisioningState": "Succeeded", "enableAutoScaling": false}}));
     arm.fault("PUT", "agentPools/gpu", 1, Action::AppliedThenLost(Loss::CloseMidBody));
-    let r =
-        aksgpu_arm(&arm.base, &["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--count", "1"], &[]);
+    let r = aksgpu_arm(
+        &arm.base,
+        &["pool", "scale", "-g", "rg", "--cluster", "c1", "--yes", "--name", "gpu", "--count", "1"],
+        &[],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(arm.count("PUT", "/"), 1);
 
     let arm = FakeArm::start();
     arm.fault("POST", "/stop", 1, Action::AppliedThenLost(Loss::Reset));
-    let r = aksgpu_arm(&arm.base, &["cluster", "stop", "-g", "rg", "--cluster", "c1"], &[]);
+    let r = aksgpu_arm(&arm.base, &["cluster", "stop", "-g", "rg", "--cluster", "c1", "--yes"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("Stopped"), "{}", r.stdout);
     assert_eq!(arm.count("POST", "/stop"), 1);
@@ -208,7 +211,7 @@ fn other_writes_read_back_after_a_lost_answer() {
         );
     });
     arm.fault("POST", "/register", 1, Action::AppliedThenLost(Loss::Status(504)));
-    let r = aksgpu_arm(&arm.base, &["register-feature", "WindowsGPUPreview"], &[]);
+    let r = aksgpu_arm(&arm.base, &["register-feature", "--yes", "WindowsGPUPreview"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(arm.count("POST", "features/WindowsGPUPreview/register"), 1);
 }
@@ -221,7 +224,7 @@ fn lost_run_command_answer_exits_4_without_resending() {
     arm.put_pool("c1", "gpu", json!({"id": fake_arm::pool_path("c1", "gpu"), "name": "gpu", "properties": {
         "vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User", "osType": "Linux", "provisioningState": "Succeeded"}}));
     arm.fault("POST", "runCommand", 1, Action::AppliedThenLost(Loss::Status(500)));
-    let r = aksgpu_arm(&arm.base, &["install-operator", "-g", "rg", "--cluster", "c1"], &[]);
+    let r = aksgpu_arm(&arm.base, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"], &[]);
     assert_eq!(r.code, 4, "{}", r.stderr);
     assert_eq!(arm.count("POST", "runCommand"), 1);
     assert!(
@@ -309,7 +312,7 @@ fn hung_login_endpoint_is_bounded_by_the_timeout() {
     ];
     for args in [
         vec!["auth", "status", "--timeout", "3s"],
-        vec!["cluster", "stop", "-g", "rg", "--cluster", "c1", "--timeout", "3s"],
+        vec!["cluster", "stop", "-g", "rg", "--cluster", "c1", "--yes", "--timeout", "3s"],
     ] {
         let started = Instant::now();
         let r = aksgpu_arm(&arm.base, &args, &sp);
@@ -388,8 +391,8 @@ fn ctrl_c_with_a_write_in_flight_says_it_may_have_been_accepted() {
 fn ctrl_c_before_any_write_says_nothing_was_changed() {
     let create = CreatePool::new();
     for args in [
-        &["cluster", "stop", "-g", "rg", "--cluster", "c1"][..],
-        &["kaito", "enable", "-g", "rg", "--cluster", "c1"][..],
+        &["cluster", "stop", "-g", "rg", "--cluster", "c1", "--yes"][..],
+        &["kaito", "enable", "-g", "rg", "--cluster", "c1", "--yes"][..],
         &create.args(),
     ] {
         let arm = FakeArm::start();
@@ -453,15 +456,15 @@ fn second_ctrl_c_exits_while_the_abort_stalls() {
 #[test]
 fn bodiless_posts_send_content_length_zero() {
     let arm = FakeArm::start();
-    assert_eq!(aksgpu_arm(&arm.base, &["cluster", "stop", "-g", "rg", "--cluster", "c1"], &[]).code, 0);
-    assert_eq!(aksgpu_arm(&arm.base, &["cluster", "start", "-g", "rg", "--cluster", "c1"], &[]).code, 0);
+    assert_eq!(aksgpu_arm(&arm.base, &["cluster", "stop", "-g", "rg", "--cluster", "c1", "--yes"], &[]).code, 0);
+    assert_eq!(aksgpu_arm(&arm.base, &["cluster", "start", "-g", "rg", "--cluster", "c1", "--yes"], &[]).code, 0);
     arm.with(|s| {
         s.features.insert(
             "windowsgpupreview".into(),
             json!({"name": "Microsoft.ContainerService/WindowsGPUPreview", "properties": {"state": "NotRegistered"}}),
         );
     });
-    assert_eq!(aksgpu_arm(&arm.base, &["register-feature", "WindowsGPUPreview"], &[]).code, 0);
+    assert_eq!(aksgpu_arm(&arm.base, &["register-feature", "--yes", "WindowsGPUPreview"], &[]).code, 0);
     let posts: Vec<_> = arm.log().into_iter().filter(|r| r.method == "POST").collect();
     assert_eq!(posts.len(), 4, "stop, start, feature register, provider register");
     for p in posts {
@@ -483,13 +486,13 @@ fn run_command_results_tolerate_404_for_a_few_polls() {
     let arm = operator_cluster();
     arm.fault("GET", "commandResults/", 2, respond(404, json!({"error": {"code": "NotFound", "message": "not yet"}})));
     arm.fault("GET", "commandResults/", 1, Action::Reset);
-    let r = aksgpu_arm(&arm.base, &["install-operator", "-g", "rg", "--cluster", "c1"], &[]);
+    let r = aksgpu_arm(&arm.base, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(arm.count("POST", "runCommand"), 3);
 
     let arm = operator_cluster();
     arm.fault("GET", "commandResults/", 100, respond(404, json!({"error": {"code": "NotFound", "message": "gone"}})));
-    let r = aksgpu_arm(&arm.base, &["install-operator", "-g", "rg", "--cluster", "c1"], &[]);
+    let r = aksgpu_arm(&arm.base, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"], &[]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert_eq!(arm.count("GET", "commandResults/"), 6, "5 tolerated, the 6th fails");
     assert_eq!(arm.count("POST", "runCommand"), 1);
@@ -501,7 +504,7 @@ fn kaito_enable_checks_the_final_get() {
     let arm = FakeArm::start();
     // The preflight GET and the final GET both answer a cluster without KAITO.
     arm.fault("GET", "managedClusters/c1?", 2, respond(200, fake_arm::default_cluster("c1")));
-    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "-g", "rg", "--cluster", "c1"], &[]);
+    let r = aksgpu_arm(&arm.base, &["kaito", "enable", "-g", "rg", "--cluster", "c1", "--yes"], &[]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("aiToolchainOperatorProfile.enabled"), "{}", r.stderr);
     assert!(!r.stdout.contains("KAITO enabled"), "{}", r.stdout);
@@ -519,7 +522,7 @@ fn timeouts_name_the_real_wait() {
         );
         s.feature_scripts.insert("windowsgpupreview".into(), vec!["Registering".into(); 1000]);
     });
-    let r = aksgpu_arm(&arm.base, &["register-feature", "WindowsGPUPreview", "--timeout", "1s"], &[]);
+    let r = aksgpu_arm(&arm.base, &["register-feature", "--yes", "WindowsGPUPreview", "--timeout", "1s"], &[]);
     assert_eq!(r.code, 4, "{}", r.stderr);
     assert!(r.stderr.contains("timed out after") && !r.stderr.contains("after 0s"), "{}", r.stderr);
     assert!(!r.stderr.contains("after 0 ms"), "{}", r.stderr);

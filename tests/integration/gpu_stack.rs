@@ -50,7 +50,7 @@ fn register_feature_walks_the_state_machine_then_refreshes_the_provider() {
         s.feature_scripts
             .insert("windowsgpupreview".into(), vec!["Registering".into(), "Registering".into(), "Registered".into()]);
     });
-    let r = run(&arm, &["register-feature", "WindowsGPUPreview", "-o", "json"]);
+    let r = run(&arm, &["register-feature", "--yes", "WindowsGPUPreview", "-o", "json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.json()["result"]["outcome"], "registered");
     let calls: Vec<String> = arm
@@ -81,7 +81,7 @@ fn register_feature_already_registered_pending_and_not_found() {
     feature(&arm, "WindowsGPUPreview", "Registered");
     // The provider is registered too (the fake's default script models a refresh under way).
     arm.with(|s| s.provider_states = vec!["Registered".into()]);
-    let r = run(&arm, &["register-feature", "WindowsGPUPreview"]);
+    let r = run(&arm, &["register-feature", "--yes", "WindowsGPUPreview"]);
     assert_eq!(r.code, 0);
     assert!(r.stdout.contains("already registered"), "{}", r.stdout);
     assert_eq!(arm.count("POST", "/"), 0);
@@ -89,7 +89,7 @@ fn register_feature_already_registered_pending_and_not_found() {
     let arm = FakeArm::start();
     feature(&arm, "ManagedGPUExperiencePreview", "NotRegistered");
     arm.with(|s| s.feature_scripts.insert("managedgpuexperiencepreview".into(), vec!["Pending".into()]));
-    let r = run(&arm, &["register-feature", "ManagedGPUExperiencePreview"]);
+    let r = run(&arm, &["register-feature", "--yes", "ManagedGPUExperiencePreview"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("Pending") && r.stderr.contains("approve"), "{}", r.stderr);
     assert_eq!(arm.count("POST", "providers/Microsoft.ContainerService/register"), 0);
@@ -97,7 +97,7 @@ fn register_feature_already_registered_pending_and_not_found() {
     let arm = FakeArm::start();
     // Not found counts as generally available only for names known to have gone GA; this one
     // (the retired AKS GPU image preview) is not, so it exits 2 and says how to check the name.
-    let r = run(&arm, &["register-feature", "GPUDedicatedVHDPreview"]);
+    let r = run(&arm, &["register-feature", "--yes", "GPUDedicatedVHDPreview"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("not known to have gone generally available"), "{}", r.stderr);
     assert!(r.stderr.contains("az feature list --namespace Microsoft.ContainerService"), "{}", r.stderr);
@@ -143,7 +143,20 @@ fn install_operator_in_operator_mode_then_checks_readiness() {
     gpu_pool(&arm, "gpu", Some("None"), json!({"scaleSetPriority": "Spot"}));
     let r = run(
         &arm,
-        &["install-operator", "-g", "rg", "--cluster", "c1", "--pool", "gpu", "--time-slicing", "4", "-o", "json"],
+        &[
+            "install-operator",
+            "--yes",
+            "-g",
+            "rg",
+            "--cluster",
+            "c1",
+            "--pool",
+            "gpu",
+            "--time-slicing",
+            "4",
+            "-o",
+            "json",
+        ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let cmds = run_commands(&arm);
@@ -168,7 +181,7 @@ fn install_operator_in_operator_mode_then_checks_readiness() {
 fn install_operator_aks_mode_turns_driver_and_toolkit_off() {
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
-    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let values = values_from_context(&run_commands(&arm)[0]);
     assert!(values.contains("nvidia-container-runtime"), "{values}");
@@ -179,22 +192,24 @@ fn install_operator_refusals() {
     // Driver mode that fights the pool.
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", Some("Install"), json!({}));
-    let r =
-        run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--pool", "gpu", "--driver-mode", "operator"]);
+    let r = run(
+        &arm,
+        &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "gpu", "--driver-mode", "operator"],
+    );
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("two drivers would fight"), "{}", r.stderr);
     assert!(run_commands(&arm).is_empty());
     // Windows pool.
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpuw", None, json!({"osType": "Windows"}));
-    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--pool", "gpuw"]);
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "gpuw"]);
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("does not support Windows"), "{}", r.stderr);
     // runCommand disabled: the equivalent helm line.
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
     arm.edit_cluster("c1", |c| c["properties"]["apiServerAccessProfile"] = json!({"disableRunCommand": true}));
-    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("disableRunCommand") && r.stderr.contains("helm upgrade --install"), "{}", r.stderr);
     assert!(run_commands(&arm).is_empty());
@@ -212,7 +227,7 @@ fn install_operator_failures_show_logs_and_readiness_gaps() {
             logs: "Error: UPGRADE FAILED: timed out\n".into(),
         })
     });
-    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("exit code 1") && r.stderr.contains("UPGRADE FAILED"), "{}", r.stderr);
 
@@ -222,7 +237,7 @@ fn install_operator_failures_show_logs_and_readiness_gaps() {
     arm.with(|s| {
         s.run_results.push(RunResult { running_polls: 2, state: "failed".into(), exit_code: 0, logs: String::new() })
     });
-    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("helm upgrade --install failed in the cluster (state failed)"), "{}", r.stderr);
     assert_eq!(run_commands(&arm).len(), 1, "no readiness checks after a failed install");
@@ -230,7 +245,7 @@ fn install_operator_failures_show_logs_and_readiness_gaps() {
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
     arm.with(|s| s.gpu_nodes = vec![("aks-gpu-1".into(), "<none>".into())]);
-    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--timeout", "2s"]);
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--timeout", "2s"]);
     assert_eq!(r.code, 4, "{}", r.stderr);
     assert!(r.stderr.contains("node aks-gpu-1 reports no allocatable nvidia.com/gpu"), "{}", r.stderr);
 }
@@ -240,12 +255,12 @@ fn install_operator_on_entra_clusters_sends_a_cluster_token_it_never_prints() {
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
     arm.edit_cluster("c1", |c| c["properties"]["aadProfile"] = json!({"managed": true}));
-    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1"]);
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(r.stderr.contains("AKSGPU_CLUSTER_TOKEN"), "{}", r.stderr);
     let r = run_env(
         &arm,
-        &["install-operator", "-g", "rg", "--cluster", "c1", "-vv"],
+        &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "-vv"],
         &[("AKSGPU_CLUSTER_TOKEN", "cluster-secret-42")],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -281,7 +296,7 @@ fn install_operator_dry_run_prints_values_and_requests_only() {
 fn kaito_enable_changes_only_the_two_profiles_and_is_idempotent() {
     let arm = FakeArm::start();
     let before = arm.with(|s| s.clusters.values().next().cloned().expect("cluster"));
-    let r = run(&arm, &["kaito", "enable", "-g", "rg", "--cluster", "c1"]);
+    let r = run(&arm, &["kaito", "enable", "-g", "rg", "--cluster", "c1", "--yes"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let put = arm.log().into_iter().find(|x| x.method == "PUT").expect("PUT");
     assert_eq!(put.headers.get("if-match").map(String::as_str), Some("etag-1"));
@@ -291,7 +306,7 @@ fn kaito_enable_changes_only_the_two_profiles_and_is_idempotent() {
     for ro in ["/id", "/properties/provisioningState", "/properties/currentKubernetesVersion", "/eTag"] {
         assert!(body.pointer(ro).is_none(), "{ro} echoed");
     }
-    let again = run(&arm, &["kaito", "enable", "-g", "rg", "--cluster", "c1"]);
+    let again = run(&arm, &["kaito", "enable", "-g", "rg", "--cluster", "c1", "--yes"]);
     assert_eq!(again.code, 0);
     assert!(again.stdout.contains("already enabled"), "{}", again.stdout);
     assert_eq!(arm.count("PUT", "/"), 1);
@@ -379,7 +394,7 @@ fn kaito_workspace_writes_the_chosen_region_into_the_yaml() {
     let r = aksgpu_with(&["kaito", "workspace", "--model", "llama-3.1-8b"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let first = r.stdout.lines().next().unwrap_or("");
-    assert!(first.starts_with("# ") && first.contains("--region"), "{}", r.stdout);
+    assert!(first.starts_with("# ") && first.contains("--location"), "{}", r.stdout);
 }
 
 /// `kaito workspace` for a named cluster ranks and prices in the cluster's location (one GET

@@ -6,6 +6,7 @@ mod apply;
 mod capacity;
 mod catalog_cli;
 mod ci_prerequisites;
+mod cli_conventions;
 mod completions;
 mod conformance;
 mod create_pool;

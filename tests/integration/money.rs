@@ -218,7 +218,7 @@ fn cluster_start_without_power_state_names_the_field() {
             p.remove("powerState");
         }
     });
-    let r = run(&arm, &cache, &["cluster", "start", "-g", "rg", "--cluster", "c1"]);
+    let r = run(&arm, &cache, &["cluster", "start", "--yes", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("properties.powerState.code"), "{}", r.stderr);
     assert_eq!(arm.count("POST", "/"), 0);
@@ -231,7 +231,7 @@ fn cluster_stop_checks_power_state_and_polls_a_stale_read() {
     let arm = FakeArm::start();
     let cache = temp_dir("power-stale");
     arm.with(|s| s.stale_power_reads = 2);
-    let r = run(&arm, &cache, &["cluster", "stop", "-g", "rg", "--cluster", "c1", "-o", "json"]);
+    let r = run(&arm, &cache, &["cluster", "stop", "--yes", "-g", "rg", "--cluster", "c1", "-o", "json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.json()["resource"]["properties"]["powerState"]["code"], "Stopped", "{}", r.stdout);
     assert_eq!(arm.count("POST", "/stop"), 1);
@@ -239,7 +239,7 @@ fn cluster_stop_checks_power_state_and_polls_a_stale_read() {
     // A cluster that never reports Stopped ends at --timeout with exit 4, not "stopped".
     let arm = FakeArm::start();
     arm.with(|s| s.stale_power_reads = 1_000_000);
-    let r = run(&arm, &cache, &["cluster", "stop", "-g", "rg", "--cluster", "c1", "--timeout", "3s"]);
+    let r = run(&arm, &cache, &["cluster", "stop", "--yes", "-g", "rg", "--cluster", "c1", "--timeout", "3s"]);
     assert_eq!(r.code, 4, "{}", r.stderr);
     assert!(!r.stdout.contains("Stopped"), "{}", r.stdout);
     assert!(r.stderr.contains("powerState"), "{}", r.stderr);
@@ -249,15 +249,15 @@ fn cluster_stop_checks_power_state_and_polls_a_stale_read() {
 fn cluster_stop_and_start_poll_the_location() {
     let arm = FakeArm::start();
     let cache = temp_dir("power");
-    let r = run(&arm, &cache, &["cluster", "stop", "-g", "rg", "--cluster", "c1"]);
+    let r = run(&arm, &cache, &["cluster", "stop", "-g", "rg", "--cluster", "c1", "--yes"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("Stopped"), "{}", r.stdout);
     assert_eq!(arm.count("POST", "/stop"), 1);
     assert!(arm.count("GET", "operationresults/") >= 2);
-    let again = run(&arm, &cache, &["cluster", "stop", "-g", "rg", "--cluster", "c1"]);
+    let again = run(&arm, &cache, &["cluster", "stop", "-g", "rg", "--cluster", "c1", "--yes"]);
     assert!(again.stdout.contains("already Stopped"), "{}", again.stdout);
     assert_eq!(arm.count("POST", "/stop"), 1);
-    let start = run(&arm, &cache, &["cluster", "start", "-g", "rg", "--cluster", "c1", "-o", "json"]);
+    let start = run(&arm, &cache, &["cluster", "start", "-g", "rg", "--cluster", "c1", "--yes", "-o", "json"]);
     assert_eq!(start.code, 0, "{}", start.stderr);
     assert_eq!(start.json()["resource"]["properties"]["powerState"]["code"], "Running");
     assert_eq!(arm.count("DELETE", "/"), 0);
@@ -268,25 +268,25 @@ fn cost_analysis_refuses_free_tier_and_changes_only_the_metrics_profile() {
     let arm = FakeArm::start();
     let cache = temp_dir("cost-analysis");
     arm.edit_cluster("c1", |c| c["sku"]["tier"] = json!("Free"));
-    let r = run(&arm, &cache, &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1"]);
+    let r = run(&arm, &cache, &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1", "--yes"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("Standard or Premium"), "{}", r.stderr);
     assert_eq!(arm.count("PUT", "/"), 0);
     arm.edit_cluster("c1", |c| c["sku"]["tier"] = json!("Standard"));
     let before = arm.with(|s| s.clusters.values().next().cloned().expect("cluster"));
-    let r = run(&arm, &cache, &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1"]);
+    let r = run(&arm, &cache, &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1", "--yes"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let put = arm.log().into_iter().find(|x| x.method == "PUT").expect("put");
     let d = aksgpu::plan::cluster::differences(&aksgpu::plan::cluster::writable(&before), &put.json());
     assert_eq!(d, ["/properties/metricsProfile"]);
-    let again = run(&arm, &cache, &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1"]);
+    let again = run(&arm, &cache, &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1", "--yes"]);
     assert!(again.stdout.contains("already enabled"), "{}", again.stdout);
     assert_eq!(arm.count("PUT", "/"), 1);
 }
 
 /// `pool scale -g rg --cluster c1 --name gpu EXTRA`.
 fn scale(arm: &FakeArm, cache: &std::path::Path, extra: &[&str]) -> Run {
-    let mut args = vec!["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "gpu"];
+    let mut args = vec!["pool", "scale", "-g", "rg", "--cluster", "c1", "--yes", "--name", "gpu"];
     args.extend_from_slice(extra);
     run(arm, cache, &args)
 }

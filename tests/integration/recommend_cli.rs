@@ -143,7 +143,8 @@ fn bad_input_exits_2_naming_the_flag() {
         (vec!["recommend", "--gpu-model", "Z9000"], "--gpu-model"),
         (vec!["recommend", "--gpu-memory-min", "80", "--gpu-memory-max", "16"], "--gpu-memory-min"),
         (vec!["recommend", "--model", "phi-4", "--k8s-version", "one"], "--k8s-version"),
-        (vec!["recommend", "--model", "phi-4", "--region", "East US!"], "--region"),
+        (vec!["recommend", "--model", "phi-4", "--region", "East US!"], "--location"),
+        (vec!["recommend", "--model", "phi-4", "-l", "westeurope,nowhere"], "--location \"nowhere\""),
         (vec!["recommend", "--workload", "training", "--model", "phi-4", "--precision", "int4"], "--precision"),
     ] {
         let run = aksgpu(&args);
@@ -319,7 +320,7 @@ fn rank_prices(v: &serde_json::Value) -> Vec<f64> {
 fn unknown_region_exits_2_with_a_did_you_mean() {
     let run = aksgpu(&["recommend", "--model", "llama-3.1-8b", "--region", "westeu"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("--region \"westeu\" is not an Azure region"), "{}", run.stderr);
+    assert!(run.stderr.contains("--location \"westeu\" is not an Azure region"), "{}", run.stderr);
     assert!(run.stderr.contains("did you mean westeurope"), "{}", run.stderr);
     // The display name is read as the ARM name.
     let v = aksgpu(&["recommend", "--model", "llama-3.1-8b", "--region", "West Europe", "-o", "json"]).json();

@@ -101,7 +101,7 @@ fn run_command_logs_that_echo_tokens_print_none() {
              Error: UPGRADE FAILED\n"
         );
         arm.with(|s| s.run_results.push(RunResult { running_polls: 1, state: "Succeeded".into(), exit_code: 1, logs }));
-        let mut args = vec!["install-operator", "-g", "rg", "--cluster", "c1"];
+        let mut args = vec!["install-operator", "--yes", "-g", "rg", "--cluster", "c1"];
         args.extend(verbose);
         let r = aksgpu_arm(&arm.base, &args, &[("AKSGPU_CLUSTER_TOKEN", CLUSTER_TOKEN)]);
         assert_eq!(r.code, 1, "{r:?}");

@@ -39,6 +39,9 @@ pub fn aksgpu(args: &[&str]) -> Run {
 pub fn aksgpu_env(args: &[&str], env: &[(&str, &Path)]) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
     cmd.args(args).env_remove("AKSGPU_CATALOG").stdin(Stdio::null());
+    // az's defaults for -g and -l on the host would change what commands answer.
+    cmd.env_remove("AZURE_DEFAULTS_GROUP").env_remove("AZURE_DEFAULTS_LOCATION");
+    cmd.env("AZURE_CONFIG_DIR", "/nonexistent-aksgpu-azure-config");
     for (k, v) in env {
         cmd.env(k, v);
     }

@@ -169,7 +169,7 @@ fn create_pool_terminal(arm: &FakeArm, tag: &str) -> Session {
 }
 
 /// On a terminal create-pool asks after preflight, with the price in the cluster's region
-/// (eastus, read from the cluster); "no" writes nothing.
+/// (eastus, read from the cluster); "no" writes nothing and exits 1.
 #[test]
 fn create_pool_asks_after_preflight_with_the_regions_price() {
     let Some((arm, s)) = create_pool_session("confirm-no") else { return };
@@ -180,8 +180,8 @@ fn create_pool_asks_after_preflight_with_the_regions_price() {
     assert!(!screen.contains("unknown"), "{screen}");
     s.keys(&["n"]);
     let screen = s.wait_for("EXIT=");
-    assert!(screen.contains("nothing was changed"), "{screen}");
-    assert!(screen.contains("EXIT=130"), "{screen}");
+    assert!(screen.contains("not confirmed; nothing was changed"), "{screen}");
+    assert!(screen.contains("EXIT=1\n"), "\"no\" exits 1, not 130 (Ctrl-C): {screen}");
     assert_eq!(arm.count("PUT", "/"), 0, "{:?}", arm.calls());
 }
 
@@ -221,4 +221,84 @@ fn create_pool_without_a_terminal_needs_yes_and_sends_nothing() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("without a terminal it needs --yes") && r.stderr.contains("--dry-run"), "{}", r.stderr);
     assert!(arm.log().is_empty(), "{:?}", arm.calls());
+}
+
+/// A session running `aksgpu ARGS` against `arm` with a test token.
+fn arm_session(arm: &FakeArm, tag: &str, args: &str) -> Session {
+    let env = [
+        ("AKSGPU_ARM_ENDPOINT", arm.base.as_str()),
+        ("AKSGPU_ACCESS_TOKEN", crate::fake_arm::TOKEN),
+        ("AZURE_SUBSCRIPTION_ID", crate::fake_arm::SUB),
+        ("AKSGPU_TEST_NO_RETRY_DELAY", "1"),
+    ];
+    Session::start(tag, args, &env)
+}
+
+/// The writes that used to go out unasked now ask on a terminal: "no" exits 1 and sends
+/// nothing; "yes" sends the one write.
+#[test]
+fn every_write_asks_on_a_terminal() {
+    if !has_tmux() {
+        return;
+    }
+    let cases = [
+        ("stop", "cluster stop -g rg --cluster c1", "Stop cluster c1", "POST", "/stop"),
+        ("kaito", "kaito enable -g rg --cluster c1", "Enable KAITO", "PUT", "/managedClusters/c1"),
+        ("costa", "cost-analysis enable -g rg --cluster c1", "Enable cost analysis", "PUT", "/managedClusters/c1"),
+        (
+            "scale",
+            "pool scale -g rg --cluster c1 -n gpu -c 2",
+            "Scale pool gpu of cluster c1 to 2 node(s)",
+            "PUT",
+            "/agentPools/gpu",
+        ),
+    ];
+    for (tag, args, question, method, path) in cases {
+        let arm = FakeArm::start();
+        put_gpu_pool(&arm);
+        let no = arm_session(&arm, &format!("{tag}-no"), args);
+        no.wait_for(question);
+        no.keys(&["n"]);
+        let screen = no.wait_for("EXIT=");
+        assert!(screen.contains("not confirmed; nothing was changed") && screen.contains("EXIT=1\n"), "{screen}");
+        assert_eq!(arm.count(method, path), 0, "{args}: {:?}", arm.calls());
+        assert!(arm.calls().is_empty(), "{args}: read before asking: {:?}", arm.calls());
+        let yes = arm_session(&arm, &format!("{tag}-yes"), args);
+        yes.wait_for(question);
+        yes.keys(&["y"]);
+        let screen = yes.wait_for("EXIT=");
+        assert!(screen.contains("EXIT=0"), "{args}: {screen}");
+        assert_eq!(arm.count(method, path), 1, "{args}: {:?}", arm.calls());
+    }
+}
+
+/// Without a terminal the same writes need --yes (exit 2) and send nothing.
+#[test]
+fn every_write_needs_yes_without_a_terminal() {
+    let arm = FakeArm::start();
+    put_gpu_pool(&arm);
+    for args in [
+        &["cluster", "stop", "-g", "rg", "--cluster", "c1"][..],
+        &["cluster", "start", "-g", "rg", "--cluster", "c1"],
+        &["kaito", "enable", "-g", "rg", "--cluster", "c1"],
+        &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1"],
+        &["pool", "scale", "-g", "rg", "--cluster", "c1", "-n", "gpu", "-c", "2"],
+        &["pool", "create", "-g", "rg", "--cluster", "c1", "-n", "gpu", "-s", "Standard_NC24ads_A100_v4"],
+        &["install-operator", "-g", "rg", "--cluster", "c1"],
+        &["feature", "register", "WindowsGPUPreview"],
+        &["register-feature", "WindowsGPUPreview"],
+    ] {
+        let r = crate::support::aksgpu_arm(&arm.base, args, &[]);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("without a terminal it needs --yes"), "{args:?}: {}", r.stderr);
+    }
+    assert!(arm.log().is_empty(), "{:?}", arm.calls());
+}
+
+/// A 3-node A100 pool `gpu` in `c1`.
+fn put_gpu_pool(arm: &FakeArm) {
+    let body = serde_json::json!({"id": crate::fake_arm::pool_path("c1", "gpu"), "name": "gpu", "properties": {
+        "vmSize": "Standard_NC24ads_A100_v4", "count": 3, "mode": "User", "nodeTaints": ["sku=gpu:NoSchedule"],
+        "provisioningState": "Succeeded"}});
+    arm.put_pool("c1", "gpu", body);
 }

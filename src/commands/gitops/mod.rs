@@ -44,13 +44,48 @@ struct Loaded {
     file: String,
 }
 
+/// One file given with `-f`: its name as shown in errors, and its text.
+pub struct Input {
+    pub name: String,
+    pub text: String,
+}
+
+/// What `-f` names, as kubectl reads it: `-` is stdin; a directory is each `*.yaml` (and
+/// `*.yml`, `*.json`) file directly in it, in name order; anything else is one file.
+pub fn inputs(path: &Path, timeout: std::time::Duration) -> Result<Vec<Input>, Error> {
+    let read = |p: &Path| read_file(p, timeout).map(|text| Input { name: p.display().to_string(), text });
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin().lock(), &mut text)
+            .map_err(|e| Error::usage(format!("-f -: cannot read stdin: {e}"), None))?;
+        return Ok(vec![Input { name: "<stdin>".to_owned(), text }]);
+    }
+    if !path.is_dir() {
+        return Ok(vec![read(path)?]);
+    }
+    let entries = std::fs::read_dir(path)
+        .map_err(|e| Error::usage(format!("-f {}: cannot list the directory: {e}", path.display()), None))?;
+    let mut files: Vec<std::path::PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "yaml" || x == "yml" || x == "json"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(Error::usage(
+            format!("-f {}: no *.yaml, *.yml or *.json file in the directory", path.display()),
+            None,
+        ));
+    }
+    files.iter().map(|f| read(f)).collect()
+}
+
 /// Read and validate the file (exit 2 when bad), then connect. With `offline_ok` (dry runs)
 /// a missing credential leaves a client without one and `{subscription}` as placeholder.
-fn load(ctx: &Ctx, file: &Path, arm: &ArmArgs, offline_ok: bool) -> Result<Loaded, Error> {
+fn load(ctx: &Ctx, input: &Input, arm: &ArmArgs, offline_ok: bool) -> Result<Loaded, Error> {
     let mut catalog = ctx.catalog().map_err(|e| Error::usage(format!("{e:#}"), None))?;
     crate::commands::money::with_live_prices(&mut catalog, &ctx.printer);
-    let text = read_file(file, arm.timeout)?;
-    let src = Source { name: file.display().to_string(), text: &text };
+    let src = Source { name: input.name.clone(), text: &input.text };
     let cfg = config::parse(&src)?;
     let mut arm = arm.clone();
     match (&cfg.cluster.subscription, &arm.subscription) {
@@ -207,13 +242,22 @@ fn read_and_diff(l: &Loaded, check_release: bool) -> Result<(Live, Vec<Change>),
 
 /// `aksgpu diff -f FILE`: exit 0 nothing would change, 1 something would, 2 bad file.
 pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
-    let l = load(ctx, &a.file, &a.arm, false)?;
-    let (live, changes) = read_and_diff(&l, false)?;
-    render::changes(&ctx.printer, a.output, &changes, &pricing(&l, Some(&live)))?;
-    if gdiff::changes(&changes) {
-        let n = changes.iter().filter(|c| !matches!(c.action, Action::NoChange | Action::NotChecked)).count();
+    let inputs = inputs(&a.file, a.arm.timeout)?;
+    let (mut n, mut total, mut differ) = (0, 0, false);
+    for input in &inputs {
+        if inputs.len() > 1 {
+            ctx.printer.note(&format!("== {}", input.name));
+        }
+        let l = load(ctx, input, &a.arm, false)?;
+        let (live, changes) = read_and_diff(&l, false)?;
+        render::changes(&ctx.printer, a.output, &changes, &pricing(&l, Some(&live)))?;
+        differ |= gdiff::changes(&changes);
+        n += changes.iter().filter(|c| !matches!(c.action, Action::NoChange | Action::NotChecked)).count();
+        total += changes.len();
+    }
+    if differ {
         return Err(Error::Differences {
-            message: format!("{n} of {} resource(s) would change (see ACTION)", changes.len()),
+            message: format!("{n} of {total} resource(s) would change (see ACTION)"),
             hint: Some(format!("apply it with: aksgpu apply -f {}", a.file.display())),
         }
         .into());
@@ -240,7 +284,19 @@ impl Row {
 
 /// `aksgpu apply -f FILE`
 pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
-    let l = load(ctx, &a.file, &a.arm, a.dry_run)?;
+    let inputs = inputs(&a.file, a.arm.timeout)?;
+    for input in &inputs {
+        if inputs.len() > 1 {
+            ctx.printer.note(&format!("== {}", input.name));
+        }
+        apply_one(ctx, a, input)?;
+    }
+    Ok(())
+}
+
+/// `apply` for one file of `-f`.
+fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
+    let l = load(ctx, input, &a.arm, a.dry_run)?;
     let p = &ctx.printer;
     if a.dry_run {
         let (plan, changes, location) = dry_run_plan(&l)?;
@@ -337,7 +393,7 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &P
     if yes {
         Ok(())
     } else {
-        Err(Error::Interrupted { message: "not confirmed; nothing was changed".into(), hints: vec![] })
+        Err(Error::NotConfirmed)
     }
 }
 
@@ -434,6 +490,14 @@ fn create_steps(l: &Loaded, spec: &crate::plan::PoolSpec, location: Option<Strin
 
 /// `aksgpu export -g RG --cluster NAME`
 pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
+    if let Some(path) = a.file.as_ref().filter(|p| !a.force && std::fs::symlink_metadata(p).is_ok()) {
+        // Refused before anything is read from Azure.
+        return Err(Error::usage(
+            format!("--output-file {} exists; nothing was written", path.display()),
+            Some("add --force to replace it, or write to stdout and redirect".to_owned()),
+        )
+        .into());
+    }
     use crate::plan::agent_pool::{check_cluster, check_resource_group};
     let (rg, name) = (&a.target.resource_group, &a.target.cluster);
     // The names go into the request URLs: checked before anything is sent.
@@ -458,6 +522,13 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
     };
     match &a.file {
         Some(path) => {
+            if !a.force && std::fs::symlink_metadata(path).is_ok() {
+                return Err(Error::usage(
+                    format!("--output-file {} exists; nothing was written", path.display()),
+                    Some("add --force to replace it, or write to stdout and redirect".to_owned()),
+                )
+                .into());
+            }
             write_atomic(path, &text)?;
             ctx.printer.note(&format!("wrote {} ({} GPU pool(s))", path.display(), file.pools.len()));
         }
