@@ -263,11 +263,11 @@ pub struct WorkloadArgs {
     /// GPU model (A100, H100, H100-NVL, T4, A10, MI300X…); repeat or comma-separate for several.
     #[arg(long, value_name = "GPU", value_delimiter = ',', add = ArgValueCandidates::new(complete::gpus))]
     pub gpu_model: Vec<String>,
-    /// Highest acceptable USD per hour for the whole fit (all nodes).
-    #[arg(long, value_name = "USD", value_parser = units::parse_price, allow_negative_numbers = true)]
+    /// Highest acceptable price per hour for the whole fit (all nodes), in USD or --currency.
+    #[arg(long, value_name = "PRICE", value_parser = units::parse_price, allow_negative_numbers = true)]
     pub max_price_per_hour: Option<f64>,
-    /// Highest acceptable USD per month (730 h) for the whole fit (all nodes).
-    #[arg(long, value_name = "USD", value_parser = units::parse_price, allow_negative_numbers = true)]
+    /// Highest acceptable price per month (730 h) for the whole fit (all nodes), in USD or --currency.
+    #[arg(long, value_name = "PRICE", value_parser = units::parse_price, allow_negative_numbers = true)]
     pub max_price_per_month: Option<f64>,
     /// Tokens of context per sequence [default: input + output tokens when given, else 4096 for
     /// inference, 2048 for training].
@@ -409,6 +409,15 @@ pub struct RecommendArgs {
     /// unless named with --gpu-model.
     #[arg(long, value_name = "install|none", value_parser = gpu_driver(), ignore_case = true)]
     pub gpu_driver: Option<GpuDriver>,
+    /// Currency of the prices (USD, EUR, GBP…) [default: USD]: other than USD prices from the
+    /// cache `aksgpu prices refresh --currency CODE` writes, never from relabelled USD prices.
+    #[arg(long, value_name = "CODE", value_parser = parse_currency)]
+    pub currency: Option<String>,
+    /// Turn a refusal that rests on the catalog (not on Azure) into a warning: the rule id the
+    /// refusal names (repeat or comma-separate). The warning still names the rule, its source
+    /// and the risk.
+    #[arg(long = "override", value_name = "RULE_ID", value_delimiter = ',')]
+    pub overrides: Vec<String>,
     /// How many recommendations to show.
     #[arg(long, value_name = "N", default_value = "5", value_parser = units::parse_count, allow_negative_numbers = true)]
     pub top: u64,
@@ -511,6 +520,10 @@ pub struct CreatePoolArgs {
     /// and the risk.
     #[arg(long = "override", value_name = "RULE_ID", value_delimiter = ',')]
     pub overrides: Vec<String>,
+    /// Currency of the prices (USD, EUR, GBP…) [default: USD]: other than USD prices from the
+    /// cache `aksgpu prices refresh --currency CODE` writes, never from relabelled USD prices.
+    #[arg(long, value_name = "CODE", value_parser = parse_currency)]
+    pub currency: Option<String>,
     /// With --install-operator: MIG strategy.
     #[arg(long, value_enum, requires = "install_operator")]
     pub mig_strategy: Option<MigStrategyArg>,
@@ -703,6 +716,7 @@ impl CreatePoolArgs {
         RecommendArgs {
             region: self.location.clone(),
             k8s_version: p.kubernetes_version,
+            overrides: self.overrides.clone(),
             ..RecommendArgs::for_pool(self.need.clone(), p.os, p.is_spot(), p.mig_profile.is_some(), p.gpu_driver)
         }
     }
@@ -1061,6 +1075,11 @@ pub struct CostArgs {
     /// The GPUs per node the workload needs [default: what the size has].
     #[arg(long, value_name = "N", value_parser = units::parse_gpus, allow_negative_numbers = true)]
     pub need_gpus: Option<f64>,
+    /// Turn a refusal that rests on the catalog (not on Azure) into a warning: the rule id the
+    /// refusal names (repeat or comma-separate). The warning still names the rule, its source
+    /// and the risk.
+    #[arg(long = "override", value_name = "RULE_ID", value_delimiter = ',')]
+    pub overrides: Vec<String>,
     /// Currency (USD, EUR, GBP…): other than USD needs `aksgpu prices refresh --currency CODE` first.
     #[arg(long, default_value = "USD", value_name = "CODE", value_parser = parse_currency)]
     pub currency: String,
@@ -1231,6 +1250,10 @@ pub struct ApplyArgs {
     /// Do not ask for confirmation (required without a terminal).
     #[arg(short = 'y', long)]
     pub yes: bool,
+    /// Currency of the prices (USD, EUR, GBP…) [default: USD]: other than USD prices from the
+    /// cache `aksgpu prices refresh --currency CODE` writes, never from relabelled USD prices.
+    #[arg(long, value_name = "CODE", value_parser = parse_currency)]
+    pub currency: Option<String>,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
     pub output: Format,
@@ -1246,6 +1269,10 @@ pub struct DiffArgs {
     /// in name order.
     #[arg(short = 'f', long, value_name = "FILE|DIR|-")]
     pub file: PathBuf,
+    /// Currency of the prices (USD, EUR, GBP…) [default: USD]: other than USD prices from the
+    /// cache `aksgpu prices refresh --currency CODE` writes, never from relabelled USD prices.
+    #[arg(long, value_name = "CODE", value_parser = parse_currency)]
+    pub currency: Option<String>,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
     pub output: Format,

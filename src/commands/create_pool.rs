@@ -331,12 +331,16 @@ fn cluster_facts(
 /// `aksgpu create-pool`
 pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
-    crate::commands::money::with_live_prices(&mut catalog, &ctx.printer);
+    crate::commands::money::prices_for(&mut catalog, a.currency.as_deref(), &ctx.printer)?;
     let catalog = catalog;
-    if let Some(l) = &a.location {
-        crate::commands::recommend::region_arg(&catalog, "--location", l)?;
-    }
     let p = &ctx.printer;
+    if let Some(l) = &a.location {
+        let mut warnings = Vec::new();
+        crate::commands::recommend::region_or_override(&catalog, "--location", l, &a.overrides, &mut warnings)?;
+        for w in &warnings {
+            p.note(&format!("warning: {w}"));
+        }
+    }
     if a.install_operator && a.no_wait {
         return Err(Error::usage(
             "--install-operator cannot be combined with --no-wait: the operator needs the pool to exist",

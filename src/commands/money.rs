@@ -65,6 +65,16 @@ pub fn prices_in(catalog: &mut Catalog, currency: &str, p: &Printer) -> Result<P
         .map_err(|why| Error::usage(format!("--currency {currency}: {why}"), hint()))
 }
 
+/// The prices for `--currency`: none given is USD as always (nothing more is read); a
+/// currency given is `prices_in` (a non-USD one needs its cache, else exit 2 with the refresh
+/// command).
+pub fn prices_for(catalog: &mut Catalog, currency: Option<&str>, p: &Printer) -> Result<PriceSource, Error> {
+    match currency {
+        None => Ok(with_live_prices(catalog, p)),
+        Some(c) => prices_in(catalog, c, p),
+    }
+}
+
 /// The cost input of one GPU pool (`None` for a pool that is not a GPU size in the catalog).
 /// The node counts are read typed: a count Azure did not send is an error naming the field,
 /// never zero nodes at $0.
@@ -168,8 +178,15 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
     let p = &ctx.printer;
     let source = prices_in(&mut catalog, &a.currency, p)?;
-    let region =
-        a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?;
+    let mut warnings = Vec::new();
+    let region = a
+        .region
+        .as_deref()
+        .map(|r| crate::commands::recommend::region_or_override(&catalog, "--region", r, &a.overrides, &mut warnings))
+        .transpose()?;
+    for w in &warnings {
+        p.note(&format!("warning: {w}"));
+    }
     let mut notes = vec![format!("prices: {}", source.describe())];
     let reports: Vec<CostReport> = match (&a.vm_size, &a.cluster) {
         (Some(name), _) => vec![size_report(&catalog, a, name, region)?],
@@ -462,7 +479,7 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
         if currency == "USD" {
             "recommend, cost and every plan use it from now on".to_owned()
         } else {
-            format!("`aksgpu cost --currency {currency}` uses it; ranking and plans stay in USD")
+            format!("`--currency {currency}` on cost, recommend and plans uses it")
         }
     );
     emit(p, a.output, &Shown::new(text, v)).map_err(Error::from)?;

@@ -1,11 +1,12 @@
 //! `aksgpu recommend`: flags → validated `Requirements` → `recommend()` → table/JSON/YAML.
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, RuleKind};
 use crate::cli::{Format, RecommendArgs};
 use crate::commands::Ctx;
 use crate::domain::GpuDriver;
 use crate::error::{did_you_mean, Error};
 use crate::output::{emit, table, Align, Printer, Render};
+use crate::plan::agent_pool::{override_hint, OVERRIDE_RISK, RULE_REGION};
 use crate::recommend::{self, fmt_num, ModelSpec, Os, Outcome, Range, Requirements, Workload};
 use crate::units::Memory;
 
@@ -114,6 +115,8 @@ fn num_range(exact: Option<f64>, min: Option<f64>, max: Option<f64>, flag: &str)
 
 /// Turn flags into validated requirements (pure apart from reading the catalog).
 pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements, Error> {
+    crate::plan::agent_pool::check_override_ids(catalog, &a.overrides)
+        .map_err(|e| Error::usage(e.to_string(), e.hint))?;
     let mut notes = Vec::new();
     let model = model_arg(catalog, a, &mut notes)?;
     let workload = a.need.workload.unwrap_or(Workload::Inference);
@@ -156,7 +159,7 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
     if let Some(r) = &a.region {
         let mut regions = Vec::new();
         for typed in r.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-            let name = region_arg(catalog, "--location", typed)?;
+            let name = region_or_override(catalog, "--location", typed, &a.overrides, &mut req.warnings)?;
             if !regions.contains(&name) {
                 regions.push(name);
             }
@@ -172,6 +175,15 @@ pub fn requirements(catalog: &Catalog, a: &RecommendArgs) -> Result<Requirements
     }
     req.max_price_per_hour = a.need.max_price_per_hour;
     req.max_price_per_month = a.need.max_price_per_month;
+    req.currency = catalog.prices.currency.clone();
+    let currency = &catalog.prices.currency;
+    for (flag, given) in
+        [("--max-price-per-hour", req.max_price_per_hour), ("--max-price-per-month", req.max_price_per_month)]
+    {
+        if given.is_some() && !currency.eq_ignore_ascii_case("USD") {
+            notes.push(format!("{flag} is in {currency}, the currency of the prices (--currency)"));
+        }
+    }
     req.spot = a.spot;
     req.mig = a.mig;
     req.include_retired = a.include_retired;
@@ -466,12 +478,18 @@ fn os_and_version(
         if let Some((min, feature, ns)) = catalog.windows_min_kubernetes() {
             match req.kubernetes_version {
                 Some(v) if v.minor_lt(&min) => {
-                    return Err(Error::usage(
+                    let rule = rule_of(catalog, "windows-gpu-min-kubernetes", |k| {
+                        matches!(k, RuleKind::WindowsMinKubernetes { .. })
+                    });
+                    overridable(
+                        a,
+                        &mut req.warnings,
+                        (&rule.0, &rule.1, OVERRIDE_RISK),
                         format!("Windows GPU node pools need Kubernetes {min} or later; --k8s-version is {v}"),
-                        Some(format!(
+                        format!(
                             "upgrade the cluster to {min}+ and register the preview feature: `az feature register --namespace {ns} --name {feature}`"
-                        )),
-                    ))
+                        ),
+                    )?;
                 }
                 Some(_) => {}
                 None => notes.push(format!(
@@ -480,10 +498,14 @@ fn os_and_version(
             }
         }
         if a.mig {
-            return Err(Error::usage(
-                "--mig is not available on Windows node pools",
-                Some("use --os linux for MIG".to_owned()),
-            ));
+            let rule = rule_of(catalog, "mig-models", |k| matches!(k, RuleKind::Mig { .. }));
+            overridable(
+                a,
+                &mut req.warnings,
+                (&rule.0, &rule.1, OVERRIDE_RISK),
+                "--mig is not available on Windows node pools".to_owned(),
+                "use --os linux for MIG".to_owned(),
+            )?;
         }
     }
     Ok(())
@@ -500,6 +522,68 @@ pub fn region_arg(catalog: &Catalog, flag: &str, typed: &str) -> Result<String, 
             }),
         )
     })
+}
+
+/// What overriding `catalog-region` risks, said with the warning.
+const REGION_RISK: &str = "prices are unknown there and Azure decides whether the region exists and offers the size";
+
+/// `region_arg` for commands that take `--override`: a well-formed name the catalog's
+/// regions.yaml lacks is refused naming `--override catalog-region`, and with it is used as
+/// typed (lower case), with a warning. A name that cannot be an ARM region name stays refused.
+pub fn region_or_override(
+    catalog: &Catalog,
+    flag: &str,
+    typed: &str,
+    overrides: &[String],
+    warnings: &mut Vec<String>,
+) -> Result<String, Error> {
+    let e = match region_arg(catalog, flag, typed) {
+        Ok(name) => return Ok(name),
+        Err(e) => e,
+    };
+    let norm: String = typed.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+    if norm.is_empty() || !norm.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(e);
+    }
+    let (id, source) = (RULE_REGION, catalog.regions.source.as_str());
+    if overrides.iter().any(|o| o == id) {
+        warnings.push(format!(
+            "overriding catalog rule {id} ({flag} {norm:?} is not in the catalog's regions; source: {source}); risk: {REGION_RISK}"
+        ));
+        return Ok(norm);
+    }
+    Err(match e {
+        Error::Usage { message, hint } => {
+            let also = override_hint(id, source);
+            Error::Usage { message, hint: Some(hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}"))) }
+        }
+        other => other,
+    })
+}
+
+/// The id and source of the catalog rule of `kind` (`fallback` when the catalog has none).
+fn rule_of(catalog: &Catalog, fallback: &str, kind: impl Fn(&RuleKind) -> bool) -> (String, String) {
+    catalog
+        .rules
+        .iter()
+        .find(|r| kind(&r.kind))
+        .map_or_else(|| (fallback.to_owned(), "catalog/rules.yaml".to_owned()), |r| (r.id.clone(), r.source.clone()))
+}
+
+/// A refusal resting on catalog rule `id`: with `--override id` a warning naming the rule,
+/// its source and the risk; otherwise exit 2 with the fix and how to override.
+fn overridable(
+    a: &RecommendArgs,
+    warnings: &mut Vec<String>,
+    (id, source, risk): (&str, &str, &str),
+    message: String,
+    fix: String,
+) -> Result<(), Error> {
+    if a.overrides.iter().any(|o| o == id) {
+        warnings.push(format!("overriding catalog rule {id} ({message}; source: {source}); risk: {risk}"));
+        return Ok(());
+    }
+    Err(Error::usage(message, Some(format!("{fix}; {}", override_hint(id, source)))))
 }
 
 /// The context to size for: `--context` (at most the model's maximum), else
@@ -522,7 +606,7 @@ pub fn default_context(model: Option<&ModelSpec>, workload: Workload, asked: Opt
 /// `aksgpu recommend`
 pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
-    let source = crate::commands::money::with_live_prices(&mut catalog, &ctx.printer);
+    let source = crate::commands::money::prices_for(&mut catalog, args.currency.as_deref(), &ctx.printer)?;
     let asked;
     let asked_flag = !has_requirements(args);
     let args = if has_requirements(args) {
@@ -546,6 +630,7 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     }
     req.price_source = Some(source.describe());
     let mut outcome = recommend::recommend(&catalog, &req);
+    in_currency(&mut outcome);
     let p = &ctx.printer;
     if let Some(id) = &args.capacity_reservation_group {
         let reserved = read_reserved(p, id)?;
@@ -674,6 +759,20 @@ fn notes(p: &Printer, o: &Outcome) {
     for n in &o.requirements.notes {
         p.note(&format!("note: {n}"));
     }
+    for w in &o.requirements.warnings {
+        p.note(&format!("warning: {w}"));
+    }
+}
+
+/// In a currency other than USD, the cost per million tokens is not USD: it moves to
+/// `cost_per_million_output_tokens` (in `currency`), and the USD field is left empty.
+fn in_currency(o: &mut Outcome) {
+    if o.currency.eq_ignore_ascii_case("USD") {
+        return;
+    }
+    for s in o.recommendations.iter_mut().filter_map(|r| r.serving.as_mut()) {
+        s.cost_per_million_output_tokens = s.usd_per_million_output_tokens.take();
+    }
 }
 
 impl Render for Outcome {
@@ -793,17 +892,22 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
     let mig = r.mig;
     // REGION: where each size is priced (its cheapest region) when no --region was given.
     let region_col = r.region.is_none();
-    let mut headers = vec!["#", "VM SIZE", "GPU", "NEED/GPU", "USABLE/GPU", "GPUS×NODES", "$/HOUR", "$/MONTH"];
+    let sym = crate::units::currency_symbol(&o.currency);
+    let sym = sym.trim();
+    let (per_hour, per_month, per_token, per_instance_h) =
+        (format!("{sym}/HOUR"), format!("{sym}/MONTH"), format!("{sym}/M TOK"), format!("{sym}/INSTANCE-H"));
+    let mut headers =
+        vec!["#", "VM SIZE", "GPU", "NEED/GPU", "USABLE/GPU", "GPUS×NODES", per_hour.as_str(), per_month.as_str()];
     let mut aligns = vec![Align::Right, Align::Left, Align::Left];
     aligns.extend([Align::Right; 5]);
     // Serving figures, when estimated: output tokens/s, per sequence, TTFT, USD per M tokens.
     let serving_col = o.recommendations.iter().any(|x| x.serving.is_some());
     if serving_col {
-        headers.extend(["TP×PP×COPIES", "TOK/S", "TOK/S/USER", "TTFT", "$/M TOK"]);
+        headers.extend(["TP×PP×COPIES", "TOK/S", "TOK/S/USER", "TTFT", per_token.as_str()]);
         aligns.extend([Align::Right; 5]);
     }
     for (on, h, a) in [
-        (mig, "$/INSTANCE-H", Align::Right),
+        (mig, per_instance_h.as_str(), Align::Right),
         (region_col, "REGION", Align::Left),
         (basis_col, "RANKED BY", Align::Left),
     ] {
@@ -813,7 +917,7 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
         }
     }
     let column = |f: fn(&recommend::Recommendation) -> Option<f64>| {
-        crate::units::money_column(&o.recommendations.iter().map(f).collect::<Vec<_>>())
+        crate::units::money_column_in(&o.recommendations.iter().map(f).collect::<Vec<_>>(), &o.currency)
     };
     let (hourly, monthly, per_instance) =
         (column(|r| r.price_per_hour), column(|r| r.monthly_cost), column(|r| r.price_per_instance_hour));
@@ -842,7 +946,7 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
                 monthly[i].clone(),
             ];
             if serving_col {
-                row.extend(serving_cells(rec.serving.as_ref()));
+                row.extend(serving_cells(rec.serving.as_ref(), &o.currency));
             }
             if mig {
                 row.push(per_instance[i].clone());
@@ -851,7 +955,7 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
                 row.push(rec.price_region.clone().unwrap_or_else(|| "-".to_owned()));
             }
             if basis_col {
-                row.push(ranked_by(rec));
+                row.push(ranked_by(rec, &o.currency));
             }
             row
         })
@@ -860,7 +964,7 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
 }
 
 /// The serving columns of one row ("-" where not estimated).
-fn serving_cells(s: Option<&recommend::service::Serving>) -> Vec<String> {
+fn serving_cells(s: Option<&recommend::service::Serving>, currency: &str) -> Vec<String> {
     let Some(s) = s else { return vec!["-".to_owned(); 5] };
     let sig = recommend::service::fmt_sig;
     vec![
@@ -868,18 +972,20 @@ fn serving_cells(s: Option<&recommend::service::Serving>) -> Vec<String> {
         sig(s.aggregate_output_tokens_per_second),
         sig(s.decode_tokens_per_second_per_sequence),
         format!("{}s", sig(s.ttft_seconds)),
-        s.usd_per_million_output_tokens.map_or_else(|| "-".to_owned(), |c| format!("${c:.2}")),
+        s.usd_per_million_output_tokens
+            .or(s.cost_per_million_output_tokens)
+            .map_or_else(|| "-".to_owned(), |c| format!("{}{c:.2}", crate::units::currency_symbol(currency))),
     ]
 }
 
 /// "-" when the requested price is known; else the fallback the ranking used.
-fn ranked_by(rec: &recommend::Recommendation) -> String {
+fn ranked_by(rec: &recommend::Recommendation, currency: &str) -> String {
     match (rec.price_per_hour, rec.rank_price_per_hour) {
         (Some(_), _) => "-".to_owned(),
         (None, Some(p)) => format!(
-            "{} {}",
+            "{} {}/h",
             rec.price_basis.split(" (").next().unwrap_or(&rec.price_basis),
-            crate::units::per_hour(Some(p))
+            crate::units::money_in(Some(p), currency)
         ),
         (None, None) => "no list price".to_owned(),
     }

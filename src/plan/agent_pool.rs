@@ -136,12 +136,15 @@ pub const RULE_SIZE_OS_SKUS: &str = "catalog-size-os-skus";
 pub const RULE_SIZE_RETIRED: &str = "catalog-size-retired";
 /// Rule id for a MIG profile the catalog's `gpus.yaml` does not list for the size's GPU.
 pub const RULE_MIG_PROFILES: &str = "catalog-mig-profiles";
+/// Rule id for a region the catalog's `regions.yaml` does not list: Azure adds regions
+/// faster than the catalog is refreshed.
+pub const RULE_REGION: &str = "catalog-region";
 /// The AKS API's `GPUInstanceProfile` values (managedClusters.json, 2026-10-01): what
 /// `gpuInstanceProfile` may hold whatever the catalog says. Not overridable.
 const API_MIG_PROFILES: [&str; 5] = ["MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g"];
 
 /// What overriding a catalog rule risks, said with the warning.
-const OVERRIDE_RISK: &str = "Azure may refuse the request, or create nodes whose GPUs do not work";
+pub const OVERRIDE_RISK: &str = "Azure may refuse the request, or create nodes whose GPUs do not work";
 
 /// A refusal that rests on catalog rule `id` (not on Azure's answer): with `--override id` it
 /// becomes a warning naming the rule, its source and the risk; otherwise the refusal says how
@@ -166,7 +169,7 @@ fn catalog_refusal(
 /// Every id `--override` accepts: the rules in `rules.yaml` and the catalog-fact ids.
 pub fn override_ids(catalog: &Catalog) -> Vec<String> {
     let mut ids: Vec<String> = catalog.rules.iter().map(|r| r.id.clone()).collect();
-    for id in [RULE_SIZE_UNSUPPORTED, RULE_SIZE_OS_SKUS, RULE_SIZE_RETIRED, RULE_MIG_PROFILES] {
+    for id in [RULE_SIZE_UNSUPPORTED, RULE_SIZE_OS_SKUS, RULE_SIZE_RETIRED, RULE_MIG_PROFILES, RULE_REGION] {
         ids.push(id.to_owned());
     }
     ids
@@ -179,8 +182,13 @@ pub fn override_hint(id: &str, source: &str) -> String {
 
 /// `--override` ids must name a rule: a typo would otherwise override nothing, silently.
 fn check_overrides(catalog: &Catalog, r: &PoolRequest) -> Result<(), SpecError> {
+    check_override_ids(catalog, &r.overrides)
+}
+
+/// Every `--override` id must be one `override_ids` lists; the error lists them.
+pub fn check_override_ids(catalog: &Catalog, overrides: &[String]) -> Result<(), SpecError> {
     let ids = override_ids(catalog);
-    match r.overrides.iter().find(|o| !ids.contains(o)) {
+    match overrides.iter().find(|o| !ids.contains(o)) {
         None => Ok(()),
         Some(bad) => Err(err(
             "--override",

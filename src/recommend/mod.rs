@@ -13,7 +13,7 @@ pub mod weights;
 
 use serde::Serialize;
 
-use crate::units::{money, per_hour};
+use crate::units::money_in;
 
 use crate::catalog::{
     Catalog, Driver, GpuModel, KubeVersion, LlmModel, NativeDtype, RegionPrice, Status, Vendor, VmSize,
@@ -233,8 +233,14 @@ pub struct Requirements {
     pub need: Option<Need>,
     /// How input was read and which defaults were applied.
     pub notes: Vec<String>,
+    /// Catalog refusals turned into warnings by `--override`: rule, source and risk.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     /// Where the prices come from (bundled or the live cache).
     pub price_source: Option<String>,
+    /// The currency of the prices and of the price limits (`Outcome::currency` says it).
+    #[serde(skip)]
+    pub currency: String,
     /// Inference: lengths, targets and split of the service.
     pub serving: ServingAsk,
 }
@@ -268,7 +274,9 @@ impl Requirements {
             top: 5,
             need: None,
             notes: Vec::new(),
+            warnings: Vec::new(),
             price_source: None,
+            currency: "USD".to_owned(),
             serving: ServingAsk { input_tokens: 3072, output_tokens: 1024, ..ServingAsk::default() },
         }
     }
@@ -374,9 +382,9 @@ pub struct Recommendation {
     pub vcpus: u32,
     pub memory_gib: f64,
     pub driver: Driver,
-    /// USD per hour for the whole fit (all nodes); null when unknown.
+    /// Price per hour (in `Outcome::currency`) for the whole fit (all nodes); null when unknown.
     pub price_per_hour: Option<f64>,
-    /// USD per 730-hour month; null when unknown.
+    /// Price per 730-hour month; null when unknown.
     pub monthly_cost: Option<f64>,
     /// Cost per MIG instance per hour (with `--mig`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -386,7 +394,7 @@ pub struct Recommendation {
     /// What the ranking used: `price_kind`, or e.g. "linux on-demand (windows unknown)" when the
     /// requested price is unknown; "unpriced" when the size has no list price.
     pub price_basis: String,
-    /// USD per hour for the whole fit by `price_basis` (equals `price_per_hour` when that is known).
+    /// Price per hour for the whole fit by `price_basis` (equals `price_per_hour` when that is known).
     pub rank_price_per_hour: Option<f64>,
     /// Source and date of the price the ranking used.
     pub price_source: Option<String>,
@@ -423,6 +431,8 @@ pub struct Rejected {
 /// The recommender's answer.
 #[derive(Debug, Clone, Serialize)]
 pub struct Outcome {
+    /// The currency of every price (USD, or the `--currency` of a fetched cache).
+    pub currency: String,
     pub requirements: Requirements,
     pub recommendations: Vec<Recommendation>,
     /// Sizes ruled out by a constraint (the "N ruled out" count), most-nearly-fitting first.
@@ -507,8 +517,8 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
                 "fits, but ranked below the top {} ({})",
                 req.top,
                 match (r.price_per_hour, r.rank_price_per_hour) {
-                    (Some(p), _) => per_hour(Some(p)),
-                    (None, Some(p)) => format!("price unknown; {} by {}", per_hour(Some(p)), r.price_basis),
+                    (Some(p), _) => hour_in(p, req),
+                    (None, Some(p)) => format!("price unknown; {} by {}", hour_in(p, req), r.price_basis),
                     (None, None) => "price unknown".to_owned(),
                 }
             ),
@@ -554,8 +564,14 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
         }
     }
     rejected.sort_by(|a, b| b.stage.cmp(&a.stage).then(a.vm_size.cmp(&b.vm_size)));
-    let mut out =
-        Outcome { requirements: req.clone(), recommendations: accepted, rejected, below_top, closest: Vec::new() };
+    let mut out = Outcome {
+        currency: catalog.prices.currency.clone(),
+        requirements: req.clone(),
+        recommendations: accepted,
+        rejected,
+        below_top,
+        closest: Vec::new(),
+    };
     out.closest = out.no_fit().map(|n| n.closest).unwrap_or_default();
     out
 }
@@ -864,6 +880,11 @@ fn price_cap(req: &Requirements) -> Option<(&'static str, f64, f64)> {
     }
 }
 
+/// `v` an hour in the requirements' currency: `$3.67/h`, `€3.21/h`.
+fn hour_in(v: f64, req: &Requirements) -> String {
+    format!("{}/h", money_in(Some(v), &req.currency))
+}
+
 /// `--max-price-per-hour` / `--max-price-per-month`: an unknown price cannot be held to it.
 fn check_price_cap(
     req: &Requirements,
@@ -875,7 +896,11 @@ fn check_price_cap(
         let monthly = flag.ends_with("month");
         match total_price {
             None => {
-                let limit = if monthly { format!("{}/month", money(Some(typed))) } else { per_hour(Some(typed)) };
+                let limit = if monthly {
+                    format!("{}/month", money_in(Some(typed), &req.currency))
+                } else {
+                    hour_in(typed, req)
+                };
                 return Err(reject(
                     Reject { stage: STAGE_PRICE, constraint: flag },
                     format!("price unknown{}, so it cannot be held to {limit}", in_region(req)),
@@ -884,9 +909,12 @@ fn check_price_cap(
             Some(p) if p > max + 1e-9 => {
                 let nodes = if nodes > 1 { format!(" for {} nodes", nodes) } else { String::new() };
                 let over = if monthly {
-                    format!("{}/month{nodes} is over {flag} {typed}", money(Some(p * HOURS_PER_MONTH)))
+                    format!(
+                        "{}/month{nodes} is over {flag} {typed}",
+                        money_in(Some(p * HOURS_PER_MONTH), &req.currency)
+                    )
                 } else {
-                    format!("{}{nodes} is over {flag} {typed}", per_hour(Some(p)))
+                    format!("{}{nodes} is over {flag} {typed}", hour_in(p, req))
                 };
                 let mut r = reject(Reject { stage: STAGE_PRICE, constraint: flag }, over);
                 r.sort_key = p;
@@ -1556,12 +1584,12 @@ fn explain_price(req: &Requirements, price: Option<&Price>, reasons: &mut Vec<St
     let where_ =
         if p.cheapest_region { format!("{region} (cheapest region; --location to choose)") } else { region.to_owned() };
     match (p.per_node_hour, p.rank_per_node_hour) {
-        (Some(v), _) => reasons.push(format!("{} per node in {where_}", per_hour(Some(v)))),
+        (Some(v), _) => reasons.push(format!("{} per node in {where_}", hour_in(v, req))),
         (None, Some(v)) => warnings.push(format!(
             "{} price unknown in {region} (`aksgpu prices refresh` fetches it); ranked by the {} price {} per node",
             price_kind(req),
             p.basis.split(" (").next().unwrap_or(&p.basis),
-            per_hour(Some(v))
+            hour_in(v, req)
         )),
         (None, None) => warnings.push(format!(
             "no list price{}: Azure may not sell this size there; ranked last",

@@ -48,6 +48,10 @@ pub struct Serving {
     #[serde(serialize_with = "round5")]
     pub e2e_latency_seconds: f64,
     pub usd_per_million_output_tokens: Option<f64>,
+    /// The same in the prices' currency when it is not USD (`Outcome::currency`); the USD field
+    /// is then empty, never a relabelled figure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost_per_million_output_tokens: Option<f64>,
     pub bound: Bound,
     pub assumptions: Vec<Assumption>,
 }
@@ -132,6 +136,7 @@ pub fn serve(
         e2e_latency_seconds: f.cycle_s,
         usd_per_million_output_tokens: node_price
             .map(|p| ((p * f64::from(nodes) / (out_tps * 3600.0) * 1e6) * 1000.0).round() / 1000.0),
+        cost_per_million_output_tokens: None,
         bound: if capacity_bound { Bound::KvCapacity } else { f.bound },
         assumptions: assumptions(gpu, perf, &hw, precision, req, factors.max_batch),
     })

@@ -514,3 +514,59 @@ fn apply_offline_says_why_the_region_is_unknown() {
     assert!(why.contains("region") && why.contains("credentials"), "{why}");
     assert!(!why.contains("--location") && !why.contains("--region"), "{why}");
 }
+
+/// `recommend --currency EUR` and the plans' cost lines price from the EUR cache alone, with
+/// € in the table headers and `currency` in the JSON; `--max-price-per-hour` is then in euros
+/// (a note says so). Without a EUR cache: exit 2 and the refresh command. Bundled USD prices
+/// are never relabelled.
+#[test]
+fn recommend_and_plans_in_euros_come_from_a_euro_cache_only() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("prices-eur-recommend");
+    let a100 = "Standard_NC24ads_A100_v4";
+    let product = "Virtual Machines NCadsA100v4 Series";
+    let rec = ["recommend", "--gpu-model", "A100", "-l", "eastus", "--currency", "EUR"];
+    let none = run(&arm, &cache, &rec);
+    assert_eq!(none.code, 2, "{}", none.stderr);
+    assert!(none.stderr.contains("aksgpu prices refresh --currency EUR"), "{}", none.stderr);
+    let dry = ["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--vm-size", a100, "-l", "eastus"];
+    let dry = [&dry[..], &["--dry-run", "--skip-preflight", "--currency", "EUR"]].concat();
+    let none = run(&arm, &cache, &dry);
+    assert_eq!(none.code, 2, "{}", none.stderr);
+    assert!(none.stderr.contains("aksgpu prices refresh --currency EUR"), "{}", none.stderr);
+
+    arm.with(|s| s.retail_items = vec![euro(item(a100, "eastus", product, "NC24ads A100 v4", 3.21))]);
+    let r = run(&arm, &cache, &["prices", "refresh", "--currency", "EUR", "--region", "eastus", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+
+    let table = run(&arm, &cache, &rec);
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    assert!(table.stdout.contains("€/HOUR") && table.stdout.contains("€3.21"), "{}", table.stdout);
+    assert!(!table.stdout.contains("$/HOUR"), "{}", table.stdout);
+    let json = run(&arm, &cache, &[&rec[..], &["-o", "json"]].concat());
+    let v = json.json();
+    assert_eq!(v["currency"], "EUR");
+    assert_eq!(v["recommendations"][0]["vm_size"], a100);
+    assert_eq!(v["recommendations"][0]["price_per_hour"], 3.21);
+    // The limit is in euros: €3.20 rules the €3.21 size out, and a note says which currency.
+    let capped = run(&arm, &cache, &[&rec[..], &["--max-price-per-hour", "3.2"]].concat());
+    assert!(capped.stderr.contains("--max-price-per-hour is in EUR"), "{}", capped.stderr);
+    assert!(!capped.stdout.contains(a100), "{}", capped.stdout);
+    // The dry run's cost line is in euros.
+    let plan = run(&arm, &cache, &dry);
+    assert_eq!(plan.code, 0, "{}", plan.stderr);
+    assert!(plan.stdout.contains("€3.21") && !plan.stdout.contains("$3.67"), "{}", plan.stdout);
+    // diff and apply --dry-run price the file's pools in the cluster's region (eastus) in euros.
+    let file = cache.join("gpu.yaml");
+    std::fs::write(&file, format!("apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\npools:\n  - {{name: gpu, vmSize: {a100}, count: 1}}\n")).expect("write");
+    let f = file.to_str().expect("utf8");
+    for verb in [&["diff", "-f", f][..], &["apply", "-f", f, "--dry-run"][..]] {
+        let r = run(&arm, &cache, &[verb, &["--currency", "EUR", "-o", "json"]].concat());
+        assert!(r.code == 0 || r.code == 1, "{verb:?}: {}", r.stderr);
+        let c = &r.json()["cost"]["pools"][0];
+        assert_eq!((c["currency"].clone(), c["hourly_at_max"].clone()), (json!("EUR"), json!(3.21)), "{verb:?}: {c}");
+    }
+    // USD stays the bundled table, with no cache read.
+    let usd = run(&arm, &cache, &["recommend", "--gpu-model", "A100", "-l", "eastus", "-o", "json"]);
+    assert_eq!(usd.json()["currency"], "USD");
+}

@@ -574,3 +574,64 @@ fn nothing_fits_json_carries_closest_and_the_table_says_it_once() {
     let fits = aksgpu(&["recommend", "--model", "llama-3.1-8b", "-o", "json"]);
     assert!(fits.json().get("closest").is_none(), "absent when something fits");
 }
+
+/// The catalog advises on `recommend` too: the Windows Kubernetes minimum and MIG's Linux-only
+/// rule are refusals naming `--override RULE_ID`; with it they are warnings naming the rule,
+/// its source and the risk. An unknown id lists the valid ones.
+#[test]
+fn recommend_overrides_catalog_refusals() {
+    let win = ["recommend", "--gpu-model", "T4", "--os", "windows", "--k8s-version", "1.28"];
+    let refused = aksgpu(&win);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("--override windows-gpu-min-kubernetes"), "{}", refused.stderr);
+    let ok = aksgpu(&[&win[..], &["--override", "windows-gpu-min-kubernetes", "-o", "json"]].concat());
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    let w = ok.json()["requirements"]["warnings"][0].as_str().unwrap_or_default().to_owned();
+    assert!(w.contains("overriding catalog rule windows-gpu-min-kubernetes"), "{w}");
+    assert!(w.contains("source: azure-aks-docs:") && w.contains("risk:"), "{w}");
+    let table = aksgpu(&[&win[..], &["--override", "windows-gpu-min-kubernetes"]].concat());
+    assert!(table.stderr.contains("warning: overriding catalog rule windows-gpu-min-kubernetes"), "{}", table.stderr);
+
+    let mig = ["recommend", "--mig", "--os", "windows", "--gpu-model", "A100"];
+    let refused = aksgpu(&mig);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("--override mig-models"), "{}", refused.stderr);
+    let ok = aksgpu(&[&mig[..], &["--override", "mig-models"]].concat());
+    assert_ne!(ok.code, 2, "{}", ok.stderr);
+    assert!(ok.stderr.contains("warning: overriding catalog rule mig-models"), "{}", ok.stderr);
+
+    let typo = aksgpu(&[&win[..], &["--override", "windows-min"]].concat());
+    assert_eq!(typo.code, 2, "{}", typo.stderr);
+    assert!(typo.stderr.contains("not a catalog rule id") && typo.stderr.contains("catalog-region"), "{}", typo.stderr);
+}
+
+/// A region missing from the catalog's regions.yaml is a refusal resting on catalog data:
+/// `--override catalog-region` proceeds, warning that prices are unknown there and that Azure
+/// decides.
+#[test]
+fn a_region_the_catalog_lacks_can_be_overridden() {
+    let rec = ["recommend", "--gpu-model", "A100", "-l", "newzealandsouth", "--include-unpriced"];
+    let refused = aksgpu(&rec);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("is not an Azure region"), "{}", refused.stderr);
+    assert!(refused.stderr.contains("--override catalog-region"), "{}", refused.stderr);
+    let ok = aksgpu(&[&rec[..], &["--override", "catalog-region"]].concat());
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    assert!(ok.stderr.contains("warning: overriding catalog rule catalog-region"), "{}", ok.stderr);
+    assert!(ok.stderr.contains("prices are unknown there") && ok.stderr.contains("Azure decides"), "{}", ok.stderr);
+
+    let cost = ["cost", "--vm-size", "Standard_NC24ads_A100_v4", "--region", "newzealandsouth"];
+    assert_eq!(aksgpu(&cost).code, 2);
+    let ok = aksgpu(&[&cost[..], &["--override", "catalog-region"]].concat());
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    assert!(ok.stderr.contains("warning: overriding catalog rule catalog-region"), "{}", ok.stderr);
+
+    let pool = ["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--vm-size", "Standard_NC24ads_A100_v4"];
+    let pool = [&pool[..], &["-l", "newzealandsouth", "--dry-run", "--skip-preflight"]].concat();
+    let refused = aksgpu(&pool);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("--override catalog-region"), "{}", refused.stderr);
+    let ok = aksgpu(&[&pool[..], &["--override", "catalog-region"]].concat());
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    assert!(ok.stderr.contains("warning: overriding catalog rule catalog-region"), "{}", ok.stderr);
+}

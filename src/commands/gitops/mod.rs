@@ -82,9 +82,14 @@ pub fn inputs(path: &Path, timeout: std::time::Duration) -> Result<Vec<Input>, E
 
 /// Read and validate the file (exit 2 when bad), then connect. With `offline_ok` (dry runs)
 /// a missing credential leaves a client without one and `{subscription}` as placeholder.
-fn load(ctx: &Ctx, input: &Input, arm: &ArmArgs, offline_ok: bool) -> Result<Loaded, Error> {
+fn load(
+    ctx: &Ctx,
+    input: &Input,
+    (arm, currency): (&ArmArgs, Option<&str>),
+    offline_ok: bool,
+) -> Result<Loaded, Error> {
     let mut catalog = ctx.catalog().map_err(|e| Error::usage(format!("{e:#}"), None))?;
-    crate::commands::money::with_live_prices(&mut catalog, &ctx.printer);
+    crate::commands::money::prices_for(&mut catalog, currency, &ctx.printer)?;
     let src = Source { name: input.name.clone(), text: &input.text };
     let cfg = config::parse(&src)?;
     let mut arm = arm.clone();
@@ -248,7 +253,7 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
         if inputs.len() > 1 {
             ctx.printer.note(&format!("== {}", input.name));
         }
-        let l = load(ctx, input, &a.arm, false)?;
+        let l = load(ctx, input, (&a.arm, a.currency.as_deref()), false)?;
         let (live, changes) = read_and_diff(&l, false)?;
         render::changes(&ctx.printer, a.output, &changes, &pricing(&l, Some(&live)))?;
         differ |= gdiff::changes(&changes);
@@ -296,7 +301,7 @@ pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
 
 /// `apply` for one file of `-f`.
 fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
-    let l = load(ctx, input, &a.arm, a.dry_run)?;
+    let l = load(ctx, input, (&a.arm, a.currency.as_deref()), a.dry_run)?;
     let p = &ctx.printer;
     if a.dry_run {
         let (plan, changes, location) = dry_run_plan(&l)?;
