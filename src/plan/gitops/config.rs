@@ -229,7 +229,9 @@ impl RecommendConfig {
     /// (camelCase, under `recommend.`) and what is wrong.
     pub fn serving(&self) -> Result<ServingChoices, (&'static str, String)> {
         let positive = |field: &'static str, v: Option<f64>| match v {
-            Some(x) if !x.is_finite() || x <= 0.0 => Err((field, format!("{x} is not a positive rate; write 20, 2500"))),
+            Some(x) if !x.is_finite() || x <= 0.0 => {
+                Err((field, format!("{x} is not a positive rate; write 20, 2500")))
+            }
             _ => Ok(()),
         };
         positive("minTokensPerSecond", self.min_tokens_per_second)?;
