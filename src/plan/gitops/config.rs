@@ -908,6 +908,40 @@ pools:
     }
 
     #[test]
+    fn serving_fields_are_checked_as_their_flags_are() {
+        let with = |extra: &str| {
+            GOOD.replace(
+                "    vmSize: Standard_NC24ads_A100_v4\n",
+                &format!("    recommend:\n      model: llama-3.1-8b\n      {extra}\n"),
+            )
+        };
+        for (extra, field, says) in [
+            ("rankBy: fastest", "rankBy", "not price or cost-per-token"),
+            ("kvCachePrecision: int4", "kvCachePrecision", "not bf16, fp16 or fp8"),
+            ("concurrency: 0", "concurrency", "at least 1"),
+            ("tensorParallel: 0", "tensorParallel", "at least 1"),
+            ("minTokensPerSecondPerUser: -5", "minTokensPerSecondPerUser", "not a positive rate"),
+            ("maxTtft: 0s", "maxTtft", "not a latency"),
+        ] {
+            let e = check(&with(extra)).expect_err(extra);
+            assert!(e.message.starts_with(&format!("pools[0].recommend.{field}")), "{extra}: {e}");
+            assert!(e.message.contains(says), "{extra}: {e}");
+            assert_eq!(e.line, 8, "{extra}: {e}");
+        }
+        let r = RecommendConfig {
+            max_ttft: Some(Latency::Seconds(0.8)),
+            kv_cache_precision: Some("FP8".into()),
+            rank_by: Some("cost-per-token".into()),
+            ..RecommendConfig::default()
+        };
+        let s = r.serving().expect("valid");
+        assert_eq!(s.max_ttft, Some(0.8));
+        assert_eq!((s.kv_cache_precision, s.rank_by), (Some(Precision::Fp8), Some(RankBy::CostPerToken)));
+        let r = RecommendConfig { max_ttft: Some(Latency::Text("800ms".into())), ..r };
+        assert!((r.serving().expect("valid").max_ttft.expect("ttft") - 0.8).abs() < 1e-9);
+    }
+
+    #[test]
     fn cluster_names_are_checked_without_pools() {
         let text = "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: \"c1/../x\"}\n";
         let e = check(text).expect_err("bad cluster name");
