@@ -21,6 +21,7 @@ mod manifest_cli;
 mod money;
 mod price_cache;
 mod properties;
+mod readme;
 mod recommend_cli;
 mod redaction;
 mod schema;
