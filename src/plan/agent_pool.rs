@@ -187,6 +187,9 @@ fn check_overrides(catalog: &Catalog, r: &PoolRequest) -> Result<(), SpecError> 
 
 /// Every `--override` id must be one `override_ids` lists; the error lists them.
 pub fn check_override_ids(catalog: &Catalog, overrides: &[String]) -> Result<(), SpecError> {
+    if overrides.is_empty() {
+        return Ok(());
+    }
     let ids = override_ids(catalog);
     match overrides.iter().find(|o| !ids.contains(o)) {
         None => Ok(()),
