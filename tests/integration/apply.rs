@@ -616,6 +616,57 @@ fn a_registered_feature_with_an_unrefreshed_provider_is_refreshed() {
     assert_eq!(cmd(&arm, "diff", &file, &[]).code, 0);
 }
 
+/// A run stopped by `--timeout` while the feature is still Registering: Azure then shows the
+/// feature Registered and the provider Registered (never refreshed), and only the marker the
+/// stopped run left says the refresh is owed. The rerun re-registers the provider exactly
+/// once; later runs (apply, register-feature) send nothing.
+#[test]
+fn a_registration_stopped_while_registering_refreshes_the_provider_on_rerun() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        s.features.insert(
+            "windowsgpupreview".into(),
+            json!({"name": "Microsoft.ContainerService/WindowsGPUPreview", "properties": {"state": "NotRegistered"}}),
+        );
+        s.feature_scripts.insert("windowsgpupreview".into(), vec!["Registering".into()]);
+        s.provider_states = vec!["Registered".into()];
+    });
+    let dir = temp_dir("apply-provider-owed");
+    let cache = dir.join("cache");
+    let cache_s = cache.to_str().expect("utf-8 path");
+    let file = write(&dir, "f.yaml", "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\nfeatures: [WindowsGPUPreview]\n");
+    let f = file.to_str().expect("utf-8 path");
+    let run = |args: &[&str]| aksgpu_arm(&arm.base, args, &[("AKSGPU_CACHE_DIR", cache_s)]);
+    let provider_posts = || arm.count("POST", "providers/Microsoft.ContainerService/register");
+
+    let stopped = run(&["apply", "-f", f, "--yes", "--timeout", "2s"]);
+    assert_eq!(stopped.code, 4, "{}", stopped.stderr);
+    assert_eq!(arm.count("POST", "features/WindowsGPUPreview/register"), 1);
+    assert_eq!(provider_posts(), 0, "stopped while the feature was Registering");
+
+    // Azure finishes the registration on its own; the provider never was refreshed.
+    arm.with(|s| {
+        if let Some(f) = s.features.get_mut("windowsgpupreview") {
+            f["properties"]["state"] = json!("Registered");
+        }
+    });
+    let d = run(&["diff", "-f", f, "-o", "json"]);
+    assert_eq!(d.code, 1, "{}{}", d.stdout, d.stderr);
+    assert!(d.json()["changes"][0]["detail"].as_str().unwrap_or("").contains("stopped before"), "{}", d.stdout);
+
+    let r = run(&["apply", "-f", f, "--yes", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(provider_posts(), 1, "{:?}", arm.calls());
+    assert_eq!(arm.count("POST", "features/WindowsGPUPreview/register"), 1, "the feature is never registered again");
+
+    let again = run(&["apply", "-f", f, "--yes", "-o", "json"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let by_hand = run(&["register-feature", "--yes", "WindowsGPUPreview"]);
+    assert_eq!(by_hand.code, 0, "{}", by_hand.stderr);
+    assert_eq!(provider_posts(), 1, "the refresh was confirmed: {:?}", arm.calls());
+    assert_eq!(run(&["diff", "-f", f]).code, 0);
+}
+
 /// Ctrl-C while create-pool's preflight reads are running: nothing was sent, and the message
 /// says so.
 #[test]

@@ -24,6 +24,9 @@ pub struct Live {
     pub features: Vec<Option<String>>,
     /// The resource provider's `registrationState`, read when the file names features.
     pub provider: Option<String>,
+    /// An earlier run sent a feature registration and stopped before the provider's
+    /// re-registration was confirmed (the marker it left says so; Azure's state cannot).
+    pub provider_owed: bool,
     /// The GPU Operator release, when the file installs it (`None`: not read).
     pub operator: Option<State>,
     /// How the operator would be installed, when it matters to the reader (e.g. "AKS manages
@@ -96,16 +99,20 @@ pub fn diff(d: &Desired, live: &Live) -> Vec<Change> {
     let mut out = Vec::new();
     for (i, f) in d.features.iter().enumerate() {
         let mut c = feature(f, live.features.get(i).cloned().flatten().as_deref(), live.features.len() > i);
-        match &live.provider {
-            Some(p)
-                if c.action == Action::NoChange
-                    && c.detail == "Registered"
-                    && !p.eq_ignore_ascii_case("Registered") =>
-            {
-                c.action = Action::Create;
-                c.detail = format!("Registered, but the provider is {p}: re-register Microsoft.ContainerService");
+        if c.action == Action::NoChange && c.detail == "Registered" {
+            match &live.provider {
+                Some(p) if !p.eq_ignore_ascii_case("Registered") => {
+                    c.action = Action::Create;
+                    c.detail = format!("Registered, but the provider is {p}: re-register Microsoft.ContainerService");
+                }
+                _ if live.provider_owed => {
+                    c.action = Action::Create;
+                    c.detail = "Registered, but an earlier run stopped before Microsoft.ContainerService was \
+                                re-registered: re-register it"
+                        .to_owned();
+                }
+                _ => {}
             }
-            _ => {}
         }
         out.push(c);
     }
@@ -442,5 +449,9 @@ mod tests {
         assert!(c[0].detail.contains("provider is Registering"), "{}", c[0].detail);
         let c = diff(&d, &live("Registered", None));
         assert_eq!(c[0].action, Action::Refused, "not found is GA only for names known to be GA: {c:?}");
+        let owed = Live { provider_owed: true, ..live("Registered", Some("Registered")) };
+        let c = diff(&d, &owed);
+        assert_eq!(c[0].action, Action::Create, "a refresh an interrupted run still owes: {c:?}");
+        assert!(c[0].detail.contains("stopped before Microsoft.ContainerService was re-registered"), "{}", c[0].detail);
     }
 }
