@@ -616,6 +616,68 @@ fn a_registered_feature_with_an_unrefreshed_provider_is_refreshed() {
     assert_eq!(cmd(&arm, "diff", &file, &[]).code, 0);
 }
 
+/// `--timeout` bounds reading `-f`: a FIFO with no writer is refused at once, naming the path,
+/// and a stdin (`-f -`) whose writer never finishes stops at the timeout (naming stdin and the
+/// timeout); more than 4 MiB on stdin is refused. The test bounds its own runtime.
+#[cfg(unix)]
+#[test]
+fn reading_the_file_never_outlasts_the_timeout() {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-read-timeout");
+    let fifo = dir.join("no-writer.yaml");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let started = Instant::now();
+    let r = cmd(&arm, "diff", &fifo, &["--timeout", "1s"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains(fifo.to_str().expect("utf-8 path")), "{}", r.stderr);
+    assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
+
+    // stdin: `bytes` (or nothing, with the pipe held open); the child is killed after 20 s.
+    let run_stdin = |bytes: Option<Vec<u8>>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
+        c.args(["diff", "-f", "-", "--timeout", "1s"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("AZURE_") || k.starts_with("AKSGPU_")) {
+            c.env_remove(k);
+        }
+        for (k, v) in crate::support::arm_env(&arm.base) {
+            c.env(k, v);
+        }
+        let mut child = c.spawn().expect("spawn");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let writer = std::thread::spawn(move || {
+            if let Some(b) = bytes {
+                let _ = stdin.write_all(&b);
+                drop(stdin);
+            } else {
+                std::thread::sleep(Duration::from_secs(30));
+                drop(stdin);
+            }
+        });
+        let start = Instant::now();
+        while child.try_wait().expect("try_wait").is_none() {
+            if start.elapsed() > Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("aksgpu still reading stdin after 20 s");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let out = child.wait_with_output().expect("wait");
+        drop(writer);
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned(), start.elapsed())
+    };
+    let (code, stderr, took) = run_stdin(None);
+    assert_eq!(code, Some(2), "diff exits 2 on any error, as kubectl diff does: {stderr}");
+    assert!(stderr.contains("<stdin>") && stderr.contains("--timeout"), "{stderr}");
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    let (code, stderr, _) = run_stdin(Some(vec![b'#'; 5 << 20]));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("-f -: larger than 4 MiB") && stderr.len() < 2000, "{stderr}");
+    assert!(arm.calls().is_empty(), "{:?}", arm.calls());
+}
+
 /// A run stopped by `--timeout` while the feature is still Registering: Azure then shows the
 /// feature Registered and the provider Registered (never refreshed), and only the marker the
 /// stopped run left says the refresh is owed. The rerun re-registers the provider exactly
