@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Full-process benchmark: `aksgpu recommend …` (plain, and with serving targets) against
 # `aksgpu --version`, plus peak RSS.
-# Targets (issues #2 and #8, with the world-wide price table): recommend ≤ 1.5× the time of
+# Targets (README, "Benchmarks"): recommend ≤ 1.5× the time of
 # --version; peak RSS ≤ 20 MB.
 # Usage: benches/startup.sh [RUNS]   (builds the release binary first)
 set -euo pipefail

@@ -413,7 +413,7 @@ impl ArmClient {
             .header("accept", "application/json");
         match &req.body {
             Some(body) => rb = rb.header("content-type", "application/json").body(body.clone()),
-            // ARM answers 411 to a bodiless POST without Content-Length (reqwest issue 838).
+            // ARM answers 411 to a bodiless POST without Content-Length (seanmonstar/reqwest#838).
             None if !retry::is_read(&req.method) => rb = rb.header(reqwest::header::CONTENT_LENGTH, "0"),
             None => {}
         }

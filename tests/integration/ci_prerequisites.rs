@@ -1,4 +1,4 @@
-//! Tests that cannot pass by skipping (issue 9 §9): this test binary runs its own
+//! Tests that cannot pass by skipping: this test binary runs its own
 //! prerequisite-dependent tests again with the prerequisite taken away, and checks that they
 //! fail under `CI=true` and only skip (with a note) outside CI.
 

@@ -1,4 +1,4 @@
-//! Issue 9 §1, §2, §3, §7, §8 against the fake ARM server: a write is never sent twice (a lost
+//! Fault safety against the fake ARM server: a write is never sent twice (a lost
 //! answer is read back), `--timeout` bounds every wait, absurd headers never panic, Ctrl-C
 //! says what is true, and the HTTP details (Content-Length, 404 grace, kaito's final GET,
 //! credential reasons). Elapsed-time bounds are generous: they catch hangs, not speed.

@@ -1,5 +1,5 @@
 //! The price cache cannot be turned against the user, and `prices refresh` is bounded
-//! (issue 9 §2 FIFO, §5, §6): concurrent writers, planted symlinks, FIFOs, oversized,
+//! (a cache is data from disk, never trusted): concurrent writers, planted symlinks, FIFOs, oversized,
 //! future-dated and absurd caches, and Retail Prices servers that never stop paging.
 
 use std::path::Path;

@@ -409,7 +409,7 @@ fn windows_ranks_by_the_linux_price_and_never_invents_a_windows_price() {
     assert!(table.stdout.contains("unknown"), "{}", table.stdout);
 }
 
-/// The first paragraph of issue 8, end to end: each answer an expert would sign.
+/// GPU memory end to end: "at least" by default, read in the units Azure sells it in.
 #[test]
 fn gpu_memory_is_at_least_and_read_as_sold() {
     let v =

@@ -1,4 +1,4 @@
-//! No secret in any output (issue 9 §4): servers that echo the token, the clusterToken, the
+//! No secret in any output: servers that echo the token, the clusterToken, the
 //! client secret or signed URLs back, in JSON errors, HTML pages, runCommand logs and
 //! transport errors; checked on stdout and stderr, quiet and with -vv.
 
