@@ -226,7 +226,9 @@ async fn read_back(
 /// is still owed its re-registration; `None` without a cache directory.
 pub fn refresh_marker(sub: &str, namespace: &str) -> Option<PathBuf> {
     let safe = |s: &str| -> String {
-        s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c.to_ascii_lowercase() } else { '_' }).collect()
+        s.chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c.to_ascii_lowercase() } else { '_' })
+            .collect()
     };
     crate::pricing::cache_dir().map(|d| d.join("provider-refresh").join(format!("{}--{}", safe(sub), safe(namespace))))
 }
@@ -266,7 +268,10 @@ fn refresh_paid(sub: &str, namespace: &str, progress: &(dyn Fn(&str) + Sync)) {
     let Some(path) = refresh_marker(sub, namespace) else { return };
     match std::fs::remove_file(&path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            progress(&format!("warning: cannot remove {} ({e}); a later run re-registers {namespace} once more", path.display()));
+            progress(&format!(
+                "warning: cannot remove {} ({e}); a later run re-registers {namespace} once more",
+                path.display()
+            ));
         }
         _ => {}
     }

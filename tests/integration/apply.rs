@@ -638,7 +638,10 @@ fn reading_the_file_never_outlasts_the_timeout() {
     // stdin: `bytes` (or nothing, with the pipe held open); the child is killed after 20 s.
     let run_stdin = |bytes: Option<Vec<u8>>| {
         let mut c = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
-        c.args(["diff", "-f", "-", "--timeout", "1s"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        c.args(["diff", "-f", "-", "--timeout", "1s"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
         for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("AZURE_") || k.starts_with("AKSGPU_")) {
             c.env_remove(k);
         }
