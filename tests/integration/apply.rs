@@ -732,6 +732,67 @@ fn a_registration_stopped_while_registering_refreshes_the_provider_on_rerun() {
     assert_eq!(run(&["diff", "-f", f]).code, 0);
 }
 
+/// The same after Ctrl-C while the feature is Registering: the rerun refreshes the provider
+/// once, and the run after it sends nothing.
+#[test]
+fn ctrl_c_while_the_feature_is_registering_leaves_the_provider_refresh_owed() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        s.features.insert(
+            "windowsgpupreview".into(),
+            json!({"name": "Microsoft.ContainerService/WindowsGPUPreview", "properties": {"state": "NotRegistered"}}),
+        );
+        s.feature_scripts.insert("windowsgpupreview".into(), vec!["Registering".into()]);
+        s.provider_states = vec!["Registered".into()];
+    });
+    let dir = temp_dir("apply-provider-ctrl-c");
+    let cache = dir.join("cache");
+    let file = write(&dir, "f.yaml", "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\nfeatures: [WindowsGPUPreview]\n");
+    let f = file.to_str().expect("utf-8 path");
+    let mut c = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
+    c.args(["apply", "-f", f, "--yes"]).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("AZURE_") || k.starts_with("AKSGPU_")) {
+        c.env_remove(k);
+    }
+    for (k, v) in crate::support::arm_env(&arm.base) {
+        c.env(k, v);
+    }
+    c.env("AKSGPU_CACHE_DIR", &cache);
+    let child = c.spawn().expect("spawn");
+    let start = Instant::now();
+    // The register POST was sent and the feature has been polled at least twice since.
+    while arm.count("POST", "features/WindowsGPUPreview/register") == 0
+        || arm.count("GET", "features/WindowsGPUPreview?") < 3
+    {
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = Command::new("kill").args(["-KILL", &child.id().to_string()]).status();
+            panic!("never saw the feature polled: {:?}", arm.calls());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill").success());
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(arm.count("POST", "providers/Microsoft.ContainerService/register"), 0);
+
+    arm.with(|s| {
+        if let Some(f) = s.features.get_mut("windowsgpupreview") {
+            f["properties"]["state"] = json!("Registered");
+        }
+    });
+    let cache_s = cache.to_str().expect("utf-8 path");
+    let run = || aksgpu_arm(&arm.base, &["apply", "-f", f, "--yes", "-o", "json"], &[("AKSGPU_CACHE_DIR", cache_s)]);
+    let r = run();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(arm.count("POST", "providers/Microsoft.ContainerService/register"), 1, "{:?}", arm.calls());
+    let again = run();
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(arm.count("POST", "providers/Microsoft.ContainerService/register"), 1, "{:?}", arm.calls());
+    assert_eq!(arm.count("POST", "features/WindowsGPUPreview/register"), 1);
+}
+
 /// Ctrl-C while create-pool's preflight reads are running: nothing was sent, and the message
 /// says so.
 #[test]
