@@ -681,6 +681,45 @@ fn reading_the_file_never_outlasts_the_timeout() {
     assert!(arm.calls().is_empty(), "{:?}", arm.calls());
 }
 
+/// A pool with an operation running in Azure is never "no change": `diff` says `wait` (exit
+/// 1); `apply` waits for a Creating pool and then finds it as in the file (no PUT), and waits
+/// until a Deleting pool is gone, then creates it (one PUT).
+#[test]
+fn pools_creating_or_deleting_in_azure_are_waited_for() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-busy-pools");
+    let file = write(&dir, "gpu.yaml", ONE_POOL);
+    assert_eq!(apply(&arm, &file).code, 0);
+    let key = crate::fake_arm::pool_path("c1", "gpu").to_ascii_lowercase();
+    arm.with(|s| {
+        if let Some(p) = s.pools.get_mut(&key) {
+            p["properties"]["provisioningState"] = json!("Creating");
+        }
+    });
+    arm.script_pool("c1", "gpu", &["Creating", "Creating", "Succeeded"]);
+    let d = cmd(&arm, "diff", &file, &["-o", "json"]);
+    assert_eq!(d.code, 1, "{}{}", d.stdout, d.stderr);
+    assert_eq!(actions(&d), [("gpu".to_owned(), "wait".to_owned())], "{}", d.stdout);
+    assert!(d.json()["changes"][0]["detail"].as_str().unwrap_or("").starts_with("Creating in Azure"), "{}", d.stdout);
+    let r = apply(&arm, &file);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(results(&r), [("gpu".to_owned(), "unchanged".to_owned())], "{}", r.stdout);
+    assert_eq!(arm.count("PUT", "agentPools/gpu"), 1, "only the first apply's PUT: {:?}", writes(&arm));
+
+    let arm = FakeArm::start();
+    assert_eq!(apply(&arm, &file).code, 0);
+    arm.deleting_pool("c1", "gpu", 3);
+    let d = cmd(&arm, "diff", &file, &["-o", "json"]);
+    assert_eq!(d.code, 1, "{}{}", d.stdout, d.stderr);
+    assert_eq!(actions(&d), [("gpu".to_owned(), "wait".to_owned())], "{}", d.stdout);
+    assert!(d.json()["changes"][0]["detail"].as_str().unwrap_or("").starts_with("Deleting in Azure"), "{}", d.stdout);
+    let r = apply(&arm, &file);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(results(&r)[0].1, "done", "{}", r.stdout);
+    assert_eq!(arm.count("PUT", "agentPools/gpu"), 2, "created again once it was gone: {:?}", writes(&arm));
+    assert_eq!(arm.count("DELETE", "/"), 0, "nothing is deleted by apply");
+}
+
 /// A run stopped by `--timeout` while the feature is still Registering: Azure then shows the
 /// feature Registered and the provider Registered (never refreshed), and only the marker the
 /// stopped run left says the refresh is owed. The rerun re-registers the provider exactly

@@ -439,7 +439,10 @@ fn dry_run_plan(l: &Loaded) -> Result<DryRunPlan, Error> {
     let d = &l.desired;
     let mut plan = Plan::default();
     let location = crate::plan::preflight::location(&live.cluster);
-    for c in changes.iter().filter(|c| matches!(c.action, Action::Create | Action::Scale | Action::NotChecked)) {
+    for c in changes
+        .iter()
+        .filter(|c| matches!(c.action, Action::Create | Action::Scale | Action::NotChecked | Action::Wait))
+    {
         match c.kind {
             "feature" => plan.steps.extend(adapter::feature_plan(d, &c.name).steps),
             "pool" => {

@@ -46,6 +46,10 @@ pub enum Action {
     Failed,
     /// Not read, with the reason (e.g. reading it needs a write such as a runCommand POST).
     NotChecked,
+    /// An operation is running on the pool in Azure (Creating, Updating, Scaling, …, or
+    /// Deleting): never "no change". `apply` waits for it as `aksgpu wait` does (for Deleting,
+    /// until the pool is gone, then creates it) and compares again.
+    Wait,
 }
 
 impl Action {
@@ -58,6 +62,7 @@ impl Action {
             Action::Refused => "refused",
             Action::Failed => "failed",
             Action::NotChecked => "not checked",
+            Action::Wait => "wait",
         }
     }
 }
@@ -220,11 +225,35 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -
     };
     let typed = crate::resources::parse::<crate::resources::AgentPool>(have, &format!("agent pool {}", spec.name));
     let failure = typed.and_then(|p| {
-        let failed = p.state()? == crate::resources::ProvisioningState::Failed;
-        Ok(failed.then(|| {
-            p.provisioning_error().unwrap_or_else(|| "Azure gave no error detail (see the pool's activity log)".into())
-        }))
+        use crate::resources::ProvisioningState as S;
+        Ok(match p.state()? {
+            S::Failed => Some(Err(p
+                .provisioning_error()
+                .unwrap_or_else(|| "Azure gave no error detail (see the pool's activity log)".into()))),
+            S::InProgress(state) => {
+                Some(Ok(format!("{state} in Azure: apply waits for the running operation, then compares again")))
+            }
+            S::Deleting => {
+                Some(Ok("Deleting in Azure: apply waits until it is gone, then creates it as in the file".into()))
+            }
+            S::Succeeded | S::Canceled => None,
+        })
     });
+    let failure = match failure {
+        Ok(Some(Ok(busy))) => {
+            let mut c = Change::new("pool", &spec.name, Action::Wait, busy);
+            if !c.detail.starts_with("Deleting") {
+                c.hint = Some(format!(
+                    "to follow it yourself: aksgpu wait --subscription {} -g {} --cluster {} --name {}",
+                    d.subscription, d.resource_group, d.cluster, spec.name
+                ));
+            }
+            return c;
+        }
+        Ok(Some(Err(why))) => Ok(Some(why)),
+        Ok(None) => Ok(None),
+        Err(e) => Err(e),
+    };
     match failure {
         Err(e) => return Change::new("pool", &spec.name, Action::Refused, format!("cannot read the pool: {e}")),
         Ok(Some(why)) => {
