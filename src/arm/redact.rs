@@ -20,8 +20,8 @@ use reqwest::Url;
 /// What a removed value is replaced with.
 pub const MASK: &str = "REDACTED";
 
-use crate::secret::MIN_SECRET_LEN;
 pub use crate::secret::register;
+use crate::secret::MIN_SECRET_LEN;
 
 /// Environment variables whose values are secrets.
 const SECRET_VARS: &[&str] = &["AZURE_CLIENT_SECRET", "AKSGPU_ACCESS_TOKEN", "AKSGPU_CLUSTER_TOKEN"];

@@ -9,8 +9,10 @@ use std::time::{Duration, Instant};
 
 use crate::fake_arm::{cluster_path, FakeArm};
 
-fn tmux(args: &[&str]) -> String {
-    let out = Command::new("tmux").args(args).output().expect("run tmux");
+/// tmux on the session's own server (`-L NAME`): tests start sessions in parallel, and two
+/// `new-session` calls racing to start one shared server make one of them fail.
+fn tmux(socket: &str, args: &[&str]) -> String {
+    let out = Command::new("tmux").args(["-L", socket]).args(args).output().expect("run tmux");
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -33,7 +35,7 @@ impl Session {
             vars.join(" ")
         );
         let status = Command::new("tmux")
-            .args(["new-session", "-d", "-s", &name, "-x", "160", "-y", "60", &cmd])
+            .args(["-L", &name, "new-session", "-d", "-s", &name, "-x", "160", "-y", "60", &cmd])
             .status()
             .expect("start tmux");
         assert!(status.success());
@@ -43,13 +45,13 @@ impl Session {
     fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", &self.0];
         args.extend_from_slice(keys);
-        tmux(&args);
+        tmux(&self.0, &args);
     }
 
     fn wait_for(&self, text: &str) -> String {
         let start = Instant::now();
         loop {
-            let screen = tmux(&["capture-pane", "-p", "-t", &self.0]);
+            let screen = tmux(&self.0, &["capture-pane", "-p", "-t", &self.0]);
             if screen.contains(text) {
                 return screen;
             }
@@ -59,7 +61,7 @@ impl Session {
     }
 
     fn cursor_shown(&self) -> bool {
-        tmux(&["display-message", "-p", "-t", &self.0, "#{cursor_flag}"]).trim() == "1"
+        tmux(&self.0, &["display-message", "-p", "-t", &self.0, "#{cursor_flag}"]).trim() == "1"
     }
 
     /// Wait until the prompt has hidden the cursor (dialoguer draws the question first).
@@ -77,7 +79,7 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        tmux(&["kill-session", "-t", &self.0]);
+        tmux(&self.0, &["kill-server"]);
     }
 }
 
