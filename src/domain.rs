@@ -5,6 +5,33 @@
 
 use serde::Serialize;
 
+/// API versions in use.
+pub mod api {
+    /// Microsoft.ContainerService (managedClusters, agentPools, runCommand).
+    pub const AKS: &str = "2026-10-01";
+    /// Microsoft.Compute resource SKUs.
+    pub const SKUS: &str = "2021-07-01";
+    /// Microsoft.Compute usages.
+    pub const USAGES: &str = "2025-04-01";
+    /// Microsoft.Compute capacity reservation groups.
+    pub const CAPACITY_RESERVATIONS: &str = "2025-04-01";
+    /// Microsoft.Quota (quota limits and requests).
+    pub const QUOTA: &str = "2025-09-01";
+    /// Microsoft.Features.
+    pub const FEATURES: &str = "2021-07-01";
+    /// Microsoft.Resources provider registration.
+    pub const PROVIDERS: &str = "2021-04-01";
+}
+
+/// "did you mean A, B or C?" from suggestions.
+pub fn did_you_mean(candidates: &[&str]) -> Option<String> {
+    match candidates {
+        [] => None,
+        [one] => Some(format!("did you mean {one}?")),
+        [init @ .., last] => Some(format!("did you mean {} or {last}?", init.join(", "))),
+    }
+}
+
 /// Kind of workload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

@@ -159,14 +159,7 @@ impl From<crate::arm::ArmError> for Error {
     }
 }
 
-/// "did you mean A, B or C?" from suggestions.
-pub fn did_you_mean(candidates: &[&str]) -> Option<String> {
-    match candidates {
-        [] => None,
-        [one] => Some(format!("did you mean {one}?")),
-        [init @ .., last] => Some(format!("did you mean {} or {last}?", init.join(", "))),
-    }
-}
+pub use crate::domain::did_you_mean;
 
 #[cfg(test)]
 mod tests {

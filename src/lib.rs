@@ -29,6 +29,7 @@ pub mod pricing;
 pub mod provision;
 pub mod recommend;
 pub mod resources;
+pub mod secret;
 pub mod units;
 pub mod wizard;
 

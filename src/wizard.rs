@@ -135,8 +135,11 @@ pub fn ask(catalog: &Catalog, base: &RecommendArgs) -> Result<RecommendArgs, Err
     if matches!(workload, Workload::Inference | Workload::FineTuning | Workload::Training) {
         ask_model(catalog, &theme, &mut args)?;
     }
-    if args.need.model.is_none() && args.need.model_params.is_none() {
+    let has_model = args.need.model.is_some() || args.need.model_params.is_some();
+    if !has_model {
         ask_memory(&theme, &mut args)?;
+    } else if workload == Workload::Inference {
+        ask_serving(&theme, &mut args)?;
     }
     if args.os.is_none() {
         let os = Select::with_theme(&theme)
@@ -212,4 +215,62 @@ fn ask_memory(theme: &SimpleTheme, args: &mut RecommendArgs) -> Result<(), Error
         args.need.gpu_memory_min = units::parse_memory(&mem).ok();
     }
     Ok(())
+}
+
+/// The service level for inference: concurrent users, per-user speed and time to first token,
+/// each optional (Enter skips) and not asked when its flag was given.
+fn ask_serving(theme: &SimpleTheme, args: &mut RecommendArgs) -> Result<(), Error> {
+    let need = &mut args.need;
+    if need.concurrency.is_none() {
+        need.concurrency = ask_optional(
+            theme,
+            "Concurrent users (sequences in flight; Enter to skip)",
+            "reading the users",
+            units::parse_count,
+        )?;
+    }
+    if need.min_tokens_per_second_per_user.is_none() {
+        need.min_tokens_per_second_per_user = ask_optional(
+            theme,
+            "Output tokens/s each user must see (e.g. 20; Enter to skip)",
+            "reading the speed",
+            units::parse_rate,
+        )?;
+    }
+    if need.max_ttft.is_none() {
+        need.max_ttft = ask_optional(
+            theme,
+            "Longest time to first token (e.g. 2s, 800ms; Enter to skip)",
+            "reading the first-token time",
+            units::parse_latency,
+        )?;
+    }
+    Ok(())
+}
+
+/// One optional answer, checked by the flag's own parser; empty is `None`.
+fn ask_optional<T>(
+    theme: &SimpleTheme,
+    prompt: &str,
+    what: &str,
+    parse: fn(&str) -> Result<T, String>,
+) -> Result<Option<T>, Error> {
+    let text: String = Input::with_theme(theme)
+        .with_prompt(prompt)
+        .allow_empty(true)
+        .validate_with(|s: &String| -> Result<(), String> {
+            if s.trim().is_empty() {
+                Ok(())
+            } else {
+                parse(s).map(|_| ())
+            }
+        })
+        .interact_text()
+        .map_err(prompt_error(what))?;
+    if text.trim().is_empty() {
+        Ok(None)
+    } else {
+        // Checked by validate_with just above.
+        Ok(parse(&text).ok())
+    }
 }

@@ -22,35 +22,7 @@ use tokio::sync::Mutex;
 use super::endpoint::Cloud;
 use super::error::ArmError;
 
-/// A secret string: never printed.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    /// Wrap a secret.
-    pub fn new(s: impl Into<String>) -> Self {
-        let s = s.into();
-        super::redact::register(&s); // so that no output ever shows it
-        Self(s)
-    }
-
-    /// The value, for the Authorization header only.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Secret(REDACTED)")
-    }
-}
-
-impl fmt::Display for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("REDACTED")
-    }
-}
+pub use crate::secret::Secret;
 
 /// A bearer token with its expiry.
 #[derive(Debug, Clone)]

@@ -15,20 +15,5 @@ pub use client::{ArmClient, ArmResponse, Req, Verbosity};
 pub use endpoint::{Cloud, Endpoint};
 pub use error::{ArmError, ErrorBody};
 
-/// API versions in use.
-pub mod api {
-    /// Microsoft.ContainerService (managedClusters, agentPools, runCommand).
-    pub const AKS: &str = "2026-10-01";
-    /// Microsoft.Compute resource SKUs.
-    pub const SKUS: &str = "2021-07-01";
-    /// Microsoft.Compute usages.
-    pub const USAGES: &str = "2025-04-01";
-    /// Microsoft.Compute capacity reservation groups.
-    pub const CAPACITY_RESERVATIONS: &str = "2025-04-01";
-    /// Microsoft.Quota (quota limits and requests).
-    pub const QUOTA: &str = "2025-09-01";
-    /// Microsoft.Features.
-    pub const FEATURES: &str = "2021-07-01";
-    /// Microsoft.Resources provider registration.
-    pub const PROVIDERS: &str = "2021-04-01";
-}
+/// API versions in use (they live in `domain`, so plans can name them without importing arm).
+pub use crate::domain::api;

@@ -14,21 +14,17 @@
 //! sources are documentation links), but never a secret value.
 
 use std::borrow::Cow;
-use std::sync::Mutex;
 
 use reqwest::Url;
 
 /// What a removed value is replaced with.
 pub const MASK: &str = "REDACTED";
 
-/// Shorter values are not registered: replacing them would garble ordinary text, and no
-/// credential is that short.
-const MIN_SECRET_LEN: usize = 6;
+pub use crate::secret::register;
+use crate::secret::MIN_SECRET_LEN;
 
 /// Environment variables whose values are secrets.
 const SECRET_VARS: &[&str] = &["AZURE_CLIENT_SECRET", "AKSGPU_ACCESS_TOKEN", "AKSGPU_CLUSTER_TOKEN"];
-
-static REGISTRY: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 /// The text without control characters (terminal escapes), newlines kept: server text is
 /// never allowed to drive the terminal.
@@ -36,21 +32,8 @@ pub fn sanitize(text: &str) -> String {
     text.chars().filter(|c| !c.is_control() || *c == '\n').collect()
 }
 
-/// Remember a secret so that no output ever shows it.
-pub fn register(secret: &str) {
-    let s = secret.trim();
-    if s.len() < MIN_SECRET_LEN {
-        return;
-    }
-    if let Ok(mut r) = REGISTRY.lock() {
-        if !r.iter().any(|x| x == s) {
-            r.push(s.to_owned());
-        }
-    }
-}
-
 fn known_secrets() -> Vec<String> {
-    let mut v: Vec<String> = REGISTRY.lock().map(|r| r.clone()).unwrap_or_default();
+    let mut v: Vec<String> = crate::secret::registered();
     for k in SECRET_VARS {
         if let Ok(x) = std::env::var(k) {
             let x = x.trim();

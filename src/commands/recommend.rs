@@ -837,7 +837,12 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
                 gpu,
                 if r.need.is_some() { format!("{:.1}G", rec.fit.required_per_gpu_gib) } else { "-".to_owned() },
                 format!("{:.1}G", rec.fit.available_per_gpu_gib),
-                format!("{}×{}", fmt_num_frac(rec.fit.gpus_used_per_node), rec.fit.nodes),
+                // Every copy of the model on a node uses its GPUs: 4 copies at TP 2 fill 8 GPUs.
+                format!(
+                    "{}×{}",
+                    fmt_num_frac(rec.fit.gpus_used_per_node * f64::from(rec.fit.replicas_per_node.max(1))),
+                    rec.fit.nodes
+                ),
                 hourly[i].clone(),
                 monthly[i].clone(),
             ];

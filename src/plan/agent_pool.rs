@@ -7,8 +7,8 @@ use serde_json::{json, Map, Value};
 
 use crate::catalog::AKS_OS_SKUS as OS_SKUS;
 use crate::catalog::{Catalog, ConflictFact, Driver, KubeVersion, RuleKind, Status, Vendor, VmSize};
+use crate::domain::did_you_mean;
 use crate::domain::{EvictionPolicy, GpuDriver, Os, OsDiskType};
-use crate::error::did_you_mean;
 
 /// The taint AKS puts on spot nodes by itself.
 pub const SPOT_TAINT: &str = "kubernetes.azure.com/scalesetpriority=spot:NoSchedule";

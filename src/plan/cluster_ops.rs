@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use super::cluster::{self, Scale};
 use super::{cluster_path, pool_path, read_at_run_time, with_api, Plan, Step, StepKind};
-use crate::arm::api;
+use crate::domain::api;
 
 /// Which cluster (or pool) a plan is for.
 #[derive(Debug, Clone, Copy)]

@@ -2,7 +2,7 @@
 //! resource provider's re-registration that makes the flag take effect.
 
 use super::{Plan, Step, StepKind};
-use crate::arm::api;
+use crate::domain::api;
 
 /// A feature's ARM path.
 pub fn feature_url(sub: &str, namespace: &str, name: &str) -> String {

@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use super::operator::{self as op, DriverMode, MigStrategy, OperatorSpec};
 use super::{cluster_path, read_at_run_time, runcommand, with_api, Plan, Step, StepKind};
-use crate::arm::api;
 use crate::catalog::{Catalog, Vendor};
+use crate::domain::api;
 
 /// Why a pool cannot be served by the NVIDIA GPU Operator (the rules `create-pool
 /// --install-operator` and a GpuConfig with `operator.install` both enforce).

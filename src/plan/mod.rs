@@ -165,7 +165,7 @@ pub fn pool_path(sub: &str, rg: &str, cluster: &str, pool: &str) -> String {
 pub fn skus_url(sub: &str, location: &str) -> String {
     format!(
         "/subscriptions/{sub}/providers/Microsoft.Compute/skus?api-version={}&$filter=location%20eq%20%27{location}%27",
-        crate::arm::api::SKUS
+        crate::domain::api::SKUS
     )
 }
 

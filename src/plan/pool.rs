@@ -2,7 +2,7 @@
 
 use super::agent_pool::PoolSpec;
 use super::{cluster_path, with_api, Plan, Step, StepKind};
-use crate::arm::api;
+use crate::domain::api;
 use crate::domain::Os;
 
 /// The plan: preflight reads, then the PUT. `location` fills the SKU/usage URLs.

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::agent_pool::{Difference, PoolSpec};
 use crate::catalog::{Catalog, KubeVersion};
-use crate::recommend::Os;
+use crate::domain::Os;
 use crate::resources::{self, AgentPool, ProvisioningState};
 
 /// What the executor read.

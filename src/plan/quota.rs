@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 
 use super::agent_pool::surge_for;
 use super::{Plan, Step, StepKind};
-use crate::arm::api;
+use crate::domain::api;
 
 /// The Compute quota scope of a region.
 pub fn scope(sub: &str, location: &str) -> String {

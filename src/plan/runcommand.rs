@@ -5,8 +5,8 @@ use base64::Engine as _;
 use serde_json::{json, Value};
 
 use super::read_at_run_time;
-use crate::arm::api;
-use crate::arm::auth::Secret;
+use crate::domain::api;
+use crate::secret::Secret;
 
 /// `{cluster}/runCommand?api-version=…`
 pub fn url(cluster_path: &str) -> String {

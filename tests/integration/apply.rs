@@ -922,3 +922,68 @@ fn recommend_in_a_file_ranks_in_the_clusters_location() {
     assert!(catalog.price(&size, "northeurope").is_some(), "{size} has no price in northeurope: {text}");
     assert!(arm.log().iter().all(|q| q.method == "GET"), "{:?}", arm.calls());
 }
+
+/// A `recommend:` block's serving fields reach the same requirements as `recommend`'s flags:
+/// a throughput target moves the pick off the memory-only answer, to the size the flags pick.
+#[test]
+fn recommend_serving_fields_pick_what_the_flags_pick() {
+    let flags = aksgpu_with(
+        &[
+            "recommend",
+            "--model",
+            "llama-3.1-8b",
+            "--concurrency",
+            "32",
+            "--min-tokens-per-second",
+            "3000",
+            "--max-ttft",
+            "2s",
+            "-o",
+            "json",
+        ],
+        &[],
+    );
+    assert_eq!(flags.code, 0, "{}", flags.stderr);
+    let want = flags.json()["recommendations"][0]["vm_size"].as_str().expect("a size").to_owned();
+    let plain = aksgpu_with(&["recommend", "--model", "llama-3.1-8b", "-o", "json"], &[]);
+    let memory_only = plain.json()["recommendations"][0]["vm_size"].as_str().expect("a size").to_owned();
+    assert_ne!(want, memory_only, "the target must change the answer for this test to mean anything");
+    let dir = temp_dir("apply-recommend-serving");
+    let file = write(
+        &dir,
+        "gpu.yaml",
+        "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n    recommend:\n      model: llama-3.1-8b\n      concurrency: 32\n      minTokensPerSecond: 3000\n      maxTtft: 2s\n    count: 1\n",
+    );
+    let r = aksgpu_with(
+        &["apply", "-f", file.to_str().expect("path"), "--dry-run", "-o", "json"],
+        &[("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9"), ("AZURE_SUBSCRIPTION_ID", SUB)],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let put = r.json()["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .find(|s| s["method"] == "PUT" && s["url"].as_str().is_some_and(|u| u.contains("agentPools/gpu")))
+        .cloned()
+        .unwrap_or_else(|| panic!("no pool PUT: {}", r.stdout));
+    assert_eq!(put["body"]["properties"]["vmSize"], want.as_str(), "{}", r.stdout);
+}
+
+/// A bad `maxTtft` is refused as the flag refuses it, naming the field and its line.
+#[test]
+fn a_bad_max_ttft_names_the_field_and_line() {
+    let dir = temp_dir("apply-recommend-bad-ttft");
+    let file = write(
+        &dir,
+        "gpu.yaml",
+        "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n    recommend:\n      model: llama-3.1-8b\n      maxTtft: soon\n    count: 1\n",
+    );
+    let r = aksgpu_with(
+        &["apply", "-f", file.to_str().expect("path"), "--dry-run", "-o", "json"],
+        &[("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9"), ("AZURE_SUBSCRIPTION_ID", SUB)],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("pools[0].recommend.maxTtft"), "{}", r.stderr);
+    assert!(r.stderr.contains("gpu.yaml:8"), "{}", r.stderr);
+    assert!(r.stderr.contains("not a latency"), "{}", r.stderr);
+}

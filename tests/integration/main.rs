@@ -3,6 +3,7 @@
 #![allow(clippy::print_stderr)]
 
 mod apply;
+mod architecture;
 mod capacity;
 mod catalog_cli;
 mod ci_prerequisites;
@@ -21,6 +22,7 @@ mod manifest_cli;
 mod money;
 mod price_cache;
 mod properties;
+mod readme;
 mod recommend_cli;
 mod redaction;
 mod schema;

@@ -9,8 +9,10 @@ use std::time::{Duration, Instant};
 
 use crate::fake_arm::{cluster_path, FakeArm};
 
-fn tmux(args: &[&str]) -> String {
-    let out = Command::new("tmux").args(args).output().expect("run tmux");
+/// tmux on the session's own server (`-L NAME`): tests start sessions in parallel, and two
+/// `new-session` calls racing to start one shared server make one of them fail.
+fn tmux(socket: &str, args: &[&str]) -> String {
+    let out = Command::new("tmux").args(["-L", socket]).args(args).output().expect("run tmux");
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -33,7 +35,7 @@ impl Session {
             vars.join(" ")
         );
         let status = Command::new("tmux")
-            .args(["new-session", "-d", "-s", &name, "-x", "160", "-y", "60", &cmd])
+            .args(["-L", &name, "new-session", "-d", "-s", &name, "-x", "160", "-y", "60", &cmd])
             .status()
             .expect("start tmux");
         assert!(status.success());
@@ -43,13 +45,13 @@ impl Session {
     fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", &self.0];
         args.extend_from_slice(keys);
-        tmux(&args);
+        tmux(&self.0, &args);
     }
 
     fn wait_for(&self, text: &str) -> String {
         let start = Instant::now();
         loop {
-            let screen = tmux(&["capture-pane", "-p", "-t", &self.0]);
+            let screen = tmux(&self.0, &["capture-pane", "-p", "-t", &self.0]);
             if screen.contains(text) {
                 return screen;
             }
@@ -59,7 +61,7 @@ impl Session {
     }
 
     fn cursor_shown(&self) -> bool {
-        tmux(&["display-message", "-p", "-t", &self.0, "#{cursor_flag}"]).trim() == "1"
+        tmux(&self.0, &["display-message", "-p", "-t", &self.0, "#{cursor_flag}"]).trim() == "1"
     }
 
     /// Wait until the prompt has hidden the cursor (dialoguer draws the question first).
@@ -77,7 +79,7 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        tmux(&["kill-session", "-t", &self.0]);
+        tmux(&self.0, &["kill-server"]);
     }
 }
 
@@ -93,6 +95,11 @@ fn wizard_asks_and_recommends_in_a_real_terminal() {
     s.keys(&["no-such-model", "Enter"]);
     s.wait_for("unknown model");
     s.keys(&["C-u", "llama-3.1-8b", "Enter"]);
+    // The service-level questions are optional: Enter skips each.
+    for q in ["Concurrent users", "Output tokens/s each user", "Longest time to first token"] {
+        s.wait_for(q);
+        s.keys(&["Enter"]);
+    }
     s.wait_for("Node OS");
     s.keys(&["Enter"]);
     s.wait_for("spot");
@@ -123,6 +130,10 @@ fn wizard_keeps_the_flags_given_and_asks_only_the_rest() {
     s.keys(&["Enter"]);
     s.wait_for("Model (alias");
     s.keys(&["llama-3.1-8b", "Enter"]);
+    for q in ["Concurrent users", "Output tokens/s each user", "Longest time to first token"] {
+        s.wait_for(q);
+        s.keys(&["Enter"]);
+    }
     let screen = s.wait_for("EXIT=");
     assert!(screen.contains("EXIT=0"), "{screen}");
     assert!(!screen.contains("Node OS"), "--os was asked again:\n{screen}");
@@ -130,6 +141,35 @@ fn wizard_keeps_the_flags_given_and_asks_only_the_rest() {
     assert!(screen.contains("· int4 ·") && screen.contains("· linux · spot"), "{screen}");
     assert!(screen.contains("1  Standard_NC4as_T4_v3"), "{screen}");
     assert!(!screen.contains("2  Standard_"), "--max-price-per-hour 0.07 was dropped:\n{screen}");
+}
+
+/// For inference with a model the wizard asks the service level (users, per-user speed, first
+/// token; a bad answer is asked again) and answers with the serving figures for it.
+#[test]
+fn wizard_asks_the_service_level_for_inference() {
+    if !has_tmux() {
+        return;
+    }
+    let s = Session::start("wizard-serving", "recommend --top 2 --os linux", &[]);
+    s.wait_for("What will the GPUs run?");
+    s.keys(&["Enter"]);
+    s.wait_for("Model (alias");
+    s.keys(&["llama-3.1-8b", "Enter"]);
+    s.wait_for("Concurrent users");
+    s.keys(&["16", "Enter"]);
+    s.wait_for("Output tokens/s each user");
+    s.keys(&["30", "Enter"]);
+    s.wait_for("Longest time to first token");
+    s.keys(&["soon", "Enter"]);
+    s.wait_for("is not a latency");
+    s.keys(&["C-u", "2s", "Enter"]);
+    s.wait_for("spot");
+    s.keys(&["n"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    assert!(screen.contains("16 sequences in flight"), "{screen}");
+    assert!(screen.contains("≥ 30 tokens/s per user") && screen.contains("first token ≤ 2 s"), "{screen}");
+    assert!(screen.contains("TOK/S/USER") && screen.contains("TTFT") && screen.contains("$/M TOK"), "{screen}");
 }
 
 /// Ctrl-C in a selection prompt (which hides the cursor) exits 130 with the cursor shown.

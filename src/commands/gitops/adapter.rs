@@ -63,6 +63,7 @@ pub fn pick(catalog: &Catalog, place: &ClusterFacts, p: &PoolConfig, r: &Recomme
         None => None,
     };
     let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose()?;
+    let serving = r.serving().map_err(|(field, e)| format!("{field}: {e}"))?;
     let os = p.os.as_deref().and_then(|o| by_name(Os::ALL, Os::name, o));
     let need = WorkloadArgs {
         workload,
@@ -72,6 +73,16 @@ pub fn pick(catalog: &Catalog, place: &ClusterFacts, p: &PoolConfig, r: &Recomme
         gpu_model: r.gpu_model.clone(),
         max_price_per_hour: r.max_price_per_hour,
         max_price_per_month: r.max_price_per_month,
+        concurrency: r.concurrency,
+        input_tokens: r.input_tokens,
+        output_tokens: r.output_tokens,
+        min_tokens_per_second: r.min_tokens_per_second,
+        min_tokens_per_second_per_user: r.min_tokens_per_second_per_user,
+        max_ttft: serving.max_ttft,
+        kv_cache_precision: serving.kv_cache_precision,
+        tensor_parallel: r.tensor_parallel,
+        pipeline_parallel: r.pipeline_parallel,
+        rank_by: serving.rank_by,
         ..WorkloadArgs::default()
     };
     let gpu_driver = p.gpu_driver.as_deref().and_then(|d| by_name(GpuDriver::ALL, GpuDriver::name, d));

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::locate::{locate, parse_path};
 use crate::catalog::Catalog;
 use crate::catalog::KubeVersion;
-use crate::domain::{EvictionPolicy, GpuDriver, Os, OsDiskType};
+use crate::domain::{EvictionPolicy, GpuDriver, Os, OsDiskType, Precision, RankBy};
 use crate::plan::agent_pool::{check_cluster, check_pool_name, check_resource_group, PoolRequest, PoolSpec, SpecError};
 
 /// The only `apiVersion` this version reads.
@@ -185,6 +185,90 @@ pub struct RecommendConfig {
     pub max_price_per_hour: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_price_per_month: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_tokens_per_second: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_tokens_per_second_per_user: Option<f64>,
+    /// Longest time to first token: `2s`, `800ms`, or bare seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_ttft: Option<Latency>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_cache_precision: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tensor_parallel: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pipeline_parallel: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank_by: Option<String>,
+}
+
+/// A latency, written `2s`, `"800ms"` or a bare number of seconds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Latency {
+    Seconds(f64),
+    Text(String),
+}
+
+/// The serving fields of `recommend:` that are not plain numbers, parsed as their flags parse them.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ServingChoices {
+    pub max_ttft: Option<f64>,
+    pub kv_cache_precision: Option<Precision>,
+    pub rank_by: Option<RankBy>,
+}
+
+impl RecommendConfig {
+    /// The serving fields checked as `recommend`'s flags check them; an error names the field
+    /// (camelCase, under `recommend.`) and what is wrong.
+    pub fn serving(&self) -> Result<ServingChoices, (&'static str, String)> {
+        let positive = |field: &'static str, v: Option<f64>| match v {
+            Some(x) if !x.is_finite() || x <= 0.0 => {
+                Err((field, format!("{x} is not a positive rate; write 20, 2500")))
+            }
+            _ => Ok(()),
+        };
+        positive("minTokensPerSecond", self.min_tokens_per_second)?;
+        positive("minTokensPerSecondPerUser", self.min_tokens_per_second_per_user)?;
+        for (field, v) in [
+            ("concurrency", self.concurrency),
+            ("inputTokens", self.input_tokens),
+            ("outputTokens", self.output_tokens),
+            ("tensorParallel", self.tensor_parallel.map(u64::from)),
+            ("pipelineParallel", self.pipeline_parallel.map(u64::from)),
+        ] {
+            if v == Some(0) {
+                return Err((field, "must be at least 1".to_owned()));
+            }
+        }
+        let max_ttft = match &self.max_ttft {
+            None => None,
+            Some(Latency::Seconds(x)) => Some(crate::units::parse_latency(&x.to_string()).map_err(|e| ("maxTtft", e))?),
+            Some(Latency::Text(t)) => Some(crate::units::parse_latency(t).map_err(|e| ("maxTtft", e))?),
+        };
+        const KV: &[Precision] = &[Precision::Bf16, Precision::Fp16, Precision::Fp8];
+        let kv_cache_precision = match self.kv_cache_precision.as_deref() {
+            None => None,
+            Some(t) => Some(
+                by_name(KV, Precision::name, t.trim())
+                    .ok_or_else(|| ("kvCachePrecision", format!("{} is not bf16, fp16 or fp8", clip(t))))?,
+            ),
+        };
+        let rank_by = match self.rank_by.as_deref() {
+            None => None,
+            Some(t) => Some(
+                by_name(RankBy::ALL, RankBy::name, t.trim())
+                    .ok_or_else(|| ("rankBy", format!("{} is not price or cost-per-token", clip(t))))?,
+            ),
+        };
+        Ok(ServingChoices { max_ttft, kv_cache_precision, rank_by })
+    }
 }
 
 /// The NVIDIA GPU Operator.
@@ -526,6 +610,9 @@ fn check_values(src: &Source<'_>, p: &PoolConfig, at: &str) -> Result<(), Config
             None,
         ));
     }
+    if let Some(Err((field, message))) = p.recommend.as_ref().map(RecommendConfig::serving) {
+        return Err(src.error(&format!("{at}.recommend.{field}"), message, None));
+    }
     if let Some(x) = p.spot_max_price.filter(|x| x.is_nan()) {
         return Err(src.error(&format!("{at}.spotMaxPrice"), format!("{x} is not a price"), None));
     }
@@ -818,6 +905,40 @@ pools:
         let e = check(&text).expect_err("NaN price");
         assert_eq!(e.line, 6, "{e}");
         assert!(e.message.contains("maxPricePerHour") && e.message.contains("not a price"), "{e}");
+    }
+
+    #[test]
+    fn serving_fields_are_checked_as_their_flags_are() {
+        let with = |extra: &str| {
+            GOOD.replace(
+                "    vmSize: Standard_NC24ads_A100_v4\n",
+                &format!("    recommend:\n      model: llama-3.1-8b\n      {extra}\n"),
+            )
+        };
+        for (extra, field, says) in [
+            ("rankBy: fastest", "rankBy", "not price or cost-per-token"),
+            ("kvCachePrecision: int4", "kvCachePrecision", "not bf16, fp16 or fp8"),
+            ("concurrency: 0", "concurrency", "at least 1"),
+            ("tensorParallel: 0", "tensorParallel", "at least 1"),
+            ("minTokensPerSecondPerUser: -5", "minTokensPerSecondPerUser", "not a positive rate"),
+            ("maxTtft: 0s", "maxTtft", "not a latency"),
+        ] {
+            let e = check(&with(extra)).expect_err(extra);
+            assert!(e.message.starts_with(&format!("pools[0].recommend.{field}")), "{extra}: {e}");
+            assert!(e.message.contains(says), "{extra}: {e}");
+            assert_eq!(e.line, 8, "{extra}: {e}");
+        }
+        let r = RecommendConfig {
+            max_ttft: Some(Latency::Seconds(0.8)),
+            kv_cache_precision: Some("FP8".into()),
+            rank_by: Some("cost-per-token".into()),
+            ..RecommendConfig::default()
+        };
+        let s = r.serving().expect("valid");
+        assert_eq!(s.max_ttft, Some(0.8));
+        assert_eq!((s.kv_cache_precision, s.rank_by), (Some(Precision::Fp8), Some(RankBy::CostPerToken)));
+        let r = RecommendConfig { max_ttft: Some(Latency::Text("800ms".into())), ..r };
+        assert!((r.serving().expect("valid").max_ttft.expect("ttft") - 0.8).abs() < 1e-9);
     }
 
     #[test]
