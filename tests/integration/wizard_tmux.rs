@@ -342,3 +342,25 @@ fn put_gpu_pool(arm: &FakeArm) {
         "provisioningState": "Succeeded"}});
     arm.put_pool("c1", "gpu", body);
 }
+
+/// Ctrl-C at `apply`'s confirmation exits 130, as at create-pool's, and writes nothing.
+#[test]
+fn ctrl_c_at_the_apply_question_exits_130_and_writes_nothing() {
+    if !has_tmux() {
+        return;
+    }
+    let arm = FakeArm::start();
+    let dir = crate::support::temp_dir("apply-ctrl-c");
+    let file = dir.join("gpu.yaml");
+    let text = "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n    vmSize: Standard_NC4as_T4_v3\n    count: 1\n";
+    std::fs::write(&file, text).expect("write the file");
+    let s = arm_session(&arm, "apply-ctrl-c", &format!("apply -f {}", file.display()));
+    s.wait_for("Apply these changes to cluster c1?");
+    s.wait_cursor_hidden();
+    s.keys(&["C-c"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=130"), "{screen}");
+    assert!(s.cursor_shown(), "the cursor is still hidden after Ctrl-C:\n{screen}");
+    let writes: Vec<_> = arm.calls().into_iter().filter(|(m, _)| m != "GET").collect();
+    assert!(writes.is_empty(), "{writes:?}");
+}
