@@ -58,6 +58,10 @@ pub enum Error {
     /// Reading or writing a named file failed (exit 1).
     #[error("{}: cannot {action}: {source}", path.display())]
     Io { path: std::path::PathBuf, action: &'static str, source: std::io::Error },
+    /// The operating system refused a resource the tool needs (threads, file descriptors, the
+    /// async runtime): exit 1, like an I/O failure; not a bug and not a usage error.
+    #[error("the system refused {what}: {source}")]
+    System { what: &'static str, source: std::io::Error },
     /// A bug in aksgpu, not in the input or in Azure (exit 70, sysexits `EX_SOFTWARE`).
     #[error("internal error: {message}")]
     Internal { message: String },
@@ -87,9 +91,12 @@ impl Error {
         match self {
             Error::Usage { .. } | Error::Catalog(_) => exit::USAGE,
             Error::Denied { .. } => exit::AUTH,
-            Error::NoFit { .. } | Error::Refused { .. } | Error::Output(_) | Error::Io { .. } | Error::NotConfirmed => {
-                exit::FAILED
-            }
+            Error::NoFit { .. }
+            | Error::Refused { .. }
+            | Error::Output(_)
+            | Error::Io { .. }
+            | Error::System { .. }
+            | Error::NotConfirmed => exit::FAILED,
             Error::Differences { .. } => exit::FAILED,
             Error::Internal { .. } => exit::SOFTWARE,
             Error::Arm(e) => arm_exit_code(e),
@@ -106,6 +113,10 @@ impl Error {
             | Error::Denied { hint, .. }
             | Error::Differences { hint, .. } => hint.iter().cloned().collect(),
             Error::Internal { .. } => vec![REPORT.to_owned()],
+            Error::System { .. } => {
+                vec!["the process ran out of a system resource: check `ulimit -n` (open files) and `ulimit -u`"
+                    .to_owned()]
+            }
             Error::Catalog(CatalogError::Parse { .. } | CatalogError::Invalid { .. }) => {
                 vec!["fix the file, or drop --catalog / AKSGPU_CATALOG to use the bundled catalog".to_owned()]
             }
@@ -120,6 +131,14 @@ impl Error {
     pub fn hint(&self) -> Option<String> {
         self.hints().into_iter().next()
     }
+}
+
+/// The single-threaded async runtime every command that talks to a server uses.
+pub fn runtime() -> Result<tokio::runtime::Runtime, Error> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|source| Error::System { what: "the async runtime", source })
 }
 
 /// What an internal error asks for.

@@ -83,7 +83,7 @@ pub fn default_interval(n: u32) -> Duration {
     FIRST_INTERVAL.saturating_mul(1u32 << n.min(8)).min(MAX_INTERVAL)
 }
 
-/// How many polls the default pacing makes over `total` (for the README's numbers).
+/// How many polls the default pacing makes over `total` (for the figures in docs/reliability.md).
 pub fn polls_over(total: Duration) -> u32 {
     let (mut t, mut n) = (Duration::ZERO, 0);
     while t < total {

@@ -13,10 +13,7 @@ use crate::error::Error;
 /// `aksgpu auth status`
 pub fn status(ctx: &Ctx, a: &AuthStatusArgs) -> anyhow::Result<()> {
     let az = azure::connect(&a.arm)?;
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
+    let rt = crate::error::runtime()?;
     let token = rt.block_on(async {
         let cache = az
             .client

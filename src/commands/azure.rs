@@ -227,10 +227,7 @@ pub fn run_interruptible_abort<T>(
     abort: Option<&ArmClient>,
     fut: impl Future<Output = Result<T, Error>>,
 ) -> Result<T, Error> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::internal(format!("cannot start the async runtime: {e}")))?;
+    let rt = crate::error::runtime()?;
     rt.block_on(async {
         tokio::select! {
             r = fut => r,

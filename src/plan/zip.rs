@@ -246,10 +246,17 @@ mod tests {
         assert_eq!(zip.len(), expected_len);
     }
 
+    /// The archive depends on the files only: the local header carries the CRC-32 that zlib
+    /// computes for the same bytes (`zlib.crc32(b"a: 1\n")` = 0xe3231969; the check value of
+    /// "123456789" is 0xcbf43926, CRC-32/ISO-HDLC), and the fixed DOS time and date.
     #[test]
-    fn output_is_deterministic() {
-        let files: [(&str, &[u8]); 1] = [("values.yaml", b"a: 1\n")];
-        assert_eq!(stored(&files), stored(&files));
+    fn header_holds_zlibs_crc_and_no_clock() {
+        let zip = stored(&[("values.yaml", b"a: 1\n")]);
+        assert_eq!(u32_at(&zip, 0), 0x0403_4b50, "local file header signature");
+        assert_eq!(u32_at(&zip, 14), 0xe323_1969, "CRC-32 of the data");
+        assert_eq!((u16_at(&zip, 10), u16_at(&zip, 12)), (DOS_TIME, DOS_DATE));
+        let check = stored(&[("c", b"123456789")]);
+        assert_eq!(u32_at(&check, 14), 0xcbf4_3926, "the CRC-32 check value");
     }
 
     #[test]

@@ -5,7 +5,16 @@
 //! approve: stop and say so), then re-register the resource provider and poll its
 //! `registrationState`, which is what makes the flag take effect. A register POST whose
 //! answer was lost is never resent: the feature's (or provider's) state is read instead.
+//!
+//! A run stopped (Ctrl-C, `--timeout`) while the feature is still `Registering` leaves the
+//! provider `Registered` but not refreshed, and Azure's feature resource carries only
+//! `properties.state`: nothing Azure returns tells a later run that the refresh is owed. So a
+//! marker file (`provider-refresh/{subscription}--{namespace}` in the cache directory) is
+//! written before the register POST is sent and removed only once the provider's
+//! re-registration is confirmed; a run that finds the feature `Registered` and the marker
+//! present re-registers the provider.
 
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -85,9 +94,12 @@ pub async fn register(
         None => return Ok(Outcome::NotFound),
         Some(s) if s.eq_ignore_ascii_case("Registered") => {
             // A run stopped (Ctrl-C, --timeout) before the provider was refreshed left the
-            // feature Registered: the provider's own state decides whether to refresh it.
+            // feature Registered: the provider's own state, or the marker that run left,
+            // decides whether to refresh it.
+            let owed = refresh_owed(sub, namespace);
             match provider_state(client, sub, namespace).await? {
                 Some(p) if !p.eq_ignore_ascii_case("Registered") => {}
+                _ if owed => progress(&format!("an earlier registration stopped before {namespace} was re-registered")),
                 _ => return Ok(Outcome::AlreadyRegistered),
             }
             return refresh_provider(client, sub, namespace, deadline, progress, started, timed_out).await;
@@ -96,10 +108,17 @@ pub async fn register(
         Some(_) => {}
     }
     progress(&format!("registering {name}"));
+    // Recorded before the POST: once it is sent, the provider's refresh is owed until confirmed.
+    let marked = owe_refresh(sub, namespace, progress);
     let resource = feature_url(sub, namespace, name);
     let mut current =
         match send_write(client, &Req::post(register_url(sub, namespace, name)), started, &resource, &resume).await? {
-            Sent::Answer(resp) if resp.status == 404 => return Ok(Outcome::NotFound),
+            Sent::Answer(resp) if resp.status == 404 => {
+                if marked {
+                    refresh_paid(sub, namespace, progress);
+                }
+                return Ok(Outcome::NotFound);
+            }
             Sent::Answer(resp) => state_of(&resp.require_ok()?.value()?),
             Sent::Lost(lost) => {
                 // Read the feature's state: Registering, Registered or Pending means the POST took.
@@ -169,6 +188,7 @@ async fn refresh_provider(
         };
         let s = v.get("registrationState").and_then(Value::as_str).unwrap_or("Unknown").to_owned();
         if s.eq_ignore_ascii_case("Registered") {
+            refresh_paid(sub, namespace, progress);
             return Ok(Outcome::Registered { provider_state: s });
         }
         if Instant::now() >= deadline {
@@ -199,5 +219,60 @@ async fn read_back(
             message: format!("{lost}; reading it back failed: {e}"),
             resume: resume.to_owned(),
         }),
+    }
+}
+
+/// The marker saying a feature registration was sent for `sub` and the `namespace` provider
+/// is still owed its re-registration; `None` without a cache directory.
+pub fn refresh_marker(sub: &str, namespace: &str) -> Option<PathBuf> {
+    let safe = |s: &str| -> String {
+        s.chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c.to_ascii_lowercase() } else { '_' })
+            .collect()
+    };
+    crate::pricing::cache_dir().map(|d| d.join("provider-refresh").join(format!("{}--{}", safe(sub), safe(namespace))))
+}
+
+/// Whether an earlier registration left the provider's re-registration owed (a regular file
+/// at the marker's path; a symlink planted there is not one).
+pub fn refresh_owed(sub: &str, namespace: &str) -> bool {
+    refresh_marker(sub, namespace).and_then(|p| std::fs::symlink_metadata(p).ok()).is_some_and(|m| m.is_file())
+}
+
+/// Record that the provider's re-registration is owed (temporary file + rename). Returns
+/// whether this call created the marker. A marker that cannot be written is said, not fatal:
+/// only a run stopped before the refresh needs it.
+fn owe_refresh(sub: &str, namespace: &str, progress: &(dyn Fn(&str) + Sync)) -> bool {
+    let Some(path) = refresh_marker(sub, namespace) else {
+        progress(&format!("warning: no cache directory to note that {namespace} is owed a re-registration"));
+        return false;
+    };
+    if refresh_owed(sub, namespace) {
+        return false;
+    }
+    let body = serde_json::json!({"subscription": sub, "namespace": namespace, "owed": "provider re-registration"});
+    match crate::pricing::write_atomic(&path, body.to_string().as_bytes(), ".provider-refresh.") {
+        Ok(()) => true,
+        Err(e) => {
+            progress(&format!(
+                "warning: cannot write {} ({e}); if this run is stopped before {namespace} is re-registered, run `az provider register --namespace {namespace}`",
+                path.display()
+            ));
+            false
+        }
+    }
+}
+
+/// The provider's re-registration is confirmed: remove the marker.
+fn refresh_paid(sub: &str, namespace: &str, progress: &(dyn Fn(&str) + Sync)) {
+    let Some(path) = refresh_marker(sub, namespace) else { return };
+    match std::fs::remove_file(&path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            progress(&format!(
+                "warning: cannot remove {} ({e}); a later run re-registers {namespace} once more",
+                path.display()
+            ));
+        }
+        _ => {}
     }
 }

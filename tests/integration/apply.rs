@@ -616,6 +616,222 @@ fn a_registered_feature_with_an_unrefreshed_provider_is_refreshed() {
     assert_eq!(cmd(&arm, "diff", &file, &[]).code, 0);
 }
 
+/// `--timeout` bounds reading `-f`: a FIFO with no writer is refused at once, naming the path,
+/// and a stdin (`-f -`) whose writer never finishes stops at the timeout (naming stdin and the
+/// timeout); more than 4 MiB on stdin is refused. The test bounds its own runtime.
+#[cfg(unix)]
+#[test]
+fn reading_the_file_never_outlasts_the_timeout() {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-read-timeout");
+    let fifo = dir.join("no-writer.yaml");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let started = Instant::now();
+    let r = cmd(&arm, "diff", &fifo, &["--timeout", "1s"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains(fifo.to_str().expect("utf-8 path")), "{}", r.stderr);
+    assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
+
+    // stdin: `bytes` (or nothing, with the pipe held open); the child is killed after 20 s.
+    let run_stdin = |bytes: Option<Vec<u8>>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
+        c.args(["diff", "-f", "-", "--timeout", "1s"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("AZURE_") || k.starts_with("AKSGPU_")) {
+            c.env_remove(k);
+        }
+        for (k, v) in crate::support::arm_env(&arm.base) {
+            c.env(k, v);
+        }
+        let mut child = c.spawn().expect("spawn");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let writer = std::thread::spawn(move || {
+            if let Some(b) = bytes {
+                let _ = stdin.write_all(&b);
+                drop(stdin);
+            } else {
+                std::thread::sleep(Duration::from_secs(30));
+                drop(stdin);
+            }
+        });
+        let start = Instant::now();
+        while child.try_wait().expect("try_wait").is_none() {
+            if start.elapsed() > Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("aksgpu still reading stdin after 20 s");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let out = child.wait_with_output().expect("wait");
+        drop(writer);
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned(), start.elapsed())
+    };
+    let (code, stderr, took) = run_stdin(None);
+    assert_eq!(code, Some(2), "diff exits 2 on any error, as kubectl diff does: {stderr}");
+    assert!(stderr.contains("<stdin>") && stderr.contains("--timeout"), "{stderr}");
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    let (code, stderr, _) = run_stdin(Some(vec![b'#'; 5 << 20]));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("-f -: larger than 4 MiB") && stderr.len() < 2000, "{stderr}");
+    assert!(arm.calls().is_empty(), "{:?}", arm.calls());
+}
+
+/// A pool with an operation running in Azure is never "no change": `diff` says `wait` (exit
+/// 1); `apply` waits for a Creating pool and then finds it as in the file (no PUT), and waits
+/// until a Deleting pool is gone, then creates it (one PUT).
+#[test]
+fn pools_creating_or_deleting_in_azure_are_waited_for() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-busy-pools");
+    let file = write(&dir, "gpu.yaml", ONE_POOL);
+    assert_eq!(apply(&arm, &file).code, 0);
+    let key = crate::fake_arm::pool_path("c1", "gpu").to_ascii_lowercase();
+    arm.with(|s| {
+        if let Some(p) = s.pools.get_mut(&key) {
+            p["properties"]["provisioningState"] = json!("Creating");
+        }
+    });
+    arm.script_pool("c1", "gpu", &["Creating", "Creating", "Succeeded"]);
+    let d = cmd(&arm, "diff", &file, &["-o", "json"]);
+    assert_eq!(d.code, 1, "{}{}", d.stdout, d.stderr);
+    assert_eq!(actions(&d), [("gpu".to_owned(), "wait".to_owned())], "{}", d.stdout);
+    assert!(d.json()["changes"][0]["detail"].as_str().unwrap_or("").starts_with("Creating in Azure"), "{}", d.stdout);
+    let r = apply(&arm, &file);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(results(&r), [("gpu".to_owned(), "unchanged".to_owned())], "{}", r.stdout);
+    assert_eq!(arm.count("PUT", "agentPools/gpu"), 1, "only the first apply's PUT: {:?}", writes(&arm));
+
+    let arm = FakeArm::start();
+    assert_eq!(apply(&arm, &file).code, 0);
+    arm.deleting_pool("c1", "gpu", 3);
+    let d = cmd(&arm, "diff", &file, &["-o", "json"]);
+    assert_eq!(d.code, 1, "{}{}", d.stdout, d.stderr);
+    assert_eq!(actions(&d), [("gpu".to_owned(), "wait".to_owned())], "{}", d.stdout);
+    assert!(d.json()["changes"][0]["detail"].as_str().unwrap_or("").starts_with("Deleting in Azure"), "{}", d.stdout);
+    let r = apply(&arm, &file);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(results(&r)[0].1, "done", "{}", r.stdout);
+    assert_eq!(arm.count("PUT", "agentPools/gpu"), 2, "created again once it was gone: {:?}", writes(&arm));
+    assert_eq!(arm.count("DELETE", "/"), 0, "nothing is deleted by apply");
+}
+
+/// A run stopped by `--timeout` while the feature is still Registering: Azure then shows the
+/// feature Registered and the provider Registered (never refreshed), and only the marker the
+/// stopped run left says the refresh is owed. The rerun re-registers the provider exactly
+/// once; later runs (apply, register-feature) send nothing.
+#[test]
+fn a_registration_stopped_while_registering_refreshes_the_provider_on_rerun() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        s.features.insert(
+            "windowsgpupreview".into(),
+            json!({"name": "Microsoft.ContainerService/WindowsGPUPreview", "properties": {"state": "NotRegistered"}}),
+        );
+        s.feature_scripts.insert("windowsgpupreview".into(), vec!["Registering".into()]);
+        s.provider_states = vec!["Registered".into()];
+    });
+    let dir = temp_dir("apply-provider-owed");
+    let cache = dir.join("cache");
+    let cache_s = cache.to_str().expect("utf-8 path");
+    let file = write(&dir, "f.yaml", "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\nfeatures: [WindowsGPUPreview]\n");
+    let f = file.to_str().expect("utf-8 path");
+    let run = |args: &[&str]| aksgpu_arm(&arm.base, args, &[("AKSGPU_CACHE_DIR", cache_s)]);
+    let provider_posts = || arm.count("POST", "providers/Microsoft.ContainerService/register");
+
+    let stopped = run(&["apply", "-f", f, "--yes", "--timeout", "2s"]);
+    assert_eq!(stopped.code, 4, "{}", stopped.stderr);
+    assert_eq!(arm.count("POST", "features/WindowsGPUPreview/register"), 1);
+    assert_eq!(provider_posts(), 0, "stopped while the feature was Registering");
+
+    // Azure finishes the registration on its own; the provider never was refreshed.
+    arm.with(|s| {
+        if let Some(f) = s.features.get_mut("windowsgpupreview") {
+            f["properties"]["state"] = json!("Registered");
+        }
+    });
+    let d = run(&["diff", "-f", f, "-o", "json"]);
+    assert_eq!(d.code, 1, "{}{}", d.stdout, d.stderr);
+    assert!(d.json()["changes"][0]["detail"].as_str().unwrap_or("").contains("stopped before"), "{}", d.stdout);
+
+    let r = run(&["apply", "-f", f, "--yes", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(provider_posts(), 1, "{:?}", arm.calls());
+    assert_eq!(arm.count("POST", "features/WindowsGPUPreview/register"), 1, "the feature is never registered again");
+
+    let again = run(&["apply", "-f", f, "--yes", "-o", "json"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let by_hand = run(&["register-feature", "--yes", "WindowsGPUPreview"]);
+    assert_eq!(by_hand.code, 0, "{}", by_hand.stderr);
+    assert_eq!(provider_posts(), 1, "the refresh was confirmed: {:?}", arm.calls());
+    assert_eq!(run(&["diff", "-f", f]).code, 0);
+}
+
+/// The same after Ctrl-C while the feature is Registering: the rerun refreshes the provider
+/// once, and the run after it sends nothing.
+#[test]
+fn ctrl_c_while_the_feature_is_registering_leaves_the_provider_refresh_owed() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        s.features.insert(
+            "windowsgpupreview".into(),
+            json!({"name": "Microsoft.ContainerService/WindowsGPUPreview", "properties": {"state": "NotRegistered"}}),
+        );
+        s.feature_scripts.insert("windowsgpupreview".into(), vec!["Registering".into()]);
+        s.provider_states = vec!["Registered".into()];
+    });
+    let dir = temp_dir("apply-provider-ctrl-c");
+    let cache = dir.join("cache");
+    let file = write(&dir, "f.yaml", "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\nfeatures: [WindowsGPUPreview]\n");
+    let f = file.to_str().expect("utf-8 path");
+    let mut c = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
+    c.args(["apply", "-f", f, "--yes"]).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("AZURE_") || k.starts_with("AKSGPU_")) {
+        c.env_remove(k);
+    }
+    for (k, v) in crate::support::arm_env(&arm.base) {
+        c.env(k, v);
+    }
+    c.env("AKSGPU_CACHE_DIR", &cache);
+    let child = c.spawn().expect("spawn");
+    let start = Instant::now();
+    // The register POST was sent and the feature has been polled at least twice since.
+    while arm.count("POST", "features/WindowsGPUPreview/register") == 0
+        || arm.count("GET", "features/WindowsGPUPreview?") < 3
+    {
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = Command::new("kill").args(["-KILL", &child.id().to_string()]).status();
+            panic!("never saw the feature polled: {:?}", arm.calls());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill").success());
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(arm.count("POST", "providers/Microsoft.ContainerService/register"), 0);
+
+    arm.with(|s| {
+        if let Some(f) = s.features.get_mut("windowsgpupreview") {
+            f["properties"]["state"] = json!("Registered");
+        }
+    });
+    let cache_s = cache.to_str().expect("utf-8 path");
+    let run = || aksgpu_arm(&arm.base, &["apply", "-f", f, "--yes", "-o", "json"], &[("AKSGPU_CACHE_DIR", cache_s)]);
+    let r = run();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(arm.count("POST", "providers/Microsoft.ContainerService/register"), 1, "{:?}", arm.calls());
+    let again = run();
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(arm.count("POST", "providers/Microsoft.ContainerService/register"), 1, "{:?}", arm.calls());
+    assert_eq!(arm.count("POST", "features/WindowsGPUPreview/register"), 1);
+}
+
 /// Ctrl-C while create-pool's preflight reads are running: nothing was sent, and the message
 /// says so.
 #[test]

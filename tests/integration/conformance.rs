@@ -1,8 +1,7 @@
-//! Conformance with Microsoft's own OpenAPI spec and examples (../shared/arm): every request
-//! body the tool builds validates against the AgentPool schema of
-//! `aks/2026-10-01/managedClusters.json`, and the GPU examples round-trip through the
-//! client's types without losing GPU fields. Under CI=true a missing spec directory fails the
-//! tests (`AKSGPU_SHARED_ARM` points elsewhere, e.g. from a git worktree).
+//! Conformance with Microsoft's own OpenAPI spec and examples (vendored in `tests/specs/arm`,
+//! see its SOURCES.md): every request body the tool builds validates against the AgentPool
+//! schema of `aks/2026-10-01/managedClusters.json`, and the GPU examples round-trip through
+//! the client's types without losing GPU fields. A fresh clone runs them all.
 
 use std::path::PathBuf;
 
@@ -14,15 +13,6 @@ use aksgpu::recommend::Os;
 
 /// The AKS spec the request bodies are checked against, below the specs directory.
 const MANAGED_CLUSTERS: &str = "aks/2026-10-01/managedClusters.json";
-
-/// Microsoft's specs: `AKSGPU_SHARED_ARM`, else `../shared/arm` next to the checkout.
-fn shared() -> Option<PathBuf> {
-    let dir = std::env::var_os("AKSGPU_SHARED_ARM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/arm"));
-    let present = dir.join(MANAGED_CLUSTERS).is_file();
-    crate::support::require(&format!("{} (Microsoft's AKS OpenAPI spec)", dir.display()), present).then_some(dir)
-}
 
 /// The specs vendored in this repository (`tests/specs/arm`, see its SOURCES.md): always there.
 fn vendored(rel: &str) -> PathBuf {
@@ -239,8 +229,7 @@ fn gpu_examples_carry_the_fields_the_tool_reads() {
     // The executor reads pools as JSON at fixed pointers (operator.rs: vmSize, osType,
     // gpuProfile.driver; preflight and diff: gpuInstanceProfile, scaleSetPriority, osSKU). The
     // service's own examples must have them there.
-    let Some(dir) = shared() else { return };
-    let examples = dir.join("aks/2026-08-01/examples");
+    let examples = vendored("aks/2026-08-01/examples/AgentPoolsGet.json").with_file_name("");
     let mut seen = 0;
     for name in [
         "AgentPoolsCreate_GPUMIG.json",
@@ -278,11 +267,10 @@ fn gpu_examples_carry_the_fields_the_tool_reads() {
 /// and nothing the 2026-10-01 schema does not know.
 #[test]
 fn bodies_built_from_gets_validate() {
-    let Some(dir) = shared() else { return };
-    let doc = load(&dir.join(MANAGED_CLUSTERS));
+    let doc = load(&vendored(MANAGED_CLUSTERS));
     let v = Validator::of(&doc);
     let defs = v.defs;
-    let examples = dir.join("aks/2026-08-01/examples");
+    let examples = vendored("aks/2026-08-01/examples/ManagedClustersGet.json").with_file_name("");
     let cluster = load(&examples.join("ManagedClustersGet.json"))["responses"]["200"]["body"].clone();
     assert!(cluster.is_object());
     // The GET itself is full of read-only fields, so the checks below are not vacuous.

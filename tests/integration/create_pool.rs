@@ -294,7 +294,7 @@ fn t15_connection_resets_while_polling() {
     no_delete(&arm);
 }
 
-/// The README promises three polls in a row may lose the connection. Each poll is a GET
+/// docs/reliability.md promises three polls in a row may lose the connection. Each poll is a GET
 /// with the client's own 3 retries, so one lost poll is 4 resets: 12 resets in a row (3 lost
 /// polls) are survived, 16 (the 4th lost poll) end with exit 4 and the resume command.
 #[test]

@@ -528,3 +528,22 @@ fn timeouts_name_the_real_wait() {
     assert!(!r.stderr.contains("after 0 ms"), "{}", r.stderr);
     assert_eq!(arm.count("POST", "/register"), 1);
 }
+
+/// The system refusing a resource (here: open files, so the async runtime cannot start) is an
+/// operational failure: exit 1 with a `ulimit` hint, never 70 ("a bug") or 2 ("bad input").
+#[test]
+fn a_refused_system_resource_exits_1_with_a_hint() {
+    let bin = env!("CARGO_BIN_EXE_aksgpu");
+    let out = std::process::Command::new("sh")
+        .args(["-c", &format!("ulimit -n 5; exec {bin} auth status")])
+        .env_remove("CI")
+        .output()
+        .expect("run sh");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("Too many open files") && stderr.contains("hint: ") && stderr.contains("ulimit -n"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("bug"), "{stderr}");
+}

@@ -3,6 +3,7 @@
 #![allow(clippy::print_stderr)]
 
 mod apply;
+mod architecture;
 mod capacity;
 mod catalog_cli;
 mod ci_prerequisites;

@@ -74,6 +74,12 @@ pub fn aksgpu_with(args: &[&str], env: &[(&str, &str)]) -> Run {
         }
     }
     cmd.env("HOME", "/nonexistent-aksgpu-home");
+    // A cache directory of its own (created only if the run writes to it): what one run
+    // leaves there (a price cache, a provider-refresh marker) never reaches another test.
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let own = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cache-{}-{n}", std::process::id()));
+    cmd.env("AKSGPU_CACHE_DIR", own);
     for (k, v) in env {
         cmd.env(k, v);
     }

@@ -9,8 +9,10 @@ use std::time::{Duration, Instant};
 
 use crate::fake_arm::{cluster_path, FakeArm};
 
-fn tmux(args: &[&str]) -> String {
-    let out = Command::new("tmux").args(args).output().expect("run tmux");
+/// tmux on the session's own server (`-L NAME`): tests start sessions in parallel, and two
+/// `new-session` calls racing to start one shared server make one of them fail.
+fn tmux(socket: &str, args: &[&str]) -> String {
+    let out = Command::new("tmux").args(["-L", socket]).args(args).output().expect("run tmux");
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -33,7 +35,7 @@ impl Session {
             vars.join(" ")
         );
         let status = Command::new("tmux")
-            .args(["new-session", "-d", "-s", &name, "-x", "160", "-y", "60", &cmd])
+            .args(["-L", &name, "new-session", "-d", "-s", &name, "-x", "160", "-y", "60", &cmd])
             .status()
             .expect("start tmux");
         assert!(status.success());
@@ -43,13 +45,13 @@ impl Session {
     fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", &self.0];
         args.extend_from_slice(keys);
-        tmux(&args);
+        tmux(&self.0, &args);
     }
 
     fn wait_for(&self, text: &str) -> String {
         let start = Instant::now();
         loop {
-            let screen = tmux(&["capture-pane", "-p", "-t", &self.0]);
+            let screen = tmux(&self.0, &["capture-pane", "-p", "-t", &self.0]);
             if screen.contains(text) {
                 return screen;
             }
@@ -59,7 +61,7 @@ impl Session {
     }
 
     fn cursor_shown(&self) -> bool {
-        tmux(&["display-message", "-p", "-t", &self.0, "#{cursor_flag}"]).trim() == "1"
+        tmux(&self.0, &["display-message", "-p", "-t", &self.0, "#{cursor_flag}"]).trim() == "1"
     }
 
     /// Wait until the prompt has hidden the cursor (dialoguer draws the question first).
@@ -77,7 +79,7 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        tmux(&["kill-session", "-t", &self.0]);
+        tmux(&self.0, &["kill-server"]);
     }
 }
 
@@ -339,4 +341,26 @@ fn put_gpu_pool(arm: &FakeArm) {
         "vmSize": "Standard_NC24ads_A100_v4", "count": 3, "mode": "User", "nodeTaints": ["sku=gpu:NoSchedule"],
         "provisioningState": "Succeeded"}});
     arm.put_pool("c1", "gpu", body);
+}
+
+/// Ctrl-C at `apply`'s confirmation exits 130, as at create-pool's, and writes nothing.
+#[test]
+fn ctrl_c_at_the_apply_question_exits_130_and_writes_nothing() {
+    if !has_tmux() {
+        return;
+    }
+    let arm = FakeArm::start();
+    let dir = crate::support::temp_dir("apply-ctrl-c");
+    let file = dir.join("gpu.yaml");
+    let text = "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n    vmSize: Standard_NC4as_T4_v3\n    count: 1\n";
+    std::fs::write(&file, text).expect("write the file");
+    let s = arm_session(&arm, "apply-ctrl-c", &format!("apply -f {}", file.display()));
+    s.wait_for("Apply these changes to cluster c1?");
+    s.wait_cursor_hidden();
+    s.keys(&["C-c"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=130"), "{screen}");
+    assert!(s.cursor_shown(), "the cursor is still hidden after Ctrl-C:\n{screen}");
+    let writes: Vec<_> = arm.calls().into_iter().filter(|(m, _)| m != "GET").collect();
+    assert!(writes.is_empty(), "{writes:?}");
 }

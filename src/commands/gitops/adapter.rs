@@ -144,7 +144,8 @@ pub async fn read_live(client: &ArmClient, d: &Desired) -> Result<Live, Error> {
         provider
     );
     let (cluster, pools) = cp?;
-    Ok(Live { cluster, pools, features: f?, provider: provider?, ..Live::default() })
+    let provider_owed = !names.is_empty() && features::refresh_owed(&d.subscription, features::NAMESPACE);
+    Ok(Live { cluster, pools, features: f?, provider: provider?, provider_owed, ..Live::default() })
 }
 
 /// The live pools plus the pools the file would create (what the operator will serve).

@@ -139,7 +139,9 @@ async fn pool(run: &Run<'_>, live: &Live, c: &Change, progress: &Progress) -> Re
                 OpsOutcome::Done(_) | OpsOutcome::DryRun(_) => Ok(Row::of(c, "done", format!("scaled: {}", c.detail))),
             }
         }
-        (Action::Create, _) => {
+        // Create, or wait for the pool's running operation (create-pool's preflight waits for
+        // it, reads again, and then finds the pool as in the file, to create, or refused).
+        (Action::Create | Action::Wait, _) => {
             let location = crate::plan::preflight::location(&live.cluster);
             let fallbacks = l.desired.fallbacks.get(&spec.name).map_or(&[][..], Vec::as_slice);
             let out = adapter::create_pool(

@@ -55,9 +55,14 @@ pub struct Input {
 pub fn inputs(path: &Path, timeout: std::time::Duration) -> Result<Vec<Input>, Error> {
     let read = |p: &Path| read_file(p, timeout).map(|text| Input { name: p.display().to_string(), text });
     if path.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin().lock(), &mut text)
-            .map_err(|e| Error::usage(format!("-f -: cannot read stdin: {e}"), None))?;
+        // Bounded as a file is: at most MAX_FILE bytes, within --timeout (a pipe whose writer
+        // never finishes cannot hang the command).
+        let read = || -> std::io::Result<Vec<u8>> {
+            let mut buf = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::Read::take(std::io::stdin(), MAX_FILE + 1), &mut buf)?;
+            Ok(buf)
+        };
+        let text = bounded_read(Path::new("<stdin>"), "-f -", timeout, read)?;
         return Ok(vec![Input { name: "<stdin>".to_owned(), text }]);
     }
     if !path.is_dir() {
@@ -173,18 +178,29 @@ fn read_file(path: &Path, timeout: std::time::Duration) -> Result<String, Error>
     if meta.len() > MAX_FILE {
         return Err(too_big());
     }
-    let (tx, rx) = std::sync::mpsc::channel();
     let owned = path.to_owned();
+    let read = move || -> std::io::Result<Vec<u8>> {
+        let f = std::fs::File::open(&owned)?;
+        if !f.metadata()?.is_file() {
+            return Err(std::io::Error::other("not a regular file"));
+        }
+        let mut buf = Vec::new();
+        f.take(MAX_FILE + 1).read_to_end(&mut buf)?;
+        Ok(buf)
+    };
+    bounded_read(path, &format!("-f {shown}"), timeout, read)
+}
+
+/// Run `read` on its own thread and wait at most `timeout` for it; the text it read, at most
+/// [`MAX_FILE`] bytes of UTF-8. `flag` names the input in errors (`-f path`, `-f -`).
+fn bounded_read(
+    path: &Path,
+    flag: &str,
+    timeout: std::time::Duration,
+    read: impl FnOnce() -> std::io::Result<Vec<u8>> + Send + 'static,
+) -> Result<String, Error> {
+    let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let read = || -> std::io::Result<Vec<u8>> {
-            let f = std::fs::File::open(&owned)?;
-            if !f.metadata()?.is_file() {
-                return Err(std::io::Error::other("not a regular file"));
-            }
-            let mut buf = Vec::new();
-            f.take(MAX_FILE + 1).read_to_end(&mut buf)?;
-            Ok(buf)
-        };
         let _ = tx.send(read());
     });
     let bytes = match rx.recv_timeout(timeout) {
@@ -196,10 +212,13 @@ fn read_file(path: &Path, timeout: std::time::Duration) -> Result<String, Error>
         }
     };
     if bytes.len() as u64 > MAX_FILE {
-        return Err(too_big());
+        return Err(Error::usage(
+            format!("{flag}: larger than {} MiB; a GpuConfig file is far smaller", MAX_FILE >> 20),
+            Some("check that -f names the GpuConfig file".into()),
+        ));
     }
     String::from_utf8(bytes)
-        .map_err(|e| Error::usage(format!("-f {shown}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to()), None))
+        .map_err(|e| Error::usage(format!("{flag}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to()), None))
 }
 
 fn connect(
@@ -425,7 +444,10 @@ fn dry_run_plan(l: &Loaded) -> Result<DryRunPlan, Error> {
     let d = &l.desired;
     let mut plan = Plan::default();
     let location = crate::plan::preflight::location(&live.cluster);
-    for c in changes.iter().filter(|c| matches!(c.action, Action::Create | Action::Scale | Action::NotChecked)) {
+    for c in changes
+        .iter()
+        .filter(|c| matches!(c.action, Action::Create | Action::Scale | Action::NotChecked | Action::Wait))
+    {
         match c.kind {
             "feature" => plan.steps.extend(adapter::feature_plan(d, &c.name).steps),
             "pool" => {

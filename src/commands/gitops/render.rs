@@ -20,7 +20,9 @@ pub fn summary(changes: &[Change]) -> String {
         n(Action::NoChange),
         n(Action::Refused)
     );
-    for (a, word) in [(Action::Failed, "failed in Azure"), (Action::NotChecked, "not checked")] {
+    for (a, word) in
+        [(Action::Wait, "to wait for"), (Action::Failed, "failed in Azure"), (Action::NotChecked, "not checked")]
+    {
         if n(a) > 0 {
             out.push_str(&format!(", {} {word}", n(a)));
         }

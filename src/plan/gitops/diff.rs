@@ -24,6 +24,9 @@ pub struct Live {
     pub features: Vec<Option<String>>,
     /// The resource provider's `registrationState`, read when the file names features.
     pub provider: Option<String>,
+    /// An earlier run sent a feature registration and stopped before the provider's
+    /// re-registration was confirmed (the marker it left says so; Azure's state cannot).
+    pub provider_owed: bool,
     /// The GPU Operator release, when the file installs it (`None`: not read).
     pub operator: Option<State>,
     /// How the operator would be installed, when it matters to the reader (e.g. "AKS manages
@@ -43,6 +46,10 @@ pub enum Action {
     Failed,
     /// Not read, with the reason (e.g. reading it needs a write such as a runCommand POST).
     NotChecked,
+    /// An operation is running on the pool in Azure (Creating, Updating, Scaling, …, or
+    /// Deleting): never "no change". `apply` waits for it as `aksgpu wait` does (for Deleting,
+    /// until the pool is gone, then creates it) and compares again.
+    Wait,
 }
 
 impl Action {
@@ -55,6 +62,7 @@ impl Action {
             Action::Refused => "refused",
             Action::Failed => "failed",
             Action::NotChecked => "not checked",
+            Action::Wait => "wait",
         }
     }
 }
@@ -96,16 +104,20 @@ pub fn diff(d: &Desired, live: &Live) -> Vec<Change> {
     let mut out = Vec::new();
     for (i, f) in d.features.iter().enumerate() {
         let mut c = feature(f, live.features.get(i).cloned().flatten().as_deref(), live.features.len() > i);
-        match &live.provider {
-            Some(p)
-                if c.action == Action::NoChange
-                    && c.detail == "Registered"
-                    && !p.eq_ignore_ascii_case("Registered") =>
-            {
-                c.action = Action::Create;
-                c.detail = format!("Registered, but the provider is {p}: re-register Microsoft.ContainerService");
+        if c.action == Action::NoChange && c.detail == "Registered" {
+            match &live.provider {
+                Some(p) if !p.eq_ignore_ascii_case("Registered") => {
+                    c.action = Action::Create;
+                    c.detail = format!("Registered, but the provider is {p}: re-register Microsoft.ContainerService");
+                }
+                _ if live.provider_owed => {
+                    c.action = Action::Create;
+                    c.detail = "Registered, but an earlier run stopped before Microsoft.ContainerService was \
+                                re-registered: re-register it"
+                        .to_owned();
+                }
+                _ => {}
             }
-            _ => {}
         }
         out.push(c);
     }
@@ -213,11 +225,35 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -
     };
     let typed = crate::resources::parse::<crate::resources::AgentPool>(have, &format!("agent pool {}", spec.name));
     let failure = typed.and_then(|p| {
-        let failed = p.state()? == crate::resources::ProvisioningState::Failed;
-        Ok(failed.then(|| {
-            p.provisioning_error().unwrap_or_else(|| "Azure gave no error detail (see the pool's activity log)".into())
-        }))
+        use crate::resources::ProvisioningState as S;
+        Ok(match p.state()? {
+            S::Failed => Some(Err(p
+                .provisioning_error()
+                .unwrap_or_else(|| "Azure gave no error detail (see the pool's activity log)".into()))),
+            S::InProgress(state) => {
+                Some(Ok(format!("{state} in Azure: apply waits for the running operation, then compares again")))
+            }
+            S::Deleting => {
+                Some(Ok("Deleting in Azure: apply waits until it is gone, then creates it as in the file".into()))
+            }
+            S::Succeeded | S::Canceled => None,
+        })
     });
+    let failure = match failure {
+        Ok(Some(Ok(busy))) => {
+            let mut c = Change::new("pool", &spec.name, Action::Wait, busy);
+            if !c.detail.starts_with("Deleting") {
+                c.hint = Some(format!(
+                    "to follow it yourself: aksgpu wait --subscription {} -g {} --cluster {} --name {}",
+                    d.subscription, d.resource_group, d.cluster, spec.name
+                ));
+            }
+            return c;
+        }
+        Ok(Some(Err(why))) => Ok(Some(why)),
+        Ok(None) => Ok(None),
+        Err(e) => Err(e),
+    };
     match failure {
         Err(e) => return Change::new("pool", &spec.name, Action::Refused, format!("cannot read the pool: {e}")),
         Ok(Some(why)) => {
@@ -442,5 +478,9 @@ mod tests {
         assert!(c[0].detail.contains("provider is Registering"), "{}", c[0].detail);
         let c = diff(&d, &live("Registered", None));
         assert_eq!(c[0].action, Action::Refused, "not found is GA only for names known to be GA: {c:?}");
+        let owed = Live { provider_owed: true, ..live("Registered", Some("Registered")) };
+        let c = diff(&d, &owed);
+        assert_eq!(c[0].action, Action::Create, "a refresh an interrupted run still owes: {c:?}");
+        assert!(c[0].detail.contains("stopped before Microsoft.ContainerService was re-registered"), "{}", c[0].detail);
     }
 }
