@@ -987,3 +987,22 @@ fn a_bad_max_ttft_names_the_field_and_line() {
     assert!(r.stderr.contains("gpu.yaml:8"), "{}", r.stderr);
     assert!(r.stderr.contains("not a latency"), "{}", r.stderr);
 }
+
+/// A GpuConfig's `overrides:` reach its `recommend:` pools too: the Windows Kubernetes minimum
+/// that refuses the ranking becomes a warning, as it does for the pool itself.
+#[test]
+fn file_overrides_reach_recommend_pools() {
+    let dir = temp_dir("apply-recommend-override");
+    let pool =
+        "pools:\n  - {name: gpuw, os: windows, kubernetesVersion: '1.28', count: 1, recommend: {gpuModel: [T4]}}\n";
+    let base = format!("apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\n{pool}");
+    let env = [("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9"), ("AZURE_SUBSCRIPTION_ID", SUB)];
+    let refused = write(&dir, "refused.yaml", &base);
+    let r = aksgpu_with(&["apply", "-f", refused.to_str().expect("path"), "--dry-run", "-o", "json"], &env);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--override windows-gpu-min-kubernetes"), "{}", r.stderr);
+    let ok = write(&dir, "ok.yaml", &(base + "overrides: [windows-gpu-min-kubernetes]\n"));
+    let r = aksgpu_with(&["apply", "-f", ok.to_str().expect("path"), "--dry-run", "-o", "json"], &env);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("overriding catalog rule windows-gpu-min-kubernetes"), "{}", r.stderr);
+}

@@ -47,8 +47,13 @@ pub fn cluster_place(client: &ArmClient, sub: &str, c: &ClusterRef) -> Result<Cl
 }
 
 /// The size `create-pool --recommend` would take for these settings, in the cluster's
-/// location with its Kubernetes version when they were read.
-pub fn pick(catalog: &Catalog, place: &ClusterFacts, p: &PoolConfig, r: &RecommendConfig) -> Result<String, String> {
+/// location with its Kubernetes version when they were read, with the file's `overrides`.
+pub fn pick(
+    catalog: &Catalog,
+    place: &ClusterFacts,
+    (p, r): (&PoolConfig, &RecommendConfig),
+    overrides: &[String],
+) -> Result<String, String> {
     let text = |v: &Option<String>| v.as_ref().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
     let workload = match text(&r.workload) {
         Some(w) => {
@@ -96,11 +101,16 @@ pub fn pick(catalog: &Catalog, place: &ClusterFacts, p: &PoolConfig, r: &Recomme
         region: place.location.clone(),
         ..RecommendArgs::for_pool(need, os, p.spot, p.mig_profile.is_some(), gpu_driver)
     };
-    let ra = RecommendArgs { k8s_version: ra.k8s_version.or(place.kubernetes), ..ra };
+    let ra = RecommendArgs { k8s_version: ra.k8s_version.or(place.kubernetes), overrides: overrides.to_vec(), ..ra };
     if !crate::commands::recommend::has_requirements(&ra) {
         return Err("recommend needs a model, a workload or gpuMemoryMin".into());
     }
-    match crate::commands::recommend::top_recommendation(catalog, &ra).map_err(|e| e.to_string())? {
+    // A refusal resting on the catalog says how to override it: in a file, `overrides:`.
+    let with_hint = |e: Error| match e.hint() {
+        Some(h) if h.contains("--override") => format!("{e} ({h}; in a GpuConfig, list the id under `overrides:`)"),
+        _ => e.to_string(),
+    };
+    match crate::commands::recommend::top_recommendation(catalog, &ra).map_err(with_hint)? {
         Ok(top) => Ok(top.vm_size),
         Err(why) => Err(format!(
             "no size fits (the {why} check removed the last candidates); run `aksgpu recommend` with the same settings"

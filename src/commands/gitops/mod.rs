@@ -123,7 +123,7 @@ fn load(
         },
         None => ClusterFacts::default(),
     };
-    let pick = |p: &PoolConfig, r: &RecommendConfig| adapter::pick(&catalog, &place, p, r);
+    let pick = |p: &PoolConfig, r: &RecommendConfig| adapter::pick(&catalog, &place, (p, r), &cfg.overrides);
     let mut desired = config::validate(&catalog, &src, &cfg, &guess, &pick)?;
     for spec in &desired.pools {
         for n in &spec.notes {
