@@ -59,7 +59,7 @@ pub fn run(
             .into());
         }
         let sizes: Vec<&str> = candidates.iter().map(|c| c.size.name.as_str()).collect();
-        confirm(&format!(
+        crate::commands::confirm::ask(&format!(
             "Create pool {} in cluster {}, trying {} in turn?",
             a.at.name,
             a.at.target.cluster,
@@ -92,20 +92,6 @@ pub fn run(
             }
             Err(Error::from(error).into())
         }
-    }
-}
-
-fn confirm(prompt: &str) -> Result<(), Error> {
-    let _interrupt = crate::wizard::catch_interrupt();
-    let yes = dialoguer::Confirm::new()
-        .with_prompt(prompt)
-        .default(false)
-        .interact()
-        .map_err(crate::wizard::prompt_error("reading the answer"))?;
-    if yes {
-        Ok(())
-    } else {
-        Err(Error::Interrupted { message: "not confirmed; nothing was changed".into(), hints: vec![] })
     }
 }
 

@@ -364,3 +364,21 @@ fn ctrl_c_at_the_apply_question_exits_130_and_writes_nothing() {
     let writes: Vec<_> = arm.calls().into_iter().filter(|(m, _)| m != "GET").collect();
     assert!(writes.is_empty(), "{writes:?}");
 }
+
+/// create-pool with failover asks once for the whole list of candidates; "no" exits 1 (not
+/// 130, which is Ctrl-C) and sends no write.
+#[test]
+fn failover_asks_once_and_no_exits_1() {
+    if !has_tmux() {
+        return;
+    }
+    let arm = FakeArm::start();
+    let args = "create-pool -g rg --cluster c1 --name gpu --vm-size Standard_NC24ads_A100_v4 --fallback-vm-size Standard_NV36ads_A10_v5";
+    let s = arm_session(&arm, "failover-no", args);
+    s.wait_for("trying Standard_NC24ads_A100_v4 then Standard_NV36ads_A10_v5 in turn?");
+    s.keys(&["n"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("not confirmed; nothing was changed") && screen.contains("EXIT=1\n"), "{screen}");
+    let writes: Vec<_> = arm.calls().into_iter().filter(|(m, _)| m != "GET").collect();
+    assert!(writes.is_empty(), "{writes:?}");
+}

@@ -409,16 +409,7 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &P
         ));
     }
     render::changes(&ctx.printer, crate::cli::Format::Table, changes, cost)?;
-    let yes = dialoguer::Confirm::new()
-        .with_prompt(format!("Apply these changes to cluster {cluster}?"))
-        .default(false)
-        .interact()
-        .map_err(crate::wizard::prompt_error("reading the answer"))?;
-    if yes {
-        Ok(())
-    } else {
-        Err(Error::NotConfirmed)
-    }
+    crate::commands::confirm::ask(&format!("Apply these changes to cluster {cluster}?"))
 }
 
 mod execute;
