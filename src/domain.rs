@@ -24,6 +24,12 @@ pub mod api {
 }
 
 /// "did you mean A, B or C?" from suggestions.
+///
+/// ```
+/// use aksgpu::domain::did_you_mean;
+/// assert_eq!(did_you_mean(&["westeurope", "westus"]).as_deref(), Some("did you mean westeurope or westus?"));
+/// assert_eq!(did_you_mean(&[]), None);
+/// ```
 pub fn did_you_mean(candidates: &[&str]) -> Option<String> {
     match candidates {
         [] => None,

@@ -126,6 +126,11 @@ pub fn parse_price(text: &str) -> Result<f64, String> {
 }
 
 /// Parse a positive whole count (GPUs, tokens, concurrency, nodes).
+///
+/// ```
+/// assert_eq!(aksgpu::units::parse_count("200"), Ok(200));
+/// assert!(aksgpu::units::parse_count("-1").is_err());
+/// ```
 pub fn parse_count(text: &str) -> Result<u64, String> {
     let t = text.trim().replace('_', "");
     if t.starts_with('-') {
@@ -185,6 +190,14 @@ pub fn parse_rate(text: &str) -> Result<f64, String> {
 }
 
 /// Parse a duration: `90s`, `30m`, `2h`, `1h30m`, or bare seconds (`600`).
+///
+/// ```
+/// use std::time::Duration;
+/// use aksgpu::units::parse_duration;
+/// assert_eq!(parse_duration("1h30m"), Ok(Duration::from_secs(5400)));
+/// assert_eq!(parse_duration("600"), Ok(Duration::from_secs(600)));
+/// assert!(parse_duration("soon").is_err());
+/// ```
 pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
     let t = text.trim();
     let err = || format!("{text:?} is not a duration; write 90s, 30m, 2h or 1h30m");
