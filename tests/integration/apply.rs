@@ -381,7 +381,6 @@ fn ctrl_c_during_concurrent_pools_stays_truthful() {
         assert!(start.elapsed() < Duration::from_secs(30), "never saw both PUTs and the poll: {:?}", arm.calls());
         std::thread::sleep(Duration::from_millis(20));
     }
-    std::thread::sleep(Duration::from_millis(200));
     let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
     assert!(status.success());
     let out = child.wait_with_output().expect("wait");
@@ -860,7 +859,6 @@ fn ctrl_c_during_preflight_reads_says_nothing_was_changed() {
         assert!(start.elapsed() < Duration::from_secs(30), "never saw the preflight read: {:?}", arm.calls());
         std::thread::sleep(Duration::from_millis(20));
     }
-    std::thread::sleep(Duration::from_millis(200));
     let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
     assert!(status.success());
     let out = child.wait_with_output().expect("wait");

@@ -442,7 +442,6 @@ fn second_ctrl_c_exits_while_the_abort_stalls() {
     arm.fault("POST", "/abort", 1, Action::StallHeaders);
     let child = interrupt_polling_with_abort(&arm);
     until(&arm, "the abort POST", |a| a.count("POST", "/abort") == 1);
-    std::thread::sleep(Duration::from_millis(100));
     let second = Instant::now();
     sigint(&child);
     let (code, stderr) = finish(child);
