@@ -77,6 +77,17 @@ fn is_zero(v: &u32) -> bool {
 }
 
 impl Arch {
+    /// A model whose every layer attends to the whole context (no sliding window).
+    pub const fn full_attention(
+        layers: u32,
+        hidden_size: u32,
+        attention_heads: u32,
+        kv_heads: u32,
+        head_dim: u32,
+    ) -> Arch {
+        Arch { layers, hidden_size, attention_heads, kv_heads, head_dim, window: 0, windowed_layers: 0 }
+    }
+
     /// KV-cache bytes of one sequence of `context` tokens: 2 (K and V) × KV heads × head dim ×
     /// `bytes` per layer and token, every token on full-attention layers and at most `window` on
     /// sliding-window layers (Mistral 7B's rolling buffer cache, Jiang et al. 2023 §2; vLLM
@@ -501,24 +512,8 @@ fn constants(bytes_per_param: f64, kv: f64) -> Constants {
 mod tests {
     use super::*;
 
-    const LLAMA_8B: Arch = Arch {
-        layers: 32,
-        hidden_size: 4096,
-        attention_heads: 32,
-        kv_heads: 8,
-        head_dim: 128,
-        window: 0,
-        windowed_layers: 0,
-    };
-    const LLAMA_70B: Arch = Arch {
-        layers: 80,
-        hidden_size: 8192,
-        attention_heads: 64,
-        kv_heads: 8,
-        head_dim: 128,
-        window: 0,
-        windowed_layers: 0,
-    };
+    const LLAMA_8B: Arch = Arch::full_attention(32, 4096, 32, 8, 128);
+    const LLAMA_70B: Arch = Arch::full_attention(80, 8192, 64, 8, 128);
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 0.01
@@ -552,15 +547,7 @@ mod tests {
     /// + 0.281 + 2.3 = 67.70 ≤ 73.6. It did not fit at the old 0.84 (67.2): KAITO PR #2302.
     #[test]
     fn gpt_oss_120b_fits_one_80_gb_gpu_as_kaito_now_says() {
-        let arch = Arch {
-            layers: 36,
-            hidden_size: 2880,
-            attention_heads: 64,
-            kv_heads: 8,
-            head_dim: 64,
-            window: 0,
-            windowed_layers: 0,
-        };
+        let arch = Arch::full_attention(36, 2880, 64, 8, 64);
         let w = Weights { gib: 60.8, precision: Precision::Mxfp4, formula: "checkpoint".into() };
         let need = inference(&w, arch, 4096, 1, 2.0);
         let one = layout("A100-80GB", 1.0, 1, None);
@@ -572,15 +559,7 @@ mod tests {
     #[test]
     fn kv_heads_are_replicated_beyond_their_count() {
         // falcon-7b: one KV head (multi-query). Tensor parallelism does not shard its cache.
-        let arch = Arch {
-            layers: 32,
-            hidden_size: 4544,
-            attention_heads: 71,
-            kv_heads: 1,
-            head_dim: 64,
-            window: 0,
-            windowed_layers: 0,
-        };
+        let arch = Arch::full_attention(32, 4544, 71, 1, 64);
         let need = inference(&bf16(13.44), arch, 2048, 64, 2.0);
         let one = need.per_gpu_at(&layout("x", 1.0, 1, None)) - need.sharded_gib;
         let two = need.per_gpu_at(&layout("x", 2.0, 2, None)) - need.sharded_gib / 2.0;
@@ -638,15 +617,7 @@ mod tests {
     /// + 2.3 GiB overhead = 36.40 ≤ 0.92 × 48 = 44.16.
     #[test]
     fn qlora_65b_fits_one_48_gb_gpu() {
-        let llama65 = Arch {
-            layers: 80,
-            hidden_size: 8192,
-            attention_heads: 64,
-            kv_heads: 64,
-            head_dim: 128,
-            window: 0,
-            windowed_layers: 0,
-        };
+        let llama65 = Arch::full_attention(80, 8192, 64, 64, 128);
         let need = fine_tuning(&bf16(0.0), 65.2, llama65, 512, 1, true);
         assert_eq!(need.method, Method::Qlora);
         assert!(close(need.breakdown[0].gib, 31.325), "{:?}", need.breakdown[0]);

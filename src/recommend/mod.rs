@@ -127,15 +127,7 @@ impl ModelSpec {
             None => Self {
                 id: None,
                 params_b,
-                arch: Arch {
-                    layers: 32,
-                    hidden_size: 4096,
-                    attention_heads: 32,
-                    kv_heads: 8,
-                    head_dim: 128,
-                    window: 0,
-                    windowed_layers: 0,
-                },
+                arch: Arch::full_attention(32, 4096, 32, 8, 128),
                 arch_from: "assumed Llama-style 32 layers, 8 KV heads".to_owned(),
                 max_context: None,
                 native: None,
@@ -1860,15 +1852,7 @@ sizes:
         let c = catalog();
         let mut r = req(Workload::Inference, Some(8.03));
         if let Some(m) = r.model.as_mut() {
-            m.arch = Arch {
-                layers: 32,
-                hidden_size: 4544,
-                attention_heads: 71,
-                kv_heads: 1,
-                head_dim: 64,
-                window: 0,
-                windowed_layers: 0,
-            };
+            m.arch = Arch::full_attention(32, 4544, 71, 1, 64);
         }
         r.compute_need();
         let o = recommend(&c, &r);
@@ -1876,15 +1860,7 @@ sizes:
         let l = four.fit.layout.expect("layout");
         assert_eq!((l.tensor_parallel, l.gpus, four.fit.replicas_per_node), (1, 2.0, 2));
         assert!(four.reasons.iter().any(|x| x.contains("tensor parallel 1 × 2 pipeline")), "{:?}", four.reasons);
-        let phi4 = Arch {
-            layers: 40,
-            hidden_size: 5120,
-            attention_heads: 40,
-            kv_heads: 10,
-            head_dim: 128,
-            window: 0,
-            windowed_layers: 0,
-        };
+        let phi4 = Arch::full_attention(40, 5120, 40, 10, 128);
         assert!(!phi4.tp_ok(4));
         assert_eq!(split_tp(&r, phi4, 4, false), Some(2));
         assert_eq!(split_tp(&r, phi4, 8, false), Some(2));

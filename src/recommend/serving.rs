@@ -217,15 +217,7 @@ mod tests {
     use super::*;
     use crate::catalog::{DenseTflops, GpuLink};
 
-    const LLAMA_70B: Arch = Arch {
-        layers: 80,
-        hidden_size: 8192,
-        attention_heads: 64,
-        kv_heads: 8,
-        head_dim: 128,
-        window: 0,
-        windowed_layers: 0,
-    };
+    const LLAMA_70B: Arch = Arch::full_attention(80, 8192, 64, 8, 128);
 
     fn eff() -> Efficiency {
         Efficiency {

@@ -126,15 +126,7 @@ mod tests {
         ModelSpec {
             id: Some("openai/gpt-oss-120b".into()),
             params_b: 117.0,
-            arch: Arch {
-                layers: 36,
-                hidden_size: 2880,
-                attention_heads: 64,
-                kv_heads: 8,
-                head_dim: 64,
-                window: 0,
-                windowed_layers: 0,
-            },
+            arch: Arch::full_attention(36, 2880, 64, 8, 64),
             arch_from: "openai/gpt-oss-120b".into(),
             max_context: Some(131_072),
             native: Some(NativeDtype::Mxfp4),
