@@ -36,6 +36,25 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     p
 }
 
+/// `apply -f FILE --yes` running in the background against `arm`, outputs piped, nothing of the
+/// host's Azure setup inherited: for tests that signal it mid-run.
+fn spawn_apply(arm: &FakeArm, file: &Path) -> std::process::Child {
+    use std::process::{Command, Stdio};
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
+    cmd.args(["apply", "-f", file.to_str().expect("path"), "--yes"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("AZURE_") || k.starts_with("AKSGPU_")) {
+        cmd.env_remove(k);
+    }
+    for (k, v) in crate::support::arm_env(&arm.base) {
+        cmd.env(k, v);
+    }
+    cmd.env("AKSGPU_HTTP_TIMEOUT", "60");
+    cmd.spawn().expect("spawn")
+}
+
 fn cmd(arm: &FakeArm, verb: &str, file: &Path, extra: &[&str]) -> Run {
     let f = file.to_str().expect("utf-8 path");
     let mut args = vec![verb, "-f", f];
@@ -350,7 +369,7 @@ fn the_operator_is_installed_once_then_read_and_left_alone() {
 /// the message claim that nothing was changed.
 #[test]
 fn ctrl_c_during_concurrent_pools_stays_truthful() {
-    use std::process::{Command, Stdio};
+    use std::process::Command;
     use std::time::{Duration, Instant};
     let arm = FakeArm::start();
     let dir = temp_dir("apply-ctrl-c");
@@ -363,19 +382,7 @@ fn ctrl_c_during_concurrent_pools_stays_truthful() {
         respond(400, json!({"error": {"code": "InvalidParameter", "message": "no"}})),
     );
     arm.fault("GET", "/operations/", 1, crate::fake_arm::Action::StallHeaders);
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
-    cmd.args(["apply", "-f", file.to_str().expect("path"), "--yes"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("AZURE_") || k.starts_with("AKSGPU_")) {
-        cmd.env_remove(k);
-    }
-    for (k, v) in crate::support::arm_env(&arm.base) {
-        cmd.env(k, v);
-    }
-    cmd.env("AKSGPU_HTTP_TIMEOUT", "60");
-    let child = cmd.spawn().expect("spawn");
+    let child = spawn_apply(&arm, &file);
     let start = Instant::now();
     while !(arm.count("PUT", "agentPools/second") == 1 && arm.count("GET", "/operations/") == 1) {
         assert!(start.elapsed() < Duration::from_secs(30), "never saw both PUTs and the poll: {:?}", arm.calls());
@@ -835,25 +842,13 @@ fn ctrl_c_while_the_feature_is_registering_leaves_the_provider_refresh_owed() {
 /// says so.
 #[test]
 fn ctrl_c_during_preflight_reads_says_nothing_was_changed() {
-    use std::process::{Command, Stdio};
+    use std::process::Command;
     use std::time::{Duration, Instant};
     let arm = FakeArm::start();
     let dir = temp_dir("apply-ctrl-c-preflight");
     let file = write(&dir, "gpu.yaml", ONE_POOL);
     arm.fault("GET", "/usages", 1, crate::fake_arm::Action::StallHeaders);
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_aksgpu"));
-    cmd.args(["apply", "-f", file.to_str().expect("path"), "--yes"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("AZURE_") || k.starts_with("AKSGPU_")) {
-        cmd.env_remove(k);
-    }
-    for (k, v) in crate::support::arm_env(&arm.base) {
-        cmd.env(k, v);
-    }
-    cmd.env("AKSGPU_HTTP_TIMEOUT", "60");
-    let child = cmd.spawn().expect("spawn");
+    let child = spawn_apply(&arm, &file);
     let start = Instant::now();
     while arm.count("GET", "/usages") == 0 {
         assert!(start.elapsed() < Duration::from_secs(30), "never saw the preflight read: {:?}", arm.calls());
