@@ -17,18 +17,9 @@ use crate::domain::{DriverMode, EvictionPolicy, GpuDriver, MigStrategy, Os, OsDi
 use crate::plan::agent_pool::PoolRequest;
 use crate::units;
 
-const EXIT_CODES: &str = "\
-Exit codes:
-  0    success
-  1    nothing fits / operation failed / not confirmed
-  2    usage or configuration error (bad flag, bad catalog file)
-  3    authentication or authorisation error
-  4    timed out or still running (the Azure operation continues)
-  130  interrupted (Ctrl-C)";
-
 /// Advisor and provisioner for GPU node pools on Azure Kubernetes Service.
 #[derive(Debug, Parser)]
-#[command(name = "aksgpu", version, about, long_about = None, after_help = EXIT_CODES, propagate_version = true)]
+#[command(name = "aksgpu", version, about, long_about = None, after_help = crate::error::exit::help(), propagate_version = true)]
 pub struct Cli {
     /// Catalog directory whose YAML files replace the bundled ones (same relative paths).
     #[arg(long, global = true, env = "AKSGPU_CATALOG", value_name = "DIR")]

@@ -23,6 +23,27 @@ pub mod exit {
     pub const SOFTWARE: u8 = 70;
     /// Interrupted by Ctrl-C.
     pub const INTERRUPTED: u8 = 130;
+
+    /// Every code with its meaning, in one place: `--help`, the man page's EXIT STATUS and the
+    /// README's table (a test checks it lists the same codes) come from here.
+    pub const TABLE: &[(u8, &str)] = &[
+        (OK, "success (also when stdout is closed early, e.g. | head)"),
+        (FAILED, "nothing fits, failed, refused or not confirmed; a file or system error; diff: differences"),
+        (USAGE, "usage or configuration error (bad flag, bad file, misspelled feature); diff: any error"),
+        (AUTH, "authentication or authorisation error"),
+        (TIMEOUT, "timed out or still running (the Azure operation continues; `aksgpu wait` resumes)"),
+        (SOFTWARE, "a bug in aksgpu: please report it"),
+        (INTERRUPTED, "interrupted (Ctrl-C)"),
+    ];
+
+    /// The table as `--help` prints it.
+    pub fn help() -> String {
+        let mut out = String::from("Exit codes:");
+        for (code, meaning) in TABLE {
+            out.push_str(&format!("\n  {code:<4} {meaning}"));
+        }
+        out
+    }
 }
 
 /// Errors with a known exit code.

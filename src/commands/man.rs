@@ -42,17 +42,6 @@ const ENV_AZURE: &[(&str, &str)] = &[
     ("AKSGPU_HTTP_TIMEOUT", "read timeout of one attempt in seconds (default 60, at most 3600)"),
 ];
 
-/// The documented exit codes (README "Exit codes").
-const EXIT_STATUS: &[(&str, &str)] = &[
-    ("0", "success (also when stdout is closed early, e.g. | head)"),
-    ("1", "nothing fits, or the operation failed or was refused"),
-    ("2", "usage or configuration error (bad flag, bad catalog file)"),
-    ("3", "authentication or authorisation error"),
-    ("4", "timed out or still running (the Azure operation continues)"),
-    ("1", "also: a confirmation answered no (nothing was changed)"),
-    ("130", "interrupted (Ctrl-C)"),
-];
-
 /// Examples by subcommand path ("" is the program itself). Each one parses: see the tests.
 const EXAMPLES: &[(&str, &[&str])] = &[
     ("", &["aksgpu recommend --workload inference --model llama-3.1-8b", "aksgpu catalog list --gpu-model A100", "aksgpu man create-pool"]),
@@ -225,7 +214,9 @@ fn extra_sections(azure: bool, examples: &[&str]) -> Roff {
     };
     let azure_env: &[(&str, &str)] = if azure { ENV_AZURE } else { &[] };
     list("ENVIRONMENT", &mut ENV_ALWAYS.iter().chain(azure_env));
-    list("EXIT STATUS", &mut EXIT_STATUS.iter());
+    let codes: Vec<(String, &str)> = crate::error::exit::TABLE.iter().map(|(c, m)| (c.to_string(), *m)).collect();
+    let codes: Vec<(&str, &str)> = codes.iter().map(|(c, m)| (c.as_str(), *m)).collect();
+    list("EXIT STATUS", &mut codes.iter());
     if !examples.is_empty() {
         roff.control("SH", ["EXAMPLES"]);
         // One command per line, not filled.

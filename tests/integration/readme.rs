@@ -108,3 +108,25 @@ fn the_matcher_can_fail() {
     assert!(says(&["x", "note: y"], &["note: y"]).is_ok());
     assert!(says(&["note: y"], &["note: z"]).is_err());
 }
+
+/// The README's exit-code table lists exactly the codes the tool documents in `--help` and the
+/// man page (`error::exit::TABLE`), and `--help` prints each of them.
+#[test]
+fn the_readme_documents_every_exit_code() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let section = readme.split("## Exit codes").nth(1).expect("an Exit codes section");
+    let in_readme: Vec<u8> = section
+        .lines()
+        .skip_while(|l| !l.starts_with("| 0 |"))
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|l| l.split('|').nth(1)?.trim().parse().ok())
+        .collect();
+    let documented: Vec<u8> = aksgpu::error::exit::TABLE.iter().map(|(c, _)| *c).collect();
+    assert_eq!(in_readme, documented);
+    let help = crate::support::aksgpu(&["--help"]).stdout;
+    for (code, meaning) in aksgpu::error::exit::TABLE {
+        // clap wraps long lines to the terminal width: compare the start of each meaning.
+        let start: String = meaning.chars().take(20).collect();
+        assert!(help.contains(&format!("  {code:<4} {start}")), "--help lacks exit code {code}:\n{help}");
+    }
+}
