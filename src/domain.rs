@@ -21,6 +21,8 @@ pub mod api {
     pub const FEATURES: &str = "2021-07-01";
     /// Microsoft.Resources provider registration.
     pub const PROVIDERS: &str = "2021-04-01";
+    /// Microsoft.Resources subscriptions list (resolving `--subscription NAME`).
+    pub const SUBSCRIPTIONS: &str = "2022-12-01";
 }
 
 /// "did you mean A, B or C?" from suggestions.

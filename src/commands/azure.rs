@@ -157,7 +157,7 @@ pub fn connect(args: &ArmArgs) -> Result<Azure, Error> {
     };
     client.log_sink = Some(crate::output::log_line);
     let subscription = match subscription_name(args) {
-        Some(name) => resolve_name(&client, name),
+        Some(name) => resolve_name(&crate::error::runtime()?, &client, name),
         None => auth::subscription(args.subscription.as_deref(), &env),
     };
     Ok(Azure { client, method, source, subscription })
@@ -170,13 +170,13 @@ fn subscription_name(args: &ArmArgs) -> Option<&str> {
 
 /// The id of the subscription called `name` (az matches the display name, ignoring case):
 /// one GET of the subscriptions list (Microsoft.Resources Subscriptions - List), every page.
-fn resolve_name(client: &ArmClient, name: &str) -> Result<(String, &'static str), ArmError> {
-    const URL: &str = "/subscriptions?api-version=2022-12-01";
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| ArmError::Config { message: format!("cannot start the async runtime: {e}"), hint: None })?;
-    let subs = rt.block_on(client.list(URL))?;
+fn resolve_name(
+    rt: &tokio::runtime::Runtime,
+    client: &ArmClient,
+    name: &str,
+) -> Result<(String, &'static str), ArmError> {
+    let url = format!("/subscriptions?api-version={}", crate::domain::api::SUBSCRIPTIONS);
+    let subs = rt.block_on(client.list(&url))?;
     let field = |s: &serde_json::Value, k: &str| s.get(k).and_then(serde_json::Value::as_str).unwrap_or("").to_owned();
     let found: Vec<String> = subs
         .iter()
