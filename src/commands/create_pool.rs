@@ -313,10 +313,10 @@ fn cluster_facts(
         return Ok(ClusterFacts::default());
     }
     let path = crate::plan::cluster_path(subscription, &a.at.target.resource_group, &a.at.target.cluster);
-    let url = crate::plan::with_api(&path, crate::arm::api::AKS);
+    let step = crate::plan::read_cluster(&path, "the cluster's location and Kubernetes version");
     let read = azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
         report("reading the cluster's location and Kubernetes version");
-        client.get_json::<Value>(&url).await.map_err(Error::from)
+        crate::provision::wire::get::<Value>(client, &step).await.map_err(Error::from)
     });
     match read {
         Ok(v) => ClusterFacts::from_cluster(v),
@@ -442,7 +442,7 @@ fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Re
     let pool = json!({"name": spec.name, "properties": spec.body()["properties"].clone()});
     let install = operator::resolve(catalog, req, &json!({}), &[pool])
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
-    Ok(operator::plan(&install))
+    Ok(operator::plan(req, &install))
 }
 
 /// With `--install-operator`: the pool must suit the NVIDIA GPU Operator; an autoscaler

@@ -135,14 +135,14 @@ fn candidates(
 
 /// The cluster's region, read with one GET.
 fn cluster_location(ctx: &Ctx, a: &CreatePoolArgs, client: &ArmClient, sub: &str) -> Result<Option<String>, Error> {
-    let url = crate::plan::with_api(
+    let step = crate::plan::read_cluster(
         &crate::plan::cluster_path(sub, &a.at.target.resource_group, &a.at.target.cluster),
-        crate::arm::api::AKS,
+        "the cluster's region",
     );
     let progress = Progress::default();
     let cluster: Value = azure::run_with_spinner(&ctx.printer, &progress, Some(client), async |report| {
         report("reading the cluster's region");
-        client.get_json::<Value>(&url).await.map_err(Error::from)
+        crate::provision::wire::get::<Value>(client, &step).await.map_err(Error::from)
     })?;
     Ok(crate::plan::preflight::location(&cluster))
 }

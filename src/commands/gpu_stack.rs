@@ -23,6 +23,7 @@ use crate::plan::{kaito as kaito_plan, Plan};
 use crate::provision::features::{self, Feature, Outcome as FeatureOutcome};
 use crate::provision::kaito::{self, Outcome as KaitoOutcome};
 use crate::provision::operator::{self, InstallError, InstallRequest, Report};
+use crate::provision::cluster_ops::Run;
 use crate::provision::Progress;
 use crate::recommend::{self, ModelSpec, Requirements, Workload};
 
@@ -64,7 +65,24 @@ pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()
     check_feature_name(&a.namespace, &a.name)?;
     crate::commands::confirm::write(ctx, "feature register", a.yes, a.dry_run, &question)?;
     if a.dry_run {
-        let plan = crate::plan::features::register(&azure::dry_run_subscription(&a.arm)?, &a.namespace, &a.name);
+        let plan = |sub: &str| crate::plan::features::register(sub, &a.namespace, &a.name);
+        let (plan, found) = azure::dry_run_reads(
+            &ctx.printer,
+            &a.arm,
+            async |client, sub| {
+                let feature = Feature { subscription: sub, namespace: &a.namespace, name: &a.name };
+                let found = match features::decide(client, feature, &|_| {}).await? {
+                    features::Decision::Done(o) => Some(outcome_word(&o)),
+                    features::Decision::RefreshProvider => Some("registered; only the provider's re-registration is sent"),
+                    features::Decision::Register => None,
+                };
+                Ok((plan(sub), found))
+            },
+            |sub| Ok((plan(sub), None)),
+        )?;
+        if let Some(found) = found {
+            ctx.printer.note(&format!("note: {}/{} is {found}: a real run sends no registration", a.namespace, a.name));
+        }
         return Ok(print_plan(&ctx.printer, a.output, &base_url(&a.arm), &plan, json!({}))?);
     }
     let az = azure::connect(&a.arm)?;
@@ -229,7 +247,8 @@ pub async fn install(
         _ => None,
     };
     let left = deadline.saturating_duration_since(Instant::now());
-    Ok(operator::run(az_client, &install, token.as_ref(), left, progress, started).await?)
+    let plan = operator::plan(req, &install);
+    Ok(operator::run(az_client, (&install, &plan), token.as_ref(), left, progress, started).await?)
 }
 
 /// Print an install result.
@@ -285,10 +304,27 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
     let question = format!("Install the NVIDIA GPU Operator on cluster {} ({on})?", a.target.cluster);
     crate::commands::confirm::write(ctx, "install-operator", a.yes, a.dry_run, &question)?;
     let r = if a.dry_run {
-        // From the flags alone: nothing is read or sent, and what would be read is a placeholder.
-        let install = operator::from_flags(&request(azure::dry_run_subscription(&a.arm)?));
-        let plan = operator::plan(&install);
-        Err((install, plan))
+        // With credentials the cluster and its pools are read, and the plan is the real one;
+        // without, it comes from the flags, with what would be read as placeholders.
+        let planned = |req: &InstallRequest, install: operator::Install| {
+            let plan = operator::plan(req, &install);
+            (install, plan)
+        };
+        Err(azure::dry_run_reads(
+            &ctx.printer,
+            &a.arm,
+            async |client, sub| {
+                let req = request(sub.to_owned());
+                let (cluster, pools) = operator::read(client, &req).await?;
+                let install = operator::resolve(&catalog, &req, &cluster, &pools)
+                    .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
+                Ok(planned(&req, install))
+            },
+            |sub| {
+                let req = request(sub.to_owned());
+                Ok(planned(&req, operator::from_flags(&req)))
+            },
+        )?)
     } else {
         let az = azure::connect(&a.arm)?;
         let req = request(subscription(&az)?);
@@ -305,21 +341,29 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
 
 /// `aksgpu kaito enable`
 pub fn kaito_enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
-    let target =
-        |sub| Target { subscription: sub, resource_group: &a.target.resource_group, cluster: &a.target.cluster };
+    fn at<'a>(sub: &'a str, t: &'a crate::cli::ClusterTarget) -> Target<'a> {
+        Target { subscription: sub, resource_group: &t.resource_group, cluster: &t.cluster }
+    }
+    let target = |sub| at(sub, &a.target);
     let question = format!("Enable KAITO (and the OIDC issuer) on cluster {}?", a.target.cluster);
     crate::commands::confirm::write(ctx, "kaito enable", a.yes, a.dry_run, &question)?;
     let r = if a.dry_run {
-        // From the flags alone: nothing is read or sent, and what would be read is a placeholder.
-        let sub = azure::dry_run_subscription(&a.arm)?;
-        KaitoOutcome::DryRun(cluster_ops::kaito(target(&sub), &cluster_ops::cluster_as_read()))
+        // With credentials the cluster is read (a GET); without, what would be read is a placeholder.
+        let run = Run { dry_run: true, timeout: a.arm.timeout };
+        azure::dry_run_reads(
+            &ctx.printer,
+            &a.arm,
+            async |client, sub| Ok(kaito::enable(client, at(sub, &a.target), run, &|_| {}, &Progress::default()).await?),
+            |sub| Ok(KaitoOutcome::DryRun(cluster_ops::kaito(at(sub, &a.target), &cluster_ops::cluster_as_read()))),
+        )?
     } else {
         let az = azure::connect(&a.arm)?;
         let sub = subscription(&az)?;
         let progress = Progress::default();
         let client = az.client;
+        let run = Run { dry_run: false, timeout: a.arm.timeout };
         azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-            Ok(kaito::enable(&client, target(&sub), a.arm.timeout, &report, &progress).await?)
+            Ok(kaito::enable(&client, target(&sub), run, &report, &progress).await?)
         })?
     };
     let cluster = &a.target.cluster;
@@ -537,11 +581,11 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
 fn cluster_location(ctx: &Ctx, a: &KaitoWorkspaceArgs, rg: &str, cluster: &str) -> Result<String, Error> {
     let az = azure::connect(&a.arm)?;
     let sub = azure::subscription(&az)?;
-    let url = crate::plan::with_api(&crate::plan::cluster_path(&sub, rg, cluster), crate::arm::api::AKS);
+    let step = crate::plan::read_cluster(&crate::plan::cluster_path(&sub, rg, cluster), "the cluster's location");
     let client = az.client;
     let v = azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
         report("reading the cluster's location");
-        client.get_json::<Value>(&url).await.map_err(Error::from)
+        crate::provision::wire::get::<Value>(&client, &step).await.map_err(Error::from)
     })?;
     let facts = crate::commands::create_pool::ClusterFacts::from_cluster(v)?;
     facts.location.ok_or_else(|| Error::Refused { message: format!("cluster {cluster} has no location"), hint: None })

@@ -153,7 +153,8 @@ fn cluster_reports(
     let sub = subscription(&az)?;
     let client = az.client;
     let (c, pools) = azure::run_interruptible(&Progress::default(), async {
-        Ok(crate::provision::read_cluster_and_pools(&client, &sub, &rg, cluster).await?)
+        let reads = crate::plan::install::reads(&sub, &rg, cluster);
+        Ok(crate::provision::read_cluster_and_pools(&client, &reads).await?)
     })?;
     let region = region.or_else(|| crate::plan::preflight::location(&c));
     if c.pointer("/properties/powerState/code").and_then(Value::as_str) == Some("Stopped") {
@@ -493,8 +494,8 @@ pub fn catalog_diff(ctx: &Ctx, a: &CatalogDiffArgs) -> anyhow::Result<()> {
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let client = az.client;
-    let url = crate::plan::skus_url(&sub, &location);
-    let skus = azure::run_interruptible(&Progress::default(), async { Ok(client.list(&url).await?) })?;
+    let step = crate::plan::read_skus(&sub, &location);
+    let skus = azure::run_interruptible(&Progress::default(), async { Ok(crate::provision::wire::list(&client, &step).await?) })?;
     let d = crate::drift::compare(&catalog, &location, &skus);
     let p = &ctx.printer;
     emit(p, a.output, &DriftView { location: &location, drift: &d }).map_err(Error::from)?;
@@ -571,16 +572,16 @@ fn target<'a>(subscription: &'a str, t: &'a ClusterTarget) -> Target<'a> {
     Target { subscription, resource_group: &t.resource_group, cluster: &t.cluster }
 }
 
-/// A dry run's plan from the flags alone: no credential is needed, nothing is read or sent,
-/// and what a real run reads first shows as a placeholder.
-fn dry_run(
-    arm: &ArmArgs,
-    t: &ClusterTarget,
-    build: impl FnOnce(Target<'_>) -> Result<Plan, String>,
-) -> Result<Outcome, Error> {
-    let sub = azure::dry_run_subscription(arm)?;
-    let plan = build(target(&sub, t)).map_err(|m| Error::Refused { message: m, hint: None })?;
+/// A dry run's plan from the flags alone (no credential, or they failed): nothing is read or
+/// sent, and what a real run reads first shows as a placeholder.
+fn offline(sub: &str, t: &ClusterTarget, build: impl FnOnce(Target<'_>) -> Result<Plan, String>) -> Result<Outcome, Error> {
+    let plan = build(target(sub, t)).map_err(|m| Error::Refused { message: m, hint: None })?;
     Ok(Outcome::DryRun(plan))
+}
+
+/// How a change runs: `--dry-run` stops after the reads.
+fn run_mode(dry_run: bool, arm: &ArmArgs) -> cluster_ops::Run {
+    cluster_ops::Run { dry_run, timeout: arm.timeout }
 }
 
 /// The client and the subscription for a real run.
@@ -600,14 +601,23 @@ pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Re
         a.target.resource_group
     );
     confirm::write(ctx, &format!("cluster {verb}"), a.yes, a.dry_run, &question)?;
+    let run = run_mode(a.dry_run, &a.arm);
     let r = if a.dry_run {
-        dry_run(&a.arm, &a.target, |t| Ok(ops::power(t, start)))?
+        azure::dry_run_reads(
+            &ctx.printer,
+            &a.arm,
+            async |client, sub| {
+                let t = target(sub, &a.target);
+                Ok(cluster_ops::power(client, t, start, run, &|_| {}, &Progress::default()).await?)
+            },
+            |sub| offline(sub, &a.target, |t| Ok(ops::power(t, start))),
+        )?
     } else {
         let (client, sub) = connected(&a.arm)?;
         let progress = Progress::default();
         azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
             let t = target(&sub, &a.target);
-            Ok(cluster_ops::power(&client, t, start, a.arm.timeout, &report, &progress).await?)
+            Ok(cluster_ops::power(&client, t, start, run, &report, &progress).await?)
         })?
     };
     print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |v| {
@@ -629,14 +639,23 @@ pub fn cost_analysis(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
     let question =
         format!("Enable cost analysis on cluster {} (resource group {})?", a.target.cluster, a.target.resource_group);
     confirm::write(ctx, "cost-analysis enable", a.yes, a.dry_run, &question)?;
+    let run = run_mode(a.dry_run, &a.arm);
     let r = if a.dry_run {
-        dry_run(&a.arm, &a.target, |t| ops::cost_analysis(t, &ops::cluster_as_read()))?
+        azure::dry_run_reads(
+            &ctx.printer,
+            &a.arm,
+            async |client, sub| {
+                let t = target(sub, &a.target);
+                Ok(cluster_ops::cost_analysis(client, t, run, &|_| {}, &Progress::default()).await?)
+            },
+            |sub| offline(sub, &a.target, |t| ops::cost_analysis(t, &ops::cluster_as_read())),
+        )?
     } else {
         let (client, sub) = connected(&a.arm)?;
         let progress = Progress::default();
         azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
             let t = target(&sub, &a.target);
-            Ok(cluster_ops::cost_analysis(&client, t, a.arm.timeout, &report, &progress).await?)
+            Ok(cluster_ops::cost_analysis(&client, t, run, &report, &progress).await?)
         })?
     };
     print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |_| {
@@ -665,10 +684,20 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     };
     let question = format!("Scale pool {} of cluster {} to {to}?", a.at.name, a.at.target.cluster);
     confirm::write(ctx, "pool scale", a.yes, a.dry_run, &question)?;
+    let run = run_mode(a.dry_run, &a.at.arm);
     let r = if a.dry_run {
-        let plan = match dry_run(&a.at.arm, &a.at.target, |t| ops::scale(t, &a.at.name, &ops::pool_as_read(), how))? {
+        let read = azure::dry_run_reads(
+            &ctx.printer,
+            &a.at.arm,
+            async |client, sub| {
+                let t = target(sub, &a.at.target);
+                Ok(cluster_ops::scale(client, t, &a.at.name, how, run, &|_| {}, &Progress::default()).await?)
+            },
+            |sub| offline(sub, &a.at.target, |t| ops::scale(t, &a.at.name, &ops::pool_as_read(), how)),
+        )?;
+        let plan = match read {
             Outcome::DryRun(plan) => plan,
-            _ => return Err(Error::usage("internal: a dry run without a plan", None).into()),
+            other => return Ok(print_ops(&ctx.printer, a.output, &base_url(&a.at.arm), other, |_| String::new())?),
         };
         let cost = scale_cost(ctx, a, how)?;
         let header = "Dry run: no change is made.";
@@ -679,7 +708,7 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
         let progress = Progress::default();
         azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
             let t = target(&sub, &a.at.target);
-            Ok(cluster_ops::scale(&client, t, &a.at.name, how, a.at.arm.timeout, &report, &progress).await?)
+            Ok(cluster_ops::scale(&client, t, &a.at.name, how, run, &report, &progress).await?)
         })?
     };
     print_ops(&ctx.printer, a.output, &base_url(&a.at.arm), r, |v| {

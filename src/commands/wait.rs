@@ -28,7 +28,11 @@ pub fn run(ctx: &Ctx, a: &WaitArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let op = Operation {
         what: format!("pool {} in cluster {}", a.at.name, a.at.target.cluster),
-        resource_url: with_api(&path, api::AKS),
+        resource: crate::provision::wire::request(
+            &crate::plan::read_back(crate::plan::StepKind::Await, with_api(&path, api::AKS), "the pool"),
+            None,
+        )
+        .map_err(Error::from)?,
         resume: resume.clone(),
         deadline: started + a.at.arm.timeout,
         started,

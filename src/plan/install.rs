@@ -6,9 +6,8 @@
 use serde_json::Value;
 
 use super::operator::{self as op, DriverMode, MigStrategy, OperatorSpec};
-use super::{cluster_path, read_at_run_time, runcommand, with_api, Plan, Step, StepKind};
+use super::{cluster_path, read_at_run_time, runcommand, Plan, Step, StepKind};
 use crate::catalog::{Catalog, Vendor};
-use crate::domain::api;
 
 /// Why a pool cannot be served by the NVIDIA GPU Operator (the rules `create-pool
 /// --install-operator` and a GpuConfig with `operator.install` both enforce).
@@ -257,27 +256,30 @@ fn install(
     }
 }
 
+/// The reads an install decides from: the cluster and its pools.
+pub fn reads(sub: &str, rg: &str, cluster: &str) -> Plan {
+    let path = cluster_path(sub, rg, cluster);
+    Plan {
+        steps: vec![
+            super::read_cluster(&path, "cluster: runCommand allowed, Entra ID, pools"),
+            super::read_pools(&path, "GPU pools: driver mode and taints"),
+        ],
+    }
+}
+
 /// The steps a real install sends (reads, then the runCommand POSTs); tokens are never shown.
-pub fn plan(i: &Install) -> Plan {
-    let mut steps = vec![
-        Step::read(
-            StepKind::ReadCluster,
-            with_api(&i.cluster_path, api::AKS),
-            "cluster: runCommand allowed, Entra ID, pools",
-        ),
-        Step::read(
-            StepKind::ReadPools,
-            with_api(&format!("{}/agentPools", i.cluster_path), api::AKS),
-            "GPU pools: driver mode and taints",
-        ),
+pub fn plan(req: &InstallRequest, i: &Install) -> Plan {
+    let mut steps = reads(&req.subscription, &req.resource_group, &req.cluster).steps;
+    steps.push(
         Step::write(
             StepKind::InstallOperator,
             "POST",
             runcommand::url(&i.cluster_path),
             Some(runcommand::body_for_display(&i.command, Some(&i.context), i.needs_cluster_token)),
             "helm upgrade --install the GPU Operator (values.yaml attached as context)",
-        ),
-    ];
+        )
+        .then_follows(super::Follow::CommandResult),
+    );
     for (cmd, why) in [
         (op::validator_check_command(), "check the nvidia-cuda-validator pods (repeated until ready)"),
         (
@@ -285,13 +287,17 @@ pub fn plan(i: &Install) -> Plan {
             "check allocatable nvidia.com/gpu on every GPU node (repeated until ready)",
         ),
     ] {
-        steps.push(Step::write(
-            StepKind::CheckOperator,
-            "POST",
-            runcommand::url(&i.cluster_path),
-            Some(runcommand::body_for_display(&cmd, None, i.needs_cluster_token)),
-            why,
-        ));
+        steps.push(
+            Step::write(
+                StepKind::CheckOperator,
+                "POST",
+                runcommand::url(&i.cluster_path),
+                Some(runcommand::body_for_display(&cmd, None, i.needs_cluster_token)),
+                why,
+            )
+            .then_follows(super::Follow::CommandResult)
+            .repeated("until the validator pods succeed and every GPU node reports allocatable GPUs"),
+        );
     }
     Plan { steps }
 }

@@ -61,6 +61,35 @@ pub enum StepKind {
     InstallOperator,
     /// POST runCommand: check the operator (repeated until ready).
     CheckOperator,
+    /// DELETE a pool this run created and that failed (failover).
+    DeletePool,
+    /// POST a pool operation's abort (sent only on Ctrl-C with `--abort-on-interrupt`).
+    AbortOperation,
+    /// GET a quota request's status.
+    ReadQuotaRequest,
+    /// GET the subscriptions visible to the credential.
+    ReadSubscriptions,
+    /// GET the resource provider's registration state.
+    ReadProvider,
+    /// GET a page of the Azure Retail Prices API (public, no token).
+    ReadPrices,
+    /// GET the resource a write changes, once its operation ends (and while it runs, when it
+    /// must be polled by its state); never sent by a dry run.
+    Await,
+}
+
+/// The requests Azure itself points a step to: the executor follows the URL Azure returns,
+/// which no plan can know beforehand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Follow {
+    /// A list: every further page is read at the `nextLink` the previous page returns.
+    NextLink,
+    /// A long-running write: polled at the operation URL Azure returns (`Azure-AsyncOperation`,
+    /// else `Operation-Location`, else `Location`); without one, the resource is read instead.
+    Operation,
+    /// runCommand: its result is polled at the `Location` Azure returns.
+    CommandResult,
 }
 
 /// What a dry run shows where a real run uses a value it reads first.
@@ -88,6 +117,12 @@ pub struct Step {
     pub purpose: String,
     /// True for reads (preflight); a dry run sends only these, and only with credentials.
     pub read_only: bool,
+    /// The URLs Azure returns that the executor then follows (not built by the plan).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub follow: Option<Follow>,
+    /// When the step is sent more than once: until what (e.g. "until the pool is Succeeded").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<String>,
 }
 
 impl Step {
@@ -101,6 +136,8 @@ impl Step {
             headers: Default::default(),
             purpose: purpose.into(),
             read_only: true,
+            follow: None,
+            repeat: None,
         }
     }
 
@@ -112,7 +149,43 @@ impl Step {
         body: Option<Value>,
         purpose: impl Into<String>,
     ) -> Step {
-        Step { kind, method, url, body, headers: Default::default(), purpose: purpose.into(), read_only: false }
+        Step {
+            kind,
+            method,
+            url,
+            body,
+            headers: Default::default(),
+            purpose: purpose.into(),
+            read_only: false,
+            follow: None,
+            repeat: None,
+        }
+    }
+
+    /// The step, saying which URLs Azure returns that the executor then follows.
+    pub fn then_follows(mut self, follow: Follow) -> Step {
+        self.follow = Some(follow);
+        self
+    }
+
+    /// The step, sent again `until` something holds (a wait or a readiness check).
+    pub fn repeated(mut self, until: impl Into<String>) -> Step {
+        self.repeat = Some(until.into());
+        self
+    }
+
+    /// The step with another purpose.
+    pub fn saying(mut self, purpose: impl Into<String>) -> Step {
+        self.purpose = purpose.into();
+        self
+    }
+
+    /// The precondition header a write carries (`If-Match` or `If-None-Match`), if any.
+    pub fn precondition(&self) -> Option<&str> {
+        self.headers
+            .keys()
+            .map(String::as_str)
+            .find(|k| k.eq_ignore_ascii_case("if-match") || k.eq_ignore_ascii_case("if-none-match"))
     }
 
     /// The step with a header added.
@@ -120,6 +193,23 @@ impl Step {
         self.headers.insert(name.to_owned(), value.into());
         self
     }
+}
+
+/// The write sent again after its answer was lost and reading it back showed it did not land:
+/// the same step, under a precondition so that ARM refuses it (412) rather than overwrite a
+/// change made in the meantime. A create gets `If-None-Match: *` when it has no precondition;
+/// any other write without one is never resent (`None`).
+pub fn resend(step: &Step) -> Option<Step> {
+    if step.precondition().is_some() {
+        return Some(step.clone());
+    }
+    (step.kind == StepKind::CreatePool).then(|| step.clone().header("If-None-Match", "*"))
+}
+
+/// The GET that reads a write's resource back (after a lost answer, or to wait on its state):
+/// `url` is the resource with its api-version.
+pub fn read_back(kind: StepKind, url: String, what: &str) -> Step {
+    Step::read(kind, url, format!("read {what} back (after a lost answer, or while it changes)"))
 }
 
 /// An ordered list of steps.
@@ -167,6 +257,38 @@ pub fn skus_url(sub: &str, location: &str) -> String {
         "/subscriptions/{sub}/providers/Microsoft.Compute/skus?api-version={}&$filter=location%20eq%20%27{location}%27",
         crate::domain::api::SKUS
     )
+}
+
+/// GET a cluster (AKS api-version).
+pub fn read_cluster(cluster_path: &str, purpose: impl Into<String>) -> Step {
+    Step::read(StepKind::ReadCluster, with_api(cluster_path, crate::domain::api::AKS), purpose)
+}
+
+/// GET a cluster's agent pools (every page).
+pub fn read_pools(cluster_path: &str, purpose: impl Into<String>) -> Step {
+    Step::read(StepKind::ReadPools, with_api(&format!("{cluster_path}/agentPools"), crate::domain::api::AKS), purpose)
+        .then_follows(Follow::NextLink)
+}
+
+/// GET one page of the Azure Retail Prices API (`url`: its query or `NextPageLink`).
+pub fn read_prices(url: &str) -> Step {
+    Step::read(StepKind::ReadPrices, url.to_owned(), "read retail prices").then_follows(Follow::NextLink)
+}
+
+/// GET the subscriptions the credential sees (Microsoft.Resources Subscriptions - List).
+pub fn read_subscriptions() -> Step {
+    Step::read(
+        StepKind::ReadSubscriptions,
+        format!("/subscriptions?api-version={}", crate::domain::api::SUBSCRIPTIONS),
+        "find the subscription by its name",
+    )
+    .then_follows(Follow::NextLink)
+}
+
+/// GET the compute SKUs offered in `location` (every page).
+pub fn read_skus(sub: &str, location: &str) -> Step {
+    Step::read(StepKind::ReadSkus, skus_url(sub, location), format!("the compute SKUs offered in {location}"))
+        .then_follows(Follow::NextLink)
 }
 
 /// Add the api-version query.

@@ -212,9 +212,8 @@ impl Run<'_> {
         let Some(put) = p.step(StepKind::CreatePool) else {
             return Err(ArmError::Config { message: "no create step in the plan".into(), hint: None }.into());
         };
-        let req = pool::put_request(put);
-        let op = pool::operation(spec, Instant::now(), self.deadline);
-        let accepted = match pool::put_once(self.client, spec, &req, &op, self.progress, self.started).await {
+        let op = pool::operation(spec, Instant::now(), self.deadline)?;
+        let accepted = match pool::put_once(self.client, spec, put, &op, self.progress, self.started).await {
             Ok(a) => a,
             Err(CreateError::Arm(e)) => {
                 return match classify(&e, false) {

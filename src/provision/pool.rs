@@ -14,12 +14,13 @@ use serde_json::Value;
 use super::reconcile::{self, Check, Landed};
 use super::Progress;
 use crate::arm::lro::{self, Operation};
-use crate::arm::{api, ArmClient, ArmError, ArmResponse, ErrorBody, Req};
+use super::wire;
+use crate::arm::{ArmClient, ArmError, ArmResponse, ErrorBody};
 use crate::catalog::Catalog;
 use crate::plan::agent_pool::PoolSpec;
 pub use crate::plan::pool::{feature_path, plan};
 use crate::plan::preflight::{self, Facts, Refusal, Reservation, Verdict};
-use crate::plan::{cluster_path, with_api, Plan, StepKind};
+use crate::plan::{Plan, Step, StepKind};
 
 /// How to run.
 #[derive(Debug, Clone)]
@@ -64,17 +65,17 @@ pub async fn read_facts_with(
     known: Option<&Value>,
 ) -> Result<Facts, ArmError> {
     let p = plan(spec, location);
-    let url = |kind: StepKind| p.step(kind).map_or("", |s| s.url.as_str());
+    let step = |kind: StepKind| super::step(&p, kind);
     let cluster_f = async {
         match known {
             Some(c) => Ok(c.clone()),
-            None => client.get_json::<Value>(url(StepKind::ReadCluster)).await,
+            None => wire::get::<Value>(client, step(StepKind::ReadCluster)?).await,
         }
     };
-    let pool_f = client.get_json_opt::<Value>(url(StepKind::ReadPool));
+    let pool_f = async { wire::get_opt::<Value>(client, step(StepKind::ReadPool)?).await };
     let feature_f = async {
         if let Some(step) = p.step(StepKind::ReadFeature) {
-            let v: Option<Value> = client.get_json_opt(&step.url).await?;
+            let v: Option<Value> = wire::get_opt(client, step).await?;
             Ok::<_, ArmError>(Some(
                 v.and_then(|v| v.pointer("/properties/state").and_then(Value::as_str).map(str::to_owned))
                     .unwrap_or_else(|| "NotRegistered".into()),
@@ -87,8 +88,8 @@ pub async fn read_facts_with(
         let (cluster, pool, skus, usages, feature, reservation) = tokio::join!(
             cluster_f,
             pool_f,
-            client.list(url(StepKind::ReadSkus)),
-            client.list(url(StepKind::ReadUsages)),
+            async { wire::list(client, step(StepKind::ReadSkus)?).await },
+            async { wire::list(client, step(StepKind::ReadUsages)?).await },
             feature_f,
             read_reservation(client, spec)
         );
@@ -104,17 +105,18 @@ pub async fn read_facts_with(
     let (cluster, pool, feature, reservation) =
         tokio::join!(cluster_f, pool_f, feature_f, read_reservation(client, spec));
     let cluster = cluster?;
+    let cluster_url = step(StepKind::ReadCluster)?.url.clone();
     let loc = preflight::location(&cluster).ok_or_else(|| ArmError::InvalidResponse {
         method: "GET".into(),
-        path: url(StepKind::ReadCluster).to_owned(),
+        path: cluster_url,
         status: 200,
         message: "the cluster has no location".into(),
         snippet: String::new(),
         request_id: None,
     })?;
     let p2 = plan(spec, Some(&loc));
-    let url2 = |kind: StepKind| p2.step(kind).map_or("", |s| s.url.as_str());
-    let (skus, usages) = tokio::join!(client.list(url2(StepKind::ReadSkus)), client.list(url2(StepKind::ReadUsages)));
+    let (skus, usages) = (super::step(&p2, StepKind::ReadSkus)?, super::step(&p2, StepKind::ReadUsages)?);
+    let (skus, usages) = tokio::join!(wire::list(client, skus), wire::list(client, usages));
     Ok(Facts {
         cluster,
         pool: pool?,
@@ -133,11 +135,11 @@ pub async fn read_reservation(client: &ArmClient, spec: &PoolSpec) -> Result<Opt
 
 /// A capacity reservation group (None inside when it does not exist) and its reservations.
 pub async fn read_group(client: &ArmClient, id: &str) -> Result<Reservation, ArmError> {
-    let (group_url, list_url) = crate::plan::pool::reservation_urls(id);
-    let Some(group) = client.get_json_opt::<Value>(&group_url).await? else {
+    let [group, list] = crate::plan::pool::reservation_reads(id);
+    let Some(group) = wire::get_opt::<Value>(client, &group).await? else {
         return Ok(Reservation { group: None, reservations: vec![] });
     };
-    let reservations = client.list(&list_url).await?;
+    let reservations = wire::list(client, &list).await?;
     Ok(Reservation { group: Some(group), reservations })
 }
 
@@ -185,12 +187,11 @@ pub async fn create(
         Some(put) if !opts.dry_run => put,
         _ => return Ok(CreateOutcome::DryRun { facts_read: !opts.skip_preflight, plan: p, note: None, location }),
     };
-    let req = put_request(put);
-    let op = operation(spec, started_at, started_at + opts.timeout);
-    let accepted = put_once(client, spec, &req, &op, progress, started).await?;
+    let op = operation(spec, started_at, started_at + opts.timeout)?;
+    let accepted = put_once(client, spec, put, &op, progress, started).await?;
     started.accepted(&spec.path(), &resume_command(spec));
     if opts.abort_on_interrupt {
-        started.abort_with(&format!("{}/abort?api-version={}", spec.path(), api::AKS));
+        started.abort_with(&crate::plan::pool::abort(spec));
     }
     if opts.no_wait {
         return Ok(CreateOutcome::Accepted { pool_path: spec.path() });
@@ -203,26 +204,16 @@ pub async fn create(
     Ok(CreateOutcome::Created { pool, location })
 }
 
-/// The PUT of a plan step, with its `If-None-Match: *`.
-pub(crate) fn put_request(put: &crate::plan::Step) -> Req {
-    let mut req = Req::json(Method::PUT, put.url.clone(), put.body.as_ref().unwrap_or(&Value::Null));
-    for (k, v) in &put.headers {
-        if k.eq_ignore_ascii_case("if-none-match") {
-            req = req.header("if-none-match", v.clone());
-        }
-    }
-    req
-}
-
-/// What waiting on the pool's creation is called, resumed with, and bounded by.
-pub(crate) fn operation(spec: &PoolSpec, started: Instant, deadline: Instant) -> Operation {
-    Operation {
+/// What waiting on the pool's creation is called, resumed with, and bounded by; its resource
+/// is read with the plan's `Await` step.
+pub(crate) fn operation(spec: &PoolSpec, started: Instant, deadline: Instant) -> Result<Operation, ArmError> {
+    Ok(Operation {
         what: format!("pool {} in cluster {}", spec.name, spec.cluster),
-        resource_url: with_api(&spec.path(), api::AKS),
+        resource: wire::request(&crate::plan::pool::await_pool(spec), None)?,
         resume: resume_command(spec),
         deadline,
         started,
-    }
+    })
 }
 
 /// Delete a pool this run created and that failed, then wait until GET says 404 (so the
@@ -233,16 +224,16 @@ pub(crate) async fn delete_and_wait_gone(
     op: &Operation,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<(), ArmError> {
-    let url = with_api(&spec.path(), api::AKS);
     progress(&format!("deleting failed pool {} (created by this run)", spec.name));
-    let resp = client.send(&Req { method: Method::DELETE, ..Req::get(&url) }).await?;
+    let resp = wire::send(client, &crate::plan::pool::delete(spec)).await?;
     if !matches!(resp.status, 200 | 202 | 204 | 404) {
         return Err(resp.to_error());
     }
     let gone = Operation { what: format!("pool {} to be deleted", spec.name), ..op.clone() };
     let mut poller = lro::Poller::default();
+    let read = crate::plan::pool::await_pool(spec);
     loop {
-        if client.get_json_opt::<Value>(&url).await?.is_none() {
+        if wire::get_opt::<Value>(client, &read).await?.is_none() {
             return Ok(());
         }
         progress("waiting for the failed pool to be deleted");
@@ -320,7 +311,7 @@ async fn settle_existing(
     let text = busy_text(spec, verdict);
     let op = Operation {
         what: format!("pool {} in cluster {}", spec.name, spec.cluster),
-        resource_url: with_api(&spec.path(), api::AKS),
+        resource: wire::request(&crate::plan::pool::read_pool(spec), None)?,
         resume: resume_command(spec),
         deadline,
         started: Instant::now(),
@@ -347,7 +338,7 @@ async fn settle_existing(
     }
     progress(&format!("{text}; waiting for it"));
     if matches!(verdict, Verdict::Deleting) {
-        return wait_gone(client, &op, progress).await.map_err(CreateError::from);
+        return wait_gone(client, spec, &op, progress).await.map_err(CreateError::from);
     }
     match lro::wait_resource(client, &op, progress).await {
         // A Failed pool is reported with how to recover when the facts are read again.
@@ -357,11 +348,17 @@ async fn settle_existing(
 }
 
 /// Poll the pool until a GET answers 404 (deleted), under the shared pacing and deadline.
-async fn wait_gone(client: &ArmClient, op: &Operation, progress: &(dyn Fn(&str) + Sync)) -> Result<(), ArmError> {
+async fn wait_gone(
+    client: &ArmClient,
+    spec: &PoolSpec,
+    op: &Operation,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<(), ArmError> {
     let mut poller = lro::Poller::default();
+    let read = crate::plan::pool::read_pool(spec);
     loop {
         poller.pause(client, None, op).await?;
-        match client.get_json_opt::<Value>(&op.resource_url).await {
+        match wire::get_opt::<Value>(client, &read).await {
             Ok(None) => return Ok(()),
             Ok(Some(v)) => progress(lro::provisioning_state(&v).unwrap_or("Deleting")),
             Err(ArmError::Deadline { .. }) => return Err(lro::timed_out(op)),
@@ -377,7 +374,7 @@ async fn wait_gone(client: &ArmClient, op: &Operation, progress: &(dyn Fn(&str) 
 pub(crate) async fn put_once(
     client: &ArmClient,
     spec: &PoolSpec,
-    req: &Req,
+    put: &Step,
     op: &Operation,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
@@ -386,7 +383,7 @@ pub(crate) async fn put_once(
     let carries = |v: &Value| spec.diff(v).is_empty();
     let check = Check {
         what: op.what.clone(),
-        url: op.resource_url.clone(),
+        read: crate::plan::pool::await_pool(spec),
         resume: op.resume.clone(),
         states: &["Creating", "Updating", "Succeeded"],
         carries: &carries,
@@ -394,7 +391,7 @@ pub(crate) async fn put_once(
     loop {
         progress(&format!("creating pool {}", spec.name));
         let resp =
-            match reconcile::put_guarded(client, req, &check, started, &spec.path(), op.deadline, progress).await? {
+            match reconcile::put_guarded(client, put, &check, started, &spec.path(), op.deadline, progress).await? {
                 Landed::Answer(resp) => resp,
                 Landed::Ours(_) => return Ok(None),
             };
@@ -440,7 +437,7 @@ async fn wait_cluster_idle(
 ) -> Result<(), ArmError> {
     let cluster = Operation {
         what: format!("cluster {} to finish its current operation", spec.cluster),
-        resource_url: with_api(&cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster), api::AKS),
+        resource: wire::request(&crate::plan::pool::read_cluster(spec), None)?,
         resume: "run the same create-pool command again".into(),
         deadline: op.deadline,
         started: op.started,

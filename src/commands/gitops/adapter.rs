@@ -29,8 +29,8 @@ use crate::provision::features::{self, Outcome as FeatureOutcome};
 use crate::provision::kaito::{self, Outcome as KaitoOutcome};
 use crate::provision::operator::{self, InstallRequest};
 use crate::provision::pool::{self, CreateOptions, CreateOutcome};
-use crate::provision::runcommand;
 use crate::provision::Progress;
+use crate::provision::{runcommand, wire};
 use crate::units;
 
 type Report<'a> = &'a (dyn Fn(&str) + Sync);
@@ -41,8 +41,11 @@ pub fn cluster_place(client: &ArmClient, sub: &str, c: &ClusterRef) -> Result<Cl
     if !client.has_credentials() {
         return Ok(ClusterFacts::default());
     }
-    let url = crate::plan::with_api(&crate::plan::cluster_path(sub, &c.resource_group, &c.name), crate::arm::api::AKS);
-    let v = azure::run_interruptible(&Progress::default(), async { Ok(client.get_json::<Value>(&url).await?) })?;
+    let read = crate::plan::read_cluster(
+        &crate::plan::cluster_path(sub, &c.resource_group, &c.name),
+        "the cluster's location and Kubernetes version",
+    );
+    let v = azure::run_interruptible(&Progress::default(), async { Ok(wire::get::<Value>(client, &read).await?) })?;
     ClusterFacts::from_cluster(v)
 }
 
@@ -215,9 +218,14 @@ pub async fn operator_state(
         },
         _ => None,
     };
-    let command = release::check_command();
+    let step = crate::plan::runcommand::command_step(
+        &install.cluster_path,
+        &release::check_command(),
+        install.needs_cluster_token,
+        "read the GPU Operator's Helm release",
+    );
     let (quiet, reads) = (|_: &str| {}, Progress::default());
-    let r = runcommand::run(client, &install.cluster_path, &command, None, token.as_ref(), deadline, &quiet, &reads);
+    let r = runcommand::run(client, (&install.cluster_path, &step), token.as_ref(), deadline, &quiet, &reads);
     match r.await {
         Ok(r) if r.ok() => release::compare(&r.logs, &install.spec.chart_version, &install.values_yaml),
         Ok(r) => State::Unread(format!("the check ended with {}", r.describe())),
@@ -332,7 +340,8 @@ pub async fn scale_pool(
     report: Report<'_>,
     progress: &Progress,
 ) -> Result<OpsOutcome, Error> {
-    Ok(cluster_ops::scale(client, spec_target(spec), &spec.name, how, timeout, report, progress).await?)
+    let run = cluster_ops::Run { dry_run: false, timeout };
+    Ok(cluster_ops::scale(client, spec_target(spec), &spec.name, how, run, report, progress).await?)
 }
 
 /// The steps `pool scale` sends for a spec, from the pool as read.
@@ -364,7 +373,8 @@ pub async fn enable_kaito(
     report: Report<'_>,
     progress: &Progress,
 ) -> Result<KaitoOutcome, Error> {
-    Ok(kaito::enable(client, target(d), timeout, report, progress).await?)
+    let run = cluster_ops::Run { dry_run: false, timeout };
+    Ok(kaito::enable(client, target(d), run, report, progress).await?)
 }
 
 /// The steps `register-feature` sends.
@@ -385,9 +395,10 @@ pub fn operator_plan(
     cluster: &Value,
     live_pools: &[Value],
 ) -> Result<Plan, Error> {
-    let install = operator::resolve(catalog, &install_request(d, o), cluster, &pools_after(d, live_pools))
+    let req = install_request(d, o);
+    let install = operator::resolve(catalog, &req, cluster, &pools_after(d, live_pools))
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
-    Ok(operator::plan(&install))
+    Ok(operator::plan(&req, &install))
 }
 
 /// The steps `kaito enable` sends for the cluster as read (`{}` when not read).
