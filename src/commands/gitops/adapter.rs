@@ -161,6 +161,19 @@ pub async fn read_live(client: &ArmClient, d: &Desired) -> Result<Live, Error> {
     Ok(Live { cluster, pools, features: f?, provider: provider?, provider_owed, ..Live::default() })
 }
 
+/// The reads `read_live` sends (as plan steps): the cluster and its pools, each feature's
+/// state and, when the file names features, the provider's.
+pub fn live_reads(d: &Desired) -> Plan {
+    let mut plan = crate::plan::install::reads(&d.subscription, &d.resource_group, &d.cluster);
+    for f in &d.features {
+        plan.steps.push(crate::plan::features::read_feature(&d.subscription, features::NAMESPACE, f));
+    }
+    if !d.features.is_empty() {
+        plan.steps.push(crate::plan::features::read_provider(&d.subscription, features::NAMESPACE));
+    }
+    plan
+}
+
 /// The live pools plus the pools the file would create (what the operator will serve).
 fn pools_after(d: &Desired, live_pools: &[Value]) -> Vec<Value> {
     let mut pools = live_pools.to_vec();

@@ -433,7 +433,7 @@ fn dry_run_plan(l: &Loaded) -> Result<DryRunPlan, Error> {
         Err(e) => return Err(e),
     };
     let d = &l.desired;
-    let mut plan = Plan::default();
+    let mut plan = adapter::live_reads(d);
     let location = crate::plan::preflight::location(&live.cluster);
     for c in changes
         .iter()
@@ -478,7 +478,7 @@ fn pricing(l: &Loaded, live: Option<&Live>) -> PlanPricing {
 /// Without credentials: every resource as if created, placeholders for what would be read.
 fn offline_plan(l: &Loaded) -> Result<Plan, Error> {
     let d = &l.desired;
-    let mut plan = Plan::default();
+    let mut plan = adapter::live_reads(d);
     for f in &d.features {
         plan.steps.extend(adapter::feature_plan(d, f).steps);
     }
