@@ -120,6 +120,12 @@ impl crate::output::Render for DryRun {
         let mut out = format!("{}\n", self.header);
         for (i, s) in self.steps.iter().enumerate() {
             out.push_str(&format!("\n{}. {} {}\n   {}\n", i + 1, s.method, s.url, s.purpose));
+            if let Some(f) = s.follow {
+                out.push_str(&format!("   {}\n", f.describe()));
+            }
+            if let Some(until) = &s.repeat {
+                out.push_str(&format!("   sent again {until}\n"));
+            }
             for (k, v) in &s.headers {
                 out.push_str(&format!("   {k}: {v}\n"));
             }

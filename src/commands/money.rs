@@ -686,20 +686,26 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     confirm::write(ctx, "pool scale", a.yes, a.dry_run, &question)?;
     let run = run_mode(a.dry_run, &a.at.arm);
     let r = if a.dry_run {
-        let read = azure::dry_run_reads(
+        // With credentials the pool (its counts, eTag, size) and its cluster (the region, for the
+        // cost) are read once, GETs only; without, what would be read is a placeholder.
+        let (sub, read) = azure::dry_run_reads(
             &ctx.printer,
             &a.at.arm,
             async |client, sub| {
                 let t = target(sub, &a.at.target);
-                Ok(cluster_ops::scale(client, t, &a.at.name, how, run, &|_| {}, &Progress::default()).await?)
+                Ok((sub.to_owned(), Some(cluster_ops::read_pool_and_cluster(client, t, &a.at.name).await?)))
             },
-            |sub| offline(sub, &a.at.target, |t| ops::scale(t, &a.at.name, &ops::pool_as_read(), how)),
+            |sub| Ok((sub.to_owned(), None)),
         )?;
-        let plan = match read {
-            Outcome::DryRun(plan) => plan,
-            other => return Ok(print_ops(&ctx.printer, a.output, &base_url(&a.at.arm), other, |_| String::new())?),
-        };
-        let cost = scale_cost(ctx, a, how)?;
+        let t = target(&sub, &a.at.target);
+        let pool = read.as_ref().map_or_else(ops::pool_as_read, |(pool, _)| pool.clone());
+        let plan = ops::scale(t, &a.at.name, &pool, how).map_err(|m| Error::Refused { message: m, hint: None })?;
+        let body = plan.step(crate::plan::StepKind::UpdatePool).and_then(|s| s.body.clone()).unwrap_or_default();
+        if read.is_some() && crate::plan::cluster::differences(&crate::plan::cluster::writable_pool(&pool), &body).is_empty() {
+            let same = Outcome::Unchanged(format!("pool {} already has these counts", a.at.name));
+            return Ok(print_ops(&ctx.printer, a.output, &base_url(&a.at.arm), same, |_| String::new())?);
+        }
+        let cost = scale_cost(ctx, a, how, read)?;
         let header = "Dry run: no change is made.";
         azure::render_priced_plan(&ctx.printer, a.output, (&base_url(&a.at.arm), &plan, header), json!({}), &cost)?;
         return Ok(());
@@ -725,35 +731,17 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
 /// Why a `pool scale` dry run without credentials cannot price the new counts.
 pub const SCALE_UNREAD: &str = "needs the pool's size and region (read with credentials)";
 
-/// The cost of the counts `pool scale` asks for. With credentials the dry run reads (GETs
-/// only) the pool for its size, OS and priority and the cluster for its region; without
-/// them every figure is unknown, and says why.
-fn scale_cost(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<PlanPricing> {
+/// The cost of the counts `pool scale` asks for, from the pool (its size, OS and priority) and
+/// its cluster (its region) the dry run read with credentials; without them (`None`) every
+/// figure is unknown, and says why.
+fn scale_cost(ctx: &Ctx, a: &PoolScaleArgs, how: Scale, read: Option<(Value, Value)>) -> anyhow::Result<PlanPricing> {
     let counts = match how {
         Scale::Count(c) => (c, c),
         Scale::Autoscale { min, max } => (min, max),
     };
     let mut catalog = ctx.catalog()?;
-    let unread = |catalog: &Catalog| PlanPricing::unread(catalog, &[(&a.at.name, counts)], SCALE_UNREAD);
-    let az = match azure::connect(&a.at.arm) {
-        Ok(az) if az.subscription.is_ok() && az.client.has_credentials() => az,
-        _ => return Ok(unread(&catalog)),
-    };
-    let sub = subscription(&az)?;
-    let (client, progress) = (az.client, Progress::default());
-    let read = azure::run_interruptible(&progress, async {
-        match cluster_ops::read_pool_and_cluster(&client, target(&sub, &a.at.target), &a.at.name).await {
-            Ok(v) => Ok(Ok(v)),
-            Err(OpsError::Arm(crate::arm::ArmError::Auth { message, .. })) => Ok(Err(message)),
-            Err(e) => Err(Error::from(e)),
-        }
-    })?;
-    let (pool, cluster) = match read {
-        Ok(v) => v,
-        Err(message) => {
-            ctx.printer.note(&format!("note: credentials failed ({message}): the cost cannot be read"));
-            return Ok(unread(&catalog));
-        }
+    let Some((pool, cluster)) = read else {
+        return Ok(PlanPricing::unread(&catalog, &[(&a.at.name, counts)], SCALE_UNREAD));
     };
     with_live_prices(&mut catalog, &ctx.printer);
     let p = &pool["properties"];

@@ -140,14 +140,47 @@ pub fn request(ctx: &Ctx, a: &QuotaRequestArgs) -> anyhow::Result<()> {
         )
         .into());
     }
-    let (client, sub) = connect(&a.arm)?;
     let p = &ctx.printer;
+    if a.dry_run {
+        // With credentials the usages are read (a GET); without, today's limit is a placeholder.
+        let (sub, usages) = azure::dry_run_reads(
+            p,
+            &a.arm,
+            async |client, sub| Ok((sub.to_owned(), Some(exec::usages(client, sub, &w.location).await?))),
+            |sub| Ok((sub.to_owned(), None)),
+        )?;
+        return dry_run(p, a, &w, &family, &sub, usages.as_deref());
+    }
+    let (client, sub) = connect(&a.arm)?;
     let progress = Progress::default();
     let usages = azure::run_with_spinner(p, &progress, None, async |report| {
         report("reading usages");
         exec::usages(&client, &sub, &w.location).await.map_err(Error::from)
     })?;
-    let Some(current) = plan::usage(&usages, &family) else {
+    let Some((family, from, to)) = decide(p, a, &w, &family, &usages)? else { return Ok(()) };
+    let check = format!("aksgpu quota show --subscription {sub} --location {} --family {family}", w.location);
+    let deadline = Instant::now() + a.arm.timeout;
+    let status = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
+        report(&format!("asking for {to} vCPUs of {family}"));
+        let Some(id) = exec::submit(&client, &sub, &w.location, &family, to, &check, &progress).await? else {
+            return Ok(RequestStatus { id: String::new(), state: "Succeeded".into(), message: None, code: None });
+        };
+        exec::follow(&client, &sub, &w.location, &id, deadline, &check, report).await.map_err(Error::from)
+    })?;
+    report(p, a, &family, &w.location, from, to, &status, &check)
+}
+
+/// From the usages read: `(family as Azure names it, today's limit, the limit to ask for)`, or
+/// `None` when the limit already suffices (said on stdout); a request that would lower the limit
+/// is refused.
+fn decide(
+    p: &crate::output::Printer,
+    a: &QuotaRequestArgs,
+    w: &Which,
+    family: &str,
+    usages: &[Value],
+) -> anyhow::Result<Option<(String, u64, u64)>> {
+    let Some(current) = plan::usage(usages, family) else {
         return Err(Error::NoFit {
             message: format!("Azure reports no usage for {family} in {}", w.location),
             hint: Some("check the family name: az vm list-usage --location L -o table".into()),
@@ -160,46 +193,51 @@ pub fn request(ctx: &Ctx, a: &QuotaRequestArgs) -> anyhow::Result<()> {
         (None, Some(n), Some((_, vcpus))) => plan::limit_for_nodes(&current, *vcpus, n),
         _ => return Err(Error::usage("--nodes needs --vm-size", None).into()),
     };
-    let check = format!("aksgpu quota show --subscription {sub} --location {} --family {family}", w.location);
-    let (from, to) = match plan::decide(&current, wanted) {
-        Decision::Lower { limit, asked } => {
-            return Err(Error::usage(
-                format!("{family} in {} has a limit of {limit} vCPUs; {asked} would lower it, and a quota request never lowers a limit", w.location),
-                Some("ask for more than today's limit, or nothing".into()),
-            )
-            .into())
-        }
+    match plan::decide(&current, wanted) {
+        Decision::Lower { limit, asked } => Err(Error::usage(
+            format!("{family} in {} has a limit of {limit} vCPUs; {asked} would lower it, and a quota request never lowers a limit", w.location),
+            Some("ask for more than today's limit, or nothing".into()),
+        )
+        .into()),
         Decision::Enough { limit } => {
             let text = format!("{family} in {} already allows {limit} vCPUs ({} used): nothing to ask for", w.location, current.used);
             emit(p, a.output, &Shown::new(text, json!({"status": "enough", "family": family, "location": w.location, "limit": limit, "used": current.used})))?;
-            return Ok(());
+            Ok(None)
         }
-        Decision::Ask { from, to } => (from, to),
-    };
-    if a.dry_run {
-        let header = format!(
-            "Dry run: nothing is sent. The request raises {family} in {} from {from} to {to} vCPUs:",
-            w.location
-        );
-        azure::render_plan(
-            p,
-            a.output,
-            &azure::base_url(&a.arm),
-            &plan::plan(&sub, &w.location, &family, to),
-            &header,
-            json!({"family": family, "from": from, "to": to}),
-        )?;
-        return Ok(());
+        Decision::Ask { from, to } => Ok(Some((family, from, to))),
     }
-    let deadline = Instant::now() + a.arm.timeout;
-    let status = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
-        report(&format!("asking for {to} vCPUs of {family}"));
-        let Some(id) = exec::submit(&client, &sub, &w.location, &family, to, &check, &progress).await? else {
-            return Ok(RequestStatus { id: String::new(), state: "Succeeded".into(), message: None, code: None });
+}
+
+/// `quota request --dry-run`: the plan from the usages read, or (no credentials) with today's
+/// limit, and with `--nodes` the new one, as placeholders.
+fn dry_run(
+    p: &crate::output::Printer,
+    a: &QuotaRequestArgs,
+    w: &Which,
+    family: &str,
+    sub: &str,
+    usages: Option<&[Value]>,
+) -> anyhow::Result<()> {
+    let base = azure::base_url(&a.arm);
+    let Some(usages) = usages else {
+        let mut plan = plan::plan(sub, &w.location, family, a.limit.unwrap_or_default());
+        let to = match a.limit {
+            Some(l) => json!(l),
+            None => json!(crate::plan::read_at_run_time("today's usage and limit, plus the vCPUs of --nodes")),
         };
-        exec::follow(&client, &sub, &w.location, &id, deadline, &check, report).await.map_err(Error::from)
-    })?;
-    report(p, a, &family, &w.location, from, to, &status, &check)
+        if let Some(body) = plan.steps.iter_mut().find(|s| s.kind == crate::plan::StepKind::RequestQuota).and_then(|s| s.body.as_mut()) {
+            body["properties"]["limit"]["value"] = to.clone();
+        }
+        let header = format!("Dry run: nothing is sent. The request raises {family} in {}; today's limit is read at run time:", w.location);
+        let from = crate::plan::read_at_run_time("today's limit");
+        azure::render_plan(p, a.output, &base, &plan, &header, json!({"family": family, "from": from, "to": to}))?;
+        return Ok(());
+    };
+    let Some((family, from, to)) = decide(p, a, w, family, usages)? else { return Ok(()) };
+    let header = format!("Dry run: nothing is sent. The request raises {family} in {} from {from} to {to} vCPUs:", w.location);
+    let plan = plan::plan(sub, &w.location, &family, to);
+    azure::render_plan(p, a.output, &base, &plan, &header, json!({"family": family, "from": from, "to": to}))?;
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]

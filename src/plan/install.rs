@@ -216,7 +216,8 @@ pub fn resolve(catalog: &Catalog, req: &InstallRequest, cluster: &Value, pools: 
         .collect();
     let needs_cluster_token = cluster.pointer("/properties/aadProfile/managed").and_then(Value::as_bool) == Some(true);
     let names = targets.iter().filter_map(|p| p["name"].as_str().map(str::to_owned)).collect();
-    Ok(install(req, spec_for(req, mode, &taints), names, Some(needs_cluster_token), None))
+    let spec = spec_for(req, mode, &taints);
+    Ok(install(req, spec.clone(), op::values(&spec), (names, Some(needs_cluster_token)), None))
 }
 
 /// The install a dry run shows without credentials: from the flags alone. The driver mode is
@@ -232,17 +233,30 @@ pub fn from_flags(req: &InstallRequest) -> Install {
         None => "a toleration for every taint of the GPU pools, and the driver mode their gpuProfile.driver sets",
     };
     let note = format!("# {}\n", read_at_run_time(read));
-    install(req, spec_for(req, req.driver_mode.unwrap_or(DriverMode::Aks), &[]), pools, None, Some(&note))
+    let spec = spec_for(req, req.driver_mode.unwrap_or(DriverMode::Operator), &[]);
+    let mut values = op::values(&spec);
+    if req.driver_mode.is_none() {
+        // The driver mode is the pools' (gpuProfile.driver), read at run time: never guessed.
+        let mode = read_at_run_time(
+            "false when the GPU pools' gpuProfile.driver is Install (the AKS driver), left out when it is None",
+        );
+        let runtime = read_at_run_time("nvidia-container-runtime with the AKS driver, left out otherwise");
+        values["driver"] = serde_json::json!({"enabled": mode});
+        values["toolkit"] = serde_json::json!({"enabled": mode});
+        values["operator"] = serde_json::json!({"runtimeClass": runtime});
+    }
+    install(req, spec, values, (pools, None), Some(&note))
 }
 
 fn install(
     req: &InstallRequest,
     spec: OperatorSpec,
-    pools: Vec<String>,
-    needs_cluster_token: Option<bool>,
+    values: Value,
+    (pools, needs_cluster_token): (Vec<String>, Option<bool>),
     note: Option<&str>,
 ) -> Install {
-    let values_yaml = format!("{}{}", note.unwrap_or_default(), op::values_yaml(&spec));
+    let yaml = serde_yaml_ng::to_string(&values).ok().or_else(|| serde_json::to_string_pretty(&values).ok());
+    let values_yaml = format!("{}{}", note.unwrap_or_default(), yaml.unwrap_or_default());
     let command = op::install_command(&spec, "values.yaml");
     let context = super::zip::stored(&[("values.yaml", values_yaml.as_bytes())]);
     Install {

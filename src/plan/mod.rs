@@ -92,6 +92,19 @@ pub enum Follow {
     CommandResult,
 }
 
+impl Follow {
+    /// What the executor then sends, in words (for printed plans).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Follow::NextLink => "then every further page, at the nextLink each page returns",
+            Follow::Operation => {
+                "then polled at the operation URL Azure returns (Azure-AsyncOperation, else Location)"
+            }
+            Follow::CommandResult => "then its result, polled at the Location Azure returns",
+        }
+    }
+}
+
 /// What a dry run shows where a real run uses a value it reads first.
 pub fn read_at_run_time(what: &str) -> String {
     format!("<read at run time: {what}>")
