@@ -20,10 +20,10 @@ use crate::error::{did_you_mean, Error};
 use crate::output::{emit, Printer, Shown};
 use crate::plan::cluster_ops::{self, Target};
 use crate::plan::{kaito as kaito_plan, Plan};
+use crate::provision::cluster_ops::Run;
 use crate::provision::features::{self, Feature, Outcome as FeatureOutcome};
 use crate::provision::kaito::{self, Outcome as KaitoOutcome};
 use crate::provision::operator::{self, InstallError, InstallRequest, Report};
-use crate::provision::cluster_ops::Run;
 use crate::provision::Progress;
 use crate::recommend::{self, ModelSpec, Requirements, Workload};
 
@@ -73,7 +73,9 @@ pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()
                 let feature = Feature { subscription: sub, namespace: &a.namespace, name: &a.name };
                 let found = match features::decide(client, feature, &|_| {}).await? {
                     features::Decision::Done(o) => Some(outcome_word(&o)),
-                    features::Decision::RefreshProvider => Some("registered; only the provider's re-registration is sent"),
+                    features::Decision::RefreshProvider => {
+                        Some("registered; only the provider's re-registration is sent")
+                    }
                     features::Decision::Register => None,
                 };
                 Ok((plan(sub), found))

@@ -495,7 +495,9 @@ pub fn catalog_diff(ctx: &Ctx, a: &CatalogDiffArgs) -> anyhow::Result<()> {
     let sub = subscription(&az)?;
     let client = az.client;
     let step = crate::plan::read_skus(&sub, &location);
-    let skus = azure::run_interruptible(&Progress::default(), async { Ok(crate::provision::wire::list(&client, &step).await?) })?;
+    let skus = azure::run_interruptible(&Progress::default(), async {
+        Ok(crate::provision::wire::list(&client, &step).await?)
+    })?;
     let d = crate::drift::compare(&catalog, &location, &skus);
     let p = &ctx.printer;
     emit(p, a.output, &DriftView { location: &location, drift: &d }).map_err(Error::from)?;
@@ -574,7 +576,11 @@ fn target<'a>(subscription: &'a str, t: &'a ClusterTarget) -> Target<'a> {
 
 /// A dry run's plan from the flags alone (no credential, or they failed): nothing is read or
 /// sent, and what a real run reads first shows as a placeholder.
-fn offline(sub: &str, t: &ClusterTarget, build: impl FnOnce(Target<'_>) -> Result<Plan, String>) -> Result<Outcome, Error> {
+fn offline(
+    sub: &str,
+    t: &ClusterTarget,
+    build: impl FnOnce(Target<'_>) -> Result<Plan, String>,
+) -> Result<Outcome, Error> {
     let plan = build(target(sub, t)).map_err(|m| Error::Refused { message: m, hint: None })?;
     Ok(Outcome::DryRun(plan))
 }
@@ -701,7 +707,9 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
         let pool = read.as_ref().map_or_else(ops::pool_as_read, |(pool, _)| pool.clone());
         let plan = ops::scale(t, &a.at.name, &pool, how).map_err(|m| Error::Refused { message: m, hint: None })?;
         let body = plan.step(crate::plan::StepKind::UpdatePool).and_then(|s| s.body.clone()).unwrap_or_default();
-        if read.is_some() && crate::plan::cluster::differences(&crate::plan::cluster::writable_pool(&pool), &body).is_empty() {
+        if read.is_some()
+            && crate::plan::cluster::differences(&crate::plan::cluster::writable_pool(&pool), &body).is_empty()
+        {
             let same = Outcome::Unchanged(format!("pool {} already has these counts", a.at.name));
             return Ok(print_ops(&ctx.printer, a.output, &base_url(&a.at.arm), same, |_| String::new())?);
         }

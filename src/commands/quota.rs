@@ -225,16 +225,22 @@ fn dry_run(
             Some(l) => json!(l),
             None => json!(crate::plan::read_at_run_time("today's usage and limit, plus the vCPUs of --nodes")),
         };
-        if let Some(body) = plan.steps.iter_mut().find(|s| s.kind == crate::plan::StepKind::RequestQuota).and_then(|s| s.body.as_mut()) {
+        if let Some(body) =
+            plan.steps.iter_mut().find(|s| s.kind == crate::plan::StepKind::RequestQuota).and_then(|s| s.body.as_mut())
+        {
             body["properties"]["limit"]["value"] = to.clone();
         }
-        let header = format!("Dry run: nothing is sent. The request raises {family} in {}; today's limit is read at run time:", w.location);
+        let header = format!(
+            "Dry run: nothing is sent. The request raises {family} in {}; today's limit is read at run time:",
+            w.location
+        );
         let from = crate::plan::read_at_run_time("today's limit");
         azure::render_plan(p, a.output, &base, &plan, &header, json!({"family": family, "from": from, "to": to}))?;
         return Ok(());
     };
     let Some((family, from, to)) = decide(p, a, w, family, usages)? else { return Ok(()) };
-    let header = format!("Dry run: nothing is sent. The request raises {family} in {} from {from} to {to} vCPUs:", w.location);
+    let header =
+        format!("Dry run: nothing is sent. The request raises {family} in {} from {from} to {to} vCPUs:", w.location);
     let plan = plan::plan(sub, &w.location, &family, to);
     azure::render_plan(p, a.output, &base, &plan, &header, json!({"family": family, "from": from, "to": to}))?;
     Ok(())

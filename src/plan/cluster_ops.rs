@@ -93,8 +93,12 @@ pub fn read_pool(t: Target<'_>, pool: &str) -> Step {
 
 /// GET the pool a write changes, when its operation ends.
 pub fn await_pool(t: Target<'_>, pool: &str) -> Step {
-    Step::read(StepKind::Await, with_api(&t.pool_path(pool), api::AKS), format!("read pool {pool} when the operation ends"))
-        .repeated("while it is Scaling or Updating, when Azure gives no operation URL")
+    Step::read(
+        StepKind::Await,
+        with_api(&t.pool_path(pool), api::AKS),
+        format!("read pool {pool} when the operation ends"),
+    )
+    .repeated("while it is Scaling or Updating, when Azure gives no operation URL")
 }
 
 /// `cluster stop|start`: read the power state, then POST stop or start.

@@ -76,7 +76,13 @@ pub fn register_feature(sub: &str, namespace: &str, name: &str) -> Step {
 /// POST the provider's re-registration.
 pub fn register_provider(sub: &str, namespace: &str) -> Step {
     let url = provider_register_url(sub, namespace);
-    Step::write(StepKind::RegisterProvider, "POST", url, None, format!("re-register {namespace} so the flag takes effect"))
+    Step::write(
+        StepKind::RegisterProvider,
+        "POST",
+        url,
+        None,
+        format!("re-register {namespace} so the flag takes effect"),
+    )
 }
 
 /// GPU-related preview flags `aksgpu feature list` shows.

@@ -97,9 +97,7 @@ impl Follow {
     pub fn describe(self) -> &'static str {
         match self {
             Follow::NextLink => "then every further page, at the nextLink each page returns",
-            Follow::Operation => {
-                "then polled at the operation URL Azure returns (Azure-AsyncOperation, else Location)"
-            }
+            Follow::Operation => "then polled at the operation URL Azure returns (Azure-AsyncOperation, else Location)",
             Follow::CommandResult => "then its result, polled at the Location Azure returns",
         }
     }

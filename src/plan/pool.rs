@@ -35,10 +35,12 @@ pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
     if let Some(g) = &spec.capacity_reservation_group {
         let [group, list] = reservation_reads(g);
         steps.push(group);
-        steps.push(list.saying(format!(
-            "preflight: the group reserves {} with {} free instance(s)",
-            spec.size.name, spec.count
-        )));
+        steps.push(
+            list.saying(format!(
+                "preflight: the group reserves {} with {} free instance(s)",
+                spec.size.name, spec.count
+            )),
+        );
     }
     if spec.os == Os::Windows {
         steps.push(Step::read(
@@ -116,7 +118,8 @@ pub fn reservation_reads(group_id: &str) -> [Step; 2] {
             group,
             "preflight: the capacity reservation group exists, its region, and how much of it is used",
         ),
-        Step::read(StepKind::ReadReservations, list, "the group's capacity reservations").then_follows(Follow::NextLink),
+        Step::read(StepKind::ReadReservations, list, "the group's capacity reservations")
+            .then_follows(Follow::NextLink),
     ]
 }
 

@@ -61,8 +61,12 @@ pub fn plan(sub: &str, location: &str, family: &str, limit: u64) -> Plan {
 
 /// GET the Compute usages of a region (every page).
 pub fn read_usages(sub: &str, location: &str) -> Step {
-    Step::read(StepKind::ReadUsages, usages_url(sub, location), format!("read the vCPU usages and limits in {location}"))
-        .then_follows(super::Follow::NextLink)
+    Step::read(
+        StepKind::ReadUsages,
+        usages_url(sub, location),
+        format!("read the vCPU usages and limits in {location}"),
+    )
+    .then_follows(super::Follow::NextLink)
 }
 
 /// GET a quota request's status.

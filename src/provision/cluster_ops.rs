@@ -39,7 +39,7 @@ pub enum OpsError {
 }
 
 /// An operation on the resource the plan's `Await` step reads.
-fn op(what: String, plan: &Plan, resume: String, timeout: Duration) -> Result<Operation, OpsError> {
+fn op(what: String, plan: &Plan, resume: String, timeout: Duration) -> Result<Operation, ArmError> {
     let now = Instant::now();
     let resource = wire::request(super::step(plan, StepKind::Await)?, None)?;
     Ok(Operation { what, resource, resume, deadline: now + timeout, started: now })

@@ -144,27 +144,26 @@ pub async fn register(
     let marked = owe_refresh(sub, namespace, progress);
     let resource = feature_url(sub, namespace, name);
     let post = crate::plan::features::register_feature(sub, namespace, name);
-    let mut current =
-        match send_write(client, &post, started, &resource, &resume).await? {
-            Sent::Answer(resp) if resp.status == 404 => {
-                if marked {
-                    refresh_paid(sub, namespace, progress);
-                }
-                return Ok(Outcome::NotFound);
+    let mut current = match send_write(client, &post, started, &resource, &resume).await? {
+        Sent::Answer(resp) if resp.status == 404 => {
+            if marked {
+                refresh_paid(sub, namespace, progress);
             }
-            Sent::Answer(resp) => state_of(&resp.require_ok()?.value()?),
-            Sent::Lost(lost) => {
-                // Read the feature's state: Registering, Registered or Pending means the POST took.
-                let read = crate::plan::features::read_feature(sub, namespace, name);
-                let v = read_back(client, &read, &format!("feature {namespace}/{name}"), &resume, &lost, |v| {
-                    let s = state_of(v);
-                    ["Registering", "Registered", "Pending"].iter().any(|x| x.eq_ignore_ascii_case(&s))
-                })
-                .await?;
-                started.accepted(&resource, &resume);
-                state_of(&v)
-            }
-        };
+            return Ok(Outcome::NotFound);
+        }
+        Sent::Answer(resp) => state_of(&resp.require_ok()?.value()?),
+        Sent::Lost(lost) => {
+            // Read the feature's state: Registering, Registered or Pending means the POST took.
+            let read = crate::plan::features::read_feature(sub, namespace, name);
+            let v = read_back(client, &read, &format!("feature {namespace}/{name}"), &resume, &lost, |v| {
+                let s = state_of(v);
+                ["Registering", "Registered", "Pending"].iter().any(|x| x.eq_ignore_ascii_case(&s))
+            })
+            .await?;
+            started.accepted(&resource, &resume);
+            state_of(&v)
+        }
+    };
     loop {
         if current.eq_ignore_ascii_case("Registered") {
             break;

@@ -12,9 +12,9 @@ use reqwest::Method;
 use serde_json::Value;
 
 use super::reconcile::{self, Check, Landed};
+use super::wire;
 use super::Progress;
 use crate::arm::lro::{self, Operation};
-use super::wire;
 use crate::arm::{ArmClient, ArmError, ArmResponse, ErrorBody};
 use crate::catalog::Catalog;
 use crate::plan::agent_pool::PoolSpec;

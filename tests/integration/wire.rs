@@ -35,7 +35,11 @@ fn operator_pool(arm: &FakeArm) {
     let props = json!({"vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User", "osType": "Linux",
         "nodeTaints": ["sku=gpu:NoSchedule"], "gpuProfile": {"driver": "None"}, "provisioningState": "Succeeded",
         "eTag": "pool-etag-1"});
-    arm.put_pool("c1", "gpu", json!({"id": crate::fake_arm::pool_path("c1", "gpu"), "name": "gpu", "properties": props}));
+    arm.put_pool(
+        "c1",
+        "gpu",
+        json!({"id": crate::fake_arm::pool_path("c1", "gpu"), "name": "gpu", "properties": props}),
+    );
 }
 
 /// WindowsGPUPreview exists and is not registered; it registers after two reads.
@@ -69,12 +73,24 @@ const CASES: &[Case] = &[
     Case { name: "pool create", args: || words(&format!("pool create {POOL} --yes")), setup: nothing },
     Case { name: "register-feature", args: || words("register-feature WindowsGPUPreview --yes"), setup: unregistered },
     Case { name: "feature register", args: || words("feature register WindowsGPUPreview --yes"), setup: unregistered },
-    Case { name: "install-operator", args: || words("install-operator -g rg --cluster c1 --yes"), setup: operator_pool },
+    Case {
+        name: "install-operator",
+        args: || words("install-operator -g rg --cluster c1 --yes"),
+        setup: operator_pool,
+    },
     Case { name: "kaito enable", args: || words("kaito enable -g rg --cluster c1 --yes"), setup: nothing },
     Case { name: "cluster stop", args: || words("cluster stop -g rg --cluster c1 --yes"), setup: nothing },
     Case { name: "cluster start", args: || words("cluster start -g rg --cluster c1 --yes"), setup: stopped },
-    Case { name: "cost-analysis enable", args: || words("cost-analysis enable -g rg --cluster c1 --yes"), setup: nothing },
-    Case { name: "pool scale", args: || words("pool scale -g rg --cluster c1 --name gpu --count 3 --yes"), setup: operator_pool },
+    Case {
+        name: "cost-analysis enable",
+        args: || words("cost-analysis enable -g rg --cluster c1 --yes"),
+        setup: nothing,
+    },
+    Case {
+        name: "pool scale",
+        args: || words("pool scale -g rg --cluster c1 --name gpu --count 3 --yes"),
+        setup: operator_pool,
+    },
     Case {
         name: "apply -f",
         args: || {
@@ -142,9 +158,10 @@ fn is_step(step: &Value, r: &Recorded, base: &str) -> bool {
     let url = url.strip_prefix(base).unwrap_or(url);
     let headers = step["headers"].as_object().cloned().unwrap_or_default();
     let planned = |k: &str| headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(k)).map(|(_, v)| v.clone());
-    let headers_ok = headers.iter().all(|(k, v)| {
-        r.headers.get(&k.to_ascii_lowercase()).is_some_and(|g| glob(v.as_str().unwrap_or_default(), g))
-    }) && PRECONDITIONS.iter().all(|k| planned(k).is_some() || !r.headers.contains_key(*k));
+    let headers_ok = headers
+        .iter()
+        .all(|(k, v)| r.headers.get(&k.to_ascii_lowercase()).is_some_and(|g| glob(v.as_str().unwrap_or_default(), g)))
+        && PRECONDITIONS.iter().all(|k| planned(k).is_some() || !r.headers.contains_key(*k));
     let body_ok = match step.get("body") {
         None => r.body.is_empty(),
         Some(b) => same_json(b, &r.json()),
@@ -175,7 +192,11 @@ fn compare(steps: &[Value], log: &[Recorded], given: &[(&str, String)], base: &s
                     _ => follows("operation") || follows("command-result"),
                 });
                 if !ok {
-                    return Err(format!("GET {} follows Azure ({:?}), but no step says it does", r.target, how.collect::<Vec<_>>()));
+                    return Err(format!(
+                        "GET {} follows Azure ({:?}), but no step says it does",
+                        r.target,
+                        how.collect::<Vec<_>>()
+                    ));
                 }
             }
             None => return Err(format!("unplanned request: {} {}\n  body: {}", r.method, r.target, r.body)),
@@ -251,24 +272,27 @@ fn the_comparison_catches_each_difference() {
         headers: if etag { [("if-match".to_owned(), "e1".to_owned())].into() } else { Default::default() },
         body: body.into(),
     };
+    let put = [put];
     let good = [rec("PUT", "/p?api-version=1", r#"{"a":1}"#, true)];
-    assert_eq!(compare(&[put.clone()], &good, &[], &base), Ok(()));
+    assert_eq!(compare(&put, &good, &[], &base), Ok(()));
     let other_body = [rec("PUT", "/p?api-version=1", r#"{"a":2}"#, true)];
-    assert!(compare(&[put.clone()], &other_body, &[], &base).is_err());
+    assert!(compare(&put, &other_body, &[], &base).is_err());
     let no_precondition = [rec("PUT", "/p?api-version=1", r#"{"a":1}"#, false)];
-    assert!(compare(&[put.clone()], &no_precondition, &[], &base).is_err());
+    assert!(compare(&put, &no_precondition, &[], &base).is_err());
     let twice = [good[0].clone(), good[0].clone()];
-    assert!(compare(&[put.clone()], &twice, &[], &base).unwrap_err().contains("unplanned"));
-    assert!(compare(&[put.clone()], &[], &[], &base).unwrap_err().contains("never sent"));
+    assert!(compare(&put, &twice, &[], &base).expect_err("sent twice").contains("unplanned"));
+    assert!(compare(&put, &[], &[], &base).expect_err("not sent").contains("never sent"));
     let poll = rec("GET", "/op/1?api-version=2", "", false);
     let with_poll = [good[0].clone(), poll.clone()];
     let op = [("operation", "/op/1?api-version=2".to_owned())];
-    assert!(compare(&[put.clone()], &with_poll, &op, &base).is_err(), "no step follows");
-    let follows = json!({"method": "PUT", "url": format!("{base}/p?api-version=1"), "body": {"a": 1},
-        "headers": {"If-Match": "e1"}, "follow": "operation"});
-    assert_eq!(compare(&[follows.clone()], &with_poll, &op, &base), Ok(()));
+    assert!(compare(&put, &with_poll, &op, &base).is_err(), "no step follows");
+    let follows = [json!({"method": "PUT", "url": format!("{base}/p?api-version=1"), "body": {"a": 1},
+        "headers": {"If-Match": "e1"}, "follow": "operation"})];
+    assert_eq!(compare(&follows, &with_poll, &op, &base), Ok(()));
     let page = [("next-link", "/op/1?api-version=2".to_owned())];
-    assert!(compare(&[follows.clone()], &with_poll, &page, &base).is_err(), "a page, but no step lists");
-    assert!(compare(&[follows], &with_poll, &[], &base).is_err(), "a GET Azure never handed out");
-    assert!(glob("/x/<read at run time: id>?v=1", "/x/abc?v=1") && !glob("/x/<read at run time: id>?v=1", "/y/abc?v=1"));
+    assert!(compare(&follows, &with_poll, &page, &base).is_err(), "a page, but no step lists");
+    assert!(compare(&follows, &with_poll, &[], &base).is_err(), "a GET Azure never handed out");
+    assert!(
+        glob("/x/<read at run time: id>?v=1", "/x/abc?v=1") && !glob("/x/<read at run time: id>?v=1", "/y/abc?v=1")
+    );
 }
