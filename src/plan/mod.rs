@@ -217,12 +217,6 @@ pub fn resend(step: &Step) -> Option<Step> {
     (step.kind == StepKind::CreatePool).then(|| step.clone().header("If-None-Match", "*"))
 }
 
-/// The GET that reads a write's resource back (after a lost answer, or to wait on its state):
-/// `url` is the resource with its api-version.
-pub fn read_back(kind: StepKind, url: String, what: &str) -> Step {
-    Step::read(kind, url, format!("read {what} back (after a lost answer, or while it changes)"))
-}
-
 /// An ordered list of steps.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Plan {
@@ -305,4 +299,22 @@ pub fn read_skus(sub: &str, location: &str) -> Step {
 /// Add the api-version query.
 pub fn with_api(path: &str, version: &str) -> String {
     format!("{path}?api-version={version}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_resend_is_the_same_step_under_a_precondition() {
+        let put = |kind| Step::write(kind, "PUT", "/p?api-version=1".into(), Some(serde_json::json!({"a": 1})), "x");
+        let guarded = put(StepKind::UpdateCluster).header("If-Match", "e1");
+        assert_eq!(resend(&guarded), Some(guarded.clone()));
+        // A create without one gets If-None-Match: * (ARM then answers 412 rather than overwrite).
+        let create = put(StepKind::CreatePool);
+        assert_eq!(resend(&create), Some(create.clone().header("If-None-Match", "*")));
+        assert_eq!(resend(&create).and_then(|s| s.precondition().map(str::to_owned)).as_deref(), Some("If-None-Match"));
+        // Any other write without a precondition is never sent again.
+        assert_eq!(resend(&put(StepKind::UpdatePool)), None);
+    }
 }
