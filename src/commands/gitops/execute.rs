@@ -145,7 +145,7 @@ async fn pool(run: &Run<'_>, live: &Live, c: &Change, progress: &Progress) -> Re
             let location = crate::plan::preflight::location(&live.cluster);
             let fallbacks = l.desired.fallbacks.get(&spec.name).map_or(&[][..], Vec::as_slice);
             let out = adapter::create_pool(
-                &l.client,
+                (&l.client, &l.facts),
                 &l.catalog,
                 spec,
                 location,
@@ -180,8 +180,17 @@ async fn cluster_level(run: &Run<'_>, c: &Change, progress: &Progress) -> Result
         let (Some(o), Some(cred)) = (&l.desired.operator, &l.cred) else {
             return Ok(Row::of(c, "not run", "no credentials for runCommand"));
         };
-        let r =
-            adapter::install_operator(&l.client, cred, &l.catalog, &l.desired, o, run.left(), report, progress).await?;
+        let r = adapter::install_operator(
+            (&l.client, &l.facts),
+            cred,
+            &l.catalog,
+            &l.desired,
+            o,
+            run.left(),
+            report,
+            progress,
+        )
+        .await?;
         return Ok(Row::of(c, "done", format!("installed; {} GPU node(s) report allocatable GPUs", r.gpu_nodes.len())));
     }
     Ok(match adapter::enable_kaito(&l.client, &l.desired, run.left(), report, progress).await? {

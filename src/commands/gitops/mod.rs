@@ -23,6 +23,7 @@ use crate::error::Error;
 use crate::plan::gitops::config::{self, PoolConfig, RecommendConfig, Source};
 use crate::plan::gitops::{diff as gdiff, export as gexport, Action, Change, ConfigError, Desired, Live};
 use crate::plan::Plan;
+use crate::provision::facts::Store;
 use crate::provision::Progress;
 
 impl From<ConfigError> for Error {
@@ -36,6 +37,8 @@ struct Loaded {
     catalog: Catalog,
     desired: Desired,
     client: ArmClient,
+    /// The run's facts: the live state and every pool's preflight share one read of each.
+    facts: Store,
     cred: Option<Cred>,
     base: String,
     printer: crate::output::Printer,
@@ -113,8 +116,9 @@ fn load(
         true => Some(connect(&arm, offline_ok, &ctx.printer)?),
         false => None,
     };
+    let facts = Store::with_cache_dir();
     let place = match &early {
-        Some((client, sub, _)) => match adapter::cluster_place(client, sub, &cfg.cluster) {
+        Some((client, sub, _)) => match adapter::cluster_place(client, &facts, sub, &cfg.cluster) {
             Err(Error::Arm(e)) if offline_ok && matches!(*e, crate::arm::ArmError::Auth { .. }) => {
                 ctx.printer.note(&format!("note: {e}; recommend: ranks without the cluster's location"));
                 ClusterFacts::default()
@@ -146,6 +150,7 @@ fn load(
         catalog,
         desired,
         client,
+        facts,
         cred,
         base: azure::base_url(&arm),
         printer: ctx.printer,
@@ -251,7 +256,7 @@ fn connect(
 fn read_and_diff(l: &Loaded, check_release: bool) -> Result<(Live, Vec<Change>), Error> {
     let deadline = Instant::now() + l.timeout;
     let live = azure::run_interruptible(&Progress::default(), async {
-        let mut live = adapter::read_live(&l.client, &l.desired).await?;
+        let mut live = adapter::read_live(&l.client, &l.facts, &l.desired).await?;
         if let Some(o) = &l.desired.operator {
             let (cred, d) = (l.cred.as_ref(), &l.desired);
             live.operator_note = adapter::operator_note(&l.catalog, d, o, &live);
@@ -498,7 +503,18 @@ fn offline_plan(l: &Loaded) -> Result<Plan, Error> {
 fn create_steps(l: &Loaded, spec: &crate::plan::PoolSpec, location: Option<String>) -> Result<Plan, Error> {
     let progress = Progress::default();
     let out = azure::run_interruptible(&progress, async {
-        adapter::create_pool(&l.client, &l.catalog, spec, location, true, l.timeout, &[], &|_| {}, &progress).await
+        adapter::create_pool(
+            (&l.client, &l.facts),
+            &l.catalog,
+            spec,
+            location,
+            true,
+            l.timeout,
+            &[],
+            &|_| {},
+            &progress,
+        )
+        .await
     })?;
     Ok(match out {
         crate::provision::pool::CreateOutcome::DryRun { plan, .. } => plan,
