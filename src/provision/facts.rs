@@ -139,14 +139,10 @@ impl Store {
         }
     }
 
-    /// How many facts are held (read or being read), for tests.
-    pub fn len(&self) -> usize {
+    /// How many facts are held (read or being read).
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.memo.lock().map_or(0, |m| m.len())
-    }
-
-    /// True when nothing was read yet.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 

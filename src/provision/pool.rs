@@ -71,16 +71,9 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, opts: &CreateOption
         .clone()
         .or_else(|| store.cached_location(&spec.subscription, &spec.resource_group, &spec.cluster));
     let p = plan(spec, guess.as_deref());
-    let url = |kind: StepKind| p.step(kind).map_or("", |s| s.url.as_str());
     let lists = async {
         match &guess {
-            Some(_) => {
-                let (s, u) = tokio::join!(
-                    store.list(client, url(StepKind::ReadSkus)),
-                    store.list(client, url(StepKind::ReadUsages))
-                );
-                Some((s, u))
-            }
+            Some(g) => Some(sku_and_usage_lists(client, store, spec, g).await),
             None => None,
         }
     };
@@ -92,17 +85,14 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, opts: &CreateOption
         lists
     );
     let cluster = cluster?;
-    let loc = preflight::location(&cluster).ok_or_else(|| no_location(url(StepKind::ReadCluster)))?;
+    let loc = preflight::location(&cluster)
+        .or_else(|| opts.location.clone())
+        .ok_or_else(|| no_location(p.step(StepKind::ReadCluster).map_or("", |s| s.url.as_str())))?;
     let (skus, usages) = match early {
         Some((skus, usages)) if guess.as_deref() == Some(loc.as_str()) => (skus?, usages?),
         // No guess, or a wrong one: read them for the cluster's own location.
         _ => {
-            let p2 = plan(spec, Some(&loc));
-            let url2 = |kind: StepKind| p2.step(kind).map_or("", |s| s.url.as_str());
-            let (s, u) = tokio::join!(
-                store.list(client, url2(StepKind::ReadSkus)),
-                store.list(client, url2(StepKind::ReadUsages))
-            );
+            let (s, u) = sku_and_usage_lists(client, store, spec, &loc).await;
             (s?, u?)
         }
     };
@@ -114,6 +104,18 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, opts: &CreateOption
         windows_feature: feature?,
         reservation: reservation?,
     })
+}
+
+/// The resource SKUs and the usages of `location`, read at once (through the run's facts).
+async fn sku_and_usage_lists(
+    client: &ArmClient,
+    store: &Store,
+    spec: &PoolSpec,
+    location: &str,
+) -> (Result<Vec<Value>, ArmError>, Result<Vec<Value>, ArmError>) {
+    let p = plan(spec, Some(location));
+    let url = |kind: StepKind| p.step(kind).map_or("", |s| s.url.as_str());
+    tokio::join!(store.list(client, url(StepKind::ReadSkus)), store.list(client, url(StepKind::ReadUsages)))
 }
 
 /// The pool as it is now: from the agentPools list when the run reads it for every pool

@@ -86,6 +86,11 @@ pub(super) async fn execute(
                 out
             }
         };
+        if !changing.is_empty() {
+            // What this stage changed is read again by the next (the operator sees new pools).
+            let d = &l.desired;
+            l.facts.changed(&crate::plan::cluster_path(&d.subscription, &d.resource_group, &d.cluster));
+        }
         for (c, r) in stage.iter().zip(results) {
             match r {
                 Ok(row) => rows.push(row),
