@@ -18,7 +18,7 @@ use crate::arm::lro::{self, Operation};
 use crate::arm::{api, ArmClient, ArmError, ArmResponse, ErrorBody, Req};
 use crate::catalog::Catalog;
 use crate::plan::agent_pool::PoolSpec;
-pub use crate::plan::pool::{feature_path, plan};
+pub use crate::plan::pool::{feature_path, plan, plan_listed};
 use crate::plan::preflight::{self, Facts, Refusal, Reservation, Verdict};
 use crate::plan::{cluster_path, with_api, Plan, StepKind};
 
@@ -104,6 +104,15 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, opts: &CreateOption
         windows_feature: feature?,
         reservation: reservation?,
     })
+}
+
+/// The plan this run follows: with `pools_listed`, the pool's existence comes from the list.
+fn plan_of(spec: &PoolSpec, location: Option<&str>, opts: &CreateOptions) -> Plan {
+    if opts.pools_listed {
+        plan_listed(spec, location)
+    } else {
+        plan(spec, location)
+    }
 }
 
 /// The resource SKUs and the usages of `location`, read at once (through the run's facts).
@@ -195,7 +204,7 @@ pub async fn create(
     let started_at = Instant::now();
     if opts.dry_run && !client.has_credentials() {
         return Ok(CreateOutcome::DryRun {
-            plan: plan(spec, opts.location.as_deref()),
+            plan: plan_of(spec, opts.location.as_deref(), opts),
             facts_read: false,
             note: Some("no credentials: the plan comes from the flags alone (no preflight reads)".into()),
             location: opts.location.clone(),
@@ -205,7 +214,7 @@ pub async fn create(
         Ok(location) => location,
         Err(outcome) => return Ok(outcome),
     };
-    let p = plan(spec, location.as_deref());
+    let p = plan_of(spec, location.as_deref(), opts);
     let put = match p.step(StepKind::CreatePool) {
         Some(put) if !opts.dry_run => put,
         _ => return Ok(CreateOutcome::DryRun { facts_read: !opts.skip_preflight, plan: p, note: None, location }),
@@ -297,7 +306,7 @@ pub async fn preflight_step(
             Ok(f) => f,
             Err(ArmError::Auth { message, .. }) if opts.dry_run => {
                 return Ok(Err(CreateOutcome::DryRun {
-                    plan: plan(spec, opts.location.as_deref()),
+                    plan: plan_of(spec, opts.location.as_deref(), opts),
                     facts_read: false,
                     note: Some(format!("credentials failed ({message}): the plan comes from the flags alone")),
                     location: opts.location.clone(),
@@ -313,7 +322,7 @@ pub async fn preflight_step(
             Verdict::InProgress(_) | Verdict::Deleting if opts.dry_run => {
                 let note = format!("{}; a real run waits for it first", busy_text(spec, &verdict));
                 return Ok(Err(CreateOutcome::DryRun {
-                    plan: plan(spec, location.as_deref()),
+                    plan: plan_of(spec, location.as_deref(), opts),
                     facts_read: true,
                     note: Some(note),
                     location,

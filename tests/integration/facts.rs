@@ -146,11 +146,23 @@ fn apply_of_ten_new_pools_sends_fourteen_requests() {
     assert_eq!(puts.len(), 10, "{calls:#?}");
     assert!(puts.iter().all(|p| p.round == reads + 1), "the PUTs go out together after the reads: {calls:#?}");
 
-    // The dry run of the same file shares the same four reads.
+    // The dry run of the same file makes the same four reads, and its steps list exactly
+    // them (each once) and the ten PUTs.
     let arm = slow_arm();
     let r = aksgpu_arm(&arm.base, &["apply", "-f", f, "--dry-run", "-o", "json"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(arm.log().len(), 4, "{:?}", arm.calls());
+    let mut read: Vec<String> = arm.log().iter().map(|x| format!("{} {}{}", x.method, arm.base, x.target)).collect();
+    let steps = r.json()["steps"].as_array().expect("steps").clone();
+    let mut shown: Vec<String> = steps
+        .iter()
+        .filter(|s| s["method"] == "GET")
+        .map(|s| format!("GET {}", s["url"].as_str().expect("url")))
+        .collect();
+    read.sort();
+    shown.sort();
+    assert_eq!(read.len(), 4, "{read:#?}");
+    assert_eq!(shown, read);
+    assert_eq!(steps.iter().filter(|s| s["method"] == "PUT").count(), 10);
 }
 
 /// A dry run that needs no network builds no HTTP client (and so never loads the TLS root

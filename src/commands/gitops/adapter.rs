@@ -377,9 +377,9 @@ pub fn feature_plan(d: &Desired, name: &str) -> Plan {
     crate::plan::features::register(&d.subscription, features::NAMESPACE, name)
 }
 
-/// The steps `create-pool` sends for a spec.
+/// The steps `apply` sends for a spec (the pool's existence from the agentPools list).
 pub fn pool_plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
-    pool::plan(spec, location)
+    pool::plan_listed(spec, location)
 }
 
 /// The operator install's steps, from the live pools plus the pools the file creates.

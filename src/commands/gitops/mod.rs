@@ -438,34 +438,48 @@ fn dry_run_plan(l: &Loaded) -> Result<DryRunPlan, Error> {
         Err(e) => return Err(e),
     };
     let d = &l.desired;
-    let mut plan = Plan::default();
     let location = crate::plan::preflight::location(&live.cluster);
+    // In the order apply runs them: features, pools, operator, KAITO.
+    let mut stages: [Plan; 4] = Default::default();
     for c in changes
         .iter()
         .filter(|c| matches!(c.action, Action::Create | Action::Scale | Action::NotChecked | Action::Wait))
     {
+        let stage = ["feature", "pool", "operator"].iter().position(|k| *k == c.kind).unwrap_or(3);
+        let out = &mut stages[stage].steps;
         match c.kind {
-            "feature" => plan.steps.extend(adapter::feature_plan(d, &c.name).steps),
+            "feature" => out.extend(adapter::feature_plan(d, &c.name).steps),
             "pool" => {
                 let Some(spec) = d.pools.iter().find(|s| s.name == c.name) else { continue };
                 match c.scale {
                     Some(how) => {
                         let current = live.pools.iter().find(|p| p["name"].as_str() == Some(spec.name.as_str()));
                         let current = current.cloned().unwrap_or_else(crate::plan::cluster_ops::pool_as_read);
-                        plan.steps.extend(adapter::scale_plan(spec, &current, how)?.steps)
+                        out.extend(adapter::scale_plan(spec, &current, how)?.steps)
                     }
-                    None => plan.steps.extend(create_steps(l, spec, location.clone())?.steps),
+                    None => out.extend(create_steps(l, spec, location.clone())?.steps),
                 }
             }
             "operator" => {
                 if let Some(o) = &d.operator {
-                    plan.steps.extend(adapter::operator_plan(&l.catalog, d, o, &live.cluster, &live.pools)?.steps);
+                    out.extend(adapter::operator_plan(&l.catalog, d, o, &live.cluster, &live.pools)?.steps);
                 }
             }
-            _ => plan.steps.extend(adapter::kaito_plan(d, &live.cluster).steps),
+            _ => out.extend(adapter::kaito_plan(d, &live.cluster).steps),
         }
     }
-    Ok((plan, Some(changes), location))
+    Ok((staged(stages), Some(changes), location))
+}
+
+/// One plan from the stages' steps: within a stage, each read once (the stage's operations
+/// share the run's facts); a later stage reads again what an earlier one changed.
+fn staged(stages: [Plan; 4]) -> Plan {
+    let mut plan = Plan::default();
+    for mut stage in stages {
+        stage.dedup_reads();
+        plan.steps.extend(stage.steps);
+    }
+    plan
 }
 
 /// The file's pools, as the cost module prices them.
@@ -483,20 +497,20 @@ fn pricing(l: &Loaded, live: Option<&Live>) -> PlanPricing {
 /// Without credentials: every resource as if created, placeholders for what would be read.
 fn offline_plan(l: &Loaded) -> Result<Plan, Error> {
     let d = &l.desired;
-    let mut plan = Plan::default();
+    let mut stages: [Plan; 4] = Default::default();
     for f in &d.features {
-        plan.steps.extend(adapter::feature_plan(d, f).steps);
+        stages[0].steps.extend(adapter::feature_plan(d, f).steps);
     }
     for spec in &d.pools {
-        plan.steps.extend(adapter::pool_plan(spec, None).steps);
+        stages[1].steps.extend(adapter::pool_plan(spec, None).steps);
     }
     if let Some(o) = &d.operator {
-        plan.steps.extend(adapter::operator_plan(&l.catalog, d, o, &json!({}), &[])?.steps);
+        stages[2].steps.extend(adapter::operator_plan(&l.catalog, d, o, &json!({}), &[])?.steps);
     }
     if d.kaito == Some(true) {
-        plan.steps.extend(adapter::kaito_plan(d, &json!({})).steps);
+        stages[3].steps.extend(adapter::kaito_plan(d, &json!({})).steps);
     }
-    Ok(plan)
+    Ok(staged(stages))
 }
 
 /// `create-pool --dry-run` for one pool: the preflight reads run and must pass.
