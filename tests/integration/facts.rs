@@ -189,3 +189,27 @@ fn offline_dry_runs_build_no_http_client() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.stderr.matches(BUILT).count(), 1, "{}", r.stderr);
 }
+
+/// A failed read is not remembered: the pool that waited on it reads again for itself.
+/// Two new pools share the SKU list; its first read fails for good (4 × HTTP 500, the client's
+/// 3 retries spent), so that pool fails, and the other reads the list once more and is created.
+#[test]
+fn a_failed_read_is_not_shared() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        s.page_size = 100;
+        s.trailing_empty_page = false;
+        s.lro_style = LroStyle::Sync;
+    });
+    let boom = crate::fake_arm::respond(500, serde_json::json!({"error": {"code": "InternalError", "message": "x"}}));
+    arm.fault("GET", "/skus?", 4, boom);
+    let dir = temp_dir("facts-failed-read");
+    let file = dir.join("two.yaml");
+    let text = "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - {name: a, vmSize: Standard_NC4as_T4_v3, count: 1}\n  - {name: b, vmSize: Standard_NC4as_T4_v3, count: 1}\n";
+    std::fs::write(&file, text).expect("write");
+    let r = aksgpu_arm(&arm.base, &["apply", "-f", file.to_str().expect("utf-8"), "--yes", "-o", "json"], &[]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(arm.count("GET", "/skus?"), 5, "{:?}", arm.calls());
+    assert_eq!(arm.count("GET", "/usages?"), 1, "the usages read succeeded and is shared");
+    assert_eq!(arm.count("PUT", "/agentPools/"), 1, "{:?}", arm.calls());
+}
