@@ -71,12 +71,19 @@ pub fn plan_listed(spec: &PoolSpec, location: Option<&str>) -> Plan {
         &format!("{}/agentPools", cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster)),
         api::AKS,
     );
-    for s in p.steps.iter_mut().filter(|s| s.kind == StepKind::ReadPool) {
-        *s = Step::read(
-            StepKind::ReadPools,
-            list.clone(),
-            "preflight: which pools exist already (one list for every pool)",
-        );
+    for s in p.steps.iter_mut() {
+        match s.kind {
+            StepKind::ReadPool => {
+                *s = Step::read(
+                    StepKind::ReadPools,
+                    list.clone(),
+                    "preflight: which pools exist already (one list for every pool)",
+                )
+            }
+            // One read serves every pool: each pool's own need is checked against it.
+            StepKind::ReadUsages => s.purpose = "preflight: vCPU quota (one read for every pool)".into(),
+            _ => {}
+        }
     }
     p
 }
