@@ -224,6 +224,14 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Keep each read once: a run reads each fact once and every step shares it, so the
+    /// plans of several operations (`apply`'s pools) list a shared read at its first use.
+    pub fn dedup_reads(&mut self) {
+        let mut seen = std::collections::HashSet::new();
+        // A repeated read (a wait after a write) is no fact: it stays.
+        self.steps.retain(|s| s.method != "GET" || s.repeat.is_some() || seen.insert(s.url.to_ascii_lowercase()));
+    }
+
     /// The first step of this kind.
     pub fn step(&self, kind: StepKind) -> Option<&Step> {
         self.steps.iter().find(|s| s.kind == kind)

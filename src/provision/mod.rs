@@ -2,6 +2,7 @@
 //! them. It never decides what to create (that is `plan`); it deletes nothing but, during failover, a pool the same run created that failed.
 
 pub mod cluster_ops;
+pub mod facts;
 pub mod failover;
 pub mod features;
 pub mod kaito;
@@ -20,11 +21,17 @@ use serde_json::Value;
 use crate::arm::{ArmClient, ArmError};
 use crate::plan::{Plan, StepKind};
 
-/// Read a cluster and its agent pools at once: the plan's `ReadCluster` and `ReadPools` steps.
-pub async fn read_cluster_and_pools(client: &ArmClient, plan: &Plan) -> Result<(Value, Vec<Value>), ArmError> {
-    let (cluster, pools) = (step(plan, StepKind::ReadCluster)?, step(plan, StepKind::ReadPools)?);
-    let (cluster, pools) = tokio::join!(wire::get::<Value>(client, cluster), wire::list(client, pools));
-    Ok((cluster?, pools?))
+/// Read a cluster and its agent pools, at once, through the run's facts (each is read once
+/// per run, whichever step asks first).
+pub async fn read_cluster_and_pools(
+    client: &ArmClient,
+    facts: &facts::Store,
+    sub: &str,
+    rg: &str,
+    cluster: &str,
+) -> Result<(Value, Vec<Value>), ArmError> {
+    let (c, pools) = tokio::join!(facts.cluster(client, sub, rg, cluster), facts.pools(client, sub, rg, cluster));
+    Ok((c?, pools?))
 }
 
 /// The plan's first step of `kind`; a plan without it is a bug, reported (never a panic).

@@ -64,10 +64,13 @@ pub enum InstallError {
     NotReady { waited: Duration, missing: Vec<String> },
 }
 
-/// Read the cluster and its pools (the plan's reads).
-pub async fn read(client: &ArmClient, req: &InstallRequest) -> Result<(Value, Vec<Value>), ArmError> {
-    let reads = crate::plan::install::reads(&req.subscription, &req.resource_group, &req.cluster);
-    super::read_cluster_and_pools(client, &reads).await
+/// Read the cluster and its pools (through the run's facts: not again when read already).
+pub async fn read(
+    client: &ArmClient,
+    facts: &super::facts::Store,
+    req: &InstallRequest,
+) -> Result<(Value, Vec<Value>), ArmError> {
+    super::read_cluster_and_pools(client, facts, &req.subscription, &req.resource_group, &req.cluster).await
 }
 
 /// Run the install's runCommand steps (`plan`, built from `i`) and wait for readiness.

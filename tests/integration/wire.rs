@@ -251,6 +251,11 @@ fn every_write_command_sends_exactly_what_its_dry_run_shows() {
                 s
             })
             .collect();
+        if std::env::var_os("AKSGPU_WIRE_DEBUG").is_some() {
+            let shown: Vec<String> = steps.iter().map(|s| format!("{} {}", s["method"], s["url"])).collect();
+            let sent: Vec<String> = arm.log().iter().map(|r| format!("{} {}", r.method, r.target)).collect();
+            eprintln!("{}:\nplanned {shown:#?}\nsent {sent:#?}", case.name);
+        }
         if let Err(e) = compare(&steps, &arm.log(), &arm.given(), &base) {
             failures.push(format!("{}: {e}", case.name));
         }
@@ -271,6 +276,7 @@ fn the_comparison_catches_each_difference() {
         target: target.into(),
         headers: if etag { [("if-match".to_owned(), "e1".to_owned())].into() } else { Default::default() },
         body: body.into(),
+        round: 0,
     };
     let put = [put];
     let good = [rec("PUT", "/p?api-version=1", r#"{"a":1}"#, true)];
