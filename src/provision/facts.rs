@@ -150,6 +150,8 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::api;
+    use crate::plan::with_api;
 
     #[test]
     fn keys_ignore_case_and_writes_forget_the_cluster_and_quota() {
