@@ -179,6 +179,7 @@ mod tests {
         all.dedup_reads();
         let kinds: Vec<StepKind> = all.steps.iter().map(|s| s.kind).collect();
         use StepKind::*;
-        assert_eq!(kinds, [ReadCluster, ReadPools, ReadSkus, ReadUsages, CreatePool, CreatePool]);
+        // Each pool's wait after its PUT is its own (a repeated read is never shared).
+        assert_eq!(kinds, [ReadCluster, ReadPools, ReadSkus, ReadUsages, CreatePool, Await, CreatePool, Await]);
     }
 }
