@@ -14,6 +14,7 @@ use crate::commands::completions as complete;
 
 use crate::catalog::KubeVersion;
 use crate::domain::{DriverMode, EvictionPolicy, GpuDriver, MigStrategy, Os, OsDiskType, Precision, RankBy, Workload};
+use crate::ops::recommend::{Need, RecommendRequest};
 use crate::plan::agent_pool::PoolRequest;
 use crate::units;
 
@@ -702,23 +703,72 @@ impl CreatePoolArgs {
 
     /// What `--recommend` asks `recommend`: the workload flags, and the pool's own OS, spot,
     /// MIG, Kubernetes version, driver and `--location`.
-    pub fn recommend_args(&self) -> RecommendArgs {
+    pub fn recommend_request(&self) -> RecommendRequest {
         let p = &self.pool;
-        RecommendArgs {
+        RecommendRequest {
             region: self.location.clone(),
             k8s_version: p.kubernetes_version,
             overrides: self.overrides.clone(),
-            ..RecommendArgs::for_pool(self.need.clone(), p.os, p.is_spot(), p.mig_profile.is_some(), p.gpu_driver)
+            ..RecommendRequest::for_pool(self.need.need(), p.os, p.is_spot(), p.mig_profile.is_some(), p.gpu_driver)
         }
     }
 }
 
 impl RecommendArgs {
-    /// The question a pool's `recommend` asks (`create-pool --recommend`, a GpuConfig pool's
-    /// `recommend:`): the workload, priced and filtered for the pool's OS, spot, MIG and driver,
-    /// top 3.
-    pub fn for_pool(need: WorkloadArgs, os: Option<Os>, spot: bool, mig: bool, gpu_driver: Option<GpuDriver>) -> Self {
-        RecommendArgs { need, os, spot, mig, gpu_driver, top: 3, ..RecommendArgs::default() }
+    /// The flags as the typed request `ops::recommend` takes.
+    pub fn request(&self) -> RecommendRequest {
+        RecommendRequest {
+            need: self.need.need(),
+            hf_token: self.hf_token.clone(),
+            vm_size: self.vm_size.clone(),
+            gpu_memory: self.gpu_memory,
+            gpu_memory_max: self.gpu_memory_max,
+            total_gpu_memory: self.total_gpu_memory,
+            total_gpu_memory_min: self.total_gpu_memory_min,
+            total_gpu_memory_max: self.total_gpu_memory_max,
+            gpus: self.gpus,
+            gpus_min: self.gpus_min,
+            gpus_max: self.gpus_max,
+            os: self.os,
+            k8s_version: self.k8s_version,
+            region: self.region.clone(),
+            include_unpriced: self.include_unpriced,
+            spot: self.spot,
+            mig: self.mig,
+            include_retired: self.include_retired,
+            include_unsupported: self.include_unsupported,
+            gpu_driver: self.gpu_driver,
+            currency: self.currency.clone(),
+            overrides: self.overrides.clone(),
+            top: self.top,
+        }
+    }
+}
+
+impl WorkloadArgs {
+    /// The workload flags as the typed `Need` of a request.
+    pub fn need(&self) -> Need {
+        Need {
+            workload: self.workload,
+            model: self.model.clone(),
+            model_params: self.model_params,
+            precision: self.precision,
+            gpu_memory_min: self.gpu_memory_min,
+            gpu_model: self.gpu_model.clone(),
+            max_price_per_hour: self.max_price_per_hour,
+            max_price_per_month: self.max_price_per_month,
+            context: self.context,
+            concurrency: self.concurrency,
+            input_tokens: self.input_tokens,
+            output_tokens: self.output_tokens,
+            min_tokens_per_second: self.min_tokens_per_second,
+            min_tokens_per_second_per_user: self.min_tokens_per_second_per_user,
+            max_ttft: self.max_ttft,
+            kv_cache_precision: self.kv_cache_precision,
+            tensor_parallel: self.tensor_parallel,
+            pipeline_parallel: self.pipeline_parallel,
+            rank_by: self.rank_by,
+        }
     }
 }
 

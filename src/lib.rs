@@ -23,6 +23,7 @@ pub mod domain;
 pub mod drift;
 pub mod error;
 pub mod hub;
+pub mod ops;
 pub mod output;
 pub mod plan;
 pub mod pricing;

@@ -55,20 +55,20 @@ fn refused(e: resources::MissingField) -> Error {
 /// `--recommend` ranks and prices in the cluster's location with its Kubernetes version (and
 /// the pool's OS, from the flags); an explicit `--location` or `--kubernetes-version` wins.
 fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, facts: &ClusterFacts, p: &Printer) -> Result<String, Error> {
-    let mut ra = a.recommend_args();
+    let mut ra = a.recommend_request();
     if ra.region.is_none() {
         ra.region = facts.location.clone();
     }
     if ra.k8s_version.is_none() {
         ra.k8s_version = facts.kubernetes;
     }
-    if !crate::commands::recommend::has_requirements(&ra) {
+    if !crate::ops::recommend::has_requirements(&ra) {
         return Err(Error::usage(
             "--recommend needs a workload description",
             Some("add --workload and/or --model (or --gpu-memory-min), or pass --vm-size".into()),
         ));
     }
-    let top = match crate::commands::recommend::top_recommendation(catalog, &ra).map_err(own_flags_error)? {
+    let top = match crate::ops::recommend::top_recommendation(catalog, &ra).map_err(own_flags_error)? {
         Ok(top) => top,
         Err(why) => {
             return Err(Error::NoFit {
@@ -336,7 +336,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let p = &ctx.printer;
     if let Some(l) = &a.location {
         let mut warnings = Vec::new();
-        crate::commands::recommend::region_or_override(&catalog, "--location", l, &a.overrides, &mut warnings)?;
+        crate::ops::recommend::region_or_override(&catalog, "--location", l, &a.overrides, &mut warnings)?;
         for w in &warnings {
             p.note(&format!("warning: {w}"));
         }

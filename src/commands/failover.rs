@@ -149,16 +149,16 @@ fn cluster_location(ctx: &Ctx, a: &CreatePoolArgs, client: &ArmClient, sub: &str
 
 /// The ranked recommendations for the workload flags, priced in `region`.
 fn ranked(catalog: &Catalog, a: &CreatePoolArgs, region: Option<&str>, p: &Printer) -> Result<Vec<String>, Error> {
-    let mut ra = a.recommend_args();
+    let mut ra = a.recommend_request();
     ra.region = region.map(str::to_owned).or(ra.region);
     ra.top = RANKED;
-    if !crate::commands::recommend::has_requirements(&ra) {
+    if !crate::ops::recommend::has_requirements(&ra) {
         return Err(Error::usage(
             "--recommend needs a workload description",
             Some("add --workload and/or --model (or --gpu-memory-min), or pass --vm-size".into()),
         ));
     }
-    let list = crate::commands::recommend::ranked(catalog, &ra)?;
+    let list = crate::ops::recommend::ranked(catalog, &ra)?;
     if list.is_empty() {
         return Err(Error::NoFit {
             message: "--recommend found no size that fits".into(),

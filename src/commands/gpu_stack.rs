@@ -377,7 +377,7 @@ pub fn kaito_instance(
         .map_err(|e| Error::usage(e.message, Some(e.hint)))?;
     let mut req = Requirements::new(Workload::Inference);
     req.precision = resolved.precision;
-    req.context = crate::commands::recommend::default_context(Some(&spec), Workload::Inference, None)?;
+    req.context = crate::ops::recommend::default_context(Some(&spec), Workload::Inference, None)?;
     req.model = Some(spec);
     req.region = region.map(str::to_owned);
     req.top = usize::MAX;
@@ -477,9 +477,7 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
     };
     let region = match (&a.cluster, &a.resource_group) {
         (Some(cluster), Some(rg)) => Some(cluster_location(ctx, a, rg, cluster)?),
-        _ => {
-            a.region.as_deref().map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r)).transpose()?
-        }
+        _ => a.region.as_deref().map(|r| crate::ops::recommend::region_arg(&catalog, "--region", r)).transpose()?,
     };
     if let Some(bad) = a.overrides.iter().find(|o| o.as_str() != "kaito-min-compute-capability") {
         return Err(Error::usage(

@@ -182,7 +182,7 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     let region = a
         .region
         .as_deref()
-        .map(|r| crate::commands::recommend::region_or_override(&catalog, "--region", r, &a.overrides, &mut warnings))
+        .map(|r| crate::ops::recommend::region_or_override(&catalog, "--region", r, &a.overrides, &mut warnings))
         .transpose()?;
     for w in &warnings {
         p.note(&format!("warning: {w}"));
@@ -427,7 +427,7 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
         .region
         .iter()
         .filter(|r| !r.trim().is_empty())
-        .map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r))
+        .map(|r| crate::ops::recommend::region_arg(&catalog, "--region", r))
         .collect::<Result<_, _>>()?;
     let base = std::env::var("AKSGPU_PRICES_ENDPOINT")
         .ok()
@@ -489,7 +489,7 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
 /// `aksgpu catalog diff`
 pub fn catalog_diff(ctx: &Ctx, a: &CatalogDiffArgs) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
-    let location = crate::commands::recommend::region_arg(&catalog, "--location", &a.location)?;
+    let location = crate::ops::recommend::region_arg(&catalog, "--location", &a.location)?;
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let client = az.client;

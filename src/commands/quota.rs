@@ -23,7 +23,7 @@ struct Which {
 }
 
 fn resolve(catalog: &Catalog, w: &QuotaFamilyArgs) -> Result<Which, Error> {
-    let location = crate::commands::recommend::region_arg(catalog, "--location", &w.location)?;
+    let location = crate::ops::recommend::region_arg(catalog, "--location", &w.location)?;
     let size = match &w.vm_size {
         None => None,
         Some(s) => Some(catalog.size(s).ok_or_else(|| {

@@ -8,12 +8,12 @@ use serde_json::{json, Value};
 
 use crate::arm::ArmClient;
 use crate::catalog::{Catalog, KubeVersion};
-use crate::cli::{RecommendArgs, WorkloadArgs};
 use crate::commands::azure::{self, Cred};
 use crate::commands::create_pool::ClusterFacts;
 use crate::commands::gpu_stack;
 use crate::domain::{GpuDriver, Os, Precision, Workload};
 use crate::error::Error;
+use crate::ops::recommend::{Need, RecommendRequest};
 use crate::output::Printer;
 use crate::plan::agent_pool::PoolSpec;
 use crate::plan::cluster::Scale;
@@ -70,7 +70,7 @@ pub fn pick(
     let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose()?;
     let serving = r.serving().map_err(|(field, e)| format!("{field}: {e}"))?;
     let os = p.os.as_deref().and_then(|o| by_name(Os::ALL, Os::name, o));
-    let need = WorkloadArgs {
+    let need = Need {
         workload,
         model: r.model.clone(),
         precision,
@@ -88,10 +88,10 @@ pub fn pick(
         tensor_parallel: r.tensor_parallel,
         pipeline_parallel: r.pipeline_parallel,
         rank_by: serving.rank_by,
-        ..WorkloadArgs::default()
+        ..Need::default()
     };
     let gpu_driver = p.gpu_driver.as_deref().and_then(|d| by_name(GpuDriver::ALL, GpuDriver::name, d));
-    let ra = RecommendArgs {
+    let ra = RecommendRequest {
         k8s_version: p
             .kubernetes_version
             .as_deref()
@@ -99,10 +99,10 @@ pub fn pick(
             .transpose()
             .map_err(|e| format!("kubernetesVersion: {e}"))?,
         region: place.location.clone(),
-        ..RecommendArgs::for_pool(need, os, p.spot, p.mig_profile.is_some(), gpu_driver)
+        ..RecommendRequest::for_pool(need, os, p.spot, p.mig_profile.is_some(), gpu_driver)
     };
-    let ra = RecommendArgs { k8s_version: ra.k8s_version.or(place.kubernetes), overrides: overrides.to_vec(), ..ra };
-    if !crate::commands::recommend::has_requirements(&ra) {
+    let ra = RecommendRequest { k8s_version: ra.k8s_version.or(place.kubernetes), overrides: overrides.to_vec(), ..ra };
+    if !crate::ops::recommend::has_requirements(&ra) {
         return Err("recommend needs a model, a workload or gpuMemoryMin".into());
     }
     // A refusal resting on the catalog says how to override it: in a file, `overrides:`.
@@ -110,7 +110,7 @@ pub fn pick(
         Some(h) if h.contains("--override") => format!("{e} ({h}; in a GpuConfig, list the id under `overrides:`)"),
         _ => e.to_string(),
     };
-    match crate::commands::recommend::top_recommendation(catalog, &ra).map_err(with_hint)? {
+    match crate::ops::recommend::top_recommendation(catalog, &ra).map_err(with_hint)? {
         Ok(top) => Ok(top.vm_size),
         Err(why) => Err(format!(
             "no size fits (the {why} check removed the last candidates); run `aksgpu recommend` with the same settings"
