@@ -157,8 +157,8 @@ pub fn spec(
         }
     };
     let req = a.pool_request(subscription, vm_size, gpu_driver);
-    let mut spec =
-        PoolSpec::validate(catalog, &req).map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
+    let mut spec = PoolSpec::validate(catalog, &req)
+        .map_err(|e| Error::usage(format!("{}: {}", e.field.flag(), e.message), e.hint))?;
     spec.notes.extend(notes);
     Ok(spec)
 }

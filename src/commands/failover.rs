@@ -126,7 +126,7 @@ fn candidates(
     };
     let req = a.pool_request(subscription, first.clone(), a.pool.gpu_driver);
     let specs = plan::candidates(catalog, &req, rest)
-        .map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
+        .map_err(|e| Error::usage(format!("{}: {}", e.field.flag(), e.message), e.hint))?;
     for n in specs.first().map(|s| s.notes.clone()).unwrap_or_default() {
         p.note(&format!("note: {n}"));
     }

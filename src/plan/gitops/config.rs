@@ -12,7 +12,9 @@ use super::locate::{locate, parse_path};
 use crate::catalog::Catalog;
 use crate::catalog::KubeVersion;
 use crate::domain::{EvictionPolicy, GpuDriver, Os, OsDiskType, Precision, RankBy};
-use crate::plan::agent_pool::{check_cluster, check_pool_name, check_resource_group, PoolRequest, PoolSpec, SpecError};
+use crate::plan::agent_pool::{
+    check_cluster, check_pool_name, check_resource_group, Field, PoolRequest, PoolSpec, SpecError,
+};
 
 /// The only `apiVersion` this version reads.
 pub const API_VERSION: &str = "aksgpu/v1";
@@ -676,8 +678,8 @@ fn pool_spec(
         overrides: cfg.overrides.clone(),
     };
     let to_config = |e: SpecError| {
-        let field = field_of_flag(e.flag);
-        let path = if field.starts_with("cluster.") || field == "overrides" { field } else { format!("{at}.{field}") };
+        let key = e.field.config_key();
+        let path = if e.field.is_file_level() { key.to_owned() } else { format!("{at}.{key}") };
         src.error(&path, strip_flag(&e.message), e.hint)
     };
     let more: Vec<PoolSpec> = if p.fallback_vm_sizes.is_empty() {
@@ -694,7 +696,7 @@ fn pool_spec(
         // A new pool's OS SKU rules do not bind a pool that already exists (whatever `export`
         // wrote, `apply` accepts): the file's value is kept to compare, and the refusal
         // applies only if the pool has to be created.
-        Err(e) if e.flag == "--os-sku" && req.os_sku.is_some() => {
+        Err(e) if e.field == Field::OsSku && req.os_sku.is_some() => {
             let for_new = to_config(e);
             let mut spec =
                 PoolSpec::validate(catalog, &PoolRequest { os_sku: None, ..req.clone() }).map_err(to_config)?;
