@@ -116,7 +116,7 @@ pub fn render_priced_plan(
     cost: &crate::commands::money::PlanPricing,
 ) -> Result<(), Error> {
     let mut d = DryRun::new(base, plan, header, extra);
-    d.footer = cost.text();
+    d.footer = crate::commands::money::plan_pricing_text(cost);
     d.extra.insert("cost".into(), serde_json::to_value(cost).unwrap_or_default());
     Ok(crate::output::emit(p, format, &d)?)
 }

@@ -71,12 +71,13 @@ fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, facts: &ClusterFacts,
     let top = match crate::ops::recommend::top_recommendation(catalog, &ra).map_err(own_flags_error)? {
         Ok(top) => top,
         Err(why) => {
+            let why = why.map_or("catalog".to_owned(), |c| c.name().to_owned());
             return Err(Error::NoFit {
                 message: own_flags(&format!(
                     "--recommend found no size that fits (the {why} check removed the last candidates)"
                 )),
                 hint: Some("run `aksgpu recommend` with the same flags to see why".into()),
-            })
+            });
         }
     };
     p.note(&own_flags(&format!("recommended {}: {}", top.vm_size, top.reasons.join("; "))));

@@ -1,14 +1,13 @@
 //! The GPU software stack: `register-feature`, `feature list`, `install-operator`,
 //! and `kaito enable|workspace`.
 
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 use serde_json::{json, Value};
 
 use crate::arm::auth::{AuthMethod, Secret};
 use crate::arm::{ArmClient, ArmError};
-use crate::catalog::{Catalog, Vendor};
+use crate::catalog::Catalog;
 use crate::cli::{
     ClusterPowerArgs, FeatureListArgs, Format, InstallOperatorArgs, KaitoWorkspaceArgs, ManifestFormat,
     RegisterFeatureArgs,
@@ -16,7 +15,8 @@ use crate::cli::{
 use crate::commands::azure::{self, base_url, subscription, Cred};
 use crate::commands::Ctx;
 use crate::domain::{DriverMode, MigStrategy};
-use crate::error::{did_you_mean, Error};
+use crate::error::Error;
+use crate::ops::kaito::WorkspaceRequest;
 use crate::output::{emit, Printer, Shown};
 use crate::plan::cluster_ops::{self, Target};
 use crate::plan::{kaito as kaito_plan, Plan};
@@ -24,7 +24,6 @@ use crate::provision::features::{self, Feature, Outcome as FeatureOutcome};
 use crate::provision::kaito::{self, Outcome as KaitoOutcome};
 use crate::provision::operator::{self, InstallError, InstallRequest, Report};
 use crate::provision::Progress;
-use crate::recommend::{self, ModelSpec, Requirements, Workload};
 
 fn print_plan(p: &Printer, format: Format, base: &str, plan: &Plan, extra: Value) -> Result<(), Error> {
     azure::render_plan(p, format, base, plan, "Dry run: no change is made.", extra)
@@ -343,190 +342,36 @@ pub fn kaito_enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A refused `--instance-type`: with `--override kaito-min-compute-capability`, a refusal by
-/// the catalog's compute-capability floor (its reading of KAITO and vLLM) becomes a warning
-/// (returned); any other refusal stands.
-fn kaito_override(catalog: &Catalog, m: &str, overrides: &[String]) -> Result<String, Error> {
-    let rule =
-        catalog.rules.iter().find(|r| matches!(r.kind, crate::catalog::RuleKind::KaitoMinComputeCapability { .. }));
-    match rule {
-        Some(rule) if m.contains("compute capability") && overrides.contains(&rule.id) => Ok(format!(
-            "warning: overriding catalog rule {} (--instance-type: {m}; source: {}); risk: the preset may fail to start on this GPU",
-            rule.id, rule.source
-        )),
-        Some(rule) if m.contains("compute capability") => Err(Error::usage(
-            format!("--instance-type: {m}"),
-            Some(format!("this rests on the catalog (rule {}); `--override {}` proceeds anyway", rule.id, rule.id)),
-        )),
-        _ => Err(Error::usage(format!("--instance-type: {m}"), None)),
-    }
-}
-
-/// Choose the KAITO instance type for a model (pure): the cheapest KAITO-capable size that
-/// holds it, or check the one given (`overrides` may pass the compute-capability floor).
-pub fn kaito_instance(
-    catalog: &Catalog,
-    model: &crate::catalog::LlmModel,
-    instance: Option<&str>,
-    (region, overrides): (Option<&str>, &[String]),
-) -> Result<(String, u32, Vec<String>), Error> {
-    let min_cc = catalog.kaito_min_compute_capability().unwrap_or((8, 0));
-    // The same precision, checkpoint and context resolution as `recommend --model`.
-    let spec = ModelSpec::from_model(model);
-    let resolved = recommend::weights::resolve(Some(&spec), None, Workload::Inference)
-        .map_err(|e| Error::usage(e.message, Some(e.hint)))?;
-    let mut req = Requirements::new(Workload::Inference);
-    req.precision = resolved.precision;
-    req.context = crate::ops::recommend::default_context(Some(&spec), Workload::Inference, None)?;
-    req.model = Some(spec);
-    req.region = region.map(str::to_owned);
-    req.top = usize::MAX;
-    req.compute_need();
-    let out = recommend::recommend(catalog, &req);
-    let kaito_ok = |name: &str| -> Result<(), String> {
-        let s = catalog.size(name).ok_or_else(|| format!("{name} is not in the catalog"))?;
-        let g = catalog.gpu(&s.gpu_model);
-        if s.gpu_vendor == Vendor::Amd {
-            return Err(format!("{} has AMD GPUs; KAITO does not accept AMD sizes as instanceType", s.name));
-        }
-        if s.gpu_count.is_partial() {
-            return Err(format!("{} is a partial GPU; KAITO needs whole GPUs", s.name));
-        }
-        match g.and_then(crate::catalog::GpuModel::cc) {
-            Some(cc) if cc >= min_cc => Ok(()),
-            Some(cc) => Err(format!(
-                "{} ({}) has compute capability {}.{}; KAITO presets need {}.{}+",
-                s.name, s.gpu_model, cc.0, cc.1, min_cc.0, min_cc.1
-            )),
-            None => Err(format!("{} has no known compute capability", s.name)),
-        }
-    };
-    let mut notes = resolved.notes;
-    notes.push(format!(
-        "sized for {} in {} ({}) with a {}-token context",
-        model.id,
-        req.precision.name(),
-        resolved.weights.map_or_else(String::new, |w| w.formula),
-        req.context
-    ));
-    if let Some(want) = instance {
-        let size = catalog.size(want).ok_or_else(|| {
-            Error::usage(
-                format!("--instance-type {want:?} is not in the catalog"),
-                did_you_mean(&catalog.suggest_sizes(want)),
-            )
-        })?;
-        if let Err(m) = kaito_ok(&size.name) {
-            notes.push(kaito_override(catalog, &m, overrides)?);
-        }
-        if let Some(r) = out.recommendations.iter().find(|r| r.vm_size == size.name) {
-            return Ok((size.name.clone(), r.fit.nodes, notes));
-        }
-        let why = out
-            .rejected
-            .iter()
-            .chain(&out.below_top)
-            .find(|r| r.vm_size == size.name)
-            .map(|r| r.reason.clone())
-            .unwrap_or_default();
-        return Err(Error::usage(
-            format!("--instance-type {}: it cannot hold {}: {why}", size.name, model.id),
-            Some("leave out --instance-type to get the cheapest size that fits".into()),
-        ));
-    }
-    let pick = out.recommendations.iter().find(|r| kaito_ok(&r.vm_size).is_ok()).ok_or_else(|| Error::NoFit {
-        message: format!("no KAITO-capable size holds {}", model.id),
-        hint: Some("try a smaller model".into()),
-    })?;
-    notes.push(format!("instance type {}: {}", pick.vm_size, pick.reasons.join("; ")));
-    // The first note says where the choice was priced; the manifest carries it as a comment.
-    let place = match (region, pick.price_region.as_deref()) {
-        (Some(r), _) => format!("chosen for region {r} (priced there)"),
-        (None, Some(r)) => format!(
-            "chosen without a region: the cheapest list price is in {r}; pass --location for your cluster's location"
-        ),
-        (None, None) => "chosen without a region or a price; pass --location for your cluster's location".to_owned(),
-    };
-    notes.insert(0, place);
-    Ok((pick.vm_size.clone(), pick.fit.nodes, notes))
-}
-
 /// `aksgpu kaito workspace`
 pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
     crate::commands::money::with_live_prices(&mut catalog, &ctx.printer);
     let catalog = catalog;
-    let model = catalog.model(&a.model).ok_or_else(|| {
-        Error::usage(
-            format!("--model {:?} is not in the catalog", a.model),
-            did_you_mean(&catalog.suggest_models(&a.model)),
-        )
-    })?;
-    let Some(preset) = model.kaito_preset.clone() else {
-        let hint = match catalog.nearest_kaito_preset(model) {
-            Some(near) => format!(
-                "the nearest model with a preset is {} ({}, {}B params): aksgpu kaito workspace --model {}",
-                near.aliases.first().unwrap_or(&near.id),
-                near.id,
-                near.params_b,
-                near.aliases.first().unwrap_or(&near.id)
-            ),
-            None => "no model in the catalog has a KAITO preset".to_owned(),
-        };
-        return Err(Error::usage(format!("{} has no KAITO preset", model.id), Some(hint)).into());
-    };
+    crate::ops::kaito::check_workspace_model(&catalog, &a.model)?;
     let region = match (&a.cluster, &a.resource_group) {
         (Some(cluster), Some(rg)) => Some(cluster_location(ctx, a, rg, cluster)?),
         _ => a.region.as_deref().map(|r| crate::ops::recommend::region_arg(&catalog, "--region", r)).transpose()?,
     };
-    if let Some(bad) = a.overrides.iter().find(|o| o.as_str() != "kaito-min-compute-capability") {
-        return Err(Error::usage(
-            format!("--override {bad:?}: kaito workspace can only override kaito-min-compute-capability"),
-            None,
-        )
-        .into());
-    }
-    let (instance, count, mut notes) =
-        kaito_instance(&catalog, model, a.instance_type.as_deref(), (region.as_deref(), &a.overrides))?;
-    if let (Some(cluster), Some(first)) = (&a.cluster, notes.first_mut()) {
-        *first = format!("{first}, the location of cluster {cluster}");
-    }
-    let place = match (&region, &a.instance_type) {
-        (Some(r), Some(_)) => format!("instance type given; prices in region {r}"),
-        (None, Some(_)) => "instance type given; no region (pass --location for your cluster's location)".to_owned(),
-        (_, None) => notes.first().cloned().unwrap_or_default(),
+    let req = WorkspaceRequest {
+        model: a.model.clone(),
+        instance_type: a.instance_type.clone(),
+        name: a.name.clone(),
+        namespace: a.namespace.clone(),
+        region,
+        cluster: a.cluster.clone(),
+        overrides: a.overrides.clone(),
     };
-    for n in notes {
-        let prefixed = if n.starts_with("warning: ") { n } else { format!("note: {n}") };
+    let w = crate::ops::kaito::workspace(&catalog, &req)?;
+    for n in &w.notes {
+        let prefixed = if n.starts_with("warning: ") { n.clone() } else { format!("note: {n}") };
         ctx.printer.note(&prefixed);
     }
-    let name = a.name.clone().unwrap_or_else(|| kaito_plan::workspace_name(&model.id));
-    let mut labels = BTreeMap::new();
-    labels.insert("apps".to_owned(), name.trim_start_matches("workspace-").to_owned());
-    let spec = kaito_plan::WorkspaceSpec {
-        name,
-        namespace: a.namespace.clone(),
-        instance_type: instance,
-        count,
-        preset,
-        label_selector: labels,
-    };
-    // KAITO provisions `count` nodes of the instance type for the workspace: say what they cost.
-    let pool = crate::cost::PoolPricing {
-        pool: &spec.name,
-        size: &spec.instance_type,
-        os: crate::recommend::Os::Linux,
-        spot: false,
-        min_nodes: spec.count,
-        max_nodes: spec.count,
-    };
-    let cost = crate::commands::money::PlanPricing::new(&catalog, &[pool], region.as_deref());
-    for line in cost.lines() {
+    for line in w.cost.lines() {
         ctx.printer.note(&format!("note: {line}"));
     }
-    let mut yaml = kaito_plan::workspace_yaml(&spec);
+    let mut yaml = kaito_plan::workspace_yaml(&w.spec);
     if a.output == ManifestFormat::Yaml {
-        yaml.insert_str(0, &format!("# aksgpu: instanceType {}: {place}\n", spec.instance_type));
+        yaml.insert_str(0, &format!("# aksgpu: instanceType {}: {}\n", w.spec.instance_type, w.place));
     }
     print_document(&ctx.printer, a.output, &yaml)
 }

@@ -281,141 +281,64 @@ fn render(r: &CostReport) -> String {
     out
 }
 
-/// The cost of a plan's pools: notes said first, then each pool at its minimum and maximum.
-#[derive(Debug, Clone, Serialize)]
-pub struct PlanPricing {
-    pub notes: Vec<String>,
-    pub pools: Vec<cost::PlanCost>,
-    pub hours_per_month: f64,
-    pub total_monthly_at_min: Option<f64>,
-    pub total_monthly_at_max: Option<f64>,
-}
+pub use crate::cost::PlanPricing;
 
-impl PlanPricing {
-    /// Price `pools` in `region` (unknown offline without one), against the clock.
-    pub fn new(catalog: &Catalog, pools: &[cost::PoolPricing<'_>], region: Option<&str>) -> PlanPricing {
-        Self::at(catalog, pools, region, SystemTime::now())
+/// A plan's cost as a table: notes, then two rows per pool (minimum and maximum node counts).
+pub fn plan_pricing_text(cost: &PlanPricing) -> String {
+    let mut out = String::from("Cost (list prices, 730 h a month):\n");
+    for n in &cost.notes {
+        out.push_str(&format!("note: {n}\n"));
     }
-
-    /// `new` at a given time (tests).
-    pub fn at(catalog: &Catalog, pools: &[cost::PoolPricing<'_>], region: Option<&str>, now: SystemTime) -> Self {
-        let costs: Vec<cost::PlanCost> = pools.iter().map(|p| cost::plan_cost(catalog, p, region)).collect();
-        let notes = cost::plan_notes(catalog, &costs, now);
-        PlanPricing {
-            total_monthly_at_min: cost::sum_cents(costs.iter().map(|c| c.monthly_at_min)),
-            total_monthly_at_max: cost::sum_cents(costs.iter().map(|c| c.monthly_at_max)),
-            hours_per_month: crate::recommend::HOURS_PER_MONTH,
-            notes,
-            pools: costs,
-        }
+    let mut rows = Vec::new();
+    for c in &cost.pools {
+        let m = |v: Option<f64>| crate::units::money_in(v, &c.currency);
+        let region = c.region.clone().unwrap_or_else(|| "unknown".into());
+        rows.push(vec![
+            c.pool.clone(),
+            c.vm_size.clone(),
+            c.price_kind.clone(),
+            region,
+            format!("min {}", c.min_nodes),
+            m(c.hourly_at_min),
+            m(c.monthly_at_min),
+        ]);
+        rows.push(vec![
+            String::new(),
+            String::new(),
+            String::new(),
+            String::new(),
+            format!("max {}", c.max_nodes),
+            m(c.hourly_at_max),
+            m(c.monthly_at_max),
+        ]);
     }
-
-    /// The cost of pools a dry run could not read (no credentials): unknown, and `why`.
-    pub fn unread(catalog: &Catalog, pools: &[(&str, (u32, u32))], why: &str) -> PlanPricing {
-        let currency = &catalog.prices.currency;
-        let costs: Vec<cost::PlanCost> =
-            pools.iter().map(|(pool, counts)| cost::PlanCost::unread(pool, *counts, currency, why)).collect();
-        PlanPricing {
-            notes: Vec::new(),
-            total_monthly_at_min: None,
-            total_monthly_at_max: None,
-            hours_per_month: crate::recommend::HOURS_PER_MONTH,
-            pools: costs,
-        }
-    }
-
-    /// Say `why` the region is unknown, for a command whose own flags cannot give it (the
-    /// default reason names `--location`).
-    pub fn region_unknown_because(mut self, why: &str) -> PlanPricing {
-        for c in self.pools.iter_mut().filter(|c| c.region.is_none() && c.unknown.is_some()) {
-            c.unknown = Some(why.to_owned());
-        }
-        self
-    }
-
-    /// One line per pool, for output that is a document on stdout (the cost goes to stderr).
-    pub fn lines(&self) -> Vec<String> {
-        let mut out: Vec<String> = self.notes.clone();
-        for c in &self.pools {
-            let m = |v: Option<f64>| crate::units::money_in(v, &c.currency);
-            out.push(match &c.unknown {
-                Some(why) => format!("cost of {}: {} × {}: price unknown: {why}", c.pool, c.max_nodes, c.vm_size),
-                None => format!(
-                    "cost of {}: {}/h, {}/month at {} node(s); {}/h, {}/month at {} ({} {} in {}, {})",
-                    c.pool,
-                    m(c.hourly_at_min),
-                    m(c.monthly_at_min),
-                    c.min_nodes,
-                    m(c.hourly_at_max),
-                    m(c.monthly_at_max),
-                    c.max_nodes,
-                    c.vm_size,
-                    c.price_kind,
-                    c.region.as_deref().unwrap_or("?"),
-                    c.price_date.as_deref().map_or_else(|| "undated price".to_owned(), |d| format!("price of {d}"))
-                ),
-            });
-        }
-        out
-    }
-
-    /// The table: notes, then two rows per pool (minimum and maximum node counts).
-    pub fn text(&self) -> String {
-        let mut out = String::from("Cost (list prices, 730 h a month):\n");
-        for n in &self.notes {
-            out.push_str(&format!("note: {n}\n"));
-        }
-        let mut rows = Vec::new();
-        for c in &self.pools {
-            let m = |v: Option<f64>| crate::units::money_in(v, &c.currency);
-            let region = c.region.clone().unwrap_or_else(|| "unknown".into());
-            rows.push(vec![
-                c.pool.clone(),
-                c.vm_size.clone(),
-                c.price_kind.clone(),
-                region,
-                format!("min {}", c.min_nodes),
-                m(c.hourly_at_min),
-                m(c.monthly_at_min),
-            ]);
-            rows.push(vec![
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                format!("max {}", c.max_nodes),
-                m(c.hourly_at_max),
-                m(c.monthly_at_max),
-            ]);
-        }
-        out.push_str(&table(
-            &["POOL", "SIZE", "PRICE", "REGION", "NODES", "PER HOUR", "PER MONTH"],
-            &[Align::Left, Align::Left, Align::Left, Align::Left, Align::Left, Align::Right, Align::Right],
-            &rows,
+    out.push_str(&table(
+        &["POOL", "SIZE", "PRICE", "REGION", "NODES", "PER HOUR", "PER MONTH"],
+        &[Align::Left, Align::Left, Align::Left, Align::Left, Align::Left, Align::Right, Align::Right],
+        &rows,
+    ));
+    if let (true, Some(c)) = (cost.pools.len() > 1, cost.pools.first()) {
+        out.push_str(&format!(
+            "Total per month: {} at the minimums, {} at the maximums\n",
+            money_in(cost.total_monthly_at_min, &c.currency),
+            money_in(cost.total_monthly_at_max, &c.currency)
         ));
-        if let (true, Some(c)) = (self.pools.len() > 1, self.pools.first()) {
-            out.push_str(&format!(
-                "Total per month: {} at the minimums, {} at the maximums\n",
-                money_in(self.total_monthly_at_min, &c.currency),
-                money_in(self.total_monthly_at_max, &c.currency)
-            ));
-        }
-        for c in &self.pools {
-            match (&c.unknown, &c.price_source) {
-                (Some(why), _) => out.push_str(&format!("{}: price unknown: {why}\n", c.pool)),
-                (None, Some(src)) => out.push_str(&format!(
-                    "{}: {}{}/h a node, {} price of {}\n",
-                    c.pool,
-                    crate::units::currency_symbol(&c.currency),
-                    c.price_per_node_hour.unwrap_or_default(),
-                    if src.contains("live cache") { "live" } else { "bundled" },
-                    c.price_date.as_deref().unwrap_or("unknown date")
-                )),
-                (None, None) => {}
-            }
-        }
-        out
     }
+    for c in &cost.pools {
+        match (&c.unknown, &c.price_source) {
+            (Some(why), _) => out.push_str(&format!("{}: price unknown: {why}\n", c.pool)),
+            (None, Some(src)) => out.push_str(&format!(
+                "{}: {}{}/h a node, {} price of {}\n",
+                c.pool,
+                crate::units::currency_symbol(&c.currency),
+                c.price_per_node_hour.unwrap_or_default(),
+                if src.contains("live cache") { "live" } else { "bundled" },
+                c.price_date.as_deref().unwrap_or("unknown date")
+            )),
+            (None, None) => {}
+        }
+    }
+    out
 }
 
 /// `aksgpu prices refresh`

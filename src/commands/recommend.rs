@@ -5,7 +5,7 @@ use crate::commands::Ctx;
 use crate::error::Error;
 use crate::ops::recommend::{has_requirements, prefer_reserved};
 use crate::output::{emit, table, Align, Printer, Render};
-use crate::recommend::{self, fmt_num, Os, Outcome, Requirements, Workload};
+use crate::recommend::{self, fmt_num, Constraint, Os, Outcome, Requirements, Workload};
 
 /// `aksgpu recommend`
 pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
@@ -41,7 +41,7 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     emit(p, args.output, &outcome)?;
     // The wizard's answer ends with what the top pick costs, as every plan does.
     if let (Some(t), true, Format::Table) = (&top, asked_flag, args.output) {
-        p.out(&format!("\n{}", t.text()))?;
+        p.out(&format!("\n{}", crate::commands::money::plan_pricing_text(t)))?;
     }
     let no_fit = outcome.no_fit();
     // The process ends here: skip freeing the catalog and the outcome one by one.
@@ -52,7 +52,7 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
         return Err(Error::NoFit {
             message: format!(
                 "no size fits: {} removed the last {} candidate(s)",
-                constraint_words(&nf.constraint),
+                constraint_words(nf.constraint),
                 nf.candidates_before
             ),
             hint: if closest.is_empty() { None } else { Some(format!("closest: {}", closest.join("; "))) },
@@ -116,11 +116,12 @@ fn top_pick_cost(
     Some(crate::commands::money::PlanPricing::new(catalog, &[pool], region))
 }
 
-fn constraint_words(c: &str) -> String {
-    if c.starts_with("--") {
-        format!("the {c} limit")
+/// A constraint as `recommend`'s flags name it: "the --gpu-memory limit", "the memory fit check".
+pub(crate) fn constraint_words(c: Constraint) -> String {
+    if c.is_limit() {
+        format!("the {} limit", c.name())
     } else {
-        format!("the {c} check")
+        format!("the {} check", c.name())
     }
 }
 

@@ -6,4 +6,5 @@
 //! here, over the pure layers (`recommend`, `cost`, `plan`) and the executor (`provision`).
 //! Nothing here writes to the terminal or knows an exit code.
 
+pub mod kaito;
 pub mod recommend;

@@ -10,7 +10,7 @@ use crate::domain::{GpuDriver, Precision, RankBy};
 use crate::error::{did_you_mean, Error};
 use crate::plan::agent_pool::{override_hint, OVERRIDE_RISK, RULE_REGION};
 use crate::pricing::PriceSource;
-use crate::recommend::{self, fmt_num, ModelSpec, Os, Outcome, Range, Requirements, Workload};
+use crate::recommend::{self, fmt_num, Constraint, ModelSpec, Os, Outcome, Range, Requirements, Workload};
 use crate::units::Memory;
 
 /// What the workload needs: the settings `recommend`, `create-pool --recommend` and a
@@ -165,11 +165,12 @@ pub fn recommend(catalog: &mut Catalog, a: &RecommendRequest, source: &PriceSour
 }
 
 /// The first-ranked size for `a` (what `create-pool --recommend` and a GpuConfig `recommend:`
-/// take), or, when nothing fits, the constraint that removed the last candidates.
+/// take), or, when nothing fits, the constraint that removed the last candidates (none when
+/// the catalog had no candidate at all).
 pub fn top_recommendation(
     catalog: &Catalog,
     a: &RecommendRequest,
-) -> Result<Result<crate::recommend::Recommendation, String>, Error> {
+) -> Result<Result<crate::recommend::Recommendation, Option<Constraint>>, Error> {
     let with_hub;
     let catalog = match hub_model(catalog, a)? {
         (Some(m), _) => {
@@ -183,7 +184,7 @@ pub fn top_recommendation(
     let req = requirements(catalog, a)?;
     let mut out = crate::recommend::recommend(catalog, &req);
     if out.recommendations.is_empty() {
-        return Ok(Err(out.no_fit().map(|n| n.constraint).unwrap_or_default()));
+        return Ok(Err(out.no_fit().map(|n| n.constraint)));
     }
     Ok(Ok(out.recommendations.swap_remove(0)))
 }

@@ -31,6 +31,7 @@ use crate::provision::operator::{self, InstallRequest};
 use crate::provision::pool::{self, CreateOptions, CreateOutcome};
 use crate::provision::runcommand;
 use crate::provision::Progress;
+use crate::recommend::Constraint;
 use crate::units;
 
 type Report<'a> = &'a (dyn Fn(&str) + Sync);
@@ -113,9 +114,31 @@ pub fn pick(
     match crate::ops::recommend::top_recommendation(catalog, &ra).map_err(with_hint)? {
         Ok(top) => Ok(top.vm_size),
         Err(why) => Err(format!(
-            "no size fits (the {why} check removed the last candidates); run `aksgpu recommend` with the same settings"
+            "no size fits ({} removed the last candidates); run `aksgpu recommend` with the same settings",
+            why.map_or_else(|| "the catalog check".to_owned(), constraint_words)
         )),
     }
+}
+
+/// A constraint as a GpuConfig pool names it: its key (`recommend.gpuMemoryMin`, `os`) for a
+/// limit the file sets, else the check (`the memory fit check`).
+fn constraint_words(c: Constraint) -> String {
+    let key = match c {
+        Constraint::Os => "os",
+        Constraint::GpuDriver => "gpuDriver",
+        Constraint::Mig => "migProfile",
+        Constraint::Region => return "the cluster's location (prices there)".to_owned(),
+        Constraint::Workload => "recommend.workload",
+        Constraint::GpuModel => "recommend.gpuModel",
+        Constraint::GpuMemory => "recommend.gpuMemoryMin",
+        Constraint::MinTokensPerSecond => "recommend.minTokensPerSecond",
+        Constraint::MinTokensPerSecondPerUser => "recommend.minTokensPerSecondPerUser",
+        Constraint::MaxTtft => "recommend.maxTtft",
+        Constraint::MaxPricePerHour => "recommend.maxPricePerHour",
+        Constraint::MaxPricePerMonth => "recommend.maxPricePerMonth",
+        other => return crate::commands::recommend::constraint_words(other),
+    };
+    format!("the {key} limit")
 }
 
 fn install_request(d: &Desired, o: &OperatorConfig) -> InstallRequest {
