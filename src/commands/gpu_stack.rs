@@ -5,7 +5,6 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use crate::arm::auth::{AuthMethod, Secret};
 use crate::arm::{ArmClient, ArmError};
 use crate::catalog::Catalog;
 use crate::cli::{
@@ -152,28 +151,6 @@ pub fn feature_list(ctx: &Ctx, a: &FeatureListArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The `clusterToken` for Entra-ID clusters: `AKSGPU_CLUSTER_TOKEN`, else minted by the
-/// credential for the AKS server application.
-pub async fn cluster_token(
-    az_method: AuthMethod,
-    source: &std::sync::Arc<dyn crate::arm::auth::TokenSource>,
-    deadline: Instant,
-) -> Result<Secret, ArmError> {
-    if let Ok(t) = std::env::var("AKSGPU_CLUSTER_TOKEN") {
-        if !t.trim().is_empty() {
-            return Ok(Secret::new(t.trim()));
-        }
-    }
-    if az_method == AuthMethod::AccessToken {
-        return Err(ArmError::Auth {
-            message: "this cluster uses Entra ID: runCommand needs a token for the AKS server app, and AKSGPU_ACCESS_TOKEN is an ARM token".into(),
-            hint: Some("set it: `export AKSGPU_CLUSTER_TOKEN=$(az account get-access-token --resource 6dae42f8-4368-4678-94ff-3960e28e3630 --query accessToken -o tsv)`".into()),
-        });
-    }
-    let scope = crate::provision::runcommand::AKS_SERVER_SCOPE;
-    Ok(crate::arm::auth::fetch_until(source.as_ref(), scope, deadline).await?.secret)
-}
-
 impl From<InstallError> for Error {
     fn from(e: InstallError) -> Self {
         match e {
@@ -224,7 +201,7 @@ pub async fn install(
     let install = operator::resolve(catalog, req, &cluster, &pools)
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
     let token = match install.needs_cluster_token {
-        Some(true) => Some(cluster_token(cred.method, &cred.source, deadline).await?),
+        Some(true) => Some(crate::arm::auth::cluster_token(cred.method, &cred.source, deadline).await?),
         _ => None,
     };
     let left = deadline.saturating_duration_since(Instant::now());

@@ -232,7 +232,7 @@ pub async fn operator_state(
     }
     let Some(cred) = cred else { return State::Unread("no credentials".into()) };
     let token = match install.needs_cluster_token {
-        Some(true) => match gpu_stack::cluster_token(cred.method, &cred.source, deadline).await {
+        Some(true) => match crate::arm::auth::cluster_token(cred.method, &cred.source, deadline).await {
             Ok(t) => Some(t),
             Err(e) => return State::Unread(e.to_string()),
         },
