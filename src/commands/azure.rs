@@ -133,12 +133,7 @@ pub fn render_plan(
     Ok(crate::output::emit(p, format, &DryRun::new(base, plan, header, extra))?)
 }
 
-/// A credential: how it was chosen and the source that mints tokens for any scope.
-#[derive(Debug, Clone)]
-pub struct Cred {
-    pub method: AuthMethod,
-    pub source: Arc<dyn auth::TokenSource>,
-}
+pub use crate::ops::Cred;
 
 /// Build the ARM client from the shared flags and the environment.
 pub fn connect(args: &ArmArgs) -> Result<Azure, Error> {

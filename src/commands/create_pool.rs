@@ -401,15 +401,9 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         let register = a.register_features && spec.os == Os::Windows && !a.dry_run;
         if let (true, Some((_, feature, ns))) = (register, catalog.windows_min_kubernetes()) {
             let deadline = started + a.at.arm.timeout;
-            gpu_stack::register(
-                &client,
-                Feature { subscription: &subscription, namespace: ns, name: feature },
-                deadline,
-                p,
-                &report,
-                &progress,
-            )
-            .await?;
+            let feature = Feature { subscription: &subscription, namespace: ns, name: feature };
+            let out = crate::ops::feature::register(&client, feature, deadline, &report, &progress).await?;
+            gpu_stack::feature_note(p, feature, &out);
         }
         let mut outcome =
             pool::create(&client, &catalog, &spec, &opts, &report, &progress).await.map_err(Error::from)?;
@@ -422,8 +416,15 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
                         return Err(Error::usage("no credentials for the operator install", None));
                     };
                     let left = a.at.arm.timeout.saturating_sub(started.elapsed());
-                    operator =
-                        Some(Ok(gpu_stack::install(&client, cred, &catalog, req, left, &report, &progress).await?));
+                    operator = Some(Ok(crate::ops::operator::install(
+                        &client,
+                        cred,
+                        &catalog,
+                        req,
+                        left,
+                        (&report, &progress),
+                    )
+                    .await?));
                 }
                 CreateOutcome::Accepted { .. } => {}
             }

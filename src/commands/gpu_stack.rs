@@ -5,8 +5,6 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use crate::arm::{ArmClient, ArmError};
-use crate::catalog::Catalog;
 use crate::cli::{
     ClusterPowerArgs, FeatureListArgs, Format, InstallOperatorArgs, KaitoWorkspaceArgs, ManifestFormat,
     RegisterFeatureArgs,
@@ -15,51 +13,37 @@ use crate::commands::azure::{self, base_url, subscription, Cred};
 use crate::commands::Ctx;
 use crate::domain::{DriverMode, MigStrategy};
 use crate::error::Error;
+use crate::ops::cluster::ClusterRequest;
 use crate::ops::kaito::WorkspaceRequest;
 use crate::output::{emit, Printer, Shown};
-use crate::plan::cluster_ops::{self, Target};
 use crate::plan::{kaito as kaito_plan, Plan};
 use crate::provision::features::{self, Feature, Outcome as FeatureOutcome};
-use crate::provision::kaito::{self, Outcome as KaitoOutcome};
-use crate::provision::operator::{self, InstallError, InstallRequest, Report};
+use crate::provision::kaito::Outcome as KaitoOutcome;
+use crate::provision::operator::{self, InstallRequest, Report};
 use crate::provision::Progress;
 
 fn print_plan(p: &Printer, format: Format, base: &str, plan: &Plan, extra: Value) -> Result<(), Error> {
     azure::render_plan(p, format, base, plan, "Dry run: no change is made.", extra)
 }
 
-/// Register a feature (shared by `register-feature`, `create-pool --register-features` and
-/// `apply`), saying on stderr how it went; Pending (waiting for Microsoft's approval) is refused.
-pub async fn register(
-    client: &ArmClient,
-    feature: Feature<'_>,
-    deadline: Instant,
-    p: &Printer,
-    progress: &(dyn Fn(&str) + Sync),
-    started: &Progress,
-) -> Result<FeatureOutcome, Error> {
-    let out = features::register(client, feature, deadline, progress, started).await?;
+/// Say on stderr how registering a feature went (shared by `register-feature`, `create-pool
+/// --register-features` and `apply`).
+pub fn feature_note(p: &Printer, feature: Feature<'_>, out: &FeatureOutcome) {
     let Feature { namespace, name, .. } = feature;
-    match &out {
+    match out {
         FeatureOutcome::AlreadyRegistered => p.note(&format!("{namespace}/{name} is already Registered")),
         FeatureOutcome::NotFound => p.note(&format!(
             "{namespace}/{name} does not exist: it has most likely become generally available, so nothing needs registering"
         )),
         FeatureOutcome::Registered { .. } => p.note(&format!("{namespace}/{name} is Registered and {namespace} was refreshed")),
-        FeatureOutcome::Pending => {
-            return Err(Error::Refused {
-                message: format!("{namespace}/{name} is Pending: Microsoft has to approve it for this subscription"),
-                hint: Some("wait for the approval (az feature show shows the state), then run again".into()),
-            })
-        }
+        FeatureOutcome::Pending => {}
     }
-    Ok(out)
 }
 
 /// `aksgpu register-feature`
 pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()> {
     let question = format!("Register the preview feature {}/{} on the subscription?", a.namespace, a.name);
-    check_feature_name(&a.namespace, &a.name)?;
+    crate::ops::feature::check_name(&a.namespace, &a.name)?;
     crate::commands::confirm::write(ctx, "feature register", a.yes, a.dry_run, &question)?;
     if a.dry_run {
         let plan = crate::plan::features::register(&azure::dry_run_subscription(&a.arm)?, &a.namespace, &a.name);
@@ -72,19 +56,14 @@ pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()
     let client = az.client;
     let p = ctx.printer;
     let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        register(
-            &client,
-            Feature { subscription: &sub, namespace: &a.namespace, name: &a.name },
-            deadline,
-            &p,
-            &report,
-            &progress,
-        )
-        .await
+        let feature = Feature { subscription: &sub, namespace: &a.namespace, name: &a.name };
+        let out = crate::ops::feature::register(&client, feature, deadline, &report, &progress).await?;
+        feature_note(&p, feature, &out);
+        Ok(out)
     });
     let out = r?;
     if out == FeatureOutcome::NotFound && !crate::provision::features::went_ga(&a.namespace, &a.name) {
-        return Err(not_found(&a.namespace, &a.name).into());
+        return Err(crate::ops::feature::not_found(&a.namespace, &a.name).into());
     }
     let shown = Shown::new(
         format!("{}/{}: {}", a.namespace, a.name, outcome_word(&out)),
@@ -92,25 +71,6 @@ pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()
     );
     emit(&ctx.printer, a.output, &shown)?;
     Ok(())
-}
-
-/// A misspelling of a known preview feature: exit 2 with the name it most likely means.
-pub fn check_feature_name(namespace: &str, name: &str) -> Result<(), Error> {
-    match crate::provision::features::misspelling_of(namespace, name) {
-        Some(known) => Err(Error::usage(
-            format!("{namespace}/{name} is not a feature this version knows"),
-            crate::error::did_you_mean(&[known]),
-        )),
-        None => Ok(()),
-    }
-}
-
-/// Azure has no such feature, and it is not one known to have gone generally available.
-pub fn not_found(namespace: &str, name: &str) -> Error {
-    Error::usage(
-        format!("feature {namespace}/{name} does not exist in this subscription, and is not known to have gone generally available"),
-        Some(format!("check the name: az feature list --namespace {namespace} -o table")),
-    )
 }
 
 fn outcome_word(o: &FeatureOutcome) -> &'static str {
@@ -149,63 +109,6 @@ pub fn feature_list(ctx: &Ctx, a: &FeatureListArgs) -> anyhow::Result<()> {
     let text = crate::output::table(&["FEATURE", "STATE", "FOR"], &[crate::output::Align::Left; 3], &t);
     emit(&ctx.printer, a.output, &Shown::new(text, rows))?;
     Ok(())
-}
-
-impl From<InstallError> for Error {
-    fn from(e: InstallError) -> Self {
-        match e {
-            InstallError::Arm(a) => Error::from(a),
-            InstallError::Refused(r) => Error::Refused { message: r.message, hint: r.hint },
-            InstallError::Command { what, result } => {
-                let logs: String = result
-                    .logs
-                    .lines()
-                    .rev()
-                    .take(40)
-                    .collect::<Vec<_>>()
-                    .into_iter()
-                    .rev()
-                    .collect::<Vec<_>>()
-                    .join("\n");
-                Error::Refused {
-                    message: format!(
-                        "{what} failed in the cluster ({}){}\n--- command output (last 40 lines) ---\n{logs}",
-                        result.describe(),
-                        result.reason.map(|r| format!(": {r}")).unwrap_or_default()
-                    ),
-                    hint: Some("fix the cause above and run again; `helm upgrade --install` is safe to repeat".into()),
-                }
-            }
-            InstallError::NotReady { waited, missing } => Error::from(ArmError::TimedOut {
-                what: format!("the GPU Operator to become ready ({})", missing.join("; ")),
-                elapsed: waited,
-                resume: "run `aksgpu install-operator` again to re-check (it is idempotent)".into(),
-            }),
-        }
-    }
-}
-
-/// Install the operator (shared with `create-pool --install-operator`).
-#[allow(clippy::too_many_arguments)]
-pub async fn install(
-    az_client: &ArmClient,
-    cred: &Cred,
-    catalog: &Catalog,
-    req: &InstallRequest,
-    timeout: std::time::Duration,
-    progress: &(dyn Fn(&str) + Sync),
-    started: &Progress,
-) -> Result<Report, Error> {
-    let deadline = Instant::now() + timeout;
-    let (cluster, pools) = operator::read(az_client, req).await?;
-    let install = operator::resolve(catalog, req, &cluster, &pools)
-        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
-    let token = match install.needs_cluster_token {
-        Some(true) => Some(crate::arm::auth::cluster_token(cred.method, &cred.source, deadline).await?),
-        _ => None,
-    };
-    let left = deadline.saturating_duration_since(Instant::now());
-    Ok(operator::run(az_client, &install, token.as_ref(), left, progress, started).await?)
 }
 
 /// Print an install result.
@@ -262,9 +165,7 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
     crate::commands::confirm::write(ctx, "install-operator", a.yes, a.dry_run, &question)?;
     let r = if a.dry_run {
         // From the flags alone: nothing is read or sent, and what would be read is a placeholder.
-        let install = operator::from_flags(&request(azure::dry_run_subscription(&a.arm)?));
-        let plan = operator::plan(&install);
-        Err((install, plan))
+        Err(crate::ops::operator::dry_run(&request(azure::dry_run_subscription(&a.arm)?)))
     } else {
         let az = azure::connect(&a.arm)?;
         let req = request(subscription(&az)?);
@@ -272,7 +173,7 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
         let cred = Cred { method: az.method, source: az.source };
         let client = az.client;
         Ok(azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-            install(&client, &cred, &catalog, &req, a.arm.timeout, &report, &progress).await
+            crate::ops::operator::install(&client, &cred, &catalog, &req, a.arm.timeout, (&report, &progress)).await
         })?)
     };
     print_install(&ctx.printer, a.output, &base_url(&a.arm), r)?;
@@ -281,21 +182,24 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
 
 /// `aksgpu kaito enable`
 pub fn kaito_enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
-    let target =
-        |sub| Target { subscription: sub, resource_group: &a.target.resource_group, cluster: &a.target.cluster };
+    let request = |subscription| ClusterRequest {
+        subscription,
+        resource_group: a.target.resource_group.clone(),
+        cluster: a.target.cluster.clone(),
+        timeout: a.arm.timeout,
+    };
     let question = format!("Enable KAITO (and the OIDC issuer) on cluster {}?", a.target.cluster);
     crate::commands::confirm::write(ctx, "kaito enable", a.yes, a.dry_run, &question)?;
     let r = if a.dry_run {
         // From the flags alone: nothing is read or sent, and what would be read is a placeholder.
-        let sub = azure::dry_run_subscription(&a.arm)?;
-        KaitoOutcome::DryRun(cluster_ops::kaito(target(&sub), &cluster_ops::cluster_as_read()))
+        crate::ops::cluster::kaito_dry_run(&request(azure::dry_run_subscription(&a.arm)?))
     } else {
         let az = azure::connect(&a.arm)?;
-        let sub = subscription(&az)?;
+        let req = request(subscription(&az)?);
         let progress = Progress::default();
         let client = az.client;
         azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-            Ok(kaito::enable(&client, target(&sub), a.arm.timeout, &report, &progress).await?)
+            crate::ops::cluster::kaito_enable(&client, &req, (&report, &progress)).await
         })?
     };
     let cluster = &a.target.cluster;

@@ -16,10 +16,10 @@ use crate::commands::azure::{self, base_url, subscription};
 use crate::commands::{confirm, Ctx};
 use crate::cost::{self, CostInput, CostReport};
 use crate::error::{did_you_mean, Error};
+use crate::ops::cluster::{ClusterAction, ClusterRequest};
 use crate::output::{emit, table, Align, Printer, Render, Shown};
 use crate::plan::cluster::Scale;
-use crate::plan::cluster_ops::{self as ops, Target};
-use crate::plan::Plan;
+use crate::plan::cluster_ops::Target;
 use crate::pricing::{self, PriceCache, PriceSource};
 use crate::provision::cluster_ops::{self, OpsError, Outcome};
 use crate::provision::prices;
@@ -27,15 +27,6 @@ use crate::provision::Progress;
 use crate::recommend::Os;
 use crate::resources::{self, AgentPool, MissingField};
 use crate::units::money_in;
-
-impl From<OpsError> for Error {
-    fn from(e: OpsError) -> Self {
-        match e {
-            OpsError::Arm(a) => Error::from(a),
-            OpsError::Refused(m) => Error::Refused { message: m, hint: None },
-        }
-    }
-}
 
 /// Merge the live price cache into the catalog; returns where prices come from (and prints
 /// a warning for an expired or corrupt cache).
@@ -489,28 +480,34 @@ fn print_ops(
     Ok(emit(p, format, &status)?)
 }
 
-/// The cluster the flags name, in `subscription`.
-fn target<'a>(subscription: &'a str, t: &'a ClusterTarget) -> Target<'a> {
-    Target { subscription, resource_group: &t.resource_group, cluster: &t.cluster }
+/// The cluster the flags name, in `subscription`, as the typed request of `ops::cluster`.
+fn request(subscription: String, t: &ClusterTarget, arm: &ArmArgs) -> ClusterRequest {
+    ClusterRequest {
+        subscription,
+        resource_group: t.resource_group.clone(),
+        cluster: t.cluster.clone(),
+        timeout: arm.timeout,
+    }
 }
 
-/// A dry run's plan from the flags alone: no credential is needed, nothing is read or sent,
-/// and what a real run reads first shows as a placeholder.
-fn dry_run(
+/// Run `action` on the cluster the flags name: a dry run from the flags alone, else read and
+/// write with a spinner.
+fn run_action(
+    ctx: &Ctx,
     arm: &ArmArgs,
     t: &ClusterTarget,
-    build: impl FnOnce(Target<'_>) -> Result<Plan, String>,
+    dry: bool,
+    action: &ClusterAction,
 ) -> Result<Outcome, Error> {
-    let sub = azure::dry_run_subscription(arm)?;
-    let plan = build(target(&sub, t)).map_err(|m| Error::Refused { message: m, hint: None })?;
-    Ok(Outcome::DryRun(plan))
-}
-
-/// The client and the subscription for a real run.
-fn connected(arm: &ArmArgs) -> Result<(ArmClient, String), Error> {
+    if dry {
+        return crate::ops::cluster::dry_run(&request(azure::dry_run_subscription(arm)?, t, arm), action);
+    }
     let az = azure::connect(arm)?;
-    let sub = subscription(&az)?;
-    Ok((az.client, sub))
+    let req = request(subscription(&az)?, t, arm);
+    let (client, progress) = (az.client, Progress::default());
+    azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+        crate::ops::cluster::run(&client, &req, action, (&report, &progress)).await
+    })
 }
 
 /// `aksgpu cluster stop|start`
@@ -523,16 +520,7 @@ pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Re
         a.target.resource_group
     );
     confirm::write(ctx, &format!("cluster {verb}"), a.yes, a.dry_run, &question)?;
-    let r = if a.dry_run {
-        dry_run(&a.arm, &a.target, |t| Ok(ops::power(t, start)))?
-    } else {
-        let (client, sub) = connected(&a.arm)?;
-        let progress = Progress::default();
-        azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-            let t = target(&sub, &a.target);
-            Ok(cluster_ops::power(&client, t, start, a.arm.timeout, &report, &progress).await?)
-        })?
-    };
+    let r = run_action(ctx, &a.arm, &a.target, a.dry_run, &ClusterAction::Power { start })?;
     print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |v| {
         format!(
             "cluster {} is {}",
@@ -552,16 +540,7 @@ pub fn cost_analysis(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
     let question =
         format!("Enable cost analysis on cluster {} (resource group {})?", a.target.cluster, a.target.resource_group);
     confirm::write(ctx, "cost-analysis enable", a.yes, a.dry_run, &question)?;
-    let r = if a.dry_run {
-        dry_run(&a.arm, &a.target, |t| ops::cost_analysis(t, &ops::cluster_as_read()))?
-    } else {
-        let (client, sub) = connected(&a.arm)?;
-        let progress = Progress::default();
-        azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-            let t = target(&sub, &a.target);
-            Ok(cluster_ops::cost_analysis(&client, t, a.arm.timeout, &report, &progress).await?)
-        })?
-    };
+    let r = run_action(ctx, &a.arm, &a.target, a.dry_run, &ClusterAction::CostAnalysis)?;
     print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |_| {
         format!("cost analysis enabled on {}", a.target.cluster)
     })?;
@@ -588,23 +567,14 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     };
     let question = format!("Scale pool {} of cluster {} to {to}?", a.at.name, a.at.target.cluster);
     confirm::write(ctx, "pool scale", a.yes, a.dry_run, &question)?;
-    let r = if a.dry_run {
-        let plan = match dry_run(&a.at.arm, &a.at.target, |t| ops::scale(t, &a.at.name, &ops::pool_as_read(), how))? {
-            Outcome::DryRun(plan) => plan,
-            _ => return Err(Error::usage("internal: a dry run without a plan", None).into()),
-        };
+    let action = ClusterAction::Scale { pool: a.at.name.clone(), how };
+    let r = run_action(ctx, &a.at.arm, &a.at.target, a.dry_run, &action)?;
+    if let Outcome::DryRun(plan) = r {
         let cost = scale_cost(ctx, a, how)?;
         let header = "Dry run: no change is made.";
         azure::render_priced_plan(&ctx.printer, a.output, (&base_url(&a.at.arm), &plan, header), json!({}), &cost)?;
         return Ok(());
-    } else {
-        let (client, sub) = connected(&a.at.arm)?;
-        let progress = Progress::default();
-        azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-            let t = target(&sub, &a.at.target);
-            Ok(cluster_ops::scale(&client, t, &a.at.name, how, a.at.arm.timeout, &report, &progress).await?)
-        })?
-    };
+    }
     print_ops(&ctx.printer, a.output, &base_url(&a.at.arm), r, |v| {
         let p = &v["properties"];
         if p["enableAutoScaling"].as_bool() == Some(true) {
@@ -616,17 +586,13 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Why a `pool scale` dry run without credentials cannot price the new counts.
-pub const SCALE_UNREAD: &str = "needs the pool's size and region (read with credentials)";
+pub use crate::ops::cluster::SCALE_UNREAD;
 
 /// The cost of the counts `pool scale` asks for. With credentials the dry run reads (GETs
 /// only) the pool for its size, OS and priority and the cluster for its region; without
 /// them every figure is unknown, and says why.
 fn scale_cost(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<PlanPricing> {
-    let counts = match how {
-        Scale::Count(c) => (c, c),
-        Scale::Autoscale { min, max } => (min, max),
-    };
+    let counts = crate::ops::cluster::scale_counts(how);
     let mut catalog = ctx.catalog()?;
     let unread = |catalog: &Catalog| PlanPricing::unread(catalog, &[(&a.at.name, counts)], SCALE_UNREAD);
     let az = match azure::connect(&a.at.arm) {
@@ -634,9 +600,10 @@ fn scale_cost(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<PlanPr
         _ => return Ok(unread(&catalog)),
     };
     let sub = subscription(&az)?;
+    let t = Target { subscription: &sub, resource_group: &a.at.target.resource_group, cluster: &a.at.target.cluster };
     let (client, progress) = (az.client, Progress::default());
     let read = azure::run_interruptible(&progress, async {
-        match cluster_ops::read_pool_and_cluster(&client, target(&sub, &a.at.target), &a.at.name).await {
+        match cluster_ops::read_pool_and_cluster(&client, t, &a.at.name).await {
             Ok(v) => Ok(Ok(v)),
             Err(OpsError::Arm(crate::arm::ArmError::Auth { message, .. })) => Ok(Err(message)),
             Err(e) => Err(Error::from(e)),
@@ -650,18 +617,5 @@ fn scale_cost(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<PlanPr
         }
     };
     with_live_prices(&mut catalog, &ctx.printer);
-    let p = &pool["properties"];
-    let Some(vm) = p["vmSize"].as_str() else {
-        let why = "Azure did not send the pool's vmSize";
-        return Ok(PlanPricing::unread(&catalog, &[(&a.at.name, counts)], why));
-    };
-    let size = catalog.size(vm).map_or_else(|| vm.to_owned(), |s| s.name.clone());
-    let os =
-        if p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) { Os::Windows } else { Os::Linux };
-    let spot = p["scaleSetPriority"].as_str().is_some_and(|s| s.eq_ignore_ascii_case("Spot"));
-    let region = crate::plan::preflight::location(&cluster);
-    let pricing =
-        cost::PoolPricing { pool: &a.at.name, size: &size, os, spot, min_nodes: counts.0, max_nodes: counts.1 };
-    Ok(PlanPricing::new(&catalog, &[pricing], region.as_deref())
-        .region_unknown_because("Azure did not send the cluster's location"))
+    Ok(crate::ops::cluster::scale_cost(&catalog, &a.at.name, how, &pool, &cluster))
 }

@@ -283,7 +283,9 @@ pub async fn register(
     progress: &Progress,
 ) -> Result<FeatureOutcome, Error> {
     let feature = features::Feature { subscription: &d.subscription, namespace: features::NAMESPACE, name };
-    gpu_stack::register(client, feature, deadline, p, report, progress).await
+    let out = crate::ops::feature::register(client, feature, deadline, report, progress).await?;
+    gpu_stack::feature_note(p, feature, &out);
+    Ok(out)
 }
 
 /// `create-pool` for one spec: preflight, then the If-None-Match PUT and the wait, or with
@@ -376,7 +378,7 @@ pub async fn install_operator(
     progress: &Progress,
 ) -> Result<operator::Report, Error> {
     let req = install_request(d, o);
-    gpu_stack::install(client, cred, catalog, &req, timeout, report, progress).await
+    crate::ops::operator::install(client, cred, catalog, &req, timeout, (report, progress)).await
 }
 
 /// `kaito enable`.

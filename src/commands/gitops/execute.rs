@@ -116,7 +116,7 @@ async fn feature(run: &Run<'_>, c: &Change, progress: &Progress) -> Result<Row, 
             Row::of(c, "unchanged", "not found: generally available, nothing to register")
         }
         FeatureOutcome::NotFound => {
-            return Err(crate::commands::gpu_stack::not_found(crate::plan::features::NAMESPACE, &c.name))
+            return Err(crate::ops::feature::not_found(crate::plan::features::NAMESPACE, &c.name))
         }
         FeatureOutcome::Pending => {
             return Err(Error::Refused {
