@@ -11,46 +11,16 @@ use crate::commands::gpu_stack;
 use crate::commands::Ctx;
 use crate::domain::GpuDriver;
 use crate::error::Error;
+use crate::ops::pool::{CreatePoolRequest, CreatePoolResult};
 use crate::output::{emit, money, Printer, Shown};
 use crate::plan::agent_pool::PoolSpec;
-use crate::provision::features::Feature;
-use crate::provision::operator::{self, InstallRequest};
-use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
+use crate::provision::features::{Feature, Outcome as FeatureOutcome};
+use crate::provision::operator::InstallRequest;
+use crate::provision::pool::{self, CreateOptions, CreateOutcome};
 use crate::provision::Progress;
 use crate::recommend::Os;
-use crate::resources::{self, ManagedCluster};
 
-impl From<CreateError> for Error {
-    fn from(e: CreateError) -> Self {
-        match e {
-            CreateError::Arm(a) => Error::from(a),
-            CreateError::Refused(r) => Error::Refused { message: r.message, hint: r.hint },
-        }
-    }
-}
-
-/// What the cluster says that a choice depends on: its location and Kubernetes version.
-#[derive(Debug, Clone, Default)]
-pub struct ClusterFacts {
-    /// The cluster as read (handed to preflight so it is read once).
-    pub raw: Option<Value>,
-    pub location: Option<String>,
-    pub kubernetes: Option<crate::catalog::KubeVersion>,
-}
-
-impl ClusterFacts {
-    /// From a cluster GET: a cluster without `location` is an error naming the field.
-    pub fn from_cluster(v: Value) -> Result<Self, Error> {
-        let c: ManagedCluster = resources::parse(&v, "cluster").map_err(refused)?;
-        let location = c.location().map_err(refused)?;
-        let kubernetes = c.kubernetes_version().and_then(|k| crate::catalog::KubeVersion::parse(k).ok());
-        Ok(Self { raw: Some(v), location: Some(location), kubernetes })
-    }
-}
-
-fn refused(e: resources::MissingField) -> Error {
-    Error::Refused { message: e.to_string(), hint: None }
-}
+pub use crate::ops::pool::ClusterFacts;
 
 /// `--recommend` ranks and prices in the cluster's location with its Kubernetes version (and
 /// the pool's OS, from the flags); an explicit `--location` or `--kubernetes-version` wins.
@@ -385,68 +355,37 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     if needs_confirmation(ctx, a)? {
         preflight_and_confirm(ctx, &catalog, &spec, &client, &mut opts, a)?;
     }
-    let op_req = a.install_operator.then(|| InstallRequest {
-        subscription: subscription.clone(),
-        resource_group: a.at.target.resource_group.clone(),
-        cluster: a.at.target.cluster.clone(),
-        pool: Some(a.at.name.clone()),
-        driver_mode: None,
-        chart_version: None,
-        mig_strategy: a.mig_strategy.map(crate::domain::MigStrategy::from),
-        time_slicing: a.time_slicing,
-    });
+    let req = CreatePoolRequest {
+        options: opts,
+        register_feature: a.register_features,
+        operator: a.install_operator.then(|| InstallRequest {
+            subscription: subscription.clone(),
+            resource_group: a.at.target.resource_group.clone(),
+            cluster: a.at.target.cluster.clone(),
+            pool: Some(a.at.name.clone()),
+            driver_mode: None,
+            chart_version: None,
+            mig_strategy: a.mig_strategy.map(crate::domain::MigStrategy::from),
+            time_slicing: a.time_slicing,
+        }),
+        spec,
+    };
     let progress = Progress::default();
     let started = std::time::Instant::now();
+    let said = |f: Feature<'_>, out: &FeatureOutcome| gpu_stack::feature_note(p, f, out);
     let result = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
-        let register = a.register_features && spec.os == Os::Windows && !a.dry_run;
-        if let (true, Some((_, feature, ns))) = (register, catalog.windows_min_kubernetes()) {
-            let deadline = started + a.at.arm.timeout;
-            let feature = Feature { subscription: &subscription, namespace: ns, name: feature };
-            let out = crate::ops::feature::register(&client, feature, deadline, &report, &progress).await?;
-            gpu_stack::feature_note(p, feature, &out);
-        }
-        let mut outcome =
-            pool::create(&client, &catalog, &spec, &opts, &report, &progress).await.map_err(Error::from)?;
-        let mut operator = None;
-        if let Some(req) = &op_req {
-            match &mut outcome {
-                CreateOutcome::DryRun { plan, .. } => plan.steps.extend(operator_plan(&catalog, &spec, req)?.steps),
-                CreateOutcome::Created { .. } | CreateOutcome::Unchanged { .. } => {
-                    let Some(cred) = &auth else {
-                        return Err(Error::usage("no credentials for the operator install", None));
-                    };
-                    let left = a.at.arm.timeout.saturating_sub(started.elapsed());
-                    operator = Some(Ok(crate::ops::operator::install(
-                        &client,
-                        cred,
-                        &catalog,
-                        req,
-                        left,
-                        (&report, &progress),
-                    )
-                    .await?));
-                }
-                CreateOutcome::Accepted { .. } => {}
-            }
-        }
-        Ok((outcome, operator))
+        crate::ops::pool::create(&client, (&catalog, auth.as_ref()), &req, (started, &said), (&report, &progress)).await
     });
-    let (outcome, operator) = result?;
-    render(p, a.output, &catalog, &spec, &outcome, azure::base_url(&a.at.arm))?;
+    let CreatePoolResult { outcome, operator } = result?;
+    let spec = &req.spec;
+    render(p, a.output, &catalog, spec, &outcome, azure::base_url(&a.at.arm))?;
     if let Some(r) = operator {
-        gpu_stack::print_install(p, a.output, &azure::base_url(&a.at.arm), r)?;
+        gpu_stack::print_install(p, a.output, &azure::base_url(&a.at.arm), Ok(r))?;
     }
     Ok(())
 }
 
 /// The operator install's steps for a dry run, from the pool as it would be created.
-fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Result<crate::plan::Plan, Error> {
-    let pool = json!({"name": spec.name, "properties": spec.body()["properties"].clone()});
-    let install = operator::resolve(catalog, req, &json!({}), &[pool])
-        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
-    Ok(operator::plan(&install))
-}
-
 /// With `--install-operator`: the pool must suit the NVIDIA GPU Operator; an autoscaler
 /// minimum below the catalog's advice is a warning (returned), not a refusal.
 fn check_operator_pool(catalog: &Catalog, spec: &PoolSpec) -> Result<Option<String>, Error> {

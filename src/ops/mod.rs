@@ -10,6 +10,7 @@ pub mod cluster;
 pub mod feature;
 pub mod kaito;
 pub mod operator;
+pub mod pool;
 pub mod quota;
 pub mod recommend;
 

@@ -9,10 +9,10 @@ use serde_json::{json, Value};
 use crate::arm::ArmClient;
 use crate::catalog::{Catalog, KubeVersion};
 use crate::commands::azure::{self, Cred};
-use crate::commands::create_pool::ClusterFacts;
 use crate::commands::gpu_stack;
 use crate::domain::{GpuDriver, Os, Precision, Workload};
 use crate::error::Error;
+use crate::ops::pool::ClusterFacts;
 use crate::ops::recommend::{Need, RecommendRequest};
 use crate::output::Printer;
 use crate::plan::agent_pool::PoolSpec;
@@ -28,7 +28,7 @@ use crate::provision::cluster_ops::{self, Outcome as OpsOutcome};
 use crate::provision::features::{self, Outcome as FeatureOutcome};
 use crate::provision::kaito::{self, Outcome as KaitoOutcome};
 use crate::provision::operator::{self, InstallRequest};
-use crate::provision::pool::{self, CreateOptions, CreateOutcome};
+use crate::provision::pool::{self, CreateOutcome};
 use crate::provision::runcommand;
 use crate::provision::Progress;
 use crate::recommend::Constraint;
@@ -302,42 +302,14 @@ pub async fn create_pool(
     report: Report<'_>,
     progress: &Progress,
 ) -> Result<CreateOutcome, Error> {
-    use crate::provision::failover::{self, Failover, Policy, Stopped};
-    let opts = CreateOptions {
-        dry_run,
-        no_wait: false,
-        skip_preflight: false,
-        timeout,
-        location,
-        abort_on_interrupt: false,
-        cluster: None,
-    };
-    if fallbacks.is_empty() || dry_run {
-        return Ok(pool::create(client, catalog, spec, &opts, report, progress).await?);
-    }
-    // `fallbackVmSizes`: the same failover as `create-pool --fallback-vm-size`.
-    let candidates: Vec<PoolSpec> = std::iter::once(spec.clone()).chain(fallbacks.iter().cloned()).collect();
-    let policy = Policy { max_attempts: None, fallback_on_demand: false };
-    match failover::create(client, catalog, candidates, &opts, policy, report, progress).await {
-        Ok(Failover::Existing(o)) => Ok(o),
-        Ok(Failover::Done { created: Some(c), location, .. }) => Ok(CreateOutcome::Created { pool: c.pool, location }),
-        Ok(Failover::Done { attempts, .. }) => Err(Error::NoFit {
-            message: format!(
-                "pool {}: no size could be created ({})",
-                spec.name,
-                attempts
-                    .iter()
-                    .map(|t| format!("{} {}", t.vm_size, t.code.as_deref().unwrap_or(t.outcome.word())))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            ),
-            hint: Some("see `aksgpu quota show`, reserve capacity, or try another region".into()),
-        }),
-        Ok(Failover::DryRun { plan, location, .. }) => {
-            Ok(CreateOutcome::DryRun { plan, facts_read: true, note: None, location })
-        }
-        Err(Stopped { error, .. }) => Err(error.into()),
-    }
+    crate::ops::pool::create_with_fallbacks(
+        client,
+        catalog,
+        (spec, fallbacks),
+        (location, dry_run, timeout),
+        (report, progress),
+    )
+    .await
 }
 
 fn target(d: &Desired) -> Target<'_> {
