@@ -8,6 +8,7 @@
 
 pub mod cluster;
 pub mod feature;
+pub mod gitops;
 pub mod kaito;
 pub mod operator;
 pub mod pool;

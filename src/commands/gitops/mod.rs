@@ -1,25 +1,26 @@
 //! `aksgpu apply -f`, `aksgpu diff -f` and `aksgpu export`: the GPU setup of a cluster as
 //! one file. The file becomes the same specs `create-pool` builds (`plan::gitops`); the live
-//! state is read once; every change runs through the functions the single commands run
-//! (`adapter`), in dependency order: features, pools (concurrently), operator, KAITO.
+//! state is read once; every change runs through the workflows the single commands run
+//! (`ops::gitops`), in dependency order: features, pools (concurrently), operator, KAITO.
+//! This module reads the files, connects, asks, and renders.
 
-pub mod adapter;
 mod render;
 
 use std::path::Path;
 use std::time::Instant;
 
-use serde::Serialize;
 use serde_json::json;
 
 use crate::arm::ArmClient;
 use crate::catalog::Catalog;
 use crate::cli::{ApplyArgs, ArmArgs, DiffArgs, ExportArgs, ManifestFormat};
-use crate::commands::azure::{self, Cred};
-use crate::commands::create_pool::ClusterFacts;
+use crate::commands::azure;
 use crate::commands::money::PlanPricing;
 use crate::commands::Ctx;
 use crate::error::Error;
+use crate::ops::gitops::{self as adapter, Apply, Row};
+use crate::ops::pool::ClusterFacts;
+use crate::ops::Cred;
 use crate::plan::gitops::config::{self, PoolConfig, RecommendConfig, Source};
 use crate::plan::gitops::{diff as gdiff, export as gexport, Action, Change, ConfigError, Desired, Live};
 use crate::plan::Plan;
@@ -114,7 +115,9 @@ fn load(
         false => None,
     };
     let place = match &early {
-        Some((client, sub, _)) => match adapter::cluster_place(client, sub, &cfg.cluster) {
+        Some((client, sub, _)) => match azure::run_interruptible(&Progress::default(), async {
+            adapter::cluster_place(client, sub, &cfg.cluster).await
+        }) {
             Err(Error::Arm(e)) if offline_ok && matches!(*e, crate::arm::ArmError::Auth { .. }) => {
                 ctx.printer.note(&format!("note: {e}; recommend: ranks without the cluster's location"));
                 ClusterFacts::default()
@@ -289,23 +292,6 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// What happened to one resource during `apply`.
-#[derive(Debug, Clone, Serialize)]
-pub struct Row {
-    pub kind: &'static str,
-    pub name: String,
-    pub action: Action,
-    /// `done`, `unchanged`, `failed` or `not run`.
-    pub result: &'static str,
-    pub detail: String,
-}
-
-impl Row {
-    fn of(c: &Change, result: &'static str, detail: impl Into<String>) -> Row {
-        Row { kind: c.kind, name: c.name.clone(), action: c.action, result, detail: detail.into() }
-    }
-}
-
 /// `aksgpu apply -f FILE`
 pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
     let inputs = inputs(&a.file, a.arm.timeout)?;
@@ -382,8 +368,19 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
     confirm(ctx, a, &l.desired.cluster, &changes, &cost)?;
     let progress = Progress::default();
     let started = Instant::now();
+    let said = |f: crate::provision::features::Feature<'_>, out: &crate::provision::features::Outcome| {
+        crate::commands::gpu_stack::feature_note(p, f, out)
+    };
+    let run = Apply {
+        catalog: &l.catalog,
+        desired: &l.desired,
+        client: &l.client,
+        cred: l.cred.as_ref(),
+        file: &l.file,
+        on_feature: &said,
+    };
     let (rows, failure) = azure::run_with_spinner(p, &progress, None, async |report| {
-        Ok(execute(&l, &live, &changes, started + a.arm.timeout, p, report, &progress).await)
+        Ok(adapter::execute(&run, (&live, &changes), started + a.arm.timeout, report, &progress).await)
     })?;
     render::results(p, a.output, &rows, &cost)?;
     match failure {
@@ -411,9 +408,6 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &P
     render::changes(&ctx.printer, crate::cli::Format::Table, changes, cost)?;
     crate::commands::confirm::ask(&format!("Apply these changes to cluster {cluster}?"))
 }
-
-mod execute;
-use execute::execute;
 
 /// The dry run's steps: from the live state and only for what would change when credentials
 /// exist; otherwise every resource as if created, with placeholders for what would be read.

@@ -2,10 +2,10 @@
 
 use serde_json::json;
 
-use super::Row;
 use crate::cli::Format;
 use crate::commands::money::PlanPricing;
 use crate::error::Error;
+use crate::ops::gitops::Row;
 use crate::output::{emit, table, Align, Printer, Shown};
 use crate::plan::gitops::{Action, Change};
 

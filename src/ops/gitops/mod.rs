@@ -1,20 +1,23 @@
-//! Every call `apply`, `diff` and `export` make into the existing commands, plans and
-//! executor, in one place: the same functions `create-pool`, `pool scale`,
-//! `register-feature`, `install-operator` and `kaito enable` run.
+//! The GpuConfig workflows (`apply`, `diff`, `export`): read the live state, and run each
+//! change with the same workflows `create-pool`, `pool scale`, `register-feature`,
+//! `install-operator` and `kaito enable` run. A file's `recommend:` maps into the same
+//! `RecommendRequest` as `create-pool --recommend`, worded in the file's keys.
+
+mod execute;
+
+pub use execute::{execute, Apply, Row};
 
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use super::pool::ClusterFacts;
+use super::{Cred, Report};
 use crate::arm::ArmClient;
 use crate::catalog::{Catalog, KubeVersion};
-use crate::commands::azure::{self, Cred};
-use crate::commands::gpu_stack;
 use crate::domain::{GpuDriver, Os, Precision, Workload};
 use crate::error::Error;
-use crate::ops::pool::ClusterFacts;
 use crate::ops::recommend::{Need, RecommendRequest};
-use crate::output::Printer;
 use crate::plan::agent_pool::PoolSpec;
 use crate::plan::cluster::Scale;
 use crate::plan::cluster_ops::{self as ops, Target};
@@ -34,17 +37,14 @@ use crate::provision::Progress;
 use crate::recommend::Constraint;
 use crate::units;
 
-type Report<'a> = &'a (dyn Fn(&str) + Sync);
-
 /// The cluster's location and Kubernetes version for `recommend:` pools, read once; nothing
 /// without credentials (an offline dry run ranks without a region, as before).
-pub fn cluster_place(client: &ArmClient, sub: &str, c: &ClusterRef) -> Result<ClusterFacts, Error> {
+pub async fn cluster_place(client: &ArmClient, sub: &str, c: &ClusterRef) -> Result<ClusterFacts, Error> {
     if !client.has_credentials() {
         return Ok(ClusterFacts::default());
     }
     let url = crate::plan::with_api(&crate::plan::cluster_path(sub, &c.resource_group, &c.name), crate::arm::api::AKS);
-    let v = azure::run_interruptible(&Progress::default(), async { Ok(client.get_json::<Value>(&url).await?) })?;
-    ClusterFacts::from_cluster(v)
+    ClusterFacts::from_cluster(client.get_json::<Value>(&url).await?)
 }
 
 /// The size `create-pool --recommend` would take for these settings, in the cluster's
@@ -136,7 +136,7 @@ fn constraint_words(c: Constraint) -> String {
         Constraint::MaxTtft => "recommend.maxTtft",
         Constraint::MaxPricePerHour => "recommend.maxPricePerHour",
         Constraint::MaxPricePerMonth => "recommend.maxPricePerMonth",
-        other => return crate::commands::recommend::constraint_words(other),
+        other => return format!("the {} {}", other.name(), if other.is_limit() { "limit" } else { "check" }),
     };
     format!("the {key} limit")
 }
@@ -272,19 +272,17 @@ pub async fn read_export(
     Ok((live.cluster, live.pools, states))
 }
 
-/// `register-feature NAME`.
+/// `register-feature NAME`; `on_feature` hears how it went.
 pub async fn register(
     client: &ArmClient,
-    d: &Desired,
-    name: &str,
+    (d, name): (&Desired, &str),
     deadline: Instant,
-    p: &Printer,
-    report: Report<'_>,
-    progress: &Progress,
+    on_feature: &(dyn Fn(features::Feature<'_>, &FeatureOutcome) + Sync),
+    (report, progress): (Report<'_>, &Progress),
 ) -> Result<FeatureOutcome, Error> {
     let feature = features::Feature { subscription: &d.subscription, namespace: features::NAMESPACE, name };
-    let out = crate::ops::feature::register(client, feature, deadline, report, progress).await?;
-    gpu_stack::feature_note(p, feature, &out);
+    let out = super::feature::register(client, feature, deadline, report, progress).await?;
+    on_feature(feature, &out);
     Ok(out)
 }
 
