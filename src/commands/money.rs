@@ -14,9 +14,10 @@ use crate::cli::{
 };
 use crate::commands::azure::{self, base_url, subscription};
 use crate::commands::{confirm, Ctx};
-use crate::cost::{self, CostInput, CostReport};
-use crate::error::{did_you_mean, Error};
+use crate::cost::{self, CostReport};
+use crate::error::Error;
 use crate::ops::cluster::{ClusterAction, ClusterRequest};
+use crate::ops::cost as ops_cost;
 use crate::output::{emit, table, Align, Printer, Render, Shown};
 use crate::plan::cluster::Scale;
 use crate::plan::cluster_ops::Target;
@@ -24,8 +25,6 @@ use crate::pricing::{self, PriceCache, PriceSource};
 use crate::provision::cluster_ops::{self, OpsError, Outcome};
 use crate::provision::prices;
 use crate::provision::Progress;
-use crate::recommend::Os;
-use crate::resources::{self, AgentPool, MissingField};
 use crate::units::money_in;
 
 /// Merge the live price cache into the catalog; returns where prices come from (and prints
@@ -69,68 +68,6 @@ pub fn prices_for(catalog: &mut Catalog, currency: Option<&str>, p: &Printer) ->
 /// The cost input of one GPU pool (`None` for a pool that is not a GPU size in the catalog).
 /// The node counts are read typed: a count Azure did not send is an error naming the field,
 /// never zero nodes at $0.
-fn pool_input(
-    catalog: &Catalog,
-    pool: &Value,
-    region: Option<String>,
-    a: &CostArgs,
-) -> Result<Option<CostInput>, MissingField> {
-    let p = &pool["properties"];
-    let Some(size) = p["vmSize"].as_str().and_then(|s| catalog.size(s)).cloned() else { return Ok(None) };
-    let typed: AgentPool = resources::parse(pool, "agent pool")?;
-    let (min, max) = typed.node_range()?;
-    let spot = p["scaleSetPriority"].as_str() == Some("Spot");
-    Ok(Some(CostInput {
-        need_gpu_memory_gib: a.need_gpu_memory.map_or(size.gpu_memory_per_gpu_gib, |m| m.gib),
-        need_gpus: a.need_gpus.unwrap_or(size.gpu_count.value()),
-        pool: pool["name"].as_str().map(str::to_owned),
-        min_nodes: min,
-        max_nodes: max,
-        os: if p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) {
-            Os::Windows
-        } else {
-            Os::Linux
-        },
-        spot,
-        region,
-        hours_per_day: a.hours_per_day,
-        deallocate: p["scaleDownMode"].as_str() == Some("Deallocate")
-            || (spot && p["scaleSetEvictionPolicy"].as_str() == Some("Deallocate")),
-        mig_profile: p["gpuInstanceProfile"].as_str().map(str::to_owned),
-        size,
-    }))
-}
-
-/// `cost --vm-size`: one size at the asked node counts.
-fn size_report(catalog: &Catalog, a: &CostArgs, name: &str, region: Option<String>) -> Result<CostReport, Error> {
-    let size = catalog.size(name).ok_or_else(|| {
-        Error::usage(format!("--vm-size {name:?} is not in the catalog"), did_you_mean(&catalog.suggest_sizes(name)))
-    })?;
-    let (min, max) = match (a.count, a.min_count, a.max_count) {
-        (_, Some(lo), Some(hi)) if lo > hi => {
-            return Err(Error::usage(format!("--min-count {lo} is larger than --max-count {hi}"), None));
-        }
-        (_, Some(lo), Some(hi)) => (lo, hi),
-        (Some(c), _, _) => (c, c),
-        _ => (1, 1),
-    };
-    let input = CostInput {
-        need_gpu_memory_gib: a.need_gpu_memory.map_or(size.gpu_memory_per_gpu_gib, |m| m.gib),
-        need_gpus: a.need_gpus.unwrap_or(size.gpu_count.value()),
-        size: size.clone(),
-        pool: None,
-        min_nodes: min,
-        max_nodes: max,
-        os: a.os.unwrap_or(Os::Linux),
-        spot: a.spot,
-        region,
-        hours_per_day: a.hours_per_day,
-        deallocate: false,
-        mig_profile: None,
-    };
-    Ok(cost::estimate(catalog, &input))
-}
-
 /// `cost --cluster`: every GPU pool of the cluster, read from Azure.
 fn cluster_reports(
     catalog: &Catalog,
@@ -146,22 +83,16 @@ fn cluster_reports(
     let (c, pools) = azure::run_interruptible(&Progress::default(), async {
         Ok(crate::provision::read_cluster_and_pools(&client, &sub, &rg, cluster).await?)
     })?;
-    let region = region.or_else(|| crate::plan::preflight::location(&c));
-    if c.pointer("/properties/powerState/code").and_then(Value::as_str) == Some("Stopped") {
-        notes.push(format!("cluster {cluster} is stopped: its nodes cost nothing until it starts (disks still do)"));
+    ops_cost::cluster_reports(catalog, (cluster, &c, &pools), usage(a), region, notes)
+}
+
+/// How the flags say the pools are used.
+fn usage(a: &CostArgs) -> ops_cost::Usage {
+    ops_cost::Usage {
+        need_gpu_memory_gib: a.need_gpu_memory.map(|m| m.gib),
+        need_gpus: a.need_gpus,
+        hours_per_day: a.hours_per_day,
     }
-    let mut r = Vec::new();
-    for pool in &pools {
-        let input = pool_input(catalog, pool, region.clone(), a).map_err(|e| Error::Refused {
-            message: e.to_string(),
-            hint: Some("run again; if it persists, `az aks nodepool show` shows what Azure returns".into()),
-        })?;
-        r.extend(input.map(|i| cost::estimate(catalog, &i)));
-    }
-    if r.is_empty() {
-        notes.push(format!("cluster {cluster} has no GPU pool"));
-    }
-    Ok(r)
 }
 
 /// `aksgpu cost`
@@ -180,24 +111,21 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     }
     let mut notes = vec![format!("prices: {}", source.describe())];
     let reports: Vec<CostReport> = match (&a.vm_size, &a.cluster) {
-        (Some(name), _) => vec![size_report(&catalog, a, name, region)?],
+        (Some(name), _) => {
+            let size = ops_cost::SizeCost {
+                vm_size: name.clone(),
+                count: a.count,
+                min_count: a.min_count,
+                max_count: a.max_count,
+                os: a.os,
+                spot: a.spot,
+            };
+            vec![ops_cost::size_report(&catalog, &size, usage(a), region)?]
+        }
         (None, Some(cluster)) => cluster_reports(&catalog, a, cluster, region, &mut notes)?,
         (None, None) => return Err(Error::usage("pass --vm-size, or --cluster with -g", None).into()),
     };
-    if let PriceSource::Bundled { as_of } = &source {
-        notes.extend(cost::stale_note(as_of, SystemTime::now()));
-        if reports.iter().any(|r| r.price_kind.contains("spot") || r.price_kind.contains("windows")) {
-            notes.push(cost::OFFLINE_GAPS.to_owned());
-        }
-    }
-    let view = CostView {
-        currency: catalog.prices.currency.clone(),
-        total_monthly_at_min: cost::sum_cents(reports.iter().map(|r| r.at_min.monthly)),
-        total_monthly_at_max: cost::sum_cents(reports.iter().map(|r| r.at_max.monthly)),
-        price_source: source,
-        pools: reports,
-        notes,
-    };
+    let view = ops_cost::view(&catalog, source, reports, notes);
     if a.output == Format::Table {
         for n in &view.notes {
             p.note(&format!("note: {n}"));
@@ -207,17 +135,7 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// What `cost` shows: one report per pool and the totals.
-#[derive(Debug, Serialize)]
-pub struct CostView {
-    pub currency: String,
-    pub price_source: PriceSource,
-    pub pools: Vec<CostReport>,
-    pub total_monthly_at_min: Option<f64>,
-    pub total_monthly_at_max: Option<f64>,
-    /// On stderr for `-o table`.
-    pub notes: Vec<String>,
-}
+pub use crate::ops::cost::CostView;
 
 impl Render for CostView {
     fn table(&self) -> String {

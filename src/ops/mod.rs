@@ -7,6 +7,7 @@
 //! Nothing here writes to the terminal or knows an exit code.
 
 pub mod cluster;
+pub mod cost;
 pub mod feature;
 pub mod gitops;
 pub mod kaito;
