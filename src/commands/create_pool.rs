@@ -14,6 +14,7 @@ use crate::error::Error;
 use crate::ops::pool::{CreatePoolRequest, CreatePoolResult};
 use crate::output::{emit, money, Printer, Shown};
 use crate::plan::agent_pool::PoolSpec;
+use crate::provision::facts::Store;
 use crate::provision::features::{Feature, Outcome as FeatureOutcome};
 use crate::provision::operator::InstallRequest;
 use crate::provision::pool::{self, CreateOptions, CreateOutcome};
@@ -273,21 +274,21 @@ fn connect(a: &CreatePoolArgs, p: &Printer) -> Result<(crate::arm::ArmClient, St
 }
 
 /// With `--recommend` and credentials, read the cluster once for its location and version (the
-/// choice depends on them; preflight reuses the read). Otherwise nothing is read here.
+/// choice depends on them; preflight reuses the read from the run's facts). Otherwise nothing
+/// is read here.
 fn cluster_facts(
     ctx: &Ctx,
     a: &CreatePoolArgs,
-    client: &crate::arm::ArmClient,
+    (client, store): (&crate::arm::ArmClient, &Store),
     subscription: &str,
 ) -> Result<ClusterFacts, Error> {
     if !a.recommend || a.vm_size.is_some() || a.skip_preflight || !client.has_credentials() {
         return Ok(ClusterFacts::default());
     }
-    let path = crate::plan::cluster_path(subscription, &a.at.target.resource_group, &a.at.target.cluster);
-    let url = crate::plan::with_api(&path, crate::arm::api::AKS);
+    let (rg, cluster) = (&a.at.target.resource_group, &a.at.target.cluster);
     let read = azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
         report("reading the cluster's location and Kubernetes version");
-        client.get_json::<Value>(&url).await.map_err(Error::from)
+        store.cluster(client, subscription, rg, cluster).await.map_err(Error::from)
     });
     match read {
         Ok(v) => ClusterFacts::from_cluster(v),
@@ -320,6 +321,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         .into());
     }
     let (client, subscription, auth) = connect(a, p)?;
+    let store = Store::with_cache_dir();
     if a.failover.enabled() {
         let opts = CreateOptions {
             dry_run: a.dry_run,
@@ -328,11 +330,12 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
             timeout: a.at.arm.timeout,
             location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()),
             abort_on_interrupt: a.abort_on_interrupt,
-            cluster: None,
+            facts: store,
+            pools_listed: false,
         };
         return crate::commands::failover::run(ctx, &catalog, a, &client, &subscription, opts);
     }
-    let facts = cluster_facts(ctx, a, &client, &subscription)?;
+    let facts = cluster_facts(ctx, a, (&client, &store), &subscription)?;
     let mut spec = spec(&catalog, a, &subscription, &facts, p)?;
     if a.install_operator {
         spec.warnings.extend(check_operator_pool(&catalog, &spec)?);
@@ -349,7 +352,8 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         skip_preflight: a.skip_preflight,
         timeout: a.at.arm.timeout,
         location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()).or(facts.location.clone()),
-        cluster: facts.raw.clone(),
+        facts: store.clone(),
+        pools_listed: false,
         abort_on_interrupt: a.abort_on_interrupt,
     };
     if needs_confirmation(ctx, a)? {

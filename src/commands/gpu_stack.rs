@@ -173,7 +173,9 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
         let cred = Cred { method: az.method, source: az.source };
         let client = az.client;
         Ok(azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-            crate::ops::operator::install(&client, &cred, &catalog, &req, a.arm.timeout, (&report, &progress)).await
+            let facts = crate::provision::facts::Store::with_cache_dir();
+            let at = (&client, &facts);
+            crate::ops::operator::install(at, &cred, &catalog, &req, a.arm.timeout, (&report, &progress)).await
         })?)
     };
     print_install(&ctx.printer, a.output, &base_url(&a.arm), r)?;

@@ -8,6 +8,7 @@ use crate::arm::{ArmClient, ArmError};
 use crate::catalog::Catalog;
 use crate::error::Error;
 use crate::plan::Plan;
+use crate::provision::facts::Store;
 use crate::provision::operator::{self, Install, InstallError, InstallRequest, Report as Installed};
 use crate::provision::Progress;
 
@@ -16,7 +17,7 @@ use super::{Cred, Report};
 /// Install the operator for `req`; the whole run (reads, token, install, validation) within
 /// `timeout`.
 pub async fn install(
-    client: &ArmClient,
+    (client, facts): (&ArmClient, &Store),
     cred: &Cred,
     catalog: &Catalog,
     req: &InstallRequest,
@@ -24,7 +25,7 @@ pub async fn install(
     (report, started): (Report<'_>, &Progress),
 ) -> Result<Installed, Error> {
     let deadline = Instant::now() + timeout;
-    let (cluster, pools) = operator::read(client, req).await?;
+    let (cluster, pools) = operator::read(client, facts, req).await?;
     let install = operator::resolve(catalog, req, &cluster, &pools)
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
     let token = match install.needs_cluster_token {

@@ -11,6 +11,7 @@ use crate::catalog::{Catalog, KubeVersion};
 use crate::error::Error;
 use crate::plan::agent_pool::PoolSpec;
 use crate::plan::Plan;
+use crate::provision::facts::Store;
 use crate::provision::features::{Feature, Outcome as FeatureOutcome};
 use crate::provision::operator::{self, Install, InstallRequest, Report as Installed};
 use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
@@ -32,8 +33,6 @@ impl From<CreateError> for Error {
 /// What the cluster says that a choice depends on: its location and Kubernetes version.
 #[derive(Debug, Clone, Default)]
 pub struct ClusterFacts {
-    /// The cluster as read (handed to preflight so it is read once).
-    pub raw: Option<Value>,
     pub location: Option<String>,
     pub kubernetes: Option<KubeVersion>,
 }
@@ -45,7 +44,7 @@ impl ClusterFacts {
         let c: ManagedCluster = resources::parse(&v, "cluster").map_err(refused)?;
         let location = c.location().map_err(refused)?;
         let kubernetes = c.kubernetes_version().and_then(|k| KubeVersion::parse(k).ok());
-        Ok(Self { raw: Some(v), location: Some(location), kubernetes })
+        Ok(Self { location: Some(location), kubernetes })
     }
 }
 
@@ -54,7 +53,7 @@ impl ClusterFacts {
 pub struct CreatePoolRequest {
     /// The pool, validated.
     pub spec: PoolSpec,
-    /// Dry run, wait, preflight, timeout, location, the cluster as read.
+    /// Dry run, wait, preflight, timeout, location, the run's facts.
     pub options: CreateOptions,
     /// Register the Windows GPU preview feature first (a Windows pool, not a dry run).
     pub register_feature: bool,
@@ -97,7 +96,8 @@ pub async fn create(
                     return Err(Error::usage("no credentials for the operator install", None));
                 };
                 let left = timeout.saturating_sub(started.elapsed());
-                installed = Some(super::operator::install(client, cred, catalog, op, left, (report, progress)).await?);
+                let at = (client, &req.options.facts);
+                installed = Some(super::operator::install(at, cred, catalog, op, left, (report, progress)).await?);
             }
             CreateOutcome::Accepted { .. } => {}
         }
@@ -116,9 +116,10 @@ pub fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -
 
 /// Create one of a GpuConfig's pools: preflight, then the If-None-Match PUT and the wait, or
 /// with `dry_run` the preflight reads and checks and the plan; with `fallbacks` the same
-/// failover as `create-pool --fallback-vm-size`.
+/// failover as `create-pool --fallback-vm-size`. The pool's existence comes from the
+/// agentPools list in the run's facts (one list for every pool of the file).
 pub async fn create_with_fallbacks(
-    client: &ArmClient,
+    (client, facts): (&ArmClient, &Store),
     catalog: &Catalog,
     (spec, fallbacks): (&PoolSpec, &[PoolSpec]),
     (location, dry_run, timeout): (Option<String>, bool, Duration),
@@ -132,7 +133,8 @@ pub async fn create_with_fallbacks(
         timeout,
         location,
         abort_on_interrupt: false,
-        cluster: None,
+        facts: facts.clone(),
+        pools_listed: true,
     };
     if fallbacks.is_empty() || dry_run {
         return Ok(pool::create(client, catalog, spec, &opts, report, progress).await?);

@@ -19,6 +19,7 @@ use crate::catalog::Catalog;
 use crate::error::Error;
 use crate::plan::gitops::{Action, Change, Desired, Live};
 use crate::provision::cluster_ops::Outcome as OpsOutcome;
+use crate::provision::facts::Store;
 use crate::provision::features::Feature;
 use crate::provision::features::Outcome as FeatureOutcome;
 use crate::provision::kaito::Outcome as KaitoOutcome;
@@ -31,6 +32,8 @@ pub struct Apply<'a> {
     pub catalog: &'a Catalog,
     pub desired: &'a Desired,
     pub client: &'a ArmClient,
+    /// The run's facts: the live state and every pool's preflight share one read of each.
+    pub facts: &'a Store,
     pub cred: Option<&'a Cred>,
     pub file: &'a str,
     /// Hears how each feature registration went.
@@ -115,6 +118,11 @@ pub async fn execute(
                 out
             }
         };
+        if !changing.is_empty() {
+            // What this stage changed is read again by the next (the operator sees new pools).
+            let d = &l.desired;
+            l.facts.changed(&crate::plan::cluster_path(&d.subscription, &d.resource_group, &d.cluster));
+        }
         for (c, r) in stage.iter().zip(results) {
             match r {
                 Ok(row) => rows.push(row),
@@ -174,9 +182,18 @@ async fn pool(run: &Run<'_>, live: &Live, c: &Change, progress: &Progress) -> Re
         (Action::Create | Action::Wait, _) => {
             let location = crate::plan::preflight::location(&live.cluster);
             let fallbacks = l.desired.fallbacks.get(&spec.name).map_or(&[][..], Vec::as_slice);
-            let out =
-                super::create_pool(l.client, l.catalog, spec, location, false, run.left(), fallbacks, report, progress)
-                    .await?;
+            let out = super::create_pool(
+                (l.client, l.facts),
+                l.catalog,
+                spec,
+                location,
+                false,
+                run.left(),
+                fallbacks,
+                report,
+                progress,
+            )
+            .await?;
             Ok(match out {
                 CreateOutcome::Created { pool, .. } => Row::of(
                     c,
@@ -201,7 +218,9 @@ async fn cluster_level(run: &Run<'_>, c: &Change, progress: &Progress) -> Result
         let (Some(o), Some(cred)) = (&l.desired.operator, l.cred) else {
             return Ok(Row::of(c, "not run", "no credentials for runCommand"));
         };
-        let r = super::install_operator(l.client, cred, l.catalog, l.desired, o, run.left(), report, progress).await?;
+        let r =
+            super::install_operator((l.client, l.facts), cred, l.catalog, l.desired, o, run.left(), report, progress)
+                .await?;
         return Ok(Row::of(c, "done", format!("installed; {} GPU node(s) report allocatable GPUs", r.gpu_nodes.len())));
     }
     Ok(match super::enable_kaito(l.client, l.desired, run.left(), report, progress).await? {

@@ -28,6 +28,7 @@ use crate::plan::gitops::{Desired, Live};
 use crate::plan::operator::MigStrategy;
 use crate::plan::Plan;
 use crate::provision::cluster_ops::{self, Outcome as OpsOutcome};
+use crate::provision::facts::Store;
 use crate::provision::features::{self, Outcome as FeatureOutcome};
 use crate::provision::kaito::{self, Outcome as KaitoOutcome};
 use crate::provision::operator::{self, InstallRequest};
@@ -37,14 +38,18 @@ use crate::provision::Progress;
 use crate::recommend::Constraint;
 use crate::units;
 
-/// The cluster's location and Kubernetes version for `recommend:` pools, read once; nothing
-/// without credentials (an offline dry run ranks without a region, as before).
-pub async fn cluster_place(client: &ArmClient, sub: &str, c: &ClusterRef) -> Result<ClusterFacts, Error> {
+/// The cluster's location and Kubernetes version for `recommend:` pools, read once (into the
+/// run's facts: the live state reuses it); nothing without credentials (an offline dry run
+/// ranks without a region, as before).
+pub async fn cluster_place(
+    (client, facts): (&ArmClient, &Store),
+    sub: &str,
+    c: &ClusterRef,
+) -> Result<ClusterFacts, Error> {
     if !client.has_credentials() {
         return Ok(ClusterFacts::default());
     }
-    let url = crate::plan::with_api(&crate::plan::cluster_path(sub, &c.resource_group, &c.name), crate::arm::api::AKS);
-    ClusterFacts::from_cluster(client.get_json::<Value>(&url).await?)
+    ClusterFacts::from_cluster(facts.cluster(client, sub, &c.resource_group, &c.name).await?)
 }
 
 /// The size `create-pool --recommend` would take for these settings, in the cluster's
@@ -160,8 +165,9 @@ fn install_request(d: &Desired, o: &OperatorConfig) -> InstallRequest {
     }
 }
 
-/// Read the cluster, its pools and the features' states, concurrently.
-pub async fn read_live(client: &ArmClient, d: &Desired) -> Result<Live, Error> {
+/// Read the cluster, its pools and the features' states, concurrently (the cluster and the
+/// pools through the run's facts, which the pools' preflight then shares).
+pub async fn read_live(client: &ArmClient, facts: &Store, d: &Desired) -> Result<Live, Error> {
     let req = install_request(d, &OperatorConfig::default());
     let names: Vec<&str> = d.features.iter().map(String::as_str).collect();
     let provider = async {
@@ -172,7 +178,7 @@ pub async fn read_live(client: &ArmClient, d: &Desired) -> Result<Live, Error> {
         }
     };
     let (cp, f, provider) = tokio::join!(
-        operator::read(client, &req),
+        operator::read(client, facts, &req),
         features::states(client, &d.subscription, features::NAMESPACE, &names),
         provider
     );
@@ -267,7 +273,7 @@ pub async fn read_export(
         implicit: Default::default(),
         new_only: Default::default(),
     };
-    let live = read_live(client, &d).await?;
+    let live = read_live(client, &Store::with_cache_dir(), &d).await?;
     let states = features::GPU_FEATURES.iter().map(|f| f.0).zip(live.features).collect();
     Ok((live.cluster, live.pools, states))
 }
@@ -287,10 +293,11 @@ pub async fn register(
 }
 
 /// `create-pool` for one spec: preflight, then the If-None-Match PUT and the wait, or with
-/// `dry_run` the preflight reads and checks and the plan.
+/// `dry_run` the preflight reads and checks and the plan. The pool's existence comes from the
+/// agentPools list in the run's facts (one list for every pool of the file).
 #[allow(clippy::too_many_arguments)]
 pub async fn create_pool(
-    client: &ArmClient,
+    (client, facts): (&ArmClient, &Store),
     catalog: &Catalog,
     spec: &PoolSpec,
     location: Option<String>,
@@ -301,7 +308,7 @@ pub async fn create_pool(
     progress: &Progress,
 ) -> Result<CreateOutcome, Error> {
     crate::ops::pool::create_with_fallbacks(
-        client,
+        (client, facts),
         catalog,
         (spec, fallbacks),
         (location, dry_run, timeout),
@@ -338,7 +345,7 @@ pub fn scale_plan(spec: &PoolSpec, current: &Value, how: Scale) -> Result<Plan, 
 /// `install-operator` for every GPU pool of the cluster.
 #[allow(clippy::too_many_arguments)]
 pub async fn install_operator(
-    client: &ArmClient,
+    (client, facts): (&ArmClient, &Store),
     cred: &Cred,
     catalog: &Catalog,
     d: &Desired,
@@ -348,7 +355,7 @@ pub async fn install_operator(
     progress: &Progress,
 ) -> Result<operator::Report, Error> {
     let req = install_request(d, o);
-    crate::ops::operator::install(client, cred, catalog, &req, timeout, (report, progress)).await
+    crate::ops::operator::install((client, facts), cred, catalog, &req, timeout, (report, progress)).await
 }
 
 /// `kaito enable`.
@@ -367,9 +374,9 @@ pub fn feature_plan(d: &Desired, name: &str) -> Plan {
     crate::plan::features::register(&d.subscription, features::NAMESPACE, name)
 }
 
-/// The steps `create-pool` sends for a spec.
+/// The steps `apply` sends for a spec (the pool's existence from the agentPools list).
 pub fn pool_plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
-    pool::plan(spec, location)
+    pool::plan_listed(spec, location)
 }
 
 /// The operator install's steps, from the live pools plus the pools the file creates.
