@@ -135,17 +135,7 @@ pub fn spec(
     Ok(spec)
 }
 
-/// The pool as the cost module prices it.
-pub fn pricing(spec: &PoolSpec) -> crate::cost::PoolPricing<'_> {
-    crate::cost::PoolPricing {
-        pool: &spec.name,
-        size: &spec.size.name,
-        os: spec.os,
-        spot: spec.spot,
-        min_nodes: spec.min_nodes(),
-        max_nodes: spec.max_nodes(),
-    }
-}
+pub use crate::ops::pool::pricing;
 
 /// Hourly cost of the pool at min and max nodes, if the catalog knows the price.
 #[derive(Debug, Clone, Serialize)]

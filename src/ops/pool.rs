@@ -162,3 +162,15 @@ pub async fn create_with_fallbacks(
         Err(Stopped { error, .. }) => Err(error.into()),
     }
 }
+
+/// The pool as the cost module prices it.
+pub fn pricing(spec: &PoolSpec) -> crate::cost::PoolPricing<'_> {
+    crate::cost::PoolPricing {
+        pool: &spec.name,
+        size: &spec.size.name,
+        os: spec.os,
+        spot: spec.spot,
+        min_nodes: spec.min_nodes(),
+        max_nodes: spec.max_nodes(),
+    }
+}

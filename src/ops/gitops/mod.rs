@@ -4,8 +4,10 @@
 //! `RecommendRequest` as `create-pool --recommend`, worded in the file's keys.
 
 mod execute;
+mod plan;
 
 pub use execute::{execute, Apply, Row};
+pub use plan::{dry_run_steps, offline_plan, plan_pricing, pool_pricing, read_and_diff};
 
 use std::time::{Duration, Instant};
 
