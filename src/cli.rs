@@ -1693,4 +1693,63 @@ mod tests {
         let err = Cli::try_parse_from(["aksgpu", "recommend", "--workload", "mining"]).expect_err("rejects");
         assert!(err.to_string().contains("--workload"), "{err}");
     }
+
+    /// `create-pool --recommend` flags and a GpuConfig pool's `recommend:` with the same
+    /// settings map into one and the same typed request.
+    #[test]
+    fn flags_and_a_gpuconfig_pool_make_the_same_recommend_request() {
+        use crate::plan::gitops::config::{PoolConfig, RecommendConfig};
+        let cli = Cli::try_parse_from([
+            "aksgpu",
+            "create-pool",
+            "-g",
+            "rg",
+            "--cluster",
+            "c",
+            "--name",
+            "gpu1",
+            "--recommend",
+            "--workload",
+            "inference",
+            "--model",
+            "llama-3.1-8b",
+            "--gpu-memory-min",
+            "40GiB",
+            "--max-price-per-hour",
+            "9",
+            "--concurrency",
+            "8",
+            "--spot",
+            "--os",
+            "linux",
+            "--gpu-driver",
+            "none",
+            "--kubernetes-version",
+            "1.31",
+        ])
+        .expect("parses");
+        let Command::CreatePool(c) = cli.command else { panic!("create-pool") };
+        let from_flags = c.recommend_request();
+        let pool = PoolConfig {
+            name: "gpu1".into(),
+            os: Some("linux".into()),
+            spot: true,
+            gpu_driver: Some("none".into()),
+            kubernetes_version: Some("1.31".into()),
+            ..PoolConfig::default()
+        };
+        let rec = RecommendConfig {
+            workload: Some("inference".into()),
+            model: Some("llama-3.1-8b".into()),
+            gpu_memory_min: Some("40GiB".into()),
+            max_price_per_hour: Some(9.0),
+            concurrency: Some(8),
+            ..RecommendConfig::default()
+        };
+        let facts = crate::ops::pool::ClusterFacts::default();
+        let from_file = crate::ops::gitops::recommend_request(&facts, (&pool, &rec), &[]).expect("maps");
+        assert_eq!(from_file, from_flags);
+        assert_eq!(from_flags.need.workload, Some(Workload::Inference), "{from_flags:?}");
+        assert!(from_flags.spot && from_flags.top == 3, "{from_flags:?}");
+    }
 }

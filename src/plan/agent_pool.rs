@@ -150,6 +150,31 @@ pub enum Field {
 }
 
 impl Field {
+    /// Every field.
+    pub const ALL: [Field; 21] = [
+        Field::Name,
+        Field::ResourceGroup,
+        Field::Cluster,
+        Field::VmSize,
+        Field::Count,
+        Field::MinCount,
+        Field::MaxCount,
+        Field::Os,
+        Field::OsSku,
+        Field::GpuDriver,
+        Field::KubernetesVersion,
+        Field::Labels,
+        Field::NodeTaints,
+        Field::Tags,
+        Field::MaxPods,
+        Field::MigProfile,
+        Field::SpotMaxPrice,
+        Field::EvictionPolicy,
+        Field::Zones,
+        Field::CapacityReservationGroup,
+        Field::Override,
+    ];
+
     /// The CLI flag (`create-pool --vm-size`).
     pub fn flag(self) -> &'static str {
         match self {

@@ -62,6 +62,32 @@ pub fn pick(
     (p, r): (&PoolConfig, &RecommendConfig),
     overrides: &[String],
 ) -> Result<String, String> {
+    let ra = recommend_request(place, (p, r), overrides)?;
+    if !crate::ops::recommend::has_requirements(&ra) {
+        return Err("recommend needs a model, a workload or gpuMemoryMin".into());
+    }
+    // A refusal resting on the catalog says how to override it: in a file, `overrides:`.
+    let with_hint = |e: Error| match e.hint() {
+        Some(h) if h.contains("--override") => format!("{e} ({h}; in a GpuConfig, list the id under `overrides:`)"),
+        _ => e.to_string(),
+    };
+    match crate::ops::recommend::top_recommendation(catalog, &ra).map_err(with_hint)? {
+        Ok(top) => Ok(top.vm_size),
+        Err(why) => Err(format!(
+            "no size fits ({} removed the last candidates); run `aksgpu recommend` with the same settings",
+            why.map_or_else(|| "the catalog check".to_owned(), constraint_words)
+        )),
+    }
+}
+
+/// A GpuConfig pool's `recommend:` as the typed request `create-pool --recommend` builds from
+/// its flags: the workload, and the pool's OS, spot, MIG, driver and Kubernetes version, in
+/// the cluster's location (when read).
+pub fn recommend_request(
+    place: &ClusterFacts,
+    (p, r): (&PoolConfig, &RecommendConfig),
+    overrides: &[String],
+) -> Result<RecommendRequest, String> {
     let text = |v: &Option<String>| v.as_ref().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
     let workload = match text(&r.workload) {
         Some(w) => {
@@ -109,22 +135,7 @@ pub fn pick(
         region: place.location.clone(),
         ..RecommendRequest::for_pool(need, os, p.spot, p.mig_profile.is_some(), gpu_driver)
     };
-    let ra = RecommendRequest { k8s_version: ra.k8s_version.or(place.kubernetes), overrides: overrides.to_vec(), ..ra };
-    if !crate::ops::recommend::has_requirements(&ra) {
-        return Err("recommend needs a model, a workload or gpuMemoryMin".into());
-    }
-    // A refusal resting on the catalog says how to override it: in a file, `overrides:`.
-    let with_hint = |e: Error| match e.hint() {
-        Some(h) if h.contains("--override") => format!("{e} ({h}; in a GpuConfig, list the id under `overrides:`)"),
-        _ => e.to_string(),
-    };
-    match crate::ops::recommend::top_recommendation(catalog, &ra).map_err(with_hint)? {
-        Ok(top) => Ok(top.vm_size),
-        Err(why) => Err(format!(
-            "no size fits ({} removed the last candidates); run `aksgpu recommend` with the same settings",
-            why.map_or_else(|| "the catalog check".to_owned(), constraint_words)
-        )),
-    }
+    Ok(RecommendRequest { k8s_version: ra.k8s_version.or(place.kubernetes), overrides: overrides.to_vec(), ..ra })
 }
 
 /// A constraint as a GpuConfig pool names it: its key (`recommend.gpuMemoryMin`, `os`) for a

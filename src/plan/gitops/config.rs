@@ -1005,4 +1005,19 @@ pools:
         let e = check(&(text + "overrides: [catalog-size-os-skuz]\n")).expect_err("typo");
         assert!(e.message.starts_with("overrides: "), "{e}");
     }
+
+    /// Every pool field a validation error can name is a key of the GpuConfig schema, and
+    /// the flag's words (which messages still carry) become the same key.
+    #[test]
+    fn every_field_names_a_key_of_the_file() {
+        let schema: serde_json::Value =
+            serde_json::from_str(include_str!("../../../schema/gpuconfig.schema.json")).expect("schema");
+        let text = schema.to_string();
+        for f in crate::plan::agent_pool::Field::ALL {
+            let key = f.config_key();
+            assert_eq!(field_of_flag(f.flag()), key, "{f:?}");
+            let last = key.rsplit('.').next().unwrap_or(key);
+            assert!(text.contains(&format!("\"{last}\"")), "{f:?}: {key} is not in the schema");
+        }
+    }
 }
