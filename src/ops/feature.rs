@@ -11,6 +11,9 @@ use crate::provision::Progress;
 
 use super::Report;
 
+/// Hears how a feature registration went (the CLI says it on stderr).
+pub type OnFeature<'a> = &'a (dyn Fn(Feature<'_>, &Outcome) + Sync);
+
 /// Register `feature`; Pending (waiting for Microsoft's approval) is refused.
 pub async fn register(
     client: &ArmClient,

@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::plan::agent_pool::PoolSpec;
 use crate::plan::Plan;
 use crate::provision::facts::Store;
-use crate::provision::features::{Feature, Outcome as FeatureOutcome};
+use crate::provision::features::Feature;
 use crate::provision::operator::{self, Install, InstallRequest, Report as Installed};
 use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
 use crate::provision::Progress;
@@ -76,7 +76,7 @@ pub async fn create(
     client: &ArmClient,
     (catalog, cred): (&Catalog, Option<&Cred>),
     req: &CreatePoolRequest,
-    (started, on_feature): (Instant, &(dyn Fn(Feature<'_>, &FeatureOutcome) + Sync)),
+    (started, on_feature): (Instant, super::feature::OnFeature<'_>),
     (report, progress): (Report<'_>, &Progress),
 ) -> Result<CreatePoolResult, Error> {
     let (spec, timeout) = (&req.spec, req.options.timeout);

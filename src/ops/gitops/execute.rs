@@ -20,7 +20,6 @@ use crate::error::Error;
 use crate::plan::gitops::{Action, Change, Desired, Live};
 use crate::provision::cluster_ops::Outcome as OpsOutcome;
 use crate::provision::facts::Store;
-use crate::provision::features::Feature;
 use crate::provision::features::Outcome as FeatureOutcome;
 use crate::provision::kaito::Outcome as KaitoOutcome;
 use crate::provision::pool::CreateOutcome;
@@ -37,7 +36,7 @@ pub struct Apply<'a> {
     pub cred: Option<&'a Cred>,
     pub file: &'a str,
     /// Hears how each feature registration went.
-    pub on_feature: &'a (dyn Fn(Feature<'_>, &FeatureOutcome) + Sync),
+    pub on_feature: crate::ops::feature::OnFeature<'a>,
 }
 
 /// One resource's row in `apply`'s result.

@@ -296,7 +296,7 @@ pub async fn register(
     client: &ArmClient,
     (d, name): (&Desired, &str),
     deadline: Instant,
-    on_feature: &(dyn Fn(features::Feature<'_>, &FeatureOutcome) + Sync),
+    on_feature: super::feature::OnFeature<'_>,
     (report, progress): (Report<'_>, &Progress),
 ) -> Result<FeatureOutcome, Error> {
     let feature = features::Feature { subscription: &d.subscription, namespace: features::NAMESPACE, name };
