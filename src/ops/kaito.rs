@@ -127,6 +127,27 @@ pub(crate) fn kaito_override(catalog: &Catalog, m: &str, overrides: &[String]) -
     }
 }
 
+/// Whether KAITO accepts `name` as an instanceType: whole NVIDIA GPUs of at least compute
+/// capability `min_cc`; otherwise why not.
+fn kaito_capable(catalog: &Catalog, name: &str, min_cc: (u32, u32)) -> Result<(), String> {
+    let s = catalog.size(name).ok_or_else(|| format!("{name} is not in the catalog"))?;
+    let g = catalog.gpu(&s.gpu_model);
+    if s.gpu_vendor == Vendor::Amd {
+        return Err(format!("{} has AMD GPUs; KAITO does not accept AMD sizes as instanceType", s.name));
+    }
+    if s.gpu_count.is_partial() {
+        return Err(format!("{} is a partial GPU; KAITO needs whole GPUs", s.name));
+    }
+    match g.and_then(crate::catalog::GpuModel::cc) {
+        Some(cc) if cc >= min_cc => Ok(()),
+        Some(cc) => Err(format!(
+            "{} ({}) has compute capability {}.{}; KAITO presets need {}.{}+",
+            s.name, s.gpu_model, cc.0, cc.1, min_cc.0, min_cc.1
+        )),
+        None => Err(format!("{} has no known compute capability", s.name)),
+    }
+}
+
 /// Choose the KAITO instance type for a model (pure): the cheapest KAITO-capable size that
 /// holds it, or check the one given (`overrides` may pass the compute-capability floor).
 pub fn kaito_instance(
@@ -148,24 +169,7 @@ pub fn kaito_instance(
     req.top = usize::MAX;
     req.compute_need();
     let out = recommend::recommend(catalog, &req);
-    let kaito_ok = |name: &str| -> Result<(), String> {
-        let s = catalog.size(name).ok_or_else(|| format!("{name} is not in the catalog"))?;
-        let g = catalog.gpu(&s.gpu_model);
-        if s.gpu_vendor == Vendor::Amd {
-            return Err(format!("{} has AMD GPUs; KAITO does not accept AMD sizes as instanceType", s.name));
-        }
-        if s.gpu_count.is_partial() {
-            return Err(format!("{} is a partial GPU; KAITO needs whole GPUs", s.name));
-        }
-        match g.and_then(crate::catalog::GpuModel::cc) {
-            Some(cc) if cc >= min_cc => Ok(()),
-            Some(cc) => Err(format!(
-                "{} ({}) has compute capability {}.{}; KAITO presets need {}.{}+",
-                s.name, s.gpu_model, cc.0, cc.1, min_cc.0, min_cc.1
-            )),
-            None => Err(format!("{} has no known compute capability", s.name)),
-        }
-    };
+    let kaito_ok = |name: &str| kaito_capable(catalog, name, min_cc);
     let mut notes = resolved.notes;
     notes.push(format!(
         "sized for {} in {} ({}) with a {}-token context",

@@ -48,6 +48,21 @@ struct Loaded {
     file: String,
 }
 
+impl Loaded {
+    /// What `ops::gitops::execute` runs against.
+    fn apply<'a>(&'a self, on_feature: crate::ops::feature::OnFeature<'a>) -> Apply<'a> {
+        Apply {
+            catalog: &self.catalog,
+            desired: &self.desired,
+            client: &self.client,
+            facts: &self.facts,
+            cred: self.cred.as_ref(),
+            file: &self.file,
+            on_feature,
+        }
+    }
+}
+
 /// One file given with `-f`: its name as shown in errors, and its text.
 pub struct Input {
     pub name: String,
@@ -374,15 +389,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
     let said = |f: crate::provision::features::Feature<'_>, out: &crate::provision::features::Outcome| {
         crate::commands::gpu_stack::feature_note(p, f, out)
     };
-    let run = Apply {
-        catalog: &l.catalog,
-        desired: &l.desired,
-        client: &l.client,
-        facts: &l.facts,
-        cred: l.cred.as_ref(),
-        file: &l.file,
-        on_feature: &said,
-    };
+    let run = l.apply(&said);
     let (rows, failure) = azure::run_with_spinner(p, &progress, None, async |report| {
         Ok(adapter::execute(&run, (&live, &changes), started + a.arm.timeout, report, &progress).await)
     })?;
