@@ -71,7 +71,7 @@ pub fn run(
     };
     let progress = Progress::default();
     let result = azure::run_with_spinner(p, &progress, Some(client), async |report| {
-        Ok(failover::create(client, catalog, candidates, &opts, policy, &report, &progress).await)
+        Ok(crate::ops::pool::failover(client, catalog, (candidates, &opts, policy), (&report, &progress)).await)
     })?;
     let base = azure::base_url(&a.at.arm);
     match result {

@@ -86,10 +86,9 @@ fn outcome_word(o: &FeatureOutcome) -> &'static str {
 pub fn feature_list(ctx: &Ctx, a: &FeatureListArgs) -> anyhow::Result<()> {
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
-    let names: Vec<&str> = features::GPU_FEATURES.iter().map(|f| f.0).collect();
     let client = az.client;
     let states = azure::run_interruptible(&Progress::default(), async {
-        Ok(features::states(&client, &sub, features::NAMESPACE, &names).await?)
+        crate::ops::feature::gpu_feature_states(&client, &sub).await
     })?;
     let rows: Vec<Value> = features::GPU_FEATURES
         .iter()

@@ -12,7 +12,6 @@ use crate::error::Error;
 use crate::ops::quota::{self as ops, QuotaAsk, QuotaPlan, QuotaQuery};
 use crate::output::{emit, table, Align, Shown};
 use crate::plan::quota::{self as plan, RequestStatus, Usage};
-use crate::provision::quota as exec;
 use crate::provision::Progress;
 
 fn query(w: &QuotaFamilyArgs) -> QuotaQuery {
@@ -39,9 +38,8 @@ pub fn show(ctx: &Ctx, a: &QuotaShowArgs) -> anyhow::Result<()> {
     let progress = Progress::default();
     let p = &ctx.printer;
     if let Some(id) = &a.request {
-        let s = azure::run_with_spinner(p, &progress, None, async |_| {
-            exec::status(&client, &sub, &w.location, id).await.map_err(Error::from)
-        })?;
+        let s =
+            azure::run_with_spinner(p, &progress, None, async |_| ops::status(&client, &sub, &w.location, id).await)?;
         let text = format!(
             "quota request {} is {}{}",
             s.id,
@@ -53,7 +51,7 @@ pub fn show(ctx: &Ctx, a: &QuotaShowArgs) -> anyhow::Result<()> {
     }
     let usages = azure::run_with_spinner(p, &progress, None, async |report| {
         report("reading usages");
-        exec::usages(&client, &sub, &w.location).await.map_err(Error::from)
+        ops::usages(&client, &sub, &w.location).await
     })?;
     let shown = ops::usage(&catalog, &w, &usages)?;
     let rows: Vec<Vec<String>> = shown.rows.iter().map(|(u, fit)| row(u, *fit)).collect();
@@ -96,7 +94,7 @@ pub fn request(ctx: &Ctx, a: &QuotaRequestArgs) -> anyhow::Result<()> {
     let progress = Progress::default();
     let usages = azure::run_with_spinner(p, &progress, None, async |report| {
         report("reading usages");
-        exec::usages(&client, &sub, &w.location).await.map_err(Error::from)
+        ops::usages(&client, &sub, &w.location).await
     })?;
     let check =
         |family: &str| format!("aksgpu quota show --subscription {sub} --location {} --family {family}", w.location);

@@ -51,3 +51,10 @@ pub fn not_found(namespace: &str, name: &str) -> Error {
         Some(format!("check the name: az feature list --namespace {namespace} -o table")),
     )
 }
+
+/// The state of each preview feature GPU pools may need (`GPU_FEATURES`, in order): `None`
+/// when the subscription has no such feature.
+pub async fn gpu_feature_states(client: &ArmClient, subscription: &str) -> Result<Vec<Option<String>>, Error> {
+    let names: Vec<&str> = features::GPU_FEATURES.iter().map(|f| f.0).collect();
+    Ok(features::states(client, subscription, features::NAMESPACE, &names).await?)
+}

@@ -174,3 +174,14 @@ pub fn pricing(spec: &PoolSpec) -> crate::cost::PoolPricing<'_> {
         max_nodes: spec.max_nodes(),
     }
 }
+
+/// `create-pool` with failover: each candidate in turn (after a capacity or quota refusal),
+/// within `policy`; the attempts say what happened to each.
+pub async fn failover(
+    client: &ArmClient,
+    catalog: &Catalog,
+    (candidates, opts, policy): (Vec<PoolSpec>, &CreateOptions, crate::provision::failover::Policy),
+    (report, progress): (Report<'_>, &Progress),
+) -> Result<crate::provision::failover::Failover, crate::provision::failover::Stopped> {
+    crate::provision::failover::create(client, catalog, candidates, opts, policy, report, progress).await
+}

@@ -161,3 +161,13 @@ pub async fn raise(
     };
     exec::follow(client, subscription, location, &id, deadline, check, report).await.map_err(Error::from)
 }
+
+/// The vCPU usages and limits Azure lists for the location.
+pub async fn usages(client: &ArmClient, subscription: &str, location: &str) -> Result<Vec<Value>, Error> {
+    Ok(exec::usages(client, subscription, location).await?)
+}
+
+/// A quota request's status (`quota show --request ID`).
+pub async fn status(client: &ArmClient, subscription: &str, location: &str, id: &str) -> Result<RequestStatus, Error> {
+    Ok(exec::status(client, subscription, location, id).await?)
+}
