@@ -151,27 +151,15 @@ pub struct Cost {
 
 /// The pool's cost in `region`.
 pub fn cost(catalog: &Catalog, spec: &PoolSpec, region: Option<&str>) -> Cost {
-    let kind = format!(
-        "{} {}",
-        if spec.os == Os::Windows { "windows" } else { "linux" },
-        if spec.spot { "spot" } else { "on-demand" }
-    );
-    let price = region.and_then(|r| catalog.price(&spec.size.name, r)).and_then(|p| match (spec.os, spec.spot) {
-        (Os::Linux, false) => p.linux,
-        (Os::Linux, true) => p.linux_spot,
-        (Os::Windows, false) => p.windows,
-        (Os::Windows, true) => p.windows_spot,
-    });
-    let at = |n: u32| crate::cost::hourly(price, n);
-    let month = |n: u32| crate::cost::monthly(price, n);
+    let c = crate::cost::plan_cost(catalog, &pricing(spec), region);
     Cost {
-        price_per_node_hour: price,
-        region: region.map(str::to_owned),
-        kind,
-        hourly_at_min: at(spec.min_nodes()),
-        hourly_at_max: at(spec.max_nodes()),
-        monthly_at_min: month(spec.min_nodes()),
-        monthly_at_max: month(spec.max_nodes()),
+        price_per_node_hour: c.price_per_node_hour,
+        region: c.region,
+        kind: c.price_kind,
+        hourly_at_min: c.hourly_at_min,
+        hourly_at_max: c.hourly_at_max,
+        monthly_at_min: c.monthly_at_min,
+        monthly_at_max: c.monthly_at_max,
     }
 }
 
