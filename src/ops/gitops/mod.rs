@@ -66,10 +66,11 @@ pub fn pick(
     if !crate::ops::recommend::has_requirements(&ra) {
         return Err("recommend needs a model, a workload or gpuMemoryMin".into());
     }
-    // A refusal resting on the catalog says how to override it: in a file, `overrides:`.
+    // The file's keys for the flags' words; a refusal resting on the catalog says how to
+    // override it: in a file, `overrides:`.
     let with_hint = |e: Error| match e.hint() {
         Some(h) if h.contains("--override") => format!("{e} ({h}; in a GpuConfig, list the id under `overrides:`)"),
-        _ => e.to_string(),
+        _ => file_words(&e.to_string()),
     };
     match crate::ops::recommend::top_recommendation(catalog, &ra).map_err(with_hint)? {
         Ok(top) => Ok(top.vm_size),
@@ -78,6 +79,15 @@ pub fn pick(
             why.map_or_else(|| "the catalog check".to_owned(), constraint_words)
         )),
     }
+}
+
+/// A message worded with `recommend`'s flags, worded with a GpuConfig's keys instead
+/// (`--tensor-parallel 3` → `tensorParallel 3`), as the file's other errors are.
+fn file_words(text: &str) -> String {
+    text.split(' ')
+        .map(|w| if w.starts_with("--") { crate::plan::gitops::config::field_of_flag(w) } else { w.to_owned() })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A GpuConfig pool's `recommend:` as the typed request `create-pool --recommend` builds from
