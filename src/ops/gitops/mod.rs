@@ -24,7 +24,7 @@ use crate::plan::agent_pool::PoolSpec;
 use crate::plan::cluster::Scale;
 use crate::plan::cluster_ops::{self as ops, Target};
 use crate::plan::gitops::config::by_name;
-use crate::plan::gitops::config::{ClusterRef, OperatorConfig, PoolConfig, RecommendConfig};
+use crate::plan::gitops::config::{ClusterRef, OperatorConfig, PoolConfig, RecommendConfig, Refusal};
 use crate::plan::gitops::release::{self, State};
 use crate::plan::gitops::{Desired, Live};
 use crate::plan::operator::MigStrategy;
@@ -61,33 +61,68 @@ pub fn pick(
     place: &ClusterFacts,
     (p, r): (&PoolConfig, &RecommendConfig),
     overrides: &[String],
-) -> Result<String, String> {
+) -> Result<String, Refusal> {
     let ra = recommend_request(place, (p, r), overrides)?;
     if !crate::ops::recommend::has_requirements(&ra) {
-        return Err("recommend needs a model, a workload or gpuMemoryMin".into());
+        return Err(Refusal::from("recommend needs a model, a workload or gpuMemoryMin".to_owned()));
     }
-    // The file's keys for the flags' words; a refusal resting on the catalog says how to
-    // override it: in a file, `overrides:`.
+    // The file's keys for the flags' words, the hint (a did-you-mean) with them; a refusal
+    // resting on the catalog says how to override it: in a file, `overrides:`.
     let with_hint = |e: Error| match e.hint() {
-        Some(h) if h.contains("--override") => format!("{e} ({h}; in a GpuConfig, list the id under `overrides:`)"),
-        _ => file_words(&e.to_string()),
+        Some(h) if h.contains("--override") => {
+            Refusal::from(format!("{e} ({h}; in a GpuConfig, list the id under `overrides:`)"))
+        }
+        h => Refusal { message: file_words(&e.to_string()), hint: h.map(|h| file_words(&h)) },
     };
     match crate::ops::recommend::top_recommendation(catalog, &ra).map_err(with_hint)? {
         Ok(top) => Ok(top.vm_size),
-        Err(why) => Err(format!(
-            "no size fits ({} removed the last candidates); run `aksgpu recommend` with the same settings",
-            why.map_or_else(|| "the catalog check".to_owned(), constraint_words)
-        )),
+        Err(why) => Err(Refusal {
+            message: format!(
+                "no size fits ({} removed the last candidates)",
+                why.map_or_else(|| "the catalog check".to_owned(), constraint_words)
+            ),
+            hint: Some("run `aksgpu recommend` with the same settings to see why".to_owned()),
+        }),
     }
 }
 
+/// The keys of a pool and its `recommend:` that `recommend`'s flags set.
+const FILE_KEYS: &[&str] = &[
+    "workload",
+    "model",
+    "precision",
+    "gpuMemoryMin",
+    "gpuModel",
+    "maxPricePerHour",
+    "maxPricePerMonth",
+    "concurrency",
+    "inputTokens",
+    "outputTokens",
+    "minTokensPerSecond",
+    "minTokensPerSecondPerUser",
+    "maxTtft",
+    "kvCachePrecision",
+    "tensorParallel",
+    "pipelineParallel",
+    "rankBy",
+    "os",
+    "gpuDriver",
+    "kubernetesVersion",
+];
+
 /// A message worded with `recommend`'s flags, worded with a GpuConfig's keys instead
-/// (`--tensor-parallel 3` → `tensorParallel 3`), as the file's other errors are.
+/// (`--tensor-parallel 3` → `tensorParallel 3`), as the file's other errors are; a flag the
+/// file has no key for (`--model-params`) stays a flag.
 fn file_words(text: &str) -> String {
-    text.split(' ')
-        .map(|w| if w.starts_with("--") { crate::plan::gitops::config::field_of_flag(w) } else { w.to_owned() })
-        .collect::<Vec<_>>()
-        .join(" ")
+    let word = |w: &str| {
+        let flag = w.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+        let key = crate::plan::gitops::config::field_of_flag(flag);
+        match w.starts_with("--") && FILE_KEYS.contains(&key.as_str()) {
+            true => format!("{key}{}", &w[flag.len()..]),
+            false => w.to_owned(),
+        }
+    };
+    text.split(' ').map(word).collect::<Vec<_>>().join(" ")
 }
 
 /// A GpuConfig pool's `recommend:` as the typed request `create-pool --recommend` builds from

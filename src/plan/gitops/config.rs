@@ -492,7 +492,20 @@ pub fn field_of_flag(flag: &str) -> String {
 }
 
 /// Chooses a size for `recommend:` (the `create-pool --recommend` choice).
-pub type Picker<'a> = dyn Fn(&PoolConfig, &RecommendConfig) -> Result<String, String> + 'a;
+pub type Picker<'a> = dyn Fn(&PoolConfig, &RecommendConfig) -> Result<String, Refusal> + 'a;
+
+/// Why a pool's `recommend:` chose no size, worded in the file's keys, with the fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl From<String> for Refusal {
+    fn from(message: String) -> Self {
+        Refusal { message, hint: None }
+    }
+}
 
 /// Validate the whole file into `Desired`. `subscription` is the one resolved from the file,
 /// `--subscription` or the environment (a placeholder for offline dry runs).
@@ -638,7 +651,7 @@ fn pool_spec(
     check_values(src, p, at)?;
     let vm_size = match (&p.vm_size, &p.recommend) {
         (Some(s), None) => s.clone(),
-        (None, Some(r)) => pick(p, r).map_err(|m| src.error(&format!("{at}.recommend"), m, None))?,
+        (None, Some(r)) => pick(p, r).map_err(|e| src.error(&format!("{at}.recommend"), e.message, e.hint))?,
         (Some(_), Some(_)) => {
             return Err(src.error(&format!("{at}.recommend"), "give vmSize or recommend, not both", None))
         }
@@ -830,7 +843,7 @@ pools:
     fn check(text: &str) -> Result<Desired, ConfigError> {
         let src = Source { name: "f.yaml".into(), text };
         let cfg = parse(&src)?;
-        let no_pick = |_: &PoolConfig, _: &RecommendConfig| Err("no".to_owned());
+        let no_pick = |_: &PoolConfig, _: &RecommendConfig| Err("no".to_owned().into());
         validate(&Catalog::bundled().expect("catalog"), &src, &cfg, "sub", &no_pick)
     }
 
