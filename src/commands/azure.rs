@@ -151,7 +151,7 @@ pub fn render_priced_plan(
     cost: &crate::commands::money::PlanPricing,
 ) -> Result<(), Error> {
     let mut d = DryRun::new(base, plan, header, extra);
-    d.footer = cost.text();
+    d.footer = crate::commands::money::plan_pricing_text(cost);
     d.extra.insert("cost".into(), serde_json::to_value(cost).unwrap_or_default());
     Ok(crate::output::emit(p, format, &d)?)
 }
@@ -168,12 +168,7 @@ pub fn render_plan(
     Ok(crate::output::emit(p, format, &DryRun::new(base, plan, header, extra))?)
 }
 
-/// A credential: how it was chosen and the source that mints tokens for any scope.
-#[derive(Debug, Clone)]
-pub struct Cred {
-    pub method: AuthMethod,
-    pub source: Arc<dyn auth::TokenSource>,
-}
+pub use crate::ops::Cred;
 
 /// Build the ARM client from the shared flags and the environment.
 pub fn connect(args: &ArmArgs) -> Result<Azure, Error> {

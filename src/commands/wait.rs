@@ -16,7 +16,7 @@ use crate::provision::Progress;
 
 /// `aksgpu wait`
 pub fn run(ctx: &Ctx, a: &WaitArgs) -> anyhow::Result<()> {
-    check_pool_name(&a.at.name).map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
+    check_pool_name(&a.at.name).map_err(|e| Error::usage(format!("{}: {}", e.field.flag(), e.message), e.hint))?;
     let az = azure::connect(&a.at.arm)?;
     let (sub, _) = az.subscription.map_err(Error::from)?;
     let path = pool_path(&sub, &a.at.target.resource_group, &a.at.target.cluster, &a.at.name);

@@ -22,7 +22,7 @@ pub mod zip;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use agent_pool::{PoolSpec, SpecError};
+pub use agent_pool::{Field, PoolSpec, SpecError};
 
 /// What a step is for: the executor finds the steps it sends by this, never by position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

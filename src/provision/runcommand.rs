@@ -20,9 +20,6 @@ use crate::arm::lro::{Operation, Polled, Poller};
 use crate::arm::{ArmClient, ArmError, ArmResponse, Req};
 use crate::plan::Step;
 
-/// The AKS server application whose token `clusterToken` carries (Entra-ID clusters).
-pub const AKS_SERVER_SCOPE: &str = "6dae42f8-4368-4678-94ff-3960e28e3630/.default";
-
 pub use crate::plan::runcommand::{body, url};
 
 /// A finished command.
