@@ -856,6 +856,9 @@ pub struct QuotaRequestArgs {
     /// Print the request and send nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Do not ask for confirmation (required without a terminal).
+    #[arg(short = 'y', long)]
+    pub yes: bool,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "table")]
     pub output: Format,

@@ -89,6 +89,9 @@ pub fn request(ctx: &Ctx, a: &QuotaRequestArgs) -> anyhow::Result<()> {
         )
         .into());
     }
+    let to = a.limit.map_or_else(|| "today's usage plus what the nodes need".to_owned(), |l| l.to_string());
+    let question = format!("Ask Azure to raise the {family} vCPU limit in {} to {to}?", w.location);
+    crate::commands::confirm::write(ctx, "quota request", a.yes, a.dry_run, &question)?;
     let p = &ctx.printer;
     if a.dry_run {
         // With credentials the usages are read (a GET); without, today's limit is a placeholder.

@@ -379,7 +379,7 @@ fn quota_show_gives_usage_limit_and_the_nodes_that_still_fit() {
 }
 
 fn quota_request(arm: &FakeArm, extra: &[&str]) -> Run {
-    let mut args = vec!["quota", "request", "--location", "eastus", "-o", "json"];
+    let mut args = vec!["quota", "request", "--location", "eastus", "--yes", "-o", "json"];
     args.extend_from_slice(extra);
     quota(arm, &args)
 }

@@ -101,7 +101,7 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "quota request",
-        args: || words("quota request --location eastus --family standardNCADSA100v4Family --limit 200"),
+        args: || words("quota request --location eastus --family standardNCADSA100v4Family --limit 200 --yes"),
         setup: nothing,
     },
 ];

@@ -292,6 +292,13 @@ fn every_write_asks_on_a_terminal() {
             "PUT",
             "/agentPools/gpu",
         ),
+        (
+            "quota",
+            "quota request --location eastus --family standardNCADSA100v4Family --limit 200",
+            "Ask Azure to raise the standardNCADSA100v4Family vCPU limit in eastus to 200?",
+            "PUT",
+            "/quotas/standardNCADSA100v4Family",
+        ),
     ];
     for (tag, args, question, method, path) in cases {
         let arm = FakeArm::start();
@@ -327,6 +334,8 @@ fn every_write_needs_yes_without_a_terminal() {
         &["install-operator", "-g", "rg", "--cluster", "c1"],
         &["feature", "register", "WindowsGPUPreview"],
         &["register-feature", "WindowsGPUPreview"],
+        &["quota", "request", "--location", "eastus", "--family", "standardNCADSA100v4Family", "--limit", "200"],
+        &["quota", "request", "--location", "eastus", "--vm-size", "Standard_NC24ads_A100_v4", "--nodes", "2"],
     ] {
         let r = crate::support::aksgpu_arm(&arm.base, args, &[]);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
