@@ -32,9 +32,10 @@ pub fn feature_note(p: &Printer, feature: Feature<'_>, out: &FeatureOutcome) {
     let Feature { namespace, name, .. } = feature;
     match out {
         FeatureOutcome::AlreadyRegistered => p.note(&format!("{namespace}/{name} is already Registered")),
-        FeatureOutcome::NotFound => p.note(&format!(
+        FeatureOutcome::NotFound if features::went_ga(namespace, name) => p.note(&format!(
             "{namespace}/{name} does not exist: it has most likely become generally available, so nothing needs registering"
         )),
+        FeatureOutcome::NotFound => p.note(&format!("{namespace}/{name} does not exist in this subscription")),
         FeatureOutcome::Registered { .. } => p.note(&format!("{namespace}/{name} is Registered and {namespace} was refreshed")),
         FeatureOutcome::Pending => {}
     }
@@ -53,7 +54,11 @@ pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()
             async |client, sub| {
                 let feature = Feature { subscription: sub, namespace: &a.namespace, name: &a.name };
                 let found = match features::decide(client, feature, &|_| {}).await? {
-                    features::Decision::Done(o) => Some(outcome_word(&o)),
+                    // The real run's verdict on the same reads: same exit code, same message.
+                    features::Decision::Done(o) => {
+                        crate::ops::feature::verdict(&a.namespace, &a.name, &o)?;
+                        Some(outcome_word(&o))
+                    }
                     features::Decision::RefreshProvider => {
                         Some("registered; only the provider's re-registration is sent")
                     }
@@ -81,9 +86,7 @@ pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()
         Ok(out)
     });
     let out = r?;
-    if out == FeatureOutcome::NotFound && !crate::provision::features::went_ga(&a.namespace, &a.name) {
-        return Err(crate::ops::feature::not_found(&a.namespace, &a.name).into());
-    }
+    crate::ops::feature::verdict(&a.namespace, &a.name, &out)?;
     let shown = Shown::new(
         format!("{}/{}: {}", a.namespace, a.name, outcome_word(&out)),
         json!({"feature": a.name, "namespace": a.namespace, "result": out}),

@@ -24,13 +24,27 @@ pub async fn register(
 ) -> Result<Outcome, Error> {
     let out = features::register(client, feature, deadline, report, started).await?;
     if out == Outcome::Pending {
-        let Feature { namespace, name, .. } = feature;
-        return Err(Error::Refused {
-            message: format!("{namespace}/{name} is Pending: Microsoft has to approve it for this subscription"),
-            hint: Some("wait for the approval (az feature show shows the state), then run again".into()),
-        });
+        return Err(pending(feature.namespace, feature.name));
     }
     Ok(out)
+}
+
+fn pending(namespace: &str, name: &str) -> Error {
+    Error::Refused {
+        message: format!("{namespace}/{name} is Pending: Microsoft has to approve it for this subscription"),
+        hint: Some("wait for the approval (az feature show shows the state), then run again".into()),
+    }
+}
+
+/// `register-feature`'s verdict on how registration ends (or, in a dry run, would end from the
+/// same reads): Pending is refused (exit 1), a feature Azure does not have and that is not
+/// known to have gone generally available is a usage error (exit 2); anything else is done.
+pub fn verdict(namespace: &str, name: &str, out: &Outcome) -> Result<(), Error> {
+    match out {
+        Outcome::Pending => Err(pending(namespace, name)),
+        Outcome::NotFound if !features::went_ga(namespace, name) => Err(not_found(namespace, name)),
+        _ => Ok(()),
+    }
 }
 
 /// A misspelling of a known preview feature: exit 2 with the name it most likely means.

@@ -104,6 +104,45 @@ fn register_feature_already_registered_pending_and_not_found() {
     assert_eq!(arm.count("POST", "/"), 0, "nothing registered for a name Azure does not know");
 }
 
+/// The error lines (`error:` and `hint:`) a run printed, without progress and notes.
+fn verdict_lines(r: &Run) -> Vec<String> {
+    r.stderr.lines().filter(|l| l.starts_with("error") || l.starts_with("hint")).map(str::to_owned).collect()
+}
+
+/// A dry run reads what the real run reads and reaches its verdict: for a feature Azure does
+/// not have (and not known to have gone generally available), one that is Pending, and one
+/// already Registered, the dry run exits with the real run's code and error, or both succeed.
+#[test]
+fn register_feature_dry_run_reaches_the_real_runs_verdict() {
+    let cases: [(&str, Option<&str>, i32); 3] = [
+        ("GPUDedicatedVHDPreview", None, 2),
+        ("ManagedGPUExperiencePreview", Some("Pending"), 1),
+        ("WindowsGPUPreview", Some("Registered"), 0),
+    ];
+    for (name, state, code) in cases {
+        let start = || {
+            let arm = FakeArm::start();
+            if let Some(st) = state {
+                feature(&arm, name, st);
+            }
+            arm.with(|s| s.provider_states = vec!["Registered".into()]);
+            arm
+        };
+        let (dry_arm, real_arm) = (start(), start());
+        let dry = run(&dry_arm, &["register-feature", name, "--dry-run"]);
+        let real = run(&real_arm, &["register-feature", name, "--yes"]);
+        assert_eq!((dry.code, real.code), (code, code), "{name}:\ndry run: {}\nreal run: {}", dry.stderr, real.stderr);
+        assert_eq!(verdict_lines(&dry), verdict_lines(&real), "{name}");
+        assert_eq!(verdict_lines(&dry).is_empty(), code == 0, "{name}: {}", dry.stderr);
+        assert!(dry_arm.log().iter().all(|r| r.method == "GET"), "{name}: {:?}", dry_arm.calls());
+        assert_eq!(real_arm.count("POST", "/"), 0, "{name}: {:?}", real_arm.calls());
+        // Neither says the feature went GA when it is not known to have.
+        for r in [&dry, &real] {
+            assert!(code != 2 || !r.stderr.contains("most likely become generally available"), "{name}: {}", r.stderr);
+        }
+    }
+}
+
 #[test]
 fn feature_list_shows_the_gpu_flags() {
     let arm = FakeArm::start();
