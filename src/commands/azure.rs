@@ -120,6 +120,9 @@ impl crate::output::Render for DryRun {
         let mut out = format!("{}\n", self.header);
         for (i, s) in self.steps.iter().enumerate() {
             out.push_str(&format!("\n{}. {} {}\n   {}\n", i + 1, s.method, s.url, s.purpose));
+            if let Some(when) = &s.when {
+                out.push_str(&format!("   sent {when}\n"));
+            }
             if let Some(f) = s.follow {
                 out.push_str(&format!("   {}\n", f.describe()));
             }

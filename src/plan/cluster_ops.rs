@@ -99,6 +99,7 @@ pub fn await_pool(t: Target<'_>, pool: &str) -> Step {
         format!("read pool {pool} when the operation ends"),
     )
     .repeated("while it is Scaling or Updating, when Azure gives no operation URL")
+    .only_if(super::UNLESS_FINAL)
 }
 
 /// `cluster stop|start`: read the power state, then POST stop or start.
@@ -133,7 +134,7 @@ pub fn cost_analysis(t: Target<'_>, current: &Value) -> Result<Plan, String> {
                 etag(current, "/eTag"),
                 "enable metricsProfile.costAnalysis (nothing else changes)".into(),
             ),
-            await_cluster(t, "while it is Updating, when Azure gives no operation URL"),
+            await_cluster(t, "while it is Updating, when Azure gives no operation URL").only_if(super::UNLESS_FINAL),
         ],
     })
 }
@@ -150,7 +151,7 @@ pub fn kaito(t: Target<'_>, current: &Value) -> Plan {
                 etag(current, "/eTag"),
                 "enable aiToolchainOperatorProfile and oidcIssuerProfile (nothing else changes)".into(),
             ),
-            await_cluster(t, "while it is Updating, when Azure gives no operation URL"),
+            await_cluster(t, "while it is Updating, when Azure gives no operation URL").only_if(super::UNLESS_FINAL),
         ],
     }
 }

@@ -8,10 +8,13 @@
 //! spot capacity failure moves to on-demand when asked. A size preflight already proves
 //! impossible (restricted SKU, too little quota) is skipped without a request.
 
+use std::collections::{HashSet, VecDeque};
+
 use serde::Serialize;
 
 use super::agent_pool::{PoolRequest, PoolSpec, SpecError};
 use super::preflight::{Facts, SizeVerdict};
+use super::{Plan, Step, StepKind};
 use crate::catalog::Catalog;
 
 /// How one attempt ended (the JSON `outcome`).
@@ -99,6 +102,100 @@ pub fn follow_ups(spec: &PoolSpec, outcome: Outcome, fallback_on_demand: bool) -
             .collect();
     }
     Vec::new()
+}
+
+/// The order failover tries candidates in: each size, zones and priority once (by [`key`]),
+/// and after a failure its [`follow_ups`] before the next candidate.
+#[derive(Debug, Clone)]
+pub struct Queue {
+    queue: VecDeque<PoolSpec>,
+    tried: HashSet<Key>,
+}
+
+impl Queue {
+    /// The candidates in order (the first is the pool as asked).
+    pub fn new(candidates: Vec<PoolSpec>) -> Queue {
+        Queue { queue: candidates.into(), tried: HashSet::new() }
+    }
+
+    /// The next candidate not tried yet.
+    pub fn next(&mut self) -> Option<PoolSpec> {
+        while let Some(spec) = self.queue.pop_front() {
+            if self.tried.insert(key(&spec)) {
+                return Some(spec);
+            }
+        }
+        None
+    }
+
+    /// `spec` ended with `outcome` (a failed PUT, or preflight's skip): its follow-ups go first.
+    pub fn failed(&mut self, spec: &PoolSpec, outcome: Outcome, fallback_on_demand: bool) {
+        for (i, next) in follow_ups(spec, outcome, fallback_on_demand).into_iter().enumerate() {
+            self.queue.insert(i, next);
+        }
+    }
+}
+
+/// Every pool a run may PUT, in the order it would: the candidates preflight does not skip
+/// (on `facts`, when read), each followed by what a capacity failure leads to (the failure
+/// with the most follow-ups; a quota failure has none). A real run sends a prefix of them, in
+/// this order, skipping the follow-ups of attempts that failed otherwise; each PUT after the
+/// first is sent only when the attempts before it failed.
+pub fn possible_puts(candidates: Vec<PoolSpec>, facts: Option<&Facts>, fallback_on_demand: bool) -> Vec<PoolSpec> {
+    let mut queue = Queue::new(candidates);
+    let mut out = Vec::new();
+    while let Some(spec) = queue.next() {
+        match facts.and_then(|f| preflight(&spec, f)) {
+            Some((outcome, _)) => queue.failed(&spec, outcome, false),
+            None => {
+                queue.failed(&spec, Outcome::Capacity, fallback_on_demand);
+                out.push(spec);
+            }
+        }
+    }
+    out
+}
+
+/// The steps of attempt `n` (from 1), as a failover plan lists them: the pool's create PUT
+/// and its wait, then, only when its operation fails for capacity or quota after Azure
+/// accepted it, the DELETE of the pool this run created and the reads until it is gone. Every
+/// attempt after the first is conditional; `max_attempts` caps how many PUTs are sent.
+pub fn attempt_steps(spec: &PoolSpec, n: usize, max_attempts: Option<u32>) -> Vec<Step> {
+    let zones = if spec.zones.is_empty() { String::new() } else { format!(" in zones {}", spec.zones.join(",")) };
+    let spot = if spec.spot { " (spot)" } else { "" };
+    let what = format!("attempt {n}, {}{zones}{spot}", spec.size.name);
+    let p = super::pool::plan(spec, None);
+    let (Some(put), Some(wait)) = (p.step(StepKind::CreatePool), p.step(StepKind::Await)) else { return vec![] };
+    let mut put = put.clone().saying(format!("{what}: {}", put.purpose));
+    if n > 1 {
+        let cap = max_attempts.map(|m| format!(", and fewer than {m} PUT(s) were sent (--max-attempts)"));
+        put = put.only_if(format!(
+            "only if every attempt before it failed for capacity or quota{}",
+            cap.unwrap_or_default()
+        ));
+    }
+    let failed = format!("only if attempt {n}'s operation fails for capacity or quota after Azure accepted its PUT");
+    let delete = super::pool::delete(spec).saying(format!("{what}: delete the pool this run created, which failed"));
+    let gone = wait
+        .clone()
+        .saying(format!("{what}: read the pool until it is deleted"))
+        .repeated("until Azure answers 404, before the next attempt");
+    vec![
+        put,
+        wait.clone().saying(format!("{what}: {}", wait.purpose)),
+        delete.only_if(failed.clone()),
+        Step { when: Some(failed), ..gone },
+    ]
+}
+
+/// A failover plan: preflight's `reads`, then [`attempt_steps`] for each pool in `puts` (see
+/// [`possible_puts`]).
+pub fn plan(reads: Vec<Step>, puts: &[PoolSpec], max_attempts: Option<u32>) -> Plan {
+    let mut steps = reads;
+    for (n, spec) in puts.iter().enumerate() {
+        steps.extend(attempt_steps(spec, n + 1, max_attempts));
+    }
+    Plan { steps }
 }
 
 /// Preflight's word on one candidate, as an outcome and reason (`None`: go ahead). With a

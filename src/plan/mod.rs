@@ -103,6 +103,10 @@ impl Follow {
     }
 }
 
+/// When the read that follows a PUT is sent: Azure may answer a PUT with the resource in a
+/// final state already, and then nothing is read after it.
+pub const UNLESS_FINAL: &str = "unless the PUT's answer already shows a final provisioningState";
+
 /// What a dry run shows where a real run uses a value it reads first.
 pub fn read_at_run_time(what: &str) -> String {
     format!("<read at run time: {what}>")
@@ -134,6 +138,11 @@ pub struct Step {
     /// When the step is sent more than once: until what (e.g. "until the pool is Succeeded").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repeat: Option<String>,
+    /// When the step is conditional: the only case in which it is sent (e.g. "only if the
+    /// PUT's answer does not show a final state"). A step without it is always sent (once, or
+    /// with `repeat` at least once); a conditional one may not be sent at all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
 }
 
 impl Step {
@@ -149,6 +158,7 @@ impl Step {
             read_only: true,
             follow: None,
             repeat: None,
+            when: None,
         }
     }
 
@@ -170,6 +180,7 @@ impl Step {
             read_only: false,
             follow: None,
             repeat: None,
+            when: None,
         }
     }
 
@@ -182,6 +193,12 @@ impl Step {
     /// The step, sent again `until` something holds (a wait or a readiness check).
     pub fn repeated(mut self, until: impl Into<String>) -> Step {
         self.repeat = Some(until.into());
+        self
+    }
+
+    /// The step, sent only `when` something holds (it may not be sent at all).
+    pub fn only_if(mut self, when: impl Into<String>) -> Step {
+        self.when = Some(when.into());
         self
     }
 

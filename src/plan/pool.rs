@@ -74,6 +74,7 @@ fn pool_url(spec: &PoolSpec) -> String {
 pub fn await_pool(spec: &PoolSpec) -> Step {
     Step::read(StepKind::Await, pool_url(spec), format!("read pool {} when the operation ends", spec.name))
         .repeated("while it is Creating, when Azure gives no operation URL")
+        .only_if(super::UNLESS_FINAL)
 }
 
 /// GET the pool (existence and state), as preflight and waiting on a busy pool do.

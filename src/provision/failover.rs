@@ -8,7 +8,6 @@
 //! created (the PUT was accepted, then the operation failed), the pool is deleted and its
 //! absence confirmed before the next PUT under the same name. Any other failure stops at once.
 
-use std::collections::{HashSet, VecDeque};
 use std::time::Instant;
 
 use reqwest::Method;
@@ -110,7 +109,12 @@ pub async fn create(
         None
     } else {
         progress("preflight: reading cluster, pool, SKUs and quota");
-        Some(pool::read_facts(client, &first, opts).await.map_err(|e| stop(e.into(), &[]))?)
+        match pool::read_facts(client, &first, opts).await {
+            Ok(f) => Some(f),
+            // A dry run whose credentials fail plans from the flags alone, as create-pool's does.
+            Err(ArmError::Auth { .. }) if opts.dry_run => None,
+            Err(e) => return Err(stop(e.into(), &[])),
+        }
     };
     if facts.as_ref().is_some_and(|f| f.pool.is_some()) {
         // The pool is there already: the plain create decides (identical, or refused); it
@@ -126,7 +130,7 @@ pub async fn create(
         preflight::check_cluster(catalog, &first, f).map_err(|r| stop(r.into(), &[]))?;
     }
     if opts.dry_run {
-        return Ok(dry_run(&candidates, facts.as_ref(), location));
+        return Ok(dry_run(candidates, facts.as_ref(), location, policy));
     }
     let deadline = started_at + opts.timeout;
     let mut run =
@@ -137,7 +141,7 @@ pub async fn create(
     }
 }
 
-fn dry_run(candidates: &[PoolSpec], facts: Option<&Facts>, location: Option<String>) -> Failover {
+fn dry_run(candidates: Vec<PoolSpec>, facts: Option<&Facts>, location: Option<String>, policy: Policy) -> Failover {
     let list = candidates
         .iter()
         .map(|c| {
@@ -149,14 +153,11 @@ fn dry_run(candidates: &[PoolSpec], facts: Option<&Facts>, location: Option<Stri
             Candidate { vm_size: c.size.name.clone(), zones: c.zones.clone(), spot: c.spot, preflight: verdict, reason }
         })
         .collect();
-    let mut p = pool::plan(&candidates[0], location.as_deref());
-    p.steps.retain(|s| s.kind != StepKind::CreatePool);
-    for c in candidates {
-        if let Some(put) = pool::plan(c, location.as_deref()).step(StepKind::CreatePool) {
-            p.steps.push(put.clone());
-        }
-    }
-    Failover::DryRun { candidates: list, plan: p, location }
+    let mut reads = pool::plan(&candidates[0], location.as_deref()).steps;
+    reads.retain(|s| s.read_only && s.kind != StepKind::Await);
+    // Every PUT a real run may send, in its order, as the same queue decides them.
+    let puts = plan::possible_puts(candidates, facts, policy.fallback_on_demand);
+    Failover::DryRun { candidates: list, plan: plan::plan(reads, &puts, policy.max_attempts), location }
 }
 
 /// One failover run's state.
@@ -174,19 +175,14 @@ struct Run<'a> {
 impl Run<'_> {
     /// Try candidates in order (follow-ups first) until one is created.
     async fn attempt_all(&mut self, candidates: Vec<PoolSpec>) -> Result<Option<Box<Created>>, CreateError> {
-        let mut queue: VecDeque<PoolSpec> = candidates.into();
-        let mut tried: HashSet<plan::Key> = HashSet::new();
+        // The same queue the dry run lists the possible PUTs with (`plan::possible_puts`).
+        let mut queue = plan::Queue::new(candidates);
         let mut puts = 0u32;
-        while let Some(spec) = queue.pop_front() {
-            if !tried.insert(plan::key(&spec)) {
-                continue;
-            }
+        while let Some(spec) = queue.next() {
             if let Some((outcome, why)) = self.facts.and_then(|f| plan::preflight(&spec, f)) {
                 (self.progress)(&format!("skipping {}: {why}", spec.size.name));
                 self.attempts.push(Attempt::new(&spec, outcome, None, why));
-                for (i, next) in plan::follow_ups(&spec, outcome, false).into_iter().enumerate() {
-                    queue.insert(i, next);
-                }
+                queue.failed(&spec, outcome, false);
                 continue;
             }
             if self.policy.max_attempts.is_some_and(|m| puts >= m) {
@@ -198,9 +194,7 @@ impl Run<'_> {
             if let Some(pool) = pool {
                 return Ok(Some(Box::new(Created { spec, pool })));
             }
-            for (i, next) in plan::follow_ups(&spec, outcome, self.policy.fallback_on_demand).into_iter().enumerate() {
-                queue.insert(i, next);
-            }
+            queue.failed(&spec, outcome, self.policy.fallback_on_demand);
         }
         Ok(None)
     }

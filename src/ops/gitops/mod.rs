@@ -318,12 +318,7 @@ pub async fn operator_state(
         },
         _ => None,
     };
-    let step = crate::plan::runcommand::command_step(
-        &install.cluster_path,
-        &release::check_command(),
-        install.needs_cluster_token,
-        "read the GPU Operator's Helm release",
-    );
+    let step = release::check_step(&install);
     let (quiet, reads) = (|_: &str| {}, Progress::default());
     let r = runcommand::run(client, (&install.cluster_path, &step), token.as_ref(), deadline, &quiet, &reads);
     match r.await {
@@ -458,6 +453,19 @@ pub fn feature_plan(d: &Desired, name: &str) -> Plan {
 /// The steps `apply` sends for a spec (the pool's existence from the agentPools list).
 pub fn pool_plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
     pool::plan_listed(spec, location)
+}
+
+/// The release check `apply` sends for the file's operator (see [`operator_state`]), on the
+/// cluster and pools as read (`{}` and none when not read); `None` when the install is refused.
+pub fn release_check(
+    catalog: &Catalog,
+    d: &Desired,
+    cluster: &Value,
+    live_pools: &[Value],
+) -> Option<crate::plan::Step> {
+    let o = d.operator.as_ref()?;
+    let install = operator::resolve(catalog, &install_request(d, o), cluster, &pools_after(d, live_pools)).ok()?;
+    Some(release::check_step(&install))
 }
 
 /// The operator install's steps, from the live pools plus the pools the file creates.

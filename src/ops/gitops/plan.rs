@@ -71,13 +71,27 @@ pub async fn dry_run_steps(
             }
             "operator" => {
                 if let Some(o) = &d.operator {
-                    out.extend(super::operator_plan(catalog, d, o, &live.cluster, &live.pools)?.steps);
+                    let steps = super::operator_plan(catalog, d, o, &live.cluster, &live.pools)?.steps;
+                    // Not checked (a dry run sends no POST): the real run's check decides.
+                    let when = (c.action == Action::NotChecked).then_some(crate::plan::gitops::release::INSTALL_WHEN);
+                    out.extend(steps.into_iter().map(|s| match when {
+                        Some(w) => s.only_if(w),
+                        None => s,
+                    }));
                 }
             }
             _ => out.extend(super::kaito_plan(d, &live.cluster).steps),
         }
     }
-    Ok(staged(super::live_reads(d), stages))
+    Ok(staged(live_and_check(catalog, d, &live.cluster, &live.pools), stages))
+}
+
+/// The reads that compare the file with Azure, then (when the file asks for the operator) the
+/// release check, which `apply` sends before anything else.
+fn live_and_check(catalog: &Catalog, d: &Desired, cluster: &serde_json::Value, pools: &[serde_json::Value]) -> Plan {
+    let mut plan = super::live_reads(d);
+    plan.steps.extend(super::release_check(catalog, d, cluster, pools));
+    plan
 }
 
 /// One plan: the reads that compare the file with Azure (`live`), then the stages' steps.
@@ -117,12 +131,13 @@ pub fn offline_plan(catalog: &Catalog, d: &Desired) -> Result<Plan, Error> {
         stages[1].steps.extend(super::pool_plan(spec, None).steps);
     }
     if let Some(o) = &d.operator {
-        stages[2].steps.extend(super::operator_plan(catalog, d, o, &json!({}), &[])?.steps);
+        let steps = super::operator_plan(catalog, d, o, &json!({}), &[])?.steps;
+        stages[2].steps.extend(steps.into_iter().map(|s| s.only_if(crate::plan::gitops::release::INSTALL_WHEN)));
     }
     if d.kaito == Some(true) {
         stages[3].steps.extend(super::kaito_plan(d, &json!({})).steps);
     }
-    Ok(staged(super::live_reads(d), stages))
+    Ok(staged(live_and_check(catalog, d, &json!({}), &[]), stages))
 }
 
 /// `create-pool --dry-run` for one pool: the preflight reads run and must pass.

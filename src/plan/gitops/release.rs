@@ -18,6 +18,20 @@ pub fn check_command() -> String {
     )
 }
 
+/// The read-only runCommand that runs [`check_command`] on the cluster `install` targets:
+/// `apply` sends it before anything else whenever the file asks for the operator.
+pub fn check_step(install: &crate::plan::install::Install) -> crate::plan::Step {
+    crate::plan::runcommand::command_step(
+        &install.cluster_path,
+        &check_command(),
+        install.needs_cluster_token,
+        "read the GPU Operator's Helm release, to compare with the file (changes nothing)",
+    )
+}
+
+/// When `apply` installs the operator after that check.
+pub const INSTALL_WHEN: &str = "only if the release check finds the GPU Operator missing, or not as the file asks";
+
 /// What the cluster runs.
 #[derive(Debug, Clone, PartialEq)]
 pub enum State {
