@@ -271,21 +271,11 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
     client.log_sink = Some(crate::output::log_line);
     let sizes: Vec<&str> =
         catalog.sizes.iter().filter(|s| s.status != crate::catalog::Status::Retired).map(|s| s.name.as_str()).collect();
-    let mut queries = Vec::new();
-    for s in &sizes {
-        if regions.is_empty() {
-            queries.push((prices::query(s, None, &currency), (*s).to_owned()));
-        } else {
-            for r in &regions {
-                queries.push((prices::query(s, Some(r), &currency), format!("{s} in {r}")));
-            }
-        }
-    }
-    let bar = crate::output::Progress::bar(p.stderr_tty, queries.len() as u64);
+    let plan = crate::plan::prices::refresh(&sizes, &regions, &currency);
+    let bar = crate::output::Progress::bar(p.stderr_tty, plan.steps.len() as u64);
     let report = |done: usize, _total: usize| bar.set(done as u64);
-    let items = azure::run_interruptible(&Progress::default(), async {
-        Ok(prices::fetch_all(&client, queries, &report).await?)
-    });
+    let items =
+        azure::run_interruptible(&Progress::default(), async { Ok(prices::fetch_all(&client, &plan, &report).await?) });
     bar.finish();
     let items = items?;
     let wanted = |s: &str| sizes.iter().any(|x| x.eq_ignore_ascii_case(s));

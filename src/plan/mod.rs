@@ -15,6 +15,7 @@ pub mod manifest;
 pub mod operator;
 pub mod pool;
 pub mod preflight;
+pub mod prices;
 pub mod quota;
 pub mod runcommand;
 pub mod zip;

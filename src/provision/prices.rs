@@ -1,8 +1,9 @@
 //! Fetching live prices from the Azure Retail Prices API (public, unauthenticated).
 //!
 //! One query per catalog size (and region, when given), several at once with a bounded
-//! concurrency. Pages are followed through `NextPageLink`; when a full page (100 items) comes
-//! without one, the `$skip` fallback asks for the next page anyway. Retries come from the same
+//! concurrency, each a plan step (`plan::prices`) sent through `wire`. Pages are followed
+//! through `NextPageLink`; when a full page (100 items) comes without one, the plan's `$skip`
+//! step asks for the next page anyway. Retries come from the same
 //! retry module as ARM. Each query is bounded: `MAX_PAGES` pages, `MAX_ITEMS` items, each item
 //! kept with only the fields the fold reads; a page served twice stops the refresh with an
 //! error (a server that ignores `$skip` once drove 8,600 requests and 1.1 GB).
@@ -11,38 +12,15 @@ use futures_util::stream::{self, StreamExt};
 use serde_json::Value;
 
 use crate::arm::{ArmClient, ArmError};
+use crate::plan::prices;
+use crate::plan::{Plan, Step};
 
 /// The public endpoint.
 pub const DEFAULT_ENDPOINT: &str = "https://prices.azure.com";
 /// Items per page the API returns.
-pub const PAGE: usize = 100;
+pub use crate::plan::prices::PAGE;
 /// Queries in flight at once.
 pub const CONCURRENCY: usize = 6;
-
-fn encode(s: &str) -> String {
-    let mut out = String::new();
-    for b in s.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
-}
-
-/// The first-page query for a size (and region).
-pub fn query(sku: &str, region: Option<&str>, currency: &str) -> String {
-    let mut filter =
-        format!("serviceName eq 'Virtual Machines' and armSkuName eq '{sku}' and priceType eq 'Consumption'");
-    if let Some(r) = region {
-        filter.push_str(&format!(" and armRegionName eq '{r}'"));
-    }
-    format!(
-        "/api/retail/prices?api-version=2023-01-01-preview&currencyCode={}&%24filter={}",
-        encode(&format!("'{currency}'")),
-        encode(&filter)
-    )
-}
 
 /// Pages followed for one query at most. The largest real query (one size in every region,
 /// with Linux/Windows × on-demand/spot/low-priority meters) is a few hundred items: a few pages.
@@ -97,13 +75,14 @@ fn fingerprint(items: &[Value]) -> u64 {
 /// Every item for one query, following pages; at most `MAX_PAGES` pages and `MAX_ITEMS`
 /// items. A page seen before (a server that ignores `$skip`, or a link back to the same
 /// page) is an error, not a loop.
-pub async fn fetch(client: &ArmClient, first: &str, what: &str) -> Result<Vec<Value>, ArmError> {
+pub async fn fetch(client: &ArmClient, step: &Step, what: &str) -> Result<Vec<Value>, ArmError> {
+    let first = step.url.as_str();
     let mut items = Vec::new();
-    let mut url = first.to_owned();
+    let mut next = step.clone();
     let mut skip = 0usize;
     let mut seen = std::collections::HashSet::new();
     for page_no in 1..=MAX_PAGES {
-        let page: Value = super::wire::get(client, &crate::plan::read_prices(&url)).await?;
+        let page: Value = super::wire::get(client, &next).await?;
         let got = page.get("Items").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
         let n = got.len();
         if n == 0 {
@@ -123,28 +102,30 @@ pub async fn fetch(client: &ArmClient, first: &str, what: &str) -> Result<Vec<Va
         items.extend(got.iter().filter_map(slim));
         skip += n;
         match page.get("NextPageLink").and_then(Value::as_str).filter(|s| !s.is_empty()) {
-            Some(next) if next == url => {
+            Some(link) if link == next.url => {
                 return Err(refused(first, format!("the Retail Prices API links page {page_no} of {what} to itself")))
             }
-            Some(next) => url = next.to_owned(),
-            None if n >= PAGE => url = format!("{first}&%24skip={skip}"),
+            // A URL Azure returned: the step follows it.
+            Some(link) => next = prices::next_page(step, link),
+            None if n >= PAGE => next = prices::skipped(step, skip),
             None => return Ok(items),
         }
     }
     Err(refused(first, format!("the Retail Prices API had more than {MAX_PAGES} pages for {what}; refused")))
 }
 
-/// Fetch all `(query, what it asks for)` pairs with bounded concurrency; `progress(done,
-/// total)` after each. Stops at the first error, or past `MAX_TOTAL_ITEMS` items.
+/// Send every first-page step of `plan` (`plan::prices::refresh`) and follow its pages, with
+/// bounded concurrency; `progress(done, total)` after each query. Stops at the first error,
+/// or past `MAX_TOTAL_ITEMS` items.
 pub async fn fetch_all(
     client: &ArmClient,
-    queries: Vec<(String, String)>,
+    plan: &Plan,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Vec<Value>, ArmError> {
-    let total = queries.len();
+    let total = plan.steps.len();
     let mut done = 0;
     let mut all = Vec::new();
-    let mut results = stream::iter(queries.into_iter().map(|(q, what)| async move { fetch(client, &q, &what).await }))
+    let mut results = stream::iter(plan.steps.iter().map(|s| async move { fetch(client, s, &s.purpose).await }))
         .buffer_unordered(CONCURRENCY);
     while let Some(r) = results.next().await {
         all.extend(r?);

@@ -626,7 +626,10 @@ fn answer(st: &Arc<Mutex<State>>, req: &Recorded, base: &str, index: usize) -> (
     if req.method != "GET" && (200..300).contains(&status) {
         s.applied.push(index);
     }
-    let next = serde_json::from_str::<Value>(&body).ok().and_then(|v| v["nextLink"].as_str().map(str::to_owned));
+    // ARM's `nextLink`, and the Retail Prices API's `NextPageLink`.
+    let next = serde_json::from_str::<Value>(&body)
+        .ok()
+        .and_then(|v| v["nextLink"].as_str().or(v["NextPageLink"].as_str()).map(str::to_owned));
     let operation = ["azure-asyncoperation", "operation-location", "location"];
     let pointed = headers
         .iter()

@@ -96,6 +96,50 @@ fn prices_refresh_pages_retries_and_feeds_recommend_and_cost() {
     assert_eq!(cost.json()["pools"][0]["price_per_node_hour"], 4.42);
 }
 
+/// `prices refresh` sends its plan (`plan::prices::refresh`: one first page per size), the
+/// `$skip` pages that plan builds for a full page without a link, and the `NextPageLink`s the
+/// API returned; nothing else. Against a server that links its pages, and one that does not.
+#[test]
+fn prices_refresh_sends_its_plans_steps_and_the_links_the_api_returns() {
+    use aksgpu::plan::prices;
+    let catalog = aksgpu::catalog::Catalog::bundled().expect("catalog");
+    let sizes: Vec<&str> = catalog
+        .sizes
+        .iter()
+        .filter(|s| s.status != aksgpu::catalog::Status::Retired)
+        .map(|s| s.name.as_str())
+        .collect();
+    let plan = prices::refresh(&sizes, &[], "USD");
+    for drop_links in [false, true] {
+        let arm = FakeArm::start();
+        let cache = temp_dir(&format!("prices-plan-{drop_links}"));
+        arm.with(|s| {
+            s.retail_items = retail_items();
+            s.retail_drop_next_link = drop_links;
+        });
+        let r = run(&arm, &cache, &["prices", "refresh", "-o", "json"]);
+        assert_eq!((r.code, r.json()["items"].as_u64()), (0, Some(236)), "{}", r.stderr);
+        let given: Vec<String> = arm.given().into_iter().filter(|(h, _)| *h == "next-link").map(|(_, u)| u).collect();
+        let skips = |s: &aksgpu::plan::Step| -> Vec<String> {
+            (1..=5).map(|k| prices::skipped(s, k * prices::PAGE).url).collect()
+        };
+        let mut unplanned = Vec::new();
+        for x in arm.log() {
+            let planned = plan.steps.iter().any(|s| s.url == x.target || skips(s).contains(&x.target));
+            if !(planned || given.contains(&x.target)) {
+                unplanned.push(x.target);
+            }
+        }
+        assert!(unplanned.is_empty(), "links dropped: {drop_links}: requests no step plans: {unplanned:#?}");
+        let sent = |u: &str| arm.log().iter().any(|x| x.target == u);
+        assert!(plan.steps.iter().all(|s| sent(&s.url)), "a size's first page was not sent");
+        // The T4 rows span three pages: through the links, or through the plan's $skip steps.
+        let t4 = plan.steps.iter().find(|s| s.url.contains("Standard_NC4as_T4_v3%27")).expect("T4 query");
+        assert_eq!(sent(&prices::skipped(t4, 200).url), drop_links, "{:?}", arm.calls());
+        assert_eq!(given.is_empty(), drop_links);
+    }
+}
+
 #[test]
 fn prices_refresh_follows_next_page_links_and_region_filters() {
     let arm = FakeArm::start();
