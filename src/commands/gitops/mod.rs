@@ -59,6 +59,7 @@ impl Loaded {
             cred: self.cred.as_ref(),
             file: &self.file,
             on_feature,
+            skip_preflight: false,
         }
     }
 }
@@ -327,7 +328,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
     let l = load(ctx, input, (&a.arm, a.currency.as_deref()), a.dry_run)?;
     let p = &ctx.printer;
     if a.dry_run {
-        let (plan, changes, location) = dry_run_plan(&l)?;
+        let (plan, changes, location) = dry_run_plan(&l, a.skip_preflight)?;
         let header = match &changes {
             Some(c) => format!("Dry run: no change is made. {}", render::summary(c)),
             None => "Dry run: no change is made. No credentials: every resource is shown as created; \
@@ -389,7 +390,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
     let said = |f: crate::provision::features::Feature<'_>, out: &crate::provision::features::Outcome| {
         crate::commands::gpu_stack::feature_note(p, f, out)
     };
-    let run = l.apply(&said);
+    let run = Apply { skip_preflight: a.skip_preflight, ..l.apply(&said) };
     let (rows, failure) = azure::run_with_spinner(p, &progress, None, async |report| {
         Ok(adapter::execute(&run, (&live, &changes), started + a.arm.timeout, report, &progress).await)
     })?;
@@ -425,7 +426,7 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &P
 /// A dry run's steps, the changes when the live state was read, and the cluster's region.
 type DryRunPlan = (Plan, Option<Vec<Change>>, Option<String>);
 
-fn dry_run_plan(l: &Loaded) -> Result<DryRunPlan, Error> {
+fn dry_run_plan(l: &Loaded, skip_preflight: bool) -> Result<DryRunPlan, Error> {
     if l.cred.is_none() {
         return Ok((offline_plan(l)?, None, None));
     }
@@ -440,7 +441,8 @@ fn dry_run_plan(l: &Loaded) -> Result<DryRunPlan, Error> {
     let progress = Progress::default();
     let at = (&l.client, &l.facts);
     let plan = azure::run_interruptible(&progress, async {
-        adapter::dry_run_steps(at, (&l.catalog, &l.desired), (&live, &changes), l.timeout, &progress).await
+        let how = (l.timeout, skip_preflight);
+        adapter::dry_run_steps(at, (&l.catalog, &l.desired), (&live, &changes), how, &progress).await
     })?;
     Ok((plan, Some(changes), crate::plan::preflight::location(&live.cluster)))
 }
