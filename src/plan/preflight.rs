@@ -493,11 +493,10 @@ pub fn check_together(specs: &[&PoolSpec], skus: Option<&[Value]>, usages: &[Val
     let together = if o.pools.len() > 1 { "together " } else { "" };
     Err(refuse(
         format!(
-            "not enough quota for the file's pools {together}({QUOTA_TOGETHER}): {} = {needed} vCPUs of {} ({}) in {loc}, \
+            "not enough quota for the file's pools {together}({QUOTA_TOGETHER}): {} = {needed} vCPUs of {} in {loc}, \
              which has {} free ({} of {} used); each pool counts its node count plus surge nodes; no pool was created",
             parts.join(" + "),
-            u.display,
-            u.name,
+            if u.display == u.name { u.name.clone() } else { format!("{} ({})", u.display, u.name) },
             u.free(),
             u.used,
             u.limit

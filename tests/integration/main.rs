@@ -22,6 +22,7 @@ mod hint_flags;
 mod manifest_cli;
 mod money;
 mod price_cache;
+mod quota_together;
 mod properties;
 mod readme;
 mod recommend_cli;

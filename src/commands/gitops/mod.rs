@@ -400,9 +400,12 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
         Some(e) => {
             let done = rows.iter().filter(|r| r.result == "done").count();
             let not_run = rows.iter().filter(|r| r.result == "not run").count();
-            Err(anyhow::Error::new(e).context(format!(
-                "apply stopped: {done} change(s) done, {not_run} not run; run the same apply again to resume"
-            )))
+            // A refusal is not resumed by running again: its message and hint say what to change.
+            let next = match e {
+                Error::Refused { .. } => "change what the error says, then run the same apply again",
+                _ => "run the same apply again to resume",
+            };
+            Err(anyhow::Error::new(e).context(format!("apply stopped: {done} change(s) done, {not_run} not run; {next}")))
         }
     }
 }
