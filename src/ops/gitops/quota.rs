@@ -36,6 +36,10 @@ pub async fn check(
         return Ok(());
     };
     let (skus, usages) = tokio::join!(facts.list(client, skus), facts.list(client, usages));
-    preflight::check_together(&specs, Some(&skus?), &usages?, &loc)
+    // A failed read is not remembered: each pool's preflight reads it again and reports what
+    // fails. Without the SKU list the families come from the catalog; without the usages
+    // there is nothing to check here.
+    let Ok(usages) = usages else { return Ok(()) };
+    preflight::check_together(&specs, skus.as_deref().ok(), &usages, &loc)
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })
 }
