@@ -1,6 +1,6 @@
 //! `apply -f` of pools that each fit the vCPU quota alone but not together: refused before the
-//! first PUT (dry run and real run), exit 1 (refused), the message on stderr; with
-//! `--skip-preflight` Azure decides.
+//! first PUT (dry run and real run), exit 1 (refused), the message on stderr; `diff` says so;
+//! with `--skip-preflight` Azure decides.
 
 use serde_json::json;
 
@@ -70,4 +70,21 @@ fn skip_preflight_lets_azure_decide() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let put = |p: &str| arm.count("PUT", &format!("/agentPools/{p}"));
     assert_eq!((put("gpua"), put("gpub")), (1, 1), "{:?}", arm.calls());
+}
+
+#[test]
+fn diff_says_apply_would_refuse() {
+    let arm = arm();
+    let dir = temp_dir("quota-together-diff");
+    let file = dir.join("gpu.yaml");
+    std::fs::write(&file, TWO_POOLS).expect("write the GpuConfig");
+    let r = aksgpu_arm(&arm.base, &["diff", "-f", file.to_str().expect("utf-8 path")], &[]);
+    assert_eq!(r.code, 1, "two pools would be created: {}", r.stderr);
+    assert_eq!(puts(&arm), 0);
+    assert!(
+        r.stderr.contains("note: apply would refuse: not enough quota for the file's pools together"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("--limit 96"), "{}", r.stderr);
 }

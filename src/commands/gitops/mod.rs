@@ -297,6 +297,7 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
         let l = load(ctx, input, (&a.arm, a.currency.as_deref()), false)?;
         let (live, changes) = read_and_diff(&l, false)?;
         render::changes(&ctx.printer, a.output, &changes, &pricing(&l, Some(&live)))?;
+        quota_note(&l, &live, &changes)?;
         differ |= gdiff::changes(&changes);
         n += changes.iter().filter(|c| !matches!(c.action, Action::NoChange | Action::NotChecked)).count();
         total += changes.len();
@@ -309,6 +310,22 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
         .into());
     }
     Ok(())
+}
+
+/// What `apply` would refuse for the vCPU quota of the pools it creates together, as a note:
+/// `diff` reads the SKU and usages lists of the cluster's location, as apply's dry run does.
+fn quota_note(l: &Loaded, live: &Live, changes: &[Change]) -> Result<(), Error> {
+    let check = adapter::check_quota((&l.client, &l.facts), &l.desired, (live, changes));
+    match azure::run_interruptible(&Progress::default(), async { Ok(check.await) })? {
+        Err(Error::Refused { message, hint }) => {
+            l.printer.note(&format!("note: apply would refuse: {message}"));
+            if let Some(h) = hint {
+                l.printer.note(&format!("hint: {h}"));
+            }
+            Ok(())
+        }
+        other => other,
+    }
 }
 
 /// `aksgpu apply -f FILE`
@@ -405,7 +422,8 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
                 Error::Refused { .. } => "change what the error says, then run the same apply again",
                 _ => "run the same apply again to resume",
             };
-            Err(anyhow::Error::new(e).context(format!("apply stopped: {done} change(s) done, {not_run} not run; {next}")))
+            Err(anyhow::Error::new(e)
+                .context(format!("apply stopped: {done} change(s) done, {not_run} not run; {next}")))
         }
     }
 }

@@ -9,6 +9,7 @@ mod quota;
 
 pub use execute::{execute, Apply, Row};
 pub use plan::{dry_run_steps, offline_plan, plan_pricing, pool_pricing, read_and_diff};
+pub use quota::check as check_quota;
 
 use std::time::{Duration, Instant};
 
