@@ -70,6 +70,13 @@ fn skip_preflight_lets_azure_decide() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let put = |p: &str| arm.count("PUT", &format!("/agentPools/{p}"));
     assert_eq!((put("gpua"), put("gpub")), (1, 1), "{:?}", arm.calls());
+    // Its dry run says the preflight was skipped, and plans both PUTs.
+    let arm = self::arm();
+    let dry = apply(&arm, &["--dry-run", "--skip-preflight", "-o", "json"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert_eq!(dry.json()["preflight"], "skipped");
+    let steps = dry.json()["steps"].as_array().expect("steps").clone();
+    assert_eq!(steps.iter().filter(|s| s["method"] == "PUT").count(), 2);
 }
 
 #[test]

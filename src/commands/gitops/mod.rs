@@ -358,7 +358,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
             "the cluster's region is not known offline: apply reads it from the cluster; run with credentials"
         };
         let extra = match changes {
-            Some(c) => json!({"preflight": "read", "changes": c}),
+            Some(c) => json!({"preflight": if a.skip_preflight { "skipped" } else { "read" }, "changes": c}),
             None => json!({"preflight": "not run"}),
         };
         let cost = PlanPricing::new(&l.catalog, &adapter::pool_pricing(&l.desired), location.as_deref())
