@@ -59,6 +59,7 @@ impl Loaded {
             cred: self.cred.as_ref(),
             file: &self.file,
             on_feature,
+            skip_preflight: false,
         }
     }
 }
@@ -296,6 +297,7 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
         let l = load(ctx, input, (&a.arm, a.currency.as_deref()), false)?;
         let (live, changes) = read_and_diff(&l, false)?;
         render::changes(&ctx.printer, a.output, &changes, &pricing(&l, Some(&live)))?;
+        quota_note(&l, &live, &changes)?;
         differ |= gdiff::changes(&changes);
         n += changes.iter().filter(|c| !matches!(c.action, Action::NoChange | Action::NotChecked)).count();
         total += changes.len();
@@ -308,6 +310,22 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
         .into());
     }
     Ok(())
+}
+
+/// What `apply` would refuse for the vCPU quota of the pools it creates together, as a note:
+/// `diff` reads the SKU and usages lists of the cluster's location, as apply's dry run does.
+fn quota_note(l: &Loaded, live: &Live, changes: &[Change]) -> Result<(), Error> {
+    let check = adapter::check_quota((&l.client, &l.facts), &l.desired, (live, changes));
+    match azure::run_interruptible(&Progress::default(), async { Ok(check.await) })? {
+        Err(Error::Refused { message, hint }) => {
+            l.printer.note(&format!("note: apply would refuse: {message}"));
+            if let Some(h) = hint {
+                l.printer.note(&format!("hint: {h}"));
+            }
+            Ok(())
+        }
+        other => other,
+    }
 }
 
 /// `aksgpu apply -f FILE`
@@ -327,7 +345,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
     let l = load(ctx, input, (&a.arm, a.currency.as_deref()), a.dry_run)?;
     let p = &ctx.printer;
     if a.dry_run {
-        let (plan, changes, location) = dry_run_plan(&l)?;
+        let (plan, changes, location) = dry_run_plan(&l, a.skip_preflight)?;
         let header = match &changes {
             Some(c) => format!("Dry run: no change is made. {}", render::summary(c)),
             None => "Dry run: no change is made. No credentials: every resource is shown as created; \
@@ -340,7 +358,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
             "the cluster's region is not known offline: apply reads it from the cluster; run with credentials"
         };
         let extra = match changes {
-            Some(c) => json!({"preflight": "read", "changes": c}),
+            Some(c) => json!({"preflight": if a.skip_preflight { "skipped" } else { "read" }, "changes": c}),
             None => json!({"preflight": "not run"}),
         };
         let cost = PlanPricing::new(&l.catalog, &adapter::pool_pricing(&l.desired), location.as_deref())
@@ -389,7 +407,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
     let said = |f: crate::provision::features::Feature<'_>, out: &crate::provision::features::Outcome| {
         crate::commands::gpu_stack::feature_note(p, f, out)
     };
-    let run = l.apply(&said);
+    let run = Apply { skip_preflight: a.skip_preflight, ..l.apply(&said) };
     let (rows, failure) = azure::run_with_spinner(p, &progress, None, async |report| {
         Ok(adapter::execute(&run, (&live, &changes), started + a.arm.timeout, report, &progress).await)
     })?;
@@ -399,9 +417,13 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
         Some(e) => {
             let done = rows.iter().filter(|r| r.result == "done").count();
             let not_run = rows.iter().filter(|r| r.result == "not run").count();
-            Err(anyhow::Error::new(e).context(format!(
-                "apply stopped: {done} change(s) done, {not_run} not run; run the same apply again to resume"
-            )))
+            // A refusal is not resumed by running again: its message and hint say what to change.
+            let next = match e {
+                Error::Refused { .. } => "change what the error says, then run the same apply again",
+                _ => "run the same apply again to resume",
+            };
+            Err(anyhow::Error::new(e)
+                .context(format!("apply stopped: {done} change(s) done, {not_run} not run; {next}")))
         }
     }
 }
@@ -425,7 +447,7 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &P
 /// A dry run's steps, the changes when the live state was read, and the cluster's region.
 type DryRunPlan = (Plan, Option<Vec<Change>>, Option<String>);
 
-fn dry_run_plan(l: &Loaded) -> Result<DryRunPlan, Error> {
+fn dry_run_plan(l: &Loaded, skip_preflight: bool) -> Result<DryRunPlan, Error> {
     if l.cred.is_none() {
         return Ok((offline_plan(l)?, None, None));
     }
@@ -440,7 +462,8 @@ fn dry_run_plan(l: &Loaded) -> Result<DryRunPlan, Error> {
     let progress = Progress::default();
     let at = (&l.client, &l.facts);
     let plan = azure::run_interruptible(&progress, async {
-        adapter::dry_run_steps(at, (&l.catalog, &l.desired), (&live, &changes), l.timeout, &progress).await
+        let how = (l.timeout, skip_preflight);
+        adapter::dry_run_steps(at, (&l.catalog, &l.desired), (&live, &changes), how, &progress).await
     })?;
     Ok((plan, Some(changes), crate::plan::preflight::location(&live.cluster)))
 }
