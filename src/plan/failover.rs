@@ -119,7 +119,7 @@ impl Queue {
     }
 
     /// The next candidate not tried yet.
-    pub fn next(&mut self) -> Option<PoolSpec> {
+    pub fn pop(&mut self) -> Option<PoolSpec> {
         while let Some(spec) = self.queue.pop_front() {
             if self.tried.insert(key(&spec)) {
                 return Some(spec);
@@ -144,7 +144,7 @@ impl Queue {
 pub fn possible_puts(candidates: Vec<PoolSpec>, facts: Option<&Facts>, fallback_on_demand: bool) -> Vec<PoolSpec> {
     let mut queue = Queue::new(candidates);
     let mut out = Vec::new();
-    while let Some(spec) = queue.next() {
+    while let Some(spec) = queue.pop() {
         match facts.and_then(|f| preflight(&spec, f)) {
             Some((outcome, _)) => queue.failed(&spec, outcome, false),
             None => {

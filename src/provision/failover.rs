@@ -178,7 +178,7 @@ impl Run<'_> {
         // The same queue the dry run lists the possible PUTs with (`plan::possible_puts`).
         let mut queue = plan::Queue::new(candidates);
         let mut puts = 0u32;
-        while let Some(spec) = queue.next() {
+        while let Some(spec) = queue.pop() {
             if let Some((outcome, why)) = self.facts.and_then(|f| plan::preflight(&spec, f)) {
                 (self.progress)(&format!("skipping {}: {why}", spec.size.name));
                 self.attempts.push(Attempt::new(&spec, outcome, None, why));
