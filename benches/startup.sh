@@ -3,12 +3,15 @@
 # live price cache) against `aksgpu --version`, plus peak RSS.
 # Targets (README, "Benchmarks"): recommend ≤ 1.5× the time of
 # --version, with or without a price cache; peak RSS ≤ 20 MB.
-# Usage: benches/startup.sh [RUNS]   (builds the release binary first)
+# Usage: benches/startup.sh [RUNS]   (builds the release binary first; BIN=path measures
+# another build instead, e.g. an earlier release, with no build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-300}
-cargo build --release --locked --quiet
-bin=target/release/aksgpu
+if [ -z "${BIN:-}" ]; then
+  cargo build --release --locked --quiet
+fi
+bin=${BIN:-target/release/aksgpu}
 unset AKSGPU_CATALOG
 rec=(recommend --workload inference --model llama-3.1-8b -o json)
 serve=(recommend --model llama-3.1-70b --concurrency 200 --input-tokens 2000 --output-tokens 500
@@ -59,9 +62,9 @@ PY
 fake_pid=$!
 for _ in $(seq 100); do [ -s "$full_cache/port" ] && break; sleep 0.1; done
 AKSGPU_CACHE_DIR=$full_cache AKSGPU_PRICES_ENDPOINT="http://127.0.0.1:$(cat "$full_cache/port")" \
-  "$bin" prices refresh -o json | python3 -c 'import json,sys; v=json.load(sys.stdin); print(f"full cache  {v[\"size_regions\"]} size-regions for {v[\"sizes\"]} sizes from {v[\"items\"]} items")'
+  "$bin" prices refresh -o json | python3 -c 'import json,sys; v=json.load(sys.stdin); print("full cache  %s size-regions for %s sizes from %s items" % (v["size_regions"], v["sizes"], v["items"]))'
 kill "$fake_pid"
-echo "            $(stat -c %s "$full_cache/prices.bin") bytes in $full_cache/prices.bin"
+for f in "$full_cache"/prices.*; do echo "            $(stat -c %s "$f") bytes in $f"; done
 
 for cmd in rec serve cached; do
   declare -n args=$cmd

@@ -175,13 +175,6 @@ pub fn read_cache_at(path: &Path, now: SystemTime) -> Result<Option<PackedCache>
             c.fetched_at
         ));
     }
-    let usd = c.currency.eq_ignore_ascii_case("USD");
-    if let Some((size, region, v)) = c.first_bad_price(usd) {
-        return Err(format!(
-            "{} is corrupt (price {v} for {size} in {region}; prices must be above 0 and at most ${MAX_HOURLY_USD}/h)",
-            path.display()
-        ));
-    }
     Ok(Some(c))
 }
 
@@ -394,8 +387,8 @@ fn row(r: &[u8]) -> (usize, RegionPrice) {
 }
 
 impl PackedCache {
-    /// Check the header and the place of every byte; `Err` says what is wrong. Prices are
-    /// checked by `first_bad_price`.
+    /// Check the header, the place of every byte and every price, in one pass; `Err` says
+    /// what is wrong. A price must be above 0, finite and, in USD, at most `MAX_HOURLY_USD`.
     fn parse(bytes: Vec<u8>) -> Result<Self, String> {
         let mut c = Cursor(&bytes);
         if c.take(MAGIC.len()).ok() != Some(MAGIC.as_slice()) {
@@ -411,9 +404,20 @@ impl PackedCache {
         let count = c.u16()?;
         let regions = (0..count).map(|_| c.text().map(Shared::from)).collect::<Result<Vec<_>, _>>()?;
         let records = bytes.len() - c.0.len();
+        let usd = currency.eq_ignore_ascii_case("USD");
         while let Some((name, rows)) = c.record()? {
-            if rows.chunks_exact(ROW).any(|r| row(r).0 >= regions.len()) {
-                return Err(format!("a region of {name} is out of bounds"));
+            for r in rows.chunks_exact(ROW) {
+                let (idx, p) = row(r);
+                let region = regions.get(idx).ok_or_else(|| format!("a region of {name} is out of bounds"))?;
+                let bad = [p.linux, p.linux_spot, p.windows, p.windows_spot]
+                    .into_iter()
+                    .flatten()
+                    .find(|v| !(v.is_finite() && *v > 0.0) || (usd && *v > MAX_HOURLY_USD));
+                if let Some(v) = bad {
+                    return Err(format!(
+                        "price {v} for {name} in {region}; prices must be above 0 and at most ${MAX_HOURLY_USD}/h"
+                    ));
+                }
             }
         }
         Ok(Self { fetched_at, currency, source, regions, bytes, records })
@@ -426,22 +430,8 @@ impl PackedCache {
         std::iter::from_fn(move || c.record().ok().flatten())
     }
 
-    /// The first price that is ≤ 0, not finite, or (in USD) above `MAX_HOURLY_USD`.
-    fn first_bad_price(&self, usd: bool) -> Option<(&str, &str, f64)> {
-        self.each().find_map(|(size, rows)| {
-            rows.chunks_exact(ROW).find_map(|r| {
-                let (idx, p) = row(r);
-                let bad = [p.linux, p.linux_spot, p.windows, p.windows_spot]
-                    .into_iter()
-                    .flatten()
-                    .find(|v| !(v.is_finite() && *v > 0.0) || (usd && *v > MAX_HOURLY_USD))?;
-                Some((size, self.regions.get(idx).map_or("?", |r| &**r), bad))
-            })
-        })
-    }
-
-    /// The prices of the sizes `wanted` accepts, decoded.
-    pub fn sizes_where(&self, wanted: impl Fn(&str) -> bool) -> Vec<(String, BTreeMap<Shared, RegionPrice>)> {
+    /// The prices of the sizes `wanted` accepts, decoded, each size's regions in file order.
+    pub fn sizes_where(&self, wanted: impl Fn(&str) -> bool) -> Vec<(String, Vec<(Shared, RegionPrice)>)> {
         self.each()
             .filter(|(name, _)| wanted(name))
             .map(|(name, rows)| {
@@ -462,7 +452,7 @@ impl PackedCache {
         let sizes = self
             .sizes_where(|_| true)
             .into_iter()
-            .map(|(size, m)| (size, m.into_iter().map(|(r, p)| (r.to_string(), p)).collect()))
+            .map(|(size, rows)| (size, rows.into_iter().map(|(r, p)| (r.to_string(), p)).collect()))
             .collect();
         PriceCache { fetched_at: self.fetched_at, currency: self.currency.clone(), source: self.source.clone(), sizes }
     }
@@ -508,17 +498,47 @@ pub fn pack(cache: &PriceCache) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-/// Merge the cache's prices of the sizes the catalog lists over the catalog's, each entry
-/// marked with `origin`. Other sizes stay packed: their prices would be ignored at lookup.
+/// Merge the cache's prices of the sizes the catalog lists over the catalog's, each size
+/// marked with `origin` and the regions replaced. Other sizes stay packed: their prices would
+/// be ignored at lookup. Each size's map is built once from sorted rows (no insert per
+/// price), the cache's row winning over the bundled one for the same region.
 fn merge(catalog: &mut Catalog, cache: &PackedCache, origin: &std::sync::Arc<str>) {
     let listed: std::collections::HashSet<&str> = catalog.sizes.iter().map(|s| s.name.as_str()).collect();
     let merged = cache.sizes_where(|name| listed.contains(name));
-    for (size, regions) in merged {
-        for region in regions.keys() {
-            catalog.prices.from_cache.insert((size.clone(), region.to_string()), origin.clone());
-        }
-        catalog.prices.sizes.entry(size).or_default().extend(regions);
+    for (size, rows) in merged {
+        let replaced: Vec<Shared> = rows.iter().map(|(r, _)| r.clone()).collect();
+        let bundled = catalog.prices.sizes.remove(&size).unwrap_or_default();
+        catalog.prices.sizes.insert(size.clone(), over(bundled, rows));
+        catalog.prices.from_cache.insert(size, (origin.clone(), replaced));
     }
+}
+
+/// `rows` over `bundled`: a row replaces the bundled price of its region. Rows in strictly
+/// ascending region order (as `pack` writes them) are merged in one pass; any other order
+/// (a hand-made file) is inserted one by one, the last row for a region winning.
+fn over(mut bundled: BTreeMap<Shared, RegionPrice>, rows: Vec<(Shared, RegionPrice)>) -> BTreeMap<Shared, RegionPrice> {
+    if !rows.windows(2).all(|w| w[0].0 < w[1].0) {
+        bundled.extend(rows);
+        return bundled;
+    }
+    let mut out = Vec::with_capacity(bundled.len() + rows.len());
+    let mut old = bundled.into_iter().peekable();
+    for (region, p) in rows {
+        while let Some((r, _)) = old.peek() {
+            match (**r).cmp(&*region) {
+                std::cmp::Ordering::Less => out.extend(old.next()),
+                std::cmp::Ordering::Equal => {
+                    old.next();
+                    break;
+                }
+                std::cmp::Ordering::Greater => break,
+            }
+        }
+        out.push((region, p));
+    }
+    out.extend(old);
+    // Already in order: collecting finds one sorted run and builds the map in one pass.
+    out.into_iter().collect()
 }
 
 /// Fold Retail Prices items into per-size, per-region prices. Linux vs Windows by
@@ -659,15 +679,28 @@ mod tests {
     /// A one-price cache (A100 in eastus, Linux), packed.
     fn one_price(fetched_at: u64, linux: f64) -> PriceCache {
         let p = RegionPrice { linux: Some(linux), ..RegionPrice::default() };
-        let sizes = BTreeMap::from([(
-            "Standard_NC24ads_A100_v4".to_owned(),
-            BTreeMap::from([("eastus".to_owned(), p)]),
-        )]);
+        let sizes =
+            BTreeMap::from([("Standard_NC24ads_A100_v4".to_owned(), BTreeMap::from([("eastus".to_owned(), p)]))]);
         PriceCache { fetched_at, currency: "USD".into(), source: "x".into(), sizes }
     }
 
     fn cache_bytes(fetched_at: u64, linux: f64) -> Vec<u8> {
         pack(&one_price(fetched_at, linux)).expect("pack")
+    }
+
+    /// The cache's rows replace the bundled prices of their regions and keep the others, in
+    /// order or not.
+    #[test]
+    fn rows_go_over_the_bundled_prices() {
+        let p = |x: f64| RegionPrice { linux: Some(x), ..RegionPrice::default() };
+        let r = |n: &str| Shared::from(n);
+        let bundled: BTreeMap<Shared, RegionPrice> = [(r("b"), p(1.0)), (r("d"), p(2.0)), (r("f"), p(3.0))].into();
+        let want: BTreeMap<Shared, RegionPrice> =
+            [(r("a"), p(9.0)), (r("b"), p(8.0)), (r("d"), p(2.0)), (r("e"), p(7.0)), (r("f"), p(3.0))].into();
+        let sorted = vec![(r("a"), p(9.0)), (r("b"), p(8.0)), (r("e"), p(7.0))];
+        assert_eq!(over(bundled.clone(), sorted), want);
+        let unsorted = vec![(r("e"), p(7.0)), (r("b"), p(0.5)), (r("a"), p(9.0)), (r("b"), p(8.0))];
+        assert_eq!(over(bundled, unsorted), want);
     }
 
     /// Every cache round-trips bit for bit, and every way to cut or damage the bytes is

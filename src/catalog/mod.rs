@@ -389,8 +389,10 @@ impl Catalog {
     /// Source and date of one price: the live cache when it replaced the entry, else the
     /// bundled source that declares the field.
     pub fn price_source(&self, size: &str, region: &str, field: &str) -> Option<String> {
-        if let Some(c) = self.prices.from_cache.get(&(size.to_owned(), region.to_owned())) {
-            return Some(c.to_string());
+        if let Some((origin, regions)) = self.prices.from_cache.get(size) {
+            if regions.iter().any(|r| &**r == region) {
+                return Some(origin.to_string());
+            }
         }
         self.price_origin(field).map(|o| format!("{} (as of {})", o.source, o.as_of))
     }
