@@ -195,7 +195,7 @@ pub(crate) fn read_regular_capped(path: &Path) -> Result<Option<Vec<u8>>, String
     if meta.len() > MAX_CACHE_BYTES {
         return Err(format!("{} is larger than {} MiB", path.display(), MAX_CACHE_BYTES / (1024 * 1024)));
     }
-    let mut bytes = Vec::new();
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0).saturating_add(1));
     file.take(MAX_CACHE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -435,13 +435,14 @@ impl PackedCache {
         self.each()
             .filter(|(name, _)| wanted(name))
             .map(|(name, rows)| {
-                let prices = rows
-                    .chunks_exact(ROW)
-                    .filter_map(|r| {
-                        let (idx, p) = row(r);
-                        Some((self.regions.get(idx)?.clone(), p))
-                    })
-                    .collect();
+                let mut prices = Vec::with_capacity(rows.len() / ROW);
+                for r in rows.chunks_exact(ROW) {
+                    let (idx, p) = row(r);
+                    // `parse` checked every index.
+                    if let Some(region) = self.regions.get(idx) {
+                        prices.push((region.clone(), p));
+                    }
+                }
                 (name.to_owned(), prices)
             })
             .collect()
