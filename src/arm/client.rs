@@ -122,10 +122,22 @@ pub enum Verbosity {
     Headers,
 }
 
+/// How many HTTP clients this process built (each loads the TLS root certificates): a run
+/// that sends nothing builds none.
+static HTTP_CLIENTS_BUILT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many HTTP clients this process has built so far.
+pub fn http_clients_built() -> usize {
+    HTTP_CLIENTS_BUILT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The ARM client.
 #[derive(Debug)]
 pub struct ArmClient {
-    http: reqwest::Client,
+    /// Built on the first request: a dry run that sends nothing never pays for the TLS set-up
+    /// (loading the root certificates is most of an offline run's work).
+    http: std::sync::OnceLock<reqwest::Client>,
+    read_timeout: Duration,
     /// Where ARM is.
     pub endpoint: Endpoint,
     tokens: Option<TokenCache>,
@@ -204,23 +216,17 @@ impl ArmClient {
         Self::with_read_timeout(endpoint, tokens, sleeper, read_timeout)
     }
 
-    /// A client with an explicit per-request read timeout (connect timeout stays 10 s).
+    /// A client with an explicit per-request read timeout (connect timeout stays 10 s). The
+    /// HTTP client itself is built on the first request.
     pub fn with_read_timeout(
         endpoint: Endpoint,
         tokens: Option<TokenCache>,
         sleeper: Sleeper,
         read_timeout: Duration,
     ) -> Result<Self, ArmError> {
-        let http = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(10))
-            .read_timeout(read_timeout)
-            .timeout(read_timeout.saturating_mul(2))
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(user_agent())
-            .build()
-            .map_err(|e| ArmError::Config { message: format!("cannot build the HTTP client: {e}"), hint: None })?;
         Ok(Self {
-            http,
+            http: std::sync::OnceLock::new(),
+            read_timeout,
             endpoint,
             tokens,
             correlation_id: uuid::Uuid::new_v4().to_string(),
@@ -231,6 +237,24 @@ impl ArmClient {
             deadline: None,
             sent: std::sync::atomic::AtomicU64::new(0),
         })
+    }
+
+    /// The HTTP client, built on first use.
+    fn http(&self) -> Result<&reqwest::Client, ArmError> {
+        if let Some(c) = self.http.get() {
+            return Ok(c);
+        }
+        let built = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
+            .read_timeout(self.read_timeout)
+            .timeout(self.read_timeout.saturating_mul(2))
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(user_agent())
+            .build()
+            .map_err(|e| ArmError::Config { message: format!("cannot build the HTTP client: {e}"), hint: None })?;
+        HTTP_CLIENTS_BUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.log(Verbosity::Headers, || "  HTTP client built (TLS root certificates loaded)".into());
+        Ok(self.http.get_or_init(|| built))
     }
 
     /// True when a credential is configured.
@@ -360,7 +384,7 @@ impl ArmClient {
             None => None,
         };
         let request_id = uuid::Uuid::new_v4().to_string();
-        let rb = self.build(req, url, token.as_ref(), &request_id);
+        let rb = self.build(req, url, token.as_ref(), &request_id)?;
         let n = self.sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         self.log(Verbosity::Requests, || format!("→ #{n} {} {path} (attempt {attempt})", req.method));
         self.log(Verbosity::Headers, || self.header_lines(req, &request_id, token.is_some()));
@@ -404,9 +428,9 @@ impl ArmClient {
         url: &reqwest::Url,
         token: Option<&super::auth::Secret>,
         request_id: &str,
-    ) -> reqwest::RequestBuilder {
+    ) -> Result<reqwest::RequestBuilder, ArmError> {
         let mut rb = self
-            .http
+            .http()?
             .request(req.method.clone(), url.clone())
             .header("x-ms-client-request-id", request_id)
             .header("x-ms-correlation-request-id", &self.correlation_id)
@@ -423,7 +447,7 @@ impl ArmClient {
         if let Some(t) = token {
             rb = rb.bearer_auth(t.expose());
         }
-        rb
+        Ok(rb)
     }
 
     fn header_lines(&self, req: &Req, request_id: &str, with_token: bool) -> String {

@@ -150,11 +150,7 @@ pub fn connect(args: &ArmArgs) -> Result<Azure, Error> {
     let mut client = ArmClient::new(endpoint, tokens, Sleeper::from_env())?;
     // `--timeout` bounds everything: requests, retry waits, token fetches and polling.
     client.deadline = std::time::Instant::now().checked_add(args.timeout);
-    client.verbosity = match args.verbosity() {
-        0 => Verbosity::Quiet,
-        1 => Verbosity::Requests,
-        _ => Verbosity::Headers,
-    };
+    client.verbosity = verbosity(args);
     client.log_sink = Some(crate::output::log_line);
     let subscription = match subscription_name(args) {
         Some(name) => resolve_name(&crate::error::runtime()?, &client, name),
@@ -203,10 +199,22 @@ fn resolve_name(
     }
 }
 
-/// A client with no credentials (dry runs when none can be set up).
+/// A client with no credentials (dry runs when none can be set up), logging as `-v` asks.
+/// It builds no HTTP client until something is sent (see `ArmClient::with_read_timeout`).
 pub fn offline(args: &ArmArgs) -> Result<ArmClient, Error> {
     let endpoint = Endpoint::new(args.cloud, std::env::var("AKSGPU_ARM_ENDPOINT").ok().as_deref())?;
-    Ok(ArmClient::new(endpoint, None, Sleeper::from_env())?)
+    let mut client = ArmClient::new(endpoint, None, Sleeper::from_env())?;
+    client.verbosity = verbosity(args);
+    client.log_sink = Some(crate::output::log_line);
+    Ok(client)
+}
+
+fn verbosity(args: &ArmArgs) -> Verbosity {
+    match args.verbosity() {
+        0 => Verbosity::Quiet,
+        1 => Verbosity::Requests,
+        _ => Verbosity::Headers,
+    }
 }
 
 /// Run a future on a single-threaded runtime; Ctrl-C stops waiting and says what is true

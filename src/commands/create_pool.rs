@@ -13,6 +13,7 @@ use crate::domain::GpuDriver;
 use crate::error::Error;
 use crate::output::{emit, money, Printer, Shown};
 use crate::plan::agent_pool::PoolSpec;
+use crate::provision::facts::Store;
 use crate::provision::features::Feature;
 use crate::provision::operator::{self, InstallRequest};
 use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
@@ -32,8 +33,6 @@ impl From<CreateError> for Error {
 /// What the cluster says that a choice depends on: its location and Kubernetes version.
 #[derive(Debug, Clone, Default)]
 pub struct ClusterFacts {
-    /// The cluster as read (handed to preflight so it is read once).
-    pub raw: Option<Value>,
     pub location: Option<String>,
     pub kubernetes: Option<crate::catalog::KubeVersion>,
 }
@@ -44,7 +43,7 @@ impl ClusterFacts {
         let c: ManagedCluster = resources::parse(&v, "cluster").map_err(refused)?;
         let location = c.location().map_err(refused)?;
         let kubernetes = c.kubernetes_version().and_then(|k| crate::catalog::KubeVersion::parse(k).ok());
-        Ok(Self { raw: Some(v), location: Some(location), kubernetes })
+        Ok(Self { location: Some(location), kubernetes })
     }
 }
 
@@ -302,21 +301,21 @@ fn connect(a: &CreatePoolArgs, p: &Printer) -> Result<(crate::arm::ArmClient, St
 }
 
 /// With `--recommend` and credentials, read the cluster once for its location and version (the
-/// choice depends on them; preflight reuses the read). Otherwise nothing is read here.
+/// choice depends on them; preflight reuses the read from the run's facts). Otherwise nothing
+/// is read here.
 fn cluster_facts(
     ctx: &Ctx,
     a: &CreatePoolArgs,
-    client: &crate::arm::ArmClient,
+    (client, store): (&crate::arm::ArmClient, &Store),
     subscription: &str,
 ) -> Result<ClusterFacts, Error> {
     if !a.recommend || a.vm_size.is_some() || a.skip_preflight || !client.has_credentials() {
         return Ok(ClusterFacts::default());
     }
-    let path = crate::plan::cluster_path(subscription, &a.at.target.resource_group, &a.at.target.cluster);
-    let url = crate::plan::with_api(&path, crate::arm::api::AKS);
+    let (rg, cluster) = (&a.at.target.resource_group, &a.at.target.cluster);
     let read = azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
         report("reading the cluster's location and Kubernetes version");
-        client.get_json::<Value>(&url).await.map_err(Error::from)
+        store.cluster(client, subscription, rg, cluster).await.map_err(Error::from)
     });
     match read {
         Ok(v) => ClusterFacts::from_cluster(v),
@@ -349,6 +348,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         .into());
     }
     let (client, subscription, auth) = connect(a, p)?;
+    let store = Store::with_cache_dir();
     if a.failover.enabled() {
         let opts = CreateOptions {
             dry_run: a.dry_run,
@@ -357,11 +357,12 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
             timeout: a.at.arm.timeout,
             location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()),
             abort_on_interrupt: a.abort_on_interrupt,
-            cluster: None,
+            facts: store,
+            pools_listed: false,
         };
         return crate::commands::failover::run(ctx, &catalog, a, &client, &subscription, opts);
     }
-    let facts = cluster_facts(ctx, a, &client, &subscription)?;
+    let facts = cluster_facts(ctx, a, (&client, &store), &subscription)?;
     let mut spec = spec(&catalog, a, &subscription, &facts, p)?;
     if a.install_operator {
         spec.warnings.extend(check_operator_pool(&catalog, &spec)?);
@@ -378,7 +379,8 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         skip_preflight: a.skip_preflight,
         timeout: a.at.arm.timeout,
         location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()).or(facts.location.clone()),
-        cluster: facts.raw.clone(),
+        facts: store.clone(),
+        pools_listed: false,
         abort_on_interrupt: a.abort_on_interrupt,
     };
     if needs_confirmation(ctx, a)? {
@@ -421,8 +423,10 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
                         return Err(Error::usage("no credentials for the operator install", None));
                     };
                     let left = a.at.arm.timeout.saturating_sub(started.elapsed());
-                    operator =
-                        Some(Ok(gpu_stack::install(&client, cred, &catalog, req, left, &report, &progress).await?));
+                    operator = Some(Ok(gpu_stack::install(
+                        &client, &store, cred, &catalog, req, left, &report, &progress,
+                    )
+                    .await?));
                 }
                 CreateOutcome::Accepted { .. } => {}
             }

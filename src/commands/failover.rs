@@ -116,7 +116,7 @@ fn candidates(
         }
         None => {
             if opts.location.is_none() && client.has_credentials() {
-                opts.location = cluster_location(ctx, a, client, subscription)?;
+                opts.location = cluster_location(ctx, a, (client, &opts.facts), subscription)?;
             }
             ranked(catalog, a, opts.location.as_deref(), p)?
         }
@@ -133,16 +133,18 @@ fn candidates(
     Ok(specs)
 }
 
-/// The cluster's region, read with one GET.
-fn cluster_location(ctx: &Ctx, a: &CreatePoolArgs, client: &ArmClient, sub: &str) -> Result<Option<String>, Error> {
-    let url = crate::plan::with_api(
-        &crate::plan::cluster_path(sub, &a.at.target.resource_group, &a.at.target.cluster),
-        crate::arm::api::AKS,
-    );
+/// The cluster's region, read with one GET (into the run's facts: preflight reuses it).
+fn cluster_location(
+    ctx: &Ctx,
+    a: &CreatePoolArgs,
+    (client, store): (&ArmClient, &crate::provision::facts::Store),
+    sub: &str,
+) -> Result<Option<String>, Error> {
+    let (rg, name) = (&a.at.target.resource_group, &a.at.target.cluster);
     let progress = Progress::default();
     let cluster: Value = azure::run_with_spinner(&ctx.printer, &progress, Some(client), async |report| {
         report("reading the cluster's region");
-        client.get_json::<Value>(&url).await.map_err(Error::from)
+        store.cluster(client, sub, rg, name).await.map_err(Error::from)
     })?;
     Ok(crate::plan::preflight::location(&cluster))
 }

@@ -213,6 +213,7 @@ impl From<InstallError> for Error {
 #[allow(clippy::too_many_arguments)]
 pub async fn install(
     az_client: &ArmClient,
+    facts: &crate::provision::facts::Store,
     cred: &Cred,
     catalog: &Catalog,
     req: &InstallRequest,
@@ -221,7 +222,7 @@ pub async fn install(
     started: &Progress,
 ) -> Result<Report, Error> {
     let deadline = Instant::now() + timeout;
-    let (cluster, pools) = operator::read(az_client, req).await?;
+    let (cluster, pools) = operator::read(az_client, facts, req).await?;
     let install = operator::resolve(catalog, req, &cluster, &pools)
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
     let token = match install.needs_cluster_token {
@@ -296,7 +297,8 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
         let cred = Cred { method: az.method, source: az.source };
         let client = az.client;
         Ok(azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-            install(&client, &cred, &catalog, &req, a.arm.timeout, &report, &progress).await
+            let facts = crate::provision::facts::Store::with_cache_dir();
+            install(&client, &facts, &cred, &catalog, &req, a.arm.timeout, &report, &progress).await
         })?)
     };
     print_install(&ctx.printer, a.output, &base_url(&a.arm), r)?;

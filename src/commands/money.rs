@@ -153,7 +153,8 @@ fn cluster_reports(
     let sub = subscription(&az)?;
     let client = az.client;
     let (c, pools) = azure::run_interruptible(&Progress::default(), async {
-        Ok(crate::provision::read_cluster_and_pools(&client, &sub, &rg, cluster).await?)
+        let facts = crate::provision::facts::Store::with_cache_dir();
+        Ok(crate::provision::read_cluster_and_pools(&client, &facts, &sub, &rg, cluster).await?)
     })?;
     let region = region.or_else(|| crate::plan::preflight::location(&c));
     if c.pointer("/properties/powerState/code").and_then(Value::as_str) == Some("Stopped") {

@@ -129,6 +129,13 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Keep each read once: a run reads each fact once and every step shares it, so the
+    /// plans of several operations (`apply`'s pools) list a shared read at its first use.
+    pub fn dedup_reads(&mut self) {
+        let mut seen = std::collections::HashSet::new();
+        self.steps.retain(|s| s.method != "GET" || seen.insert(s.url.to_ascii_lowercase()));
+    }
+
     /// The first step of this kind.
     pub fn step(&self, kind: StepKind) -> Option<&Step> {
         self.steps.iter().find(|s| s.kind == kind)

@@ -63,6 +63,31 @@ pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
     Plan { steps }
 }
 
+/// The plan when the pool's existence comes from the cluster's agentPools list, as `apply`
+/// reads it: one list for every pool instead of one GET per pool.
+pub fn plan_listed(spec: &PoolSpec, location: Option<&str>) -> Plan {
+    let mut p = plan(spec, location);
+    let list = with_api(
+        &format!("{}/agentPools", cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster)),
+        api::AKS,
+    );
+    for s in p.steps.iter_mut() {
+        match s.kind {
+            StepKind::ReadPool => {
+                *s = Step::read(
+                    StepKind::ReadPools,
+                    list.clone(),
+                    "preflight: which pools exist already (one list for every pool)",
+                )
+            }
+            // One read serves every pool: each pool's own need is checked against it.
+            StepKind::ReadUsages => s.purpose = "preflight: vCPU quota (one read for every pool)".into(),
+            _ => {}
+        }
+    }
+    p
+}
+
 /// A capacity reservation group's URLs: the group with its instance view, and its
 /// reservations (Compute `capacityReservation.json`, 2025-04-01).
 pub fn reservation_urls(group_id: &str) -> (String, String) {
@@ -76,4 +101,31 @@ pub fn reservation_urls(group_id: &str) -> (String, String) {
 /// A `Microsoft.ContainerService` feature's ARM path.
 pub fn feature_path(sub: &str, feature: &str) -> String {
     super::features::feature_url(sub, "Microsoft.ContainerService", feature)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Catalog;
+    use crate::plan::agent_pool::PoolRequest;
+
+    #[test]
+    fn listed_plans_read_the_pool_list_and_share_their_reads() {
+        let catalog = Catalog::bundled().expect("catalog");
+        let spec = |name: &str| {
+            let req = PoolRequest { name: name.into(), ..PoolRequest::example("Standard_NC24ads_A100_v4") };
+            PoolSpec::validate(&catalog, &req).expect("valid")
+        };
+        let mut all = Plan::default();
+        for name in ["a", "b"] {
+            let p = plan_listed(&spec(name), Some("eastus"));
+            assert!(p.step(StepKind::ReadPool).is_none());
+            assert!(p.step(StepKind::ReadPools).is_some_and(|s| s.url.contains("/agentPools?api-version=")));
+            all.steps.extend(p.steps);
+        }
+        all.dedup_reads();
+        let kinds: Vec<StepKind> = all.steps.iter().map(|s| s.kind).collect();
+        use StepKind::*;
+        assert_eq!(kinds, [ReadCluster, ReadPools, ReadSkus, ReadUsages, CreatePool, CreatePool]);
+    }
 }

@@ -110,10 +110,11 @@ pub async fn create(
         None
     } else {
         progress("preflight: reading cluster, pool, SKUs and quota");
-        Some(pool::read_facts(client, &first, opts.location.as_deref()).await.map_err(|e| stop(e.into(), &[]))?)
+        Some(pool::read_facts(client, &first, opts).await.map_err(|e| stop(e.into(), &[]))?)
     };
     if facts.as_ref().is_some_and(|f| f.pool.is_some()) {
-        // The pool is there already: today's create-pool decides (identical, or refused).
+        // The pool is there already: the plain create decides (identical, or refused); it
+        // reads nothing again (the facts are the run's).
         let one = CreateOptions { skip_preflight: false, ..opts.clone() };
         return pool::create(client, catalog, &first, &one, progress, started)
             .await
@@ -128,7 +129,8 @@ pub async fn create(
         return Ok(dry_run(&candidates, facts.as_ref(), location));
     }
     let deadline = started_at + opts.timeout;
-    let mut run = Run { client, facts: facts.as_ref(), policy, progress, started, deadline, attempts: Vec::new() };
+    let mut run =
+        Run { client, facts: facts.as_ref(), opts, policy, progress, started, deadline, attempts: Vec::new() };
     match run.attempt_all(candidates).await {
         Ok(created) => Ok(Failover::Done { attempts: run.attempts, created, location }),
         Err(e) => Err(stop(e, &run.attempts)),
@@ -161,6 +163,7 @@ fn dry_run(candidates: &[PoolSpec], facts: Option<&Facts>, location: Option<Stri
 struct Run<'a> {
     client: &'a ArmClient,
     facts: Option<&'a Facts>,
+    opts: &'a CreateOptions,
     policy: Policy,
     progress: &'a (dyn Fn(&str) + Sync),
     started: &'a Progress,
@@ -214,7 +217,9 @@ impl Run<'_> {
         };
         let req = pool::put_request(put);
         let op = pool::operation(spec, Instant::now(), self.deadline);
-        let accepted = match pool::put_once(self.client, spec, &req, &op, self.progress, self.started).await {
+        let sent = pool::put_once(self.client, spec, &req, &op, self.progress, self.started).await;
+        self.opts.facts.changed(&crate::plan::cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster));
+        let accepted = match sent {
             Ok(a) => a,
             Err(CreateError::Arm(e)) => {
                 return match classify(&e, false) {

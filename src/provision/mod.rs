@@ -2,6 +2,7 @@
 //! them. It never decides what to create (that is `plan`); it deletes nothing but, during failover, a pool the same run created that failed.
 
 pub mod cluster_ops;
+pub mod facts;
 pub mod failover;
 pub mod features;
 pub mod kaito;
@@ -16,20 +17,19 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use crate::arm::{api, ArmClient, ArmError};
-use crate::plan::{cluster_path, with_api};
+use crate::arm::{ArmClient, ArmError};
 
-/// Read a cluster and its agent pools, at once.
+/// Read a cluster and its agent pools, at once, through the run's facts (each is read once
+/// per run, whichever step asks first).
 pub async fn read_cluster_and_pools(
     client: &ArmClient,
+    facts: &facts::Store,
     sub: &str,
     rg: &str,
     cluster: &str,
 ) -> Result<(Value, Vec<Value>), ArmError> {
-    let path = cluster_path(sub, rg, cluster);
-    let (cluster_url, pools_url) = (with_api(&path, api::AKS), with_api(&format!("{path}/agentPools"), api::AKS));
-    let (cluster, pools) = tokio::join!(client.get_json::<Value>(&cluster_url), client.list(&pools_url));
-    Ok((cluster?, pools?))
+    let (c, pools) = tokio::join!(facts.cluster(client, sub, rg, cluster), facts.pools(client, sub, rg, cluster));
+    Ok((c?, pools?))
 }
 
 /// What the executor has changed in Azure so far (for Ctrl-C messages).

@@ -63,9 +63,13 @@ pub enum InstallError {
     NotReady { waited: Duration, missing: Vec<String> },
 }
 
-/// Read the cluster and its pools.
-pub async fn read(client: &ArmClient, req: &InstallRequest) -> Result<(Value, Vec<Value>), ArmError> {
-    super::read_cluster_and_pools(client, &req.subscription, &req.resource_group, &req.cluster).await
+/// Read the cluster and its pools (through the run's facts: not again when read already).
+pub async fn read(
+    client: &ArmClient,
+    facts: &super::facts::Store,
+    req: &InstallRequest,
+) -> Result<(Value, Vec<Value>), ArmError> {
+    super::read_cluster_and_pools(client, facts, &req.subscription, &req.resource_group, &req.cluster).await
 }
 
 /// Run the install and wait for readiness.

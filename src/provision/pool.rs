@@ -11,13 +11,14 @@ use std::time::{Duration, Instant};
 use reqwest::Method;
 use serde_json::Value;
 
+use super::facts::Store;
 use super::reconcile::{self, Check, Landed};
 use super::Progress;
 use crate::arm::lro::{self, Operation};
 use crate::arm::{api, ArmClient, ArmError, ArmResponse, ErrorBody, Req};
 use crate::catalog::Catalog;
 use crate::plan::agent_pool::PoolSpec;
-pub use crate::plan::pool::{feature_path, plan};
+pub use crate::plan::pool::{feature_path, plan, plan_listed};
 use crate::plan::preflight::{self, Facts, Refusal, Reservation, Verdict};
 use crate::plan::{cluster_path, with_api, Plan, StepKind};
 
@@ -32,8 +33,12 @@ pub struct CreateOptions {
     pub location: Option<String>,
     /// On Ctrl-C, POST the pool's `abort` (only when asked for).
     pub abort_on_interrupt: bool,
-    /// The cluster, when it was read already (for `--recommend`): preflight reuses it.
-    pub cluster: Option<Value>,
+    /// The run's facts: what another step read already (the cluster read for `--recommend`,
+    /// the agentPools list `apply` read) is not read again, and concurrent steps share reads.
+    pub facts: Store,
+    /// The pool's existence comes from the cluster's agentPools list (one list for every pool
+    /// of the run, as `apply` reads it), not from a GET of the pool.
+    pub pools_listed: bool,
 }
 
 /// What happened.
@@ -50,79 +55,108 @@ pub enum CreateOutcome {
     Created { pool: Value, location: Option<String> },
 }
 
-/// Read what preflight needs. With `location` known, every read runs at once; otherwise the
-/// cluster and pool come first, then SKUs and usages for the cluster's location.
-pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, location: Option<&str>) -> Result<Facts, ArmError> {
-    read_facts_with(client, spec, location, None).await
+/// Read what preflight needs, through the run's facts: the cluster, the pool (a GET, or with
+/// `opts.pools_listed` the cluster's agentPools list, one list for every pool of the run), the
+/// SKUs and usages of the cluster's location, the Windows feature and the reservation group.
+///
+/// The SKU and usage URLs need the location. With `--location`, or a location remembered by
+/// an earlier run, every read starts at once (one round trip). When the cluster says another
+/// location, those reads are discarded and made again for the cluster's own location: the
+/// cluster decides. Without either (the first run against a cluster), the cluster comes
+/// first and the SKUs and usages follow (two round trips).
+pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, opts: &CreateOptions) -> Result<Facts, ArmError> {
+    let store = &opts.facts;
+    let guess = opts
+        .location
+        .clone()
+        .or_else(|| store.cached_location(&spec.subscription, &spec.resource_group, &spec.cluster));
+    let p = plan(spec, guess.as_deref());
+    let lists = async {
+        match &guess {
+            Some(g) => Some(sku_and_usage_lists(client, store, spec, g).await),
+            None => None,
+        }
+    };
+    let (cluster, pool, feature, reservation, early) = tokio::join!(
+        store.cluster(client, &spec.subscription, &spec.resource_group, &spec.cluster),
+        read_pool(client, spec, opts),
+        read_feature(client, store, p.step(StepKind::ReadFeature).map(|s| s.url.as_str())),
+        read_reservation(client, spec),
+        lists
+    );
+    let cluster = cluster?;
+    let loc = preflight::location(&cluster)
+        .or_else(|| opts.location.clone())
+        .ok_or_else(|| no_location(p.step(StepKind::ReadCluster).map_or("", |s| s.url.as_str())))?;
+    let (skus, usages) = match early {
+        Some((skus, usages)) if guess.as_deref() == Some(loc.as_str()) => (skus?, usages?),
+        // No guess, or a wrong one: read them for the cluster's own location.
+        _ => {
+            let (s, u) = sku_and_usage_lists(client, store, spec, &loc).await;
+            (s?, u?)
+        }
+    };
+    Ok(Facts {
+        cluster,
+        pool: pool?,
+        skus: Some(skus),
+        usages: Some(usages),
+        windows_feature: feature?,
+        reservation: reservation?,
+    })
 }
 
-/// `read_facts`, reusing the cluster when it was read already.
-pub async fn read_facts_with(
-    client: &ArmClient,
-    spec: &PoolSpec,
-    location: Option<&str>,
-    known: Option<&Value>,
-) -> Result<Facts, ArmError> {
-    let p = plan(spec, location);
-    let url = |kind: StepKind| p.step(kind).map_or("", |s| s.url.as_str());
-    let cluster_f = async {
-        match known {
-            Some(c) => Ok(c.clone()),
-            None => client.get_json::<Value>(url(StepKind::ReadCluster)).await,
-        }
-    };
-    let pool_f = client.get_json_opt::<Value>(url(StepKind::ReadPool));
-    let feature_f = async {
-        if let Some(step) = p.step(StepKind::ReadFeature) {
-            let v: Option<Value> = client.get_json_opt(&step.url).await?;
-            Ok::<_, ArmError>(Some(
-                v.and_then(|v| v.pointer("/properties/state").and_then(Value::as_str).map(str::to_owned))
-                    .unwrap_or_else(|| "NotRegistered".into()),
-            ))
-        } else {
-            Ok(None)
-        }
-    };
-    if location.is_some() {
-        let (cluster, pool, skus, usages, feature, reservation) = tokio::join!(
-            cluster_f,
-            pool_f,
-            client.list(url(StepKind::ReadSkus)),
-            client.list(url(StepKind::ReadUsages)),
-            feature_f,
-            read_reservation(client, spec)
-        );
-        return Ok(Facts {
-            cluster: cluster?,
-            pool: pool?,
-            skus: Some(skus?),
-            usages: Some(usages?),
-            windows_feature: feature?,
-            reservation: reservation?,
-        });
+/// The plan this run follows: with `pools_listed`, the pool's existence comes from the list.
+fn plan_of(spec: &PoolSpec, location: Option<&str>, opts: &CreateOptions) -> Plan {
+    if opts.pools_listed {
+        plan_listed(spec, location)
+    } else {
+        plan(spec, location)
     }
-    let (cluster, pool, feature, reservation) =
-        tokio::join!(cluster_f, pool_f, feature_f, read_reservation(client, spec));
-    let cluster = cluster?;
-    let loc = preflight::location(&cluster).ok_or_else(|| ArmError::InvalidResponse {
+}
+
+/// The resource SKUs and the usages of `location`, read at once (through the run's facts).
+async fn sku_and_usage_lists(
+    client: &ArmClient,
+    store: &Store,
+    spec: &PoolSpec,
+    location: &str,
+) -> (Result<Vec<Value>, ArmError>, Result<Vec<Value>, ArmError>) {
+    let p = plan(spec, Some(location));
+    let url = |kind: StepKind| p.step(kind).map_or("", |s| s.url.as_str());
+    tokio::join!(store.list(client, url(StepKind::ReadSkus)), store.list(client, url(StepKind::ReadUsages)))
+}
+
+/// The pool as it is now: from the agentPools list when the run reads it for every pool
+/// (`pools_listed`), else one GET.
+async fn read_pool(client: &ArmClient, spec: &PoolSpec, opts: &CreateOptions) -> Result<Option<Value>, ArmError> {
+    let store = &opts.facts;
+    if opts.pools_listed {
+        let cluster = (spec.subscription.as_str(), spec.resource_group.as_str(), spec.cluster.as_str());
+        return store.pool_from_list(client, cluster, &spec.name).await;
+    }
+    store.get_opt(client, &with_api(&spec.path(), api::AKS)).await
+}
+
+/// The state of the preview feature a Windows pool needs (`NotRegistered` when absent).
+async fn read_feature(client: &ArmClient, store: &Store, url: Option<&str>) -> Result<Option<String>, ArmError> {
+    let Some(url) = url else { return Ok(None) };
+    let v = store.get_opt(client, url).await?;
+    Ok(Some(
+        v.and_then(|v| v.pointer("/properties/state").and_then(Value::as_str).map(str::to_owned))
+            .unwrap_or_else(|| "NotRegistered".into()),
+    ))
+}
+
+fn no_location(path: &str) -> ArmError {
+    ArmError::InvalidResponse {
         method: "GET".into(),
-        path: url(StepKind::ReadCluster).to_owned(),
+        path: path.to_owned(),
         status: 200,
         message: "the cluster has no location".into(),
         snippet: String::new(),
         request_id: None,
-    })?;
-    let p2 = plan(spec, Some(&loc));
-    let url2 = |kind: StepKind| p2.step(kind).map_or("", |s| s.url.as_str());
-    let (skus, usages) = tokio::join!(client.list(url2(StepKind::ReadSkus)), client.list(url2(StepKind::ReadUsages)));
-    Ok(Facts {
-        cluster,
-        pool: pool?,
-        skus: Some(skus?),
-        usages: Some(usages?),
-        windows_feature: feature?,
-        reservation: reservation?,
-    })
+    }
 }
 
 /// The pool's capacity reservation group and its reservations, when it names one.
@@ -170,7 +204,7 @@ pub async fn create(
     let started_at = Instant::now();
     if opts.dry_run && !client.has_credentials() {
         return Ok(CreateOutcome::DryRun {
-            plan: plan(spec, opts.location.as_deref()),
+            plan: plan_of(spec, opts.location.as_deref(), opts),
             facts_read: false,
             note: Some("no credentials: the plan comes from the flags alone (no preflight reads)".into()),
             location: opts.location.clone(),
@@ -180,14 +214,17 @@ pub async fn create(
         Ok(location) => location,
         Err(outcome) => return Ok(outcome),
     };
-    let p = plan(spec, location.as_deref());
+    let p = plan_of(spec, location.as_deref(), opts);
     let put = match p.step(StepKind::CreatePool) {
         Some(put) if !opts.dry_run => put,
         _ => return Ok(CreateOutcome::DryRun { facts_read: !opts.skip_preflight, plan: p, note: None, location }),
     };
     let req = put_request(put);
     let op = operation(spec, started_at, started_at + opts.timeout);
-    let accepted = put_once(client, spec, &req, &op, progress, started).await?;
+    let accepted = put_once(client, spec, &req, &op, progress, started).await;
+    // Whatever its answer, the PUT may have changed the cluster's pools and the quota.
+    opts.facts.changed(&cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster));
+    let accepted = accepted?;
     started.accepted(&spec.path(), &resume_command(spec));
     if opts.abort_on_interrupt {
         started.abort_with(&format!("{}/abort?api-version={}", spec.path(), api::AKS));
@@ -262,15 +299,14 @@ pub async fn preflight_step(
         return Ok(Ok(opts.location.clone()));
     }
     let deadline = Instant::now() + opts.timeout;
-    // The cluster read for --recommend serves the first round; after a wait, all is read again.
-    let mut known = opts.cluster.as_ref();
+    // What another step read serves the first round; after a wait, all is read again.
     loop {
         progress("preflight: reading cluster, pool, SKUs and quota");
-        let facts = match read_facts_with(client, spec, opts.location.as_deref(), known.take()).await {
+        let facts = match read_facts(client, spec, opts).await {
             Ok(f) => f,
             Err(ArmError::Auth { message, .. }) if opts.dry_run => {
                 return Ok(Err(CreateOutcome::DryRun {
-                    plan: plan(spec, opts.location.as_deref()),
+                    plan: plan_of(spec, opts.location.as_deref(), opts),
                     facts_read: false,
                     note: Some(format!("credentials failed ({message}): the plan comes from the flags alone")),
                     location: opts.location.clone(),
@@ -286,14 +322,15 @@ pub async fn preflight_step(
             Verdict::InProgress(_) | Verdict::Deleting if opts.dry_run => {
                 let note = format!("{}; a real run waits for it first", busy_text(spec, &verdict));
                 return Ok(Err(CreateOutcome::DryRun {
-                    plan: plan(spec, location.as_deref()),
+                    plan: plan_of(spec, location.as_deref(), opts),
                     facts_read: true,
                     note: Some(note),
                     location,
                 }));
             }
             Verdict::InProgress(_) | Verdict::Deleting => {
-                settle_existing(client, spec, opts, &verdict, deadline, progress).await?
+                settle_existing(client, spec, opts, &verdict, deadline, progress).await?;
+                opts.facts.changed(&cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster));
             }
         }
     }

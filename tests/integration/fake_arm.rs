@@ -26,6 +26,11 @@ pub struct Recorded {
     /// Lower-case header names.
     pub headers: HashMap<String, String>,
     pub body: String,
+    /// The round trip it belongs to: one more than the latest round of any request answered
+    /// before it arrived. Requests a client sends at once share a round; a request sent after
+    /// an answer it waited for is in a later one. (Meaningful with a `latency` that exceeds
+    /// the spread of concurrent arrivals.)
+    pub round: usize,
 }
 
 impl Recorded {
@@ -240,6 +245,8 @@ pub struct State {
     /// Pool key → GETs still answered before the pool is gone (a pool being deleted).
     pub vanish_after: HashMap<String, usize>,
     next_op: usize,
+    /// The latest round trip answered (see `Recorded::round`).
+    answered_round: usize,
 }
 
 pub struct FakeArm {
@@ -311,6 +318,7 @@ impl FakeArm {
             pending_power: None,
             vanish_after: HashMap::new(),
             next_op: 0,
+            answered_round: 0,
         }));
         let st = state.clone();
         let b = base.clone();
@@ -496,7 +504,7 @@ fn read_request(conn: &mut TcpStream) -> Option<Recorded> {
         }
         body.extend_from_slice(&tmp[..n]);
     }
-    Some(Recorded { method, target, headers, body: String::from_utf8_lossy(&body).into_owned() })
+    Some(Recorded { method, target, headers, body: String::from_utf8_lossy(&body).into_owned(), round: 0 })
 }
 
 fn reason(status: u16) -> &'static str {
@@ -545,13 +553,21 @@ fn not_found(what: &str) -> (u16, Vec<(String, String)>, String) {
 }
 
 fn handle(mut conn: TcpStream, st: &Arc<Mutex<State>>, base: &str) {
-    let Some(req) = read_request(&mut conn) else { return };
-    let latency = st.lock().map(|s| s.latency).unwrap_or_default();
+    let Some(mut req) = read_request(&mut conn) else { return };
+    let latency = match st.lock() {
+        Ok(s) => {
+            req.round = s.answered_round + 1;
+            s.latency
+        }
+        Err(_) => Duration::ZERO,
+    };
     if !latency.is_zero() {
         thread::sleep(latency);
     }
     let (index, fault) = {
         let mut s = st.lock().expect("state");
+        // Answered from here on (after the latency): later arrivals are a later round.
+        s.answered_round = s.answered_round.max(req.round);
         s.log.push(req.clone());
         let idx = s
             .faults

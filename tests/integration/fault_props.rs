@@ -65,7 +65,9 @@ fn wait_options(timeout: Duration) -> CreateOptions {
         timeout,
         location: None,
         abort_on_interrupt: false,
-        cluster: None,
+        // A store of its own, remembering no location: every case reads as a first run.
+        facts: aksgpu::provision::facts::Store::default(),
+        pools_listed: false,
     }
 }
 

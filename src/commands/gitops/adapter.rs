@@ -25,6 +25,7 @@ use crate::plan::gitops::{Desired, Live};
 use crate::plan::operator::MigStrategy;
 use crate::plan::Plan;
 use crate::provision::cluster_ops::{self, Outcome as OpsOutcome};
+use crate::provision::facts::Store;
 use crate::provision::features::{self, Outcome as FeatureOutcome};
 use crate::provision::kaito::{self, Outcome as KaitoOutcome};
 use crate::provision::operator::{self, InstallRequest};
@@ -35,14 +36,15 @@ use crate::units;
 
 type Report<'a> = &'a (dyn Fn(&str) + Sync);
 
-/// The cluster's location and Kubernetes version for `recommend:` pools, read once; nothing
-/// without credentials (an offline dry run ranks without a region, as before).
-pub fn cluster_place(client: &ArmClient, sub: &str, c: &ClusterRef) -> Result<ClusterFacts, Error> {
+/// The cluster's location and Kubernetes version for `recommend:` pools, read once (into the
+/// run's facts: the live state reuses it); nothing without credentials (an offline dry run
+/// ranks without a region, as before).
+pub fn cluster_place(client: &ArmClient, facts: &Store, sub: &str, c: &ClusterRef) -> Result<ClusterFacts, Error> {
     if !client.has_credentials() {
         return Ok(ClusterFacts::default());
     }
-    let url = crate::plan::with_api(&crate::plan::cluster_path(sub, &c.resource_group, &c.name), crate::arm::api::AKS);
-    let v = azure::run_interruptible(&Progress::default(), async { Ok(client.get_json::<Value>(&url).await?) })?;
+    let read = facts.cluster(client, sub, &c.resource_group, &c.name);
+    let v = azure::run_interruptible(&Progress::default(), async { Ok(read.await?) })?;
     ClusterFacts::from_cluster(v)
 }
 
@@ -137,8 +139,9 @@ fn install_request(d: &Desired, o: &OperatorConfig) -> InstallRequest {
     }
 }
 
-/// Read the cluster, its pools and the features' states, concurrently.
-pub async fn read_live(client: &ArmClient, d: &Desired) -> Result<Live, Error> {
+/// Read the cluster, its pools and the features' states, concurrently (the cluster and the
+/// pools through the run's facts, which the pools' preflight then shares).
+pub async fn read_live(client: &ArmClient, facts: &Store, d: &Desired) -> Result<Live, Error> {
     let req = install_request(d, &OperatorConfig::default());
     let names: Vec<&str> = d.features.iter().map(String::as_str).collect();
     let provider = async {
@@ -149,7 +152,7 @@ pub async fn read_live(client: &ArmClient, d: &Desired) -> Result<Live, Error> {
         }
     };
     let (cp, f, provider) = tokio::join!(
-        operator::read(client, &req),
+        operator::read(client, facts, &req),
         features::states(client, &d.subscription, features::NAMESPACE, &names),
         provider
     );
@@ -244,7 +247,7 @@ pub async fn read_export(
         implicit: Default::default(),
         new_only: Default::default(),
     };
-    let live = read_live(client, &d).await?;
+    let live = read_live(client, &Store::with_cache_dir(), &d).await?;
     let states = features::GPU_FEATURES.iter().map(|f| f.0).zip(live.features).collect();
     Ok((live.cluster, live.pools, states))
 }
@@ -264,10 +267,11 @@ pub async fn register(
 }
 
 /// `create-pool` for one spec: preflight, then the If-None-Match PUT and the wait, or with
-/// `dry_run` the preflight reads and checks and the plan.
+/// `dry_run` the preflight reads and checks and the plan. The pool's existence comes from the
+/// agentPools list in the run's facts (one list for every pool of the file).
 #[allow(clippy::too_many_arguments)]
 pub async fn create_pool(
-    client: &ArmClient,
+    (client, facts): (&ArmClient, &Store),
     catalog: &Catalog,
     spec: &PoolSpec,
     location: Option<String>,
@@ -285,7 +289,8 @@ pub async fn create_pool(
         timeout,
         location,
         abort_on_interrupt: false,
-        cluster: None,
+        facts: facts.clone(),
+        pools_listed: true,
     };
     if fallbacks.is_empty() || dry_run {
         return Ok(pool::create(client, catalog, spec, &opts, report, progress).await?);
@@ -343,7 +348,7 @@ pub fn scale_plan(spec: &PoolSpec, current: &Value, how: Scale) -> Result<Plan, 
 /// `install-operator` for every GPU pool of the cluster.
 #[allow(clippy::too_many_arguments)]
 pub async fn install_operator(
-    client: &ArmClient,
+    (client, facts): (&ArmClient, &Store),
     cred: &Cred,
     catalog: &Catalog,
     d: &Desired,
@@ -353,7 +358,7 @@ pub async fn install_operator(
     progress: &Progress,
 ) -> Result<operator::Report, Error> {
     let req = install_request(d, o);
-    gpu_stack::install(client, cred, catalog, &req, timeout, report, progress).await
+    gpu_stack::install(client, facts, cred, catalog, &req, timeout, report, progress).await
 }
 
 /// `kaito enable`.
@@ -372,9 +377,9 @@ pub fn feature_plan(d: &Desired, name: &str) -> Plan {
     crate::plan::features::register(&d.subscription, features::NAMESPACE, name)
 }
 
-/// The steps `create-pool` sends for a spec.
+/// The steps `apply` sends for a spec (the pool's existence from the agentPools list).
 pub fn pool_plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
-    pool::plan(spec, location)
+    pool::plan_listed(spec, location)
 }
 
 /// The operator install's steps, from the live pools plus the pools the file creates.

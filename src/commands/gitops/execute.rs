@@ -86,6 +86,11 @@ pub(super) async fn execute(
                 out
             }
         };
+        if !changing.is_empty() {
+            // What this stage changed is read again by the next (the operator sees new pools).
+            let d = &l.desired;
+            l.facts.changed(&crate::plan::cluster_path(&d.subscription, &d.resource_group, &d.cluster));
+        }
         for (c, r) in stage.iter().zip(results) {
             match r {
                 Ok(row) => rows.push(row),
@@ -145,7 +150,7 @@ async fn pool(run: &Run<'_>, live: &Live, c: &Change, progress: &Progress) -> Re
             let location = crate::plan::preflight::location(&live.cluster);
             let fallbacks = l.desired.fallbacks.get(&spec.name).map_or(&[][..], Vec::as_slice);
             let out = adapter::create_pool(
-                &l.client,
+                (&l.client, &l.facts),
                 &l.catalog,
                 spec,
                 location,
@@ -180,8 +185,17 @@ async fn cluster_level(run: &Run<'_>, c: &Change, progress: &Progress) -> Result
         let (Some(o), Some(cred)) = (&l.desired.operator, &l.cred) else {
             return Ok(Row::of(c, "not run", "no credentials for runCommand"));
         };
-        let r =
-            adapter::install_operator(&l.client, cred, &l.catalog, &l.desired, o, run.left(), report, progress).await?;
+        let r = adapter::install_operator(
+            (&l.client, &l.facts),
+            cred,
+            &l.catalog,
+            &l.desired,
+            o,
+            run.left(),
+            report,
+            progress,
+        )
+        .await?;
         return Ok(Row::of(c, "done", format!("installed; {} GPU node(s) report allocatable GPUs", r.gpu_nodes.len())));
     }
     Ok(match adapter::enable_kaito(&l.client, &l.desired, run.left(), report, progress).await? {

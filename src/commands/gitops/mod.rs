@@ -23,6 +23,7 @@ use crate::error::Error;
 use crate::plan::gitops::config::{self, PoolConfig, RecommendConfig, Source};
 use crate::plan::gitops::{diff as gdiff, export as gexport, Action, Change, ConfigError, Desired, Live};
 use crate::plan::Plan;
+use crate::provision::facts::Store;
 use crate::provision::Progress;
 
 impl From<ConfigError> for Error {
@@ -36,6 +37,8 @@ struct Loaded {
     catalog: Catalog,
     desired: Desired,
     client: ArmClient,
+    /// The run's facts: the live state and every pool's preflight share one read of each.
+    facts: Store,
     cred: Option<Cred>,
     base: String,
     printer: crate::output::Printer,
@@ -113,8 +116,9 @@ fn load(
         true => Some(connect(&arm, offline_ok, &ctx.printer)?),
         false => None,
     };
+    let facts = Store::with_cache_dir();
     let place = match &early {
-        Some((client, sub, _)) => match adapter::cluster_place(client, sub, &cfg.cluster) {
+        Some((client, sub, _)) => match adapter::cluster_place(client, &facts, sub, &cfg.cluster) {
             Err(Error::Arm(e)) if offline_ok && matches!(*e, crate::arm::ArmError::Auth { .. }) => {
                 ctx.printer.note(&format!("note: {e}; recommend: ranks without the cluster's location"));
                 ClusterFacts::default()
@@ -146,6 +150,7 @@ fn load(
         catalog,
         desired,
         client,
+        facts,
         cred,
         base: azure::base_url(&arm),
         printer: ctx.printer,
@@ -251,7 +256,7 @@ fn connect(
 fn read_and_diff(l: &Loaded, check_release: bool) -> Result<(Live, Vec<Change>), Error> {
     let deadline = Instant::now() + l.timeout;
     let live = azure::run_interruptible(&Progress::default(), async {
-        let mut live = adapter::read_live(&l.client, &l.desired).await?;
+        let mut live = adapter::read_live(&l.client, &l.facts, &l.desired).await?;
         if let Some(o) = &l.desired.operator {
             let (cred, d) = (l.cred.as_ref(), &l.desired);
             live.operator_note = adapter::operator_note(&l.catalog, d, o, &live);
@@ -433,34 +438,48 @@ fn dry_run_plan(l: &Loaded) -> Result<DryRunPlan, Error> {
         Err(e) => return Err(e),
     };
     let d = &l.desired;
-    let mut plan = Plan::default();
     let location = crate::plan::preflight::location(&live.cluster);
+    // In the order apply runs them: features, pools, operator, KAITO.
+    let mut stages: [Plan; 4] = Default::default();
     for c in changes
         .iter()
         .filter(|c| matches!(c.action, Action::Create | Action::Scale | Action::NotChecked | Action::Wait))
     {
+        let stage = ["feature", "pool", "operator"].iter().position(|k| *k == c.kind).unwrap_or(3);
+        let out = &mut stages[stage].steps;
         match c.kind {
-            "feature" => plan.steps.extend(adapter::feature_plan(d, &c.name).steps),
+            "feature" => out.extend(adapter::feature_plan(d, &c.name).steps),
             "pool" => {
                 let Some(spec) = d.pools.iter().find(|s| s.name == c.name) else { continue };
                 match c.scale {
                     Some(how) => {
                         let current = live.pools.iter().find(|p| p["name"].as_str() == Some(spec.name.as_str()));
                         let current = current.cloned().unwrap_or_else(crate::plan::cluster_ops::pool_as_read);
-                        plan.steps.extend(adapter::scale_plan(spec, &current, how)?.steps)
+                        out.extend(adapter::scale_plan(spec, &current, how)?.steps)
                     }
-                    None => plan.steps.extend(create_steps(l, spec, location.clone())?.steps),
+                    None => out.extend(create_steps(l, spec, location.clone())?.steps),
                 }
             }
             "operator" => {
                 if let Some(o) = &d.operator {
-                    plan.steps.extend(adapter::operator_plan(&l.catalog, d, o, &live.cluster, &live.pools)?.steps);
+                    out.extend(adapter::operator_plan(&l.catalog, d, o, &live.cluster, &live.pools)?.steps);
                 }
             }
-            _ => plan.steps.extend(adapter::kaito_plan(d, &live.cluster).steps),
+            _ => out.extend(adapter::kaito_plan(d, &live.cluster).steps),
         }
     }
-    Ok((plan, Some(changes), location))
+    Ok((staged(stages), Some(changes), location))
+}
+
+/// One plan from the stages' steps: within a stage, each read once (the stage's operations
+/// share the run's facts); a later stage reads again what an earlier one changed.
+fn staged(stages: [Plan; 4]) -> Plan {
+    let mut plan = Plan::default();
+    for mut stage in stages {
+        stage.dedup_reads();
+        plan.steps.extend(stage.steps);
+    }
+    plan
 }
 
 /// The file's pools, as the cost module prices them.
@@ -478,27 +497,38 @@ fn pricing(l: &Loaded, live: Option<&Live>) -> PlanPricing {
 /// Without credentials: every resource as if created, placeholders for what would be read.
 fn offline_plan(l: &Loaded) -> Result<Plan, Error> {
     let d = &l.desired;
-    let mut plan = Plan::default();
+    let mut stages: [Plan; 4] = Default::default();
     for f in &d.features {
-        plan.steps.extend(adapter::feature_plan(d, f).steps);
+        stages[0].steps.extend(adapter::feature_plan(d, f).steps);
     }
     for spec in &d.pools {
-        plan.steps.extend(adapter::pool_plan(spec, None).steps);
+        stages[1].steps.extend(adapter::pool_plan(spec, None).steps);
     }
     if let Some(o) = &d.operator {
-        plan.steps.extend(adapter::operator_plan(&l.catalog, d, o, &json!({}), &[])?.steps);
+        stages[2].steps.extend(adapter::operator_plan(&l.catalog, d, o, &json!({}), &[])?.steps);
     }
     if d.kaito == Some(true) {
-        plan.steps.extend(adapter::kaito_plan(d, &json!({})).steps);
+        stages[3].steps.extend(adapter::kaito_plan(d, &json!({})).steps);
     }
-    Ok(plan)
+    Ok(staged(stages))
 }
 
 /// `create-pool --dry-run` for one pool: the preflight reads run and must pass.
 fn create_steps(l: &Loaded, spec: &crate::plan::PoolSpec, location: Option<String>) -> Result<Plan, Error> {
     let progress = Progress::default();
     let out = azure::run_interruptible(&progress, async {
-        adapter::create_pool(&l.client, &l.catalog, spec, location, true, l.timeout, &[], &|_| {}, &progress).await
+        adapter::create_pool(
+            (&l.client, &l.facts),
+            &l.catalog,
+            spec,
+            location,
+            true,
+            l.timeout,
+            &[],
+            &|_| {},
+            &progress,
+        )
+        .await
     })?;
     Ok(match out {
         crate::provision::pool::CreateOutcome::DryRun { plan, .. } => plan,

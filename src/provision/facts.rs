@@ -1,0 +1,171 @@
+//! The run's facts: every read-only fact a run needs (the cluster, its agentPools list, the
+//! resource SKUs and the usages of a location, a pool, a feature) is read once and shared by
+//! every step that needs it, including steps running at the same time: the first step to ask
+//! sends the GET, the others wait for its answer instead of sending their own.
+//!
+//! Facts are memoised by URL (ARM paths are case-insensitive, so the key is the URL in lower
+//! case) in async once-cells. A failed read is not remembered: the next step to ask reads
+//! again. A write this run sends to a cluster makes what it changes stale, so
+//! [`Store::changed`] forgets the cluster, its pools and the usages (quota), and the next step
+//! reads them again. Polls and read-backs after a lost answer never go through the store: they
+//! must see the present.
+//!
+//! The store also remembers each cluster's location in the cache directory (see
+//! [`locations`]): a location never changes (Azure cannot move a managed cluster), so a later
+//! run can read the SKUs and usages of that location at the same time as the cluster.
+
+pub mod locations;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+use tokio::sync::OnceCell;
+
+use crate::arm::{ArmClient, ArmError};
+use crate::domain::api;
+use crate::plan::{cluster_path, with_api};
+
+/// How a fact is read.
+#[derive(Debug, Clone, Copy)]
+enum Read {
+    /// A GET whose non-2xx answer is an error.
+    Get,
+    /// A GET whose 404 means "absent" (remembered as `null`).
+    GetOpt,
+    /// Every page of a list (remembered as an array).
+    List,
+}
+
+type Cell = Arc<OnceCell<Value>>;
+
+/// The facts of one run; cheap to clone (clones share the memo).
+#[derive(Debug, Clone, Default)]
+pub struct Store {
+    memo: Arc<Mutex<HashMap<String, Cell>>>,
+    locations: locations::Cache,
+}
+
+impl Store {
+    /// An empty store that remembers cluster locations in `locations`.
+    pub fn new(locations: locations::Cache) -> Self {
+        Store { memo: Arc::default(), locations }
+    }
+
+    /// An empty store with the location cache in the user's cache directory.
+    pub fn with_cache_dir() -> Self {
+        Self::new(locations::Cache::in_cache_dir())
+    }
+
+    fn cell(&self, url: &str) -> Cell {
+        let key = url.to_ascii_lowercase();
+        match self.memo.lock() {
+            Ok(mut m) => m.entry(key).or_default().clone(),
+            // A poisoned memo only loses sharing, never correctness.
+            Err(_) => Cell::default(),
+        }
+    }
+
+    async fn read(&self, client: &ArmClient, url: &str, how: Read) -> Result<Value, ArmError> {
+        let cell = self.cell(url);
+        let v = cell
+            .get_or_try_init(|| async {
+                match how {
+                    Read::Get => client.get_json::<Value>(url).await,
+                    Read::GetOpt => Ok(client.get_json_opt::<Value>(url).await?.unwrap_or(Value::Null)),
+                    Read::List => Ok(Value::Array(client.list(url).await?)),
+                }
+            })
+            .await?;
+        Ok(v.clone())
+    }
+
+    /// GET `url` once per run; any non-2xx answer is an error (and is not remembered).
+    pub async fn get(&self, client: &ArmClient, url: &str) -> Result<Value, ArmError> {
+        self.read(client, url, Read::Get).await
+    }
+
+    /// GET `url` once per run; 404 is `None`.
+    pub async fn get_opt(&self, client: &ArmClient, url: &str) -> Result<Option<Value>, ArmError> {
+        Ok(Some(self.read(client, url, Read::GetOpt).await?).filter(|v| !v.is_null()))
+    }
+
+    /// Every page of the list at `url`, read once per run.
+    pub async fn list(&self, client: &ArmClient, url: &str) -> Result<Vec<Value>, ArmError> {
+        match self.read(client, url, Read::List).await? {
+            Value::Array(items) => Ok(items),
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    /// The managed cluster, read once per run; its location is remembered for later runs.
+    pub async fn cluster(&self, client: &ArmClient, sub: &str, rg: &str, cluster: &str) -> Result<Value, ArmError> {
+        let v = self.get(client, &with_api(&cluster_path(sub, rg, cluster), api::AKS)).await?;
+        if let Some(loc) = crate::plan::preflight::location(&v) {
+            self.locations.remember(&locations::Key::new(sub, rg, cluster), &loc);
+        }
+        Ok(v)
+    }
+
+    /// The cluster's agent pools (every page), read once per run.
+    pub async fn pools(&self, client: &ArmClient, sub: &str, rg: &str, cluster: &str) -> Result<Vec<Value>, ArmError> {
+        self.list(client, &with_api(&format!("{}/agentPools", cluster_path(sub, rg, cluster)), api::AKS)).await
+    }
+
+    /// The pool named `pool`, from the cluster's agentPools list (one list for every pool of
+    /// the run, instead of one GET per pool). Names compare as ARM compares them, ignoring case.
+    pub async fn pool_from_list(
+        &self,
+        client: &ArmClient,
+        (sub, rg, cluster): (&str, &str, &str),
+        pool: &str,
+    ) -> Result<Option<Value>, ArmError> {
+        let pools = self.pools(client, sub, rg, cluster).await?;
+        Ok(pools.into_iter().find(|p| p["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(pool))))
+    }
+
+    /// The location remembered for this cluster by an earlier run, if any.
+    pub fn cached_location(&self, sub: &str, rg: &str, cluster: &str) -> Option<String> {
+        self.locations.get(&locations::Key::new(sub, rg, cluster))
+    }
+
+    /// A write was sent to the cluster at `cluster_path` (or one of its pools): forget the
+    /// cluster, everything under it and the usages, so the next step reads them as they are
+    /// now. The SKU lists stay: a write to a cluster does not change what a region offers.
+    pub fn changed(&self, cluster_path: &str) {
+        let prefix = cluster_path.to_ascii_lowercase();
+        if let Ok(mut m) = self.memo.lock() {
+            m.retain(|k, _| !(k.starts_with(&prefix) || k.contains("/usages?")));
+        }
+    }
+
+    /// How many facts are held (read or being read).
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.memo.lock().map_or(0, |m| m.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_ignore_case_and_writes_forget_the_cluster_and_quota() {
+        let s = Store::default();
+        let c = with_api(&cluster_path("s", "RG", "c1"), api::AKS);
+        assert!(Arc::ptr_eq(&s.cell(&c), &s.cell(&c.to_ascii_uppercase())), "one fact per URL, whatever its case");
+        let pools = format!("{}/agentPools?api-version=x", cluster_path("s", "rg", "c1"));
+        let other = format!("{}?api-version=x", cluster_path("s", "rg", "c2"));
+        let skus = crate::plan::skus_url("s", "eastus");
+        let usages = "/subscriptions/s/providers/Microsoft.Compute/locations/eastus/usages?api-version=x";
+        for u in [&pools, &other, &skus, &usages.to_owned()] {
+            s.cell(u);
+        }
+        assert_eq!(s.len(), 5);
+        s.changed(&cluster_path("s", "rg", "C1"));
+        let left: Vec<String> = s.memo.lock().expect("memo").keys().cloned().collect();
+        assert_eq!(left.len(), 2, "{left:?}");
+        assert!(left.contains(&other.to_ascii_lowercase()) && left.contains(&skus.to_ascii_lowercase()), "{left:?}");
+    }
+}
