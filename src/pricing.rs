@@ -387,8 +387,9 @@ fn row(r: &[u8]) -> (usize, RegionPrice) {
 }
 
 impl PackedCache {
-    /// Check the header, the place of every byte and every price, in one pass; `Err` says
-    /// what is wrong. A price must be above 0, finite and, in USD, at most `MAX_HOURLY_USD`.
+    /// Check the header, the place of every byte, the order of sizes and regions, and every
+    /// price, in one pass; `Err` says what is wrong. A price must be above 0, finite and, in
+    /// USD, at most `MAX_HOURLY_USD`.
     fn parse(bytes: Vec<u8>) -> Result<Self, String> {
         let mut c = Cursor(&bytes);
         if c.take(MAGIC.len()).ok() != Some(MAGIC.as_slice()) {
@@ -405,10 +406,21 @@ impl PackedCache {
         let regions = (0..count).map(|_| c.text().map(Shared::from)).collect::<Result<Vec<_>, _>>()?;
         let records = bytes.len() - c.0.len();
         let usd = currency.eq_ignore_ascii_case("USD");
+        let mut previous: Option<&str> = None;
         while let Some((name, rows)) = c.record()? {
+            // `pack` writes sizes, and each size's regions, in ascending order, once each.
+            if previous.is_some_and(|p| p >= name) {
+                return Err(format!("{name} is out of order or repeated"));
+            }
+            previous = Some(name);
+            let mut last_idx = None;
             for r in rows.chunks_exact(ROW) {
                 let (idx, p) = row(r);
                 let region = regions.get(idx).ok_or_else(|| format!("a region of {name} is out of bounds"))?;
+                if last_idx.is_some_and(|l| l >= idx) {
+                    return Err(format!("{region} of {name} is out of order or repeated"));
+                }
+                last_idx = Some(idx);
                 let bad = [p.linux, p.linux_spot, p.windows, p.windows_spot]
                     .into_iter()
                     .flatten()
@@ -515,8 +527,8 @@ fn merge(catalog: &mut Catalog, cache: &PackedCache, origin: &std::sync::Arc<str
 }
 
 /// `rows` over `bundled`: a row replaces the bundled price of its region. Rows in strictly
-/// ascending region order (as `pack` writes them) are merged in one pass; any other order
-/// (a hand-made file) is inserted one by one, the last row for a region winning.
+/// ascending region order (as `pack` writes them and `read_cache` requires) are merged in one
+/// pass; any other order is inserted one by one, the last row for a region winning.
 fn over(mut bundled: BTreeMap<Shared, RegionPrice>, rows: Vec<(Shared, RegionPrice)>) -> BTreeMap<Shared, RegionPrice> {
     if !rows.windows(2).all(|w| w[0].0 < w[1].0) {
         bundled.extend(rows);
@@ -739,6 +751,18 @@ mod tests {
         let at = other.len() - ROW;
         other[at] = 9;
         assert!(PackedCache::parse(other).expect_err("index").contains("out of bounds"));
+        // A size or a region twice (a crafted file) is refused, not merged twice.
+        let mut twice = pack(&one_price(1, 1.0)).expect("pack");
+        let record = twice.split_off(twice.len() - (2 + "Standard_NC24ads_A100_v4".len() + 2 + ROW));
+        twice.extend_from_slice(&record);
+        twice.extend_from_slice(&record);
+        assert!(PackedCache::parse(twice).expect_err("size twice").contains("out of order or repeated"));
+        let mut two_rows = pack(&one_price(1, 1.0)).expect("pack");
+        let row_bytes = two_rows[two_rows.len() - ROW..].to_vec();
+        let count_at = two_rows.len() - ROW - 2;
+        two_rows[count_at] = 2;
+        two_rows.extend_from_slice(&row_bytes);
+        assert!(PackedCache::parse(two_rows).expect_err("region twice").contains("out of order or repeated"));
     }
 
     #[test]
