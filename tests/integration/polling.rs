@@ -38,7 +38,8 @@ fn create_running_for(running: usize) -> (usize, Vec<Duration>) {
         timeout: Duration::from_secs(2 * 3600),
         location: None,
         abort_on_interrupt: false,
-        cluster: None,
+        facts: aksgpu::provision::facts::Store::default(),
+        pools_listed: false,
     };
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
     rt.block_on(create(&c, &catalog, &spec, &opts, &|_| {}, &Progress::default())).expect("created");
