@@ -14,6 +14,7 @@ use crate::commands::completions as complete;
 
 use crate::catalog::KubeVersion;
 use crate::domain::{DriverMode, EvictionPolicy, GpuDriver, MigStrategy, Os, OsDiskType, Precision, RankBy, Workload};
+use crate::ops::recommend::{Need, RecommendRequest};
 use crate::plan::agent_pool::PoolRequest;
 use crate::units;
 
@@ -702,23 +703,72 @@ impl CreatePoolArgs {
 
     /// What `--recommend` asks `recommend`: the workload flags, and the pool's own OS, spot,
     /// MIG, Kubernetes version, driver and `--location`.
-    pub fn recommend_args(&self) -> RecommendArgs {
+    pub fn recommend_request(&self) -> RecommendRequest {
         let p = &self.pool;
-        RecommendArgs {
+        RecommendRequest {
             region: self.location.clone(),
             k8s_version: p.kubernetes_version,
             overrides: self.overrides.clone(),
-            ..RecommendArgs::for_pool(self.need.clone(), p.os, p.is_spot(), p.mig_profile.is_some(), p.gpu_driver)
+            ..RecommendRequest::for_pool(self.need.need(), p.os, p.is_spot(), p.mig_profile.is_some(), p.gpu_driver)
         }
     }
 }
 
 impl RecommendArgs {
-    /// The question a pool's `recommend` asks (`create-pool --recommend`, a GpuConfig pool's
-    /// `recommend:`): the workload, priced and filtered for the pool's OS, spot, MIG and driver,
-    /// top 3.
-    pub fn for_pool(need: WorkloadArgs, os: Option<Os>, spot: bool, mig: bool, gpu_driver: Option<GpuDriver>) -> Self {
-        RecommendArgs { need, os, spot, mig, gpu_driver, top: 3, ..RecommendArgs::default() }
+    /// The flags as the typed request `ops::recommend` takes.
+    pub fn request(&self) -> RecommendRequest {
+        RecommendRequest {
+            need: self.need.need(),
+            hf_token: self.hf_token.clone(),
+            vm_size: self.vm_size.clone(),
+            gpu_memory: self.gpu_memory,
+            gpu_memory_max: self.gpu_memory_max,
+            total_gpu_memory: self.total_gpu_memory,
+            total_gpu_memory_min: self.total_gpu_memory_min,
+            total_gpu_memory_max: self.total_gpu_memory_max,
+            gpus: self.gpus,
+            gpus_min: self.gpus_min,
+            gpus_max: self.gpus_max,
+            os: self.os,
+            k8s_version: self.k8s_version,
+            region: self.region.clone(),
+            include_unpriced: self.include_unpriced,
+            spot: self.spot,
+            mig: self.mig,
+            include_retired: self.include_retired,
+            include_unsupported: self.include_unsupported,
+            gpu_driver: self.gpu_driver,
+            currency: self.currency.clone(),
+            overrides: self.overrides.clone(),
+            top: self.top,
+        }
+    }
+}
+
+impl WorkloadArgs {
+    /// The workload flags as the typed `Need` of a request.
+    pub fn need(&self) -> Need {
+        Need {
+            workload: self.workload,
+            model: self.model.clone(),
+            model_params: self.model_params,
+            precision: self.precision,
+            gpu_memory_min: self.gpu_memory_min,
+            gpu_model: self.gpu_model.clone(),
+            max_price_per_hour: self.max_price_per_hour,
+            max_price_per_month: self.max_price_per_month,
+            context: self.context,
+            concurrency: self.concurrency,
+            input_tokens: self.input_tokens,
+            output_tokens: self.output_tokens,
+            min_tokens_per_second: self.min_tokens_per_second,
+            min_tokens_per_second_per_user: self.min_tokens_per_second_per_user,
+            max_ttft: self.max_ttft,
+            kv_cache_precision: self.kv_cache_precision,
+            tensor_parallel: self.tensor_parallel,
+            pipeline_parallel: self.pipeline_parallel,
+            rank_by: self.rank_by,
+        }
     }
 }
 
@@ -1642,5 +1692,64 @@ mod tests {
         assert!(err.to_string().contains("--gpu-memory"), "{err}");
         let err = Cli::try_parse_from(["aksgpu", "recommend", "--workload", "mining"]).expect_err("rejects");
         assert!(err.to_string().contains("--workload"), "{err}");
+    }
+
+    /// `create-pool --recommend` flags and a GpuConfig pool's `recommend:` with the same
+    /// settings map into one and the same typed request.
+    #[test]
+    fn flags_and_a_gpuconfig_pool_make_the_same_recommend_request() {
+        use crate::plan::gitops::config::{PoolConfig, RecommendConfig};
+        let cli = Cli::try_parse_from([
+            "aksgpu",
+            "create-pool",
+            "-g",
+            "rg",
+            "--cluster",
+            "c",
+            "--name",
+            "gpu1",
+            "--recommend",
+            "--workload",
+            "inference",
+            "--model",
+            "llama-3.1-8b",
+            "--gpu-memory-min",
+            "40GiB",
+            "--max-price-per-hour",
+            "9",
+            "--concurrency",
+            "8",
+            "--spot",
+            "--os",
+            "linux",
+            "--gpu-driver",
+            "none",
+            "--kubernetes-version",
+            "1.31",
+        ])
+        .expect("parses");
+        let Command::CreatePool(c) = cli.command else { panic!("create-pool") };
+        let from_flags = c.recommend_request();
+        let pool = PoolConfig {
+            name: "gpu1".into(),
+            os: Some("linux".into()),
+            spot: true,
+            gpu_driver: Some("none".into()),
+            kubernetes_version: Some("1.31".into()),
+            ..PoolConfig::default()
+        };
+        let rec = RecommendConfig {
+            workload: Some("inference".into()),
+            model: Some("llama-3.1-8b".into()),
+            gpu_memory_min: Some("40GiB".into()),
+            max_price_per_hour: Some(9.0),
+            concurrency: Some(8),
+            ..RecommendConfig::default()
+        };
+        let facts = crate::ops::pool::ClusterFacts::default();
+        let from_file = crate::ops::gitops::recommend_request(&facts, (&pool, &rec), &[]).expect("maps");
+        assert_eq!(from_file, from_flags);
+        assert_eq!(from_flags.need.workload, Some(Workload::Inference), "{from_flags:?}");
+        assert!(from_flags.spot && from_flags.top == 3, "{from_flags:?}");
     }
 }

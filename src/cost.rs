@@ -589,3 +589,81 @@ mod tests {
         assert!(r.advice.iter().any(|a| a.contains("time slicing")));
     }
 }
+/// The cost of a plan's pools: notes said first, then each pool at its minimum and maximum.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanPricing {
+    pub notes: Vec<String>,
+    pub pools: Vec<PlanCost>,
+    pub hours_per_month: f64,
+    pub total_monthly_at_min: Option<f64>,
+    pub total_monthly_at_max: Option<f64>,
+}
+
+impl PlanPricing {
+    /// Price `pools` in `region` (unknown offline without one), against the clock.
+    pub fn new(catalog: &Catalog, pools: &[PoolPricing<'_>], region: Option<&str>) -> PlanPricing {
+        Self::at(catalog, pools, region, std::time::SystemTime::now())
+    }
+
+    /// `new` at a given time (tests).
+    pub fn at(catalog: &Catalog, pools: &[PoolPricing<'_>], region: Option<&str>, now: std::time::SystemTime) -> Self {
+        let costs: Vec<PlanCost> = pools.iter().map(|p| plan_cost(catalog, p, region)).collect();
+        let notes = plan_notes(catalog, &costs, now);
+        PlanPricing {
+            total_monthly_at_min: sum_cents(costs.iter().map(|c| c.monthly_at_min)),
+            total_monthly_at_max: sum_cents(costs.iter().map(|c| c.monthly_at_max)),
+            hours_per_month: crate::recommend::HOURS_PER_MONTH,
+            notes,
+            pools: costs,
+        }
+    }
+
+    /// The cost of pools a dry run could not read (no credentials): unknown, and `why`.
+    pub fn unread(catalog: &Catalog, pools: &[(&str, (u32, u32))], why: &str) -> PlanPricing {
+        let currency = &catalog.prices.currency;
+        let costs: Vec<PlanCost> =
+            pools.iter().map(|(pool, counts)| PlanCost::unread(pool, *counts, currency, why)).collect();
+        PlanPricing {
+            notes: Vec::new(),
+            total_monthly_at_min: None,
+            total_monthly_at_max: None,
+            hours_per_month: crate::recommend::HOURS_PER_MONTH,
+            pools: costs,
+        }
+    }
+
+    /// Say `why` the region is unknown, for a command whose own flags cannot give it (the
+    /// default reason names `--location`).
+    pub fn region_unknown_because(mut self, why: &str) -> PlanPricing {
+        for c in self.pools.iter_mut().filter(|c| c.region.is_none() && c.unknown.is_some()) {
+            c.unknown = Some(why.to_owned());
+        }
+        self
+    }
+
+    /// One line per pool, for output that is a document on stdout (the cost goes to stderr).
+    pub fn lines(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.notes.clone();
+        for c in &self.pools {
+            let m = |v: Option<f64>| units::money_in(v, &c.currency);
+            out.push(match &c.unknown {
+                Some(why) => format!("cost of {}: {} × {}: price unknown: {why}", c.pool, c.max_nodes, c.vm_size),
+                None => format!(
+                    "cost of {}: {}/h, {}/month at {} node(s); {}/h, {}/month at {} ({} {} in {}, {})",
+                    c.pool,
+                    m(c.hourly_at_min),
+                    m(c.monthly_at_min),
+                    c.min_nodes,
+                    m(c.hourly_at_max),
+                    m(c.monthly_at_max),
+                    c.max_nodes,
+                    c.vm_size,
+                    c.price_kind,
+                    c.region.as_deref().unwrap_or("?"),
+                    c.price_date.as_deref().map_or_else(|| "undated price".to_owned(), |d| format!("price of {d}"))
+                ),
+            });
+        }
+        out
+    }
+}

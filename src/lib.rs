@@ -11,8 +11,10 @@
 //! ```
 //!
 //! `domain` holds the enums every stage shares (no clap: `cli` maps flags to them). `cost` and
-//! `drift` are pure too. `output` formats results and errors for the terminal; `commands` wires
-//! the stages together, one module per command family; `error` maps errors to exit codes, once.
+//! `drift` are pure too. `ops` runs each workflow over the stages, from a typed request that CLI
+//! flags and GpuConfig fields both map into; `output` formats results and errors for the
+//! terminal; `commands` maps flags to requests and renders the results, one module per command
+//! family; `error` maps errors to exit codes, once.
 
 pub mod arm;
 pub mod catalog;
@@ -23,6 +25,7 @@ pub mod domain;
 pub mod drift;
 pub mod error;
 pub mod hub;
+pub mod ops;
 pub mod output;
 pub mod plan;
 pub mod pricing;

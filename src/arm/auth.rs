@@ -439,6 +439,30 @@ fn check_subscription(s: &str) -> Result<String, ArmError> {
     }
 }
 
+/// The AKS server application whose token `clusterToken` carries (Entra-ID clusters).
+pub const AKS_SERVER_SCOPE: &str = "6dae42f8-4368-4678-94ff-3960e28e3630/.default";
+
+/// The `clusterToken` for Entra-ID clusters: `AKSGPU_CLUSTER_TOKEN`, else minted by the
+/// credential for the AKS server application.
+pub async fn cluster_token(
+    az_method: AuthMethod,
+    source: &std::sync::Arc<dyn TokenSource>,
+    deadline: std::time::Instant,
+) -> Result<Secret, ArmError> {
+    if let Ok(t) = std::env::var("AKSGPU_CLUSTER_TOKEN") {
+        if !t.trim().is_empty() {
+            return Ok(Secret::new(t.trim()));
+        }
+    }
+    if az_method == AuthMethod::AccessToken {
+        return Err(ArmError::Auth {
+            message: "this cluster uses Entra ID: runCommand needs a token for the AKS server app, and AKSGPU_ACCESS_TOKEN is an ARM token".into(),
+            hint: Some("set it: `export AKSGPU_CLUSTER_TOKEN=$(az account get-access-token --resource 6dae42f8-4368-4678-94ff-3960e28e3630 --query accessToken -o tsv)`".into()),
+        });
+    }
+    Ok(fetch_until(source.as_ref(), AKS_SERVER_SCOPE, deadline).await?.secret)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -165,7 +165,7 @@ pub struct Req {
     pub method: Method,
     pub url: String,
     pub body: Option<Vec<u8>>,
-    pub headers: Vec<(&'static str, String)>,
+    pub headers: Vec<(String, String)>,
     /// Send exactly once: no retry of any kind (the abort POST).
     pub once: bool,
 }
@@ -193,8 +193,8 @@ impl Req {
     }
 
     /// Add a header.
-    pub fn header(mut self, name: &'static str, value: impl Into<String>) -> Self {
-        self.headers.push((name, value.into()));
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
         self
     }
 }
@@ -442,7 +442,7 @@ impl ArmClient {
             None => {}
         }
         for (k, v) in &req.headers {
-            rb = rb.header(*k, v);
+            rb = rb.header(k.as_str(), v);
         }
         if let Some(t) = token {
             rb = rb.bearer_auth(t.expose());
@@ -567,28 +567,30 @@ impl ArmClient {
         Ok(true)
     }
 
-    /// GET and parse JSON; any non-2xx is an error.
-    pub async fn get_json<T: DeserializeOwned>(&self, url: &str) -> Result<T, ArmError> {
-        self.send(&Req::get(url)).await?.require_ok()?.json()
+    /// Send a GET and parse JSON; any non-2xx is an error.
+    pub async fn get_json<T: DeserializeOwned>(&self, req: &Req) -> Result<T, ArmError> {
+        self.send(req).await?.require_ok()?.json()
     }
 
-    /// GET and parse JSON; 404 is `None`.
-    pub async fn get_json_opt<T: DeserializeOwned>(&self, url: &str) -> Result<Option<T>, ArmError> {
-        let resp = self.send(&Req::get(url)).await?;
+    /// Send a GET and parse JSON; 404 is `None`.
+    pub async fn get_json_opt<T: DeserializeOwned>(&self, req: &Req) -> Result<Option<T>, ArmError> {
+        let resp = self.send(req).await?;
         if resp.status == 404 {
             return Ok(None);
         }
         resp.require_ok()?.json().map(Some)
     }
 
-    /// GET every page of a list, following `nextLink` until it is absent or a page is empty.
-    /// A `nextLink` that repeats an earlier page, or more than [`MAX_PAGES`] pages, is an
-    /// error: never a silent partial or duplicated list.
-    pub async fn list(&self, url: &str) -> Result<Vec<serde_json::Value>, ArmError> {
+    /// Send `first` and GET every further page of the list at the `nextLink` each page returns
+    /// (a URL Azure gives), until it is absent or a page is empty. A `nextLink` that repeats an
+    /// earlier page, or more than [`MAX_PAGES`] pages, is an error: never a silent partial or
+    /// duplicated list.
+    pub async fn list(&self, first: &Req) -> Result<Vec<serde_json::Value>, ArmError> {
         let mut out = Vec::new();
-        let mut next = Some(url.to_owned());
+        let mut next = Some(first.clone());
         let mut seen = std::collections::HashSet::new();
-        while let Some(u) = next.take() {
+        while let Some(req) = next.take() {
+            let u = req.url.clone();
             let stop = if !seen.insert(u.clone()) {
                 Some("its nextLink repeats an earlier page")
             } else if seen.len() > MAX_PAGES {
@@ -607,13 +609,13 @@ impl ArmClient {
                     request_id: None,
                 });
             }
-            let page: serde_json::Value = self.get_json(&u).await?;
+            let page: serde_json::Value = self.get_json(&req).await?;
             let items = page.get("value").and_then(|v| v.as_array()).cloned().unwrap_or_default();
             if items.is_empty() {
                 break;
             }
             out.extend(items);
-            next = page.get("nextLink").and_then(|v| v.as_str()).filter(|s| !s.is_empty()).map(str::to_owned);
+            next = page.get("nextLink").and_then(|v| v.as_str()).filter(|s| !s.is_empty()).map(Req::get);
         }
         Ok(out)
     }

@@ -43,8 +43,9 @@ pub const NOT_FOUND_GRACE: u32 = 5;
 pub struct Operation {
     /// "agent pool gpu in cluster c1", for messages.
     pub what: String,
-    /// The resource URL (for the final GET and resource-state polling).
-    pub resource_url: String,
+    /// The GET of the resource (for the final GET and resource-state polling), built by the
+    /// executor from a plan step.
+    pub resource: Req,
     /// The command that resumes waiting.
     pub resume: String,
     /// When to give up (the `--timeout`).
@@ -149,24 +150,24 @@ impl Poller {
         Ok(())
     }
 
-    /// GET `url` once under the shared rules.
+    /// Send `req` (a GET) once under the shared rules.
     pub async fn poll(
         &mut self,
         client: &ArmClient,
-        url: &str,
+        req: &Req,
         op: &Operation,
         progress: &(dyn Fn(&str) + Sync),
     ) -> Result<Polled, ArmError> {
         // An operation URL elsewhere gets no token; the write was accepted all the same, so the
         // truth is "still running, follow it from here", not a configuration error.
-        if let Err(refused) = client.check_url(url) {
+        if let Err(refused) = client.check_url(&req.url) {
             return Err(ArmError::Pending {
                 what: op.what.clone(),
                 message: format!("accepted by Azure and still running, but not followed here: {refused}"),
                 resume: op.resume.clone(),
             });
         }
-        let resp = match client.send(&Req::get(url)).await {
+        let resp = match client.send(req).await {
             Ok(r) => r,
             Err(ArmError::Deadline { .. }) => return Err(timed_out(op)),
             Err(ArmError::Transport { message, .. }) => {
@@ -254,11 +255,12 @@ async fn poll_until_done(
     let mut poller = Poller::default();
     loop {
         poller.pause(client, Some(&last), op).await?;
-        let url = match &via {
-            Via::AsyncOperation(u) | Via::Location(u) => u.clone(),
-            Via::Resource => op.resource_url.clone(),
+        // The operation URL Azure returned (a follow-up), or the plan's read of the resource.
+        let req = match &via {
+            Via::AsyncOperation(u) | Via::Location(u) => Req::get(u),
+            Via::Resource => op.resource.clone(),
         };
-        let resp = match poller.poll(client, &url, op, progress).await? {
+        let resp = match poller.poll(client, &req, op, progress).await? {
             Polled::Answer(r) => r,
             Polled::Again => continue,
         };
@@ -339,7 +341,7 @@ pub async fn wait_resource(
     op: &Operation,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Value, ArmError> {
-    let mut first = match client.send(&Req::get(&op.resource_url)).await {
+    let mut first = match client.send(&op.resource).await {
         Err(ArmError::Deadline { .. }) => return Err(timed_out(op)),
         r => r?.require_ok()?,
     };
@@ -374,7 +376,7 @@ fn finish_resource(state: &str, body: Value, op: &Operation, client: &ArmClient)
 
 async fn final_get(client: &ArmClient, method: &Method, op: &Operation, last: Value) -> Result<Value, ArmError> {
     if *method == Method::PUT || *method == Method::PATCH {
-        return match client.get_json(&op.resource_url).await {
+        return match client.get_json(&op.resource).await {
             Err(ArmError::Deadline { .. }) => Err(timed_out(op)),
             r => r,
         };

@@ -54,6 +54,35 @@ pub fn dry_run_subscription(args: &ArmArgs) -> Result<String, Error> {
     }
 }
 
+/// A dry run's reads, as `terraform plan` makes them: with credentials, `read(client,
+/// subscription)` sends the plan's GETs (never a write) and its result shows the real values;
+/// without credentials, or when they fail, `offline(subscription)` builds the plan from the
+/// flags, with placeholders naming what would be read (and a note says why).
+pub fn dry_run_reads<T>(
+    p: &crate::output::Printer,
+    args: &ArmArgs,
+    read: impl AsyncFnOnce(&ArmClient, &str) -> Result<T, Error>,
+    offline: impl FnOnce(&str) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let fallback = |why: String| -> Result<T, Error> {
+        p.note(&format!("note: {why}: the plan comes from the flags alone (placeholders for what would be read)"));
+        offline(&dry_run_subscription(args)?)
+    };
+    let az = match connect(args) {
+        Ok(az) => az,
+        Err(e) => return fallback(format!("no credentials ({e})")),
+    };
+    let sub = match &az.subscription {
+        Ok((s, _)) => s.clone(),
+        Err(e) => return fallback(e.to_string()),
+    };
+    let client = az.client;
+    match run_interruptible(&Progress::default(), read(&client, &sub)) {
+        Err(Error::Arm(e)) if matches!(*e, ArmError::Auth { .. }) => fallback(format!("credentials failed ({e})")),
+        r => r,
+    }
+}
+
 /// A dry run as shown: JSON/YAML `{"dry_run": true, "steps": [...], …extra}`, or a listing
 /// with each request, its headers and its body.
 #[derive(Debug, serde::Serialize)]
@@ -91,6 +120,12 @@ impl crate::output::Render for DryRun {
         let mut out = format!("{}\n", self.header);
         for (i, s) in self.steps.iter().enumerate() {
             out.push_str(&format!("\n{}. {} {}\n   {}\n", i + 1, s.method, s.url, s.purpose));
+            if let Some(f) = s.follow {
+                out.push_str(&format!("   {}\n", f.describe()));
+            }
+            if let Some(until) = &s.repeat {
+                out.push_str(&format!("   sent again {until}\n"));
+            }
             for (k, v) in &s.headers {
                 out.push_str(&format!("   {k}: {v}\n"));
             }
@@ -116,7 +151,7 @@ pub fn render_priced_plan(
     cost: &crate::commands::money::PlanPricing,
 ) -> Result<(), Error> {
     let mut d = DryRun::new(base, plan, header, extra);
-    d.footer = cost.text();
+    d.footer = crate::commands::money::plan_pricing_text(cost);
     d.extra.insert("cost".into(), serde_json::to_value(cost).unwrap_or_default());
     Ok(crate::output::emit(p, format, &d)?)
 }
@@ -133,12 +168,7 @@ pub fn render_plan(
     Ok(crate::output::emit(p, format, &DryRun::new(base, plan, header, extra))?)
 }
 
-/// A credential: how it was chosen and the source that mints tokens for any scope.
-#[derive(Debug, Clone)]
-pub struct Cred {
-    pub method: AuthMethod,
-    pub source: Arc<dyn auth::TokenSource>,
-}
+pub use crate::ops::Cred;
 
 /// Build the ARM client from the shared flags and the environment.
 pub fn connect(args: &ArmArgs) -> Result<Azure, Error> {
@@ -171,8 +201,7 @@ fn resolve_name(
     client: &ArmClient,
     name: &str,
 ) -> Result<(String, &'static str), ArmError> {
-    let url = format!("/subscriptions?api-version={}", crate::domain::api::SUBSCRIPTIONS);
-    let subs = rt.block_on(client.list(&url))?;
+    let subs = rt.block_on(crate::provision::wire::list(client, &crate::plan::read_subscriptions()))?;
     let field = |s: &serde_json::Value, k: &str| s.get(k).and_then(serde_json::Value::as_str).unwrap_or("").to_owned();
     let found: Vec<String> = subs
         .iter()
@@ -241,8 +270,8 @@ pub fn run_interruptible_abort<T>(
             r = fut => r,
             _ = tokio::signal::ctrl_c() => {
                 let s = progress.started();
-                let aborted = match (abort, &s.abort_url) {
-                    (Some(client), Some(url)) if !s.in_flight => Some(send_abort(client, url).await),
+                let aborted = match (abort, &s.abort) {
+                    (Some(client), Some(step)) if !s.in_flight => Some(send_abort(client, step).await),
                     _ => None,
                 };
                 Err(interrupted(s, aborted))
@@ -253,8 +282,8 @@ pub fn run_interruptible_abort<T>(
 
 /// Send the abort POST once (no retry), giving up on its answer after `ABORT_LIMIT` or at a
 /// second Ctrl-C. `Ok(())` when Azure accepted it, else why not.
-async fn send_abort(client: &ArmClient, url: &str) -> Result<(), String> {
-    let req = crate::arm::Req::post(url).once();
+async fn send_abort(client: &ArmClient, step: &crate::plan::Step) -> Result<(), String> {
+    let req = crate::provision::wire::request(step, None).map_err(|e| e.to_string())?.once();
     tokio::select! {
         r = tokio::time::timeout(ABORT_LIMIT, client.send(&req)) => match r {
             Ok(Ok(resp)) if resp.ok() => Ok(()),

@@ -11,71 +11,44 @@ use crate::commands::gpu_stack;
 use crate::commands::Ctx;
 use crate::domain::GpuDriver;
 use crate::error::Error;
+use crate::ops::pool::{CreatePoolRequest, CreatePoolResult};
 use crate::output::{emit, money, Printer, Shown};
 use crate::plan::agent_pool::PoolSpec;
 use crate::provision::facts::Store;
-use crate::provision::features::Feature;
-use crate::provision::operator::{self, InstallRequest};
-use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
+use crate::provision::features::{Feature, Outcome as FeatureOutcome};
+use crate::provision::operator::InstallRequest;
+use crate::provision::pool::{self, CreateOptions, CreateOutcome};
 use crate::provision::Progress;
 use crate::recommend::Os;
-use crate::resources::{self, ManagedCluster};
 
-impl From<CreateError> for Error {
-    fn from(e: CreateError) -> Self {
-        match e {
-            CreateError::Arm(a) => Error::from(a),
-            CreateError::Refused(r) => Error::Refused { message: r.message, hint: r.hint },
-        }
-    }
-}
-
-/// What the cluster says that a choice depends on: its location and Kubernetes version.
-#[derive(Debug, Clone, Default)]
-pub struct ClusterFacts {
-    pub location: Option<String>,
-    pub kubernetes: Option<crate::catalog::KubeVersion>,
-}
-
-impl ClusterFacts {
-    /// From a cluster GET: a cluster without `location` is an error naming the field.
-    pub fn from_cluster(v: Value) -> Result<Self, Error> {
-        let c: ManagedCluster = resources::parse(&v, "cluster").map_err(refused)?;
-        let location = c.location().map_err(refused)?;
-        let kubernetes = c.kubernetes_version().and_then(|k| crate::catalog::KubeVersion::parse(k).ok());
-        Ok(Self { location: Some(location), kubernetes })
-    }
-}
-
-fn refused(e: resources::MissingField) -> Error {
-    Error::Refused { message: e.to_string(), hint: None }
-}
+pub use crate::ops::pool::ClusterFacts;
 
 /// `--recommend` ranks and prices in the cluster's location with its Kubernetes version (and
 /// the pool's OS, from the flags); an explicit `--location` or `--kubernetes-version` wins.
 fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, facts: &ClusterFacts, p: &Printer) -> Result<String, Error> {
-    let mut ra = a.recommend_args();
+    let mut ra = a.recommend_request();
     if ra.region.is_none() {
         ra.region = facts.location.clone();
     }
     if ra.k8s_version.is_none() {
         ra.k8s_version = facts.kubernetes;
     }
-    if !crate::commands::recommend::has_requirements(&ra) {
+    if !crate::ops::recommend::has_requirements(&ra) {
         return Err(Error::usage(
             "--recommend needs a workload description",
             Some("add --workload and/or --model (or --gpu-memory-min), or pass --vm-size".into()),
         ));
     }
-    let top = match crate::commands::recommend::top_recommendation(catalog, &ra).map_err(own_flags_error)? {
+    let top = match crate::ops::recommend::top_recommendation(catalog, &ra).map_err(own_flags_error)? {
         Ok(top) => top,
         Err(why) => {
+            let why = why.map_or("catalog".to_owned(), |c| c.name().to_owned());
             return Err(Error::NoFit {
                 message: own_flags(&format!(
                     "--recommend found no size that fits (the {why} check removed the last candidates)"
                 )),
                 hint: Some("run `aksgpu recommend` with the same flags to see why".into()),
-            })
+            });
         }
     };
     p.note(&own_flags(&format!("recommended {}: {}", top.vm_size, top.reasons.join("; "))));
@@ -156,23 +129,13 @@ pub fn spec(
         }
     };
     let req = a.pool_request(subscription, vm_size, gpu_driver);
-    let mut spec =
-        PoolSpec::validate(catalog, &req).map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
+    let mut spec = PoolSpec::validate(catalog, &req)
+        .map_err(|e| Error::usage(format!("{}: {}", e.field.flag(), e.message), e.hint))?;
     spec.notes.extend(notes);
     Ok(spec)
 }
 
-/// The pool as the cost module prices it.
-pub fn pricing(spec: &PoolSpec) -> crate::cost::PoolPricing<'_> {
-    crate::cost::PoolPricing {
-        pool: &spec.name,
-        size: &spec.size.name,
-        os: spec.os,
-        spot: spec.spot,
-        min_nodes: spec.min_nodes(),
-        max_nodes: spec.max_nodes(),
-    }
-}
+pub use crate::ops::pool::pricing;
 
 /// Hourly cost of the pool at min and max nodes, if the catalog knows the price.
 #[derive(Debug, Clone, Serialize)]
@@ -188,27 +151,15 @@ pub struct Cost {
 
 /// The pool's cost in `region`.
 pub fn cost(catalog: &Catalog, spec: &PoolSpec, region: Option<&str>) -> Cost {
-    let kind = format!(
-        "{} {}",
-        if spec.os == Os::Windows { "windows" } else { "linux" },
-        if spec.spot { "spot" } else { "on-demand" }
-    );
-    let price = region.and_then(|r| catalog.price(&spec.size.name, r)).and_then(|p| match (spec.os, spec.spot) {
-        (Os::Linux, false) => p.linux,
-        (Os::Linux, true) => p.linux_spot,
-        (Os::Windows, false) => p.windows,
-        (Os::Windows, true) => p.windows_spot,
-    });
-    let at = |n: u32| crate::cost::hourly(price, n);
-    let month = |n: u32| crate::cost::monthly(price, n);
+    let c = crate::cost::plan_cost(catalog, &pricing(spec), region);
     Cost {
-        price_per_node_hour: price,
-        region: region.map(str::to_owned),
-        kind,
-        hourly_at_min: at(spec.min_nodes()),
-        hourly_at_max: at(spec.max_nodes()),
-        monthly_at_min: month(spec.min_nodes()),
-        monthly_at_max: month(spec.max_nodes()),
+        price_per_node_hour: c.price_per_node_hour,
+        region: c.region,
+        kind: c.price_kind,
+        hourly_at_min: c.hourly_at_min,
+        hourly_at_max: c.hourly_at_max,
+        monthly_at_min: c.monthly_at_min,
+        monthly_at_max: c.monthly_at_max,
     }
 }
 
@@ -335,7 +286,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let p = &ctx.printer;
     if let Some(l) = &a.location {
         let mut warnings = Vec::new();
-        crate::commands::recommend::region_or_override(&catalog, "--location", l, &a.overrides, &mut warnings)?;
+        crate::ops::recommend::region_or_override(&catalog, "--location", l, &a.overrides, &mut warnings)?;
         for w in &warnings {
             p.note(&format!("warning: {w}"));
         }
@@ -386,69 +337,37 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     if needs_confirmation(ctx, a)? {
         preflight_and_confirm(ctx, &catalog, &spec, &client, &mut opts, a)?;
     }
-    let op_req = a.install_operator.then(|| InstallRequest {
-        subscription: subscription.clone(),
-        resource_group: a.at.target.resource_group.clone(),
-        cluster: a.at.target.cluster.clone(),
-        pool: Some(a.at.name.clone()),
-        driver_mode: None,
-        chart_version: None,
-        mig_strategy: a.mig_strategy.map(crate::domain::MigStrategy::from),
-        time_slicing: a.time_slicing,
-    });
+    let req = CreatePoolRequest {
+        options: opts,
+        register_feature: a.register_features,
+        operator: a.install_operator.then(|| InstallRequest {
+            subscription: subscription.clone(),
+            resource_group: a.at.target.resource_group.clone(),
+            cluster: a.at.target.cluster.clone(),
+            pool: Some(a.at.name.clone()),
+            driver_mode: None,
+            chart_version: None,
+            mig_strategy: a.mig_strategy.map(crate::domain::MigStrategy::from),
+            time_slicing: a.time_slicing,
+        }),
+        spec,
+    };
     let progress = Progress::default();
     let started = std::time::Instant::now();
+    let said = |f: Feature<'_>, out: &FeatureOutcome| gpu_stack::feature_note(p, f, out);
     let result = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
-        let register = a.register_features && spec.os == Os::Windows && !a.dry_run;
-        if let (true, Some((_, feature, ns))) = (register, catalog.windows_min_kubernetes()) {
-            let deadline = started + a.at.arm.timeout;
-            gpu_stack::register(
-                &client,
-                Feature { subscription: &subscription, namespace: ns, name: feature },
-                deadline,
-                p,
-                &report,
-                &progress,
-            )
-            .await?;
-        }
-        let mut outcome =
-            pool::create(&client, &catalog, &spec, &opts, &report, &progress).await.map_err(Error::from)?;
-        let mut operator = None;
-        if let Some(req) = &op_req {
-            match &mut outcome {
-                CreateOutcome::DryRun { plan, .. } => plan.steps.extend(operator_plan(&catalog, &spec, req)?.steps),
-                CreateOutcome::Created { .. } | CreateOutcome::Unchanged { .. } => {
-                    let Some(cred) = &auth else {
-                        return Err(Error::usage("no credentials for the operator install", None));
-                    };
-                    let left = a.at.arm.timeout.saturating_sub(started.elapsed());
-                    operator = Some(Ok(gpu_stack::install(
-                        &client, &store, cred, &catalog, req, left, &report, &progress,
-                    )
-                    .await?));
-                }
-                CreateOutcome::Accepted { .. } => {}
-            }
-        }
-        Ok((outcome, operator))
+        crate::ops::pool::create(&client, (&catalog, auth.as_ref()), &req, (started, &said), (&report, &progress)).await
     });
-    let (outcome, operator) = result?;
-    render(p, a.output, &catalog, &spec, &outcome, azure::base_url(&a.at.arm))?;
+    let CreatePoolResult { outcome, operator } = result?;
+    let spec = &req.spec;
+    render(p, a.output, &catalog, spec, &outcome, azure::base_url(&a.at.arm))?;
     if let Some(r) = operator {
-        gpu_stack::print_install(p, a.output, &azure::base_url(&a.at.arm), r)?;
+        gpu_stack::print_install(p, a.output, &azure::base_url(&a.at.arm), Ok(r))?;
     }
     Ok(())
 }
 
 /// The operator install's steps for a dry run, from the pool as it would be created.
-fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Result<crate::plan::Plan, Error> {
-    let pool = json!({"name": spec.name, "properties": spec.body()["properties"].clone()});
-    let install = operator::resolve(catalog, req, &json!({}), &[pool])
-        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
-    Ok(operator::plan(&install))
-}
-
 /// With `--install-operator`: the pool must suit the NVIDIA GPU Operator; an autoscaler
 /// minimum below the catalog's advice is a warning (returned), not a refusal.
 fn check_operator_pool(catalog: &Catalog, spec: &PoolSpec) -> Result<Option<String>, Error> {

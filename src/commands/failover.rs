@@ -71,7 +71,7 @@ pub fn run(
     };
     let progress = Progress::default();
     let result = azure::run_with_spinner(p, &progress, Some(client), async |report| {
-        Ok(failover::create(client, catalog, candidates, &opts, policy, &report, &progress).await)
+        Ok(crate::ops::pool::failover(client, catalog, (candidates, &opts, policy), (&report, &progress)).await)
     })?;
     let base = azure::base_url(&a.at.arm);
     match result {
@@ -126,7 +126,7 @@ fn candidates(
     };
     let req = a.pool_request(subscription, first.clone(), a.pool.gpu_driver);
     let specs = plan::candidates(catalog, &req, rest)
-        .map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
+        .map_err(|e| Error::usage(format!("{}: {}", e.field.flag(), e.message), e.hint))?;
     for n in specs.first().map(|s| s.notes.clone()).unwrap_or_default() {
         p.note(&format!("note: {n}"));
     }
@@ -151,16 +151,16 @@ fn cluster_location(
 
 /// The ranked recommendations for the workload flags, priced in `region`.
 fn ranked(catalog: &Catalog, a: &CreatePoolArgs, region: Option<&str>, p: &Printer) -> Result<Vec<String>, Error> {
-    let mut ra = a.recommend_args();
+    let mut ra = a.recommend_request();
     ra.region = region.map(str::to_owned).or(ra.region);
     ra.top = RANKED;
-    if !crate::commands::recommend::has_requirements(&ra) {
+    if !crate::ops::recommend::has_requirements(&ra) {
         return Err(Error::usage(
             "--recommend needs a workload description",
             Some("add --workload and/or --model (or --gpu-memory-min), or pass --vm-size".into()),
         ));
     }
-    let list = crate::commands::recommend::ranked(catalog, &ra)?;
+    let list = crate::ops::recommend::ranked(catalog, &ra)?;
     if list.is_empty() {
         return Err(Error::NoFit {
             message: "--recommend found no size that fits".into(),

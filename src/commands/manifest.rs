@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::arm::api;
 use crate::catalog::{Catalog, VmSize};
 use crate::cli::{KindArg, ManifestArgs};
 use crate::commands::azure::{self, subscription};
@@ -97,10 +96,13 @@ fn check_schedulable(catalog: &Catalog, s: &VmSize, resource: &mf::GpuResource, 
 fn read_pool(a: &ManifestArgs, pool: &str, rg: &str, cluster: &str, t: &mut Target) -> Result<(), Error> {
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
-    let path = crate::plan::pool_path(&sub, rg, cluster, pool);
+    let step = crate::plan::cluster_ops::read_pool(
+        crate::plan::cluster_ops::Target { subscription: &sub, resource_group: rg, cluster },
+        pool,
+    );
     let client = az.client;
     let v: Value = azure::run_interruptible(&Progress::default(), async {
-        Ok(client.get_json(&crate::plan::with_api(&path, api::AKS)).await?)
+        Ok(crate::provision::wire::get(&client, &step).await?)
     })?;
     let p = &v["properties"];
     if t.taints.is_none() {

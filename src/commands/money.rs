@@ -14,28 +14,17 @@ use crate::cli::{
 };
 use crate::commands::azure::{self, base_url, subscription};
 use crate::commands::{confirm, Ctx};
-use crate::cost::{self, CostInput, CostReport};
-use crate::error::{did_you_mean, Error};
+use crate::cost::{self, CostReport};
+use crate::error::Error;
+use crate::ops::cluster::{ClusterAction, ClusterRequest};
+use crate::ops::cost as ops_cost;
 use crate::output::{emit, table, Align, Printer, Render, Shown};
 use crate::plan::cluster::Scale;
-use crate::plan::cluster_ops::{self as ops, Target};
-use crate::plan::Plan;
 use crate::pricing::{self, PriceCache, PriceSource};
-use crate::provision::cluster_ops::{self, OpsError, Outcome};
+use crate::provision::cluster_ops::Outcome;
 use crate::provision::prices;
 use crate::provision::Progress;
-use crate::recommend::Os;
-use crate::resources::{self, AgentPool, MissingField};
 use crate::units::money_in;
-
-impl From<OpsError> for Error {
-    fn from(e: OpsError) -> Self {
-        match e {
-            OpsError::Arm(a) => Error::from(a),
-            OpsError::Refused(m) => Error::Refused { message: m, hint: None },
-        }
-    }
-}
 
 /// Merge the live price cache into the catalog; returns where prices come from (and prints
 /// a warning for an expired or corrupt cache).
@@ -78,68 +67,6 @@ pub fn prices_for(catalog: &mut Catalog, currency: Option<&str>, p: &Printer) ->
 /// The cost input of one GPU pool (`None` for a pool that is not a GPU size in the catalog).
 /// The node counts are read typed: a count Azure did not send is an error naming the field,
 /// never zero nodes at $0.
-fn pool_input(
-    catalog: &Catalog,
-    pool: &Value,
-    region: Option<String>,
-    a: &CostArgs,
-) -> Result<Option<CostInput>, MissingField> {
-    let p = &pool["properties"];
-    let Some(size) = p["vmSize"].as_str().and_then(|s| catalog.size(s)).cloned() else { return Ok(None) };
-    let typed: AgentPool = resources::parse(pool, "agent pool")?;
-    let (min, max) = typed.node_range()?;
-    let spot = p["scaleSetPriority"].as_str() == Some("Spot");
-    Ok(Some(CostInput {
-        need_gpu_memory_gib: a.need_gpu_memory.map_or(size.gpu_memory_per_gpu_gib, |m| m.gib),
-        need_gpus: a.need_gpus.unwrap_or(size.gpu_count.value()),
-        pool: pool["name"].as_str().map(str::to_owned),
-        min_nodes: min,
-        max_nodes: max,
-        os: if p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) {
-            Os::Windows
-        } else {
-            Os::Linux
-        },
-        spot,
-        region,
-        hours_per_day: a.hours_per_day,
-        deallocate: p["scaleDownMode"].as_str() == Some("Deallocate")
-            || (spot && p["scaleSetEvictionPolicy"].as_str() == Some("Deallocate")),
-        mig_profile: p["gpuInstanceProfile"].as_str().map(str::to_owned),
-        size,
-    }))
-}
-
-/// `cost --vm-size`: one size at the asked node counts.
-fn size_report(catalog: &Catalog, a: &CostArgs, name: &str, region: Option<String>) -> Result<CostReport, Error> {
-    let size = catalog.size(name).ok_or_else(|| {
-        Error::usage(format!("--vm-size {name:?} is not in the catalog"), did_you_mean(&catalog.suggest_sizes(name)))
-    })?;
-    let (min, max) = match (a.count, a.min_count, a.max_count) {
-        (_, Some(lo), Some(hi)) if lo > hi => {
-            return Err(Error::usage(format!("--min-count {lo} is larger than --max-count {hi}"), None));
-        }
-        (_, Some(lo), Some(hi)) => (lo, hi),
-        (Some(c), _, _) => (c, c),
-        _ => (1, 1),
-    };
-    let input = CostInput {
-        need_gpu_memory_gib: a.need_gpu_memory.map_or(size.gpu_memory_per_gpu_gib, |m| m.gib),
-        need_gpus: a.need_gpus.unwrap_or(size.gpu_count.value()),
-        size: size.clone(),
-        pool: None,
-        min_nodes: min,
-        max_nodes: max,
-        os: a.os.unwrap_or(Os::Linux),
-        spot: a.spot,
-        region,
-        hours_per_day: a.hours_per_day,
-        deallocate: false,
-        mig_profile: None,
-    };
-    Ok(cost::estimate(catalog, &input))
-}
-
 /// `cost --cluster`: every GPU pool of the cluster, read from Azure.
 fn cluster_reports(
     catalog: &Catalog,
@@ -156,22 +83,16 @@ fn cluster_reports(
         let facts = crate::provision::facts::Store::with_cache_dir();
         Ok(crate::provision::read_cluster_and_pools(&client, &facts, &sub, &rg, cluster).await?)
     })?;
-    let region = region.or_else(|| crate::plan::preflight::location(&c));
-    if c.pointer("/properties/powerState/code").and_then(Value::as_str) == Some("Stopped") {
-        notes.push(format!("cluster {cluster} is stopped: its nodes cost nothing until it starts (disks still do)"));
+    ops_cost::cluster_reports(catalog, (cluster, &c, &pools), usage(a), region, notes)
+}
+
+/// How the flags say the pools are used.
+fn usage(a: &CostArgs) -> ops_cost::Usage {
+    ops_cost::Usage {
+        need_gpu_memory_gib: a.need_gpu_memory.map(|m| m.gib),
+        need_gpus: a.need_gpus,
+        hours_per_day: a.hours_per_day,
     }
-    let mut r = Vec::new();
-    for pool in &pools {
-        let input = pool_input(catalog, pool, region.clone(), a).map_err(|e| Error::Refused {
-            message: e.to_string(),
-            hint: Some("run again; if it persists, `az aks nodepool show` shows what Azure returns".into()),
-        })?;
-        r.extend(input.map(|i| cost::estimate(catalog, &i)));
-    }
-    if r.is_empty() {
-        notes.push(format!("cluster {cluster} has no GPU pool"));
-    }
-    Ok(r)
 }
 
 /// `aksgpu cost`
@@ -183,31 +104,28 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     let region = a
         .region
         .as_deref()
-        .map(|r| crate::commands::recommend::region_or_override(&catalog, "--region", r, &a.overrides, &mut warnings))
+        .map(|r| crate::ops::recommend::region_or_override(&catalog, "--region", r, &a.overrides, &mut warnings))
         .transpose()?;
     for w in &warnings {
         p.note(&format!("warning: {w}"));
     }
     let mut notes = vec![format!("prices: {}", source.describe())];
     let reports: Vec<CostReport> = match (&a.vm_size, &a.cluster) {
-        (Some(name), _) => vec![size_report(&catalog, a, name, region)?],
+        (Some(name), _) => {
+            let size = ops_cost::SizeCost {
+                vm_size: name.clone(),
+                count: a.count,
+                min_count: a.min_count,
+                max_count: a.max_count,
+                os: a.os,
+                spot: a.spot,
+            };
+            vec![ops_cost::size_report(&catalog, &size, usage(a), region)?]
+        }
         (None, Some(cluster)) => cluster_reports(&catalog, a, cluster, region, &mut notes)?,
         (None, None) => return Err(Error::usage("pass --vm-size, or --cluster with -g", None).into()),
     };
-    if let PriceSource::Bundled { as_of } = &source {
-        notes.extend(cost::stale_note(as_of, SystemTime::now()));
-        if reports.iter().any(|r| r.price_kind.contains("spot") || r.price_kind.contains("windows")) {
-            notes.push(cost::OFFLINE_GAPS.to_owned());
-        }
-    }
-    let view = CostView {
-        currency: catalog.prices.currency.clone(),
-        total_monthly_at_min: cost::sum_cents(reports.iter().map(|r| r.at_min.monthly)),
-        total_monthly_at_max: cost::sum_cents(reports.iter().map(|r| r.at_max.monthly)),
-        price_source: source,
-        pools: reports,
-        notes,
-    };
+    let view = ops_cost::view(&catalog, source, reports, notes);
     if a.output == Format::Table {
         for n in &view.notes {
             p.note(&format!("note: {n}"));
@@ -217,17 +135,7 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// What `cost` shows: one report per pool and the totals.
-#[derive(Debug, Serialize)]
-pub struct CostView {
-    pub currency: String,
-    pub price_source: PriceSource,
-    pub pools: Vec<CostReport>,
-    pub total_monthly_at_min: Option<f64>,
-    pub total_monthly_at_max: Option<f64>,
-    /// On stderr for `-o table`.
-    pub notes: Vec<String>,
-}
+pub use crate::ops::cost::CostView;
 
 impl Render for CostView {
     fn table(&self) -> String {
@@ -282,141 +190,64 @@ fn render(r: &CostReport) -> String {
     out
 }
 
-/// The cost of a plan's pools: notes said first, then each pool at its minimum and maximum.
-#[derive(Debug, Clone, Serialize)]
-pub struct PlanPricing {
-    pub notes: Vec<String>,
-    pub pools: Vec<cost::PlanCost>,
-    pub hours_per_month: f64,
-    pub total_monthly_at_min: Option<f64>,
-    pub total_monthly_at_max: Option<f64>,
-}
+pub use crate::cost::PlanPricing;
 
-impl PlanPricing {
-    /// Price `pools` in `region` (unknown offline without one), against the clock.
-    pub fn new(catalog: &Catalog, pools: &[cost::PoolPricing<'_>], region: Option<&str>) -> PlanPricing {
-        Self::at(catalog, pools, region, SystemTime::now())
+/// A plan's cost as a table: notes, then two rows per pool (minimum and maximum node counts).
+pub fn plan_pricing_text(cost: &PlanPricing) -> String {
+    let mut out = String::from("Cost (list prices, 730 h a month):\n");
+    for n in &cost.notes {
+        out.push_str(&format!("note: {n}\n"));
     }
-
-    /// `new` at a given time (tests).
-    pub fn at(catalog: &Catalog, pools: &[cost::PoolPricing<'_>], region: Option<&str>, now: SystemTime) -> Self {
-        let costs: Vec<cost::PlanCost> = pools.iter().map(|p| cost::plan_cost(catalog, p, region)).collect();
-        let notes = cost::plan_notes(catalog, &costs, now);
-        PlanPricing {
-            total_monthly_at_min: cost::sum_cents(costs.iter().map(|c| c.monthly_at_min)),
-            total_monthly_at_max: cost::sum_cents(costs.iter().map(|c| c.monthly_at_max)),
-            hours_per_month: crate::recommend::HOURS_PER_MONTH,
-            notes,
-            pools: costs,
-        }
+    let mut rows = Vec::new();
+    for c in &cost.pools {
+        let m = |v: Option<f64>| crate::units::money_in(v, &c.currency);
+        let region = c.region.clone().unwrap_or_else(|| "unknown".into());
+        rows.push(vec![
+            c.pool.clone(),
+            c.vm_size.clone(),
+            c.price_kind.clone(),
+            region,
+            format!("min {}", c.min_nodes),
+            m(c.hourly_at_min),
+            m(c.monthly_at_min),
+        ]);
+        rows.push(vec![
+            String::new(),
+            String::new(),
+            String::new(),
+            String::new(),
+            format!("max {}", c.max_nodes),
+            m(c.hourly_at_max),
+            m(c.monthly_at_max),
+        ]);
     }
-
-    /// The cost of pools a dry run could not read (no credentials): unknown, and `why`.
-    pub fn unread(catalog: &Catalog, pools: &[(&str, (u32, u32))], why: &str) -> PlanPricing {
-        let currency = &catalog.prices.currency;
-        let costs: Vec<cost::PlanCost> =
-            pools.iter().map(|(pool, counts)| cost::PlanCost::unread(pool, *counts, currency, why)).collect();
-        PlanPricing {
-            notes: Vec::new(),
-            total_monthly_at_min: None,
-            total_monthly_at_max: None,
-            hours_per_month: crate::recommend::HOURS_PER_MONTH,
-            pools: costs,
-        }
-    }
-
-    /// Say `why` the region is unknown, for a command whose own flags cannot give it (the
-    /// default reason names `--location`).
-    pub fn region_unknown_because(mut self, why: &str) -> PlanPricing {
-        for c in self.pools.iter_mut().filter(|c| c.region.is_none() && c.unknown.is_some()) {
-            c.unknown = Some(why.to_owned());
-        }
-        self
-    }
-
-    /// One line per pool, for output that is a document on stdout (the cost goes to stderr).
-    pub fn lines(&self) -> Vec<String> {
-        let mut out: Vec<String> = self.notes.clone();
-        for c in &self.pools {
-            let m = |v: Option<f64>| crate::units::money_in(v, &c.currency);
-            out.push(match &c.unknown {
-                Some(why) => format!("cost of {}: {} × {}: price unknown: {why}", c.pool, c.max_nodes, c.vm_size),
-                None => format!(
-                    "cost of {}: {}/h, {}/month at {} node(s); {}/h, {}/month at {} ({} {} in {}, {})",
-                    c.pool,
-                    m(c.hourly_at_min),
-                    m(c.monthly_at_min),
-                    c.min_nodes,
-                    m(c.hourly_at_max),
-                    m(c.monthly_at_max),
-                    c.max_nodes,
-                    c.vm_size,
-                    c.price_kind,
-                    c.region.as_deref().unwrap_or("?"),
-                    c.price_date.as_deref().map_or_else(|| "undated price".to_owned(), |d| format!("price of {d}"))
-                ),
-            });
-        }
-        out
-    }
-
-    /// The table: notes, then two rows per pool (minimum and maximum node counts).
-    pub fn text(&self) -> String {
-        let mut out = String::from("Cost (list prices, 730 h a month):\n");
-        for n in &self.notes {
-            out.push_str(&format!("note: {n}\n"));
-        }
-        let mut rows = Vec::new();
-        for c in &self.pools {
-            let m = |v: Option<f64>| crate::units::money_in(v, &c.currency);
-            let region = c.region.clone().unwrap_or_else(|| "unknown".into());
-            rows.push(vec![
-                c.pool.clone(),
-                c.vm_size.clone(),
-                c.price_kind.clone(),
-                region,
-                format!("min {}", c.min_nodes),
-                m(c.hourly_at_min),
-                m(c.monthly_at_min),
-            ]);
-            rows.push(vec![
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                format!("max {}", c.max_nodes),
-                m(c.hourly_at_max),
-                m(c.monthly_at_max),
-            ]);
-        }
-        out.push_str(&table(
-            &["POOL", "SIZE", "PRICE", "REGION", "NODES", "PER HOUR", "PER MONTH"],
-            &[Align::Left, Align::Left, Align::Left, Align::Left, Align::Left, Align::Right, Align::Right],
-            &rows,
+    out.push_str(&table(
+        &["POOL", "SIZE", "PRICE", "REGION", "NODES", "PER HOUR", "PER MONTH"],
+        &[Align::Left, Align::Left, Align::Left, Align::Left, Align::Left, Align::Right, Align::Right],
+        &rows,
+    ));
+    if let (true, Some(c)) = (cost.pools.len() > 1, cost.pools.first()) {
+        out.push_str(&format!(
+            "Total per month: {} at the minimums, {} at the maximums\n",
+            money_in(cost.total_monthly_at_min, &c.currency),
+            money_in(cost.total_monthly_at_max, &c.currency)
         ));
-        if let (true, Some(c)) = (self.pools.len() > 1, self.pools.first()) {
-            out.push_str(&format!(
-                "Total per month: {} at the minimums, {} at the maximums\n",
-                money_in(self.total_monthly_at_min, &c.currency),
-                money_in(self.total_monthly_at_max, &c.currency)
-            ));
-        }
-        for c in &self.pools {
-            match (&c.unknown, &c.price_source) {
-                (Some(why), _) => out.push_str(&format!("{}: price unknown: {why}\n", c.pool)),
-                (None, Some(src)) => out.push_str(&format!(
-                    "{}: {}{}/h a node, {} price of {}\n",
-                    c.pool,
-                    crate::units::currency_symbol(&c.currency),
-                    c.price_per_node_hour.unwrap_or_default(),
-                    if src.contains("live cache") { "live" } else { "bundled" },
-                    c.price_date.as_deref().unwrap_or("unknown date")
-                )),
-                (None, None) => {}
-            }
-        }
-        out
     }
+    for c in &cost.pools {
+        match (&c.unknown, &c.price_source) {
+            (Some(why), _) => out.push_str(&format!("{}: price unknown: {why}\n", c.pool)),
+            (None, Some(src)) => out.push_str(&format!(
+                "{}: {}{}/h a node, {} price of {}\n",
+                c.pool,
+                crate::units::currency_symbol(&c.currency),
+                c.price_per_node_hour.unwrap_or_default(),
+                if src.contains("live cache") { "live" } else { "bundled" },
+                c.price_date.as_deref().unwrap_or("unknown date")
+            )),
+            (None, None) => {}
+        }
+    }
+    out
 }
 
 /// `aksgpu prices refresh`
@@ -428,7 +259,7 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
         .region
         .iter()
         .filter(|r| !r.trim().is_empty())
-        .map(|r| crate::commands::recommend::region_arg(&catalog, "--region", r))
+        .map(|r| crate::ops::recommend::region_arg(&catalog, "--region", r))
         .collect::<Result<_, _>>()?;
     let base = std::env::var("AKSGPU_PRICES_ENDPOINT")
         .ok()
@@ -490,12 +321,14 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
 /// `aksgpu catalog diff`
 pub fn catalog_diff(ctx: &Ctx, a: &CatalogDiffArgs) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
-    let location = crate::commands::recommend::region_arg(&catalog, "--location", &a.location)?;
+    let location = crate::ops::recommend::region_arg(&catalog, "--location", &a.location)?;
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let client = az.client;
-    let url = crate::plan::skus_url(&sub, &location);
-    let skus = azure::run_interruptible(&Progress::default(), async { Ok(client.list(&url).await?) })?;
+    let step = crate::plan::read_skus(&sub, &location);
+    let skus = azure::run_interruptible(&Progress::default(), async {
+        Ok(crate::provision::wire::list(&client, &step).await?)
+    })?;
     let d = crate::drift::compare(&catalog, &location, &skus);
     let p = &ctx.printer;
     emit(p, a.output, &DriftView { location: &location, drift: &d }).map_err(Error::from)?;
@@ -567,28 +400,41 @@ fn print_ops(
     Ok(emit(p, format, &status)?)
 }
 
-/// The cluster the flags name, in `subscription`.
-fn target<'a>(subscription: &'a str, t: &'a ClusterTarget) -> Target<'a> {
-    Target { subscription, resource_group: &t.resource_group, cluster: &t.cluster }
+/// The cluster the flags name, in `subscription`, as the typed request of `ops::cluster`.
+fn request(subscription: String, t: &ClusterTarget, arm: &ArmArgs) -> ClusterRequest {
+    ClusterRequest {
+        subscription,
+        resource_group: t.resource_group.clone(),
+        cluster: t.cluster.clone(),
+        timeout: arm.timeout,
+    }
 }
 
-/// A dry run's plan from the flags alone: no credential is needed, nothing is read or sent,
-/// and what a real run reads first shows as a placeholder.
-fn dry_run(
+/// Run `action` on the cluster the flags name: a dry run from the flags alone, else read and
+/// write with a spinner.
+fn run_action(
+    ctx: &Ctx,
     arm: &ArmArgs,
     t: &ClusterTarget,
-    build: impl FnOnce(Target<'_>) -> Result<Plan, String>,
+    dry: bool,
+    action: &ClusterAction,
 ) -> Result<Outcome, Error> {
-    let sub = azure::dry_run_subscription(arm)?;
-    let plan = build(target(&sub, t)).map_err(|m| Error::Refused { message: m, hint: None })?;
-    Ok(Outcome::DryRun(plan))
-}
-
-/// The client and the subscription for a real run.
-fn connected(arm: &ArmArgs) -> Result<(ArmClient, String), Error> {
+    if dry {
+        // With credentials the real run's reads are made (GETs only) and the plan is built
+        // from them; without, from the flags, with what would be read as placeholders.
+        return azure::dry_run_reads(
+            &ctx.printer,
+            arm,
+            async |client, sub| crate::ops::cluster::dry_run_read(client, &request(sub.to_owned(), t, arm), action).await,
+            |sub| crate::ops::cluster::dry_run(&request(sub.to_owned(), t, arm), action),
+        );
+    }
     let az = azure::connect(arm)?;
-    let sub = subscription(&az)?;
-    Ok((az.client, sub))
+    let req = request(subscription(&az)?, t, arm);
+    let (client, progress) = (az.client, Progress::default());
+    azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+        crate::ops::cluster::run(&client, &req, action, (&report, &progress)).await
+    })
 }
 
 /// `aksgpu cluster stop|start`
@@ -601,16 +447,7 @@ pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Re
         a.target.resource_group
     );
     confirm::write(ctx, &format!("cluster {verb}"), a.yes, a.dry_run, &question)?;
-    let r = if a.dry_run {
-        dry_run(&a.arm, &a.target, |t| Ok(ops::power(t, start)))?
-    } else {
-        let (client, sub) = connected(&a.arm)?;
-        let progress = Progress::default();
-        azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-            let t = target(&sub, &a.target);
-            Ok(cluster_ops::power(&client, t, start, a.arm.timeout, &report, &progress).await?)
-        })?
-    };
+    let r = run_action(ctx, &a.arm, &a.target, a.dry_run, &ClusterAction::Power { start })?;
     print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |v| {
         format!(
             "cluster {} is {}",
@@ -630,16 +467,7 @@ pub fn cost_analysis(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
     let question =
         format!("Enable cost analysis on cluster {} (resource group {})?", a.target.cluster, a.target.resource_group);
     confirm::write(ctx, "cost-analysis enable", a.yes, a.dry_run, &question)?;
-    let r = if a.dry_run {
-        dry_run(&a.arm, &a.target, |t| ops::cost_analysis(t, &ops::cluster_as_read()))?
-    } else {
-        let (client, sub) = connected(&a.arm)?;
-        let progress = Progress::default();
-        azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-            let t = target(&sub, &a.target);
-            Ok(cluster_ops::cost_analysis(&client, t, a.arm.timeout, &report, &progress).await?)
-        })?
-    };
+    let r = run_action(ctx, &a.arm, &a.target, a.dry_run, &ClusterAction::CostAnalysis)?;
     print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |_| {
         format!("cost analysis enabled on {}", a.target.cluster)
     })?;
@@ -666,23 +494,11 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     };
     let question = format!("Scale pool {} of cluster {} to {to}?", a.at.name, a.at.target.cluster);
     confirm::write(ctx, "pool scale", a.yes, a.dry_run, &question)?;
-    let r = if a.dry_run {
-        let plan = match dry_run(&a.at.arm, &a.at.target, |t| ops::scale(t, &a.at.name, &ops::pool_as_read(), how))? {
-            Outcome::DryRun(plan) => plan,
-            _ => return Err(Error::usage("internal: a dry run without a plan", None).into()),
-        };
-        let cost = scale_cost(ctx, a, how)?;
-        let header = "Dry run: no change is made.";
-        azure::render_priced_plan(&ctx.printer, a.output, (&base_url(&a.at.arm), &plan, header), json!({}), &cost)?;
-        return Ok(());
-    } else {
-        let (client, sub) = connected(&a.at.arm)?;
-        let progress = Progress::default();
-        azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-            let t = target(&sub, &a.at.target);
-            Ok(cluster_ops::scale(&client, t, &a.at.name, how, a.at.arm.timeout, &report, &progress).await?)
-        })?
-    };
+    if a.dry_run {
+        return scale_dry_run(ctx, a, how);
+    }
+    let action = ClusterAction::Scale { pool: a.at.name.clone(), how };
+    let r = run_action(ctx, &a.at.arm, &a.at.target, false, &action)?;
     print_ops(&ctx.printer, a.output, &base_url(&a.at.arm), r, |v| {
         let p = &v["properties"];
         if p["enableAutoScaling"].as_bool() == Some(true) {
@@ -694,52 +510,43 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Why a `pool scale` dry run without credentials cannot price the new counts.
-pub const SCALE_UNREAD: &str = "needs the pool's size and region (read with credentials)";
+pub use crate::ops::cluster::SCALE_UNREAD;
 
-/// The cost of the counts `pool scale` asks for. With credentials the dry run reads (GETs
-/// only) the pool for its size, OS and priority and the cluster for its region; without
-/// them every figure is unknown, and says why.
-fn scale_cost(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<PlanPricing> {
-    let counts = match how {
-        Scale::Count(c) => (c, c),
-        Scale::Autoscale { min, max } => (min, max),
-    };
+/// `pool scale --dry-run`. With credentials the pool (its counts, eTag, size) and its cluster
+/// (the region, for the cost) are read once, GETs only; without, what would be read is a
+/// placeholder.
+fn scale_dry_run(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<()> {
+    let arm = &a.at.arm;
+    let (sub, read) = azure::dry_run_reads(
+        &ctx.printer,
+        arm,
+        async |client, sub| {
+            let req = request(sub.to_owned(), &a.at.target, arm);
+            Ok((sub.to_owned(), Some(crate::ops::cluster::read_pool_and_cluster(client, &req, &a.at.name).await?)))
+        },
+        |sub| Ok((sub.to_owned(), None)),
+    )?;
+    let req = request(sub, &a.at.target, arm);
+    match crate::ops::cluster::scale_plan(&req, &a.at.name, how, read.as_ref())? {
+        Outcome::DryRun(plan) => {
+            let cost = scale_cost(ctx, a, how, read)?;
+            let header = "Dry run: no change is made.";
+            azure::render_priced_plan(&ctx.printer, a.output, (&base_url(arm), &plan, header), json!({}), &cost)?;
+        }
+        same => print_ops(&ctx.printer, a.output, &base_url(arm), same, |_| String::new())?,
+    }
+    Ok(())
+}
+
+/// The cost of the counts `pool scale` asks for, from the pool (its size, OS and priority) and
+/// its cluster (its region) the dry run read with credentials; without them (`None`) every
+/// figure is unknown, and says why.
+fn scale_cost(ctx: &Ctx, a: &PoolScaleArgs, how: Scale, read: Option<(Value, Value)>) -> anyhow::Result<PlanPricing> {
+    let counts = crate::ops::cluster::scale_counts(how);
     let mut catalog = ctx.catalog()?;
-    let unread = |catalog: &Catalog| PlanPricing::unread(catalog, &[(&a.at.name, counts)], SCALE_UNREAD);
-    let az = match azure::connect(&a.at.arm) {
-        Ok(az) if az.subscription.is_ok() && az.client.has_credentials() => az,
-        _ => return Ok(unread(&catalog)),
-    };
-    let sub = subscription(&az)?;
-    let (client, progress) = (az.client, Progress::default());
-    let read = azure::run_interruptible(&progress, async {
-        match cluster_ops::read_pool_and_cluster(&client, target(&sub, &a.at.target), &a.at.name).await {
-            Ok(v) => Ok(Ok(v)),
-            Err(OpsError::Arm(crate::arm::ArmError::Auth { message, .. })) => Ok(Err(message)),
-            Err(e) => Err(Error::from(e)),
-        }
-    })?;
-    let (pool, cluster) = match read {
-        Ok(v) => v,
-        Err(message) => {
-            ctx.printer.note(&format!("note: credentials failed ({message}): the cost cannot be read"));
-            return Ok(unread(&catalog));
-        }
+    let Some((pool, cluster)) = read else {
+        return Ok(PlanPricing::unread(&catalog, &[(&a.at.name, counts)], SCALE_UNREAD));
     };
     with_live_prices(&mut catalog, &ctx.printer);
-    let p = &pool["properties"];
-    let Some(vm) = p["vmSize"].as_str() else {
-        let why = "Azure did not send the pool's vmSize";
-        return Ok(PlanPricing::unread(&catalog, &[(&a.at.name, counts)], why));
-    };
-    let size = catalog.size(vm).map_or_else(|| vm.to_owned(), |s| s.name.clone());
-    let os =
-        if p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) { Os::Windows } else { Os::Linux };
-    let spot = p["scaleSetPriority"].as_str().is_some_and(|s| s.eq_ignore_ascii_case("Spot"));
-    let region = crate::plan::preflight::location(&cluster);
-    let pricing =
-        cost::PoolPricing { pool: &a.at.name, size: &size, os, spot, min_nodes: counts.0, max_nodes: counts.1 };
-    Ok(PlanPricing::new(&catalog, &[pricing], region.as_deref())
-        .region_unknown_because("Azure did not send the cluster's location"))
+    Ok(crate::ops::cluster::scale_cost(&catalog, &a.at.name, how, &pool, &cluster))
 }

@@ -6,44 +6,16 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use crate::arm::ArmError;
-use crate::catalog::Catalog;
 use crate::cli::{QuotaFamilyArgs, QuotaRequestArgs, QuotaShowArgs};
 use crate::commands::{azure, Ctx};
 use crate::error::Error;
+use crate::ops::quota::{self as ops, QuotaAsk, QuotaPlan, QuotaQuery, QuotaTarget};
 use crate::output::{emit, table, Align, Shown};
-use crate::plan::quota::{self as plan, Decision, RequestStatus, Usage};
-use crate::provision::quota as exec;
+use crate::plan::quota::{self as plan, RequestStatus, Usage};
 use crate::provision::Progress;
 
-/// The family and location asked, resolved: (location, family, the size's vCPUs if a size).
-struct Which {
-    location: String,
-    family: Option<String>,
-    size: Option<(String, u32)>,
-}
-
-fn resolve(catalog: &Catalog, w: &QuotaFamilyArgs) -> Result<Which, Error> {
-    let location = crate::commands::recommend::region_arg(catalog, "--location", &w.location)?;
-    let size = match &w.vm_size {
-        None => None,
-        Some(s) => Some(catalog.size(s).ok_or_else(|| {
-            Error::usage(
-                format!("--vm-size {s:?} is not in the catalog"),
-                Some("pass --family with the quota family name".into()),
-            )
-        })?),
-    };
-    let family = match (&w.family, size) {
-        (Some(f), _) => Some(f.trim().to_owned()),
-        (None, Some(s)) => Some(s.quota_family.as_deref().map(str::to_owned).ok_or_else(|| {
-            Error::usage(
-                format!("the catalog has no quota family for {}", s.name),
-                Some("pass --family (az vm list-usage --location L shows the names)".into()),
-            )
-        })?),
-        (None, None) => None,
-    };
-    Ok(Which { location, family, size: size.map(|s| (s.name.to_string(), s.vcpus)) })
+fn query(w: &QuotaFamilyArgs) -> QuotaQuery {
+    QuotaQuery { location: w.location.clone(), vm_size: w.vm_size.clone(), family: w.family.clone() }
 }
 
 fn connect(arm: &crate::cli::ArmArgs) -> Result<(crate::arm::ArmClient, String), Error> {
@@ -61,14 +33,13 @@ fn row(u: &Usage, fit: Option<u32>) -> Vec<String> {
 /// `aksgpu quota show`
 pub fn show(ctx: &Ctx, a: &QuotaShowArgs) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
-    let w = resolve(&catalog, &a.which)?;
+    let w = ops::resolve(&catalog, &query(&a.which))?;
     let (client, sub) = connect(&a.arm)?;
     let progress = Progress::default();
     let p = &ctx.printer;
     if let Some(id) = &a.request {
-        let s = azure::run_with_spinner(p, &progress, None, async |_| {
-            exec::status(&client, &sub, &w.location, id).await.map_err(Error::from)
-        })?;
+        let s =
+            azure::run_with_spinner(p, &progress, None, async |_| ops::status(&client, &sub, &w.location, id).await)?;
         let text = format!(
             "quota request {} is {}{}",
             s.id,
@@ -80,32 +51,10 @@ pub fn show(ctx: &Ctx, a: &QuotaShowArgs) -> anyhow::Result<()> {
     }
     let usages = azure::run_with_spinner(p, &progress, None, async |report| {
         report("reading usages");
-        exec::usages(&client, &sub, &w.location).await.map_err(Error::from)
+        ops::usages(&client, &sub, &w.location).await
     })?;
-    let mut names: Vec<String> = match &w.family {
-        Some(f) => vec![f.clone()],
-        None => {
-            let mut fams: Vec<String> =
-                catalog.sizes.iter().filter_map(|s| s.quota_family.as_deref().map(str::to_owned)).collect();
-            fams.sort();
-            fams.dedup();
-            fams
-        }
-    };
-    names.push("cores".into());
-    let found: Vec<Usage> = names.iter().filter_map(|n| plan::usage(&usages, n)).collect();
-    if found.iter().all(|u| u.name == "cores") && w.family.is_some() {
-        return Err(Error::NoFit {
-            message: format!("Azure reports no usage for {} in {}", w.family.as_deref().unwrap_or(""), w.location),
-            hint: Some("check the family name: az vm list-usage --location L -o table".into()),
-        }
-        .into());
-    }
-    let regional = found.iter().find(|u| u.name == "cores").map(Usage::free);
-    let fit = |u: &Usage| {
-        w.size.as_ref().map(|(_, vcpus)| plan::nodes_that_fit(*vcpus, u.free().min(regional.unwrap_or(u64::MAX))))
-    };
-    let rows: Vec<Vec<String>> = found.iter().map(|u| row(u, if u.name == "cores" { None } else { fit(u) })).collect();
+    let shown = ops::usage(&catalog, &w, &usages)?;
+    let rows: Vec<Vec<String>> = shown.rows.iter().map(|(u, fit)| row(u, *fit)).collect();
     let mut headers = vec!["FAMILY", "USED", "LIMIT", "FREE"];
     if w.size.is_some() {
         headers.push("NODES THAT FIT");
@@ -113,14 +62,14 @@ pub fn show(ctx: &Ctx, a: &QuotaShowArgs) -> anyhow::Result<()> {
     let mut text = format!("vCPU quota in {} (cores = total regional vCPUs):\n", w.location);
     text.push_str(&table(&headers, &[Align::Left, Align::Right, Align::Right, Align::Right, Align::Right], &rows));
     if let Some((size, vcpus)) = &w.size {
-        let n = found.first().and_then(fit).unwrap_or(0);
+        let n = shown.nodes_that_fit.unwrap_or(0);
         text.push_str(&format!("{n} more node(s) of {size} ({vcpus} vCPUs) fit, counting one surge node per 10.\n"));
     }
     let v = json!({
         "location": w.location,
-        "usages": found.iter().map(|u| json!({"name": u.name, "display": u.display, "used": u.used, "limit": u.limit, "free": u.free()})).collect::<Vec<_>>(),
+        "usages": shown.rows.iter().map(|(u, _)| json!({"name": u.name, "display": u.display, "used": u.used, "limit": u.limit, "free": u.free()})).collect::<Vec<_>>(),
         "vm_size": w.size.as_ref().map(|s| s.0.clone()),
-        "nodes_that_fit": w.size.as_ref().and_then(|_| found.first().and_then(fit)),
+        "nodes_that_fit": shown.nodes_that_fit,
     });
     emit(p, a.output, &Shown::new(text, v))?;
     Ok(())
@@ -129,7 +78,7 @@ pub fn show(ctx: &Ctx, a: &QuotaShowArgs) -> anyhow::Result<()> {
 /// `aksgpu quota request`
 pub fn request(ctx: &Ctx, a: &QuotaRequestArgs) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
-    let w = resolve(&catalog, &a.which)?;
+    let w = ops::resolve(&catalog, &query(&a.which))?;
     let Some(family) = w.family.clone() else {
         return Err(Error::usage("quota request needs --vm-size with --nodes, or --family with --limit", None).into());
     };
@@ -140,66 +89,90 @@ pub fn request(ctx: &Ctx, a: &QuotaRequestArgs) -> anyhow::Result<()> {
         )
         .into());
     }
-    let (client, sub) = connect(&a.arm)?;
     let p = &ctx.printer;
+    if a.dry_run {
+        // With credentials the usages are read (a GET); without, today's limit is a placeholder.
+        let (sub, usages) = azure::dry_run_reads(
+            p,
+            &a.arm,
+            async |client, sub| Ok((sub.to_owned(), Some(ops::usages(client, sub, &w.location).await?))),
+            |sub| Ok((sub.to_owned(), None)),
+        )?;
+        return dry_run(p, a, &w, &family, &sub, usages.as_deref());
+    }
+    let (client, sub) = connect(&a.arm)?;
     let progress = Progress::default();
     let usages = azure::run_with_spinner(p, &progress, None, async |report| {
         report("reading usages");
-        exec::usages(&client, &sub, &w.location).await.map_err(Error::from)
+        ops::usages(&client, &sub, &w.location).await
     })?;
-    let Some(current) = plan::usage(&usages, &family) else {
-        return Err(Error::NoFit {
-            message: format!("Azure reports no usage for {family} in {}", w.location),
-            hint: Some("check the family name: az vm list-usage --location L -o table".into()),
-        }
-        .into());
-    };
-    let family = current.name.clone();
-    let wanted = match (a.limit, a.nodes, &w.size) {
-        (Some(l), _, _) => l,
-        (None, Some(n), Some((_, vcpus))) => plan::limit_for_nodes(&current, *vcpus, n),
-        _ => return Err(Error::usage("--nodes needs --vm-size", None).into()),
-    };
+    let Some((family, from, to)) = decide(p, a, &w, &family, &usages)? else { return Ok(()) };
     let check = format!("aksgpu quota show --subscription {sub} --location {} --family {family}", w.location);
-    let (from, to) = match plan::decide(&current, wanted) {
-        Decision::Lower { limit, asked } => {
-            return Err(Error::usage(
-                format!("{family} in {} has a limit of {limit} vCPUs; {asked} would lower it, and a quota request never lowers a limit", w.location),
-                Some("ask for more than today's limit, or nothing".into()),
-            )
-            .into())
-        }
-        Decision::Enough { limit } => {
-            let text = format!("{family} in {} already allows {limit} vCPUs ({} used): nothing to ask for", w.location, current.used);
-            emit(p, a.output, &Shown::new(text, json!({"status": "enough", "family": family, "location": w.location, "limit": limit, "used": current.used})))?;
-            return Ok(());
-        }
-        Decision::Ask { from, to } => (from, to),
-    };
-    if a.dry_run {
-        let header = format!(
-            "Dry run: nothing is sent. The request raises {family} in {} from {from} to {to} vCPUs:",
-            w.location
-        );
-        azure::render_plan(
-            p,
-            a.output,
-            &azure::base_url(&a.arm),
-            &plan::plan(&sub, &w.location, &family, to),
-            &header,
-            json!({"family": family, "from": from, "to": to}),
-        )?;
-        return Ok(());
-    }
     let deadline = Instant::now() + a.arm.timeout;
     let status = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
-        report(&format!("asking for {to} vCPUs of {family}"));
-        let Some(id) = exec::submit(&client, &sub, &w.location, &family, to, &check, &progress).await? else {
-            return Ok(RequestStatus { id: String::new(), state: "Succeeded".into(), message: None, code: None });
-        };
-        exec::follow(&client, &sub, &w.location, &id, deadline, &check, report).await.map_err(Error::from)
+        ops::raise(&client, (&sub, &w.location), &family, to, &check, deadline, (&report, &progress)).await
     })?;
     report(p, a, &family, &w.location, from, to, &status, &check)
+}
+
+/// From the usages read: `(family as Azure names it, today's limit, the limit to ask for)`, or
+/// `None` when the limit already suffices (said on stdout); a request that would lower the limit
+/// is refused.
+fn decide(
+    p: &crate::output::Printer,
+    a: &QuotaRequestArgs,
+    w: &QuotaTarget,
+    family: &str,
+    usages: &[Value],
+) -> anyhow::Result<Option<(String, u64, u64)>> {
+    match ops::decide(w, family, usages, QuotaAsk { limit: a.limit, nodes: a.nodes })? {
+        QuotaPlan::Enough { family, limit, used } => {
+            let text =
+                format!("{family} in {} already allows {limit} vCPUs ({used} used): nothing to ask for", w.location);
+            let v = json!({"status": "enough", "family": family, "location": w.location, "limit": limit, "used": used});
+            emit(p, a.output, &Shown::new(text, v))?;
+            Ok(None)
+        }
+        QuotaPlan::Raise { family, from, to } => Ok(Some((family, from, to))),
+    }
+}
+
+/// `quota request --dry-run`: the plan from the usages read, or (no credentials) with today's
+/// limit, and with `--nodes` the new one, as placeholders.
+fn dry_run(
+    p: &crate::output::Printer,
+    a: &QuotaRequestArgs,
+    w: &QuotaTarget,
+    family: &str,
+    sub: &str,
+    usages: Option<&[Value]>,
+) -> anyhow::Result<()> {
+    let base = azure::base_url(&a.arm);
+    let Some(usages) = usages else {
+        let mut plan = plan::plan(sub, &w.location, family, a.limit.unwrap_or_default());
+        let to = match a.limit {
+            Some(l) => json!(l),
+            None => json!(crate::plan::read_at_run_time("today's usage and limit, plus the vCPUs of --nodes")),
+        };
+        if let Some(body) =
+            plan.steps.iter_mut().find(|s| s.kind == crate::plan::StepKind::RequestQuota).and_then(|s| s.body.as_mut())
+        {
+            body["properties"]["limit"]["value"] = to.clone();
+        }
+        let header = format!(
+            "Dry run: nothing is sent. The request raises {family} in {}; today's limit is read at run time:",
+            w.location
+        );
+        let from = crate::plan::read_at_run_time("today's limit");
+        azure::render_plan(p, a.output, &base, &plan, &header, json!({"family": family, "from": from, "to": to}))?;
+        return Ok(());
+    };
+    let Some((family, from, to)) = decide(p, a, w, family, usages)? else { return Ok(()) };
+    let header =
+        format!("Dry run: nothing is sent. The request raises {family} in {} from {from} to {to} vCPUs:", w.location);
+    let plan = plan::plan(sub, &w.location, &family, to);
+    azure::render_plan(p, a.output, &base, &plan, &header, json!({"family": family, "from": from, "to": to}))?;
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -4,7 +4,6 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::arm::api;
 use crate::arm::lro::{self, Operation};
 use crate::cli::WaitArgs;
 use crate::commands::azure;
@@ -12,15 +11,20 @@ use crate::commands::Ctx;
 use crate::error::Error;
 use crate::output::{emit, Shown};
 use crate::plan::agent_pool::check_pool_name;
-use crate::plan::{pool_path, with_api};
+use crate::plan::pool_path;
 use crate::provision::Progress;
 
 /// `aksgpu wait`
 pub fn run(ctx: &Ctx, a: &WaitArgs) -> anyhow::Result<()> {
-    check_pool_name(&a.at.name).map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
+    check_pool_name(&a.at.name).map_err(|e| Error::usage(format!("{}: {}", e.field.flag(), e.message), e.hint))?;
     let az = azure::connect(&a.at.arm)?;
     let (sub, _) = az.subscription.map_err(Error::from)?;
     let path = pool_path(&sub, &a.at.target.resource_group, &a.at.target.cluster, &a.at.name);
+    let target = crate::plan::cluster_ops::Target {
+        subscription: &sub,
+        resource_group: &a.at.target.resource_group,
+        cluster: &a.at.target.cluster,
+    };
     let resume = format!(
         "aksgpu wait --subscription {sub} -g {} --cluster {} --name {}",
         a.at.target.resource_group, a.at.target.cluster, a.at.name
@@ -28,7 +32,8 @@ pub fn run(ctx: &Ctx, a: &WaitArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let op = Operation {
         what: format!("pool {} in cluster {}", a.at.name, a.at.target.cluster),
-        resource_url: with_api(&path, api::AKS),
+        resource: crate::provision::wire::request(&crate::plan::cluster_ops::await_pool(target, &a.at.name), None)
+            .map_err(Error::from)?,
         resume: resume.clone(),
         deadline: started + a.at.arm.timeout,
         started,

@@ -113,17 +113,131 @@ pub struct PoolSpec {
     pub overrides: Vec<String>,
 }
 
-/// A validation failure: which flag, what is wrong, and the fix.
+/// A validation failure: which field of the pool, what is wrong, and the fix. Each front end
+/// names the field its own way: `Field::flag` for the CLI, `Field::config_key` for a GpuConfig.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{flag}: {message}")]
+#[error("{}: {message}", field.flag())]
 pub struct SpecError {
-    pub flag: &'static str,
+    pub field: Field,
     pub message: String,
     pub hint: Option<String>,
 }
 
-fn err(flag: &'static str, message: impl Into<String>, hint: impl Into<Option<String>>) -> SpecError {
-    SpecError { flag, message: message.into(), hint: hint.into() }
+/// A setting of a pool request, whatever front end gave it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Name,
+    ResourceGroup,
+    Cluster,
+    VmSize,
+    Count,
+    MinCount,
+    MaxCount,
+    Os,
+    OsSku,
+    GpuDriver,
+    KubernetesVersion,
+    Labels,
+    NodeTaints,
+    Tags,
+    MaxPods,
+    MigProfile,
+    SpotMaxPrice,
+    EvictionPolicy,
+    Zones,
+    CapacityReservationGroup,
+    Override,
+}
+
+impl Field {
+    /// Every field.
+    pub const ALL: [Field; 21] = [
+        Field::Name,
+        Field::ResourceGroup,
+        Field::Cluster,
+        Field::VmSize,
+        Field::Count,
+        Field::MinCount,
+        Field::MaxCount,
+        Field::Os,
+        Field::OsSku,
+        Field::GpuDriver,
+        Field::KubernetesVersion,
+        Field::Labels,
+        Field::NodeTaints,
+        Field::Tags,
+        Field::MaxPods,
+        Field::MigProfile,
+        Field::SpotMaxPrice,
+        Field::EvictionPolicy,
+        Field::Zones,
+        Field::CapacityReservationGroup,
+        Field::Override,
+    ];
+
+    /// The CLI flag (`create-pool --vm-size`).
+    pub fn flag(self) -> &'static str {
+        match self {
+            Field::Name => "--name",
+            Field::ResourceGroup => "--resource-group",
+            Field::Cluster => "--cluster",
+            Field::VmSize => "--vm-size",
+            Field::Count => "--count",
+            Field::MinCount => "--min-count",
+            Field::MaxCount => "--max-count",
+            Field::Os => "--os",
+            Field::OsSku => "--os-sku",
+            Field::GpuDriver => "--gpu-driver",
+            Field::KubernetesVersion => "--kubernetes-version",
+            Field::Labels => "--labels",
+            Field::NodeTaints => "--node-taints",
+            Field::Tags => "--tags",
+            Field::MaxPods => "--max-pods",
+            Field::MigProfile => "--mig-profile",
+            Field::SpotMaxPrice => "--spot-max-price",
+            Field::EvictionPolicy => "--eviction-policy",
+            Field::Zones => "--zones",
+            Field::CapacityReservationGroup => "--capacity-reservation-group",
+            Field::Override => "--override",
+        }
+    }
+
+    /// The key in a GpuConfig file: relative to the pool (`vmSize`), or from the top of the
+    /// file for what is not a pool's (`cluster.name`, `overrides`).
+    pub fn config_key(self) -> &'static str {
+        match self {
+            Field::Name => "name",
+            Field::ResourceGroup => "cluster.resourceGroup",
+            Field::Cluster => "cluster.name",
+            Field::VmSize => "vmSize",
+            Field::Count => "count",
+            Field::MinCount => "minCount",
+            Field::MaxCount => "maxCount",
+            Field::Os => "os",
+            Field::OsSku => "osSku",
+            Field::GpuDriver => "gpuDriver",
+            Field::KubernetesVersion => "kubernetesVersion",
+            Field::Labels => "labels",
+            Field::NodeTaints => "taints",
+            Field::Tags => "tags",
+            Field::MaxPods => "maxPods",
+            Field::MigProfile => "migProfile",
+            Field::SpotMaxPrice => "spotMaxPrice",
+            Field::EvictionPolicy => "evictionPolicy",
+            Field::Zones => "zones",
+            Field::CapacityReservationGroup => "capacityReservationGroup",
+            Field::Override => "overrides",
+        }
+    }
+
+    /// True for a key from the top of a GpuConfig file, not under the pool.
+    pub fn is_file_level(self) -> bool {
+        matches!(self, Field::ResourceGroup | Field::Cluster | Field::Override)
+    }
+}
+
+fn err(field: Field, message: impl Into<String>, hint: impl Into<Option<String>>) -> SpecError {
+    SpecError { field, message: message.into(), hint: hint.into() }
 }
 
 /// Rule id for a size the catalog marks unsupported (`aks.supported: false`) with no rule of
@@ -158,7 +272,8 @@ fn catalog_refusal(
     if r.overrides.iter().any(|o| o == id) {
         warnings.push(format!(
             "overriding catalog rule {id} ({}: {}; source: {source}); risk: {OVERRIDE_RISK}",
-            e.flag, e.message
+            e.field.flag(),
+            e.message
         ));
         return Ok(());
     }
@@ -194,7 +309,7 @@ pub fn check_override_ids(catalog: &Catalog, overrides: &[String]) -> Result<(),
     match overrides.iter().find(|o| !ids.contains(o)) {
         None => Ok(()),
         Some(bad) => Err(err(
-            "--override",
+            Field::Override,
             format!("{bad:?} is not a catalog rule id"),
             Some(format!("rule ids: {}", ids.join(", "))),
         )),
@@ -239,7 +354,7 @@ pub fn parse_taint(t: &str) -> Result<String, SpecError> {
     let t = t.trim();
     let bad = |why: &str| {
         err(
-            "--node-taints",
+            Field::NodeTaints,
             format!("{t:?} is not a taint: {why}"),
             Some("write key=value:Effect with Effect NoSchedule, PreferNoSchedule or NoExecute".into()),
         )
@@ -259,7 +374,7 @@ pub fn parse_taint(t: &str) -> Result<String, SpecError> {
 }
 
 fn parse_pairs(
-    flag: &'static str,
+    flag: Field,
     items: &[String],
     check: impl Fn(&str, &str) -> bool,
 ) -> Result<BTreeMap<String, String>, SpecError> {
@@ -286,7 +401,7 @@ pub fn check_pool_name(name: &str) -> Result<(), SpecError> {
         Ok(())
     } else {
         Err(err(
-            "--name",
+            Field::Name,
             format!("pool name {name:?} is invalid"),
             Some("use 1–12 lowercase letters and digits, starting with a letter (e.g. gpu1)".into()),
         ))
@@ -302,7 +417,7 @@ pub fn check_resource_group(rg: &str) -> Result<(), SpecError> {
     if ok {
         Ok(())
     } else {
-        Err(err("--resource-group", format!("{rg:?} is not a resource group name"), None))
+        Err(err(Field::ResourceGroup, format!("{rg:?} is not a resource group name"), None))
     }
 }
 
@@ -316,7 +431,7 @@ pub fn check_cluster(c: &str) -> Result<(), SpecError> {
     if ok {
         Ok(())
     } else {
-        Err(err("--cluster", format!("{c:?} is not an AKS cluster name"), None))
+        Err(err(Field::Cluster, format!("{c:?} is not an AKS cluster name"), None))
     }
 }
 
@@ -350,7 +465,7 @@ fn check_os(
             warnings,
             (RULE_SIZE_OS_SKUS, sizes_source),
             err(
-                "--os",
+                Field::Os,
                 format!("AKS allows only {} on {}", size.aks_os_skus.join(", "), size.name),
                 Some("choose another --os or size".into()),
             ),
@@ -358,15 +473,15 @@ fn check_os(
     }
     let Some(s) = &r.os_sku else { return Ok((os, None)) };
     let canon = OS_SKUS.iter().find(|k| k.eq_ignore_ascii_case(s)).copied().ok_or_else(|| {
-        err("--os-sku", format!("{s:?} is not an AKS OS SKU"), Some(format!("use one of {}", OS_SKUS.join(", "))))
+        err(Field::OsSku, format!("{s:?} is not an AKS OS SKU"), Some(format!("use one of {}", OS_SKUS.join(", "))))
     })?;
     if canon.starts_with("Windows") != (os == Os::Windows) {
-        return Err(err("--os-sku", format!("{canon} does not match --os {}", os_name(os)), None));
+        return Err(err(Field::OsSku, format!("{canon} does not match --os {}", os_name(os)), None));
     }
     for rule in &catalog.rules {
         if let RuleKind::UnsupportedOsSkus { os_skus, reason } = &rule.kind {
             if os_skus.iter().any(|o| o.eq_ignore_ascii_case(canon)) {
-                let e = err("--os-sku", format!("{canon}: {reason}"), Some(rule.source.clone()));
+                let e = err(Field::OsSku, format!("{canon}: {reason}"), Some(rule.source.clone()));
                 catalog_refusal(r, warnings, (&rule.id, &rule.source), e)?;
             }
         }
@@ -379,7 +494,7 @@ fn check_os(
             .filter(|o| o.starts_with("Windows") == (os == Os::Windows))
             .collect();
         let e = err(
-            "--os-sku",
+            Field::OsSku,
             format!("AKS does not provision {} GPU nodes with {canon}; it allows {}", size.name, same_os.join(", ")),
             Some(format!("use --os-sku {} (source: {sizes_source})", same_os.join(" or "))),
         );
@@ -413,7 +528,7 @@ fn check_size<'a>(catalog: &'a Catalog, r: &PoolRequest, warnings: &mut Vec<Stri
     let Some(size) = catalog.size(&r.vm_size) else {
         let near = catalog.suggest_sizes(&r.vm_size);
         return Err(err(
-            "--vm-size",
+            Field::VmSize,
             format!("{:?} is not a GPU size in the catalog", r.vm_size),
             did_you_mean(&near).or_else(|| Some("list sizes with `aksgpu catalog list`".into())),
         ));
@@ -421,7 +536,7 @@ fn check_size<'a>(catalog: &'a Catalog, r: &PoolRequest, warnings: &mut Vec<Stri
     let retired = size.status == Status::Retired;
     if retired {
         let e = err(
-            "--vm-size",
+            Field::VmSize,
             format!(
                 "{} is retired{}",
                 size.name,
@@ -447,7 +562,8 @@ fn check_size<'a>(catalog: &'a Catalog, r: &PoolRequest, warnings: &mut Vec<Stri
             Some(x) => (x.id.as_str(), x.source.as_str()),
             None => (RULE_SIZE_UNSUPPORTED, size.aks_source.as_deref().unwrap_or("catalog/sizes")),
         };
-        let e = err("--vm-size", format!("{}: {why}", size.name), Some("pick another size: `aksgpu recommend`".into()));
+        let e =
+            err(Field::VmSize, format!("{}: {why}", size.name), Some("pick another size: `aksgpu recommend`".into()));
         catalog_refusal(r, warnings, (id, source), e)?;
     }
     Ok(size)
@@ -466,7 +582,7 @@ fn check_windows(
             if let RuleKind::WindowsPoolNameMax { max_length } = rule.kind {
                 if r.name.len() > max_length {
                     let e = err(
-                        "--name",
+                        Field::Name,
                         format!(
                             "Windows pool names are limited to {max_length} characters; {:?} has {}",
                             r.name,
@@ -481,7 +597,7 @@ fn check_windows(
         if let (Some(v), Some((min, feature, ns))) = (kubernetes_version, catalog.windows_min_kubernetes()) {
             if v.minor_lt(&min) {
                 let e = err(
-                    "--kubernetes-version",
+                    Field::KubernetesVersion,
                     format!("Windows GPU node pools need Kubernetes {min} or later, not {v}"),
                     Some(format!("use {min} or later; the {feature} feature ({ns}) must also be registered")),
                 );
@@ -518,20 +634,20 @@ fn check_counts(r: &PoolRequest) -> Result<(u32, Option<(u32, u32)>), SpecError>
     let autoscale = match (r.min_count, r.max_count) {
         (Some(a), Some(b)) => {
             if a > b {
-                return Err(err("--min-count", format!("--min-count {a} is larger than --max-count {b}"), None));
+                return Err(err(Field::MinCount, format!("--min-count {a} is larger than --max-count {b}"), None));
             }
             if b == 0 {
-                return Err(err("--max-count", "--max-count must be at least 1", None));
+                return Err(err(Field::MaxCount, "--max-count must be at least 1", None));
             }
             if b > 1000 {
-                return Err(err("--max-count", "--max-count must be at most 1000", None));
+                return Err(err(Field::MaxCount, "--max-count must be at most 1000", None));
             }
             Some((a, b))
         }
         (None, None) => None,
         _ => {
             return Err(err(
-                "--min-count",
+                Field::MinCount,
                 "--min-count and --max-count enable the autoscaler together",
                 Some("pass both, or --count alone".into()),
             ))
@@ -539,14 +655,14 @@ fn check_counts(r: &PoolRequest) -> Result<(u32, Option<(u32, u32)>), SpecError>
     };
     let count = match (r.count, autoscale) {
         (Some(c), Some((a, b))) if c < a || c > b => {
-            return Err(err("--count", format!("--count {c} is outside --min-count {a} … --max-count {b}"), None))
+            return Err(err(Field::Count, format!("--count {c} is outside --min-count {a} … --max-count {b}"), None))
         }
         (Some(c), _) => c,
         (None, Some((a, _))) => a,
         (None, None) => 1,
     };
     if count > 1000 {
-        return Err(err("--count", "--count must be at most 1000", None));
+        return Err(err(Field::Count, "--count must be at most 1000", None));
     }
     Ok((count, autoscale))
 }
@@ -570,7 +686,7 @@ fn check_gpu_driver(
     if size.gpu_vendor == Vendor::Amd || size.driver == Driver::None {
         if gpu_driver == Some("Install") {
             let e = err(
-                "--gpu-driver",
+                Field::GpuDriver,
                 format!("{} ({}) needs --gpu-driver none: AKS installs no driver for it", size.name, size.gpu_model),
                 amd_rule.as_ref().map(|(_, _, rule)| format!("{} [{}]", rule.summary, rule.source)),
             );
@@ -587,7 +703,7 @@ fn check_gpu_driver(
     if let Some((skus, _, rule)) = &amd_rule {
         let chosen = os_sku.unwrap_or(if os == Os::Windows { "Windows2022" } else { "Ubuntu" });
         if !skus.iter().any(|s| s.eq_ignore_ascii_case(chosen)) {
-            let e = err("--os-sku", format!("{}: {}", size.name, rule.summary), Some(rule.source.clone()));
+            let e = err(Field::OsSku, format!("{}: {}", size.name, rule.summary), Some(rule.source.clone()));
             catalog_refusal(r, notes_w, (&rule.id, &rule.source), e)?;
         }
     }
@@ -609,12 +725,12 @@ fn check_mig(
     let rule = catalog.rules.iter().find(|x| matches!(x.kind, RuleKind::Mig { .. }));
     let (id, source) = rule.map_or(("mig-models", "catalog/rules.yaml"), |x| (x.id.as_str(), x.source.as_str()));
     if os == Os::Windows {
-        let e = err("--mig-profile", "MIG is not available on Windows node pools", None);
+        let e = err(Field::MigProfile, "MIG is not available on Windows node pools", None);
         catalog_refusal(r, warnings, (id, source), e)?;
     }
     if !size.mig_capable {
         let e = err(
-            "--mig-profile",
+            Field::MigProfile,
             format!("{} ({}) does not support MIG on AKS", size.name, size.gpu_model),
             Some("MIG needs an A100, H100 or H200 size: `aksgpu recommend --mig`".into()),
         );
@@ -630,7 +746,7 @@ fn check_mig(
     }
     let listed = profiles.iter().map(|m| format!("{} ({})", m.profile, m.slice)).collect::<Vec<_>>();
     let e = err(
-        "--mig-profile",
+        Field::MigProfile,
         format!("{want:?} is not a MIG profile of {}", size.gpu_model),
         Some(if listed.is_empty() {
             format!("the catalog lists no MIG profile for {}", size.gpu_model)
@@ -643,7 +759,7 @@ fn check_mig(
     // Overridden: the catalog cannot map a slice name, and the API takes only its own values.
     let Some(api) = API_MIG_PROFILES.iter().find(|v| v.eq_ignore_ascii_case(want)) else {
         return Err(err(
-            "--mig-profile",
+            Field::MigProfile,
             format!("{want:?} is not a value the AKS API takes: use one of {}", API_MIG_PROFILES.join(", ")),
             Some("gpuInstanceProfile is an enum of the AgentPool API (managedClusters.json)".into()),
         ));
@@ -656,7 +772,7 @@ fn check_mig(
 fn check_spot(r: &PoolRequest, notes: &mut Vec<String>) -> Result<Option<&'static str>, SpecError> {
     if !r.spot && (r.spot_max_price.is_some() || r.eviction_policy.is_some()) {
         return Err(err(
-            if r.spot_max_price.is_some() { "--spot-max-price" } else { "--eviction-policy" },
+            if r.spot_max_price.is_some() { Field::SpotMaxPrice } else { Field::EvictionPolicy },
             "only applies to spot pools",
             Some("add --spot".into()),
         ));
@@ -664,7 +780,7 @@ fn check_spot(r: &PoolRequest, notes: &mut Vec<String>) -> Result<Option<&'stati
     if let Some(p) = r.spot_max_price {
         if !(p == -1.0 || (p.is_finite() && p > 0.0)) {
             return Err(err(
-                "--spot-max-price",
+                Field::SpotMaxPrice,
                 format!("{p} is not a price: use -1 (up to the on-demand price) or a positive USD/hour"),
                 None,
             ));
@@ -691,7 +807,7 @@ fn check_crg(id: Option<&str>) -> Result<Option<String>, SpecError> {
         && segs.iter().all(|s| !s.is_empty());
     if !ok {
         return Err(err(
-            "--capacity-reservation-group",
+            Field::CapacityReservationGroup,
             format!("{id:?} is not a capacity reservation group resource id"),
             Some(
                 "pass /subscriptions/SUB/resourceGroups/RG/providers/Microsoft.Compute/capacityReservationGroups/NAME"
@@ -707,7 +823,7 @@ fn check_placement(r: &PoolRequest) -> Result<(Vec<String>, Option<&'static str>
     let mut zones = Vec::new();
     for z in r.zones.iter().flat_map(|s| s.split(',')).map(str::trim).filter(|s| !s.is_empty()) {
         if !matches!(z, "1" | "2" | "3") {
-            return Err(err("--zones", format!("{z:?} is not an availability zone (1, 2 or 3)"), None));
+            return Err(err(Field::Zones, format!("{z:?} is not an availability zone (1, 2 or 3)"), None));
         }
         if !zones.iter().any(|x: &String| x == z) {
             zones.push(z.to_owned());
@@ -715,7 +831,7 @@ fn check_placement(r: &PoolRequest) -> Result<(Vec<String>, Option<&'static str>
     }
     if let Some(p) = r.max_pods {
         if !(10..=250).contains(&p) {
-            return Err(err("--max-pods", format!("{p} is outside 10…250"), None));
+            return Err(err(Field::MaxPods, format!("{p} is outside 10…250"), None));
         }
     }
     Ok((zones, r.os_disk_type.map(OsDiskType::name)))
@@ -749,8 +865,8 @@ impl PoolSpec {
                 .map(parse_taint)
                 .collect::<Result<Vec<_>, _>>()?,
         };
-        let labels = parse_pairs("--labels", &r.labels, |k, v| valid_key(k) && valid_value(v))?;
-        let tags = parse_pairs("--tags", &r.tags, |k, v| {
+        let labels = parse_pairs(Field::Labels, &r.labels, |k, v| valid_key(k) && valid_value(v))?;
+        let tags = parse_pairs(Field::Tags, &r.tags, |k, v| {
             !k.is_empty() && k.len() <= 512 && v.len() <= 256 && !k.contains(['<', '>', '%', '&', '\\', '?', '/'])
         })?;
         let gpu_driver = check_gpu_driver(catalog, size, r, (os, os_sku.as_deref()), (&mut notes, &mut warnings))?;
@@ -994,7 +1110,7 @@ mod tests {
 
     fn fails(r: &PoolRequest, flag: &str) -> SpecError {
         let e = PoolSpec::validate(&catalog(), r).expect_err("should fail");
-        assert_eq!(e.flag, flag, "{e:?}");
+        assert_eq!(e.field.flag(), flag, "{e:?}");
         e
     }
 

@@ -8,7 +8,7 @@
 use serde_json::{json, Value};
 
 use super::cluster::{self, Scale};
-use super::{cluster_path, pool_path, read_at_run_time, with_api, Plan, Step, StepKind};
+use super::{cluster_path, pool_path, read_at_run_time, with_api, Follow, Plan, Step, StepKind};
 use crate::domain::api;
 
 /// Which cluster (or pool) a plan is for.
@@ -63,11 +63,42 @@ fn etag(v: &Value, pointer: &str) -> Option<String> {
 }
 
 fn put(kind: StepKind, url: String, body: Value, etag: Option<String>, purpose: String) -> Step {
-    let step = Step::write(kind, "PUT", url, Some(body), purpose);
+    let step = Step::write(kind, "PUT", url, Some(body), purpose).then_follows(Follow::Operation);
     match etag {
         Some(e) => step.header("If-Match", e),
         None => step,
     }
+}
+
+/// GET the cluster (what a change to it starts from).
+pub fn read_cluster(t: Target<'_>, purpose: impl Into<String>) -> Step {
+    Step::read(StepKind::ReadCluster, t.cluster_url(), purpose)
+}
+
+/// GET the cluster a write changes, when its operation ends (and, for stop/start, until it
+/// reports the power state asked for).
+pub fn await_cluster(t: Target<'_>, until: &str) -> Step {
+    Step::read(StepKind::Await, t.cluster_url(), format!("read cluster {} when the operation ends", t.cluster))
+        .repeated(until)
+}
+
+/// GET a pool (what `pool scale` starts from).
+pub fn read_pool(t: Target<'_>, pool: &str) -> Step {
+    Step::read(
+        StepKind::ReadPool,
+        with_api(&t.pool_path(pool), api::AKS),
+        format!("read pool {pool} (its counts and autoscaler)"),
+    )
+}
+
+/// GET the pool a write changes, when its operation ends.
+pub fn await_pool(t: Target<'_>, pool: &str) -> Step {
+    Step::read(
+        StepKind::Await,
+        with_api(&t.pool_path(pool), api::AKS),
+        format!("read pool {pool} when the operation ends"),
+    )
+    .repeated("while it is Scaling or Updating, when Azure gives no operation URL")
 }
 
 /// `cluster stop|start`: read the power state, then POST stop or start.
@@ -75,18 +106,16 @@ pub fn power(t: Target<'_>, start: bool) -> Plan {
     let (verb, want) = if start { ("start", "Running") } else { ("stop", "Stopped") };
     Plan {
         steps: vec![
-            Step::read(
-                StepKind::ReadCluster,
-                t.cluster_url(),
-                format!("read the power state (nothing is sent when it is already {want})"),
-            ),
+            read_cluster(t, format!("read the power state (nothing is sent when it is already {want})")),
             Step::write(
                 StepKind::PowerCluster,
                 "POST",
                 format!("{}/{verb}?api-version={}", t.cluster_path(), api::AKS),
                 None,
                 format!("{verb} cluster {}", t.cluster),
-            ),
+            )
+            .then_follows(Follow::Operation),
+            await_cluster(t, &format!("until its powerState reads {want}")),
         ],
     }
 }
@@ -96,11 +125,7 @@ pub fn cost_analysis(t: Target<'_>, current: &Value) -> Result<Plan, String> {
     let body = cluster::enable_cost_analysis(current)?;
     Ok(Plan {
         steps: vec![
-            Step::read(
-                StepKind::ReadCluster,
-                t.cluster_url(),
-                "read the cluster (its tier must be Standard or Premium)",
-            ),
+            read_cluster(t, "read the cluster (its tier must be Standard or Premium)"),
             put(
                 StepKind::UpdateCluster,
                 t.cluster_url(),
@@ -108,6 +133,7 @@ pub fn cost_analysis(t: Target<'_>, current: &Value) -> Result<Plan, String> {
                 etag(current, "/eTag"),
                 "enable metricsProfile.costAnalysis (nothing else changes)".into(),
             ),
+            await_cluster(t, "while it is Updating, when Azure gives no operation URL"),
         ],
     })
 }
@@ -116,7 +142,7 @@ pub fn cost_analysis(t: Target<'_>, current: &Value) -> Result<Plan, String> {
 pub fn kaito(t: Target<'_>, current: &Value) -> Plan {
     Plan {
         steps: vec![
-            Step::read(StepKind::ReadCluster, t.cluster_url(), "read the cluster"),
+            read_cluster(t, "read the cluster"),
             put(
                 StepKind::UpdateCluster,
                 t.cluster_url(),
@@ -124,6 +150,7 @@ pub fn kaito(t: Target<'_>, current: &Value) -> Plan {
                 etag(current, "/eTag"),
                 "enable aiToolchainOperatorProfile and oidcIssuerProfile (nothing else changes)".into(),
             ),
+            await_cluster(t, "while it is Updating, when Azure gives no operation URL"),
         ],
     }
 }
@@ -137,19 +164,15 @@ pub fn scale(t: Target<'_>, pool: &str, current: &Value, how: Scale) -> Result<P
             p.insert("count".into(), json!(read_at_run_time("current node count, kept within min..max")));
         }
     }
-    let url = with_api(&t.pool_path(pool), api::AKS);
-    Ok(Plan {
-        steps: vec![
-            Step::read(StepKind::ReadPool, url.clone(), format!("read pool {pool} (its counts and autoscaler)")),
-            put(
-                StepKind::UpdatePool,
-                url,
-                body,
-                etag(current, "/properties/eTag"),
-                format!("scale pool {pool} (only the counts change)"),
-            ),
-        ],
-    })
+    let read = read_pool(t, pool);
+    let write = put(
+        StepKind::UpdatePool,
+        read.url.clone(),
+        body,
+        etag(current, "/properties/eTag"),
+        format!("scale pool {pool} (only the counts change)"),
+    );
+    Ok(Plan { steps: vec![read, write, await_pool(t, pool)] })
 }
 
 #[cfg(test)]

@@ -30,33 +30,59 @@ pub fn provider_register_url(sub: &str, namespace: &str) -> String {
     format!("/subscriptions/{sub}/providers/{namespace}/register?api-version={}", api::PROVIDERS)
 }
 
-/// `register-feature`: read the feature's state, register it, then re-register the provider.
-/// The executor stops after the read when the feature is already Registered, Pending or
-/// unknown, and polls between the writes.
+/// `register-feature`: read the feature's state, register it and poll its state, then
+/// re-register the provider and poll it. The executor stops after the read when the feature
+/// is already Registered, Pending or unknown.
 pub fn register(sub: &str, namespace: &str, name: &str) -> Plan {
     Plan {
         steps: vec![
-            Step::read(
-                StepKind::ReadFeature,
-                feature_url(sub, namespace, name),
-                "read the feature's state (nothing is sent when it is Registered, Pending or unknown)",
-            ),
-            Step::write(
-                StepKind::RegisterFeature,
-                "POST",
-                register_url(sub, namespace, name),
-                None,
-                format!("register {namespace}/{name}, then poll its state until Registered"),
-            ),
-            Step::write(
-                StepKind::RegisterProvider,
-                "POST",
-                provider_register_url(sub, namespace),
-                None,
-                format!("re-register {namespace} so the flag takes effect, then poll until Registered"),
-            ),
+            read_feature(sub, namespace, name),
+            register_feature(sub, namespace, name),
+            read_feature(sub, namespace, name)
+                .saying(format!("read the state of {namespace}/{name} while it registers"))
+                .repeated("every 15 s until Registered (Pending stops: Microsoft must approve it)"),
+            register_provider(sub, namespace),
+            read_provider(sub, namespace)
+                .saying(format!("read the registrationState of {namespace}"))
+                .repeated("every 10 s until Registered"),
         ],
     }
+}
+
+/// GET a feature's state.
+pub fn read_feature(sub: &str, namespace: &str, name: &str) -> Step {
+    Step::read(
+        StepKind::ReadFeature,
+        feature_url(sub, namespace, name),
+        "read the feature's state (nothing is sent when it is Registered, Pending or unknown)",
+    )
+}
+
+/// GET a resource provider's registration state.
+pub fn read_provider(sub: &str, namespace: &str) -> Step {
+    Step::read(
+        StepKind::ReadProvider,
+        provider_url(sub, namespace),
+        format!("read the registrationState of {namespace} (a feature Registered before it was refreshed)"),
+    )
+}
+
+/// POST a feature's registration.
+pub fn register_feature(sub: &str, namespace: &str, name: &str) -> Step {
+    let url = register_url(sub, namespace, name);
+    Step::write(StepKind::RegisterFeature, "POST", url, None, format!("register {namespace}/{name}"))
+}
+
+/// POST the provider's re-registration.
+pub fn register_provider(sub: &str, namespace: &str) -> Step {
+    let url = provider_register_url(sub, namespace);
+    Step::write(
+        StepKind::RegisterProvider,
+        "POST",
+        url,
+        None,
+        format!("re-register {namespace} so the flag takes effect"),
+    )
 }
 
 /// GPU-related preview flags `aksgpu feature list` shows.

@@ -6,9 +6,8 @@
 use serde_json::Value;
 
 use super::operator::{self as op, DriverMode, MigStrategy, OperatorSpec};
-use super::{cluster_path, read_at_run_time, runcommand, with_api, Plan, Step, StepKind};
+use super::{cluster_path, read_at_run_time, runcommand, Plan, Step, StepKind};
 use crate::catalog::{Catalog, Vendor};
-use crate::domain::api;
 
 /// Why a pool cannot be served by the NVIDIA GPU Operator (the rules `create-pool
 /// --install-operator` and a GpuConfig with `operator.install` both enforce).
@@ -217,7 +216,8 @@ pub fn resolve(catalog: &Catalog, req: &InstallRequest, cluster: &Value, pools: 
         .collect();
     let needs_cluster_token = cluster.pointer("/properties/aadProfile/managed").and_then(Value::as_bool) == Some(true);
     let names = targets.iter().filter_map(|p| p["name"].as_str().map(str::to_owned)).collect();
-    Ok(install(req, spec_for(req, mode, &taints), names, Some(needs_cluster_token), None))
+    let spec = spec_for(req, mode, &taints);
+    Ok(install(req, spec.clone(), op::values(&spec), (names, Some(needs_cluster_token)), None))
 }
 
 /// The install a dry run shows without credentials: from the flags alone. The driver mode is
@@ -233,17 +233,30 @@ pub fn from_flags(req: &InstallRequest) -> Install {
         None => "a toleration for every taint of the GPU pools, and the driver mode their gpuProfile.driver sets",
     };
     let note = format!("# {}\n", read_at_run_time(read));
-    install(req, spec_for(req, req.driver_mode.unwrap_or(DriverMode::Aks), &[]), pools, None, Some(&note))
+    let spec = spec_for(req, req.driver_mode.unwrap_or(DriverMode::Operator), &[]);
+    let mut values = op::values(&spec);
+    if req.driver_mode.is_none() {
+        // The driver mode is the pools' (gpuProfile.driver), read at run time: never guessed.
+        let mode = read_at_run_time(
+            "false when the GPU pools' gpuProfile.driver is Install (the AKS driver), left out when it is None",
+        );
+        let runtime = read_at_run_time("nvidia-container-runtime with the AKS driver, left out otherwise");
+        values["driver"] = serde_json::json!({"enabled": mode});
+        values["toolkit"] = serde_json::json!({"enabled": mode});
+        values["operator"] = serde_json::json!({"runtimeClass": runtime});
+    }
+    install(req, spec, values, (pools, None), Some(&note))
 }
 
 fn install(
     req: &InstallRequest,
     spec: OperatorSpec,
-    pools: Vec<String>,
-    needs_cluster_token: Option<bool>,
+    values: Value,
+    (pools, needs_cluster_token): (Vec<String>, Option<bool>),
     note: Option<&str>,
 ) -> Install {
-    let values_yaml = format!("{}{}", note.unwrap_or_default(), op::values_yaml(&spec));
+    let yaml = serde_yaml_ng::to_string(&values).ok().or_else(|| serde_json::to_string_pretty(&values).ok());
+    let values_yaml = format!("{}{}", note.unwrap_or_default(), yaml.unwrap_or_default());
     let command = op::install_command(&spec, "values.yaml");
     let context = super::zip::stored(&[("values.yaml", values_yaml.as_bytes())]);
     Install {
@@ -257,27 +270,30 @@ fn install(
     }
 }
 
+/// The reads an install decides from: the cluster and its pools.
+pub fn reads(sub: &str, rg: &str, cluster: &str) -> Plan {
+    let path = cluster_path(sub, rg, cluster);
+    Plan {
+        steps: vec![
+            super::read_cluster(&path, "cluster: runCommand allowed, Entra ID, pools"),
+            super::read_pools(&path, "GPU pools: driver mode and taints"),
+        ],
+    }
+}
+
 /// The steps a real install sends (reads, then the runCommand POSTs); tokens are never shown.
-pub fn plan(i: &Install) -> Plan {
-    let mut steps = vec![
-        Step::read(
-            StepKind::ReadCluster,
-            with_api(&i.cluster_path, api::AKS),
-            "cluster: runCommand allowed, Entra ID, pools",
-        ),
-        Step::read(
-            StepKind::ReadPools,
-            with_api(&format!("{}/agentPools", i.cluster_path), api::AKS),
-            "GPU pools: driver mode and taints",
-        ),
+pub fn plan(req: &InstallRequest, i: &Install) -> Plan {
+    let mut steps = reads(&req.subscription, &req.resource_group, &req.cluster).steps;
+    steps.push(
         Step::write(
             StepKind::InstallOperator,
             "POST",
             runcommand::url(&i.cluster_path),
             Some(runcommand::body_for_display(&i.command, Some(&i.context), i.needs_cluster_token)),
             "helm upgrade --install the GPU Operator (values.yaml attached as context)",
-        ),
-    ];
+        )
+        .then_follows(super::Follow::CommandResult),
+    );
     for (cmd, why) in [
         (op::validator_check_command(), "check the nvidia-cuda-validator pods (repeated until ready)"),
         (
@@ -285,13 +301,17 @@ pub fn plan(i: &Install) -> Plan {
             "check allocatable nvidia.com/gpu on every GPU node (repeated until ready)",
         ),
     ] {
-        steps.push(Step::write(
-            StepKind::CheckOperator,
-            "POST",
-            runcommand::url(&i.cluster_path),
-            Some(runcommand::body_for_display(&cmd, None, i.needs_cluster_token)),
-            why,
-        ));
+        steps.push(
+            Step::write(
+                StepKind::CheckOperator,
+                "POST",
+                runcommand::url(&i.cluster_path),
+                Some(runcommand::body_for_display(&cmd, None, i.needs_cluster_token)),
+                why,
+            )
+            .then_follows(super::Follow::CommandResult)
+            .repeated("until the validator pods succeed and every GPU node reports allocatable GPUs"),
+        );
     }
     Plan { steps }
 }

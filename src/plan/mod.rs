@@ -22,7 +22,7 @@ pub mod zip;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use agent_pool::{PoolSpec, SpecError};
+pub use agent_pool::{Field, PoolSpec, SpecError};
 
 /// What a step is for: the executor finds the steps it sends by this, never by position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +61,46 @@ pub enum StepKind {
     InstallOperator,
     /// POST runCommand: check the operator (repeated until ready).
     CheckOperator,
+    /// DELETE a pool this run created and that failed (failover).
+    DeletePool,
+    /// POST a pool operation's abort (sent only on Ctrl-C with `--abort-on-interrupt`).
+    AbortOperation,
+    /// GET a quota request's status.
+    ReadQuotaRequest,
+    /// GET the subscriptions visible to the credential.
+    ReadSubscriptions,
+    /// GET the resource provider's registration state.
+    ReadProvider,
+    /// GET a page of the Azure Retail Prices API (public, no token).
+    ReadPrices,
+    /// GET the resource a write changes, once its operation ends (and while it runs, when it
+    /// must be polled by its state); never sent by a dry run.
+    Await,
+}
+
+/// The requests Azure itself points a step to: the executor follows the URL Azure returns,
+/// which no plan can know beforehand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Follow {
+    /// A list: every further page is read at the `nextLink` the previous page returns.
+    NextLink,
+    /// A long-running write: polled at the operation URL Azure returns (`Azure-AsyncOperation`,
+    /// else `Operation-Location`, else `Location`); without one, the resource is read instead.
+    Operation,
+    /// runCommand: its result is polled at the `Location` Azure returns.
+    CommandResult,
+}
+
+impl Follow {
+    /// What the executor then sends, in words (for printed plans).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Follow::NextLink => "then every further page, at the nextLink each page returns",
+            Follow::Operation => "then polled at the operation URL Azure returns (Azure-AsyncOperation, else Location)",
+            Follow::CommandResult => "then its result, polled at the Location Azure returns",
+        }
+    }
 }
 
 /// What a dry run shows where a real run uses a value it reads first.
@@ -88,6 +128,12 @@ pub struct Step {
     pub purpose: String,
     /// True for reads (preflight); a dry run sends only these, and only with credentials.
     pub read_only: bool,
+    /// The URLs Azure returns that the executor then follows (not built by the plan).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub follow: Option<Follow>,
+    /// When the step is sent more than once: until what (e.g. "until the pool is Succeeded").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<String>,
 }
 
 impl Step {
@@ -101,6 +147,8 @@ impl Step {
             headers: Default::default(),
             purpose: purpose.into(),
             read_only: true,
+            follow: None,
+            repeat: None,
         }
     }
 
@@ -112,7 +160,43 @@ impl Step {
         body: Option<Value>,
         purpose: impl Into<String>,
     ) -> Step {
-        Step { kind, method, url, body, headers: Default::default(), purpose: purpose.into(), read_only: false }
+        Step {
+            kind,
+            method,
+            url,
+            body,
+            headers: Default::default(),
+            purpose: purpose.into(),
+            read_only: false,
+            follow: None,
+            repeat: None,
+        }
+    }
+
+    /// The step, saying which URLs Azure returns that the executor then follows.
+    pub fn then_follows(mut self, follow: Follow) -> Step {
+        self.follow = Some(follow);
+        self
+    }
+
+    /// The step, sent again `until` something holds (a wait or a readiness check).
+    pub fn repeated(mut self, until: impl Into<String>) -> Step {
+        self.repeat = Some(until.into());
+        self
+    }
+
+    /// The step with another purpose.
+    pub fn saying(mut self, purpose: impl Into<String>) -> Step {
+        self.purpose = purpose.into();
+        self
+    }
+
+    /// The precondition header a write carries (`If-Match` or `If-None-Match`), if any.
+    pub fn precondition(&self) -> Option<&str> {
+        self.headers
+            .keys()
+            .map(String::as_str)
+            .find(|k| k.eq_ignore_ascii_case("if-match") || k.eq_ignore_ascii_case("if-none-match"))
     }
 
     /// The step with a header added.
@@ -120,6 +204,17 @@ impl Step {
         self.headers.insert(name.to_owned(), value.into());
         self
     }
+}
+
+/// The write sent again after its answer was lost and reading it back showed it did not land:
+/// the same step, under a precondition so that ARM refuses it (412) rather than overwrite a
+/// change made in the meantime. A create gets `If-None-Match: *` when it has no precondition;
+/// any other write without one is never resent (`None`).
+pub fn resend(step: &Step) -> Option<Step> {
+    if step.precondition().is_some() {
+        return Some(step.clone());
+    }
+    (step.kind == StepKind::CreatePool).then(|| step.clone().header("If-None-Match", "*"))
 }
 
 /// An ordered list of steps.
@@ -133,7 +228,8 @@ impl Plan {
     /// plans of several operations (`apply`'s pools) list a shared read at its first use.
     pub fn dedup_reads(&mut self) {
         let mut seen = std::collections::HashSet::new();
-        self.steps.retain(|s| s.method != "GET" || seen.insert(s.url.to_ascii_lowercase()));
+        // A repeated read (a wait after a write) is no fact: it stays.
+        self.steps.retain(|s| s.method != "GET" || s.repeat.is_some() || seen.insert(s.url.to_ascii_lowercase()));
     }
 
     /// The first step of this kind.
@@ -176,7 +272,57 @@ pub fn skus_url(sub: &str, location: &str) -> String {
     )
 }
 
+/// GET a cluster (AKS api-version).
+pub fn read_cluster(cluster_path: &str, purpose: impl Into<String>) -> Step {
+    Step::read(StepKind::ReadCluster, with_api(cluster_path, crate::domain::api::AKS), purpose)
+}
+
+/// GET a cluster's agent pools (every page).
+pub fn read_pools(cluster_path: &str, purpose: impl Into<String>) -> Step {
+    Step::read(StepKind::ReadPools, with_api(&format!("{cluster_path}/agentPools"), crate::domain::api::AKS), purpose)
+        .then_follows(Follow::NextLink)
+}
+
+/// GET one page of the Azure Retail Prices API (`url`: its query or `NextPageLink`).
+pub fn read_prices(url: &str) -> Step {
+    Step::read(StepKind::ReadPrices, url.to_owned(), "read retail prices").then_follows(Follow::NextLink)
+}
+
+/// GET the subscriptions the credential sees (Microsoft.Resources Subscriptions - List).
+pub fn read_subscriptions() -> Step {
+    Step::read(
+        StepKind::ReadSubscriptions,
+        format!("/subscriptions?api-version={}", crate::domain::api::SUBSCRIPTIONS),
+        "find the subscription by its name",
+    )
+    .then_follows(Follow::NextLink)
+}
+
+/// GET the compute SKUs offered in `location` (every page).
+pub fn read_skus(sub: &str, location: &str) -> Step {
+    Step::read(StepKind::ReadSkus, skus_url(sub, location), format!("the compute SKUs offered in {location}"))
+        .then_follows(Follow::NextLink)
+}
+
 /// Add the api-version query.
 pub fn with_api(path: &str, version: &str) -> String {
     format!("{path}?api-version={version}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_resend_is_the_same_step_under_a_precondition() {
+        let put = |kind| Step::write(kind, "PUT", "/p?api-version=1".into(), Some(serde_json::json!({"a": 1})), "x");
+        let guarded = put(StepKind::UpdateCluster).header("If-Match", "e1");
+        assert_eq!(resend(&guarded), Some(guarded.clone()));
+        // A create without one gets If-None-Match: * (ARM then answers 412 rather than overwrite).
+        let create = put(StepKind::CreatePool);
+        assert_eq!(resend(&create), Some(create.clone().header("If-None-Match", "*")));
+        assert_eq!(resend(&create).and_then(|s| s.precondition().map(str::to_owned)).as_deref(), Some("If-None-Match"));
+        // Any other write without a precondition is never sent again.
+        assert_eq!(resend(&put(StepKind::UpdatePool)), None);
+    }
 }

@@ -1,7 +1,7 @@
 //! `create-pool`'s requests: the preflight reads, then the PUT that creates the pool.
 
 use super::agent_pool::PoolSpec;
-use super::{cluster_path, with_api, Plan, Step, StepKind};
+use super::{cluster_path, with_api, Follow, Plan, Step, StepKind};
 use crate::domain::api;
 use crate::domain::Os;
 
@@ -15,12 +15,13 @@ pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
             with_api(&cluster_path(sub, &spec.resource_group, &spec.cluster), api::AKS),
             "preflight: cluster exists, is Succeeded, its location and Kubernetes version",
         ),
-        Step::read(StepKind::ReadPool, with_api(&spec.path(), api::AKS), "preflight: does the pool exist already"),
+        Step::read(StepKind::ReadPool, pool_url(spec), "preflight: does the pool exist already"),
         Step::read(
             StepKind::ReadSkus,
             super::skus_url(sub, loc),
             "preflight: the size is offered in the location, zones and restrictions",
-        ),
+        )
+        .then_follows(Follow::NextLink),
         Step::read(
             StepKind::ReadUsages,
             format!(
@@ -28,20 +29,18 @@ pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
                 api::USAGES
             ),
             format!("preflight: vCPU quota (needs {} vCPUs)", spec.vcpus_needed()),
-        ),
+        )
+        .then_follows(Follow::NextLink),
     ];
     if let Some(g) = &spec.capacity_reservation_group {
-        let (group, list) = reservation_urls(g);
-        steps.push(Step::read(
-            StepKind::ReadReservationGroup,
-            group,
-            "preflight: the capacity reservation group exists, its region, and how much of it is used",
-        ));
-        steps.push(Step::read(
-            StepKind::ReadReservations,
-            list,
-            format!("preflight: the group reserves {} with {} free instance(s)", spec.size.name, spec.count),
-        ));
+        let [group, list] = reservation_reads(g);
+        steps.push(group);
+        steps.push(
+            list.saying(format!(
+                "preflight: the group reserves {} with {} free instance(s)",
+                spec.size.name, spec.count
+            )),
+        );
     }
     if spec.os == Os::Windows {
         steps.push(Step::read(
@@ -54,31 +53,85 @@ pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
         Step::write(
             StepKind::CreatePool,
             "PUT",
-            with_api(&spec.path(), api::AKS),
+            pool_url(spec),
             Some(spec.body()),
             format!("create GPU pool {} in cluster {}", spec.name, spec.cluster),
         )
-        .header("If-None-Match", "*"),
+        .header("If-None-Match", "*")
+        .then_follows(Follow::Operation),
     );
+    steps.push(await_pool(spec));
     Plan { steps }
+}
+
+/// The pool's URL (with the api-version).
+fn pool_url(spec: &PoolSpec) -> String {
+    with_api(&spec.path(), api::AKS)
+}
+
+/// GET the pool a write changes: when its operation ends, and while it runs without an
+/// operation URL (also how `aksgpu wait` follows it, and how a lost answer is read back).
+pub fn await_pool(spec: &PoolSpec) -> Step {
+    Step::read(StepKind::Await, pool_url(spec), format!("read pool {} when the operation ends", spec.name))
+        .repeated("while it is Creating, when Azure gives no operation URL")
+}
+
+/// GET the pool (existence and state), as preflight and waiting on a busy pool do.
+pub fn read_pool(spec: &PoolSpec) -> Step {
+    Step::read(StepKind::ReadPool, pool_url(spec), format!("read pool {}", spec.name))
+}
+
+/// GET the pool's cluster (to wait for its current operation to end).
+pub fn read_cluster(spec: &PoolSpec) -> Step {
+    super::read_cluster(&cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster), "read the cluster")
+}
+
+/// DELETE a pool this run created and that failed (failover only), sent once.
+pub fn delete(spec: &PoolSpec) -> Step {
+    Step::write(
+        StepKind::DeletePool,
+        "DELETE",
+        pool_url(spec),
+        None,
+        format!("delete pool {}, created by this run, that failed", spec.name),
+    )
+}
+
+/// POST the pool operation's abort: sent once, only on Ctrl-C with `--abort-on-interrupt`.
+pub fn abort(spec: &PoolSpec) -> Step {
+    Step::write(
+        StepKind::AbortOperation,
+        "POST",
+        format!("{}/abort?api-version={}", spec.path(), api::AKS),
+        None,
+        format!("abort the operation on pool {}", spec.name),
+    )
+}
+
+/// The reads of a capacity reservation group: the group with its instance view, then its
+/// reservations.
+pub fn reservation_reads(group_id: &str) -> [Step; 2] {
+    let (group, list) = reservation_urls(group_id);
+    [
+        Step::read(
+            StepKind::ReadReservationGroup,
+            group,
+            "preflight: the capacity reservation group exists, its region, and how much of it is used",
+        ),
+        Step::read(StepKind::ReadReservations, list, "the group's capacity reservations")
+            .then_follows(Follow::NextLink),
+    ]
 }
 
 /// The plan when the pool's existence comes from the cluster's agentPools list, as `apply`
 /// reads it: one list for every pool instead of one GET per pool.
 pub fn plan_listed(spec: &PoolSpec, location: Option<&str>) -> Plan {
     let mut p = plan(spec, location);
-    let list = with_api(
-        &format!("{}/agentPools", cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster)),
-        api::AKS,
-    );
+    let cluster = cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster);
     for s in p.steps.iter_mut() {
         match s.kind {
             StepKind::ReadPool => {
-                *s = Step::read(
-                    StepKind::ReadPools,
-                    list.clone(),
-                    "preflight: which pools exist already (one list for every pool)",
-                )
+                *s = super::read_pools(&cluster, "preflight: which pools exist already (one list for every pool)")
             }
             // One read serves every pool: each pool's own need is checked against it.
             StepKind::ReadUsages => s.purpose = "preflight: vCPU quota (one read for every pool)".into(),
@@ -126,6 +179,7 @@ mod tests {
         all.dedup_reads();
         let kinds: Vec<StepKind> = all.steps.iter().map(|s| s.kind).collect();
         use StepKind::*;
-        assert_eq!(kinds, [ReadCluster, ReadPools, ReadSkus, ReadUsages, CreatePool, CreatePool]);
+        // Each pool's wait after its PUT is its own (a repeated read is never shared).
+        assert_eq!(kinds, [ReadCluster, ReadPools, ReadSkus, ReadUsages, CreatePool, Await, CreatePool, Await]);
     }
 }

@@ -41,17 +41,37 @@ pub fn body(family: &str, limit: u64) -> Value {
     json!({"properties": {"limit": {"limitObjectType": "LimitValue", "value": limit}, "name": {"value": family}}})
 }
 
-/// The plan of a quota request: one PUT.
+/// The plan of a quota request: the usages it decides from, one PUT, then the request's status.
 pub fn plan(sub: &str, location: &str, family: &str, limit: u64) -> Plan {
+    let id = super::read_at_run_time("the request id in the Location Azure returns");
     Plan {
-        steps: vec![Step::write(
-            StepKind::RequestQuota,
-            "PUT",
-            quota_url(sub, location, family),
-            Some(body(family, limit)),
-            format!("ask for a {family} limit of {limit} vCPUs in {location}"),
-        )],
+        steps: vec![
+            read_usages(sub, location),
+            Step::write(
+                StepKind::RequestQuota,
+                "PUT",
+                quota_url(sub, location, family),
+                Some(body(family, limit)),
+                format!("ask for a {family} limit of {limit} vCPUs in {location}"),
+            ),
+            read_request(sub, location, &id).repeated("until Succeeded, Failed or Invalid, or --timeout"),
+        ],
     }
+}
+
+/// GET the Compute usages of a region (every page).
+pub fn read_usages(sub: &str, location: &str) -> Step {
+    Step::read(
+        StepKind::ReadUsages,
+        usages_url(sub, location),
+        format!("read the vCPU usages and limits in {location}"),
+    )
+    .then_follows(super::Follow::NextLink)
+}
+
+/// GET a quota request's status.
+pub fn read_request(sub: &str, location: &str, id: &str) -> Step {
+    Step::read(StepKind::ReadQuotaRequest, request_url(sub, location, id), "read the quota request's status")
 }
 
 fn norm(f: &str) -> String {

@@ -41,3 +41,16 @@ pub fn body_for_display(command: &str, context: Option<&[u8]>, needs_token: Opti
     }
     b
 }
+
+/// A runCommand POST that runs `command` (no attached files) on the cluster at `cluster_path`;
+/// its result is polled at the `Location` Azure returns.
+pub fn command_step(cluster_path: &str, command: &str, needs_token: Option<bool>, purpose: &str) -> super::Step {
+    super::Step::write(
+        super::StepKind::CheckOperator,
+        "POST",
+        url(cluster_path),
+        Some(body_for_display(command, None, needs_token)),
+        purpose,
+    )
+    .then_follows(super::Follow::CommandResult)
+}

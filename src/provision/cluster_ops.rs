@@ -10,12 +10,12 @@ use reqwest::Method;
 use serde_json::Value;
 
 use super::reconcile::{self, send_write, Check, Landed, Sent};
-use super::Progress;
+use super::{wire, Progress};
 use crate::arm::lro::{self, Operation};
-use crate::arm::{api, ArmClient, ArmError, Req};
+use crate::arm::{ArmClient, ArmError};
 use crate::plan::cluster::{self, Scale};
 use crate::plan::cluster_ops::{self as ops, Target};
-use crate::plan::{with_api, Plan, StepKind};
+use crate::plan::{Plan, Step, StepKind};
 use crate::resources::{self, ManagedCluster};
 
 /// What a change did.
@@ -23,7 +23,7 @@ use crate::resources::{self, ManagedCluster};
 pub enum Outcome {
     /// Already as asked: nothing sent.
     Unchanged(String),
-    /// The plan (a dry run: nothing was read or sent).
+    /// The plan of a dry run: nothing was sent but its reads (none without credentials).
     DryRun(Plan),
     /// Done; the resource as it is now.
     Done(Value),
@@ -38,9 +38,18 @@ pub enum OpsError {
     Refused(String),
 }
 
-fn op(what: String, url: &str, resume: String, timeout: Duration) -> Operation {
+/// An operation on the resource the plan's `Await` step reads.
+fn op(what: String, plan: &Plan, resume: String, timeout: Duration) -> Result<Operation, ArmError> {
     let now = Instant::now();
-    Operation { what, resource_url: url.to_owned(), resume, deadline: now + timeout, started: now }
+    let resource = wire::request(super::step(plan, StepKind::Await)?, None)?;
+    Ok(Operation { what, resource, resume, deadline: now + timeout, started: now })
+}
+
+/// How to run a change: for real, or as a dry run (its reads only).
+#[derive(Debug, Clone, Copy)]
+pub struct Run {
+    pub dry_run: bool,
+    pub timeout: Duration,
 }
 
 /// Stop (`start == false`) or start a cluster.
@@ -48,25 +57,28 @@ pub async fn power(
     client: &ArmClient,
     t: Target<'_>,
     start: bool,
-    timeout: Duration,
+    run: Run,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
 ) -> Result<Outcome, OpsError> {
     let (path, name, rg) = (t.cluster_path(), t.cluster, t.resource_group);
     let plan = ops::power(t, start);
-    let url = plan.step(StepKind::ReadCluster).ok_or_else(|| missing(StepKind::ReadCluster))?.url.clone();
-    let current: Value = client.get_json(&url).await?;
+    let current: Value = wire::get(client, super::step(&plan, StepKind::ReadCluster)?).await?;
     let want = if start { "Running" } else { "Stopped" };
     let typed: ManagedCluster = resources::parse(&current, "cluster").map_err(|e| OpsError::Refused(e.to_string()))?;
     if typed.power().map_err(|e| OpsError::Refused(e.to_string()))?.eq_ignore_ascii_case(want) {
         return Ok(Outcome::Unchanged(format!("cluster {name} is already {want}")));
     }
+    if run.dry_run {
+        return Ok(Outcome::DryRun(plan));
+    }
     let verb = if start { "start" } else { "stop" };
-    let post = plan.step(StepKind::PowerCluster).ok_or_else(|| missing(StepKind::PowerCluster))?;
+    let post = super::step(&plan, StepKind::PowerCluster)?;
     progress(&format!("{} cluster {name}", if start { "starting" } else { "stopping" }));
     let resume = format!("az aks show -g {rg} -n {name} --query powerState");
-    let o = op(format!("cluster {name} ({verb})"), &url, resume.clone(), timeout);
-    match send_write(client, &Req::post(post.url.clone()), started, &path, &resume).await? {
+    let o = op(format!("cluster {name} ({verb})"), &plan, resume.clone(), run.timeout)?;
+    let read = super::step(&plan, StepKind::Await)?;
+    match send_write(client, post, started, &path, &resume).await? {
         Sent::Answer(resp) => {
             lro::wait(client, resp, &Method::POST, &o, progress).await?;
         }
@@ -76,7 +88,7 @@ pub async fn power(
             let carries = |v: &Value| power_state(v).eq_ignore_ascii_case(want) || reconcile::in_state(v, &[going]);
             let check = Check {
                 what: o.what.clone(),
-                url: url.clone(),
+                read: read.clone(),
                 resume,
                 states: &[going, "Succeeded"],
                 carries: &carries,
@@ -87,7 +99,7 @@ pub async fn power(
         }
     }
     let settled = Operation { what: format!("cluster {name} to report powerState {want}"), ..o };
-    Ok(Outcome::Done(await_power(client, &url, want, &settled, progress).await?))
+    Ok(Outcome::Done(await_power(client, read, want, &settled, progress).await?))
 }
 
 /// Read the cluster until its `powerState` is `want`: the operation's success alone is not
@@ -95,14 +107,14 @@ pub async fn power(
 /// the same pacing and `--timeout`. A cluster without `powerState.code` is an error naming it.
 async fn await_power(
     client: &ArmClient,
-    url: &str,
+    read: &Step,
     want: &str,
     o: &Operation,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Value, OpsError> {
     let mut poller = lro::Poller::default();
     loop {
-        let v: Value = match client.get_json(url).await {
+        let v: Value = match wire::get(client, read).await {
             Err(ArmError::Deadline { .. }) => return Err(lro::timed_out(o).into()),
             r => r?,
         };
@@ -114,12 +126,6 @@ async fn await_power(
         progress(&format!("powerState still reads {have}; reading again"));
         poller.pause(client, None, o).await?;
     }
-}
-
-/// A plan without the step the executor sends is a bug: reported, never a panic.
-#[cold]
-fn missing(kind: StepKind) -> OpsError {
-    OpsError::Refused(format!("internal: the plan has no {kind:?} step"))
 }
 
 fn power_state(cluster: &Value) -> &str {
@@ -143,20 +149,19 @@ struct Put<'a> {
 async fn put_and_wait(
     client: &ArmClient,
     put: Put<'_>,
-    timeout: Duration,
+    run: Run,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
 ) -> Result<Outcome, OpsError> {
-    let step = put.plan.step(put.kind).ok_or_else(|| missing(put.kind))?;
-    let mut req = Req::json(Method::PUT, step.url.clone(), step.body.as_ref().unwrap_or(&Value::Null));
-    if let Some(etag) = step.headers.get("If-Match") {
-        req = req.header("if-match", etag.clone());
+    if run.dry_run {
+        return Ok(Outcome::DryRun(put.plan));
     }
+    let step = super::step(&put.plan, put.kind)?;
     progress(&put.what);
-    let o = op(put.what.clone(), &step.url, put.resume.clone(), timeout);
-    let check =
-        Check { what: put.what, url: step.url.clone(), resume: put.resume, states: put.states, carries: put.carries };
-    match reconcile::put_guarded(client, &req, &check, started, &put.resource, o.deadline, progress).await? {
+    let o = op(put.what.clone(), &put.plan, put.resume.clone(), run.timeout)?;
+    let read = super::step(&put.plan, StepKind::Await)?.clone();
+    let check = Check { what: put.what, read, resume: put.resume, states: put.states, carries: put.carries };
+    match reconcile::put_guarded(client, step, &check, started, &put.resource, o.deadline, progress).await? {
         Landed::Answer(resp) => Ok(Outcome::Done(lro::wait(client, resp, &Method::PUT, &o, progress).await?)),
         Landed::Ours(_) => Ok(Outcome::Done(lro::wait_resource(client, &o, progress).await?)),
     }
@@ -166,12 +171,12 @@ async fn put_and_wait(
 pub async fn cost_analysis(
     client: &ArmClient,
     t: Target<'_>,
-    timeout: Duration,
+    run: Run,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
 ) -> Result<Outcome, OpsError> {
     let (name, rg) = (t.cluster, t.resource_group);
-    let current: Value = client.get_json(&t.cluster_url()).await?;
+    let current: Value = wire::get(client, &ops::read_cluster(t, "read the cluster")).await?;
     if cluster::cost_analysis_enabled(&current) {
         return Ok(Outcome::Unchanged(format!("cost analysis is already enabled on {name}")));
     }
@@ -184,18 +189,16 @@ pub async fn cost_analysis(
         states: &["Updating", "Succeeded"],
         carries: &cluster::cost_analysis_enabled,
     };
-    put_and_wait(client, put, timeout, progress, started).await
+    put_and_wait(client, put, run, progress, started).await
 }
 
 /// What a priced dry run of `pool scale` reads (GETs only): the pool (its size, OS and
 /// priority) and its cluster (its region). A missing pool is refused as the real run would.
 pub async fn read_pool_and_cluster(client: &ArmClient, t: Target<'_>, pool: &str) -> Result<(Value, Value), OpsError> {
-    let url = with_api(&t.pool_path(pool), api::AKS);
-    let current: Value = client
-        .get_json_opt(&url)
+    let current: Value = wire::get_opt(client, &ops::read_pool(t, pool))
         .await?
         .ok_or_else(|| OpsError::Refused(format!("pool {pool} does not exist in cluster {}", t.cluster)))?;
-    let cluster: Value = client.get_json(&t.cluster_url()).await?;
+    let cluster: Value = wire::get(client, &ops::read_cluster(t, "read the cluster's region")).await?;
     Ok((current, cluster))
 }
 
@@ -205,19 +208,16 @@ pub async fn scale(
     t: Target<'_>,
     pool: &str,
     how: Scale,
-    timeout: Duration,
+    run: Run,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
 ) -> Result<Outcome, OpsError> {
     let (name, rg, sub) = (t.cluster, t.resource_group, t.subscription);
-    let url = with_api(&t.pool_path(pool), api::AKS);
-    let current: Value = client
-        .get_json_opt(&url)
+    let current: Value = wire::get_opt(client, &ops::read_pool(t, pool))
         .await?
         .ok_or_else(|| OpsError::Refused(format!("pool {pool} does not exist in cluster {name}")))?;
     let plan = ops::scale(t, pool, &current, how).map_err(OpsError::Refused)?;
-    let body =
-        plan.step(StepKind::UpdatePool).ok_or_else(|| missing(StepKind::UpdatePool))?.body.clone().unwrap_or_default();
+    let body = super::step(&plan, StepKind::UpdatePool)?.body.clone().unwrap_or_default();
     if cluster::differences(&cluster::writable_pool(&current), &body).is_empty() {
         return Ok(Outcome::Unchanged(format!("pool {pool} already has these counts")));
     }
@@ -235,5 +235,5 @@ pub async fn scale(
         states: &["Scaling", "Updating", "Creating", "Succeeded"],
         carries: &counts,
     };
-    put_and_wait(client, put, timeout, progress, started).await
+    put_and_wait(client, put, run, progress, started).await
 }

@@ -22,9 +22,9 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 use tokio::sync::OnceCell;
 
+use super::wire;
 use crate::arm::{ArmClient, ArmError};
-use crate::domain::api;
-use crate::plan::{cluster_path, with_api};
+use crate::plan::{cluster_path, Step};
 
 /// How a fact is read.
 #[derive(Debug, Clone, Copy)]
@@ -66,33 +66,34 @@ impl Store {
         }
     }
 
-    async fn read(&self, client: &ArmClient, url: &str, how: Read) -> Result<Value, ArmError> {
-        let cell = self.cell(url);
+    async fn read(&self, client: &ArmClient, step: &Step, how: Read) -> Result<Value, ArmError> {
+        let cell = self.cell(&step.url);
         let v = cell
             .get_or_try_init(|| async {
                 match how {
-                    Read::Get => client.get_json::<Value>(url).await,
-                    Read::GetOpt => Ok(client.get_json_opt::<Value>(url).await?.unwrap_or(Value::Null)),
-                    Read::List => Ok(Value::Array(client.list(url).await?)),
+                    Read::Get => wire::get::<Value>(client, step).await,
+                    Read::GetOpt => Ok(wire::get_opt::<Value>(client, step).await?.unwrap_or(Value::Null)),
+                    Read::List => Ok(Value::Array(wire::list(client, step).await?)),
                 }
             })
             .await?;
         Ok(v.clone())
     }
 
-    /// GET `url` once per run; any non-2xx answer is an error (and is not remembered).
-    pub async fn get(&self, client: &ArmClient, url: &str) -> Result<Value, ArmError> {
-        self.read(client, url, Read::Get).await
+    /// Send the plan's read `step` once per run; any non-2xx answer is an error (and is not
+    /// remembered).
+    pub async fn get(&self, client: &ArmClient, step: &Step) -> Result<Value, ArmError> {
+        self.read(client, step, Read::Get).await
     }
 
-    /// GET `url` once per run; 404 is `None`.
-    pub async fn get_opt(&self, client: &ArmClient, url: &str) -> Result<Option<Value>, ArmError> {
-        Ok(Some(self.read(client, url, Read::GetOpt).await?).filter(|v| !v.is_null()))
+    /// Send the plan's read `step` once per run; 404 is `None`.
+    pub async fn get_opt(&self, client: &ArmClient, step: &Step) -> Result<Option<Value>, ArmError> {
+        Ok(Some(self.read(client, step, Read::GetOpt).await?).filter(|v| !v.is_null()))
     }
 
-    /// Every page of the list at `url`, read once per run.
-    pub async fn list(&self, client: &ArmClient, url: &str) -> Result<Vec<Value>, ArmError> {
-        match self.read(client, url, Read::List).await? {
+    /// Every page of the list the plan's `step` reads, once per run.
+    pub async fn list(&self, client: &ArmClient, step: &Step) -> Result<Vec<Value>, ArmError> {
+        match self.read(client, step, Read::List).await? {
             Value::Array(items) => Ok(items),
             _ => Ok(Vec::new()),
         }
@@ -100,7 +101,7 @@ impl Store {
 
     /// The managed cluster, read once per run; its location is remembered for later runs.
     pub async fn cluster(&self, client: &ArmClient, sub: &str, rg: &str, cluster: &str) -> Result<Value, ArmError> {
-        let v = self.get(client, &with_api(&cluster_path(sub, rg, cluster), api::AKS)).await?;
+        let v = self.get(client, &crate::plan::read_cluster(&cluster_path(sub, rg, cluster), "the cluster")).await?;
         if let Some(loc) = crate::plan::preflight::location(&v) {
             self.locations.remember(&locations::Key::new(sub, rg, cluster), &loc);
         }
@@ -109,7 +110,7 @@ impl Store {
 
     /// The cluster's agent pools (every page), read once per run.
     pub async fn pools(&self, client: &ArmClient, sub: &str, rg: &str, cluster: &str) -> Result<Vec<Value>, ArmError> {
-        self.list(client, &with_api(&format!("{}/agentPools", cluster_path(sub, rg, cluster)), api::AKS)).await
+        self.list(client, &crate::plan::read_pools(&cluster_path(sub, rg, cluster), "the cluster's pools")).await
     }
 
     /// The pool named `pool`, from the cluster's agentPools list (one list for every pool of
@@ -149,6 +150,8 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::api;
+    use crate::plan::with_api;
 
     #[test]
     fn keys_ignore_case_and_writes_forget_the_cluster_and_quota() {

@@ -215,9 +215,8 @@ impl Run<'_> {
         let Some(put) = p.step(StepKind::CreatePool) else {
             return Err(ArmError::Config { message: "no create step in the plan".into(), hint: None }.into());
         };
-        let req = pool::put_request(put);
-        let op = pool::operation(spec, Instant::now(), self.deadline);
-        let sent = pool::put_once(self.client, spec, &req, &op, self.progress, self.started).await;
+        let op = pool::operation(spec, Instant::now(), self.deadline)?;
+        let sent = pool::put_once(self.client, spec, put, &op, self.progress, self.started).await;
         self.opts.facts.changed(&crate::plan::cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster));
         let accepted = match sent {
             Ok(a) => a,

@@ -22,12 +22,12 @@ use serde_json::Value;
 use crate::resources::{self, Feature as FeatureResource};
 
 use super::reconcile::{self, send_write, Sent};
-use super::Progress;
-use crate::arm::{ArmClient, ArmError, Req};
+use super::{wire, Progress};
+use crate::arm::{ArmClient, ArmError};
 
 pub use crate::plan::features::{misspelling_of, went_ga, GA_FEATURES, GPU_FEATURES, NAMESPACE};
 
-pub use crate::plan::features::{feature_url, provider_register_url, provider_url, register_url};
+pub use crate::plan::features::{feature_url, provider_url};
 
 /// How registration ended.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -50,13 +50,55 @@ fn state_of(v: &Value) -> String {
 
 /// A feature's state; `None` when the feature does not exist.
 pub async fn state(client: &ArmClient, sub: &str, namespace: &str, name: &str) -> Result<Option<String>, ArmError> {
-    Ok(client.get_json_opt::<Value>(&feature_url(sub, namespace, name)).await?.map(|v| state_of(&v)))
+    let read = crate::plan::features::read_feature(sub, namespace, name);
+    Ok(wire::get_opt::<Value>(client, &read).await?.map(|v| state_of(&v)))
 }
 
 /// The resource provider's `registrationState`; `None` when Azure sent none.
 pub async fn provider_state(client: &ArmClient, sub: &str, namespace: &str) -> Result<Option<String>, ArmError> {
-    let v: Value = client.get_json(&provider_url(sub, namespace)).await?;
+    let v: Value = wire::get(client, &crate::plan::features::read_provider(sub, namespace)).await?;
     Ok(v.get("registrationState").and_then(Value::as_str).map(str::to_owned))
+}
+
+/// What registering would do, from the feature's state (and the provider's, when the feature is
+/// Registered): `Some(outcome)` when nothing is to be sent but the provider's refresh
+/// (`refresh == true`), `None` when the feature is to be registered. A dry run stops here.
+pub async fn decide(
+    client: &ArmClient,
+    feature: Feature<'_>,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Decision, ArmError> {
+    let Feature { subscription: sub, namespace, name } = feature;
+    Ok(match state(client, sub, namespace, name).await? {
+        None => Decision::Done(Outcome::NotFound),
+        Some(s) if s.eq_ignore_ascii_case("Registered") => {
+            // A run stopped (Ctrl-C, --timeout) before the provider was refreshed left the
+            // feature Registered: the provider's own state, or the marker that run left,
+            // decides whether to refresh it.
+            let owed = refresh_owed(sub, namespace);
+            match provider_state(client, sub, namespace).await? {
+                Some(p) if !p.eq_ignore_ascii_case("Registered") => Decision::RefreshProvider,
+                _ if owed => {
+                    progress(&format!("an earlier registration stopped before {namespace} was re-registered"));
+                    Decision::RefreshProvider
+                }
+                _ => Decision::Done(Outcome::AlreadyRegistered),
+            }
+        }
+        Some(s) if s.eq_ignore_ascii_case("Pending") => Decision::Done(Outcome::Pending),
+        Some(_) => Decision::Register,
+    })
+}
+
+/// What [`decide`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Nothing to send.
+    Done(Outcome),
+    /// The feature is Registered, but the provider still needs its re-registration.
+    RefreshProvider,
+    /// Register the feature, then refresh the provider.
+    Register,
 }
 
 /// States of several features, read concurrently.
@@ -90,47 +132,38 @@ pub async fn register(
     let resume = format!("az feature show --namespace {namespace} --name {name}");
     let timed_out =
         |what: &str| ArmError::TimedOut { what: what.to_owned(), elapsed: began.elapsed(), resume: resume.clone() };
-    match state(client, sub, namespace, name).await? {
-        None => return Ok(Outcome::NotFound),
-        Some(s) if s.eq_ignore_ascii_case("Registered") => {
-            // A run stopped (Ctrl-C, --timeout) before the provider was refreshed left the
-            // feature Registered: the provider's own state, or the marker that run left,
-            // decides whether to refresh it.
-            let owed = refresh_owed(sub, namespace);
-            match provider_state(client, sub, namespace).await? {
-                Some(p) if !p.eq_ignore_ascii_case("Registered") => {}
-                _ if owed => progress(&format!("an earlier registration stopped before {namespace} was re-registered")),
-                _ => return Ok(Outcome::AlreadyRegistered),
-            }
-            return refresh_provider(client, sub, namespace, deadline, progress, started, timed_out).await;
+    match decide(client, feature, progress).await? {
+        Decision::Done(outcome) => return Ok(outcome),
+        Decision::RefreshProvider => {
+            return refresh_provider(client, sub, namespace, deadline, progress, started, timed_out).await
         }
-        Some(s) if s.eq_ignore_ascii_case("Pending") => return Ok(Outcome::Pending),
-        Some(_) => {}
+        Decision::Register => {}
     }
     progress(&format!("registering {name}"));
     // Recorded before the POST: once it is sent, the provider's refresh is owed until confirmed.
     let marked = owe_refresh(sub, namespace, progress);
     let resource = feature_url(sub, namespace, name);
-    let mut current =
-        match send_write(client, &Req::post(register_url(sub, namespace, name)), started, &resource, &resume).await? {
-            Sent::Answer(resp) if resp.status == 404 => {
-                if marked {
-                    refresh_paid(sub, namespace, progress);
-                }
-                return Ok(Outcome::NotFound);
+    let post = crate::plan::features::register_feature(sub, namespace, name);
+    let mut current = match send_write(client, &post, started, &resource, &resume).await? {
+        Sent::Answer(resp) if resp.status == 404 => {
+            if marked {
+                refresh_paid(sub, namespace, progress);
             }
-            Sent::Answer(resp) => state_of(&resp.require_ok()?.value()?),
-            Sent::Lost(lost) => {
-                // Read the feature's state: Registering, Registered or Pending means the POST took.
-                let v = read_back(client, &resource, &format!("feature {namespace}/{name}"), &resume, &lost, |v| {
-                    let s = state_of(v);
-                    ["Registering", "Registered", "Pending"].iter().any(|x| x.eq_ignore_ascii_case(&s))
-                })
-                .await?;
-                started.accepted(&resource, &resume);
-                state_of(&v)
-            }
-        };
+            return Ok(Outcome::NotFound);
+        }
+        Sent::Answer(resp) => state_of(&resp.require_ok()?.value()?),
+        Sent::Lost(lost) => {
+            // Read the feature's state: Registering, Registered or Pending means the POST took.
+            let read = crate::plan::features::read_feature(sub, namespace, name);
+            let v = read_back(client, &read, &format!("feature {namespace}/{name}"), &resume, &lost, |v| {
+                let s = state_of(v);
+                ["Registering", "Registered", "Pending"].iter().any(|x| x.eq_ignore_ascii_case(&s))
+            })
+            .await?;
+            started.accepted(&resource, &resume);
+            state_of(&v)
+        }
+    };
     loop {
         if current.eq_ignore_ascii_case("Registered") {
             break;
@@ -169,12 +202,14 @@ async fn refresh_provider(
     progress(&format!("re-registering {namespace}"));
     let resource = provider_url(sub, namespace);
     let resume = format!("az provider show --namespace {namespace} --query registrationState");
-    match send_write(client, &Req::post(provider_register_url(sub, namespace)), started, &resource, &resume).await? {
+    let post = crate::plan::features::register_provider(sub, namespace);
+    let read = crate::plan::features::read_provider(sub, namespace);
+    match send_write(client, &post, started, &resource, &resume).await? {
         Sent::Answer(resp) => {
             resp.require_ok()?;
         }
         Sent::Lost(lost) => {
-            read_back(client, &resource, &format!("provider {namespace}"), &resume, &lost, |v| {
+            read_back(client, &read, &format!("provider {namespace}"), &resume, &lost, |v| {
                 let s = v.get("registrationState").and_then(Value::as_str).unwrap_or("");
                 s.eq_ignore_ascii_case("Registering") || s.eq_ignore_ascii_case("Registered")
             })
@@ -182,7 +217,7 @@ async fn refresh_provider(
         }
     }
     loop {
-        let v: Value = match client.get_json(&provider_url(sub, namespace)).await {
+        let v: Value = match wire::get(client, &read).await {
             Err(ArmError::Deadline { .. }) => return Err(timed_out(&format!("provider {namespace}"))),
             r => r?,
         };
@@ -205,13 +240,13 @@ async fn refresh_provider(
 /// After a lost answer to a register POST: read the state back; `ours` decides.
 async fn read_back(
     client: &ArmClient,
-    url: &str,
+    read: &crate::plan::Step,
     what: &str,
     resume: &str,
     lost: &str,
     ours: impl Fn(&Value) -> bool + Sync,
 ) -> Result<Value, ArmError> {
-    match client.get_json_opt::<Value>(url).await {
+    match wire::get_opt::<Value>(client, read).await {
         Ok(Some(v)) if ours(&v) => Ok(v),
         Ok(_) => Err(reconcile::not_applied(what, lost, "its state shows no registration")),
         Err(e) => Err(ArmError::Unconfirmed {

@@ -4,15 +4,15 @@
 //! only when the final GET shows the profile enabled; a lost answer is read back, and resent
 //! (under `If-Match`) only when it did not land.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use reqwest::Method;
 use serde_json::Value;
 
 use super::reconcile::{self, Check, Landed};
-use super::Progress;
+use super::{wire, Progress};
 use crate::arm::lro::{self, Operation};
-use crate::arm::{ArmClient, ArmError, Req};
+use crate::arm::{ArmClient, ArmError};
 use crate::plan::cluster::kaito_enabled;
 use crate::plan::cluster_ops::{self as ops, Target};
 use crate::plan::{Plan, StepKind};
@@ -21,49 +21,48 @@ use crate::plan::{Plan, StepKind};
 #[derive(Debug, Clone)]
 pub enum Outcome {
     AlreadyEnabled,
-    /// The plan (a dry run: nothing was read or sent).
+    /// The plan of a dry run: nothing was sent but its read (none without credentials).
     DryRun(Plan),
     Enabled(Value),
 }
 
-/// Enable KAITO on a cluster. Success means the final GET shows the profile enabled.
+/// Enable KAITO on a cluster (a dry run stops after the read). Success means the final GET
+/// shows the profile enabled.
 pub async fn enable(
     client: &ArmClient,
     t: Target<'_>,
-    timeout: Duration,
+    run: super::cluster_ops::Run,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
 ) -> Result<Outcome, ArmError> {
     let started_at = Instant::now();
     let (path, rg, cluster) = (t.cluster_path(), t.resource_group, t.cluster);
-    let current: Value = client.get_json(&t.cluster_url()).await?;
+    let current: Value = wire::get(client, &ops::read_cluster(t, "read the cluster")).await?;
     if kaito_enabled(&current) {
         return Ok(Outcome::AlreadyEnabled);
     }
     let p = ops::kaito(t, &current);
-    let Some(put) = p.step(StepKind::UpdateCluster) else {
-        return Err(ArmError::Config { message: "internal: the KAITO plan has no PUT".into(), hint: None });
-    };
-    let mut req = Req::json(Method::PUT, put.url.clone(), put.body.as_ref().unwrap_or(&Value::Null));
-    if let Some(etag) = put.headers.get("If-Match") {
-        req = req.header("if-match", etag.clone());
+    if run.dry_run {
+        return Ok(Outcome::DryRun(p));
     }
+    let put = super::step(&p, StepKind::UpdateCluster)?;
+    let read = super::step(&p, StepKind::Await)?;
     progress("enabling KAITO");
     let op = Operation {
         what: format!("cluster {cluster} (enabling KAITO)"),
-        resource_url: t.cluster_url(),
+        resource: wire::request(read, None)?,
         resume: format!("az aks show -g {rg} -n {cluster} --query aiToolchainOperatorProfile"),
-        deadline: started_at + timeout,
+        deadline: started_at + run.timeout,
         started: started_at,
     };
     let check = Check {
         what: op.what.clone(),
-        url: op.resource_url.clone(),
+        read: read.clone(),
         resume: op.resume.clone(),
         states: &["Updating", "Succeeded"],
         carries: &kaito_enabled,
     };
-    let v = match reconcile::put_guarded(client, &req, &check, started, &path, op.deadline, progress).await? {
+    let v = match reconcile::put_guarded(client, put, &check, started, &path, op.deadline, progress).await? {
         Landed::Answer(resp) => lro::wait(client, resp, &Method::PUT, &op, progress).await?,
         Landed::Ours(_) => lro::wait_resource(client, &op, progress).await?,
     };

@@ -12,12 +12,14 @@ pub mod prices;
 pub mod quota;
 pub mod reconcile;
 pub mod runcommand;
+pub mod wire;
 
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
 use crate::arm::{ArmClient, ArmError};
+use crate::plan::{Plan, StepKind};
 
 /// Read a cluster and its agent pools, at once, through the run's facts (each is read once
 /// per run, whichever step asks first).
@@ -30,6 +32,12 @@ pub async fn read_cluster_and_pools(
 ) -> Result<(Value, Vec<Value>), ArmError> {
     let (c, pools) = tokio::join!(facts.cluster(client, sub, rg, cluster), facts.pools(client, sub, rg, cluster));
     Ok((c?, pools?))
+}
+
+/// The plan's first step of `kind`; a plan without it is a bug, reported (never a panic).
+pub fn step(plan: &Plan, kind: StepKind) -> Result<&crate::plan::Step, ArmError> {
+    plan.step(kind)
+        .ok_or_else(|| ArmError::Config { message: format!("internal: the plan has no {kind:?} step"), hint: None })
 }
 
 /// What the executor has changed in Azure so far (for Ctrl-C messages).
@@ -51,8 +59,8 @@ pub struct Started {
     /// True while the write is sent but not answered (or its answer was lost): Azure may or
     /// may not have accepted it.
     pub in_flight: bool,
-    /// The operation's abort URL, when the user asked for `--abort-on-interrupt`.
-    pub abort_url: Option<String>,
+    /// The operation's abort POST, when the user asked for `--abort-on-interrupt`.
+    pub abort: Option<crate::plan::Step>,
 }
 
 impl Progress {
@@ -105,10 +113,10 @@ impl Progress {
         }
     }
 
-    /// Record the abort URL to POST on Ctrl-C.
-    pub fn abort_with(&self, url: &str) {
+    /// Record the abort POST to send on Ctrl-C.
+    pub fn abort_with(&self, step: &crate::plan::Step) {
         if let Ok(mut s) = self.inner.lock() {
-            s.abort_url = Some(url.to_owned());
+            s.abort = Some(step.clone());
         }
     }
 

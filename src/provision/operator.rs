@@ -15,6 +15,7 @@ use super::runcommand::{self, CommandResult};
 use crate::arm::auth::Secret;
 use crate::arm::{ArmClient, ArmError};
 use crate::plan::operator as op;
+use crate::plan::{Plan, Step, StepKind};
 
 pub use crate::plan::install::{from_flags, plan, resolve, Install, InstallRequest, Refusal};
 
@@ -72,10 +73,10 @@ pub async fn read(
     super::read_cluster_and_pools(client, facts, &req.subscription, &req.resource_group, &req.cluster).await
 }
 
-/// Run the install and wait for readiness.
+/// Run the install's runCommand steps (`plan`, built from `i`) and wait for readiness.
 pub async fn run(
     client: &ArmClient,
-    i: &Install,
+    (i, plan): (&Install, &Plan),
     cluster_token: Option<&Secret>,
     timeout: Duration,
     progress: &(dyn Fn(&str) + Sync),
@@ -84,18 +85,9 @@ pub async fn run(
     let started = Instant::now();
     let deadline = started + timeout;
     // One command in the cluster; one that fails is an `InstallError::Command` naming `what`.
-    let in_cluster = async |command: &str, context: Option<&[u8]>, what: &str| {
-        let result = runcommand::run(
-            client,
-            &i.cluster_path,
-            command,
-            context,
-            cluster_token,
-            deadline,
-            progress,
-            started_writes,
-        )
-        .await?;
+    let in_cluster = async |step: &Step, what: &str| {
+        let result =
+            runcommand::run(client, (&i.cluster_path, step), cluster_token, deadline, progress, started_writes).await?;
         if result.ok() {
             Ok(result)
         } else {
@@ -103,11 +95,16 @@ pub async fn run(
         }
     };
     progress("installing the GPU Operator (helm upgrade --install)");
-    let install = in_cluster(&i.command, Some(&i.context), "helm upgrade --install").await?;
+    let install = in_cluster(super::step(plan, StepKind::InstallOperator)?, "helm upgrade --install").await?;
+    let mut checks = plan.steps_of(StepKind::CheckOperator);
+    let (Some(validator), Some(allocatable)) = (checks.next(), checks.next()) else {
+        let message = "internal: the install plan has not both CheckOperator steps".to_owned();
+        return Err(ArmError::Config { message, hint: None }.into());
+    };
     loop {
         progress("checking the CUDA validator and allocatable GPUs");
-        let v = in_cluster(&op::validator_check_command(), None, "the validator check").await?;
-        let n = in_cluster(&op::allocatable_check_command(&i.pools), None, "the allocatable check").await?;
+        let v = in_cluster(validator, "the validator check").await?;
+        let n = in_cluster(allocatable, "the allocatable check").await?;
         let validators = op::parse_validator_output(&v.logs);
         let nodes = op::parse_allocatable_output(&n.logs);
         let missing = not_ready(&validators, &nodes);

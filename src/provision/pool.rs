@@ -13,14 +13,15 @@ use serde_json::Value;
 
 use super::facts::Store;
 use super::reconcile::{self, Check, Landed};
+use super::wire;
 use super::Progress;
 use crate::arm::lro::{self, Operation};
-use crate::arm::{api, ArmClient, ArmError, ArmResponse, ErrorBody, Req};
+use crate::arm::{ArmClient, ArmError, ArmResponse, ErrorBody};
 use crate::catalog::Catalog;
 use crate::plan::agent_pool::PoolSpec;
 pub use crate::plan::pool::{feature_path, plan, plan_listed};
 use crate::plan::preflight::{self, Facts, Refusal, Reservation, Verdict};
-use crate::plan::{cluster_path, with_api, Plan, StepKind};
+use crate::plan::{cluster_path, Plan, Step, StepKind};
 
 /// How to run.
 #[derive(Debug, Clone)]
@@ -80,7 +81,7 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, opts: &CreateOption
     let (cluster, pool, feature, reservation, early) = tokio::join!(
         store.cluster(client, &spec.subscription, &spec.resource_group, &spec.cluster),
         read_pool(client, spec, opts),
-        read_feature(client, store, p.step(StepKind::ReadFeature).map(|s| s.url.as_str())),
+        read_feature(client, store, p.step(StepKind::ReadFeature)),
         read_reservation(client, spec),
         lists
     );
@@ -123,8 +124,11 @@ async fn sku_and_usage_lists(
     location: &str,
 ) -> (Result<Vec<Value>, ArmError>, Result<Vec<Value>, ArmError>) {
     let p = plan(spec, Some(location));
-    let url = |kind: StepKind| p.step(kind).map_or("", |s| s.url.as_str());
-    tokio::join!(store.list(client, url(StepKind::ReadSkus)), store.list(client, url(StepKind::ReadUsages)))
+    let (Some(skus), Some(usages)) = (p.step(StepKind::ReadSkus), p.step(StepKind::ReadUsages)) else {
+        let e = || ArmError::Config { message: "internal: the plan has no SKU or usage read".into(), hint: None };
+        return (Err(e()), Err(e()));
+    };
+    tokio::join!(store.list(client, skus), store.list(client, usages))
 }
 
 /// The pool as it is now: from the agentPools list when the run reads it for every pool
@@ -135,13 +139,13 @@ async fn read_pool(client: &ArmClient, spec: &PoolSpec, opts: &CreateOptions) ->
         let cluster = (spec.subscription.as_str(), spec.resource_group.as_str(), spec.cluster.as_str());
         return store.pool_from_list(client, cluster, &spec.name).await;
     }
-    store.get_opt(client, &with_api(&spec.path(), api::AKS)).await
+    store.get_opt(client, &crate::plan::pool::read_pool(spec)).await
 }
 
 /// The state of the preview feature a Windows pool needs (`NotRegistered` when absent).
-async fn read_feature(client: &ArmClient, store: &Store, url: Option<&str>) -> Result<Option<String>, ArmError> {
-    let Some(url) = url else { return Ok(None) };
-    let v = store.get_opt(client, url).await?;
+async fn read_feature(client: &ArmClient, store: &Store, step: Option<&Step>) -> Result<Option<String>, ArmError> {
+    let Some(step) = step else { return Ok(None) };
+    let v = store.get_opt(client, step).await?;
     Ok(Some(
         v.and_then(|v| v.pointer("/properties/state").and_then(Value::as_str).map(str::to_owned))
             .unwrap_or_else(|| "NotRegistered".into()),
@@ -167,11 +171,11 @@ pub async fn read_reservation(client: &ArmClient, spec: &PoolSpec) -> Result<Opt
 
 /// A capacity reservation group (None inside when it does not exist) and its reservations.
 pub async fn read_group(client: &ArmClient, id: &str) -> Result<Reservation, ArmError> {
-    let (group_url, list_url) = crate::plan::pool::reservation_urls(id);
-    let Some(group) = client.get_json_opt::<Value>(&group_url).await? else {
+    let [group, list] = crate::plan::pool::reservation_reads(id);
+    let Some(group) = wire::get_opt::<Value>(client, &group).await? else {
         return Ok(Reservation { group: None, reservations: vec![] });
     };
-    let reservations = client.list(&list_url).await?;
+    let reservations = wire::list(client, &list).await?;
     Ok(Reservation { group: Some(group), reservations })
 }
 
@@ -219,15 +223,14 @@ pub async fn create(
         Some(put) if !opts.dry_run => put,
         _ => return Ok(CreateOutcome::DryRun { facts_read: !opts.skip_preflight, plan: p, note: None, location }),
     };
-    let req = put_request(put);
-    let op = operation(spec, started_at, started_at + opts.timeout);
-    let accepted = put_once(client, spec, &req, &op, progress, started).await;
+    let op = operation(spec, started_at, started_at + opts.timeout)?;
+    let accepted = put_once(client, spec, put, &op, progress, started).await;
     // Whatever its answer, the PUT may have changed the cluster's pools and the quota.
     opts.facts.changed(&cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster));
     let accepted = accepted?;
     started.accepted(&spec.path(), &resume_command(spec));
     if opts.abort_on_interrupt {
-        started.abort_with(&format!("{}/abort?api-version={}", spec.path(), api::AKS));
+        started.abort_with(&crate::plan::pool::abort(spec));
     }
     if opts.no_wait {
         return Ok(CreateOutcome::Accepted { pool_path: spec.path() });
@@ -240,26 +243,16 @@ pub async fn create(
     Ok(CreateOutcome::Created { pool, location })
 }
 
-/// The PUT of a plan step, with its `If-None-Match: *`.
-pub(crate) fn put_request(put: &crate::plan::Step) -> Req {
-    let mut req = Req::json(Method::PUT, put.url.clone(), put.body.as_ref().unwrap_or(&Value::Null));
-    for (k, v) in &put.headers {
-        if k.eq_ignore_ascii_case("if-none-match") {
-            req = req.header("if-none-match", v.clone());
-        }
-    }
-    req
-}
-
-/// What waiting on the pool's creation is called, resumed with, and bounded by.
-pub(crate) fn operation(spec: &PoolSpec, started: Instant, deadline: Instant) -> Operation {
-    Operation {
+/// What waiting on the pool's creation is called, resumed with, and bounded by; its resource
+/// is read with the plan's `Await` step.
+pub(crate) fn operation(spec: &PoolSpec, started: Instant, deadline: Instant) -> Result<Operation, ArmError> {
+    Ok(Operation {
         what: format!("pool {} in cluster {}", spec.name, spec.cluster),
-        resource_url: with_api(&spec.path(), api::AKS),
+        resource: wire::request(&crate::plan::pool::await_pool(spec), None)?,
         resume: resume_command(spec),
         deadline,
         started,
-    }
+    })
 }
 
 /// Delete a pool this run created and that failed, then wait until GET says 404 (so the
@@ -270,16 +263,16 @@ pub(crate) async fn delete_and_wait_gone(
     op: &Operation,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<(), ArmError> {
-    let url = with_api(&spec.path(), api::AKS);
     progress(&format!("deleting failed pool {} (created by this run)", spec.name));
-    let resp = client.send(&Req { method: Method::DELETE, ..Req::get(&url) }).await?;
+    let resp = wire::send(client, &crate::plan::pool::delete(spec)).await?;
     if !matches!(resp.status, 200 | 202 | 204 | 404) {
         return Err(resp.to_error());
     }
     let gone = Operation { what: format!("pool {} to be deleted", spec.name), ..op.clone() };
     let mut poller = lro::Poller::default();
+    let read = crate::plan::pool::await_pool(spec);
     loop {
-        if client.get_json_opt::<Value>(&url).await?.is_none() {
+        if wire::get_opt::<Value>(client, &read).await?.is_none() {
             return Ok(());
         }
         progress("waiting for the failed pool to be deleted");
@@ -357,7 +350,7 @@ async fn settle_existing(
     let text = busy_text(spec, verdict);
     let op = Operation {
         what: format!("pool {} in cluster {}", spec.name, spec.cluster),
-        resource_url: with_api(&spec.path(), api::AKS),
+        resource: wire::request(&crate::plan::pool::read_pool(spec), None)?,
         resume: resume_command(spec),
         deadline,
         started: Instant::now(),
@@ -384,7 +377,7 @@ async fn settle_existing(
     }
     progress(&format!("{text}; waiting for it"));
     if matches!(verdict, Verdict::Deleting) {
-        return wait_gone(client, &op, progress).await.map_err(CreateError::from);
+        return wait_gone(client, spec, &op, progress).await.map_err(CreateError::from);
     }
     match lro::wait_resource(client, &op, progress).await {
         // A Failed pool is reported with how to recover when the facts are read again.
@@ -394,11 +387,17 @@ async fn settle_existing(
 }
 
 /// Poll the pool until a GET answers 404 (deleted), under the shared pacing and deadline.
-async fn wait_gone(client: &ArmClient, op: &Operation, progress: &(dyn Fn(&str) + Sync)) -> Result<(), ArmError> {
+async fn wait_gone(
+    client: &ArmClient,
+    spec: &PoolSpec,
+    op: &Operation,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<(), ArmError> {
     let mut poller = lro::Poller::default();
+    let read = crate::plan::pool::read_pool(spec);
     loop {
         poller.pause(client, None, op).await?;
-        match client.get_json_opt::<Value>(&op.resource_url).await {
+        match wire::get_opt::<Value>(client, &read).await {
             Ok(None) => return Ok(()),
             Ok(Some(v)) => progress(lro::provisioning_state(&v).unwrap_or("Deleting")),
             Err(ArmError::Deadline { .. }) => return Err(lro::timed_out(op)),
@@ -414,7 +413,7 @@ async fn wait_gone(client: &ArmClient, op: &Operation, progress: &(dyn Fn(&str) 
 pub(crate) async fn put_once(
     client: &ArmClient,
     spec: &PoolSpec,
-    req: &Req,
+    put: &Step,
     op: &Operation,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
@@ -423,7 +422,7 @@ pub(crate) async fn put_once(
     let carries = |v: &Value| spec.diff(v).is_empty();
     let check = Check {
         what: op.what.clone(),
-        url: op.resource_url.clone(),
+        read: crate::plan::pool::await_pool(spec),
         resume: op.resume.clone(),
         states: &["Creating", "Updating", "Succeeded"],
         carries: &carries,
@@ -431,7 +430,7 @@ pub(crate) async fn put_once(
     loop {
         progress(&format!("creating pool {}", spec.name));
         let resp =
-            match reconcile::put_guarded(client, req, &check, started, &spec.path(), op.deadline, progress).await? {
+            match reconcile::put_guarded(client, put, &check, started, &spec.path(), op.deadline, progress).await? {
                 Landed::Answer(resp) => resp,
                 Landed::Ours(_) => return Ok(None),
             };
@@ -477,7 +476,7 @@ async fn wait_cluster_idle(
 ) -> Result<(), ArmError> {
     let cluster = Operation {
         what: format!("cluster {} to finish its current operation", spec.cluster),
-        resource_url: with_api(&cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster), api::AKS),
+        resource: wire::request(&crate::plan::pool::read_cluster(spec), None)?,
         resume: "run the same create-pool command again".into(),
         deadline: op.deadline,
         started: op.started,

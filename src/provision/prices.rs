@@ -103,7 +103,7 @@ pub async fn fetch(client: &ArmClient, first: &str, what: &str) -> Result<Vec<Va
     let mut skip = 0usize;
     let mut seen = std::collections::HashSet::new();
     for page_no in 1..=MAX_PAGES {
-        let page: Value = client.get_json(&url).await?;
+        let page: Value = super::wire::get(client, &crate::plan::read_prices(&url)).await?;
         let got = page.get("Items").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
         let n = got.len();
         if n == 0 {

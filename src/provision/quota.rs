@@ -3,18 +3,17 @@
 
 use std::time::Instant;
 
-use reqwest::Method;
 use serde_json::Value;
 
 use super::reconcile::{send_write, Sent};
-use super::Progress;
+use super::{wire, Progress};
 use crate::arm::lro::{Operation, Poller};
-use crate::arm::{ArmClient, ArmError, Req};
+use crate::arm::{ArmClient, ArmError};
 use crate::plan::quota::{self, RequestStatus};
 
 /// The Compute usages (per family, and the regional totals) of `location`.
 pub async fn usages(client: &ArmClient, sub: &str, location: &str) -> Result<Vec<Value>, ArmError> {
-    client.list(&quota::usages_url(sub, location)).await
+    wire::list(client, &quota::read_usages(sub, location)).await
 }
 
 /// Send the request for `family` to reach `limit`: the request id to follow, or `None` when
@@ -28,9 +27,9 @@ pub async fn submit(
     check: &str,
     started: &Progress,
 ) -> Result<Option<String>, ArmError> {
-    let url = quota::quota_url(sub, location, family);
-    let req = Req::json(Method::PUT, url.clone(), &quota::body(family, limit));
-    match send_write(client, &req, started, &url, check).await? {
+    let plan = quota::plan(sub, location, family, limit);
+    let put = super::step(&plan, crate::plan::StepKind::RequestQuota)?;
+    match send_write(client, put, started, &put.url, check).await? {
         Sent::Answer(resp) if resp.ok() => Ok(resp.header("location").and_then(quota::request_id)),
         Sent::Answer(resp) => Err(resp.to_error()),
         Sent::Lost(message) => Err(ArmError::Unconfirmed {
@@ -43,7 +42,7 @@ pub async fn submit(
 
 /// Read a request's status once.
 pub async fn status(client: &ArmClient, sub: &str, location: &str, id: &str) -> Result<RequestStatus, ArmError> {
-    let v: Value = client.get_json(&quota::request_url(sub, location, id)).await?;
+    let v: Value = wire::get(client, &quota::read_request(sub, location, id)).await?;
     Ok(RequestStatus::parse(id, &v))
 }
 
@@ -60,7 +59,7 @@ pub async fn follow(
 ) -> Result<RequestStatus, ArmError> {
     let op = Operation {
         what: format!("quota request {id}"),
-        resource_url: quota::request_url(sub, location, id),
+        resource: wire::request(&quota::read_request(sub, location, id), None)?,
         resume: check.to_owned(),
         deadline,
         started: Instant::now(),

@@ -9,9 +9,10 @@
 
 use serde_json::Value;
 
-use super::Progress;
+use super::{wire, Progress};
 use crate::arm::lro::provisioning_state;
 use crate::arm::{ArmClient, ArmError, ArmResponse, ErrorBody, Req};
+use crate::plan::Step;
 
 /// How a write went.
 #[derive(Debug)]
@@ -22,9 +23,20 @@ pub enum Sent {
     Lost(String),
 }
 
-/// Send a write exactly as the client's retry rules allow (never twice once it may have
-/// been applied), recording it in `started` for Ctrl-C.
+/// Send a write (a plan step) exactly as the client's retry rules allow (never twice once it
+/// may have been applied), recording it in `started` for Ctrl-C.
 pub async fn send_write(
+    client: &ArmClient,
+    step: &Step,
+    started: &Progress,
+    resource: &str,
+    resume: &str,
+) -> Result<Sent, ArmError> {
+    send_request(client, &wire::request(step, None)?, started, resource, resume).await
+}
+
+/// `send_write` for a request [`wire::request`] built (one that carries a secret).
+pub async fn send_request(
     client: &ArmClient,
     req: &Req,
     started: &Progress,
@@ -58,23 +70,16 @@ pub enum Landed {
     Ours(Value),
 }
 
-fn precondition(req: &Req) -> Option<&str> {
-    req.headers
-        .iter()
-        .map(|(k, _)| *k)
-        .find(|k| k.eq_ignore_ascii_case("if-match") || k.eq_ignore_ascii_case("if-none-match"))
-}
-
-/// Send a PUT; when its answer is lost (a reset, or 500/502/503/504 without `Retry-After`),
-/// read the resource back. When it landed, that is the result. When it did not, and the PUT
-/// carries a precondition (`If-None-Match: *` to create, `If-Match: <eTag>` to update), send the
-/// same body again: ARM then refuses it with 412 rather than overwrite a change made by someone
-/// else in the meantime. At most the client's retry count of resends, within `--timeout`.
-/// Without a precondition nothing is resent (`NotApplied`); nor when the backoff would pass
-/// `deadline`.
+/// Send a PUT (the plan's step); when its answer is lost (a reset, or 500/502/503/504 without
+/// `Retry-After`), read the resource back (`check.read`, a plan step). When it landed, that is
+/// the result. When it did not, and the plan's [`resend`](crate::plan::resend) gives the step
+/// under a precondition (`If-None-Match: *` to create, `If-Match: <eTag>` to update), send that:
+/// ARM then refuses it with 412 rather than overwrite a change made by someone else in the
+/// meantime. At most the client's retry count of resends, within `--timeout`. Without a
+/// precondition nothing is resent (`NotApplied`); nor when the backoff would pass `deadline`.
 pub async fn put_guarded(
     client: &ArmClient,
-    req: &Req,
+    put: &Step,
     check: &Check<'_>,
     started: &Progress,
     resource: &str,
@@ -82,8 +87,10 @@ pub async fn put_guarded(
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Landed, ArmError> {
     let mut resent = 0;
+    let again = crate::plan::resend(put);
+    let mut step = put;
     loop {
-        let lost = match send_write(client, req, started, resource, &check.resume).await? {
+        let lost = match send_write(client, step, started, resource, &check.resume).await? {
             Sent::Answer(resp) if resp.status == 412 && resent > 0 => {
                 // An earlier attempt may have landed after it was read back: look once more.
                 return match read_back(client, check, "HTTP 412 after sending again").await {
@@ -104,10 +111,12 @@ pub async fn put_guarded(
                 started.accepted(resource, &check.resume);
                 return Ok(Landed::Ours(v));
             }
-            Err(ArmError::NotApplied { .. }) if may_resend(client, req, resent, deadline) => {
+            Err(ArmError::NotApplied { .. }) if again.is_some() && may_resend(client, resent, deadline) => {
+                let Some(resend) = again.as_ref() else { continue };
+                step = resend;
                 started.clear();
                 resent += 1;
-                let guard = precondition(req).unwrap_or("a precondition");
+                let guard = step.precondition().unwrap_or("a precondition");
                 progress(&format!(
                     "Azure did not apply it; sending it again with {guard} ({resent}/{})",
                     client.policy.max_retries
@@ -119,21 +128,21 @@ pub async fn put_guarded(
     }
 }
 
-/// A PUT read back as not applied may go again when it carries a precondition, has resends
+/// A PUT read back as not applied may go again (under its precondition) when it has resends
 /// left, and the longest next backoff ends before the operation's deadline (and `--timeout`).
-fn may_resend(client: &ArmClient, req: &Req, resent: u32, deadline: std::time::Instant) -> bool {
+fn may_resend(client: &ArmClient, resent: u32, deadline: std::time::Instant) -> bool {
     let next = client.policy.backoff(resent + 1, 1.3);
     let end = client.deadline.map_or(deadline, |d| d.min(deadline));
     let in_time = std::time::Instant::now() + next < end;
-    precondition(req).is_some() && resent < client.policy.max_retries && in_time
+    resent < client.policy.max_retries && in_time
 }
 
 /// What to read back and how to recognise the write.
 pub struct Check<'a> {
     /// "pool gpu in cluster c1", for messages.
     pub what: String,
-    /// The resource URL to GET.
-    pub url: String,
+    /// The plan's read of the resource.
+    pub read: Step,
     /// The command that checks or resumes.
     pub resume: String,
     /// `provisioningState`s the write leads to (case-insensitive).
@@ -144,7 +153,7 @@ pub struct Check<'a> {
 
 /// Read the resource after a lost answer: `Ok` with the resource when the write is ours.
 pub async fn read_back(client: &ArmClient, check: &Check<'_>, lost: &str) -> Result<Value, ArmError> {
-    let v = match client.get_json_opt::<Value>(&check.url).await {
+    let v = match wire::get_opt::<Value>(client, &check.read).await {
         Ok(Some(v)) => v,
         Ok(None) => return Err(not_applied(&check.what, lost, "it does not exist")),
         Err(e) => {

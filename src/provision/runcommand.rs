@@ -9,19 +9,16 @@
 
 use std::time::Instant;
 
-use reqwest::Method;
 use serde_json::Value;
 
 use crate::resources::{self, RunCommandResult};
 
-use super::reconcile::{send_write, Sent};
+use super::reconcile::{send_request, Sent};
 use super::Progress;
 use crate::arm::auth::Secret;
 use crate::arm::lro::{Operation, Polled, Poller};
 use crate::arm::{ArmClient, ArmError, ArmResponse, Req};
-
-/// The AKS server application whose token `clusterToken` carries (Entra-ID clusters).
-pub const AKS_SERVER_SCOPE: &str = "6dae42f8-4368-4678-94ff-3960e28e3630/.default";
+use crate::plan::Step;
 
 pub use crate::plan::runcommand::{body, url};
 
@@ -66,24 +63,23 @@ fn parse(v: &Value) -> CommandResult {
     }
 }
 
-/// Run a command and wait for its result (bounded by `deadline`). The POST is sent once: when
+/// Run a command (the plan's runCommand `step` on the cluster at `cluster_path`; `cluster_token`
+/// goes in its body) and wait for its result (bounded by `deadline`). The POST is sent once: when
 /// its answer is lost, the result cannot be found (its URL was in the answer), so this ends
-/// with `ArmError::Unconfirmed` (exit 4). Results are polled under the shared poller's rules.
-#[allow(clippy::too_many_arguments)]
+/// with `ArmError::Unconfirmed` (exit 4). Results are polled at the `Location` Azure returns,
+/// under the shared poller's rules.
 pub async fn run(
     client: &ArmClient,
-    cluster_path: &str,
-    command: &str,
-    context: Option<&[u8]>,
+    (cluster_path, step): (&str, &Step),
     cluster_token: Option<&Secret>,
     deadline: Instant,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
 ) -> Result<CommandResult, ArmError> {
-    let req = Req::json(Method::POST, url(cluster_path), &body(command, context, cluster_token));
+    let req = super::wire::request(step, cluster_token)?;
     let resume = "run the same aksgpu command again (helm upgrade --install and the checks are safe to repeat)";
     let resource = format!("{cluster_path}/runCommand");
-    let resp = match send_write(client, &req, started, &resource, resume).await? {
+    let resp = match send_request(client, &req, started, &resource, resume).await? {
         Sent::Answer(resp) => resp.require_ok()?,
         Sent::Lost(lost) => {
             return Err(ArmError::Unconfirmed {
@@ -107,7 +103,7 @@ pub async fn run(
     let now = Instant::now();
     let op = Operation {
         what: "the in-cluster command".into(),
-        resource_url: location,
+        resource: Req::get(location),
         resume: resume.into(),
         deadline,
         started: now,
@@ -125,12 +121,12 @@ async fn poll_result(
     let mut poller = Poller::default();
     loop {
         poller.pause(client, Some(&last), &op).await?;
-        let resp = match poller.poll(client, &op.resource_url.clone(), &op, progress).await? {
+        let resp = match poller.poll(client, &op.resource.clone(), &op, progress).await? {
             Polled::Answer(r) => r,
             Polled::Again => continue,
         };
         if let Some(l) = resp.header("location") {
-            op.resource_url = l.to_owned();
+            op.resource = Req::get(l);
         }
         let r = parse(&resp.value()?);
         progress(&format!("in-cluster command: {}", r.state));

@@ -407,13 +407,95 @@ pub struct Recommendation {
     pub price: Option<Price>,
 }
 
+/// The hard constraint that rules a size out, whatever front end set it. Each front end words
+/// it in its own names (a flag for the CLI, a key for a GpuConfig file); JSON output gives
+/// `name()`, a stable string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Constraint {
+    Retired,
+    AksSupport,
+    Os,
+    Workload,
+    GpuModel,
+    GpuDriver,
+    Gpus,
+    Mig,
+    GpuMemory,
+    TotalGpuMemory,
+    Region,
+    PrecisionSupport,
+    MemoryFit,
+    ServingEstimate,
+    MinTokensPerSecond,
+    MinTokensPerSecondPerUser,
+    MaxTtft,
+    MaxPricePerHour,
+    MaxPricePerMonth,
+    Top,
+}
+
+impl Constraint {
+    /// The stable name in JSON output (`rejected[].constraint`): the `recommend` flag that
+    /// sets a limit (`--gpu-memory`), or the check's name (`memory fit`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Constraint::Retired => "retired",
+            Constraint::AksSupport => "AKS support",
+            Constraint::Os => "--os",
+            Constraint::Workload => "--workload",
+            Constraint::GpuModel => "--gpu-model",
+            Constraint::GpuDriver => "--gpu-driver",
+            Constraint::Gpus => "--gpus",
+            Constraint::Mig => "--mig",
+            Constraint::GpuMemory => "--gpu-memory",
+            Constraint::TotalGpuMemory => "--total-gpu-memory",
+            Constraint::Region => "--region",
+            Constraint::PrecisionSupport => "precision support",
+            Constraint::MemoryFit => "memory fit",
+            Constraint::ServingEstimate => "serving estimate",
+            Constraint::MinTokensPerSecond => "--min-tokens-per-second",
+            Constraint::MinTokensPerSecondPerUser => "--min-tokens-per-second-per-user",
+            Constraint::MaxTtft => "--max-ttft",
+            Constraint::MaxPricePerHour => "--max-price-per-hour",
+            Constraint::MaxPricePerMonth => "--max-price-per-month",
+            Constraint::Top => "--top",
+        }
+    }
+
+    /// True for a limit the request sets (a flag, a file key); false for a check the
+    /// recommender always makes (lifecycle, AKS support, memory fit).
+    pub fn is_limit(self) -> bool {
+        !matches!(
+            self,
+            Constraint::Retired
+                | Constraint::AksSupport
+                | Constraint::PrecisionSupport
+                | Constraint::MemoryFit
+                | Constraint::ServingEstimate
+        )
+    }
+}
+
+/// Compares with the stable name (`c == "--top"`), as JSON consumers do.
+impl PartialEq<&str> for Constraint {
+    fn eq(&self, other: &&str) -> bool {
+        self.name() == *other
+    }
+}
+
+impl Serialize for Constraint {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
 /// A size that was ruled out.
 #[derive(Debug, Clone, Serialize)]
 pub struct Rejected {
     pub vm_size: String,
     pub reason: String,
-    /// The constraint (flag or rule) that ruled it out.
-    pub constraint: String,
+    /// The constraint that ruled it out (in JSON its stable name, `Constraint::name`).
+    pub constraint: Constraint,
     #[serde(skip)]
     stage: usize,
     #[serde(skip)]
@@ -440,7 +522,7 @@ pub struct Outcome {
 /// Nothing fits: which constraint cut the last candidates, and the closest alternatives.
 #[derive(Debug, Clone, Serialize)]
 pub struct NoFit {
-    pub constraint: String,
+    pub constraint: Constraint,
     pub candidates_before: usize,
     pub closest: Vec<Rejected>,
 }
@@ -455,7 +537,7 @@ impl Outcome {
         let mut at_last: Vec<&Rejected> = self.rejected.iter().filter(|r| r.stage == last).collect();
         at_last.sort_by(|a, b| a.sort_key.total_cmp(&b.sort_key).then(a.vm_size.cmp(&b.vm_size)));
         Some(NoFit {
-            constraint: at_last.first().map(|r| r.constraint.clone()).unwrap_or_default(),
+            constraint: at_last.first()?.constraint,
             candidates_before: at_last.len(),
             closest: at_last.into_iter().take(3).cloned().collect(),
         })
@@ -514,7 +596,7 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
                     (None, None) => "price unknown".to_owned(),
                 }
             ),
-            constraint: "--top".to_owned(),
+            constraint: Constraint::Top,
             stage: usize::MAX,
             sort_key: 0.0,
         })
@@ -613,22 +695,22 @@ fn cents(p: Option<f64>) -> i64 {
     p.filter(|p| p.is_finite()).map_or(i64::MAX, |p| (p * 100.0).round() as i64)
 }
 
-struct Reject<'a> {
+struct Reject {
     stage: usize,
-    constraint: &'a str,
+    constraint: Constraint,
 }
 
 /// How a stage turns a reason into a rejection of this size.
-type RejectFn<'r> = dyn Fn(Reject<'_>, String) -> Rejected + 'r;
+type RejectFn<'r> = dyn Fn(Reject, String) -> Rejected + 'r;
 
 fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32) -> Result<Recommendation, Rejected> {
     let gpu = catalog.gpu(&size.gpu_model);
     let price = pick_price(catalog, req, size);
     let price_key = price.as_ref().and_then(|p| p.rank_per_node_hour).unwrap_or(f64::MAX);
-    let reject = |r: Reject<'_>, reason: String| Rejected {
+    let reject = |r: Reject, reason: String| Rejected {
         vm_size: size.name.clone(),
         reason,
-        constraint: r.constraint.to_owned(),
+        constraint: r.constraint,
         stage: r.stage,
         sort_key: price_key,
     };
@@ -639,11 +721,11 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
     // Retired sizes have no list price by nature: --include-retired lists them unpriced.
     let asked_retired = req.include_retired && size.status == Status::Retired;
     if let Some(why) = unpriced(req, price.as_ref()).filter(|_| !asked_retired) {
-        return Err(reject(Reject { stage: STAGE_REGION, constraint: "--region" }, why));
+        return Err(reject(Reject { stage: STAGE_REGION, constraint: Constraint::Region }, why));
     }
     // 11. The GPU can run the weights' format (not close to fitting: ranked after misfits) …
     if let Some(why) = precision_unsupported(req, gpu) {
-        let r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "precision support" }, why);
+        let r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: Constraint::PrecisionSupport }, why);
         return Err(shortfall(r, f64::INFINITY));
     }
     // A model that overflows in fp16 runs in fp32 on a GPU without bf16: sized so.
@@ -651,7 +733,7 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
     let req = upcast.as_ref().unwrap_or(req);
     // … and holds the model; "closest" ranks these by the GiB per GPU they lack.
     let fit = fit_size(req, size, mig_profiles, max_nodes).map_err(|(why, short)| {
-        let mut r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: "memory fit" }, why);
+        let mut r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: Constraint::MemoryFit }, why);
         r.sort_key = short;
         r
     })?;
@@ -684,7 +766,7 @@ fn check_eligible(
     // 1. Lifecycle.
     if size.status == Status::Retired && !req.include_retired {
         return Err(reject(
-            Reject { stage: 1, constraint: "retired" },
+            Reject { stage: 1, constraint: Constraint::Retired },
             format!(
                 "retired{} (--include-retired to list it)",
                 size.retirement_date.as_ref().map(|d| format!(" on {d}")).unwrap_or_default()
@@ -699,7 +781,7 @@ fn check_eligible(
             .or_else(|| size.aks_note.as_deref().map(str::to_owned))
             .unwrap_or_else(|| "not supported for AKS GPU node pools".to_owned());
         return Err(reject(
-            Reject { stage: 2, constraint: "AKS support" },
+            Reject { stage: 2, constraint: Constraint::AksSupport },
             format!("{why} (--include-unsupported to list it)"),
         ));
     }
@@ -710,19 +792,19 @@ fn check_eligible(
     };
     if !os_ok {
         return Err(reject(
-            Reject { stage: 3, constraint: "--os" },
+            Reject { stage: 3, constraint: Constraint::Os },
             format!("AKS allows only {} on this size", size.aks_os_skus.join(", ")),
         ));
     }
     // 4. Workload kind.
     if let Some(why) = workload_mismatch(req, size, gpu) {
-        return Err(reject(Reject { stage: 4, constraint: "--workload" }, why));
+        return Err(reject(Reject { stage: 4, constraint: Constraint::Workload }, why));
     }
 
     // 5. GPU model.
     if !req.gpu_models.is_empty() && !req.gpu_models.iter().any(|w| gpu_matches(w, size, gpu)) {
         return Err(reject(
-            Reject { stage: 5, constraint: "--gpu-model" },
+            Reject { stage: 5, constraint: Constraint::GpuModel },
             format!("GPU is {}, not {}", size.gpu_model, req.gpu_models.join(" or ")),
         ));
     }
@@ -731,7 +813,7 @@ fn check_eligible(
     if size.driver == Driver::None && !req.gpu_driver_none && req.gpu_models.is_empty() && req.serving.vm_size.is_none()
     {
         return Err(reject(
-            Reject { stage: 5, constraint: "--gpu-driver" },
+            Reject { stage: 5, constraint: Constraint::GpuDriver },
             format!(
                 "AKS installs no GPU driver on {}; pass --gpu-driver none (NVIDIA GPU Operator) or name it with --gpu-model",
                 size.gpu_model
@@ -751,14 +833,14 @@ fn check_shape(
     // 6. GPU count per VM.
     if !req.gpus.contains(size.gpu_count.value()) {
         return Err(reject(
-            Reject { stage: 6, constraint: "--gpus" },
+            Reject { stage: 6, constraint: Constraint::Gpus },
             format!("{} GPU(s) per VM, wanted {}", size.gpu_count, req.gpus.describe("")),
         ));
     }
     // 7. MIG.
     if req.mig && !size.mig_capable {
         return Err(reject(
-            Reject { stage: 7, constraint: "--mig" },
+            Reject { stage: 7, constraint: Constraint::Mig },
             format!("{} does not support MIG on AKS", size.gpu_model),
         ));
     }
@@ -766,7 +848,7 @@ fn check_shape(
     if !req.mig && !req.gpu_memory_gib.contains(size.gpu_memory_per_gpu_gib) {
         return Err(shortfall(
             reject(
-                Reject { stage: 8, constraint: "--gpu-memory" },
+                Reject { stage: 8, constraint: Constraint::GpuMemory },
                 format!(
                     "{} GiB per GPU, wanted {}",
                     fmt_num(size.gpu_memory_per_gpu_gib),
@@ -778,7 +860,7 @@ fn check_shape(
     }
     if req.mig && !mig_profiles.iter().any(|p| req.gpu_memory_gib.contains(p.memory_gib)) {
         return Err(reject(
-            Reject { stage: 8, constraint: "--gpu-memory" },
+            Reject { stage: 8, constraint: Constraint::GpuMemory },
             format!("no MIG slice of {} has {}", size.gpu_model, req.gpu_memory_gib.describe(" GiB")),
         ));
     }
@@ -786,7 +868,7 @@ fn check_shape(
     if !req.total_gpu_memory_gib.contains(size.gpu_memory_gib) {
         return Err(shortfall(
             reject(
-                Reject { stage: 9, constraint: "--total-gpu-memory" },
+                Reject { stage: 9, constraint: Constraint::TotalGpuMemory },
                 format!(
                     "{} GiB of GPU memory per VM, wanted {}",
                     fmt_num(size.gpu_memory_gib),
@@ -828,12 +910,12 @@ fn serving_stage(
     }
     match service::meet_targets(catalog, req, size, fit, node_price, service::MAX_REPLICA_NODES) {
         Ok(None) if req.serving.has_targets() => Err(reject(
-            Reject { stage: STAGE_SERVING, constraint: "serving estimate" },
+            Reject { stage: STAGE_SERVING, constraint: Constraint::ServingEstimate },
             format!("no datasheet figures for {} to estimate what it serves (gpus.yaml perf)", size.gpu_model),
         )),
         Ok(s) => Ok(s),
         Err(miss) => {
-            let mut r = reject(Reject { stage: STAGE_SERVING, constraint: miss.flag }, miss.message);
+            let mut r = reject(Reject { stage: STAGE_SERVING, constraint: miss.constraint }, miss.message);
             r.sort_key = miss.ratio;
             Err(r)
         }
@@ -863,9 +945,9 @@ fn tight_fit(req: &Requirements, fit: &Fit) -> Option<String> {
 
 /// The tighter of `--max-price-per-hour` and `--max-price-per-month`: the flag, its value as
 /// typed, and the hourly limit it sets.
-fn price_cap(req: &Requirements) -> Option<(&'static str, f64, f64)> {
-    let hour = req.max_price_per_hour.map(|h| ("--max-price-per-hour", h, h));
-    let month = req.max_price_per_month.map(|m| ("--max-price-per-month", m, m / HOURS_PER_MONTH));
+fn price_cap(req: &Requirements) -> Option<(Constraint, f64, f64)> {
+    let hour = req.max_price_per_hour.map(|h| (Constraint::MaxPricePerHour, h, h));
+    let month = req.max_price_per_month.map(|m| (Constraint::MaxPricePerMonth, m, m / HOURS_PER_MONTH));
     match (hour, month) {
         (Some(h), Some(m)) => Some(if m.2 < h.2 { m } else { h }),
         (h, m) => h.or(m),
@@ -885,7 +967,7 @@ fn check_price_cap(
     reject: &RejectFn<'_>,
 ) -> Result<(), Rejected> {
     if let Some((flag, typed, max)) = price_cap(req) {
-        let monthly = flag.ends_with("month");
+        let monthly = flag == Constraint::MaxPricePerMonth;
         match total_price {
             None => {
                 let limit = if monthly {
@@ -902,11 +984,12 @@ fn check_price_cap(
                 let nodes = if nodes > 1 { format!(" for {} nodes", nodes) } else { String::new() };
                 let over = if monthly {
                     format!(
-                        "{}/month{nodes} is over {flag} {typed}",
-                        money_in(Some(p * HOURS_PER_MONTH), &req.currency)
+                        "{}/month{nodes} is over {} {typed}",
+                        money_in(Some(p * HOURS_PER_MONTH), &req.currency),
+                        flag.name()
                     )
                 } else {
-                    format!("{}{nodes} is over {flag} {typed}", hour_in(p, req))
+                    format!("{}{nodes} is over {} {typed}", hour_in(p, req), flag.name())
                 };
                 let mut r = reject(Reject { stage: STAGE_PRICE, constraint: flag }, over);
                 r.sort_key = p;
@@ -1750,9 +1833,9 @@ sizes:
         assert_eq!(first.monthly_cost, Some(2920.0));
         assert_eq!(o.recommendations[1].fit.gpus_used_per_node, 1.0);
         let small = o.rejected.iter().find(|r| r.vm_size == "Standard_NC1_small").expect("rejected");
-        assert_eq!(small.constraint, "memory fit");
+        assert_eq!(small.constraint.name(), "memory fit");
         let old = o.rejected.iter().find(|r| r.vm_size == "Standard_NC1_old").expect("rejected");
-        assert_eq!(old.constraint, "retired");
+        assert_eq!(old.constraint.name(), "retired");
     }
 
     #[test]
@@ -1778,7 +1861,7 @@ sizes:
         r.max_price_per_hour = Some(1.0);
         let o = recommend(&c, &r);
         let nf = o.no_fit().expect("nothing fits");
-        assert_eq!(nf.constraint, "--max-price-per-hour");
+        assert_eq!(nf.constraint.name(), "--max-price-per-hour");
         assert_eq!(
             nf.closest.iter().map(|x| x.vm_size.as_str()).collect::<Vec<_>>(),
             ["Standard_NC4_small", "Standard_ND8_big"]
@@ -1790,12 +1873,12 @@ sizes:
         r.max_price_per_month = Some(730.0);
         let o = recommend(&c, &r);
         let nf = o.no_fit().expect("nothing fits");
-        assert_eq!(nf.constraint, "--max-price-per-month");
+        assert_eq!(nf.constraint.name(), "--max-price-per-month");
         assert!(nf.closest[0].reason.ends_with("/month is over --max-price-per-month 730"), "{:?}", nf.closest);
         r.max_price_per_hour = Some(0.5);
-        assert_eq!(recommend(&c, &r).no_fit().expect("nothing fits").constraint, "--max-price-per-hour");
+        assert_eq!(recommend(&c, &r).no_fit().expect("nothing fits").constraint.name(), "--max-price-per-hour");
         r.max_price_per_hour = Some(100.0);
-        assert_eq!(recommend(&c, &r).no_fit().expect("nothing fits").constraint, "--max-price-per-month");
+        assert_eq!(recommend(&c, &r).no_fit().expect("nothing fits").constraint.name(), "--max-price-per-month");
     }
 
     /// 5000B bf16 fits nowhere: 9313 GiB × 1.071 = 9975 GiB. On 8 nodes the big size lacks
@@ -1806,7 +1889,7 @@ sizes:
         let c = catalog();
         let o = recommend(&c, &req(Workload::Inference, Some(5000.0)));
         let nf = o.no_fit().expect("nothing fits");
-        assert_eq!(nf.constraint, "memory fit");
+        assert_eq!(nf.constraint.name(), "memory fit");
         let order: Vec<&str> = nf.closest.iter().map(|x| x.vm_size.as_str()).collect();
         assert_eq!(order, ["Standard_ND8_big", "Standard_NC4_small", "Standard_NC1_small"]);
         let big = &o.rejected.iter().find(|r| r.vm_size == "Standard_ND8_big").expect("rejected");
@@ -1824,11 +1907,14 @@ sizes:
         // G16 has compute capability 7.5, G80 9.0.
         assert_eq!(names(&o), ["Standard_ND8_big"]);
         let small = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
-        assert_eq!(small.constraint, "precision support");
+        assert_eq!(small.constraint.name(), "precision support");
         assert!(small.reason.contains("≥ 8.0") && small.reason.contains("7.5"), "{}", small.reason);
         r.precision = Precision::Fp8;
         let o = recommend(&c, &r);
-        assert!(o.rejected.iter().any(|x| x.vm_size == "Standard_NC4_small" && x.constraint == "precision support"));
+        assert!(o
+            .rejected
+            .iter()
+            .any(|x| x.vm_size == "Standard_NC4_small" && x.constraint.name() == "precision support"));
     }
 
     /// bf16 on a GPU without BF16 is never silent, chosen or defaulted.
@@ -2016,7 +2102,7 @@ sizes:
         assert_eq!(names(&hpc), ["Standard_ND8_big"]);
         let vdi = recommend(&c, &req(Workload::Vdi, None));
         assert!(vdi.recommendations.is_empty());
-        assert_eq!(vdi.no_fit().expect("no fit").constraint, "--workload");
+        assert_eq!(vdi.no_fit().expect("no fit").constraint.name(), "--workload");
     }
 
     fn catalog_with_prices(prices: &str) -> Catalog {
@@ -2060,10 +2146,13 @@ sizes:
         let o = recommend(&c, &r);
         assert_eq!(names(&o), ["Standard_NC1_small", "Standard_ND8_big"]);
         let nc4 = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
-        assert_eq!(nc4.constraint, "--region");
+        assert_eq!(nc4.constraint.name(), "--region");
         assert!(nc4.reason.contains("no list price in westeurope: not sold there"), "{}", nc4.reason);
         // The retired size has no price anywhere: rejected as retired first.
-        assert_eq!(o.rejected.iter().find(|x| x.vm_size == "Standard_NC1_old").expect("old").constraint, "retired");
+        assert_eq!(
+            o.rejected.iter().find(|x| x.vm_size == "Standard_NC1_old").expect("old").constraint.name(),
+            "retired"
+        );
 
         r.include_unpriced = true;
         let o = recommend(&c, &r);
@@ -2081,7 +2170,7 @@ sizes:
         r.region = Some("brazilsouth".into());
         let o = recommend(&c, &r);
         assert!(o.recommendations.is_empty());
-        assert_eq!(o.no_fit().expect("no fit").constraint, "--region");
+        assert_eq!(o.no_fit().expect("no fit").constraint.name(), "--region");
     }
 
     /// Windows with no Windows price: ranked by the Linux price, shown as unknown. A region

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::estimate::{self, round3};
 use super::serving::{self, Bound, Hardware, Shape, Split};
-use super::{fmt_num, Fit, Precision, Requirements, Workload};
+use super::{fmt_num, Constraint, Fit, Precision, Requirements, Workload};
 use crate::catalog::{Catalog, GpuModel, GpuPerf, VmSize};
 
 const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
@@ -71,10 +71,10 @@ pub fn compute_precision(p: Precision, perf: &GpuPerf) -> &'static str {
     }
 }
 
-/// A target that is not met: the flag, what falls short, and by how much (ratio ≥ 1).
+/// A target that is not met: which, what falls short, and by how much (ratio ≥ 1).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Shortfall {
-    pub flag: &'static str,
+    pub constraint: Constraint,
     pub message: String,
     pub ratio: f64,
 }
@@ -191,7 +191,7 @@ pub fn shortfall(req: &Requirements, s: &Serving) -> Option<Shortfall> {
     let checks = [
         ask.min_tokens_per_second.map(|want| {
             (
-                "--min-tokens-per-second",
+                Constraint::MinTokensPerSecond,
                 want / s.aggregate_output_tokens_per_second,
                 "output tokens/s",
                 s.aggregate_output_tokens_per_second,
@@ -200,7 +200,7 @@ pub fn shortfall(req: &Requirements, s: &Serving) -> Option<Shortfall> {
         }),
         ask.min_tokens_per_second_per_user.map(|want| {
             (
-                "--min-tokens-per-second-per-user",
+                Constraint::MinTokensPerSecondPerUser,
                 want / s.decode_tokens_per_second_per_sequence,
                 "tokens/s per sequence",
                 s.decode_tokens_per_second_per_sequence,
@@ -208,11 +208,17 @@ pub fn shortfall(req: &Requirements, s: &Serving) -> Option<Shortfall> {
             )
         }),
         ask.max_ttft_seconds
-            .map(|want| ("--max-ttft", s.ttft_seconds / want, "s to first token", s.ttft_seconds, want)),
+            .map(|want| (Constraint::MaxTtft, s.ttft_seconds / want, "s to first token", s.ttft_seconds, want)),
     ];
-    checks.into_iter().flatten().find(|c| c.1 > 1.0 + 1e-9).map(|(flag, ratio, what, got, want)| Shortfall {
-        flag,
-        message: format!("serves {} {what} on {} node(s), {flag} asks {}", fmt_sig(got), s.nodes, fmt_sig(want)),
+    checks.into_iter().flatten().find(|c| c.1 > 1.0 + 1e-9).map(|(constraint, ratio, what, got, want)| Shortfall {
+        constraint,
+        message: format!(
+            "serves {} {what} on {} node(s), {} asks {}",
+            fmt_sig(got),
+            s.nodes,
+            constraint.name(),
+            fmt_sig(want)
+        ),
         ratio,
     })
 }
@@ -254,14 +260,14 @@ pub fn meet_targets(
         let Some(miss) = shortfall(req, &best) else { return Ok(Some(best)) };
         // More copies help throughput always, and per-user speed and TTFT only when they take
         // sequences off each copy.
-        let helps = miss.flag == "--min-tokens-per-second" || req.serving.concurrency_given;
+        let helps = miss.constraint == Constraint::MinTokensPerSecond || req.serving.concurrency_given;
         let next = nodes + step;
         if !helps || next > limit {
             return Err(miss);
         }
         let Some(s) = serve(catalog, req, size, fit, next, node_price) else { return Err(miss) };
-        if miss.flag != "--min-tokens-per-second"
-            && shortfall(req, &s).is_some_and(|m| m.flag == miss.flag && m.ratio >= miss.ratio - 1e-9)
+        if miss.constraint != Constraint::MinTokensPerSecond
+            && shortfall(req, &s).is_some_and(|m| m.constraint == miss.constraint && m.ratio >= miss.ratio - 1e-9)
         {
             return Err(miss);
         }

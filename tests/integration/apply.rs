@@ -1000,3 +1000,43 @@ fn file_overrides_reach_recommend_pools() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("overriding catalog rule windows-gpu-min-kubernetes"), "{}", r.stderr);
 }
+
+/// A `recommend:` the ranking refuses is worded in the file's keys (`tensorParallel`), not in
+/// the flags (`--tensor-parallel`), under the pool's `recommend` with its line.
+#[test]
+fn a_refused_recommend_names_the_files_keys() {
+    let dir = temp_dir("apply-recommend-bad-tp");
+    let file = write(
+        &dir,
+        "gpu.yaml",
+        "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n    recommend:\n      model: llama-3.1-8b\n      tensorParallel: 3\n    count: 1\n",
+    );
+    let r = aksgpu_with(
+        &["apply", "-f", file.to_str().expect("path"), "--dry-run", "-o", "json"],
+        &[("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9"), ("AZURE_SUBSCRIPTION_ID", SUB)],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("pools[0].recommend"), "{}", r.stderr);
+    assert!(r.stderr.contains("tensorParallel 3 does not split"), "{}", r.stderr);
+    assert!(!r.stderr.contains("--tensor-parallel"), "{}", r.stderr);
+}
+
+/// A misspelt `recommend.model` keeps the did-you-mean `recommend --model` gives, under the
+/// pool's `recommend` with its line.
+#[test]
+fn a_misspelt_recommend_model_says_did_you_mean() {
+    let dir = temp_dir("apply-recommend-typo");
+    let file = write(
+        &dir,
+        "gpu.yaml",
+        "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n    recommend:\n      model: llama-3.1-8c\n    count: 1\n",
+    );
+    let r = aksgpu_with(
+        &["apply", "-f", file.to_str().expect("path"), "--dry-run", "-o", "json"],
+        &[("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9"), ("AZURE_SUBSCRIPTION_ID", SUB)],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("gpu.yaml:7"), "{}", r.stderr);
+    assert!(r.stderr.contains("pools[0].recommend: model \"llama-3.1-8c\" is not in the catalog"), "{}", r.stderr);
+    assert!(r.stderr.contains("hint: did you mean llama-3.1-8b"), "{}", r.stderr);
+}

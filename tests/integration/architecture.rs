@@ -20,7 +20,29 @@ const RULES: &[(&str, &[&str])] = &[
     ("cost", &["catalog", "domain", "pricing", "recommend", "resources", "units"]),
     ("plan", &["catalog", "domain", "pricing", "resources", "secret", "units"]),
     ("provision", &["arm", "catalog", "domain", "plan", "pricing", "resources", "secret", "units"]),
+    (
+        "ops",
+        &[
+            "arm",
+            "catalog",
+            "cost",
+            "domain",
+            "error",
+            "hub",
+            "plan",
+            "pricing",
+            "provision",
+            "recommend",
+            "resources",
+            "secret",
+            "units",
+        ],
+    ),
 ];
+
+/// What `ops` may not name although it may import `error`: the workflows return typed errors,
+/// and only the front end maps them to exit codes (`error::exit`, `exit_code`).
+const OPS_FORBIDDEN: &[&str] = &["error::exit", "exit_code", "diff_exit_code", "crate::output", "crate::cli"];
 
 const FRONT: &[&str] = &["commands", "cli", "output", "error", "wizard", "main", "lib"];
 
@@ -78,6 +100,14 @@ fn every_import_follows_the_layers() {
             continue;
         };
         let text = std::fs::read_to_string(file).expect("read source");
+        if module == "ops" {
+            for name in OPS_FORBIDDEN.iter().filter(|n| text.contains(**n)) {
+                broken.push(format!(
+                    "{}: `ops` may not use `{name}` (exit codes and output are the front end's)",
+                    file.display()
+                ));
+            }
+        }
         for dep in imports(&text) {
             if dep != module && !allowed.contains(&dep.as_str()) {
                 broken.push(format!("{}: `{module}` may not import `crate::{dep}`", file.display()));
@@ -97,4 +127,6 @@ fn the_scanner_sees_plain_and_grouped_imports() {
     assert!(!plan.contains(&"arm") && !plan.contains(&"recommend"), "plan must not import arm or recommend");
     let arm = RULES.iter().find(|(m, _)| *m == "arm").map(|(_, d)| *d).unwrap_or_default();
     assert!(!arm.iter().any(|d| FRONT.contains(d)), "arm must not import the front end");
+    let ops = RULES.iter().find(|(m, _)| *m == "ops").map(|(_, d)| *d).unwrap_or_default();
+    assert!(!ops.iter().any(|d| ["commands", "cli", "output"].contains(d)), "ops must not import the front end");
 }

@@ -443,9 +443,10 @@ fn quota_request_never_lowers_a_limit_and_dry_run_sends_nothing() {
     let dry = quota_request(&arm, &["--vm-size", A100, "--nodes", "9", "--dry-run"]);
     assert_eq!(dry.code, 0, "{}", dry.stderr);
     let v = dry.json();
-    // 24 × (9 + 1) = 240.
-    assert_eq!(v["steps"][0]["body"]["properties"]["limit"]["value"], 240);
-    assert_eq!(v["steps"][0]["method"], "PUT");
+    // The usages it read, then the PUT: 24 × (9 + 1) = 240.
+    assert_eq!(v["steps"][0]["method"], "GET");
+    assert_eq!(v["steps"][1]["body"]["properties"]["limit"]["value"], 240);
+    assert_eq!(v["steps"][1]["method"], "PUT");
     assert!(arm.log().iter().all(|r| r.method == "GET"), "{:?}", arm.calls());
 }
 

@@ -115,6 +115,12 @@ fn install_operator_shows_the_helm_values() {
     let v = r.json();
     let values = v["values_yaml"].as_str().expect("values");
     assert!(values.contains("strategy: mixed") && values.contains("<read at run time: a toleration"), "{values}");
+    // The driver mode is the pools' (their gpuProfile.driver): not read, so never guessed.
+    let yaml: Value = serde_yaml_ng::from_str(values).expect("YAML");
+    for key in ["driver", "toolkit"] {
+        let enabled = yaml[key]["enabled"].as_str().unwrap_or_default();
+        assert!(enabled.starts_with("<read at run time: false when the GPU pools' gpuProfile.driver"), "{values}");
+    }
     let s = steps(&r);
     let c = cluster_url(&arm);
     assert_eq!(request(&s[0]), ("GET".into(), format!("{c}?api-version={AKS}")));
@@ -139,10 +145,32 @@ fn register_feature() {
     assert!(request(&s[0]).1.starts_with(&format!("{f}?api-version=")), "{}", s[0]);
     assert_eq!(request(&s[1]).0, "POST");
     assert!(request(&s[1]).1.starts_with(&format!("{f}/register?api-version=")), "{}", s[1]);
-    assert_eq!(request(&s[2]).0, "POST");
+    // Its state is then read until Registered, before the provider's re-registration.
+    assert_eq!(request(&s[2]), ("GET".to_owned(), request(&s[0]).1));
+    assert!(s[2]["repeat"].is_string(), "{}", s[2]);
+    assert_eq!(request(&s[3]).0, "POST");
     let provider =
         format!("{}/subscriptions/{SUB}/providers/Microsoft.ContainerService/register?api-version=", arm.base);
-    assert!(request(&s[2]).1.starts_with(&provider), "{}", s[2]);
+    assert!(request(&s[3]).1.starts_with(&provider), "{}", s[3]);
+}
+
+#[test]
+fn quota_request() {
+    let arm = FakeArm::start();
+    let family = "standardNCADSA100v4Family";
+    let base = ["quota", "request", "--location", "eastus", "--subscription", SUB, "--dry-run", "-o", "json"];
+    let limit = dry(&arm, &[&base[..], &["--family", family, "--limit", "200"]].concat());
+    let s = steps(&limit);
+    let quota = format!("{}/subscriptions/{SUB}/providers/Microsoft.Compute/locations/eastus", arm.base);
+    assert_eq!(request(&s[0]), ("GET".into(), format!("{quota}/usages?api-version=2025-04-01")));
+    assert_eq!(request(&s[1]).0, "PUT");
+    assert!(request(&s[1]).1.starts_with(&format!("{quota}/providers/Microsoft.Quota/quotas/{family}?")), "{}", s[1]);
+    assert_eq!(s[1]["body"]["properties"]["limit"]["value"], 200);
+    assert_eq!(limit.json()["from"], "<read at run time: today's limit>");
+    // With --nodes the new limit depends on today's: a placeholder, never a guess.
+    let nodes = dry(&arm, &[&base[..], &["--vm-size", "Standard_NC24ads_A100_v4", "--nodes", "4"]].concat());
+    let value = &steps(&nodes)[1]["body"]["properties"]["limit"]["value"];
+    assert!(value.as_str().is_some_and(|v| v.starts_with("<read at run time: today's usage")), "{value}");
 }
 
 #[test]

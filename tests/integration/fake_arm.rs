@@ -189,6 +189,10 @@ pub struct State {
     /// Indices into `log` of writes (PUT/POST/PATCH/DELETE) the server applied (answered 2xx,
     /// whether or not the answer reached the client).
     pub applied: Vec<usize>,
+    /// URLs (path and query) the server's answers pointed the client to, by how: `"operation"`
+    /// for `Azure-AsyncOperation`, `Operation-Location` and `Location` headers, `"next-link"` for
+    /// `nextLink` in bodies (Azure's follow-ups).
+    pub given: Vec<(&'static str, String)>,
     /// Statuses an operation reports on successive polls (the last repeats).
     pub op_statuses: Vec<String>,
     /// Error body for a Failed/Canceled operation.
@@ -285,6 +289,7 @@ impl FakeArm {
             faults: Vec::new(),
             log: Vec::new(),
             applied: Vec::new(),
+            given: Vec::new(),
             op_statuses: vec!["InProgress".into(), "InProgress".into(), "Succeeded".into()],
             op_error: None,
             lro_style: LroStyle::AsyncOperation,
@@ -344,6 +349,11 @@ impl FakeArm {
 
     pub fn log(&self) -> Vec<Recorded> {
         self.with(|s| s.log.clone())
+    }
+
+    /// The follow-up URLs (path and query) the server's answers handed out.
+    pub fn given(&self) -> Vec<(&'static str, String)> {
+        self.with(|s| s.given.clone())
     }
 
     /// (method, path) of every request, queries dropped.
@@ -612,9 +622,22 @@ fn handle(mut conn: TcpStream, st: &Arc<Mutex<State>>, base: &str) {
 /// Route the request and note applied writes.
 fn answer(st: &Arc<Mutex<State>>, req: &Recorded, base: &str, index: usize) -> (u16, Vec<(String, String)>, String) {
     let (status, headers, body) = route(st, req, base);
+    let mut s = st.lock().expect("state");
     if req.method != "GET" && (200..300).contains(&status) {
-        st.lock().expect("state").applied.push(index);
+        s.applied.push(index);
     }
+    let next = serde_json::from_str::<Value>(&body).ok().and_then(|v| v["nextLink"].as_str().map(str::to_owned));
+    let operation = ["azure-asyncoperation", "operation-location", "location"];
+    let pointed = headers
+        .iter()
+        .filter(|(k, _)| operation.contains(&k.to_ascii_lowercase().as_str()))
+        .map(|(_, v)| ("operation", v.clone()))
+        .chain(next.map(|n| ("next-link", n)));
+    for (how, url) in pointed.collect::<Vec<_>>() {
+        let target = url.strip_prefix(base).unwrap_or(&url).to_owned();
+        s.given.push((how, target));
+    }
+    drop(s);
     (status, headers, body)
 }
 

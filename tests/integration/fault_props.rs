@@ -154,7 +154,7 @@ fn t01_recorded_delay_is_the_servers_retry_after() {
     let c = client(&arm);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
     let url = format!("{}?api-version=2026-10-01", crate::fake_arm::cluster_path("c1"));
-    let v: serde_json::Value = rt.block_on(c.get_json(&url)).expect("ok after retry");
+    let v: serde_json::Value = rt.block_on(c.get_json(&aksgpu::arm::Req::get(url))).expect("ok after retry");
     assert_eq!(v["location"], "eastus");
     assert_eq!(c.sleeper.waits(), vec![Duration::from_secs(2)]);
     assert_eq!(arm.count("GET", "managedClusters/c1"), 2);
@@ -170,7 +170,7 @@ fn list_follows_next_link_until_empty() {
         arm.put_pool("c1", &format!("p{i}"), json!({"name": format!("p{i}"), "properties": {}}));
     }
     let url = format!("{}/agentPools?api-version=2026-10-01", crate::fake_arm::cluster_path("c1"));
-    let pools = rt.block_on(c.list(&url)).expect("list");
+    let pools = rt.block_on(c.list(&aksgpu::arm::Req::get(url))).expect("list");
     assert_eq!(pools.len(), 5);
     // 5 pools at 2 per page: 3 pages, then the empty page the last nextLink points at.
     assert_eq!(arm.count("GET", "/agentPools"), 4);

@@ -121,6 +121,18 @@ fn hint_texts_in_the_sources_name_flags_their_commands_have() {
         ),
         ("provision/pool.rs", include_str!("../../src/provision/pool.rs"), &[&["create-pool"]]),
         ("recommend.rs", include_str!("../../src/commands/recommend.rs"), &[&["recommend"]]),
+        ("ops/recommend.rs", include_str!("../../src/ops/recommend.rs"), &[&["recommend"]]),
+        ("ops/kaito.rs", include_str!("../../src/ops/kaito.rs"), &[&["kaito", "workspace"]]),
+        ("ops/feature.rs", include_str!("../../src/ops/feature.rs"), &[&["register-feature"]]),
+        ("ops/operator.rs", include_str!("../../src/ops/operator.rs"), &[&["install-operator"]]),
+        ("ops/pool.rs", include_str!("../../src/ops/pool.rs"), &[&["create-pool"]]),
+        ("ops/cost.rs", include_str!("../../src/ops/cost.rs"), &[&["cost"]]),
+        (
+            "ops/cluster.rs",
+            include_str!("../../src/ops/cluster.rs"),
+            &[&["cluster", "stop"], &["cost-analysis", "enable"], &["pool", "scale"], &["kaito", "enable"]],
+        ),
+        ("ops/quota.rs", include_str!("../../src/ops/quota.rs"), &[&["quota", "show"], &["quota", "request"]]),
         ("manifest.rs", include_str!("../../src/commands/manifest.rs"), &[&["manifest"]]),
         ("plan/preflight.rs", include_str!("../../src/plan/preflight.rs"), &[&["create-pool"]]),
     ];

@@ -31,4 +31,5 @@ mod schema;
 mod serving_calibration;
 mod snapshots;
 mod support;
+mod wire;
 mod wizard_tmux;

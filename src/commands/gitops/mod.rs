@@ -1,25 +1,26 @@
 //! `aksgpu apply -f`, `aksgpu diff -f` and `aksgpu export`: the GPU setup of a cluster as
 //! one file. The file becomes the same specs `create-pool` builds (`plan::gitops`); the live
-//! state is read once; every change runs through the functions the single commands run
-//! (`adapter`), in dependency order: features, pools (concurrently), operator, KAITO.
+//! state is read once; every change runs through the workflows the single commands run
+//! (`ops::gitops`), in dependency order: features, pools (concurrently), operator, KAITO.
+//! This module reads the files, connects, asks, and renders.
 
-pub mod adapter;
 mod render;
 
 use std::path::Path;
 use std::time::Instant;
 
-use serde::Serialize;
 use serde_json::json;
 
 use crate::arm::ArmClient;
 use crate::catalog::Catalog;
 use crate::cli::{ApplyArgs, ArmArgs, DiffArgs, ExportArgs, ManifestFormat};
-use crate::commands::azure::{self, Cred};
-use crate::commands::create_pool::ClusterFacts;
+use crate::commands::azure;
 use crate::commands::money::PlanPricing;
 use crate::commands::Ctx;
 use crate::error::Error;
+use crate::ops::gitops::{self as adapter, Apply, Row};
+use crate::ops::pool::ClusterFacts;
+use crate::ops::Cred;
 use crate::plan::gitops::config::{self, PoolConfig, RecommendConfig, Source};
 use crate::plan::gitops::{diff as gdiff, export as gexport, Action, Change, ConfigError, Desired, Live};
 use crate::plan::Plan;
@@ -45,6 +46,21 @@ struct Loaded {
     timeout: std::time::Duration,
     /// The file as named on the command line (for resume hints).
     file: String,
+}
+
+impl Loaded {
+    /// What `ops::gitops::execute` runs against.
+    fn apply<'a>(&'a self, on_feature: crate::ops::feature::OnFeature<'a>) -> Apply<'a> {
+        Apply {
+            catalog: &self.catalog,
+            desired: &self.desired,
+            client: &self.client,
+            facts: &self.facts,
+            cred: self.cred.as_ref(),
+            file: &self.file,
+            on_feature,
+        }
+    }
 }
 
 /// One file given with `-f`: its name as shown in errors, and its text.
@@ -118,7 +134,9 @@ fn load(
     };
     let facts = Store::with_cache_dir();
     let place = match &early {
-        Some((client, sub, _)) => match adapter::cluster_place(client, &facts, sub, &cfg.cluster) {
+        Some((client, sub, _)) => match azure::run_interruptible(&Progress::default(), async {
+            adapter::cluster_place((client, &facts), sub, &cfg.cluster).await
+        }) {
             Err(Error::Arm(e)) if offline_ok && matches!(*e, crate::arm::ArmError::Auth { .. }) => {
                 ctx.printer.note(&format!("note: {e}; recommend: ranks without the cluster's location"));
                 ClusterFacts::default()
@@ -255,18 +273,16 @@ fn connect(
 /// runCommand (a POST: only `apply` itself does).
 fn read_and_diff(l: &Loaded, check_release: bool) -> Result<(Live, Vec<Change>), Error> {
     let deadline = Instant::now() + l.timeout;
-    let live = azure::run_interruptible(&Progress::default(), async {
-        let mut live = adapter::read_live(&l.client, &l.facts, &l.desired).await?;
-        if let Some(o) = &l.desired.operator {
-            let (cred, d) = (l.cred.as_ref(), &l.desired);
-            live.operator_note = adapter::operator_note(&l.catalog, d, o, &live);
-            let state = adapter::operator_state(&l.client, cred, &l.catalog, d, o, &live, deadline, check_release);
-            live.operator = Some(state.await);
-        }
-        Ok(live)
-    })?;
-    let changes = gdiff::diff(&l.desired, &live);
-    Ok((live, changes))
+    azure::run_interruptible(&Progress::default(), async {
+        adapter::read_and_diff(
+            (&l.client, &l.facts),
+            (&l.catalog, &l.desired),
+            l.cred.as_ref(),
+            deadline,
+            check_release,
+        )
+        .await
+    })
 }
 
 /// `aksgpu diff -f FILE`: exit 0 nothing would change, 1 something would, 2 bad file.
@@ -292,23 +308,6 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
         .into());
     }
     Ok(())
-}
-
-/// What happened to one resource during `apply`.
-#[derive(Debug, Clone, Serialize)]
-pub struct Row {
-    pub kind: &'static str,
-    pub name: String,
-    pub action: Action,
-    /// `done`, `unchanged`, `failed` or `not run`.
-    pub result: &'static str,
-    pub detail: String,
-}
-
-impl Row {
-    fn of(c: &Change, result: &'static str, detail: impl Into<String>) -> Row {
-        Row { kind: c.kind, name: c.name.clone(), action: c.action, result, detail: detail.into() }
-    }
 }
 
 /// `aksgpu apply -f FILE`
@@ -344,8 +343,8 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
             Some(c) => json!({"preflight": "read", "changes": c}),
             None => json!({"preflight": "not run"}),
         };
-        let cost =
-            PlanPricing::new(&l.catalog, &pool_pricing(&l.desired), location.as_deref()).region_unknown_because(why);
+        let cost = PlanPricing::new(&l.catalog, &adapter::pool_pricing(&l.desired), location.as_deref())
+            .region_unknown_because(why);
         azure::render_priced_plan(p, a.output, (&l.base, &plan, &header), extra, &cost)?;
         return Ok(());
     }
@@ -387,8 +386,12 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
     confirm(ctx, a, &l.desired.cluster, &changes, &cost)?;
     let progress = Progress::default();
     let started = Instant::now();
+    let said = |f: crate::provision::features::Feature<'_>, out: &crate::provision::features::Outcome| {
+        crate::commands::gpu_stack::feature_note(p, f, out)
+    };
+    let run = l.apply(&said);
     let (rows, failure) = azure::run_with_spinner(p, &progress, None, async |report| {
-        Ok(execute(&l, &live, &changes, started + a.arm.timeout, p, report, &progress).await)
+        Ok(adapter::execute(&run, (&live, &changes), started + a.arm.timeout, report, &progress).await)
     })?;
     render::results(p, a.output, &rows, &cost)?;
     match failure {
@@ -417,9 +420,6 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &P
     crate::commands::confirm::ask(&format!("Apply these changes to cluster {cluster}?"))
 }
 
-mod execute;
-use execute::execute;
-
 /// The dry run's steps: from the live state and only for what would change when credentials
 /// exist; otherwise every resource as if created, with placeholders for what would be read.
 /// A dry run's steps, the changes when the live state was read, and the cluster's region.
@@ -437,103 +437,22 @@ fn dry_run_plan(l: &Loaded) -> Result<DryRunPlan, Error> {
         }
         Err(e) => return Err(e),
     };
-    let d = &l.desired;
-    let location = crate::plan::preflight::location(&live.cluster);
-    // In the order apply runs them: features, pools, operator, KAITO.
-    let mut stages: [Plan; 4] = Default::default();
-    for c in changes
-        .iter()
-        .filter(|c| matches!(c.action, Action::Create | Action::Scale | Action::NotChecked | Action::Wait))
-    {
-        let stage = ["feature", "pool", "operator"].iter().position(|k| *k == c.kind).unwrap_or(3);
-        let out = &mut stages[stage].steps;
-        match c.kind {
-            "feature" => out.extend(adapter::feature_plan(d, &c.name).steps),
-            "pool" => {
-                let Some(spec) = d.pools.iter().find(|s| s.name == c.name) else { continue };
-                match c.scale {
-                    Some(how) => {
-                        let current = live.pools.iter().find(|p| p["name"].as_str() == Some(spec.name.as_str()));
-                        let current = current.cloned().unwrap_or_else(crate::plan::cluster_ops::pool_as_read);
-                        out.extend(adapter::scale_plan(spec, &current, how)?.steps)
-                    }
-                    None => out.extend(create_steps(l, spec, location.clone())?.steps),
-                }
-            }
-            "operator" => {
-                if let Some(o) = &d.operator {
-                    out.extend(adapter::operator_plan(&l.catalog, d, o, &live.cluster, &live.pools)?.steps);
-                }
-            }
-            _ => out.extend(adapter::kaito_plan(d, &live.cluster).steps),
-        }
-    }
-    Ok((staged(stages), Some(changes), location))
-}
-
-/// One plan from the stages' steps: within a stage, each read once (the stage's operations
-/// share the run's facts); a later stage reads again what an earlier one changed.
-fn staged(stages: [Plan; 4]) -> Plan {
-    let mut plan = Plan::default();
-    for mut stage in stages {
-        stage.dedup_reads();
-        plan.steps.extend(stage.steps);
-    }
-    plan
-}
-
-/// The file's pools, as the cost module prices them.
-fn pool_pricing(d: &Desired) -> Vec<crate::cost::PoolPricing<'_>> {
-    d.pools.iter().map(crate::commands::create_pool::pricing).collect()
+    let progress = Progress::default();
+    let at = (&l.client, &l.facts);
+    let plan = azure::run_interruptible(&progress, async {
+        adapter::dry_run_steps(at, (&l.catalog, &l.desired), (&live, &changes), l.timeout, &progress).await
+    })?;
+    Ok((plan, Some(changes), crate::plan::preflight::location(&live.cluster)))
 }
 
 /// The file's pools priced in the cluster's region (read from `live`).
 fn pricing(l: &Loaded, live: Option<&Live>) -> PlanPricing {
-    let region = live.and_then(|v| crate::plan::preflight::location(&v.cluster));
-    PlanPricing::new(&l.catalog, &pool_pricing(&l.desired), region.as_deref())
-        .region_unknown_because("Azure did not send the cluster's location")
+    adapter::plan_pricing(&l.catalog, &l.desired, live)
 }
 
 /// Without credentials: every resource as if created, placeholders for what would be read.
 fn offline_plan(l: &Loaded) -> Result<Plan, Error> {
-    let d = &l.desired;
-    let mut stages: [Plan; 4] = Default::default();
-    for f in &d.features {
-        stages[0].steps.extend(adapter::feature_plan(d, f).steps);
-    }
-    for spec in &d.pools {
-        stages[1].steps.extend(adapter::pool_plan(spec, None).steps);
-    }
-    if let Some(o) = &d.operator {
-        stages[2].steps.extend(adapter::operator_plan(&l.catalog, d, o, &json!({}), &[])?.steps);
-    }
-    if d.kaito == Some(true) {
-        stages[3].steps.extend(adapter::kaito_plan(d, &json!({})).steps);
-    }
-    Ok(staged(stages))
-}
-
-/// `create-pool --dry-run` for one pool: the preflight reads run and must pass.
-fn create_steps(l: &Loaded, spec: &crate::plan::PoolSpec, location: Option<String>) -> Result<Plan, Error> {
-    let progress = Progress::default();
-    let out = azure::run_interruptible(&progress, async {
-        adapter::create_pool(
-            (&l.client, &l.facts),
-            &l.catalog,
-            spec,
-            location,
-            true,
-            l.timeout,
-            &[],
-            &|_| {},
-            &progress,
-        )
-        .await
-    })?;
-    Ok(match out {
-        crate::provision::pool::CreateOutcome::DryRun { plan, .. } => plan,
-        _ => Plan::default(),
-    })
+    adapter::offline_plan(&l.catalog, &l.desired)
 }
 
 /// `aksgpu export -g RG --cluster NAME`
@@ -551,7 +470,7 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
     // The names go into the request URLs: checked before anything is sent.
     check_resource_group(rg)
         .and_then(|()| check_cluster(name))
-        .map_err(|e| Error::usage(format!("{}: {}", e.flag, e.message), e.hint))?;
+        .map_err(|e| Error::usage(format!("{}: {}", e.field.flag(), e.message), e.hint))?;
     let catalog = ctx.catalog()?;
     let az = azure::connect(&a.arm)?;
     let sub = azure::subscription(&az)?;

@@ -2,10 +2,10 @@
 
 use serde_json::json;
 
-use super::Row;
 use crate::cli::Format;
 use crate::commands::money::PlanPricing;
 use crate::error::Error;
+use crate::ops::gitops::Row;
 use crate::output::{emit, table, Align, Printer, Shown};
 use crate::plan::gitops::{Action, Change};
 
@@ -53,7 +53,7 @@ pub fn changes(p: &Printer, format: Format, changes: &[Change], cost: &PlanPrici
     for c in changes.iter().filter(|c| c.hint.is_some()) {
         out.push_str(&format!("\n{} {}: {}", c.kind, c.name, c.hint.as_deref().unwrap_or_default()));
     }
-    out.push_str(&format!("\n{}\n\n{}", summary(changes), cost.text()));
+    out.push_str(&format!("\n{}\n\n{}", summary(changes), crate::commands::money::plan_pricing_text(cost)));
     Ok(emit(p, format, &Shown::new(out, doc))?)
 }
 
@@ -82,6 +82,6 @@ pub fn results(p: &Printer, format: Format, rows: &[Row], cost: &PlanPricing) ->
         _ => "\nApplied.\n",
     });
     out.push('\n');
-    out.push_str(&cost.text());
+    out.push_str(&crate::commands::money::plan_pricing_text(cost));
     Ok(emit(p, format, &Shown::new(out, doc))?)
 }

@@ -12,7 +12,9 @@ use super::locate::{locate, parse_path};
 use crate::catalog::Catalog;
 use crate::catalog::KubeVersion;
 use crate::domain::{EvictionPolicy, GpuDriver, Os, OsDiskType, Precision, RankBy};
-use crate::plan::agent_pool::{check_cluster, check_pool_name, check_resource_group, PoolRequest, PoolSpec, SpecError};
+use crate::plan::agent_pool::{
+    check_cluster, check_pool_name, check_resource_group, Field, PoolRequest, PoolSpec, SpecError,
+};
 
 /// The only `apiVersion` this version reads.
 pub const API_VERSION: &str = "aksgpu/v1";
@@ -490,7 +492,20 @@ pub fn field_of_flag(flag: &str) -> String {
 }
 
 /// Chooses a size for `recommend:` (the `create-pool --recommend` choice).
-pub type Picker<'a> = dyn Fn(&PoolConfig, &RecommendConfig) -> Result<String, String> + 'a;
+pub type Picker<'a> = dyn Fn(&PoolConfig, &RecommendConfig) -> Result<String, Refusal> + 'a;
+
+/// Why a pool's `recommend:` chose no size, worded in the file's keys, with the fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl From<String> for Refusal {
+    fn from(message: String) -> Self {
+        Refusal { message, hint: None }
+    }
+}
 
 /// Validate the whole file into `Desired`. `subscription` is the one resolved from the file,
 /// `--subscription` or the environment (a placeholder for offline dry runs).
@@ -636,7 +651,7 @@ fn pool_spec(
     check_values(src, p, at)?;
     let vm_size = match (&p.vm_size, &p.recommend) {
         (Some(s), None) => s.clone(),
-        (None, Some(r)) => pick(p, r).map_err(|m| src.error(&format!("{at}.recommend"), m, None))?,
+        (None, Some(r)) => pick(p, r).map_err(|e| src.error(&format!("{at}.recommend"), e.message, e.hint))?,
         (Some(_), Some(_)) => {
             return Err(src.error(&format!("{at}.recommend"), "give vmSize or recommend, not both", None))
         }
@@ -676,8 +691,8 @@ fn pool_spec(
         overrides: cfg.overrides.clone(),
     };
     let to_config = |e: SpecError| {
-        let field = field_of_flag(e.flag);
-        let path = if field.starts_with("cluster.") || field == "overrides" { field } else { format!("{at}.{field}") };
+        let key = e.field.config_key();
+        let path = if e.field.is_file_level() { key.to_owned() } else { format!("{at}.{key}") };
         src.error(&path, strip_flag(&e.message), e.hint)
     };
     let more: Vec<PoolSpec> = if p.fallback_vm_sizes.is_empty() {
@@ -694,7 +709,7 @@ fn pool_spec(
         // A new pool's OS SKU rules do not bind a pool that already exists (whatever `export`
         // wrote, `apply` accepts): the file's value is kept to compare, and the refusal
         // applies only if the pool has to be created.
-        Err(e) if e.flag == "--os-sku" && req.os_sku.is_some() => {
+        Err(e) if e.field == Field::OsSku && req.os_sku.is_some() => {
             let for_new = to_config(e);
             let mut spec =
                 PoolSpec::validate(catalog, &PoolRequest { os_sku: None, ..req.clone() }).map_err(to_config)?;
@@ -828,7 +843,7 @@ pools:
     fn check(text: &str) -> Result<Desired, ConfigError> {
         let src = Source { name: "f.yaml".into(), text };
         let cfg = parse(&src)?;
-        let no_pick = |_: &PoolConfig, _: &RecommendConfig| Err("no".to_owned());
+        let no_pick = |_: &PoolConfig, _: &RecommendConfig| Err("no".to_owned().into());
         validate(&Catalog::bundled().expect("catalog"), &src, &cfg, "sub", &no_pick)
     }
 
@@ -1002,5 +1017,20 @@ pools:
         );
         let e = check(&(text + "overrides: [catalog-size-os-skuz]\n")).expect_err("typo");
         assert!(e.message.starts_with("overrides: "), "{e}");
+    }
+
+    /// Every pool field a validation error can name is a key of the GpuConfig schema, and
+    /// the flag's words (which messages still carry) become the same key.
+    #[test]
+    fn every_field_names_a_key_of_the_file() {
+        let schema: serde_json::Value =
+            serde_json::from_str(include_str!("../../../schema/gpuconfig.schema.json")).expect("schema");
+        let text = schema.to_string();
+        for f in crate::plan::agent_pool::Field::ALL {
+            let key = f.config_key();
+            assert_eq!(field_of_flag(f.flag()), key, "{f:?}");
+            let last = key.rsplit('.').next().unwrap_or(key);
+            assert!(text.contains(&format!("\"{last}\"")), "{f:?}: {key} is not in the schema");
+        }
     }
 }

@@ -1,25 +1,30 @@
-//! Every call `apply`, `diff` and `export` make into the existing commands, plans and
-//! executor, in one place: the same functions `create-pool`, `pool scale`,
-//! `register-feature`, `install-operator` and `kaito enable` run.
+//! The GpuConfig workflows (`apply`, `diff`, `export`): read the live state, and run each
+//! change with the same workflows `create-pool`, `pool scale`, `register-feature`,
+//! `install-operator` and `kaito enable` run. A file's `recommend:` maps into the same
+//! `RecommendRequest` as `create-pool --recommend`, worded in the file's keys.
+
+mod execute;
+mod plan;
+
+pub use execute::{execute, Apply, Row};
+pub use plan::{dry_run_steps, offline_plan, plan_pricing, pool_pricing, read_and_diff};
 
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use super::pool::ClusterFacts;
+use super::{Cred, Report};
 use crate::arm::ArmClient;
 use crate::catalog::{Catalog, KubeVersion};
-use crate::cli::{RecommendArgs, WorkloadArgs};
-use crate::commands::azure::{self, Cred};
-use crate::commands::create_pool::ClusterFacts;
-use crate::commands::gpu_stack;
 use crate::domain::{GpuDriver, Os, Precision, Workload};
 use crate::error::Error;
-use crate::output::Printer;
+use crate::ops::recommend::{Need, RecommendRequest};
 use crate::plan::agent_pool::PoolSpec;
 use crate::plan::cluster::Scale;
 use crate::plan::cluster_ops::{self as ops, Target};
 use crate::plan::gitops::config::by_name;
-use crate::plan::gitops::config::{ClusterRef, OperatorConfig, PoolConfig, RecommendConfig};
+use crate::plan::gitops::config::{ClusterRef, OperatorConfig, PoolConfig, RecommendConfig, Refusal};
 use crate::plan::gitops::release::{self, State};
 use crate::plan::gitops::{Desired, Live};
 use crate::plan::operator::MigStrategy;
@@ -29,23 +34,24 @@ use crate::provision::facts::Store;
 use crate::provision::features::{self, Outcome as FeatureOutcome};
 use crate::provision::kaito::{self, Outcome as KaitoOutcome};
 use crate::provision::operator::{self, InstallRequest};
-use crate::provision::pool::{self, CreateOptions, CreateOutcome};
+use crate::provision::pool::{self, CreateOutcome};
 use crate::provision::runcommand;
 use crate::provision::Progress;
+use crate::recommend::Constraint;
 use crate::units;
-
-type Report<'a> = &'a (dyn Fn(&str) + Sync);
 
 /// The cluster's location and Kubernetes version for `recommend:` pools, read once (into the
 /// run's facts: the live state reuses it); nothing without credentials (an offline dry run
 /// ranks without a region, as before).
-pub fn cluster_place(client: &ArmClient, facts: &Store, sub: &str, c: &ClusterRef) -> Result<ClusterFacts, Error> {
+pub async fn cluster_place(
+    (client, facts): (&ArmClient, &Store),
+    sub: &str,
+    c: &ClusterRef,
+) -> Result<ClusterFacts, Error> {
     if !client.has_credentials() {
         return Ok(ClusterFacts::default());
     }
-    let read = facts.cluster(client, sub, &c.resource_group, &c.name);
-    let v = azure::run_interruptible(&Progress::default(), async { Ok(read.await?) })?;
-    ClusterFacts::from_cluster(v)
+    ClusterFacts::from_cluster(facts.cluster(client, sub, &c.resource_group, &c.name).await?)
 }
 
 /// The size `create-pool --recommend` would take for these settings, in the cluster's
@@ -55,7 +61,78 @@ pub fn pick(
     place: &ClusterFacts,
     (p, r): (&PoolConfig, &RecommendConfig),
     overrides: &[String],
-) -> Result<String, String> {
+) -> Result<String, Refusal> {
+    let ra = recommend_request(place, (p, r), overrides)?;
+    if !crate::ops::recommend::has_requirements(&ra) {
+        return Err(Refusal::from("recommend needs a model, a workload or gpuMemoryMin".to_owned()));
+    }
+    // The file's keys for the flags' words, the hint (a did-you-mean) with them; a refusal
+    // resting on the catalog says how to override it: in a file, `overrides:`.
+    let with_hint = |e: Error| match e.hint() {
+        Some(h) if h.contains("--override") => {
+            Refusal::from(format!("{e} ({h}; in a GpuConfig, list the id under `overrides:`)"))
+        }
+        h => Refusal { message: file_words(&e.to_string()), hint: h.map(|h| file_words(&h)) },
+    };
+    match crate::ops::recommend::top_recommendation(catalog, &ra).map_err(with_hint)? {
+        Ok(top) => Ok(top.vm_size),
+        Err(why) => Err(Refusal {
+            message: format!(
+                "no size fits ({} removed the last candidates)",
+                why.map_or_else(|| "the catalog check".to_owned(), constraint_words)
+            ),
+            hint: Some("run `aksgpu recommend` with the same settings to see why".to_owned()),
+        }),
+    }
+}
+
+/// The keys of a pool and its `recommend:` that `recommend`'s flags set.
+const FILE_KEYS: &[&str] = &[
+    "workload",
+    "model",
+    "precision",
+    "gpuMemoryMin",
+    "gpuModel",
+    "maxPricePerHour",
+    "maxPricePerMonth",
+    "concurrency",
+    "inputTokens",
+    "outputTokens",
+    "minTokensPerSecond",
+    "minTokensPerSecondPerUser",
+    "maxTtft",
+    "kvCachePrecision",
+    "tensorParallel",
+    "pipelineParallel",
+    "rankBy",
+    "os",
+    "gpuDriver",
+    "kubernetesVersion",
+];
+
+/// A message worded with `recommend`'s flags, worded with a GpuConfig's keys instead
+/// (`--tensor-parallel 3` → `tensorParallel 3`), as the file's other errors are; a flag the
+/// file has no key for (`--model-params`) stays a flag.
+fn file_words(text: &str) -> String {
+    let word = |w: &str| {
+        let flag = w.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+        let key = crate::plan::gitops::config::field_of_flag(flag);
+        match w.starts_with("--") && FILE_KEYS.contains(&key.as_str()) {
+            true => format!("{key}{}", &w[flag.len()..]),
+            false => w.to_owned(),
+        }
+    };
+    text.split(' ').map(word).collect::<Vec<_>>().join(" ")
+}
+
+/// A GpuConfig pool's `recommend:` as the typed request `create-pool --recommend` builds from
+/// its flags: the workload, and the pool's OS, spot, MIG, driver and Kubernetes version, in
+/// the cluster's location (when read).
+pub fn recommend_request(
+    place: &ClusterFacts,
+    (p, r): (&PoolConfig, &RecommendConfig),
+    overrides: &[String],
+) -> Result<RecommendRequest, String> {
     let text = |v: &Option<String>| v.as_ref().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
     let workload = match text(&r.workload) {
         Some(w) => {
@@ -72,7 +149,7 @@ pub fn pick(
     let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose()?;
     let serving = r.serving().map_err(|(field, e)| format!("{field}: {e}"))?;
     let os = p.os.as_deref().and_then(|o| by_name(Os::ALL, Os::name, o));
-    let need = WorkloadArgs {
+    let need = Need {
         workload,
         model: r.model.clone(),
         precision,
@@ -90,10 +167,10 @@ pub fn pick(
         tensor_parallel: r.tensor_parallel,
         pipeline_parallel: r.pipeline_parallel,
         rank_by: serving.rank_by,
-        ..WorkloadArgs::default()
+        ..Need::default()
     };
     let gpu_driver = p.gpu_driver.as_deref().and_then(|d| by_name(GpuDriver::ALL, GpuDriver::name, d));
-    let ra = RecommendArgs {
+    let ra = RecommendRequest {
         k8s_version: p
             .kubernetes_version
             .as_deref()
@@ -101,23 +178,30 @@ pub fn pick(
             .transpose()
             .map_err(|e| format!("kubernetesVersion: {e}"))?,
         region: place.location.clone(),
-        ..RecommendArgs::for_pool(need, os, p.spot, p.mig_profile.is_some(), gpu_driver)
+        ..RecommendRequest::for_pool(need, os, p.spot, p.mig_profile.is_some(), gpu_driver)
     };
-    let ra = RecommendArgs { k8s_version: ra.k8s_version.or(place.kubernetes), overrides: overrides.to_vec(), ..ra };
-    if !crate::commands::recommend::has_requirements(&ra) {
-        return Err("recommend needs a model, a workload or gpuMemoryMin".into());
-    }
-    // A refusal resting on the catalog says how to override it: in a file, `overrides:`.
-    let with_hint = |e: Error| match e.hint() {
-        Some(h) if h.contains("--override") => format!("{e} ({h}; in a GpuConfig, list the id under `overrides:`)"),
-        _ => e.to_string(),
+    Ok(RecommendRequest { k8s_version: ra.k8s_version.or(place.kubernetes), overrides: overrides.to_vec(), ..ra })
+}
+
+/// A constraint as a GpuConfig pool names it: its key (`recommend.gpuMemoryMin`, `os`) for a
+/// limit the file sets, else the check (`the memory fit check`).
+fn constraint_words(c: Constraint) -> String {
+    let key = match c {
+        Constraint::Os => "os",
+        Constraint::GpuDriver => "gpuDriver",
+        Constraint::Mig => "migProfile",
+        Constraint::Region => return "the cluster's location (prices there)".to_owned(),
+        Constraint::Workload => "recommend.workload",
+        Constraint::GpuModel => "recommend.gpuModel",
+        Constraint::GpuMemory => "recommend.gpuMemoryMin",
+        Constraint::MinTokensPerSecond => "recommend.minTokensPerSecond",
+        Constraint::MinTokensPerSecondPerUser => "recommend.minTokensPerSecondPerUser",
+        Constraint::MaxTtft => "recommend.maxTtft",
+        Constraint::MaxPricePerHour => "recommend.maxPricePerHour",
+        Constraint::MaxPricePerMonth => "recommend.maxPricePerMonth",
+        other => return format!("the {} {}", other.name(), if other.is_limit() { "limit" } else { "check" }),
     };
-    match crate::commands::recommend::top_recommendation(catalog, &ra).map_err(with_hint)? {
-        Ok(top) => Ok(top.vm_size),
-        Err(why) => Err(format!(
-            "no size fits (the {why} check removed the last candidates); run `aksgpu recommend` with the same settings"
-        )),
-    }
+    format!("the {key} limit")
 }
 
 fn install_request(d: &Desired, o: &OperatorConfig) -> InstallRequest {
@@ -159,6 +243,22 @@ pub async fn read_live(client: &ArmClient, facts: &Store, d: &Desired) -> Result
     let (cluster, pools) = cp?;
     let provider_owed = !names.is_empty() && features::refresh_owed(&d.subscription, features::NAMESPACE);
     Ok(Live { cluster, pools, features: f?, provider: provider?, provider_owed, ..Live::default() })
+}
+
+/// The reads `read_live` sends (as plan steps): the cluster and its pools, each feature's
+/// state and, when the file names features, the provider's.
+pub fn live_reads(d: &Desired) -> Plan {
+    let mut plan = crate::plan::install::reads(&d.subscription, &d.resource_group, &d.cluster);
+    for (s, what) in plan.steps.iter_mut().zip(["the cluster", "the cluster's pools"]) {
+        s.purpose = format!("read {what}, to compare with the file");
+    }
+    for f in &d.features {
+        plan.steps.push(crate::plan::features::read_feature(&d.subscription, features::NAMESPACE, f));
+    }
+    if !d.features.is_empty() {
+        plan.steps.push(crate::plan::features::read_provider(&d.subscription, features::NAMESPACE));
+    }
+    plan
 }
 
 /// The live pools plus the pools the file would create (what the operator will serve).
@@ -212,15 +312,20 @@ pub async fn operator_state(
     }
     let Some(cred) = cred else { return State::Unread("no credentials".into()) };
     let token = match install.needs_cluster_token {
-        Some(true) => match gpu_stack::cluster_token(cred.method, &cred.source, deadline).await {
+        Some(true) => match crate::arm::auth::cluster_token(cred.method, &cred.source, deadline).await {
             Ok(t) => Some(t),
             Err(e) => return State::Unread(e.to_string()),
         },
         _ => None,
     };
-    let command = release::check_command();
+    let step = crate::plan::runcommand::command_step(
+        &install.cluster_path,
+        &release::check_command(),
+        install.needs_cluster_token,
+        "read the GPU Operator's Helm release",
+    );
     let (quiet, reads) = (|_: &str| {}, Progress::default());
-    let r = runcommand::run(client, &install.cluster_path, &command, None, token.as_ref(), deadline, &quiet, &reads);
+    let r = runcommand::run(client, (&install.cluster_path, &step), token.as_ref(), deadline, &quiet, &reads);
     match r.await {
         Ok(r) if r.ok() => release::compare(&r.logs, &install.spec.chart_version, &install.values_yaml),
         Ok(r) => State::Unread(format!("the check ended with {}", r.describe())),
@@ -252,18 +357,18 @@ pub async fn read_export(
     Ok((live.cluster, live.pools, states))
 }
 
-/// `register-feature NAME`.
+/// `register-feature NAME`; `on_feature` hears how it went.
 pub async fn register(
     client: &ArmClient,
-    d: &Desired,
-    name: &str,
+    (d, name): (&Desired, &str),
     deadline: Instant,
-    p: &Printer,
-    report: Report<'_>,
-    progress: &Progress,
+    on_feature: super::feature::OnFeature<'_>,
+    (report, progress): (Report<'_>, &Progress),
 ) -> Result<FeatureOutcome, Error> {
     let feature = features::Feature { subscription: &d.subscription, namespace: features::NAMESPACE, name };
-    gpu_stack::register(client, feature, deadline, p, report, progress).await
+    let out = super::feature::register(client, feature, deadline, report, progress).await?;
+    on_feature(feature, &out);
+    Ok(out)
 }
 
 /// `create-pool` for one spec: preflight, then the If-None-Match PUT and the wait, or with
@@ -281,43 +386,14 @@ pub async fn create_pool(
     report: Report<'_>,
     progress: &Progress,
 ) -> Result<CreateOutcome, Error> {
-    use crate::provision::failover::{self, Failover, Policy, Stopped};
-    let opts = CreateOptions {
-        dry_run,
-        no_wait: false,
-        skip_preflight: false,
-        timeout,
-        location,
-        abort_on_interrupt: false,
-        facts: facts.clone(),
-        pools_listed: true,
-    };
-    if fallbacks.is_empty() || dry_run {
-        return Ok(pool::create(client, catalog, spec, &opts, report, progress).await?);
-    }
-    // `fallbackVmSizes`: the same failover as `create-pool --fallback-vm-size`.
-    let candidates: Vec<PoolSpec> = std::iter::once(spec.clone()).chain(fallbacks.iter().cloned()).collect();
-    let policy = Policy { max_attempts: None, fallback_on_demand: false };
-    match failover::create(client, catalog, candidates, &opts, policy, report, progress).await {
-        Ok(Failover::Existing(o)) => Ok(o),
-        Ok(Failover::Done { created: Some(c), location, .. }) => Ok(CreateOutcome::Created { pool: c.pool, location }),
-        Ok(Failover::Done { attempts, .. }) => Err(Error::NoFit {
-            message: format!(
-                "pool {}: no size could be created ({})",
-                spec.name,
-                attempts
-                    .iter()
-                    .map(|t| format!("{} {}", t.vm_size, t.code.as_deref().unwrap_or(t.outcome.word())))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            ),
-            hint: Some("see `aksgpu quota show`, reserve capacity, or try another region".into()),
-        }),
-        Ok(Failover::DryRun { plan, location, .. }) => {
-            Ok(CreateOutcome::DryRun { plan, facts_read: true, note: None, location })
-        }
-        Err(Stopped { error, .. }) => Err(error.into()),
-    }
+    crate::ops::pool::create_with_fallbacks(
+        (client, facts),
+        catalog,
+        (spec, fallbacks),
+        (location, dry_run, timeout),
+        (report, progress),
+    )
+    .await
 }
 
 fn target(d: &Desired) -> Target<'_> {
@@ -337,7 +413,8 @@ pub async fn scale_pool(
     report: Report<'_>,
     progress: &Progress,
 ) -> Result<OpsOutcome, Error> {
-    Ok(cluster_ops::scale(client, spec_target(spec), &spec.name, how, timeout, report, progress).await?)
+    let run = cluster_ops::Run { dry_run: false, timeout };
+    Ok(cluster_ops::scale(client, spec_target(spec), &spec.name, how, run, report, progress).await?)
 }
 
 /// The steps `pool scale` sends for a spec, from the pool as read.
@@ -358,7 +435,7 @@ pub async fn install_operator(
     progress: &Progress,
 ) -> Result<operator::Report, Error> {
     let req = install_request(d, o);
-    gpu_stack::install(client, facts, cred, catalog, &req, timeout, report, progress).await
+    crate::ops::operator::install((client, facts), cred, catalog, &req, timeout, (report, progress)).await
 }
 
 /// `kaito enable`.
@@ -369,7 +446,8 @@ pub async fn enable_kaito(
     report: Report<'_>,
     progress: &Progress,
 ) -> Result<KaitoOutcome, Error> {
-    Ok(kaito::enable(client, target(d), timeout, report, progress).await?)
+    let run = cluster_ops::Run { dry_run: false, timeout };
+    Ok(kaito::enable(client, target(d), run, report, progress).await?)
 }
 
 /// The steps `register-feature` sends.
@@ -390,9 +468,10 @@ pub fn operator_plan(
     cluster: &Value,
     live_pools: &[Value],
 ) -> Result<Plan, Error> {
-    let install = operator::resolve(catalog, &install_request(d, o), cluster, &pools_after(d, live_pools))
+    let req = install_request(d, o);
+    let install = operator::resolve(catalog, &req, cluster, &pools_after(d, live_pools))
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
-    Ok(operator::plan(&install))
+    Ok(operator::plan(&req, &install))
 }
 
 /// The steps `kaito enable` sends for the cluster as read (`{}` when not read).

@@ -11,24 +11,57 @@ use std::time::Instant;
 
 use futures_util::future::join_all;
 
-use super::{adapter, Loaded, Row};
+use serde::Serialize;
+
+use super::super::{Cred, Report};
+use crate::arm::ArmClient;
+use crate::catalog::Catalog;
 use crate::error::Error;
-use crate::output::Printer;
-use crate::plan::gitops::{Action, Change, Live};
+use crate::plan::gitops::{Action, Change, Desired, Live};
 use crate::provision::cluster_ops::Outcome as OpsOutcome;
+use crate::provision::facts::Store;
 use crate::provision::features::Outcome as FeatureOutcome;
 use crate::provision::kaito::Outcome as KaitoOutcome;
 use crate::provision::pool::CreateOutcome;
 use crate::provision::Progress;
 
-type Report<'a> = &'a (dyn Fn(&str) + Sync);
+/// What `apply` runs against: the validated file, the catalog, the client and credential for
+/// its cluster, and the file's name (for resume hints).
+pub struct Apply<'a> {
+    pub catalog: &'a Catalog,
+    pub desired: &'a Desired,
+    pub client: &'a ArmClient,
+    /// The run's facts: the live state and every pool's preflight share one read of each.
+    pub facts: &'a Store,
+    pub cred: Option<&'a Cred>,
+    pub file: &'a str,
+    /// Hears how each feature registration went.
+    pub on_feature: crate::ops::feature::OnFeature<'a>,
+}
 
-/// What every step of one `apply` shares: the loaded file and client, the deadline, the printer
-/// and the progress line.
+/// One resource's row in `apply`'s result.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    pub kind: &'static str,
+    pub name: String,
+    pub action: Action,
+    /// `done`, `unchanged`, `failed` or `not run`.
+    pub result: &'static str,
+    pub detail: String,
+}
+
+impl Row {
+    /// The row for change `c`.
+    pub fn of(c: &Change, result: &'static str, detail: impl Into<String>) -> Row {
+        Row { kind: c.kind, name: c.name.clone(), action: c.action, result, detail: detail.into() }
+    }
+}
+
+/// What every step of one `apply` shares: the file and client, the deadline and the progress
+/// line.
 struct Run<'a> {
-    l: &'a Loaded,
+    l: &'a Apply<'a>,
     deadline: Instant,
-    p: &'a Printer,
     report: Report<'a>,
 }
 
@@ -40,16 +73,14 @@ impl Run<'_> {
 }
 
 /// Run every change; returns the rows and the first failure.
-pub(super) async fn execute(
-    l: &Loaded,
-    live: &Live,
-    changes: &[Change],
+pub async fn execute(
+    l: &Apply<'_>,
+    (live, changes): (&Live, &[Change]),
     deadline: Instant,
-    p: &Printer,
     report: Report<'_>,
     progress: &Progress,
 ) -> (Vec<Row>, Option<Error>) {
-    let run = Run { l, deadline, p, report };
+    let run = Run { l, deadline, report };
     let resume = format!("aksgpu apply -f {} (it reads the state first)", l.file);
     let mut rows = Vec::new();
     let mut failed: Option<Error> = None;
@@ -112,8 +143,9 @@ async fn feature(run: &Run<'_>, c: &Change, progress: &Progress) -> Result<Row, 
     if c.action == Action::NoChange {
         return Ok(Row::of(c, "unchanged", c.detail.clone()));
     }
+    let l = run.l;
     let out =
-        adapter::register(&run.l.client, &run.l.desired, &c.name, run.deadline, run.p, run.report, progress).await?;
+        super::register(l.client, (l.desired, &c.name), run.deadline, l.on_feature, (run.report, progress)).await?;
     Ok(match out {
         FeatureOutcome::Registered { .. } => Row::of(c, "done", "registered; the provider was refreshed"),
         FeatureOutcome::AlreadyRegistered => Row::of(c, "unchanged", "already Registered"),
@@ -121,7 +153,7 @@ async fn feature(run: &Run<'_>, c: &Change, progress: &Progress) -> Result<Row, 
             Row::of(c, "unchanged", "not found: generally available, nothing to register")
         }
         FeatureOutcome::NotFound => {
-            return Err(crate::commands::gpu_stack::not_found(crate::plan::features::NAMESPACE, &c.name))
+            return Err(crate::ops::feature::not_found(crate::plan::features::NAMESPACE, &c.name))
         }
         FeatureOutcome::Pending => {
             return Err(Error::Refused {
@@ -139,7 +171,7 @@ async fn pool(run: &Run<'_>, live: &Live, c: &Change, progress: &Progress) -> Re
     };
     match (c.action, c.scale) {
         (Action::Scale, Some(how)) => {
-            match adapter::scale_pool(&l.client, spec, how, run.left(), report, progress).await? {
+            match super::scale_pool(l.client, spec, how, run.left(), report, progress).await? {
                 OpsOutcome::Unchanged(m) => Ok(Row::of(c, "unchanged", m)),
                 OpsOutcome::Done(_) | OpsOutcome::DryRun(_) => Ok(Row::of(c, "done", format!("scaled: {}", c.detail))),
             }
@@ -149,9 +181,9 @@ async fn pool(run: &Run<'_>, live: &Live, c: &Change, progress: &Progress) -> Re
         (Action::Create | Action::Wait, _) => {
             let location = crate::plan::preflight::location(&live.cluster);
             let fallbacks = l.desired.fallbacks.get(&spec.name).map_or(&[][..], Vec::as_slice);
-            let out = adapter::create_pool(
-                (&l.client, &l.facts),
-                &l.catalog,
+            let out = super::create_pool(
+                (l.client, l.facts),
+                l.catalog,
                 spec,
                 location,
                 false,
@@ -182,23 +214,15 @@ async fn cluster_level(run: &Run<'_>, c: &Change, progress: &Progress) -> Result
         return Ok(Row::of(c, "unchanged", c.detail.clone()));
     }
     if c.kind == "operator" {
-        let (Some(o), Some(cred)) = (&l.desired.operator, &l.cred) else {
+        let (Some(o), Some(cred)) = (&l.desired.operator, l.cred) else {
             return Ok(Row::of(c, "not run", "no credentials for runCommand"));
         };
-        let r = adapter::install_operator(
-            (&l.client, &l.facts),
-            cred,
-            &l.catalog,
-            &l.desired,
-            o,
-            run.left(),
-            report,
-            progress,
-        )
-        .await?;
+        let r =
+            super::install_operator((l.client, l.facts), cred, l.catalog, l.desired, o, run.left(), report, progress)
+                .await?;
         return Ok(Row::of(c, "done", format!("installed; {} GPU node(s) report allocatable GPUs", r.gpu_nodes.len())));
     }
-    Ok(match adapter::enable_kaito(&l.client, &l.desired, run.left(), report, progress).await? {
+    Ok(match super::enable_kaito(l.client, l.desired, run.left(), report, progress).await? {
         KaitoOutcome::AlreadyEnabled => Row::of(c, "unchanged", "already enabled"),
         KaitoOutcome::Enabled(_) => Row::of(c, "done", "KAITO and the OIDC issuer enabled"),
         KaitoOutcome::DryRun(_) => Row::of(c, "not run", "dry run"),

@@ -1,0 +1,174 @@
+//! The workflows that change an existing cluster or pool: `cluster stop|start`,
+//! `cost-analysis enable`, `pool scale` and `kaito enable`. Each is a read, then one write
+//! built from what was read; a dry run builds the write from placeholders instead.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::arm::ArmClient;
+use crate::catalog::Catalog;
+use crate::cost::{PlanPricing, PoolPricing};
+use crate::error::Error;
+use crate::plan::cluster::Scale;
+use crate::plan::cluster_ops::{self as plan, Target};
+use crate::provision::cluster_ops::{self, OpsError, Outcome, Run};
+use crate::provision::kaito::{self, Outcome as KaitoOutcome};
+use crate::provision::Progress;
+use crate::recommend::Os;
+
+use super::Report;
+
+/// The cluster a workflow acts on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterRequest {
+    pub subscription: String,
+    pub resource_group: String,
+    pub cluster: String,
+    /// How long to wait for Azure.
+    pub timeout: Duration,
+}
+
+impl ClusterRequest {
+    fn target(&self) -> Target<'_> {
+        Target { subscription: &self.subscription, resource_group: &self.resource_group, cluster: &self.cluster }
+    }
+}
+
+/// What to change on the cluster.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClusterAction {
+    /// `cluster start` (true) or `cluster stop` (false).
+    Power { start: bool },
+    /// `cost-analysis enable`.
+    CostAnalysis,
+    /// `pool scale`: a pool to a count or autoscaler bounds.
+    Scale { pool: String, how: Scale },
+}
+
+impl From<OpsError> for Error {
+    fn from(e: OpsError) -> Self {
+        match e {
+            OpsError::Arm(a) => Error::from(a),
+            OpsError::Refused(m) => Error::Refused { message: m, hint: None },
+        }
+    }
+}
+
+/// The plan of `action` from the request alone: no credential is needed, nothing is read or
+/// sent, and what a real run reads first shows as a placeholder.
+pub fn dry_run(req: &ClusterRequest, action: &ClusterAction) -> Result<Outcome, Error> {
+    let t = req.target();
+    let plan = match action {
+        ClusterAction::Power { start } => Ok(plan::power(t, *start)),
+        ClusterAction::CostAnalysis => plan::cost_analysis(t, &plan::cluster_as_read()),
+        ClusterAction::Scale { pool, how } => plan::scale(t, pool, &plan::pool_as_read(), *how),
+    }
+    .map_err(|m| Error::Refused { message: m, hint: None })?;
+    Ok(Outcome::DryRun(plan))
+}
+
+/// Read, then send the one write `action` needs and wait for it (nothing is sent when the
+/// cluster is already as asked).
+pub async fn run(
+    client: &ArmClient,
+    req: &ClusterRequest,
+    action: &ClusterAction,
+    (report, started): (Report<'_>, &Progress),
+) -> Result<Outcome, Error> {
+    execute(client, req, action, Run { dry_run: false, timeout: req.timeout }, (report, started)).await
+}
+
+/// A dry run with credentials: the reads a real run makes (GETs only), and the write it would
+/// send built from what they returned.
+pub async fn dry_run_read(client: &ArmClient, req: &ClusterRequest, action: &ClusterAction) -> Result<Outcome, Error> {
+    let run = Run { dry_run: true, timeout: req.timeout };
+    execute(client, req, action, run, (&|_| {}, &Progress::default())).await
+}
+
+async fn execute(
+    client: &ArmClient,
+    req: &ClusterRequest,
+    action: &ClusterAction,
+    run: Run,
+    (report, started): (Report<'_>, &Progress),
+) -> Result<Outcome, Error> {
+    let t = req.target();
+    Ok(match action {
+        ClusterAction::Power { start } => cluster_ops::power(client, t, *start, run, report, started).await?,
+        ClusterAction::CostAnalysis => cluster_ops::cost_analysis(client, t, run, report, started).await?,
+        ClusterAction::Scale { pool, how } => cluster_ops::scale(client, t, pool, *how, run, report, started).await?,
+    })
+}
+
+/// `pool scale --dry-run` with credentials: the pool (its counts, eTag, size) and its cluster
+/// (the region, for the cost), read once, GETs only.
+pub async fn read_pool_and_cluster(client: &ArmClient, req: &ClusterRequest, pool: &str) -> Result<(Value, Value), Error> {
+    Ok(cluster_ops::read_pool_and_cluster(client, req.target(), pool).await?)
+}
+
+/// `pool scale --dry-run`: the plan from the pool and cluster as read (`read`, with
+/// credentials) or with placeholders (`None`); `Unchanged` when the pool as read already has
+/// these counts.
+pub fn scale_plan(req: &ClusterRequest, pool: &str, how: Scale, read: Option<&(Value, Value)>) -> Result<Outcome, Error> {
+    let current = read.map_or_else(plan::pool_as_read, |(p, _)| p.clone());
+    let steps =
+        plan::scale(req.target(), pool, &current, how).map_err(|m| Error::Refused { message: m, hint: None })?;
+    let body = steps.step(crate::plan::StepKind::UpdatePool).and_then(|s| s.body.clone()).unwrap_or_default();
+    let writable = crate::plan::cluster::writable_pool(&current);
+    if read.is_some() && crate::plan::cluster::differences(&writable, &body).is_empty() {
+        return Ok(Outcome::Unchanged(format!("pool {pool} already has these counts")));
+    }
+    Ok(Outcome::DryRun(steps))
+}
+
+/// `kaito enable`: a dry run's plan from the request alone, with placeholders.
+pub fn kaito_dry_run(req: &ClusterRequest) -> KaitoOutcome {
+    KaitoOutcome::DryRun(plan::kaito(req.target(), &plan::cluster_as_read()))
+}
+
+/// `kaito enable`: turn on KAITO and the OIDC issuer (nothing is sent when they are on).
+pub async fn kaito_enable(
+    client: &ArmClient,
+    req: &ClusterRequest,
+    (report, started): (Report<'_>, &Progress),
+) -> Result<KaitoOutcome, Error> {
+    let run = Run { dry_run: false, timeout: req.timeout };
+    Ok(kaito::enable(client, req.target(), run, report, started).await?)
+}
+
+/// `kaito enable --dry-run` with credentials: the cluster is read (a GET) and the plan is the
+/// one a real run sends.
+pub async fn kaito_dry_run_read(client: &ArmClient, req: &ClusterRequest) -> Result<KaitoOutcome, Error> {
+    let run = Run { dry_run: true, timeout: req.timeout };
+    Ok(kaito::enable(client, req.target(), run, &|_| {}, &Progress::default()).await?)
+}
+
+/// Why a `pool scale` dry run without credentials cannot price the new counts.
+pub const SCALE_UNREAD: &str = "needs the pool's size and region (read with credentials)";
+
+/// The node counts a scale asks for: (minimum, maximum).
+pub fn scale_counts(how: Scale) -> (u32, u32) {
+    match how {
+        Scale::Count(c) => (c, c),
+        Scale::Autoscale { min, max } => (min, max),
+    }
+}
+
+/// What pool `name` costs at the counts `how` asks for, from the pool and the cluster as read
+/// (its size, OS and priority; the cluster's region).
+pub fn scale_cost(catalog: &Catalog, name: &str, how: Scale, pool: &Value, cluster: &Value) -> PlanPricing {
+    let counts = scale_counts(how);
+    let p = &pool["properties"];
+    let Some(vm) = p["vmSize"].as_str() else {
+        return PlanPricing::unread(catalog, &[(name, counts)], "Azure did not send the pool's vmSize");
+    };
+    let size = catalog.size(vm).map_or_else(|| vm.to_owned(), |s| s.name.clone());
+    let os =
+        if p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) { Os::Windows } else { Os::Linux };
+    let spot = p["scaleSetPriority"].as_str().is_some_and(|s| s.eq_ignore_ascii_case("Spot"));
+    let region = crate::plan::preflight::location(cluster);
+    let pricing = PoolPricing { pool: name, size: &size, os, spot, min_nodes: counts.0, max_nodes: counts.1 };
+    PlanPricing::new(catalog, &[pricing], region.as_deref())
+        .region_unknown_because("Azure did not send the cluster's location")
+}

@@ -1,0 +1,221 @@
+//! The KAITO workflows' sizing: which instance type and how many nodes a Workspace needs for a
+//! model (the cheapest KAITO-capable size that holds it, as `recommend --model` sizes it), and
+//! the Workspace with its cost.
+
+use std::collections::BTreeMap;
+
+use crate::catalog::{Catalog, LlmModel, Vendor};
+use crate::cost::{PlanPricing, PoolPricing};
+use crate::error::{did_you_mean, Error};
+use crate::plan::kaito::{workspace_name, WorkspaceSpec};
+use crate::recommend::{self, ModelSpec, Os, Requirements, Workload};
+
+/// `kaito workspace`: the model, and what the user fixed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WorkspaceRequest {
+    /// The model (catalog id or alias); it must have a KAITO preset.
+    pub model: String,
+    /// The instance type to check instead of choosing one.
+    pub instance_type: Option<String>,
+    /// The Workspace name [default: from the model id].
+    pub name: Option<String>,
+    /// The Workspace namespace.
+    pub namespace: Option<String>,
+    /// The region to price and choose in (the cluster's location when read).
+    pub region: Option<String>,
+    /// The cluster whose location `region` is, when it was read from one.
+    pub cluster: Option<String>,
+    /// Catalog rules to override (only `kaito-min-compute-capability`).
+    pub overrides: Vec<String>,
+}
+
+/// The Workspace, what its nodes cost, and the notes that explain the choice.
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    /// The Workspace to render.
+    pub spec: WorkspaceSpec,
+    /// Where and why the instance type was chosen (the manifest's comment).
+    pub place: String,
+    /// Notes (and `warning: ` lines) about the choice, first the place.
+    pub notes: Vec<String>,
+    /// What the Workspace's nodes cost.
+    pub cost: PlanPricing,
+}
+
+/// The model, which must be in the catalog and have a KAITO preset (checked before anything
+/// is read from Azure).
+pub fn check_workspace_model<'c>(catalog: &'c Catalog, model: &str) -> Result<(&'c LlmModel, String), Error> {
+    let m = catalog.model(model).ok_or_else(|| {
+        Error::usage(format!("--model {model:?} is not in the catalog"), did_you_mean(&catalog.suggest_models(model)))
+    })?;
+    let Some(preset) = m.kaito_preset.clone() else {
+        let hint = match catalog.nearest_kaito_preset(m) {
+            Some(near) => format!(
+                "the nearest model with a preset is {} ({}, {}B params): aksgpu kaito workspace --model {}",
+                near.aliases.first().unwrap_or(&near.id),
+                near.id,
+                near.params_b,
+                near.aliases.first().unwrap_or(&near.id)
+            ),
+            None => "no model in the catalog has a KAITO preset".to_owned(),
+        };
+        return Err(Error::usage(format!("{} has no KAITO preset", m.id), Some(hint)));
+    };
+    Ok((m, preset))
+}
+
+/// The Workspace for a request: its instance type and node count, the notes, and the cost.
+pub fn workspace(catalog: &Catalog, a: &WorkspaceRequest) -> Result<Workspace, Error> {
+    let (model, preset) = check_workspace_model(catalog, &a.model)?;
+    if let Some(bad) = a.overrides.iter().find(|o| o.as_str() != "kaito-min-compute-capability") {
+        return Err(Error::usage(
+            format!("--override {bad:?}: kaito workspace can only override kaito-min-compute-capability"),
+            None,
+        ));
+    }
+    let region = a.region.as_deref();
+    let (instance, count, mut notes) =
+        kaito_instance(catalog, model, a.instance_type.as_deref(), (region, &a.overrides))?;
+    if let (Some(cluster), Some(first)) = (&a.cluster, notes.first_mut()) {
+        *first = format!("{first}, the location of cluster {cluster}");
+    }
+    let place = match (region, &a.instance_type) {
+        (Some(r), Some(_)) => format!("instance type given; prices in region {r}"),
+        (None, Some(_)) => "instance type given; no region (pass --location for your cluster's location)".to_owned(),
+        (_, None) => notes.first().cloned().unwrap_or_default(),
+    };
+    let name = a.name.clone().unwrap_or_else(|| workspace_name(&model.id));
+    let mut labels = BTreeMap::new();
+    labels.insert("apps".to_owned(), name.trim_start_matches("workspace-").to_owned());
+    let spec = WorkspaceSpec {
+        name,
+        namespace: a.namespace.clone(),
+        instance_type: instance,
+        count,
+        preset,
+        label_selector: labels,
+    };
+    // KAITO provisions `count` nodes of the instance type for the workspace: say what they cost.
+    let pool = PoolPricing {
+        pool: &spec.name,
+        size: &spec.instance_type,
+        os: Os::Linux,
+        spot: false,
+        min_nodes: spec.count,
+        max_nodes: spec.count,
+    };
+    let cost = PlanPricing::new(catalog, &[pool], region);
+    Ok(Workspace { spec, place, notes, cost })
+}
+
+/// A refused `--instance-type`: with `--override kaito-min-compute-capability`, a refusal by
+/// the catalog's compute-capability floor (its reading of KAITO and vLLM) becomes a warning
+/// (returned); any other refusal stands.
+pub(crate) fn kaito_override(catalog: &Catalog, m: &str, overrides: &[String]) -> Result<String, Error> {
+    let rule =
+        catalog.rules.iter().find(|r| matches!(r.kind, crate::catalog::RuleKind::KaitoMinComputeCapability { .. }));
+    match rule {
+        Some(rule) if m.contains("compute capability") && overrides.contains(&rule.id) => Ok(format!(
+            "warning: overriding catalog rule {} (--instance-type: {m}; source: {}); risk: the preset may fail to start on this GPU",
+            rule.id, rule.source
+        )),
+        Some(rule) if m.contains("compute capability") => Err(Error::usage(
+            format!("--instance-type: {m}"),
+            Some(format!("this rests on the catalog (rule {}); `--override {}` proceeds anyway", rule.id, rule.id)),
+        )),
+        _ => Err(Error::usage(format!("--instance-type: {m}"), None)),
+    }
+}
+
+/// Whether KAITO accepts `name` as an instanceType: whole NVIDIA GPUs of at least compute
+/// capability `min_cc`; otherwise why not.
+fn kaito_capable(catalog: &Catalog, name: &str, min_cc: (u32, u32)) -> Result<(), String> {
+    let s = catalog.size(name).ok_or_else(|| format!("{name} is not in the catalog"))?;
+    let g = catalog.gpu(&s.gpu_model);
+    if s.gpu_vendor == Vendor::Amd {
+        return Err(format!("{} has AMD GPUs; KAITO does not accept AMD sizes as instanceType", s.name));
+    }
+    if s.gpu_count.is_partial() {
+        return Err(format!("{} is a partial GPU; KAITO needs whole GPUs", s.name));
+    }
+    match g.and_then(crate::catalog::GpuModel::cc) {
+        Some(cc) if cc >= min_cc => Ok(()),
+        Some(cc) => Err(format!(
+            "{} ({}) has compute capability {}.{}; KAITO presets need {}.{}+",
+            s.name, s.gpu_model, cc.0, cc.1, min_cc.0, min_cc.1
+        )),
+        None => Err(format!("{} has no known compute capability", s.name)),
+    }
+}
+
+/// Choose the KAITO instance type for a model (pure): the cheapest KAITO-capable size that
+/// holds it, or check the one given (`overrides` may pass the compute-capability floor).
+pub fn kaito_instance(
+    catalog: &Catalog,
+    model: &crate::catalog::LlmModel,
+    instance: Option<&str>,
+    (region, overrides): (Option<&str>, &[String]),
+) -> Result<(String, u32, Vec<String>), Error> {
+    let min_cc = catalog.kaito_min_compute_capability().unwrap_or((8, 0));
+    // The same precision, checkpoint and context resolution as `recommend --model`.
+    let spec = ModelSpec::from_model(model);
+    let resolved = recommend::weights::resolve(Some(&spec), None, Workload::Inference)
+        .map_err(|e| Error::usage(e.message, Some(e.hint)))?;
+    let mut req = Requirements::new(Workload::Inference);
+    req.precision = resolved.precision;
+    req.context = super::recommend::default_context(Some(&spec), Workload::Inference, None)?;
+    req.model = Some(spec);
+    req.region = region.map(str::to_owned);
+    req.top = usize::MAX;
+    req.compute_need();
+    let out = recommend::recommend(catalog, &req);
+    let kaito_ok = |name: &str| kaito_capable(catalog, name, min_cc);
+    let mut notes = resolved.notes;
+    notes.push(format!(
+        "sized for {} in {} ({}) with a {}-token context",
+        model.id,
+        req.precision.name(),
+        resolved.weights.map_or_else(String::new, |w| w.formula),
+        req.context
+    ));
+    if let Some(want) = instance {
+        let size = catalog.size(want).ok_or_else(|| {
+            Error::usage(
+                format!("--instance-type {want:?} is not in the catalog"),
+                did_you_mean(&catalog.suggest_sizes(want)),
+            )
+        })?;
+        if let Err(m) = kaito_ok(&size.name) {
+            notes.push(kaito_override(catalog, &m, overrides)?);
+        }
+        if let Some(r) = out.recommendations.iter().find(|r| r.vm_size == size.name) {
+            return Ok((size.name.clone(), r.fit.nodes, notes));
+        }
+        let why = out
+            .rejected
+            .iter()
+            .chain(&out.below_top)
+            .find(|r| r.vm_size == size.name)
+            .map(|r| r.reason.clone())
+            .unwrap_or_default();
+        return Err(Error::usage(
+            format!("--instance-type {}: it cannot hold {}: {why}", size.name, model.id),
+            Some("leave out --instance-type to get the cheapest size that fits".into()),
+        ));
+    }
+    let pick = out.recommendations.iter().find(|r| kaito_ok(&r.vm_size).is_ok()).ok_or_else(|| Error::NoFit {
+        message: format!("no KAITO-capable size holds {}", model.id),
+        hint: Some("try a smaller model".into()),
+    })?;
+    notes.push(format!("instance type {}: {}", pick.vm_size, pick.reasons.join("; ")));
+    // The first note says where the choice was priced; the manifest carries it as a comment.
+    let place = match (region, pick.price_region.as_deref()) {
+        (Some(r), _) => format!("chosen for region {r} (priced there)"),
+        (None, Some(r)) => format!(
+            "chosen without a region: the cheapest list price is in {r}; pass --location for your cluster's location"
+        ),
+        (None, None) => "chosen without a region or a price; pass --location for your cluster's location".to_owned(),
+    };
+    notes.insert(0, place);
+    Ok((pick.vm_size.clone(), pick.fit.nodes, notes))
+}

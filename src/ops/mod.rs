@@ -1,0 +1,32 @@
+//! The workflows, one function per command family, each taking a typed request and returning
+//! a typed result (in the spirit of cargo's `ops`).
+//!
+//! The front ends (`cli.rs` with `commands/`, and a GpuConfig file through `plan::gitops`) map
+//! what the user wrote into the same requests; they parse and render, and the work happens
+//! here, over the pure layers (`recommend`, `cost`, `plan`) and the executor (`provision`).
+//! Nothing here writes to the terminal or knows an exit code.
+
+pub mod cluster;
+pub mod cost;
+pub mod feature;
+pub mod gitops;
+pub mod kaito;
+pub mod operator;
+pub mod pool;
+pub mod quota;
+pub mod recommend;
+
+use std::sync::Arc;
+
+use crate::arm::auth::{AuthMethod, TokenSource};
+
+/// Where a workflow says what it is doing (the CLI shows it as a spinner's text).
+pub type Report<'a> = &'a (dyn Fn(&str) + Sync);
+
+/// A credential: how it was chosen and the source that mints tokens for any scope (the
+/// operator install mints a `clusterToken` with it).
+#[derive(Debug, Clone)]
+pub struct Cred {
+    pub method: AuthMethod,
+    pub source: Arc<dyn TokenSource>,
+}

@@ -1,0 +1,187 @@
+//! The `create-pool` workflow (also `apply` for each new pool): preflight, the If-None-Match
+//! PUT and the wait, with the Windows preview feature registered first and the GPU Operator
+//! installed after when asked; and the failover over fallback sizes.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::arm::ArmClient;
+use crate::catalog::{Catalog, KubeVersion};
+use crate::error::Error;
+use crate::plan::agent_pool::PoolSpec;
+use crate::plan::Plan;
+use crate::provision::facts::Store;
+use crate::provision::features::Feature;
+use crate::provision::operator::{self, Install, InstallRequest, Report as Installed};
+use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
+use crate::provision::Progress;
+use crate::recommend::Os;
+use crate::resources::{self, ManagedCluster};
+
+use super::{Cred, Report};
+
+impl From<CreateError> for Error {
+    fn from(e: CreateError) -> Self {
+        match e {
+            CreateError::Arm(a) => Error::from(a),
+            CreateError::Refused(r) => Error::Refused { message: r.message, hint: r.hint },
+        }
+    }
+}
+
+/// What the cluster says that a choice depends on: its location and Kubernetes version.
+#[derive(Debug, Clone, Default)]
+pub struct ClusterFacts {
+    pub location: Option<String>,
+    pub kubernetes: Option<KubeVersion>,
+}
+
+impl ClusterFacts {
+    /// From a cluster GET: a cluster without `location` is an error naming the field.
+    pub fn from_cluster(v: Value) -> Result<Self, Error> {
+        let refused = |e: resources::MissingField| Error::Refused { message: e.to_string(), hint: None };
+        let c: ManagedCluster = resources::parse(&v, "cluster").map_err(refused)?;
+        let location = c.location().map_err(refused)?;
+        let kubernetes = c.kubernetes_version().and_then(|k| KubeVersion::parse(k).ok());
+        Ok(Self { location: Some(location), kubernetes })
+    }
+}
+
+/// A validated pool to create, and what goes with it.
+#[derive(Debug, Clone)]
+pub struct CreatePoolRequest {
+    /// The pool, validated.
+    pub spec: PoolSpec,
+    /// Dry run, wait, preflight, timeout, location, the run's facts.
+    pub options: CreateOptions,
+    /// Register the Windows GPU preview feature first (a Windows pool, not a dry run).
+    pub register_feature: bool,
+    /// Install the GPU Operator on the pool after it is created.
+    pub operator: Option<InstallRequest>,
+}
+
+/// What `create-pool` did: the pool's outcome, and the operator install (its report, or
+/// with a dry run nothing: the plan then holds the install's steps).
+#[derive(Debug)]
+pub struct CreatePoolResult {
+    pub outcome: CreateOutcome,
+    pub operator: Option<Installed>,
+}
+
+/// Create the pool: the Windows feature first when asked, the pool, then the operator.
+/// `on_feature` hears how the feature registration went; `started` is when the command began
+/// (the whole run keeps to the request's timeout).
+pub async fn create(
+    client: &ArmClient,
+    (catalog, cred): (&Catalog, Option<&Cred>),
+    req: &CreatePoolRequest,
+    (started, on_feature): (Instant, super::feature::OnFeature<'_>),
+    (report, progress): (Report<'_>, &Progress),
+) -> Result<CreatePoolResult, Error> {
+    let (spec, timeout) = (&req.spec, req.options.timeout);
+    let register = req.register_feature && spec.os == Os::Windows && !req.options.dry_run;
+    if let (true, Some((_, feature, ns))) = (register, catalog.windows_min_kubernetes()) {
+        let feature = Feature { subscription: &spec.subscription, namespace: ns, name: feature };
+        let out = super::feature::register(client, feature, started + timeout, report, progress).await?;
+        on_feature(feature, &out);
+    }
+    let mut outcome = pool::create(client, catalog, spec, &req.options, report, progress).await?;
+    let mut installed = None;
+    if let Some(op) = &req.operator {
+        match &mut outcome {
+            CreateOutcome::DryRun { plan, .. } => plan.steps.extend(operator_plan(catalog, spec, op)?.steps),
+            CreateOutcome::Created { .. } | CreateOutcome::Unchanged { .. } => {
+                let Some(cred) = cred else {
+                    return Err(Error::usage("no credentials for the operator install", None));
+                };
+                let left = timeout.saturating_sub(started.elapsed());
+                let at = (client, &req.options.facts);
+                installed = Some(super::operator::install(at, cred, catalog, op, left, (report, progress)).await?);
+            }
+            CreateOutcome::Accepted { .. } => {}
+        }
+    }
+    Ok(CreatePoolResult { outcome, operator: installed })
+}
+
+/// The operator install's steps for a pool not yet created (a dry run): resolved against the
+/// pool's own body.
+pub fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Result<Plan, Error> {
+    let pool = json!({"name": spec.name, "properties": spec.body()["properties"].clone()});
+    let install: Install = operator::resolve(catalog, req, &json!({}), &[pool])
+        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
+    Ok(operator::plan(req, &install))
+}
+
+/// Create one of a GpuConfig's pools: preflight, then the If-None-Match PUT and the wait, or
+/// with `dry_run` the preflight reads and checks and the plan; with `fallbacks` the same
+/// failover as `create-pool --fallback-vm-size`. The pool's existence comes from the
+/// agentPools list in the run's facts (one list for every pool of the file).
+pub async fn create_with_fallbacks(
+    (client, facts): (&ArmClient, &Store),
+    catalog: &Catalog,
+    (spec, fallbacks): (&PoolSpec, &[PoolSpec]),
+    (location, dry_run, timeout): (Option<String>, bool, Duration),
+    (report, progress): (Report<'_>, &Progress),
+) -> Result<CreateOutcome, Error> {
+    use crate::provision::failover::{self, Failover, Policy, Stopped};
+    let opts = CreateOptions {
+        dry_run,
+        no_wait: false,
+        skip_preflight: false,
+        timeout,
+        location,
+        abort_on_interrupt: false,
+        facts: facts.clone(),
+        pools_listed: true,
+    };
+    if fallbacks.is_empty() || dry_run {
+        return Ok(pool::create(client, catalog, spec, &opts, report, progress).await?);
+    }
+    let candidates: Vec<PoolSpec> = std::iter::once(spec.clone()).chain(fallbacks.iter().cloned()).collect();
+    let policy = Policy { max_attempts: None, fallback_on_demand: false };
+    match failover::create(client, catalog, candidates, &opts, policy, report, progress).await {
+        Ok(Failover::Existing(o)) => Ok(o),
+        Ok(Failover::Done { created: Some(c), location, .. }) => Ok(CreateOutcome::Created { pool: c.pool, location }),
+        Ok(Failover::Done { attempts, .. }) => Err(Error::NoFit {
+            message: format!(
+                "pool {}: no size could be created ({})",
+                spec.name,
+                attempts
+                    .iter()
+                    .map(|t| format!("{} {}", t.vm_size, t.code.as_deref().unwrap_or(t.outcome.word())))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            hint: Some("see `aksgpu quota show`, reserve capacity, or try another region".into()),
+        }),
+        Ok(Failover::DryRun { plan, location, .. }) => {
+            Ok(CreateOutcome::DryRun { plan, facts_read: true, note: None, location })
+        }
+        Err(Stopped { error, .. }) => Err(error.into()),
+    }
+}
+
+/// The pool as the cost module prices it.
+pub fn pricing(spec: &PoolSpec) -> crate::cost::PoolPricing<'_> {
+    crate::cost::PoolPricing {
+        pool: &spec.name,
+        size: &spec.size.name,
+        os: spec.os,
+        spot: spec.spot,
+        min_nodes: spec.min_nodes(),
+        max_nodes: spec.max_nodes(),
+    }
+}
+
+/// `create-pool` with failover: each candidate in turn (after a capacity or quota refusal),
+/// within `policy`; the attempts say what happened to each.
+pub async fn failover(
+    client: &ArmClient,
+    catalog: &Catalog,
+    (candidates, opts, policy): (Vec<PoolSpec>, &CreateOptions, crate::provision::failover::Policy),
+    (report, progress): (Report<'_>, &Progress),
+) -> Result<crate::provision::failover::Failover, crate::provision::failover::Stopped> {
+    crate::provision::failover::create(client, catalog, candidates, opts, policy, report, progress).await
+}

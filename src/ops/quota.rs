@@ -1,0 +1,173 @@
+//! The quota workflows: `quota show` (a family's usage, and how many nodes of a size fit) and
+//! `quota request` (raise a family's vCPU limit, never lower it).
+
+use std::time::Instant;
+
+use serde_json::Value;
+
+use crate::arm::ArmClient;
+use crate::catalog::Catalog;
+use crate::error::Error;
+use crate::plan::quota::{self as plan, Decision, RequestStatus, Usage};
+use crate::provision::quota as exec;
+use crate::provision::Progress;
+
+use super::Report;
+
+/// Which quota: a location, and a family or a size whose family the catalog knows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QuotaQuery {
+    pub location: String,
+    pub vm_size: Option<String>,
+    pub family: Option<String>,
+}
+
+/// A `QuotaQuery`, resolved against the catalog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuotaTarget {
+    /// The ARM region name.
+    pub location: String,
+    /// The quota family, when one was named or follows from the size.
+    pub family: Option<String>,
+    /// The size asked about, with its vCPUs.
+    pub size: Option<(String, u32)>,
+}
+
+/// Resolve the location and the family.
+pub fn resolve(catalog: &Catalog, w: &QuotaQuery) -> Result<QuotaTarget, Error> {
+    let location = super::recommend::region_arg(catalog, "--location", &w.location)?;
+    let size = match &w.vm_size {
+        None => None,
+        Some(s) => Some(catalog.size(s).ok_or_else(|| {
+            Error::usage(
+                format!("--vm-size {s:?} is not in the catalog"),
+                Some("pass --family with the quota family name".into()),
+            )
+        })?),
+    };
+    let family = match (&w.family, size) {
+        (Some(f), _) => Some(f.trim().to_owned()),
+        (None, Some(s)) => Some(s.quota_family.as_deref().map(str::to_owned).ok_or_else(|| {
+            Error::usage(
+                format!("the catalog has no quota family for {}", s.name),
+                Some("pass --family (az vm list-usage --location L shows the names)".into()),
+            )
+        })?),
+        (None, None) => None,
+    };
+    Ok(QuotaTarget { location, family, size: size.map(|s| (s.name.to_string(), s.vcpus)) })
+}
+
+/// What `quota show` found: the usages (the family's, or every GPU family's, then the regional
+/// `cores`), and for a size how many more nodes fit under each.
+#[derive(Debug, Clone)]
+pub struct QuotaUsage {
+    /// (usage, nodes of the size that fit; none for `cores` or without a size).
+    pub rows: Vec<(Usage, Option<u32>)>,
+    /// Nodes of the size that fit under its family and the regional limit.
+    pub nodes_that_fit: Option<u32>,
+}
+
+/// The families to show from the usages Azure listed for the location.
+pub fn usage(catalog: &Catalog, w: &QuotaTarget, usages: &[Value]) -> Result<QuotaUsage, Error> {
+    let mut names: Vec<String> = match &w.family {
+        Some(f) => vec![f.clone()],
+        None => {
+            let mut fams: Vec<String> =
+                catalog.sizes.iter().filter_map(|s| s.quota_family.as_deref().map(str::to_owned)).collect();
+            fams.sort();
+            fams.dedup();
+            fams
+        }
+    };
+    names.push("cores".into());
+    let found: Vec<Usage> = names.iter().filter_map(|n| plan::usage(usages, n)).collect();
+    if found.iter().all(|u| u.name == "cores") && w.family.is_some() {
+        return Err(Error::NoFit {
+            message: format!("Azure reports no usage for {} in {}", w.family.as_deref().unwrap_or(""), w.location),
+            hint: Some("check the family name: az vm list-usage --location L -o table".into()),
+        });
+    }
+    let regional = found.iter().find(|u| u.name == "cores").map(Usage::free);
+    let fit = |u: &Usage| {
+        w.size.as_ref().map(|(_, vcpus)| plan::nodes_that_fit(*vcpus, u.free().min(regional.unwrap_or(u64::MAX))))
+    };
+    let nodes_that_fit = w.size.as_ref().and_then(|_| found.first().and_then(fit));
+    let rows = found
+        .into_iter()
+        .map(|u| {
+            let f = if u.name == "cores" { None } else { fit(&u) };
+            (u, f)
+        })
+        .collect();
+    Ok(QuotaUsage { rows, nodes_that_fit })
+}
+
+/// How much `quota request` asks for: `--limit` vCPUs, or enough for `--nodes` more nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuotaAsk {
+    pub limit: Option<u64>,
+    pub nodes: Option<u32>,
+}
+
+/// What `quota request` will do: nothing (the limit is enough), or raise `family`'s limit.
+#[derive(Debug, Clone, PartialEq)]
+pub enum QuotaPlan {
+    /// Today's limit already allows it.
+    Enough { family: String, limit: u64, used: u64 },
+    /// Ask for `to` vCPUs (today `from`).
+    Raise { family: String, from: u64, to: u64 },
+}
+
+/// Decide the request from the family's usage; a request that would lower the limit is refused.
+pub fn decide(w: &QuotaTarget, family: &str, usages: &[Value], ask: QuotaAsk) -> Result<QuotaPlan, Error> {
+    let Some(current) = plan::usage(usages, family) else {
+        return Err(Error::NoFit {
+            message: format!("Azure reports no usage for {family} in {}", w.location),
+            hint: Some("check the family name: az vm list-usage --location L -o table".into()),
+        });
+    };
+    let family = current.name.clone();
+    let wanted = match (ask.limit, ask.nodes, &w.size) {
+        (Some(l), _, _) => l,
+        (None, Some(n), Some((_, vcpus))) => plan::limit_for_nodes(&current, *vcpus, n),
+        _ => return Err(Error::usage("--nodes needs --vm-size", None)),
+    };
+    match plan::decide(&current, wanted) {
+        Decision::Lower { limit, asked } => Err(Error::usage(
+            format!("{family} in {} has a limit of {limit} vCPUs; {asked} would lower it, and a quota request never lowers a limit", w.location),
+            Some("ask for more than today's limit, or nothing".into()),
+        )),
+        Decision::Enough { limit } => Ok(QuotaPlan::Enough { family, limit, used: current.used }),
+        Decision::Ask { from, to } => Ok(QuotaPlan::Raise { family, from, to }),
+    }
+}
+
+/// Submit the request for `to` vCPUs of `family` and follow it until Azure decides or
+/// `deadline`; `check` is the command that shows it later.
+#[allow(clippy::too_many_arguments)]
+pub async fn raise(
+    client: &ArmClient,
+    (subscription, location): (&str, &str),
+    family: &str,
+    to: u64,
+    check: &str,
+    deadline: Instant,
+    (report, started): (Report<'_>, &Progress),
+) -> Result<RequestStatus, Error> {
+    report(&format!("asking for {to} vCPUs of {family}"));
+    let Some(id) = exec::submit(client, subscription, location, family, to, check, started).await? else {
+        return Ok(RequestStatus { id: String::new(), state: "Succeeded".into(), message: None, code: None });
+    };
+    exec::follow(client, subscription, location, &id, deadline, check, report).await.map_err(Error::from)
+}
+
+/// The vCPU usages and limits Azure lists for the location.
+pub async fn usages(client: &ArmClient, subscription: &str, location: &str) -> Result<Vec<Value>, Error> {
+    Ok(exec::usages(client, subscription, location).await?)
+}
+
+/// A quota request's status (`quota show --request ID`).
+pub async fn status(client: &ArmClient, subscription: &str, location: &str, id: &str) -> Result<RequestStatus, Error> {
+    Ok(exec::status(client, subscription, location, id).await?)
+}
