@@ -914,7 +914,12 @@ mod tests {
         let regions = c.priced_regions();
         assert!(regions.len() > 1 && regions.iter().all(|r| c.resolve_region(r).is_ok()), "{regions:?}");
         let od = c.price_origin("linux").expect("linux source");
-        assert!(crate::pricing::epoch_of(&od.as_of).is_some(), "{}", od.as_of);
+        let date: Vec<&str> = od.as_of.split('-').collect();
+        assert!(
+            date.iter().map(|p| p.len()).eq([4, 2, 2]) && date.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit())),
+            "not YYYY-MM-DD: {}",
+            od.as_of
+        );
         assert!(od.source.contains("karpenter-provider-azure"));
         assert!(c.price_origin("linux_spot").expect("spot source").source.contains("skypilot"));
         assert!(c
