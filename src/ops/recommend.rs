@@ -458,6 +458,14 @@ fn serving_ask(
             ));
         }
     }
+    let s = &mut req.serving;
+    s.asked = (req.workload == Workload::Inference && req.model.is_some())
+        || s.has_targets()
+        || s.tensor_parallel.is_some()
+        || s.pipeline_parallel.is_some()
+        || s.kv_cache_precision.is_some()
+        || s.vm_size.is_some()
+        || n.rank_by.is_some();
     if req.workload == Workload::Inference && req.model.is_some() {
         let s = &req.serving;
         notes.push(format!(
@@ -594,6 +602,11 @@ pub fn hub_model(
             Err(Error::usage(e.to_string(), Some(format!("{d}check the id on {endpoint}, or {PARAMS_HINT}"))))
         }
         Err(e @ HubError::Bad { .. }) => Err(Error::usage(e.to_string(), Some(PARAMS_HINT.to_owned()))),
+        // Not the Hub's fault: the process could not start its event loop (exit 1, as
+        // every other command's runtime).
+        Err(HubError::Runtime { kind, reason }) => {
+            Err(Error::System { what: "the async runtime", source: std::io::Error::new(kind, reason) })
+        }
     }
 }
 

@@ -178,9 +178,19 @@ pub struct ServingAsk {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vm_size: Option<String>,
     pub rank_by: RankBy,
+    /// True when there is a service to size: an inference model, a target, a split, a KV-cache
+    /// precision, `--vm-size` or `--rank-by`. Without one, the requirements' JSON omits
+    /// `serving` (the lengths above are then only defaults nobody asked about).
+    #[serde(skip)]
+    pub asked: bool,
 }
 
 impl ServingAsk {
+    /// False when nothing asks for a service (`serde`'s `skip_serializing_if`).
+    pub fn not_asked(&self) -> bool {
+        !self.asked
+    }
+
     /// True when a figure must be met.
     pub fn has_targets(&self) -> bool {
         self.min_tokens_per_second.is_some()
@@ -233,7 +243,8 @@ pub struct Requirements {
     /// The currency of the prices and of the price limits (`Outcome::currency` says it).
     #[serde(skip)]
     pub currency: String,
-    /// Inference: lengths, targets and split of the service.
+    /// Inference: lengths, targets and split of the service (omitted when nothing asks for one).
+    #[serde(skip_serializing_if = "ServingAsk::not_asked")]
     pub serving: ServingAsk,
 }
 
