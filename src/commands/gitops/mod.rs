@@ -289,17 +289,23 @@ fn read_and_diff(l: &Loaded, check_release: bool) -> Result<(Live, Vec<Change>),
 pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
     let inputs = inputs(&a.file, a.arm.timeout)?;
     let (mut n, mut total, mut differ) = (0, 0, false);
+    let mut docs = Files::new(ctx, a.output, &a.file, inputs.len());
     for input in &inputs {
-        if inputs.len() > 1 {
-            ctx.printer.note(&format!("== {}", input.name));
-        }
-        let l = load(ctx, input, (&a.arm, a.currency.as_deref()), false)?;
-        let (live, changes) = read_and_diff(&l, false)?;
-        render::changes(&ctx.printer, a.output, &changes, &pricing(&l, Some(&live)))?;
+        docs.start(&input.name);
+        let read = load(ctx, input, (&a.arm, a.currency.as_deref()), false).and_then(|l| {
+            let (live, changes) = read_and_diff(&l, false)?;
+            Ok((changes, pricing(&l, Some(&live))))
+        });
+        let (changes, cost) = match read {
+            Ok(x) => x,
+            Err(e) => return docs.stop(e.into()),
+        };
+        docs.add(&input.name, render::changes(&changes, &cost))?;
         differ |= gdiff::changes(&changes);
         n += changes.iter().filter(|c| !matches!(c.action, Action::NoChange | Action::NotChecked)).count();
         total += changes.len();
     }
+    docs.finish()?;
     if differ {
         return Err(Error::Differences {
             message: format!("{n} of {total} resource(s) would change (see ACTION)"),
@@ -310,100 +316,185 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The documents of the files of one `-f`, printed as [`render::files`] says: a directory's
+/// files in one JSON or YAML document (even when a file fails: those before it, and its own
+/// if it printed one), a single file's document as it is.
+struct Files<'a> {
+    p: &'a crate::output::Printer,
+    format: crate::cli::Format,
+    directory: bool,
+    several: bool,
+    /// Held back for one document (a directory, not a table).
+    held: Vec<(String, crate::output::Shown)>,
+}
+
+impl<'a> Files<'a> {
+    fn new(ctx: &'a Ctx, format: crate::cli::Format, path: &Path, n: usize) -> Self {
+        let directory = path.is_dir();
+        Files { p: &ctx.printer, format, directory, several: n > 1, held: Vec::new() }
+    }
+
+    fn streams(&self) -> bool {
+        !self.directory || self.format == crate::cli::Format::Table
+    }
+
+    /// A file begins: with several files in a table, its name.
+    fn start(&self, name: &str) {
+        if self.several && self.format == crate::cli::Format::Table {
+            self.p.note(&format!("== {name}"));
+        }
+    }
+
+    fn add(&mut self, name: &str, doc: crate::output::Shown) -> Result<(), Error> {
+        if self.streams() {
+            return render::files(self.p, self.format, false, vec![(name.to_owned(), doc)]);
+        }
+        self.held.push((name.to_owned(), doc));
+        Ok(())
+    }
+
+    /// Print what is held back.
+    fn finish(&mut self) -> Result<(), Error> {
+        match self.streams() {
+            true => Ok(()),
+            false => render::files(self.p, self.format, true, std::mem::take(&mut self.held)),
+        }
+    }
+
+    /// A file failed: print what is held back, then fail.
+    fn stop(&mut self, e: anyhow::Error) -> anyhow::Result<()> {
+        self.finish()?;
+        Err(e)
+    }
+}
+
 /// `aksgpu apply -f FILE`
 pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
     let inputs = inputs(&a.file, a.arm.timeout)?;
+    let mut docs = Files::new(ctx, a.output, &a.file, inputs.len());
     for input in &inputs {
-        if inputs.len() > 1 {
-            ctx.printer.note(&format!("== {}", input.name));
+        docs.start(&input.name);
+        let (doc, result) = apply_one(ctx, a, input);
+        if let Some(d) = doc {
+            docs.add(&input.name, d)?;
         }
-        apply_one(ctx, a, input)?;
+        if let Err(e) = result {
+            return docs.stop(e);
+        }
     }
+    docs.finish()?;
     Ok(())
 }
 
+/// What one file of `-f` printed (its document, when it got that far) and how it ended.
+type FileOutcome = (Option<crate::output::Shown>, anyhow::Result<()>);
+
 /// `apply` for one file of `-f`.
-fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
-    let l = load(ctx, input, (&a.arm, a.currency.as_deref()), a.dry_run)?;
-    let p = &ctx.printer;
+fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
+    let l = match load(ctx, input, (&a.arm, a.currency.as_deref()), a.dry_run) {
+        Ok(l) => l,
+        Err(e) => return (None, Err(e.into())),
+    };
     if a.dry_run {
-        let (plan, changes, location) = dry_run_plan(&l)?;
-        let header = match &changes {
-            Some(c) => format!("Dry run: no change is made. {}", render::summary(c)),
-            None => "Dry run: no change is made. No credentials: every resource is shown as created; \
-                     {…} placeholders stand for what would be read."
-                .to_owned(),
+        return match dry_run_doc(&l) {
+            Ok(d) => (Some(d), Ok(())),
+            Err(e) => (None, Err(e.into())),
         };
-        let why = if changes.is_some() {
-            "Azure did not send the cluster's location"
-        } else {
-            "the cluster's region is not known offline: apply reads it from the cluster; run with credentials"
-        };
-        let extra = match changes {
-            Some(c) => json!({"preflight": "read", "changes": c}),
-            None => json!({"preflight": "not run"}),
-        };
-        let cost = PlanPricing::new(&l.catalog, &adapter::pool_pricing(&l.desired), location.as_deref())
-            .region_unknown_because(why);
-        azure::render_priced_plan(p, a.output, (&l.base, &plan, &header), extra, &cost)?;
-        return Ok(());
     }
-    let (live, changes) = read_and_diff(&l, true)?;
+    let (live, changes) = match read_and_diff(&l, true) {
+        Ok(x) => x,
+        Err(e) => return (None, Err(e.into())),
+    };
     let cost = pricing(&l, Some(&live));
-    if let Some(r) = changes.iter().find(|c| c.action == Action::Refused) {
-        render::changes(p, a.output, &changes, &cost)?;
-        return Err(Error::Refused {
-            message: format!("apply refused before sending anything: {} {}: {}", r.kind, r.name, r.detail),
-            hint: r.hint.clone(),
-        }
-        .into());
-    }
-    if let Some(f) = changes.iter().find(|c| c.action == Action::Failed) {
-        let rows: Vec<Row> = changes
-            .iter()
-            .map(|c| match c.action {
-                Action::Failed => Row::of(c, "failed", c.detail.clone()),
-                Action::NoChange => Row::of(c, "unchanged", c.detail.clone()),
-                _ => Row::of(c, "not run", "not run: nothing is built on a Failed pool"),
-            })
-            .collect();
-        render::results(p, a.output, &rows, &cost)?;
-        return Err(Error::Refused {
-            message: format!("apply refused before sending anything: pool {} is {}", f.name, f.detail),
-            hint: f.hint.clone(),
-        }
-        .into());
+    if let Some(refused) = refusal(&changes, &cost) {
+        return refused;
     }
     if !gdiff::changes(&changes) {
-        render::results(
-            p,
-            a.output,
-            &changes.iter().map(|c| Row::of(c, "unchanged", c.detail.clone())).collect::<Vec<_>>(),
-            &cost,
-        )?;
-        return Ok(());
+        let rows: Vec<Row> = changes.iter().map(|c| Row::of(c, "unchanged", c.detail.clone())).collect();
+        return (Some(render::results(&rows, &cost)), Ok(()));
     }
-    confirm(ctx, a, &l.desired.cluster, &changes, &cost)?;
+    if let Err(e) = confirm(ctx, a, &l.desired.cluster, &changes, &cost) {
+        return (None, Err(e.into()));
+    }
+    let (rows, failure) = match execute(ctx, &l, (&live, &changes)) {
+        Ok(x) => x,
+        Err(e) => return (None, Err(e.into())),
+    };
+    let doc = Some(render::results(&rows, &cost));
+    match failure {
+        None => (doc, Ok(())),
+        Some(e) => {
+            let done = rows.iter().filter(|r| r.result == "done").count();
+            let not_run = rows.iter().filter(|r| r.result == "not run").count();
+            let e = anyhow::Error::new(e).context(format!(
+                "apply stopped: {done} change(s) done, {not_run} not run; run the same apply again to resume"
+            ));
+            (doc, Err(e))
+        }
+    }
+}
+
+/// A dry run's document: the plan, priced, with the changes when the live state was read.
+fn dry_run_doc(l: &Loaded) -> Result<crate::output::Shown, Error> {
+    let (plan, changes, location) = dry_run_plan(l)?;
+    let header = match &changes {
+        Some(c) => format!("Dry run: no change is made. {}", render::summary(c)),
+        None => "Dry run: no change is made. No credentials: every resource is shown as created; \
+                 {…} placeholders stand for what would be read."
+            .to_owned(),
+    };
+    let why = if changes.is_some() {
+        "Azure did not send the cluster's location"
+    } else {
+        "the cluster's region is not known offline: apply reads it from the cluster; run with credentials"
+    };
+    let extra = match changes {
+        Some(c) => json!({"preflight": "read", "changes": c}),
+        None => json!({"preflight": "not run"}),
+    };
+    let cost = PlanPricing::new(&l.catalog, &adapter::pool_pricing(&l.desired), location.as_deref())
+        .region_unknown_because(why);
+    render::plan(&azure::priced_plan((&l.base, &plan, &header), extra, &cost))
+}
+
+/// A refused or Failed resource stops `apply` before anything is sent: its document and error.
+fn refusal(changes: &[Change], cost: &PlanPricing) -> Option<FileOutcome> {
+    if let Some(r) = changes.iter().find(|c| c.action == Action::Refused) {
+        let e = Error::Refused {
+            message: format!("apply refused before sending anything: {} {}: {}", r.kind, r.name, r.detail),
+            hint: r.hint.clone(),
+        };
+        return Some((Some(render::changes(changes, cost)), Err(e.into())));
+    }
+    let f = changes.iter().find(|c| c.action == Action::Failed)?;
+    let rows: Vec<Row> = changes
+        .iter()
+        .map(|c| match c.action {
+            Action::Failed => Row::of(c, "failed", c.detail.clone()),
+            Action::NoChange => Row::of(c, "unchanged", c.detail.clone()),
+            _ => Row::of(c, "not run", "not run: nothing is built on a Failed pool"),
+        })
+        .collect();
+    let e = Error::Refused {
+        message: format!("apply refused before sending anything: pool {} is {}", f.name, f.detail),
+        hint: f.hint.clone(),
+    };
+    Some((Some(render::results(&rows, cost)), Err(e.into())))
+}
+
+/// Run the changes (features, pools, operator, KAITO) with a spinner: each row's result, and
+/// the failure that stopped the run, if one did.
+fn execute(ctx: &Ctx, l: &Loaded, (live, changes): (&Live, &[Change])) -> Result<(Vec<Row>, Option<Error>), Error> {
+    let p = &ctx.printer;
     let progress = Progress::default();
     let started = Instant::now();
     let said = |f: crate::provision::features::Feature<'_>, out: &crate::provision::features::Outcome| {
         crate::commands::gpu_stack::feature_note(p, f, out)
     };
     let run = l.apply(&said);
-    let (rows, failure) = azure::run_with_spinner(p, &progress, None, async |report| {
-        Ok(adapter::execute(&run, (&live, &changes), started + a.arm.timeout, report, &progress).await)
-    })?;
-    render::results(p, a.output, &rows, &cost)?;
-    match failure {
-        None => Ok(()),
-        Some(e) => {
-            let done = rows.iter().filter(|r| r.result == "done").count();
-            let not_run = rows.iter().filter(|r| r.result == "not run").count();
-            Err(anyhow::Error::new(e).context(format!(
-                "apply stopped: {done} change(s) done, {not_run} not run; run the same apply again to resume"
-            )))
-        }
-    }
+    azure::run_with_spinner(p, &progress, None, async |report| {
+        Ok(adapter::execute(&run, (live, changes), started + l.timeout, report, &progress).await)
+    })
 }
 
 fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &PlanPricing) -> Result<(), Error> {
@@ -416,7 +507,7 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &P
             Some("add --yes (or run `aksgpu diff -f FILE` / `apply --dry-run` first)".into()),
         ));
     }
-    render::changes(&ctx.printer, crate::cli::Format::Table, changes, cost)?;
+    crate::output::emit(&ctx.printer, crate::cli::Format::Table, &render::changes(changes, cost))?;
     crate::commands::confirm::ask(&format!("Apply these changes to cluster {cluster}?"))
 }
 
