@@ -771,6 +771,41 @@ pub fn default_context(model: Option<&ModelSpec>, workload: Workload, asked: Opt
     Ok(asked.unwrap_or_else(|| max.map_or(default, |m| m.min(default))))
 }
 
+/// The subscription a `--capacity-reservation-group` resource id names; a string that is not
+/// such an id is a usage error (exit 2) before anything is read.
+pub fn reservation_subscription(id: &str) -> Result<String, Error> {
+    let segs: Vec<&str> = id.trim_matches('/').split('/').collect();
+    let ok = segs.len() == 8
+        && segs[0].eq_ignore_ascii_case("subscriptions")
+        && segs[6].eq_ignore_ascii_case("capacityReservationGroups");
+    if !ok {
+        return Err(Error::usage(
+            format!("--capacity-reservation-group {id:?} is not a capacity reservation group resource id"),
+            Some(
+                "pass /subscriptions/SUB/resourceGroups/RG/providers/Microsoft.Compute/capacityReservationGroups/NAME"
+                    .into(),
+            ),
+        ));
+    }
+    Ok(segs[1].to_owned())
+}
+
+/// The sizes capacity reservation group `id` reserves, with the instances still free (one
+/// GET of the group with its instance view); a group that does not exist is a no-fit (exit 1).
+pub async fn reserved(
+    client: &crate::arm::ArmClient,
+    id: &str,
+    report: super::Report<'_>,
+) -> Result<Vec<(String, u64)>, Error> {
+    reservation_subscription(id)?;
+    report("reading the capacity reservation group");
+    let r = crate::provision::pool::read_group(client, id).await?;
+    if r.group.is_none() {
+        return Err(Error::NoFit { message: format!("capacity reservation group {id} does not exist"), hint: None });
+    }
+    Ok(r.sizes().into_iter().map(|s| (s.clone(), r.free(&s).unwrap_or(0))).collect())
+}
+
 /// Move the reserved sizes to the top (keeping the order among them and among the rest), and
 /// say so in their reasons; reserved sizes that are not recommended get a note.
 pub(crate) fn prefer_reserved(outcome: &mut Outcome, id: &str, reserved: &[(String, u64)]) {
