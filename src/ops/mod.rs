@@ -9,6 +9,7 @@
 pub mod cluster;
 pub mod cost;
 pub mod drift;
+pub mod failover;
 pub mod feature;
 pub mod gitops;
 pub mod kaito;

@@ -325,7 +325,7 @@ struct Files<'a> {
     directory: bool,
     several: bool,
     /// Held back for one document (a directory, not a table).
-    held: Vec<(String, crate::output::Shown)>,
+    held: Vec<(String, render::Doc)>,
 }
 
 impl<'a> Files<'a> {
@@ -345,7 +345,8 @@ impl<'a> Files<'a> {
         }
     }
 
-    fn add(&mut self, name: &str, doc: crate::output::Shown) -> Result<(), Error> {
+    fn add(&mut self, name: &str, doc: impl Into<render::Doc>) -> Result<(), Error> {
+        let doc = doc.into();
         if self.streams() {
             return render::files(self.p, self.format, false, vec![(name.to_owned(), doc)]);
         }
@@ -387,7 +388,7 @@ pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
 }
 
 /// What one file of `-f` printed (its document, when it got that far) and how it ended.
-type FileOutcome = (Option<crate::output::Shown>, anyhow::Result<()>);
+type FileOutcome = (Option<render::Doc>, anyhow::Result<()>);
 
 /// `apply` for one file of `-f`.
 fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
@@ -411,7 +412,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
     }
     if !gdiff::changes(&changes) {
         let rows: Vec<Row> = changes.iter().map(|c| Row::of(c, "unchanged", c.detail.clone())).collect();
-        return (Some(render::results(&rows, &cost)), Ok(()));
+        return (Some(render::results(&rows, &cost).into()), Ok(()));
     }
     if let Err(e) = confirm(ctx, a, &l.desired.cluster, &changes, &cost) {
         return (None, Err(e.into()));
@@ -420,7 +421,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
         Ok(x) => x,
         Err(e) => return (None, Err(e.into())),
     };
-    let doc = Some(render::results(&rows, &cost));
+    let doc = Some(render::results(&rows, &cost).into());
     match failure {
         None => (doc, Ok(())),
         Some(e) => {
@@ -435,7 +436,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
 }
 
 /// A dry run's document: the plan, priced, with the changes when the live state was read.
-fn dry_run_doc(l: &Loaded) -> Result<crate::output::Shown, Error> {
+fn dry_run_doc(l: &Loaded) -> Result<render::Doc, Error> {
     let (plan, changes, location) = dry_run_plan(l)?;
     let header = match &changes {
         Some(c) => format!("Dry run: no change is made. {}", render::summary(c)),
@@ -454,7 +455,7 @@ fn dry_run_doc(l: &Loaded) -> Result<crate::output::Shown, Error> {
     };
     let cost = PlanPricing::new(&l.catalog, &adapter::pool_pricing(&l.desired), location.as_deref())
         .region_unknown_because(why);
-    render::plan(&azure::priced_plan((&l.base, &plan, &header), extra, &cost))
+    Ok(render::Doc::Plan(azure::priced_plan((&l.base, &plan, &header), extra, &cost)))
 }
 
 /// A refused or Failed resource stops `apply` before anything is sent: its document and error.
@@ -464,7 +465,7 @@ fn refusal(changes: &[Change], cost: &PlanPricing) -> Option<FileOutcome> {
             message: format!("apply refused before sending anything: {} {}: {}", r.kind, r.name, r.detail),
             hint: r.hint.clone(),
         };
-        return Some((Some(render::changes(changes, cost)), Err(e.into())));
+        return Some((Some(render::changes(changes, cost).into()), Err(e.into())));
     }
     let f = changes.iter().find(|c| c.action == Action::Failed)?;
     let rows: Vec<Row> = changes
@@ -479,7 +480,7 @@ fn refusal(changes: &[Change], cost: &PlanPricing) -> Option<FileOutcome> {
         message: format!("apply refused before sending anything: pool {} is {}", f.name, f.detail),
         hint: f.hint.clone(),
     };
-    Some((Some(render::results(&rows, cost)), Err(e.into())))
+    Some((Some(render::results(&rows, cost).into()), Err(e.into())))
 }
 
 /// Run the changes (features, pools, operator, KAITO) with a spinner: each row's result, and

@@ -87,24 +87,56 @@ pub fn results(rows: &[Row], cost: &PlanPricing) -> Shown {
     Shown::new(out, doc)
 }
 
-/// A dry run's plan as a document (text and JSON), to print alone or with other files'.
-pub fn plan(d: &crate::commands::azure::DryRun) -> Result<Shown, Error> {
-    let v = serde_json::to_value(d).map_err(|e| Error::internal(format!("the plan as JSON: {e}")))?;
-    Ok(Shown::new(crate::output::Render::table(d), v))
+/// What one file of `-f` prints: a result or changes, or a dry run's plan (serialized as
+/// itself, so its fields keep their order).
+pub enum Doc {
+    Shown(Shown),
+    Plan(crate::commands::azure::DryRun),
+}
+
+impl From<Shown> for Doc {
+    fn from(s: Shown) -> Self {
+        Doc::Shown(s)
+    }
+}
+
+impl serde::Serialize for Doc {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Doc::Shown(d) => d.serialize(s),
+            Doc::Plan(d) => d.serialize(s),
+        }
+    }
+}
+
+impl crate::output::Render for Doc {
+    fn table(&self) -> String {
+        match self {
+            Doc::Shown(d) => d.table(),
+            Doc::Plan(d) => d.table(),
+        }
+    }
+}
+
+/// One entry of a directory's document.
+#[derive(serde::Serialize)]
+struct FileDoc {
+    file: String,
+    result: Doc,
 }
 
 /// Print what each file of `-f` gave. One file: its document, as it is. A directory: with
 /// `-o table` each file's table under `== NAME` as it comes; otherwise one document, an array
 /// of `{"file", "result"}` in file order, so a script parses stdout once.
-pub fn files(p: &Printer, format: Format, directory: bool, docs: Vec<(String, Shown)>) -> Result<(), Error> {
+pub fn files(p: &Printer, format: Format, directory: bool, docs: Vec<(String, Doc)>) -> Result<(), Error> {
+    use crate::output::Render;
     if !directory || format == Format::Table {
         for (_, d) in docs {
             emit(p, format, &d)?;
         }
         return Ok(());
     }
-    let text = docs.iter().map(|(n, d)| format!("== {n}\n{}", d.text)).collect::<Vec<_>>().join("\n");
-    let value: Vec<serde_json::Value> =
-        docs.into_iter().map(|(file, d)| json!({"file": file, "result": d.value})).collect();
-    Ok(emit(p, format, &Shown::new(text, serde_json::Value::Array(value)))?)
+    let text = docs.iter().map(|(n, d)| format!("== {n}\n{}", d.table())).collect::<Vec<_>>().join("\n");
+    let value: Vec<FileDoc> = docs.into_iter().map(|(file, result)| FileDoc { file, result }).collect();
+    Ok(emit(p, format, &Shown::new(text, value))?)
 }
