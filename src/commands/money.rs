@@ -394,7 +394,9 @@ fn run_action(
         return azure::dry_run_reads(
             &ctx.printer,
             arm,
-            async |client, sub| crate::ops::cluster::dry_run_read(client, &request(sub.to_owned(), t, arm), action).await,
+            async |client, sub| {
+                crate::ops::cluster::dry_run_read(client, &request(sub.to_owned(), t, arm), action).await
+            },
             |sub| crate::ops::cluster::dry_run(&request(sub.to_owned(), t, arm), action),
         );
     }

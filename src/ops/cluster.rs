@@ -103,14 +103,23 @@ async fn execute(
 
 /// `pool scale --dry-run` with credentials: the pool (its counts, eTag, size) and its cluster
 /// (the region, for the cost), read once, GETs only.
-pub async fn read_pool_and_cluster(client: &ArmClient, req: &ClusterRequest, pool: &str) -> Result<(Value, Value), Error> {
+pub async fn read_pool_and_cluster(
+    client: &ArmClient,
+    req: &ClusterRequest,
+    pool: &str,
+) -> Result<(Value, Value), Error> {
     Ok(cluster_ops::read_pool_and_cluster(client, req.target(), pool).await?)
 }
 
 /// `pool scale --dry-run`: the plan from the pool and cluster as read (`read`, with
 /// credentials) or with placeholders (`None`); `Unchanged` when the pool as read already has
 /// these counts.
-pub fn scale_plan(req: &ClusterRequest, pool: &str, how: Scale, read: Option<&(Value, Value)>) -> Result<Outcome, Error> {
+pub fn scale_plan(
+    req: &ClusterRequest,
+    pool: &str,
+    how: Scale,
+    read: Option<&(Value, Value)>,
+) -> Result<Outcome, Error> {
     let current = read.map_or_else(plan::pool_as_read, |(p, _)| p.clone());
     let steps =
         plan::scale(req.target(), pool, &current, how).map_err(|m| Error::Refused { message: m, hint: None })?;

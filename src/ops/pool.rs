@@ -78,7 +78,11 @@ impl From<SpecError> for RequestError {
 
 /// The size `create-pool --recommend` takes: the first-ranked one for `ra`, ranked and priced
 /// in the cluster's location with its Kubernetes version when the request names neither.
-pub fn recommended(catalog: &Catalog, mut ra: RecommendRequest, facts: &ClusterFacts) -> Result<Recommendation, RequestError> {
+pub fn recommended(
+    catalog: &Catalog,
+    mut ra: RecommendRequest,
+    facts: &ClusterFacts,
+) -> Result<Recommendation, RequestError> {
     if ra.region.is_none() {
         ra.region.clone_from(&facts.location);
     }

@@ -65,12 +65,8 @@ pub fn queries(catalog: &Catalog, req: &RefreshRequest) -> Result<Queries, Error
         .filter(|r| !r.trim().is_empty())
         .map(|r| crate::ops::recommend::region_arg(catalog, "--region", r))
         .collect::<Result<_, _>>()?;
-    let sizes: Vec<String> = catalog
-        .sizes
-        .iter()
-        .filter(|s| s.status != crate::catalog::Status::Retired)
-        .map(|s| s.name.clone())
-        .collect();
+    let sizes: Vec<String> =
+        catalog.sizes.iter().filter(|s| s.status != crate::catalog::Status::Retired).map(|s| s.name.clone()).collect();
     let currency = &req.currency;
     let mut queries = Vec::new();
     for s in &sizes {
@@ -97,8 +93,12 @@ pub async fn refresh(
     let wanted = |s: &str| sizes.iter().any(|x| x.eq_ignore_ascii_case(s));
     let folded = pricing::fold_items(&items, &wanted);
     let now = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let cache =
-        PriceCache { fetched_at: now, currency: currency.clone(), source: format!("{base}/api/retail/prices"), sizes: folded };
+    let cache = PriceCache {
+        fetched_at: now,
+        currency: currency.clone(),
+        source: format!("{base}/api/retail/prices"),
+        sizes: folded,
+    };
     let path: PathBuf = pricing::cache_path_for(&currency)
         .ok_or_else(|| Error::usage("no cache directory (set HOME or AKSGPU_CACHE_DIR)", None))?;
     pricing::write_cache(&path, &cache).map_err(|e| Error::io(&path, "write the price cache", e))?;

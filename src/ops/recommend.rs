@@ -311,23 +311,7 @@ pub fn requirements(catalog: &Catalog, a: &RecommendRequest) -> Result<Requireme
     check_gpu_models(catalog, &a.need.gpu_model)?;
     req.gpu_models = a.need.gpu_model.iter().map(|g| g.trim().to_owned()).filter(|g| !g.is_empty()).collect();
     os_and_version(catalog, a, &mut req, &mut notes)?;
-    if let Some(r) = &a.region {
-        let mut regions = Vec::new();
-        for typed in r.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-            let name = region_or_override(catalog, "--location", typed, &a.overrides, &mut req.warnings)?;
-            if !regions.contains(&name) {
-                regions.push(name);
-            }
-        }
-        match regions.len() {
-            0 => return Err(Error::usage("--location: no region given", None)),
-            1 => req.region = regions.pop(),
-            _ => {
-                notes.push(format!("each size priced in the cheapest of {}", regions.join(", ")));
-                req.regions = regions;
-            }
-        }
-    }
+    regions(catalog, a, &mut req, &mut notes)?;
     req.max_price_per_hour = a.need.max_price_per_hour;
     req.max_price_per_month = a.need.max_price_per_month;
     req.currency = catalog.prices.currency.clone();
@@ -349,6 +333,32 @@ pub fn requirements(catalog: &Catalog, a: &RecommendRequest) -> Result<Requireme
     req.notes = notes;
     req.compute_need();
     Ok(req)
+}
+
+/// The region, or the comma-separated regions (each size priced in the cheapest of them).
+fn regions(
+    catalog: &Catalog,
+    a: &RecommendRequest,
+    req: &mut Requirements,
+    notes: &mut Vec<String>,
+) -> Result<(), Error> {
+    let Some(r) = &a.region else { return Ok(()) };
+    let mut regions = Vec::new();
+    for typed in r.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        let name = region_or_override(catalog, "--location", typed, &a.overrides, &mut req.warnings)?;
+        if !regions.contains(&name) {
+            regions.push(name);
+        }
+    }
+    match regions.len() {
+        0 => return Err(Error::usage("--location: no region given", None)),
+        1 => req.region = regions.pop(),
+        _ => {
+            notes.push(format!("each size priced in the cheapest of {}", regions.join(", ")));
+            req.regions = regions;
+        }
+    }
+    Ok(())
 }
 
 /// The context, and for inference the input and output tokens per request: `--context`, else
@@ -426,6 +436,40 @@ fn serving_ask(
     }
     s.tensor_parallel = n.tensor_parallel;
     s.pipeline_parallel = n.pipeline_parallel;
+    size_and_kv(catalog, a, req, notes)?;
+    let s = &mut req.serving;
+    s.asked = (req.workload == Workload::Inference && req.model.is_some())
+        || s.has_targets()
+        || s.tensor_parallel.is_some()
+        || s.pipeline_parallel.is_some()
+        || s.kv_cache_precision.is_some()
+        || s.vm_size.is_some()
+        || n.rank_by.is_some();
+    if req.workload == Workload::Inference && req.model.is_some() {
+        let s = &req.serving;
+        notes.push(format!(
+            "serving: {} input + {} output tokens per request, {} (--input-tokens, --output-tokens, --concurrency)",
+            s.input_tokens,
+            s.output_tokens,
+            if s.concurrency_given {
+                format!("{} sequences in flight", req.concurrency)
+            } else {
+                "the largest batch that fits in memory".to_owned()
+            }
+        ));
+    }
+    Ok(())
+}
+
+/// `--vm-size` (one size to evaluate, from the catalog) and `--kv-cache-precision fp8`, which
+/// the size's GPU or every named GPU must support.
+fn size_and_kv(
+    catalog: &Catalog,
+    a: &RecommendRequest,
+    req: &mut Requirements,
+    notes: &mut Vec<String>,
+) -> Result<(), Error> {
+    let s = &mut req.serving;
     if let Some(name) = &a.vm_size {
         let size = catalog.size(name).ok_or_else(|| {
             Error::usage(
@@ -457,27 +501,6 @@ fn serving_ask(
                 Some("use --kv-cache-precision bf16 (or fp16) on this GPU".to_owned()),
             ));
         }
-    }
-    let s = &mut req.serving;
-    s.asked = (req.workload == Workload::Inference && req.model.is_some())
-        || s.has_targets()
-        || s.tensor_parallel.is_some()
-        || s.pipeline_parallel.is_some()
-        || s.kv_cache_precision.is_some()
-        || s.vm_size.is_some()
-        || n.rank_by.is_some();
-    if req.workload == Workload::Inference && req.model.is_some() {
-        let s = &req.serving;
-        notes.push(format!(
-            "serving: {} input + {} output tokens per request, {} (--input-tokens, --output-tokens, --concurrency)",
-            s.input_tokens,
-            s.output_tokens,
-            if s.concurrency_given {
-                format!("{} sequences in flight", req.concurrency)
-            } else {
-                "the largest batch that fits in memory".to_owned()
-            }
-        ));
     }
     Ok(())
 }

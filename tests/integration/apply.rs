@@ -1053,7 +1053,8 @@ fn a_directory_prints_one_json_document() {
         let extra: &[&str] = if verb == "apply" { &["--dry-run", "-o", "json"] } else { &["-o", "json"] };
         let r = cmd(&arm, verb, &dir, extra);
         assert_eq!(r.code, if verb == "apply" { 0 } else { 1 }, "{verb}: {}", r.stderr);
-        let v: Value = serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{verb}: one document: {e}\n{}", r.stdout));
+        let v: Value =
+            serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{verb}: one document: {e}\n{}", r.stdout));
         let files: Vec<&str> = v.as_array().expect("array").iter().map(|f| f["file"].as_str().expect("file")).collect();
         assert_eq!(files.len(), 2, "{verb}: {v}");
         assert!(files[0].ends_with("a.yaml") && files[1].ends_with("b.yaml"), "{verb}: {files:?}");

@@ -2,8 +2,8 @@
 
 use serde_json::json;
 
-use crate::commands::money::PlanPricing;
 use crate::cli::Format;
+use crate::commands::money::PlanPricing;
 use crate::error::Error;
 use crate::ops::gitops::Row;
 use crate::output::{emit, Printer};
