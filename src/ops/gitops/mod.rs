@@ -4,9 +4,11 @@
 //! `RecommendRequest` as `create-pool --recommend`, worded in the file's keys.
 
 mod execute;
+mod files;
 mod plan;
 
 pub use execute::{execute, Apply, Row};
+pub use files::{inputs, parse, set_subscription, validate, Input, MAX_FILE};
 pub use plan::{dry_run_steps, offline_plan, plan_pricing, pool_pricing, read_and_diff};
 
 use std::time::{Duration, Instant};
