@@ -84,6 +84,15 @@ fn apply_ten_pools() {
     let file = dir.join("ten.yaml");
     std::fs::write(&file, text).expect("write");
     let arm = slow_arm(LroStyle::AsyncOperation);
+    // Room for the ten pools together: 10 × 4 vCPUs × (1 node + 1 surge) = 80 vCPUs of the T4
+    // family (the fake's default limit is 64; apply refuses pools that do not fit together).
+    arm.with(|s| {
+        for u in &mut s.usages {
+            if u["name"]["value"] == "standardNCASv3_T4Family" {
+                u["limit"] = serde_json::json!(80);
+            }
+        }
+    });
     let t = run(&arm, &["apply", "-f", file.to_str().expect("utf-8"), "--yes"], &dir);
     let log = arm.log();
     let before = log.iter().position(|r| r.target.contains("/operations/")).unwrap_or(log.len());

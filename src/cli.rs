@@ -1288,6 +1288,10 @@ pub struct ApplyArgs {
     /// Print the exact requests and send no write (reads run when credentials exist).
     #[arg(long)]
     pub dry_run: bool,
+    /// Skip the preflight checks: the vCPU quota of the file's pools together
+    /// (vcpu-quota-together) and each pool's own preflight (SKU, quota); Azure decides.
+    #[arg(long)]
+    pub skip_preflight: bool,
     /// Do not ask for confirmation (required without a terminal).
     #[arg(short = 'y', long)]
     pub yes: bool,

@@ -209,14 +209,14 @@ pub async fn create_with_fallbacks(
     (client, facts): (&ArmClient, &Store),
     catalog: &Catalog,
     (spec, fallbacks): (&PoolSpec, &[PoolSpec]),
-    (location, dry_run, timeout): (Option<String>, bool, Duration),
+    (location, (dry_run, skip_preflight), timeout): (Option<String>, (bool, bool), Duration),
     (report, progress): (Report<'_>, &Progress),
 ) -> Result<CreateOutcome, Error> {
     use crate::provision::failover::{self, Failover, Policy, Stopped};
     let opts = CreateOptions {
         dry_run,
         no_wait: false,
-        skip_preflight: false,
+        skip_preflight,
         timeout,
         location,
         abort_on_interrupt: false,

@@ -443,15 +443,76 @@ fn usage(usages: &[Value], key: &str) -> Option<Usage> {
     Some((u64::try_from((limit - current).max(0)).unwrap_or(0), limit, current, display, id))
 }
 
+/// The size's quota family: Azure's SKU list says (`family`), else the catalog.
+fn family_of(spec: &PoolSpec, skus: Option<&[Value]>) -> Option<String> {
+    skus.and_then(|skus| {
+        skus.iter()
+            .find(|s| s["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.size.name)))
+            .and_then(|s| s["family"].as_str().map(str::to_owned))
+    })
+    .or_else(|| spec.size.quota_family.as_deref().map(str::to_owned))
+}
+
+/// The id the set-wide quota check goes by in its refusal (it is Azure's quota, read live,
+/// not a catalog rule: `--skip-preflight` lets Azure decide).
+pub const QUOTA_TOGETHER: &str = "vcpu-quota-together";
+
+/// vCPU quota of every pool a run creates, together: each pool is charged, in the order
+/// given (the order `apply` creates them), on top of the pools before it, against its
+/// family's limit and the regional `cores` limit (spot: `lowPriorityCores`), from one read of
+/// the usages. Each pool is charged its `count` (what the create allocates) plus surge nodes.
+/// Refused with the pools that together overrun the first counter, the numbers, the
+/// `aksgpu quota request` that makes room, and how many nodes of the last pool would fit.
+pub fn check_together(specs: &[&PoolSpec], skus: Option<&[Value]>, usages: &[Value], loc: &str) -> Result<(), Refusal> {
+    use super::quota::{charge_together, nodes_that_fit, Demand};
+    let demands: Vec<Demand> = specs
+        .iter()
+        .map(|s| Demand {
+            pool: s.name.clone(),
+            vm_size: s.size.name.to_string(),
+            vcpus: s.size.vcpus,
+            family: family_of(s, skus),
+            nodes: s.count,
+            spot: s.spot,
+        })
+        .collect();
+    let verdicts = charge_together(usages, &demands);
+    let Some(o) = verdicts.iter().find_map(|(_, o)| o.first()) else { return Ok(()) };
+    let u = &o.usage;
+    let needed = o.needed();
+    let parts: Vec<String> = o.pools.iter().map(|(p, v)| format!("{p} {v}")).collect();
+    let (last, last_charge) = o.pools.last().map(|(p, v)| (p.as_str(), *v)).unwrap_or_default();
+    let fit = demands
+        .iter()
+        .find(|d| d.pool == last)
+        .map(|d| nodes_that_fit(d.vcpus, u.free().saturating_sub(needed - last_charge)));
+    let fewer = match fit {
+        Some(0) | None => format!("leave pool {last} out of this apply"),
+        Some(n) => format!("give pool {last} at most {n} node(s) (count)"),
+    };
+    let together = if o.pools.len() > 1 { "together " } else { "" };
+    Err(refuse(
+        format!(
+            "not enough quota for the file's pools {together}({QUOTA_TOGETHER}): {} = {needed} vCPUs of {} in {loc}, \
+             which has {} free ({} of {} used); each pool counts its node count plus surge nodes; no pool was created",
+            parts.join(" + "),
+            if u.display == u.name { u.name.clone() } else { format!("{} ({})", u.display, u.name) },
+            u.free(),
+            u.used,
+            u.limit
+        ),
+        Some(format!(
+            "ask for the limit: `aksgpu quota request --location {loc} --family {} --limit {}`; or {fewer}; \
+             or pass --skip-preflight to let Azure decide",
+            u.name,
+            u.used + needed
+        )),
+    ))
+}
+
 /// vCPU quota: the family's and the regional total (or low-priority cores for spot).
 fn check_quota(spec: &PoolSpec, skus: Option<&[Value]>, usages: &[Value], loc: &str) -> Result<(), Refusal> {
-    let family = skus
-        .and_then(|skus| {
-            skus.iter()
-                .find(|s| s["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.size.name)))
-                .and_then(|s| s["family"].as_str().map(str::to_owned))
-        })
-        .or_else(|| spec.size.quota_family.as_deref().map(str::to_owned));
+    let family = family_of(spec, skus);
     let need = spec.vcpus_needed();
     let mut checks: Vec<String> = Vec::new();
     if spec.spot {
@@ -530,6 +591,36 @@ mod tests {
         let spot = spec(|r| r.spot = true);
         let e = check(&catalog(), &spot, &facts()).expect_err("spot quota");
         assert!(e.message.contains("lowPriorityCores"), "{}", e.message);
+    }
+
+    /// Two pools that pass alone but not together: the refusal names both, the numbers, the
+    /// exact `quota request` and how many nodes of the second would fit.
+    #[test]
+    fn pools_that_fit_alone_are_refused_together() {
+        let f = facts();
+        let (usages, skus) = (f.usages.clone().expect("usages"), f.skus.clone().expect("skus"));
+        let a = spec(|r| r.name = "gpua".into());
+        let b = spec(|r| r.name = "gpub".into());
+        assert_eq!(check(&catalog(), &a, &f), Ok(Verdict::Create));
+        assert_eq!(check(&catalog(), &b, &f), Ok(Verdict::Create));
+        assert_eq!(check_together(&[&a], Some(&skus), &usages, "eastus"), Ok(()));
+        let c = spec(|r| {
+            r.name = "gpuc".into();
+            r.spot = true;
+        });
+        let e = check_together(&[&a, &b, &c], Some(&skus), &usages, "eastus").expect_err("together");
+        assert_eq!(
+            e.message,
+            "not enough quota for the file's pools together (vcpu-quota-together): gpua 48 + gpub 48 = 96 vCPUs of \
+             Standard NCADS_A100_v4 Family vCPUs (standardNCADSA100v4Family) in eastus, which has 48 free (0 of 48 \
+             used); each pool counts its node count plus surge nodes; no pool was created"
+        );
+        let hint = e.hint.expect("hint");
+        assert!(
+            hint.contains("`aksgpu quota request --location eastus --family standardNCADSA100v4Family --limit 96`"),
+            "{hint}"
+        );
+        assert!(hint.contains("leave pool gpub out of this apply") && hint.contains("--skip-preflight"), "{hint}");
     }
 
     #[test]

@@ -124,6 +124,88 @@ pub fn nodes_that_fit(vcpus: u32, free: u64) -> u32 {
     n
 }
 
+/// One pool a run creates, as the vCPU quota sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Demand {
+    pub pool: String,
+    pub vm_size: String,
+    /// vCPUs of one node of the size.
+    pub vcpus: u32,
+    /// The quota family (`standardNCADSA100v4Family`), when known.
+    pub family: Option<String>,
+    /// The nodes the create allocates: the pool's `count` (with the autoscaler, its initial
+    /// count, `minCount` unless set). The autoscaler grows a pool later, one scale-up at a
+    /// time, and Azure checks quota then; the create itself asks for `count` VMs.
+    pub nodes: u32,
+    /// Spot pools draw on the regional `lowPriorityCores` quota instead of the family's and
+    /// the regional `cores` (<https://learn.microsoft.com/azure/quotas/spot-quota>).
+    pub spot: bool,
+}
+
+impl Demand {
+    /// vCPUs charged: the nodes plus the surge nodes (the rule `vcpus_for` counts).
+    pub fn charge(&self) -> u64 {
+        vcpus_for(self.vcpus, self.nodes)
+    }
+
+    /// The usage counters the pool draws on: the family's and the regional total, or for spot
+    /// the regional low-priority total.
+    pub fn counters(&self) -> Vec<&str> {
+        if self.spot {
+            vec!["lowPriorityCores"]
+        } else {
+            self.family.as_deref().into_iter().chain(["cores"]).collect()
+        }
+    }
+}
+
+/// A usage counter that the pools charged to it so far overrun.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Overrun {
+    /// The counter as read (free = limit − used).
+    pub usage: Usage,
+    /// Every pool charged to the counter up to and including the one that overran it, in
+    /// order, with its charge.
+    pub pools: Vec<(String, u64)>,
+}
+
+impl Overrun {
+    /// vCPUs the pools need together.
+    pub fn needed(&self) -> u64 {
+        self.pools.iter().map(|(_, v)| v).sum()
+    }
+}
+
+/// Charge `demands` cumulatively, in the order given (the order `apply` creates them), against
+/// every counter each draws on, from one read of the usages. Returns, per pool in the same
+/// order, the counters that the pools up to it overrun (empty: it fits with those before it).
+/// A counter Azure did not list is not checked (Azure decides).
+pub fn charge_together(usages: &[Value], demands: &[Demand]) -> Vec<(String, Vec<Overrun>)> {
+    let mut charged: Vec<(String, Vec<(String, u64)>)> = Vec::new();
+    let mut out = Vec::new();
+    for d in demands {
+        let mut overruns = Vec::new();
+        for counter in d.counters() {
+            let Some(usage) = usage(usages, counter) else { continue };
+            let key = norm(&usage.name);
+            let i = match charged.iter().position(|(k, _)| *k == key) {
+                Some(i) => i,
+                None => {
+                    charged.push((key, Vec::new()));
+                    charged.len() - 1
+                }
+            };
+            charged[i].1.push((d.pool.clone(), d.charge()));
+            let o = Overrun { usage, pools: charged[i].1.clone() };
+            if o.needed() > o.usage.free() {
+                overruns.push(o);
+            }
+        }
+        out.push((d.pool.clone(), overruns));
+    }
+    out
+}
+
 /// What to ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decision {
@@ -216,6 +298,82 @@ mod tests {
         assert_eq!(decide(&cur, 168), Decision::Ask { from: 96, to: 168 });
         assert_eq!(decide(&cur, 96), Decision::Enough { limit: 96 });
         assert_eq!(decide(&cur, 64), Decision::Lower { limit: 96, asked: 64 });
+    }
+
+    fn usages() -> Vec<Value> {
+        let u = |name: &str, limit: u64, used: u64| json!({"name": {"value": name, "localizedValue": name}, "limit": limit, "currentValue": used});
+        vec![u("standardNCADSA100v4Family", 96, 0), u("cores", 200, 20), u("lowPriorityCores", 48, 0)]
+    }
+
+    fn a100(pool: &str, nodes: u32) -> Demand {
+        Demand {
+            pool: pool.into(),
+            vm_size: "Standard_NC24ads_A100_v4".into(),
+            vcpus: 24,
+            family: Some("standardNCADSA100v4Family".into()),
+            nodes,
+            spot: false,
+        }
+    }
+
+    fn overrun_names(v: &[(String, Vec<Overrun>)]) -> Vec<Vec<String>> {
+        v.iter().map(|(_, o)| o.iter().map(|o| o.usage.name.clone()).collect()).collect()
+    }
+
+    /// Two pools of 24 × (1 + 1 surge) = 48 vCPUs each fit the family's 96 alone and together;
+    /// a third overruns it, and only the third is refused, naming all three.
+    #[test]
+    fn pools_are_charged_cumulatively_in_order() {
+        let v = charge_together(&usages(), &[a100("a", 1), a100("b", 1)]);
+        assert_eq!(overrun_names(&v), vec![Vec::<String>::new(), vec![]]);
+        let v = charge_together(&usages(), &[a100("a", 1), a100("b", 1), a100("c", 1)]);
+        assert_eq!(overrun_names(&v), vec![vec![], vec![], vec!["standardNCADSA100v4Family".to_owned()]]);
+        let o = &v[2].1[0];
+        assert_eq!((o.needed(), o.usage.free()), (144, 96));
+        assert_eq!(o.pools.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>(), ["a", "b", "c"]);
+    }
+
+    /// Fits alone, not together; surge counted: 3 nodes are 24 × (3 + 1) = 96, which fits
+    /// alone; with a 1-node pool before it (48) the family needs 144.
+    #[test]
+    fn fits_alone_but_not_together_counting_surge() {
+        assert!(charge_together(&usages(), &[a100("big", 3)])[0].1.is_empty());
+        assert!(charge_together(&usages(), &[a100("one", 1)])[0].1.is_empty());
+        let v = charge_together(&usages(), &[a100("one", 1), a100("big", 3)]);
+        assert_eq!(v[1].1[0].needed(), 48 + 96);
+        // 4 nodes without surge would be 96: surge makes it 120, over the limit alone.
+        assert_eq!(a100("x", 4).charge(), 120);
+    }
+
+    /// The regional `cores` limit binds when each family has room: two families of 96 each,
+    /// 180 regional vCPUs free.
+    #[test]
+    fn the_regional_limit_counts_every_family() {
+        let mut u = usages();
+        u.push(json!({"name": {"value": "standardNCADSH100v5Family"}, "limit": 960, "currentValue": 0}));
+        let h100 = |pool: &str, nodes: u32| Demand {
+            vm_size: "Standard_NC40ads_H100_v5".into(),
+            vcpus: 40,
+            family: Some("standardNCADSH100v5Family".into()),
+            ..a100(pool, nodes)
+        };
+        // 96 (a100, 3 nodes) + 40 × (2 + 1) = 120 → 216 > 180 regional; each family fits.
+        let v = charge_together(&u, &[a100("a", 3), h100("h", 2)]);
+        assert_eq!(overrun_names(&v), vec![vec![], vec!["cores".to_owned()]]);
+        assert_eq!((v[1].1[0].needed(), v[1].1[0].usage.free()), (216, 180));
+    }
+
+    /// Spot pools draw on `lowPriorityCores` only: they do not use the family's or regional
+    /// on-demand room, and overrun the low-priority limit on their own.
+    #[test]
+    fn spot_pools_use_the_low_priority_quota() {
+        let spot = |pool: &str, nodes: u32| Demand { spot: true, ..a100(pool, nodes) };
+        let v = charge_together(&usages(), &[a100("a", 1), a100("b", 1), spot("s", 1)]);
+        assert_eq!(overrun_names(&v), vec![Vec::<String>::new(), vec![], vec![]]);
+        let v = charge_together(&usages(), &[spot("s", 1), spot("t", 1)]);
+        assert_eq!(overrun_names(&v), vec![vec![], vec!["lowPriorityCores".to_owned()]]);
+        // A counter Azure did not list is not checked.
+        assert!(charge_together(&[], &[a100("a", 100)])[0].1.is_empty());
     }
 
     #[test]

@@ -113,6 +113,18 @@ fn a_corrupt_locations_file_is_ignored_and_replaced() {
     assert_eq!(locations_file(&cache)["clusters"][format!("{SUB}/rg/c1")]["location"], "eastus");
 }
 
+/// Room for ten one-node T4 pools together: 10 × 4 vCPUs × (1 node + 1 surge) = 80 vCPUs of
+/// the T4 family (the fake's default limit is 64).
+fn room_for_ten(arm: &FakeArm) {
+    arm.with(|s| {
+        for u in &mut s.usages {
+            if u["name"]["value"] == "standardNCASv3_T4Family" {
+                u["limit"] = serde_json::json!(80);
+            }
+        }
+    });
+}
+
 fn ten_pools(dir: &Path) -> std::path::PathBuf {
     let mut text =
         String::from("apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n");
@@ -129,6 +141,7 @@ fn ten_pools(dir: &Path) -> std::path::PathBuf {
 #[test]
 fn apply_of_ten_new_pools_sends_fourteen_requests() {
     let arm = slow_arm();
+    room_for_ten(&arm);
     let dir = temp_dir("facts-apply-ten");
     let file = ten_pools(&dir);
     let f = file.to_str().expect("utf-8");
@@ -149,6 +162,7 @@ fn apply_of_ten_new_pools_sends_fourteen_requests() {
     // The dry run of the same file makes the same four reads, and its steps list exactly
     // them (each once) and the ten PUTs.
     let arm = slow_arm();
+    room_for_ten(&arm);
     let r = aksgpu_arm(&arm.base, &["apply", "-f", f, "--dry-run", "-o", "json"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let mut read: Vec<String> = arm.log().iter().map(|x| format!("{} {}{}", x.method, arm.base, x.target)).collect();
@@ -186,14 +200,17 @@ fn offline_dry_runs_build_no_http_client() {
         assert!(!r.stderr.contains(BUILT), "{args:?}: {}", r.stderr);
     }
     let arm = FakeArm::start();
+    room_for_ten(&arm);
     let r = aksgpu_arm(&arm.base, &["apply", "-f", f, "--dry-run", "-vv"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.stderr.matches(BUILT).count(), 1, "{}", r.stderr);
 }
 
 /// A failed read is not remembered: the pool that waited on it reads again for itself.
-/// Two new pools share the SKU list; its first read fails for good (4 × HTTP 500, the client's
-/// 3 retries spent), so that pool fails, and the other reads the list once more and is created.
+/// Two new pools share the SKU list. Its first read (the check of the pools' quota together)
+/// fails for good (4 × HTTP 500, the client's 3 retries spent): that check takes the families
+/// from the catalog. The pools' own read fails for good too (4 more), so that pool fails, and
+/// the other reads the list once more and is created.
 #[test]
 fn a_failed_read_is_not_shared() {
     let arm = FakeArm::start();
@@ -203,14 +220,14 @@ fn a_failed_read_is_not_shared() {
         s.lro_style = LroStyle::Sync;
     });
     let boom = crate::fake_arm::respond(500, serde_json::json!({"error": {"code": "InternalError", "message": "x"}}));
-    arm.fault("GET", "/skus?", 4, boom);
+    arm.fault("GET", "/skus?", 8, boom);
     let dir = temp_dir("facts-failed-read");
     let file = dir.join("two.yaml");
     let text = "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - {name: a, vmSize: Standard_NC4as_T4_v3, count: 1}\n  - {name: b, vmSize: Standard_NC4as_T4_v3, count: 1}\n";
     std::fs::write(&file, text).expect("write");
     let r = aksgpu_arm(&arm.base, &["apply", "-f", file.to_str().expect("utf-8"), "--yes", "-o", "json"], &[]);
     assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
-    assert_eq!(arm.count("GET", "/skus?"), 5, "{:?}", arm.calls());
+    assert_eq!(arm.count("GET", "/skus?"), 9, "{:?}", arm.calls());
     assert_eq!(arm.count("GET", "/usages?"), 1, "the usages read succeeded and is shared");
     assert_eq!(arm.count("PUT", "/agentPools/"), 1, "{:?}", arm.calls());
 }

@@ -23,6 +23,7 @@ mod manifest_cli;
 mod money;
 mod price_cache;
 mod properties;
+mod quota_together;
 mod readme;
 mod recommend_cli;
 mod redaction;

@@ -54,6 +54,7 @@ impl Loaded {
             cred: self.cred.as_ref(),
             file: &self.file,
             on_feature,
+            skip_preflight: false,
         }
     }
 }
@@ -166,13 +167,17 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
         docs.start(&input.name);
         let read = load(ctx, input, (&a.arm, a.currency.as_deref()), false).and_then(|l| {
             let (live, changes) = read_and_diff(&l, false)?;
-            Ok((changes, pricing(&l, Some(&live))))
+            let cost = pricing(&l, Some(&live));
+            Ok((l, live, changes, cost))
         });
-        let (changes, cost) = match read {
+        let (l, live, changes, cost) = match read {
             Ok(x) => x,
             Err(e) => return docs.stop(e.into()),
         };
         docs.add(&input.name, render::changes(&changes, &cost))?;
+        if let Err(e) = quota_note(&l, &live, &changes) {
+            return docs.stop(e.into());
+        }
         differ |= gdiff::changes(&changes);
         n += changes.iter().filter(|c| !matches!(c.action, Action::NoChange | Action::NotChecked)).count();
         total += changes.len();
@@ -241,6 +246,22 @@ impl<'a> Files<'a> {
     }
 }
 
+/// What `apply` would refuse for the vCPU quota of the pools it creates together, as a note:
+/// `diff` reads the SKU and usages lists of the cluster's location, as apply's dry run does.
+fn quota_note(l: &Loaded, live: &Live, changes: &[Change]) -> Result<(), Error> {
+    let check = adapter::check_quota((&l.client, &l.facts), &l.desired, (live, changes));
+    match azure::run_interruptible(&Progress::default(), async { Ok(check.await) })? {
+        Err(Error::Refused { message, hint }) => {
+            l.printer.note(&format!("note: apply would refuse: {message}"));
+            if let Some(h) = hint {
+                l.printer.note(&format!("hint: {h}"));
+            }
+            Ok(())
+        }
+        other => other,
+    }
+}
+
 /// `aksgpu apply -f FILE`
 pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
     let inputs = inputs(&a.file, a.arm.timeout)?;
@@ -269,7 +290,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
         Err(e) => return (None, Err(e.into())),
     };
     if a.dry_run {
-        return match dry_run_doc(&l) {
+        return match dry_run_doc(&l, a.skip_preflight) {
             Ok(d) => (Some(d), Ok(())),
             Err(e) => (None, Err(e.into())),
         };
@@ -289,7 +310,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
     if let Err(e) = confirm(ctx, a, &l.desired.cluster, &changes, &cost) {
         return (None, Err(e.into()));
     }
-    let (rows, failure) = match execute(ctx, &l, (&live, &changes)) {
+    let (rows, failure) = match execute(ctx, &l, (&live, &changes), a.skip_preflight) {
         Ok(x) => x,
         Err(e) => return (None, Err(e.into())),
     };
@@ -299,17 +320,21 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
         Some(e) => {
             let done = rows.iter().filter(|r| r.result == "done").count();
             let not_run = rows.iter().filter(|r| r.result == "not run").count();
-            let e = anyhow::Error::new(e).context(format!(
-                "apply stopped: {done} change(s) done, {not_run} not run; run the same apply again to resume"
-            ));
+            // A refusal is not resumed by running again: its message and hint say what to change.
+            let next = match e {
+                Error::Refused { .. } => "change what the error says, then run the same apply again",
+                _ => "run the same apply again to resume",
+            };
+            let e = anyhow::Error::new(e)
+                .context(format!("apply stopped: {done} change(s) done, {not_run} not run; {next}"));
             (doc, Err(e))
         }
     }
 }
 
 /// A dry run's document: the plan, priced, with the changes when the live state was read.
-fn dry_run_doc(l: &Loaded) -> Result<render::Doc, Error> {
-    let (plan, changes, location) = dry_run_plan(l)?;
+fn dry_run_doc(l: &Loaded, skip_preflight: bool) -> Result<render::Doc, Error> {
+    let (plan, changes, location) = dry_run_plan(l, skip_preflight)?;
     let header = match &changes {
         Some(c) => format!("Dry run: no change is made. {}", render::summary(c)),
         None => "Dry run: no change is made. No credentials: every resource is shown as created; \
@@ -322,7 +347,7 @@ fn dry_run_doc(l: &Loaded) -> Result<render::Doc, Error> {
         "the cluster's region is not known offline: apply reads it from the cluster; run with credentials"
     };
     let extra = match changes {
-        Some(c) => json!({"preflight": "read", "changes": c}),
+        Some(c) => json!({"preflight": if skip_preflight { "skipped" } else { "read" }, "changes": c}),
         None => json!({"preflight": "not run"}),
     };
     let cost = PlanPricing::new(&l.catalog, &adapter::pool_pricing(&l.desired), location.as_deref())
@@ -357,14 +382,19 @@ fn refusal(changes: &[Change], cost: &PlanPricing) -> Option<FileOutcome> {
 
 /// Run the changes (features, pools, operator, KAITO) with a spinner: each row's result, and
 /// the failure that stopped the run, if one did.
-fn execute(ctx: &Ctx, l: &Loaded, (live, changes): (&Live, &[Change])) -> Result<(Vec<Row>, Option<Error>), Error> {
+fn execute(
+    ctx: &Ctx,
+    l: &Loaded,
+    (live, changes): (&Live, &[Change]),
+    skip_preflight: bool,
+) -> Result<(Vec<Row>, Option<Error>), Error> {
     let p = &ctx.printer;
     let progress = Progress::default();
     let started = Instant::now();
     let said = |f: crate::provision::features::Feature<'_>, out: &crate::provision::features::Outcome| {
         crate::commands::gpu_stack::feature_note(p, f, out)
     };
-    let run = l.apply(&said);
+    let run = Apply { skip_preflight, ..l.apply(&said) };
     azure::run_with_spinner(p, &progress, None, async |report| {
         Ok(adapter::execute(&run, (live, changes), started + l.timeout, report, &progress).await)
     })
@@ -389,7 +419,7 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &P
 /// A dry run's steps, the changes when the live state was read, and the cluster's region.
 type DryRunPlan = (Plan, Option<Vec<Change>>, Option<String>);
 
-fn dry_run_plan(l: &Loaded) -> Result<DryRunPlan, Error> {
+fn dry_run_plan(l: &Loaded, skip_preflight: bool) -> Result<DryRunPlan, Error> {
     if l.cred.is_none() {
         return Ok((offline_plan(l)?, None, None));
     }
@@ -404,7 +434,8 @@ fn dry_run_plan(l: &Loaded) -> Result<DryRunPlan, Error> {
     let progress = Progress::default();
     let at = (&l.client, &l.facts);
     let plan = azure::run_interruptible(&progress, async {
-        adapter::dry_run_steps(at, (&l.catalog, &l.desired), (&live, &changes), l.timeout, &progress).await
+        let how = (l.timeout, skip_preflight);
+        adapter::dry_run_steps(at, (&l.catalog, &l.desired), (&live, &changes), how, &progress).await
     })?;
     Ok((plan, Some(changes), crate::plan::preflight::location(&live.cluster)))
 }

@@ -37,6 +37,9 @@ pub struct Apply<'a> {
     pub file: &'a str,
     /// Hears how each feature registration went.
     pub on_feature: crate::ops::feature::OnFeature<'a>,
+    /// `--skip-preflight`: no quota check of the pools together, no preflight per pool (Azure
+    /// decides).
+    pub skip_preflight: bool,
 }
 
 /// One resource's row in `apply`'s result.
@@ -97,6 +100,14 @@ pub async fn execute(
         // Ctrl-C during the stage's reads (create-pool's preflight) says nothing was changed.
         let what = format!("{kind} {} in cluster {}", changing.join(", "), l.desired.cluster);
         let own = || progress.child(&what, &resume);
+        if kind == "pool" && !l.skip_preflight {
+            // Before the first PUT: the pools to create must fit the vCPU quota together.
+            if let Err(e) = super::quota::check((l.client, l.facts), l.desired, (live, changes)).await {
+                rows.extend(stage.iter().map(|c| not_run(c, &e)));
+                failed = Some(e);
+                continue;
+            }
+        }
         let results: Vec<Result<Row, Error>> = match kind {
             "feature" => {
                 let mut out = Vec::new();
@@ -133,6 +144,14 @@ pub async fn execute(
         }
     }
     (rows, failed)
+}
+
+/// A pool's row when the stage was refused before it started.
+fn not_run(c: &Change, e: &Error) -> Row {
+    match c.action {
+        Action::NoChange => Row::of(c, "unchanged", c.detail.clone()),
+        _ => Row::of(c, "not run", format!("not run: {}", first_line(e))),
+    }
 }
 
 fn first_line(e: &Error) -> String {
@@ -186,7 +205,7 @@ async fn pool(run: &Run<'_>, live: &Live, c: &Change, progress: &Progress) -> Re
                 l.catalog,
                 spec,
                 location,
-                false,
+                (false, l.skip_preflight),
                 run.left(),
                 fallbacks,
                 report,

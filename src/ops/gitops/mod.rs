@@ -6,10 +6,12 @@
 mod execute;
 mod files;
 mod plan;
+mod quota;
 
 pub use execute::{execute, Apply, Row};
 pub use files::{inputs, parse, set_subscription, validate, Input, MAX_FILE};
 pub use plan::{dry_run_steps, offline_plan, plan_pricing, pool_pricing, read_and_diff};
+pub use quota::check as check_quota;
 
 use std::time::{Duration, Instant};
 
@@ -373,16 +375,17 @@ pub async fn register(
     Ok(out)
 }
 
-/// `create-pool` for one spec: preflight, then the If-None-Match PUT and the wait, or with
-/// `dry_run` the preflight reads and checks and the plan. The pool's existence comes from the
-/// agentPools list in the run's facts (one list for every pool of the file).
+/// `create-pool` for one spec: preflight (unless `skip_preflight`), then the If-None-Match PUT
+/// and the wait, or with `dry_run` the preflight reads and checks and the plan. The pool's
+/// existence comes from the agentPools list in the run's facts (one list for every pool of the
+/// file).
 #[allow(clippy::too_many_arguments)]
 pub async fn create_pool(
     (client, facts): (&ArmClient, &Store),
     catalog: &Catalog,
     spec: &PoolSpec,
     location: Option<String>,
-    dry_run: bool,
+    (dry_run, skip_preflight): (bool, bool),
     timeout: Duration,
     fallbacks: &[PoolSpec],
     report: Report<'_>,
@@ -392,7 +395,7 @@ pub async fn create_pool(
         (client, facts),
         catalog,
         (spec, fallbacks),
-        (location, dry_run, timeout),
+        (location, (dry_run, skip_preflight), timeout),
         (report, progress),
     )
     .await

@@ -37,15 +37,19 @@ pub async fn read_and_diff(
 }
 
 /// The steps `apply` would send for `changes`, from the live state (a pool to create runs
-/// `create-pool --dry-run`: its preflight reads run and must pass).
+/// `create-pool --dry-run`: its preflight reads run and must pass, and the pools to create
+/// must fit the vCPU quota together), unless `skip_preflight`.
 pub async fn dry_run_steps(
     at: (&ArmClient, &Store),
     (catalog, d): (&Catalog, &Desired),
     (live, changes): (&Live, &[Change]),
-    timeout: Duration,
+    (timeout, skip_preflight): (Duration, bool),
     progress: &Progress,
 ) -> Result<Plan, Error> {
     let location = crate::plan::preflight::location(&live.cluster);
+    if !skip_preflight {
+        super::quota::check(at, d, (live, changes)).await?;
+    }
     // In the order apply runs them: features, pools, operator, KAITO.
     let mut stages: [Plan; 4] = Default::default();
     for c in changes
@@ -65,7 +69,8 @@ pub async fn dry_run_steps(
                         out.extend(super::scale_plan(spec, &current, how)?.steps)
                     }
                     None => {
-                        out.extend(create_steps(at, catalog, spec, (location.clone(), timeout), progress).await?.steps)
+                        let how = (location.clone(), timeout, skip_preflight);
+                        out.extend(create_steps(at, catalog, spec, how, progress).await?.steps)
                     }
                 }
             }
@@ -130,10 +135,10 @@ async fn create_steps(
     at: (&ArmClient, &Store),
     catalog: &Catalog,
     spec: &PoolSpec,
-    (location, timeout): (Option<String>, Duration),
+    (location, timeout, skip): (Option<String>, Duration, bool),
     progress: &Progress,
 ) -> Result<Plan, Error> {
-    let out = super::create_pool(at, catalog, spec, location, true, timeout, &[], &|_| {}, progress).await?;
+    let out = super::create_pool(at, catalog, spec, location, (true, skip), timeout, &[], &|_| {}, progress).await?;
     Ok(match out {
         CreateOutcome::DryRun { plan, .. } => plan,
         _ => Plan::default(),
