@@ -636,9 +636,6 @@ fn check_values(src: &Source<'_>, p: &PoolConfig, at: &str) -> Result<(), Config
     Ok(())
 }
 
-/// One pool → `PoolRequest` → `PoolSpec::validate`, the same checks as `create-pool`. Returns
-/// the pool's spec, the refusal kept for a new pool only, and the failover candidates after it.
-#[allow(clippy::too_many_arguments)]
 /// The pool's size: `vmSize`, or the one its `recommend:` picks (one of them, not both).
 fn vm_size(src: &Source<'_>, p: &PoolConfig, at: &str, pick: &Picker<'_>) -> Result<String, ConfigError> {
     match (&p.vm_size, &p.recommend) {
@@ -651,6 +648,9 @@ fn vm_size(src: &Source<'_>, p: &PoolConfig, at: &str, pick: &Picker<'_>) -> Res
     }
 }
 
+/// One pool → `PoolRequest` → `PoolSpec::validate`, the same checks as `create-pool`. Returns
+/// the pool's spec, the refusal kept for a new pool only, and the failover candidates after it.
+#[allow(clippy::too_many_arguments)]
 fn pool_spec(
     catalog: &Catalog,
     src: &Source<'_>,
