@@ -36,11 +36,10 @@ skypilot_csv = sys.argv[2] if len(sys.argv) > 2 else os.path.join(shared, "azure
 KARPENTER = (
     "Azure/karpenter-provider-azure pkg/providers/pricing/zz_generated.pricing.go "
     "@ 352646f599290c3a6d2f9710fb535a7b288f88ed, generated from the Azure Retail Prices API "
-    "at 2026-06-18T03:43:41Z (GPU rows extracted unchanged into "
-    "../shared/pricing/azure-gpu-linux-ondemand-2026-06-18.csv)"
+    "at 2026-06-18T03:43:41Z"
 )
 SKYPILOT = (
-    "skypilot-org/skypilot-catalog catalogs/v6/azure/vms.csv (via ../shared/pricing/azure-gpu-vms.csv), "
+    "skypilot-org/skypilot-catalog catalogs/v6/azure/vms.csv, "
     "Azure retail spot prices for 9 US regions; hand-maintained, no date known"
 )
 

@@ -454,11 +454,20 @@ mod tests {
         }
     }
 
+    /// The bundled catalog with a fixture price for NC24ads_A100_v4 in eastus ($3.673/h, spot
+    /// $0.80), so the hand-worked figures hold whatever the bundled price table says.
+    fn fixture() -> Catalog {
+        let mut c = Catalog::bundled().expect("catalog");
+        let p = crate::catalog::RegionPrice { linux: Some(3.673), linux_spot: Some(0.8), ..Default::default() };
+        c.prices.sizes.entry("Standard_NC24ads_A100_v4".into()).or_default().insert("eastus".into(), p);
+        c
+    }
+
     /// Hand-worked: NC24ads_A100_v4 in eastus at $3.673/h: 1 node = $3.67/h, $88.15/day,
     /// $2,681.29/month; 3 nodes = $11.02/h, $264.46/day, $8,043.87/month.
     #[test]
     fn arithmetic_matches_hand_worked_figures() {
-        let c = Catalog::bundled().expect("catalog");
+        let c = fixture();
         let r = estimate(&c, &input("Standard_NC24ads_A100_v4"));
         assert_eq!(r.price_per_node_hour, Some(3.673));
         assert_eq!(r.at_min, Money { nodes: 1, hourly: Some(3.67), daily: Some(88.15), monthly: Some(2681.29) });
@@ -469,17 +478,17 @@ mod tests {
         assert!(r.advice.iter().any(|a| a.contains("costs $2,681/month even when idle")), "{:?}", r.advice);
     }
 
+    /// Hand-worked on the fixture: spot $0.80 × 8 h = $6.40 a day; spot saves
+    /// ($3.673 − $0.80) × 8 h × 30.4167 days = $699.10 a month.
     #[test]
     fn part_time_hours_and_spot() {
-        let c = Catalog::bundled().expect("catalog");
+        let c = fixture();
         let mut i = input("Standard_NC24ads_A100_v4");
         i.hours_per_day = 8.0;
         i.spot = true;
         let r = estimate(&c, &i);
-        let spot = c.price("Standard_NC24ads_A100_v4", "eastus").and_then(|p| p.linux_spot).expect("spot price");
-        assert_eq!(r.at_min.daily, Some(round(spot * 8.0)));
-        let expected = round((3.673 - spot) * 8.0 * DAYS_PER_MONTH);
-        assert_eq!(r.spot_saving_monthly, Some(expected));
+        assert_eq!(r.at_min.daily, Some(6.4));
+        assert_eq!(r.spot_saving_monthly, Some(699.1));
     }
 
     #[test]
@@ -512,11 +521,13 @@ mod tests {
 
     #[test]
     fn plan_cost_at_min_and_max_with_date() {
-        let c = Catalog::bundled().expect("catalog");
+        let c = fixture();
         let r = plan_cost(&c, &pricing("Standard_NC24ads_A100_v4", Os::Linux, false), Some("eastus"));
         assert_eq!((r.hourly_at_min, r.hourly_at_max), (Some(3.67), Some(11.02)));
         assert_eq!((r.monthly_at_min, r.monthly_at_max), (Some(2681.29), Some(8043.87)));
-        assert_eq!(r.price_date.as_deref(), Some("2026-06-18"));
+        // The date of the source that declares Linux prices (catalog/prices.yaml `sources`).
+        let linux_as_of = c.price_origin("linux").map(|o| o.as_of.clone()).expect("a Linux price source");
+        assert_eq!(r.price_date, Some(linux_as_of));
         assert_eq!(r.currency, "USD");
         assert!(r.unknown.is_none());
         let offline = plan_cost(&c, &pricing("Standard_NC24ads_A100_v4", Os::Linux, false), None);
@@ -529,16 +540,19 @@ mod tests {
         use std::time::{Duration, UNIX_EPOCH};
         let c = Catalog::bundled().expect("catalog");
         let costs = [plan_cost(&c, &pricing("Standard_NC24ads_A100_v4", Os::Linux, false), Some("eastus"))];
-        let day = |d: &str| UNIX_EPOCH + Duration::from_secs(crate::pricing::epoch_of(d).expect("date"));
-        // 2026-06-18 + 90 days = 2026-09-16: no note; a day later, a note.
-        assert!(plan_notes(&c, &costs, day("2026-09-16")).is_empty());
-        let notes = plan_notes(&c, &costs, day("2026-12-02"));
+        // Days after the bundled table's date, whatever that date is.
+        let as_of = c.prices.as_of.clone();
+        let start = crate::pricing::epoch_of(&as_of).expect("date");
+        let after = |days: u64| UNIX_EPOCH + Duration::from_secs(start + days * 86_400);
+        // 90 days: no note; later, a note with the age.
+        assert!(plan_notes(&c, &costs, after(90)).is_empty());
+        let notes = plan_notes(&c, &costs, after(167));
         assert_eq!(
             notes,
-            ["bundled prices are 167 days old (as of 2026-06-18); `aksgpu prices refresh` fetches current ones"]
+            [format!("bundled prices are 167 days old (as of {as_of}); `aksgpu prices refresh` fetches current ones")]
         );
         let win = [plan_cost(&c, &pricing("Standard_NC4as_T4_v3", Os::Windows, false), Some("westeurope"))];
-        let notes = plan_notes(&c, &win, day("2026-07-01"));
+        let notes = plan_notes(&c, &win, after(13));
         assert!(notes.iter().any(|n| n.contains("no Windows prices")), "{notes:?}");
         assert!(win[0].unknown.as_deref().is_some_and(|u| u.contains("prices refresh")));
     }

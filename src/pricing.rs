@@ -1,10 +1,30 @@
 //! Live prices: reading Azure Retail Prices items, the local cache, and merging it over the
 //! bundled price table.
 //!
-//! The cache lives in the user's cache directory (`$XDG_CACHE_HOME/aksgpu/prices.json`, else
-//! `~/.cache/aksgpu/prices.json`; `AKSGPU_CACHE_DIR` overrides) with its fetch time. A cache is
+//! The cache lives in the user's cache directory (`$XDG_CACHE_HOME/aksgpu/prices.bin`, else
+//! `~/.cache/aksgpu/prices.bin`; `AKSGPU_CACHE_DIR` overrides) with its fetch time. A cache is
 //! used when it is newer than the bundled prices and younger than `MAX_AGE`; a corrupt cache is
 //! ignored with a warning, never a crash.
+//!
+//! The cache is packed like the bundled table (`compact_prices` in build.rs): a fixed header,
+//! the region names once, then per size its name and one fixed-width row per region. Reading
+//! it checks every byte's place and every price in one pass without parsing text, and only the
+//! sizes the catalog lists are decoded and merged, so a full cache costs about what the bundled
+//! table does (`benches/startup.sh`).
+//!
+//! ```text
+//! header:  "AKSGPUPC", u16 format version (FORMAT), u64 fetched_at (unix seconds),
+//!          u8 length + currency, u16 length + source (UTF-8),
+//!          u16 region count, per region u8 length + name (ASCII letters and digits)
+//! sizes:   per size u8 length + name (UTF-8), u16 region count,
+//!          per region u16 index into the regions, 4 × f64 (linux, linux_spot, windows,
+//!          windows_spot; all bits set = unknown)
+//! ```
+//!
+//! Every integer and float is little-endian. The prices are the API's own `f64`s, stored
+//! bit for bit (any currency, no rounding). A file that does not start with the magic and
+//! this version (the JSON `prices.json` of earlier releases, a future layout, anything else)
+//! is never read as prices.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,12 +33,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::catalog::{Catalog, RegionPrice};
+use crate::catalog::{Catalog, RegionPrice, Shared};
 
 /// A cache older than this is not used.
 pub const MAX_AGE: Duration = Duration::from_secs(30 * 24 * 3600);
 
-/// The cache file.
+/// The cache's contents, as `prices refresh` builds it (`write_cache` packs it).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PriceCache {
     /// Unix seconds of the fetch.
@@ -66,11 +86,17 @@ pub fn cache_path() -> Option<PathBuf> {
     cache_path_for("USD")
 }
 
-/// The cache of one currency: `prices.json` for USD, `prices-EUR.json` for EUR, …, so a
+/// The cache of one currency: `prices.bin` for USD, `prices-EUR.bin` for EUR, …, so a
 /// refresh in one currency never replaces another's.
 pub fn cache_path_for(currency: &str) -> Option<PathBuf> {
     let c = currency.to_ascii_uppercase();
-    cache_dir().map(|d| d.join(if c == "USD" { "prices.json".to_owned() } else { format!("prices-{c}.json") }))
+    cache_dir().map(|d| d.join(if c == "USD" { "prices.bin".to_owned() } else { format!("prices-{c}.bin") }))
+}
+
+/// Where releases before the packed format kept the cache (`prices.json`, `prices-EUR.json`):
+/// it is never read, only named, so the user knows to refresh.
+fn legacy_path(path: &Path) -> PathBuf {
+    path.with_extension("json")
 }
 
 /// Replace every price with a non-USD cache's: bundled USD figures are never relabelled in
@@ -78,7 +104,7 @@ pub fn cache_path_for(currency: &str) -> Option<PathBuf> {
 /// cache cannot be used (absent, wrong currency, older than `MAX_AGE`).
 pub fn use_currency(
     catalog: &mut Catalog,
-    cache: Option<PriceCache>,
+    cache: Option<PackedCache>,
     currency: &str,
     path: &Path,
     now: SystemTime,
@@ -99,13 +125,7 @@ pub fn use_currency(
     catalog.prices.sizes.clear();
     catalog.prices.from_cache.clear();
     catalog.prices.currency = currency.to_owned();
-    for (size, regions) in cache.sizes {
-        let entry = catalog.prices.sizes.entry(size.clone()).or_default();
-        for (region, p) in regions {
-            catalog.prices.from_cache.insert((size.clone(), region.clone()), origin.clone());
-            entry.insert(region.as_str().into(), p);
-        }
-    }
+    merge(catalog, &cache, &origin);
     Ok(PriceSource::Cache {
         path: path.display().to_string(),
         fetched_at: cache.fetched_at,
@@ -125,17 +145,28 @@ pub const MAX_HOURLY_USD: f64 = 2_000.0;
 pub const FUTURE_SKEW: Duration = Duration::from_secs(300);
 
 /// Read a cache file: `Ok(None)` when absent; `Err(reason)` when it must be ignored: not a
-/// regular file (a FIFO never blocks the read), larger than `MAX_CACHE_BYTES`, not JSON,
+/// regular file (a FIFO never blocks the read), larger than `MAX_CACHE_BYTES`, not in this
+/// packed format (a JSON cache of an earlier release is named, never read), malformed,
 /// fetched in the future, or holding a price ≤ 0, not finite, or (in USD) above
-/// `MAX_HOURLY_USD`.
-pub fn read_cache(path: &Path) -> Result<Option<PriceCache>, String> {
+/// `MAX_HOURLY_USD`. Every byte is checked here; sizes are decoded later, only those merged.
+pub fn read_cache(path: &Path) -> Result<Option<PackedCache>, String> {
     read_cache_at(path, SystemTime::now())
 }
 
 /// `read_cache` with the current time given.
-pub fn read_cache_at(path: &Path, now: SystemTime) -> Result<Option<PriceCache>, String> {
-    let Some(bytes) = read_regular_capped(path)? else { return Ok(None) };
-    let c: PriceCache = serde_json::from_slice(&bytes).map_err(|e| format!("{} is corrupt ({e})", path.display()))?;
+pub fn read_cache_at(path: &Path, now: SystemTime) -> Result<Option<PackedCache>, String> {
+    let Some(bytes) = read_regular_capped(path)? else {
+        let legacy = legacy_path(path);
+        if legacy != path && std::fs::symlink_metadata(&legacy).is_ok() {
+            return Err(format!(
+                "{} is in the format of an earlier aksgpu and is not read; `aksgpu prices refresh` writes {}",
+                legacy.display(),
+                path.display()
+            ));
+        }
+        return Ok(None);
+    };
+    let c = PackedCache::parse(bytes).map_err(|why| format!("{} is corrupt ({why})", path.display()))?;
     let now_s = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     if c.fetched_at > now_s.saturating_add(FUTURE_SKEW.as_secs()) {
         return Err(format!(
@@ -143,19 +174,6 @@ pub fn read_cache_at(path: &Path, now: SystemTime) -> Result<Option<PriceCache>,
             path.display(),
             c.fetched_at
         ));
-    }
-    let usd = c.currency.eq_ignore_ascii_case("USD");
-    for (size, regions) in &c.sizes {
-        for (region, p) in regions {
-            for v in [p.linux, p.linux_spot, p.windows, p.windows_spot].into_iter().flatten() {
-                if !(v.is_finite() && v > 0.0) || (usd && v > MAX_HOURLY_USD) {
-                    return Err(format!(
-                        "{} is corrupt (price {v} for {size} in {region}; prices must be above 0 and at most ${MAX_HOURLY_USD}/h)",
-                        path.display()
-                    ));
-                }
-            }
-        }
     }
     Ok(Some(c))
 }
@@ -177,7 +195,7 @@ pub(crate) fn read_regular_capped(path: &Path) -> Result<Option<Vec<u8>>, String
     if meta.len() > MAX_CACHE_BYTES {
         return Err(format!("{} is larger than {} MiB", path.display(), MAX_CACHE_BYTES / (1024 * 1024)));
     }
-    let mut bytes = Vec::new();
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0).saturating_add(1));
     file.take(MAX_CACHE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -205,7 +223,7 @@ fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
 /// `path`. A symlink at `path` itself is replaced, not followed. Concurrent writers never
 /// share a temporary file; the last rename wins with a complete file.
 pub fn write_cache(path: &Path, cache: &PriceCache) -> std::io::Result<()> {
-    write_atomic(path, &serde_json::to_vec_pretty(cache).map_err(std::io::Error::other)?, ".prices.")
+    write_atomic(path, &pack(cache).map_err(std::io::Error::other)?, ".prices.")
 }
 
 /// Write `bytes` to `path` atomically, as `write_cache` does (the Hub cache shares it).
@@ -261,7 +279,7 @@ pub(crate) fn date_of(secs: u64) -> String {
 /// prices come from and any warning.
 pub fn apply(
     catalog: &mut Catalog,
-    cache: Result<Option<PriceCache>, String>,
+    cache: Result<Option<PackedCache>, String>,
     path: &Path,
     now: SystemTime,
 ) -> (PriceSource, Option<String>) {
@@ -290,13 +308,7 @@ pub fn apply(
     }
     let origin: std::sync::Arc<str> =
         format!("{} (live cache, fetched {})", cache.source, date_of(cache.fetched_at)).into();
-    for (size, regions) in cache.sizes {
-        let entry = catalog.prices.sizes.entry(size.clone()).or_default();
-        for (region, p) in regions {
-            catalog.prices.from_cache.insert((size.clone(), region.clone()), origin.clone());
-            entry.insert(region.as_str().into(), p);
-        }
-    }
+    merge(catalog, &cache, &origin);
     (
         PriceSource::Cache {
             path: path.display().to_string(),
@@ -305,6 +317,241 @@ pub fn apply(
         },
         None,
     )
+}
+
+/// The cache file's first bytes.
+const MAGIC: &[u8; 8] = b"AKSGPUPC";
+/// The packed layout's version: a cache of another version is not read (a refresh rewrites it).
+pub const FORMAT: u16 = 1;
+/// A price cell's bits for "no price".
+const UNKNOWN: u64 = u64::MAX;
+/// One region's row in a size's record: u16 region index, 4 × f64.
+const ROW: usize = 2 + 4 * 8;
+
+/// A cache file read and checked by `read_cache`. Its sizes stay packed until merged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PackedCache {
+    /// Unix seconds of the fetch.
+    pub fetched_at: u64,
+    pub currency: String,
+    pub source: String,
+    regions: Vec<Shared>,
+    bytes: Vec<u8>,
+    /// Where the size records start in `bytes`.
+    records: usize,
+}
+
+/// A cursor over bytes that refuses to read past their end.
+struct Cursor<'a>(&'a [u8]);
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let (head, rest) = self.0.split_at_checked(n).ok_or("it ends in the middle of a record")?;
+        self.0 = rest;
+        Ok(head)
+    }
+
+    fn u16(&mut self) -> Result<u16, String> {
+        Ok(u16::from_le_bytes(self.take(2)?.try_into().map_err(|_| "short read")?))
+    }
+
+    fn u64(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().map_err(|_| "short read")?))
+    }
+
+    /// A u16 length, then that many bytes of UTF-8.
+    fn text(&mut self) -> Result<&'a str, String> {
+        let n = self.u16()?;
+        std::str::from_utf8(self.take(usize::from(n))?).map_err(|_| "a name is not UTF-8".to_owned())
+    }
+
+    /// The next size's name and rows, or `None` at the end.
+    fn record(&mut self) -> Result<Option<(&'a str, &'a [u8])>, String> {
+        if self.0.is_empty() {
+            return Ok(None);
+        }
+        let name = self.text()?;
+        let count = usize::from(self.u16()?);
+        Ok(Some((name, self.take(count * ROW)?)))
+    }
+}
+
+/// A row's region index and prices.
+fn row(r: &[u8]) -> (usize, RegionPrice) {
+    let idx = r.get(..2).and_then(|b| b.try_into().ok()).map_or(usize::MAX, |b| usize::from(u16::from_le_bytes(b)));
+    let cell = |i: usize| {
+        let bits = r.get(2 + 8 * i..10 + 8 * i).and_then(|b| b.try_into().ok()).map_or(UNKNOWN, u64::from_le_bytes);
+        (bits != UNKNOWN).then(|| f64::from_bits(bits))
+    };
+    (idx, RegionPrice { linux: cell(0), linux_spot: cell(1), windows: cell(2), windows_spot: cell(3) })
+}
+
+impl PackedCache {
+    /// Check the header, the place of every byte, the order of sizes and regions, and every
+    /// price, in one pass; `Err` says what is wrong. A price must be above 0, finite and, in
+    /// USD, at most `MAX_HOURLY_USD`.
+    fn parse(bytes: Vec<u8>) -> Result<Self, String> {
+        let mut c = Cursor(&bytes);
+        if c.take(MAGIC.len()).ok() != Some(MAGIC.as_slice()) {
+            return Err("not an aksgpu price cache".into());
+        }
+        let version = c.u16()?;
+        if version != FORMAT {
+            return Err(format!("format version {version}; this aksgpu reads version {FORMAT}"));
+        }
+        let fetched_at = c.u64()?;
+        let currency = c.text()?.to_owned();
+        let source = c.text()?.to_owned();
+        let count = c.u16()?;
+        let regions = (0..count).map(|_| c.text().map(Shared::from)).collect::<Result<Vec<_>, _>>()?;
+        let records = bytes.len() - c.0.len();
+        let usd = currency.eq_ignore_ascii_case("USD");
+        let mut previous: Option<&str> = None;
+        while let Some((name, rows)) = c.record()? {
+            // `pack` writes sizes, and each size's regions, in ascending order, once each.
+            if previous.is_some_and(|p| p >= name) {
+                return Err(format!("{name} is out of order or repeated"));
+            }
+            previous = Some(name);
+            let mut last_idx = None;
+            for r in rows.chunks_exact(ROW) {
+                let (idx, p) = row(r);
+                let region = regions.get(idx).ok_or_else(|| format!("a region of {name} is out of bounds"))?;
+                if last_idx.is_some_and(|l| l >= idx) {
+                    return Err(format!("{region} of {name} is out of order or repeated"));
+                }
+                last_idx = Some(idx);
+                let bad = [p.linux, p.linux_spot, p.windows, p.windows_spot]
+                    .into_iter()
+                    .flatten()
+                    .find(|v| !(v.is_finite() && *v > 0.0) || (usd && *v > MAX_HOURLY_USD));
+                if let Some(v) = bad {
+                    return Err(format!(
+                        "price {v} for {name} in {region}; prices must be above 0 and at most ${MAX_HOURLY_USD}/h"
+                    ));
+                }
+            }
+        }
+        Ok(Self { fetched_at, currency, source, regions, bytes, records })
+    }
+
+    /// Each size's name and rows.
+    fn each(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        let mut c = Cursor(self.bytes.get(self.records..).unwrap_or_default());
+        // `parse` walked every record, so none fails here.
+        std::iter::from_fn(move || c.record().ok().flatten())
+    }
+
+    /// The prices of the sizes `wanted` accepts, decoded, each size's regions in file order.
+    pub fn sizes_where(&self, wanted: impl Fn(&str) -> bool) -> Vec<(String, Vec<(Shared, RegionPrice)>)> {
+        self.each()
+            .filter(|(name, _)| wanted(name))
+            .map(|(name, rows)| {
+                let mut prices = Vec::with_capacity(rows.len() / ROW);
+                for r in rows.chunks_exact(ROW) {
+                    let (idx, p) = row(r);
+                    // `parse` checked every index.
+                    if let Some(region) = self.regions.get(idx) {
+                        prices.push((region.clone(), p));
+                    }
+                }
+                (name.to_owned(), prices)
+            })
+            .collect()
+    }
+
+    /// Everything, decoded (for `prices refresh`'s tests and tools).
+    pub fn unpack(&self) -> PriceCache {
+        let sizes = self
+            .sizes_where(|_| true)
+            .into_iter()
+            .map(|(size, rows)| (size, rows.into_iter().map(|(r, p)| (r.to_string(), p)).collect()))
+            .collect();
+        PriceCache { fetched_at: self.fetched_at, currency: self.currency.clone(), source: self.source.clone(), sizes }
+    }
+}
+
+/// Pack a cache (the layout in the module documentation). `Err` when a count or a name
+/// does not fit its u16 (more than 65,535 regions or rows; no real refresh comes near).
+pub fn pack(cache: &PriceCache) -> Result<Vec<u8>, String> {
+    fn put_u16(out: &mut Vec<u8>, n: usize, what: &str) -> Result<(), String> {
+        let n = u16::try_from(n).map_err(|_| format!("the price cache cannot hold {n} {what}"))?;
+        out.extend_from_slice(&n.to_le_bytes());
+        Ok(())
+    }
+    fn put_text(out: &mut Vec<u8>, s: &str) -> Result<(), String> {
+        put_u16(out, s.len(), "bytes in a name")?;
+        out.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+    let mut regions: Vec<&str> = cache.sizes.values().flat_map(|m| m.keys().map(String::as_str)).collect();
+    regions.sort_unstable();
+    regions.dedup();
+    let mut out = Vec::with_capacity(64 + cache.sizes.len() * (40 + regions.len() * ROW));
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT.to_le_bytes());
+    out.extend_from_slice(&cache.fetched_at.to_le_bytes());
+    put_text(&mut out, &cache.currency)?;
+    put_text(&mut out, &cache.source)?;
+    put_u16(&mut out, regions.len(), "regions")?;
+    for r in &regions {
+        put_text(&mut out, r)?;
+    }
+    for (size, per_region) in &cache.sizes {
+        put_text(&mut out, size)?;
+        put_u16(&mut out, per_region.len(), "regions of one size")?;
+        for (region, p) in per_region {
+            let idx = regions.binary_search(&region.as_str()).map_err(|_| format!("region {region} not indexed"))?;
+            put_u16(&mut out, idx, "regions")?;
+            for cell in [p.linux, p.linux_spot, p.windows, p.windows_spot] {
+                out.extend_from_slice(&cell.map_or(UNKNOWN, f64::to_bits).to_le_bytes());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Merge the cache's prices of the sizes the catalog lists over the catalog's, each size
+/// marked with `origin` and the regions replaced. Other sizes stay packed: their prices would
+/// be ignored at lookup. Each size's map is built once from sorted rows (no insert per
+/// price), the cache's row winning over the bundled one for the same region.
+fn merge(catalog: &mut Catalog, cache: &PackedCache, origin: &std::sync::Arc<str>) {
+    let listed: std::collections::HashSet<&str> = catalog.sizes.iter().map(|s| s.name.as_str()).collect();
+    let merged = cache.sizes_where(|name| listed.contains(name));
+    for (size, rows) in merged {
+        let replaced: Vec<Shared> = rows.iter().map(|(r, _)| r.clone()).collect();
+        let bundled = catalog.prices.sizes.remove(&size).unwrap_or_default();
+        catalog.prices.sizes.insert(size.clone(), over(bundled, rows));
+        catalog.prices.from_cache.insert(size, (origin.clone(), replaced));
+    }
+}
+
+/// `rows` over `bundled`: a row replaces the bundled price of its region. Rows in strictly
+/// ascending region order (as `pack` writes them and `read_cache` requires) are merged in one
+/// pass; any other order is inserted one by one, the last row for a region winning.
+fn over(mut bundled: BTreeMap<Shared, RegionPrice>, rows: Vec<(Shared, RegionPrice)>) -> BTreeMap<Shared, RegionPrice> {
+    if !rows.windows(2).all(|w| w[0].0 < w[1].0) {
+        bundled.extend(rows);
+        return bundled;
+    }
+    let mut out = Vec::with_capacity(bundled.len() + rows.len());
+    let mut old = bundled.into_iter().peekable();
+    for (region, p) in rows {
+        while let Some((r, _)) = old.peek() {
+            match (**r).cmp(&*region) {
+                std::cmp::Ordering::Less => out.extend(old.next()),
+                std::cmp::Ordering::Equal => {
+                    old.next();
+                    break;
+                }
+                std::cmp::Ordering::Greater => break,
+            }
+        }
+        out.push((region, p));
+    }
+    out.extend(old);
+    // Already in order: collecting finds one sorted run and builds the map in one pass.
+    out.into_iter().collect()
 }
 
 /// Fold Retail Prices items into per-size, per-region prices. Linux vs Windows by
@@ -400,7 +647,7 @@ mod tests {
     #[test]
     fn cache_is_used_when_newer_fresh_and_valid() {
         let dir = std::env::temp_dir().join(format!("aksgpu-cache-{}", std::process::id()));
-        let path = dir.join("prices.json");
+        let path = dir.join("prices.bin");
         let now = SystemTime::now();
         let now_s = now.duration_since(UNIX_EPOCH).expect("time").as_secs();
         let mut sizes = BTreeMap::new();
@@ -425,8 +672,9 @@ mod tests {
 
         // Expired.
         let old = PriceCache { fetched_at: now_s - 40 * 86_400, ..cache.clone() };
+        write_cache(&path, &old).expect("write");
         let mut c = Catalog::bundled().expect("catalog");
-        let (src, warn) = apply(&mut c, Ok(Some(old)), &path, now);
+        let (src, warn) = apply(&mut c, read_cache(&path), &path, now);
         assert!(matches!(src, PriceSource::Bundled { .. }));
         assert!(warn.expect("warn").contains("40 days old"));
 
@@ -436,39 +684,116 @@ mod tests {
         let (src, warn) = apply(&mut c, read_cache(&path), &path, now);
         assert!(matches!(src, PriceSource::Bundled { .. }));
         assert!(warn.expect("warn").contains("corrupt"));
-        std::fs::write(&path, r#"{"fetched_at": 1, "currency": "USD", "source": "x", "sizes": {"Standard_NC24ads_A100_v4": {"eastus": {"linux": -3}}}}"#).expect("write");
+        std::fs::write(&path, cache_bytes(1, -3.0)).expect("write");
         assert!(read_cache(&path).expect_err("negative").contains("corrupt"));
-        assert_eq!(read_cache(&dir.join("absent.json")), Ok(None));
+        assert_eq!(read_cache(&dir.join("absent.bin")), Ok(None));
     }
 
-    fn cache_json(fetched_at: u64, price: &str) -> String {
-        format!(
-            r#"{{"fetched_at": {fetched_at}, "currency": "USD", "source": "x", "sizes": {{"Standard_NC24ads_A100_v4": {{"eastus": {{"linux": {price}}}}}}}}}"#
-        )
+    /// A one-price cache (A100 in eastus, Linux), packed.
+    fn one_price(fetched_at: u64, linux: f64) -> PriceCache {
+        let p = RegionPrice { linux: Some(linux), ..RegionPrice::default() };
+        let sizes =
+            BTreeMap::from([("Standard_NC24ads_A100_v4".to_owned(), BTreeMap::from([("eastus".to_owned(), p)]))]);
+        PriceCache { fetched_at, currency: "USD".into(), source: "x".into(), sizes }
+    }
+
+    fn cache_bytes(fetched_at: u64, linux: f64) -> Vec<u8> {
+        pack(&one_price(fetched_at, linux)).expect("pack")
+    }
+
+    /// The cache's rows replace the bundled prices of their regions and keep the others, in
+    /// order or not.
+    #[test]
+    fn rows_go_over_the_bundled_prices() {
+        let p = |x: f64| RegionPrice { linux: Some(x), ..RegionPrice::default() };
+        let r = |n: &str| Shared::from(n);
+        let bundled: BTreeMap<Shared, RegionPrice> = [(r("b"), p(1.0)), (r("d"), p(2.0)), (r("f"), p(3.0))].into();
+        let want: BTreeMap<Shared, RegionPrice> =
+            [(r("a"), p(9.0)), (r("b"), p(8.0)), (r("d"), p(2.0)), (r("e"), p(7.0)), (r("f"), p(3.0))].into();
+        let sorted = vec![(r("a"), p(9.0)), (r("b"), p(8.0)), (r("e"), p(7.0))];
+        assert_eq!(over(bundled.clone(), sorted), want);
+        let unsorted = vec![(r("e"), p(7.0)), (r("b"), p(0.5)), (r("a"), p(9.0)), (r("b"), p(8.0))];
+        assert_eq!(over(bundled, unsorted), want);
+    }
+
+    /// Every cache round-trips bit for bit, and every way to cut or damage the bytes is
+    /// refused, never misread.
+    #[test]
+    fn packed_caches_round_trip_and_damage_is_refused() {
+        let mut cache = one_price(1_800_000_000, 3.673);
+        let mut eur = BTreeMap::new();
+        eur.insert(
+            "westeurope".to_owned(),
+            RegionPrice { linux: Some(0.1 + 0.2), windows_spot: Some(1e-9), ..RegionPrice::default() },
+        );
+        eur.insert("sweden central".to_owned(), RegionPrice::default());
+        cache.sizes.insert("Standard_ND96isr_H100_v5".to_owned(), eur);
+        let bytes = pack(&cache).expect("pack");
+        let read = PackedCache::parse(bytes.clone()).expect("parse");
+        assert_eq!(read.unpack(), cache);
+        assert_eq!(read.sizes_where(|n| n.contains("H100")).len(), 1);
+        for cut in 0..bytes.len() {
+            let partial = bytes.get(..cut).expect("prefix").to_vec();
+            let whole_records = PackedCache::parse(partial.clone()).map(|c| c.unpack());
+            // A cut between records parses as fewer sizes, never as other prices.
+            if let Ok(c) = whole_records {
+                assert!(c.sizes.iter().all(|(k, v)| cache.sizes.get(k) == Some(v)), "cut at {cut}");
+            }
+        }
+        // Another version, another magic, a region index out of bounds.
+        let mut other = bytes.clone();
+        other[8] = 2;
+        assert!(PackedCache::parse(other).expect_err("version").contains("format version 2"));
+        let mut other = bytes.clone();
+        other[0] = b'{';
+        assert!(PackedCache::parse(other).expect_err("magic").contains("not an aksgpu price cache"));
+        let mut other = pack(&one_price(1, 1.0)).expect("pack");
+        let at = other.len() - ROW;
+        other[at] = 9;
+        assert!(PackedCache::parse(other).expect_err("index").contains("out of bounds"));
+        // A size or a region twice (a crafted file) is refused, not merged twice.
+        let mut twice = pack(&one_price(1, 1.0)).expect("pack");
+        let record = twice.split_off(twice.len() - (2 + "Standard_NC24ads_A100_v4".len() + 2 + ROW));
+        twice.extend_from_slice(&record);
+        twice.extend_from_slice(&record);
+        assert!(PackedCache::parse(twice).expect_err("size twice").contains("out of order or repeated"));
+        let mut two_rows = pack(&one_price(1, 1.0)).expect("pack");
+        let row_bytes = two_rows[two_rows.len() - ROW..].to_vec();
+        let count_at = two_rows.len() - ROW - 2;
+        two_rows[count_at] = 2;
+        two_rows.extend_from_slice(&row_bytes);
+        assert!(PackedCache::parse(two_rows).expect_err("region twice").contains("out of order or repeated"));
     }
 
     #[test]
     fn unsafe_caches_are_refused_with_a_reason() {
         let dir = std::env::temp_dir().join(format!("aksgpu-cache-unsafe-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("dir");
-        let path = dir.join("prices.json");
+        let path = dir.join("prices.bin");
         let now = UNIX_EPOCH + Duration::from_secs(1_800_000_000);
-        let read = |text: &str| {
-            std::fs::write(&path, text).expect("write");
+        let read = |bytes: &[u8]| {
+            std::fs::write(&path, bytes).expect("write");
             read_cache_at(&path, now)
         };
-        assert!(read(&cache_json(1_799_999_000, "3.5")).expect("sane").is_some());
+        assert!(read(&cache_bytes(1_799_999_000, 3.5)).expect("sane").is_some());
         // Within the clock-skew allowance, then beyond it.
-        assert!(read(&cache_json(1_800_000_200, "3.5")).is_ok());
-        assert!(read(&cache_json(1_800_086_400, "3.5")).expect_err("future").contains("in the future"));
-        for bad in ["1e308", "2000.01", "0", "-1"] {
-            let why = read(&cache_json(1_799_999_000, bad)).expect_err(bad);
+        assert!(read(&cache_bytes(1_800_000_200, 3.5)).is_ok());
+        assert!(read(&cache_bytes(1_800_086_400, 3.5)).expect_err("future").contains("in the future"));
+        for bad in [1e308, 2000.01, 0.0, -1.0, f64::NAN, f64::INFINITY] {
+            let why = read(&cache_bytes(1_799_999_000, bad)).expect_err("bad price");
             assert!(why.contains("corrupt") && why.contains("at most $2000/h"), "{bad}: {why}");
         }
-        assert!(read(&cache_json(1_799_999_000, "2000")).is_ok(), "the ceiling itself is allowed");
+        assert!(read(&cache_bytes(1_799_999_000, 2000.0)).is_ok(), "the ceiling itself is allowed");
         // Larger than the cap (checked before parsing).
-        let big = format!("{}{}", cache_json(1_799_999_000, "3.5"), " ".repeat(MAX_CACHE_BYTES as usize));
+        let mut big = cache_bytes(1_799_999_000, 3.5);
+        big.resize(MAX_CACHE_BYTES as usize + 1, 0);
         assert!(read(&big).expect_err("big").contains("larger than 16 MiB"));
+        // A JSON cache of an earlier release is named, never read.
+        std::fs::remove_file(&path).expect("rm");
+        std::fs::write(dir.join("prices.json"), r#"{"fetched_at": 1, "currency": "USD", "sizes": {}}"#).expect("json");
+        assert!(read_cache_at(&path, now).expect_err("legacy").contains("format of an earlier aksgpu"));
+        std::fs::remove_file(dir.join("prices.json")).expect("rm");
+        std::fs::write(&path, b"x").expect("write");
         // A directory is not a regular file.
         std::fs::remove_file(&path).expect("rm");
         std::fs::create_dir(&path).expect("mkdir");
@@ -484,12 +809,12 @@ mod tests {
         let victim = dir.join("victim.txt");
         std::fs::write(&victim, "keep me").expect("victim");
         #[cfg(unix)]
-        std::os::unix::fs::symlink(&victim, dir.join("prices.json.tmp")).expect("symlink");
-        let path = dir.join("prices.json");
+        std::os::unix::fs::symlink(&victim, dir.join("prices.bin.tmp")).expect("symlink");
+        let path = dir.join("prices.bin");
         let cache = PriceCache { fetched_at: 1, currency: "USD".into(), source: "t".into(), sizes: BTreeMap::new() };
         write_cache(&path, &cache).expect("write");
         assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "keep me");
-        assert_eq!(read_cache_at(&path, SystemTime::now()).expect("read"), Some(cache));
+        assert_eq!(read_cache_at(&path, SystemTime::now()).expect("read").map(|c| c.unpack()), Some(cache));
         // No temporary file is left behind.
         let left: Vec<String> = std::fs::read_dir(&dir)
             .expect("ls")

@@ -516,7 +516,7 @@ mod tests {
         let at = jwt_expiry(&format!("h.{payload}.s")).expect("exp");
         assert_eq!(at, UNIX_EPOCH + Duration::from_secs(2_000_000_000));
         assert!(jwt_expiry("not-a-jwt").is_none());
-        // §3: an absurd exp never panics.
+        // An absurd exp never panics.
         let huge = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(br#"{"exp":18446744073709551615}"#);
         let _ = jwt_expiry(&format!("h.{huge}.s"));
     }

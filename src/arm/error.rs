@@ -444,7 +444,7 @@ mod tests {
         assert!(t.to_string().contains("after 1.0 s"), "{t}");
     }
 
-    /// §8: no message says "after 0s" or "after 0 retries".
+    /// No message says "after 0s" or "after 0 retries".
     #[test]
     fn durations_never_read_zero() {
         assert_eq!(human(Duration::from_millis(350)), "350 ms");

@@ -7,10 +7,18 @@
 //! "CreatingAgentPool: 0/1 nodes completed", means still running, and an `error` inside a
 //! running status is not a failure. Each poll goes through the client's retries; up to three
 //! polls in a row may lose the connection, and a 404 is tolerated for a grace period (the
-//! same rules serve runCommand results through `Poller`). The wait is the server's
-//! `Retry-After` (at least 1 s); without one it paces like the Azure SDKs: 5 s, doubling up to
-//! 30 s, so a 26-minute create costs 54 polls while a short one still ends fast.
-
+//! same rules serve runCommand results through `Poller`).
+//!
+//! The wait between polls is `next_wait`: a schedule of the time already waited (2 s, 4 s,
+//! 8 s, 16 s, then every 32 s: about as long as the operation has run, so a short one ends
+//! fast and a long one costs few polls), never shorter than the server's `Retry-After`. ARM
+//! defines `Retry-After` on an operation as the seconds to wait before checking its status
+//! again ("Track asynchronous Azure operations",
+//! <https://learn.microsoft.com/azure/azure-resource-manager/management/async-operations>),
+//! a lower bound, so polling later is allowed and polling sooner is not; `Retry-After: 0`
+//! gives no advice. Every wait ends at the `--timeout`. With this schedule a 26-minute create
+//! costs 52 polls (the Azure CLI's fixed 30 s also gives 52) and a 1-minute one is seen 2 s
+//! after it ends (`polls_over`, `cargo bench --bench polls`).
 use std::time::{Duration, Instant, SystemTime};
 
 use reqwest::Method;
@@ -21,11 +29,10 @@ use super::error::{ArmError, ErrorBody};
 use super::retry::retry_after;
 use crate::resources::OperationStatus;
 
-/// The first wait between polls when the server sends no `Retry-After`.
-pub const FIRST_INTERVAL: Duration = Duration::from_secs(5);
-/// The longest wait between polls when the server sends no `Retry-After`.
-pub const MAX_INTERVAL: Duration = Duration::from_secs(30);
-const MIN_INTERVAL: Duration = Duration::from_secs(1);
+/// The first wait between polls.
+pub const FIRST_INTERVAL: Duration = Duration::from_secs(2);
+/// The longest wait between polls the schedule chooses (a longer `Retry-After` is honoured).
+pub const MAX_INTERVAL: Duration = Duration::from_secs(32);
 /// Polls in a row that may lose the connection (the next one lost ends the wait).
 pub const MAX_DROPPED_POLLS: u32 = 3;
 /// Polls in a row that may answer 404 (the operation or resource is not visible yet).
@@ -78,26 +85,36 @@ fn poll_via(resp: &ArmResponse, method: &Method) -> Option<Via> {
     (*method == Method::PUT || *method == Method::PATCH).then_some(Via::Resource)
 }
 
-/// The wait before poll `n` (0-based) when the server gives no `Retry-After`:
-/// 5 s, 10 s, 20 s, then 30 s.
-pub fn default_interval(n: u32) -> Duration {
-    FIRST_INTERVAL.saturating_mul(1u32 << n.min(8)).min(MAX_INTERVAL)
+/// The schedule: the wait before the next poll when `waited` has been waited so far. It is
+/// the time waited plus `FIRST_INTERVAL`, between `FIRST_INTERVAL` and `MAX_INTERVAL`, so polls
+/// fall at 2, 6, 14, 30 and 62 s, then every 32 s.
+pub fn interval_after(waited: Duration) -> Duration {
+    waited.saturating_add(FIRST_INTERVAL).clamp(FIRST_INTERVAL, MAX_INTERVAL)
 }
 
-/// How many polls the default pacing makes over `total` (for the figures in docs/reliability.md).
-pub fn polls_over(total: Duration) -> u32 {
+/// The wait before the next poll: the schedule, or the server's `Retry-After` when that is
+/// longer (it is the least the server asks for; zero asks for nothing).
+pub fn next_wait(waited: Duration, retry_after: Option<Duration>) -> Duration {
+    let ours = interval_after(waited);
+    retry_after.map_or(ours, |server| server.max(ours))
+}
+
+/// The polls the schedule sends, and the time of the last one, to see an operation that takes
+/// `total` (simulated clock: the schedule's waits only, no request time).
+pub fn polls_over(total: Duration) -> (u32, Duration) {
     let (mut t, mut n) = (Duration::ZERO, 0);
     while t < total {
-        t += default_interval(n);
+        t += next_wait(t, None);
         n += 1;
     }
-    n
+    (n, t)
 }
 
 /// The shared polling rules: pacing, dropped connections, 404 grace and the deadline.
 #[derive(Debug, Default)]
 pub struct Poller {
-    polls: u32,
+    /// The waits so far (the schedule's clock).
+    waited: Duration,
     dropped: u32,
     not_found: u32,
 }
@@ -111,21 +128,22 @@ pub enum Polled {
 }
 
 impl Poller {
-    /// Sleep the interval `last` asks for (or the default pacing), bounded by the deadline.
+    /// Sleep `next_wait` (the schedule, or `last`'s longer `Retry-After`), ending at the deadline.
     pub async fn pause(
         &mut self,
         client: &ArmClient,
         last: Option<&ArmResponse>,
         op: &Operation,
     ) -> Result<(), ArmError> {
-        let server = last.and_then(|r| retry_after(&r.headers, SystemTime::now()));
-        let wait = server.unwrap_or_else(|| default_interval(self.polls)).max(MIN_INTERVAL);
-        self.polls += 1;
+        let server = last.and_then(|r| retry_after(&r.headers, SystemTime::now())).filter(|d| !d.is_zero());
+        let wait = next_wait(self.waited, server);
         let remaining = op.deadline.saturating_duration_since(Instant::now());
         if remaining.is_zero() {
             return Err(timed_out(op));
         }
-        client.sleeper.sleep(wait.min(remaining)).await;
+        let wait = wait.min(remaining);
+        self.waited = self.waited.saturating_add(wait);
+        client.sleeper.sleep(wait).await;
         if Instant::now() >= op.deadline {
             return Err(timed_out(op));
         }
@@ -380,14 +398,42 @@ mod tests {
         }
     }
 
-    /// §8: without Retry-After, polls start at 5 s and back off to 30 s; a 26-minute create
-    /// (a MIG pool) costs 54 polls, a 1-minute one 4.
+    /// The schedule's poll times: 2, 6, 14, 30, 62 s, then every 32 s.
     #[test]
-    fn default_pacing() {
-        let secs: Vec<u64> = (0..6).map(|n| default_interval(n).as_secs()).collect();
-        assert_eq!(secs, [5, 10, 20, 30, 30, 30]);
-        assert_eq!(default_interval(u32::MAX), MAX_INTERVAL);
-        assert_eq!(polls_over(Duration::from_secs(26 * 60)), 54);
-        assert_eq!(polls_over(Duration::from_secs(60)), 4);
+    fn schedule_grows_then_caps() {
+        let mut t = Duration::ZERO;
+        let times: Vec<u64> = (0..8)
+            .map(|_| {
+                t += next_wait(t, None);
+                t.as_secs()
+            })
+            .collect();
+        assert_eq!(times, [2, 6, 14, 30, 62, 94, 126, 158]);
+        assert_eq!(interval_after(Duration::MAX), MAX_INTERVAL);
+        assert_eq!(interval_after(Duration::ZERO), FIRST_INTERVAL);
+    }
+
+    /// Simulated clock: a 26-minute create (a MIG pool) costs at most 52 polls, as the Azure
+    /// CLI's fixed 30 s interval does (`az aks nodepool add`, `--polling-interval` default),
+    /// and a 1-minute create is seen within 10 s of its end.
+    #[test]
+    fn targets_on_a_simulated_clock() {
+        let (polls, seen) = polls_over(Duration::from_secs(26 * 60));
+        assert!(polls <= 52, "{polls} polls for 26 minutes");
+        assert!(seen >= Duration::from_secs(26 * 60));
+        let (_, seen) = polls_over(Duration::from_secs(60));
+        assert!(seen - Duration::from_secs(60) <= Duration::from_secs(10), "seen at {seen:?}");
+        // A fixed 30 s interval, for comparison: 52 polls for 26 minutes.
+        assert_eq!((26 * 60u32).div_ceil(30), 52);
+    }
+
+    /// `Retry-After` is a lower bound: a longer one is waited, a shorter one or 0 is not.
+    #[test]
+    fn retry_after_is_the_least_wait() {
+        let s = Duration::from_secs;
+        assert_eq!(next_wait(s(0), Some(s(10))), s(10));
+        assert_eq!(next_wait(s(0), Some(s(1))), s(2));
+        assert_eq!(next_wait(s(600), Some(s(1))), s(32));
+        assert_eq!(next_wait(s(600), Some(s(120))), s(120));
     }
 }

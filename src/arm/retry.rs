@@ -244,7 +244,7 @@ mod tests {
         assert_eq!(retry_after(&headers(&[("retry-after", &past)]), now), Some(Duration::ZERO));
         assert_eq!(retry_after(&headers(&[("retry-after", "soon")]), now), None);
         assert_eq!(retry_after(&headers(&[]), now), None);
-        // §3: absurd values never panic; they are capped.
+        // Absurd values never panic; they are capped.
         assert_eq!(retry_after(&headers(&[("retry-after", "1e20")]), now), Some(MAX_RETRY_AFTER));
         assert_eq!(retry_after(&headers(&[("retry-after-ms", "1e30")]), now), Some(MAX_RETRY_AFTER));
         assert_eq!(retry_after(&headers(&[("x-ms-retry-after-ms", "inf")]), now), None);
@@ -255,7 +255,7 @@ mod tests {
         assert_eq!(retry_after(&headers(&[("retry-after", &far)]), now), Some(MAX_RETRY_AFTER));
     }
 
-    /// §1: writes are resent only when the answer says they were not applied.
+    /// Writes are resent only when the answer says they were not applied.
     #[test]
     fn writes_resend_only_when_not_applied() {
         for s in [408, 429, 500, 502, 503, 504] {

@@ -506,9 +506,10 @@ pub struct PriceTable {
     /// (they would be ignored at lookup).
     #[serde(skip)]
     pub unlisted: Vec<String>,
-    /// Entries replaced by the live price cache: (size, region) → "live cache, fetched …".
+    /// Entries replaced by the live price cache: size → ("live cache, fetched …", the
+    /// regions whose prices it replaced).
     #[serde(skip)]
-    pub from_cache: BTreeMap<(String, String), std::sync::Arc<str>>,
+    pub from_cache: BTreeMap<String, (std::sync::Arc<str>, Vec<Shared>)>,
 }
 
 /// One source of `prices.yaml`: which fields (`linux`, `linux_spot`, `windows`,

@@ -15,7 +15,7 @@ const ENV_ALWAYS: &[(&str, &str)] = &[
     ("AKSGPU_CATALOG", "catalog override directory (same as --catalog)"),
     (
         "AKSGPU_CACHE_DIR",
-        "where prices.json, locations.json and provider-refresh markers are kept (default $XDG_CACHE_HOME/aksgpu or ~/.cache/aksgpu)",
+        "where prices.bin, locations.json and provider-refresh markers are kept (default $XDG_CACHE_HOME/aksgpu or ~/.cache/aksgpu)",
     ),
     ("AZURE_DEFAULTS_GROUP, AZURE_DEFAULTS_LOCATION", "defaults for -g and -l, as in az (a note names the source)"),
     ("AZURE_CONFIG_DIR", "az's directory (default ~/.azure): group and location under [defaults] in its config file"),

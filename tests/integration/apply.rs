@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 
 use crate::fake_arm::{respond, FakeArm, RunResult, SUB};
-use crate::support::{aksgpu_arm, aksgpu_with, temp_dir, Run};
+use crate::support::{aksgpu_arm, aksgpu_with, bundled_linux_price, cents_times, temp_dir, Run};
 
 const ONE_POOL: &str = "apiVersion: aksgpu/v1
 kind: GpuConfig
@@ -131,9 +131,10 @@ fn diff_reports_a_pool_changed_in_azure() {
     assert_eq!(d.code, 1, "{}", d.stderr);
     assert_eq!(actions(&d), [("gpu".to_owned(), "scale".to_owned())]);
     // The file's pools priced in the cluster's region (eastus, read from the cluster):
-    // 1 × Standard_NC4as_T4_v3 at $0.526/h = $383.98 a month.
+    // 1 × Standard_NC4as_T4_v3 at the bundled eastus price × 730 h a month.
     let cost = &d.json()["cost"]["pools"][0];
-    assert_eq!((cost["region"].clone(), cost["monthly_at_max"].clone()), (json!("eastus"), json!(383.98)), "{cost}");
+    let monthly = cents_times(bundled_linux_price("Standard_NC4as_T4_v3", "eastus"), 730);
+    assert_eq!((cost["region"].clone(), cost["monthly_at_max"].clone()), (json!("eastus"), json!(monthly)), "{cost}");
     assert!(d.json()["changes"][0]["detail"].as_str().unwrap_or("").contains("count 4 → 1"), "{}", d.stdout);
     arm.with(|s| s.pools.get_mut(&key).map(|p| p["properties"]["vmSize"] = json!("Standard_NC8as_T4_v3")));
     let d = cmd(&arm, "diff", &file, &[]);

@@ -140,7 +140,8 @@ fn recommend_picks_the_cheapest_of_several_regions() {
 #[test]
 fn progress_off_a_terminal_is_plain_lines_with_a_heartbeat() {
     let arm = FakeArm::start();
-    arm.with(|s| s.op_statuses = vec!["InProgress".into(), "InProgress".into(), "Succeeded".into()]);
+    // Real waits (the schedule's 2 s, then 4 s): one poll answers InProgress, the next Succeeded.
+    arm.with(|s| s.op_statuses = vec!["InProgress".into(), "Succeeded".into()]);
     let args = [
         "pool",
         "create",

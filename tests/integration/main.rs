@@ -21,6 +21,7 @@ mod gpu_stack;
 mod hint_flags;
 mod manifest_cli;
 mod money;
+mod polling;
 mod price_cache;
 mod properties;
 mod quota_together;

@@ -3,11 +3,17 @@
 use serde_json::{json, Value};
 
 use crate::fake_arm::{respond_h, FakeArm};
-use crate::support::{aksgpu, aksgpu_arm, aksgpu_with, size_entry, temp_dir, Run};
+use crate::support::{aksgpu, aksgpu_arm, aksgpu_with, bundled_linux_price, size_entry, temp_dir, Run};
 
 fn run(arm: &FakeArm, cache: &std::path::Path, args: &[&str]) -> Run {
     let cache = cache.display().to_string();
     aksgpu_arm(&arm.base, args, &[("AKSGPU_PRICES_ENDPOINT", &arm.base), ("AKSGPU_CACHE_DIR", &cache)])
+}
+
+/// The price cache `prices refresh` wrote, unpacked, as JSON.
+fn saved_cache(path: &std::path::Path) -> Value {
+    let packed = aksgpu::pricing::read_cache(path).expect("a valid cache").expect("a cache");
+    serde_json::to_value(packed.unpack()).expect("json")
 }
 
 fn item(sku: &str, region: &str, product: &str, sku_name: &str, price: f64) -> Value {
@@ -71,8 +77,7 @@ fn prices_refresh_pages_retries_and_feeds_recommend_and_cost() {
     // The T4 query needed three pages through the $skip fallback (plus an empty fourth).
     let t4 = arm.log().into_iter().filter(|x| x.target.contains("Standard_NC4as_T4_v3")).count();
     assert!(t4 >= 3, "{t4}");
-    let saved: Value =
-        serde_json::from_str(&std::fs::read_to_string(cache.join("prices.json")).expect("cache")).expect("json");
+    let saved = saved_cache(&cache.join("prices.bin"));
     let p = &saved["sizes"]["Standard_NC24ads_A100_v4"]["eastus"];
     assert_eq!(
         (p["linux"].clone(), p["linux_spot"].clone(), p["windows"].clone(), p["windows_spot"].clone()),
@@ -116,7 +121,7 @@ fn prices_refresh_follows_next_page_links_and_region_filters() {
 #[test]
 fn corrupt_cache_is_ignored_with_a_warning() {
     let cache = temp_dir("prices-corrupt");
-    std::fs::write(cache.join("prices.json"), "{ not json").expect("write");
+    std::fs::write(cache.join("prices.bin"), "{ not json").expect("write");
     let r =
         aksgpu_with(&["recommend", "--model", "llama-3.1-8b"], &[("AKSGPU_CACHE_DIR", cache.to_str().expect("utf8"))]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -124,9 +129,17 @@ fn corrupt_cache_is_ignored_with_a_warning() {
     assert!(r.stdout.contains("Standard_NV36ads_A10_v5"));
 }
 
+/// The arithmetic on a fixture price ($3.673/h for the A100 in eastus, from a price cache
+/// written as `prices refresh` writes it), so the hand-worked figures hold whatever the
+/// bundled table says.
 #[test]
 fn cost_for_a_size_is_hand_checkable() {
     let cache = temp_dir("cost-size");
+    let fixture = aksgpu::catalog::RegionPrice { linux: Some(3.673), ..Default::default() };
+    let fetched_at = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).expect("clock").as_secs();
+    let sizes = [("Standard_NC24ads_A100_v4".to_owned(), [("eastus".to_owned(), fixture)].into())].into();
+    let fixture = aksgpu::pricing::PriceCache { fetched_at, currency: "USD".into(), source: "fixture".into(), sizes };
+    aksgpu::pricing::write_cache(&cache.join("prices.bin"), &fixture).expect("fixture cache");
     let r = aksgpu_with(
         &[
             "cost",
@@ -147,6 +160,7 @@ fn cost_for_a_size_is_hand_checkable() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let p = &r.json()["pools"][0];
+    assert_eq!(p["price_per_node_hour"], 3.673, "the fixture price is used");
     // $3.673/h: 8 h/day → $29.38/day; × 30.4167 → $893.76/month at one node.
     assert_eq!(p["at_min"]["daily"], 29.38);
     assert_eq!(p["at_min"]["monthly"], 893.76);
@@ -402,12 +416,10 @@ fn cost_in_euros_comes_from_a_euro_cache_only() {
         .log()
         .iter()
         .all(|x| !x.target.contains("/api/retail/") || x.target.contains("currencyCode=%27EUR%27")));
-    let saved: Value =
-        serde_json::from_str(&std::fs::read_to_string(cache.join("prices-EUR.json")).expect("EUR cache"))
-            .expect("json");
+    let saved = saved_cache(&cache.join("prices-EUR.bin"));
     assert_eq!(saved["currency"], "EUR");
     assert_eq!(saved["sizes"][a100]["eastus"]["linux"], 3.21);
-    assert!(!cache.join("prices.json").exists(), "a EUR refresh must not write the USD cache");
+    assert!(!cache.join("prices.bin").exists(), "a EUR refresh must not write the USD cache");
 
     let eur = run(&arm, &cache, &[&cost[..], &["--currency", "EUR", "-o", "json"]].concat());
     assert_eq!(eur.code, 0, "{}", eur.stderr);
@@ -429,7 +441,7 @@ fn cost_in_euros_comes_from_a_euro_cache_only() {
     assert!(west.stdout.contains("prices refresh --currency EUR"), "{}", west.stdout);
     // USD is untouched: the bundled table.
     let usd = run(&arm, &cache, &[&cost[..], &["-o", "json"]].concat());
-    assert_eq!(usd.json()["pools"][0]["price_per_node_hour"], 3.673);
+    assert_eq!(usd.json()["pools"][0]["price_per_node_hour"], bundled_linux_price(a100, "eastus"));
 }
 
 /// `pool scale --dry-run` ends with the cost of the new counts: with credentials it reads
@@ -555,7 +567,8 @@ fn recommend_and_plans_in_euros_come_from_a_euro_cache_only() {
     // The dry run's cost line is in euros.
     let plan = run(&arm, &cache, &dry);
     assert_eq!(plan.code, 0, "{}", plan.stderr);
-    assert!(plan.stdout.contains("€3.21") && !plan.stdout.contains("$3.67"), "{}", plan.stdout);
+    let usd = format!("${:.2}", bundled_linux_price(a100, "eastus"));
+    assert!(plan.stdout.contains("€3.21") && !plan.stdout.contains(&usd), "{}", plan.stdout);
     // diff and apply --dry-run price the file's pools in the cluster's region (eastus) in euros.
     let file = cache.join("gpu.yaml");
     std::fs::write(&file, format!("apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\npools:\n  - {{name: gpu, vmSize: {a100}, count: 1}}\n")).expect("write");

@@ -8,6 +8,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 
+use aksgpu::catalog::RegionPrice;
+use aksgpu::pricing::{pack, PriceCache};
+
 use crate::fake_arm::{respond_h, FakeArm};
 use crate::support::{aksgpu_arm, aksgpu_with, temp_dir, Run};
 
@@ -29,10 +32,11 @@ fn now_s() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).expect("clock").as_secs()
 }
 
-fn cache_with(fetched_at: u64, linux: &str) -> String {
-    format!(
-        r#"{{"fetched_at": {fetched_at}, "currency": "USD", "source": "test", "sizes": {{"{A100}": {{"eastus": {{"linux": {linux}}}}}}}}}"#
-    )
+/// A cache as `prices refresh` packs it: one Linux price for the A100 in eastus.
+fn cache_with(fetched_at: u64, linux: f64) -> Vec<u8> {
+    let p = RegionPrice { linux: Some(linux), ..RegionPrice::default() };
+    let sizes = [(A100.to_owned(), [("eastus".to_owned(), p)].into())].into();
+    pack(&PriceCache { fetched_at, currency: "USD".into(), source: "test".into(), sizes }).expect("pack")
 }
 
 fn recommend(cache: &Path) -> Run {
@@ -62,9 +66,8 @@ fn twenty_four_concurrent_refreshes_all_succeed() {
     for r in &runs {
         assert_eq!(r.code, 0, "{}", r.stderr);
     }
-    let saved: Value = serde_json::from_str(&std::fs::read_to_string(cache.join("prices.json")).expect("cache"))
-        .expect("complete JSON");
-    assert_eq!(saved["sizes"][A100]["eastus"]["linux"], 3.5);
+    let saved = aksgpu::pricing::read_cache(&cache.join("prices.bin")).expect("complete").expect("cache").unpack();
+    assert_eq!(saved.sizes[A100]["eastus"].linux, Some(3.5));
     assert!(temp_leftovers(&cache).is_empty(), "{:?}", temp_leftovers(&cache));
 }
 
@@ -77,12 +80,12 @@ fn a_planted_symlink_is_never_written_through() {
     let victim = cache.join("victim.txt");
     std::fs::write(&victim, "precious").expect("victim");
     // The old fixed temporary name, and the cache itself, both point at the victim.
-    std::os::unix::fs::symlink(&victim, cache.join("prices.json.tmp")).expect("symlink");
-    std::os::unix::fs::symlink(&victim, cache.join("prices.json")).expect("symlink");
+    std::os::unix::fs::symlink(&victim, cache.join("prices.bin.tmp")).expect("symlink");
+    std::os::unix::fs::symlink(&victim, cache.join("prices.bin")).expect("symlink");
     let r = refresh(&arm, &cache, &["--region", "eastus"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "precious");
-    let meta = std::fs::symlink_metadata(cache.join("prices.json")).expect("cache");
+    let meta = std::fs::symlink_metadata(cache.join("prices.bin")).expect("cache");
     assert!(meta.file_type().is_file(), "the symlink was replaced by a regular file");
 }
 
@@ -90,7 +93,7 @@ fn a_planted_symlink_is_never_written_through() {
 #[test]
 fn a_fifo_cache_does_not_block_recommend() {
     let cache = temp_dir("prices-fifo");
-    let fifo = cache.join("prices.json");
+    let fifo = cache.join("prices.bin");
     let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
     assert!(made.success(), "mkfifo failed");
     let mut child = Command::new(env!("CARGO_BIN_EXE_aksgpu"))
@@ -120,13 +123,24 @@ fn a_fifo_cache_does_not_block_recommend() {
 #[test]
 fn absurd_future_and_oversized_caches_are_ignored_with_a_warning() {
     let cache = temp_dir("prices-absurd");
-    let path = cache.join("prices.json");
+    let path = cache.join("prices.bin");
+    let mut oversized = cache_with(now_s() - 60, 1.25);
+    oversized.resize(17 * 1024 * 1024, 0);
+    let mut cut = cache_with(now_s() - 60, 1.25);
+    cut.pop();
+    let mut out_of_bounds = cache_with(now_s() - 60, 1.25);
+    let row = out_of_bounds.len() - (2 + 4 * 8);
+    out_of_bounds[row] = 7;
     let cases = [
-        (cache_with(now_s() - 60, "1e308"), "corrupt"),
-        (cache_with(now_s() - 60, "2500"), "corrupt"),
-        (cache_with(now_s() - 60, "0"), "corrupt"),
-        (cache_with(now_s() + 86_400, "1.25"), "in the future"),
-        (format!("{}{}", cache_with(now_s() - 60, "1.25"), " ".repeat(17 * 1024 * 1024)), "larger than 16 MiB"),
+        (cache_with(now_s() - 60, 1e308), "corrupt"),
+        (cache_with(now_s() - 60, 2500.0), "corrupt"),
+        (cache_with(now_s() - 60, 0.0), "corrupt"),
+        (cache_with(now_s() - 60, f64::NAN), "corrupt"),
+        (cache_with(now_s() + 86_400, 1.25), "in the future"),
+        (oversized, "larger than 16 MiB"),
+        (cut, "corrupt"),
+        (out_of_bounds, "out of bounds"),
+        (b"{\"fetched_at\": 1}".to_vec(), "not an aksgpu price cache"),
     ];
     for (text, why) in cases {
         std::fs::write(&path, text).expect("write");
@@ -138,7 +152,7 @@ fn absurd_future_and_oversized_caches_are_ignored_with_a_warning() {
         assert!(r.stdout.contains(A100), "{}", r.stdout);
     }
     // A sane cache is used.
-    std::fs::write(&path, cache_with(now_s() - 60, "1.25")).expect("write");
+    std::fs::write(&path, cache_with(now_s() - 60, 1.25)).expect("write");
     let r = recommend(&cache);
     assert!(r.stdout.contains("$1.25") && !r.stderr.contains("ignoring"), "{}\n{}", r.stdout, r.stderr);
 }
@@ -158,7 +172,7 @@ fn a_server_that_ignores_skip_stops_the_refresh_with_an_error() {
     let requests = arm.count("GET", "/api/retail/prices");
     // Two requests per query in flight at most (six at once), instead of 200 pages per size.
     assert!((2..=12).contains(&requests), "{requests} requests");
-    assert!(!cache.join("prices.json").exists(), "no cache is written from a failed refresh");
+    assert!(!cache.join("prices.bin").exists(), "no cache is written from a failed refresh");
 }
 
 #[test]
@@ -198,4 +212,28 @@ fn a_cache_write_failure_exits_1_naming_the_path() {
     let r = refresh(&arm, &cache, &[]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("not-a-dir"), "{}", r.stderr);
+}
+
+/// A JSON cache from a release before the packed format is never read as prices: recommend
+/// warns, names it and the refresh, and uses the bundled prices; a refresh writes the packed
+/// cache beside it, which is then used.
+#[test]
+fn an_old_format_cache_is_named_never_read() {
+    let arm = FakeArm::start();
+    arm.with(|s| s.retail_items = vec![item("eastus", "NC24ads A100 v4", 1.25)]);
+    let cache = temp_dir("prices-legacy");
+    let json = format!(
+        r#"{{"fetched_at": {}, "currency": "USD", "source": "test", "sizes": {{"{A100}": {{"eastus": {{"linux": 1.25}}}}}}}}"#,
+        now_s() - 60
+    );
+    std::fs::write(cache.join("prices.json"), json).expect("write");
+    let r = recommend(&cache);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("ignoring the price cache") && r.stderr.contains("earlier aksgpu"), "{}", r.stderr);
+    assert!(r.stderr.contains("prices.json") && r.stderr.contains("prices refresh"), "{}", r.stderr);
+    assert!(!r.stdout.contains("$1.25") && r.stdout.contains(A100), "{}", r.stdout);
+    let refreshed = refresh(&arm, &cache, &["--region", "eastus"]);
+    assert_eq!(refreshed.code, 0, "{}", refreshed.stderr);
+    let r = recommend(&cache);
+    assert!(r.stdout.contains("$1.25") && !r.stderr.contains("ignoring"), "{}\n{}", r.stdout, r.stderr);
 }

@@ -189,3 +189,17 @@ impl CreatePool {
         a
     }
 }
+
+/// The bundled Linux on-demand price (USD/h) of `size` in `region`: tests derive expected
+/// figures from the price table rather than pinning one snapshot's numbers.
+pub fn bundled_linux_price(size: &str, region: &str) -> f64 {
+    let c = aksgpu::catalog::Catalog::bundled().expect("catalog");
+    c.price(size, region).and_then(|p| p.linux).unwrap_or_else(|| panic!("no bundled price for {size} in {region}"))
+}
+
+/// `price × times` in whole cents, rounded half away from zero from exact micro-dollars (how
+/// money is rounded, worked here without the crate's `units::Amount`).
+pub fn cents_times(price: f64, times: u64) -> f64 {
+    let micros = (price * 1e6).round() as i128 * i128::from(times);
+    ((micros as f64) / 10_000.0).round() / 100.0
+}
