@@ -50,6 +50,10 @@ pub enum HubError {
     /// The Hub answered, but not with something usable.
     #[error("the Hugging Face Hub's answer for {id} is unusable: {reason}")]
     Bad { id: String, reason: String },
+    /// The async runtime could not start (a system fault, not the network): the process
+    /// cannot create threads or an event loop.
+    #[error("cannot start the async runtime: {reason}")]
+    Runtime { kind: std::io::ErrorKind, reason: String },
 }
 
 /// What the Hub says about a model: its config.json and weight totals (the cached form).
@@ -469,7 +473,7 @@ pub fn fetch(id: &str, endpoint: &str, token: Option<String>) -> Result<(HubFact
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| HubError::Offline { endpoint: endpoint.to_owned(), reason: e.to_string() })?;
+        .map_err(|e| HubError::Runtime { kind: e.kind(), reason: e.to_string() })?;
     let secs = now.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let facts = rt.block_on(hub.facts(id, secs))?;
     if let Some(p) = &path {

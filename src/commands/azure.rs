@@ -153,10 +153,19 @@ pub fn render_priced_plan(
     extra: serde_json::Value,
     cost: &crate::commands::money::PlanPricing,
 ) -> Result<(), Error> {
+    Ok(crate::output::emit(p, format, &priced_plan((base, plan, header), extra, cost))?)
+}
+
+/// A dry-run plan with its cost (see [`render_priced_plan`]), not yet printed.
+pub fn priced_plan(
+    (base, plan, header): (&str, &crate::plan::Plan, &str),
+    extra: serde_json::Value,
+    cost: &crate::commands::money::PlanPricing,
+) -> DryRun {
     let mut d = DryRun::new(base, plan, header, extra);
     d.footer = crate::commands::money::plan_pricing_text(cost);
     d.extra.insert("cost".into(), serde_json::to_value(cost).unwrap_or_default());
-    Ok(crate::output::emit(p, format, &d)?)
+    d
 }
 
 /// Print a dry-run plan (see [`DryRun`]).

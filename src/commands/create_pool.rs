@@ -11,7 +11,7 @@ use crate::commands::gpu_stack;
 use crate::commands::Ctx;
 use crate::domain::GpuDriver;
 use crate::error::Error;
-use crate::ops::pool::{CreatePoolRequest, CreatePoolResult};
+use crate::ops::pool::{CreatePoolRequest, CreatePoolResult, Question, RequestError};
 use crate::output::{emit, money, Printer, Shown};
 use crate::plan::agent_pool::PoolSpec;
 use crate::provision::facts::Store;
@@ -19,43 +19,45 @@ use crate::provision::features::{Feature, Outcome as FeatureOutcome};
 use crate::provision::operator::InstallRequest;
 use crate::provision::pool::{self, CreateOptions, CreateOutcome};
 use crate::provision::Progress;
-use crate::recommend::Os;
 
 pub use crate::ops::pool::ClusterFacts;
 
 /// `--recommend` ranks and prices in the cluster's location with its Kubernetes version (and
 /// the pool's OS, from the flags); an explicit `--location` or `--kubernetes-version` wins.
 fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, facts: &ClusterFacts, p: &Printer) -> Result<String, Error> {
-    let mut ra = a.recommend_request();
-    if ra.region.is_none() {
-        ra.region = facts.location.clone();
-    }
-    if ra.k8s_version.is_none() {
-        ra.k8s_version = facts.kubernetes;
-    }
-    if !crate::ops::recommend::has_requirements(&ra) {
-        return Err(Error::usage(
-            "--recommend needs a workload description",
-            Some("add --workload and/or --model (or --gpu-memory-min), or pass --vm-size".into()),
-        ));
-    }
-    let top = match crate::ops::recommend::top_recommendation(catalog, &ra).map_err(own_flags_error)? {
-        Ok(top) => top,
-        Err(why) => {
-            let why = why.map_or("catalog".to_owned(), |c| c.name().to_owned());
-            return Err(Error::NoFit {
-                message: own_flags(&format!(
-                    "--recommend found no size that fits (the {why} check removed the last candidates)"
-                )),
-                hint: Some("run `aksgpu recommend` with the same flags to see why".into()),
-            });
-        }
-    };
+    let no_fit = "--recommend found no size that fits";
+    let top = crate::ops::pool::recommended(catalog, a.recommend_request(), facts).map_err(|e| match e {
+        // Not one candidate in the catalog: said as the catalog check, as `recommend` says it.
+        RequestError::NoFit(None) => Error::NoFit {
+            message: format!("{no_fit} (the catalog check removed the last candidates)"),
+            hint: Some("run `aksgpu recommend` with the same flags to see why".into()),
+        },
+        e => in_flags(e, no_fit),
+    })?;
     p.note(&own_flags(&format!("recommended {}: {}", top.vm_size, top.reasons.join("; "))));
     for w in &top.warnings {
         p.note(&own_flags(&format!("warning: {w}")));
     }
     Ok(top.vm_size)
+}
+
+/// A refused pool request worded in create-pool's flags; `no_fit` says that nothing fit.
+pub(crate) fn in_flags(e: RequestError, no_fit: &str) -> Error {
+    match e {
+        RequestError::Spec(e) => Error::usage(format!("{}: {}", e.field.flag(), e.message), e.hint),
+        RequestError::NoWorkload => Error::usage(
+            "--recommend needs a workload description",
+            Some("add --workload and/or --model (or --gpu-memory-min), or pass --vm-size".into()),
+        ),
+        RequestError::NoFit(why) => Error::NoFit {
+            message: match why {
+                Some(c) => own_flags(&format!("{no_fit} (the {} check removed the last candidates)", c.name())),
+                None => no_fit.to_owned(),
+            },
+            hint: Some("run `aksgpu recommend` with the same flags to see why".into()),
+        },
+        RequestError::Failed(e) => own_flags_error(e),
+    }
 }
 
 /// `recommend`'s flags that create-pool spells differently, and create-pool's names for them.
@@ -129,8 +131,7 @@ pub fn spec(
         }
     };
     let req = a.pool_request(subscription, vm_size, gpu_driver);
-    let mut spec = PoolSpec::validate(catalog, &req)
-        .map_err(|e| Error::usage(format!("{}: {}", e.field.flag(), e.message), e.hint))?;
+    let mut spec = crate::ops::pool::validate(catalog, &req).map_err(|e| in_flags(e, ""))?;
     spec.notes.extend(notes);
     Ok(spec)
 }
@@ -196,38 +197,26 @@ fn confirm(prompt: &str) -> Result<(), Error> {
     crate::commands::confirm::ask(prompt)
 }
 
-/// On a terminal: run preflight first, then ask with the price in the cluster's region. The
-/// create step then skips the reads it already made. With `--register-features` on Windows
-/// the feature must be registered before preflight can pass, so the question comes first
-/// (priced in `--location`, if given).
+/// On a terminal: preflight first (`ops::pool::preflight_to_confirm`), then ask with the
+/// price in the cluster's region.
 fn preflight_and_confirm(
     ctx: &Ctx,
     catalog: &Catalog,
-    spec: &PoolSpec,
     client: &crate::arm::ArmClient,
-    opts: &mut CreateOptions,
-    a: &CreatePoolArgs,
+    req: &mut CreatePoolRequest,
 ) -> Result<(), Error> {
-    if a.register_features && spec.os == Os::Windows {
-        return confirm(&confirm_prompt(spec, &cost(catalog, spec, opts.location.as_deref())));
-    }
     let progress = Progress::default();
-    let pre = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        pool::preflight_step(client, catalog, spec, opts, report).await.map_err(Error::from)
+    let question = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+        crate::ops::pool::preflight_to_confirm(client, catalog, req, report).await
     })?;
-    match pre {
-        Ok(location) => {
-            confirm(&confirm_prompt(spec, &cost(catalog, spec, location.as_deref())))?;
-            opts.skip_preflight = true;
-            opts.location = location;
+    let spec = &req.spec;
+    match question {
+        Question::Create { location } => confirm(&confirm_prompt(spec, &cost(catalog, spec, location.as_deref()))),
+        Question::InstallOnExisting => {
+            confirm(&format!("Pool {} exists as asked; install the NVIDIA GPU Operator on it?", spec.name))
         }
-        // Already there as asked: nothing to create; only an operator install would change Azure.
-        Err(_) if a.install_operator => {
-            confirm(&format!("Pool {} exists as asked; install the NVIDIA GPU Operator on it?", spec.name))?;
-        }
-        Err(_) => {}
+        Question::Nothing => Ok(()),
     }
-    Ok(())
 }
 
 /// The client, subscription and credential. Credentials are optional for a dry run: without
@@ -284,33 +273,11 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     crate::commands::money::prices_for(&mut catalog, a.currency.as_deref(), &ctx.printer)?;
     let catalog = catalog;
     let p = &ctx.printer;
-    if let Some(l) = &a.location {
-        let mut warnings = Vec::new();
-        crate::ops::recommend::region_or_override(&catalog, "--location", l, &a.overrides, &mut warnings)?;
-        for w in &warnings {
-            p.note(&format!("warning: {w}"));
-        }
-    }
-    if a.install_operator && a.no_wait {
-        return Err(Error::usage(
-            "--install-operator cannot be combined with --no-wait: the operator needs the pool to exist",
-            Some("drop --no-wait, or run `aksgpu install-operator` after `aksgpu wait`".into()),
-        )
-        .into());
-    }
+    check_flags(&catalog, a, p)?;
     let (client, subscription, auth) = connect(a, p)?;
     let store = Store::with_cache_dir();
     if a.failover.enabled() {
-        let opts = CreateOptions {
-            dry_run: a.dry_run,
-            no_wait: false,
-            skip_preflight: a.skip_preflight,
-            timeout: a.at.arm.timeout,
-            location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()),
-            abort_on_interrupt: a.abort_on_interrupt,
-            facts: store,
-            pools_listed: false,
-        };
+        let opts = CreateOptions { no_wait: false, ..options(a, store, None) };
         return crate::commands::failover::run(ctx, &catalog, a, &client, &subscription, opts);
     }
     let facts = cluster_facts(ctx, a, (&client, &store), &subscription)?;
@@ -324,24 +291,65 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     for w in &spec.warnings {
         p.note(&format!("warning: {w}"));
     }
-    let mut opts = CreateOptions {
+    let mut req = request(a, &subscription, spec, options(a, store, facts.location));
+    if needs_confirmation(ctx, a)? {
+        preflight_and_confirm(ctx, &catalog, &client, &mut req)?;
+    }
+    let progress = Progress::default();
+    let started = std::time::Instant::now();
+    let said = |f: Feature<'_>, out: &FeatureOutcome| gpu_stack::feature_note(p, f, out);
+    let result = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
+        crate::ops::pool::create(&client, (&catalog, auth.as_ref()), &req, (started, &said), (&report, &progress)).await
+    });
+    let CreatePoolResult { outcome, operator } = result?;
+    render(p, a.output, &catalog, &req.spec, &outcome, azure::base_url(&a.at.arm))?;
+    if let Some(r) = operator {
+        gpu_stack::print_install(p, a.output, &azure::base_url(&a.at.arm), Ok(r))?;
+    }
+    Ok(())
+}
+
+/// What the flags alone can refuse: `--location` not a region (unless overridden), and
+/// `--install-operator` with `--no-wait`.
+fn check_flags(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Result<(), Error> {
+    if let Some(l) = &a.location {
+        let mut warnings = Vec::new();
+        crate::ops::recommend::region_or_override(catalog, "--location", l, &a.overrides, &mut warnings)?;
+        for w in &warnings {
+            p.note(&format!("warning: {w}"));
+        }
+    }
+    if a.install_operator && a.no_wait {
+        return Err(Error::usage(
+            "--install-operator cannot be combined with --no-wait: the operator needs the pool to exist",
+            Some("drop --no-wait, or run `aksgpu install-operator` after `aksgpu wait`".into()),
+        ));
+    }
+    Ok(())
+}
+
+/// The run's options from the flags: `--location` (as ARM spells it), else the cluster's
+/// location when it was read.
+fn options(a: &CreatePoolArgs, facts: Store, read: Option<String>) -> CreateOptions {
+    CreateOptions {
         dry_run: a.dry_run,
         no_wait: a.no_wait,
         skip_preflight: a.skip_preflight,
         timeout: a.at.arm.timeout,
-        location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()).or(facts.location.clone()),
-        facts: store.clone(),
+        location: a.location.as_ref().map(|l| l.replace(' ', "").to_ascii_lowercase()).or(read),
+        facts,
         pools_listed: false,
         abort_on_interrupt: a.abort_on_interrupt,
-    };
-    if needs_confirmation(ctx, a)? {
-        preflight_and_confirm(ctx, &catalog, &spec, &client, &mut opts, a)?;
     }
-    let req = CreatePoolRequest {
-        options: opts,
+}
+
+/// The typed request the flags map into: the pool, the Windows feature, the operator.
+fn request(a: &CreatePoolArgs, subscription: &str, spec: PoolSpec, options: CreateOptions) -> CreatePoolRequest {
+    CreatePoolRequest {
+        options,
         register_feature: a.register_features,
         operator: a.install_operator.then(|| InstallRequest {
-            subscription: subscription.clone(),
+            subscription: subscription.to_owned(),
             resource_group: a.at.target.resource_group.clone(),
             cluster: a.at.target.cluster.clone(),
             pool: Some(a.at.name.clone()),
@@ -351,20 +359,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
             time_slicing: a.time_slicing,
         }),
         spec,
-    };
-    let progress = Progress::default();
-    let started = std::time::Instant::now();
-    let said = |f: Feature<'_>, out: &FeatureOutcome| gpu_stack::feature_note(p, f, out);
-    let result = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
-        crate::ops::pool::create(&client, (&catalog, auth.as_ref()), &req, (started, &said), (&report, &progress)).await
-    });
-    let CreatePoolResult { outcome, operator } = result?;
-    let spec = &req.spec;
-    render(p, a.output, &catalog, spec, &outcome, azure::base_url(&a.at.arm))?;
-    if let Some(r) = operator {
-        gpu_stack::print_install(p, a.output, &azure::base_url(&a.at.arm), Ok(r))?;
     }
-    Ok(())
 }
 
 /// The operator install's steps for a dry run, from the pool as it would be created.

@@ -10,14 +10,11 @@ use crate::commands::{azure, Ctx};
 use crate::error::Error;
 use crate::output::{emit, table, Align, Printer, Shown};
 use crate::plan::agent_pool::PoolSpec;
-use crate::plan::failover::{self as plan, Outcome};
+use crate::plan::failover::Outcome;
 use crate::provision::failover::{self, Attempt, Candidate, Failover, Policy, Stopped};
 use crate::provision::pool::CreateOptions;
 use crate::provision::Progress;
 
-/// How many ranked recommendations `--failover` considers (preflight skips do not count
-/// against `--max-attempts`, so there must be more candidates than attempts).
-const RANKED: u64 = 10;
 /// `--max-attempts` with `--failover` when not given.
 const DEFAULT_MAX_ATTEMPTS: u32 = 3;
 
@@ -95,9 +92,9 @@ pub fn run(
     }
 }
 
-/// The validated candidates: `--vm-size` then each `--fallback-vm-size`, or the ranked
-/// recommendations in the cluster's region (read from the cluster when `--location` is not
-/// given and credentials exist).
+/// The validated candidates (`ops::failover::candidates`): `--vm-size` then each
+/// `--fallback-vm-size`, or the ranked recommendations in the cluster's region (read from the
+/// cluster when `--location` is not given and credentials exist; `opts.location` then holds it).
 fn candidates(
     ctx: &Ctx,
     catalog: &Catalog,
@@ -106,73 +103,37 @@ fn candidates(
     subscription: &str,
     opts: &mut CreateOptions,
 ) -> Result<Vec<PoolSpec>, Error> {
+    use crate::ops::failover::{CandidatesRequest, Sizes};
     let p = &ctx.printer;
-    let sizes: Vec<String> = match &a.vm_size {
+    let sizes = match &a.vm_size {
         Some(size) => {
             // The same checks as without failover (stray workload flags, the size itself).
             let facts = crate::commands::create_pool::ClusterFacts::default();
             crate::commands::create_pool::spec(catalog, a, subscription, &facts, p)?;
-            std::iter::once(size.clone()).chain(a.failover.fallback_vm_sizes.iter().cloned()).collect()
+            Sizes::Named(std::iter::once(size.clone()).chain(a.failover.fallback_vm_sizes.iter().cloned()).collect())
         }
-        None => {
-            if opts.location.is_none() && client.has_credentials() {
-                opts.location = cluster_location(ctx, a, (client, &opts.facts), subscription)?;
-            }
-            ranked(catalog, a, opts.location.as_deref(), p)?
-        }
+        None => Sizes::Recommended(Box::new(a.recommend_request())),
     };
-    let Some((first, rest)) = sizes.split_first() else {
-        return Err(Error::NoFit { message: "no candidate sizes".into(), hint: None });
+    let req = CandidatesRequest {
+        pool: a.pool_request(subscription, String::new(), a.pool.gpu_driver),
+        sizes,
+        location: opts.location.clone(),
     };
-    let req = a.pool_request(subscription, first.clone(), a.pool.gpu_driver);
-    let specs = plan::candidates(catalog, &req, rest)
-        .map_err(|e| Error::usage(format!("{}: {}", e.field.flag(), e.message), e.hint))?;
-    for n in specs.first().map(|s| s.notes.clone()).unwrap_or_default() {
+    let progress = Progress::default();
+    let store = opts.facts.clone();
+    let found = azure::run_with_spinner(p, &progress, None, async |report| {
+        Ok(crate::ops::failover::candidates((client, &store), catalog, req, report).await)
+    })?
+    .map_err(|e| crate::commands::create_pool::in_flags(e, "--recommend found no size that fits"))?;
+    if let Some(list) = &found.ranked {
+        let at = found.location.as_deref().map(|r| format!(" in {r}")).unwrap_or_default();
+        p.note(&format!("failover candidates{at}: {}", list.join(", ")));
+    }
+    for n in found.specs.first().map(|s| s.notes.clone()).unwrap_or_default() {
         p.note(&format!("note: {n}"));
     }
-    Ok(specs)
-}
-
-/// The cluster's region, read with one GET (into the run's facts: preflight reuses it).
-fn cluster_location(
-    ctx: &Ctx,
-    a: &CreatePoolArgs,
-    (client, store): (&ArmClient, &crate::provision::facts::Store),
-    sub: &str,
-) -> Result<Option<String>, Error> {
-    let (rg, name) = (&a.at.target.resource_group, &a.at.target.cluster);
-    let progress = Progress::default();
-    let cluster: Value = azure::run_with_spinner(&ctx.printer, &progress, Some(client), async |report| {
-        report("reading the cluster's region");
-        store.cluster(client, sub, rg, name).await.map_err(Error::from)
-    })?;
-    Ok(crate::plan::preflight::location(&cluster))
-}
-
-/// The ranked recommendations for the workload flags, priced in `region`.
-fn ranked(catalog: &Catalog, a: &CreatePoolArgs, region: Option<&str>, p: &Printer) -> Result<Vec<String>, Error> {
-    let mut ra = a.recommend_request();
-    ra.region = region.map(str::to_owned).or(ra.region);
-    ra.top = RANKED;
-    if !crate::ops::recommend::has_requirements(&ra) {
-        return Err(Error::usage(
-            "--recommend needs a workload description",
-            Some("add --workload and/or --model (or --gpu-memory-min), or pass --vm-size".into()),
-        ));
-    }
-    let list = crate::ops::recommend::ranked(catalog, &ra)?;
-    if list.is_empty() {
-        return Err(Error::NoFit {
-            message: "--recommend found no size that fits".into(),
-            hint: Some("run `aksgpu recommend` with the same flags to see why".into()),
-        });
-    }
-    p.note(&format!(
-        "failover candidates{}: {}",
-        region.map(|r| format!(" in {r}")).unwrap_or_default(),
-        list.join(", ")
-    ));
-    Ok(list)
+    opts.location = found.location;
+    Ok(found.specs)
 }
 
 fn zones_text(z: &[String]) -> String {

@@ -18,9 +18,10 @@ use crate::cost::{self, CostReport};
 use crate::error::Error;
 use crate::ops::cluster::{ClusterAction, ClusterRequest};
 use crate::ops::cost as ops_cost;
+use crate::ops::prices as ops_prices;
 use crate::output::{emit, table, Align, Printer, Render, Shown};
 use crate::plan::cluster::Scale;
-use crate::pricing::{self, PriceCache, PriceSource};
+use crate::pricing::{self, PriceSource};
 use crate::provision::cluster_ops::Outcome;
 use crate::provision::prices;
 use crate::provision::Progress;
@@ -254,13 +255,8 @@ pub fn plan_pricing_text(cost: &PlanPricing) -> String {
 pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
     let p = &ctx.printer;
-    let currency = a.currency.clone();
-    let regions: Vec<String> = a
-        .region
-        .iter()
-        .filter(|r| !r.trim().is_empty())
-        .map(|r| crate::ops::recommend::region_arg(&catalog, "--region", r))
-        .collect::<Result<_, _>>()?;
+    let req = ops_prices::RefreshRequest { currency: a.currency.clone(), regions: a.region.clone() };
+    let queries = ops_prices::queries(&catalog, &req)?;
     let base = std::env::var("AKSGPU_PRICES_ENDPOINT")
         .ok()
         .filter(|s| !s.trim().is_empty())
@@ -269,58 +265,41 @@ pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
     let mut client = ArmClient::new(endpoint, None, Sleeper::from_env())?;
     client.verbosity = if a.verbose > 0 { Verbosity::Requests } else { Verbosity::Quiet };
     client.log_sink = Some(crate::output::log_line);
-    let sizes: Vec<&str> =
-        catalog.sizes.iter().filter(|s| s.status != crate::catalog::Status::Retired).map(|s| s.name.as_str()).collect();
-    let plan = crate::plan::prices::refresh(&sizes, &regions, &currency);
-    let bar = crate::output::Progress::bar(p.stderr_tty, plan.steps.len() as u64);
+    let bar = crate::output::Progress::bar(p.stderr_tty, queries.len() as u64);
     let report = |done: usize, _total: usize| bar.set(done as u64);
-    let items =
-        azure::run_interruptible(&Progress::default(), async { Ok(prices::fetch_all(&client, &plan, &report).await?) });
+    let done = azure::run_interruptible(&Progress::default(), async {
+        ops_prices::refresh((&client, &base), queries, &report).await
+    });
     bar.finish();
-    let items = items?;
-    let wanted = |s: &str| sizes.iter().any(|x| x.eq_ignore_ascii_case(s));
-    let folded = pricing::fold_items(&items, &wanted);
-    let now = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let cache = PriceCache {
-        fetched_at: now,
-        currency: currency.clone(),
-        source: format!("{base}/api/retail/prices"),
-        sizes: folded,
-    };
-    let path = pricing::cache_path_for(&currency)
-        .ok_or_else(|| Error::usage("no cache directory (set HOME or AKSGPU_CACHE_DIR)", None))?;
-    pricing::write_cache(&path, &cache).map_err(|e| Error::io(&path, "write the price cache", e))?;
-    let rows: usize = cache.sizes.values().map(|r| r.len()).sum();
-    let v = json!({"path": path.display().to_string(), "currency": currency, "items": items.len(), "sizes": cache.sizes.len(), "size_regions": rows, "fetched_at": now});
+    let r = done?;
+    let currency = &r.currency;
     let text = format!(
         "Fetched {} price rows: {} sizes × regions for {} sizes, in {currency}.\nSaved to {} ({}).",
-        items.len(),
-        rows,
-        cache.sizes.len(),
-        path.display(),
+        r.items,
+        r.size_regions,
+        r.sizes,
+        r.path,
         if currency == "USD" {
             "recommend, cost and every plan use it from now on".to_owned()
         } else {
             format!("`--currency {currency}` on cost, recommend and plans uses it")
         }
     );
-    emit(p, a.output, &Shown::new(text, v)).map_err(Error::from)?;
+    emit(p, a.output, &Shown::new(text, &r)).map_err(Error::from)?;
     Ok(())
 }
 
 /// `aksgpu catalog diff`
 pub fn catalog_diff(ctx: &Ctx, a: &CatalogDiffArgs) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
-    let location = crate::ops::recommend::region_arg(&catalog, "--location", &a.location)?;
+    let location = crate::ops::drift::location(&catalog, &a.location)?;
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let client = az.client;
-    let step = crate::plan::read_skus(&sub, &location);
-    let skus = azure::run_interruptible(&Progress::default(), async {
-        Ok(crate::provision::wire::list(&client, &step).await?)
-    })?;
-    let d = crate::drift::compare(&catalog, &location, &skus);
     let p = &ctx.printer;
+    let d = azure::run_with_spinner(p, &Progress::default(), None, async |report| {
+        crate::ops::drift::compare((&client, &sub), &catalog, &location, &report).await
+    })?;
     emit(p, a.output, &DriftView { location: &location, drift: &d }).map_err(Error::from)?;
     if a.fail_on_drift && d.drift {
         return Err(Error::NoFit {

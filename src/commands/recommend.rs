@@ -62,23 +62,12 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The sizes a capacity reservation group reserves, with the instances still free.
+/// The sizes a capacity reservation group reserves, with the instances still free: one GET,
+/// with credentials for the subscription the id names.
 fn read_reserved(p: &Printer, id: &str) -> Result<Vec<(String, u64)>, Error> {
-    let segs: Vec<&str> = id.trim_matches('/').split('/').collect();
-    let ok = segs.len() == 8
-        && segs[0].eq_ignore_ascii_case("subscriptions")
-        && segs[6].eq_ignore_ascii_case("capacityReservationGroups");
-    if !ok {
-        return Err(Error::usage(
-            format!("--capacity-reservation-group {id:?} is not a capacity reservation group resource id"),
-            Some(
-                "pass /subscriptions/SUB/resourceGroups/RG/providers/Microsoft.Compute/capacityReservationGroups/NAME"
-                    .into(),
-            ),
-        ));
-    }
+    let subscription = crate::ops::recommend::reservation_subscription(id)?;
     let arm = crate::cli::ArmArgs {
-        subscription: Some(segs[1].to_owned()),
+        subscription: Some(subscription),
         auth: None,
         cloud: crate::arm::Cloud::AzureCloud,
         timeout: std::time::Duration::from_secs(300),
@@ -87,14 +76,9 @@ fn read_reserved(p: &Printer, id: &str) -> Result<Vec<(String, u64)>, Error> {
     };
     let az = crate::commands::azure::connect(&arm)?;
     let progress = crate::provision::Progress::default();
-    let r = crate::commands::azure::run_with_spinner(p, &progress, None, async |report| {
-        report("reading the capacity reservation group");
-        crate::provision::pool::read_group(&az.client, id).await.map_err(Error::from)
-    })?;
-    if r.group.is_none() {
-        return Err(Error::NoFit { message: format!("capacity reservation group {id} does not exist"), hint: None });
-    }
-    Ok(r.sizes().into_iter().map(|s| (s.clone(), r.free(&s).unwrap_or(0))).collect())
+    crate::commands::azure::run_with_spinner(p, &progress, None, async |report| {
+        crate::ops::recommend::reserved(&az.client, id, &report).await
+    })
 }
 
 /// The top pick priced at its node count, in the asked region (else the one it was priced in).

@@ -8,11 +8,14 @@
 
 pub mod cluster;
 pub mod cost;
+pub mod drift;
+pub mod failover;
 pub mod feature;
 pub mod gitops;
 pub mod kaito;
 pub mod operator;
 pub mod pool;
+pub mod prices;
 pub mod quota;
 pub mod recommend;
 

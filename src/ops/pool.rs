@@ -9,14 +9,15 @@ use serde_json::{json, Value};
 use crate::arm::ArmClient;
 use crate::catalog::{Catalog, KubeVersion};
 use crate::error::Error;
-use crate::plan::agent_pool::PoolSpec;
+use crate::ops::recommend::RecommendRequest;
+use crate::plan::agent_pool::{PoolRequest, PoolSpec, SpecError};
 use crate::plan::Plan;
 use crate::provision::facts::Store;
 use crate::provision::features::Feature;
 use crate::provision::operator::{self, Install, InstallRequest, Report as Installed};
 use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
 use crate::provision::Progress;
-use crate::recommend::Os;
+use crate::recommend::{Constraint, Os, Recommendation};
 use crate::resources::{self, ManagedCluster};
 
 use super::{Cred, Report};
@@ -46,6 +47,92 @@ impl ClusterFacts {
         let kubernetes = c.kubernetes_version().and_then(|k| KubeVersion::parse(k).ok());
         Ok(Self { location: Some(location), kubernetes })
     }
+}
+
+/// Why a pool request was refused before anything was sent, typed so that each front end
+/// words it in its own names (flags for the CLI, keys for a GpuConfig file).
+#[derive(Debug)]
+pub enum RequestError {
+    /// A pool setting is invalid ([`SpecError::field`] says which).
+    Spec(SpecError),
+    /// A size was to be recommended, but nothing describes the workload.
+    NoWorkload,
+    /// No size fits the workload: the constraint that removed the last candidates (none when
+    /// the catalog had no candidate at all).
+    NoFit(Option<Constraint>),
+    /// Anything else (not about one setting).
+    Failed(Error),
+}
+
+impl From<Error> for RequestError {
+    fn from(e: Error) -> Self {
+        RequestError::Failed(e)
+    }
+}
+
+impl From<SpecError> for RequestError {
+    fn from(e: SpecError) -> Self {
+        RequestError::Spec(e)
+    }
+}
+
+/// The size `create-pool --recommend` takes: the first-ranked one for `ra`, ranked and priced
+/// in the cluster's location with its Kubernetes version when the request names neither.
+pub fn recommended(
+    catalog: &Catalog,
+    mut ra: RecommendRequest,
+    facts: &ClusterFacts,
+) -> Result<Recommendation, RequestError> {
+    if ra.region.is_none() {
+        ra.region.clone_from(&facts.location);
+    }
+    if ra.k8s_version.is_none() {
+        ra.k8s_version = facts.kubernetes;
+    }
+    if !super::recommend::has_requirements(&ra) {
+        return Err(RequestError::NoWorkload);
+    }
+    super::recommend::top_recommendation(catalog, &ra)?.map_err(RequestError::NoFit)
+}
+
+/// The pool request, validated into a spec (the same checks whatever front end built it).
+pub fn validate(catalog: &Catalog, req: &PoolRequest) -> Result<PoolSpec, RequestError> {
+    Ok(PoolSpec::validate(catalog, req)?)
+}
+
+/// What to ask a person before creating, once preflight has run (see [`preflight_to_confirm`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Question {
+    /// Create the pool, priced in this region (none: not known).
+    Create { location: Option<String> },
+    /// The pool exists as asked; only the operator install would change Azure.
+    InstallOnExisting,
+    /// The pool exists as asked and nothing else is to be done: nothing to ask.
+    Nothing,
+}
+
+/// Before asking on a terminal: run preflight first so the question carries the price in the
+/// cluster's region; the create then skips the reads it already made. A Windows pool whose
+/// preview feature is to be registered cannot pass preflight before it is, so the question
+/// comes first (priced in the given location, if any).
+pub async fn preflight_to_confirm(
+    client: &ArmClient,
+    catalog: &Catalog,
+    req: &mut CreatePoolRequest,
+    report: Report<'_>,
+) -> Result<Question, Error> {
+    if req.register_feature && req.spec.os == Os::Windows {
+        return Ok(Question::Create { location: req.options.location.clone() });
+    }
+    Ok(match pool::preflight_step(client, catalog, &req.spec, &req.options, report).await? {
+        Ok(location) => {
+            req.options.skip_preflight = true;
+            req.options.location.clone_from(&location);
+            Question::Create { location }
+        }
+        Err(_) if req.operator.is_some() => Question::InstallOnExisting,
+        Err(_) => Question::Nothing,
+    })
 }
 
 /// A validated pool to create, and what goes with it.

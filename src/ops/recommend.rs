@@ -311,23 +311,7 @@ pub fn requirements(catalog: &Catalog, a: &RecommendRequest) -> Result<Requireme
     check_gpu_models(catalog, &a.need.gpu_model)?;
     req.gpu_models = a.need.gpu_model.iter().map(|g| g.trim().to_owned()).filter(|g| !g.is_empty()).collect();
     os_and_version(catalog, a, &mut req, &mut notes)?;
-    if let Some(r) = &a.region {
-        let mut regions = Vec::new();
-        for typed in r.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-            let name = region_or_override(catalog, "--location", typed, &a.overrides, &mut req.warnings)?;
-            if !regions.contains(&name) {
-                regions.push(name);
-            }
-        }
-        match regions.len() {
-            0 => return Err(Error::usage("--location: no region given", None)),
-            1 => req.region = regions.pop(),
-            _ => {
-                notes.push(format!("each size priced in the cheapest of {}", regions.join(", ")));
-                req.regions = regions;
-            }
-        }
-    }
+    regions(catalog, a, &mut req, &mut notes)?;
     req.max_price_per_hour = a.need.max_price_per_hour;
     req.max_price_per_month = a.need.max_price_per_month;
     req.currency = catalog.prices.currency.clone();
@@ -349,6 +333,32 @@ pub fn requirements(catalog: &Catalog, a: &RecommendRequest) -> Result<Requireme
     req.notes = notes;
     req.compute_need();
     Ok(req)
+}
+
+/// The region, or the comma-separated regions (each size priced in the cheapest of them).
+fn regions(
+    catalog: &Catalog,
+    a: &RecommendRequest,
+    req: &mut Requirements,
+    notes: &mut Vec<String>,
+) -> Result<(), Error> {
+    let Some(r) = &a.region else { return Ok(()) };
+    let mut regions = Vec::new();
+    for typed in r.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        let name = region_or_override(catalog, "--location", typed, &a.overrides, &mut req.warnings)?;
+        if !regions.contains(&name) {
+            regions.push(name);
+        }
+    }
+    match regions.len() {
+        0 => return Err(Error::usage("--location: no region given", None)),
+        1 => req.region = regions.pop(),
+        _ => {
+            notes.push(format!("each size priced in the cheapest of {}", regions.join(", ")));
+            req.regions = regions;
+        }
+    }
+    Ok(())
 }
 
 /// The context, and for inference the input and output tokens per request: `--context`, else
@@ -426,6 +436,40 @@ fn serving_ask(
     }
     s.tensor_parallel = n.tensor_parallel;
     s.pipeline_parallel = n.pipeline_parallel;
+    size_and_kv(catalog, a, req, notes)?;
+    let s = &mut req.serving;
+    s.asked = (req.workload == Workload::Inference && req.model.is_some())
+        || s.has_targets()
+        || s.tensor_parallel.is_some()
+        || s.pipeline_parallel.is_some()
+        || s.kv_cache_precision.is_some()
+        || s.vm_size.is_some()
+        || n.rank_by.is_some();
+    if req.workload == Workload::Inference && req.model.is_some() {
+        let s = &req.serving;
+        notes.push(format!(
+            "serving: {} input + {} output tokens per request, {} (--input-tokens, --output-tokens, --concurrency)",
+            s.input_tokens,
+            s.output_tokens,
+            if s.concurrency_given {
+                format!("{} sequences in flight", req.concurrency)
+            } else {
+                "the largest batch that fits in memory".to_owned()
+            }
+        ));
+    }
+    Ok(())
+}
+
+/// `--vm-size` (one size to evaluate, from the catalog) and `--kv-cache-precision fp8`, which
+/// the size's GPU or every named GPU must support.
+fn size_and_kv(
+    catalog: &Catalog,
+    a: &RecommendRequest,
+    req: &mut Requirements,
+    notes: &mut Vec<String>,
+) -> Result<(), Error> {
+    let s = &mut req.serving;
     if let Some(name) = &a.vm_size {
         let size = catalog.size(name).ok_or_else(|| {
             Error::usage(
@@ -457,19 +501,6 @@ fn serving_ask(
                 Some("use --kv-cache-precision bf16 (or fp16) on this GPU".to_owned()),
             ));
         }
-    }
-    if req.workload == Workload::Inference && req.model.is_some() {
-        let s = &req.serving;
-        notes.push(format!(
-            "serving: {} input + {} output tokens per request, {} (--input-tokens, --output-tokens, --concurrency)",
-            s.input_tokens,
-            s.output_tokens,
-            if s.concurrency_given {
-                format!("{} sequences in flight", req.concurrency)
-            } else {
-                "the largest batch that fits in memory".to_owned()
-            }
-        ));
     }
     Ok(())
 }
@@ -594,6 +625,11 @@ pub fn hub_model(
             Err(Error::usage(e.to_string(), Some(format!("{d}check the id on {endpoint}, or {PARAMS_HINT}"))))
         }
         Err(e @ HubError::Bad { .. }) => Err(Error::usage(e.to_string(), Some(PARAMS_HINT.to_owned()))),
+        // Not the Hub's fault: the process could not start its event loop (exit 1, as
+        // every other command's runtime).
+        Err(HubError::Runtime { kind, reason }) => {
+            Err(Error::System { what: "the async runtime", source: std::io::Error::new(kind, reason) })
+        }
     }
 }
 
@@ -756,6 +792,41 @@ pub fn default_context(model: Option<&ModelSpec>, workload: Workload, asked: Opt
     }
     let default = if matches!(workload, Workload::Training | Workload::FineTuning) { 2048 } else { 4096 };
     Ok(asked.unwrap_or_else(|| max.map_or(default, |m| m.min(default))))
+}
+
+/// The subscription a `--capacity-reservation-group` resource id names; a string that is not
+/// such an id is a usage error (exit 2) before anything is read.
+pub fn reservation_subscription(id: &str) -> Result<String, Error> {
+    let segs: Vec<&str> = id.trim_matches('/').split('/').collect();
+    let ok = segs.len() == 8
+        && segs[0].eq_ignore_ascii_case("subscriptions")
+        && segs[6].eq_ignore_ascii_case("capacityReservationGroups");
+    if !ok {
+        return Err(Error::usage(
+            format!("--capacity-reservation-group {id:?} is not a capacity reservation group resource id"),
+            Some(
+                "pass /subscriptions/SUB/resourceGroups/RG/providers/Microsoft.Compute/capacityReservationGroups/NAME"
+                    .into(),
+            ),
+        ));
+    }
+    Ok(segs[1].to_owned())
+}
+
+/// The sizes capacity reservation group `id` reserves, with the instances still free (one
+/// GET of the group with its instance view); a group that does not exist is a no-fit (exit 1).
+pub async fn reserved(
+    client: &crate::arm::ArmClient,
+    id: &str,
+    report: super::Report<'_>,
+) -> Result<Vec<(String, u64)>, Error> {
+    reservation_subscription(id)?;
+    report("reading the capacity reservation group");
+    let r = crate::provision::pool::read_group(client, id).await?;
+    if r.group.is_none() {
+        return Err(Error::NoFit { message: format!("capacity reservation group {id} does not exist"), hint: None });
+    }
+    Ok(r.sizes().into_iter().map(|s| (s.clone(), r.free(&s).unwrap_or(0))).collect())
 }
 
 /// Move the reserved sizes to the top (keeping the order among them and among the rest), and

@@ -178,9 +178,19 @@ pub struct ServingAsk {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vm_size: Option<String>,
     pub rank_by: RankBy,
+    /// True when there is a service to size: an inference model, a target, a split, a KV-cache
+    /// precision, `--vm-size` or `--rank-by`. Without one, the requirements' JSON omits
+    /// `serving` (the lengths above are then only defaults nobody asked about).
+    #[serde(skip)]
+    pub asked: bool,
 }
 
 impl ServingAsk {
+    /// False when nothing asks for a service (`serde`'s `skip_serializing_if`).
+    pub fn not_asked(&self) -> bool {
+        !self.asked
+    }
+
     /// True when a figure must be met.
     pub fn has_targets(&self) -> bool {
         self.min_tokens_per_second.is_some()
@@ -233,7 +243,8 @@ pub struct Requirements {
     /// The currency of the prices and of the price limits (`Outcome::currency` says it).
     #[serde(skip)]
     pub currency: String,
-    /// Inference: lengths, targets and split of the service.
+    /// Inference: lengths, targets and split of the service (omitted when nothing asks for one).
+    #[serde(skip_serializing_if = "ServingAsk::not_asked")]
     pub serving: ServingAsk,
 }
 
@@ -582,7 +593,28 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
             )
             .then(a.vm_size.cmp(&b.vm_size))
     });
-    let below_top: Vec<Rejected> = accepted
+    let below_top = below_top(&accepted, req);
+    accepted.truncate(req.top);
+    // Explanations only for what is shown.
+    for r in &mut accepted {
+        explain_shown(catalog, req, r);
+    }
+    rejected.sort_by(|a, b| b.stage.cmp(&a.stage).then(a.vm_size.cmp(&b.vm_size)));
+    let mut out = Outcome {
+        currency: catalog.prices.currency.clone(),
+        requirements: req.clone(),
+        recommendations: accepted,
+        rejected,
+        below_top,
+        closest: Vec::new(),
+    };
+    out.closest = out.no_fit().map(|n| n.closest).unwrap_or_default();
+    out
+}
+
+/// The sizes that fit but rank below `--top`, said as such.
+fn below_top(accepted: &[Recommendation], req: &Requirements) -> Vec<Rejected> {
+    accepted
         .iter()
         .skip(req.top)
         .map(|r| Rejected {
@@ -600,54 +632,40 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
             stage: usize::MAX,
             sort_key: 0.0,
         })
-        .collect();
-    accepted.truncate(req.top);
-    // Explanations only for what is shown.
-    for r in &mut accepted {
-        let upcast = if r.fp32 {
-            catalog.size(&r.vm_size).and_then(|z| fp32_instead(req, catalog.gpu(&z.gpu_model)))
-        } else {
-            None
-        };
-        let req = upcast.as_ref().unwrap_or(req);
-        r.fit.estimate = match (&req.need, r.fit.layout) {
-            (Some(n), Some(l)) => Some(n.fitted(l)),
-            (n, None) => n.clone(),
-            (None, _) => None,
-        };
-        r.price_source = r.price.as_ref().and_then(|p| catalog.price_source(&r.vm_size, p.region.as_deref()?, p.field));
-        if let Some(size) = catalog.size(&r.vm_size) {
-            (r.reasons, r.warnings) =
-                explain(catalog, req, size, catalog.gpu(&size.gpu_model), &r.fit, r.price.as_ref());
-        }
-        if let Some(t) = &r.tight {
-            r.warnings.insert(0, t.clone());
-        }
-        if let Some(s) = &r.serving {
-            r.reasons.push(format!(
-                "serves {} output tokens/s ({} per sequence, first token in {} s) with {} cop{} at TP {} × PP {}: {}-bound",
-                service::fmt_sig(s.aggregate_output_tokens_per_second),
-                service::fmt_sig(s.decode_tokens_per_second_per_sequence),
-                service::fmt_sig(s.ttft_seconds),
-                s.replicas,
-                if s.replicas == 1 { "y" } else { "ies" },
-                s.tensor_parallel,
-                s.pipeline_parallel,
-                s.bound.name()
-            ));
-        }
-    }
-    rejected.sort_by(|a, b| b.stage.cmp(&a.stage).then(a.vm_size.cmp(&b.vm_size)));
-    let mut out = Outcome {
-        currency: catalog.prices.currency.clone(),
-        requirements: req.clone(),
-        recommendations: accepted,
-        rejected,
-        below_top,
-        closest: Vec::new(),
+        .collect()
+}
+
+/// A shown recommendation's estimate, price source, reasons and warnings (only what is shown
+/// is explained).
+fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) {
+    let upcast =
+        if r.fp32 { catalog.size(&r.vm_size).and_then(|z| fp32_instead(req, catalog.gpu(&z.gpu_model))) } else { None };
+    let req = upcast.as_ref().unwrap_or(req);
+    r.fit.estimate = match (&req.need, r.fit.layout) {
+        (Some(n), Some(l)) => Some(n.fitted(l)),
+        (n, None) => n.clone(),
+        (None, _) => None,
     };
-    out.closest = out.no_fit().map(|n| n.closest).unwrap_or_default();
-    out
+    r.price_source = r.price.as_ref().and_then(|p| catalog.price_source(&r.vm_size, p.region.as_deref()?, p.field));
+    if let Some(size) = catalog.size(&r.vm_size) {
+        (r.reasons, r.warnings) = explain(catalog, req, size, catalog.gpu(&size.gpu_model), &r.fit, r.price.as_ref());
+    }
+    if let Some(t) = &r.tight {
+        r.warnings.insert(0, t.clone());
+    }
+    if let Some(s) = &r.serving {
+        r.reasons.push(format!(
+            "serves {} output tokens/s ({} per sequence, first token in {} s) with {} cop{} at TP {} × PP {}: {}-bound",
+            service::fmt_sig(s.aggregate_output_tokens_per_second),
+            service::fmt_sig(s.decode_tokens_per_second_per_sequence),
+            service::fmt_sig(s.ttft_seconds),
+            s.replicas,
+            if s.replicas == 1 { "y" } else { "ies" },
+            s.tensor_parallel,
+            s.pipeline_parallel,
+            s.bound.name()
+        ));
+    }
 }
 
 const STAGE_REGION: usize = 10;
@@ -1313,20 +1331,7 @@ fn fit_size(
         ));
     }
     let g = size.gpu_count.whole().max(1);
-    let mut options: Vec<u32> = (0..8).map(|i| 1u32 << i).filter(|n| *n <= g).collect();
-    if !options.contains(&g) {
-        options.push(g);
-    }
-    // One node. Inference: the fewest GPUs that hold one copy of the model with its share of
-    // the sequences (copies fill the node: `g / n` of them share `--concurrency`). Training:
-    // the node is paid for whole, so every GPU works (data parallel beyond the tensor-parallel
-    // degree) and the least recomputation that fits is chosen.
-    if train {
-        options = vec![g];
-    }
-    if let Some(pinned) = pinned_gpus(req) {
-        options.retain(|n| *n == pinned);
-    }
+    let options = gpu_options(req, g, train);
     // A copy that only just fits (see `tight_fit`) gives way to a wider one on the same node.
     let mut tight = None;
     for &n in &options {
@@ -1355,6 +1360,25 @@ fn fit_size(
     }
     fit_nodes(req, size, need, model.arch, recomputes, max_nodes, avail)
         .map(|(l, per_node, nodes)| make(l, per_node, nodes))
+}
+
+/// The GPUs one copy may use on a node of `g` GPUs, fewest first. Inference: the fewest GPUs
+/// that hold one copy of the model with its share of the sequences (copies fill the node:
+/// `g / n` of them share `--concurrency`), so powers of two up to `g`, and `g`. Training: the
+/// node is paid for whole, so every GPU works (data parallel beyond the tensor-parallel
+/// degree) and the least recomputation that fits is chosen. A pinned split keeps only its own.
+fn gpu_options(req: &Requirements, g: u32, train: bool) -> Vec<u32> {
+    let mut options: Vec<u32> = (0..8).map(|i| 1u32 << i).filter(|n| *n <= g).collect();
+    if !options.contains(&g) {
+        options.push(g);
+    }
+    if train {
+        options = vec![g];
+    }
+    if let Some(pinned) = pinned_gpus(req) {
+        options.retain(|n| *n == pinned);
+    }
+    options
 }
 
 /// GPUs of one copy when `--tensor-parallel`/`--pipeline-parallel` pin the split.

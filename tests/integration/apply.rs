@@ -1040,3 +1040,35 @@ fn a_misspelt_recommend_model_says_did_you_mean() {
     assert!(r.stderr.contains("pools[0].recommend: model \"llama-3.1-8c\" is not in the catalog"), "{}", r.stderr);
     assert!(r.stderr.contains("hint: did you mean llama-3.1-8b"), "{}", r.stderr);
 }
+
+/// `-f DIR` with `-o json`: one JSON document for the whole directory (an array of
+/// `{"file", "result"}` in name order), so `jq` reads stdout once; a single file keeps its own
+/// document; a failing file ends the array and the exit code says so.
+#[test]
+fn a_directory_prints_one_json_document() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-dir-json");
+    write(&dir, "b.yaml", &ONE_POOL.replace("name: gpu", "name: second"));
+    write(&dir, "a.yaml", ONE_POOL);
+    for verb in ["apply", "diff"] {
+        let extra: &[&str] = if verb == "apply" { &["--dry-run", "-o", "json"] } else { &["-o", "json"] };
+        let r = cmd(&arm, verb, &dir, extra);
+        assert_eq!(r.code, if verb == "apply" { 0 } else { 1 }, "{verb}: {}", r.stderr);
+        let v: Value =
+            serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{verb}: one document: {e}\n{}", r.stdout));
+        let files: Vec<&str> = v.as_array().expect("array").iter().map(|f| f["file"].as_str().expect("file")).collect();
+        assert_eq!(files.len(), 2, "{verb}: {v}");
+        assert!(files[0].ends_with("a.yaml") && files[1].ends_with("b.yaml"), "{verb}: {files:?}");
+        assert_eq!(v[1]["result"]["changes"][0]["name"], "second", "{verb}: {v}");
+    }
+    // One file named directly: its own document, as before.
+    let one = cmd(&arm, "apply", &dir.join("a.yaml"), &["--dry-run", "-o", "json"]);
+    assert_eq!(one.json()["dry_run"], true, "{}", one.stdout);
+    // A bad file ends the run: the files before it are still one document.
+    write(&dir, "c.yaml", "kind: GpuConfig\n");
+    let bad = cmd(&arm, "apply", &dir, &["--dry-run", "-o", "json"]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    let v: Value = serde_json::from_str(&bad.stdout).unwrap_or_else(|e| panic!("one document: {e}\n{}", bad.stdout));
+    assert_eq!(v.as_array().map(Vec::len), Some(2), "{v}");
+    assert!(arm.log().iter().all(|r| r.method == "GET"), "{:?}", writes(&arm));
+}

@@ -27,6 +27,7 @@ const RULES: &[(&str, &[&str])] = &[
             "catalog",
             "cost",
             "domain",
+            "drift",
             "error",
             "hub",
             "plan",

@@ -133,6 +133,8 @@ fn hint_texts_in_the_sources_name_flags_their_commands_have() {
             &[&["cluster", "stop"], &["cost-analysis", "enable"], &["pool", "scale"], &["kaito", "enable"]],
         ),
         ("ops/quota.rs", include_str!("../../src/ops/quota.rs"), &[&["quota", "show"], &["quota", "request"]]),
+        ("ops/prices.rs", include_str!("../../src/ops/prices.rs"), &[&["prices", "refresh"]]),
+        ("ops/drift.rs", include_str!("../../src/ops/drift.rs"), &[&["catalog", "diff"]]),
         ("manifest.rs", include_str!("../../src/commands/manifest.rs"), &[&["manifest"]]),
         ("plan/preflight.rs", include_str!("../../src/plan/preflight.rs"), &[&["create-pool"]]),
     ];

@@ -640,3 +640,21 @@ fn a_region_the_catalog_lacks_can_be_overridden() {
     assert_eq!(ok.code, 0, "{}", ok.stderr);
     assert!(ok.stderr.contains("warning: overriding catalog rule catalog-region"), "{}", ok.stderr);
 }
+
+#[test]
+fn requirements_name_a_service_only_when_one_is_sized() {
+    // No model and no serving target: the lengths would be defaults nobody asked about.
+    let bare = aksgpu(&["recommend", "--gpu-memory-min", "40", "-o", "json"]);
+    assert_eq!(bare.code, 0, "{}", bare.stderr);
+    let v = bare.json();
+    assert!(v["requirements"].get("serving").is_none(), "{}", v["requirements"]);
+    // A training model sizes no service either.
+    let train = aksgpu(&["recommend", "--workload", "training", "--model", "llama-3.1-8b", "-o", "json"]).json();
+    assert!(train["requirements"].get("serving").is_none(), "{}", train["requirements"]);
+    // An inference model does, with its lengths.
+    let served = aksgpu(&["recommend", "--model", "llama-3.1-8b", "-o", "json"]).json();
+    assert_eq!(served["requirements"]["serving"]["input_tokens"], 3072, "{}", served["requirements"]);
+    // So does --rank-by alone.
+    let ranked = aksgpu(&["recommend", "--gpu-memory-min", "40", "--rank-by", "price", "-o", "json"]).json();
+    assert!(ranked["requirements"]["serving"].is_object(), "{}", ranked["requirements"]);
+}

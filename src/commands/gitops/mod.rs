@@ -7,6 +7,8 @@
 mod render;
 
 use std::path::Path;
+
+pub use crate::ops::gitops::{inputs, Input, MAX_FILE};
 use std::time::Instant;
 
 use serde_json::json;
@@ -21,17 +23,10 @@ use crate::error::Error;
 use crate::ops::gitops::{self as adapter, Apply, Row};
 use crate::ops::pool::ClusterFacts;
 use crate::ops::Cred;
-use crate::plan::gitops::config::{self, PoolConfig, RecommendConfig, Source};
-use crate::plan::gitops::{diff as gdiff, export as gexport, Action, Change, ConfigError, Desired, Live};
+use crate::plan::gitops::{diff as gdiff, export as gexport, Action, Change, Desired, Live};
 use crate::plan::Plan;
 use crate::provision::facts::Store;
 use crate::provision::Progress;
-
-impl From<ConfigError> for Error {
-    fn from(e: ConfigError) -> Self {
-        Error::Usage { message: e.to_string(), hint: e.hint }
-    }
-}
 
 /// The file, validated, with a client for its cluster.
 struct Loaded {
@@ -64,47 +59,6 @@ impl Loaded {
     }
 }
 
-/// One file given with `-f`: its name as shown in errors, and its text.
-pub struct Input {
-    pub name: String,
-    pub text: String,
-}
-
-/// What `-f` names, as kubectl reads it: `-` is stdin; a directory is each `*.yaml` (and
-/// `*.yml`, `*.json`) file directly in it, in name order; anything else is one file.
-pub fn inputs(path: &Path, timeout: std::time::Duration) -> Result<Vec<Input>, Error> {
-    let read = |p: &Path| read_file(p, timeout).map(|text| Input { name: p.display().to_string(), text });
-    if path.as_os_str() == "-" {
-        // Bounded as a file is: at most MAX_FILE bytes, within --timeout (a pipe whose writer
-        // never finishes cannot hang the command).
-        let read = || -> std::io::Result<Vec<u8>> {
-            let mut buf = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::Read::take(std::io::stdin(), MAX_FILE + 1), &mut buf)?;
-            Ok(buf)
-        };
-        let text = bounded_read(Path::new("<stdin>"), "-f -", timeout, read)?;
-        return Ok(vec![Input { name: "<stdin>".to_owned(), text }]);
-    }
-    if !path.is_dir() {
-        return Ok(vec![read(path)?]);
-    }
-    let entries = std::fs::read_dir(path)
-        .map_err(|e| Error::usage(format!("-f {}: cannot list the directory: {e}", path.display()), None))?;
-    let mut files: Vec<std::path::PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "yaml" || x == "yml" || x == "json"))
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        return Err(Error::usage(
-            format!("-f {}: no *.yaml, *.yml or *.json file in the directory", path.display()),
-            None,
-        ));
-    }
-    files.iter().map(|f| read(f)).collect()
-}
-
 /// Read and validate the file (exit 2 when bad), then connect. With `offline_ok` (dry runs)
 /// a missing credential leaves a client without one and `{subscription}` as placeholder.
 fn load(
@@ -115,18 +69,8 @@ fn load(
 ) -> Result<Loaded, Error> {
     let mut catalog = ctx.catalog().map_err(|e| Error::usage(format!("{e:#}"), None))?;
     crate::commands::money::prices_for(&mut catalog, currency, &ctx.printer)?;
-    let src = Source { name: input.name.clone(), text: &input.text };
-    let cfg = config::parse(&src)?;
-    let mut arm = arm.clone();
-    match (&cfg.cluster.subscription, &arm.subscription) {
-        (Some(f), Some(flag)) if !f.eq_ignore_ascii_case(flag) => {
-            return Err(src
-                .error("cluster.subscription", format!("{f} differs from --subscription {flag}"), None)
-                .into())
-        }
-        (Some(f), _) => arm.subscription = Some(f.clone()),
-        _ => {}
-    }
+    let (cfg, subscription) = adapter::parse(input, arm.subscription.as_deref())?;
+    let arm = ArmArgs { subscription, ..arm.clone() };
     let guess = arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
     // A `recommend:` pool is ranked in the cluster's location: connect and read it first.
     let early = match cfg.pools.iter().any(|p| p.recommend.is_some()) {
@@ -146,8 +90,7 @@ fn load(
         },
         None => ClusterFacts::default(),
     };
-    let pick = |p: &PoolConfig, r: &RecommendConfig| adapter::pick(&catalog, &place, (p, r), &cfg.overrides);
-    let mut desired = config::validate(&catalog, &src, &cfg, &guess, &pick)?;
+    let mut desired = adapter::validate(&catalog, input, &cfg, &guess, &place)?;
     for spec in &desired.pools {
         for n in &spec.notes {
             ctx.printer.note(&format!("note: pool {}: {n}", spec.name));
@@ -160,11 +103,7 @@ fn load(
         Some(c) => c,
         None => connect(&arm, offline_ok, &ctx.printer)?,
     };
-    if sub != desired.subscription {
-        desired.subscription.clone_from(&sub);
-        desired.pools.iter_mut().for_each(|p| p.subscription.clone_from(&sub));
-        desired.fallbacks.values_mut().flatten().for_each(|p| p.subscription.clone_from(&sub));
-    }
+    adapter::set_subscription(&mut desired, &sub);
     Ok(Loaded {
         catalog,
         desired,
@@ -174,75 +113,8 @@ fn load(
         base: azure::base_url(&arm),
         printer: ctx.printer,
         timeout: arm.timeout,
-        file: src.name.clone(),
+        file: input.name.clone(),
     })
-}
-
-/// The most a GpuConfig file may hold.
-pub const MAX_FILE: u64 = 4 << 20;
-
-/// Read the file: a regular file only (never a FIFO or a device), at most [`MAX_FILE`] bytes,
-/// within `timeout` (a slow network file system cannot hang the command).
-fn read_file(path: &Path, timeout: std::time::Duration) -> Result<String, Error> {
-    use std::io::Read;
-    let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, "read the file", e))?;
-    if !meta.is_file() {
-        return Err(Error::usage(
-            format!("-f {shown}: not a regular file"),
-            Some("give the path of a YAML or JSON GpuConfig file".into()),
-        ));
-    }
-    let too_big = || {
-        Error::usage(
-            format!("-f {shown}: larger than {} MiB; a GpuConfig file is far smaller", MAX_FILE >> 20),
-            Some("check that -f names the GpuConfig file".into()),
-        )
-    };
-    if meta.len() > MAX_FILE {
-        return Err(too_big());
-    }
-    let owned = path.to_owned();
-    let read = move || -> std::io::Result<Vec<u8>> {
-        let f = std::fs::File::open(&owned)?;
-        if !f.metadata()?.is_file() {
-            return Err(std::io::Error::other("not a regular file"));
-        }
-        let mut buf = Vec::new();
-        f.take(MAX_FILE + 1).read_to_end(&mut buf)?;
-        Ok(buf)
-    };
-    bounded_read(path, &format!("-f {shown}"), timeout, read)
-}
-
-/// Run `read` on its own thread and wait at most `timeout` for it; the text it read, at most
-/// [`MAX_FILE`] bytes of UTF-8. `flag` names the input in errors (`-f path`, `-f -`).
-fn bounded_read(
-    path: &Path,
-    flag: &str,
-    timeout: std::time::Duration,
-    read: impl FnOnce() -> std::io::Result<Vec<u8>> + Send + 'static,
-) -> Result<String, Error> {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(read());
-    });
-    let bytes = match rx.recv_timeout(timeout) {
-        Ok(r) => r.map_err(|e| Error::io(path, "read the file", e))?,
-        Err(_) => {
-            let e =
-                std::io::Error::new(std::io::ErrorKind::TimedOut, format!("no answer within --timeout {timeout:?}"));
-            return Err(Error::io(path, "read the file", e));
-        }
-    };
-    if bytes.len() as u64 > MAX_FILE {
-        return Err(Error::usage(
-            format!("{flag}: larger than {} MiB; a GpuConfig file is far smaller", MAX_FILE >> 20),
-            Some("check that -f names the GpuConfig file".into()),
-        ));
-    }
-    String::from_utf8(bytes)
-        .map_err(|e| Error::usage(format!("{flag}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to()), None))
 }
 
 fn connect(
@@ -290,18 +162,27 @@ fn read_and_diff(l: &Loaded, check_release: bool) -> Result<(Live, Vec<Change>),
 pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
     let inputs = inputs(&a.file, a.arm.timeout)?;
     let (mut n, mut total, mut differ) = (0, 0, false);
+    let mut docs = Files::new(ctx, a.output, &a.file, inputs.len());
     for input in &inputs {
-        if inputs.len() > 1 {
-            ctx.printer.note(&format!("== {}", input.name));
+        docs.start(&input.name);
+        let read = load(ctx, input, (&a.arm, a.currency.as_deref()), false).and_then(|l| {
+            let (live, changes) = read_and_diff(&l, false)?;
+            let cost = pricing(&l, Some(&live));
+            Ok((l, live, changes, cost))
+        });
+        let (l, live, changes, cost) = match read {
+            Ok(x) => x,
+            Err(e) => return docs.stop(e.into()),
+        };
+        docs.add(&input.name, render::changes(&changes, &cost))?;
+        if let Err(e) = quota_note(&l, &live, &changes) {
+            return docs.stop(e.into());
         }
-        let l = load(ctx, input, (&a.arm, a.currency.as_deref()), false)?;
-        let (live, changes) = read_and_diff(&l, false)?;
-        render::changes(&ctx.printer, a.output, &changes, &pricing(&l, Some(&live)))?;
-        quota_note(&l, &live, &changes)?;
         differ |= gdiff::changes(&changes);
         n += changes.iter().filter(|c| !matches!(c.action, Action::NoChange | Action::NotChecked)).count();
         total += changes.len();
     }
+    docs.finish()?;
     if differ {
         return Err(Error::Differences {
             message: format!("{n} of {total} resource(s) would change (see ACTION)"),
@@ -310,6 +191,59 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
         .into());
     }
     Ok(())
+}
+
+/// The documents of the files of one `-f`, printed as [`render::files`] says: a directory's
+/// files in one JSON or YAML document (even when a file fails: those before it, and its own
+/// if it printed one), a single file's document as it is.
+struct Files<'a> {
+    p: &'a crate::output::Printer,
+    format: crate::cli::Format,
+    directory: bool,
+    several: bool,
+    /// Held back for one document (a directory, not a table).
+    held: Vec<(String, render::Doc)>,
+}
+
+impl<'a> Files<'a> {
+    fn new(ctx: &'a Ctx, format: crate::cli::Format, path: &Path, n: usize) -> Self {
+        let directory = path.is_dir();
+        Files { p: &ctx.printer, format, directory, several: n > 1, held: Vec::new() }
+    }
+
+    fn streams(&self) -> bool {
+        !self.directory || self.format == crate::cli::Format::Table
+    }
+
+    /// A file begins: with several files in a table, its name.
+    fn start(&self, name: &str) {
+        if self.several && self.format == crate::cli::Format::Table {
+            self.p.note(&format!("== {name}"));
+        }
+    }
+
+    fn add(&mut self, name: &str, doc: impl Into<render::Doc>) -> Result<(), Error> {
+        let doc = doc.into();
+        if self.streams() {
+            return render::files(self.p, self.format, false, vec![(name.to_owned(), doc)]);
+        }
+        self.held.push((name.to_owned(), doc));
+        Ok(())
+    }
+
+    /// Print what is held back.
+    fn finish(&mut self) -> Result<(), Error> {
+        match self.streams() {
+            true => Ok(()),
+            false => render::files(self.p, self.format, true, std::mem::take(&mut self.held)),
+        }
+    }
+
+    /// A file failed: print what is held back, then fail.
+    fn stop(&mut self, e: anyhow::Error) -> anyhow::Result<()> {
+        self.finish()?;
+        Err(e)
+    }
 }
 
 /// What `apply` would refuse for the vCPU quota of the pools it creates together, as a note:
@@ -331,89 +265,58 @@ fn quota_note(l: &Loaded, live: &Live, changes: &[Change]) -> Result<(), Error> 
 /// `aksgpu apply -f FILE`
 pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
     let inputs = inputs(&a.file, a.arm.timeout)?;
+    let mut docs = Files::new(ctx, a.output, &a.file, inputs.len());
     for input in &inputs {
-        if inputs.len() > 1 {
-            ctx.printer.note(&format!("== {}", input.name));
+        docs.start(&input.name);
+        let (doc, result) = apply_one(ctx, a, input);
+        if let Some(d) = doc {
+            docs.add(&input.name, d)?;
         }
-        apply_one(ctx, a, input)?;
+        if let Err(e) = result {
+            return docs.stop(e);
+        }
     }
+    docs.finish()?;
     Ok(())
 }
 
+/// What one file of `-f` printed (its document, when it got that far) and how it ended.
+type FileOutcome = (Option<render::Doc>, anyhow::Result<()>);
+
 /// `apply` for one file of `-f`.
-fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
-    let l = load(ctx, input, (&a.arm, a.currency.as_deref()), a.dry_run)?;
-    let p = &ctx.printer;
+fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
+    let l = match load(ctx, input, (&a.arm, a.currency.as_deref()), a.dry_run) {
+        Ok(l) => l,
+        Err(e) => return (None, Err(e.into())),
+    };
     if a.dry_run {
-        let (plan, changes, location) = dry_run_plan(&l, a.skip_preflight)?;
-        let header = match &changes {
-            Some(c) => format!("Dry run: no change is made. {}", render::summary(c)),
-            None => "Dry run: no change is made. No credentials: every resource is shown as created; \
-                     {…} placeholders stand for what would be read."
-                .to_owned(),
+        return match dry_run_doc(&l, a.skip_preflight) {
+            Ok(d) => (Some(d), Ok(())),
+            Err(e) => (None, Err(e.into())),
         };
-        let why = if changes.is_some() {
-            "Azure did not send the cluster's location"
-        } else {
-            "the cluster's region is not known offline: apply reads it from the cluster; run with credentials"
-        };
-        let extra = match changes {
-            Some(c) => json!({"preflight": if a.skip_preflight { "skipped" } else { "read" }, "changes": c}),
-            None => json!({"preflight": "not run"}),
-        };
-        let cost = PlanPricing::new(&l.catalog, &adapter::pool_pricing(&l.desired), location.as_deref())
-            .region_unknown_because(why);
-        azure::render_priced_plan(p, a.output, (&l.base, &plan, &header), extra, &cost)?;
-        return Ok(());
     }
-    let (live, changes) = read_and_diff(&l, true)?;
+    let (live, changes) = match read_and_diff(&l, true) {
+        Ok(x) => x,
+        Err(e) => return (None, Err(e.into())),
+    };
     let cost = pricing(&l, Some(&live));
-    if let Some(r) = changes.iter().find(|c| c.action == Action::Refused) {
-        render::changes(p, a.output, &changes, &cost)?;
-        return Err(Error::Refused {
-            message: format!("apply refused before sending anything: {} {}: {}", r.kind, r.name, r.detail),
-            hint: r.hint.clone(),
-        }
-        .into());
-    }
-    if let Some(f) = changes.iter().find(|c| c.action == Action::Failed) {
-        let rows: Vec<Row> = changes
-            .iter()
-            .map(|c| match c.action {
-                Action::Failed => Row::of(c, "failed", c.detail.clone()),
-                Action::NoChange => Row::of(c, "unchanged", c.detail.clone()),
-                _ => Row::of(c, "not run", "not run: nothing is built on a Failed pool"),
-            })
-            .collect();
-        render::results(p, a.output, &rows, &cost)?;
-        return Err(Error::Refused {
-            message: format!("apply refused before sending anything: pool {} is {}", f.name, f.detail),
-            hint: f.hint.clone(),
-        }
-        .into());
+    if let Some(refused) = refusal(&changes, &cost) {
+        return refused;
     }
     if !gdiff::changes(&changes) {
-        render::results(
-            p,
-            a.output,
-            &changes.iter().map(|c| Row::of(c, "unchanged", c.detail.clone())).collect::<Vec<_>>(),
-            &cost,
-        )?;
-        return Ok(());
+        let rows: Vec<Row> = changes.iter().map(|c| Row::of(c, "unchanged", c.detail.clone())).collect();
+        return (Some(render::results(&rows, &cost).into()), Ok(()));
     }
-    confirm(ctx, a, &l.desired.cluster, &changes, &cost)?;
-    let progress = Progress::default();
-    let started = Instant::now();
-    let said = |f: crate::provision::features::Feature<'_>, out: &crate::provision::features::Outcome| {
-        crate::commands::gpu_stack::feature_note(p, f, out)
+    if let Err(e) = confirm(ctx, a, &l.desired.cluster, &changes, &cost) {
+        return (None, Err(e.into()));
+    }
+    let (rows, failure) = match execute(ctx, &l, (&live, &changes), a.skip_preflight) {
+        Ok(x) => x,
+        Err(e) => return (None, Err(e.into())),
     };
-    let run = Apply { skip_preflight: a.skip_preflight, ..l.apply(&said) };
-    let (rows, failure) = azure::run_with_spinner(p, &progress, None, async |report| {
-        Ok(adapter::execute(&run, (&live, &changes), started + a.arm.timeout, report, &progress).await)
-    })?;
-    render::results(p, a.output, &rows, &cost)?;
+    let doc = Some(render::results(&rows, &cost).into());
     match failure {
-        None => Ok(()),
+        None => (doc, Ok(())),
         Some(e) => {
             let done = rows.iter().filter(|r| r.result == "done").count();
             let not_run = rows.iter().filter(|r| r.result == "not run").count();
@@ -422,10 +325,79 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> anyhow::Result<()> {
                 Error::Refused { .. } => "change what the error says, then run the same apply again",
                 _ => "run the same apply again to resume",
             };
-            Err(anyhow::Error::new(e)
-                .context(format!("apply stopped: {done} change(s) done, {not_run} not run; {next}")))
+            let e = anyhow::Error::new(e)
+                .context(format!("apply stopped: {done} change(s) done, {not_run} not run; {next}"));
+            (doc, Err(e))
         }
     }
+}
+
+/// A dry run's document: the plan, priced, with the changes when the live state was read.
+fn dry_run_doc(l: &Loaded, skip_preflight: bool) -> Result<render::Doc, Error> {
+    let (plan, changes, location) = dry_run_plan(l, skip_preflight)?;
+    let header = match &changes {
+        Some(c) => format!("Dry run: no change is made. {}", render::summary(c)),
+        None => "Dry run: no change is made. No credentials: every resource is shown as created; \
+                 {…} placeholders stand for what would be read."
+            .to_owned(),
+    };
+    let why = if changes.is_some() {
+        "Azure did not send the cluster's location"
+    } else {
+        "the cluster's region is not known offline: apply reads it from the cluster; run with credentials"
+    };
+    let extra = match changes {
+        Some(c) => json!({"preflight": if skip_preflight { "skipped" } else { "read" }, "changes": c}),
+        None => json!({"preflight": "not run"}),
+    };
+    let cost = PlanPricing::new(&l.catalog, &adapter::pool_pricing(&l.desired), location.as_deref())
+        .region_unknown_because(why);
+    Ok(render::Doc::Plan(azure::priced_plan((&l.base, &plan, &header), extra, &cost)))
+}
+
+/// A refused or Failed resource stops `apply` before anything is sent: its document and error.
+fn refusal(changes: &[Change], cost: &PlanPricing) -> Option<FileOutcome> {
+    if let Some(r) = changes.iter().find(|c| c.action == Action::Refused) {
+        let e = Error::Refused {
+            message: format!("apply refused before sending anything: {} {}: {}", r.kind, r.name, r.detail),
+            hint: r.hint.clone(),
+        };
+        return Some((Some(render::changes(changes, cost).into()), Err(e.into())));
+    }
+    let f = changes.iter().find(|c| c.action == Action::Failed)?;
+    let rows: Vec<Row> = changes
+        .iter()
+        .map(|c| match c.action {
+            Action::Failed => Row::of(c, "failed", c.detail.clone()),
+            Action::NoChange => Row::of(c, "unchanged", c.detail.clone()),
+            _ => Row::of(c, "not run", "not run: nothing is built on a Failed pool"),
+        })
+        .collect();
+    let e = Error::Refused {
+        message: format!("apply refused before sending anything: pool {} is {}", f.name, f.detail),
+        hint: f.hint.clone(),
+    };
+    Some((Some(render::results(&rows, cost).into()), Err(e.into())))
+}
+
+/// Run the changes (features, pools, operator, KAITO) with a spinner: each row's result, and
+/// the failure that stopped the run, if one did.
+fn execute(
+    ctx: &Ctx,
+    l: &Loaded,
+    (live, changes): (&Live, &[Change]),
+    skip_preflight: bool,
+) -> Result<(Vec<Row>, Option<Error>), Error> {
+    let p = &ctx.printer;
+    let progress = Progress::default();
+    let started = Instant::now();
+    let said = |f: crate::provision::features::Feature<'_>, out: &crate::provision::features::Outcome| {
+        crate::commands::gpu_stack::feature_note(p, f, out)
+    };
+    let run = Apply { skip_preflight, ..l.apply(&said) };
+    azure::run_with_spinner(p, &progress, None, async |report| {
+        Ok(adapter::execute(&run, (live, changes), started + l.timeout, report, &progress).await)
+    })
 }
 
 fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &PlanPricing) -> Result<(), Error> {
@@ -438,7 +410,7 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &P
             Some("add --yes (or run `aksgpu diff -f FILE` / `apply --dry-run` first)".into()),
         ));
     }
-    render::changes(&ctx.printer, crate::cli::Format::Table, changes, cost)?;
+    crate::output::emit(&ctx.printer, crate::cli::Format::Table, &render::changes(changes, cost))?;
     crate::commands::confirm::ask(&format!("Apply these changes to cluster {cluster}?"))
 }
 

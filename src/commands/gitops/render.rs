@@ -6,7 +6,8 @@ use crate::cli::Format;
 use crate::commands::money::PlanPricing;
 use crate::error::Error;
 use crate::ops::gitops::Row;
-use crate::output::{emit, table, Align, Printer, Shown};
+use crate::output::{emit, Printer};
+use crate::output::{table, Align, Shown};
 use crate::plan::gitops::{Action, Change};
 
 /// "2 to create, 1 to scale, 3 unchanged, 0 refused." (plus failed and not-checked counts
@@ -38,7 +39,7 @@ fn clean(text: &str) -> String {
 
 /// The per-resource verdicts of `diff`.
 /// `cost` prices the file's pools as they will be (after the table; `cost` in JSON and YAML).
-pub fn changes(p: &Printer, format: Format, changes: &[Change], cost: &PlanPricing) -> Result<(), Error> {
+pub fn changes(changes: &[Change], cost: &PlanPricing) -> Shown {
     let changes: Vec<Change> = changes
         .iter()
         .map(|c| Change { detail: clean(&c.detail), hint: c.hint.as_deref().map(clean), ..c.clone() })
@@ -54,11 +55,11 @@ pub fn changes(p: &Printer, format: Format, changes: &[Change], cost: &PlanPrici
         out.push_str(&format!("\n{} {}: {}", c.kind, c.name, c.hint.as_deref().unwrap_or_default()));
     }
     out.push_str(&format!("\n{}\n\n{}", summary(changes), crate::commands::money::plan_pricing_text(cost)));
-    Ok(emit(p, format, &Shown::new(out, doc))?)
+    Shown::new(out, doc)
 }
 
 /// What `apply` did.
-pub fn results(p: &Printer, format: Format, rows: &[Row], cost: &PlanPricing) -> Result<(), Error> {
+pub fn results(rows: &[Row], cost: &PlanPricing) -> Shown {
     let rows: Vec<Row> = rows.iter().map(|r| Row { detail: clean(&r.detail), ..r.clone() }).collect();
     let rows = &rows[..];
     let status = if rows.iter().any(|r| r.result == "failed") {
@@ -83,5 +84,59 @@ pub fn results(p: &Printer, format: Format, rows: &[Row], cost: &PlanPricing) ->
     });
     out.push('\n');
     out.push_str(&crate::commands::money::plan_pricing_text(cost));
-    Ok(emit(p, format, &Shown::new(out, doc))?)
+    Shown::new(out, doc)
+}
+
+/// What one file of `-f` prints: a result or changes, or a dry run's plan (serialized as
+/// itself, so its fields keep their order).
+pub enum Doc {
+    Shown(Shown),
+    Plan(crate::commands::azure::DryRun),
+}
+
+impl From<Shown> for Doc {
+    fn from(s: Shown) -> Self {
+        Doc::Shown(s)
+    }
+}
+
+impl serde::Serialize for Doc {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Doc::Shown(d) => d.serialize(s),
+            Doc::Plan(d) => d.serialize(s),
+        }
+    }
+}
+
+impl crate::output::Render for Doc {
+    fn table(&self) -> String {
+        match self {
+            Doc::Shown(d) => d.table(),
+            Doc::Plan(d) => d.table(),
+        }
+    }
+}
+
+/// One entry of a directory's document.
+#[derive(serde::Serialize)]
+struct FileDoc {
+    file: String,
+    result: Doc,
+}
+
+/// Print what each file of `-f` gave. One file: its document, as it is. A directory: with
+/// `-o table` each file's table under `== NAME` as it comes; otherwise one document, an array
+/// of `{"file", "result"}` in file order, so a script parses stdout once.
+pub fn files(p: &Printer, format: Format, directory: bool, docs: Vec<(String, Doc)>) -> Result<(), Error> {
+    use crate::output::Render;
+    if !directory || format == Format::Table {
+        for (_, d) in docs {
+            emit(p, format, &d)?;
+        }
+        return Ok(());
+    }
+    let text = docs.iter().map(|(n, d)| format!("== {n}\n{}", d.table())).collect::<Vec<_>>().join("\n");
+    let value: Vec<FileDoc> = docs.into_iter().map(|(file, result)| FileDoc { file, result }).collect();
+    Ok(emit(p, format, &Shown::new(text, value))?)
 }

@@ -4,10 +4,12 @@
 //! `RecommendRequest` as `create-pool --recommend`, worded in the file's keys.
 
 mod execute;
+mod files;
 mod plan;
 mod quota;
 
 pub use execute::{execute, Apply, Row};
+pub use files::{inputs, parse, set_subscription, validate, Input, MAX_FILE};
 pub use plan::{dry_run_steps, offline_plan, plan_pricing, pool_pricing, read_and_diff};
 pub use quota::check as check_quota;
 

@@ -381,72 +381,74 @@ pub fn parse(src: &Source<'_>) -> Result<GpuConfig, ConfigError> {
 /// The most text a file may expand to through YAML aliases (`*a` repeats what `&a` names).
 pub const MAX_EXPANDED: usize = 16 << 20;
 
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+/// A serde visitor that only adds up the lengths of what it visits (aliases expanded).
+struct Count<'a>(&'a std::cell::Cell<usize>);
+impl Count<'_> {
+    fn add<E: serde::de::Error>(&self, n: usize) -> Result<(), E> {
+        self.0.set(self.0.get().saturating_add(n));
+        if self.0.get() > MAX_EXPANDED {
+            return Err(E::custom(format!(
+                "the document expands to more than {} MiB through YAML aliases",
+                MAX_EXPANDED >> 20
+            )));
+        }
+        Ok(())
+    }
+}
+impl<'de> DeserializeSeed<'de> for Count<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+impl<'de> Visitor<'de> for Count<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any YAML value")
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+        self.add(8)
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+        self.add(8)
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+        self.add(8)
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+        self.add(8)
+    }
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<(), E> {
+        self.add(v.len() + 8)
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        self.add(8)
+    }
+    fn visit_none<E: serde::de::Error>(self) -> Result<(), E> {
+        self.add(8)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<(), A::Error> {
+        while s.next_element_seed(Count(self.0))?.is_some() {
+            self.add(8)?;
+        }
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<(), A::Error> {
+        while m.next_key_seed(Count(self.0))?.is_some() {
+            m.next_value_seed(Count(self.0))?;
+            self.add(8)?;
+        }
+        Ok(())
+    }
+}
+
 /// Refuse a document whose aliases expand it beyond [`MAX_EXPANDED`] bytes, before anything
 /// builds the expanded values: a walk that only counts lengths.
 fn check_expanded_size(src: &Source<'_>) -> Result<(), ConfigError> {
-    use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-    struct Count<'a>(&'a std::cell::Cell<usize>);
-    impl Count<'_> {
-        fn add<E: serde::de::Error>(&self, n: usize) -> Result<(), E> {
-            self.0.set(self.0.get().saturating_add(n));
-            if self.0.get() > MAX_EXPANDED {
-                return Err(E::custom(format!(
-                    "the document expands to more than {} MiB through YAML aliases",
-                    MAX_EXPANDED >> 20
-                )));
-            }
-            Ok(())
-        }
-    }
-    impl<'de> DeserializeSeed<'de> for Count<'_> {
-        type Value = ();
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-            d.deserialize_any(self)
-        }
-    }
-    impl<'de> Visitor<'de> for Count<'_> {
-        type Value = ();
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("any YAML value")
-        }
-        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
-            self.add(8)
-        }
-        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
-            self.add(8)
-        }
-        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
-            self.add(8)
-        }
-        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
-            self.add(8)
-        }
-        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<(), E> {
-            self.add(v.len() + 8)
-        }
-        fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
-            self.add(8)
-        }
-        fn visit_none<E: serde::de::Error>(self) -> Result<(), E> {
-            self.add(8)
-        }
-        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-            d.deserialize_any(self)
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<(), A::Error> {
-            while s.next_element_seed(Count(self.0))?.is_some() {
-                self.add(8)?;
-            }
-            Ok(())
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<(), A::Error> {
-            while m.next_key_seed(Count(self.0))?.is_some() {
-                m.next_value_seed(Count(self.0))?;
-                self.add(8)?;
-            }
-            Ok(())
-        }
-    }
     let total = std::cell::Cell::new(0);
     let de = serde_yaml_ng::Deserializer::from_str(src.text);
     match Count(&total).deserialize(de) {
@@ -634,6 +636,18 @@ fn check_values(src: &Source<'_>, p: &PoolConfig, at: &str) -> Result<(), Config
     Ok(())
 }
 
+/// The pool's size: `vmSize`, or the one its `recommend:` picks (one of them, not both).
+fn vm_size(src: &Source<'_>, p: &PoolConfig, at: &str, pick: &Picker<'_>) -> Result<String, ConfigError> {
+    match (&p.vm_size, &p.recommend) {
+        (Some(s), None) => Ok(s.clone()),
+        (None, Some(r)) => pick(p, r).map_err(|e| src.error(&format!("{at}.recommend"), e.message, e.hint)),
+        (Some(_), Some(_)) => Err(src.error(&format!("{at}.recommend"), "give vmSize or recommend, not both", None)),
+        (None, None) => {
+            Err(src.error(at, "vmSize is required", Some("or write recommend: {model: …, precision: …}".into())))
+        }
+    }
+}
+
 /// One pool → `PoolRequest` → `PoolSpec::validate`, the same checks as `create-pool`. Returns
 /// the pool's spec, the refusal kept for a new pool only, and the failover candidates after it.
 #[allow(clippy::too_many_arguments)]
@@ -649,20 +663,7 @@ fn pool_spec(
 ) -> Result<(PoolSpec, Option<ConfigError>, Vec<PoolSpec>), ConfigError> {
     check_pool_name(&p.name).map_err(|e| src.error(&format!("{at}.name"), e.message, e.hint))?;
     check_values(src, p, at)?;
-    let vm_size = match (&p.vm_size, &p.recommend) {
-        (Some(s), None) => s.clone(),
-        (None, Some(r)) => pick(p, r).map_err(|e| src.error(&format!("{at}.recommend"), e.message, e.hint))?,
-        (Some(_), Some(_)) => {
-            return Err(src.error(&format!("{at}.recommend"), "give vmSize or recommend, not both", None))
-        }
-        (None, None) => {
-            return Err(src.error(
-                at,
-                "vmSize is required",
-                Some("or write recommend: {model: …, precision: …}".into()),
-            ))
-        }
-    };
+    let vm_size = vm_size(src, p, at, pick)?;
     let typed = Typed::parse(src, p, at, installs_operator)?;
     let req = PoolRequest {
         subscription: subscription.to_owned(),

@@ -223,48 +223,8 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -
         };
         return Change::new("pool", &spec.name, Action::Create, format!("{}, {nodes}", spec.size.name));
     };
-    let typed = crate::resources::parse::<crate::resources::AgentPool>(have, &format!("agent pool {}", spec.name));
-    let failure = typed.and_then(|p| {
-        use crate::resources::ProvisioningState as S;
-        Ok(match p.state()? {
-            S::Failed => Some(Err(p
-                .provisioning_error()
-                .unwrap_or_else(|| "Azure gave no error detail (see the pool's activity log)".into()))),
-            S::InProgress(state) => {
-                Some(Ok(format!("{state} in Azure: apply waits for the running operation, then compares again")))
-            }
-            S::Deleting => {
-                Some(Ok("Deleting in Azure: apply waits until it is gone, then creates it as in the file".into()))
-            }
-            S::Succeeded | S::Canceled => None,
-        })
-    });
-    let failure = match failure {
-        Ok(Some(Ok(busy))) => {
-            let mut c = Change::new("pool", &spec.name, Action::Wait, busy);
-            if !c.detail.starts_with("Deleting") {
-                c.hint = Some(format!(
-                    "to follow it yourself: aksgpu wait --subscription {} -g {} --cluster {} --name {}",
-                    d.subscription, d.resource_group, d.cluster, spec.name
-                ));
-            }
-            return c;
-        }
-        Ok(Some(Err(why))) => Ok(Some(why)),
-        Ok(None) => Ok(None),
-        Err(e) => Err(e),
-    };
-    match failure {
-        Err(e) => return Change::new("pool", &spec.name, Action::Refused, format!("cannot read the pool: {e}")),
-        Ok(Some(why)) => {
-            let mut c = Change::new("pool", &spec.name, Action::Failed, format!("Failed in Azure: {why}"));
-            c.hint = Some(format!(
-                "nothing is built on a Failed pool. Retry its last operation with az aks nodepool update -g {} --cluster-name {} -n {} (or delete it yourself and apply again)",
-                d.resource_group, d.cluster, spec.name
-            ));
-            return c;
-        }
-        Ok(None) => {}
+    if let Some(c) = not_settled(d, spec, have) {
+        return c;
     }
     let mut diffs = spec.diff(have);
     diffs.retain(|x| !implicit.contains(&x.field));
@@ -310,6 +270,55 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -
     });
     c.differences = diffs;
     c
+}
+
+/// A pool Azure has not settled: `Wait` while an operation runs (or it is being deleted),
+/// `Failed` with Azure's error, `Refused` when its state cannot be read; `None` when it is
+/// Succeeded or Canceled (compared next).
+fn not_settled(d: &Desired, spec: &PoolSpec, have: &Value) -> Option<Change> {
+    let typed = crate::resources::parse::<crate::resources::AgentPool>(have, &format!("agent pool {}", spec.name));
+    let failure = typed.and_then(|p| {
+        use crate::resources::ProvisioningState as S;
+        Ok(match p.state()? {
+            S::Failed => Some(Err(p
+                .provisioning_error()
+                .unwrap_or_else(|| "Azure gave no error detail (see the pool's activity log)".into()))),
+            S::InProgress(state) => {
+                Some(Ok(format!("{state} in Azure: apply waits for the running operation, then compares again")))
+            }
+            S::Deleting => {
+                Some(Ok("Deleting in Azure: apply waits until it is gone, then creates it as in the file".into()))
+            }
+            S::Succeeded | S::Canceled => None,
+        })
+    });
+    let failure = match failure {
+        Ok(Some(Ok(busy))) => {
+            let mut c = Change::new("pool", &spec.name, Action::Wait, busy);
+            if !c.detail.starts_with("Deleting") {
+                c.hint = Some(format!(
+                    "to follow it yourself: aksgpu wait --subscription {} -g {} --cluster {} --name {}",
+                    d.subscription, d.resource_group, d.cluster, spec.name
+                ));
+            }
+            return Some(c);
+        }
+        Ok(Some(Err(why))) => Ok(Some(why)),
+        Ok(None) => Ok(None),
+        Err(e) => Err(e),
+    };
+    match failure {
+        Err(e) => Some(Change::new("pool", &spec.name, Action::Refused, format!("cannot read the pool: {e}"))),
+        Ok(Some(why)) => {
+            let mut c = Change::new("pool", &spec.name, Action::Failed, format!("Failed in Azure: {why}"));
+            c.hint = Some(format!(
+                "nothing is built on a Failed pool. Retry its last operation with az aks nodepool update -g {} --cluster-name {} -n {} (or delete it yourself and apply again)",
+                d.resource_group, d.cluster, spec.name
+            ));
+            Some(c)
+        }
+        Ok(None) => None,
+    }
 }
 
 /// True when some resource would change (create, scale, or a refusal or failure to report).
