@@ -52,6 +52,10 @@ pub enum Error {
     /// The user asked for something invalid (exit 2).
     #[error("{message}")]
     Usage { message: String, hint: Option<String> },
+    /// A `recommend` setting is invalid (exit 2): worded with the CLI flags here, with a
+    /// GpuConfig's keys by the file front end.
+    #[error(transparent)]
+    Setting(Box<crate::ops::recommend::SettingError>),
     /// Nothing satisfies the request (exit 1).
     #[error("{message}")]
     NoFit { message: String, hint: Option<String> },
@@ -110,7 +114,7 @@ impl Error {
     /// The documented exit code.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Usage { .. } | Error::Catalog(_) => exit::USAGE,
+            Error::Usage { .. } | Error::Setting(_) | Error::Catalog(_) => exit::USAGE,
             Error::Denied { .. } => exit::AUTH,
             Error::NoFit { .. }
             | Error::Refused { .. }
@@ -133,6 +137,7 @@ impl Error {
             | Error::Refused { hint, .. }
             | Error::Denied { hint, .. }
             | Error::Differences { hint, .. } => hint.iter().cloned().collect(),
+            Error::Setting(e) => e.render(|s| s.flag().to_owned()).1.into_iter().collect(),
             Error::Internal { .. } => vec![REPORT.to_owned()],
             Error::System { .. } => {
                 vec!["the process ran out of a system resource: check `ulimit -n` (open files) and `ulimit -u`"

@@ -84,10 +84,17 @@ fn own_flags(text: &str) -> String {
     out
 }
 
+/// A refused `recommend` setting named by create-pool's flag for it.
 fn own_flags_error(e: Error) -> Error {
+    use crate::ops::recommend::Setting;
     match e {
-        Error::Usage { message, hint } => {
-            Error::Usage { message: own_flags(&message), hint: hint.map(|h| own_flags(&h)) }
+        Error::Setting(e) => {
+            let (message, hint) = e.render(|s| match s {
+                Setting::Region => "--location".to_owned(),
+                Setting::K8sVersion => "--kubernetes-version".to_owned(),
+                s => s.flag().to_owned(),
+            });
+            Error::Usage { message, hint }
         }
         other => other,
     }

@@ -160,7 +160,7 @@ pub fn kaito_instance(
     // The same precision, checkpoint and context resolution as `recommend --model`.
     let spec = ModelSpec::from_model(model);
     let resolved = recommend::weights::resolve(Some(&spec), None, Workload::Inference)
-        .map_err(|e| Error::usage(e.message, Some(e.hint)))?;
+        .map_err(super::recommend::precision_error)?;
     let mut req = Requirements::new(Workload::Inference);
     req.precision = resolved.precision;
     req.context = super::recommend::default_context(Some(&spec), Workload::Inference, None)?;

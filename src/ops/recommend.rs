@@ -13,6 +13,164 @@ use crate::pricing::PriceSource;
 use crate::recommend::{self, fmt_num, Constraint, ModelSpec, Os, Outcome, Range, Requirements, Workload};
 use crate::units::Memory;
 
+/// A setting of `recommend` that an error can name: worded by each front end, as a CLI flag
+/// (`--tensor-parallel`) or as a GpuConfig pool's key (`recommend.tensorParallel`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setting {
+    Workload,
+    Model,
+    ModelParams,
+    Precision,
+    GpuMemory,
+    GpuMemoryMin,
+    GpuMemoryMax,
+    TotalGpuMemory,
+    TotalGpuMemoryMin,
+    TotalGpuMemoryMax,
+    Gpus,
+    GpusMin,
+    GpusMax,
+    GpuModel,
+    Context,
+    InputTokens,
+    OutputTokens,
+    KvCachePrecision,
+    TensorParallel,
+    PipelineParallel,
+    VmSize,
+    Os,
+    K8sVersion,
+    Region,
+    Mig,
+}
+
+impl Setting {
+    /// Every setting.
+    pub const ALL: &'static [Setting] = &[
+        Setting::Workload,
+        Setting::Model,
+        Setting::ModelParams,
+        Setting::Precision,
+        Setting::GpuMemory,
+        Setting::GpuMemoryMin,
+        Setting::GpuMemoryMax,
+        Setting::TotalGpuMemory,
+        Setting::TotalGpuMemoryMin,
+        Setting::TotalGpuMemoryMax,
+        Setting::Gpus,
+        Setting::GpusMin,
+        Setting::GpusMax,
+        Setting::GpuModel,
+        Setting::Context,
+        Setting::InputTokens,
+        Setting::OutputTokens,
+        Setting::KvCachePrecision,
+        Setting::TensorParallel,
+        Setting::PipelineParallel,
+        Setting::VmSize,
+        Setting::Os,
+        Setting::K8sVersion,
+        Setting::Region,
+        Setting::Mig,
+    ];
+
+    /// The flag of `aksgpu recommend` (`--gpu-memory-min`).
+    pub fn flag(self) -> &'static str {
+        match self {
+            Setting::Workload => "--workload",
+            Setting::Model => "--model",
+            Setting::ModelParams => "--model-params",
+            Setting::Precision => "--precision",
+            Setting::GpuMemory => "--gpu-memory",
+            Setting::GpuMemoryMin => "--gpu-memory-min",
+            Setting::GpuMemoryMax => "--gpu-memory-max",
+            Setting::TotalGpuMemory => "--total-gpu-memory",
+            Setting::TotalGpuMemoryMin => "--total-gpu-memory-min",
+            Setting::TotalGpuMemoryMax => "--total-gpu-memory-max",
+            Setting::Gpus => "--gpus",
+            Setting::GpusMin => "--gpus-min",
+            Setting::GpusMax => "--gpus-max",
+            Setting::GpuModel => "--gpu-model",
+            Setting::Context => "--context",
+            Setting::InputTokens => "--input-tokens",
+            Setting::OutputTokens => "--output-tokens",
+            Setting::KvCachePrecision => "--kv-cache-precision",
+            Setting::TensorParallel => "--tensor-parallel",
+            Setting::PipelineParallel => "--pipeline-parallel",
+            Setting::VmSize => "--vm-size",
+            Setting::Os => "--os",
+            Setting::K8sVersion => "--k8s-version",
+            Setting::Region => "--region",
+            Setting::Mig => "--mig",
+        }
+    }
+
+    /// The key of a GpuConfig pool that holds the setting, relative to the pool
+    /// (`recommend.gpuMemoryMin`, `os`); none for a setting a file cannot give.
+    pub fn file_key(self) -> Option<&'static str> {
+        Some(match self {
+            Setting::Workload => "recommend.workload",
+            Setting::Model => "recommend.model",
+            Setting::Precision => "recommend.precision",
+            Setting::GpuMemoryMin => "recommend.gpuMemoryMin",
+            Setting::GpuModel => "recommend.gpuModel",
+            Setting::InputTokens => "recommend.inputTokens",
+            Setting::OutputTokens => "recommend.outputTokens",
+            Setting::KvCachePrecision => "recommend.kvCachePrecision",
+            Setting::TensorParallel => "recommend.tensorParallel",
+            Setting::PipelineParallel => "recommend.pipelineParallel",
+            Setting::Os => "os",
+            Setting::K8sVersion => "kubernetesVersion",
+            Setting::Mig => "migProfile",
+            Setting::ModelParams
+            | Setting::GpuMemory
+            | Setting::GpuMemoryMax
+            | Setting::TotalGpuMemory
+            | Setting::TotalGpuMemoryMin
+            | Setting::TotalGpuMemoryMax
+            | Setting::Gpus
+            | Setting::GpusMin
+            | Setting::GpusMax
+            | Setting::Context
+            | Setting::VmSize
+            | Setting::Region => return None,
+        })
+    }
+}
+
+/// A refused setting: the settings it names and the words, with `{0}`, `{1}`… where each
+/// front end names `settings[0]`, `settings[1]`… (a flag, a file's key).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}", self.render(|s| s.flag().to_owned()).0)]
+pub struct SettingError {
+    /// The settings the words name, the first the one to fix.
+    pub settings: Vec<Setting>,
+    /// The message, with `{i}` for `settings[i]`.
+    pub message: String,
+    /// The fix, with `{i}` for `settings[i]`.
+    pub hint: Option<String>,
+}
+
+impl SettingError {
+    /// The message and hint with each setting named by `name`.
+    pub fn render(&self, name: impl Fn(Setting) -> String) -> (String, Option<String>) {
+        let fill = |text: &str| {
+            self.settings.iter().enumerate().fold(text.to_owned(), |t, (i, s)| t.replace(&format!("{{{i}}}"), &name(*s)))
+        };
+        (fill(&self.message), self.hint.as_deref().map(fill))
+    }
+}
+
+/// A precision the workload cannot use, naming the precision and workload settings.
+pub(crate) fn precision_error(e: recommend::weights::PrecisionError) -> Error {
+    refuse(&[Setting::Precision, Setting::Workload], e.message, e.hint)
+}
+
+/// A usage error (exit 2) naming `settings` (`{0}`, `{1}`… in the words).
+fn refuse(settings: &[Setting], message: impl Into<String>, hint: impl Into<Option<String>>) -> Error {
+    Error::Setting(Box::new(SettingError { settings: settings.to_vec(), message: message.into(), hint: hint.into() }))
+}
+
 /// What the workload needs: the settings `recommend`, `create-pool --recommend` and a
 /// GpuConfig pool's `recommend:` share.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -215,50 +373,51 @@ pub fn has_requirements(a: &RecommendRequest) -> bool {
         || a.vm_size.is_some()
 }
 
-/// A memory range from `--X` (at least), `--X-min` and `--X-max`. A single value is a
-/// minimum, as people say it ("a GPU with 80 GB" means at least 80 GB).
+/// A memory range from `--X` (at least), `--X-min` and `--X-max` (the three `settings`). A
+/// single value is a minimum, as people say it ("a GPU with 80 GB" means at least 80 GB).
 fn range(
     at_least: Option<Memory>,
     min: Option<Memory>,
     max: Option<Memory>,
-    flag: &str,
+    settings: [Setting; 3],
     notes: &mut Vec<String>,
 ) -> Result<Range, Error> {
-    for (suffix, m) in [("-min", min), ("-max", max)] {
-        if let Some(n) = m.and_then(|m| m.note(&format!("--{flag}{suffix} {}GB", fmt_num(m.gib)))) {
+    let [flag, flag_min, flag_max] = settings.map(Setting::flag);
+    for (flag, m) in [(flag_min, min), (flag_max, max)] {
+        if let Some(n) = m.and_then(|m| m.note(&format!("{flag} {}GB", fmt_num(m.gib)))) {
             notes.push(n);
         }
     }
     if at_least.is_some() && min.is_some() {
-        return Err(Error::usage(
-            format!("--{flag} and --{flag}-min both set the minimum"),
-            Some(format!("use one of them; --{flag}-max sets an upper bound")),
-        ));
+        return Err(refuse(&settings, "{0} and {1} both set the minimum", "use one of them; {2} sets an upper bound".to_owned()));
     }
     let to = |m: Option<Memory>| m.map(|m| m.gib);
     if let Some(m) = at_least {
         let unit = if m.decimal { "GB" } else { "GiB" };
         let read = m.note(&format!("{}GB", fmt_num(m.gib))).map(|n| format!("; {n}")).unwrap_or_default();
         notes.push(format!(
-            "--{flag} {}{unit}: at least that much (--{flag}-max for an upper bound){read}",
+            "{flag} {}{unit}: at least that much ({flag_max} for an upper bound){read}",
             fmt_num(m.gib)
         ));
     }
-    num_range(None, to(at_least.or(min)), to(max), flag)
+    num_range(None, to(at_least.or(min)), to(max), settings)
 }
 
-fn num_range(exact: Option<f64>, min: Option<f64>, max: Option<f64>, flag: &str) -> Result<Range, Error> {
+/// A range from an exact value, a minimum and a maximum (the three `settings`).
+fn num_range(exact: Option<f64>, min: Option<f64>, max: Option<f64>, settings: [Setting; 3]) -> Result<Range, Error> {
     if exact.is_some() && (min.is_some() || max.is_some()) {
-        return Err(Error::usage(
-            format!("--{flag} cannot be combined with --{flag}-min/--{flag}-max"),
-            Some(format!("use --{flag} for an exact value, or the -min/-max pair for a range")),
+        return Err(refuse(
+            &settings,
+            "{0} cannot be combined with {1}/{2}",
+            "use {0} for an exact value, or the {1}/{2} pair for a range".to_owned(),
         ));
     }
     if let (Some(a), Some(b)) = (min, max) {
         if a > b {
-            return Err(Error::usage(
-                format!("--{flag}-min {} is larger than --{flag}-max {}", fmt_num(a), fmt_num(b)),
-                Some("swap the two values".to_owned()),
+            return Err(refuse(
+                &settings,
+                format!("{{1}} {} is larger than {{2}} {}", fmt_num(a), fmt_num(b)),
+                "swap the two values".to_owned(),
             ));
         }
     }
@@ -279,17 +438,18 @@ pub fn requirements(catalog: &Catalog, a: &RecommendRequest) -> Result<Requireme
         notes.push("workload: inference (default with --model; --workload to change)".to_owned());
     }
     let mut req = Requirements::new(workload);
-    let resolved = recommend::weights::resolve(model.as_ref(), a.need.precision, workload)
-        .map_err(|e| Error::usage(e.message, Some(e.hint)))?;
+    let resolved =
+        recommend::weights::resolve(model.as_ref(), a.need.precision, workload).map_err(precision_error)?;
     req.precision = resolved.precision;
     req.precision_explicit = resolved.explicit;
     if let Some(m) = model.as_ref().filter(|m| m.fp16_unstable && resolved.precision == recommend::Precision::Fp16) {
-        return Err(Error::usage(
+        return Err(refuse(
+            &[Setting::Precision],
             format!(
-                "--precision fp16: {} overflows in fp16 (vLLM refuses float16 for it: numerical instability)",
+                "{{0}} fp16: {} overflows in fp16 (vLLM refuses float16 for it: numerical instability)",
                 m.id.as_deref().unwrap_or("this model")
             ),
-            Some("use --precision bf16 (GPUs without bf16 then run it in fp32) or fp32".to_owned()),
+            "use {0} bf16 (GPUs without bf16 then run it in fp32) or fp32".to_owned(),
         ));
     }
     notes.extend(resolved.notes);
@@ -304,10 +464,13 @@ pub fn requirements(catalog: &Catalog, a: &RecommendRequest) -> Result<Requireme
     }
     req.model = model;
     serving_ask(catalog, a, &mut req, &mut notes)?;
-    req.gpu_memory_gib = range(a.gpu_memory, a.need.gpu_memory_min, a.gpu_memory_max, "gpu-memory", &mut notes)?;
+    use Setting as S;
+    let gpu_memory = [S::GpuMemory, S::GpuMemoryMin, S::GpuMemoryMax];
+    req.gpu_memory_gib = range(a.gpu_memory, a.need.gpu_memory_min, a.gpu_memory_max, gpu_memory, &mut notes)?;
+    let total = [S::TotalGpuMemory, S::TotalGpuMemoryMin, S::TotalGpuMemoryMax];
     req.total_gpu_memory_gib =
-        range(a.total_gpu_memory, a.total_gpu_memory_min, a.total_gpu_memory_max, "total-gpu-memory", &mut notes)?;
-    req.gpus = num_range(a.gpus, a.gpus_min, a.gpus_max, "gpus")?;
+        range(a.total_gpu_memory, a.total_gpu_memory_min, a.total_gpu_memory_max, total, &mut notes)?;
+    req.gpus = num_range(a.gpus, a.gpus_min, a.gpus_max, [S::Gpus, S::GpusMin, S::GpusMax])?;
     check_gpu_models(catalog, &a.need.gpu_model)?;
     req.gpu_models = a.need.gpu_model.iter().map(|g| g.trim().to_owned()).filter(|g| !g.is_empty()).collect();
     os_and_version(catalog, a, &mut req, &mut notes)?;
@@ -351,7 +514,7 @@ fn regions(
         }
     }
     match regions.len() {
-        0 => return Err(Error::usage("--location: no region given", None)),
+        0 => return Err(refuse(&[Setting::Region], "{0}: no region given", None)),
         1 => req.region = regions.pop(),
         _ => {
             notes.push(format!("each size priced in the cheapest of {}", regions.join(", ")));
@@ -386,9 +549,10 @@ fn lengths(
     let input = n.input_tokens.unwrap_or_else(|| context.saturating_sub(n.output_tokens.unwrap_or(context / 4)).max(1));
     let output = n.output_tokens.unwrap_or_else(|| context.saturating_sub(input).max(1));
     if input + output > context + 1 {
-        return Err(Error::usage(
-            format!("--input-tokens {input} + --output-tokens {output} is longer than the context {context}"),
-            Some("raise --context, or shorten the requests".to_owned()),
+        return Err(refuse(
+            &[Setting::InputTokens, Setting::OutputTokens, Setting::Context],
+            format!("{{0}} {input} + {{1}} {output} is longer than the context {context}"),
+            "raise {2}, or shorten the requests".to_owned(),
         ));
     }
     let ask = recommend::ServingAsk {
@@ -415,22 +579,20 @@ fn serving_ask(
     s.max_ttft_seconds = n.max_ttft;
     s.kv_cache_precision = n.kv_cache_precision;
     s.rank_by = n.rank_by.unwrap_or_default();
-    for (flag, v) in [("--tensor-parallel", n.tensor_parallel), ("--pipeline-parallel", n.pipeline_parallel)] {
+    for (setting, v) in [(Setting::TensorParallel, n.tensor_parallel), (Setting::PipelineParallel, n.pipeline_parallel)] {
         if v == Some(0) {
-            return Err(Error::usage(format!("{flag} must be at least 1"), None));
+            return Err(refuse(&[setting], "{0} must be at least 1", None));
         }
     }
     if let (Some(tp), Some(m)) = (n.tensor_parallel, &req.model) {
         if !m.arch.tp_ok(tp) {
-            return Err(Error::usage(
+            return Err(refuse(
+                &[Setting::TensorParallel, Setting::PipelineParallel],
                 format!(
-                    "--tensor-parallel {tp} does not split {} attention heads and {} KV heads evenly (vLLM)",
+                    "{{0}} {tp} does not split {} attention heads and {} KV heads evenly (vLLM)",
                     m.arch.attention_heads, m.arch.kv_heads
                 ),
-                Some(
-                    "choose a degree that divides the heads, and --pipeline-parallel for the rest of the GPUs"
-                        .to_owned(),
-                ),
+                "choose a degree that divides the heads, and {1} for the rest of the GPUs".to_owned(),
             ));
         }
     }
@@ -472,8 +634,9 @@ fn size_and_kv(
     let s = &mut req.serving;
     if let Some(name) = &a.vm_size {
         let size = catalog.size(name).ok_or_else(|| {
-            Error::usage(
-                format!("--vm-size {name:?} is not in the catalog"),
+            refuse(
+                &[Setting::VmSize],
+                format!("{{0}} {name:?} is not in the catalog"),
                 did_you_mean(&catalog.suggest_sizes(name))
                     .or_else(|| Some("`aksgpu catalog list` lists the sizes".to_owned())),
             )
@@ -496,9 +659,10 @@ fn size_and_kv(
                 .collect(),
         };
         if let Some(g) = named.iter().filter_map(|id| catalog.gpu(id)).find(|g| !g.fp8) {
-            return Err(Error::usage(
-                format!("--kv-cache-precision fp8 needs FP8 support, which the {} lacks", g.id),
-                Some("use --kv-cache-precision bf16 (or fp16) on this GPU".to_owned()),
+            return Err(refuse(
+                &[Setting::KvCachePrecision],
+                format!("{{0}} fp8 needs FP8 support, which the {} lacks", g.id),
+                "use {0} bf16 (or fp16) on this GPU".to_owned(),
             ));
         }
     }
@@ -508,6 +672,9 @@ fn size_and_kv(
 /// The hint for a model aksgpu cannot size by name.
 const PARAMS_HINT: &str =
     "pass --model-params with its parameter count (e.g. --model-params 8B) to size it by parameters";
+
+/// `PARAMS_HINT` with `{1}` for `--model-params` (in a `SettingError` naming `[Model, ModelParams]`).
+const PARAMS_TEMPLATE: &str = "pass {1} with its parameter count (e.g. {1} 8B) to size it by parameters";
 
 /// `--model` (a catalog model, a base/instruct sibling of one, a model read from the Hugging
 /// Face Hub by `hub_model`, with a did-you-mean otherwise) or `--model-params` (any size). Both
@@ -524,9 +691,10 @@ fn model_arg(catalog: &Catalog, a: &RecommendRequest, notes: &mut Vec<String>) -
             Some(ModelSpec::from_model(m))
         }
         (Some(_), Some(_), Some(_)) => {
-            return Err(Error::usage(
-                "--model and --model-params both give the model size",
-                Some("use --model for a known model, or --model-params for any other".to_owned()),
+            return Err(refuse(
+                &[Setting::Model, Setting::ModelParams],
+                "{0} and {1} both give the model size",
+                "use {0} for a known model, or {1} for any other".to_owned(),
             ))
         }
         (Some(name), None, Some((m, variant))) => {
@@ -555,15 +723,15 @@ fn model_arg(catalog: &Catalog, a: &RecommendRequest, notes: &mut Vec<String>) -
 /// says how to size this one), else the catalog's names.
 fn unknown_model(catalog: &Catalog, name: &str) -> Error {
     let near = catalog.suggest_models(name);
-    let other = "or, for a model the catalog does not list, its Hugging Face id (org/name) or --model-params with its parameter count";
+    let other = "for a model the catalog does not list, its Hugging Face id (org/name) or {1} with its parameter count";
     let hint = match did_you_mean(&near) {
-        Some(d) => format!("{d} {}", other.replacen("or, for", "Or, for", 1)),
+        Some(d) => format!("{d} Or, {other}"),
         None => format!(
-            "{PARAMS_HINT}, or use its Hugging Face id (org/name), or one of: {}",
+            "{PARAMS_TEMPLATE}, or use its Hugging Face id (org/name), or one of: {}",
             catalog.models.iter().filter_map(|m| m.aliases.first().map(String::as_str)).collect::<Vec<_>>().join(", ")
         ),
     };
-    Error::usage(format!("--model {name:?} is not in the catalog"), Some(hint))
+    refuse(&[Setting::Model, Setting::ModelParams], format!("{{0}} {name:?} is not in the catalog"), hint)
 }
 
 /// `--model org/name` that the catalog does not list (nor a base/instruct sibling of it): read
@@ -638,8 +806,9 @@ fn check_gpu_models(catalog: &Catalog, models: &[String]) -> Result<(), Error> {
     for g in models {
         if !catalog.sizes.iter().any(|s| recommend::gpu_matches(g, s, catalog.gpu(&s.gpu_model))) {
             let near = catalog.suggest_gpus(g);
-            return Err(Error::usage(
-                format!("--gpu-model {g:?} matches no GPU in the catalog"),
+            return Err(refuse(
+                &[Setting::GpuModel],
+                format!("{{0}} {g:?} matches no GPU in the catalog"),
                 did_you_mean(&near).or_else(|| {
                     Some(format!(
                         "known GPUs: {}",
@@ -676,7 +845,8 @@ fn os_and_version(
                         a,
                         &mut req.warnings,
                         (&rule.0, &rule.1, OVERRIDE_RISK),
-                        format!("Windows GPU node pools need Kubernetes {min} or later; --k8s-version is {v}"),
+                        &[Setting::K8sVersion],
+                        format!("Windows GPU node pools need Kubernetes {min} or later; {{0}} is {v}"),
                         format!(
                             "upgrade the cluster to {min}+ and register the preview feature: `az feature register --namespace {ns} --name {feature}`"
                         ),
@@ -694,8 +864,9 @@ fn os_and_version(
                 a,
                 &mut req.warnings,
                 (&rule.0, &rule.1, OVERRIDE_RISK),
-                "--mig is not available on Windows node pools".to_owned(),
-                "use --os linux for MIG".to_owned(),
+                &[Setting::Mig, Setting::Os],
+                "{0} is not available on Windows node pools".to_owned(),
+                "use {1} linux for MIG".to_owned(),
             )?;
         }
     }
@@ -761,20 +932,23 @@ fn rule_of(catalog: &Catalog, fallback: &str, kind: impl Fn(&RuleKind) -> bool) 
         .map_or_else(|| (fallback.to_owned(), "catalog/rules.yaml".to_owned()), |r| (r.id.clone(), r.source.clone()))
 }
 
-/// A refusal resting on catalog rule `id`: with `--override id` a warning naming the rule,
-/// its source and the risk; otherwise exit 2 with the fix and how to override.
+/// A refusal resting on catalog rule `id` (naming `settings`, as `refuse`): with `--override
+/// id` a warning naming the rule, its source and the risk; otherwise exit 2 with the fix and
+/// how to override.
 fn overridable(
     a: &RecommendRequest,
     warnings: &mut Vec<String>,
     (id, source, risk): (&str, &str, &str),
+    settings: &[Setting],
     message: String,
     fix: String,
 ) -> Result<(), Error> {
+    let e = SettingError { settings: settings.to_vec(), message, hint: Some(format!("{fix}; {}", override_hint(id, source))) };
     if a.overrides.iter().any(|o| o == id) {
-        warnings.push(format!("overriding catalog rule {id} ({message}; source: {source}); risk: {risk}"));
+        warnings.push(format!("overriding catalog rule {id} ({e}; source: {source}); risk: {risk}"));
         return Ok(());
     }
-    Err(Error::usage(message, Some(format!("{fix}; {}", override_hint(id, source)))))
+    Err(Error::Setting(Box::new(e)))
 }
 
 /// The context to size for: `--context` (at most the model's maximum), else
@@ -784,9 +958,10 @@ pub fn default_context(model: Option<&ModelSpec>, workload: Workload, asked: Opt
     let max = model.and_then(|m| m.max_context);
     if let (Some(c), Some(max)) = (asked, max) {
         if c > max {
-            return Err(Error::usage(
-                format!("--context {c} is longer than the model's maximum context {max}"),
-                Some(format!("use --context {max} or less")),
+            return Err(refuse(
+                &[Setting::Context],
+                format!("{{0}} {c} is longer than the model's maximum context {max}"),
+                format!("use {{0}} {max} or less"),
             ));
         }
     }
@@ -863,5 +1038,44 @@ pub(crate) fn in_currency(o: &mut Outcome) {
     }
     for s in o.recommendations.iter_mut().filter_map(|r| r.serving.as_mut()) {
         s.cost_per_million_output_tokens = s.usd_per_million_output_tokens.take();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every setting a file can give names a key of the GpuConfig schema: a `recommend.` key
+    /// of `$defs.recommend`, any other a key of `$defs.pool`.
+    #[test]
+    fn every_setting_names_a_key_of_the_file() {
+        let schema: serde_json::Value =
+            serde_json::from_str(include_str!("../../schema/gpuconfig.schema.json")).expect("schema");
+        let mut keyed = 0;
+        for s in Setting::ALL {
+            let Some(key) = s.file_key() else { continue };
+            let (def, name) = key.split_once('.').map_or(("pool", key), |(_, n)| ("recommend", n));
+            assert!(
+                schema["$defs"][def]["properties"].get(name).is_some(),
+                "{s:?}: {key} is not a key of $defs.{def} in the schema"
+            );
+            keyed += 1;
+        }
+        assert!(keyed >= 10, "{keyed} settings with keys");
+    }
+
+    /// A message names each setting where its template says, in the front end's words.
+    #[test]
+    fn an_error_names_its_settings_as_each_front_end_asks() {
+        let e = SettingError {
+            settings: vec![Setting::TensorParallel, Setting::PipelineParallel],
+            message: "{0} 3 does not split".into(),
+            hint: Some("use {1} for the rest".into()),
+        };
+        assert_eq!(e.to_string(), "--tensor-parallel 3 does not split");
+        let (message, hint) = e.render(|s| s.file_key().unwrap_or_default().to_owned());
+        assert_eq!(message, "recommend.tensorParallel 3 does not split");
+        assert_eq!(hint.as_deref(), Some("use recommend.pipelineParallel for the rest"));
+        assert_eq!(Error::Setting(Box::new(e)).exit_code(), 2);
     }
 }

@@ -22,7 +22,8 @@ pub struct Resolution {
     pub notes: Vec<String>,
 }
 
-/// A precision that cannot be used for the workload.
+/// A precision that cannot be used for the workload: the words name the precision setting
+/// as `{0}` and the workload setting as `{1}`, for each front end to name (a flag, a file's key).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PrecisionError {
     pub message: String,
@@ -59,8 +60,8 @@ pub fn resolve(
     let precision = requested.or(default).unwrap_or(Precision::Bf16);
     if workload == Workload::Training && matches!(precision, Precision::Int8 | Precision::Int4 | Precision::Mxfp4) {
         return Err(PrecisionError {
-            message: format!("--precision {} cannot be used for full training", precision.name()),
-            hint: "train in bf16/fp16/fp32, or use --workload fine-tuning for LoRA/QLoRA on quantised weights".into(),
+            message: format!("{{0}} {} cannot be used for full training", precision.name()),
+            hint: "train in bf16/fp16/fp32, or use {1} fine-tuning for LoRA/QLoRA on quantised weights".into(),
         });
     }
     let Some(spec) = spec else {

@@ -23,7 +23,7 @@ use crate::arm::ArmClient;
 use crate::catalog::{Catalog, KubeVersion};
 use crate::domain::{GpuDriver, Os, Precision, Workload};
 use crate::error::Error;
-use crate::ops::recommend::{Need, RecommendRequest};
+use crate::ops::recommend::{Need, RecommendRequest, Setting};
 use crate::plan::agent_pool::PoolSpec;
 use crate::plan::cluster::Scale;
 use crate::plan::cluster_ops::{self as ops, Target};
@@ -60,9 +60,11 @@ pub async fn cluster_place(
 
 /// The size `create-pool --recommend` would take for these settings, in the cluster's
 /// location with its Kubernetes version when they were read, with the file's `overrides`.
+/// `at` is the pool's path in the file (`pools[1]`), for the keys a refusal names.
 pub fn pick(
     catalog: &Catalog,
     place: &ClusterFacts,
+    at: &str,
     (p, r): (&PoolConfig, &RecommendConfig),
     overrides: &[String],
 ) -> Result<String, Refusal> {
@@ -70,15 +72,7 @@ pub fn pick(
     if !crate::ops::recommend::has_requirements(&ra) {
         return Err(Refusal::from("recommend needs a model, a workload or gpuMemoryMin".to_owned()));
     }
-    // The file's keys for the flags' words, the hint (a did-you-mean) with them; a refusal
-    // resting on the catalog says how to override it: in a file, `overrides:`.
-    let with_hint = |e: Error| match e.hint() {
-        Some(h) if h.contains("--override") => {
-            Refusal::from(format!("{e} ({h}; in a GpuConfig, list the id under `overrides:`)"))
-        }
-        h => Refusal { message: file_words(&e.to_string()), hint: h.map(|h| file_words(&h)) },
-    };
-    match crate::ops::recommend::top_recommendation(catalog, &ra).map_err(with_hint)? {
+    match crate::ops::recommend::top_recommendation(catalog, &ra).map_err(|e| in_file(at, e))? {
         Ok(top) => Ok(top.vm_size),
         Err(why) => Err(Refusal {
             message: format!(
@@ -86,47 +80,33 @@ pub fn pick(
                 why.map_or_else(|| "the catalog check".to_owned(), constraint_words)
             ),
             hint: Some("run `aksgpu recommend` with the same settings to see why".to_owned()),
+            key: None,
         }),
     }
 }
 
-/// The keys of a pool and its `recommend:` that `recommend`'s flags set.
-const FILE_KEYS: &[&str] = &[
-    "workload",
-    "model",
-    "precision",
-    "gpuMemoryMin",
-    "gpuModel",
-    "maxPricePerHour",
-    "maxPricePerMonth",
-    "concurrency",
-    "inputTokens",
-    "outputTokens",
-    "minTokensPerSecond",
-    "minTokensPerSecondPerUser",
-    "maxTtft",
-    "kvCachePrecision",
-    "tensorParallel",
-    "pipelineParallel",
-    "rankBy",
-    "os",
-    "gpuDriver",
-    "kubernetesVersion",
-];
-
-/// A message worded with `recommend`'s flags, worded with a GpuConfig's keys instead
-/// (`--tensor-parallel 3` → `tensorParallel 3`), as the file's other errors are; a flag the
-/// file has no key for (`--model-params`) stays a flag.
-fn file_words(text: &str) -> String {
-    let word = |w: &str| {
-        let flag = w.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
-        let key = crate::plan::gitops::config::field_of_flag(flag);
-        match w.starts_with("--") && FILE_KEYS.contains(&key.as_str()) {
-            true => format!("{key}{}", &w[flag.len()..]),
-            false => w.to_owned(),
-        }
+/// A refusal of `recommend` worded in the file: each setting named by its key under the pool
+/// at `at` (`pools[1].recommend.tensorParallel`, a flag for a setting a file cannot give) and
+/// placed at the first such key; a refusal resting on the catalog says how to override it: in
+/// a file, `overrides:`.
+fn in_file(at: &str, e: Error) -> Refusal {
+    let Error::Setting(e) = e else {
+        return match e.hint() {
+            Some(h) if h.contains("--override") => {
+                Refusal::from(format!("{e} ({h}; in a GpuConfig, list the id under `overrides:`)"))
+            }
+            h => Refusal { message: e.to_string(), hint: h, key: None },
+        };
     };
-    text.split(' ').map(word).collect::<Vec<_>>().join(" ")
+    let key = |s: Setting| s.file_key().map(|k| format!("{at}.{k}"));
+    let (message, hint) = e.render(|s| key(s).unwrap_or_else(|| s.flag().to_owned()));
+    let key = e.settings.iter().find_map(|s| key(*s));
+    match hint {
+        Some(h) if h.contains("--override") => {
+            Refusal { message: format!("{message} ({h}; in a GpuConfig, list the id under `overrides:`)"), hint: None, key }
+        }
+        hint => Refusal { message, hint, key },
+    }
 }
 
 /// A GpuConfig pool's `recommend:` as the typed request `create-pool --recommend` builds from

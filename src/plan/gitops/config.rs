@@ -347,6 +347,13 @@ impl Source<'_> {
         let message = clip_message(&format!("{path}: {}", message.into()));
         ConfigError { file: self.name.clone(), line, column, message, hint }
     }
+
+    /// An error at `path` whose message names the key itself (`pools[1].recommend.model
+    /// "x" is not in the catalog`).
+    pub fn error_naming(&self, path: &str, message: impl Into<String>, hint: Option<String>) -> ConfigError {
+        let (line, column) = locate(self.text, &parse_path(path)).unwrap_or((1, 1));
+        ConfigError { file: self.name.clone(), line, column, message: clip_message(&message.into()), hint }
+    }
 }
 
 /// Parse the file (YAML, or JSON, which YAML reads too). Unknown keys and wrong types are
@@ -493,19 +500,23 @@ pub fn field_of_flag(flag: &str) -> String {
     }
 }
 
-/// Chooses a size for `recommend:` (the `create-pool --recommend` choice).
-pub type Picker<'a> = dyn Fn(&PoolConfig, &RecommendConfig) -> Result<String, Refusal> + 'a;
+/// Chooses a size for `recommend:` (the `create-pool --recommend` choice) for the pool at
+/// the path given (`pools[1]`).
+pub type Picker<'a> = dyn Fn(&str, &PoolConfig, &RecommendConfig) -> Result<String, Refusal> + 'a;
 
 /// Why a pool's `recommend:` chose no size, worded in the file's keys, with the fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
     pub message: String,
     pub hint: Option<String>,
+    /// The key the refusal is about (`pools[1].recommend.tensorParallel`), which its words
+    /// name themselves; none for the pool's `recommend:` as a whole.
+    pub key: Option<String>,
 }
 
 impl From<String> for Refusal {
     fn from(message: String) -> Self {
-        Refusal { message, hint: None }
+        Refusal { message, hint: None, key: None }
     }
 }
 
@@ -640,7 +651,10 @@ fn check_values(src: &Source<'_>, p: &PoolConfig, at: &str) -> Result<(), Config
 fn vm_size(src: &Source<'_>, p: &PoolConfig, at: &str, pick: &Picker<'_>) -> Result<String, ConfigError> {
     match (&p.vm_size, &p.recommend) {
         (Some(s), None) => Ok(s.clone()),
-        (None, Some(r)) => pick(p, r).map_err(|e| src.error(&format!("{at}.recommend"), e.message, e.hint)),
+        (None, Some(r)) => pick(at, p, r).map_err(|e| match e.key {
+            Some(key) => src.error_naming(&key, e.message, e.hint),
+            None => src.error(&format!("{at}.recommend"), e.message, e.hint),
+        }),
         (Some(_), Some(_)) => Err(src.error(&format!("{at}.recommend"), "give vmSize or recommend, not both", None)),
         (None, None) => {
             Err(src.error(at, "vmSize is required", Some("or write recommend: {model: …, precision: …}".into())))
@@ -844,7 +858,7 @@ pools:
     fn check(text: &str) -> Result<Desired, ConfigError> {
         let src = Source { name: "f.yaml".into(), text };
         let cfg = parse(&src)?;
-        let no_pick = |_: &PoolConfig, _: &RecommendConfig| Err("no".to_owned().into());
+        let no_pick = |_: &str, _: &PoolConfig, _: &RecommendConfig| Err("no".to_owned().into());
         validate(&Catalog::bundled().expect("catalog"), &src, &cfg, "sub", &no_pick)
     }
 

@@ -408,7 +408,7 @@ mod tests {
         let text = "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n    vmSize: Standard_NC24ads_A100_v4\n    count: 1\n    taints: []\noperator: {install: true}\n";
         let src = super::super::config::Source { name: "f.yaml".into(), text };
         let cfg = super::super::config::parse(&src).expect("parse");
-        let pick = |_: &super::super::config::PoolConfig, _: &super::super::config::RecommendConfig| {
+        let pick = |_: &str, _: &super::super::config::PoolConfig, _: &super::super::config::RecommendConfig| {
             Err("no".to_owned().into())
         };
         let d = super::super::config::validate(&Catalog::bundled().expect("catalog"), &src, &cfg, "sub", &pick)
