@@ -211,6 +211,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_refused_setting_is_a_usage_error_worded_with_flags() {
+        use crate::ops::recommend::{Setting, SettingError};
+        let e = Error::Setting(Box::new(SettingError {
+            settings: vec![Setting::Context],
+            message: "{0} 9000 is too long".into(),
+            hint: Some("use {0} 4096".into()),
+        }));
+        assert_eq!(e.exit_code(), 2);
+        assert_eq!(e.to_string(), "--context 9000 is too long");
+        assert_eq!(e.hint().as_deref(), Some("use --context 4096"));
+    }
+
+    #[test]
     fn exit_codes_and_hints() {
         let e = Error::usage("bad", Some("do this".to_owned()));
         assert_eq!(e.exit_code(), 2);

@@ -1001,10 +1001,24 @@ fn file_overrides_reach_recommend_pools() {
     assert!(r.stderr.contains("overriding catalog rule windows-gpu-min-kubernetes"), "{}", r.stderr);
 }
 
-/// A `recommend:` the ranking refuses is worded in the file's keys (`tensorParallel`), not in
-/// the flags (`--tensor-parallel`), under the pool's `recommend` with its line.
+/// The same refused setting, from `recommend`'s flags and from a file's `recommend:`: the
+/// CLI names the flags (`--tensor-parallel`, `--pipeline-parallel` in the hint); the file names
+/// the pool's keys (`pools[0].recommend.tensorParallel`), at that key's line and column.
 #[test]
-fn a_refused_recommend_names_the_files_keys() {
+fn a_refused_recommend_names_the_flags_on_the_cli_and_the_keys_in_a_file() {
+    let split = "3 does not split 32 attention heads and 8 KV heads evenly (vLLM)";
+    let cli = aksgpu_with(
+        &["recommend", "--model", "llama-3.1-8b", "--tensor-parallel", "3"],
+        &[("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9")],
+    );
+    assert_eq!(cli.code, 2, "{}", cli.stderr);
+    assert!(cli.stderr.contains(&format!("error: --tensor-parallel {split}")), "{}", cli.stderr);
+    assert!(
+        cli.stderr.contains("hint: choose a degree that divides the heads, and --pipeline-parallel"),
+        "{}",
+        cli.stderr
+    );
+
     let dir = temp_dir("apply-recommend-bad-tp");
     let file = write(
         &dir,
@@ -1016,13 +1030,17 @@ fn a_refused_recommend_names_the_files_keys() {
         &[("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9"), ("AZURE_SUBSCRIPTION_ID", SUB)],
     );
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("pools[0].recommend"), "{}", r.stderr);
-    assert!(r.stderr.contains("tensorParallel 3 does not split"), "{}", r.stderr);
-    assert!(!r.stderr.contains("--tensor-parallel"), "{}", r.stderr);
+    assert!(r.stderr.contains(&format!("gpu.yaml:8:23: pools[0].recommend.tensorParallel {split}")), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("hint: choose a degree that divides the heads, and pools[0].recommend.pipelineParallel"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("--tensor-parallel") && !r.stderr.contains("--pipeline-parallel"), "{}", r.stderr);
 }
 
-/// A misspelt `recommend.model` keeps the did-you-mean `recommend --model` gives, under the
-/// pool's `recommend` with its line.
+/// A misspelt `recommend.model` keeps the did-you-mean `recommend --model` gives, named by
+/// its key with its line and column.
 #[test]
 fn a_misspelt_recommend_model_says_did_you_mean() {
     let dir = temp_dir("apply-recommend-typo");
@@ -1036,8 +1054,11 @@ fn a_misspelt_recommend_model_says_did_you_mean() {
         &[("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9"), ("AZURE_SUBSCRIPTION_ID", SUB)],
     );
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("gpu.yaml:7"), "{}", r.stderr);
-    assert!(r.stderr.contains("pools[0].recommend: model \"llama-3.1-8c\" is not in the catalog"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("gpu.yaml:7:14: pools[0].recommend.model \"llama-3.1-8c\" is not in the catalog"),
+        "{}",
+        r.stderr
+    );
     assert!(r.stderr.contains("hint: did you mean llama-3.1-8b"), "{}", r.stderr);
 }
 

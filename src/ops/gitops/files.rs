@@ -150,8 +150,7 @@ pub fn validate(
     place: &ClusterFacts,
 ) -> Result<Desired, Error> {
     let src = Source { name: input.name.clone(), text: &input.text };
-    let pick =
-        |at: &str, p: &PoolConfig, r: &RecommendConfig| super::pick(catalog, place, at, (p, r), &cfg.overrides);
+    let pick = |at: &str, p: &PoolConfig, r: &RecommendConfig| super::pick(catalog, place, at, (p, r), &cfg.overrides);
     Ok(config::validate(catalog, &src, cfg, subscription, &pick)?)
 }
 

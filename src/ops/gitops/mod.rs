@@ -102,9 +102,11 @@ fn in_file(at: &str, e: Error) -> Refusal {
     let (message, hint) = e.render(|s| key(s).unwrap_or_else(|| s.flag().to_owned()));
     let key = e.settings.iter().find_map(|s| key(*s));
     match hint {
-        Some(h) if h.contains("--override") => {
-            Refusal { message: format!("{message} ({h}; in a GpuConfig, list the id under `overrides:`)"), hint: None, key }
-        }
+        Some(h) if h.contains("--override") => Refusal {
+            message: format!("{message} ({h}; in a GpuConfig, list the id under `overrides:`)"),
+            hint: None,
+            key,
+        },
         hint => Refusal { message, hint, key },
     }
 }
