@@ -2,8 +2,10 @@
 //! --recommend` or a GpuConfig pool's `recommend:`) → validated `Requirements` (with the
 //! documented defaults) → the ranked sizes.
 //!
-//! Messages name the CLI flags (`--context`, `--gpu-model`), as `recommend --help` does; the
-//! GpuConfig front end adds where a file lists the same setting.
+//! A refused setting is a `SettingError`: the `Setting`s it names and words with a place for
+//! each, which each front end fills: the CLI with its flags (`--tensor-parallel`), a GpuConfig
+//! with the pool's keys (`pools[1].recommend.tensorParallel`) at that key's line and column.
+//! Notes and warnings name the CLI flags, as `recommend --help` does.
 
 use crate::catalog::{Catalog, KubeVersion, RuleKind};
 use crate::domain::{GpuDriver, Precision, RankBy};
