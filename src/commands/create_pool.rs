@@ -309,9 +309,17 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         crate::ops::pool::create(&client, (&catalog, auth.as_ref()), &req, (started, &said), (&report, &progress)).await
     });
     let CreatePoolResult { outcome, operator } = result?;
-    render(p, a.output, &catalog, &req.spec, &outcome, azure::base_url(&a.at.arm))?;
-    if let Some(r) = operator {
-        gpu_stack::print_install(p, a.output, &azure::base_url(&a.at.arm), Ok(r))?;
+    match (operator, shown(&catalog, &req.spec, &outcome)) {
+        // One document: the pool's result, its keys where they are without the operator, and
+        // the install's report under `operator` (the table: the two texts, one after the other).
+        (Some(r), Some(mut pool)) => {
+            pool.text.push_str(&gpu_stack::install_text(&r));
+            if let Value::Object(m) = &mut pool.value {
+                m.insert("operator".into(), serde_json::to_value(&r).map_err(|e| Error::internal(e.to_string()))?);
+            }
+            emit(p, a.output, &pool)?;
+        }
+        _ => render(p, a.output, &catalog, &req.spec, &outcome, azure::base_url(&a.at.arm))?,
     }
     Ok(())
 }
@@ -347,6 +355,7 @@ fn options(a: &CreatePoolArgs, facts: Store, read: Option<String>) -> CreateOpti
         facts,
         pools_listed: false,
         abort_on_interrupt: a.abort_on_interrupt,
+        feature_registered_first: false,
     }
 }
 
@@ -409,11 +418,24 @@ pub(crate) fn render(
             let cost = crate::commands::money::PlanPricing::new(catalog, &[pricing(spec)], location.as_deref());
             azure::render_priced_plan(p, format, (&base, plan, &header), json!({"preflight": preflight}), &cost)?;
         }
+        _ => {
+            if let Some(shown) = shown(catalog, spec, o) {
+                emit(p, format, &shown)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The result of a run that is not a dry run: what a person reads and what a script reads.
+fn shown(catalog: &Catalog, spec: &PoolSpec, o: &CreateOutcome) -> Option<Shown> {
+    Some(match o {
+        CreateOutcome::DryRun { .. } => return None,
         CreateOutcome::Unchanged { pool } => {
             let msg =
                 format!("pool {} already exists in {} with these settings: nothing to do", spec.name, spec.cluster);
             let v = json!({"status": "unchanged", "pool_id": pool["id"], "provisioning_state": lro::provisioning_state(pool)});
-            emit(p, format, &Shown::new(msg, v))?;
+            Shown::new(msg, v)
         }
         CreateOutcome::Accepted { pool_path } => {
             let resume = pool::resume_command(spec);
@@ -421,7 +443,7 @@ pub(crate) fn render(
                 "Azure accepted pool {} ({pool_path}); it is being created.\nFollow it with: {resume}",
                 spec.name
             );
-            emit(p, format, &Shown::new(msg, json!({"status": "accepted", "pool_id": pool_path, "resume": resume})))?;
+            Shown::new(msg, json!({"status": "accepted", "pool_id": pool_path, "resume": resume}))
         }
         CreateOutcome::Created { pool, location } => {
             let c = cost(catalog, spec, location.as_deref());
@@ -438,10 +460,9 @@ pub(crate) fn render(
                 "mig_profile": pool.pointer("/properties/gpuInstanceProfile").cloned().unwrap_or(Value::Null),
                 "cost": c,
             });
-            emit(p, format, &Shown::new(render_summary(spec, &summary, &c), summary))?;
+            Shown::new(render_summary(spec, &summary, &c), summary)
         }
-    }
-    Ok(())
+    })
 }
 
 fn render_summary(spec: &PoolSpec, s: &Value, c: &Cost) -> String {

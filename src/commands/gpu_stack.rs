@@ -148,17 +148,20 @@ pub fn print_install(
             let extra = json!({"values_yaml": install.values_yaml, "pools": install.pools});
             Ok(emit(p, format, &azure::DryRun::new(base, &plan, &header, extra))?)
         }
-        Ok(report) => {
-            let mut out = String::from("GPU Operator installed and validated.\n");
-            for (pod, phase) in &report.validator_pods {
-                out.push_str(&format!("  validator {pod}: {phase}\n"));
-            }
-            for (node, gpus) in &report.gpu_nodes {
-                out.push_str(&format!("  node {node}: {gpus} allocatable nvidia.com/gpu\n"));
-            }
-            Ok(emit(p, format, &Shown::new(out, report))?)
-        }
+        Ok(report) => Ok(emit(p, format, &Shown::new(install_text(&report), report))?),
     }
+}
+
+/// What a person reads of a finished install (its table form).
+pub fn install_text(report: &Report) -> String {
+    let mut out = String::from("GPU Operator installed and validated.\n");
+    for (pod, phase) in &report.validator_pods {
+        out.push_str(&format!("  validator {pod}: {phase}\n"));
+    }
+    for (node, gpus) in &report.gpu_nodes {
+        out.push_str(&format!("  node {node}: {gpus} allocatable nvidia.com/gpu\n"));
+    }
+    out
 }
 
 /// `aksgpu install-operator`

@@ -4,9 +4,10 @@
 
 use std::time::Instant;
 
-use crate::arm::ArmClient;
+use crate::arm::{ArmClient, ArmError};
 use crate::error::Error;
-use crate::provision::features::{self, Feature, Outcome};
+use crate::plan::Plan;
+use crate::provision::features::{self, Decision, Feature, Outcome};
 use crate::provision::Progress;
 
 use super::Report;
@@ -34,6 +35,36 @@ fn pending(namespace: &str, name: &str) -> Error {
         message: format!("{namespace}/{name} is Pending: Microsoft has to approve it for this subscription"),
         hint: Some("wait for the approval (az feature show shows the state), then run again".into()),
     }
+}
+
+/// What a dry run plans for registering `feature` before something that needs it (`create-pool
+/// --register-features`), decided from the same reads as the real run's: the steps a real run
+/// sends, and whether the feature will be Registered by then. A feature waiting for
+/// Microsoft's approval is refused, as the real run refuses it. Without credentials (or when
+/// they fail) nothing is read: the whole registration is planned.
+pub async fn plan_register(client: &ArmClient, feature: Feature<'_>) -> Result<(Plan, bool), Error> {
+    let Feature { subscription: sub, namespace, name } = feature;
+    let full = crate::plan::features::register(sub, namespace, name);
+    if !client.has_credentials() {
+        return Ok((full, true));
+    }
+    let read = crate::plan::features::read_feature(sub, namespace, name);
+    let provider = crate::plan::features::read_provider(sub, namespace);
+    Ok(match features::decide(client, feature, &|_| {}).await {
+        Err(ArmError::Auth { .. }) | Ok(Decision::Register) => (full, true),
+        Err(e) => return Err(e.into()),
+        // Registered, but the provider's refresh is still owed: the provider is read, then
+        // re-registered and read until Registered.
+        Ok(Decision::RefreshProvider) => {
+            let mut refresh: Vec<_> = full.steps.into_iter().skip(3).collect();
+            refresh.insert(0, provider);
+            refresh.insert(0, read);
+            (Plan { steps: refresh }, true)
+        }
+        Ok(Decision::Done(Outcome::Pending)) => return Err(pending(namespace, name)),
+        Ok(Decision::Done(Outcome::AlreadyRegistered)) => (Plan { steps: vec![read, provider] }, false),
+        Ok(Decision::Done(_)) => (Plan { steps: vec![read] }, false),
+    })
 }
 
 /// `register-feature`'s verdict on how registration ends (or, in a dry run, would end from the

@@ -142,7 +142,8 @@ pub struct CreatePoolRequest {
     pub spec: PoolSpec,
     /// Dry run, wait, preflight, timeout, location, the run's facts.
     pub options: CreateOptions,
-    /// Register the Windows GPU preview feature first (a Windows pool, not a dry run).
+    /// Register the Windows GPU preview feature first (a Windows pool; a dry run plans the
+    /// registration from the same reads, before the pool).
     pub register_feature: bool,
     /// Install the GPU Operator on the pool after it is created.
     pub operator: Option<InstallRequest>,
@@ -167,13 +168,14 @@ pub async fn create(
     (report, progress): (Report<'_>, &Progress),
 ) -> Result<CreatePoolResult, Error> {
     let (spec, timeout) = (&req.spec, req.options.timeout);
-    let register = req.register_feature && spec.os == Os::Windows && !req.options.dry_run;
-    if let (true, Some((_, feature, ns))) = (register, catalog.windows_min_kubernetes()) {
-        let feature = Feature { subscription: &spec.subscription, namespace: ns, name: feature };
-        let out = super::feature::register(client, feature, started + timeout, report, progress).await?;
-        on_feature(feature, &out);
+    let mut options = req.options.clone();
+    let registration =
+        feature_first(client, catalog, req, &mut options, (started + timeout, on_feature), (report, progress)).await?;
+    let mut outcome = pool::create(client, catalog, spec, &options, report, progress).await?;
+    if let (Some((first, said)), CreateOutcome::DryRun { plan, note, .. }) = (registration, &mut outcome) {
+        plan.steps.splice(0..0, first.steps);
+        *note = [said, note.take()].into_iter().flatten().reduce(|a, b| format!("{a}\nnote: {b}"));
     }
-    let mut outcome = pool::create(client, catalog, spec, &req.options, report, progress).await?;
     let mut installed = None;
     if let Some(op) = &req.operator {
         match &mut outcome {
@@ -190,6 +192,40 @@ pub async fn create(
         }
     }
     Ok(CreatePoolResult { outcome, operator: installed })
+}
+
+/// With `--register-features` on a Windows pool, the preview feature comes first: a real run
+/// registers it; a dry run plans its registration from the same reads, and when the feature
+/// will be Registered by the time the real run's preflight reads it, says so in `options` (so
+/// preflight does not refuse) and returns the steps and a note to put before the pool's.
+async fn feature_first(
+    client: &ArmClient,
+    catalog: &Catalog,
+    req: &CreatePoolRequest,
+    options: &mut CreateOptions,
+    (deadline, on_feature): (Instant, super::feature::OnFeature<'_>),
+    (report, progress): (Report<'_>, &Progress),
+) -> Result<Option<(Plan, Option<String>)>, Error> {
+    let spec = &req.spec;
+    let Some((_, name, ns)) = catalog.windows_min_kubernetes() else { return Ok(None) };
+    if !req.register_feature || spec.os != Os::Windows {
+        return Ok(None);
+    }
+    let feature = Feature { subscription: &spec.subscription, namespace: ns, name };
+    if !options.dry_run {
+        let out = super::feature::register(client, feature, deadline, report, progress).await?;
+        on_feature(feature, &out);
+        return Ok(None);
+    }
+    let (plan, registered_first) = super::feature::plan_register(client, feature).await?;
+    options.feature_registered_first = registered_first;
+    let note = registered_first.then(|| {
+        format!(
+            "{ns}/{name} is registered first (--register-features): preflight does not refuse the pool for \
+             the feature's state before that; the plan shows the registration, then the pool"
+        )
+    });
+    Ok(Some((plan, note)))
 }
 
 /// The operator install's steps for a pool not yet created (a dry run): resolved against the
@@ -222,6 +258,7 @@ pub async fn create_with_fallbacks(
         abort_on_interrupt: false,
         facts: facts.clone(),
         pools_listed: true,
+        feature_registered_first: false,
     };
     if fallbacks.is_empty() || dry_run {
         return Ok(pool::create(client, catalog, spec, &opts, report, progress).await?);

@@ -21,6 +21,10 @@ pub struct Facts {
     pub usages: Option<Vec<Value>>,
     /// `WindowsGPUPreview` state, for Windows pools (None = not read).
     pub windows_feature: Option<String>,
+    /// This run registers `WindowsGPUPreview` before the pool (`--register-features`), so the
+    /// state read before the registration is no reason to refuse (a dry run reaches the real
+    /// run's verdict, whose preflight reads the feature after registering it).
+    pub feature_registered_first: bool,
     /// The capacity reservation group the pool names (None = not read or not named).
     pub reservation: Option<Reservation>,
 }
@@ -206,7 +210,8 @@ pub fn check_cluster(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Resul
         .and_then(|v| KubeVersion::parse(v).ok());
     check_versions(spec, cluster_version)?;
     if spec.os == Os::Windows {
-        check_windows(catalog, spec, cluster_version, facts.windows_feature.as_deref())?;
+        let feature = if facts.feature_registered_first { None } else { facts.windows_feature.as_deref() };
+        check_windows(catalog, spec, cluster_version, feature)?;
     }
     Ok(())
 }
@@ -569,6 +574,7 @@ mod tests {
                 json!({"name": {"value": "lowPriorityCores"}, "limit": 0, "currentValue": 0}),
             ]),
             windows_feature: None,
+            feature_registered_first: false,
             reservation: None,
         }
     }
@@ -671,6 +677,14 @@ mod tests {
         f.windows_feature = Some("NotRegistered".into());
         let e = check(&catalog(), &w, &f).expect_err("feature");
         assert!(e.hint.expect("hint").contains("register-feature WindowsGPUPreview"));
+        // Registered by this run before the pool: the state read before is no refusal, but
+        // the Kubernetes minimum still is.
+        f.feature_registered_first = true;
+        assert_eq!(check(&catalog(), &w, &f), Ok(Verdict::Create));
+        f.cluster["properties"]["currentKubernetesVersion"] = json!("1.28.9");
+        assert!(check(&catalog(), &w, &f).expect_err("old").message.contains("1.29"));
+        f.cluster["properties"]["currentKubernetesVersion"] = json!("1.30.1");
+        f.feature_registered_first = false;
         f.windows_feature = Some("Registered".into());
         assert_eq!(check(&catalog(), &w, &f), Ok(Verdict::Create));
     }

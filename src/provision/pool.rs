@@ -40,6 +40,9 @@ pub struct CreateOptions {
     /// The pool's existence comes from the cluster's agentPools list (one list for every pool
     /// of the run, as `apply` reads it), not from a GET of the pool.
     pub pools_listed: bool,
+    /// The run registers the Windows GPU preview feature before the pool: preflight does not
+    /// refuse the pool for the feature's state as read (see `Facts::feature_registered_first`).
+    pub feature_registered_first: bool,
 }
 
 /// What happened.
@@ -103,6 +106,7 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, opts: &CreateOption
         skus: Some(skus),
         usages: Some(usages),
         windows_feature: feature?,
+        feature_registered_first: opts.feature_registered_first,
         reservation: reservation?,
     })
 }

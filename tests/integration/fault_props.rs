@@ -68,6 +68,7 @@ fn wait_options(timeout: Duration) -> CreateOptions {
         // A store of its own, remembering no location: every case reads as a first run.
         facts: aksgpu::provision::facts::Store::default(),
         pools_listed: false,
+        feature_registered_first: false,
     }
 }
 

@@ -517,6 +517,62 @@ fn create_pool_with_the_operator_in_one_plan() {
     assert!(real.stdout.contains("GPU Operator installed"), "{}", real.stdout);
 }
 
+/// With `--install-operator`, `-o json` and `-o yaml` print one document: the pool's result
+/// with its keys where they were (`status`, `pool_id`, …) and the install under `operator`.
+#[test]
+fn create_pool_with_the_operator_prints_one_document() {
+    let arm = FakeArm::start();
+    let base = CreatePool::new().with(&["--install-operator", "--min-count", "1", "--max-count", "2"]);
+    let r = run(&arm, &[&base.args()[..], &["-o", "json"]].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // One JSON value: serde_json refuses trailing data after the first document.
+    let v: Value =
+        serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("not one JSON value ({e}):\n{}", r.stdout));
+    assert_eq!(v["status"], "created", "{v}");
+    assert!(v["pool_id"].as_str().is_some_and(|id| id.ends_with("/agentPools/gpu")), "{v}");
+    assert!(v["operator"]["validator_pods"].as_array().is_some_and(|a| !a.is_empty()), "{v}");
+    assert!(v["operator"]["gpu_nodes"].is_array(), "{v}");
+    let arm = FakeArm::start();
+    let y = run(&arm, &[&base.args()[..], &["-o", "yaml"]].concat());
+    assert_eq!(y.code, 0, "{}", y.stderr);
+    let docs: Vec<serde_yaml_ng::Value> = serde_yaml_ng::Deserializer::from_str(&y.stdout)
+        .map(|d| serde::Deserialize::deserialize(d).expect("YAML"))
+        .collect();
+    assert_eq!(docs.len(), 1, "one YAML document:\n{}", y.stdout);
+    assert_eq!(docs[0]["status"], serde_yaml_ng::Value::from("created"), "{}", y.stdout);
+    assert!(docs[0]["operator"]["validator_pods"].is_sequence(), "{}", y.stdout);
+}
+
+/// The dry run of `--os windows --register-features` reaches the real run's verdict: the
+/// feature is registered first, so preflight does not refuse it as NotRegistered; the plan shows
+/// the registration before the pool's PUT, and both runs exit 0.
+#[test]
+fn dry_run_of_a_windows_pool_plans_the_feature_registration_first() {
+    let windows = || {
+        CreatePool::new().name("gpuw").vm_size("Standard_NC4as_T4_v3").with(&["--os", "windows", "--register-features"])
+    };
+    let arm = FakeArm::start();
+    feature(&arm, "WindowsGPUPreview", "NotRegistered");
+    let dry = run(&arm, &windows().with(&["--dry-run", "-o", "json"]).args());
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert!(dry.stderr.contains("WindowsGPUPreview is registered first"), "{}", dry.stderr);
+    assert!(arm.calls().iter().all(|(m, _)| m == "GET"), "a dry run only reads: {:?}", arm.calls());
+    let steps = dry.json()["steps"].as_array().cloned().expect("steps");
+    let at = |m: &str, end: &str| {
+        steps.iter().position(|s| {
+            s["method"] == m && s["url"].as_str().is_some_and(|u| u.split('?').next().unwrap_or("").ends_with(end))
+        })
+    };
+    let register = at("POST", "WindowsGPUPreview/register").expect("the feature's registration is planned");
+    let provider = at("POST", "providers/Microsoft.ContainerService/register").expect("the provider's refresh");
+    let put = at("PUT", "agentPools/gpuw").expect("the pool's PUT");
+    assert!(register < provider && provider < put, "{steps:#?}");
+    let arm = FakeArm::start();
+    feature(&arm, "WindowsGPUPreview", "NotRegistered");
+    let real = run(&arm, &windows().args());
+    assert_eq!(real.code, 0, "{}", real.stderr);
+}
+
 #[test]
 fn create_windows_pool_registering_the_feature_first() {
     let arm = FakeArm::start();

@@ -40,6 +40,7 @@ fn create_running_for(running: usize) -> (usize, Vec<Duration>) {
         abort_on_interrupt: false,
         facts: aksgpu::provision::facts::Store::default(),
         pools_listed: false,
+        feature_registered_first: false,
     };
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
     rt.block_on(create(&c, &catalog, &spec, &opts, &|_| {}, &Progress::default())).expect("created");

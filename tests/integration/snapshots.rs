@@ -205,6 +205,33 @@ fn dry_run_install_operator() {
     online_with("dry-run-install-operator", &["install-operator", "-g", "rg", "--cluster", "c1", "--dry-run"], true);
 }
 
+/// `create-pool --install-operator` for real: one document (the pool's result, the install
+/// under `operator`); the table shows the two results one after the other.
+#[test]
+fn create_pool_with_the_operator() {
+    let args = CreatePool::new().with(&["--install-operator", "--min-count", "1", "--max-count", "2"]);
+    online("create-pool-with-operator", &args.args());
+}
+
+/// `create-pool --os windows --register-features --dry-run`: the feature's registration is
+/// planned before the pool, and preflight does not refuse the pool for the feature's state.
+#[test]
+fn dry_run_create_windows_pool_registering_the_feature() {
+    for f in FORMATS {
+        let arm = FakeArm::start();
+        arm.with(|s| {
+            s.features.insert(
+                "windowsgpupreview".into(),
+                serde_json::json!({"name": "Microsoft.ContainerService/WindowsGPUPreview", "properties": {"state": "NotRegistered"}}),
+            )
+        });
+        let args = CreatePool::new().name("gpuw").vm_size("Standard_NC4as_T4_v3");
+        let args = args.with(&["--os", "windows", "--register-features", "--dry-run", "-o", f]);
+        let r = aksgpu_arm(&arm.base, &args.args(), &[("AKSGPU_CACHE_DIR", "/nonexistent-aksgpu-cache")]);
+        snap("dry-run-create-pool-windows-register", f, &r);
+    }
+}
+
 #[test]
 fn dry_run_kaito_enable() {
     online("dry-run-kaito-enable", &["kaito", "enable", "-g", "rg", "--cluster", "c1", "--dry-run"]);

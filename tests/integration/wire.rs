@@ -17,9 +17,6 @@
 //! failures of an accepted PUT's operation, and zonal and spot failures.
 //!
 //! A new write command is one more row in `CASES`. Write paths with no row, and why:
-//! - `create-pool --os windows --register-features`: its dry run refuses (exit 1) because
-//!   preflight sees WindowsGPUPreview unregistered, while the real run registers it first; the
-//!   dry run does not yet plan the registration before the pool (a known gap, not a pass).
 //! - `create-pool --abort-on-interrupt`: the abort POST is sent only on Ctrl-C
 //!   (`tests/integration/faults.rs` sends the signal and counts it); a dry run shows no abort.
 //! - `create-pool --capacity-reservation-group`: the same PUT with one more body field, after
@@ -217,6 +214,14 @@ const CASES: &[Case] = &[
             operator_pool(arm);
             answered_at_once(arm);
         },
+        exit: 0,
+    },
+    Case {
+        name: "create-pool --os windows --register-features",
+        args: || {
+            words("create-pool -g rg --cluster c1 --name gpuw --vm-size Standard_NC4as_T4_v3 --os windows --register-features --yes")
+        },
+        setup: unregistered,
         exit: 0,
     },
     Case {
