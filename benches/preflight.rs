@@ -76,23 +76,11 @@ fn preflight(label: &str, extra: &[&str], warm: bool, lro: LroStyle) {
 
 fn apply_ten_pools() {
     let dir = temp_dir("bench-apply-ten");
-    let mut text =
-        String::from("apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n");
-    for i in 0..10 {
-        text.push_str(&format!("  - {{name: gpu{i}, vmSize: Standard_NC4as_T4_v3, count: 1}}\n"));
-    }
-    let file = dir.join("ten.yaml");
-    std::fs::write(&file, text).expect("write");
+    let file = support::ten_pool_config(&dir);
     let arm = slow_arm(LroStyle::AsyncOperation);
     // Room for the ten pools together: 10 × 4 vCPUs × (1 node + 1 surge) = 80 vCPUs of the T4
     // family (the fake's default limit is 64; apply refuses pools that do not fit together).
-    arm.with(|s| {
-        for u in &mut s.usages {
-            if u["name"]["value"] == "standardNCASv3_T4Family" {
-                u["limit"] = serde_json::json!(80);
-            }
-        }
-    });
+    arm.with(|s| s.set_usage_limit("standardNCASv3_T4Family", 80));
     let t = run(&arm, &["apply", "-f", file.to_str().expect("utf-8"), "--yes"], &dir);
     let log = arm.log();
     let before = log.iter().position(|r| r.target.contains("/operations/")).unwrap_or(log.len());

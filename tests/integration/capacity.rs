@@ -112,12 +112,8 @@ fn a_restricted_size_and_a_quota_short_size_are_skipped_without_a_put() {
                     json!([{"type": "Location", "values": ["eastus"], "reasonCode": "NotAvailableForSubscription"}]);
             }
         }
-        for u in &mut s.usages {
-            if u["name"]["value"] == "standardNCASv3_T4Family" {
-                // T4: 4 vCPUs × (1 node + 1 surge) = 8 > 6 free.
-                u["limit"] = json!(6);
-            }
-        }
+        // T4: 4 vCPUs × (1 node + 1 surge) = 8 > 6 free.
+        s.set_usage_limit("standardNCASv3_T4Family", 6);
     });
     let r = create(&arm, &["--fallback-vm-size", T4, "--fallback-vm-size", A10, "-o", "json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -298,11 +294,7 @@ fn attempts_table_for_people() {
             f.zones = Some(vec![z.into()]);
             s.put_failures.push(f);
         }
-        for u in &mut s.usages {
-            if u["name"]["value"] == "standardNCASv3_T4Family" {
-                u["limit"] = json!(4);
-            }
-        }
+        s.set_usage_limit("standardNCASv3_T4Family", 4);
     });
     let r = create(&arm, &["--zones", "1,2", "--fallback-vm-size", T4, "--fallback-vm-size", A10]);
     assert_eq!(r.code, 0, "{}", r.stderr);

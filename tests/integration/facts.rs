@@ -113,27 +113,10 @@ fn a_corrupt_locations_file_is_ignored_and_replaced() {
     assert_eq!(locations_file(&cache)["clusters"][format!("{SUB}/rg/c1")]["location"], "eastus");
 }
 
-/// Room for ten one-node T4 pools together: 10 × 4 vCPUs × (1 node + 1 surge) = 80 vCPUs of
-/// the T4 family (the fake's default limit is 64).
+/// Room for ten one-node T4 pools together: 80 vCPUs of the T4 family (the fake's default
+/// limit is 64).
 fn room_for_ten(arm: &FakeArm) {
-    arm.with(|s| {
-        for u in &mut s.usages {
-            if u["name"]["value"] == "standardNCASv3_T4Family" {
-                u["limit"] = serde_json::json!(80);
-            }
-        }
-    });
-}
-
-fn ten_pools(dir: &Path) -> std::path::PathBuf {
-    let mut text =
-        String::from("apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n");
-    for i in 0..10 {
-        text.push_str(&format!("  - {{name: gpu{i}, vmSize: Standard_NC4as_T4_v3, count: 1}}\n"));
-    }
-    let file = dir.join("ten.yaml");
-    std::fs::write(&file, text).expect("write");
-    file
+    arm.with(|s| s.set_usage_limit("standardNCASv3_T4Family", 80));
 }
 
 /// `apply -f` of ten new pools: one cluster GET, one agentPools list (which says whether each
@@ -143,7 +126,7 @@ fn apply_of_ten_new_pools_sends_fourteen_requests() {
     let arm = slow_arm();
     room_for_ten(&arm);
     let dir = temp_dir("facts-apply-ten");
-    let file = ten_pools(&dir);
+    let file = crate::support::ten_pool_config(&dir);
     let f = file.to_str().expect("utf-8");
     let r = aksgpu_arm(&arm.base, &["apply", "-f", f, "--yes", "-o", "json"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -186,7 +169,7 @@ fn apply_of_ten_new_pools_sends_fourteen_requests() {
 fn offline_dry_runs_build_no_http_client() {
     const BUILT: &str = "HTTP client built";
     let dir = temp_dir("facts-offline");
-    let file = ten_pools(&dir);
+    let file = crate::support::ten_pool_config(&dir);
     let f = file.to_str().expect("utf-8");
     let create = CreatePool::new().with(&["--dry-run", "-vv"]);
     let offline = [

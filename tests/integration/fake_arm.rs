@@ -253,6 +253,18 @@ pub struct State {
     answered_round: usize,
 }
 
+impl State {
+    /// Set the vCPU limit of the usage counter `name` (a family such as
+    /// `standardNCASv3_T4Family`, or `cores`).
+    pub fn set_usage_limit(&mut self, name: &str, limit: u64) {
+        for u in &mut self.usages {
+            if u["name"]["value"] == name {
+                u["limit"] = serde_json::json!(limit);
+            }
+        }
+    }
+}
+
 pub struct FakeArm {
     pub base: String,
     pub state: Arc<Mutex<State>>,

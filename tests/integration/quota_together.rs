@@ -2,8 +2,6 @@
 //! first PUT (dry run and real run), exit 1 (refused), the message on stderr; `diff` says so;
 //! with `--skip-preflight` Azure decides.
 
-use serde_json::json;
-
 use crate::fake_arm::FakeArm;
 use crate::support::{aksgpu_arm, temp_dir, Run};
 
@@ -23,13 +21,7 @@ pools:
 /// The fake ARM with the A100 family's limit at 72 vCPUs: 48 fits, 96 does not.
 fn arm() -> FakeArm {
     let arm = FakeArm::start();
-    arm.with(|s| {
-        for u in &mut s.usages {
-            if u["name"]["value"] == "standardNCADSA100v4Family" {
-                u["limit"] = json!(72);
-            }
-        }
-    });
+    arm.with(|s| s.set_usage_limit("standardNCADSA100v4Family", 72));
     arm
 }
 

@@ -203,3 +203,17 @@ pub fn cents_times(price: f64, times: u64) -> f64 {
     let micros = (price * 1e6).round() as i128 * i128::from(times);
     ((micros as f64) / 10_000.0).round() / 100.0
 }
+
+/// A GpuConfig file in `dir` with ten new one-node `Standard_NC4as_T4_v3` pools (`gpu0`…`gpu9`)
+/// on cluster `rg/c1`. Together they need 10 × 4 vCPUs × (1 node + 1 surge) = 80 vCPUs of the T4
+/// family.
+pub fn ten_pool_config(dir: &Path) -> std::path::PathBuf {
+    let mut text =
+        String::from("apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n");
+    for i in 0..10 {
+        text.push_str(&format!("  - {{name: gpu{i}, vmSize: Standard_NC4as_T4_v3, count: 1}}\n"));
+    }
+    let file = dir.join("ten.yaml");
+    std::fs::write(&file, text).expect("write");
+    file
+}
