@@ -12,6 +12,9 @@ use clap_complete::engine::ArgValueCandidates;
 
 use crate::commands::completions as complete;
 
+pub mod fleet;
+pub use fleet::{FleetArgs, UsageArgs};
+
 use crate::catalog::KubeVersion;
 use crate::domain::{DriverMode, EvictionPolicy, GpuDriver, MigStrategy, Os, OsDiskType, Precision, RankBy, Workload};
 use crate::ops::recommend::{Need, RecommendRequest};
@@ -131,6 +134,10 @@ pub enum Command {
     /// vCPU quota for GPU VM families: see it, and ask Azure for more.
     #[command(subcommand)]
     Quota(QuotaCommand),
+    /// Every GPU pool the credential can read, across subscriptions (Azure Resource Graph): cost and findings.
+    Fleet(Box<FleetArgs>),
+    /// What a cluster's GPU pools really did, from Azure Monitor managed Prometheus: hours, idle cost, health, advice.
+    Usage(Box<UsageArgs>),
     /// Print a shell completion script (--help says how to install it).
     Completions(CompletionsArgs),
     /// Print the man page (roff) of aksgpu or of one subcommand: `aksgpu man kaito workspace`.

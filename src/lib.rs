@@ -24,6 +24,7 @@ pub mod cost;
 pub mod domain;
 pub mod drift;
 pub mod error;
+pub mod fleet;
 pub mod hub;
 pub mod ops;
 pub mod output;
@@ -124,6 +125,8 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::Export(a) => commands::gitops::export(ctx, a),
         Command::Quota(QuotaCommand::Show(a)) => commands::quota::show(ctx, a),
         Command::Quota(QuotaCommand::Request(a)) => commands::quota::request(ctx, a),
+        Command::Fleet(a) => commands::fleet::fleet(ctx, a),
+        Command::Usage(a) => commands::fleet::usage(ctx, a),
         Command::Completions(a) => Ok(ctx.printer.out(&commands::completions::script(a.shell))?),
         Command::Man(a) => match &a.install {
             Some(dir) => commands::man::install(ctx, dir),

@@ -8,6 +8,8 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+pub mod fleet;
+
 /// A field a decision needs is missing (or not the type the spec gives).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{resource} has no {field} (Azure did not send it); refusing to guess")]

@@ -168,22 +168,34 @@ pub struct Req {
     pub headers: Vec<(String, String)>,
     /// Send exactly once: no retry of any kind (the abort POST).
     pub once: bool,
+    /// A POST that changes nothing (a Resource Graph query): retried like a GET.
+    pub read_only: bool,
 }
 
 impl Req {
     /// A GET.
     pub fn get(url: impl Into<String>) -> Self {
-        Self { method: Method::GET, url: url.into(), body: None, headers: Vec::new(), once: false }
+        Self { method: Method::GET, url: url.into(), body: None, headers: Vec::new(), once: false, read_only: false }
     }
 
     /// A request with a JSON body.
     pub fn json(method: Method, url: impl Into<String>, body: &serde_json::Value) -> Self {
-        Self { method, url: url.into(), body: Some(body.to_string().into_bytes()), headers: Vec::new(), once: false }
+        Self { method, url: url.into(), body: Some(body.to_string().into_bytes()), headers: Vec::new(), once: false, read_only: false }
     }
 
     /// A POST with no body.
     pub fn post(url: impl Into<String>) -> Self {
-        Self { method: Method::POST, url: url.into(), body: None, headers: Vec::new(), once: false }
+        Self { method: Method::POST, url: url.into(), body: None, headers: Vec::new(), once: false, read_only: false }
+    }
+
+    /// A POST that only reads (a query): retried like a GET, never an ambiguous write.
+    pub fn query(url: impl Into<String>, body: &serde_json::Value) -> Self {
+        Self { read_only: true, ..Self::json(Method::POST, url, body) }
+    }
+
+    /// True when sending it again is always safe (a GET, HEAD or a query POST).
+    pub fn reads(&self) -> bool {
+        self.read_only || retry::is_read(&self.method)
     }
 
     /// Send this request exactly once, whatever happens.
@@ -348,7 +360,11 @@ impl ArmClient {
             let server = retry_after(&resp.headers, SystemTime::now());
             if !req.once
                 && attempt <= self.policy.max_retries
-                && retry::may_resend_after_status(&req.method, resp.status, server.is_some())
+                && retry::may_resend_after_status(
+                    if req.reads() { &Method::GET } else { &req.method },
+                    resp.status,
+                    server.is_some(),
+                )
             {
                 let d = server.unwrap_or_else(|| self.policy.backoff(attempt, jitter()));
                 if self
@@ -358,7 +374,7 @@ impl ArmClient {
                     continue;
                 }
             }
-            if !retry::is_read(&req.method) && retry::ambiguous_status(resp.status, server.is_some()) {
+            if !req.reads() && retry::ambiguous_status(resp.status, server.is_some()) {
                 return Err(ArmError::OutcomeUnknown {
                     method: req.method.to_string(),
                     path,
@@ -499,7 +515,7 @@ impl ArmClient {
         path: &str,
         deadline: Instant,
     ) -> bool {
-        let safe = retry::is_read(&req.method) || retry::never_sent(e);
+        let safe = req.reads() || retry::never_sent(e);
         if req.once || !safe || !transient(e) || attempt > self.policy.max_retries {
             return false;
         }
@@ -509,7 +525,7 @@ impl ArmClient {
     }
 
     fn transport_error(&self, req: &Req, path: &str, message: String, attempts: u32, never_sent: bool) -> ArmError {
-        if retry::is_read(&req.method) || never_sent {
+        if req.reads() || never_sent {
             return ArmError::Transport {
                 method: req.method.to_string(),
                 path: path.to_owned(),
@@ -529,7 +545,7 @@ impl ArmClient {
     /// The request's deadline passed with no answer.
     fn no_answer(&self, req: &Req, path: &str, waited: Duration, attempts: u32, deadline: Instant) -> ArmError {
         let by_timeout = self.deadline.is_some_and(|d| d <= deadline);
-        if !retry::is_read(&req.method) {
+        if !req.reads() {
             let message = format!("no answer within {}", super::error::human(waited));
             return self.transport_error(req, path, message, attempts, false);
         }

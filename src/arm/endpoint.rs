@@ -29,6 +29,17 @@ impl Cloud {
         }
     }
 
+    /// The audience of Azure Monitor managed Prometheus query tokens, which is also the
+    /// domain its query endpoints live under (learn.microsoft.com
+    /// azure-monitor/metrics/prometheus-api-promql; docs.azure.cn for the China cloud).
+    pub fn prometheus_audience(self) -> &'static str {
+        match self {
+            Cloud::AzureCloud => "https://prometheus.monitor.azure.com",
+            Cloud::AzureChinaCloud => "https://prometheus.monitor.azure.cn",
+            Cloud::AzureUsGovernment => "https://prometheus.monitor.azure.us",
+        }
+    }
+
     /// The ARM base URL.
     pub fn arm_url(self) -> &'static str {
         match self {
@@ -85,6 +96,27 @@ impl Endpoint {
         Ok(Self { base, scope: default_scope })
     }
 
+    /// The endpoint of another Azure service whose token has `scope` (a Prometheus query
+    /// endpoint): https, or plain http on loopback only. The token goes to this origin alone.
+    pub fn service(url: &str, scope: &str) -> Result<Self, ArmError> {
+        let base = Url::parse(url.trim()).map_err(|e| ArmError::Config {
+            message: format!("endpoint {url:?} is not a URL: {e}"),
+            hint: None,
+        })?;
+        if base.scheme() != "https" && !(base.scheme() == "http" && is_loopback(&base)) {
+            return Err(ArmError::Config {
+                message: format!("endpoint {url} is not https (plain http is accepted on loopback only)"),
+                hint: Some("use the https query endpoint of the Azure Monitor workspace".into()),
+            });
+        }
+        Ok(Self { base, scope: scope.to_owned() })
+    }
+
+    /// True when this endpoint is on loopback (a local fake).
+    pub fn is_loopback(&self) -> bool {
+        is_loopback(&self.base)
+    }
+
     /// The base URL without a trailing slash.
     pub fn base(&self) -> &str {
         self.base.as_str().trim_end_matches('/')
@@ -120,9 +152,35 @@ impl Endpoint {
     }
 }
 
+/// True when a discovered Prometheus query endpoint may be trusted with a token: https on
+/// the cloud's `*.prometheus.monitor.azure.*` domain, or loopback when ARM itself is loopback.
+pub fn prometheus_trusted(url: &Url, cloud: Cloud, arm_loopback: bool) -> bool {
+    if is_loopback(url) {
+        return arm_loopback;
+    }
+    let domain = cloud.prometheus_audience().trim_start_matches("https://");
+    url.scheme() == "https"
+        && url.host_str().is_some_and(|h| h.to_ascii_lowercase().ends_with(&format!(".{domain}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn discovered_prometheus_endpoints() {
+        let u = |s: &str| Url::parse(s).expect("url");
+        let c = Cloud::AzureCloud;
+        assert!(prometheus_trusted(&u("https://amw-abc.eastus.prometheus.monitor.azure.com"), c, false));
+        assert!(!prometheus_trusted(&u("http://amw-abc.eastus.prometheus.monitor.azure.com"), c, false));
+        assert!(!prometheus_trusted(&u("https://prometheus.monitor.azure.com.evil.example"), c, false));
+        assert!(!prometheus_trusted(&u("https://evil.example/prometheus.monitor.azure.com"), c, false));
+        assert!(!prometheus_trusted(&u("http://127.0.0.1:9090"), c, false));
+        assert!(prometheus_trusted(&u("http://127.0.0.1:9090"), c, true));
+        assert!(prometheus_trusted(&u("https://x.chinanorth3.prometheus.monitor.azure.cn"), Cloud::AzureChinaCloud, false));
+        assert!(Endpoint::service("http://10.0.0.1:9090", "s").is_err());
+        assert!(Endpoint::service("http://[::1]:9090", "s").is_ok());
+    }
 
     #[test]
     fn endpoints_and_token_scoping() {

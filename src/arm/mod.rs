@@ -7,7 +7,9 @@ pub mod auth;
 pub mod client;
 pub mod endpoint;
 pub mod error;
+pub mod graph;
 pub mod lro;
+pub mod prometheus;
 pub mod redact;
 pub mod retry;
 

@@ -60,6 +60,42 @@ pub enum RuleKind {
     /// claims are kept; `winner` says which one the catalog follows, `why` says why. The loader
     /// checks that every size of the series carries the winning value.
     SourceConflict { series: Vec<String>, fact: ConflictFact, docs: Claim, code: Claim, winner: Winner, why: String },
+    /// A check `fleet` runs on every GPU pool it reads, with the severity of what it finds.
+    FleetCheck { check: FleetCheck, severity: Severity },
+}
+
+/// The checks `fleet` runs on pools as read (rules of kind `fleet_check`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FleetCheck {
+    /// The pool's size is retired (the catalog's `status: retired`, with its date).
+    RetiredSize,
+    /// The pool's size is retiring (`status: retiring`, with its date).
+    RetiringSize,
+    /// The autoscaler keeps a minimum of GPU nodes running while idle.
+    IdleMinimum,
+    /// AKS does not support the pool's size (`aks.supported: false`).
+    UnsupportedSize,
+}
+
+/// How much a finding matters: `info` < `warning` < `error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    /// The name as typed (`--fail-on`) and shown.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
 }
 
 /// Which catalog fact a `source_conflict` rule is about.

@@ -104,6 +104,13 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ("apply", &["aksgpu apply -f examples/gpuconfig.yaml --dry-run", "aksgpu apply -f clusters/ --yes", "aksgpu apply -f - --dry-run"]),
     ("diff", &["aksgpu diff -f examples/gpuconfig.yaml", "aksgpu diff -f gpuconfig.yaml -o json"]),
     ("export", &["aksgpu export -g rg --cluster aks1 > gpuconfig.yaml", "aksgpu export -g rg --cluster aks1 --output-file gpuconfig.yaml --force"]),
+    ("fleet", &[
+        "aksgpu fleet",
+        "aksgpu fleet --subscription ML-Prod --subscription Research -o json",
+        "aksgpu fleet --management-group ml --fail-on warning",
+        "aksgpu fleet --usage --since 30d",
+    ]),
+    ("usage", &["aksgpu usage -g rg --cluster aks1 --since 7d", "aksgpu usage -g rg --cluster aks1 --idle-below 10 -o json"]),
     ("auth", &["aksgpu auth status"]),
     ("auth status", &["aksgpu auth status -o json"]),
     ("completions", &["aksgpu completions bash > ~/.local/share/bash-completion/completions/aksgpu"]),

@@ -8,6 +8,7 @@ pub mod completions;
 pub mod confirm;
 pub mod create_pool;
 pub mod failover;
+pub mod fleet;
 pub mod gitops;
 pub mod gpu_stack;
 pub mod man;

@@ -11,6 +11,7 @@ pub mod cost;
 pub mod drift;
 pub mod failover;
 pub mod feature;
+pub mod fleet;
 pub mod gitops;
 pub mod kaito;
 pub mod operator;
@@ -18,6 +19,7 @@ pub mod pool;
 pub mod prices;
 pub mod quota;
 pub mod recommend;
+pub mod usage;
 
 use std::sync::Arc;
 

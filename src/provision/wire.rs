@@ -35,6 +35,7 @@ pub fn request(step: &Step, token: Option<&Secret>) -> Result<Req, ArmError> {
         body,
         headers: step.headers.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
         once: false,
+        read_only: false,
     })
 }
 

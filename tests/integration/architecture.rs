@@ -18,6 +18,7 @@ const RULES: &[(&str, &[&str])] = &[
     ("hub", &["arm", "catalog", "domain", "pricing", "secret", "units"]),
     ("recommend", &["catalog", "domain", "resources", "units"]),
     ("cost", &["catalog", "domain", "pricing", "recommend", "resources", "units"]),
+    ("fleet", &["catalog", "cost", "domain", "pricing", "recommend", "resources", "units"]),
     ("plan", &["catalog", "domain", "pricing", "resources", "secret", "units"]),
     ("provision", &["arm", "catalog", "domain", "plan", "pricing", "resources", "secret", "units"]),
     (
@@ -29,6 +30,7 @@ const RULES: &[(&str, &[&str])] = &[
             "domain",
             "drift",
             "error",
+            "fleet",
             "hub",
             "plan",
             "pricing",

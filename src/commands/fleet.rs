@@ -1,0 +1,320 @@
+//! `aksgpu fleet` and `aksgpu usage`: flags into `ops::fleet` / `ops::usage` requests, results
+//! through `output`.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::arm::auth::{AuthMethod, StaticToken, TokenCache};
+use crate::arm::prometheus::PromClient;
+use crate::arm::{Cloud, Endpoint, Req};
+use crate::catalog::Catalog;
+use crate::cli::fleet::WindowArgs;
+use crate::cli::{FleetArgs, UsageArgs};
+use crate::commands::azure::{self, Azure};
+use crate::commands::Ctx;
+use crate::error::Error;
+use crate::fleet::usage::{PoolUsage, Window};
+use crate::fleet::{FleetCluster, FleetPool, PriceBasis};
+use crate::ops::fleet::{FleetRequest, FleetView};
+use crate::ops::usage::{self as ops_usage, UsageRequest, UsageTotals};
+use crate::output::{emit, table, Align, Shown};
+use crate::pricing::PriceSource;
+use crate::provision::Progress;
+
+/// The price table's currency and date.
+fn basis(catalog: &Catalog, source: &PriceSource) -> PriceBasis {
+    let date = match source {
+        PriceSource::Bundled { as_of } => as_of.clone(),
+        PriceSource::Cache { fetched_at, .. } => {
+            crate::fleet::usage::rfc3339(i64::try_from(*fetched_at).unwrap_or(0))[..10].to_owned()
+        }
+    };
+    PriceBasis { currency: catalog.prices.currency.clone(), date }
+}
+
+/// The window the flags ask for.
+fn window(w: &WindowArgs) -> Result<Window, Error> {
+    match (w.start, w.end) {
+        (Some(s), Some(e)) if s >= e => Err(Error::usage(
+            "--start must be before --end",
+            Some("e.g. --start 2026-11-01T00:00:00Z --end 2026-11-08T00:00:00Z".into()),
+        )),
+        (Some(s), Some(e)) => Ok(Window::new(s, e)),
+        _ => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_err(|_| Error::internal("the clock is before 1970"))?
+                .as_secs() as i64;
+            let end = now - now % 60;
+            Ok(Window::new(end - w.since.as_secs() as i64, end))
+        }
+    }
+}
+
+/// A Prometheus client for `url`, with a token for Prometheus's audience (never the ARM token):
+/// with the static test credential, `AKSGPU_PROMETHEUS_TOKEN`.
+fn prom_client(az: &Azure, cloud: Cloud, url: &str) -> Result<PromClient, Error> {
+    let scope = format!("{}/.default", cloud.prometheus_audience());
+    let endpoint = Endpoint::service(url, &scope)?;
+    let source: Arc<dyn crate::arm::auth::TokenSource> = if az.method == AuthMethod::AccessToken {
+        let t = std::env::var("AKSGPU_PROMETHEUS_TOKEN").ok().filter(|t| !t.trim().is_empty()).ok_or_else(|| {
+            Error::usage(
+                "AKSGPU_ACCESS_TOKEN is an ARM token; Prometheus needs a token of its own: set AKSGPU_PROMETHEUS_TOKEN",
+                Some(format!(
+                    "export AKSGPU_PROMETHEUS_TOKEN=$(az account get-access-token --resource {} --query accessToken -o tsv)",
+                    cloud.prometheus_audience()
+                )),
+            )
+        })?;
+        Arc::new(StaticToken(crate::secret::Secret::new(t.trim())))
+    } else {
+        az.source.clone()
+    };
+    Ok(PromClient::new(endpoint, Some(TokenCache::new(source, scope)), &az.client)?)
+}
+
+/// Measure every cluster of `clusters` (with its GPU pools); a cluster whose workspace is not
+/// found has its pools `measured: false`, with why. Clients are built once per endpoint.
+async fn measure_all(
+    az: &Azure,
+    catalog: &Catalog,
+    (cloud, w): (Cloud, &WindowArgs),
+    clusters: &[FleetCluster],
+    pools: &[FleetPool],
+    req: &UsageRequest,
+    report: &(dyn Fn(&str) + Sync),
+) -> Result<(Vec<PoolUsage>, usize), Error> {
+    let currency = &catalog.prices.currency;
+    let mut out = Vec::new();
+    let mut clients: Vec<(String, PromClient)> = Vec::new();
+    for c in clusters.iter().filter(|c| c.gpu_pools > 0) {
+        let mine: Vec<FleetPool> =
+            pools.iter().filter(|p| p.cluster == c.name && p.resource_group == c.resource_group && p.subscription_id == c.subscription_id).cloned().collect();
+        report(&format!("measuring {}/{}", c.resource_group, c.name));
+        let url = match &w.prometheus_endpoint {
+            Some(u) => u.clone(),
+            None => match ops_usage::discover(&az.client, cloud, c).await? {
+                Ok(u) => u.trim_end_matches('/').to_owned(),
+                Err(why) => {
+                    out.extend(ops_usage::unmeasured(&mine, &why.to_string(), currency));
+                    continue;
+                }
+            },
+        };
+        if !clients.iter().any(|(u, _)| *u == url) {
+            clients.push((url.clone(), prom_client(az, cloud, &url)?));
+        }
+        let prom = clients.iter().find(|(u, _)| *u == url).map(|x| &x.1).ok_or_else(|| Error::internal("no client"))?;
+        out.extend(ops_usage::measure(prom, catalog, &c.name, &mine, req, currency).await?);
+    }
+    Ok((out, clients.iter().map(|c| c.1.queries()).sum()))
+}
+
+/// The usage part of an output.
+#[derive(Debug, Serialize)]
+struct UsageOut {
+    window: Window,
+    idle_below_percent: f64,
+    pools: Vec<PoolUsage>,
+    totals: UsageTotals,
+    /// Prometheus queries sent.
+    queries: usize,
+}
+
+fn money(v: Option<f64>) -> String {
+    v.map_or_else(|| "?".to_owned(), |x| format!("{x:.2}"))
+}
+
+fn num(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".to_owned(), |x| format!("{x:.1}"))
+}
+
+fn fleet_text(v: &FleetView) -> String {
+    let rows: Vec<Vec<String>> = v
+        .pools
+        .iter()
+        .map(|p| {
+            let nodes = match (p.count, p.min_count, p.max_count) {
+                (c, Some(lo), Some(hi)) => format!("{} ({lo}-{hi})", c.map_or("?".into(), |c| c.to_string())),
+                (c, _, _) => c.map_or("?".into(), |c| c.to_string()),
+            };
+            let worst = p.findings.iter().map(|f| f.severity).max().map_or("-".into(), |s| s.name().to_owned());
+            vec![
+                format!("{}/{}", p.resource_group, p.cluster),
+                p.pool.clone(),
+                p.vm_size.clone(),
+                nodes,
+                p.power_state.clone().unwrap_or_else(|| "?".into()),
+                money(p.monthly_cost_now),
+                worst,
+            ]
+        })
+        .collect();
+    let mut t = format!("GPU pools in {} subscription(s), {} cluster(s):\n", v.totals.subscriptions, v.totals.clusters);
+    let aligns = [Align::Left, Align::Left, Align::Left, Align::Right, Align::Left, Align::Right, Align::Left];
+    let headers = ["CLUSTER", "POOL", "SIZE", "NODES", "POWER", &format!("{}/MONTH NOW", v.currency), "FINDINGS"];
+    t.push_str(&table(&headers, &aligns, &rows));
+    for p in &v.pools {
+        for f in &p.findings {
+            t.push_str(&format!("{}/{}/{}: {} {}: {}\n", p.resource_group, p.cluster, p.pool, f.severity.name(), f.rule, f.message));
+        }
+    }
+    t.push_str(&format!(
+        "total: {} GPU pool(s), {} GPU(s) now, {} {} a month now, {} at max (list prices of {})\n",
+        v.totals.gpu_pools,
+        v.totals.gpus,
+        money(v.totals.monthly_cost_now),
+        v.currency,
+        money(v.totals.monthly_cost_at_max),
+        v.price_date
+    ));
+    for w in &v.warnings {
+        t.push_str(&format!("warning: {w}\n"));
+    }
+    t
+}
+
+fn usage_text(u: &UsageOut) -> String {
+    let rows: Vec<Vec<String>> = u
+        .pools
+        .iter()
+        .map(|p| {
+            if !p.measured {
+                return vec![format!("{}/{}", p.resource_group, p.cluster), p.pool.clone(), p.vm_size.clone(), "not measured".into(), String::new(), String::new(), String::new(), String::new(), String::new(), String::new()];
+            }
+            vec![
+                format!("{}/{}", p.resource_group, p.cluster),
+                p.pool.clone(),
+                p.vm_size.clone(),
+                num(p.gpu_hours),
+                num(p.idle_gpu_hours),
+                num(p.allocated_gpu_hours),
+                num(p.allocated_idle_gpu_hours),
+                num(p.mean_utilization_percent),
+                num(p.peak_memory_used_gib),
+                money(p.idle_cost),
+            ]
+        })
+        .collect();
+    let mut t = format!(
+        "GPU use from {} to {} (step {} s; idle below {}%):\n",
+        crate::fleet::usage::rfc3339(u.window.start),
+        crate::fleet::usage::rfc3339(u.window.end),
+        u.window.step,
+        u.idle_below_percent
+    );
+    let headers = ["CLUSTER", "POOL", "SIZE", "GPU-H", "IDLE-H", "ALLOC-H", "ALLOC IDLE-H", "UTIL %", "PEAK GiB", "IDLE COST"];
+    let mut aligns = vec![Align::Left; 3];
+    aligns.extend([Align::Right; 7]);
+    t.push_str(&table(&headers, &aligns, &rows));
+    for p in &u.pools {
+        let at = format!("{}/{}/{}", p.resource_group, p.cluster, p.pool);
+        if let Some(n) = &p.note {
+            t.push_str(&format!("{at}: {n}\n"));
+        }
+        for h in &p.health {
+            let gpu = h.gpu.as_deref().map(|g| format!(" GPU {g}")).unwrap_or_default();
+            t.push_str(&format!("{at}: {} {}{gpu}: {} {} (first {}, last {})\n", h.node, h.kind, h.code, "", h.first_seen, h.last_seen));
+        }
+        for a in &p.advice {
+            t.push_str(&format!("{at}: advice {}: {} (saves {} {} a month)\n", a.rule, a.message, money(a.monthly_saving), p.currency));
+        }
+    }
+    t.push_str(&format!(
+        "total: {:.1} GPU-hours, {:.1} idle, idle cost {} {}\n",
+        u.totals.gpu_hours,
+        u.totals.idle_gpu_hours,
+        money(u.totals.idle_cost),
+        u.totals.currency
+    ));
+    t
+}
+
+#[derive(Debug, Serialize)]
+struct FleetOut<'a> {
+    #[serde(flatten)]
+    view: &'a FleetView,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    usage: Option<&'a UsageOut>,
+}
+
+/// `aksgpu fleet`
+pub fn fleet(ctx: &Ctx, a: &FleetArgs) -> anyhow::Result<()> {
+    let p = &ctx.printer;
+    let mut catalog = ctx.catalog()?;
+    let source = crate::commands::money::with_live_prices(&mut catalog, p);
+    let basis = basis(&catalog, &source);
+    let win = if a.usage { Some(window(&a.window)?) } else { None };
+    let az = azure::connect(&a.scope.arm())?;
+    let req = FleetRequest { subscriptions: a.scope.subscriptions.clone(), management_group: a.scope.management_group.clone() };
+    let progress = Progress::default();
+    let (view, usage) = azure::run_with_spinner(p, &progress, None, async |report| {
+        let view = crate::ops::fleet::run(&az.client, &catalog, &basis, &req, report).await?;
+        let usage = match win {
+            None => None,
+            Some(w) => {
+                let r = UsageRequest { window: w, idle_below: a.window.idle_below };
+                let (pools, queries) = measure_all(&az, &catalog, (a.scope.cloud, &a.window), &view.clusters, &view.pools, &r, report).await?;
+                let totals = ops_usage::totals(&pools, &catalog.prices.currency);
+                Some(UsageOut { window: w, idle_below_percent: r.idle_below, pools, totals, queries })
+            }
+        };
+        Ok((view, usage))
+    })?;
+    let mut text = fleet_text(&view);
+    if let Some(u) = &usage {
+        text.push('\n');
+        text.push_str(&usage_text(u));
+    }
+    emit(p, a.output, &Shown::new(text, FleetOut { view: &view, usage: usage.as_ref() }))?;
+    fail_on(a, &view)
+}
+
+fn fail_on(a: &FleetArgs, view: &FleetView) -> anyhow::Result<()> {
+    let (Some(level), Some(worst)) = (a.fail_on, crate::fleet::worst(&view.pools)) else { return Ok(()) };
+    if worst < level.severity() {
+        return Ok(());
+    }
+    let n = view.pools.iter().flat_map(|p| &p.findings).filter(|f| f.severity >= level.severity()).count();
+    Err(Error::Refused {
+        message: format!("{n} finding(s) at or above --fail-on {}", level.severity().name()),
+        hint: None,
+    }
+    .into())
+}
+
+/// `aksgpu usage`
+pub fn usage(ctx: &Ctx, a: &UsageArgs) -> anyhow::Result<()> {
+    let p = &ctx.printer;
+    let mut catalog = ctx.catalog()?;
+    let source = crate::commands::money::with_live_prices(&mut catalog, p);
+    let basis = basis(&catalog, &source);
+    let w = window(&a.window)?;
+    let az = azure::connect(&a.arm)?;
+    let sub = azure::subscription(&az)?;
+    let (rg, name) = (&a.target.resource_group, &a.target.cluster);
+    let url = format!(
+        "/subscriptions/{sub}/resourceGroups/{rg}/providers/Microsoft.ContainerService/managedClusters/{name}?api-version={}",
+        crate::domain::api::AKS
+    );
+    let progress = Progress::default();
+    let out = azure::run_with_spinner(p, &progress, None, async |report| {
+        report("reading the cluster");
+        let row: crate::resources::fleet::ClusterRow = az.client.get_json(&Req::get(url.clone())).await?;
+        let mut skipped = Vec::new();
+        let (cluster, pools) = crate::fleet::gpu_pools(&catalog, &row, &basis, &mut skipped).map_err(|e| Error::Refused {
+            message: e.to_string(),
+            hint: Some("`az aks show` shows what Azure returns".into()),
+        })?;
+        let r = UsageRequest { window: w, idle_below: a.window.idle_below };
+        let (pools, queries) = measure_all(&az, &catalog, (a.arm.cloud, &a.window), &[cluster], &pools, &r, report).await?;
+        let totals = ops_usage::totals(&pools, &catalog.prices.currency);
+        Ok(UsageOut { window: w, idle_below_percent: r.idle_below, pools, totals, queries })
+    })?;
+    if out.pools.is_empty() {
+        p.note(&format!("cluster {rg}/{name} has no GPU pool"));
+    }
+    emit(p, a.output, &Shown::new(usage_text(&out), &out))?;
+    Ok(())
+}

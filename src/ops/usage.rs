@@ -1,0 +1,167 @@
+//! The `usage` workflow (and `fleet --usage`): find each cluster's Azure Monitor workspace, run
+//! the range queries of `fleet::usage` against its Prometheus endpoint, and aggregate.
+//!
+//! Discovery, as Azure holds it: the cluster's `azureMonitorProfile.metrics.enabled`; its data
+//! collection rule associations (Microsoft.Insights 2022-06-01); each rule's
+//! `destinations.monitoringAccounts[].accountResourceId`; the workspace's
+//! `metrics.prometheusQueryEndpoint` (Microsoft.Monitor 2023-04-03). A discovered endpoint is
+//! trusted only on the cloud's `*.prometheus.monitor.azure.*` domain, or on loopback when ARM
+//! itself is (a local fake).
+
+use std::collections::BTreeMap;
+
+use crate::arm::endpoint::{prometheus_trusted, Cloud};
+use crate::arm::prometheus::PromClient;
+use crate::arm::{ArmClient, Req};
+use crate::catalog::Catalog;
+use crate::error::Error;
+use crate::fleet::usage::{self as pure, Answers, PoolUsage, Window};
+use crate::fleet::{FleetCluster, FleetPool};
+use crate::resources::fleet::{DataCollectionRule, DcrAssociationList, MonitorAccount};
+use crate::resources::MissingField;
+
+/// api-version of data collection rules and their associations.
+pub const DCR_API: &str = "2022-06-01";
+/// api-version of Azure Monitor workspaces.
+pub const MONITOR_API: &str = "2023-04-03";
+/// api-version of the cluster GET.
+pub use crate::domain::api::AKS as CLUSTER_API;
+
+/// What to measure.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UsageRequest {
+    pub window: Window,
+    /// Utilisation (percent) below which a GPU counts as idle.
+    pub idle_below: f64,
+}
+
+/// Why a cluster's workspace was not found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Discovery {
+    #[error("managed Prometheus is off on cluster {0} (azureMonitorProfile.metrics.enabled is not true)")]
+    MetricsOff(String),
+    #[error("cluster {0} has no data collection rule that sends metrics to an Azure Monitor workspace")]
+    NoWorkspace(String),
+    #[error("the query endpoint {0} is not an Azure Monitor managed Prometheus endpoint; refusing to send it a token")]
+    Untrusted(String),
+    #[error(transparent)]
+    Missing(#[from] MissingField),
+}
+
+/// The Prometheus query endpoint of `cluster`, by the discovery chain.
+pub async fn discover(
+    client: &ArmClient,
+    cloud: Cloud,
+    cluster: &FleetCluster,
+) -> Result<Result<String, Discovery>, Error> {
+    let (id, name) = (&cluster.id, cluster.name.clone());
+    if cluster.metrics_enabled != Some(true) {
+        return Ok(Err(Discovery::MetricsOff(name)));
+    }
+    let assoc: DcrAssociationList = client
+        .get_json(&Req::get(format!(
+            "{id}/providers/Microsoft.Insights/dataCollectionRuleAssociations?api-version={DCR_API}"
+        )))
+        .await?;
+    let rules = match assoc.rule_ids() {
+        Ok(r) => r,
+        Err(e) => return Ok(Err(e.into())),
+    };
+    for rule in rules {
+        let dcr: DataCollectionRule = client.get_json(&Req::get(format!("{rule}?api-version={DCR_API}"))).await?;
+        for account in dcr.account_ids() {
+            let acc: MonitorAccount =
+                client.get_json(&Req::get(format!("{account}?api-version={MONITOR_API}"))).await?;
+            let endpoint = match acc.query_endpoint() {
+                Ok(e) => e,
+                Err(e) => return Ok(Err(e.into())),
+            };
+            let trusted = url::Url::parse(&endpoint)
+                .is_ok_and(|u| prometheus_trusted(&u, cloud, client.endpoint.is_loopback()));
+            return Ok(if trusted { Ok(endpoint) } else { Err(Discovery::Untrusted(endpoint)) });
+        }
+    }
+    Ok(Err(Discovery::NoWorkspace(name)))
+}
+
+/// Run one cluster's queries and aggregate them for its `pools`.
+pub async fn measure(
+    prom: &PromClient,
+    catalog: &Catalog,
+    cluster: &str,
+    pools: &[FleetPool],
+    req: &UsageRequest,
+    currency: &str,
+) -> Result<Vec<PoolUsage>, Error> {
+    let w = req.window;
+    let mut answers: Answers = BTreeMap::new();
+    for (kind, q) in pure::queries(cluster, req.idle_below, w.step) {
+        let a = prom.range(&q, w.first(), w.end, w.step).await?;
+        let series = a.series().map_err(|why| Error::Refused {
+            message: format!("Prometheus at {} refused a query for cluster {cluster}: {why}", prom.base()),
+            hint: Some("check the endpoint and that the token may read the workspace (Monitoring Data Reader)".into()),
+        })?;
+        answers.insert(kind, series.to_vec());
+    }
+    Ok(pure::pool_usage(catalog, pools, &answers, &w, currency))
+}
+
+/// Pools not measured because the workspace was not found: `measured: false` with the reason.
+pub fn unmeasured(pools: &[FleetPool], why: &str, currency: &str) -> Vec<PoolUsage> {
+    pools
+        .iter()
+        .map(|p| PoolUsage {
+            subscription_id: p.subscription_id.clone(),
+            resource_group: p.resource_group.clone(),
+            cluster: p.cluster.clone(),
+            pool: p.pool.clone(),
+            vm_size: p.vm_size.clone(),
+            measured: false,
+            gpu_hours: None,
+            idle_gpu_hours: None,
+            allocated_gpu_hours: None,
+            allocated_idle_gpu_hours: None,
+            mean_utilization_percent: None,
+            peak_memory_used_gib: None,
+            idle_cost: None,
+            currency: currency.to_owned(),
+            price_date: p.price_date.clone(),
+            health: Vec::new(),
+            advice: Vec::new(),
+            note: Some(why.to_owned()),
+        })
+        .collect()
+}
+
+/// Totals over measured pools.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct UsageTotals {
+    pub pools: usize,
+    pub measured_pools: usize,
+    pub gpu_hours: f64,
+    pub idle_gpu_hours: f64,
+    pub allocated_gpu_hours: f64,
+    pub allocated_idle_gpu_hours: f64,
+    pub idle_cost: Option<f64>,
+    pub monthly_saving: Option<f64>,
+    pub currency: String,
+}
+
+/// The totals of `pools` (measured ones only; an unknown idle cost makes the total unknown).
+pub fn totals(pools: &[PoolUsage], currency: &str) -> UsageTotals {
+    let m: Vec<&PoolUsage> = pools.iter().filter(|p| p.measured).collect();
+    let sum = |f: fn(&PoolUsage) -> Option<f64>| (m.iter().filter_map(|p| f(p)).sum::<f64>() * 1e6).round() / 1e6;
+    UsageTotals {
+        pools: pools.len(),
+        measured_pools: m.len(),
+        gpu_hours: sum(|p| p.gpu_hours),
+        idle_gpu_hours: sum(|p| p.idle_gpu_hours),
+        allocated_gpu_hours: sum(|p| p.allocated_gpu_hours),
+        allocated_idle_gpu_hours: sum(|p| p.allocated_idle_gpu_hours),
+        idle_cost: crate::cost::sum_cents(m.iter().map(|p| p.idle_cost)),
+        monthly_saving: crate::cost::sum_cents(
+            m.iter().flat_map(|p| p.advice.iter().map(|a| a.monthly_saving)).filter(Option::is_some),
+        ),
+        currency: currency.to_owned(),
+    }
+}
