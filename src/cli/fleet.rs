@@ -77,7 +77,7 @@ pub struct WindowArgs {
     #[arg(long, value_name = "TIME", value_parser = time, requires = "start")]
     pub end: Option<i64>,
     /// A GPU whose utilisation stays below this percent is idle.
-    #[arg(long, value_name = "PERCENT", default_value = "5", value_parser = percent)]
+    #[arg(long, value_name = "PERCENT", default_value = "5", value_parser = percent, allow_negative_numbers = true)]
     pub idle_below: f64,
     /// Query this Prometheus endpoint instead of discovering the cluster's Azure Monitor workspace.
     #[arg(long, value_name = "URL", value_parser = endpoint)]

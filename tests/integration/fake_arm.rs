@@ -251,6 +251,11 @@ pub struct State {
     next_op: usize,
     /// The latest round trip answered (see `Recorded::round`).
     answered_round: usize,
+    /// Azure Resource Graph (`POST /providers/Microsoft.ResourceGraph/resources`), see `fake_graph`.
+    pub graph: crate::fake_graph::Graph,
+    /// Other resources a GET reads as they are (lower-case path → body): data collection rules,
+    /// their associations, Azure Monitor workspaces.
+    pub resources: HashMap<String, Value>,
 }
 
 impl State {
@@ -336,6 +341,8 @@ impl FakeArm {
             vanish_after: HashMap::new(),
             next_op: 0,
             answered_round: 0,
+            graph: crate::fake_graph::Graph::default(),
+            resources: HashMap::new(),
         }));
         let st = state.clone();
         let b = base.clone();
@@ -740,6 +747,14 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
     let path = req.path().to_owned();
     let key = lower_key(&path);
     let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
+    if key == "/providers/microsoft.resourcegraph/resources" && req.method == "POST" {
+        return crate::fake_graph::answer(&mut s.graph, req);
+    }
+    if req.method == "GET" {
+        if let Some(v) = s.resources.get(&key) {
+            return (200, vec![], v.to_string());
+        }
+    }
     if key.contains("/providers/microsoft.quota/") {
         return quota(&mut s, req, &segs, base);
     }
