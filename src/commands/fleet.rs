@@ -215,7 +215,7 @@ fn usage_text(u: &UsageOut) -> String {
         }
         for h in &p.health {
             let gpu = h.gpu.as_deref().map(|g| format!(" GPU {g}")).unwrap_or_default();
-            t.push_str(&format!("{at}: {} {}{gpu}: {} {} (first {}, last {})\n", h.node, h.kind, h.code, "", h.first_seen, h.last_seen));
+            t.push_str(&format!("{at}: {}{gpu}: {} {} (first {}, last {})\n", h.node, h.kind, h.code, h.first_seen, h.last_seen));
         }
         for a in &p.advice {
             t.push_str(&format!("{at}: advice {}: {} (saves {} {} a month)\n", a.rule, a.message, money(a.monthly_saving), p.currency));

@@ -96,6 +96,9 @@ fn lit(s: &str) -> String {
 /// The range queries for `cluster`: idle below `idle_below` percent; `step` seconds.
 pub fn queries(cluster: &str, idle_below: f64, step: u64) -> Vec<(QueryKind, String)> {
     let c = format!("cluster={}", lit(cluster));
+    // One step back, less a millisecond: each point covers its own step and not the previous
+    // point's sample (ranges include their left end before Prometheus 3.0).
+    let range = format!("{}ms", (step * 1000).saturating_sub(1).max(1));
     let util = format!("DCGM_FI_DEV_GPU_UTIL{{{c}}}");
     let held = format!("DCGM_FI_DEV_GPU_UTIL{{{c},pod!=\"\"}}");
     let by = "by (Hostname, node)";
@@ -109,12 +112,12 @@ pub fn queries(cluster: &str, idle_below: f64, step: u64) -> Vec<(QueryKind, Str
     .join(" or ");
     vec![
         (QueryKind::Gpus, gpus),
-        (QueryKind::Memory, format!("max {by} (max_over_time(DCGM_FI_DEV_FB_USED{{{c}}}[{step}s]))")),
+        (QueryKind::Memory, format!("max {by} (max_over_time(DCGM_FI_DEV_FB_USED{{{c}}}[{range}]))")),
         (
             QueryKind::Allocated,
             format!("sum by (node) (kube_pod_container_resource_requests{{{c},resource=\"nvidia_com_gpu\"}})"),
         ),
-        (QueryKind::Xid, format!("max by (Hostname, node, gpu) (max_over_time(DCGM_FI_DEV_XID_ERRORS{{{c}}}[{step}s])) > 0")),
+        (QueryKind::Xid, format!("max by (Hostname, node, gpu) (max_over_time(DCGM_FI_DEV_XID_ERRORS{{{c}}}[{range}])) > 0")),
         (
             QueryKind::Conditions,
             format!("max by (node, condition) (kube_node_status_condition{{{c},status=\"true\",condition=~\"GPU.*\"}}) > 0"),

@@ -143,6 +143,7 @@ pub struct UsageTotals {
     pub allocated_gpu_hours: f64,
     pub allocated_idle_gpu_hours: f64,
     pub idle_cost: Option<f64>,
+    /// The largest saving of each pool's advice, summed.
     pub monthly_saving: Option<f64>,
     pub currency: String,
 }
@@ -159,9 +160,10 @@ pub fn totals(pools: &[PoolUsage], currency: &str) -> UsageTotals {
         allocated_gpu_hours: sum(|p| p.allocated_gpu_hours),
         allocated_idle_gpu_hours: sum(|p| p.allocated_idle_gpu_hours),
         idle_cost: crate::cost::sum_cents(m.iter().map(|p| p.idle_cost)),
-        monthly_saving: crate::cost::sum_cents(
-            m.iter().flat_map(|p| p.advice.iter().map(|a| a.monthly_saving)).filter(Option::is_some),
-        ),
+        // Each pool's advice are alternatives: its largest saving counts, once.
+        monthly_saving: crate::cost::sum_cents(m.iter().filter_map(|p| {
+            p.advice.iter().filter_map(|a| a.monthly_saving).reduce(f64::max).map(Some)
+        })),
         currency: currency.to_owned(),
     }
 }

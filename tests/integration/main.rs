@@ -34,5 +34,6 @@ mod schema;
 mod serving_calibration;
 mod snapshots;
 mod support;
+mod usage_prom;
 mod wire;
 mod wizard_tmux;
