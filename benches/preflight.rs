@@ -13,6 +13,9 @@
 #[path = "../tests/integration/fake_arm.rs"]
 #[allow(dead_code)]
 mod fake_arm;
+#[path = "../tests/integration/fake_graph.rs"]
+#[allow(dead_code)]
+mod fake_graph;
 #[path = "../tests/integration/support.rs"]
 #[allow(dead_code, clippy::print_stderr)]
 mod support;
