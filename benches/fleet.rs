@@ -35,7 +35,13 @@ const CLUSTERS: usize = 2000;
 const POOLS: usize = 5;
 
 fn pools() -> Vec<serde_json::Value> {
-    let sizes = ["Standard_NC24ads_A100_v4", "Standard_NC4as_T4_v3", "Standard_NC40ads_H100_v5", "Standard_NV36ads_A10_v5", "Standard_ND96isr_H100_v5"];
+    let sizes = [
+        "Standard_NC24ads_A100_v4",
+        "Standard_NC4as_T4_v3",
+        "Standard_NC40ads_H100_v5",
+        "Standard_NV36ads_A10_v5",
+        "Standard_ND96isr_H100_v5",
+    ];
     sizes
         .iter()
         .enumerate()
@@ -81,10 +87,16 @@ fn fleet() {
 
 fn usage(nodes: usize) {
     let prom = FakeArm::start();
-    prom.fault("GET", "/api/v1/query_range", 1000, respond(200, json!({"status": "success", "data": {"resultType": "matrix", "result": []}})));
+    prom.fault(
+        "GET",
+        "/api/v1/query_range",
+        1000,
+        respond(200, json!({"status": "success", "data": {"resultType": "matrix", "result": []}})),
+    );
     let arm = FakeArm::start();
     arm.edit_cluster("c1", |c| {
-        c["properties"]["agentPoolProfiles"] = json!([{"name": "gpu", "vmSize": "Standard_ND96isr_H100_v5", "count": nodes, "osType": "Linux"}]);
+        c["properties"]["agentPoolProfiles"] =
+            json!([{"name": "gpu", "vmSize": "Standard_ND96isr_H100_v5", "count": nodes, "osType": "Linux"}]);
     });
     let r = aksgpu_arm(
         &arm.base,

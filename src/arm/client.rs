@@ -180,7 +180,14 @@ impl Req {
 
     /// A request with a JSON body.
     pub fn json(method: Method, url: impl Into<String>, body: &serde_json::Value) -> Self {
-        Self { method, url: url.into(), body: Some(body.to_string().into_bytes()), headers: Vec::new(), once: false, read_only: false }
+        Self {
+            method,
+            url: url.into(),
+            body: Some(body.to_string().into_bytes()),
+            headers: Vec::new(),
+            once: false,
+            read_only: false,
+        }
     }
 
     /// A POST with no body.

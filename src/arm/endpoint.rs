@@ -99,10 +99,8 @@ impl Endpoint {
     /// The endpoint of another Azure service whose token has `scope` (a Prometheus query
     /// endpoint): https, or plain http on loopback only. The token goes to this origin alone.
     pub fn service(url: &str, scope: &str) -> Result<Self, ArmError> {
-        let base = Url::parse(url.trim()).map_err(|e| ArmError::Config {
-            message: format!("endpoint {url:?} is not a URL: {e}"),
-            hint: None,
-        })?;
+        let base = Url::parse(url.trim())
+            .map_err(|e| ArmError::Config { message: format!("endpoint {url:?} is not a URL: {e}"), hint: None })?;
         if base.scheme() != "https" && !(base.scheme() == "http" && is_loopback(&base)) {
             return Err(ArmError::Config {
                 message: format!("endpoint {url} is not https (plain http is accepted on loopback only)"),
@@ -159,8 +157,7 @@ pub fn prometheus_trusted(url: &Url, cloud: Cloud, arm_loopback: bool) -> bool {
         return arm_loopback;
     }
     let domain = cloud.prometheus_audience().trim_start_matches("https://");
-    url.scheme() == "https"
-        && url.host_str().is_some_and(|h| h.to_ascii_lowercase().ends_with(&format!(".{domain}")))
+    url.scheme() == "https" && url.host_str().is_some_and(|h| h.to_ascii_lowercase().ends_with(&format!(".{domain}")))
 }
 
 #[cfg(test)]
@@ -177,7 +174,11 @@ mod tests {
         assert!(!prometheus_trusted(&u("https://evil.example/prometheus.monitor.azure.com"), c, false));
         assert!(!prometheus_trusted(&u("http://127.0.0.1:9090"), c, false));
         assert!(prometheus_trusted(&u("http://127.0.0.1:9090"), c, true));
-        assert!(prometheus_trusted(&u("https://x.chinanorth3.prometheus.monitor.azure.cn"), Cloud::AzureChinaCloud, false));
+        assert!(prometheus_trusted(
+            &u("https://x.chinanorth3.prometheus.monitor.azure.cn"),
+            Cloud::AzureChinaCloud,
+            false
+        ));
         assert!(Endpoint::service("http://10.0.0.1:9090", "s").is_err());
         assert!(Endpoint::service("http://[::1]:9090", "s").is_ok());
     }

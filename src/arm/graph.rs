@@ -190,7 +190,10 @@ async fn pages(
         rows.extend(page.rows().map_err(|e| invalid(&resp, e.to_string()))?.iter().cloned());
         match page.next_token() {
             Some(t) if !seen.insert(t.to_owned()) => {
-                return Err(invalid(&resp, format!("its $skipToken repeats an earlier page's ({} pages read)", seen.len())));
+                return Err(invalid(
+                    &resp,
+                    format!("its $skipToken repeats an earlier page's ({} pages read)", seen.len()),
+                ));
             }
             Some(_) if seen.len() >= MAX_PAGES => {
                 return Err(invalid(&resp, format!("it has more than {MAX_PAGES} pages")));

@@ -167,7 +167,10 @@ mod tests {
         assert!(management_group("").is_err());
         assert!(management_group("bad id").is_err());
         assert!(management_group("ends.").is_err());
-        assert_eq!(management_group("/providers/Microsoft.Management/managementGroups/ml-prod").as_deref(), Ok("ml-prod"));
+        assert_eq!(
+            management_group("/providers/Microsoft.Management/managementGroups/ml-prod").as_deref(),
+            Ok("ml-prod")
+        );
         assert!(percent("-1").is_err() && percent("101").is_err() && percent("NaN").is_err());
         assert_eq!(percent("2.5"), Ok(2.5));
         assert!(endpoint("http://example.com").is_err());

@@ -89,8 +89,13 @@ async fn measure_all(
     let mut out = Vec::new();
     let mut clients: Vec<(String, PromClient)> = Vec::new();
     for c in clusters.iter().filter(|c| c.gpu_pools > 0) {
-        let mine: Vec<FleetPool> =
-            pools.iter().filter(|p| p.cluster == c.name && p.resource_group == c.resource_group && p.subscription_id == c.subscription_id).cloned().collect();
+        let mine: Vec<FleetPool> = pools
+            .iter()
+            .filter(|p| {
+                p.cluster == c.name && p.resource_group == c.resource_group && p.subscription_id == c.subscription_id
+            })
+            .cloned()
+            .collect();
         report(&format!("measuring {}/{}", c.resource_group, c.name));
         let url = match &w.prometheus_endpoint {
             Some(u) => u.clone(),
@@ -157,7 +162,15 @@ fn fleet_text(v: &FleetView) -> String {
     t.push_str(&table(&headers, &aligns, &rows));
     for p in &v.pools {
         for f in &p.findings {
-            t.push_str(&format!("{}/{}/{}: {} {}: {}\n", p.resource_group, p.cluster, p.pool, f.severity.name(), f.rule, f.message));
+            t.push_str(&format!(
+                "{}/{}/{}: {} {}: {}\n",
+                p.resource_group,
+                p.cluster,
+                p.pool,
+                f.severity.name(),
+                f.rule,
+                f.message
+            ));
         }
     }
     t.push_str(&format!(
@@ -181,7 +194,18 @@ fn usage_text(u: &UsageOut) -> String {
         .iter()
         .map(|p| {
             if !p.measured {
-                return vec![format!("{}/{}", p.resource_group, p.cluster), p.pool.clone(), p.vm_size.clone(), "not measured".into(), String::new(), String::new(), String::new(), String::new(), String::new(), String::new()];
+                return vec![
+                    format!("{}/{}", p.resource_group, p.cluster),
+                    p.pool.clone(),
+                    p.vm_size.clone(),
+                    "not measured".into(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                ];
             }
             vec![
                 format!("{}/{}", p.resource_group, p.cluster),
@@ -204,7 +228,8 @@ fn usage_text(u: &UsageOut) -> String {
         u.window.step,
         u.idle_below_percent
     );
-    let headers = ["CLUSTER", "POOL", "SIZE", "GPU-H", "IDLE-H", "ALLOC-H", "ALLOC IDLE-H", "UTIL %", "PEAK GiB", "IDLE COST"];
+    let headers =
+        ["CLUSTER", "POOL", "SIZE", "GPU-H", "IDLE-H", "ALLOC-H", "ALLOC IDLE-H", "UTIL %", "PEAK GiB", "IDLE COST"];
     let mut aligns = vec![Align::Left; 3];
     aligns.extend([Align::Right; 7]);
     t.push_str(&table(&headers, &aligns, &rows));
@@ -215,10 +240,19 @@ fn usage_text(u: &UsageOut) -> String {
         }
         for h in &p.health {
             let gpu = h.gpu.as_deref().map(|g| format!(" GPU {g}")).unwrap_or_default();
-            t.push_str(&format!("{at}: {}{gpu}: {} {} (first {}, last {})\n", h.node, h.kind, h.code, h.first_seen, h.last_seen));
+            t.push_str(&format!(
+                "{at}: {}{gpu}: {} {} (first {}, last {})\n",
+                h.node, h.kind, h.code, h.first_seen, h.last_seen
+            ));
         }
         for a in &p.advice {
-            t.push_str(&format!("{at}: advice {}: {} (saves {} {} a month)\n", a.rule, a.message, money(a.monthly_saving), p.currency));
+            t.push_str(&format!(
+                "{at}: advice {}: {} (saves {} {} a month)\n",
+                a.rule,
+                a.message,
+                money(a.monthly_saving),
+                p.currency
+            ));
         }
     }
     t.push_str(&format!(
@@ -247,7 +281,10 @@ pub fn fleet(ctx: &Ctx, a: &FleetArgs) -> anyhow::Result<()> {
     let basis = basis(&catalog, &source);
     let win = if a.usage { Some(window(&a.window)?) } else { None };
     let az = azure::connect(&a.scope.arm())?;
-    let req = FleetRequest { subscriptions: a.scope.subscriptions.clone(), management_group: a.scope.management_group.clone() };
+    let req = FleetRequest {
+        subscriptions: a.scope.subscriptions.clone(),
+        management_group: a.scope.management_group.clone(),
+    };
     let progress = Progress::default();
     let (view, usage) = azure::run_with_spinner(p, &progress, None, async |report| {
         let view = crate::ops::fleet::run(&az.client, &catalog, &basis, &req, report).await?;
@@ -255,7 +292,9 @@ pub fn fleet(ctx: &Ctx, a: &FleetArgs) -> anyhow::Result<()> {
             None => None,
             Some(w) => {
                 let r = UsageRequest { window: w, idle_below: a.window.idle_below };
-                let (pools, queries) = measure_all(&az, &catalog, (a.scope.cloud, &a.window), &view.clusters, &view.pools, &r, report).await?;
+                let (pools, queries) =
+                    measure_all(&az, &catalog, (a.scope.cloud, &a.window), &view.clusters, &view.pools, &r, report)
+                        .await?;
                 let totals = ops_usage::totals(&pools, &catalog.prices.currency);
                 Some(UsageOut { window: w, idle_below_percent: r.idle_below, pools, totals, queries })
             }
@@ -303,12 +342,12 @@ pub fn usage(ctx: &Ctx, a: &UsageArgs) -> anyhow::Result<()> {
         report("reading the cluster");
         let row: crate::resources::fleet::ClusterRow = az.client.get_json(&Req::get(url.clone())).await?;
         let mut skipped = Vec::new();
-        let (cluster, pools) = crate::fleet::gpu_pools(&catalog, &row, &basis, &mut skipped).map_err(|e| Error::Refused {
-            message: e.to_string(),
-            hint: Some("`az aks show` shows what Azure returns".into()),
+        let (cluster, pools) = crate::fleet::gpu_pools(&catalog, &row, &basis, &mut skipped).map_err(|e| {
+            Error::Refused { message: e.to_string(), hint: Some("`az aks show` shows what Azure returns".into()) }
         })?;
         let r = UsageRequest { window: w, idle_below: a.window.idle_below };
-        let (pools, queries) = measure_all(&az, &catalog, (a.arm.cloud, &a.window), &[cluster], &pools, &r, report).await?;
+        let (pools, queries) =
+            measure_all(&az, &catalog, (a.arm.cloud, &a.window), &[cluster], &pools, &r, report).await?;
         let totals = ops_usage::totals(&pools, &catalog.prices.currency);
         Ok(UsageOut { window: w, idle_below_percent: r.idle_below, pools, totals, queries })
     })?;

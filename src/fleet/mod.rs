@@ -106,9 +106,8 @@ pub fn gpu_pools(
         let os = if p.windows() { Os::Windows } else { Os::Linux };
         let (price, _, _) = cost::node_price(catalog, &size.name, Some(&location), os, p.spot());
         let off = stopped(row, p);
-        let now = |f: fn(Option<f64>, u32) -> Option<f64>| {
-            p.count.and_then(|c| if off { Some(0.0) } else { f(price, c) })
-        };
+        let now =
+            |f: fn(Option<f64>, u32) -> Option<f64>| p.count.and_then(|c| if off { Some(0.0) } else { f(price, c) });
         let at_max = if p.autoscaling() { p.max_count } else { p.count };
         let mut fp = FleetPool {
             subscription_id: sub.clone(),

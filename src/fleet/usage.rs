@@ -117,10 +117,15 @@ pub fn queries(cluster: &str, idle_below: f64, step: u64) -> Vec<(QueryKind, Str
             QueryKind::Allocated,
             format!("sum by (node) (kube_pod_container_resource_requests{{{c},resource=\"nvidia_com_gpu\"}})"),
         ),
-        (QueryKind::Xid, format!("max by (Hostname, node, gpu) (max_over_time(DCGM_FI_DEV_XID_ERRORS{{{c}}}[{range}])) > 0")),
+        (
+            QueryKind::Xid,
+            format!("max by (Hostname, node, gpu) (max_over_time(DCGM_FI_DEV_XID_ERRORS{{{c}}}[{range}])) > 0"),
+        ),
         (
             QueryKind::Conditions,
-            format!("max by (node, condition) (kube_node_status_condition{{{c},status=\"true\",condition=~\"GPU.*\"}}) > 0"),
+            format!(
+                "max by (node, condition) (kube_node_status_condition{{{c},status=\"true\",condition=~\"GPU.*\"}}) > 0"
+            ),
         ),
     ]
 }
@@ -238,9 +243,7 @@ fn figures(answers: &Answers, step: u64) -> BTreeMap<String, NodeFigures> {
 
 fn health(answers: &Answers, pool: &str) -> Vec<Health> {
     let mut out = Vec::new();
-    for (kind, label, code_from_value) in
-        [(QueryKind::Xid, "xid", true), (QueryKind::Conditions, "condition", false)]
-    {
+    for (kind, label, code_from_value) in [(QueryKind::Xid, "xid", true), (QueryKind::Conditions, "condition", false)] {
         for s in answers.get(&kind).map(Vec::as_slice).unwrap_or(&[]) {
             let Some(n) = node_of(s) else { continue };
             if pool_of_node(n) != Some(pool) {
@@ -288,7 +291,13 @@ and set `dcgmexporter = true` under default-scrape-settings-enabled in the ama-m
 (learn.microsoft.com azure-monitor/containers/prometheus-metrics-scrape-configuration)";
 
 /// The usage of every pool in `pools` (one cluster's) from `answers`.
-pub fn pool_usage(catalog: &Catalog, pools: &[FleetPool], answers: &Answers, w: &Window, currency: &str) -> Vec<PoolUsage> {
+pub fn pool_usage(
+    catalog: &Catalog,
+    pools: &[FleetPool],
+    answers: &Answers,
+    w: &Window,
+    currency: &str,
+) -> Vec<PoolUsage> {
     let nodes = figures(answers, w.step);
     pools
         .iter()
@@ -433,9 +442,7 @@ fn smaller_size(catalog: &Catalog, p: &FleetPool, size: &VmSize, need: f64, mean
                 && s.gpu_memory_per_gpu_gib >= need
                 && s.name != size.name
         })
-        .filter_map(|s| {
-            crate::cost::node_price(catalog, &s.name, Some(&p.location), os, p.spot).0.map(|x| (s, x))
-        })
+        .filter_map(|s| crate::cost::node_price(catalog, &s.name, Some(&p.location), os, p.spot).0.map(|x| (s, x)))
         .filter(|(_, x)| *x < now)
         .min_by(|a, b| a.1.total_cmp(&b.1))?;
     let nodes = mean_gpus / p.gpus_per_node;

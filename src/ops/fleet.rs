@@ -184,7 +184,13 @@ fn summarize(
         .iter()
         .map(|(id, name)| {
             let (c, p) = per.get(id.as_str()).copied().unwrap_or_default();
-            FleetSubscription { id: id.clone(), name: name.clone(), read: !unread.contains(id), clusters: c, gpu_pools: p }
+            FleetSubscription {
+                id: id.clone(),
+                name: name.clone(),
+                read: !unread.contains(id),
+                clusters: c,
+                gpu_pools: p,
+            }
         })
         .collect()
 }

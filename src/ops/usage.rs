@@ -69,17 +69,16 @@ pub async fn discover(
     };
     for rule in rules {
         let dcr: DataCollectionRule = client.get_json(&Req::get(format!("{rule}?api-version={DCR_API}"))).await?;
-        for account in dcr.account_ids() {
-            let acc: MonitorAccount =
-                client.get_json(&Req::get(format!("{account}?api-version={MONITOR_API}"))).await?;
-            let endpoint = match acc.query_endpoint() {
-                Ok(e) => e,
-                Err(e) => return Ok(Err(e.into())),
-            };
-            let trusted = url::Url::parse(&endpoint)
-                .is_ok_and(|u| prometheus_trusted(&u, cloud, client.endpoint.is_loopback()));
-            return Ok(if trusted { Ok(endpoint) } else { Err(Discovery::Untrusted(endpoint)) });
-        }
+        // The first workspace the rule sends metrics to.
+        let Some(account) = dcr.account_ids().into_iter().next() else { continue };
+        let acc: MonitorAccount = client.get_json(&Req::get(format!("{account}?api-version={MONITOR_API}"))).await?;
+        let endpoint = match acc.query_endpoint() {
+            Ok(e) => e,
+            Err(e) => return Ok(Err(e.into())),
+        };
+        let trusted =
+            url::Url::parse(&endpoint).is_ok_and(|u| prometheus_trusted(&u, cloud, client.endpoint.is_loopback()));
+        return Ok(if trusted { Ok(endpoint) } else { Err(Discovery::Untrusted(endpoint)) });
     }
     Ok(Err(Discovery::NoWorkspace(name)))
 }
@@ -161,9 +160,9 @@ pub fn totals(pools: &[PoolUsage], currency: &str) -> UsageTotals {
         allocated_idle_gpu_hours: sum(|p| p.allocated_idle_gpu_hours),
         idle_cost: crate::cost::sum_cents(m.iter().map(|p| p.idle_cost)),
         // Each pool's advice are alternatives: its largest saving counts, once.
-        monthly_saving: crate::cost::sum_cents(m.iter().filter_map(|p| {
-            p.advice.iter().filter_map(|a| a.monthly_saving).reduce(f64::max).map(Some)
-        })),
+        monthly_saving: crate::cost::sum_cents(
+            m.iter().filter_map(|p| p.advice.iter().filter_map(|a| a.monthly_saving).reduce(f64::max).map(Some)),
+        ),
         currency: currency.to_owned(),
     }
 }

@@ -441,7 +441,10 @@ impl PromSeries {
 
     /// The points as numbers (`NaN`, `+Inf` are dropped: no measurement).
     pub fn points(&self) -> Result<Vec<(f64, f64)>, MissingField> {
-        let v = self.values.as_ref().ok_or_else(|| MissingField { resource: "Prometheus series".into(), field: "values" })?;
+        let v = self
+            .values
+            .as_ref()
+            .ok_or_else(|| MissingField { resource: "Prometheus series".into(), field: "values" })?;
         Ok(v.iter().filter_map(|(t, s)| s.parse::<f64>().ok().filter(|x| x.is_finite()).map(|x| (*t, x))).collect())
     }
 }
@@ -481,9 +484,10 @@ mod tests {
         assert_eq!(p.managed_gpu(), Some(true));
         assert_eq!(p.mig_profile().as_deref(), Some("MIG1g+MIG2g"));
         assert_eq!(PoolProfile::default().vm_size().expect_err("none").field, "vmSize");
-        let a: DcrAssociationList =
-            serde_json::from_value(json!({"value": [{"properties": {"dataCollectionRuleId": "/r1"}}, {"properties": {}}]}))
-                .expect("parses");
+        let a: DcrAssociationList = serde_json::from_value(
+            json!({"value": [{"properties": {"dataCollectionRuleId": "/r1"}}, {"properties": {}}]}),
+        )
+        .expect("parses");
         assert_eq!(a.rule_ids().expect("ids"), vec!["/r1".to_owned()]);
         let m: MonitorAccount = serde_json::from_value(json!({"name": "amw"})).expect("parses");
         assert_eq!(m.query_endpoint().expect_err("none").field, "properties.metrics.prometheusQueryEndpoint");
@@ -497,8 +501,9 @@ mod tests {
         let s = ok.series().expect("series");
         assert_eq!(s[0].label("Hostname"), Some("n"));
         assert_eq!(s[0].points().expect("points"), vec![(1.0, 3.0)]);
-        let bad: PromAnswer = serde_json::from_value(json!({"status": "error", "errorType": "bad_data", "error": "parse error"}))
-            .expect("parses");
+        let bad: PromAnswer =
+            serde_json::from_value(json!({"status": "error", "errorType": "bad_data", "error": "parse error"}))
+                .expect("parses");
         assert!(bad.series().expect_err("error").contains("parse error"));
     }
 }

@@ -64,7 +64,11 @@ pub fn cluster_row(sub: &str, rg: &str, name: &str, location: &str, power: &str,
     })
 }
 
-fn quota_headers(g: &mut Graph) -> Result<Vec<(String, String)>, (u16, Vec<(String, String)>, String)> {
+/// Headers, and a whole answer (status, headers, body).
+type Headers = Vec<(String, String)>;
+type Answer = (u16, Headers, String);
+
+fn quota_headers(g: &mut Graph) -> Result<Headers, Answer> {
     if g.quota <= 0 {
         return Ok(vec![]);
     }
@@ -80,8 +84,13 @@ fn quota_headers(g: &mut Graph) -> Result<Vec<(String, String)>, (u16, Vec<(Stri
         let retry = resets.as_secs_f64().ceil().max(1.0).to_string();
         return Err((
             429,
-            vec![("retry-after".into(), retry), ("x-ms-user-quota-remaining".into(), "0".into()), ("x-ms-user-quota-resets-after".into(), hms)],
-            json!({"error": {"code": "RateLimiting", "message": "Please provide below info when asking for support"}}).to_string(),
+            vec![
+                ("retry-after".into(), retry),
+                ("x-ms-user-quota-remaining".into(), "0".into()),
+                ("x-ms-user-quota-resets-after".into(), hms),
+            ],
+            json!({"error": {"code": "RateLimiting", "message": "Please provide below info when asking for support"}})
+                .to_string(),
         ));
     }
     g.spent = Some((start, left - 1));
@@ -89,7 +98,7 @@ fn quota_headers(g: &mut Graph) -> Result<Vec<(String, String)>, (u16, Vec<(Stri
 }
 
 /// Answer one query.
-pub fn answer(g: &mut Graph, req: &Recorded) -> (u16, Vec<(String, String)>, String) {
+pub fn answer(g: &mut Graph, req: &Recorded) -> Answer {
     let body: Value = serde_json::from_str(&req.body).unwrap_or(Value::Null);
     let mut headers = match quota_headers(g) {
         Ok(h) => h,
@@ -100,7 +109,11 @@ pub fn answer(g: &mut Graph, req: &Recorded) -> (u16, Vec<(String, String)>, Str
         .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_ascii_lowercase)).collect());
     if let Some(s) = &subs {
         if s.len() > 1000 {
-            return (400, headers, json!({"error": {"code": "BadRequest", "message": "at most 1000 subscriptions"}}).to_string());
+            return (
+                400,
+                headers,
+                json!({"error": {"code": "BadRequest", "message": "at most 1000 subscriptions"}}).to_string(),
+            );
         }
         if let Some(d) = s.iter().find(|x| g.denied.contains(*x)) {
             return (
@@ -115,7 +128,9 @@ pub fn answer(g: &mut Graph, req: &Recorded) -> (u16, Vec<(String, String)>, Str
     let matching: Vec<&Value> = g
         .rows
         .iter()
-        .filter(|r| subs.as_ref().is_none_or(|s| s.contains(&r["subscriptionId"].as_str().unwrap_or("").to_ascii_lowercase())))
+        .filter(|r| {
+            subs.as_ref().is_none_or(|s| s.contains(&r["subscriptionId"].as_str().unwrap_or("").to_ascii_lowercase()))
+        })
         .collect();
     let top = body["options"]["$top"].as_u64().unwrap_or(100).min(1000) as usize;
     let page = if g.page == 0 { top } else { g.page.min(top) };

@@ -20,21 +20,42 @@ fn catalog() -> aksgpu::catalog::Catalog {
 /// Two subscriptions, three clusters (one stopped, one without GPU pools), five GPU pools.
 fn fleet() -> FakeArm {
     let f = FakeArm::start();
-    let c1 = cluster_row(A, "rg1", "c1", "eastus", "Running", vec![
-        json!({"name": "system", "mode": "System", "vmSize": "Standard_D4ds_v5", "count": 2}),
-        json!({"name": "gpu", "vmSize": A100, "count": 2, "enableAutoScaling": true, "minCount": 1, "maxCount": 3,
+    let c1 = cluster_row(
+        A,
+        "rg1",
+        "c1",
+        "eastus",
+        "Running",
+        vec![
+            json!({"name": "system", "mode": "System", "vmSize": "Standard_D4ds_v5", "count": 2}),
+            json!({"name": "gpu", "vmSize": A100, "count": 2, "enableAutoScaling": true, "minCount": 1, "maxCount": 3,
                "osType": "Linux", "nodeImageVersion": "AKSUbuntu-2204gen2containerd-202605.10.0",
                "provisioningState": "Succeeded", "powerState": {"code": "Running"},
                "gpuProfile": {"driver": "Install", "nvidia": {"managementMode": "Managed"}}}),
-        json!({"name": "op", "vmSize": T4, "count": 0, "enableAutoScaling": true, "minCount": 0, "maxCount": 2,
+            json!({"name": "op", "vmSize": T4, "count": 0, "enableAutoScaling": true, "minCount": 0, "maxCount": 2,
                "osType": "Linux", "gpuProfile": {"driver": "None"}}),
-        json!({"name": "win", "vmSize": T4, "count": 1, "osType": "Windows", "currentOrchestratorVersion": "1.28.5"}),
-    ]);
-    let c2 = cluster_row(B, "rg2", "c2", "West Europe", "Stopped", vec![
-        json!({"name": "old", "vmSize": "Standard_NV6", "count": 1, "osType": "Linux"}),
-        json!({"name": "nocount", "vmSize": A100, "osType": "Linux"}),
-    ]);
-    let c3 = cluster_row(B, "rg2", "c3", "eastus", "Running", vec![json!({"name": "system", "vmSize": "Standard_D4ds_v5", "count": 1})]);
+            json!({"name": "win", "vmSize": T4, "count": 1, "osType": "Windows", "currentOrchestratorVersion": "1.28.5"}),
+        ],
+    );
+    let c2 = cluster_row(
+        B,
+        "rg2",
+        "c2",
+        "West Europe",
+        "Stopped",
+        vec![
+            json!({"name": "old", "vmSize": "Standard_NV6", "count": 1, "osType": "Linux"}),
+            json!({"name": "nocount", "vmSize": A100, "osType": "Linux"}),
+        ],
+    );
+    let c3 = cluster_row(
+        B,
+        "rg2",
+        "c3",
+        "eastus",
+        "Running",
+        vec![json!({"name": "system", "vmSize": "Standard_D4ds_v5", "count": 1})],
+    );
     f.with(|s| {
         s.subscriptions = vec![subscription(A, "ML Production"), subscription(B, "Research")];
         s.page_size = 100;
@@ -45,11 +66,21 @@ fn fleet() -> FakeArm {
 }
 
 fn pool<'a>(v: &'a Value, cluster: &str, name: &str) -> &'a Value {
-    v["pools"].as_array().expect("pools").iter().find(|p| p["cluster"] == cluster && p["pool"] == name).unwrap_or_else(|| panic!("no pool {cluster}/{name} in {v}"))
+    v["pools"]
+        .as_array()
+        .expect("pools")
+        .iter()
+        .find(|p| p["cluster"] == cluster && p["pool"] == name)
+        .unwrap_or_else(|| panic!("no pool {cluster}/{name} in {v}"))
 }
 
 fn rules(p: &Value) -> Vec<(String, String)> {
-    p["findings"].as_array().expect("findings").iter().map(|f| (f["rule"].as_str().unwrap_or("").to_owned(), f["severity"].as_str().unwrap_or("").to_owned())).collect()
+    p["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| (f["rule"].as_str().unwrap_or("").to_owned(), f["severity"].as_str().unwrap_or("").to_owned()))
+        .collect()
 }
 
 fn run(f: &FakeArm, args: &[&str]) -> Run {
@@ -76,8 +107,14 @@ fn fleet_reads_every_gpu_pool_with_costs_and_findings() {
     assert_eq!(g["gpu_model"], c.size(A100).expect("size").gpu_model.to_string());
     assert_eq!(g["gpus_per_node"], json!(1.0));
     assert_eq!((g["count"].clone(), g["min_count"].clone(), g["max_count"].clone()), (json!(2), json!(1), json!(3)));
-    assert_eq!((g["autoscaling"].clone(), g["spot"].clone(), g["os"].clone()), (json!(true), json!(false), json!("Linux")));
-    assert_eq!((g["gpu_driver"].clone(), g["managed_gpu"].clone(), g["mig_profile"].clone()), (json!("Install"), json!(true), Value::Null));
+    assert_eq!(
+        (g["autoscaling"].clone(), g["spot"].clone(), g["os"].clone()),
+        (json!(true), json!(false), json!("Linux"))
+    );
+    assert_eq!(
+        (g["gpu_driver"].clone(), g["managed_gpu"].clone(), g["mig_profile"].clone()),
+        (json!("Install"), json!(true), Value::Null)
+    );
     assert_eq!(g["node_image_version"], "AKSUbuntu-2204gen2containerd-202605.10.0");
     assert_eq!(g["kubernetes_version"], "1.33.2");
     assert_eq!((g["power_state"].clone(), g["provisioning_state"].clone()), (json!("Running"), json!("Succeeded")));
@@ -101,7 +138,11 @@ fn fleet_reads_every_gpu_pool_with_costs_and_findings() {
     assert_eq!(old["location"], "westeurope");
     assert_eq!(old["power_state"], "Stopped");
     let r_old = rules(old);
-    assert!(r_old.contains(&("retired-size".into(), "error".into())) && r_old.contains(&("unsupported-size".into(), "warning".into())), "{r_old:?}");
+    assert!(
+        r_old.contains(&("retired-size".into(), "error".into()))
+            && r_old.contains(&("unsupported-size".into(), "warning".into())),
+        "{r_old:?}"
+    );
     let date = c.size("Standard_NV6").and_then(|s| s.retirement_date.as_deref()).expect("a retirement date").to_owned();
     assert!(old["findings"].to_string().contains(&date));
     // A count Azure did not send is null, and so is every cost that needs it.
@@ -114,8 +155,10 @@ fn fleet_reads_every_gpu_pool_with_costs_and_findings() {
     assert_eq!(v["totals"]["findings"], json!({"error": 2, "warning": 2, "info": 1}));
     assert_eq!(v["clusters"].as_array().map(Vec::len), Some(3));
     let subs = v["subscriptions"].as_array().expect("subscriptions");
-    assert_eq!(subs.iter().map(|s| (s["id"].clone(), s["name"].clone(), s["gpu_pools"].clone())).collect::<Vec<_>>(),
-        vec![(json!(A), json!("ML Production"), json!(3)), (json!(B), json!("Research"), json!(2))]);
+    assert_eq!(
+        subs.iter().map(|s| (s["id"].clone(), s["name"].clone(), s["gpu_pools"].clone())).collect::<Vec<_>>(),
+        vec![(json!(A), json!("ML Production"), json!(3)), (json!(B), json!("Research"), json!(2))]
+    );
     assert_eq!(v["warnings"], json!([]));
     // Three rows at two a page: two queries, the second with the first's token; both subscriptions in one batch.
     let posts: Vec<Value> = f.log().iter().filter(|r| r.method == "POST").map(|r| r.json()).collect();
@@ -141,7 +184,11 @@ fn fail_on_exits_1_at_or_above_the_level_and_the_table_names_the_findings() {
     assert_eq!(r.json()["pools"].as_array().map(Vec::len), Some(3));
     let t = aksgpu_arm(&f.base, &["fleet", "--subscription", B], &[]);
     assert_eq!(t.code, 0, "{}", t.stderr);
-    assert!(t.stdout.contains("rg2/c2") && t.stdout.contains("retired-size") && !t.stdout.contains("rg1/c1"), "{}", t.stdout);
+    assert!(
+        t.stdout.contains("rg2/c2") && t.stdout.contains("retired-size") && !t.stdout.contains("rg1/c1"),
+        "{}",
+        t.stdout
+    );
     let unknown = run(&f, &["--subscription", "Nope"]);
     assert_eq!(unknown.code, 2, "{}", unknown.stderr);
     assert!(unknown.stderr.contains("Nope"), "{}", unknown.stderr);
@@ -172,7 +219,9 @@ fn subscriptions_go_in_batches_and_an_unreadable_one_is_named() {
         s.subscriptions = subs.iter().map(|id| subscription(id, &format!("sub {id}"))).collect();
         s.graph.rows = subs
             .iter()
-            .map(|id| cluster_row(id, "rg", "c", "eastus", "Running", vec![json!({"name": "gpu", "vmSize": T4, "count": 1})]))
+            .map(|id| {
+                cluster_row(id, "rg", "c", "eastus", "Running", vec![json!({"name": "gpu", "vmSize": T4, "count": 1})])
+            })
             .collect();
         s.graph.denied.insert(denied.clone());
     });
@@ -183,7 +232,8 @@ fn subscriptions_go_in_batches_and_an_unreadable_one_is_named() {
     let w = v["warnings"].as_array().expect("warnings");
     assert_eq!(w.len(), 1, "{w:?}");
     assert!(w[0].as_str().is_some_and(|m| m.contains(&denied) && m.contains("AuthorizationFailed")), "{w:?}");
-    let unread: Vec<&Value> = v["subscriptions"].as_array().expect("subs").iter().filter(|s| s["read"] == false).collect();
+    let unread: Vec<&Value> =
+        v["subscriptions"].as_array().expect("subs").iter().filter(|s| s["read"] == false).collect();
     assert_eq!(unread.len(), 1);
     let posts: Vec<Value> = f.log().iter().filter(|r| r.method == "POST").map(|r| r.json()).collect();
     assert!(posts.iter().all(|p| p["subscriptions"].as_array().is_some_and(|a| a.len() <= 1000)));
@@ -195,7 +245,12 @@ fn subscriptions_go_in_batches_and_an_unreadable_one_is_named() {
 #[test]
 fn a_429_waits_its_retry_after_and_the_quota_is_waited_for_before_it_runs_out() {
     let f = fleet();
-    f.fault("POST", "Microsoft.ResourceGraph", 1, respond_h(429, &[("retry-after", "1")], r#"{"error":{"code":"RateLimiting","message":"slow down"}}"#));
+    f.fault(
+        "POST",
+        "Microsoft.ResourceGraph",
+        1,
+        respond_h(429, &[("retry-after", "1")], r#"{"error":{"code":"RateLimiting","message":"slow down"}}"#),
+    );
     let r = aksgpu_arm(&f.base, &["fleet", "-o", "json", "-v"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.json()["pools"].as_array().map(Vec::len), Some(5));
@@ -243,8 +298,24 @@ fn bad_input_names_the_flag_before_any_request() {
         (&["fleet", "--usage", "--idle-below", "-1"], "--idle-below"),
         (&["fleet", "--usage", "--since", "last week"], "--since"),
         (&["usage", "-g", "rg", "--cluster", "c1", "--since", "0"], "--since"),
-        (&["usage", "-g", "rg", "--cluster", "c1", "--prometheus-endpoint", "http://example.com"], "--prometheus-endpoint"),
-        (&["usage", "-g", "rg", "--cluster", "c1", "--start", "2026-11-08T00:00:00Z", "--end", "2026-11-01T00:00:00Z"], "--start"),
+        (
+            &["usage", "-g", "rg", "--cluster", "c1", "--prometheus-endpoint", "http://example.com"],
+            "--prometheus-endpoint",
+        ),
+        (
+            &[
+                "usage",
+                "-g",
+                "rg",
+                "--cluster",
+                "c1",
+                "--start",
+                "2026-11-08T00:00:00Z",
+                "--end",
+                "2026-11-01T00:00:00Z",
+            ],
+            "--start",
+        ),
         (&["usage", "-g", "rg", "--cluster", "c1", "--start", "yesterday", "--end", "2026-11-01T00:00:00Z"], "--start"),
         (&["usage", "-g", "rg", "--cluster", "c1", "--idle-below", "150"], "--idle-below"),
     ];

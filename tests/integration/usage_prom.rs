@@ -67,16 +67,32 @@ fn openmetrics() -> String {
     let gpu = |c: &str, n: &str, pod: &str| {
         format!("cluster=\"{c}\",Hostname=\"{n}\",gpu=\"0\",UUID=\"GPU-{n}\",modelName=\"NVIDIA A100 80GB PCIe\",namespace=\"ml\",pod=\"{pod}\"")
     };
-    series(&mut m, "DCGM_FI_DEV_GPU_UTIL", &gpu("c1", NODE0, "train-0"), |t| if t <= T0 + 3 * 3600 { 0.0 } else { 80.0 });
+    series(
+        &mut m,
+        "DCGM_FI_DEV_GPU_UTIL",
+        &gpu("c1", NODE0, "train-0"),
+        |t| if t <= T0 + 3 * 3600 { 0.0 } else { 80.0 },
+    );
     series(&mut m, "DCGM_FI_DEV_GPU_UTIL", &gpu("c1", NODE1, "serve-0"), |_| 50.0);
     series(&mut m, "DCGM_FI_DEV_GPU_UTIL", &gpu("other", NODE0, "x"), |_| 100.0);
     m.push_str("# TYPE DCGM_FI_DEV_FB_USED gauge\n");
-    series(&mut m, "DCGM_FI_DEV_FB_USED", &gpu("c1", NODE0, "train-0"), |t| if t == T0 + 6000 { 10240.0 } else { 2048.0 });
+    series(
+        &mut m,
+        "DCGM_FI_DEV_FB_USED",
+        &gpu("c1", NODE0, "train-0"),
+        |t| if t == T0 + 6000 { 10240.0 } else { 2048.0 },
+    );
     series(&mut m, "DCGM_FI_DEV_FB_USED", &gpu("c1", NODE1, "serve-0"), |_| 4096.0);
     series(&mut m, "DCGM_FI_DEV_FB_USED", &gpu("other", NODE0, "x"), |_| 70000.0);
     m.push_str("# TYPE DCGM_FI_DEV_XID_ERRORS gauge\n");
     series(&mut m, "DCGM_FI_DEV_XID_ERRORS", &gpu("c1", NODE0, "train-0"), |_| 0.0);
-    series(&mut m, "DCGM_FI_DEV_XID_ERRORS", &gpu("c1", NODE1, "serve-0"), |t| if (T0 + 7200..=T0 + 7500).contains(&t) { 79.0 } else { 0.0 });
+    series(&mut m, "DCGM_FI_DEV_XID_ERRORS", &gpu("c1", NODE1, "serve-0"), |t| {
+        if (T0 + 7200..=T0 + 7500).contains(&t) {
+            79.0
+        } else {
+            0.0
+        }
+    });
     series(&mut m, "DCGM_FI_DEV_XID_ERRORS", &gpu("other", NODE0, "x"), |_| 13.0);
     m.push_str("# TYPE kube_pod_container_resource_requests gauge\n");
     for (c, n, pod) in [("c1", NODE0, "train-0"), ("c1", NODE1, "serve-0"), ("other", NODE0, "x")] {
@@ -84,10 +100,24 @@ fn openmetrics() -> String {
         series(&mut m, "kube_pod_container_resource_requests", &l, |_| 1.0);
     }
     m.push_str("# TYPE kube_node_status_condition gauge\n");
-    series(&mut m, "kube_node_status_condition", &format!("cluster=\"c1\",node=\"{NODE0}\",condition=\"GPUXIDErrors\",status=\"true\""), |t| {
-        if (T0 + 14_400..=T0 + 15_000).contains(&t) { 1.0 } else { 0.0 }
-    });
-    series(&mut m, "kube_node_status_condition", &format!("cluster=\"c1\",node=\"{NODE0}\",condition=\"Ready\",status=\"true\""), |_| 1.0);
+    series(
+        &mut m,
+        "kube_node_status_condition",
+        &format!("cluster=\"c1\",node=\"{NODE0}\",condition=\"GPUXIDErrors\",status=\"true\""),
+        |t| {
+            if (T0 + 14_400..=T0 + 15_000).contains(&t) {
+                1.0
+            } else {
+                0.0
+            }
+        },
+    );
+    series(
+        &mut m,
+        "kube_node_status_condition",
+        &format!("cluster=\"c1\",node=\"{NODE0}\",condition=\"Ready\",status=\"true\""),
+        |_| 1.0,
+    );
     m.push_str("# EOF\n");
     m
 }
@@ -148,7 +178,8 @@ fn arm(endpoint: &str) -> FakeArm {
         ]);
         c["properties"]["azureMonitorProfile"] = json!({"metrics": {"enabled": true}});
     });
-    let dcr = format!("/subscriptions/{SUB}/resourceGroups/rg/providers/Microsoft.Insights/dataCollectionRules/msprom-dcr");
+    let dcr =
+        format!("/subscriptions/{SUB}/resourceGroups/rg/providers/Microsoft.Insights/dataCollectionRules/msprom-dcr");
     let amw = format!("/subscriptions/{SUB}/resourceGroups/rg/providers/Microsoft.Monitor/accounts/amw");
     f.with(|s| {
         s.resources.insert(
@@ -162,7 +193,12 @@ fn arm(endpoint: &str) -> FakeArm {
 }
 
 fn pool<'a>(v: &'a Value, name: &str) -> &'a Value {
-    v["pools"].as_array().expect("pools").iter().find(|p| p["pool"] == name).unwrap_or_else(|| panic!("no pool {name}: {v}"))
+    v["pools"]
+        .as_array()
+        .expect("pools")
+        .iter()
+        .find(|p| p["pool"] == name)
+        .unwrap_or_else(|| panic!("no pool {name}: {v}"))
 }
 
 fn window() -> [&'static str; 4] {
@@ -210,7 +246,10 @@ fn usage_measures_the_pools_from_a_real_prometheus() {
     let want = (price * 730.0 * 3.0 / HOURS as f64 * 100.0).round() / 100.0;
     assert!((stop["monthly_saving"].as_f64().unwrap_or(0.0) - want).abs() < 0.006, "{stop}");
     // 10 GiB × 1.2 = 12 GiB fits the A100's 2g.20gb slice (three a GPU).
-    assert!(advice.iter().any(|a| a["rule"] == "mig-slice" && a["message"].as_str().is_some_and(|m| m.contains("2g.20gb"))), "{advice:?}");
+    assert!(
+        advice.iter().any(|a| a["rule"] == "mig-slice" && a["message"].as_str().is_some_and(|m| m.contains("2g.20gb"))),
+        "{advice:?}"
+    );
     // No DCGM series: not measured, never zero.
     let t4 = pool(&v, "t4");
     assert_eq!(t4["measured"], false);
@@ -229,7 +268,11 @@ fn usage_measures_the_pools_from_a_real_prometheus() {
     args.extend(window());
     let t = aksgpu_arm(&f.base, &args, &[("AKSGPU_PROMETHEUS_TOKEN", PROM_TOKEN)]);
     assert_eq!(t.code, 0, "{}", t.stderr);
-    assert!(t.stdout.contains("not measured") && t.stdout.contains("12.0") && t.stdout.contains("xid 79"), "{}", t.stdout);
+    assert!(
+        t.stdout.contains("not measured") && t.stdout.contains("12.0") && t.stdout.contains("xid 79"),
+        "{}",
+        t.stdout
+    );
     drop(prom);
 }
 
@@ -243,7 +286,12 @@ fn close_total(v: &Value, k: &str, want: f64) {
 #[test]
 fn tokens_stay_with_their_hosts_and_untrusted_endpoints_are_refused() {
     let prom = FakeArm::start();
-    prom.fault("GET", "/api/v1/query_range", 100, respond(200, json!({"status": "success", "data": {"resultType": "matrix", "result": []}})));
+    prom.fault(
+        "GET",
+        "/api/v1/query_range",
+        100,
+        respond(200, json!({"status": "success", "data": {"resultType": "matrix", "result": []}})),
+    );
     let f = arm(&prom.base);
     let mut args = vec!["usage", "-g", "rg", "--cluster", "c1", "-o", "json"];
     args.extend(window());
