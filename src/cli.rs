@@ -38,10 +38,11 @@ pub struct Cli {
 
 /// The top-level commands by what they do, for `aksgpu --help` (clap lists subcommands in one
 /// block; this groups them). A command missing here is listed under "Other".
-const COMMAND_GROUPS: [(&str, &[&str]); 6] = [
+const COMMAND_GROUPS: [(&str, &[&str]); 7] = [
     ("Advise (offline, from the bundled catalog)", &["recommend", "catalog", "cost", "manifest"]),
     ("Change Azure", &["pool", "feature", "install-operator", "kaito", "cluster", "cost-analysis"]),
     ("A cluster's GPU setup as a file", &["apply", "diff", "export"]),
+    ("The GPUs you already run", &["fleet", "usage"]),
     ("Prices, quota and credentials", &["prices", "quota", "auth"]),
     ("Aliases", &["create-pool", "wait", "register-feature"]),
     ("Shell", &["completions", "man", "help"]),

@@ -251,7 +251,7 @@ mod tests {
         assert_eq!(parse_resets_after("00:00:03"), Some(Duration::from_secs(3)));
         assert_eq!(parse_resets_after("01:02:03"), Some(Duration::from_secs(3723)));
         assert_eq!(parse_resets_after("00:00:00.5"), Some(Duration::from_millis(500)));
-        assert_eq!(parse_resets_after("1.00:00:01"), Some(Duration::from_secs(86_401)));
+        assert_eq!(parse_resets_after("0.02:00:01"), Some(Duration::from_secs(7201)));
         assert_eq!(parse_resets_after("soon"), None);
         assert_eq!(parse_resets_after("00:-1:00"), None);
     }

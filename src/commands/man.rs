@@ -35,6 +35,10 @@ const ENV_AZURE: &[(&str, &str)] = &[
     ("AZURE_AUTHORITY_HOST", "login host for service principal and workload identity tokens"),
     ("AZURE_SUBSCRIPTION_ID", "the subscription (after --subscription)"),
     (
+        "AKSGPU_PROMETHEUS_TOKEN",
+        "the managed Prometheus token for usage and fleet --usage when AKSGPU_ACCESS_TOKEN is the credential",
+    ),
+    (
         "AKSGPU_CLUSTER_TOKEN",
         "runCommand clusterToken for Entra ID clusters when AKSGPU_ACCESS_TOKEN is the credential",
     ),

@@ -326,3 +326,13 @@ fn bad_input_names_the_flag_before_any_request() {
     }
     assert!(f.log().is_empty(), "nothing was sent: {:?}", f.calls());
 }
+
+/// What people read: the fleet table (bundled prices; a price refresh changes the snapshot
+/// only through the bundled table).
+#[test]
+fn the_fleet_table() {
+    let f = fleet();
+    let r = aksgpu_arm(&f.base, &["fleet"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    insta::assert_snapshot!("fleet-table", r.stdout);
+}

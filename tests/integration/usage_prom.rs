@@ -317,3 +317,30 @@ fn tokens_stay_with_their_hosts_and_untrusted_endpoints_are_refused() {
     let note = pool(&e.json(), "gpu")["note"].as_str().unwrap_or("").to_owned();
     assert!(note.contains("refusing to send it a token"), "{note}");
 }
+
+/// `fleet --usage`: the fleet from Resource Graph, each cluster's workspace by the same
+/// discovery chain, the same figures as `usage`.
+#[test]
+fn fleet_usage_measures_every_cluster() {
+    if !require("prometheus and promtool (Debian package prometheus)", have("prometheus") && have("promtool")) {
+        return;
+    }
+    let dir = temp_dir("fleet-usage-prom");
+    let prom = start(&dir);
+    let f = arm(&prom.url);
+    let pools = f.with(|s| s.clusters.values().next().map(|c| c["properties"]["agentPoolProfiles"].clone()));
+    let pools = pools.and_then(|p| p.as_array().cloned()).expect("pools");
+    f.with(|s| s.graph.rows = vec![crate::fake_graph::cluster_row(SUB, "rg", "c1", "eastus", "Running", pools)]);
+    let mut args = vec!["fleet", "--subscription", SUB, "--usage", "-o", "json"];
+    args.extend(window());
+    let r = aksgpu_arm(&f.base, &args, &[("AKSGPU_PROMETHEUS_TOKEN", PROM_TOKEN)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    assert_eq!(v["pools"].as_array().map(Vec::len), Some(2), "the fleet view is there too");
+    let u = &v["usage"];
+    assert_eq!(u["queries"], 5);
+    let g = pool(u, "gpu");
+    assert_eq!((g["gpu_hours"].clone(), g["idle_gpu_hours"].clone()), (json!(12.0), json!(3.0)));
+    assert_eq!(pool(u, "t4")["measured"], false);
+    drop(prom);
+}
