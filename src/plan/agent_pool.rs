@@ -283,7 +283,13 @@ fn catalog_refusal(
 
 /// Every id `--override` accepts: the rules in `rules.yaml` and the catalog-fact ids.
 pub fn override_ids(catalog: &Catalog) -> Vec<String> {
-    let mut ids: Vec<String> = catalog.rules.iter().map(|r| r.id.clone()).collect();
+    // `fleet_check` rules report on pools as read; they refuse nothing, so nothing overrides them.
+    let mut ids: Vec<String> = catalog
+        .rules
+        .iter()
+        .filter(|r| !matches!(r.kind, crate::catalog::RuleKind::FleetCheck { .. }))
+        .map(|r| r.id.clone())
+        .collect();
     for id in [RULE_SIZE_UNSUPPORTED, RULE_SIZE_OS_SKUS, RULE_SIZE_RETIRED, RULE_MIG_PROFILES, RULE_REGION] {
         ids.push(id.to_owned());
     }

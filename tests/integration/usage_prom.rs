@@ -316,6 +316,13 @@ fn tokens_stay_with_their_hosts_and_untrusted_endpoints_are_refused() {
     assert_eq!(e.code, 0, "{}", e.stderr);
     let note = pool(&e.json(), "gpu")["note"].as_str().unwrap_or("").to_owned();
     assert!(note.contains("refusing to send it a token"), "{note}");
+    // With every header logged, neither token reaches an output stream.
+    let vv = aksgpu_arm(&f.base, &[&args[..], &["-vv"]].concat(), &[("AKSGPU_PROMETHEUS_TOKEN", PROM_TOKEN)]);
+    assert_eq!(vv.code, 0, "{}", vv.stderr);
+    assert!(vv.stderr.contains("query_range"), "the Prometheus requests are logged: {}", vv.stderr);
+    for t in [PROM_TOKEN, TOKEN] {
+        assert!(!vv.stderr.contains(t) && !vv.stdout.contains(t), "{t} leaked");
+    }
 }
 
 /// `fleet --usage`: the fleet from Resource Graph, each cluster's workspace by the same
