@@ -386,9 +386,33 @@ fn advice(catalog: &Catalog, p: &FleetPool, u: &PoolUsage, w: &Window) -> Vec<Ad
         if let Some(size) = catalog.size(&p.vm_size) {
             out.extend(mig_slice(catalog, p, size, need, mean_gpus, gpu_month));
             out.extend(smaller_size(catalog, p, size, need, mean_gpus));
+            out.extend(time_slicing(size, u, need, mean_gpus, gpu_month));
         }
     }
     out
+}
+
+/// Utilisation below this mean, with two peaks fitting one GPU, makes a small steady user.
+pub const SMALL_USER_PERCENT: f64 = 20.0;
+
+/// Small steady users (low mean utilisation, a peak that fits twice in one GPU's memory with
+/// headroom): two of them can share each GPU by time slicing (NVIDIA k8s-device-plugin
+/// `sharing.timeSlicing.resources[].replicas`, its README's "Shared Access to GPUs").
+fn time_slicing(size: &VmSize, u: &PoolUsage, need: f64, mean_gpus: f64, gpu_month: Option<f64>) -> Option<Advice> {
+    let mean = u.mean_utilization_percent?;
+    let small = mean < SMALL_USER_PERCENT && 2.0 * need <= size.gpu_memory_per_gpu_gib;
+    if !small || u.allocated_gpu_hours.unwrap_or(0.0) <= 0.0 || size.gpu_count.is_partial() {
+        return None;
+    }
+    Some(Advice {
+        rule: "time-slicing",
+        message: format!(
+            "mean utilisation {mean:.0}% and a peak of {:.1} GiB: two such workloads fit one GPU; time-slice the GPUs (device plugin sharing.timeSlicing replicas: 2)",
+            need / HEADROOM
+        ),
+        monthly_saving: gpu_month.map(|g| cents(g * mean_gpus / 2.0)),
+        source: "NVIDIA/k8s-device-plugin README (Shared Access to GPUs: time-slicing)",
+    })
 }
 
 /// A MIG slice that holds the peak with headroom, on a MIG-capable size not yet partitioned.
@@ -543,6 +567,64 @@ mod tests {
         for (_, text) in &q {
             assert!(text.matches("cluster=\"c\\\"1\"").count() >= 1, "{text}");
         }
+    }
+
+    fn series(labels: &[(&str, &str)], values: &[(f64, f64)]) -> PromSeries {
+        PromSeries {
+            metric: labels.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect(),
+            values: Some(values.iter().map(|(t, v)| (*t, v.to_string())).collect()),
+        }
+    }
+
+    /// One T4 node (1 GPU) for 10 one-minute steps: util 2 % for 4 steps, 10 % for 6; a pod
+    /// holds it throughout and requests it; 3 GiB peak. Worked by hand: 10/60 GPU-h, 4/60 idle,
+    /// mean (4×2 + 6×10)/10 = 6.8 %, allocated 10/60, allocated idle 4/60; idle cost 4/60 × price.
+    #[test]
+    fn a_pool_is_aggregated_from_its_nodes_only() {
+        let catalog = Catalog::bundled().expect("catalog");
+        let row: crate::resources::fleet::ClusterRow = serde_json::from_value(serde_json::json!({
+            "id": "/subscriptions/s/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/c",
+            "name": "c", "location": "eastus", "properties": {"powerState": {"code": "Running"},
+            "agentPoolProfiles": [{"name": "t4", "vmSize": "Standard_NC4as_T4_v3", "count": 1}]}}))
+        .expect("row");
+        let basis = super::super::PriceBasis { currency: "USD".into(), date: "d".into() };
+        let (_, pools) = super::super::gpu_pools(&catalog, &row, &basis, &mut Vec::new()).expect("pools");
+        let w = Window { start: 0, end: 600, step: 60 };
+        let node = "aks-t4-1234-vmss000000";
+        let t = |i: usize| (60 * (i + 1)) as f64;
+        let util: Vec<(f64, f64)> = (0..10).map(|i| (t(i), if i < 4 { 2.0 } else { 10.0 })).collect();
+        let ones: Vec<(f64, f64)> = (0..10).map(|i| (t(i), 1.0)).collect();
+        let idle: Vec<(f64, f64)> = (0..4).map(|i| (t(i), 1.0)).collect();
+        let mut a = Answers::new();
+        a.insert(
+            QueryKind::Gpus,
+            vec![
+                series(&[("Hostname", node), ("m", "gpus")], &ones),
+                series(&[("Hostname", node), ("m", "idle")], &idle),
+                series(&[("Hostname", node), ("m", "util")], &util),
+                series(&[("Hostname", node), ("m", "held_idle")], &idle),
+                // Another pool's node: not this pool's.
+                series(&[("Hostname", "aks-other-1234-vmss000000"), ("m", "gpus")], &ones),
+            ],
+        );
+        a.insert(QueryKind::Memory, vec![series(&[("Hostname", node)], &[(60.0, 1024.0), (120.0, 3072.0)])]);
+        a.insert(QueryKind::Allocated, vec![series(&[("node", node)], &ones)]);
+        let u = &pool_usage(&catalog, &pools, &a, &w, "USD")[0];
+        assert!(u.measured);
+        assert_eq!(u.gpu_hours, Some(r6(10.0 / 60.0)));
+        assert_eq!(u.idle_gpu_hours, Some(r6(4.0 / 60.0)));
+        assert_eq!(u.allocated_gpu_hours, Some(r6(10.0 / 60.0)));
+        assert_eq!(u.allocated_idle_gpu_hours, Some(r6(4.0 / 60.0)));
+        assert_eq!(u.mean_utilization_percent, Some(r6(6.8)));
+        assert_eq!(u.peak_memory_used_gib, Some(3.0));
+        let price = catalog.price("Standard_NC4as_T4_v3", "eastus").and_then(|p| p.linux).expect("price");
+        assert_eq!(u.idle_cost, Some(cents(4.0 / 60.0 * price)));
+        // 40 % idle: stop in idle hours; 6.8 % mean with 3.6 GiB twice in 16 GiB: time slicing.
+        let rules: Vec<&str> = u.advice.iter().map(|a| a.rule).collect();
+        assert!(rules.contains(&"stop-in-idle-hours") && rules.contains(&"time-slicing"), "{rules:?}");
+        // Without DCGM series the pool is not measured, and nothing is zero.
+        let none = &pool_usage(&catalog, &pools, &Answers::new(), &w, "USD")[0];
+        assert!(!none.measured && none.gpu_hours.is_none() && none.idle_cost.is_none() && none.note.is_some());
     }
 
     #[test]

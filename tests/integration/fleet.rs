@@ -273,6 +273,22 @@ fn a_429_waits_its_retry_after_and_the_quota_is_waited_for_before_it_runs_out() 
     assert!(started.elapsed() >= std::time::Duration::from_millis(2500), "{:?}", started.elapsed());
 }
 
+/// A Resource Graph query changes nothing: a 500 is retried like a GET, never an "outcome unknown".
+#[test]
+fn a_query_is_a_read_and_a_500_is_retried() {
+    let f = fleet();
+    f.fault(
+        "POST",
+        "Microsoft.ResourceGraph",
+        1,
+        respond_h(500, &[], r#"{"error":{"code":"InternalServerError","message":"oops"}}"#),
+    );
+    let r = run(&f, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["pools"].as_array().map(Vec::len), Some(5));
+    assert_eq!(f.count("POST", "ResourceGraph"), 3);
+}
+
 #[test]
 fn a_management_group_is_one_scope_and_the_tenant_limit_is_a_warning() {
     let f = fleet();
