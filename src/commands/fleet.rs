@@ -74,8 +74,8 @@ fn prom_client(az: &Azure, cloud: Cloud, url: &str) -> Result<PromClient, Error>
     Ok(PromClient::new(endpoint, Some(TokenCache::new(source, scope)), &az.client)?)
 }
 
-/// Measure every cluster of `clusters` (with its GPU pools); a cluster whose workspace is not
-/// found has its pools `measured: false`, with why. Clients are built once per endpoint.
+/// Measure `clusters` (see `ops::usage::measure_clusters`), each Prometheus client with a
+/// token of its own.
 async fn measure_all(
     az: &Azure,
     catalog: &Catalog,
@@ -85,35 +85,9 @@ async fn measure_all(
     req: &UsageRequest,
     report: &(dyn Fn(&str) + Sync),
 ) -> Result<(Vec<PoolUsage>, usize), Error> {
-    let currency = &catalog.prices.currency;
-    let mut out = Vec::new();
-    let mut clients: Vec<(String, PromClient)> = Vec::new();
-    for c in clusters.iter().filter(|c| c.gpu_pools > 0) {
-        let mine: Vec<FleetPool> = pools
-            .iter()
-            .filter(|p| {
-                p.cluster == c.name && p.resource_group == c.resource_group && p.subscription_id == c.subscription_id
-            })
-            .cloned()
-            .collect();
-        report(&format!("measuring {}/{}", c.resource_group, c.name));
-        let url = match &w.prometheus_endpoint {
-            Some(u) => u.clone(),
-            None => match ops_usage::discover(&az.client, cloud, c).await? {
-                Ok(u) => u.trim_end_matches('/').to_owned(),
-                Err(why) => {
-                    out.extend(ops_usage::unmeasured(&mine, &why.to_string(), currency));
-                    continue;
-                }
-            },
-        };
-        if !clients.iter().any(|(u, _)| *u == url) {
-            clients.push((url.clone(), prom_client(az, cloud, &url)?));
-        }
-        let prom = clients.iter().find(|(u, _)| *u == url).map(|x| &x.1).ok_or_else(|| Error::internal("no client"))?;
-        out.extend(ops_usage::measure(prom, catalog, &c.name, &mine, req, currency).await?);
-    }
-    Ok((out, clients.iter().map(|c| c.1.queries()).sum()))
+    let make = |url: &str| prom_client(az, cloud, url);
+    let endpoint = w.prometheus_endpoint.as_deref();
+    ops_usage::measure_clusters(&az.client, catalog, (cloud, endpoint), (clusters, pools), req, &make, report).await
 }
 
 /// The usage part of an output.

@@ -105,6 +105,70 @@ pub async fn measure(
     Ok(pure::pool_usage(catalog, pools, &answers, &w, currency))
 }
 
+/// Clusters discovered and measured at once.
+pub const CONCURRENT: usize = 8;
+
+/// Where each cluster's series are: an endpoint, or why none was found.
+type Found = Result<String, Discovery>;
+
+/// Measure every cluster of `clusters` that has GPU pools (theirs in `pools`): each workspace by
+/// the discovery chain (or `endpoint` for all), one client per endpoint (`make` builds it, with
+/// its own token), up to [`CONCURRENT`] clusters at once. A cluster whose workspace was not
+/// found has its pools `measured: false`, with why. Returns the pools and the queries sent.
+pub async fn measure_clusters(
+    client: &ArmClient,
+    catalog: &Catalog,
+    (cloud, endpoint): (Cloud, Option<&str>),
+    (clusters, pools): (&[FleetCluster], &[FleetPool]),
+    req: &UsageRequest,
+    make: &(dyn Fn(&str) -> Result<PromClient, Error> + Sync),
+    report: super::Report<'_>,
+) -> Result<(Vec<PoolUsage>, usize), Error> {
+    use futures_util::stream::{self, StreamExt};
+    let currency = catalog.prices.currency.as_str();
+    let targets: Vec<&FleetCluster> = clusters.iter().filter(|c| c.gpu_pools > 0).collect();
+    report(&format!("finding the Azure Monitor workspaces of {} cluster(s)", targets.len()));
+    let found: Vec<Found> = match endpoint {
+        Some(u) => targets.iter().map(|_| Ok(u.trim_end_matches('/').to_owned())).collect(),
+        None => stream::iter(targets.iter().map(|c| discover(client, cloud, c)))
+            .buffered(CONCURRENT)
+            .collect::<Vec<_>>()
+            .await
+            .into_iter()
+            .map(|r| r.map(|f| f.map(|u| u.trim_end_matches('/').to_owned())))
+            .collect::<Result<_, _>>()?,
+    };
+    let mut clients: Vec<(String, PromClient)> = Vec::new();
+    for url in found.iter().flatten() {
+        if !clients.iter().any(|(u, _)| u == url) {
+            clients.push((url.clone(), make(url)?));
+        }
+    }
+    report(&format!("querying Prometheus for {} cluster(s)", targets.len()));
+    let clients = &clients;
+    let runs = targets.iter().zip(&found).map(|(c, f)| async move {
+        let mine: Vec<FleetPool> = pools
+            .iter()
+            .filter(|p| {
+                p.cluster == c.name && p.resource_group == c.resource_group && p.subscription_id == c.subscription_id
+            })
+            .cloned()
+            .collect();
+        match f {
+            Err(why) => Ok(unmeasured(&mine, &why.to_string(), currency)),
+            Ok(url) => match clients.iter().find(|(u, _)| u == url) {
+                Some((_, prom)) => measure(prom, catalog, &c.name, &mine, req, currency).await,
+                None => Err(Error::internal("no Prometheus client for a discovered endpoint")),
+            },
+        }
+    });
+    let mut out = Vec::new();
+    for r in stream::iter(runs).buffered(CONCURRENT).collect::<Vec<_>>().await {
+        out.extend(r?);
+    }
+    Ok((out, clients.iter().map(|c| c.1.queries()).sum()))
+}
+
 /// Pools not measured because the workspace was not found: `measured: false` with the reason.
 pub fn unmeasured(pools: &[FleetPool], why: &str, currency: &str) -> Vec<PoolUsage> {
     pools
