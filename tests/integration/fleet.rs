@@ -56,7 +56,14 @@ fn fleet() -> FakeArm {
         "Running",
         vec![json!({"name": "system", "vmSize": "Standard_D4ds_v5", "count": 1})],
     );
+    let assoc = |sub: &str, rg: &str, name: &str| {
+        format!("/subscriptions/{sub}/resourceGroups/{rg}/providers/Microsoft.ContainerService/managedClusters/{name}/providers/microsoft.insights/datacollectionruleassociations").to_ascii_lowercase()
+    };
     f.with(|s| {
+        // The clusters' rules send nothing to a workspace (an empty association list).
+        for (sub, rg, name) in [(A, "rg1", "c1"), (B, "rg2", "c2"), (B, "rg2", "c3")] {
+            s.resources.insert(assoc(sub, rg, name), json!({"value": []}));
+        }
         s.subscriptions = vec![subscription(A, "ML Production"), subscription(B, "Research")];
         s.page_size = 100;
         s.graph.rows = vec![c1, c2, c3];
@@ -351,4 +358,31 @@ fn the_fleet_table() {
     let r = aksgpu_arm(&f.base, &["fleet"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     insta::assert_snapshot!("fleet-table", r.stdout);
+}
+
+/// `fleet --usage` where no cluster has a workspace to find: every pool says why it is not
+/// measured (never zero use), and the fleet view is unchanged.
+#[test]
+fn fleet_usage_without_workspaces_measures_nothing_and_says_why() {
+    let f = fleet();
+    f.with(|s| {
+        if let Some(row) = s.graph.rows.get_mut(1) {
+            row["properties"]["azureMonitorProfile"]["metrics"]["enabled"] = json!(false);
+        }
+    });
+    let r =
+        aksgpu_arm(&f.base, &["fleet", "--usage", "-o", "json"], &[("AKSGPU_PROMETHEUS_TOKEN", "prom-token-unused")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    assert_eq!(v["pools"].as_array().map(Vec::len), Some(5));
+    let u = v["usage"]["pools"].as_array().expect("usage pools");
+    assert_eq!(u.len(), 5);
+    for p in u {
+        assert_eq!(p["measured"], false, "{p}");
+        assert_eq!(p["gpu_hours"], Value::Null);
+        let why = p["note"].as_str().unwrap_or("");
+        let want = if p["cluster"] == "c2" { "managed Prometheus is off" } else { "no data collection rule" };
+        assert!(why.contains(want), "{p}");
+    }
+    assert_eq!(v["usage"]["queries"], 0);
 }
