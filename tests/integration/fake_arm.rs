@@ -60,6 +60,8 @@ pub enum Action {
     StallHeaders,
     /// Apply the request as usual, then lose the answer this way.
     AppliedThenLost(Loss),
+    /// Answer as usual (a placeholder that lets earlier requests through a later fault).
+    Pass,
     /// Someone else updates cluster `.0` (its eTag becomes `.1`) while this request is not
     /// applied and answered with `.2` (another writer won the race).
     OtherWriterThen(String, String, Box<Action>),
@@ -79,6 +81,9 @@ pub enum Loss {
     /// Answer the real status and headers, but with the body cut in half (and a
     /// `content-length` that matches what is sent): a 201 whose JSON cannot be parsed.
     Truncated,
+    /// Answer the real status and headers, then a body of this many bytes (over the client's
+    /// cap): a 2xx it cannot read, as a front end that pads or streams a runaway body sends.
+    Huge(usize),
 }
 
 /// A fault that replaces the normal answer for matching requests, `times` times.
@@ -601,7 +606,7 @@ fn handle(mut conn: TcpStream, st: &Arc<Mutex<State>>, base: &str) {
         });
         (s.log.len() - 1, fault)
     };
-    let Some(mut action) = fault else {
+    let Some(mut action) = fault.filter(|a| !matches!(a, Action::Pass)) else {
         let (status, headers, body) = answer(st, &req, base, index);
         write(&mut conn, status, &headers, &body);
         return;
@@ -628,6 +633,7 @@ fn handle(mut conn: TcpStream, st: &Arc<Mutex<State>>, base: &str) {
             lose(&mut conn, loss, status, &headers, &body);
         }
         Action::OtherWriterThen(..) => write(&mut conn, 500, &[], "{}"),
+        Action::Pass => {}
     }
 }
 
@@ -673,6 +679,7 @@ fn lose(conn: &mut TcpStream, loss: Loss, status: u16, headers: &[(String, Strin
         }
         Loss::Stall => thread::sleep(Duration::from_secs(30)),
         Loss::Truncated => write(conn, status, headers, &body[..body.len() / 2]),
+        Loss::Huge(n) => huge_answer(conn, status, headers, n),
         Loss::Status(code) => write(
             conn,
             code,
@@ -683,7 +690,16 @@ fn lose(conn: &mut TcpStream, loss: Loss, status: u16, headers: &[(String, Strin
 }
 
 fn huge(conn: &mut TcpStream, n: usize) {
-    let head = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {n}\r\n\r\n");
+    huge_answer(conn, 200, &[], n);
+}
+
+/// `status` and `headers`, then `n` bytes of body.
+fn huge_answer(conn: &mut TcpStream, status: u16, headers: &[(String, String)], n: usize) {
+    let mut head = format!("HTTP/1.1 {status} X\r\ncontent-type: application/json\r\n");
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str(&format!("content-length: {n}\r\n\r\n"));
     let _ = conn.write_all(head.as_bytes());
     let chunk = vec![b' '; 64 * 1024];
     let mut sent = 0;

@@ -169,7 +169,7 @@ async fn feature(run: &Run<'_>, c: &Change, progress: &Progress) -> Result<Row, 
         FeatureOutcome::Registered { .. } => Row::of(c, "done", "registered; the provider was refreshed"),
         FeatureOutcome::AlreadyRegistered => Row::of(c, "unchanged", "already Registered"),
         FeatureOutcome::NotFound if crate::plan::features::went_ga(crate::plan::features::NAMESPACE, &c.name) => {
-            Row::of(c, "unchanged", "not found: generally available, nothing to register")
+            Row::of(c, "unchanged", crate::plan::features::NO_LONGER_PREVIEW)
         }
         FeatureOutcome::NotFound => {
             return Err(crate::ops::feature::not_found(crate::plan::features::NAMESPACE, &c.name))

@@ -187,14 +187,14 @@ fn feature(name: &str, state: Option<&str>, read: bool) -> Change {
     match state {
         _ if !read => Change::new("feature", name, Action::Create, "register (state not read)"),
         None if crate::plan::features::went_ga(crate::plan::features::NAMESPACE, name) => {
-            Change::new("feature", name, Action::NoChange, "not found: generally available, nothing to register")
+            Change::new("feature", name, Action::NoChange, crate::plan::features::NO_LONGER_PREVIEW)
         }
         None => {
             let mut c = Change::new(
                 "feature",
                 name,
                 Action::Refused,
-                "not found in Azure, and not known to have gone generally available",
+                "not found in Azure, and not a preview feature this version knows",
             );
             c.hint = Some("check the name: az feature list --namespace Microsoft.ContainerService -o table".into());
             c

@@ -1,0 +1,177 @@
+//! Outcomes Azure did not tell us, through the binary against the fake ARM server: an answer
+//! too large to read after a write, a lost answer whose read-back fails too, a cluster PUT
+//! accepted before the connection dropped, and a preview feature Azure no longer knows.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use crate::fake_arm::{respond, respond_h, Action, FakeArm, Loss, SUB};
+use crate::support::{aksgpu_arm, temp_dir, CreatePool, Run};
+
+const ONE_POOL: &str = "apiVersion: aksgpu/v1
+kind: GpuConfig
+cluster: {resourceGroup: rg, name: c1}
+pools:
+  - name: gpu
+    vmSize: Standard_NC4as_T4_v3
+    count: 1
+";
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write file");
+    p
+}
+
+fn file_cmd(arm: &FakeArm, verb: &str, file: &Path, extra: &[&str]) -> Run {
+    let mut args = vec![verb, "-f", file.to_str().expect("utf-8 path")];
+    args.extend_from_slice(extra);
+    aksgpu_arm(&arm.base, &args, &[])
+}
+
+fn kaito(arm: &FakeArm) -> Run {
+    aksgpu_arm(&arm.base, &["kaito", "enable", "--yes", "-g", "rg", "--cluster", "c1"], &[])
+}
+
+const OVER_CAP: usize = 9 * 1024 * 1024;
+
+/// A 2xx answer to a PUT whose body is over the 8 MiB cap: Azure took the write, so it is an
+/// unknown outcome, read back (the pool is there, Creating) and followed to Succeeded; one PUT.
+#[test]
+fn an_oversized_2xx_after_a_put_is_read_back_not_failed() {
+    let arm = FakeArm::start();
+    arm.fault("PUT", "agentPools/gpu", 1, Action::AppliedThenLost(Loss::Huge(OVER_CAP)));
+    let r = aksgpu_arm(&arm.base, &CreatePool::new().with(&["-o", "json"]).args(), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["status"], "created", "{}", r.stdout);
+    assert_eq!(arm.count("PUT", "/"), 1, "{:?}", arm.calls());
+    assert!(r.stderr.contains("reading the resource back"), "{}", r.stderr);
+
+    // The same for the cluster PUT of `kaito enable`.
+    let arm = FakeArm::start();
+    arm.fault("PUT", "managedClusters/c1?", 1, Action::AppliedThenLost(Loss::Huge(OVER_CAP)));
+    let r = kaito(&arm);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("KAITO enabled"), "{}", r.stdout);
+    assert_eq!(arm.count("PUT", "/"), 1, "{:?}", arm.calls());
+}
+
+/// A lost answer, and the read-back fails too: the outcome is unknown, so exit 4 with the
+/// command that checks it, and the write is never sent again, for every command that writes.
+#[test]
+fn a_lost_answer_whose_read_back_fails_exits_4_with_the_check() {
+    let broken = || respond(500, json!({"error": {"code": "InternalError", "message": "x"}}));
+    // create-pool: the read-back fails with a 5xx, a reset, or a body that is not JSON.
+    let failures = [broken(), Action::Reset, respond_h(200, &[], "<html>gateway</html>")];
+    for (i, failure) in failures.into_iter().enumerate() {
+        for loss in [Loss::Reset, Loss::Status(502), Loss::Huge(OVER_CAP)] {
+            let arm = FakeArm::start();
+            arm.fault("PUT", "agentPools/gpu", 1, Action::AppliedThenLost(loss));
+            // Preflight's read of the pool works; the read-back after the PUT fails.
+            arm.fault("GET", "agentPools/gpu", 1, Action::Pass);
+            arm.fault("GET", "agentPools/gpu", 100, failure.clone());
+            let r = aksgpu_arm(&arm.base, &CreatePool::new().args(), &[]);
+            assert_eq!(r.code, 4, "{i} {loss:?}: {}", r.stderr);
+            let wait = format!("aksgpu wait --subscription {SUB} -g rg --cluster c1 --name gpu");
+            assert!(r.stderr.contains(&wait), "{i} {loss:?}: {}", r.stderr);
+            assert_eq!(arm.count("PUT", "/"), 1, "{i} {loss:?}");
+        }
+    }
+
+    // kaito enable: the read before the PUT works, the read-back fails.
+    let arm = FakeArm::start();
+    arm.fault("PUT", "managedClusters/c1?", 1, Action::AppliedThenLost(Loss::Reset));
+    arm.fault("GET", "managedClusters/c1?", 1, Action::Pass);
+    arm.fault("GET", "managedClusters/c1?", 100, broken());
+    let r = kaito(&arm);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    assert!(r.stderr.contains("az aks show -g rg -n c1"), "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 1, "{:?}", arm.calls());
+
+    // apply -f: the pool's read-back fails; exit 4 names `aksgpu diff -f` or the wait.
+    let arm = FakeArm::start();
+    let dir = temp_dir("edges-lost-apply");
+    let file = write(&dir, "gpu.yaml", ONE_POOL);
+    arm.fault("PUT", "agentPools/gpu", 1, Action::AppliedThenLost(Loss::Status(502)));
+    arm.fault("GET", "agentPools/gpu", 100, broken());
+    let r = file_cmd(&arm, "apply", &file, &["--yes"]);
+    assert_eq!(r.code, 4, "{}\n{}", r.stdout, r.stderr);
+    let all = format!("{}{}", r.stdout, r.stderr);
+    assert!(all.contains("aksgpu wait") || all.contains("aksgpu diff -f"), "{all}");
+    assert_eq!(arm.count("PUT", "/"), 1, "{:?}", arm.calls());
+}
+
+/// A cluster PUT (KAITO) that Azure applied before the connection dropped, in every way an
+/// answer is lost: the read-back shows `aiToolchainOperatorProfile.enabled`, so that is
+/// success with no second PUT; the same through `apply -f` with `kaito: {enabled: true}`.
+#[test]
+fn a_kaito_put_accepted_before_the_drop_is_success_without_a_second_put() {
+    for loss in [Loss::Reset, Loss::CloseMidBody, Loss::Stall, Loss::Status(500), Loss::Status(504)] {
+        let arm = FakeArm::start();
+        arm.fault("PUT", "managedClusters/c1?", 1, Action::AppliedThenLost(loss));
+        let r = kaito(&arm);
+        assert_eq!(r.code, 0, "{loss:?}: {}", r.stderr);
+        assert!(r.stdout.contains("KAITO enabled"), "{loss:?}: {}", r.stdout);
+        assert_eq!(arm.count("PUT", "/"), 1, "{loss:?}: {:?}", arm.calls());
+    }
+    let dir = temp_dir("edges-kaito-apply");
+    let file = write(&dir, "gpu.yaml", &(ONE_POOL.to_owned() + "kaito: {enabled: true}\n"));
+    for loss in [Loss::Reset, Loss::Status(502)] {
+        let arm = FakeArm::start();
+        arm.fault("PUT", "managedClusters/c1?", 1, Action::AppliedThenLost(loss));
+        let r = file_cmd(&arm, "apply", &file, &["--yes"]);
+        assert_eq!(r.code, 0, "{loss:?}: {}\n{}", r.stdout, r.stderr);
+        assert_eq!(arm.count("PUT", "managedClusters/c1?"), 1, "{loss:?}: {:?}", arm.calls());
+    }
+}
+
+/// A preview feature the catalog knows, that Azure no longer has (`FeatureNotFound`: it went
+/// GA and the flag was removed): nothing to register, no POST, no change.
+#[test]
+fn a_known_preview_feature_azure_no_longer_has_is_no_change() {
+    let arm = FakeArm::start();
+    let r = aksgpu_arm(&arm.base, &["register-feature", "--yes", "WindowsGPUPreview"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("no longer a preview feature; nothing to register"), "{}", r.stderr);
+    assert_eq!(arm.count("POST", "/"), 0, "{:?}", arm.calls());
+
+    let dir = temp_dir("edges-ga-feature");
+    let file = write(&dir, "gpu.yaml", &(ONE_POOL.to_owned() + "features: [ManagedGPUExperiencePreview]\n"));
+    let arm = FakeArm::start();
+    let r = file_cmd(&arm, "diff", &file, &["-o", "json"]);
+    let v = r.json();
+    let feature = v["changes"]
+        .as_array()
+        .and_then(|a| a.iter().find(|c| c["kind"] == "feature"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no feature row: {v}"));
+    assert_eq!(feature["action"], "no-change", "{feature}");
+    assert!(feature["detail"].as_str().unwrap_or("").contains("no longer a preview feature"), "{feature}");
+
+    let arm = FakeArm::start();
+    let r = file_cmd(&arm, "apply", &file, &["--yes"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(arm.count("POST", "features/"), 0, "{:?}", arm.calls());
+
+    // The answer Azure gives may be a 400 with the code: the code decides, not the status.
+    let arm = FakeArm::start();
+    arm.fault(
+        "GET",
+        "features/WindowsGPUPreview",
+        5,
+        respond(400, json!({"error": {"code": "FeatureNotFound", "message": "The feature 'WindowsGPUPreview' could not be found."}})),
+    );
+    let r = aksgpu_arm(&arm.base, &["register-feature", "--yes", "WindowsGPUPreview"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(arm.count("POST", "/"), 0, "{:?}", arm.calls());
+
+    // A name the catalog does not know keeps its did-you-mean (or "check the name") and exit 2.
+    let arm = FakeArm::start();
+    let r = aksgpu_arm(&arm.base, &["register-feature", "--yes", "WindowsGPUPrevew"], &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("did you mean WindowsGPUPreview?"), "{}", r.stderr);
+    let r = aksgpu_arm(&arm.base, &["register-feature", "--yes", "GPUDedicatedVHDPreview"], &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(arm.count("POST", "/"), 0);
+}
