@@ -175,3 +175,53 @@ fn a_known_preview_feature_azure_no_longer_has_is_no_change() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert_eq!(arm.count("POST", "/"), 0);
 }
+
+/// A GpuConfig whose content is invalid on its own is refused before any request, even a GET:
+/// the fake's request log stays empty, for `apply`, `diff` and their dry runs.
+#[test]
+fn a_file_invalid_on_its_own_is_refused_before_any_request() {
+    let dir = temp_dir("edges-invalid-alone");
+    let head =
+        "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n";
+    let cases = [
+        ("nan", "    count: 1\n    recommend: {model: llama-3.1-8b, maxPricePerHour: .nan}\n", "maxPricePerHour"),
+        ("model", "    count: 1\n    recommend: {model: no-such-model-xyz}\n", "model"),
+        ("empty", "    count: 1\n    recommend: {}\n", "recommend"),
+        ("both", "    vmSize: Standard_NC4as_T4_v3\n    count: 1\n    recommend: {model: llama-3.1-8b}\n", "recommend"),
+    ];
+    for (name, body, key) in cases {
+        let file = write(&dir, &format!("{name}.yaml"), &format!("{head}{body}"));
+        for (verb, extra) in [("apply", &["--yes"][..]), ("diff", &[][..]), ("apply", &["--dry-run"][..])] {
+            let arm = FakeArm::start();
+            let r = file_cmd(&arm, verb, &file, extra);
+            assert_eq!(r.code, 2, "{name} {verb} {extra:?}: {}", r.stderr);
+            assert!(r.stderr.contains(key), "{name} {verb}: {}", r.stderr);
+            assert!(arm.log().is_empty(), "{name} {verb} {extra:?}: sent {:?}\n{}", arm.calls(), r.stderr);
+        }
+    }
+}
+
+/// `create-pool --recommend` checks its pool flags before it reads the cluster (which gives
+/// the location the size is ranked in): a refused flag exits 2 with nothing sent.
+#[test]
+fn create_pool_recommend_checks_pool_flags_before_reading_the_cluster() {
+    let rec = |model: &'static str| CreatePool::new().without_vm_size().with(&["--recommend", "--model", model]);
+    let cases: [(&str, &[&str], &str); 4] = [
+        ("llama-3.1-8b", &["--min-count", "3", "--max-count", "1"], "--min-count"),
+        ("llama-3.1-8b", &["--spot", "--spot-max-price", "0"], "--spot-max-price"),
+        ("llama-3.1-8b", &["--labels", "a=b,c"], "--labels"),
+        ("no-such-model-xyz", &[], "no-such-model-xyz"),
+    ];
+    for (model, flags, named) in cases {
+        let arm = FakeArm::start();
+        let r = aksgpu_arm(&arm.base, &rec(model).with(flags).args(), &[]);
+        assert_eq!(r.code, 2, "{flags:?}: {}", r.stderr);
+        assert!(r.stderr.contains(named), "{flags:?}: {}", r.stderr);
+        assert!(arm.log().is_empty(), "{flags:?}: sent {:?}", arm.calls());
+    }
+    // Valid flags still read the cluster first and create the size ranked in its location.
+    let arm = FakeArm::start();
+    let r = aksgpu_arm(&arm.base, &rec("llama-3.1-8b").with(&["-o", "json"]).args(), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 1);
+}

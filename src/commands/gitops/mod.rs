@@ -72,7 +72,9 @@ fn load(
     let (cfg, subscription) = adapter::parse(input, arm.subscription.as_deref())?;
     let arm = ArmArgs { subscription, ..arm.clone() };
     let guess = arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
-    // A `recommend:` pool is ranked in the cluster's location: connect and read it first.
+    // What the file can be refused for on its own is refused before any request; a
+    // `recommend:` pool is then ranked in the cluster's location: connect and read it first.
+    adapter::check_alone(&catalog, input, &cfg)?;
     let early = match cfg.pools.iter().any(|p| p.recommend.is_some()) {
         true => Some(connect(&arm, offline_ok, &ctx.printer)?),
         false => None,

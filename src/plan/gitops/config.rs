@@ -647,6 +647,24 @@ fn check_values(src: &Source<'_>, p: &PoolConfig, at: &str) -> Result<(), Config
     Ok(())
 }
 
+/// Checks a `recommend:` block on its own (no cluster read): `Err` refuses the pool.
+pub type RecommendCheck<'a> = dyn Fn(&str, &PoolConfig, &RecommendConfig) -> Result<(), Refusal> + 'a;
+
+/// What the file's pools can be refused for on their own, before any request: names, values
+/// (a NaN price, a comma in a label), `vmSize` and `recommend` together or neither, and each
+/// `recommend:` block by `check` (its settings and model). Only what needs Azure's answer
+/// (which size fits in the cluster's region) is left to [`validate`] after the reads.
+pub fn check_alone(src: &Source<'_>, cfg: &GpuConfig, check: &RecommendCheck<'_>) -> Result<(), ConfigError> {
+    for (i, p) in cfg.pools.iter().enumerate() {
+        let at = format!("pools[{i}]");
+        check_pool_name(&p.name).map_err(|e| src.error(&format!("{at}.name"), e.message, e.hint))?;
+        check_values(src, p, &at)?;
+        let alone = |at: &str, p: &PoolConfig, r: &RecommendConfig| check(at, p, r).map(|()| String::new());
+        vm_size(src, p, &at, &alone)?;
+    }
+    Ok(())
+}
+
 /// The pool's size: `vmSize`, or the one its `recommend:` picks (one of them, not both).
 fn vm_size(src: &Source<'_>, p: &PoolConfig, at: &str, pick: &Picker<'_>) -> Result<String, ConfigError> {
     match (&p.vm_size, &p.recommend) {
