@@ -202,6 +202,8 @@ pub struct State {
     pub op_statuses: Vec<String>,
     /// Error body for a Failed/Canceled operation.
     pub op_error: Option<Value>,
+    /// The `Retry-After` an operation's status answers carry (None: no header).
+    pub op_retry_after: Option<String>,
     pub lro_style: LroStyle,
     /// Where Azure-AsyncOperation points (None = this server).
     pub op_base: Option<String>,
@@ -309,6 +311,7 @@ impl FakeArm {
             given: Vec::new(),
             op_statuses: vec!["InProgress".into(), "InProgress".into(), "Succeeded".into()],
             op_error: None,
+            op_retry_after: Some("1".into()),
             lro_style: LroStyle::AsyncOperation,
             op_base: None,
             cluster_states: Vec::new(),
@@ -789,16 +792,13 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
                 set_cluster_state(&mut s, &pool_key, &status, power.as_deref());
             }
         }
+        let retry_after: Vec<(String, String)> =
+            s.op_retry_after.iter().map(|v| ("retry-after".to_owned(), v.clone())).collect();
         if location_style {
             if !terminal {
-                return (
-                    202,
-                    vec![
-                        ("location".into(), format!("{base}{}?api-version=2016-03-30", path)),
-                        ("retry-after".into(), "1".into()),
-                    ],
-                    String::new(),
-                );
+                let mut h = vec![("location".into(), format!("{base}{}?api-version=2016-03-30", path))];
+                h.extend(retry_after);
+                return (202, h, String::new());
             }
             return (204, vec![], String::new());
         }
@@ -808,7 +808,7 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
                 body["error"] = e;
             }
         }
-        return (200, vec![("retry-after".into(), "1".into())], body.to_string());
+        return (200, retry_after, body.to_string());
     }
     // Features.
     if let Some(i) = segs.iter().position(|x| *x == "features") {
@@ -1197,13 +1197,14 @@ fn put_pool(
     s.ops.insert(id.clone(), Op { statuses, polls: 0, pool_key: key.to_owned(), error, power: None });
     let op_base = s.op_base.clone().unwrap_or_else(|| base.to_owned());
     let op_url = format!("{op_base}/subscriptions/{SUB}/providers/Microsoft.ContainerService/locations/eastus/operations/{id}?api-version=2016-03-30&t=signature-t&s=signature-s");
+    let retry_after = s.op_retry_after.iter().map(|v| ("retry-after".to_owned(), v.clone()));
     match s.lro_style {
         LroStyle::AsyncOperation => {
-            (201, vec![("azure-asyncoperation".into(), op_url), ("retry-after".into(), "1".into())], pool.to_string())
+            (201, [("azure-asyncoperation".into(), op_url)].into_iter().chain(retry_after).collect(), pool.to_string())
         }
         LroStyle::Location => {
             let loc = format!("{op_base}/subscriptions/{SUB}/providers/Microsoft.ContainerService/locations/eastus/operationresults/{id}?api-version=2016-03-30");
-            (202, vec![("location".into(), loc), ("retry-after".into(), "1".into())], String::new())
+            (202, [("location".into(), loc)].into_iter().chain(retry_after).collect(), String::new())
         }
         LroStyle::BodyOnly => {
             // The pool's own state follows the script as the pool is polled.
