@@ -225,3 +225,47 @@ fn create_pool_recommend_checks_pool_flags_before_reading_the_cluster() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(arm.count("PUT", "/"), 1);
 }
+
+/// Errors name the path the user gave, never our temporary file: `export -f
+/// no/such/dir.yaml` says the directory is missing, and nothing is left behind.
+#[test]
+fn export_to_a_missing_directory_names_the_path_given() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("edges-export-path");
+    let mut e = crate::support::arm_env(&arm.base);
+    e.retain(|(k, _)| *k != "AKSGPU_HTTP_TIMEOUT");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_aksgpu"))
+        .args(["export", "-g", "rg", "--cluster", "c1", "-f", "no/such/dir.yaml"])
+        .current_dir(&dir)
+        .env_clear()
+        .envs(e.iter().map(|(k, v)| (*k, v.as_str())))
+        .env("AKSGPU_CACHE_DIR", dir.join("cache"))
+        .output()
+        .expect("run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("no/such/dir.yaml: cannot write: no such directory"), "{stderr}");
+    assert!(!stderr.contains(".tmp"), "{stderr}");
+}
+
+/// A price cache that cannot be written names `prices.bin` and its directory, never the
+/// temporary file it was written through. (`/sys/kernel` refuses new files even to root.)
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unwritable_price_cache_names_prices_bin_and_its_directory() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        s.retail_items = vec![json!({"armSkuName": "Standard_NC24ads_A100_v4", "armRegionName": "eastus",
+            "productName": "Virtual Machines NCadsA100v4 Series", "skuName": "NC24ads A100 v4", "unitPrice": 3.5,
+            "retailPrice": 3.5, "type": "Consumption", "unitOfMeasure": "1 Hour", "currencyCode": "USD",
+            "serviceName": "Virtual Machines"})]
+    });
+    let r = aksgpu_arm(
+        &arm.base,
+        &["prices", "refresh", "-l", "eastus"],
+        &[("AKSGPU_PRICES_ENDPOINT", &arm.base), ("AKSGPU_CACHE_DIR", "/sys/kernel")],
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("/sys/kernel/prices.bin") && r.stderr.contains("directory /sys/kernel"), "{}", r.stderr);
+    assert!(!r.stderr.contains(".tmp") && !r.stderr.contains(".prices."), "{}", r.stderr);
+}

@@ -503,24 +503,7 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
 
 /// Write `text` to `path` through a new temporary file in the same directory, then rename it
 /// over `path`: a reader never sees half a file, and a symlink planted at `path` is replaced,
-/// never followed (the temporary file is created with `O_EXCL`, which follows no link either).
+/// never followed (`pricing::write_user_file`). An error names `path`, not the temporary file.
 fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
-    use std::io::Write;
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name =
-        path.file_name().ok_or_else(|| Error::usage(format!("--file {}: not a file name", path.display()), None))?;
-    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    let written = (|| {
-        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(&tmp, "write", e));
-    }
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io(path, "write", e)
-    })
+    crate::pricing::write_user_file(path, text.as_bytes()).map_err(|e| Error::io(path, "write", e))
 }
