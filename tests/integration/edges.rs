@@ -269,3 +269,51 @@ fn an_unwritable_price_cache_names_prices_bin_and_its_directory() {
     assert!(r.stderr.contains("/sys/kernel/prices.bin") && r.stderr.contains("directory /sys/kernel"), "{}", r.stderr);
     assert!(!r.stderr.contains(".tmp") && !r.stderr.contains(".prices."), "{}", r.stderr);
 }
+
+/// Failover lists a size preflight skips as restricted once: one attempt row, `restricted`,
+/// with the zones it was asked for, whether it is restricted in the region or in every zone
+/// asked; no row per zone.
+#[test]
+fn failover_lists_a_restricted_size_once_with_the_zones_asked() {
+    const A100: &str = "Standard_NC24ads_A100_v4";
+    const T4: &str = "Standard_NC4as_T4_v3";
+    let restrictions = [
+        json!([{"type": "Location", "values": ["eastus"], "reasonCode": "NotAvailableForSubscription"}]),
+        json!([{"type": "Zone", "values": ["eastus"], "restrictionInfo": {"zones": ["1", "2", "3"]}, "reasonCode": "NotAvailableForSubscription"}]),
+    ];
+    for r in restrictions {
+        let arm = FakeArm::start();
+        arm.with(|s| {
+            for sku in &mut s.skus {
+                if sku["name"] == A100 {
+                    sku["restrictions"] = r.clone();
+                }
+            }
+        });
+        let args = CreatePool::new().with(&["--zones", "1,2,3", "--fallback-vm-size", T4, "-o", "json"]);
+        let out = aksgpu_arm(&arm.base, &args.args(), &[]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let v = out.json();
+        let rows: Vec<(String, String, serde_json::Value)> = v["attempts"]
+            .as_array()
+            .expect("attempts")
+            .iter()
+            .map(|a| {
+                (
+                    a["vm_size"].as_str().unwrap_or("").to_owned(),
+                    a["outcome"].as_str().unwrap_or("").to_owned(),
+                    a["zones"].clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (A100.to_owned(), "restricted".to_owned(), json!(["1", "2", "3"])),
+                (T4.to_owned(), "created".to_owned(), json!(["1", "2", "3"]))
+            ],
+            "{r}"
+        );
+        assert_eq!(arm.count("PUT", "/"), 1);
+    }
+}
