@@ -110,7 +110,7 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     for w in &warnings {
         p.note(&format!("warning: {w}"));
     }
-    let mut notes = vec![format!("prices: {}", source.describe())];
+    let mut notes = Vec::new();
     let reports: Vec<CostReport> = match (&a.vm_size, &a.cluster) {
         (Some(name), _) => {
             let size = ops_cost::SizeCost {
@@ -146,14 +146,30 @@ impl Render for CostView {
             out.push('\n');
         }
         if self.pools.len() > 1 {
-            out.push_str(&format!(
-                "Total per month: {} at minimum, {} at maximum\n",
-                money_in(self.total_monthly_at_min, &self.currency),
-                money_in(self.total_monthly_at_max, &self.currency)
-            ));
+            out.push_str(&total_line(self));
         }
         out
     }
+}
+
+/// The total of a cost view: exact when every pool is priced, else what the priced pools cost
+/// at least, and how many pools are not priced (never "unknown" for the whole).
+fn total_line(v: &CostView) -> String {
+    let m = |x: Option<f64>| money_in(x, &v.currency);
+    if v.unpriced_pools == 0 {
+        return format!(
+            "Total per month: {} at minimum, {} at maximum\n",
+            m(v.total_monthly_at_min),
+            m(v.total_monthly_at_max)
+        );
+    }
+    let n = v.unpriced_pools;
+    format!(
+        "Total per month: ≥ {} at minimum, ≥ {} at maximum, plus {n} pool{} with unknown price\n",
+        m(v.known_monthly_at_min.or(Some(0.0))),
+        m(v.known_monthly_at_max.or(Some(0.0))),
+        if n == 1 { "" } else { "s" }
+    )
 }
 
 fn render(r: &CostReport) -> String {
@@ -179,10 +195,17 @@ fn render(r: &CostReport) -> String {
         &[Align::Left, Align::Right, Align::Right, Align::Right],
         &[row(0, "minimum", &r.at_min), row(1, "maximum", &r.at_max)],
     ));
+    if let Some(src) = &r.price_source {
+        let kind = if src.contains("live cache") { "live cache" } else { "bundled" };
+        let date = r.price_date.as_deref().unwrap_or("date unknown");
+        let age = r.price_age_days.map(|d| format!(", {d} day(s) old")).unwrap_or_default();
+        out.push_str(&format!("price: {kind}, {date}{age} ({src})\n"));
+    }
     if let Some(i) = r.idle_monthly {
         out.push_str(&format!("idle cost of the minimum: {}/month\n", money_in(Some(i), &r.currency)));
     }
-    if let Some(s) = r.spot_saving_monthly {
+    // A spot pool's saving; an on-demand pool's is in the advice ("spot would save …").
+    if let Some(s) = r.spot_saving_monthly.filter(|_| r.price_kind.contains("spot")) {
         out.push_str(&format!("spot saves: {}/month against on-demand\n", money_in(Some(s), &r.currency)));
     }
     for a in &r.advice {

@@ -317,3 +317,90 @@ fn failover_lists_a_restricted_size_once_with_the_zones_asked() {
         assert_eq!(arm.count("PUT", "/"), 1);
     }
 }
+
+fn money_run(arm: &FakeArm, cache: &Path, args: &[&str]) -> Run {
+    let cache = cache.display().to_string();
+    aksgpu_arm(&arm.base, args, &[("AKSGPU_PRICES_ENDPOINT", &arm.base), ("AKSGPU_CACHE_DIR", &cache)])
+}
+
+fn a100_item(region: &str, sku_name: &str, price: f64) -> serde_json::Value {
+    json!({"armSkuName": "Standard_NC24ads_A100_v4", "armRegionName": region,
+        "productName": "Virtual Machines NCadsA100v4 Series", "skuName": sku_name, "unitPrice": price,
+        "retailPrice": price, "type": "Consumption", "unitOfMeasure": "1 Hour", "currencyCode": "USD",
+        "serviceName": "Virtual Machines"})
+}
+
+/// Provenance is per size and region: after `prices refresh -l eastus`, an eastus price says
+/// it comes from the live cache (0 days old), a westeurope price that it comes from the
+/// bundled table with its date and age, and the stale-price note stays.
+#[test]
+fn each_price_says_where_it_came_from_and_how_old_it_is() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("edges-provenance");
+    arm.with(|s| s.retail_items = vec![a100_item("eastus", "NC24ads A100 v4", 3.5)]);
+    let r = money_run(&arm, &cache, &["prices", "refresh", "-l", "eastus"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let cost = |region: &str| {
+        money_run(&arm, &cache, &["cost", "--vm-size", "Standard_NC24ads_A100_v4", "--region", region, "-o", "json"])
+    };
+    let east = cost("eastus").json();
+    let p = &east["pools"][0];
+    assert!(p["price_source"].as_str().unwrap_or("").contains("live cache"), "{p}");
+    assert_eq!(p["price_age_days"], 0, "{p}");
+    let west = cost("westeurope").json();
+    let p = &west["pools"][0];
+    let src = p["price_source"].as_str().unwrap_or("");
+    assert!(!src.contains("live cache") && src.contains("as of"), "{p}");
+    assert!(p["price_age_days"].as_u64().is_some_and(|d| d > 90), "{p}");
+    let notes = west["notes"].to_string();
+    assert!(notes.contains("bundled prices are") && notes.contains("days old"), "{notes}");
+    assert!(notes.contains("the others from the bundled table"), "the cache's age is said for what it holds: {notes}");
+    let table = money_run(&arm, &cache, &["cost", "--vm-size", "Standard_NC24ads_A100_v4", "--region", "westeurope"]);
+    assert!(table.stdout.contains("price: bundled"), "{}", table.stdout);
+}
+
+/// `cost -o json` tells one story: the spot saving the advice names is the JSON's
+/// `spot_saving_monthly`, the idle cost follows `--hours-per-day` as `monthly` does, and where
+/// there is no spot price the spot line says the saving is unknown.
+#[test]
+fn cost_json_and_its_advice_agree() {
+    let cache = temp_dir("edges-cost-story");
+    let arm = FakeArm::start();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["cost", "--vm-size", "Standard_NC24ads_A100_v4", "-o", "json"];
+        args.extend_from_slice(extra);
+        money_run(&arm, &cache, &args).json()
+    };
+    let v = run(&["--region", "eastus", "--hours-per-day", "8"]);
+    let p = &v["pools"][0];
+    let saving = p["spot_saving_monthly"].as_f64().unwrap_or_else(|| panic!("no spot saving: {p}"));
+    let said = format!("spot would save about {}/month", aksgpu::units::money(Some(saving)));
+    assert!(p["advice"].to_string().contains(&said), "{said} not in {}", p["advice"]);
+    assert_eq!(p["idle_monthly"], p["at_min"]["monthly"], "{p}");
+    let v = run(&["--region", "westeurope"]);
+    let p = &v["pools"][0];
+    assert!(p["spot_saving_monthly"].is_null(), "{p}");
+    assert!(p["advice"].to_string().contains("spot saving unknown"), "{}", p["advice"]);
+}
+
+/// A pool whose price is unknown (a Windows pool: the bundled table has no Windows prices)
+/// does not make the whole total unknown: it is "≥ $X, plus 1 pool with unknown price".
+#[test]
+fn a_cluster_total_with_an_unpriced_pool_is_a_lower_bound() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("edges-total-lower-bound");
+    arm.put_pool(
+        "c1",
+        "gpu",
+        json!({"name": "gpu", "properties": {"vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User"}}),
+    );
+    arm.put_pool("c1", "win", json!({"name": "win", "properties": {"vmSize": "Standard_NC4as_T4_v3", "count": 1, "mode": "User", "osType": "Windows"}}));
+    let v = money_run(&arm, &cache, &["cost", "-g", "rg", "--cluster", "c1", "-o", "json"]).json();
+    let gpu = v["pools"].as_array().and_then(|a| a.iter().find(|p| p["pool"] == "gpu")).cloned().expect("gpu");
+    assert!(v["total_monthly_at_min"].is_null(), "the exact total is unknown: {v}");
+    assert_eq!(v["known_monthly_at_min"], gpu["at_min"]["monthly"], "{v}");
+    assert_eq!(v["unpriced_pools"], 1, "{v}");
+    let t = money_run(&arm, &cache, &["cost", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(t.code, 0, "{}", t.stderr);
+    assert!(t.stdout.contains("≥ $") && t.stdout.contains("plus 1 pool with unknown price"), "{}", t.stdout);
+}
