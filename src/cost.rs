@@ -74,10 +74,6 @@ pub struct CostReport {
     pub price_age_days: Option<u64>,
 }
 
-fn round(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
-}
-
 fn pick(p: &RegionPrice, os: Os, spot: bool) -> Option<f64> {
     match (os, spot) {
         (Os::Linux, false) => p.linux,
@@ -136,13 +132,10 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
     let idle_monthly = at_min.monthly;
     let on_demand = region.as_deref().and_then(|r| catalog.price(&i.size.name, r)).and_then(|p| pick(p, i.os, false));
     let spot_price = region.as_deref().and_then(|r| catalog.price(&i.size.name, r)).and_then(|p| pick(p, i.os, true));
-    // Computed once, exactly as the figures are (whole cents), and named as is by the advice.
-    let nodes = i.min_nodes.max(1);
+    // Computed once, exactly as the figures are (the price difference in micro-units, rounded
+    // to cents once), and named as is by the advice.
     let spot_saving = match (on_demand, spot_price) {
-        (Some(o), Some(s)) if o > s => {
-            let month = |p: f64| money(Some(p), nodes, i.hours_per_day).monthly;
-            month(o).zip(month(s)).map(|(o, s)| round(o - s))
-        }
+        (Some(o), Some(s)) if o > s => money(Some(o - s), i.min_nodes.max(1), i.hours_per_day).monthly,
         _ => None,
     };
     let source = region
