@@ -404,3 +404,26 @@ fn a_cluster_total_with_an_unpriced_pool_is_a_lower_bound() {
     assert_eq!(t.code, 0, "{}", t.stderr);
     assert!(t.stdout.contains("≥ $") && t.stdout.contains("plus 1 pool with unknown price"), "{}", t.stdout);
 }
+
+/// `apply`'s progress lines name the resource they are about, so two pools created at once
+/// can be told apart in one CI log.
+#[test]
+fn apply_progress_lines_name_the_resource() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("edges-progress-names");
+    let two = ONE_POOL.to_owned() + "  - name: infer\n    vmSize: Standard_NV36ads_A10_v5\n    count: 1\n";
+    let file = write(&dir, "two.yaml", &two);
+    let r = aksgpu_arm(
+        &arm.base,
+        &["apply", "-f", file.to_str().expect("utf-8"), "--yes"],
+        &[("AKSGPU_PROGRESS_INTERVAL", "1")],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for name in ["gpu", "infer"] {
+        assert!(
+            r.stderr.lines().any(|l| l.starts_with(&format!("pool {name}: "))),
+            "no line names pool {name}:\n{}",
+            r.stderr
+        );
+    }
+}
