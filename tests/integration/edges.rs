@@ -427,3 +427,61 @@ fn apply_progress_lines_name_the_resource() {
         );
     }
 }
+
+/// A GpuConfig error speaks in the file's terms: the key, line and column, a person's words
+/// ("must be a whole number", not "expected u32"), and a hint that names the file's key or
+/// line, never a CLI flag.
+#[test]
+fn gpuconfig_errors_speak_in_the_files_terms() {
+    let dir = temp_dir("edges-config-words");
+    let head =
+        "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n";
+    let cases = [
+        (
+            "count",
+            "    vmSize: Standard_NC4as_T4_v3\n    count: 1.5\n",
+            ":7:",
+            "pools[0].count: must be a whole number",
+            None,
+        ),
+        (
+            "spot",
+            "    vmSize: Standard_NC4as_T4_v3\n    count: 1\n    spot: maybe\n",
+            ":8:",
+            "pools[0].spot: must be true or false",
+            None,
+        ),
+        (
+            "typo",
+            "    vmSize: Standard_NC4as_T4_v3\n    count: 1\n    countt: 2\n",
+            ":8:",
+            "countt is not a key here",
+            Some("did you mean count?"),
+        ),
+        (
+            "mig",
+            "    vmSize: Standard_NC4as_T4_v3\n    count: 1\n    migProfile: MIG1g\n",
+            ":8:",
+            "pools[0].migProfile",
+            Some("overrides: [mig-models]"),
+        ),
+    ];
+    let arm = FakeArm::start();
+    for (name, body, at, says, hint) in cases {
+        let file = write(&dir, &format!("{name}.yaml"), &format!("{head}{body}"));
+        let r = file_cmd(&arm, "diff", &file, &[]);
+        assert_eq!(r.code, 2, "{name}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!("{}{at}", file.display())) && r.stderr.contains(says),
+            "{name}: {}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains("expected u32") && !r.stderr.contains("invalid type"), "{name}: {}", r.stderr);
+        if let Some(h) = hint {
+            assert!(r.stderr.lines().any(|l| l.starts_with("hint:") && l.contains(h)), "{name}: {}", r.stderr);
+        }
+        let hints: Vec<&str> = r.stderr.lines().filter(|l| l.starts_with("hint:")).collect();
+        assert!(hints.iter().all(|l| !l.contains("`--")), "{name}: a hint names a flag: {hints:?}");
+    }
+    assert!(arm.log().is_empty());
+}

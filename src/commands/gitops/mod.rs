@@ -94,11 +94,13 @@ fn load(
     };
     let mut desired = adapter::validate(&catalog, input, &cfg, &guess, &place)?;
     for spec in &desired.pools {
+        // Said in the file's terms (`taints`, not `--node-taints`).
+        let words = crate::plan::gitops::config::file_words;
         for n in &spec.notes {
-            ctx.printer.note(&format!("note: pool {}: {n}", spec.name));
+            ctx.printer.note(&format!("note: pool {}: {}", spec.name, words(n)));
         }
         for w in &spec.warnings {
-            ctx.printer.note(&format!("warning: pool {}: {w}", spec.name));
+            ctx.printer.note(&format!("warning: pool {}: {}", spec.name, words(w)));
         }
     }
     let (client, sub, cred) = match early {
