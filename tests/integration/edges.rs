@@ -485,3 +485,28 @@ fn gpuconfig_errors_speak_in_the_files_terms() {
     }
     assert!(arm.log().is_empty());
 }
+
+/// The memory header and each training row say one breakdown the same way (a QLoRA run
+/// whose first-ranked size fits with selective recomputation over two GPUs: the header's
+/// activations are that row's), and a fit with under 5 % of memory left is a tight fit in
+/// training as it is in inference.
+#[test]
+fn one_memory_breakdown_and_one_tight_fit_rule() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["recommend", "--workload", "fine-tuning", "--precision", "int4", "--top", "1"];
+        args.extend_from_slice(extra);
+        crate::support::aksgpu(&args)
+    };
+    let r = run(&["--model", "llama-3.1-8b", "--context", "32768"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let header = r.stdout.lines().find_map(|l| l.strip_prefix("Memory:   ")).expect("a Memory: line");
+    let row = r.stdout.lines().find_map(|l| l.trim().strip_prefix("+ memory: ")).expect("a memory: reason");
+    assert!(header.starts_with(row), "header {header:?} and row {row:?} differ");
+    let r = run(&["--model-params", "13B", "--context", "4096", "-o", "json"]);
+    let top = &r.json()["recommendations"][0];
+    let (need, usable) = (top["fit"]["required_per_gpu_gib"].as_f64(), top["fit"]["available_per_gpu_gib"].as_f64());
+    let (need, usable) = (need.expect("need"), usable.expect("usable"));
+    let gpu = top["fit"]["gpu_memory_per_gpu_gib"].as_f64().expect("gpu memory");
+    assert!((usable - need) / gpu < 0.05, "the case is a tight one: {need} of {usable}");
+    assert!(top["warnings"].to_string().contains("tight fit"), "{}", top["warnings"]);
+}
