@@ -164,6 +164,9 @@ fn total_line(v: &CostView) -> String {
         );
     }
     let n = v.unpriced_pools;
+    if n == v.pools.len() {
+        return "Total per month: unknown: no pool's price is known\n".to_owned();
+    }
     format!(
         "Total per month: ≥ {} at minimum, ≥ {} at maximum, plus {n} pool{} with unknown price\n",
         m(v.known_monthly_at_min.or(Some(0.0))),
@@ -251,11 +254,25 @@ pub fn plan_pricing_text(cost: &PlanPricing) -> String {
         &rows,
     ));
     if let (true, Some(c)) = (cost.pools.len() > 1, cost.pools.first()) {
-        out.push_str(&format!(
-            "Total per month: {} at the minimums, {} at the maximums\n",
-            money_in(cost.total_monthly_at_min, &c.currency),
-            money_in(cost.total_monthly_at_max, &c.currency)
-        ));
+        let unpriced = cost.pools.iter().filter(|p| p.monthly_at_min.is_none()).count();
+        let m = |v: Option<f64>| money_in(v, &c.currency);
+        if unpriced == 0 || unpriced == cost.pools.len() {
+            out.push_str(&format!(
+                "Total per month: {} at the minimums, {} at the maximums\n",
+                m(cost.total_monthly_at_min),
+                m(cost.total_monthly_at_max)
+            ));
+        } else {
+            // What the priced pools cost at least: one unknown price never hides the rest.
+            let known =
+                |f: fn(&cost::PlanCost) -> Option<f64>| cost::sum_cents(cost.pools.iter().filter_map(f).map(Some));
+            out.push_str(&format!(
+                "Total per month: ≥ {} at the minimums, ≥ {} at the maximums, plus {unpriced} pool{} with unknown price\n",
+                m(known(|p| p.monthly_at_min)),
+                m(known(|p| p.monthly_at_max)),
+                if unpriced == 1 { "" } else { "s" }
+            ));
+        }
     }
     for c in &cost.pools {
         match (&c.unknown, &c.price_source) {

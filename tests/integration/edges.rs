@@ -510,3 +510,25 @@ fn one_memory_breakdown_and_one_tight_fit_rule() {
     assert!((usable - need) / gpu < 0.05, "the case is a tight one: {need} of {usable}");
     assert!(top["warnings"].to_string().contains("tight fit"), "{}", top["warnings"]);
 }
+
+/// A plan's total (`apply --dry-run`) with an unpriced Windows pool is a lower bound too.
+#[test]
+fn a_plan_total_with_an_unpriced_pool_is_a_lower_bound() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        s.features.insert(
+            "windowsgpupreview".into(),
+            json!({"name": "Microsoft.ContainerService/WindowsGPUPreview", "properties": {"state": "Registered"}}),
+        );
+    });
+    let dir = temp_dir("edges-plan-total");
+    let text = ONE_POOL.to_owned() + "  - name: win\n    vmSize: Standard_NC4as_T4_v3\n    count: 1\n    os: windows\n";
+    let file = write(&dir, "gpu.yaml", &text);
+    let r = file_cmd(&arm, "apply", &file, &["--dry-run"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("Total per month: ≥ $") && r.stdout.contains("plus 1 pool with unknown price"),
+        "{}",
+        r.stdout
+    );
+}
