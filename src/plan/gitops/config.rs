@@ -375,10 +375,34 @@ pub fn file_words(text: &str) -> String {
                 _ => part.to_owned(),
             });
         } else {
-            out.push_str(&strip_flag(part));
+            out.push_str(&bare_flags(part));
         }
     }
     out
+}
+
+/// Flags outside backticks as the file's keys: `--node-taints ''` → `` `taints: []` ``,
+/// `--gpu-driver` → `` `gpuDriver:` ``.
+fn bare_flags(text: &str) -> String {
+    let words: Vec<&str> = text.split(' ').collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        match w.strip_prefix("--") {
+            Some(_) if words.get(i + 1) == Some(&"''") => {
+                out.push(format!("`{}: []`", field_of_flag(w)));
+                i += 1;
+            }
+            Some(_) => {
+                let end = w.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-')).unwrap_or(w.len());
+                out.push(format!("`{}:`{}", field_of_flag(&w[..end]), &w[end..]));
+            }
+            None => out.push(w.to_owned()),
+        }
+        i += 1;
+    }
+    out.join(" ")
 }
 
 /// serde's words for a value of the wrong type or range, and for unknown or missing keys, in
