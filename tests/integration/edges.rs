@@ -357,6 +357,17 @@ fn each_price_says_where_it_came_from_and_how_old_it_is() {
     assert!(notes.contains("the others from the bundled table"), "the cache's age is said for what it holds: {notes}");
     let table = money_run(&arm, &cache, &["cost", "--vm-size", "Standard_NC24ads_A100_v4", "--region", "westeurope"]);
     assert!(table.stdout.contains("price: bundled"), "{}", table.stdout);
+    // recommend: each row's source is its own, and the cache's note says what it covers.
+    let args =
+        ["recommend", "--gpu-model", "A100", "--gpu-memory-min", "40GiB", "--region", "westeurope", "-o", "json"];
+    let v = money_run(&arm, &cache, &args).json();
+    let row = &v["recommendations"][0];
+    assert!(!row["price_source"].as_str().unwrap_or("live cache").contains("live cache"), "{row}");
+    assert!(
+        v["requirements"]["notes"].to_string().contains("the others from the bundled table"),
+        "{}",
+        v["requirements"]
+    );
 }
 
 /// `cost -o json` tells one story: the spot saving the advice names is the JSON's
