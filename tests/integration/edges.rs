@@ -188,6 +188,12 @@ fn a_file_invalid_on_its_own_is_refused_before_any_request() {
         ("model", "    count: 1\n    recommend: {model: no-such-model-xyz}\n", "model"),
         ("empty", "    count: 1\n    recommend: {}\n", "recommend"),
         ("both", "    vmSize: Standard_NC4as_T4_v3\n    count: 1\n    recommend: {model: llama-3.1-8b}\n", "recommend"),
+        // A valid recommend: pool, then a pool whose size the catalog does not know.
+        (
+            "mixed",
+            "    count: 1\n    recommend: {model: llama-3.1-8b}\n  - name: other\n    vmSize: Standard_NC4as_T4_v9\n    count: 1\n",
+            "pools[1].vmSize",
+        ),
     ];
     for (name, body, key) in cases {
         let file = write(&dir, &format!("{name}.yaml"), &format!("{head}{body}"));

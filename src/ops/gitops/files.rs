@@ -160,7 +160,7 @@ pub fn check_alone(catalog: &crate::catalog::Catalog, input: &Input, cfg: &GpuCo
     let src = Source { name: input.name.clone(), text: &input.text };
     let check =
         |at: &str, p: &PoolConfig, r: &RecommendConfig| super::check_recommend(catalog, at, (p, r), &cfg.overrides);
-    Ok(config::check_alone(&src, cfg, &check)?)
+    Ok(config::check_alone(catalog, &src, cfg, &check)?)
 }
 
 /// The subscription read at connection, written into every pool (the file was validated with

@@ -639,22 +639,7 @@ pub fn validate(
     subscription: &str,
     pick: &Picker<'_>,
 ) -> Result<Desired, ConfigError> {
-    // The names go into every request URL: checked even when the file has no pools.
-    check_resource_group(&cfg.cluster.resource_group)
-        .map_err(|e| src.error("cluster.resourceGroup", strip_flag(&e.message), e.hint))?;
-    check_cluster(&cfg.cluster.name).map_err(|e| src.error("cluster.name", strip_flag(&e.message), e.hint))?;
-    for (i, f) in cfg.features.iter().enumerate() {
-        if f.is_empty() || !f.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-            return Err(src.error(&format!("features[{i}]"), format!("{} is not a feature name", clip(f)), None));
-        }
-        if let Some(known) = crate::plan::features::misspelling_of(crate::plan::features::NAMESPACE, f) {
-            return Err(src.error(
-                &format!("features[{i}]"),
-                format!("{f} is not a feature this version knows"),
-                Some(format!("did you mean {known}?")),
-            ));
-        }
-    }
+    check_names(src, cfg)?;
     let installs_operator = cfg.operator.as_ref().is_some_and(|o| o.install);
     let mut pools = Vec::new();
     let mut fallbacks = BTreeMap::new();
@@ -757,6 +742,27 @@ fn check_values(src: &Source<'_>, p: &PoolConfig, at: &str) -> Result<(), Config
     Ok(())
 }
 
+/// The names that go into every request URL (checked even when the file has no pools), and
+/// the features' names.
+fn check_names(src: &Source<'_>, cfg: &GpuConfig) -> Result<(), ConfigError> {
+    check_resource_group(&cfg.cluster.resource_group)
+        .map_err(|e| src.error("cluster.resourceGroup", strip_flag(&e.message), e.hint))?;
+    check_cluster(&cfg.cluster.name).map_err(|e| src.error("cluster.name", strip_flag(&e.message), e.hint))?;
+    for (i, f) in cfg.features.iter().enumerate() {
+        if f.is_empty() || !f.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            return Err(src.error(&format!("features[{i}]"), format!("{} is not a feature name", clip(f)), None));
+        }
+        if let Some(known) = crate::plan::features::misspelling_of(crate::plan::features::NAMESPACE, f) {
+            return Err(src.error(
+                &format!("features[{i}]"),
+                format!("{f} is not a feature this version knows"),
+                Some(format!("did you mean {known}?")),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Checks a `recommend:` block on its own (no cluster read): `Err` refuses the pool.
 pub type RecommendCheck<'a> = dyn Fn(&str, &PoolConfig, &RecommendConfig) -> Result<(), Refusal> + 'a;
 
@@ -764,13 +770,31 @@ pub type RecommendCheck<'a> = dyn Fn(&str, &PoolConfig, &RecommendConfig) -> Res
 /// (a NaN price, a comma in a label), `vmSize` and `recommend` together or neither, and each
 /// `recommend:` block by `check` (its settings and model). Only what needs Azure's answer
 /// (which size fits in the cluster's region) is left to [`validate`] after the reads.
-pub fn check_alone(src: &Source<'_>, cfg: &GpuConfig, check: &RecommendCheck<'_>) -> Result<(), ConfigError> {
+pub fn check_alone(
+    catalog: &Catalog,
+    src: &Source<'_>,
+    cfg: &GpuConfig,
+    check: &RecommendCheck<'_>,
+) -> Result<(), ConfigError> {
+    check_names(src, cfg)?;
+    let installs_operator = cfg.operator.as_ref().is_some_and(|o| o.install);
+    let never = |_: &str, _: &PoolConfig, _: &RecommendConfig| -> Result<String, Refusal> {
+        Err(Refusal::from("a recommend: pool is not checked here".to_owned()))
+    };
     for (i, p) in cfg.pools.iter().enumerate() {
         let at = format!("pools[{i}]");
+        if cfg.pools[..i].iter().any(|q| q.name == p.name) {
+            return Err(src.error(&format!("{at}.name"), format!("pool {} is listed twice", p.name), None));
+        }
         check_pool_name(&p.name).map_err(|e| src.error(&format!("{at}.name"), e.message, e.hint))?;
         check_values(src, p, &at)?;
         let alone = |at: &str, p: &PoolConfig, r: &RecommendConfig| check(at, p, r).map(|()| String::new());
         vm_size(src, p, &at, &alone)?;
+        // A pool that names its size is checked whole, as `validate` checks it (the refusal
+        // kept for a new pool only waits: whether the pool exists is Azure's answer).
+        if p.recommend.is_none() {
+            pool_spec(catalog, src, cfg, p, &at, "{subscription}", installs_operator, &never)?;
+        }
     }
     Ok(())
 }
