@@ -549,3 +549,23 @@ fn a_plan_total_with_an_unpriced_pool_is_a_lower_bound() {
         r.stdout
     );
 }
+
+/// `--workload`'s help says what each kind means and how it is sized, in `recommend` and in
+/// `create-pool` (which shares the flag).
+#[test]
+fn workload_help_says_what_each_kind_means() {
+    for cmd in ["recommend", "create-pool"] {
+        let r = crate::support::aksgpu(&[cmd, "--help"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let help = r.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+        for said in [
+            "training: full fine-tuning or pre-training",
+            "fine-tuning: LoRA/QLoRA adapters",
+            "inference: LLM serving",
+            "vdi: virtual desktops",
+            "hpc: MPI/HPC jobs across nodes",
+        ] {
+            assert!(help.contains(said), "{cmd}: {said:?} not in the help");
+        }
+    }
+}
