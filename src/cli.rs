@@ -1422,7 +1422,7 @@ fn one_of<T: Copy + Send + Sync + 'static>(
 
 /// `--workload`
 fn workload() -> impl clap::builder::TypedValueParser<Value = Workload> {
-    one_of(Workload::ALL, Workload::name, |_| None)
+    one_of(Workload::ALL, Workload::name, Workload::describe)
 }
 
 /// `--kv-cache-precision`

@@ -57,16 +57,21 @@ pub struct CostReport {
     pub hours_per_day: f64,
     pub at_min: Money,
     pub at_max: Money,
-    /// What the minimum nodes cost per month doing nothing.
+    /// What the minimum nodes cost per month doing nothing, at `hours_per_day` (the same
+    /// figure as `at_min.monthly`: idle or busy, a running node costs the same).
     pub idle_monthly: Option<f64>,
-    /// Monthly saving at the minimum count of spot over on-demand (negative never).
+    /// What spot saves a month against on-demand at the minimum count (at least one node), at
+    /// `hours_per_day`: the figure the advice names. `None` when either price is unknown (the
+    /// advice then says so) or spot is not cheaper.
     pub spot_saving_monthly: Option<f64>,
     pub advice: Vec<String>,
     pub price_unknown: bool,
-}
-
-fn round(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
+    /// Where this price comes from (the live cache or the bundled table), with its date.
+    pub price_source: Option<String>,
+    /// YYYY-MM-DD of the price: the bundled table's date, or the cache's fetch date.
+    pub price_date: Option<String>,
+    /// Whole days from `price_date` to now (filled by the workflow, which knows the clock).
+    pub price_age_days: Option<u64>,
 }
 
 fn pick(p: &RegionPrice, os: Os, spot: bool) -> Option<f64> {
@@ -124,15 +129,19 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
     );
     let at_min = money(price, i.min_nodes, i.hours_per_day);
     let at_max = money(price, i.max_nodes, i.hours_per_day);
-    let idle_monthly = monthly(price, i.min_nodes);
+    let idle_monthly = at_min.monthly;
     let on_demand = region.as_deref().and_then(|r| catalog.price(&i.size.name, r)).and_then(|p| pick(p, i.os, false));
     let spot_price = region.as_deref().and_then(|r| catalog.price(&i.size.name, r)).and_then(|p| pick(p, i.os, true));
+    // Computed once, exactly as the figures are (the price difference in micro-units, rounded
+    // to cents once), and named as is by the advice.
     let spot_saving = match (on_demand, spot_price) {
-        (Some(o), Some(s)) if o > s => {
-            Some(round((o - s) * f64::from(i.min_nodes.max(1)) * i.hours_per_day * DAYS_PER_MONTH))
-        }
+        (Some(o), Some(s)) if o > s => money(Some(o - s), i.min_nodes.max(1), i.hours_per_day).monthly,
         _ => None,
     };
+    let source = region
+        .as_deref()
+        .filter(|_| price.is_some())
+        .and_then(|r| catalog.price_source(&i.size.name, r, price_field(i.os, i.spot)));
     let mut advice = Vec::new();
     if price.is_none() {
         let cur = &catalog.prices.currency;
@@ -146,6 +155,14 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
     cheaper_size(catalog, i, price, region.as_deref().filter(|_| !cheapest), &mut advice);
     share_gpu(catalog, i, &mut advice);
     idle_and_spot(i, (idle_monthly, spot_saving), &catalog.prices.currency, &mut advice);
+    if !i.spot && on_demand.is_some() && spot_price.is_none() {
+        advice.push(format!(
+            "spot saving unknown: no {} spot price for {}{} (`aksgpu prices refresh` fetches spot prices)",
+            if i.os == Os::Windows { "windows" } else { "linux" },
+            i.size.name,
+            region.as_ref().map(|r| format!(" in {r}")).unwrap_or_default()
+        ));
+    }
     CostReport {
         pool: i.pool.clone(),
         currency: catalog.prices.currency.clone(),
@@ -159,9 +176,12 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
         at_min,
         at_max,
         idle_monthly,
-        spot_saving_monthly: if i.spot { spot_saving } else { None },
+        spot_saving_monthly: spot_saving,
         advice,
         price_unknown: price.is_none(),
+        price_date: source.as_deref().and_then(date_in),
+        price_source: source,
+        price_age_days: None,
     }
 }
 
@@ -253,9 +273,14 @@ fn idle_and_spot(
     if !i.spot {
         if let Some(s) = spot_saving {
             advice.push(format!(
-                "spot would save about {}/month at {} node(s), if the workload tolerates eviction",
+                "spot would save about {}/month at {} node(s){}, if the workload tolerates eviction",
                 units::money_in(Some(s), cur),
-                i.min_nodes.max(1)
+                i.min_nodes.max(1),
+                if (i.hours_per_day - 24.0).abs() < 1e-9 {
+                    String::new()
+                } else {
+                    format!(" at {} h/day", i.hours_per_day)
+                }
             ));
         }
     }

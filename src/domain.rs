@@ -81,6 +81,26 @@ impl Workload {
         }
     }
 
+    /// What the kind means and how `recommend` sizes it (the `--workload` help).
+    pub fn describe(self) -> Option<&'static str> {
+        Some(match self {
+            Workload::Training => {
+                "full fine-tuning or pre-training: weights, gradients and optimizer state (mixed-precision Adam), sharded across GPUs and InfiniBand nodes; whole GPUs"
+            }
+            Workload::FineTuning => {
+                "LoRA/QLoRA adapters: the frozen model (int4 for QLoRA) plus small trainable adapters and their optimizer state; one node first"
+            }
+            Workload::Inference => {
+                "LLM serving: weights plus KV cache for the concurrency, tensor- or pipeline-parallel when needed; up to 8 nodes"
+            }
+            Workload::Vdi => "virtual desktops: NV sizes with the GRID (vGPU) driver; one node",
+            Workload::Video => "video encode/transcode: GPUs with NVENC; one node",
+            Workload::Hpc => "MPI/HPC jobs across nodes: InfiniBand sizes, whole GPUs",
+            Workload::DataScience => "notebooks and RAPIDS: whole GPUs of compute capability 7.0 or later; one node",
+            Workload::Cv => "computer vision and other GPU jobs sized by --gpu-memory-min and --gpus; one node",
+        })
+    }
+
     /// The most nodes one pool of this kind is sized to.
     pub fn max_nodes(self) -> u32 {
         match self {

@@ -226,19 +226,63 @@ pub fn write_cache(path: &Path, cache: &PriceCache) -> std::io::Result<()> {
     write_atomic(path, &pack(cache).map_err(std::io::Error::other)?, ".prices.")
 }
 
-/// Write `bytes` to `path` atomically, as `write_cache` does (the Hub cache shares it).
+/// Write `bytes` to `path` atomically, as `write_cache` does (the Hub cache, the cluster
+/// locations and the provider-refresh marker share it): the cache directory is created, and
+/// the file is private (mode 0600).
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8], prefix: &str) -> std::io::Result<()> {
+    atomic(path, bytes, prefix, true, None)
+}
+
+/// Write a file the user named (`export -f FILE`) atomically: through a new temporary file in
+/// its directory (which must exist: nothing is created for a mistyped path), renamed over
+/// `path`, readable as a file written by hand is (mode 0644 less the umask).
+pub fn write_user_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    atomic(path, bytes, &format!(".{name}."), false, Some(0o644))
+}
+
+/// The one atomic write: a uniquely named temporary file created exclusively (`O_EXCL`, so
+/// never through a planted symlink) in `path`'s directory, synced, then renamed over `path`
+/// (a symlink at `path` is replaced, not followed). An error speaks of `path` and its
+/// directory, never of the temporary file (whose name the person never gave).
+fn atomic(path: &Path, bytes: &[u8], prefix: &str, create_dir: bool, mode: Option<u32>) -> std::io::Result<()> {
     use std::io::Write as _;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new().prefix(prefix).suffix(".tmp").tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
+    let plain = |e: std::io::Error| in_directory(dir, &e);
+    if create_dir {
+        std::fs::create_dir_all(dir).map_err(plain)?;
+    }
+    let mut b = tempfile::Builder::new();
+    b.prefix(prefix).suffix(".tmp");
+    #[cfg(unix)]
+    if let Some(m) = mode {
+        use std::os::unix::fs::PermissionsExt as _;
+        b.permissions(std::fs::Permissions::from_mode(m));
+    }
+    #[cfg(not(unix))]
+    let _ = mode;
+    let mut tmp = b.tempfile_in(dir).map_err(plain)?;
+    tmp.write_all(bytes).map_err(plain)?;
+    tmp.as_file().sync_all().map_err(plain)?;
+    tmp.persist(path).map_err(|e| plain(e.error))?;
     Ok(())
+}
+
+/// An I/O error in `dir`, worded without the path it happened at (the temporary file's):
+/// "no such directory (no/such)", "Permission denied (os error 13) in directory /x".
+fn in_directory(dir: &Path, e: &std::io::Error) -> std::io::Error {
+    let what = match e.raw_os_error() {
+        Some(code) => std::io::Error::from_raw_os_error(code).to_string(),
+        None => e.kind().to_string(),
+    };
+    let words = match e.kind() {
+        std::io::ErrorKind::NotFound => format!("no such directory ({})", dir.display()),
+        _ => format!("{what} in directory {}", dir.display()),
+    };
+    std::io::Error::new(e.kind(), words)
 }
 
 /// YYYY-MM-DD → unix seconds (UTC midnight).

@@ -421,11 +421,24 @@ impl ArmClient {
         let (status, headers, body) = match tokio::time::timeout_at(deadline.into(), exchange).await {
             Err(_) => return Ok(Attempt::NoAnswer(started.elapsed())),
             Ok(Err(ReadError::Transport(e))) => return Ok(Attempt::Failed(e)),
-            Ok(Err(ReadError::TooLarge)) => {
+            // A write's answer that cannot be read is a lost answer: Azure may have applied
+            // it (a 2xx), so the caller reads the resource back instead of calling it failed.
+            Ok(Err(ReadError::TooLarge(status))) if !retry::is_read(&req.method) => {
+                return Err(ArmError::OutcomeUnknown {
+                    method: req.method.to_string(),
+                    path: path.to_owned(),
+                    message: format!(
+                        "HTTP {status} with a body larger than {} MiB, not read",
+                        BODY_CAP / (1024 * 1024)
+                    ),
+                    correlation_id: self.correlation_id.clone(),
+                })
+            }
+            Ok(Err(ReadError::TooLarge(status))) => {
                 return Err(ArmError::InvalidResponse {
                     method: req.method.to_string(),
                     path: path.to_owned(),
-                    status: 0,
+                    status,
                     message: format!("response body larger than {} MiB; refused", BODY_CAP / (1024 * 1024)),
                     snippet: String::new(),
                     request_id: None,
@@ -683,7 +696,8 @@ fn throttle_note(resp: &ArmResponse, d: Duration, from_server: bool) -> String {
 }
 
 enum ReadError {
-    TooLarge,
+    /// The body passed the cap; the answer's status.
+    TooLarge(u16),
     Transport(Box<dyn std::error::Error + Send + Sync>),
 }
 
@@ -697,12 +711,12 @@ async fn read_capped(mut resp: reqwest::Response) -> Result<(u16, HeaderMap, Vec
     let status = resp.status().as_u16();
     let headers = resp.headers().clone();
     if resp.content_length().is_some_and(|n| n as usize > BODY_CAP) {
-        return Err(ReadError::TooLarge);
+        return Err(ReadError::TooLarge(status));
     }
     let mut body = Vec::new();
     while let Some(chunk) = resp.chunk().await? {
         if body.len() + chunk.len() > BODY_CAP {
-            return Err(ReadError::TooLarge);
+            return Err(ReadError::TooLarge(status));
         }
         body.extend_from_slice(&chunk);
     }

@@ -287,6 +287,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         let opts = CreateOptions { no_wait: false, ..options(a, store, None) };
         return crate::commands::failover::run(ctx, &catalog, a, &client, &subscription, opts);
     }
+    check_alone(&catalog, a, &subscription)?;
     let facts = cluster_facts(ctx, a, (&client, &store), &subscription)?;
     let mut spec = spec(&catalog, a, &subscription, &facts, p)?;
     if a.install_operator {
@@ -322,6 +323,49 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         _ => render(p, a.output, &catalog, &req.spec, &outcome, azure::base_url(&a.at.arm))?,
     }
     Ok(())
+}
+
+/// With `--recommend`, what the flags can be refused for before the cluster is read (it gives
+/// the location the size is ranked in): the workload settings and the model, and the pool
+/// flags whose checks do not depend on the size (counts, names, labels, taints, tags, spot
+/// price, ...), checked on the size ranked first without a location (or any catalog size when
+/// none fits there). Which size fits, and what depends on it, waits for the cluster.
+fn check_alone(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str) -> Result<(), Error> {
+    use crate::plan::agent_pool::Field;
+    if !a.recommend || a.vm_size.is_some() {
+        return Ok(());
+    }
+    let size = match crate::ops::pool::recommended(catalog, a.recommend_request(), &ClusterFacts::default()) {
+        Ok(top) => top.vm_size,
+        Err(RequestError::NoFit(_)) => match catalog.sizes.first() {
+            Some(s) => s.name.clone(),
+            None => return Ok(()),
+        },
+        Err(e) => return Err(in_flags(e, "--recommend found no size that fits")),
+    };
+    let alone = |f: Field| {
+        matches!(
+            f,
+            Field::Name
+                | Field::ResourceGroup
+                | Field::Cluster
+                | Field::Count
+                | Field::MinCount
+                | Field::MaxCount
+                | Field::Labels
+                | Field::NodeTaints
+                | Field::Tags
+                | Field::MaxPods
+                | Field::SpotMaxPrice
+                | Field::EvictionPolicy
+                | Field::CapacityReservationGroup
+                | Field::Override
+        )
+    };
+    match crate::ops::pool::validate(catalog, &a.pool_request(subscription, size, a.pool.gpu_driver)) {
+        Err(RequestError::Spec(e)) if alone(e.field) => Err(in_flags(RequestError::Spec(e), "")),
+        _ => Ok(()),
+    }
 }
 
 /// What the flags alone can refuse: `--location` not a region (unless overridden), and

@@ -33,10 +33,13 @@ pub fn feature_note(p: &Printer, feature: Feature<'_>, out: &FeatureOutcome) {
     match out {
         FeatureOutcome::AlreadyRegistered => p.note(&format!("{namespace}/{name} is already Registered")),
         FeatureOutcome::NotFound if features::went_ga(namespace, name) => p.note(&format!(
-            "{namespace}/{name} does not exist: it has most likely become generally available, so nothing needs registering"
+            "{namespace}/{name}: Azure no longer has this flag (FeatureNotFound): {}",
+            crate::plan::features::NO_LONGER_PREVIEW
         )),
         FeatureOutcome::NotFound => p.note(&format!("{namespace}/{name} does not exist in this subscription")),
-        FeatureOutcome::Registered { .. } => p.note(&format!("{namespace}/{name} is Registered and {namespace} was refreshed")),
+        FeatureOutcome::Registered { .. } => {
+            p.note(&format!("{namespace}/{name} is Registered and {namespace} was refreshed"))
+        }
         FeatureOutcome::Pending => {}
     }
 }
@@ -98,7 +101,7 @@ pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()
 fn outcome_word(o: &FeatureOutcome) -> &'static str {
     match o {
         FeatureOutcome::AlreadyRegistered => "already registered",
-        FeatureOutcome::NotFound => "not found: generally available, nothing to register",
+        FeatureOutcome::NotFound => crate::plan::features::NO_LONGER_PREVIEW,
         FeatureOutcome::Registered { .. } => "registered",
         FeatureOutcome::Pending => "pending approval",
     }

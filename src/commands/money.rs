@@ -110,7 +110,7 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     for w in &warnings {
         p.note(&format!("warning: {w}"));
     }
-    let mut notes = vec![format!("prices: {}", source.describe())];
+    let mut notes = Vec::new();
     let reports: Vec<CostReport> = match (&a.vm_size, &a.cluster) {
         (Some(name), _) => {
             let size = ops_cost::SizeCost {
@@ -146,14 +146,33 @@ impl Render for CostView {
             out.push('\n');
         }
         if self.pools.len() > 1 {
-            out.push_str(&format!(
-                "Total per month: {} at minimum, {} at maximum\n",
-                money_in(self.total_monthly_at_min, &self.currency),
-                money_in(self.total_monthly_at_max, &self.currency)
-            ));
+            out.push_str(&total_line(self));
         }
         out
     }
+}
+
+/// The total of a cost view: exact when every pool is priced, else what the priced pools cost
+/// at least, and how many pools are not priced (never "unknown" for the whole).
+fn total_line(v: &CostView) -> String {
+    let m = |x: Option<f64>| money_in(x, &v.currency);
+    if v.unpriced_pools == 0 {
+        return format!(
+            "Total per month: {} at minimum, {} at maximum\n",
+            m(v.total_monthly_at_min),
+            m(v.total_monthly_at_max)
+        );
+    }
+    let n = v.unpriced_pools;
+    if n == v.pools.len() {
+        return "Total per month: unknown: no pool's price is known\n".to_owned();
+    }
+    format!(
+        "Total per month: ≥ {} at minimum, ≥ {} at maximum, plus {n} pool{} with unknown price\n",
+        m(v.known_monthly_at_min.or(Some(0.0))),
+        m(v.known_monthly_at_max.or(Some(0.0))),
+        if n == 1 { "" } else { "s" }
+    )
 }
 
 fn render(r: &CostReport) -> String {
@@ -179,10 +198,17 @@ fn render(r: &CostReport) -> String {
         &[Align::Left, Align::Right, Align::Right, Align::Right],
         &[row(0, "minimum", &r.at_min), row(1, "maximum", &r.at_max)],
     ));
+    if let Some(src) = &r.price_source {
+        let kind = if src.contains("live cache") { "live cache" } else { "bundled" };
+        let date = r.price_date.as_deref().unwrap_or("date unknown");
+        let age = r.price_age_days.map(|d| format!(", {d} day(s) old")).unwrap_or_default();
+        out.push_str(&format!("price: {kind}, {date}{age} ({src})\n"));
+    }
     if let Some(i) = r.idle_monthly {
         out.push_str(&format!("idle cost of the minimum: {}/month\n", money_in(Some(i), &r.currency)));
     }
-    if let Some(s) = r.spot_saving_monthly {
+    // A spot pool's saving; an on-demand pool's is in the advice ("spot would save …").
+    if let Some(s) = r.spot_saving_monthly.filter(|_| r.price_kind.contains("spot")) {
         out.push_str(&format!("spot saves: {}/month against on-demand\n", money_in(Some(s), &r.currency)));
     }
     for a in &r.advice {
@@ -228,11 +254,25 @@ pub fn plan_pricing_text(cost: &PlanPricing) -> String {
         &rows,
     ));
     if let (true, Some(c)) = (cost.pools.len() > 1, cost.pools.first()) {
-        out.push_str(&format!(
-            "Total per month: {} at the minimums, {} at the maximums\n",
-            money_in(cost.total_monthly_at_min, &c.currency),
-            money_in(cost.total_monthly_at_max, &c.currency)
-        ));
+        let unpriced = cost.pools.iter().filter(|p| p.monthly_at_min.is_none()).count();
+        let m = |v: Option<f64>| money_in(v, &c.currency);
+        if unpriced == 0 || unpriced == cost.pools.len() {
+            out.push_str(&format!(
+                "Total per month: {} at the minimums, {} at the maximums\n",
+                m(cost.total_monthly_at_min),
+                m(cost.total_monthly_at_max)
+            ));
+        } else {
+            // What the priced pools cost at least: one unknown price never hides the rest.
+            let known =
+                |f: fn(&cost::PlanCost) -> Option<f64>| cost::sum_cents(cost.pools.iter().filter_map(f).map(Some));
+            out.push_str(&format!(
+                "Total per month: ≥ {} at the minimums, ≥ {} at the maximums, plus {unpriced} pool{} with unknown price\n",
+                m(known(|p| p.monthly_at_min)),
+                m(known(|p| p.monthly_at_max)),
+                if unpriced == 1 { "" } else { "s" }
+            ));
+        }
     }
     for c in &cost.pools {
         match (&c.unknown, &c.price_source) {

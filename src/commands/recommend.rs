@@ -127,7 +127,7 @@ impl Render for Outcome {
 /// The human-readable answer.
 pub fn render(o: &Outcome) -> String {
     let r = &o.requirements;
-    let mut out = describe(r);
+    let mut out = describe(r, o.recommendations.first());
     if o.recommendations.is_empty() {
         // The error on stderr says "no size fits" with the constraint and the closest sizes.
         return out;
@@ -164,8 +164,10 @@ pub fn render(o: &Outcome) -> String {
     out
 }
 
-/// The "Workload:" and "Memory:" lines.
-fn describe(r: &Requirements) -> String {
+/// The "Workload:" and "Memory:" lines. For training and fine-tuning, what the GPUs hold
+/// depends on the setup (activations on the checkpointing, overhead on the GPU), so the line is
+/// the first-ranked size's, as its row says it.
+fn describe(r: &Requirements, top: Option<&crate::recommend::Recommendation>) -> String {
     let mut out = String::new();
     let mut what = vec![r.workload.name().to_owned()];
     if let Some(m) = &r.model {
@@ -187,16 +189,17 @@ fn describe(r: &Requirements) -> String {
         out.push_str(&format!("Serving:  {}\n", serving_line(r)));
     }
     if let Some(need) = &r.need {
-        let terms: Vec<String> = need
-            .breakdown
-            .iter()
-            .map(|t| format!("{} {:.1} GiB{}", t.name.replace('_', " "), t.gib, if t.sharded { "" } else { "/GPU" }))
-            .collect();
+        let trains = need.method != crate::recommend::estimate::Method::Inference;
+        let fitted = top.filter(|_| trains).and_then(|t| Some((t, t.fit.layout?))).filter(|(t, _)| t.fit.mig.is_none());
+        let (terms, on) = match fitted {
+            Some((t, l)) => {
+                (crate::recommend::memory_terms(&need.fitted(l)), format!(" as fitted on #1 {}", t.vm_size))
+            }
+            None => (crate::recommend::memory_terms(need), String::new()),
+        };
         out.push_str(&format!(
-            "Memory:   {} (usable fraction {}, {} on A10)\n",
-            terms.join(" + "),
-            need.constants.usable_fraction,
-            need.constants.usable_fraction_a10
+            "Memory:   {terms}{on} (usable fraction {}, {} on A10)\n",
+            need.constants.usable_fraction, need.constants.usable_fraction_a10
         ));
     }
     out

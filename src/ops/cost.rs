@@ -41,8 +41,15 @@ pub struct CostView {
     pub currency: String,
     pub price_source: PriceSource,
     pub pools: Vec<CostReport>,
+    /// The whole total; `None` when any pool's price is unknown.
     pub total_monthly_at_min: Option<f64>,
     pub total_monthly_at_max: Option<f64>,
+    /// The total of the pools whose price is known: with `unpriced_pools` above 0, the
+    /// cluster costs at least this.
+    pub known_monthly_at_min: Option<f64>,
+    pub known_monthly_at_max: Option<f64>,
+    /// Pools whose price is unknown (left out of the known totals).
+    pub unpriced_pools: usize,
     /// On stderr for `-o table`.
     pub notes: Vec<String>,
 }
@@ -139,20 +146,44 @@ pub fn cluster_reports(
     Ok(r)
 }
 
-/// The view of `reports` priced from `source`, with the notes a bundled table needs.
-pub fn view(catalog: &Catalog, source: PriceSource, reports: Vec<CostReport>, mut notes: Vec<String>) -> CostView {
-    if let PriceSource::Bundled { as_of } = &source {
-        notes.extend(cost::stale_note(as_of, SystemTime::now()));
-        if reports.iter().any(|r| r.price_kind.contains("spot") || r.price_kind.contains("windows")) {
-            notes.push(cost::OFFLINE_GAPS.to_owned());
-        }
+/// The view of `reports` priced from `source`, with each report's price age and the notes a
+/// bundled price needs: where prices come from (the cache only for the sizes and regions it
+/// holds), and the stale-price and missing-price notes whenever a report is priced from the
+/// bundled table, whatever else the cache holds.
+pub fn view(catalog: &Catalog, source: PriceSource, mut reports: Vec<CostReport>, notes: Vec<String>) -> CostView {
+    let now = SystemTime::now();
+    for r in &mut reports {
+        r.price_age_days = r.price_date.as_deref().and_then(|d| cost::age_days(d, now));
     }
+    let live = |r: &CostReport| r.price_source.as_deref().is_some_and(|s| s.contains("live cache"));
+    let bundled: Vec<&CostReport> = reports.iter().filter(|r| !r.price_unknown && !live(r)).collect();
+    let mut said = vec![match &source {
+        PriceSource::Cache { .. } if !bundled.is_empty() => format!(
+            "prices: {} for the sizes and regions it holds; the others from the bundled table (as of {})",
+            source.describe(),
+            catalog.prices.as_of
+        ),
+        _ => format!("prices: {}", source.describe()),
+    }];
+    said.extend(notes);
+    let notes = &mut said;
+    if !bundled.is_empty() || matches!(source, PriceSource::Bundled { .. }) {
+        notes.extend(cost::stale_note(&catalog.prices.as_of, now));
+    }
+    let gaps = |r: &CostReport| r.price_kind.contains("spot") || r.price_kind.contains("windows");
+    if reports.iter().filter(|r| !live(r)).any(gaps) {
+        notes.push(cost::OFFLINE_GAPS.to_owned());
+    }
+    let known = |f: fn(&CostReport) -> Option<f64>| cost::sum_cents(reports.iter().filter_map(f).map(Some));
     CostView {
         currency: catalog.prices.currency.clone(),
         total_monthly_at_min: cost::sum_cents(reports.iter().map(|r| r.at_min.monthly)),
         total_monthly_at_max: cost::sum_cents(reports.iter().map(|r| r.at_max.monthly)),
+        known_monthly_at_min: known(|r| r.at_min.monthly),
+        known_monthly_at_max: known(|r| r.at_max.monthly),
+        unpriced_pools: reports.iter().filter(|r| r.at_min.monthly.is_none()).count(),
         price_source: source,
         pools: reports,
-        notes,
+        notes: said,
     }
 }

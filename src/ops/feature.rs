@@ -92,7 +92,7 @@ pub fn check_name(namespace: &str, name: &str) -> Result<(), Error> {
 /// Azure has no such feature, and it is not one known to have gone generally available.
 pub fn not_found(namespace: &str, name: &str) -> Error {
     Error::usage(
-        format!("feature {namespace}/{name} does not exist in this subscription, and is not known to have gone generally available"),
+        format!("feature {namespace}/{name} does not exist in this subscription, and is not a preview feature this version knows (so not known to have gone generally available)"),
         Some(format!("check the name: az feature list --namespace {namespace} -o table")),
     )
 }

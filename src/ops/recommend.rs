@@ -319,7 +319,13 @@ pub fn recommend(catalog: &mut Catalog, a: &RecommendRequest, source: &PriceSour
     let mut req = requirements(catalog, a)?;
     req.notes.splice(0..0, hub_notes);
     if let PriceSource::Cache { .. } = source {
-        req.notes.push(format!("prices: {}", source.describe()));
+        // The cache holds the sizes and regions refreshed; every other price is bundled, and
+        // each row's `price_source` says which it is.
+        req.notes.push(format!(
+            "prices: {} for the sizes and regions it holds; the others from the bundled table (as of {})",
+            source.describe(),
+            catalog.prices.as_of
+        ));
     }
     req.price_source = Some(source.describe());
     let mut outcome = recommend::recommend(catalog, &req);

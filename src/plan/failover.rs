@@ -76,11 +76,12 @@ pub fn candidates(catalog: &Catalog, req: &PoolRequest, fallbacks: &[String]) ->
 
 /// What to try right after `spec` failed with `outcome`, before the next candidate:
 /// - a spot capacity failure with `fallback_on_demand`: the same size and zones on-demand;
-/// - a capacity failure in several zones: each zone alone, in the order given;
-/// - several zones of which preflight found some restricted: each zone alone too (the
-///   restricted ones are then skipped on their own, the others tried).
+/// - a capacity failure in several zones: each zone alone, in the order given.
+///
+/// A size preflight skips as restricted has none here: [`open_zones`] says which of its zones
+/// are worth trying alone ([`Queue::skipped`]).
 pub fn follow_ups(spec: &PoolSpec, outcome: Outcome, fallback_on_demand: bool) -> Vec<PoolSpec> {
-    if !matches!(outcome, Outcome::Capacity | Outcome::Restricted) {
+    if outcome != Outcome::Capacity {
         return Vec::new();
     }
     if outcome == Outcome::Capacity && spec.spot && fallback_on_demand {
@@ -128,12 +129,39 @@ impl Queue {
         None
     }
 
-    /// `spec` ended with `outcome` (a failed PUT, or preflight's skip): its follow-ups go first.
+    /// `spec`'s PUT ended with `outcome`: its follow-ups go first.
     pub fn failed(&mut self, spec: &PoolSpec, outcome: Outcome, fallback_on_demand: bool) {
-        for (i, next) in follow_ups(spec, outcome, fallback_on_demand).into_iter().enumerate() {
-            self.queue.insert(i, next);
+        self.first(follow_ups(spec, outcome, fallback_on_demand));
+    }
+
+    /// Preflight skipped `spec` with `outcome` on `facts`: a restricted multi-zone request is
+    /// followed by each of its zones that preflight finds open, alone (never by the restricted
+    /// ones, so a skipped size is one attempt, with the zones it was asked for).
+    pub fn skipped(&mut self, spec: &PoolSpec, outcome: Outcome, facts: &Facts) {
+        if outcome == Outcome::Restricted {
+            self.first(open_zones(spec, facts));
         }
     }
+
+    fn first(&mut self, next: Vec<PoolSpec>) {
+        for (i, n) in next.into_iter().enumerate() {
+            self.queue.insert(i, n);
+        }
+    }
+}
+
+/// For a request in several zones: each zone alone that preflight on `facts` does not find
+/// restricted, in the order given (none when the size is restricted in the region or in
+/// every zone asked).
+pub fn open_zones(spec: &PoolSpec, facts: &Facts) -> Vec<PoolSpec> {
+    if spec.zones.len() < 2 {
+        return Vec::new();
+    }
+    spec.zones
+        .iter()
+        .map(|z| PoolSpec { zones: vec![z.clone()], ..spec.clone() })
+        .filter(|one| !matches!(preflight(one, facts), Some((Outcome::Restricted, _))))
+        .collect()
 }
 
 /// Every pool a run may PUT, in the order it would: the candidates preflight does not skip
@@ -145,8 +173,8 @@ pub fn possible_puts(candidates: Vec<PoolSpec>, facts: Option<&Facts>, fallback_
     let mut queue = Queue::new(candidates);
     let mut out = Vec::new();
     while let Some(spec) = queue.pop() {
-        match facts.and_then(|f| preflight(&spec, f)) {
-            Some((outcome, _)) => queue.failed(&spec, outcome, false),
+        match facts.and_then(|f| preflight(&spec, f).map(|(o, _)| (o, f))) {
+            Some((outcome, f)) => queue.skipped(&spec, outcome, f),
             None => {
                 queue.failed(&spec, Outcome::Capacity, fallback_on_demand);
                 out.push(spec);
@@ -250,7 +278,7 @@ mod tests {
         assert_eq!(next.iter().map(|s| s.zones.clone()).collect::<Vec<_>>(), [["1"], ["2"], ["3"]]);
         assert!(follow_ups(&next[0], Outcome::Capacity, false).is_empty(), "one zone has no narrower request");
         assert!(follow_ups(zonal, Outcome::Quota, false).is_empty(), "quota is not about zones");
-        assert_eq!(follow_ups(zonal, Outcome::Restricted, false).len(), 3, "some zones may be open");
+        assert!(follow_ups(zonal, Outcome::Restricted, false).is_empty(), "preflight's skip decides (open_zones)");
         let spot = &candidates(&c, &req(|r| r.spot = true), &[]).expect("valid")[0];
         let od = follow_ups(spot, Outcome::Capacity, true);
         assert_eq!(names(&od), [("Standard_NC24ads_A100_v4".into(), vec![], false)]);

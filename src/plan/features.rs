@@ -92,16 +92,21 @@ pub const GPU_FEATURES: &[(&str, &str)] = &[
     ("AKSInfinibandSupport", "InfiniBand (RDMA) node pools"),
 ];
 
-/// Preview flags of `Microsoft.ContainerService` known to have gone generally available: for
-/// these (and only these) a feature that Azure reports as not found means "nothing to register".
-/// None of the GPU flags above has yet: Microsoft Learn still documents each as a preview
-/// (use-windows-gpu, aks-managed-gpu-nodes, InfiniBand on AKS). Any other name not found is
-/// most likely misspelled, and is an error.
+/// Preview flags of `Microsoft.ContainerService` known to have gone generally available (and
+/// so no longer listed in `GPU_FEATURES`).
 pub const GA_FEATURES: &[&str] = &[];
 
-/// Whether "not found" for this feature means it has gone generally available.
+/// What a feature Azure reports as not found (`FeatureNotFound`) means, for a name this
+/// version knows as a preview feature (`GPU_FEATURES`, `GA_FEATURES`): Azure removes a
+/// preview flag when the feature becomes generally available, so there is nothing to
+/// register. Any other name is most likely misspelled, and is an error.
+pub const NO_LONGER_PREVIEW: &str = "no longer a preview feature; nothing to register";
+
+/// Whether "not found" for this feature means it is no longer a preview feature: the catalog
+/// knows the name as one.
 pub fn went_ga(namespace: &str, name: &str) -> bool {
-    namespace.eq_ignore_ascii_case(NAMESPACE) && GA_FEATURES.iter().any(|f| f.eq_ignore_ascii_case(name))
+    namespace.eq_ignore_ascii_case(NAMESPACE)
+        && GPU_FEATURES.iter().map(|f| f.0).chain(GA_FEATURES.iter().copied()).any(|f| f.eq_ignore_ascii_case(name))
 }
 
 /// A known feature name `name` is most likely a misspelling of (edit distance at most 3, not
@@ -139,6 +144,8 @@ mod tests {
         assert_eq!(misspelling_of(NAMESPACE, "SomethingElseEntirely"), None);
         assert_eq!(misspelling_of("Microsoft.Compute", "WindowsGPUPrevew"), None);
         assert!(!went_ga(NAMESPACE, "WindowsGPUPrevew"));
-        assert!(!went_ga(NAMESPACE, "WindowsGPUPreview"), "still a preview on Microsoft Learn");
+        assert!(!went_ga(NAMESPACE, "GPUDedicatedVHDPreview"), "a name the catalog does not know");
+        assert!(went_ga(NAMESPACE, "windowsgpupreview"), "a known preview flag Azure removed has gone GA");
+        assert!(!went_ga("Microsoft.Compute", "WindowsGPUPreview"));
     }
 }

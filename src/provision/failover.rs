@@ -179,10 +179,11 @@ impl Run<'_> {
         let mut queue = plan::Queue::new(candidates);
         let mut puts = 0u32;
         while let Some(spec) = queue.pop() {
-            if let Some((outcome, why)) = self.facts.and_then(|f| plan::preflight(&spec, f)) {
+            if let Some((outcome, why, f)) = self.facts.and_then(|f| plan::preflight(&spec, f).map(|(o, w)| (o, w, f)))
+            {
                 (self.progress)(&format!("skipping {}: {why}", spec.size.name));
                 self.attempts.push(Attempt::new(&spec, outcome, None, why));
-                queue.failed(&spec, outcome, false);
+                queue.skipped(&spec, outcome, f);
                 continue;
             }
             if self.policy.max_attempts.is_some_and(|m| puts >= m) {

@@ -48,10 +48,28 @@ fn state_of(v: &Value) -> String {
     f.properties.state.unwrap_or_else(|| "Unknown".to_owned())
 }
 
-/// A feature's state; `None` when the feature does not exist.
+/// A feature's state; `None` when the feature does not exist: HTTP 404, or any refusal whose
+/// code is `FeatureNotFound` (the code decides, whatever the status).
 pub async fn state(client: &ArmClient, sub: &str, namespace: &str, name: &str) -> Result<Option<String>, ArmError> {
     let read = crate::plan::features::read_feature(sub, namespace, name);
-    Ok(wire::get_opt::<Value>(client, &read).await?.map(|v| state_of(&v)))
+    match wire::get_opt::<Value>(client, &read).await {
+        Ok(v) => Ok(v.map(|v| state_of(&v))),
+        Err(ArmError::Http(h)) if h.body.as_ref().is_some_and(feature_not_found) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The code Azure answers for a feature it does not have.
+const FEATURE_NOT_FOUND: &str = "FeatureNotFound";
+
+/// True when Azure's answer says the feature does not exist.
+fn not_found_answer(resp: &crate::arm::ArmResponse) -> bool {
+    resp.status == 404
+        || (!resp.ok() && crate::arm::ErrorBody::parse(&resp.body).as_ref().is_some_and(feature_not_found))
+}
+
+fn feature_not_found(b: &crate::arm::ErrorBody) -> bool {
+    b.code == FEATURE_NOT_FOUND || b.innermost().code == FEATURE_NOT_FOUND
 }
 
 /// The resource provider's `registrationState`; `None` when Azure sent none.
@@ -145,7 +163,7 @@ pub async fn register(
     let resource = feature_url(sub, namespace, name);
     let post = crate::plan::features::register_feature(sub, namespace, name);
     let mut current = match send_write(client, &post, started, &resource, &resume).await? {
-        Sent::Answer(resp) if resp.status == 404 => {
+        Sent::Answer(resp) if not_found_answer(&resp) => {
             if marked {
                 refresh_paid(sub, namespace, progress);
             }

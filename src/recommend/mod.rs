@@ -940,16 +940,38 @@ fn serving_stage(
     }
 }
 
-/// Fewer than 4 sequences of the full context fit, or under 5 % of GPU memory is left.
+/// A need's terms in words, the one way the header and each row say them: a term split
+/// across the GPUs as its total, a per-GPU term with `/GPU`.
+pub fn memory_terms(need: &estimate::Need) -> String {
+    need.breakdown
+        .iter()
+        .map(|t| format!("{} {:.1} GiB{}", t.name.replace('_', " "), t.gib, if t.sharded { "" } else { "/GPU" }))
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// Under 5 % of GPU memory left, for every workload (a fit that close fails on the first
+/// longer batch or allocator spike); for inference also fewer than 4 sequences of the full
+/// context.
 fn tight_fit(req: &Requirements, fit: &Fit) -> Option<String> {
     let (need, l) = (req.need.as_ref()?, fit.layout?);
-    if need.method != estimate::Method::Inference || fit.mig.is_some() {
+    if fit.mig.is_some() {
         return None;
     }
-    let seqs = need.max_sequences(&l, fit.available_per_gpu_gib);
     // Left of what the engine may use (the usable fraction), as a share of the GPU's memory.
     let spare = (fit.available_per_gpu_gib - fit.required_per_gpu_gib).max(0.0);
     let left = spare / fit.gpu_memory_per_gpu_gib.max(1e-9);
+    if need.method != estimate::Method::Inference {
+        return (left < 0.05).then(|| {
+            format!(
+                "tight fit: {:.1} GiB ({:.1} %) of each GPU's {} GiB left",
+                spare,
+                left.max(0.0) * 100.0,
+                fmt_num(fit.gpu_memory_per_gpu_gib)
+            )
+        });
+    }
+    let seqs = need.max_sequences(&l, fit.available_per_gpu_gib);
     (seqs < 4 || left < 0.05).then(|| {
         format!(
             "tight fit: room for {seqs} sequence(s) of {} tokens per copy, {:.1} GiB ({:.1} %) of each GPU's {} GiB left",
@@ -1596,6 +1618,10 @@ fn explain_fit(req: &Requirements, size: &VmSize, fit: &Fit, reasons: &mut Vec<S
             l.usable_fraction,
             fmt_num(fit.gpu_memory_per_gpu_gib)
         ));
+        // Training and fine-tuning: what the GPUs hold in this setup, as the header says it.
+        if need.method != estimate::Method::Inference && fit.mig.is_none() {
+            reasons.push(format!("memory: {}", memory_terms(&need.fitted(l))));
+        }
         if let (Some(setup), None) = (need.fitted(l).setup, &fit.mig) {
             reasons.push(format!("setup: {setup}"));
         }

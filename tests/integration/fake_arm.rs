@@ -60,6 +60,8 @@ pub enum Action {
     StallHeaders,
     /// Apply the request as usual, then lose the answer this way.
     AppliedThenLost(Loss),
+    /// Answer as usual (a placeholder that lets earlier requests through a later fault).
+    Pass,
     /// Someone else updates cluster `.0` (its eTag becomes `.1`) while this request is not
     /// applied and answered with `.2` (another writer won the race).
     OtherWriterThen(String, String, Box<Action>),
@@ -79,6 +81,9 @@ pub enum Loss {
     /// Answer the real status and headers, but with the body cut in half (and a
     /// `content-length` that matches what is sent): a 201 whose JSON cannot be parsed.
     Truncated,
+    /// Answer the real status and headers, then a body of this many bytes (over the client's
+    /// cap): a 2xx it cannot read, as a front end that pads or streams a runaway body sends.
+    Huge(usize),
 }
 
 /// A fault that replaces the normal answer for matching requests, `times` times.
@@ -197,6 +202,8 @@ pub struct State {
     pub op_statuses: Vec<String>,
     /// Error body for a Failed/Canceled operation.
     pub op_error: Option<Value>,
+    /// The `Retry-After` an operation's status answers carry (None: no header).
+    pub op_retry_after: Option<String>,
     pub lro_style: LroStyle,
     /// Where Azure-AsyncOperation points (None = this server).
     pub op_base: Option<String>,
@@ -309,6 +316,7 @@ impl FakeArm {
             given: Vec::new(),
             op_statuses: vec!["InProgress".into(), "InProgress".into(), "Succeeded".into()],
             op_error: None,
+            op_retry_after: Some("1".into()),
             lro_style: LroStyle::AsyncOperation,
             op_base: None,
             cluster_states: Vec::new(),
@@ -608,7 +616,7 @@ fn handle(mut conn: TcpStream, st: &Arc<Mutex<State>>, base: &str) {
         });
         (s.log.len() - 1, fault)
     };
-    let Some(mut action) = fault else {
+    let Some(mut action) = fault.filter(|a| !matches!(a, Action::Pass)) else {
         let (status, headers, body) = answer(st, &req, base, index);
         write(&mut conn, status, &headers, &body);
         return;
@@ -635,6 +643,7 @@ fn handle(mut conn: TcpStream, st: &Arc<Mutex<State>>, base: &str) {
             lose(&mut conn, loss, status, &headers, &body);
         }
         Action::OtherWriterThen(..) => write(&mut conn, 500, &[], "{}"),
+        Action::Pass => {}
     }
 }
 
@@ -680,6 +689,7 @@ fn lose(conn: &mut TcpStream, loss: Loss, status: u16, headers: &[(String, Strin
         }
         Loss::Stall => thread::sleep(Duration::from_secs(30)),
         Loss::Truncated => write(conn, status, headers, &body[..body.len() / 2]),
+        Loss::Huge(n) => huge_answer(conn, status, headers, n),
         Loss::Status(code) => write(
             conn,
             code,
@@ -690,7 +700,16 @@ fn lose(conn: &mut TcpStream, loss: Loss, status: u16, headers: &[(String, Strin
 }
 
 fn huge(conn: &mut TcpStream, n: usize) {
-    let head = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {n}\r\n\r\n");
+    huge_answer(conn, 200, &[], n);
+}
+
+/// `status` and `headers`, then `n` bytes of body.
+fn huge_answer(conn: &mut TcpStream, status: u16, headers: &[(String, String)], n: usize) {
+    let mut head = format!("HTTP/1.1 {status} X\r\ncontent-type: application/json\r\n");
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str(&format!("content-length: {n}\r\n\r\n"));
     let _ = conn.write_all(head.as_bytes());
     let chunk = vec![b' '; 64 * 1024];
     let mut sent = 0;
@@ -788,16 +807,13 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
                 set_cluster_state(&mut s, &pool_key, &status, power.as_deref());
             }
         }
+        let retry_after: Vec<(String, String)> =
+            s.op_retry_after.iter().map(|v| ("retry-after".to_owned(), v.clone())).collect();
         if location_style {
             if !terminal {
-                return (
-                    202,
-                    vec![
-                        ("location".into(), format!("{base}{}?api-version=2016-03-30", path)),
-                        ("retry-after".into(), "1".into()),
-                    ],
-                    String::new(),
-                );
+                let mut h = vec![("location".into(), format!("{base}{}?api-version=2016-03-30", path))];
+                h.extend(retry_after);
+                return (202, h, String::new());
             }
             return (204, vec![], String::new());
         }
@@ -807,7 +823,7 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
                 body["error"] = e;
             }
         }
-        return (200, vec![("retry-after".into(), "1".into())], body.to_string());
+        return (200, retry_after, body.to_string());
     }
     // Features.
     if let Some(i) = segs.iter().position(|x| *x == "features") {
@@ -1196,13 +1212,14 @@ fn put_pool(
     s.ops.insert(id.clone(), Op { statuses, polls: 0, pool_key: key.to_owned(), error, power: None });
     let op_base = s.op_base.clone().unwrap_or_else(|| base.to_owned());
     let op_url = format!("{op_base}/subscriptions/{SUB}/providers/Microsoft.ContainerService/locations/eastus/operations/{id}?api-version=2016-03-30&t=signature-t&s=signature-s");
+    let retry_after = s.op_retry_after.iter().map(|v| ("retry-after".to_owned(), v.clone()));
     match s.lro_style {
         LroStyle::AsyncOperation => {
-            (201, vec![("azure-asyncoperation".into(), op_url), ("retry-after".into(), "1".into())], pool.to_string())
+            (201, [("azure-asyncoperation".into(), op_url)].into_iter().chain(retry_after).collect(), pool.to_string())
         }
         LroStyle::Location => {
             let loc = format!("{op_base}/subscriptions/{SUB}/providers/Microsoft.ContainerService/locations/eastus/operationresults/{id}?api-version=2016-03-30");
-            (202, vec![("location".into(), loc), ("retry-after".into(), "1".into())], String::new())
+            (202, [("location".into(), loc)].into_iter().chain(retry_after).collect(), String::new())
         }
         LroStyle::BodyOnly => {
             // The pool's own state follows the script as the pool is polled.

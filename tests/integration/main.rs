@@ -12,6 +12,7 @@ mod completions;
 mod conformance;
 mod create_pool;
 mod dry_runs;
+mod edges;
 mod facts;
 mod fake_arm;
 mod fake_graph;

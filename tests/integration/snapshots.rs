@@ -28,7 +28,38 @@ fn filter(text: &str) -> String {
     out
 }
 
+/// A price's age ("168 day(s) old") as `[AGE] day(s) old`: it grows with the clock.
+fn price_age_filter(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(" day(s) old") {
+        let digits = rest[..i].chars().rev().take_while(char::is_ascii_digit).count();
+        out.push_str(&rest[..i - digits]);
+        out.push_str(if digits > 0 { "[AGE]" } else { "" });
+        out.push_str(" day(s) old");
+        rest = &rest[i + " day(s) old".len()..];
+    }
+    out.push_str(rest);
+    // And the same age in JSON and YAML (`"price_age_days": 168`, `price_age_days: 168`).
+    for key in ["\"price_age_days\": ", "price_age_days: "] {
+        let mut done = String::new();
+        let mut rest = out.as_str();
+        while let Some(i) = rest.find(key) {
+            done.push_str(&rest[..i + key.len()]);
+            rest = &rest[i + key.len()..];
+            let digits = rest.chars().take_while(char::is_ascii_digit).count();
+            done.push_str(if digits > 0 { "[AGE]" } else { "" });
+            rest = &rest[digits..];
+        }
+        done.push_str(rest);
+        out = done;
+    }
+    out
+}
+
 fn age_filter(text: &str) -> String {
+    let aged = price_age_filter(text);
+    let text = aged.as_str();
     let mut out = String::new();
     let mut rest = text;
     while let Some(i) = rest.find("bundled prices are ") {

@@ -72,7 +72,9 @@ fn load(
     let (cfg, subscription) = adapter::parse(input, arm.subscription.as_deref())?;
     let arm = ArmArgs { subscription, ..arm.clone() };
     let guess = arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
-    // A `recommend:` pool is ranked in the cluster's location: connect and read it first.
+    // What the file can be refused for on its own is refused before any request; a
+    // `recommend:` pool is then ranked in the cluster's location: connect and read it first.
+    adapter::check_alone(&catalog, input, &cfg)?;
     let early = match cfg.pools.iter().any(|p| p.recommend.is_some()) {
         true => Some(connect(&arm, offline_ok, &ctx.printer)?),
         false => None,
@@ -92,11 +94,13 @@ fn load(
     };
     let mut desired = adapter::validate(&catalog, input, &cfg, &guess, &place)?;
     for spec in &desired.pools {
+        // Said in the file's terms (`taints`, not `--node-taints`).
+        let words = crate::plan::gitops::config::file_words;
         for n in &spec.notes {
-            ctx.printer.note(&format!("note: pool {}: {n}", spec.name));
+            ctx.printer.note(&format!("note: pool {}: {}", spec.name, words(n)));
         }
         for w in &spec.warnings {
-            ctx.printer.note(&format!("warning: pool {}: {w}", spec.name));
+            ctx.printer.note(&format!("warning: pool {}: {}", spec.name, words(w)));
         }
     }
     let (client, sub, cred) = match early {
@@ -501,24 +505,7 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
 
 /// Write `text` to `path` through a new temporary file in the same directory, then rename it
 /// over `path`: a reader never sees half a file, and a symlink planted at `path` is replaced,
-/// never followed (the temporary file is created with `O_EXCL`, which follows no link either).
+/// never followed (`pricing::write_user_file`). An error names `path`, not the temporary file.
 fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
-    use std::io::Write;
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name =
-        path.file_name().ok_or_else(|| Error::usage(format!("--file {}: not a file name", path.display()), None))?;
-    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    let written = (|| {
-        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(&tmp, "write", e));
-    }
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io(path, "write", e)
-    })
+    crate::pricing::write_user_file(path, text.as_bytes()).map_err(|e| Error::io(path, "write", e))
 }

@@ -83,7 +83,6 @@ pub async fn execute(
     report: Report<'_>,
     progress: &Progress,
 ) -> (Vec<Row>, Option<Error>) {
-    let run = Run { l, deadline, report };
     let resume = format!("aksgpu apply -f {} (it reads the state first)", l.file);
     let mut rows = Vec::new();
     let mut failed: Option<Error> = None;
@@ -108,22 +107,27 @@ pub async fn execute(
                 continue;
             }
         }
+        // Each change's progress lines name it (`pool infer: Creating (2 min 10 s)`): pools run
+        // concurrently, and one log must tell their lines apart.
+        let names: Vec<String> = stage.iter().map(|c| format!("{} {}", c.kind, c.name)).collect();
+        let named: Vec<_> = names.iter().map(|n| move |s: &str| report(&format!("{n}: {s}"))).collect();
+        let runs: Vec<Run<'_>> = named.iter().map(|r| Run { l, deadline, report: r }).collect();
         let results: Vec<Result<Row, Error>> = match kind {
             "feature" => {
                 let mut out = Vec::new();
-                for c in stage.iter().copied() {
-                    out.push(feature(&run, c, &own()).await);
+                for (c, run) in stage.iter().copied().zip(&runs) {
+                    out.push(feature(run, c, &own()).await);
                 }
                 out
             }
             "pool" => {
                 let own: Vec<Progress> = stage.iter().map(|_| own()).collect();
-                join_all(stage.iter().zip(&own).map(|(c, mine)| pool(&run, live, c, mine))).await
+                join_all(stage.iter().zip(&own).zip(&runs).map(|((c, mine), run)| pool(run, live, c, mine))).await
             }
             _ => {
                 let mut out = Vec::new();
-                for c in stage.iter().copied() {
-                    out.push(cluster_level(&run, c, &own()).await);
+                for (c, run) in stage.iter().copied().zip(&runs) {
+                    out.push(cluster_level(run, c, &own()).await);
                 }
                 out
             }
@@ -169,7 +173,7 @@ async fn feature(run: &Run<'_>, c: &Change, progress: &Progress) -> Result<Row, 
         FeatureOutcome::Registered { .. } => Row::of(c, "done", "registered; the provider was refreshed"),
         FeatureOutcome::AlreadyRegistered => Row::of(c, "unchanged", "already Registered"),
         FeatureOutcome::NotFound if crate::plan::features::went_ga(crate::plan::features::NAMESPACE, &c.name) => {
-            Row::of(c, "unchanged", "not found: generally available, nothing to register")
+            Row::of(c, "unchanged", crate::plan::features::NO_LONGER_PREVIEW)
         }
         FeatureOutcome::NotFound => {
             return Err(crate::ops::feature::not_found(crate::plan::features::NAMESPACE, &c.name))

@@ -154,6 +154,15 @@ pub fn validate(
     Ok(config::validate(catalog, &src, cfg, subscription, &pick)?)
 }
 
+/// The file's content checked on its own, before any request (`config::check_alone`): a
+/// `recommend:` pool's settings and model too; which size fits waits for the cluster.
+pub fn check_alone(catalog: &crate::catalog::Catalog, input: &Input, cfg: &GpuConfig) -> Result<(), Error> {
+    let src = Source { name: input.name.clone(), text: &input.text };
+    let check =
+        |at: &str, p: &PoolConfig, r: &RecommendConfig| super::check_recommend(catalog, at, (p, r), &cfg.overrides);
+    Ok(config::check_alone(catalog, &src, cfg, &check)?)
+}
+
 /// The subscription read at connection, written into every pool (the file was validated with
 /// a guess).
 pub fn set_subscription(desired: &mut Desired, sub: &str) {

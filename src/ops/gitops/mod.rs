@@ -9,7 +9,7 @@ mod plan;
 mod quota;
 
 pub use execute::{execute, Apply, Row};
-pub use files::{inputs, parse, set_subscription, validate, Input, MAX_FILE};
+pub use files::{check_alone, inputs, parse, set_subscription, validate, Input, MAX_FILE};
 pub use plan::{dry_run_steps, offline_plan, plan_pricing, pool_pricing, read_and_diff};
 pub use quota::check as check_quota;
 
@@ -68,11 +68,7 @@ pub fn pick(
     (p, r): (&PoolConfig, &RecommendConfig),
     overrides: &[String],
 ) -> Result<String, Refusal> {
-    let ra = recommend_request(place, (p, r), overrides)?;
-    if !crate::ops::recommend::has_requirements(&ra) {
-        return Err(Refusal::from("recommend needs a model, a workload or gpuMemoryMin".to_owned()));
-    }
-    match crate::ops::recommend::top_recommendation(catalog, &ra).map_err(|e| in_file(at, e))? {
+    match rank(catalog, place, at, (p, r), overrides)? {
         Ok(top) => Ok(top.vm_size),
         Err(why) => Err(Refusal {
             message: format!(
@@ -83,6 +79,34 @@ pub fn pick(
             key: None,
         }),
     }
+}
+
+/// The pool's `recommend:` ranked in `place`: the settings and the model are checked first
+/// (a refusal names the key); `Err(constraint)` inside when no size fits.
+fn rank(
+    catalog: &Catalog,
+    place: &ClusterFacts,
+    at: &str,
+    (p, r): (&PoolConfig, &RecommendConfig),
+    overrides: &[String],
+) -> Result<Result<crate::recommend::Recommendation, Option<Constraint>>, Refusal> {
+    let ra = recommend_request(place, (p, r), overrides)?;
+    if !crate::ops::recommend::has_requirements(&ra) {
+        return Err(Refusal::from("recommend needs a model, a workload or gpuMemoryMin".to_owned()));
+    }
+    crate::ops::recommend::top_recommendation(catalog, &ra).map_err(|e| in_file(at, e))
+}
+
+/// What a pool's `recommend:` can be refused for on its own, before the cluster is read: its
+/// settings, its model, a block that describes no workload. Which size fits is left to
+/// [`pick`] in the cluster's location (a size may fit there and not elsewhere, or the reverse).
+pub fn check_recommend(
+    catalog: &Catalog,
+    at: &str,
+    (p, r): (&PoolConfig, &RecommendConfig),
+    overrides: &[String],
+) -> Result<(), Refusal> {
+    rank(catalog, &ClusterFacts::default(), at, (p, r), overrides).map(|_| ())
 }
 
 /// A refusal of `recommend` worded in the file: each setting named by its key under the pool

@@ -345,15 +345,123 @@ impl Source<'_> {
     pub fn error(&self, path: &str, message: impl Into<String>, hint: Option<String>) -> ConfigError {
         let (line, column) = locate(self.text, &parse_path(path)).unwrap_or((1, 1));
         let message = clip_message(&format!("{path}: {}", message.into()));
-        ConfigError { file: self.name.clone(), line, column, message, hint }
+        ConfigError { file: self.name.clone(), line, column, message, hint: hint.map(|h| file_words(&h)) }
     }
 
     /// An error at `path` whose message names the key itself (`pools[1].recommend.model
     /// "x" is not in the catalog`).
     pub fn error_naming(&self, path: &str, message: impl Into<String>, hint: Option<String>) -> ConfigError {
         let (line, column) = locate(self.text, &parse_path(path)).unwrap_or((1, 1));
+        let hint = hint.map(|h| file_words(&h));
         ConfigError { file: self.name.clone(), line, column, message: clip_message(&message.into()), hint }
     }
+}
+
+/// Text written for the CLI (a hint, a note) in the file's terms: a flag becomes the key that
+/// sets it (`--gpu-driver` → `gpuDriver`), and a backticked flag the file line that does it
+/// (`` `--override mig-models` `` → `` `overrides: [mig-models]` ``). Backticked commands
+/// (`` `aksgpu recommend --mig` ``) are left as they are: they are commands to run.
+pub fn file_words(text: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in text.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if i % 2 == 1 {
+            out.push_str(&match part.split_once(' ') {
+                Some(("--override", ids)) => format!("overrides: [{}]", ids.replace(',', ", ")),
+                Some((flag, value)) if flag.starts_with("--") => format!("{}: {value}", field_of_flag(flag)),
+                None if part.starts_with("--") => field_of_flag(part),
+                _ => part.to_owned(),
+            });
+        } else {
+            out.push_str(&bare_flags(part));
+        }
+    }
+    out
+}
+
+/// Flags outside backticks as the file's keys: `--node-taints ''` → `` `taints: []` ``,
+/// `--gpu-driver` → `` `gpuDriver:` ``.
+fn bare_flags(text: &str) -> String {
+    let words: Vec<&str> = text.split(' ').collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        match w.strip_prefix("--") {
+            Some(_) if words.get(i + 1) == Some(&"''") => {
+                out.push(format!("`{}: []`", field_of_flag(w)));
+                i += 1;
+            }
+            Some(_) => {
+                let end = w.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-')).unwrap_or(w.len());
+                out.push(format!("`{}:`{}", field_of_flag(&w[..end]), &w[end..]));
+            }
+            None => out.push(w.to_owned()),
+        }
+        i += 1;
+    }
+    out.join(" ")
+}
+
+/// serde's words for a value of the wrong type or range, and for unknown or missing keys, in
+/// a person's: `count: invalid type: floating point `1.5`, expected u32` → `count: must be
+/// a whole number, not 1.5`. The hint names the key that was meant, when one is close.
+fn serde_words(message: &str) -> (String, Option<String>) {
+    let (at, rest) = match message.split_once(": ") {
+        Some((at, rest)) if !at.contains(' ') => (format!("{at}: "), rest),
+        _ => (String::new(), message),
+    };
+    let tick = |s: &str| s.split('`').nth(1).map(str::to_owned);
+    if let Some(r) = rest.strip_prefix("unknown field ") {
+        let (name, known) = r.split_once(", expected ").unwrap_or((r, ""));
+        let name = name.trim_matches('`');
+        let keys: Vec<&str> = known.split(", ").map(|k| k.trim_start_matches("one of ").trim_matches('`')).collect();
+        let close = keys
+            .iter()
+            .map(|k| (crate::catalog::edit_distance(&name.to_ascii_lowercase(), &k.to_ascii_lowercase()), *k))
+            .filter(|(d, _)| *d <= 3)
+            .min();
+        let hint = match close {
+            Some((_, k)) => format!("did you mean {k}? (keys here: {})", keys.join(", ")),
+            None => format!("keys here: {}", keys.join(", ")),
+        };
+        return (format!("{at}{name} is not a key here"), Some(hint));
+    }
+    if let Some(r) = rest.strip_prefix("missing field ") {
+        return (format!("{at}{} is required", r.trim_matches('`')), None);
+    }
+    if let Some(r) = rest.strip_prefix("unknown variant ") {
+        let (value, known) = r.split_once(", expected ").unwrap_or((r, ""));
+        let known = known.trim_start_matches("one of ").replace('`', "");
+        return (format!("{at}{} is not one of: {known}", value.trim_matches('`')), None);
+    }
+    let Some((got, expected)) = rest.split_once(", expected ") else { return (message.to_owned(), None) };
+    let out_of_range = got.starts_with("invalid value: ");
+    let value = match got.strip_prefix("invalid type: ").or_else(|| got.strip_prefix("invalid value: ")) {
+        Some(v) if v.starts_with("string ") => v.trim_start_matches("string ").to_owned(),
+        Some(v) => tick(v).unwrap_or_else(|| v.to_owned()),
+        None => return (message.to_owned(), None),
+    };
+    let whole = |max: &str| match out_of_range {
+        true => format!("must be a whole number no larger than {max}"),
+        false => "must be a whole number (0 or more)".to_owned(),
+    };
+    let want = match expected {
+        "u8" => whole("255"),
+        "u16" => whole("65535"),
+        "u32" => whole("4294967295"),
+        "u64" | "usize" => whole("18446744073709551615"),
+        "i8" | "i16" | "i32" | "i64" | "isize" => "must be a whole number".to_owned(),
+        "f32" | "f64" => "must be a number".to_owned(),
+        "a boolean" => "must be true or false".to_owned(),
+        "a string" | "a borrowed string" | "a character" => "must be text (quote it)".to_owned(),
+        "a sequence" => "must be a list".to_owned(),
+        e if e.starts_with("a map") || e.starts_with("struct ") => "must be a mapping of keys to values".to_owned(),
+        e => format!("must be {e}"),
+    };
+    (format!("{at}{want}, not {value}"), None)
 }
 
 /// Parse the file (YAML, or JSON, which YAML reads too). Unknown keys and wrong types are
@@ -363,13 +471,15 @@ pub fn parse(src: &Source<'_>) -> Result<GpuConfig, ConfigError> {
     let cfg: GpuConfig = serde_yaml_ng::from_str(src.text).map_err(|e| {
         let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
         let text = e.to_string();
-        let message = clip_message(text.split(" at line ").next().unwrap_or(&text));
+        let (message, hint) = serde_words(text.split(" at line ").next().unwrap_or(&text));
         ConfigError {
             file: src.name.clone(),
             line,
             column,
-            message,
-            hint: Some("see schema/gpuconfig.schema.json for every field; `aksgpu export` writes a valid file".into()),
+            message: clip_message(&message),
+            hint: hint.or_else(|| {
+                Some("see schema/gpuconfig.schema.json for every field; `aksgpu export` writes a valid file".into())
+            }),
         }
     })?;
     if cfg.api_version != API_VERSION {
@@ -529,22 +639,7 @@ pub fn validate(
     subscription: &str,
     pick: &Picker<'_>,
 ) -> Result<Desired, ConfigError> {
-    // The names go into every request URL: checked even when the file has no pools.
-    check_resource_group(&cfg.cluster.resource_group)
-        .map_err(|e| src.error("cluster.resourceGroup", strip_flag(&e.message), e.hint))?;
-    check_cluster(&cfg.cluster.name).map_err(|e| src.error("cluster.name", strip_flag(&e.message), e.hint))?;
-    for (i, f) in cfg.features.iter().enumerate() {
-        if f.is_empty() || !f.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-            return Err(src.error(&format!("features[{i}]"), format!("{} is not a feature name", clip(f)), None));
-        }
-        if let Some(known) = crate::plan::features::misspelling_of(crate::plan::features::NAMESPACE, f) {
-            return Err(src.error(
-                &format!("features[{i}]"),
-                format!("{f} is not a feature this version knows"),
-                Some(format!("did you mean {known}?")),
-            ));
-        }
-    }
+    check_names(src, cfg)?;
     let installs_operator = cfg.operator.as_ref().is_some_and(|o| o.install);
     let mut pools = Vec::new();
     let mut fallbacks = BTreeMap::new();
@@ -643,6 +738,63 @@ fn check_values(src: &Source<'_>, p: &PoolConfig, at: &str) -> Result<(), Config
     }
     if let Some(x) = p.spot_max_price.filter(|x| x.is_nan()) {
         return Err(src.error(&format!("{at}.spotMaxPrice"), format!("{x} is not a price"), None));
+    }
+    Ok(())
+}
+
+/// The names that go into every request URL (checked even when the file has no pools), and
+/// the features' names.
+fn check_names(src: &Source<'_>, cfg: &GpuConfig) -> Result<(), ConfigError> {
+    check_resource_group(&cfg.cluster.resource_group)
+        .map_err(|e| src.error("cluster.resourceGroup", strip_flag(&e.message), e.hint))?;
+    check_cluster(&cfg.cluster.name).map_err(|e| src.error("cluster.name", strip_flag(&e.message), e.hint))?;
+    for (i, f) in cfg.features.iter().enumerate() {
+        if f.is_empty() || !f.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            return Err(src.error(&format!("features[{i}]"), format!("{} is not a feature name", clip(f)), None));
+        }
+        if let Some(known) = crate::plan::features::misspelling_of(crate::plan::features::NAMESPACE, f) {
+            return Err(src.error(
+                &format!("features[{i}]"),
+                format!("{f} is not a feature this version knows"),
+                Some(format!("did you mean {known}?")),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a `recommend:` block on its own (no cluster read): `Err` refuses the pool.
+pub type RecommendCheck<'a> = dyn Fn(&str, &PoolConfig, &RecommendConfig) -> Result<(), Refusal> + 'a;
+
+/// What the file's pools can be refused for on their own, before any request: names, values
+/// (a NaN price, a comma in a label), `vmSize` and `recommend` together or neither, and each
+/// `recommend:` block by `check` (its settings and model). Only what needs Azure's answer
+/// (which size fits in the cluster's region) is left to [`validate`] after the reads.
+pub fn check_alone(
+    catalog: &Catalog,
+    src: &Source<'_>,
+    cfg: &GpuConfig,
+    check: &RecommendCheck<'_>,
+) -> Result<(), ConfigError> {
+    check_names(src, cfg)?;
+    let installs_operator = cfg.operator.as_ref().is_some_and(|o| o.install);
+    let never = |_: &str, _: &PoolConfig, _: &RecommendConfig| -> Result<String, Refusal> {
+        Err(Refusal::from("a recommend: pool is not checked here".to_owned()))
+    };
+    for (i, p) in cfg.pools.iter().enumerate() {
+        let at = format!("pools[{i}]");
+        if cfg.pools[..i].iter().any(|q| q.name == p.name) {
+            return Err(src.error(&format!("{at}.name"), format!("pool {} is listed twice", p.name), None));
+        }
+        check_pool_name(&p.name).map_err(|e| src.error(&format!("{at}.name"), e.message, e.hint))?;
+        check_values(src, p, &at)?;
+        let alone = |at: &str, p: &PoolConfig, r: &RecommendConfig| check(at, p, r).map(|()| String::new());
+        vm_size(src, p, &at, &alone)?;
+        // A pool that names its size is checked whole, as `validate` checks it (the refusal
+        // kept for a new pool only waits: whether the pool exists is Azure's answer).
+        if p.recommend.is_none() {
+            pool_spec(catalog, src, cfg, p, &at, "{subscription}", installs_operator, &never)?;
+        }
     }
     Ok(())
 }
@@ -882,7 +1034,8 @@ pools:
     fn unknown_keys_are_errors_with_positions() {
         let e = check(&GOOD.replace("    spot: false", "    spto: false")).expect_err("unknown");
         assert_eq!((e.line, e.column), (13, 5), "{e}");
-        assert!(e.message.contains("unknown field `spto`"), "{e}");
+        assert!(e.message.contains("spto is not a key here"), "{e}");
+        assert!(e.hint.as_deref().is_some_and(|h| h.starts_with("did you mean spot?")), "{e:?}");
     }
 
     #[test]
@@ -1021,7 +1174,7 @@ pools:
         let e = &d.new_only["gpunp"];
         assert!(
             e.message.contains("AzureLinux")
-                && e.hint.as_deref().unwrap_or("").contains("--override catalog-size-os-skus"),
+                && e.hint.as_deref().unwrap_or("").contains("overrides: [catalog-size-os-skus]"),
             "{e:?}"
         );
         let ok = check(&(text.clone() + "overrides: [catalog-size-os-skus]\n")).expect("overridden");

@@ -187,14 +187,14 @@ fn feature(name: &str, state: Option<&str>, read: bool) -> Change {
     match state {
         _ if !read => Change::new("feature", name, Action::Create, "register (state not read)"),
         None if crate::plan::features::went_ga(crate::plan::features::NAMESPACE, name) => {
-            Change::new("feature", name, Action::NoChange, "not found: generally available, nothing to register")
+            Change::new("feature", name, Action::NoChange, crate::plan::features::NO_LONGER_PREVIEW)
         }
         None => {
             let mut c = Change::new(
                 "feature",
                 name,
                 Action::Refused,
-                "not found in Azure, and not known to have gone generally available",
+                "not found in Azure, and not a preview feature this version knows",
             );
             c.hint = Some("check the name: az feature list --namespace Microsoft.ContainerService -o table".into());
             c
@@ -486,8 +486,14 @@ mod tests {
         let c = diff(&d, &live("Registering", Some("Registered")));
         assert_eq!(c[0].action, Action::Create, "{c:?}");
         assert!(c[0].detail.contains("provider is Registering"), "{}", c[0].detail);
+        // A preview flag the catalog knows that Azure no longer has went GA: nothing to do.
         let c = diff(&d, &live("Registered", None));
-        assert_eq!(c[0].action, Action::Refused, "not found is GA only for names known to be GA: {c:?}");
+        assert_eq!(c[0].action, Action::NoChange, "{c:?}");
+        assert_eq!(c[0].detail, crate::plan::features::NO_LONGER_PREVIEW);
+        // Any other name not found is refused (most likely misspelled).
+        let unknown = Desired { features: vec!["SomeOtherFlag".into()], ..d.clone() };
+        let c = diff(&unknown, &live("Registered", None));
+        assert_eq!(c[0].action, Action::Refused, "not found is GA only for names the catalog knows: {c:?}");
         let owed = Live { provider_owed: true, ..live("Registered", Some("Registered")) };
         let c = diff(&d, &owed);
         assert_eq!(c[0].action, Action::Create, "a refresh an interrupted run still owes: {c:?}");
