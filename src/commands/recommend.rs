@@ -246,8 +246,8 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
     // Serving figures, when estimated: output tokens/s, per sequence, TTFT, USD per M tokens.
     let serving_col = o.recommendations.iter().any(|x| x.serving.is_some());
     if serving_col {
-        headers.extend(["TP×PP×COPIES", "TOK/S", "TOK/S/USER", "TTFT", per_token.as_str()]);
-        aligns.extend([Align::Right; 5]);
+        headers.extend(["TP×PP×COPIES", "SEQS/COPY", "TOK/S", "TOK/S/USER", "TTFT", per_token.as_str()]);
+        aligns.extend([Align::Right; 6]);
     }
     for (on, h, a) in [
         (mig, per_instance_h.as_str(), Align::Right),
@@ -313,10 +313,11 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
 
 /// The serving columns of one row ("-" where not estimated).
 fn serving_cells(s: Option<&recommend::service::Serving>, currency: &str) -> Vec<String> {
-    let Some(s) = s else { return vec!["-".to_owned(); 5] };
+    let Some(s) = s else { return vec!["-".to_owned(); 6] };
     let sig = recommend::service::fmt_sig;
     vec![
         format!("{}×{}×{}", s.tensor_parallel, s.pipeline_parallel, s.replicas),
+        s.concurrency_per_replica.to_string(),
         sig(s.aggregate_output_tokens_per_second),
         sig(s.decode_tokens_per_second_per_sequence),
         format!("{}s", sig(s.ttft_seconds)),

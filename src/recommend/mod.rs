@@ -654,8 +654,12 @@ fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) 
         r.warnings.insert(0, t.clone());
     }
     if let Some(s) = &r.serving {
+        if req.serving.has_targets() {
+            // The serving search chose the GPUs for the targets, not for memory alone.
+            r.warnings.retain(|w| !w.starts_with("over-provisioned"));
+        }
         r.reasons.push(format!(
-            "serves {} output tokens/s ({} per sequence, first token in {} s) with {} cop{} at TP {} × PP {}: {}-bound",
+            "serves {} output tokens/s ({} per sequence, first token in {} s) with {} cop{} at TP {} × PP {}, {} sequence(s) per copy, on {} node(s): {}-bound; set by {}",
             service::fmt_sig(s.aggregate_output_tokens_per_second),
             service::fmt_sig(s.decode_tokens_per_second_per_sequence),
             service::fmt_sig(s.ttft_seconds),
@@ -663,7 +667,10 @@ fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) 
             if s.replicas == 1 { "y" } else { "ies" },
             s.tensor_parallel,
             s.pipeline_parallel,
-            s.bound.name()
+            s.concurrency_per_replica,
+            s.nodes,
+            s.bound.name(),
+            s.binding.name()
         ));
     }
 }
@@ -760,7 +767,7 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
     let serving = serving_stage(catalog, req, size, &fit, node_price, &reject)?;
     let mut fit = fit;
     if let Some(s) = &serving {
-        fit.nodes = s.nodes;
+        refit(req, &mut fit, s);
     }
     // 13. Price.
     let nodes = f64::from(fit.nodes);
@@ -938,6 +945,24 @@ fn serving_stage(
             Err(r)
         }
     }
+}
+
+/// The fit of the deployment the serving search chose: its copy's GPUs and split, copies per
+/// node, nodes, and the memory each GPU needs for its sequences.
+fn refit(req: &Requirements, fit: &mut Fit, s: &service::Serving) {
+    fit.nodes = s.nodes;
+    let Some(need) = &req.need else { return };
+    if fit.layout == Some(s.layout) && fit.replicas_per_node == s.copies_per_node {
+        return;
+    }
+    let l = s.layout;
+    let per_gpu = need.per_gpu_with(&l, s.concurrency_per_replica);
+    fit.layout = Some(l);
+    fit.replicas_per_node = s.copies_per_node;
+    fit.gpus_used_per_node = l.gpus;
+    fit.sequences_per_replica = s.concurrency_per_replica;
+    fit.required_per_gpu_gib = per_gpu;
+    fit.required_total_gib = per_gpu * l.gpus;
 }
 
 /// Fewer than 4 sequences of the full context fit, or under 5 % of GPU memory is left.
