@@ -208,6 +208,8 @@ fn serving_line(r: &Requirements) -> String {
     let mut parts = vec![format!("{} in + {} out tokens", s.input_tokens, s.output_tokens)];
     parts.push(if s.concurrency_given {
         format!("{} sequences in flight", r.concurrency)
+    } else if s.min_tokens_per_second_per_user.is_some() || s.max_ttft_seconds.is_some() {
+        "most sequences per copy that meet the targets".to_owned()
     } else {
         "largest batch that fits".to_owned()
     });

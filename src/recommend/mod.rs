@@ -659,7 +659,7 @@ fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) 
             r.warnings.retain(|w| !w.starts_with("over-provisioned"));
         }
         r.reasons.push(format!(
-            "serves {} output tokens/s ({} per sequence, first token in {} s) with {} cop{} at TP {} × PP {}, {} sequence(s) per copy, on {} node(s): {}-bound; set by {}",
+            "serves {} output tokens/s ({} per sequence, first token in {} s) with {} cop{} at TP {} × PP {}, {} sequence(s) per copy, on {} node(s): {}-bound{}",
             service::fmt_sig(s.aggregate_output_tokens_per_second),
             service::fmt_sig(s.decode_tokens_per_second_per_sequence),
             service::fmt_sig(s.ttft_seconds),
@@ -670,7 +670,7 @@ fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) 
             s.concurrency_per_replica,
             s.nodes,
             s.bound.name(),
-            s.binding.name()
+            if s.binding.is_target() { format!("; binding: {}", s.binding.name()) } else { String::new() }
         ));
     }
 }

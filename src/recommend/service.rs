@@ -207,9 +207,8 @@ impl Deployment {
 }
 
 /// What sets the deployment: the target that asks for more, or the memory or batch cap that
-/// stops a copy taking more sequences.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+/// stops a copy taking more sequences. In JSON, `name()`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Binding {
     /// `--concurrency` sets the sequences per copy and no target asks for more.
     Concurrency,
@@ -234,12 +233,23 @@ impl Binding {
         }
     }
 
+    /// True for a target of the request (not a cap of the hardware or engine).
+    pub fn is_target(self) -> bool {
+        !matches!(self, Binding::KvCapacity | Binding::MaxBatch)
+    }
+
     fn of(c: Constraint) -> Binding {
         match c {
             Constraint::MinTokensPerSecond => Binding::MinTokensPerSecond,
             Constraint::MaxTtft => Binding::MaxTtft,
             _ => Binding::MinTokensPerSecondPerUser,
         }
+    }
+}
+
+impl Serialize for Binding {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
     }
 }
 
@@ -485,6 +495,8 @@ fn assumptions(
             "batch",
             if req.serving.concurrency_given {
                 format!("--concurrency {} split across the copies", req.concurrency)
+            } else if req.serving.min_tokens_per_second_per_user.is_some() || req.serving.max_ttft_seconds.is_some() {
+                format!("the most sequences per copy that still meet the per-user and first-token targets, at most {max_batch}")
             } else {
                 format!("the largest batch that fits in memory, at most {max_batch} per copy (offline scenario)")
             },
