@@ -247,7 +247,7 @@ pub struct WorkloadArgs {
     #[arg(long, value_name = "COUNT", value_parser = units::parse_params, allow_negative_numbers = true)]
     pub model_params: Option<f64>,
     /// Weight precision [default: the model's native precision, else bf16].
-    #[arg(long, value_parser = precision())]
+    #[arg(long, ignore_case = true, value_parser = precision())]
     pub precision: Option<Precision>,
     /// Minimum GPU memory per GPU.
     #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
@@ -285,7 +285,7 @@ pub struct WorkloadArgs {
     #[arg(long, value_name = "DURATION", value_parser = units::parse_latency, allow_negative_numbers = true)]
     pub max_ttft: Option<f64>,
     /// KV-cache precision [default: 16-bit]; fp8 needs a GPU with FP8.
-    #[arg(long, value_name = "bf16|fp16|fp8", value_parser = kv_precision())]
+    #[arg(long, ignore_case = true, value_name = "bf16|fp16|fp8", value_parser = kv_precision())]
     pub kv_cache_precision: Option<Precision>,
     /// Tensor-parallel GPUs per copy of the model [default: chosen].
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
@@ -1429,7 +1429,15 @@ fn rank_by() -> impl clap::builder::TypedValueParser<Value = RankBy> {
 
 /// `--precision`
 fn precision() -> impl clap::builder::TypedValueParser<Value = Precision> {
-    one_of(Precision::ALL, Precision::name, Precision::describe)
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = Precision::ALL.iter().map(|&p| {
+        let v = PossibleValue::new(p.name()).aliases(if p == Precision::Mxfp4 { &["fp4"][..] } else { &[] });
+        match p.describe() {
+            Some(h) => v.help(h),
+            None => v,
+        }
+    });
+    PossibleValuesParser::new(values).try_map(|s: String| Precision::parse(&s).ok_or_else(|| format!("unknown value {s}")))
 }
 
 /// `--auth`

@@ -1106,8 +1106,9 @@ fn precision_unsupported(req: &Requirements, gpu: Option<&GpuModel>) -> Option<S
     let cc = g.cc()?;
     let have = format!("{} has compute capability {}.{}", g.id, cc.0, cc.1);
     match req.precision {
-        Precision::Mxfp4 if cc < (8, 0) => Some(format!(
-            "MXFP4 weights need compute capability ≥ 8.0 in vLLM; {have} (--precision bf16 sizes the weights upcast)"
+        Precision::Mxfp4 | Precision::Nvfp4 if cc < (8, 0) => Some(format!(
+            "{} weights need compute capability ≥ 8.0 in vLLM; {have} (--precision bf16 sizes the weights upcast)",
+            req.precision.name().to_uppercase()
         )),
         Precision::Fp8 if cc < (8, 0) => {
             Some(format!("FP8 weights need compute capability ≥ 8.0 (weight-only FP8 Marlin; native from 8.9); {have}"))
@@ -1745,6 +1746,10 @@ fn precision_warnings(req: &Requirements, g: &GpuModel, warnings: &mut Vec<Strin
         )),
         Precision::Mxfp4 if g.cc().is_some_and(|c| c < (9, 0)) => warnings.push(format!(
             "{} runs MXFP4 through vLLM's Marlin kernel (weight-only), same memory, slower than Hopper",
+            g.id
+        )),
+        Precision::Nvfp4 if g.cc().is_some_and(|c| c < (10, 0)) => warnings.push(format!(
+            "{} has no FP4 tensor cores (Blackwell has): vLLM runs NVFP4 weight-only through its FP4 Marlin kernel, same memory, slower",
             g.id
         )),
         _ => {}

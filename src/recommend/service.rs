@@ -76,7 +76,7 @@ fn round5<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
 pub fn compute_precision(p: Precision, perf: &GpuPerf) -> &'static str {
     match p {
         Precision::Fp8 if perf.dense_tflops.fp8.is_some() => "fp8",
-        Precision::Mxfp4 if perf.dense_tflops.fp4.is_some() => "fp4",
+        Precision::Mxfp4 | Precision::Nvfp4 if perf.dense_tflops.fp4.is_some() => "fp4",
         Precision::Fp32 => "fp32",
         _ => "fp16",
     }

@@ -75,9 +75,8 @@ fn estimate(row: &Row, env: &[(&str, &Path)]) -> Result<f64, String> {
     let copies = (gpus_of(size) / row.gpus.max(1)).max(1);
     let tp = row.tensor_parallel.unwrap_or(row.gpus / row.pipeline_parallel.unwrap_or(1)).max(1);
     let pp = row.pipeline_parallel.unwrap_or(1).max(1);
-    // NVFP4 (4-bit values, an FP8 scale per 16) runs as the 4-bit microscaling precision the
-    // tool knows (MXFP4: a scale per 32), on the FP4 tensor cores of Blackwell.
-    let precision = if row.weights == "fp4" { "mxfp4" } else { row.weights.as_str() };
+    // The rows' `fp4` is TensorRT-LLM's NVFP4 (4-bit values, an FP8 scale per 16).
+    let precision = if row.weights == "fp4" { "nvfp4" } else { row.weights.as_str() };
     let (tp_s, pp_s, i_s, o_s) =
         (tp.to_string(), pp.to_string(), row.input_tokens.to_string(), row.output_tokens.to_string());
     let mut args = vec![

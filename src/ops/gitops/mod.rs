@@ -128,7 +128,7 @@ pub fn recommend_request(
     };
     let precision = match text(&r.precision) {
         Some(x) => {
-            Some(by_name(Precision::ALL, Precision::name, &x).ok_or_else(|| format!("precision {x:?} is not known"))?)
+            Some(Precision::parse(&x).ok_or_else(|| format!("precision {x:?} is not known"))?)
         }
         None => None,
     };
