@@ -658,6 +658,9 @@ fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) 
             // The serving search chose the GPUs for the targets, not for memory alone.
             r.warnings.retain(|w| !w.starts_with("over-provisioned"));
         }
+        if let Some(w) = &s.calibration_warning {
+            r.warnings.insert(0, w.clone());
+        }
         r.reasons.push(format!(
             "serves {} output tokens/s ({} per sequence, first token in {} s) with {} cop{} at TP {} × PP {}, {} sequence(s) per copy, on {} node(s): {}-bound{}",
             service::fmt_sig(s.aggregate_output_tokens_per_second),

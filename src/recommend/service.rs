@@ -58,7 +58,14 @@ pub struct Serving {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cost_per_million_output_tokens: Option<f64>,
     pub bound: Bound,
+    /// The calibration class of the estimate: GPU architecture × compute precision × dense/MoE.
+    pub class: String,
+    /// Where each figure lies given how far the class's estimates fell from published figures.
+    pub range: Ranges,
     pub assumptions: Vec<Assumption>,
+    /// Said on the row when the class is calibrated worse than 1.5×, or not at all.
+    #[serde(skip)]
+    pub calibration_warning: Option<String>,
     /// The copy's GPUs and split (the fit the recommendation reports).
     #[serde(skip)]
     pub layout: Layout,
@@ -99,6 +106,101 @@ struct Setup<'c> {
     precision: &'static str,
     shape: Shape,
     max_batch: u64,
+    cal: Calibration,
+}
+
+/// What the calibration says of a class of estimates.
+#[derive(Debug, Clone, PartialEq)]
+struct Calibration {
+    class: String,
+    /// Published throughput and TTFT rows of the class (0: none, the widest of any class).
+    rows: u32,
+    speed: [f64; 2],
+    ttft: [f64; 2],
+    /// The class's own residuals (before widening to hold the estimate itself).
+    seen: [f64; 2],
+}
+
+fn calibration(f: &crate::catalog::ServingFactors, architecture: &str, precision: &str, moe: bool) -> Calibration {
+    let class = format!("{architecture} × {precision} × {}", if moe { "MoE" } else { "dense" });
+    let (wide_speed, wide_ttft) = f.widest();
+    let hold = |r: [f64; 2]| [r[0].min(1.0), r[1].max(1.0)];
+    match f.residuals(architecture, precision, moe) {
+        Some(r) => Calibration {
+            class,
+            rows: r.rows,
+            speed: hold(r.speed),
+            ttft: hold(r.ttft.unwrap_or(wide_ttft)),
+            seen: r.speed,
+        },
+        None => Calibration {
+            class,
+            rows: 0,
+            speed: hold(wide_speed),
+            ttft: hold(wide_ttft),
+            seen: wide_speed,
+        },
+    }
+}
+
+/// A serving figure's range: what the published measurements of its class put around it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Band {
+    #[serde(serialize_with = "round5")]
+    pub low: f64,
+    #[serde(serialize_with = "round5")]
+    pub high: f64,
+}
+
+/// The range of every serving figure (`serving.range`), from the calibration residuals of the
+/// class of the estimate: a speed estimated `r` times too fast at worst is `estimate / r`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Ranges {
+    pub aggregate_output_tokens_per_second: Band,
+    pub decode_tokens_per_second_per_sequence: Band,
+    pub tpot_seconds: Band,
+    pub ttft_seconds: Band,
+}
+
+impl Calibration {
+    fn ranges(&self, aggregate: f64, per_seq: f64, tpot: f64, ttft: f64) -> Ranges {
+        let [lo, hi] = self.speed;
+        let [tlo, thi] = self.ttft;
+        let speed = |v: f64| Band { low: v / hi, high: v / lo };
+        Ranges {
+            aggregate_output_tokens_per_second: speed(aggregate),
+            decode_tokens_per_second_per_sequence: speed(per_seq),
+            tpot_seconds: Band { low: tpot * lo, high: tpot * hi },
+            ttft_seconds: Band { low: ttft / thi, high: ttft / tlo },
+        }
+    }
+
+    /// Worst factor between estimate and measurement, either way.
+    fn worst(&self) -> f64 {
+        let [lo, hi] = self.seen;
+        hi.max(1.0 / lo)
+    }
+
+    /// A warning when the class is calibrated worse than 1.5× or not at all.
+    fn warning(&self) -> Option<String> {
+        if self.rows == 0 {
+            return Some(format!(
+                "serving figures unchecked: no published measurement covers {} (range from the widest class: {}× to {}×)",
+                self.class,
+                fmt_sig(self.seen[0]),
+                fmt_sig(self.seen[1])
+            ));
+        }
+        (self.worst() > 1.5).then(|| {
+            format!(
+                "serving figures weak: estimates for {} were {}× to {}× the published speed ({} measurement(s)); see serving.range",
+                self.class,
+                fmt_sig(self.seen[0]),
+                fmt_sig(self.seen[1]),
+                self.rows
+            )
+        })
+    }
 }
 
 fn setup<'c>(catalog: &'c Catalog, req: &Requirements, size: &VmSize, fit: &Fit) -> Option<Setup<'c>> {
@@ -120,7 +222,8 @@ fn setup<'c>(catalog: &'c Catalog, req: &Requirements, size: &VmSize, fit: &Fit)
         weight_bytes: w.gib * estimate::WEIGHT_FACTOR * GIB,
         kv_bytes: req.kv_bytes(),
     };
-    Some(Setup { gpu, perf, hw, precision, shape, max_batch: factors.max_batch })
+    let cal = calibration(factors, gpu.architecture.as_deref().unwrap_or("*"), precision, model.moe);
+    Some(Setup { gpu, perf, hw, precision, shape, max_batch: factors.max_batch, cal })
 }
 
 /// One way to lay a copy of the model on the size: its GPUs and split, how many copies one
@@ -455,6 +558,9 @@ fn build(req: &Requirements, s: &Setup<'_>, d: &Deployment, node_price: Option<f
         cost_per_million_output_tokens: None,
         bound: if d.binding == Binding::KvCapacity { Bound::KvCapacity } else { f.bound },
         assumptions: assumptions(s.gpu, s.perf, &s.hw, s.precision, req, s.max_batch),
+        class: s.cal.class.clone(),
+        range: s.cal.ranges(d.aggregate, 1.0 / f.tpot_s, f.tpot_s, f.ttft_s),
+        calibration_warning: s.cal.warning(),
         layout: d.cand.layout,
         copies_per_node: if d.cand.step > 1 { 1 } else { d.cand.copies_per_step },
     }

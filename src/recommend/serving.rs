@@ -325,6 +325,7 @@ mod tests {
             max_batch: 256,
             source: "t".into(),
             efficiencies: vec![eff()],
+            calibration: Vec::new(),
         };
         assert_eq!(Hardware::new(&perf, &f, "Hopper", "fp8").map(|h| h.tflops), Some(1979.0));
         assert_eq!(Hardware::new(&perf, &f, "Hopper", "fp16").map(|h| h.tflops), Some(989.5));
