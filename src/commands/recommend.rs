@@ -128,8 +128,12 @@ impl Render for Outcome {
 pub fn render(o: &Outcome) -> String {
     let r = &o.requirements;
     let mut out = describe(r);
+    let advice = o.advice.as_ref().map(|a| a.line(|v| crate::units::money_in(Some(v), &o.currency)));
     if o.recommendations.is_empty() {
         // The error on stderr says "no size fits" with the constraint and the closest sizes.
+        if let Some(a) = advice {
+            out.push_str(&format!("\n{a}\n"));
+        }
         return out;
     }
     out.push('\n');
@@ -160,6 +164,9 @@ pub fn render(o: &Outcome) -> String {
             "Unknown {} prices are never guessed: those sizes rank by the price under RANKED BY; `aksgpu prices refresh` fetches current ones.\n",
             recommend::price_kind(r)
         ));
+    }
+    if let Some(a) = advice {
+        out.push_str(&format!("{a}\n"));
     }
     out
 }

@@ -6,6 +6,7 @@
 //! takes) and ranked by the cost of that fit. When nothing survives, the stage that removed the
 //! last candidates is named, with the closest alternatives.
 
+pub mod advice;
 pub mod estimate;
 pub mod service;
 pub mod serving;
@@ -528,6 +529,9 @@ pub struct Outcome {
     /// `no_fit().closest` gives them; absent otherwise.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub closest: Vec<Rejected>,
+    /// A cheaper precision that meets the same service (inference), when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub advice: Option<advice::Advice>,
 }
 
 /// Nothing fits: which constraint cut the last candidates, and the closest alternatives.
@@ -560,6 +564,13 @@ impl Outcome {
 /// Inference and fine-tuning are fitted on one node first; only when no size fits on one node
 /// are multi-node fits considered (training and HPC always may span nodes).
 pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
+    let mut out = rank(catalog, req);
+    out.advice = advice::advise(catalog, req, &out, rank);
+    out
+}
+
+/// The ranking of [`recommend`], without the precision advice.
+fn rank(catalog: &Catalog, req: &Requirements) -> Outcome {
     let max_nodes = req.workload.max_nodes();
     let named = req.serving.vm_size.as_deref();
     let pass = |max_nodes: u32| {
@@ -607,6 +618,7 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
         rejected,
         below_top,
         closest: Vec::new(),
+        advice: None,
     };
     out.closest = out.no_fit().map(|n| n.closest).unwrap_or_default();
     out
