@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::{Outcome, Precision, Requirements, Workload};
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, VmSize};
 
 /// The cheaper deployment another precision gives (`advice` in the JSON).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -37,7 +37,7 @@ struct Choice {
     source: &'static str,
 }
 
-fn options(req: &Requirements) -> Vec<Choice> {
+fn choices(req: &Requirements) -> Vec<Choice> {
     let bytes = req.precision.bytes();
     let mut out = Vec::new();
     if bytes > 1.0 {
@@ -71,7 +71,7 @@ fn options(req: &Requirements) -> Vec<Choice> {
 }
 
 /// The cheapest deployment another precision gives that beats the first answer's price, if any.
-pub fn advise(catalog: &Catalog, req: &Requirements, out: &Outcome, rank: fn(&Catalog, &Requirements) -> Outcome) -> Option<Advice> {
+pub fn advise(catalog: &Catalog, req: &Requirements, out: &Outcome) -> Option<Advice> {
     if req.workload != Workload::Inference || req.model.is_none() || req.need.is_none() {
         return None;
     }
@@ -80,32 +80,27 @@ pub fn advise(catalog: &Catalog, req: &Requirements, out: &Outcome, rank: fn(&Ca
         return None;
     }
     let mut best: Option<Advice> = None;
-    for o in options(req) {
+    for o in choices(req) {
         let mut alt = req.clone();
         alt.precision = o.weights;
         alt.precision_explicit = true;
         alt.serving.kv_cache_precision = o.kv;
-        alt.top = alt.top.max(5);
         alt.compute_need();
-        let answer = rank(catalog, &alt);
-        let pick = answer.recommendations.iter().find(|r| {
-            !o.needs_fp8_gpu || catalog.size(&r.vm_size).and_then(|s| catalog.gpu(&s.gpu_model)).is_some_and(|g| g.fp8)
+        let ceiling = [first.map(|f| f - 0.005), best.as_ref().map(|b| b.price_per_hour)].into_iter().flatten().reduce(f64::min);
+        let fp8 = |s: &VmSize| !o.needs_fp8_gpu || catalog.gpu(&s.gpu_model).is_some_and(|g| g.fp8);
+        let Some(r) = super::cheapest_below(catalog, &alt, ceiling, &fp8) else { continue };
+        let Some(price) = r.price_per_hour else { continue };
+        best = Some(Advice {
+            precision: o.weights,
+            kv_cache_precision: o.kv.filter(|_| o.weights == req.precision),
+            vm_size: r.vm_size.clone(),
+            nodes: r.fit.nodes,
+            price_per_hour: price,
+            instead_of_per_hour: first,
+            meets_targets: req.serving.has_targets(),
+            quality: o.quality,
+            source: o.source,
         });
-        let Some((r, price)) = pick.and_then(|r| r.price_per_hour.map(|p| (r, p))) else { continue };
-        let cheaper = first.is_none_or(|f| price < f - 0.005) && best.as_ref().is_none_or(|b| price < b.price_per_hour);
-        if cheaper {
-            best = Some(Advice {
-                precision: o.weights,
-                kv_cache_precision: o.kv.filter(|_| o.weights == req.precision),
-                vm_size: r.vm_size.clone(),
-                nodes: r.fit.nodes,
-                price_per_hour: price,
-                instead_of_per_hour: first,
-                meets_targets: req.serving.has_targets(),
-                quality: o.quality,
-                source: o.source,
-            });
-        }
     }
     best
 }

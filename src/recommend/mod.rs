@@ -565,8 +565,40 @@ impl Outcome {
 /// are multi-node fits considered (training and HPC always may span nodes).
 pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
     let mut out = rank(catalog, req);
-    out.advice = advice::advise(catalog, req, &out, rank);
+    out.advice = advice::advise(catalog, req, &out);
     out
+}
+
+/// The cheapest size for `req` whose whole deployment costs less than `ceiling` USD/hour and
+/// that `accept` takes: sizes in order of their node price, stopping once a node alone costs
+/// as much as the best found (more nodes only cost more). For the precision advice.
+pub(crate) fn cheapest_below(
+    catalog: &Catalog,
+    req: &Requirements,
+    ceiling: Option<f64>,
+    accept: &dyn Fn(&VmSize) -> bool,
+) -> Option<Recommendation> {
+    let named = req.serving.vm_size.as_deref();
+    let mut sizes: Vec<(f64, &VmSize)> = catalog
+        .sizes
+        .iter()
+        .filter(|s| named.is_none_or(|n| s.name.eq_ignore_ascii_case(n)) && accept(s))
+        .filter_map(|s| pick_price(catalog, req, s).and_then(|p| p.per_node_hour).map(|p| (p, s)))
+        .collect();
+    sizes.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.name.cmp(&b.1.name)));
+    let mut best: Option<Recommendation> = None;
+    let mut bound = ceiling.unwrap_or(f64::INFINITY);
+    for (node, size) in sizes {
+        if node >= bound {
+            break;
+        }
+        let Ok(r) = evaluate(catalog, req, size, req.workload.max_nodes()) else { continue };
+        if let Some(p) = r.price_per_hour.filter(|p| *p < bound) {
+            bound = p;
+            best = Some(r);
+        }
+    }
+    best
 }
 
 /// The ranking of [`recommend`], without the precision advice.
