@@ -996,6 +996,8 @@ pub struct KaitoWorkspaceArgs {
     /// (`kaito-min-compute-capability`).
     #[arg(long = "override", value_name = "RULE_ID", value_delimiter = ',')]
     pub overrides: Vec<String>,
+    #[command(flatten)]
+    pub service: KaitoServiceArgs,
     /// Resource group of the cluster the workspace is for (with --cluster).
     #[arg(short = 'g', long, value_name = "NAME", requires = "cluster", conflicts_with = "region")]
     pub resource_group: Option<String>,
@@ -1007,6 +1009,32 @@ pub struct KaitoWorkspaceArgs {
     /// Output format (yaml by default).
     #[arg(short, long, value_enum, default_value = "yaml")]
     pub output: ManifestFormat,
+}
+
+/// The service a Workspace is sized for: the same flags, parsed the same way, as `recommend`'s.
+#[derive(Debug, Args)]
+pub struct KaitoServiceArgs {
+    /// Tokens of context per sequence [default: input + output tokens when given, else 4096].
+    #[arg(long, value_name = "TOKENS", value_parser = units::parse_count, allow_negative_numbers = true)]
+    pub context: Option<u64>,
+    /// Sequences in flight [default: the most that meet the targets, else the largest batch that fits].
+    #[arg(long, value_name = "N", value_parser = units::parse_count, allow_negative_numbers = true)]
+    pub concurrency: Option<u64>,
+    /// Prompt tokens per request [default: 3/4 of the context].
+    #[arg(long, value_name = "N", value_parser = units::parse_count, allow_negative_numbers = true)]
+    pub input_tokens: Option<u64>,
+    /// Generated tokens per request [default: 1/4 of the context].
+    #[arg(long, value_name = "N", value_parser = units::parse_count, allow_negative_numbers = true)]
+    pub output_tokens: Option<u64>,
+    /// Output tokens per second the whole deployment must sustain.
+    #[arg(long, value_name = "X", value_parser = units::parse_rate, allow_negative_numbers = true)]
+    pub min_tokens_per_second: Option<f64>,
+    /// Decode tokens per second each sequence must see.
+    #[arg(long, value_name = "X", value_parser = units::parse_rate, allow_negative_numbers = true)]
+    pub min_tokens_per_second_per_user: Option<f64>,
+    /// Longest acceptable time to first token (2s, 800ms).
+    #[arg(long, value_name = "DURATION", value_parser = units::parse_latency, allow_negative_numbers = true)]
+    pub max_ttft: Option<f64>,
 }
 
 /// YAML or JSON.

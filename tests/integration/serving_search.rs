@@ -137,3 +137,35 @@ fn closest_lines_give_the_best_any_deployment_reached() {
     let shown = format!("Standard_ND96isr_H100_v5 (at best serves {}", best.round());
     assert!(hint.contains(&shown), "{hint} lacks {shown}");
 }
+
+/// `kaito workspace` sized for a service writes the Workspace `recommend` gives for the same
+/// service: the first KAITO-capable recommendation's instance type, and its nodes as the count.
+#[test]
+fn kaito_workspace_matches_recommend_for_the_same_service() {
+    let service = ["--concurrency", "64", "--min-tokens-per-second-per-user", "40", "--max-ttft", "1s", "--region", "eastus"];
+    for model in ["llama-3.1-8b", "llama-3.3-70b"] {
+        let mut args = vec!["--model", model, "--top", "50"];
+        args.extend(service);
+        let (code, v, err) = recommend(&args);
+        assert_eq!(code, 0, "{err}");
+        // KAITO takes whole NVIDIA GPUs of compute capability 8.0 or more.
+        let pick = v["recommendations"]
+            .as_array()
+            .and_then(|r| {
+                r.iter().find(|r| {
+                    r["gpu_vendor"] == "NVIDIA"
+                        && !["T4", "V100", "P100", "P40", "M60", "K80"].contains(&r["gpu_model"].as_str().unwrap_or(""))
+                        && r["gpu_count"].as_f64().is_some_and(|c| c >= 1.0 && c.fract() == 0.0)
+                })
+            })
+            .expect("a KAITO-capable size");
+        let mut ws = vec!["kaito", "workspace", "--model", model, "-o", "json"];
+        ws.extend(service);
+        let run = aksgpu(&ws);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let w = run.json();
+        assert_eq!(w["resource"]["instanceType"], pick["vm_size"], "{model}");
+        assert_eq!(w["resource"]["count"], pick["fit"]["nodes"], "{model}");
+        assert!(run.stderr.contains("binding:"), "{}", run.stderr);
+    }
+}
