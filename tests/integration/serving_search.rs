@@ -169,3 +169,46 @@ fn kaito_workspace_matches_recommend_for_the_same_service() {
         assert!(run.stderr.contains("binding:"), "{}", run.stderr);
     }
 }
+
+/// KAITO's presets (kaito-project/kaito: presets/workspace/models/supported_models.yaml and
+/// model_catalog.yaml): each has a model in the catalog, and a Workspace is written for it
+/// offline.
+#[test]
+fn a_workspace_is_written_offline_for_every_kaito_preset() {
+    const PRESETS: &[&str] = &[
+        "llama-3.1-8b-instruct",
+        "llama-3.3-70b-instruct",
+        "falcon-7b",
+        "falcon-40b",
+        "mistral-7b-instruct",
+        "phi-3-mini-4k-instruct",
+        "phi-3-mini-128k-instruct",
+        "phi-3-medium-4k-instruct",
+        "phi-3-medium-128k-instruct",
+        "phi-3.5-mini-instruct",
+        "phi-4",
+        "phi-4-mini-instruct",
+        "qwen2.5-coder-7b-instruct",
+        "qwen2.5-coder-32b-instruct",
+        "deepseek-r1-distill-llama-8b",
+        "deepseek-r1-distill-qwen-14b",
+        "gpt-oss-20b",
+        "gpt-oss-120b",
+        "google/gemma-3-4b-it",
+        "google/gemma-3-27b-it",
+    ];
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/catalog/models.yaml")).expect("models");
+    let models: Vec<serde_json::Value> = serde_yaml_ng::from_str(&text).expect("models parse");
+    for preset in PRESETS {
+        let m = models
+            .iter()
+            .find(|m| m["kaito_preset"].as_str() == Some(preset))
+            .unwrap_or_else(|| panic!("no catalog model carries KAITO preset {preset}"));
+        let id = m["id"].as_str().expect("id");
+        let run = aksgpu(&["kaito", "workspace", "--model", id, "-o", "json"]);
+        assert_eq!(run.code, 0, "{preset}: {}", run.stderr);
+        let w = run.json();
+        assert_eq!(w["inference"]["preset"]["name"].as_str(), Some(*preset), "{w}");
+        assert!(w["resource"]["count"].as_u64().is_some_and(|c| c >= 1), "{w}");
+    }
+}
