@@ -47,8 +47,14 @@ pub struct Serving {
     pub decode_tokens_per_second_per_sequence: f64,
     #[serde(serialize_with = "round5")]
     pub tpot_seconds: f64,
+    /// Mean time to first token: the prefill, the wait for the prefills queued ahead (an M/D/1
+    /// queue, as DistServe models a prefill instance) and the step in progress.
     #[serde(serialize_with = "round5")]
     pub ttft_seconds: f64,
+    #[serde(serialize_with = "round5")]
+    pub ttft_median_seconds: f64,
+    #[serde(serialize_with = "round5")]
+    pub ttft_p90_seconds: f64,
     /// One request from arrival to its last token.
     #[serde(serialize_with = "round5")]
     pub e2e_latency_seconds: f64,
@@ -552,6 +558,8 @@ fn build(req: &Requirements, s: &Setup<'_>, d: &Deployment, node_price: Option<f
         decode_tokens_per_second_per_sequence: 1.0 / f.tpot_s,
         tpot_seconds: f.tpot_s,
         ttft_seconds: f.ttft_s,
+        ttft_median_seconds: f.ttft_median_s,
+        ttft_p90_seconds: f.ttft_p90_s,
         e2e_latency_seconds: f.cycle_s,
         usd_per_million_output_tokens: node_price
             .map(|p| ((p * f64::from(d.nodes) / (d.aggregate * 3600.0) * 1e6) * 1000.0).round() / 1000.0),
@@ -591,6 +599,11 @@ fn assumptions(
             "roofline",
             "prefill 2 × active params FLOPs per token + attention; decode step max(bytes read / bandwidth, FLOPs / peak) + 2 all-reduces per layer".to_owned(),
             "Yuan et al. 2024, LLM Inference Unveiled (LLM-Viewer); kipply 2022, Transformer Inference Arithmetic; Megatron-LM (Shoeybi et al. 2019) §3",
+        ),
+        a(
+            "queue",
+            "TTFT waits for the prefills queued ahead: an M/D/1 queue with the prefill's share of the copy's time as its load; median and p90 from its exponential tail".to_owned(),
+            "Zhong et al. 2024, DistServe (OSDI) §3.1; chunked prefill sharing steps with decodes: Agrawal et al. 2024, Sarathi-Serve (OSDI)",
         ),
         a(
             "lengths",

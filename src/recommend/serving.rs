@@ -106,7 +106,10 @@ impl Bound {
 pub struct Figures {
     /// Seconds for one request, first token to last, at this concurrency.
     pub cycle_s: f64,
+    /// Mean time to first token, with the wait for the prefills queued ahead.
     pub ttft_s: f64,
+    pub ttft_median_s: f64,
+    pub ttft_p90_s: f64,
     pub tpot_s: f64,
     /// Output tokens per second of the replica.
     pub output_tps: f64,
@@ -190,6 +193,18 @@ fn prefill(s: &Shape, hw: &Hardware, split: Split, input: f64) -> (f64, f64) {
     (alone, (compute + comm) / pp)
 }
 
+/// The mean wait in the prefill queue of one replica and the time scale θ of its tail: with
+/// one sequence there is no queue; the prefill's share of the replica's time is ρ (capped
+/// below 1: a replica that only prefills serves nobody).
+fn prefill_queue(c: f64, alone: f64, cycle: f64, prefill_all: f64) -> (f64, f64) {
+    if c <= 1.0 || cycle <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let rho = (prefill_all / cycle).min(0.99);
+    let theta = alone / (2.0 * (1.0 - rho));
+    (rho * theta, theta)
+}
+
 /// The figures of one replica serving `concurrency` sequences of `input` + `output` tokens.
 pub fn figures(s: &Shape, hw: &Hardware, split: Split, concurrency: u64, input: u64, output: u64) -> Figures {
     let c = concurrency.max(1) as f64;
@@ -199,12 +214,22 @@ pub fn figures(s: &Shape, hw: &Hardware, split: Split, concurrency: u64, input: 
     let prefill_all = c * pipelined;
     let decode_all = o * step;
     let cycle = prefill_all + decode_all;
-    // The other requests' prefills that land while this one waits, and the step in progress.
-    let ttft = alone * (1.0 + (c - 1.0) * pipelined / cycle) + step;
+    // The queue for prefill (DistServe, Zhong et al. 2024, §3.1: a prefill instance as an M/D/1
+    // queue): requests arrive at c / cycle per second and each holds the prefill for `alone`,
+    // so the prefill is busy ρ of the time and a request waits ρ·alone / (2(1 − ρ)) on average
+    // before its own prefill, which then ends in the step in progress.
+    let (queue, theta) = prefill_queue(c, alone, cycle, prefill_all);
+    let ttft = alone + queue + step;
     let tpot = ((cycle - ttft) / o).max(step);
+    // The wait's tail, P(W > t) ≈ ρ·e^(−t/θ) with θ = alone / (2(1 − ρ)) (the exponential
+    // approximation of the M/D/1 waiting time with the same mean): median and p90.
+    let rho = (prefill_all / cycle).min(0.99);
+    let quantile = |p: f64| if rho > 1.0 - p { theta * (rho / (1.0 - p)).ln() } else { 0.0 };
     Figures {
         cycle_s: cycle,
         ttft_s: ttft,
+        ttft_median_s: alone + quantile(0.5) + step,
+        ttft_p90_s: alone + quantile(0.9) + step,
         tpot_s: tpot,
         output_tps: c * o / cycle,
         total_tps: c * (i + o) / cycle,
