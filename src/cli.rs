@@ -971,7 +971,7 @@ pub enum KaitoCommand {
     /// Enable the KAITO add-on (and the OIDC issuer it needs) on a cluster.
     Enable(ClusterPowerArgs),
     /// Write a kaito.sh/v1beta1 Workspace for a model, with a recommended instance type.
-    Workspace(KaitoWorkspaceArgs),
+    Workspace(Box<KaitoWorkspaceArgs>),
 }
 
 /// `aksgpu kaito workspace`
@@ -1465,7 +1465,8 @@ fn precision() -> impl clap::builder::TypedValueParser<Value = Precision> {
             None => v,
         }
     });
-    PossibleValuesParser::new(values).try_map(|s: String| Precision::parse(&s).ok_or_else(|| format!("unknown value {s}")))
+    PossibleValuesParser::new(values)
+        .try_map(|s: String| Precision::parse(&s).ok_or_else(|| format!("unknown value {s}")))
 }
 
 /// `--auth`

@@ -221,12 +221,10 @@ impl Precision {
     /// A one-line description where the name alone does not say it.
     pub fn describe(self) -> Option<&'static str> {
         match self {
-            Precision::Mxfp4 => Some(
-                "OCP microscaling FP4: 32 four-bit values share one 8-bit scale (4.25 bits per weight); alias fp4",
-            ),
-            Precision::Nvfp4 => {
-                Some("NVIDIA NVFP4: 16 four-bit values share one FP8 scale (4.5 bits per weight)")
+            Precision::Mxfp4 => {
+                Some("OCP microscaling FP4: 32 four-bit values share one 8-bit scale (4.25 bits per weight); alias fp4")
             }
+            Precision::Nvfp4 => Some("NVIDIA NVFP4: 16 four-bit values share one FP8 scale (4.5 bits per weight)"),
             _ => None,
         }
     }

@@ -55,7 +55,8 @@ fn choices(req: &Requirements) -> Vec<Choice> {
             kv: req.serving.kv_cache_precision,
             needs_fp8_gpu: false,
             quality: "4-bit weight-only AWQ/GPTQ loses a few points on hard tasks, more on small models than on 70B+",
-            source: "Lin et al. 2024, AWQ (MLSys); Frantar et al. 2023, GPTQ (ICLR); Kurtic et al. 2024 (arXiv:2411.02355)",
+            source:
+                "Lin et al. 2024, AWQ (MLSys); Frantar et al. 2023, GPTQ (ICLR); Kurtic et al. 2024 (arXiv:2411.02355)",
         });
     }
     if req.serving.kv_cache_precision != Some(Precision::Fp8) && req.precision != Precision::Fp32 {
@@ -86,7 +87,8 @@ pub fn advise(catalog: &Catalog, req: &Requirements, out: &Outcome) -> Option<Ad
         alt.precision_explicit = true;
         alt.serving.kv_cache_precision = o.kv;
         alt.compute_need();
-        let ceiling = [first.map(|f| f - 0.005), best.as_ref().map(|b| b.price_per_hour)].into_iter().flatten().reduce(f64::min);
+        let ceiling =
+            [first.map(|f| f - 0.005), best.as_ref().map(|b| b.price_per_hour)].into_iter().flatten().reduce(f64::min);
         let fp8 = |s: &VmSize| !o.needs_fp8_gpu || catalog.gpu(&s.gpu_model).is_some_and(|g| g.fp8);
         let Some(r) = super::cheapest_below(catalog, &alt, ceiling, &fp8) else { continue };
         let Some(price) = r.price_per_hour else { continue };

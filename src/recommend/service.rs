@@ -139,13 +139,7 @@ fn calibration(f: &crate::catalog::ServingFactors, architecture: &str, precision
             ttft: hold(r.ttft.unwrap_or(wide_ttft)),
             seen: r.speed,
         },
-        None => Calibration {
-            class,
-            rows: 0,
-            speed: hold(wide_speed),
-            ttft: hold(wide_ttft),
-            seen: wide_speed,
-        },
+        None => Calibration { class, rows: 0, speed: hold(wide_speed), ttft: hold(wide_ttft), seen: wide_speed },
     }
 }
 
@@ -423,7 +417,13 @@ fn describe(d: &Deployment) -> String {
 }
 
 /// The cheapest deployment of `cand` that meets every target within `max_nodes`.
-fn deploy(req: &Requirements, s: &Setup<'_>, cand: Candidate, max_nodes: u32, near: &mut Nearest) -> Option<Deployment> {
+fn deploy(
+    req: &Requirements,
+    s: &Setup<'_>,
+    cand: Candidate,
+    max_nodes: u32,
+    near: &mut Nearest,
+) -> Option<Deployment> {
     let ask = &req.serving;
     let fig = |c: u64| serving::figures(&s.shape, &s.hw, cand.split, c, ask.input_tokens, ask.output_tokens);
     let steps = (max_nodes / cand.step).max(1);
@@ -459,7 +459,15 @@ fn deploy(req: &Requirements, s: &Setup<'_>, cand: Candidate, max_nodes: u32, ne
         let replicas = cand.copies_per_step;
         let aggregate = first.output_tps * f64::from(replicas);
         let concurrency = u64::from(replicas);
-        let d = Deployment { cand, nodes: cand.step, per_copy: 1, concurrency, f: first, aggregate, binding: Binding::Concurrency };
+        let d = Deployment {
+            cand,
+            nodes: cand.step,
+            per_copy: 1,
+            concurrency,
+            f: first,
+            aggregate,
+            binding: Binding::Concurrency,
+        };
         near.offer(&d, &misses(req, &first, aggregate));
         return None;
     }
@@ -636,4 +644,3 @@ pub fn fmt_sig(v: f64) -> String {
         format!("{v:.3}")
     }
 }
-

@@ -142,7 +142,8 @@ fn closest_lines_give_the_best_any_deployment_reached() {
 /// service: the first KAITO-capable recommendation's instance type, and its nodes as the count.
 #[test]
 fn kaito_workspace_matches_recommend_for_the_same_service() {
-    let service = ["--concurrency", "64", "--min-tokens-per-second-per-user", "40", "--max-ttft", "1s", "--region", "eastus"];
+    let service =
+        ["--concurrency", "64", "--min-tokens-per-second-per-user", "40", "--max-ttft", "1s", "--region", "eastus"];
     for model in ["llama-3.1-8b", "llama-3.3-70b"] {
         let mut args = vec!["--model", model, "--top", "50"];
         args.extend(service);
