@@ -605,7 +605,7 @@ fn assumptions(
         a("link_efficiency", fmt_num(hw.eff.link), &factors),
         a(
             "roofline",
-            "prefill 2 × active params FLOPs per token + attention; decode step max(bytes read / bandwidth, FLOPs / peak) + 2 all-reduces per layer".to_owned(),
+            "prefill 2 × active params FLOPs per token + attention; decode step: weight GEMMs max(weights read / bandwidth, FLOPs / peak) + attention max(KV read / bandwidth, FLOPs / peak) + 2 all-reduces per layer".to_owned(),
             "Yuan et al. 2024, LLM Inference Unveiled (LLM-Viewer); kipply 2022, Transformer Inference Arithmetic; Megatron-LM (Shoeybi et al. 2019) §3",
         ),
         a(

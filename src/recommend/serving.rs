@@ -6,8 +6,10 @@
 //! Model Insights") and kipply's "Transformer Inference Arithmetic" (2022):
 //! - **prefill** costs 2 × active parameters FLOPs per token plus attention's quadratic term,
 //!   at the dense tensor peak × `compute`;
-//! - **a decode step** takes the larger of its memory time (weights touched + the KV cache of every
-//!   sequence, over HBM bandwidth × `memory`) and its compute time (2 × active parameters × batch);
+//! - **a decode step** is the sum of its operators, each at the larger of its memory time and its
+//!   compute time: the weight GEMMs (weights touched over HBM bandwidth × `memory`, against
+//!   2 × active parameters × batch FLOPs) and attention (the KV cache of every sequence, against
+//!   its FLOPs), as LLM-Viewer sums its per-operator roofline;
 //! - **tensor parallelism** adds two all-reduces of the activations per layer (Shoeybi et al.
 //!   2019, "Megatron-LM" §3) over the GPU link × `link`, each with a fixed latency; **pipeline
 //!   parallelism** splits the layers into stages that work on micro-batches in turn;
@@ -167,18 +169,22 @@ fn decode_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64)
     let tp = f64::from(split.tp);
     let x = batch / f64::from(split.pp).min(batch).max(1.0);
     let kv = s.arch.kv_bytes(context.round() as u64, s.kv_bytes);
-    let memory = (weights_touched(s, x) + x * kv) / (tp * hw.bytes_per_s());
-    let flops = 2.0 * s.active * x + attention_flops(&s.arch, x, context);
-    let compute = flops / (tp * hw.flops());
+    // Per operator, as LLM-Viewer sums its roofline: the weight GEMMs (weights read, 2 FLOPs
+    // per active parameter and token) and attention (the KV cache read, its FLOPs) are
+    // different kernels that run one after the other, each at the slower of its two limits.
+    let (bw, peak) = (tp * hw.bytes_per_s(), tp * hw.flops());
+    let (gemm_mem, gemm_flops) = (weights_touched(s, x) / bw, 2.0 * s.active * x / peak);
+    let (attn_mem, attn_flops) = (x * kv / bw, attention_flops(&s.arch, x, context) / peak);
+    let work = gemm_mem.max(gemm_flops) + attn_mem.max(attn_flops);
     let comm = 2.0 * f64::from(s.arch.layers) * allreduce(hw, split.tp, x * f64::from(s.arch.hidden_size) * 2.0);
-    let bound = if comm > memory.max(compute) {
+    let bound = if comm > work / 2.0 {
         Bound::Interconnect
-    } else if compute > memory {
+    } else if gemm_flops.max(attn_flops) > gemm_mem.max(attn_mem) && gemm_flops > gemm_mem {
         Bound::Compute
     } else {
         Bound::MemoryBandwidth
     };
-    (memory.max(compute) + comm + hw.step_overhead_s, bound)
+    (work + comm + hw.step_overhead_s, bound)
 }
 
 /// Prefill of one request of `input` tokens: (alone, as its latency; pipelined, as its share of

@@ -80,8 +80,13 @@ fn estimate_in(row: &Row, env: &[(&str, &Path)]) -> Result<(f64, String), String
     let copies = (gpus_of(size) / row.gpus.max(1)).max(1);
     let tp = row.tensor_parallel.unwrap_or(row.gpus / row.pipeline_parallel.unwrap_or(1)).max(1);
     let pp = row.pipeline_parallel.unwrap_or(1).max(1);
-    // The rows' `fp4` is TensorRT-LLM's NVFP4 (4-bit values, an FP8 scale per 16).
-    let precision = if row.weights == "fp4" { "nvfp4" } else { row.weights.as_str() };
+    // The rows' `fp4` is the checkpoint's 4-bit format: MXFP4 experts for gpt-oss (OpenAI's
+    // checkpoints), NVFP4 (4-bit values, an FP8 scale per 16) for NVIDIA's ModelOpt ones.
+    let precision = match row.weights.as_str() {
+        "fp4" if row.model.starts_with("openai/gpt-oss") => "mxfp4",
+        "fp4" => "nvfp4",
+        other => other,
+    };
     let (tp_s, pp_s, i_s, o_s) =
         (tp.to_string(), pp.to_string(), row.input_tokens.to_string(), row.output_tokens.to_string());
     let mut args = vec![
