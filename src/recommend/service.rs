@@ -644,3 +644,62 @@ pub fn fmt_sig(v: f64) -> String {
         format!("{v:.3}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::{Residuals, ServingFactors};
+
+    fn factors() -> ServingFactors {
+        let r = |architecture: &str, moe: bool, speed: [f64; 2], ttft: Option<[f64; 2]>| Residuals {
+            architecture: architecture.into(),
+            precision: "fp8".into(),
+            moe,
+            rows: 4,
+            speed,
+            ttft_rows: u32::from(ttft.is_some()),
+            ttft,
+        };
+        ServingFactors {
+            allreduce_latency_us: 8.0,
+            step_overhead_us: 0.0,
+            max_batch: 256,
+            source: "t".into(),
+            efficiencies: Vec::new(),
+            calibration: vec![r("Hopper", false, [0.8, 1.2], Some([0.5, 0.9])), r("Hopper", true, [2.3, 2.6], None)],
+        }
+    }
+
+    /// A class estimated 0.8–1.2× the published speed: a speed of 100 lies in 100/1.2–100/0.8,
+    /// a time of 1 s in 0.8–1.2 s; the TTFT range comes from the TTFT rows, and holds the figure.
+    #[test]
+    fn ranges_come_from_the_class_residuals_and_hold_the_figure() {
+        let f = factors();
+        let c = calibration(&f, "Hopper", "fp8", false);
+        assert_eq!(c.class, "Hopper × fp8 × dense");
+        let r = c.ranges(100.0, 50.0, 0.02, 1.0);
+        let b = r.aggregate_output_tokens_per_second;
+        assert!((b.low - 100.0 / 1.2).abs() < 1e-9 && (b.high - 125.0).abs() < 1e-9, "{b:?}");
+        assert!((r.tpot_seconds.low - 0.016).abs() < 1e-9 && (r.tpot_seconds.high - 0.024).abs() < 1e-9);
+        // TTFT estimated 0.5–0.9× the published: the range reaches up to 2 s and holds 1 s.
+        assert!((r.ttft_seconds.low - 1.0).abs() < 1e-9 && (r.ttft_seconds.high - 2.0).abs() < 1e-9, "{r:?}");
+        assert!(c.warning().is_none());
+    }
+
+    /// A class whose estimates ran 2.3–2.6× too fast is warned, and its range still holds the
+    /// estimate itself; a class no row covers gets the widest range and says it is unchecked.
+    #[test]
+    fn weak_and_unchecked_classes_are_warned() {
+        let f = factors();
+        let moe = calibration(&f, "Hopper", "fp8", true);
+        let w = moe.warning().expect("warned");
+        assert!(w.contains("2.30× to 2.60×") && w.contains("Hopper × fp8 × MoE"), "{w}");
+        let r = moe.ranges(100.0, 10.0, 0.1, 1.0);
+        assert!((r.aggregate_output_tokens_per_second.high - 100.0).abs() < 1e-9);
+        assert!((r.aggregate_output_tokens_per_second.low - 100.0 / 2.6).abs() < 1e-9);
+        let none = calibration(&f, "Turing", "fp16", false);
+        assert_eq!(none.rows, 0);
+        assert!(none.warning().is_some_and(|w| w.contains("unchecked")));
+        assert_eq!(none.speed, [0.8, 2.6]);
+    }
+}
