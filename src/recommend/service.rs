@@ -416,6 +416,41 @@ fn describe(d: &Deployment) -> String {
     )
 }
 
+/// With `--concurrency N`: the fewest nodes whose copies, sharing the N sequences, meet every
+/// target (more copies take sequences off each; past one sequence a copy, nothing improves).
+fn deploy_given(
+    req: &Requirements,
+    fig: &dyn Fn(u64) -> serving::Figures,
+    cand: Candidate,
+    steps: u32,
+    near: &mut Nearest,
+) -> Option<Deployment> {
+    let n = req.concurrency.max(1);
+    let mut last_miss = None;
+    for k in 1..=steps {
+        let replicas = cand.copies_per_step * k;
+        let c = n.div_ceil(u64::from(replicas));
+        if c > cand.max_seqs {
+            last_miss = Some(Binding::KvCapacity);
+            continue;
+        }
+        let f = fig(c);
+        let aggregate = f.output_tps / c as f64 * n as f64;
+        let binding = last_miss.unwrap_or(Binding::Concurrency);
+        let d = Deployment { cand, nodes: k * cand.step, per_copy: c, concurrency: n, f, aggregate, binding };
+        let m = misses(req, &f, aggregate);
+        if m.is_empty() {
+            return Some(d);
+        }
+        near.offer(&d, &m);
+        last_miss = Some(Binding::of(m[0].0));
+        if c == 1 {
+            break;
+        }
+    }
+    None
+}
+
 /// The cheapest deployment of `cand` that meets every target within `max_nodes`.
 fn deploy(
     req: &Requirements,
@@ -428,30 +463,7 @@ fn deploy(
     let fig = |c: u64| serving::figures(&s.shape, &s.hw, cand.split, c, ask.input_tokens, ask.output_tokens);
     let steps = (max_nodes / cand.step).max(1);
     if ask.concurrency_given {
-        let n = req.concurrency.max(1);
-        let mut last_miss = None;
-        for k in 1..=steps {
-            let replicas = cand.copies_per_step * k;
-            let c = n.div_ceil(u64::from(replicas));
-            if c > cand.max_seqs {
-                last_miss = Some(Binding::KvCapacity);
-                continue;
-            }
-            let f = fig(c);
-            let aggregate = f.output_tps / c as f64 * n as f64;
-            let binding = last_miss.unwrap_or(Binding::Concurrency);
-            let d = Deployment { cand, nodes: k * cand.step, per_copy: c, concurrency: n, f, aggregate, binding };
-            let m = misses(req, &f, aggregate);
-            if m.is_empty() {
-                return Some(d);
-            }
-            near.offer(&d, &m);
-            last_miss = Some(Binding::of(m[0].0));
-            if c == 1 {
-                break;
-            }
-        }
-        return None;
+        return deploy_given(req, &fig, cand, steps, near);
     }
     let cap = cand.max_seqs.min(s.max_batch).max(1);
     let first = fig(1);
