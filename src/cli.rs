@@ -255,7 +255,7 @@ pub struct WorkloadArgs {
     #[arg(long, value_name = "COUNT", value_parser = units::parse_params, allow_negative_numbers = true)]
     pub model_params: Option<f64>,
     /// Weight precision [default: the model's native precision, else bf16].
-    #[arg(long, value_parser = precision())]
+    #[arg(long, ignore_case = true, value_parser = precision())]
     pub precision: Option<Precision>,
     /// Minimum GPU memory per GPU.
     #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
@@ -293,7 +293,7 @@ pub struct WorkloadArgs {
     #[arg(long, value_name = "DURATION", value_parser = units::parse_latency, allow_negative_numbers = true)]
     pub max_ttft: Option<f64>,
     /// KV-cache precision [default: 16-bit]; fp8 needs a GPU with FP8.
-    #[arg(long, value_name = "bf16|fp16|fp8", value_parser = kv_precision())]
+    #[arg(long, ignore_case = true, value_name = "bf16|fp16|fp8", value_parser = kv_precision())]
     pub kv_cache_precision: Option<Precision>,
     /// Tensor-parallel GPUs per copy of the model [default: chosen].
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
@@ -979,7 +979,7 @@ pub enum KaitoCommand {
     /// Enable the KAITO add-on (and the OIDC issuer it needs) on a cluster.
     Enable(ClusterPowerArgs),
     /// Write a kaito.sh/v1beta1 Workspace for a model, with a recommended instance type.
-    Workspace(KaitoWorkspaceArgs),
+    Workspace(Box<KaitoWorkspaceArgs>),
 }
 
 /// `aksgpu kaito workspace`
@@ -1004,6 +1004,8 @@ pub struct KaitoWorkspaceArgs {
     /// (`kaito-min-compute-capability`).
     #[arg(long = "override", value_name = "RULE_ID", value_delimiter = ',')]
     pub overrides: Vec<String>,
+    #[command(flatten)]
+    pub service: KaitoServiceArgs,
     /// Resource group of the cluster the workspace is for (with --cluster).
     #[arg(short = 'g', long, value_name = "NAME", requires = "cluster", conflicts_with = "region")]
     pub resource_group: Option<String>,
@@ -1015,6 +1017,32 @@ pub struct KaitoWorkspaceArgs {
     /// Output format (yaml by default).
     #[arg(short, long, value_enum, default_value = "yaml")]
     pub output: ManifestFormat,
+}
+
+/// The service a Workspace is sized for: the same flags, parsed the same way, as `recommend`'s.
+#[derive(Debug, Args)]
+pub struct KaitoServiceArgs {
+    /// Tokens of context per sequence [default: input + output tokens when given, else 4096].
+    #[arg(long, value_name = "TOKENS", value_parser = units::parse_count, allow_negative_numbers = true)]
+    pub context: Option<u64>,
+    /// Sequences in flight [default: the most that meet the targets, else the largest batch that fits].
+    #[arg(long, value_name = "N", value_parser = units::parse_count, allow_negative_numbers = true)]
+    pub concurrency: Option<u64>,
+    /// Prompt tokens per request [default: 3/4 of the context].
+    #[arg(long, value_name = "N", value_parser = units::parse_count, allow_negative_numbers = true)]
+    pub input_tokens: Option<u64>,
+    /// Generated tokens per request [default: 1/4 of the context].
+    #[arg(long, value_name = "N", value_parser = units::parse_count, allow_negative_numbers = true)]
+    pub output_tokens: Option<u64>,
+    /// Output tokens per second the whole deployment must sustain.
+    #[arg(long, value_name = "X", value_parser = units::parse_rate, allow_negative_numbers = true)]
+    pub min_tokens_per_second: Option<f64>,
+    /// Decode tokens per second each sequence must see.
+    #[arg(long, value_name = "X", value_parser = units::parse_rate, allow_negative_numbers = true)]
+    pub min_tokens_per_second_per_user: Option<f64>,
+    /// Longest acceptable time to first token (2s, 800ms).
+    #[arg(long, value_name = "DURATION", value_parser = units::parse_latency, allow_negative_numbers = true)]
+    pub max_ttft: Option<f64>,
 }
 
 /// YAML or JSON.
@@ -1437,7 +1465,16 @@ fn rank_by() -> impl clap::builder::TypedValueParser<Value = RankBy> {
 
 /// `--precision`
 fn precision() -> impl clap::builder::TypedValueParser<Value = Precision> {
-    one_of(Precision::ALL, Precision::name, Precision::describe)
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = Precision::ALL.iter().map(|&p| {
+        let v = PossibleValue::new(p.name()).aliases(if p == Precision::Mxfp4 { &["fp4"][..] } else { &[] });
+        match p.describe() {
+            Some(h) => v.help(h),
+            None => v,
+        }
+    });
+    PossibleValuesParser::new(values)
+        .try_map(|s: String| Precision::parse(&s).ok_or_else(|| format!("unknown value {s}")))
 }
 
 /// `--auth`

@@ -169,6 +169,9 @@ pub enum Precision {
     Int4,
     /// OCP microscaling FP4: 32 four-bit values share one 8-bit scale (4.25 bits per weight).
     Mxfp4,
+    /// NVIDIA's NVFP4: 16 four-bit (E2M1) values share one FP8 (E4M3) scale, plus one FP32
+    /// scale per tensor (4.5 bits per weight).
+    Nvfp4,
 }
 
 impl Precision {
@@ -181,7 +184,23 @@ impl Precision {
         Precision::Int8,
         Precision::Int4,
         Precision::Mxfp4,
+        Precision::Nvfp4,
     ];
+
+    /// The precision a name people use stands for, in any case: the names above, and `fp4`
+    /// for MXFP4 (the 4-bit format gpt-oss ships in).
+    pub fn parse(name: &str) -> Option<Precision> {
+        let name = name.trim();
+        if name.eq_ignore_ascii_case("fp4") {
+            return Some(Precision::Mxfp4);
+        }
+        Precision::ALL.iter().copied().find(|p| p.name().eq_ignore_ascii_case(name))
+    }
+
+    /// True for the 4-bit floating-point formats with block scales (MXFP4, NVFP4).
+    pub fn is_fp4(self) -> bool {
+        matches!(self, Precision::Mxfp4 | Precision::Nvfp4)
+    }
 
     /// Bytes per weight.
     pub fn bytes(self) -> f64 {
@@ -191,6 +210,8 @@ impl Precision {
             Precision::Fp8 | Precision::Int8 => 1.0,
             Precision::Int4 => 0.5,
             Precision::Mxfp4 => 4.25 / 8.0,
+            // 4 bits + one 8-bit scale per 16 values.
+            Precision::Nvfp4 => 4.5 / 8.0,
         }
     }
 
@@ -213,6 +234,7 @@ impl Precision {
             Precision::Int8 => "int8",
             Precision::Int4 => "int4",
             Precision::Mxfp4 => "mxfp4",
+            Precision::Nvfp4 => "nvfp4",
         }
     }
 
@@ -220,8 +242,9 @@ impl Precision {
     pub fn describe(self) -> Option<&'static str> {
         match self {
             Precision::Mxfp4 => {
-                Some("OCP microscaling FP4: 32 four-bit values share one 8-bit scale (4.25 bits per weight)")
+                Some("OCP microscaling FP4: 32 four-bit values share one 8-bit scale (4.25 bits per weight); alias fp4")
             }
+            Precision::Nvfp4 => Some("NVIDIA NVFP4: 16 four-bit values share one FP8 scale (4.5 bits per weight)"),
             _ => None,
         }
     }
@@ -351,6 +374,12 @@ mod tests {
         }
         for p in Precision::ALL {
             assert_eq!(serde_json::to_value(p).ok(), Some(serde_json::json!(p.name())), "{p:?}");
+            assert_eq!(Precision::parse(&p.name().to_uppercase()), Some(*p));
         }
+        assert_eq!(Precision::parse("FP4"), Some(Precision::Mxfp4));
+        assert_eq!(Precision::parse("NVFP4"), Some(Precision::Nvfp4));
+        assert_eq!(Precision::parse("fp6"), None);
+        // NVFP4: 4-bit values and an 8-bit scale per 16 of them.
+        assert!((Precision::Nvfp4.bytes() * 8.0 - (4.0 + 8.0 / 16.0)).abs() < 1e-12);
     }
 }

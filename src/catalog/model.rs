@@ -623,9 +623,53 @@ pub struct ServingFactors {
     pub source: String,
     /// Most specific first: (architecture, precision), (architecture, `*`), (`*`, `*`).
     pub efficiencies: Vec<Efficiency>,
+    /// How far the estimates fell from published measurements, per class (the calibration
+    /// test computes these and checks that this list matches).
+    #[serde(default)]
+    pub calibration: Vec<Residuals>,
+}
+
+/// The residuals of one class of estimates (GPU architecture × compute precision × dense or
+/// mixture of experts) against the published rows of that class.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Residuals {
+    pub architecture: String,
+    pub precision: String,
+    pub moe: bool,
+    /// Throughput rows of the class.
+    pub rows: u32,
+    /// Estimated speed over published speed (tokens/s, or published time over estimated time
+    /// for TPOT and end-to-end rows): lowest and highest.
+    pub speed: [f64; 2],
+    /// TTFT rows of the class and their estimated over published TTFT, when there are any.
+    #[serde(default)]
+    pub ttft_rows: u32,
+    #[serde(default)]
+    pub ttft: Option<[f64; 2]>,
 }
 
 impl ServingFactors {
+    /// The residuals of a class, when published rows cover it.
+    pub fn residuals(&self, architecture: &str, precision: &str, moe: bool) -> Option<&Residuals> {
+        self.calibration
+            .iter()
+            .find(|r| r.architecture.eq_ignore_ascii_case(architecture) && r.precision == precision && r.moe == moe)
+    }
+
+    /// The widest residuals of any class: for a class no published row covers.
+    pub fn widest(&self) -> ([f64; 2], [f64; 2]) {
+        let mut speed = [1.0f64, 1.0f64];
+        let mut ttft = [1.0f64, 1.0f64];
+        for r in &self.calibration {
+            speed = [speed[0].min(r.speed[0]), speed[1].max(r.speed[1])];
+            if let Some(t) = r.ttft {
+                ttft = [ttft[0].min(t[0]), ttft[1].max(t[1])];
+            }
+        }
+        (speed, ttft)
+    }
+
     /// The efficiency for an architecture and compute precision.
     pub fn efficiency(&self, architecture: &str, precision: &str) -> Option<&Efficiency> {
         let is = |e: &Efficiency, a: &str, p: &str| e.architecture.eq_ignore_ascii_case(a) && e.precision == p;

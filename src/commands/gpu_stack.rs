@@ -284,6 +284,16 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
         region,
         cluster: a.cluster.clone(),
         overrides: a.overrides.clone(),
+        service: crate::ops::recommend::Need {
+            context: a.service.context,
+            concurrency: a.service.concurrency,
+            input_tokens: a.service.input_tokens,
+            output_tokens: a.service.output_tokens,
+            min_tokens_per_second: a.service.min_tokens_per_second,
+            min_tokens_per_second_per_user: a.service.min_tokens_per_second_per_user,
+            max_ttft: a.service.max_ttft,
+            ..crate::ops::recommend::Need::default()
+        },
     };
     let w = crate::ops::kaito::workspace(&catalog, &req)?;
     for n in &w.notes {

@@ -128,8 +128,12 @@ impl Render for Outcome {
 pub fn render(o: &Outcome) -> String {
     let r = &o.requirements;
     let mut out = describe(r, o.recommendations.first());
+    let advice = o.advice.as_ref().map(|a| a.line(|v| crate::units::money_in(Some(v), &o.currency)));
     if o.recommendations.is_empty() {
         // The error on stderr says "no size fits" with the constraint and the closest sizes.
+        if let Some(a) = advice {
+            out.push_str(&format!("\n{a}\n"));
+        }
         return out;
     }
     out.push('\n');
@@ -160,6 +164,9 @@ pub fn render(o: &Outcome) -> String {
             "Unknown {} prices are never guessed: those sizes rank by the price under RANKED BY; `aksgpu prices refresh` fetches current ones.\n",
             recommend::price_kind(r)
         ));
+    }
+    if let Some(a) = advice {
+        out.push_str(&format!("{a}\n"));
     }
     out
 }
@@ -211,6 +218,8 @@ fn serving_line(r: &Requirements) -> String {
     let mut parts = vec![format!("{} in + {} out tokens", s.input_tokens, s.output_tokens)];
     parts.push(if s.concurrency_given {
         format!("{} sequences in flight", r.concurrency)
+    } else if s.min_tokens_per_second_per_user.is_some() || s.max_ttft_seconds.is_some() {
+        "most sequences per copy that meet the targets".to_owned()
     } else {
         "largest batch that fits".to_owned()
     });
@@ -249,8 +258,8 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
     // Serving figures, when estimated: output tokens/s, per sequence, TTFT, USD per M tokens.
     let serving_col = o.recommendations.iter().any(|x| x.serving.is_some());
     if serving_col {
-        headers.extend(["TP×PP×COPIES", "TOK/S", "TOK/S/USER", "TTFT", per_token.as_str()]);
-        aligns.extend([Align::Right; 5]);
+        headers.extend(["TP×PP×COPIES", "SEQS/COPY", "TOK/S", "TOK/S/USER", "TTFT", per_token.as_str()]);
+        aligns.extend([Align::Right; 6]);
     }
     for (on, h, a) in [
         (mig, per_instance_h.as_str(), Align::Right),
@@ -316,10 +325,11 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
 
 /// The serving columns of one row ("-" where not estimated).
 fn serving_cells(s: Option<&recommend::service::Serving>, currency: &str) -> Vec<String> {
-    let Some(s) = s else { return vec!["-".to_owned(); 5] };
+    let Some(s) = s else { return vec!["-".to_owned(); 6] };
     let sig = recommend::service::fmt_sig;
     vec![
         format!("{}×{}×{}", s.tensor_parallel, s.pipeline_parallel, s.replicas),
+        s.concurrency_per_replica.to_string(),
         sig(s.aggregate_output_tokens_per_second),
         sig(s.decode_tokens_per_second_per_sequence),
         format!("{}s", sig(s.ttft_seconds)),

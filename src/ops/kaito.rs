@@ -27,6 +27,9 @@ pub struct WorkspaceRequest {
     pub cluster: Option<String>,
     /// Catalog rules to override (only `kaito-min-compute-capability`).
     pub overrides: Vec<String>,
+    /// The service to size for (context, concurrency, lengths, targets), as `recommend` takes
+    /// it; the model and workload come from the fields above.
+    pub service: super::recommend::Need,
 }
 
 /// The Workspace, what its nodes cost, and the notes that explain the choice.
@@ -75,7 +78,7 @@ pub fn workspace(catalog: &Catalog, a: &WorkspaceRequest) -> Result<Workspace, E
     }
     let region = a.region.as_deref();
     let (instance, count, mut notes) =
-        kaito_instance(catalog, model, a.instance_type.as_deref(), (region, &a.overrides))?;
+        kaito_instance(catalog, model, a.instance_type.as_deref(), (region, &a.overrides), &a.service)?;
     if let (Some(cluster), Some(first)) = (&a.cluster, notes.first_mut()) {
         *first = format!("{first}, the location of cluster {cluster}");
     }
@@ -155,19 +158,25 @@ pub fn kaito_instance(
     model: &crate::catalog::LlmModel,
     instance: Option<&str>,
     (region, overrides): (Option<&str>, &[String]),
+    service: &super::recommend::Need,
 ) -> Result<(String, u32, Vec<String>), Error> {
     let min_cc = catalog.kaito_min_compute_capability().unwrap_or((8, 0));
     // The same precision, checkpoint and context resolution as `recommend --model`.
     let spec = ModelSpec::from_model(model);
     let resolved = recommend::weights::resolve(Some(&spec), None, Workload::Inference)
         .map_err(super::recommend::precision_error)?;
-    let mut req = Requirements::new(Workload::Inference);
-    req.precision = resolved.precision;
-    req.context = super::recommend::default_context(Some(&spec), Workload::Inference, None)?;
-    req.model = Some(spec);
-    req.region = region.map(str::to_owned);
-    req.top = usize::MAX;
-    req.compute_need();
+    // The service as `recommend` reads it: the same requirements, so the same answer.
+    let ask = super::recommend::RecommendRequest {
+        need: super::recommend::Need {
+            workload: Some(Workload::Inference),
+            model: Some(model.id.clone()),
+            ..service.clone()
+        },
+        region: region.map(str::to_owned),
+        top: u64::MAX,
+        ..super::recommend::RecommendRequest::default()
+    };
+    let req: Requirements = super::recommend::requirements(catalog, &ask)?;
     let out = recommend::recommend(catalog, &req);
     let kaito_ok = |name: &str| kaito_capable(catalog, name, min_cc);
     let mut notes = resolved.notes;

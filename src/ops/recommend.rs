@@ -628,6 +628,8 @@ fn serving_ask(
             s.output_tokens,
             if s.concurrency_given {
                 format!("{} sequences in flight", req.concurrency)
+            } else if s.min_tokens_per_second_per_user.is_some() || s.max_ttft_seconds.is_some() {
+                "the most sequences per copy that still meet the per-user and first-token targets".to_owned()
             } else {
                 "the largest batch that fits in memory".to_owned()
             }

@@ -6,6 +6,7 @@
 //! takes) and ranked by the cost of that fit. When nothing survives, the stage that removed the
 //! last candidates is named, with the closest alternatives.
 
+pub mod advice;
 pub mod estimate;
 pub mod service;
 pub mod serving;
@@ -528,6 +529,9 @@ pub struct Outcome {
     /// `no_fit().closest` gives them; absent otherwise.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub closest: Vec<Rejected>,
+    /// A cheaper precision that meets the same service (inference), when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub advice: Option<advice::Advice>,
 }
 
 /// Nothing fits: which constraint cut the last candidates, and the closest alternatives.
@@ -560,6 +564,45 @@ impl Outcome {
 /// Inference and fine-tuning are fitted on one node first; only when no size fits on one node
 /// are multi-node fits considered (training and HPC always may span nodes).
 pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
+    let mut out = rank(catalog, req);
+    out.advice = advice::advise(catalog, req, &out);
+    out
+}
+
+/// The cheapest size for `req` whose whole deployment costs less than `ceiling` USD/hour and
+/// that `accept` takes: sizes in order of their node price, stopping once a node alone costs
+/// as much as the best found (more nodes only cost more). For the precision advice.
+pub(crate) fn cheapest_below(
+    catalog: &Catalog,
+    req: &Requirements,
+    ceiling: Option<f64>,
+    accept: &dyn Fn(&VmSize) -> bool,
+) -> Option<Recommendation> {
+    let named = req.serving.vm_size.as_deref();
+    let mut sizes: Vec<(f64, &VmSize)> = catalog
+        .sizes
+        .iter()
+        .filter(|s| named.is_none_or(|n| s.name.eq_ignore_ascii_case(n)) && accept(s))
+        .filter_map(|s| pick_price(catalog, req, s).and_then(|p| p.per_node_hour).map(|p| (p, s)))
+        .collect();
+    sizes.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.name.cmp(&b.1.name)));
+    let mut best: Option<Recommendation> = None;
+    let mut bound = ceiling.unwrap_or(f64::INFINITY);
+    for (node, size) in sizes {
+        if node >= bound {
+            break;
+        }
+        let Ok(r) = evaluate(catalog, req, size, req.workload.max_nodes()) else { continue };
+        if let Some(p) = r.price_per_hour.filter(|p| *p < bound) {
+            bound = p;
+            best = Some(r);
+        }
+    }
+    best
+}
+
+/// The ranking of [`recommend`], without the precision advice.
+fn rank(catalog: &Catalog, req: &Requirements) -> Outcome {
     let max_nodes = req.workload.max_nodes();
     let named = req.serving.vm_size.as_deref();
     let pass = |max_nodes: u32| {
@@ -607,6 +650,7 @@ pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
         rejected,
         below_top,
         closest: Vec::new(),
+        advice: None,
     };
     out.closest = out.no_fit().map(|n| n.closest).unwrap_or_default();
     out
@@ -654,8 +698,15 @@ fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) 
         r.warnings.insert(0, t.clone());
     }
     if let Some(s) = &r.serving {
+        if req.serving.has_targets() {
+            // The serving search chose the GPUs for the targets, not for memory alone.
+            r.warnings.retain(|w| !w.starts_with("over-provisioned"));
+        }
+        if let Some(w) = &s.calibration_warning {
+            r.warnings.insert(0, w.clone());
+        }
         r.reasons.push(format!(
-            "serves {} output tokens/s ({} per sequence, first token in {} s) with {} cop{} at TP {} × PP {}: {}-bound",
+            "serves {} output tokens/s ({} per sequence, first token in {} s) with {} cop{} at TP {} × PP {}, {} sequence(s) per copy, on {} node(s): {}-bound{}",
             service::fmt_sig(s.aggregate_output_tokens_per_second),
             service::fmt_sig(s.decode_tokens_per_second_per_sequence),
             service::fmt_sig(s.ttft_seconds),
@@ -663,7 +714,10 @@ fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) 
             if s.replicas == 1 { "y" } else { "ies" },
             s.tensor_parallel,
             s.pipeline_parallel,
-            s.bound.name()
+            s.concurrency_per_replica,
+            s.nodes,
+            s.bound.name(),
+            if s.binding.is_target() { format!("; binding: {}", s.binding.name()) } else { String::new() }
         ));
     }
 }
@@ -760,7 +814,7 @@ fn evaluate(catalog: &Catalog, req: &Requirements, size: &VmSize, max_nodes: u32
     let serving = serving_stage(catalog, req, size, &fit, node_price, &reject)?;
     let mut fit = fit;
     if let Some(s) = &serving {
-        fit.nodes = s.nodes;
+        refit(req, &mut fit, s);
     }
     // 13. Price.
     let nodes = f64::from(fit.nodes);
@@ -940,6 +994,24 @@ fn serving_stage(
     }
 }
 
+/// The fit of the deployment the serving search chose: its copy's GPUs and split, copies per
+/// node, nodes, and the memory each GPU needs for its sequences.
+fn refit(req: &Requirements, fit: &mut Fit, s: &service::Serving) {
+    fit.nodes = s.nodes;
+    let Some(need) = &req.need else { return };
+    if fit.layout == Some(s.layout) && fit.replicas_per_node == s.copies_per_node {
+        return;
+    }
+    let l = s.layout;
+    let per_gpu = need.per_gpu_with(&l, s.concurrency_per_replica);
+    fit.layout = Some(l);
+    fit.replicas_per_node = s.copies_per_node;
+    fit.gpus_used_per_node = l.gpus;
+    fit.sequences_per_replica = s.concurrency_per_replica;
+    fit.required_per_gpu_gib = per_gpu;
+    fit.required_total_gib = per_gpu * l.gpus;
+}
+
 /// A need's terms in words, the one way the header and each row say them: a term split
 /// across the GPUs as its total, a per-GPU term with `/GPU`.
 pub fn memory_terms(need: &estimate::Need) -> String {
@@ -1103,8 +1175,9 @@ fn precision_unsupported(req: &Requirements, gpu: Option<&GpuModel>) -> Option<S
     let cc = g.cc()?;
     let have = format!("{} has compute capability {}.{}", g.id, cc.0, cc.1);
     match req.precision {
-        Precision::Mxfp4 if cc < (8, 0) => Some(format!(
-            "MXFP4 weights need compute capability ≥ 8.0 in vLLM; {have} (--precision bf16 sizes the weights upcast)"
+        Precision::Mxfp4 | Precision::Nvfp4 if cc < (8, 0) => Some(format!(
+            "{} weights need compute capability ≥ 8.0 in vLLM; {have} (--precision bf16 sizes the weights upcast)",
+            req.precision.name().to_uppercase()
         )),
         Precision::Fp8 if cc < (8, 0) => {
             Some(format!("FP8 weights need compute capability ≥ 8.0 (weight-only FP8 Marlin; native from 8.9); {have}"))
@@ -1746,6 +1819,10 @@ fn precision_warnings(req: &Requirements, g: &GpuModel, warnings: &mut Vec<Strin
         )),
         Precision::Mxfp4 if g.cc().is_some_and(|c| c < (9, 0)) => warnings.push(format!(
             "{} runs MXFP4 through vLLM's Marlin kernel (weight-only), same memory, slower than Hopper",
+            g.id
+        )),
+        Precision::Nvfp4 if g.cc().is_some_and(|c| c < (10, 0)) => warnings.push(format!(
+            "{} has no FP4 tensor cores (Blackwell has): vLLM runs NVFP4 weight-only through its FP4 Marlin kernel, same memory, slower",
             g.id
         )),
         _ => {}

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::estimate::{self, round3};
 use super::serving::{self, Bound, Hardware, Shape, Split};
-use super::{fmt_num, Constraint, Fit, Precision, Requirements, Workload};
+use super::{fmt_num, Constraint, Fit, Layout, Precision, Requirements, Workload};
 use crate::catalog::{Catalog, GpuModel, GpuPerf, VmSize};
 
 const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
@@ -27,6 +27,9 @@ pub struct Assumption {
 pub struct Serving {
     /// Sequences in flight the figures are for, across every copy.
     pub concurrency: u64,
+    /// Sequences in flight on each copy: `--concurrency` split over the copies, or the most
+    /// that still meet the per-user and TTFT targets.
+    pub concurrency_per_replica: u64,
     /// Sequences of the full context that fit in each copy's memory.
     pub max_concurrent_sequences: u64,
     pub tensor_parallel: u32,
@@ -34,6 +37,8 @@ pub struct Serving {
     /// Copies of the model, on one node or across several.
     pub replicas: u32,
     pub nodes: u32,
+    /// What set this deployment: the target that asked for more, or the cap on a copy's batch.
+    pub binding: Binding,
     #[serde(serialize_with = "round3")]
     pub aggregate_output_tokens_per_second: f64,
     #[serde(serialize_with = "round3")]
@@ -42,8 +47,14 @@ pub struct Serving {
     pub decode_tokens_per_second_per_sequence: f64,
     #[serde(serialize_with = "round5")]
     pub tpot_seconds: f64,
+    /// Mean time to first token: the prefill, the wait for the prefills queued ahead (an M/D/1
+    /// queue, as DistServe models a prefill instance) and the step in progress.
     #[serde(serialize_with = "round5")]
     pub ttft_seconds: f64,
+    #[serde(serialize_with = "round5")]
+    pub ttft_median_seconds: f64,
+    #[serde(serialize_with = "round5")]
+    pub ttft_p90_seconds: f64,
     /// One request from arrival to its last token.
     #[serde(serialize_with = "round5")]
     pub e2e_latency_seconds: f64,
@@ -53,7 +64,20 @@ pub struct Serving {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cost_per_million_output_tokens: Option<f64>,
     pub bound: Bound,
+    /// The calibration class of the estimate: GPU architecture × compute precision × dense/MoE.
+    pub class: String,
+    /// Where each figure lies given how far the class's estimates fell from published figures.
+    pub range: Ranges,
     pub assumptions: Vec<Assumption>,
+    /// Said on the row when the class is calibrated worse than 1.5×, or not at all.
+    #[serde(skip)]
+    pub calibration_warning: Option<String>,
+    /// The copy's GPUs and split (the fit the recommendation reports).
+    #[serde(skip)]
+    pub layout: Layout,
+    /// Copies on each node (1 when a copy spans nodes).
+    #[serde(skip)]
+    pub copies_per_node: u32,
 }
 
 fn round5<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
@@ -65,7 +89,7 @@ fn round5<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
 pub fn compute_precision(p: Precision, perf: &GpuPerf) -> &'static str {
     match p {
         Precision::Fp8 if perf.dense_tflops.fp8.is_some() => "fp8",
-        Precision::Mxfp4 if perf.dense_tflops.fp4.is_some() => "fp4",
+        Precision::Mxfp4 | Precision::Nvfp4 if perf.dense_tflops.fp4.is_some() => "fp4",
         Precision::Fp32 => "fp32",
         _ => "fp16",
     }
@@ -79,18 +103,109 @@ pub struct Shortfall {
     pub ratio: f64,
 }
 
-/// The serving figures of `fit` on `size`, spread over `nodes` nodes (a multiple of
-/// `fit.nodes`), at `node_price` USD/hour per node. `None` when the size cannot be estimated
-/// (no model, not inference, MIG or partial GPUs, no datasheet figures or factors).
-pub fn serve(
-    catalog: &Catalog,
-    req: &Requirements,
-    size: &VmSize,
-    fit: &Fit,
-    nodes: u32,
-    node_price: Option<f64>,
-) -> Option<Serving> {
-    let (model, need, l) = (req.model.as_ref()?, req.need.as_ref()?, fit.layout?);
+/// What a copy of the model on this size needs to be estimated: the shape, the hardware and
+/// the factors, from the catalog.
+struct Setup<'c> {
+    gpu: &'c GpuModel,
+    perf: &'c GpuPerf,
+    hw: Hardware,
+    precision: &'static str,
+    shape: Shape,
+    max_batch: u64,
+    cal: Calibration,
+}
+
+/// What the calibration says of a class of estimates.
+#[derive(Debug, Clone, PartialEq)]
+struct Calibration {
+    class: String,
+    /// Published throughput and TTFT rows of the class (0: none, the widest of any class).
+    rows: u32,
+    speed: [f64; 2],
+    ttft: [f64; 2],
+    /// The class's own residuals (before widening to hold the estimate itself).
+    seen: [f64; 2],
+}
+
+fn calibration(f: &crate::catalog::ServingFactors, architecture: &str, precision: &str, moe: bool) -> Calibration {
+    let class = format!("{architecture} × {precision} × {}", if moe { "MoE" } else { "dense" });
+    let (wide_speed, wide_ttft) = f.widest();
+    let hold = |r: [f64; 2]| [r[0].min(1.0), r[1].max(1.0)];
+    match f.residuals(architecture, precision, moe) {
+        Some(r) => Calibration {
+            class,
+            rows: r.rows,
+            speed: hold(r.speed),
+            ttft: hold(r.ttft.unwrap_or(wide_ttft)),
+            seen: r.speed,
+        },
+        None => Calibration { class, rows: 0, speed: hold(wide_speed), ttft: hold(wide_ttft), seen: wide_speed },
+    }
+}
+
+/// A serving figure's range: what the published measurements of its class put around it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Band {
+    #[serde(serialize_with = "round5")]
+    pub low: f64,
+    #[serde(serialize_with = "round5")]
+    pub high: f64,
+}
+
+/// The range of every serving figure (`serving.range`), from the calibration residuals of the
+/// class of the estimate: a speed estimated `r` times too fast at worst is `estimate / r`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Ranges {
+    pub aggregate_output_tokens_per_second: Band,
+    pub decode_tokens_per_second_per_sequence: Band,
+    pub tpot_seconds: Band,
+    pub ttft_seconds: Band,
+}
+
+impl Calibration {
+    fn ranges(&self, aggregate: f64, per_seq: f64, tpot: f64, ttft: f64) -> Ranges {
+        let [lo, hi] = self.speed;
+        let [tlo, thi] = self.ttft;
+        let speed = |v: f64| Band { low: v / hi, high: v / lo };
+        Ranges {
+            aggregate_output_tokens_per_second: speed(aggregate),
+            decode_tokens_per_second_per_sequence: speed(per_seq),
+            tpot_seconds: Band { low: tpot * lo, high: tpot * hi },
+            ttft_seconds: Band { low: ttft / thi, high: ttft / tlo },
+        }
+    }
+
+    /// Worst factor between estimate and measurement, either way.
+    fn worst(&self) -> f64 {
+        let [lo, hi] = self.seen;
+        hi.max(1.0 / lo)
+    }
+
+    /// A warning when the class is calibrated worse than 1.5× or not at all.
+    fn warning(&self) -> Option<String> {
+        if self.rows == 0 {
+            return Some(format!(
+                "serving figures unchecked: no published measurement covers {} (range from the widest class: {}× to {}×)",
+                self.class,
+                fmt_sig(self.seen[0]),
+                fmt_sig(self.seen[1])
+            ));
+        }
+        (self.worst() > 1.5).then(|| {
+            format!(
+                "serving figures weak: estimates for {} were {}× to {}× the published speed ({} measurement(s)); see serving.range",
+                self.class,
+                fmt_sig(self.seen[0]),
+                fmt_sig(self.seen[1]),
+                self.rows
+            )
+        })
+    }
+}
+
+fn setup<'c>(catalog: &'c Catalog, req: &Requirements, size: &VmSize, fit: &Fit) -> Option<Setup<'c>> {
+    let model = req.model.as_ref()?;
+    fit.layout?;
     let gpu = catalog.gpu(&size.gpu_model)?;
     let (perf, factors) = (gpu.perf.as_ref()?, catalog.serving.as_ref()?);
     if req.workload != Workload::Inference || fit.mig.is_some() || size.gpu_count.is_partial() {
@@ -98,16 +213,6 @@ pub fn serve(
     }
     let precision = compute_precision(req.precision, perf);
     let hw = Hardware::new(perf, factors, gpu.architecture.as_deref().unwrap_or("*"), precision)?;
-    let tp = l.tensor_parallel.max(1);
-    let pp = ((l.gpus / f64::from(tp)).round() as u32).max(1);
-    let replicas = fit.replicas_per_node.max(1) * (nodes / fit.nodes.max(1)).max(1);
-    let max_seqs = need.max_sequences(&l, fit.available_per_gpu_gib);
-    let ask = &req.serving;
-    let per_replica = if ask.concurrency_given {
-        req.concurrency.div_ceil(u64::from(replicas))
-    } else {
-        max_seqs.min(factors.max_batch).max(1)
-    };
     let w = super::weights::weights_for(model, req.precision);
     let shape = Shape {
         arch: model.arch,
@@ -117,29 +222,376 @@ pub fn serve(
         weight_bytes: w.gib * estimate::WEIGHT_FACTOR * GIB,
         kv_bytes: req.kv_bytes(),
     };
-    let f = serving::figures(&shape, &hw, Split { tp, pp }, per_replica, ask.input_tokens, ask.output_tokens);
-    let r = f64::from(replicas);
-    let out_tps = f.output_tps * r;
-    let capacity_bound = !ask.concurrency_given && max_seqs < factors.max_batch;
-    Some(Serving {
-        concurrency: per_replica * u64::from(replicas),
-        max_concurrent_sequences: max_seqs,
-        tensor_parallel: tp,
-        pipeline_parallel: pp,
+    let cal = calibration(factors, gpu.architecture.as_deref().unwrap_or("*"), precision, model.moe);
+    Some(Setup { gpu, perf, hw, precision, shape, max_batch: factors.max_batch, cal })
+}
+
+/// One way to lay a copy of the model on the size: its GPUs and split, how many copies one
+/// step of nodes holds, the nodes in a step, and the full-context sequences a copy holds.
+#[derive(Debug, Clone, Copy)]
+pub struct Candidate {
+    pub layout: Layout,
+    pub split: Split,
+    pub copies_per_step: u32,
+    pub step: u32,
+    pub max_seqs: u64,
+}
+
+/// The copies to search on `size`: every GPU count per copy from one to the node (powers of
+/// two and the whole node) and every tensor × pipeline split of it that vLLM's head rule
+/// allows and whose weights fit; a copy that spans nodes keeps its fitted layout. Without a
+/// target only the fitted copy is estimated (the memory fit's answer).
+pub fn candidates(req: &Requirements, size: &VmSize, fit: &Fit) -> Vec<Candidate> {
+    let (Some(l0), Some(need), Some(model)) = (fit.layout, req.need.as_ref(), req.model.as_ref()) else {
+        return Vec::new();
+    };
+    let split_of = |l: &Layout| {
+        let tp = l.tensor_parallel.max(1);
+        Split { tp, pp: ((l.gpus / f64::from(tp)).round() as u32).max(1) }
+    };
+    let avail = fit.available_per_gpu_gib;
+    let fitted = Candidate {
+        layout: l0,
+        split: split_of(&l0),
+        copies_per_step: fit.replicas_per_node.max(1),
+        step: fit.nodes.max(1),
+        max_seqs: need.max_sequences(&l0, avail),
+    };
+    if !req.serving.has_targets() || fit.nodes > 1 {
+        return vec![fitted];
+    }
+    let g = size.gpu_count.whole().max(1);
+    let mut counts: Vec<u32> = (0..8).map(|i| 1u32 << i).filter(|n| *n <= g).collect();
+    if !counts.contains(&g) {
+        counts.push(g);
+    }
+    let (pin_tp, pin_pp) = (req.serving.tensor_parallel, req.serving.pipeline_parallel);
+    if pin_tp.is_some() || pin_pp.is_some() {
+        let pinned = pin_tp.unwrap_or(1) * pin_pp.unwrap_or(1);
+        counts.retain(|n| *n == pinned);
+    }
+    let mut out = Vec::new();
+    for n in counts {
+        for tp in (1..=n).rev().filter(|t| n % t == 0 && model.arch.tp_ok(*t)) {
+            let pp = n / tp;
+            if pin_tp.is_some_and(|t| t != tp) || pin_pp.is_some_and(|p| p != pp) {
+                continue;
+            }
+            let l = estimate::layout(&size.gpu_model, f64::from(n), tp, None);
+            let max_seqs = need.max_sequences(&l, avail);
+            if need.per_gpu_with(&l, 1) <= avail && max_seqs > 0 {
+                out.push(Candidate { layout: l, split: Split { tp, pp }, copies_per_step: g / n, step: 1, max_seqs });
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(fitted);
+    }
+    out
+}
+
+/// A deployment of one candidate: nodes, sequences per copy and what they serve.
+#[derive(Debug, Clone, Copy)]
+struct Deployment {
+    cand: Candidate,
+    nodes: u32,
+    per_copy: u64,
+    /// Sequences in flight across every copy.
+    concurrency: u64,
+    f: serving::Figures,
+    aggregate: f64,
+    binding: Binding,
+}
+
+impl Deployment {
+    fn replicas(&self) -> u32 {
+        self.cand.copies_per_step * (self.nodes / self.cand.step).max(1)
+    }
+}
+
+/// What sets the deployment: the target that asks for more, or the memory or batch cap that
+/// stops a copy taking more sequences. In JSON, `name()`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Binding {
+    /// `--concurrency` sets the sequences per copy and no target asks for more.
+    Concurrency,
+    /// The full-context sequences that fit in a copy's memory.
+    KvCapacity,
+    /// The engine's largest batch (`serving-factors.yaml` `max_batch`).
+    MaxBatch,
+    MinTokensPerSecond,
+    MinTokensPerSecondPerUser,
+    MaxTtft,
+}
+
+impl Binding {
+    pub fn name(self) -> &'static str {
+        match self {
+            Binding::Concurrency => "--concurrency",
+            Binding::KvCapacity => "kv-capacity",
+            Binding::MaxBatch => "max-batch",
+            Binding::MinTokensPerSecond => "--min-tokens-per-second",
+            Binding::MinTokensPerSecondPerUser => "--min-tokens-per-second-per-user",
+            Binding::MaxTtft => "--max-ttft",
+        }
+    }
+
+    /// True for a target of the request (not a cap of the hardware or engine).
+    pub fn is_target(self) -> bool {
+        !matches!(self, Binding::KvCapacity | Binding::MaxBatch)
+    }
+
+    fn of(c: Constraint) -> Binding {
+        match c {
+            Constraint::MinTokensPerSecond => Binding::MinTokensPerSecond,
+            Constraint::MaxTtft => Binding::MaxTtft,
+            _ => Binding::MinTokensPerSecondPerUser,
+        }
+    }
+}
+
+impl Serialize for Binding {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// Each target a deployment misses: (constraint, ratio ≥ 1, what, got, wanted).
+type Miss = (Constraint, f64, &'static str, f64, f64);
+
+fn misses(req: &Requirements, f: &serving::Figures, aggregate: f64) -> Vec<Miss> {
+    let ask = &req.serving;
+    let per_user = 1.0 / f.tpot_s;
+    [
+        ask.min_tokens_per_second
+            .map(|w| (Constraint::MinTokensPerSecond, w / aggregate, "output tokens/s", aggregate, w)),
+        ask.min_tokens_per_second_per_user
+            .map(|w| (Constraint::MinTokensPerSecondPerUser, w / per_user, "tokens/s per sequence", per_user, w)),
+        ask.max_ttft_seconds.map(|w| (Constraint::MaxTtft, f.ttft_s / w, "s to first token", f.ttft_s, w)),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|m| m.1 > 1.0 + 1e-9)
+    .collect()
+}
+
+/// Per-user and TTFT targets met (the ones more nodes of copies cannot help without `--concurrency`).
+fn latency_ok(req: &Requirements, f: &serving::Figures) -> Option<Constraint> {
+    misses(req, f, f64::INFINITY).first().map(|m| m.0)
+}
+
+/// The nearest miss seen so far, worded with the deployment that reached it.
+struct Nearest(Option<Shortfall>);
+
+impl Nearest {
+    fn offer(&mut self, d: &Deployment, m: &[Miss]) {
+        let Some(worst) = m.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1)) else { return };
+        if self.0.as_ref().is_some_and(|s| s.ratio <= worst.1) {
+            return;
+        }
+        let (constraint, ratio, what, got, want) = worst;
+        self.0 = Some(Shortfall {
+            constraint,
+            message: format!(
+                "at best serves {} {what} ({}), {} asks {}",
+                fmt_sig(got),
+                describe(d),
+                constraint.name(),
+                fmt_sig(want)
+            ),
+            ratio,
+        });
+    }
+}
+
+fn describe(d: &Deployment) -> String {
+    let r = d.replicas();
+    format!(
+        "TP {} × PP {}, {r} cop{} of {} sequence(s), {} node(s)",
+        d.cand.split.tp,
+        d.cand.split.pp,
+        if r == 1 { "y" } else { "ies" },
+        d.per_copy,
+        d.nodes
+    )
+}
+
+/// With `--concurrency N`: the fewest nodes whose copies, sharing the N sequences, meet every
+/// target (more copies take sequences off each; past one sequence a copy, nothing improves).
+fn deploy_given(
+    req: &Requirements,
+    fig: &dyn Fn(u64) -> serving::Figures,
+    cand: Candidate,
+    steps: u32,
+    near: &mut Nearest,
+) -> Option<Deployment> {
+    let n = req.concurrency.max(1);
+    let mut last_miss = None;
+    for k in 1..=steps {
+        let replicas = cand.copies_per_step * k;
+        let c = n.div_ceil(u64::from(replicas));
+        if c > cand.max_seqs {
+            last_miss = Some(Binding::KvCapacity);
+            continue;
+        }
+        let f = fig(c);
+        let aggregate = f.output_tps / c as f64 * n as f64;
+        let binding = last_miss.unwrap_or(Binding::Concurrency);
+        let d = Deployment { cand, nodes: k * cand.step, per_copy: c, concurrency: n, f, aggregate, binding };
+        let m = misses(req, &f, aggregate);
+        if m.is_empty() {
+            return Some(d);
+        }
+        near.offer(&d, &m);
+        last_miss = Some(Binding::of(m[0].0));
+        if c == 1 {
+            break;
+        }
+    }
+    None
+}
+
+/// The cheapest deployment of `cand` that meets every target within `max_nodes`.
+fn deploy(
+    req: &Requirements,
+    s: &Setup<'_>,
+    cand: Candidate,
+    max_nodes: u32,
+    near: &mut Nearest,
+) -> Option<Deployment> {
+    let ask = &req.serving;
+    let fig = |c: u64| serving::figures(&s.shape, &s.hw, cand.split, c, ask.input_tokens, ask.output_tokens);
+    let steps = (max_nodes / cand.step).max(1);
+    if ask.concurrency_given {
+        return deploy_given(req, &fig, cand, steps, near);
+    }
+    let cap = cand.max_seqs.min(s.max_batch).max(1);
+    let first = fig(1);
+    if latency_ok(req, &first).is_some() {
+        let replicas = cand.copies_per_step;
+        let aggregate = first.output_tps * f64::from(replicas);
+        let concurrency = u64::from(replicas);
+        let d = Deployment {
+            cand,
+            nodes: cand.step,
+            per_copy: 1,
+            concurrency,
+            f: first,
+            aggregate,
+            binding: Binding::Concurrency,
+        };
+        near.offer(&d, &misses(req, &first, aggregate));
+        return None;
+    }
+    // The most sequences per copy that still meet the per-user and TTFT targets (both only
+    // worsen as the batch grows).
+    let (mut lo, mut hi) = (1u64, cap);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if latency_ok(req, &fig(mid)).is_none() {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    let f = fig(lo);
+    let mut binding = match latency_ok(req, &fig(lo + 1)) {
+        _ if lo == cap && cand.max_seqs < s.max_batch => Binding::KvCapacity,
+        _ if lo == cap => Binding::MaxBatch,
+        Some(c) => Binding::of(c),
+        None => Binding::MaxBatch,
+    };
+    let per_step = f.output_tps * f64::from(cand.copies_per_step);
+    let want_steps = ask.min_tokens_per_second.map_or(1.0, |w| (w / per_step).ceil().max(1.0));
+    let k = if want_steps > f64::from(steps) { steps } else { want_steps as u32 };
+    if k > 1 {
+        binding = Binding::MinTokensPerSecond;
+    }
+    let replicas = cand.copies_per_step * k;
+    let d = Deployment {
+        cand,
+        nodes: k * cand.step,
+        per_copy: lo,
+        concurrency: lo * u64::from(replicas),
+        f,
+        aggregate: f.output_tps * f64::from(replicas),
+        binding,
+    };
+    let m = misses(req, &f, d.aggregate);
+    if m.is_empty() {
+        return Some(d);
+    }
+    near.offer(&d, &m);
+    None
+}
+
+/// The cheapest deployment on `size` that meets every target: over the copies of
+/// [`candidates`], the fewest nodes (every node of a size costs the same), then the most
+/// output tokens per second, then the shortest first token. `Ok(None)`: no serving estimate;
+/// `Err`: the nearest any deployment came.
+pub fn meet_targets(
+    catalog: &Catalog,
+    req: &Requirements,
+    size: &VmSize,
+    fit: &Fit,
+    node_price: Option<f64>,
+    max_nodes: u32,
+) -> Result<Option<Serving>, Shortfall> {
+    let Some(s) = setup(catalog, req, size, fit) else { return Ok(None) };
+    let mut near = Nearest(None);
+    let mut best: Option<Deployment> = None;
+    for cand in candidates(req, size, fit) {
+        let Some(d) = deploy(req, &s, cand, max_nodes.max(cand.step), &mut near) else { continue };
+        let better = best.as_ref().is_none_or(|b| {
+            (d.nodes, -d.aggregate, d.f.ttft_s).partial_cmp(&(b.nodes, -b.aggregate, b.f.ttft_s))
+                == Some(std::cmp::Ordering::Less)
+        });
+        if better {
+            best = Some(d);
+        }
+    }
+    match best {
+        Some(d) => Ok(Some(build(req, &s, &d, node_price))),
+        None => Err(near.0.unwrap_or(Shortfall {
+            constraint: Constraint::MemoryFit,
+            message: "no split of the model leaves room for one sequence".to_owned(),
+            ratio: f64::INFINITY,
+        })),
+    }
+}
+
+fn build(req: &Requirements, s: &Setup<'_>, d: &Deployment, node_price: Option<f64>) -> Serving {
+    let f = &d.f;
+    let replicas = d.replicas();
+    let per_token = d.aggregate / f.output_tps.max(1e-12) * (f.total_tps - f.output_tps);
+    Serving {
+        concurrency: d.concurrency,
+        concurrency_per_replica: d.per_copy,
+        max_concurrent_sequences: d.cand.max_seqs,
+        tensor_parallel: d.cand.split.tp,
+        pipeline_parallel: d.cand.split.pp,
         replicas,
-        nodes,
-        aggregate_output_tokens_per_second: out_tps,
-        aggregate_total_tokens_per_second: f.total_tps * r,
+        nodes: d.nodes,
+        binding: d.binding,
+        aggregate_output_tokens_per_second: d.aggregate,
+        aggregate_total_tokens_per_second: d.aggregate + per_token,
         decode_tokens_per_second_per_sequence: 1.0 / f.tpot_s,
         tpot_seconds: f.tpot_s,
         ttft_seconds: f.ttft_s,
+        ttft_median_seconds: f.ttft_median_s,
+        ttft_p90_seconds: f.ttft_p90_s,
         e2e_latency_seconds: f.cycle_s,
         usd_per_million_output_tokens: node_price
-            .map(|p| ((p * f64::from(nodes) / (out_tps * 3600.0) * 1e6) * 1000.0).round() / 1000.0),
+            .map(|p| ((p * f64::from(d.nodes) / (d.aggregate * 3600.0) * 1e6) * 1000.0).round() / 1000.0),
         cost_per_million_output_tokens: None,
-        bound: if capacity_bound { Bound::KvCapacity } else { f.bound },
-        assumptions: assumptions(gpu, perf, &hw, precision, req, factors.max_batch),
-    })
+        bound: if d.binding == Binding::KvCapacity { Bound::KvCapacity } else { f.bound },
+        assumptions: assumptions(s.gpu, s.perf, &s.hw, s.precision, req, s.max_batch),
+        class: s.cal.class.clone(),
+        range: s.cal.ranges(d.aggregate, 1.0 / f.tpot_s, f.tpot_s, f.ttft_s),
+        calibration_warning: s.cal.warning(),
+        layout: d.cand.layout,
+        copies_per_node: if d.cand.step > 1 { 1 } else { d.cand.copies_per_step },
+    }
 }
 
 fn assumptions(
@@ -165,8 +617,13 @@ fn assumptions(
         a("link_efficiency", fmt_num(hw.eff.link), &factors),
         a(
             "roofline",
-            "prefill 2 × active params FLOPs per token + attention; decode step max(bytes read / bandwidth, FLOPs / peak) + 2 all-reduces per layer".to_owned(),
+            "prefill 2 × active params FLOPs per token + attention; decode step: weight GEMMs max(weights read / bandwidth, FLOPs / peak) + attention max(KV read / bandwidth, FLOPs / peak) + 2 all-reduces per layer".to_owned(),
             "Yuan et al. 2024, LLM Inference Unveiled (LLM-Viewer); kipply 2022, Transformer Inference Arithmetic; Megatron-LM (Shoeybi et al. 2019) §3",
+        ),
+        a(
+            "queue",
+            "TTFT waits for the prefills queued ahead: an M/D/1 queue with the prefill's share of the copy's time as its load; median and p90 from its exponential tail".to_owned(),
+            "Zhong et al. 2024, DistServe (OSDI) §3.1; chunked prefill sharing steps with decodes: Agrawal et al. 2024, Sarathi-Serve (OSDI)",
         ),
         a(
             "lengths",
@@ -177,50 +634,14 @@ fn assumptions(
             "batch",
             if req.serving.concurrency_given {
                 format!("--concurrency {} split across the copies", req.concurrency)
+            } else if req.serving.min_tokens_per_second_per_user.is_some() || req.serving.max_ttft_seconds.is_some() {
+                format!("the most sequences per copy that still meet the per-user and first-token targets, at most {max_batch}")
             } else {
                 format!("the largest batch that fits in memory, at most {max_batch} per copy (offline scenario)")
             },
             "MLPerf Inference offline scenario; TensorRT-LLM max_batch_size",
         ),
     ]
-}
-
-/// The first target `s` misses, if any.
-pub fn shortfall(req: &Requirements, s: &Serving) -> Option<Shortfall> {
-    let ask = &req.serving;
-    let checks = [
-        ask.min_tokens_per_second.map(|want| {
-            (
-                Constraint::MinTokensPerSecond,
-                want / s.aggregate_output_tokens_per_second,
-                "output tokens/s",
-                s.aggregate_output_tokens_per_second,
-                want,
-            )
-        }),
-        ask.min_tokens_per_second_per_user.map(|want| {
-            (
-                Constraint::MinTokensPerSecondPerUser,
-                want / s.decode_tokens_per_second_per_sequence,
-                "tokens/s per sequence",
-                s.decode_tokens_per_second_per_sequence,
-                want,
-            )
-        }),
-        ask.max_ttft_seconds
-            .map(|want| (Constraint::MaxTtft, s.ttft_seconds / want, "s to first token", s.ttft_seconds, want)),
-    ];
-    checks.into_iter().flatten().find(|c| c.1 > 1.0 + 1e-9).map(|(constraint, ratio, what, got, want)| Shortfall {
-        constraint,
-        message: format!(
-            "serves {} {what} on {} node(s), {} asks {}",
-            fmt_sig(got),
-            s.nodes,
-            constraint.name(),
-            fmt_sig(want)
-        ),
-        ratio,
-    })
 }
 
 /// Three significant figures, without noise.
@@ -236,42 +657,61 @@ pub fn fmt_sig(v: f64) -> String {
     }
 }
 
-/// The fewest nodes (multiples of `fit.nodes`) whose copies meet every target, with their
-/// figures; or the shortfall at the most nodes tried. `Ok(None)`: no serving estimate.
-pub fn meet_targets(
-    catalog: &Catalog,
-    req: &Requirements,
-    size: &VmSize,
-    fit: &Fit,
-    node_price: Option<f64>,
-    max_nodes: u32,
-) -> Result<Option<Serving>, Shortfall> {
-    let step = fit.nodes.max(1);
-    let Some(first) = serve(catalog, req, size, fit, step, node_price) else {
-        return Ok(None);
-    };
-    if !req.serving.has_targets() {
-        return Ok(Some(first));
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::{Residuals, ServingFactors};
+
+    fn factors() -> ServingFactors {
+        let r = |architecture: &str, moe: bool, speed: [f64; 2], ttft: Option<[f64; 2]>| Residuals {
+            architecture: architecture.into(),
+            precision: "fp8".into(),
+            moe,
+            rows: 4,
+            speed,
+            ttft_rows: u32::from(ttft.is_some()),
+            ttft,
+        };
+        ServingFactors {
+            allreduce_latency_us: 8.0,
+            step_overhead_us: 0.0,
+            max_batch: 256,
+            source: "t".into(),
+            efficiencies: Vec::new(),
+            calibration: vec![r("Hopper", false, [0.8, 1.2], Some([0.5, 0.9])), r("Hopper", true, [2.3, 2.6], None)],
+        }
     }
-    let mut best = first;
-    let limit = max_nodes.max(step);
-    let mut nodes = step;
-    loop {
-        let Some(miss) = shortfall(req, &best) else { return Ok(Some(best)) };
-        // More copies help throughput always, and per-user speed and TTFT only when they take
-        // sequences off each copy.
-        let helps = miss.constraint == Constraint::MinTokensPerSecond || req.serving.concurrency_given;
-        let next = nodes + step;
-        if !helps || next > limit {
-            return Err(miss);
-        }
-        let Some(s) = serve(catalog, req, size, fit, next, node_price) else { return Err(miss) };
-        if miss.constraint != Constraint::MinTokensPerSecond
-            && shortfall(req, &s).is_some_and(|m| m.constraint == miss.constraint && m.ratio >= miss.ratio - 1e-9)
-        {
-            return Err(miss);
-        }
-        best = s;
-        nodes = next;
+
+    /// A class estimated 0.8–1.2× the published speed: a speed of 100 lies in 100/1.2–100/0.8,
+    /// a time of 1 s in 0.8–1.2 s; the TTFT range comes from the TTFT rows, and holds the figure.
+    #[test]
+    fn ranges_come_from_the_class_residuals_and_hold_the_figure() {
+        let f = factors();
+        let c = calibration(&f, "Hopper", "fp8", false);
+        assert_eq!(c.class, "Hopper × fp8 × dense");
+        let r = c.ranges(100.0, 50.0, 0.02, 1.0);
+        let b = r.aggregate_output_tokens_per_second;
+        assert!((b.low - 100.0 / 1.2).abs() < 1e-9 && (b.high - 125.0).abs() < 1e-9, "{b:?}");
+        assert!((r.tpot_seconds.low - 0.016).abs() < 1e-9 && (r.tpot_seconds.high - 0.024).abs() < 1e-9);
+        // TTFT estimated 0.5–0.9× the published: the range reaches up to 2 s and holds 1 s.
+        assert!((r.ttft_seconds.low - 1.0).abs() < 1e-9 && (r.ttft_seconds.high - 2.0).abs() < 1e-9, "{r:?}");
+        assert!(c.warning().is_none());
+    }
+
+    /// A class whose estimates ran 2.3–2.6× too fast is warned, and its range still holds the
+    /// estimate itself; a class no row covers gets the widest range and says it is unchecked.
+    #[test]
+    fn weak_and_unchecked_classes_are_warned() {
+        let f = factors();
+        let moe = calibration(&f, "Hopper", "fp8", true);
+        let w = moe.warning().expect("warned");
+        assert!(w.contains("2.30× to 2.60×") && w.contains("Hopper × fp8 × MoE"), "{w}");
+        let r = moe.ranges(100.0, 10.0, 0.1, 1.0);
+        assert!((r.aggregate_output_tokens_per_second.high - 100.0).abs() < 1e-9);
+        assert!((r.aggregate_output_tokens_per_second.low - 100.0 / 2.6).abs() < 1e-9);
+        let none = calibration(&f, "Turing", "fp16", false);
+        assert_eq!(none.rows, 0);
+        assert!(none.warning().is_some_and(|w| w.contains("unchecked")));
+        assert_eq!(none.speed, [0.8, 2.6]);
     }
 }

@@ -6,8 +6,10 @@
 //! Model Insights") and kipply's "Transformer Inference Arithmetic" (2022):
 //! - **prefill** costs 2 × active parameters FLOPs per token plus attention's quadratic term,
 //!   at the dense tensor peak × `compute`;
-//! - **a decode step** takes the larger of its memory time (weights touched + the KV cache of every
-//!   sequence, over HBM bandwidth × `memory`) and its compute time (2 × active parameters × batch);
+//! - **a decode step** is the sum of its operators, each at the larger of its memory time and its
+//!   compute time: the weight GEMMs (weights touched over HBM bandwidth × `memory`, against
+//!   2 × active parameters × batch FLOPs) and attention (the KV cache of every sequence, against
+//!   its FLOPs), as LLM-Viewer sums its per-operator roofline;
 //! - **tensor parallelism** adds two all-reduces of the activations per layer (Shoeybi et al.
 //!   2019, "Megatron-LM" §3) over the GPU link × `link`, each with a fixed latency; **pipeline
 //!   parallelism** splits the layers into stages that work on micro-batches in turn;
@@ -106,7 +108,10 @@ impl Bound {
 pub struct Figures {
     /// Seconds for one request, first token to last, at this concurrency.
     pub cycle_s: f64,
+    /// Mean time to first token, with the wait for the prefills queued ahead.
     pub ttft_s: f64,
+    pub ttft_median_s: f64,
+    pub ttft_p90_s: f64,
     pub tpot_s: f64,
     /// Output tokens per second of the replica.
     pub output_tps: f64,
@@ -164,18 +169,22 @@ fn decode_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64)
     let tp = f64::from(split.tp);
     let x = batch / f64::from(split.pp).min(batch).max(1.0);
     let kv = s.arch.kv_bytes(context.round() as u64, s.kv_bytes);
-    let memory = (weights_touched(s, x) + x * kv) / (tp * hw.bytes_per_s());
-    let flops = 2.0 * s.active * x + attention_flops(&s.arch, x, context);
-    let compute = flops / (tp * hw.flops());
+    // Per operator, as LLM-Viewer sums its roofline: the weight GEMMs (weights read, 2 FLOPs
+    // per active parameter and token) and attention (the KV cache read, its FLOPs) are
+    // different kernels that run one after the other, each at the slower of its two limits.
+    let (bw, peak) = (tp * hw.bytes_per_s(), tp * hw.flops());
+    let (gemm_mem, gemm_flops) = (weights_touched(s, x) / bw, 2.0 * s.active * x / peak);
+    let (attn_mem, attn_flops) = (x * kv / bw, attention_flops(&s.arch, x, context) / peak);
+    let work = gemm_mem.max(gemm_flops) + attn_mem.max(attn_flops);
     let comm = 2.0 * f64::from(s.arch.layers) * allreduce(hw, split.tp, x * f64::from(s.arch.hidden_size) * 2.0);
-    let bound = if comm > memory.max(compute) {
+    let bound = if comm > work / 2.0 {
         Bound::Interconnect
-    } else if compute > memory {
+    } else if gemm_flops.max(attn_flops) > gemm_mem.max(attn_mem) && gemm_flops > gemm_mem {
         Bound::Compute
     } else {
         Bound::MemoryBandwidth
     };
-    (memory.max(compute) + comm + hw.step_overhead_s, bound)
+    (work + comm + hw.step_overhead_s, bound)
 }
 
 /// Prefill of one request of `input` tokens: (alone, as its latency; pipelined, as its share of
@@ -190,6 +199,18 @@ fn prefill(s: &Shape, hw: &Hardware, split: Split, input: f64) -> (f64, f64) {
     (alone, (compute + comm) / pp)
 }
 
+/// The mean wait in the prefill queue of one replica and the time scale θ of its tail: with
+/// one sequence there is no queue; the prefill's share of the replica's time is ρ (capped
+/// below 1: a replica that only prefills serves nobody).
+fn prefill_queue(c: f64, alone: f64, cycle: f64, prefill_all: f64) -> (f64, f64) {
+    if c <= 1.0 || cycle <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let rho = (prefill_all / cycle).min(0.99);
+    let theta = alone / (2.0 * (1.0 - rho));
+    (rho * theta, theta)
+}
+
 /// The figures of one replica serving `concurrency` sequences of `input` + `output` tokens.
 pub fn figures(s: &Shape, hw: &Hardware, split: Split, concurrency: u64, input: u64, output: u64) -> Figures {
     let c = concurrency.max(1) as f64;
@@ -199,12 +220,22 @@ pub fn figures(s: &Shape, hw: &Hardware, split: Split, concurrency: u64, input: 
     let prefill_all = c * pipelined;
     let decode_all = o * step;
     let cycle = prefill_all + decode_all;
-    // The other requests' prefills that land while this one waits, and the step in progress.
-    let ttft = alone * (1.0 + (c - 1.0) * pipelined / cycle) + step;
+    // The queue for prefill (DistServe, Zhong et al. 2024, §3.1: a prefill instance as an M/D/1
+    // queue): requests arrive at c / cycle per second and each holds the prefill for `alone`,
+    // so the prefill is busy ρ of the time and a request waits ρ·alone / (2(1 − ρ)) on average
+    // before its own prefill, which then ends in the step in progress.
+    let (queue, theta) = prefill_queue(c, alone, cycle, prefill_all);
+    let ttft = alone + queue + step;
     let tpot = ((cycle - ttft) / o).max(step);
+    // The wait's tail, P(W > t) ≈ ρ·e^(−t/θ) with θ = alone / (2(1 − ρ)) (the exponential
+    // approximation of the M/D/1 waiting time with the same mean): median and p90.
+    let rho = (prefill_all / cycle).min(0.99);
+    let quantile = |p: f64| if rho > 1.0 - p { theta * (rho / (1.0 - p)).ln() } else { 0.0 };
     Figures {
         cycle_s: cycle,
         ttft_s: ttft,
+        ttft_median_s: alone + quantile(0.5) + step,
+        ttft_p90_s: alone + quantile(0.9) + step,
         tpot_s: tpot,
         output_tps: c * o / cycle,
         total_tps: c * (i + o) / cycle,
@@ -325,6 +356,7 @@ mod tests {
             max_batch: 256,
             source: "t".into(),
             efficiencies: vec![eff()],
+            calibration: Vec::new(),
         };
         assert_eq!(Hardware::new(&perf, &f, "Hopper", "fp8").map(|h| h.tflops), Some(1979.0));
         assert_eq!(Hardware::new(&perf, &f, "Hopper", "fp16").map(|h| h.tflops), Some(989.5));

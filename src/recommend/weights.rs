@@ -54,11 +54,16 @@ pub fn resolve(
     // Training starts from 16-bit weights: a quantised checkpoint is dequantised first (the
     // gpt-oss fine-tuning recipe loads it with Transformers' `Mxfp4Config(dequantize=True)`).
     let trains = matches!(workload, Workload::Training | Workload::FineTuning);
-    let dequantise =
-        trains && matches!(native, Some(Precision::Mxfp4 | Precision::Fp8 | Precision::Int8 | Precision::Int4));
+    let dequantise = trains
+        && matches!(
+            native,
+            Some(Precision::Mxfp4 | Precision::Nvfp4 | Precision::Fp8 | Precision::Int8 | Precision::Int4)
+        );
     let default = if dequantise { Some(Precision::Bf16) } else { native };
     let precision = requested.or(default).unwrap_or(Precision::Bf16);
-    if workload == Workload::Training && matches!(precision, Precision::Int8 | Precision::Int4 | Precision::Mxfp4) {
+    if workload == Workload::Training
+        && matches!(precision, Precision::Int8 | Precision::Int4 | Precision::Mxfp4 | Precision::Nvfp4)
+    {
         return Err(PrecisionError {
             message: format!("{{0}} {} cannot be used for full training", precision.name()),
             hint: "train in bf16/fp16/fp32, or use {1} fine-tuning for LoRA/QLoRA on quantised weights".into(),

@@ -33,6 +33,7 @@ mod recommend_cli;
 mod redaction;
 mod schema;
 mod serving_calibration;
+mod serving_search;
 mod snapshots;
 mod support;
 mod usage_prom;

@@ -35,7 +35,7 @@ impl Session {
             vars.join(" ")
         );
         let status = Command::new("tmux")
-            .args(["-L", &name, "new-session", "-d", "-s", &name, "-x", "160", "-y", "60", &cmd])
+            .args(["-L", &name, "new-session", "-d", "-s", &name, "-x", "200", "-y", "60", &cmd])
             .status()
             .expect("start tmux");
         assert!(status.success());

@@ -151,9 +151,7 @@ pub fn recommend_request(
         None => None,
     };
     let precision = match text(&r.precision) {
-        Some(x) => {
-            Some(by_name(Precision::ALL, Precision::name, &x).ok_or_else(|| format!("precision {x:?} is not known"))?)
-        }
+        Some(x) => Some(Precision::parse(&x).ok_or_else(|| format!("precision {x:?} is not known"))?),
         None => None,
     };
     let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose()?;
