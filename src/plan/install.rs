@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::operator::{self as op, DriverMode, MigStrategy, OperatorSpec};
 use super::{cluster_path, read_at_run_time, runcommand, Plan, Step, StepKind};
 use crate::catalog::{Catalog, Vendor};
+use crate::resources::{self, AgentPool, PoolDriver};
 
 /// Why a pool cannot be served by the NVIDIA GPU Operator (the rules `create-pool
 /// --install-operator` and a GpuConfig with `operator.install` both enforce).
@@ -91,9 +92,13 @@ pub struct Install {
     pub cluster_path: String,
 }
 
-fn pool_driver(pool: &Value) -> &str {
-    pool.pointer("/properties/gpuProfile/driver").and_then(Value::as_str).unwrap_or("Install")
-}
+/// The GPU Operator's per-node label that keeps its driver off a node: set on AKS-driver pools
+/// of a cluster where the operator installs the driver for other pools (NVIDIA GPU Operator
+/// docs, "Common chart customization options" / operand labels `nvidia.com/gpu.deploy.<operand>`).
+pub const NO_DRIVER_LABEL: (&str, &str) = ("nvidia.com/gpu.deploy.driver", "false");
+/// The label that keeps every operand of the GPU Operator off a node: AKS-managed GPU pools
+/// carry it, since AKS owns their whole NVIDIA stack.
+pub const NO_OPERANDS_LABEL: (&str, &str) = ("nvidia.com/gpu.deploy.operands", "false");
 
 /// The spec the flags ask for, with `mode` and the tolerations for `taints`.
 fn spec_for(req: &InstallRequest, mode: DriverMode, taints: &[String]) -> OperatorSpec {
@@ -106,30 +111,38 @@ fn spec_for(req: &InstallRequest, mode: DriverMode, taints: &[String]) -> Operat
     }
 }
 
-fn pool_name(p: &Value) -> &str {
-    p["name"].as_str().unwrap_or("?")
+fn pool_name(p: &AgentPool) -> &str {
+    p.name.as_deref().unwrap_or("?")
+}
+
+/// The pools as typed resources; a pool of the wrong shape is a refusal naming it.
+fn typed(pools: &[Value]) -> Result<Vec<AgentPool>, Refusal> {
+    pools
+        .iter()
+        .map(|p| resources::parse::<AgentPool>(p, "agent pool").map_err(|e| refuse(e.to_string(), None)))
+        .collect()
 }
 
 /// The pools the install is for: the one `--pool` names, else every GPU pool.
-fn targets<'a>(catalog: &Catalog, req: &InstallRequest, pools: &'a [Value]) -> Result<Vec<&'a Value>, Refusal> {
-    let targets: Vec<&Value> = match &req.pool {
+fn targets<'a>(catalog: &Catalog, req: &InstallRequest, pools: &'a [AgentPool]) -> Result<Vec<&'a AgentPool>, Refusal> {
+    let targets: Vec<&AgentPool> = match &req.pool {
         Some(name) => {
-            let p = pools.iter().find(|p| p["name"].as_str() == Some(name.as_str())).ok_or_else(|| {
+            let p = pools.iter().find(|p| p.name.as_deref() == Some(name.as_str())).ok_or_else(|| {
                 refuse(
                     format!("pool {name} does not exist in cluster {}", req.cluster),
                     Some(format!(
                         "existing pools: {}",
-                        pools.iter().filter_map(|p| p["name"].as_str()).collect::<Vec<_>>().join(", ")
+                        pools.iter().filter_map(|p| p.name.as_deref()).collect::<Vec<_>>().join(", ")
                     )),
                 )
             })?;
             vec![p]
         }
-        None => gpu_pools(catalog, req, pools),
+        None => gpu_pools(catalog, req, pools).into_iter().filter(|p| p.driver() != PoolDriver::Managed).collect(),
     };
     if targets.is_empty() {
         return Err(refuse(
-            format!("cluster {} has no GPU node pool", req.cluster),
+            format!("cluster {} has no GPU node pool the GPU Operator serves", req.cluster),
             Some("create one first: aksgpu create-pool … (or name it with --pool)".into()),
         ));
     }
@@ -137,27 +150,33 @@ fn targets<'a>(catalog: &Catalog, req: &InstallRequest, pools: &'a [Value]) -> R
 }
 
 /// The pools with a catalog GPU size (and the one `--pool` names).
-fn gpu_pools<'a>(catalog: &Catalog, req: &InstallRequest, pools: &'a [Value]) -> Vec<&'a Value> {
+fn gpu_pools<'a>(catalog: &Catalog, req: &InstallRequest, pools: &'a [AgentPool]) -> Vec<&'a AgentPool> {
     pools
         .iter()
         .filter(|p| {
-            p.pointer("/properties/vmSize").and_then(Value::as_str).and_then(|s| catalog.size(s)).is_some()
-                || req.pool.as_deref().is_some_and(|n| p["name"].as_str() == Some(n))
+            p.properties.vm_size.as_deref().and_then(|s| catalog.size(s)).is_some()
+                || req.pool.as_deref().is_some_and(|n| p.name.as_deref() == Some(n))
         })
         .collect()
 }
 
-/// The driver mode one target pool needs; refused for Windows, AMD, or a `--driver-mode` that
-/// contradicts the pool.
-fn pool_mode(catalog: &Catalog, req: &InstallRequest, p: &Value) -> Result<DriverMode, Refusal> {
+/// Whether the operator runs on `p` at all (Linux, not AMD).
+fn operator_runs_on(catalog: &Catalog, p: &AgentPool) -> bool {
+    let amd = p.properties.vm_size.as_deref().and_then(|s| catalog.size(s)).is_some_and(|s| s.gpu_vendor == Vendor::Amd);
+    !p.is_windows() && !amd
+}
+
+/// Refuse a target pool the operator cannot serve: Windows, AMD, an AKS-managed GPU pool, or a
+/// `--driver-mode` that contradicts the pool.
+fn check_target(catalog: &Catalog, req: &InstallRequest, p: &AgentPool) -> Result<(), Refusal> {
     let name = pool_name(p);
-    if p.pointer("/properties/osType").and_then(Value::as_str).is_some_and(|o| o.eq_ignore_ascii_case("Windows")) {
+    if p.is_windows() {
         return Err(refuse(
             format!("pool {name} runs Windows; the NVIDIA GPU Operator does not support Windows nodes"),
             Some("Windows GPU pools use the AKS-installed driver and the DirectX device plugin".into()),
         ));
     }
-    if let Some(size) = p.pointer("/properties/vmSize").and_then(Value::as_str).and_then(|s| catalog.size(s)) {
+    if let Some(size) = p.properties.vm_size.as_deref().and_then(|s| catalog.size(s)) {
         if size.gpu_vendor == Vendor::Amd {
             return Err(refuse(
                 format!("pool {name} has AMD GPUs ({}); the NVIDIA GPU Operator is for NVIDIA GPUs", size.gpu_model),
@@ -165,7 +184,20 @@ fn pool_mode(catalog: &Catalog, req: &InstallRequest, p: &Value) -> Result<Drive
             ));
         }
     }
-    let mode = if pool_driver(p).eq_ignore_ascii_case("None") { DriverMode::Operator } else { DriverMode::Aks };
+    let mode = match p.driver() {
+        PoolDriver::Managed => {
+            let rule = catalog.managed_gpu_rule(crate::catalog::ManagedGpuLimit::OwnsStack);
+            return Err(refuse(
+                format!(
+                    "pool {name} is an AKS-managed GPU pool (gpuProfile.nvidia.managementMode Managed): AKS installs and keeps its driver, device plugin and DCGM exporter, so the GPU Operator must not{}",
+                    rule.map(|r| format!(" (rule {}: {})", r.id, r.source)).unwrap_or_default()
+                ),
+                Some("nothing to install for that pool; name another pool with --pool".into()),
+            ));
+        }
+        PoolDriver::None => DriverMode::Operator,
+        PoolDriver::Aks => DriverMode::Aks,
+    };
     match req.driver_mode {
         Some(wanted) if wanted != mode => Err(refuse(
             match wanted {
@@ -178,11 +210,92 @@ fn pool_mode(catalog: &Catalog, req: &InstallRequest, p: &Value) -> Result<Drive
             },
             Some("drop --driver-mode to follow the pool, or create the pool with the matching --gpu-driver".into()),
         )),
-        _ => Ok(mode),
+        _ => Ok(()),
     }
 }
 
-/// Decide everything from the cluster and its pools (pure).
+/// A pool that must carry a node label before the one cluster-wide release can serve every pool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MissingLabel {
+    pub pool: String,
+    pub label: (&'static str, &'static str),
+    /// The pool's labels as they are (an `az aks nodepool update --labels` replaces them all).
+    pub labels: std::collections::BTreeMap<String, String>,
+}
+
+/// The driver setting one release needs for *every* GPU pool of the cluster (not only the
+/// targets: the release is cluster-wide), and the pools that need a label first.
+///
+/// - No pool without a driver: the AKS driver everywhere, the operator's driver off.
+/// - Any pool with `gpuProfile.driver: None`: the operator's driver on, and each AKS-driver pool
+///   must carry [`NO_DRIVER_LABEL`] so the operator's driver stays off its nodes.
+/// - AKS-managed GPU pools must carry [`NO_OPERANDS_LABEL`]: AKS owns their stack.
+fn layout(catalog: &Catalog, req: &InstallRequest, all: &[&AgentPool]) -> Result<(DriverMode, Vec<MissingLabel>), Refusal> {
+    let served: Vec<&&AgentPool> = all.iter().filter(|p| operator_runs_on(catalog, p)).collect();
+    let without: Vec<&str> = served.iter().filter(|p| p.driver() == PoolDriver::None).map(|p| pool_name(p)).collect();
+    if req.driver_mode == Some(DriverMode::Aks) && !without.is_empty() {
+        return Err(refuse(
+            format!(
+                "--driver-mode aks would turn the GPU Operator's driver off for the whole cluster, and pool(s) {} have no other driver (gpuProfile.driver None): they would be left without a driver",
+                without.join(", ")
+            ),
+            Some("drop --driver-mode: aksgpu then keeps the operator's driver on and off the AKS-driver pools by node label".into()),
+        ));
+    }
+    let mode = if without.is_empty() && req.driver_mode != Some(DriverMode::Operator) {
+        DriverMode::Aks
+    } else {
+        DriverMode::Operator
+    };
+    let mut missing = Vec::new();
+    for p in served {
+        let need = match (p.driver(), mode) {
+            (PoolDriver::Managed, _) => NO_OPERANDS_LABEL,
+            (PoolDriver::Aks, DriverMode::Operator) => NO_DRIVER_LABEL,
+            _ => continue,
+        };
+        let labels = p.labels();
+        if labels.get(need.0).map(String::as_str) != Some(need.1) {
+            missing.push(MissingLabel { pool: pool_name(p).to_owned(), label: need, labels });
+        }
+    }
+    Ok((mode, missing))
+}
+
+/// The refusal for pools that lack their label: it names them, why, and the commands that
+/// reconcile them (`az aks nodepool update --labels` replaces the pool's labels, so each command
+/// carries the pool's labels as they are, plus the one needed).
+fn missing_labels_refusal(catalog: &Catalog, req: &InstallRequest, missing: &[MissingLabel]) -> Refusal {
+    let rule = catalog.rule("operator-mixed-driver-labels").map(|r| format!(" (rule {}: {})", r.id, r.source));
+    let names: Vec<String> = missing.iter().map(|m| format!("{} needs {}={}", m.pool, m.label.0, m.label.1)).collect();
+    let commands: Vec<String> = missing
+        .iter()
+        .map(|m| {
+            let mut labels = m.labels.clone();
+            labels.insert(m.label.0.to_owned(), m.label.1.to_owned());
+            let words: Vec<String> = labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            format!(
+                "  az aks nodepool update -g {} --cluster-name {} -n {} --labels {}",
+                req.resource_group,
+                req.cluster,
+                m.pool,
+                words.join(" ")
+            )
+        })
+        .collect();
+    refuse(
+        format!(
+            "the GPU pools disagree and the one cluster-wide GPU Operator release cannot serve them all yet: {}. Without the label, the operator's driver would go onto nodes that already have the AKS driver, or AKS-managed nodes would get a second device plugin; turning the operator's driver off instead would leave the pools with gpuProfile.driver None without a driver{}",
+            names.join("; "),
+            rule.unwrap_or_default()
+        ),
+        Some(format!("label the pools first, then run the same command again:\n{}", commands.join("\n"))),
+    )
+}
+
+/// Decide everything from the cluster and its pools (pure). The driver setting follows every
+/// GPU pool of the cluster, whatever `--pool` names; a layout that would leave a pool without a
+/// driver, or put two on one, is refused with the commands that reconcile it.
 pub fn resolve(catalog: &Catalog, req: &InstallRequest, cluster: &Value, pools: &[Value]) -> Result<Install, Refusal> {
     if cluster.pointer("/properties/apiServerAccessProfile/disableRunCommand").and_then(Value::as_bool) == Some(true) {
         let spec = spec_for(req, req.driver_mode.unwrap_or(DriverMode::Aks), &[]);
@@ -194,28 +307,23 @@ pub fn resolve(catalog: &Catalog, req: &InstallRequest, cluster: &Value, pools: 
             )),
         ));
     }
-    let targets = targets(catalog, req, pools)?;
-    let mut modes = Vec::new();
+    let pools = typed(pools)?;
+    let targets = targets(catalog, req, &pools)?;
     for p in &targets {
-        let mode = pool_mode(catalog, req, p)?;
-        if !modes.contains(&mode) {
-            modes.push(mode);
-        }
+        check_target(catalog, req, p)?;
     }
-    let [mode] = modes[..] else {
-        return Err(refuse(
-            "the GPU pools disagree: some have the AKS driver and some have none; one operator install cannot serve both",
-            Some("name one pool with --pool, or recreate the pools with the same --gpu-driver".into()),
-        ));
-    };
-    let taints: Vec<String> = gpu_pools(catalog, req, pools)
+    let all = gpu_pools(catalog, req, &pools);
+    let (mode, missing) = layout(catalog, req, &all)?;
+    if !missing.is_empty() {
+        return Err(missing_labels_refusal(catalog, req, &missing));
+    }
+    let taints: Vec<String> = all
         .iter()
-        .chain(targets.iter())
-        .flat_map(|p| p.pointer("/properties/nodeTaints").and_then(Value::as_array).cloned().unwrap_or_default())
-        .filter_map(|t| t.as_str().map(str::to_owned))
+        .filter(|p| operator_runs_on(catalog, p) && p.driver() != PoolDriver::Managed)
+        .flat_map(|p| p.taints().iter().cloned())
         .collect();
     let needs_cluster_token = cluster.pointer("/properties/aadProfile/managed").and_then(Value::as_bool) == Some(true);
-    let names = targets.iter().filter_map(|p| p["name"].as_str().map(str::to_owned)).collect();
+    let names = targets.iter().filter_map(|p| p.name.clone()).collect();
     let spec = spec_for(req, mode, &taints);
     Ok(install(req, spec.clone(), op::values(&spec), (names, Some(needs_cluster_token)), None))
 }

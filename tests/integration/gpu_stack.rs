@@ -598,3 +598,51 @@ fn a_model_without_a_kaito_preset_is_pointed_to_the_nearest_with_one() {
     assert_eq!(ok.code, 0, "{}", ok.stderr);
     assert!(ok.stdout.contains("phi-4-mini-instruct"), "{}", ok.stdout);
 }
+
+/// A cluster with two GPU pools: `aks` has the AKS driver, `op` has none (the GPU Operator
+/// installs it). Installing the one cluster-wide release "for" the AKS-driver pool used to turn
+/// the operator's driver off (`driver.enabled: false`) and exit 0, leaving `op` without a driver.
+/// Now the release keeps the driver on, and the AKS-driver pool must carry the operator's
+/// `nvidia.com/gpu.deploy.driver=false` label first: without it the command refuses, naming the
+/// pool and the command that labels it, and sends no Helm upgrade.
+#[test]
+fn install_operator_for_one_pool_of_a_mixed_cluster_never_strands_the_other() {
+    let mixed = || {
+        let arm = FakeArm::start();
+        gpu_pool(&arm, "aks", Some("Install"), json!({"nodeLabels": {"team": "ml"}}));
+        gpu_pool(&arm, "op", Some("None"), json!({}));
+        arm
+    };
+    let arm = mixed();
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "aks"]);
+    assert_ne!(r.code, 0, "a pool would be left without a driver:\n{}", r.stderr);
+    assert!(
+        run_commands(&arm).iter().all(|c| !c["command"].as_str().unwrap_or("").contains("helm upgrade")),
+        "no Helm upgrade may be sent: {:?}",
+        run_commands(&arm)
+    );
+    for want in [
+        "aks needs nvidia.com/gpu.deploy.driver=false",
+        "rule operator-mixed-driver-labels",
+        "az aks nodepool update -g rg --cluster-name c1 -n aks --labels nvidia.com/gpu.deploy.driver=false team=ml",
+    ] {
+        assert!(r.stderr.contains(want), "{want:?} missing in:\n{}", r.stderr);
+    }
+    // The same without --pool: the same refusal (naming a pool no longer bypasses the guard).
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("aks needs nvidia.com/gpu.deploy.driver=false"), "{}", r.stderr);
+    // --driver-mode aks would turn the driver off for `op`: refused, naming it.
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "aks", "--driver-mode", "aks"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("pool(s) op have no other driver"), "{}", r.stderr);
+
+    // Once labelled, the release keeps the operator's driver on for `op`, and exits 0.
+    let arm = mixed();
+    gpu_pool(&arm, "aks", Some("Install"), json!({"nodeLabels": {"team": "ml", "nvidia.com/gpu.deploy.driver": "false"}}));
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "aks"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let install = run_commands(&arm).into_iter().find(|c| c["command"].as_str().unwrap_or("").contains("helm upgrade")).expect("install");
+    let values = values_from_context(&install);
+    assert!(!values.contains("enabled: false"), "the operator's driver must stay on for pool op: {values}");
+}
