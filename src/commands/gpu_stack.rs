@@ -142,19 +142,31 @@ pub fn print_install(
     match r {
         Err((install, plan)) => {
             let header = format!(
-                "GPU Operator values (values.yaml, attached to the runCommand as context):\n\n{}\nDry run: no change is made.",
+                "GPU Operator values (values.yaml, attached to the runCommand as context):\n\n{}\n{RELEASE_NOTE}\nDry run: no change is made.",
                 install.values_yaml
             );
-            let extra = json!({"values_yaml": install.values_yaml, "pools": install.pools});
+            let extra = json!({"values_yaml": install.values_yaml, "pools": install.pools, "release": RELEASE_NOTE});
             Ok(emit(p, format, &azure::DryRun::new(base, &plan, &header, extra))?)
         }
         Ok(report) => Ok(emit(p, format, &Shown::new(install_text(&report), report))?),
     }
 }
 
+/// What a dry run says of the release it does not read.
+pub const RELEASE_NOTE: &str = "The release is read first (a read-only runCommand, which a dry run does not send): these values go on top of its own, keeping its MIG strategy, time slicing, tolerations and every other key; the run prints what changed.";
+
 /// What a person reads of a finished install (its table form).
 pub fn install_text(report: &Report) -> String {
     let mut out = String::from("GPU Operator installed and validated.\n");
+    out.push_str(&format!("  release before: {}\n", report.release));
+    if report.values_diff.is_empty() {
+        out.push_str("  values: unchanged\n");
+    } else {
+        out.push_str("  values changed:\n");
+        for line in &report.values_diff {
+            out.push_str(&format!("    {line}\n"));
+        }
+    }
     for (pod, phase) in &report.validator_pods {
         out.push_str(&format!("  validator {pod}: {phase}\n"));
     }

@@ -389,19 +389,38 @@ pub fn reads(sub: &str, rg: &str, cluster: &str) -> Plan {
     }
 }
 
-/// The steps a real install sends (reads, then the runCommand POSTs); tokens are never shown.
+/// The read-only runCommand that prints the GPU Operator's Helm release (`helm list`, `helm get
+/// values`): every install reads it before its upgrade, so the values it sends keep what the
+/// release already holds (see [`merge`]).
+pub fn release_step(i: &Install) -> Step {
+    Step::write(
+        StepKind::ReadRelease,
+        "POST",
+        runcommand::url(&i.cluster_path),
+        Some(runcommand::body_for_display(&super::gitops::release::check_command(), None, i.needs_cluster_token)),
+        "read the GPU Operator's Helm release and its values before upgrading (changes nothing)",
+    )
+    .then_follows(super::Follow::CommandResult)
+}
+
+/// The `helm upgrade --install` runCommand of `i` (its values attached as context).
+pub fn install_step(i: &Install) -> Step {
+    Step::write(
+        StepKind::InstallOperator,
+        "POST",
+        runcommand::url(&i.cluster_path),
+        Some(runcommand::body_for_display(&i.command, Some(&i.context), i.needs_cluster_token)),
+        "helm upgrade --install the GPU Operator (values.yaml attached as context: these values, merged with the release's own)",
+    )
+    .then_follows(super::Follow::CommandResult)
+}
+
+/// The steps a real install sends (reads, the release read, then the runCommand POSTs); tokens
+/// are never shown.
 pub fn plan(req: &InstallRequest, i: &Install) -> Plan {
     let mut steps = reads(&req.subscription, &req.resource_group, &req.cluster).steps;
-    steps.push(
-        Step::write(
-            StepKind::InstallOperator,
-            "POST",
-            runcommand::url(&i.cluster_path),
-            Some(runcommand::body_for_display(&i.command, Some(&i.context), i.needs_cluster_token)),
-            "helm upgrade --install the GPU Operator (values.yaml attached as context)",
-        )
-        .then_follows(super::Follow::CommandResult),
-    );
+    steps.push(release_step(i));
+    steps.push(install_step(i));
     for (cmd, why) in [
         (op::validator_check_command(), "check the nvidia-cuda-validator pods (repeated until ready)"),
         (
@@ -422,4 +441,128 @@ pub fn plan(req: &InstallRequest, i: &Install) -> Plan {
         );
     }
     Plan { steps }
+}
+
+/// The values keys aksgpu decides from the pools every time: the release's own are replaced.
+const OWNED: &[&[&str]] = &[&["driver", "enabled"], &["toolkit", "enabled"], &["operator", "runtimeClass"]];
+/// The toleration lists: aksgpu's entries first, then the release's others (never dropped).
+const TOLERATIONS: &[&[&str]] = &[&["daemonsets", "tolerations"], &["node-feature-discovery", "worker", "tolerations"]];
+
+/// The install `i` as it upgrades a release whose user-supplied values are `current` (`null`:
+/// none, or no release): aksgpu's values on top of the release's, so that nothing one pool
+/// needs is silently removed for another. The driver keys follow the pools (see [`resolve`]);
+/// tolerations are the union; the MIG strategy and the time-slicing configuration the release
+/// has are kept unless the request sets them (`--time-slicing 1` removes aksgpu's sharing
+/// configuration); every other key of the release is kept as it is. Also returns the change,
+/// one line per values key (empty: the values stay the same).
+pub fn merge(i: &Install, current: &Value) -> (Install, Vec<String>) {
+    let ours = op::values(&i.spec);
+    let mut merged = if current.is_object() { current.clone() } else { Value::Object(Default::default()) };
+    for path in OWNED {
+        remove_path(&mut merged, path);
+    }
+    if i.spec.time_slicing.is_some_and(|n| n < 2)
+        && merged.pointer("/devicePlugin/config/name").and_then(Value::as_str) == Some(op::SHARING_CONFIG_MAP)
+    {
+        remove_path(&mut merged, &["devicePlugin", "config"]);
+    }
+    let mut overlay = ours;
+    for path in TOLERATIONS {
+        let have = get_path(current, path).and_then(Value::as_array).cloned().unwrap_or_default();
+        if let Some(Value::Array(list)) = get_path_mut(&mut overlay, path) {
+            for t in have {
+                if !list.contains(&t) {
+                    list.push(t);
+                }
+            }
+        }
+    }
+    deep_merge(&mut merged, overlay);
+    let diff = values_diff(current, &merged);
+    let yaml = serde_yaml_ng::to_string(&merged).ok().or_else(|| serde_json::to_string_pretty(&merged).ok());
+    let values_yaml = yaml.unwrap_or_default();
+    let context = super::zip::stored(&[("values.yaml", values_yaml.as_bytes())]);
+    (Install { values_yaml, context, ..i.clone() }, diff)
+}
+
+fn get_path<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter().try_fold(v, |v, k| v.as_object()?.get(*k))
+}
+
+fn get_path_mut<'a>(v: &'a mut Value, path: &[&str]) -> Option<&'a mut Value> {
+    path.iter().try_fold(v, |v, k| v.as_object_mut()?.get_mut(*k))
+}
+
+/// Remove `path`, and the objects it leaves empty.
+fn remove_path(v: &mut Value, path: &[&str]) {
+    let Some((last, parents)) = path.split_last() else { return };
+    if let Some(Value::Object(m)) = get_path_mut(v, parents) {
+        m.remove(*last);
+        if m.is_empty() && !parents.is_empty() {
+            remove_path(v, parents);
+        }
+    }
+}
+
+/// `over` on top of `base`: objects merge key by key, anything else replaces.
+fn deep_merge(base: &mut Value, over: Value) {
+    match (base, over) {
+        (Value::Object(b), Value::Object(o)) => {
+            for (k, v) in o {
+                match b.get_mut(&k) {
+                    Some(slot) if slot.is_object() && v.is_object() => deep_merge(slot, v),
+                    _ => {
+                        b.insert(k, v);
+                    }
+                }
+            }
+        }
+        (b, o) => *b = o,
+    }
+}
+
+/// Every leaf of `v` by its dotted path (lists as one compact JSON value).
+fn leaves(v: &Value, prefix: &str, out: &mut std::collections::BTreeMap<String, String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                let p = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                leaves(x, &p, out);
+            }
+        }
+        Value::Null if prefix.is_empty() => {}
+        other => {
+            out.insert(prefix.to_owned(), other.to_string());
+        }
+    }
+}
+
+/// The change from `before` to `after`, one line per key: `+ key: new`, `- key: old`,
+/// `~ key: old → new`.
+pub fn values_diff(before: &Value, after: &Value) -> Vec<String> {
+    let (mut a, mut b) = (Default::default(), Default::default());
+    leaves(before, "", &mut a);
+    leaves(after, "", &mut b);
+    let mut out = Vec::new();
+    for (k, old) in &a {
+        match b.get(k) {
+            None => out.push(format!("- {k}: {old}")),
+            Some(new) if new != old => {
+                let same = serde_json::from_str::<Value>(old)
+                    .ok()
+                    .zip(serde_json::from_str::<Value>(new).ok())
+                    .is_some_and(|(x, y)| super::gitops::release::same(&x, &y));
+                if !same {
+                    out.push(format!("~ {k}: {old} → {new}"));
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    for (k, new) in &b {
+        if !a.contains_key(k) {
+            out.push(format!("+ {k}: {new}"));
+        }
+    }
+    out
 }

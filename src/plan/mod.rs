@@ -62,6 +62,9 @@ pub enum StepKind {
     InstallOperator,
     /// POST runCommand: check the operator (repeated until ready).
     CheckOperator,
+    /// POST runCommand: read the GPU Operator's Helm release (`helm list`, `helm get values`;
+    /// changes nothing) before an upgrade.
+    ReadRelease,
     /// DELETE a pool this run created and that failed (failover).
     DeletePool,
     /// POST a pool operation's abort (sent only on Ctrl-C with `--abort-on-interrupt`).

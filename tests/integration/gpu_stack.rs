@@ -167,6 +167,11 @@ fn feature_list_shows_the_gpu_flags() {
     );
 }
 
+/// The release read's answer when the cluster has no GPU Operator release.
+fn no_release() -> RunResult {
+    RunResult { running_polls: 0, state: "Succeeded".into(), exit_code: 0, logs: "[]\n---aksgpu-values---\nnull\n".into() }
+}
+
 fn values_from_context(body: &Value) -> String {
     let zip =
         base64::engine::general_purpose::STANDARD.decode(body["context"].as_str().expect("context")).expect("base64");
@@ -199,19 +204,21 @@ fn install_operator_in_operator_mode_then_checks_readiness() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let cmds = run_commands(&arm);
-    assert_eq!(cmds.len(), 3, "install + two checks: {cmds:?}");
-    let install = cmds[0]["command"].as_str().expect("command");
+    assert_eq!(cmds.len(), 4, "release read + install + two checks: {cmds:?}");
+    let read = cmds[0]["command"].as_str().expect("command");
+    assert!(read.contains("helm list") && read.contains("helm get values") && !read.contains("upgrade"), "{read}");
+    let install = cmds[1]["command"].as_str().expect("command");
     assert!(
         install.contains("helm upgrade --install") && install.contains("-f values.yaml") && !install.contains("--wait"),
         "{install}"
     );
-    let values = values_from_context(&cmds[0]);
+    let values = values_from_context(&cmds[1]);
     assert!(!values.contains("enabled: false"), "operator mode keeps the driver on: {values}");
     for t in ["team", "sku", "kubernetes.azure.com/scalesetpriority", "nvidia.com/gpu", "replicas: 4"] {
         assert!(values.contains(t), "{t} missing in {values}");
     }
-    assert!(cmds[1]["command"].as_str().expect("cmd").contains("nvidia-cuda-validator"));
-    assert!(cmds[2]["command"].as_str().expect("cmd").contains("agentpool=gpu"));
+    assert!(cmds[2]["command"].as_str().expect("cmd").contains("nvidia-cuda-validator"));
+    assert!(cmds[3]["command"].as_str().expect("cmd").contains("agentpool=gpu"));
     let v = r.json();
     assert_eq!(v["gpu_nodes"][0][1], 1);
 }
@@ -222,7 +229,7 @@ fn install_operator_aks_mode_turns_driver_and_toolkit_off() {
     gpu_pool(&arm, "gpu", None, json!({}));
     let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let values = values_from_context(&run_commands(&arm)[0]);
+    let values = values_from_context(&run_commands(&arm)[1]);
     assert!(values.contains("nvidia-container-runtime"), "{values}");
 }
 
@@ -259,6 +266,7 @@ fn install_operator_failures_show_logs_and_readiness_gaps() {
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
     arm.with(|s| {
+        s.run_results.push(no_release());
         s.run_results.push(RunResult {
             running_polls: 1,
             state: "Succeeded".into(),
@@ -274,12 +282,13 @@ fn install_operator_failures_show_logs_and_readiness_gaps() {
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
     arm.with(|s| {
+        s.run_results.push(no_release());
         s.run_results.push(RunResult { running_polls: 2, state: "failed".into(), exit_code: 0, logs: String::new() })
     });
     let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("helm upgrade --install failed in the cluster (state failed)"), "{}", r.stderr);
-    assert_eq!(run_commands(&arm).len(), 1, "no readiness checks after a failed install");
+    assert_eq!(run_commands(&arm).len(), 2, "the release read, the install, no readiness checks after it failed");
 
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
@@ -326,8 +335,10 @@ fn install_operator_dry_run_prints_values_and_requests_only() {
     let v = r.json();
     assert!(v["values_yaml"].as_str().expect("values").contains("strategy: mixed"));
     let posts: Vec<&Value> = v["steps"].as_array().expect("steps").iter().filter(|s| s["method"] == "POST").collect();
-    assert_eq!(posts.len(), 3);
-    assert!(posts[0]["body"]["context"].as_str().expect("context").len() > 100);
+    assert_eq!(posts.len(), 4);
+    assert!(posts[0]["body"]["command"].as_str().expect("command").contains("helm get values"));
+    assert!(posts[1]["body"]["context"].as_str().expect("context").len() > 100);
+    assert!(v["release"].as_str().expect("release note").contains("read first"), "{v}");
     assert!(run_commands(&arm).is_empty());
 }
 
@@ -513,7 +524,7 @@ fn create_pool_with_the_operator_in_one_plan() {
     let real = run(&arm, &[&base[..], &["--min-count", "1", "--max-count", "2"]].concat());
     assert_eq!(real.code, 0, "{}", real.stderr);
     assert_eq!(arm.count("PUT", "agentPools/gpu"), 1);
-    assert_eq!(run_commands(&arm).len(), 3);
+    assert_eq!(run_commands(&arm).len(), 4);
     assert!(real.stdout.contains("GPU Operator installed"), "{}", real.stdout);
 }
 
@@ -645,4 +656,45 @@ fn install_operator_for_one_pool_of_a_mixed_cluster_never_strands_the_other() {
     let install = run_commands(&arm).into_iter().find(|c| c["command"].as_str().unwrap_or("").contains("helm upgrade")).expect("install");
     let values = values_from_context(&install);
     assert!(!values.contains("enabled: false"), "the operator's driver must stay on for pool op: {values}");
+}
+
+/// Every install reads the release first and upgrades on top of its values: the MIG strategy,
+/// time slicing and keys aksgpu does not set are kept, a driver setting that would strand a
+/// pool is replaced, and the run reports what changed.
+#[test]
+fn install_operator_reads_the_release_and_keeps_what_other_pools_need() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "op", Some("None"), json!({}));
+    let sharing = json!({"config": {"create": true, "name": "time-slicing-config", "default": "any",
+        "data": {"any": "version: v1\nsharing:\n  timeSlicing:\n    resources:\n    - name: nvidia.com/gpu\n      replicas: 4\n"}}});
+    arm.with(|s| {
+        s.helm_release = Some((
+            "gpu-operator-v26.3.1".into(),
+            json!({"driver": {"enabled": false}, "mig": {"strategy": "mixed"}, "devicePlugin": sharing,
+                   "dcgmExporter": {"serviceMonitor": {"enabled": true}}}),
+        ))
+    });
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (chart, values) = arm.with(|s| s.helm_release.clone()).expect("a release");
+    assert_eq!(chart, "gpu-operator-v26.7.0");
+    assert_eq!(values["mig"]["strategy"], "mixed", "{values}");
+    assert_eq!(values["devicePlugin"], sharing, "{values}");
+    assert_eq!(values["dcgmExporter"]["serviceMonitor"]["enabled"], true, "{values}");
+    assert!(values.get("driver").is_none(), "pool op has no driver: the operator's stays on: {values}");
+    let v = r.json();
+    assert_eq!(v["release"], "gpu-operator-v26.3.1 (deployed)", "{v}");
+    let diff: Vec<&str> = v["values_diff"].as_array().expect("diff").iter().filter_map(Value::as_str).collect();
+    assert!(diff.contains(&"- driver.enabled: false"), "{diff:?}");
+    assert!(diff.iter().any(|l| l.starts_with("+ daemonsets.tolerations")), "{diff:?}");
+    assert!(!diff.iter().any(|l| l.contains("mig") || l.contains("devicePlugin")), "{diff:?}");
+    // Asked again: nothing changes, and the run says so.
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("values: unchanged"), "{}", r.stdout);
+    // An explicit --mig-strategy is a change the run shows, not a silent one.
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--mig-strategy", "single", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let diff = r.json()["values_diff"].clone();
+    assert_eq!(diff, json!(["~ mig.strategy: \"mixed\" → \"single\""]), "{diff}");
 }
