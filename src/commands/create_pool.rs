@@ -308,7 +308,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let result = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
         crate::ops::pool::create(&client, (&catalog, auth.as_ref()), &req, (started, &said), (&report, &progress)).await
     });
-    let CreatePoolResult { outcome, operator } = result?;
+    let CreatePoolResult { outcome, operator, operator_values } = result?;
     match (operator, shown(&catalog, &req.spec, &outcome)) {
         // One document: the pool's result, its keys where they are without the operator, and
         // the install's report under `operator` (the table: the two texts, one after the other).
@@ -319,7 +319,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
             }
             emit(p, a.output, &pool)?;
         }
-        _ => render(p, a.output, &catalog, &req.spec, &outcome, azure::base_url(&a.at.arm))?,
+        _ => render(p, a.output, &catalog, (&req.spec, &outcome, operator_values.as_deref()), azure::base_url(&a.at.arm))?,
     }
     Ok(())
 }
@@ -401,8 +401,7 @@ pub(crate) fn render(
     p: &Printer,
     format: Format,
     catalog: &Catalog,
-    spec: &PoolSpec,
-    o: &CreateOutcome,
+    (spec, o, operator_values): (&PoolSpec, &CreateOutcome, Option<&str>),
     base: String,
 ) -> Result<(), Error> {
     match o {
@@ -411,12 +410,20 @@ pub(crate) fn render(
                 p.note(&format!("note: {n}"));
             }
             let preflight = if *facts_read { "passed" } else { "not run" };
-            let header = format!(
+            let mut header = format!(
                 "Dry run: no change is made. Preflight {}.",
                 if *facts_read { "reads ran and passed" } else { "reads were not run" }
             );
+            let mut extra = json!({"preflight": preflight});
+            if let Some(values) = operator_values {
+                header.push_str(&format!(
+                    "\n\nGPU Operator values (values.yaml, attached to the runCommand as context):\n\n{values}\n{}",
+                    gpu_stack::RELEASE_NOTE
+                ));
+                extra["operator_values_yaml"] = json!(values);
+            }
             let cost = crate::commands::money::PlanPricing::new(catalog, &[pricing(spec)], location.as_deref());
-            azure::render_priced_plan(p, format, (&base, plan, &header), json!({"preflight": preflight}), &cost)?;
+            azure::render_priced_plan(p, format, (&base, plan, &header), extra, &cost)?;
         }
         _ => {
             if let Some(shown) = shown(catalog, spec, o) {

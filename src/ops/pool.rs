@@ -155,6 +155,8 @@ pub struct CreatePoolRequest {
 pub struct CreatePoolResult {
     pub outcome: CreateOutcome,
     pub operator: Option<Installed>,
+    /// With a dry run and the operator: the Helm values (YAML) its install would send.
+    pub operator_values: Option<String>,
 }
 
 /// Create the pool: the Windows feature first when asked, the pool, then the operator.
@@ -176,10 +178,14 @@ pub async fn create(
         plan.steps.splice(0..0, first.steps);
         *note = [said, note.take()].into_iter().flatten().reduce(|a, b| format!("{a}\nnote: {b}"));
     }
-    let mut installed = None;
+    let (mut installed, mut operator_values) = (None, None);
     if let Some(op) = &req.operator {
         match &mut outcome {
-            CreateOutcome::DryRun { plan, .. } => plan.steps.extend(operator_plan(catalog, spec, op)?.steps),
+            CreateOutcome::DryRun { plan, .. } => {
+                let (steps, values) = operator_plan(catalog, spec, op)?;
+                plan.steps.extend(steps.steps);
+                operator_values = Some(values);
+            }
             CreateOutcome::Created { .. } | CreateOutcome::Unchanged { .. } => {
                 let Some(cred) = cred else {
                     return Err(Error::usage("no credentials for the operator install", None));
@@ -191,7 +197,7 @@ pub async fn create(
             CreateOutcome::Accepted { .. } => {}
         }
     }
-    Ok(CreatePoolResult { outcome, operator: installed })
+    Ok(CreatePoolResult { outcome, operator: installed, operator_values })
 }
 
 /// With `--register-features` on a Windows pool, the preview feature comes first: a real run
@@ -230,11 +236,11 @@ async fn feature_first(
 
 /// The operator install's steps for a pool not yet created (a dry run): resolved against the
 /// pool's own body.
-pub fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Result<Plan, Error> {
+pub fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Result<(Plan, String), Error> {
     let pool = json!({"name": spec.name, "properties": spec.body()["properties"].clone()});
     let install: Install = operator::resolve(catalog, req, &json!({}), &[pool])
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
-    Ok(operator::plan(req, &install))
+    Ok((operator::plan(req, &install), install.values_yaml))
 }
 
 /// Create one of a GpuConfig's pools: preflight, then the If-None-Match PUT and the wait, or
