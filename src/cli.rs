@@ -635,6 +635,17 @@ pub struct PoolShapeArgs {
     /// Let AKS install the GPU driver (install) or not (none, for the NVIDIA GPU Operator or AMD).
     #[arg(long, value_name = "install|none", value_parser = gpu_driver(), ignore_case = true)]
     pub gpu_driver: Option<GpuDriver>,
+    /// AKS-managed GPU pool: AKS installs and keeps the NVIDIA driver, device plugin, DCGM and
+    /// dcgm-exporter (gpuProfile.nvidia.managementMode Managed; preview feature
+    /// ManagedGPUExperiencePreview).
+    #[arg(long, visible_alias = "enable-managed-gpu")]
+    pub managed_gpu: bool,
+    /// Managed MIG strategy (with --managed-gpu): Single or Mixed.
+    #[arg(long, value_name = "Single|Mixed", value_parser = clap::builder::PossibleValuesParser::new(["Single", "Mixed"]), ignore_case = true)]
+    pub gpu_mig_strategy: Option<String>,
+    /// Managed MIG partitions per GPU (with --gpu-mig-strategy), e.g. MIG3g,MIG3g.
+    #[arg(long, value_name = "PROFILE", num_args = 1.., value_delimiter = ',')]
+    pub mig_profiles: Vec<String>,
     /// Spot VMs (evictable, cheaper); same as --priority Spot.
     #[arg(long)]
     pub spot: bool,
@@ -689,6 +700,9 @@ impl CreatePoolArgs {
             labels: p.labels.clone(),
             mig_profile: p.mig_profile.clone(),
             gpu_driver,
+            managed_gpu: p.managed_gpu,
+            mig_strategy: p.gpu_mig_strategy.clone(),
+            mig_profiles: p.mig_profiles.clone(),
             spot: p.is_spot(),
             spot_max_price: p.spot_max_price,
             eviction_policy: p.eviction_policy,

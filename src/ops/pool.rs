@@ -121,7 +121,7 @@ pub async fn preflight_to_confirm(
     req: &mut CreatePoolRequest,
     report: Report<'_>,
 ) -> Result<Question, Error> {
-    if req.register_feature && req.spec.os == Os::Windows {
+    if req.register_feature && pool_feature(catalog, &req.spec).is_some() {
         return Ok(Question::Create { location: req.options.location.clone() });
     }
     Ok(match pool::preflight_step(client, catalog, &req.spec, &req.options, report).await? {
@@ -213,8 +213,8 @@ async fn feature_first(
     (report, progress): (Report<'_>, &Progress),
 ) -> Result<Option<(Plan, Option<String>)>, Error> {
     let spec = &req.spec;
-    let Some((_, name, ns)) = catalog.windows_min_kubernetes() else { return Ok(None) };
-    if !req.register_feature || spec.os != Os::Windows {
+    let Some((name, ns)) = pool_feature(catalog, spec) else { return Ok(None) };
+    if !req.register_feature {
         return Ok(None);
     }
     let feature = Feature { subscription: &spec.subscription, namespace: ns, name };
@@ -232,6 +232,18 @@ async fn feature_first(
         )
     });
     Ok(Some((plan, note)))
+}
+
+/// The preview feature a pool needs registered, if any: Windows GPU pools' and AKS-managed GPU
+/// pools' (name, namespace), from the catalog's rules.
+pub fn pool_feature<'c>(catalog: &'c Catalog, spec: &PoolSpec) -> Option<(&'c str, &'c str)> {
+    if spec.os == Os::Windows {
+        return catalog.windows_min_kubernetes().map(|(_, name, ns)| (name, ns));
+    }
+    if spec.managed_gpu() {
+        return catalog.managed_gpu_feature().map(|(name, _)| (name, "Microsoft.ContainerService"));
+    }
+    None
 }
 
 /// The operator install's steps for a pool not yet created (a dry run): resolved against the

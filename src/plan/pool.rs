@@ -5,6 +5,9 @@ use super::{cluster_path, with_api, Follow, Plan, Step, StepKind};
 use crate::domain::api;
 use crate::domain::Os;
 
+/// The preview feature AKS-managed GPU pools need (the catalog's `managed-gpu-feature` rule).
+pub const MANAGED_GPU_FEATURE: &str = "ManagedGPUExperiencePreview";
+
 /// The plan: preflight reads, then the PUT. `location` fills the SKU/usage URLs.
 pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
     let sub = &spec.subscription;
@@ -48,6 +51,12 @@ pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
             feature_path(sub, "WindowsGPUPreview"),
             "preflight: the WindowsGPUPreview feature is Registered",
         ));
+    } else if spec.managed_gpu() {
+        steps.push(Step::read(
+            StepKind::ReadFeature,
+            feature_path(sub, MANAGED_GPU_FEATURE),
+            format!("preflight: the {MANAGED_GPU_FEATURE} feature is Registered (AKS-managed GPU pools)"),
+        ));
     }
     steps.push(
         Step::write(
@@ -64,9 +73,9 @@ pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
     Plan { steps }
 }
 
-/// The pool's URL (with the api-version).
+/// The pool's URL (with the api-version whose spec defines every field of its body).
 fn pool_url(spec: &PoolSpec) -> String {
-    with_api(&spec.path(), api::AKS)
+    with_api(&spec.path(), spec.api_version())
 }
 
 /// GET the pool a write changes: when its operation ends, and while it runs without an

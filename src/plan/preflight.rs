@@ -212,8 +212,30 @@ pub fn check_cluster(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Resul
     if spec.os == Os::Windows {
         let feature = if facts.feature_registered_first { None } else { facts.windows_feature.as_deref() };
         check_windows(catalog, spec, cluster_version, feature)?;
+    } else if spec.managed_gpu() && !facts.feature_registered_first {
+        check_managed_feature(catalog, spec, facts.windows_feature.as_deref())?;
     }
     Ok(())
+}
+
+/// AKS-managed GPU pools: the preview feature (rule `managed-gpu-feature`, overridable: the
+/// feature may have gone GA since the catalog was written).
+fn check_managed_feature(catalog: &Catalog, spec: &PoolSpec, state: Option<&str>) -> Result<(), Refusal> {
+    let Some((feature, rule)) = catalog.managed_gpu_feature() else { return Ok(()) };
+    let Some(state) = state else { return Ok(()) };
+    if state.eq_ignore_ascii_case("Registered") || spec.overrides.iter().any(|o| *o == rule.id) {
+        return Ok(());
+    }
+    let also = crate::plan::agent_pool::override_hint(&rule.id, &rule.source);
+    Err(refuse(
+        format!(
+            "the {feature} preview feature is {state} on this subscription; AKS-managed GPU pools need it Registered (rule {}, source {})",
+            rule.id, rule.source
+        ),
+        Some(format!(
+            "run `aksgpu register-feature {feature}` (or `az feature register --namespace Microsoft.ContainerService --name {feature}`), or pass --register-features; {also}"
+        )),
+    ))
 }
 
 /// The cluster must be Succeeded and running.

@@ -17,6 +17,7 @@ mod fake_arm;
 mod fake_hub;
 mod fault_props;
 mod faults;
+mod gpu_fields;
 mod gpu_stack;
 mod hint_flags;
 mod manifest_cli;

@@ -1,0 +1,104 @@
+//! AKS's 2026 GPU fields through the binary against the fake ARM server: AKS-managed GPU pools
+//! (`gpuProfile.nvidia.managementMode`), managed MIG (`migStrategy`, `migProfiles`), sizes that
+//! need your own driver, and the node image floor. Each body is sent with the api-version whose
+//! spec defines it (see `conformance.rs` for the schema check).
+
+use serde_json::{json, Value};
+
+use crate::fake_arm::FakeArm;
+use crate::support::{aksgpu_arm, CreatePool, Run};
+
+fn create(arm: &FakeArm, size: &str, extra: &[&str]) -> Run {
+    let c = CreatePool::new().vm_size(Box::leak(size.to_owned().into_boxed_str())).with(extra);
+    aksgpu_arm(&arm.base, &c.args(), &[])
+}
+
+fn feature(arm: &FakeArm, name: &str, state: &str) {
+    arm.with(|s| {
+        s.features.insert(
+            name.to_ascii_lowercase(),
+            json!({"name": format!("Microsoft.ContainerService/{name}"), "type": "Microsoft.Features/providers/features", "properties": {"state": state}}),
+        )
+    });
+}
+
+fn the_put(arm: &FakeArm) -> (String, Value) {
+    let r = arm.log().into_iter().find(|r| r.method == "PUT").expect("a PUT");
+    (r.target.clone(), r.json())
+}
+
+#[test]
+fn managed_gpu_pool_is_sent_with_the_api_version_that_defines_it_after_its_feature() {
+    let arm = FakeArm::start();
+    feature(&arm, "ManagedGPUExperiencePreview", "NotRegistered");
+    let r = create(&arm, "Standard_NC4as_T4_v3", &["--managed-gpu"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    for want in ["ManagedGPUExperiencePreview preview feature is NotRegistered", "rule managed-gpu-feature", "--register-features"] {
+        assert!(r.stderr.contains(want), "{want:?} in {}", r.stderr);
+    }
+    assert_eq!(arm.count("PUT", "/"), 0);
+
+    feature(&arm, "ManagedGPUExperiencePreview", "Registered");
+    let r = create(&arm, "Standard_NC4as_T4_v3", &["--enable-managed-gpu"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (url, body) = the_put(&arm);
+    assert!(url.contains("api-version=2026-08-01"), "{url}");
+    assert_eq!(
+        body["properties"]["gpuProfile"],
+        json!({"driver": "Install", "nvidia": {"managementMode": "Managed"}}),
+        "{body}"
+    );
+}
+
+#[test]
+fn managed_gpu_limits_are_catalog_rules_that_can_be_overridden() {
+    let arm = FakeArm::start();
+    let cases: [(&str, &[&str], &str); 4] = [
+        ("Standard_NC4as_T4_v3", &["--managed-gpu", "--gpu-driver", "none"], "managed-gpu-driver-install"),
+        ("Standard_NC4as_T4_v3", &["--managed-gpu", "--min-count", "1", "--max-count", "3"], "managed-gpu-no-autoscaler"),
+        ("Standard_NC4as_T4_v3", &["--managed-gpu", "--os", "windows"], "managed-gpu-nvidia-linux"),
+        ("Standard_NC24ads_A100_v4", &["--gpu-mig-strategy", "Single", "--mig-profiles", "MIG3g"], "managed-mig-needs-managed-gpu"),
+    ];
+    for (size, flags, rule) in cases {
+        let r = create(&arm, size, &[flags, &["--dry-run"]].concat());
+        assert_eq!(r.code, 2, "{flags:?}: {}", r.stderr);
+        assert!(r.stderr.contains(&format!("rule {rule}, source ")), "{flags:?}: {}", r.stderr);
+        assert!(r.stderr.contains(&format!("--override {rule}")), "{flags:?}: {}", r.stderr);
+    }
+    // Overridden: a warning naming the rule and the risk, and the request goes ahead.
+    feature(&arm, "ManagedGPUExperiencePreview", "Registered");
+    let r = create(&arm, "Standard_NC4as_T4_v3", &["--managed-gpu", "--min-count", "1", "--max-count", "3", "--override", "managed-gpu-no-autoscaler", "--dry-run"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("overriding catalog rule managed-gpu-no-autoscaler"), "{}", r.stderr);
+}
+
+#[test]
+fn managed_mig_is_validated_before_any_request_and_sent_with_the_preview() {
+    let arm = FakeArm::start();
+    feature(&arm, "ManagedGPUExperiencePreview", "Registered");
+    // Too wide for one A100: 3g + 3g + 2g is 8 compute slices.
+    let r = create(&arm, "Standard_NC24ads_A100_v4", &["--managed-gpu", "--gpu-mig-strategy", "Mixed", "--mig-profiles", "MIG3g,MIG3g,MIG2g"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("too wide for one A100"), "{}", r.stderr);
+    // 3g + 3g + 1g: 7 compute slices but 9 memory slices.
+    let r = create(&arm, "Standard_NC24ads_A100_v4", &["--managed-gpu", "--gpu-mig-strategy", "Mixed", "--mig-profiles", "MIG3g,MIG3g,MIG1g"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("9 of 8 memory slices"), "{}", r.stderr);
+    let r = create(&arm, "Standard_NC24ads_A100_v4", &["--managed-gpu", "--gpu-mig-strategy", "Single", "--mig-profiles", "MIG3g,MIG2g"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("exactly one profile"), "{}", r.stderr);
+    let r = create(&arm, "Standard_NC24ads_A100_v4", &["--managed-gpu", "--gpu-mig-strategy", "Single", "--mig-profiles", "MIG3g", "--mig-profile", "MIG3g"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("mutually exclusive"), "{}", r.stderr);
+    assert!(arm.log().is_empty(), "nothing is sent for a refused layout: {:?}", arm.calls());
+
+    let r = create(&arm, "Standard_NC24ads_A100_v4", &["--managed-gpu", "--gpu-mig-strategy", "mixed", "--mig-profiles", "MIG3g,MIG2g,MIG1g,MIG1g"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (url, body) = the_put(&arm);
+    assert!(url.contains("api-version=2026-08-02-preview"), "{url}");
+    assert_eq!(
+        body["properties"]["gpuProfile"]["nvidia"],
+        json!({"managementMode": "Managed", "migStrategy": "Mixed", "migProfiles": ["MIG3g", "MIG2g", "MIG1g", "MIG1g"]}),
+        "{body}"
+    );
+}
