@@ -521,9 +521,23 @@ fn deep_merge(base: &mut Value, over: Value) {
     }
 }
 
-/// Every leaf of `v` by its dotted path (lists as one compact JSON value).
+/// Every leaf of `v` by its dotted path (lists as one value: tolerations by their keys).
 fn leaves(v: &Value, prefix: &str, out: &mut std::collections::BTreeMap<String, String>) {
     match v {
+        Value::Array(items) => {
+            let shown: Vec<String> = items
+                .iter()
+                .map(|x| {
+                    let s = |k: &str| x.get(k).and_then(Value::as_str);
+                    match (s("key"), s("value"), s("effect")) {
+                        (Some(k), Some(v), Some(e)) => format!("{k}={v}:{e}"),
+                        (Some(k), None, Some(e)) => format!("{k}:{e}"),
+                        _ => x.to_string(),
+                    }
+                })
+                .collect();
+            out.insert(prefix.to_owned(), format!("[{}]", shown.join(", ")));
+        }
         Value::Object(m) => {
             for (k, x) in m {
                 let p = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
