@@ -15,7 +15,7 @@ pub mod api {
     pub const AKS_MANAGED_GPU: &str = "2026-08-01";
     /// Microsoft.ContainerService for an agent pool with managed MIG
     /// (`gpuProfile.nvidia.migStrategy`, `migProfiles`): preview only.
-    pub const AKS_MANAGED_MIG: &str = "2026-08-02-preview";
+    pub const AKS_MANAGED_MIG: &str = "2026-10-02-preview";
     /// Microsoft.Compute resource SKUs.
     pub const SKUS: &str = "2021-07-01";
     /// Microsoft.Compute usages.

@@ -95,7 +95,7 @@ fn managed_mig_is_validated_before_any_request_and_sent_with_the_preview() {
     let r = create(&arm, "Standard_NC24ads_A100_v4", &["--managed-gpu", "--gpu-mig-strategy", "mixed", "--mig-profiles", "MIG3g,MIG2g,MIG1g,MIG1g"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let (url, body) = the_put(&arm);
-    assert!(url.contains("api-version=2026-08-02-preview"), "{url}");
+    assert!(url.contains("api-version=2026-10-02-preview"), "{url}");
     assert_eq!(
         body["properties"]["gpuProfile"]["nvidia"],
         json!({"managementMode": "Managed", "migStrategy": "Mixed", "migProfiles": ["MIG3g", "MIG2g", "MIG1g", "MIG1g"]}),
