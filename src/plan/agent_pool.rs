@@ -1220,6 +1220,12 @@ impl PoolSpec {
         let driver = |v: &Value| v.pointer("/gpuProfile/driver").cloned().unwrap_or(json!("Install"));
         cmp("gpuProfile.driver", driver(w), driver(&have), true);
         cmp("gpuInstanceProfile", w["gpuInstanceProfile"].clone(), have["gpuInstanceProfile"].clone(), true);
+        // AKS-managed GPU and managed MIG: fixed at creation (rule managed-gpu-immutable). A
+        // field Azure did not send is the spec's default (Unmanaged, None, no profiles).
+        let nvidia = |v: &Value, key: &str, default: Value| v.pointer(&format!("/gpuProfile/nvidia/{key}")).cloned().unwrap_or(default);
+        cmp("gpuProfile.nvidia.managementMode", nvidia(w, "managementMode", json!("Unmanaged")), nvidia(&have, "managementMode", json!("Unmanaged")), true);
+        cmp("gpuProfile.nvidia.migStrategy", nvidia(w, "migStrategy", json!("None")), nvidia(&have, "migStrategy", json!("None")), true);
+        cmp("gpuProfile.nvidia.migProfiles", nvidia(w, "migProfiles", json!([])), nvidia(&have, "migProfiles", json!([])), true);
         let prio = |v: &Value| v.get("scaleSetPriority").cloned().unwrap_or(json!("Regular"));
         cmp("scaleSetPriority", prio(w), prio(&have), true);
         let zones = |v: &Value| {

@@ -102,3 +102,41 @@ fn managed_mig_is_validated_before_any_request_and_sent_with_the_preview() {
         "{body}"
     );
 }
+
+/// `managedGpu: true` in a GpuConfig creates an AKS-managed pool; `export` of it writes
+/// `managedGpu: true`; applying the export changes nothing; a file that drops it is an
+/// immutable change, refused before any write.
+#[test]
+fn managed_gpu_round_trips_through_apply_export_and_diff() {
+    let arm = FakeArm::start();
+    feature(&arm, "ManagedGPUExperiencePreview", "Registered");
+    let dir = crate::support::temp_dir("managed-gpu-gitops");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join("gpu.yaml");
+    let pool = "pools:\n  - name: gpu\n    vmSize: Standard_NC4as_T4_v3\n    count: 1\n";
+    std::fs::write(&file, format!("apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\n{pool}    managedGpu: true\n")).expect("write");
+    let f = file.to_str().expect("path");
+    let r = aksgpu_arm(&arm.base, &["apply", "-f", f, "--yes", "-o", "json"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (url, body) = the_put(&arm);
+    assert!(url.contains("api-version=2026-08-01"), "{url}");
+    assert_eq!(body["properties"]["gpuProfile"]["nvidia"]["managementMode"], "Managed", "{body}");
+
+    let out = dir.join("exported.yaml");
+    let e = aksgpu_arm(&arm.base, &["export", "-g", "rg", "--cluster", "c1", "-f", out.to_str().expect("path"), "--force"], &[]);
+    assert_eq!(e.code, 0, "{}", e.stderr);
+    let text = std::fs::read_to_string(&out).expect("exported");
+    assert!(text.contains("managedGpu: true"), "{text}");
+    let again = aksgpu_arm(&arm.base, &["apply", "-f", out.to_str().expect("path"), "--yes", "-o", "json"], &[]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(again.json()["status"], "unchanged", "{}", again.stdout);
+    assert_eq!(arm.count("PUT", "/"), 1);
+
+    // Dropping managedGpu is a change AKS cannot make in place.
+    std::fs::write(&file, format!("apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\n{pool}")).expect("write");
+    let d = aksgpu_arm(&arm.base, &["diff", "-f", f], &[]);
+    assert!(d.stdout.contains("gpuProfile.nvidia.managementMode"), "{}{}", d.stdout, d.stderr);
+    let r = aksgpu_arm(&arm.base, &["apply", "-f", f, "--yes"], &[]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert_eq!(arm.count("PUT", "/"), 1, "nothing written for an immutable change");
+}
