@@ -594,9 +594,26 @@ fn check_size<'a>(catalog: &'a Catalog, r: &PoolRequest, warnings: &mut Vec<Stri
             Some(x) => (x.id.as_str(), x.source.as_str()),
             None => (RULE_SIZE_UNSUPPORTED, size.aks_source.as_deref().unwrap_or("catalog/sizes")),
         };
-        let e =
-            err(Field::VmSize, format!("{}: {why}", size.name), Some("pick another size: `aksgpu recommend`".into()));
-        catalog_refusal(r, warnings, (id, source), e)?;
+        // Since 2025-10-12 AKS accepts any GPU size with gpuProfile.driver None: a warning, not
+        // a refusal, when the driver is the user's (and the flag that allows it named otherwise).
+        let byo = catalog.driver_none_any_size().filter(|_| !retired);
+        match byo {
+            Some(any) if r.gpu_driver == Some(GpuDriver::None) => warnings.push(format!(
+                "{}: AKS does not support this size ({why}); you install and own the driver (rule {}, source {}; catalog rule {id}, source {source})",
+                size.name, any.id, any.source
+            )),
+            _ => {
+                let through = byo.map(|any| {
+                    format!("or --gpu-driver none to bring your own driver (rule {}, source {})", any.id, any.source)
+                });
+                let hint = match through {
+                    Some(t) => format!("pick another size: `aksgpu recommend`, {t}"),
+                    None => "pick another size: `aksgpu recommend`".to_owned(),
+                };
+                let e = err(Field::VmSize, format!("{}: {why}", size.name), Some(hint));
+                catalog_refusal(r, warnings, (id, source), e)?;
+            }
+        }
     }
     Ok(size)
 }

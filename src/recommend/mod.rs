@@ -792,7 +792,9 @@ fn check_eligible(
         ));
     }
     // 2. AKS support.
-    if !(size.aks_supported || req.include_unsupported || (req.include_retired && size.status == Status::Retired)) {
+    // With --gpu-driver none AKS accepts any GPU size (rule driver-none-any-size): listed, marked.
+    let byo = req.gpu_driver_none && catalog.driver_none_any_size().is_some();
+    if !(size.aks_supported || req.include_unsupported || byo || (req.include_retired && size.status == Status::Retired)) {
         let why = catalog
             .unsupported_reason(&size.series)
             .map(|r| r.summary.clone())
@@ -800,7 +802,7 @@ fn check_eligible(
             .unwrap_or_else(|| "not supported for AKS GPU node pools".to_owned());
         return Err(reject(
             Reject { stage: 2, constraint: Constraint::AksSupport },
-            format!("{why} (--include-unsupported to list it)"),
+            format!("{why} (--include-unsupported or --gpu-driver none to list it)"),
         ));
     }
     // 3. Operating system.
@@ -1654,7 +1656,10 @@ fn size_warnings(catalog: &Catalog, req: &Requirements, size: &VmSize, warnings:
         Status::Current => {}
     }
     if !size.aks_supported {
-        warnings.push("not supported for AKS GPU node pools".to_owned());
+        warnings.push(
+            "not supported for AKS GPU node pools: only with --gpu-driver none, and you install and own the driver (rule driver-none-any-size)"
+                .to_owned(),
+        );
     }
     if size.cpu_architecture == crate::catalog::CpuArch::Arm64 {
         warnings.push("Arm64 host (NVIDIA Grace): container images must be built for linux/arm64".to_owned());

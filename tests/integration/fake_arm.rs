@@ -457,7 +457,7 @@ pub fn default_cluster(name: &str) -> Value {
     })
 }
 
-fn sku(name: &str, family: &str, zones: &[&str]) -> Value {
+pub fn sku(name: &str, family: &str, zones: &[&str]) -> Value {
     json!({
         "resourceType": "virtualMachines", "name": name, "tier": "Standard", "family": family,
         "locations": ["eastus"],

@@ -140,3 +140,39 @@ fn managed_gpu_round_trips_through_apply_export_and_diff() {
     assert_ne!(r.code, 0, "{}", r.stdout);
     assert_eq!(arm.count("PUT", "/"), 1, "nothing written for an immutable change");
 }
+
+/// Since 2025-10-12 AKS accepts any GPU size with `gpuProfile.driver: None`: a size the catalog
+/// marks unsupported gets a warning naming the rule and its source, not a refusal; without
+/// `--gpu-driver none` it is refused with that flag named. `recommend` lists such sizes only
+/// when asked, marked.
+#[test]
+fn sizes_that_need_your_own_driver_are_a_warning_with_gpu_driver_none() {
+    let arm = FakeArm::start();
+    let size = "Standard_NV28adms_V710_v5";
+    arm.with(|s| s.skus.push(crate::fake_arm::sku(size, "StandardNVadsV710v5Family", &["1"])));
+    let r = create(&arm, size, &["--dry-run"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--gpu-driver none to bring your own driver (rule driver-none-any-size"), "{}", r.stderr);
+    let r = create(&arm, size, &["--gpu-driver", "none", "--dry-run", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("AKS does not support this size") && r.stderr.contains("you install and own the driver (rule driver-none-any-size, source Azure/AKS release notes"),
+        "{}",
+        r.stderr
+    );
+    let put = r.json()["steps"].as_array().expect("steps").iter().find(|s| s["method"] == "PUT").cloned().expect("put");
+    assert_eq!(put["body"]["properties"]["gpuProfile"], json!({"driver": "None"}));
+
+    let listed = |args: &[&str]| {
+        let r = crate::support::aksgpu_with(&[&["recommend", "--gpu-model", "V710", "--top", "50", "-o", "json"], args].concat(), &[]);
+        if r.code != 0 {
+            assert!(r.stderr.contains("no size fits"), "{}", r.stderr);
+            return Vec::new();
+        }
+        r.json()["recommendations"].as_array().cloned().unwrap_or_default()
+    };
+    let v710 = |list: &[Value]| list.iter().find(|x| x["vm_size"] == size).cloned();
+    assert!(v710(&listed(&[])).is_none(), "unsupported sizes are not listed unasked");
+    let byo = v710(&listed(&["--gpu-driver", "none"])).expect("listed with --gpu-driver none");
+    assert!(byo.to_string().contains("rule driver-none-any-size"), "{byo}");
+}

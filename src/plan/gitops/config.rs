@@ -491,6 +491,7 @@ pub fn field_of_flag(flag: &str) -> String {
         "--resource-group" => "cluster.resourceGroup".into(),
         "--cluster" => "cluster.name".into(),
         "--override" => "overrides".into(),
+        "--gpu-mig-strategy" => "migStrategy".into(),
         other => {
             let mut out = String::new();
             let mut upper = false;
