@@ -309,6 +309,12 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         crate::ops::pool::create(&client, (&catalog, auth.as_ref()), &req, (started, &said), (&report, &progress)).await
     });
     let CreatePoolResult { outcome, operator, operator_values } = result?;
+    if let CreateOutcome::Unchanged { pool } | CreateOutcome::Created { pool, .. } = &outcome {
+        let at = (req.spec.subscription.as_str(), req.spec.resource_group.as_str(), req.spec.cluster.as_str());
+        if let Some(w) = crate::plan::preflight::node_image_warning(&catalog, pool, at) {
+            p.note(&format!("warning: {w}"));
+        }
+    }
     match (operator, shown(&catalog, &req.spec, &outcome)) {
         // One document: the pool's result, its keys where they are without the operator, and
         // the install's report under `operator` (the table: the two texts, one after the other).

@@ -569,6 +569,35 @@ fn check_quota(spec: &PoolSpec, skus: Option<&[Value]>, usages: &[Value], loc: &
     Ok(())
 }
 
+/// A pool whose size has a node image floor (the catalog's `node_image_floor` rules) and runs
+/// an older node image: the warning, naming the rule and its source, with the upgrade step (az
+/// and ARM). `None` when the size has no floor or the image is at or above it. A pool whose
+/// `nodeImageVersion` Azure did not send, or that is not a version, is said so: never assumed
+/// new enough.
+pub fn node_image_warning(catalog: &Catalog, pool: &Value, (sub, rg, cluster): (&str, &str, &str)) -> Option<String> {
+    let p: crate::resources::AgentPool = crate::resources::parse(pool, "agent pool").ok()?;
+    let size = p.properties.vm_size.as_deref()?;
+    let (floor, rule) = catalog.node_image_floor(size)?;
+    let name = p.name.as_deref().unwrap_or("?");
+    let running = match p.node_image_version() {
+        Ok(text) => match crate::catalog::NodeImageVersion::parse(&text) {
+            Ok(v) if v >= floor => return None,
+            Ok(v) => format!("runs node image {v}"),
+            Err(e) => format!("has a node image this tool cannot compare ({e})"),
+        },
+        Err(e) => e.to_string(),
+    };
+    let arm = format!(
+        "POST {}/upgradeNodeImageVersion?api-version={}",
+        super::pool_path(sub, rg, cluster, name),
+        crate::domain::api::AKS
+    );
+    Some(format!(
+        "pool {name} ({size}) {running}; {size} pools need node image {floor} or later (rule {}, source {}); upgrade it: az aks nodepool upgrade -g {rg} --cluster-name {cluster} -n {name} --node-image-only (ARM: {arm})",
+        rule.id, rule.source
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

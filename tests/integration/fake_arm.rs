@@ -1203,6 +1203,10 @@ fn put_pool(
     pool["type"] = json!("Microsoft.ContainerService/managedClusters/agentPools");
     pool["properties"]["provisioningState"] = json!(if sync { "Succeeded" } else { "Creating" });
     pool["properties"]["currentOrchestratorVersion"] = json!("1.33.2");
+    // The node image is the service's (read-only): an update keeps the pool's.
+    if let Some(image) = s.pools.get(key).and_then(|p| p.pointer("/properties/nodeImageVersion")).cloned() {
+        pool["properties"]["nodeImageVersion"] = image;
+    }
     if pool["properties"]["scaleSetPriority"] == "Spot" {
         let taints = pool["properties"]["nodeTaints"].as_array().cloned().unwrap_or_default();
         let mut t = taints;

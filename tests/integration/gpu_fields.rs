@@ -176,3 +176,37 @@ fn sizes_that_need_your_own_driver_are_a_warning_with_gpu_driver_none() {
     let byo = v710(&listed(&["--gpu-driver", "none"])).expect("listed with --gpu-driver none");
     assert!(byo.to_string().contains("rule driver-none-any-size"), "{byo}");
 }
+
+/// NVadsA10 v5 pools need node image 202606.08.1 or later (Azure/AKS#5875): `pool scale`
+/// (its dry run too) warns when the pool runs an older one, naming the rule and its source and
+/// the upgrade step; a pool at or above the floor, or of another size, gets no warning.
+#[test]
+fn pool_scale_warns_about_a_node_image_below_the_floor() {
+    let a10 = |arm: &FakeArm, image: &str| {
+        arm.put_pool("c1", "a10", json!({"id": crate::fake_arm::pool_path("c1", "a10"), "name": "a10", "properties": {
+            "vmSize": "Standard_NV36ads_A10_v5", "count": 1, "mode": "User", "osType": "Linux", "provisioningState": "Succeeded",
+            "nodeImageVersion": image}}));
+    };
+    let scale = |arm: &FakeArm, extra: &[&str]| {
+        aksgpu_arm(&arm.base, &[&["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "a10", "--count", "2"], extra].concat(), &[])
+    };
+    let arm = FakeArm::start();
+    a10(&arm, "AKSUbuntu-2204gen2containerd-202605.27.0");
+    for extra in [&["--dry-run"][..], &["--yes"][..]] {
+        let r = scale(&arm, extra);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        for want in [
+            "pool a10 (Standard_NV36ads_A10_v5) runs node image AKSUbuntu-2204gen2containerd-202605.27.0",
+            "need node image 202606.08.1 or later (rule a10-node-image-floor, source Azure/AKS#5875",
+            "az aks nodepool upgrade -g rg --cluster-name c1 -n a10 --node-image-only",
+            "/agentPools/a10/upgradeNodeImageVersion?api-version=",
+        ] {
+            assert!(r.stderr.contains(want), "{extra:?}: {want:?} in {}", r.stderr);
+        }
+    }
+    let arm = FakeArm::start();
+    a10(&arm, "AKSUbuntu-2204gen2containerd-202606.08.1");
+    let r = scale(&arm, &["--yes"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stderr.contains("node image"), "{}", r.stderr);
+}
