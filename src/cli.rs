@@ -1063,6 +1063,10 @@ pub struct ManifestArgs {
     /// MIG profile of the pool (mixed strategy: requests `nvidia.com/mig-<slice>`).
     #[arg(long, value_name = "PROFILE")]
     pub mig_profile: Option<String>,
+    /// The device plugin's MIG strategy: single requests `nvidia.com/gpu`, mixed
+    /// `nvidia.com/mig-<slice>` [default: the pool's managed MIG strategy, else mixed].
+    #[arg(long, value_enum, ignore_case = true)]
+    pub mig_strategy: Option<MigStrategyArg>,
     /// The pool is spot (tolerate the spot taint).
     #[arg(long)]
     pub spot: bool,

@@ -82,6 +82,12 @@ pub fn await_cluster(t: Target<'_>, until: &str) -> Step {
         .repeated(until)
 }
 
+/// GET one pool with the api-version that has every `gpuProfile.nvidia` field (managed MIG's
+/// strategy and profiles are preview-only); for reads only, never a body sent back.
+pub fn read_pool_gpu(t: Target<'_>, pool: &str) -> Step {
+    Step::read(StepKind::ReadPool, with_api(&t.pool_path(pool), api::AKS_MANAGED_MIG), format!("read pool {pool}"))
+}
+
 /// GET a pool (what `pool scale` starts from).
 pub fn read_pool(t: Target<'_>, pool: &str) -> Step {
     Step::read(

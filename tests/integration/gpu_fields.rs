@@ -210,3 +210,36 @@ fn pool_scale_warns_about_a_node_image_below_the_floor() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!r.stderr.contains("node image"), "{}", r.stderr);
 }
+
+/// `manifest` requests the resource the device plugin's MIG strategy exposes: under `single`
+/// `nvidia.com/gpu`, under `mixed` `nvidia.com/mig-<slice>`. The strategy is read from a
+/// managed MIG pool, else given with `--mig-strategy`, else assumed mixed; the output says which.
+#[test]
+fn manifest_requests_the_resource_of_the_mig_strategy() {
+    let limits = |r: &Run| -> Value {
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: Value = serde_yaml_ng::from_str(&r.stdout).expect("yaml");
+        v["spec"]["containers"][0]["resources"]["limits"].clone()
+    };
+    let offline = |extra: &[&str]| {
+        crate::support::aksgpu_with(&[&["manifest", "--mig-profile", "MIG1g", "--vm-size", "Standard_ND96amsr_A100_v4", "--kind", "pod"], extra].concat(), &[])
+    };
+    let r = offline(&["--mig-strategy", "single", "--gpus", "56"]);
+    assert_eq!(limits(&r), json!({"nvidia.com/gpu": 56}), "8 GPUs × 7 slices under single");
+    assert!(r.stderr.contains("MIG strategy single (--mig-strategy): the pod requests nvidia.com/gpu"), "{}", r.stderr);
+    let r = offline(&["--mig-strategy", "single", "--gpus", "57"]);
+    assert_eq!(r.code, 2, "a node has 56 slices: {}", r.stderr);
+    let r = offline(&[]);
+    assert_eq!(limits(&r), json!({"nvidia.com/mig-1g.10gb": 1}));
+    assert!(r.stderr.contains("MIG strategy mixed (assumed"), "{}", r.stderr);
+
+    // A managed MIG pool says its strategy.
+    let arm = FakeArm::start();
+    arm.put_pool("c1", "mig", json!({"id": crate::fake_arm::pool_path("c1", "mig"), "name": "mig", "properties": {
+        "vmSize": "Standard_ND96asr_v4", "count": 1, "mode": "User", "osType": "Linux", "provisioningState": "Succeeded",
+        "gpuProfile": {"driver": "Install", "nvidia": {"managementMode": "Managed", "migStrategy": "Single", "migProfiles": ["MIG3g"]}}}}));
+    let r = aksgpu_arm(&arm.base, &["manifest", "--pool", "mig", "-g", "rg", "--cluster", "c1", "--gpus", "2", "--kind", "pod"], &[]);
+    assert_eq!(limits(&r), json!({"nvidia.com/gpu": 2}));
+    assert!(r.stderr.contains("MIG strategy single (the pool's gpuProfile.nvidia.migStrategy)"), "{}", r.stderr);
+    assert!(arm.log().iter().any(|q| q.target.contains("agentPools/mig?api-version=2026-10-02-preview")), "{:?}", arm.calls());
+}
