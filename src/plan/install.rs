@@ -275,7 +275,7 @@ fn missing_labels_refusal(catalog: &Catalog, req: &InstallRequest, missing: &[Mi
             labels.insert(m.label.0.to_owned(), m.label.1.to_owned());
             let words: Vec<String> = labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
             format!(
-                "  az aks nodepool update -g {} --cluster-name {} -n {} --labels {}",
+                "  `az aks nodepool update -g {} --cluster-name {} -n {} --labels {}`",
                 req.resource_group,
                 req.cluster,
                 m.pool,
@@ -579,4 +579,51 @@ pub fn values_diff(before: &Value, after: &Value) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether a new pool may need [`NO_DRIVER_LABEL`]: an NVIDIA Linux pool with the AKS driver
+/// (not AKS-managed). Its create then also lists the cluster's pools (whether the pool carries
+/// the label already does not change the plan, so a plan and its run list the same reads).
+pub fn may_need_driver_label(spec: &super::agent_pool::PoolSpec) -> bool {
+    spec.gpu_driver != Some("None")
+        && !spec.managed_gpu()
+        && spec.size.gpu_vendor == Vendor::Nvidia
+        && spec.os == crate::domain::Os::Linux
+}
+
+/// An AKS-driver NVIDIA pool created in a cluster where some NVIDIA Linux pool has no AKS
+/// driver (`gpuProfile.driver: None`: the GPU Operator installs its driver there) gets
+/// [`NO_DRIVER_LABEL`], so the one cluster-wide operator never puts a second driver on its
+/// nodes (rule `operator-mixed-driver-labels`). Returns the labelled spec and a note naming the
+/// pools and the rule; `None` when nothing is to be added.
+pub fn with_driver_label(
+    catalog: &Catalog,
+    spec: &super::agent_pool::PoolSpec,
+    pools: &[Value],
+) -> Option<(super::agent_pool::PoolSpec, String)> {
+    if !may_need_driver_label(spec) || spec.labels.contains_key(NO_DRIVER_LABEL.0) {
+        return None;
+    }
+    let without: Vec<String> = pools
+        .iter()
+        .filter_map(|p| resources::parse::<AgentPool>(p, "agent pool").ok())
+        .filter(|p| p.name.as_deref().is_some_and(|n| !n.eq_ignore_ascii_case(&spec.name)))
+        .filter(|p| p.driver() == PoolDriver::None && operator_runs_on(catalog, p))
+        .filter(|p| p.properties.vm_size.as_deref().and_then(|v| catalog.size(v)).is_some())
+        .filter_map(|p| p.name)
+        .collect();
+    if without.is_empty() {
+        return None;
+    }
+    let mut labelled = spec.clone();
+    labelled.labels.insert(NO_DRIVER_LABEL.0.to_owned(), NO_DRIVER_LABEL.1.to_owned());
+    let rule = catalog.rule("operator-mixed-driver-labels").map(|r| format!(" (rule {}, source {})", r.id, r.source));
+    let note = format!(
+        "label {}={}: pool(s) {} have no AKS driver, so the GPU Operator's driver runs in this cluster; the label keeps it off this pool, which has the AKS driver{}",
+        NO_DRIVER_LABEL.0,
+        NO_DRIVER_LABEL.1,
+        without.join(", "),
+        rule.unwrap_or_default()
+    );
+    Some((labelled, note))
 }

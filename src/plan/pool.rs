@@ -35,6 +35,12 @@ pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
         )
         .then_follows(Follow::NextLink),
     ];
+    if super::install::may_need_driver_label(spec) {
+        steps.push(super::read_pools(
+            &cluster_path(sub, &spec.resource_group, &spec.cluster),
+            "preflight: does any GPU pool leave its driver to the GPU Operator (then this pool gets nvidia.com/gpu.deploy.driver=false)",
+        ));
+    }
     if let Some(g) = &spec.capacity_reservation_group {
         let [group, list] = reservation_reads(g);
         steps.push(group);
@@ -148,6 +154,9 @@ pub fn plan_listed(spec: &PoolSpec, location: Option<&str>) -> Plan {
             _ => {}
         }
     }
+    // The list is read once: the label check's read is the existence read.
+    let mut seen = false;
+    p.steps.retain(|s| !(s.kind == StepKind::ReadPools && std::mem::replace(&mut seen, true)));
     p
 }
 

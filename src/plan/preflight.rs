@@ -593,7 +593,7 @@ pub fn node_image_warning(catalog: &Catalog, pool: &Value, (sub, rg, cluster): (
         crate::domain::api::AKS
     );
     Some(format!(
-        "pool {name} ({size}) {running}; {size} pools need node image {floor} or later (rule {}, source {}); upgrade it: az aks nodepool upgrade -g {rg} --cluster-name {cluster} -n {name} --node-image-only (ARM: {arm})",
+        "pool {name} ({size}) {running}; {size} pools need node image {floor} or later (rule {}, source {}); upgrade it: `az aks nodepool upgrade -g {rg} --cluster-name {cluster} -n {name} --node-image-only` (ARM: {arm})",
         rule.id, rule.source
     ))
 }

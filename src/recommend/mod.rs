@@ -802,7 +802,7 @@ fn check_eligible(
             .unwrap_or_else(|| "not supported for AKS GPU node pools".to_owned());
         return Err(reject(
             Reject { stage: 2, constraint: Constraint::AksSupport },
-            format!("{why} (--include-unsupported or --gpu-driver none to list it)"),
+            format!("{why} (--include-unsupported to list it)"),
         ));
     }
     // 3. Operating system.

@@ -243,3 +243,30 @@ fn manifest_requests_the_resource_of_the_mig_strategy() {
     assert!(r.stderr.contains("MIG strategy single (the pool's gpuProfile.nvidia.migStrategy)"), "{}", r.stderr);
     assert!(arm.log().iter().any(|q| q.target.contains("agentPools/mig?api-version=2026-10-02-preview")), "{:?}", arm.calls());
 }
+
+/// An AKS-driver pool created where another pool leaves its driver to the GPU Operator gets
+/// `nvidia.com/gpu.deploy.driver=false` (the dry run shows it, the run sends it); in a cluster
+/// without such a pool, no label.
+#[test]
+fn a_new_aks_driver_pool_in_a_cluster_with_the_operators_driver_is_labelled() {
+    let op_pool = |arm: &FakeArm| {
+        arm.put_pool("c1", "op", json!({"id": crate::fake_arm::pool_path("c1", "op"), "name": "op", "properties": {
+            "vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User", "osType": "Linux", "provisioningState": "Succeeded",
+            "gpuProfile": {"driver": "None"}}}));
+    };
+    let arm = FakeArm::start();
+    op_pool(&arm);
+    let dry = create(&arm, "Standard_NC4as_T4_v3", &["--dry-run", "-o", "json"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert!(dry.stderr.contains("pool(s) op have no AKS driver") && dry.stderr.contains("rule operator-mixed-driver-labels"), "{}", dry.stderr);
+    let put = dry.json()["steps"].as_array().expect("steps").iter().find(|s| s["method"] == "PUT").cloned().expect("put");
+    assert_eq!(put["body"]["properties"]["nodeLabels"], json!({"nvidia.com/gpu.deploy.driver": "false"}));
+    let r = create(&arm, "Standard_NC4as_T4_v3", &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(the_put(&arm).1, put["body"], "the run sends the dry run's body");
+
+    let arm = FakeArm::start();
+    let r = create(&arm, "Standard_NC4as_T4_v3", &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(the_put(&arm).1["properties"].get("nodeLabels").is_none(), "no label without a driverless pool");
+}

@@ -319,6 +319,12 @@ const CASES: &[Case] = &[
         exit: 0,
     },
     Case {
+        name: "create-pool, an AKS-driver pool next to one without a driver (labelled)",
+        args: || words("create-pool -g rg --cluster c1 --name aks2 --vm-size Standard_NC4as_T4_v3 --yes"),
+        setup: operator_pool,
+        exit: 0,
+    },
+    Case {
         name: "install-operator --pool, a mixed cluster",
         args: || words("install-operator -g rg --cluster c1 --pool aks --yes"),
         setup: mixed_cluster,
