@@ -698,3 +698,20 @@ fn install_operator_reads_the_release_and_keeps_what_other_pools_need() {
     let diff = r.json()["values_diff"].clone();
     assert_eq!(diff, json!(["~ mig.strategy: \"mixed\" → \"single\""]), "{diff}");
 }
+
+/// `install-operator` refuses an AKS-managed GPU pool (AKS owns its stack), naming the rule; a
+/// cluster with a managed pool and an operator pool needs the managed pool to carry
+/// `nvidia.com/gpu.deploy.operands=false` before the release goes on.
+#[test]
+fn install_operator_refuses_an_aks_managed_gpu_pool() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "managed", Some("Install"), json!({"gpuProfile": {"driver": "Install", "nvidia": {"managementMode": "Managed"}}}));
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "managed"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("AKS-managed GPU pool") && r.stderr.contains("rule managed-gpu-owns-stack"), "{}", r.stderr);
+    gpu_pool(&arm, "op", Some("None"), json!({}));
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "op"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("managed needs nvidia.com/gpu.deploy.operands=false"), "{}", r.stderr);
+    assert!(run_commands(&arm).is_empty(), "{:?}", run_commands(&arm));
+}
