@@ -15,7 +15,9 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 
 pub use model::*;
-pub use rules::{AksStatus, Claim, ConflictFact, KubeVersion, ManagedGpuLimit, NodeImageVersion, Rule, RuleKind, Winner};
+pub use rules::{
+    AksStatus, Claim, ConflictFact, KubeVersion, ManagedGpuLimit, NodeImageVersion, Rule, RuleKind, Winner,
+};
 
 /// The AKS `OSSKU` values (Microsoft.ContainerService managedClusters API, `OSSKU` enum).
 pub const AKS_OS_SKUS: &[&str] = &[

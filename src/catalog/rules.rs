@@ -354,8 +354,13 @@ mod tests {
         // The image line takes no part in the order; equal dates and builds are equal.
         assert_eq!(v("AKSUbuntu-2204gen2containerd-202606.08.1").cmp(&v("202606.08.1")), std::cmp::Ordering::Equal);
         assert_eq!(v("AzureLinux-V3gen2-202606.08.1").prefix, "AzureLinux-V3gen2");
-        assert_eq!(v("AKSUbuntu-2204gen2containerd-202606.08.1").to_string(), "AKSUbuntu-2204gen2containerd-202606.08.1");
-        for bad in ["", "latest", "2026.06.08", "202613.01.0", "202606.32.0", "202606.08", "202606.08.1.2", "20260608.1"] {
+        assert_eq!(
+            v("AKSUbuntu-2204gen2containerd-202606.08.1").to_string(),
+            "AKSUbuntu-2204gen2containerd-202606.08.1"
+        );
+        for bad in
+            ["", "latest", "2026.06.08", "202613.01.0", "202606.32.0", "202606.08", "202606.08.1.2", "20260608.1"]
+        {
             assert!(NodeImageVersion::parse(bad).is_err(), "{bad:?}");
         }
     }

@@ -325,7 +325,13 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
             }
             emit(p, a.output, &pool)?;
         }
-        _ => render(p, a.output, &catalog, (&req.spec, &outcome, operator_values.as_deref()), azure::base_url(&a.at.arm))?,
+        _ => render(
+            p,
+            a.output,
+            &catalog,
+            (&req.spec, &outcome, operator_values.as_deref()),
+            azure::base_url(&a.at.arm),
+        )?,
     }
     Ok(())
 }

@@ -10,10 +10,10 @@ use crate::cli::{KindArg, ManifestArgs};
 use crate::commands::azure::{self, subscription};
 use crate::commands::gpu_stack::print_document;
 use crate::commands::Ctx;
+use crate::domain::MigStrategy;
 use crate::error::{did_you_mean, Error};
 use crate::plan::manifest as mf;
 use crate::provision::Progress;
-use crate::domain::MigStrategy;
 use crate::recommend::Os;
 
 /// What is known about the target pool: from the flags, completed from Azure.
@@ -141,14 +141,18 @@ fn read_pool(a: &ManifestArgs, pool: &str, rg: &str, cluster: &str, t: &mut Targ
         );
     }
     t.vm_size = t.vm_size.take().or_else(|| p["vmSize"].as_str().map(str::to_owned));
-    let typed: crate::resources::AgentPool = crate::resources::parse(&v, "agent pool")
-        .map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
+    let typed: crate::resources::AgentPool =
+        crate::resources::parse(&v, "agent pool").map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
     let managed_profile = typed.mig_profiles().and_then(|l| l.first().cloned());
     t.mig = t.mig.take().or_else(|| p["gpuInstanceProfile"].as_str().map(str::to_owned)).or(managed_profile);
     if t.strategy.is_none() {
         t.strategy = match typed.mig_strategy() {
-            Some(m) if m.eq_ignore_ascii_case("Single") => Some((MigStrategy::Single, "the pool's gpuProfile.nvidia.migStrategy")),
-            Some(m) if m.eq_ignore_ascii_case("Mixed") => Some((MigStrategy::Mixed, "the pool's gpuProfile.nvidia.migStrategy")),
+            Some(m) if m.eq_ignore_ascii_case("Single") => {
+                Some((MigStrategy::Single, "the pool's gpuProfile.nvidia.migStrategy"))
+            }
+            Some(m) if m.eq_ignore_ascii_case("Mixed") => {
+                Some((MigStrategy::Mixed, "the pool's gpuProfile.nvidia.migStrategy"))
+            }
             _ => None,
         };
     }

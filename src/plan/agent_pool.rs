@@ -804,15 +804,28 @@ fn check_managed(
     }
     if !r.managed_gpu {
         let m = "managed MIG (--gpu-mig-strategy, --mig-profiles) configures AKS-managed GPU pools".to_owned();
-        managed_refusal(catalog, r, warnings, L::MigNeedsManaged, (Field::MigStrategy, m, Some("add --managed-gpu".into())))?;
+        managed_refusal(
+            catalog,
+            r,
+            warnings,
+            L::MigNeedsManaged,
+            (Field::MigStrategy, m, Some("add --managed-gpu".into())),
+        )?;
     }
     if r.managed_gpu {
         if size.gpu_vendor != Vendor::Nvidia || os == Os::Windows {
-            let m = format!("AKS-managed GPU pools are NVIDIA on Linux only; {} is {} on {}", size.name, size.gpu_model, os_name(os));
+            let m = format!(
+                "AKS-managed GPU pools are NVIDIA on Linux only; {} is {} on {}",
+                size.name,
+                size.gpu_model,
+                os_name(os)
+            );
             managed_refusal(catalog, r, warnings, L::NvidiaLinux, (Field::ManagedGpu, m, None))?;
         }
         if gpu_driver == Some("None") {
-            let m = "--gpu-driver none cannot go with an AKS-managed GPU pool: AKS installs the driver (it ignores None)".to_owned();
+            let m =
+                "--gpu-driver none cannot go with an AKS-managed GPU pool: AKS installs the driver (it ignores None)"
+                    .to_owned();
             let hint = Some("drop --gpu-driver none, or drop --managed-gpu to bring your own driver".into());
             managed_refusal(catalog, r, warnings, L::DriverInstall, (Field::GpuDriver, m, hint))?;
         }
@@ -834,7 +847,12 @@ fn check_managed(
 
 fn canonical_profiles(list: &[String]) -> Vec<String> {
     list.iter()
-        .map(|p| API_MIG_PROFILES.iter().find(|v| v.eq_ignore_ascii_case(p.trim())).map_or(p.trim().to_owned(), |v| (*v).to_owned()))
+        .map(|p| {
+            API_MIG_PROFILES
+                .iter()
+                .find(|v| v.eq_ignore_ascii_case(p.trim()))
+                .map_or(p.trim().to_owned(), |v| (*v).to_owned())
+        })
         .collect()
 }
 
@@ -851,7 +869,13 @@ fn check_mig_layout(
         None => None,
         Some(s) if s.eq_ignore_ascii_case("single") => Some("Single"),
         Some(s) if s.eq_ignore_ascii_case("mixed") => Some("Mixed"),
-        Some(s) => return Err(err(Field::MigStrategy, format!("{s:?} is not a MIG strategy"), Some("use Single or Mixed".into()))),
+        Some(s) => {
+            return Err(err(
+                Field::MigStrategy,
+                format!("{s:?} is not a MIG strategy"),
+                Some("use Single or Mixed".into()),
+            ))
+        }
     };
     if strategy.is_none() && r.mig_profiles.is_empty() {
         return Ok(None);
@@ -868,7 +892,11 @@ fn check_mig_layout(
     };
     let profiles = canonical_profiles(&r.mig_profiles);
     if profiles.is_empty() {
-        return Err(err(Field::MigProfiles, format!("--gpu-mig-strategy {strategy} needs --mig-profiles (e.g. MIG3g,MIG3g)"), None));
+        return Err(err(
+            Field::MigProfiles,
+            format!("--gpu-mig-strategy {strategy} needs --mig-profiles (e.g. MIG3g,MIG3g)"),
+            None,
+        ));
     }
     if strategy == "Single" && profiles.len() != 1 {
         return Err(err(
@@ -878,12 +906,17 @@ fn check_mig_layout(
         ));
     }
     if let Some(bad) = profiles.iter().find(|p| mig_slices(p).is_none()) {
-        return Err(err(Field::MigProfiles, format!("{bad:?} is not a GPU instance profile"), Some(format!("use {}", API_MIG_PROFILES.join(", ")))));
+        return Err(err(
+            Field::MigProfiles,
+            format!("{bad:?} is not a GPU instance profile"),
+            Some(format!("use {}", API_MIG_PROFILES.join(", "))),
+        ));
     }
     let rule = catalog.rules.iter().find(|x| matches!(x.kind, RuleKind::Mig { .. }));
     let (id, source) = rule.map_or(("mig-models", "catalog/rules.yaml"), |x| (x.id.as_str(), x.source.as_str()));
     if !size.mig_capable {
-        let e = err(Field::MigProfiles, format!("{} ({}) does not support MIG on AKS", size.name, size.gpu_model), None);
+        let e =
+            err(Field::MigProfiles, format!("{} ({}) does not support MIG on AKS", size.name, size.gpu_model), None);
         catalog_refusal(r, warnings, (id, source), e)?;
     }
     // Single repeats its one profile on every GPU; Mixed lists the partitions of each GPU.
@@ -1239,10 +1272,27 @@ impl PoolSpec {
         cmp("gpuInstanceProfile", w["gpuInstanceProfile"].clone(), have["gpuInstanceProfile"].clone(), true);
         // AKS-managed GPU and managed MIG: fixed at creation (rule managed-gpu-immutable). A
         // field Azure did not send is the spec's default (Unmanaged, None, no profiles).
-        let nvidia = |v: &Value, key: &str, default: Value| v.pointer(&format!("/gpuProfile/nvidia/{key}")).cloned().unwrap_or(default);
-        cmp("gpuProfile.nvidia.managementMode", nvidia(w, "managementMode", json!("Unmanaged")), nvidia(&have, "managementMode", json!("Unmanaged")), true);
-        cmp("gpuProfile.nvidia.migStrategy", nvidia(w, "migStrategy", json!("None")), nvidia(&have, "migStrategy", json!("None")), true);
-        cmp("gpuProfile.nvidia.migProfiles", nvidia(w, "migProfiles", json!([])), nvidia(&have, "migProfiles", json!([])), true);
+        let nvidia = |v: &Value, key: &str, default: Value| {
+            v.pointer(&format!("/gpuProfile/nvidia/{key}")).cloned().unwrap_or(default)
+        };
+        cmp(
+            "gpuProfile.nvidia.managementMode",
+            nvidia(w, "managementMode", json!("Unmanaged")),
+            nvidia(&have, "managementMode", json!("Unmanaged")),
+            true,
+        );
+        cmp(
+            "gpuProfile.nvidia.migStrategy",
+            nvidia(w, "migStrategy", json!("None")),
+            nvidia(&have, "migStrategy", json!("None")),
+            true,
+        );
+        cmp(
+            "gpuProfile.nvidia.migProfiles",
+            nvidia(w, "migProfiles", json!([])),
+            nvidia(&have, "migProfiles", json!([])),
+            true,
+        );
         let prio = |v: &Value| v.get("scaleSetPriority").cloned().unwrap_or(json!("Regular"));
         cmp("scaleSetPriority", prio(w), prio(&have), true);
         let zones = |v: &Value| {

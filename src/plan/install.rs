@@ -162,7 +162,8 @@ fn gpu_pools<'a>(catalog: &Catalog, req: &InstallRequest, pools: &'a [AgentPool]
 
 /// Whether the operator runs on `p` at all (Linux, not AMD).
 fn operator_runs_on(catalog: &Catalog, p: &AgentPool) -> bool {
-    let amd = p.properties.vm_size.as_deref().and_then(|s| catalog.size(s)).is_some_and(|s| s.gpu_vendor == Vendor::Amd);
+    let amd =
+        p.properties.vm_size.as_deref().and_then(|s| catalog.size(s)).is_some_and(|s| s.gpu_vendor == Vendor::Amd);
     !p.is_windows() && !amd
 }
 
@@ -230,7 +231,11 @@ pub struct MissingLabel {
 /// - Any pool with `gpuProfile.driver: None`: the operator's driver on, and each AKS-driver pool
 ///   must carry [`NO_DRIVER_LABEL`] so the operator's driver stays off its nodes.
 /// - AKS-managed GPU pools must carry [`NO_OPERANDS_LABEL`]: AKS owns their stack.
-fn layout(catalog: &Catalog, req: &InstallRequest, all: &[&AgentPool]) -> Result<(DriverMode, Vec<MissingLabel>), Refusal> {
+fn layout(
+    catalog: &Catalog,
+    req: &InstallRequest,
+    all: &[&AgentPool],
+) -> Result<(DriverMode, Vec<MissingLabel>), Refusal> {
     let served: Vec<&&AgentPool> = all.iter().filter(|p| operator_runs_on(catalog, p)).collect();
     let without: Vec<&str> = served.iter().filter(|p| p.driver() == PoolDriver::None).map(|p| pool_name(p)).collect();
     if req.driver_mode == Some(DriverMode::Aks) && !without.is_empty() {

@@ -309,7 +309,7 @@ pub fn read_pools(cluster_path: &str, purpose: impl Into<String>) -> Step {
         with_api(&format!("{cluster_path}/agentPools"), crate::domain::api::AKS_MANAGED_GPU),
         purpose,
     )
-        .then_follows(Follow::NextLink)
+    .then_follows(Follow::NextLink)
 }
 
 /// GET one page of the Azure Retail Prices API (`url`: its query or `NextPageLink`).

@@ -223,7 +223,7 @@ pub fn check_cluster(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Resul
 fn check_managed_feature(catalog: &Catalog, spec: &PoolSpec, state: Option<&str>) -> Result<(), Refusal> {
     let Some((feature, rule)) = catalog.managed_gpu_feature() else { return Ok(()) };
     let Some(state) = state else { return Ok(()) };
-    if state.eq_ignore_ascii_case("Registered") || spec.overrides.iter().any(|o| *o == rule.id) {
+    if state.eq_ignore_ascii_case("Registered") || spec.overrides.contains(&rule.id) {
         return Ok(());
     }
     let also = crate::plan::agent_pool::override_hint(&rule.id, &rule.source);

@@ -794,7 +794,11 @@ fn check_eligible(
     // 2. AKS support.
     // With --gpu-driver none AKS accepts any GPU size (rule driver-none-any-size): listed, marked.
     let byo = req.gpu_driver_none && catalog.driver_none_any_size().is_some();
-    if !(size.aks_supported || req.include_unsupported || byo || (req.include_retired && size.status == Status::Retired)) {
+    if !(size.aks_supported
+        || req.include_unsupported
+        || byo
+        || (req.include_retired && size.status == Status::Retired))
+    {
         let why = catalog
             .unsupported_reason(&size.series)
             .map(|r| r.summary.clone())

@@ -383,7 +383,8 @@ fn spec_for(api_version: &str) -> Value {
         return doc;
     }
     let gpu = load(&vendored("aks/gpu-definitions.json"));
-    let extra = gpu[api_version]["definitions"].as_object().unwrap_or_else(|| panic!("no GPU definitions for {api_version}"));
+    let extra =
+        gpu[api_version]["definitions"].as_object().unwrap_or_else(|| panic!("no GPU definitions for {api_version}"));
     let defs = doc["definitions"].as_object_mut().expect("definitions");
     for (k, v) in extra {
         defs.insert(k.clone(), v.clone());
@@ -397,21 +398,30 @@ fn spec_for(api_version: &str) -> Value {
 #[test]
 fn managed_gpu_and_mig_bodies_validate_against_the_api_version_they_are_sent_with() {
     let bodies = [
-        ("managed", spec(|r| {
-            r.vm_size = "Standard_NC4as_T4_v3".into();
-            r.managed_gpu = true;
-        })),
-        ("managed-mig-mixed", spec(|r| {
-            r.vm_size = "Standard_ND96asr_v4".into();
-            r.managed_gpu = true;
-            r.mig_strategy = Some("Mixed".into());
-            r.mig_profiles = vec!["MIG3g".into(), "MIG2g".into(), "MIG1g".into(), "MIG1g".into()];
-        })),
-        ("managed-mig-single", spec(|r| {
-            r.managed_gpu = true;
-            r.mig_strategy = Some("single".into());
-            r.mig_profiles = vec!["mig3g".into()];
-        })),
+        (
+            "managed",
+            spec(|r| {
+                r.vm_size = "Standard_NC4as_T4_v3".into();
+                r.managed_gpu = true;
+            }),
+        ),
+        (
+            "managed-mig-mixed",
+            spec(|r| {
+                r.vm_size = "Standard_ND96asr_v4".into();
+                r.managed_gpu = true;
+                r.mig_strategy = Some("Mixed".into());
+                r.mig_profiles = vec!["MIG3g".into(), "MIG2g".into(), "MIG1g".into(), "MIG1g".into()];
+            }),
+        ),
+        (
+            "managed-mig-single",
+            spec(|r| {
+                r.managed_gpu = true;
+                r.mig_strategy = Some("single".into());
+                r.mig_profiles = vec!["mig3g".into()];
+            }),
+        ),
     ];
     for (name, s) in &bodies {
         let version = s.api_version();

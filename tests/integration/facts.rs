@@ -52,7 +52,9 @@ fn preflight_with_location_is_one_round_trip_before_the_put() {
     let log = arm.log();
     // The fifth read: the pools, for the GPU Operator's no-driver label.
     assert_eq!(log.len(), 6, "{:?}", arm.calls());
-    for (what, _) in [("managedClusters/c1?", 0), ("agentPools/gpu?", 0), ("/skus?", 0), ("/usages?", 0), ("agentPools?", 0)] {
+    for (what, _) in
+        [("managedClusters/c1?", 0), ("agentPools/gpu?", 0), ("/skus?", 0), ("/usages?", 0), ("agentPools?", 0)]
+    {
         assert_eq!(round_of(&log, "GET", what), 1, "{what}");
     }
     assert_eq!(round_of(&log, "PUT", "agentPools/gpu?"), 2);

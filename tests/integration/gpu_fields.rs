@@ -33,7 +33,11 @@ fn managed_gpu_pool_is_sent_with_the_api_version_that_defines_it_after_its_featu
     feature(&arm, "ManagedGPUExperiencePreview", "NotRegistered");
     let r = create(&arm, "Standard_NC4as_T4_v3", &["--managed-gpu"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
-    for want in ["ManagedGPUExperiencePreview preview feature is NotRegistered", "rule managed-gpu-feature", "--register-features"] {
+    for want in [
+        "ManagedGPUExperiencePreview preview feature is NotRegistered",
+        "rule managed-gpu-feature",
+        "--register-features",
+    ] {
         assert!(r.stderr.contains(want), "{want:?} in {}", r.stderr);
     }
     assert_eq!(arm.count("PUT", "/"), 0);
@@ -55,9 +59,17 @@ fn managed_gpu_limits_are_catalog_rules_that_can_be_overridden() {
     let arm = FakeArm::start();
     let cases: [(&str, &[&str], &str); 4] = [
         ("Standard_NC4as_T4_v3", &["--managed-gpu", "--gpu-driver", "none"], "managed-gpu-driver-install"),
-        ("Standard_NC4as_T4_v3", &["--managed-gpu", "--min-count", "1", "--max-count", "3"], "managed-gpu-no-autoscaler"),
+        (
+            "Standard_NC4as_T4_v3",
+            &["--managed-gpu", "--min-count", "1", "--max-count", "3"],
+            "managed-gpu-no-autoscaler",
+        ),
         ("Standard_NC4as_T4_v3", &["--managed-gpu", "--os", "windows"], "managed-gpu-nvidia-linux"),
-        ("Standard_NC24ads_A100_v4", &["--gpu-mig-strategy", "Single", "--mig-profiles", "MIG3g"], "managed-mig-needs-managed-gpu"),
+        (
+            "Standard_NC24ads_A100_v4",
+            &["--gpu-mig-strategy", "Single", "--mig-profiles", "MIG3g"],
+            "managed-mig-needs-managed-gpu",
+        ),
     ];
     for (size, flags, rule) in cases {
         let r = create(&arm, size, &[flags, &["--dry-run"]].concat());
@@ -67,7 +79,20 @@ fn managed_gpu_limits_are_catalog_rules_that_can_be_overridden() {
     }
     // Overridden: a warning naming the rule and the risk, and the request goes ahead.
     feature(&arm, "ManagedGPUExperiencePreview", "Registered");
-    let r = create(&arm, "Standard_NC4as_T4_v3", &["--managed-gpu", "--min-count", "1", "--max-count", "3", "--override", "managed-gpu-no-autoscaler", "--dry-run"]);
+    let r = create(
+        &arm,
+        "Standard_NC4as_T4_v3",
+        &[
+            "--managed-gpu",
+            "--min-count",
+            "1",
+            "--max-count",
+            "3",
+            "--override",
+            "managed-gpu-no-autoscaler",
+            "--dry-run",
+        ],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("overriding catalog rule managed-gpu-no-autoscaler"), "{}", r.stderr);
 }
@@ -77,22 +102,42 @@ fn managed_mig_is_validated_before_any_request_and_sent_with_the_preview() {
     let arm = FakeArm::start();
     feature(&arm, "ManagedGPUExperiencePreview", "Registered");
     // Too wide for one A100: 3g + 3g + 2g is 8 compute slices.
-    let r = create(&arm, "Standard_NC24ads_A100_v4", &["--managed-gpu", "--gpu-mig-strategy", "Mixed", "--mig-profiles", "MIG3g,MIG3g,MIG2g"]);
+    let r = create(
+        &arm,
+        "Standard_NC24ads_A100_v4",
+        &["--managed-gpu", "--gpu-mig-strategy", "Mixed", "--mig-profiles", "MIG3g,MIG3g,MIG2g"],
+    );
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("too wide for one A100"), "{}", r.stderr);
     // 3g + 3g + 1g: 7 compute slices but 9 memory slices.
-    let r = create(&arm, "Standard_NC24ads_A100_v4", &["--managed-gpu", "--gpu-mig-strategy", "Mixed", "--mig-profiles", "MIG3g,MIG3g,MIG1g"]);
+    let r = create(
+        &arm,
+        "Standard_NC24ads_A100_v4",
+        &["--managed-gpu", "--gpu-mig-strategy", "Mixed", "--mig-profiles", "MIG3g,MIG3g,MIG1g"],
+    );
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("9 of 8 memory slices"), "{}", r.stderr);
-    let r = create(&arm, "Standard_NC24ads_A100_v4", &["--managed-gpu", "--gpu-mig-strategy", "Single", "--mig-profiles", "MIG3g,MIG2g"]);
+    let r = create(
+        &arm,
+        "Standard_NC24ads_A100_v4",
+        &["--managed-gpu", "--gpu-mig-strategy", "Single", "--mig-profiles", "MIG3g,MIG2g"],
+    );
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("exactly one profile"), "{}", r.stderr);
-    let r = create(&arm, "Standard_NC24ads_A100_v4", &["--managed-gpu", "--gpu-mig-strategy", "Single", "--mig-profiles", "MIG3g", "--mig-profile", "MIG3g"]);
+    let r = create(
+        &arm,
+        "Standard_NC24ads_A100_v4",
+        &["--managed-gpu", "--gpu-mig-strategy", "Single", "--mig-profiles", "MIG3g", "--mig-profile", "MIG3g"],
+    );
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("mutually exclusive"), "{}", r.stderr);
     assert!(arm.log().is_empty(), "nothing is sent for a refused layout: {:?}", arm.calls());
 
-    let r = create(&arm, "Standard_NC24ads_A100_v4", &["--managed-gpu", "--gpu-mig-strategy", "mixed", "--mig-profiles", "MIG3g,MIG2g,MIG1g,MIG1g"]);
+    let r = create(
+        &arm,
+        "Standard_NC24ads_A100_v4",
+        &["--managed-gpu", "--gpu-mig-strategy", "mixed", "--mig-profiles", "MIG3g,MIG2g,MIG1g,MIG1g"],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let (url, body) = the_put(&arm);
     assert!(url.contains("api-version=2026-10-02-preview"), "{url}");
@@ -123,7 +168,11 @@ fn managed_gpu_round_trips_through_apply_export_and_diff() {
     assert_eq!(body["properties"]["gpuProfile"]["nvidia"]["managementMode"], "Managed", "{body}");
 
     let out = dir.join("exported.yaml");
-    let e = aksgpu_arm(&arm.base, &["export", "-g", "rg", "--cluster", "c1", "-f", out.to_str().expect("path"), "--force"], &[]);
+    let e = aksgpu_arm(
+        &arm.base,
+        &["export", "-g", "rg", "--cluster", "c1", "-f", out.to_str().expect("path"), "--force"],
+        &[],
+    );
     assert_eq!(e.code, 0, "{}", e.stderr);
     let text = std::fs::read_to_string(&out).expect("exported");
     assert!(text.contains("managedGpu: true"), "{text}");
@@ -133,7 +182,11 @@ fn managed_gpu_round_trips_through_apply_export_and_diff() {
     assert_eq!(arm.count("PUT", "/"), 1);
 
     // Dropping managedGpu is a change AKS cannot make in place.
-    std::fs::write(&file, format!("apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\n{pool}")).expect("write");
+    std::fs::write(
+        &file,
+        format!("apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\n{pool}"),
+    )
+    .expect("write");
     let d = aksgpu_arm(&arm.base, &["diff", "-f", f], &[]);
     assert!(d.stdout.contains("gpuProfile.nvidia.managementMode"), "{}{}", d.stdout, d.stderr);
     let r = aksgpu_arm(&arm.base, &["apply", "-f", f, "--yes"], &[]);
@@ -156,7 +209,9 @@ fn sizes_that_need_your_own_driver_are_a_warning_with_gpu_driver_none() {
     let r = create(&arm, size, &["--gpu-driver", "none", "--dry-run", "-o", "json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stderr.contains("AKS does not support this size") && r.stderr.contains("you install and own the driver (rule driver-none-any-size, source Azure/AKS release notes"),
+        r.stderr.contains("AKS does not support this size")
+            && r.stderr
+                .contains("you install and own the driver (rule driver-none-any-size, source Azure/AKS release notes"),
         "{}",
         r.stderr
     );
@@ -164,7 +219,10 @@ fn sizes_that_need_your_own_driver_are_a_warning_with_gpu_driver_none() {
     assert_eq!(put["body"]["properties"]["gpuProfile"], json!({"driver": "None"}));
 
     let listed = |args: &[&str]| {
-        let r = crate::support::aksgpu_with(&[&["recommend", "--gpu-model", "V710", "--top", "50", "-o", "json"], args].concat(), &[]);
+        let r = crate::support::aksgpu_with(
+            &[&["recommend", "--gpu-model", "V710", "--top", "50", "-o", "json"], args].concat(),
+            &[],
+        );
         if r.code != 0 {
             assert!(r.stderr.contains("no size fits"), "{}", r.stderr);
             return Vec::new();
@@ -188,7 +246,11 @@ fn pool_scale_warns_about_a_node_image_below_the_floor() {
             "nodeImageVersion": image}}));
     };
     let scale = |arm: &FakeArm, extra: &[&str]| {
-        aksgpu_arm(&arm.base, &[&["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "a10", "--count", "2"], extra].concat(), &[])
+        aksgpu_arm(
+            &arm.base,
+            &[&["pool", "scale", "-g", "rg", "--cluster", "c1", "--name", "a10", "--count", "2"], extra].concat(),
+            &[],
+        )
     };
     let arm = FakeArm::start();
     a10(&arm, "AKSUbuntu-2204gen2containerd-202605.27.0");
@@ -222,7 +284,14 @@ fn manifest_requests_the_resource_of_the_mig_strategy() {
         v["spec"]["containers"][0]["resources"]["limits"].clone()
     };
     let offline = |extra: &[&str]| {
-        crate::support::aksgpu_with(&[&["manifest", "--mig-profile", "MIG1g", "--vm-size", "Standard_ND96amsr_A100_v4", "--kind", "pod"], extra].concat(), &[])
+        crate::support::aksgpu_with(
+            &[
+                &["manifest", "--mig-profile", "MIG1g", "--vm-size", "Standard_ND96amsr_A100_v4", "--kind", "pod"],
+                extra,
+            ]
+            .concat(),
+            &[],
+        )
     };
     let r = offline(&["--mig-strategy", "single", "--gpus", "56"]);
     assert_eq!(limits(&r), json!({"nvidia.com/gpu": 56}), "8 GPUs × 7 slices under single");
@@ -238,10 +307,18 @@ fn manifest_requests_the_resource_of_the_mig_strategy() {
     arm.put_pool("c1", "mig", json!({"id": crate::fake_arm::pool_path("c1", "mig"), "name": "mig", "properties": {
         "vmSize": "Standard_ND96asr_v4", "count": 1, "mode": "User", "osType": "Linux", "provisioningState": "Succeeded",
         "gpuProfile": {"driver": "Install", "nvidia": {"managementMode": "Managed", "migStrategy": "Single", "migProfiles": ["MIG3g"]}}}}));
-    let r = aksgpu_arm(&arm.base, &["manifest", "--pool", "mig", "-g", "rg", "--cluster", "c1", "--gpus", "2", "--kind", "pod"], &[]);
+    let r = aksgpu_arm(
+        &arm.base,
+        &["manifest", "--pool", "mig", "-g", "rg", "--cluster", "c1", "--gpus", "2", "--kind", "pod"],
+        &[],
+    );
     assert_eq!(limits(&r), json!({"nvidia.com/gpu": 2}));
     assert!(r.stderr.contains("MIG strategy single (the pool's gpuProfile.nvidia.migStrategy)"), "{}", r.stderr);
-    assert!(arm.log().iter().any(|q| q.target.contains("agentPools/mig?api-version=2026-10-02-preview")), "{:?}", arm.calls());
+    assert!(
+        arm.log().iter().any(|q| q.target.contains("agentPools/mig?api-version=2026-10-02-preview")),
+        "{:?}",
+        arm.calls()
+    );
 }
 
 /// An AKS-driver pool created where another pool leaves its driver to the GPU Operator gets
@@ -258,8 +335,14 @@ fn a_new_aks_driver_pool_in_a_cluster_with_the_operators_driver_is_labelled() {
     op_pool(&arm);
     let dry = create(&arm, "Standard_NC4as_T4_v3", &["--dry-run", "-o", "json"]);
     assert_eq!(dry.code, 0, "{}", dry.stderr);
-    assert!(dry.stderr.contains("pool(s) op have no AKS driver") && dry.stderr.contains("rule operator-mixed-driver-labels"), "{}", dry.stderr);
-    let put = dry.json()["steps"].as_array().expect("steps").iter().find(|s| s["method"] == "PUT").cloned().expect("put");
+    assert!(
+        dry.stderr.contains("pool(s) op have no AKS driver")
+            && dry.stderr.contains("rule operator-mixed-driver-labels"),
+        "{}",
+        dry.stderr
+    );
+    let put =
+        dry.json()["steps"].as_array().expect("steps").iter().find(|s| s["method"] == "PUT").cloned().expect("put");
     assert_eq!(put["body"]["properties"]["nodeLabels"], json!({"nvidia.com/gpu.deploy.driver": "false"}));
     let r = create(&arm, "Standard_NC4as_T4_v3", &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);

@@ -169,7 +169,12 @@ fn feature_list_shows_the_gpu_flags() {
 
 /// The release read's answer when the cluster has no GPU Operator release.
 fn no_release() -> RunResult {
-    RunResult { running_polls: 0, state: "Succeeded".into(), exit_code: 0, logs: "[]\n---aksgpu-values---\nnull\n".into() }
+    RunResult {
+        running_polls: 0,
+        state: "Succeeded".into(),
+        exit_code: 0,
+        logs: "[]\n---aksgpu-values---\nnull\n".into(),
+    }
 }
 
 fn values_from_context(body: &Value) -> String {
@@ -644,16 +649,27 @@ fn install_operator_for_one_pool_of_a_mixed_cluster_never_strands_the_other() {
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("aks needs nvidia.com/gpu.deploy.driver=false"), "{}", r.stderr);
     // --driver-mode aks would turn the driver off for `op`: refused, naming it.
-    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "aks", "--driver-mode", "aks"]);
+    let r = run(
+        &arm,
+        &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "aks", "--driver-mode", "aks"],
+    );
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("pool(s) op have no other driver"), "{}", r.stderr);
 
     // Once labelled, the release keeps the operator's driver on for `op`, and exits 0.
     let arm = mixed();
-    gpu_pool(&arm, "aks", Some("Install"), json!({"nodeLabels": {"team": "ml", "nvidia.com/gpu.deploy.driver": "false"}}));
+    gpu_pool(
+        &arm,
+        "aks",
+        Some("Install"),
+        json!({"nodeLabels": {"team": "ml", "nvidia.com/gpu.deploy.driver": "false"}}),
+    );
     let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "aks"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let install = run_commands(&arm).into_iter().find(|c| c["command"].as_str().unwrap_or("").contains("helm upgrade")).expect("install");
+    let install = run_commands(&arm)
+        .into_iter()
+        .find(|c| c["command"].as_str().unwrap_or("").contains("helm upgrade"))
+        .expect("install");
     let values = values_from_context(&install);
     assert!(!values.contains("enabled: false"), "the operator's driver must stay on for pool op: {values}");
 }
@@ -693,7 +709,10 @@ fn install_operator_reads_the_release_and_keeps_what_other_pools_need() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("values: unchanged"), "{}", r.stdout);
     // An explicit --mig-strategy is a change the run shows, not a silent one.
-    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--mig-strategy", "single", "-o", "json"]);
+    let r = run(
+        &arm,
+        &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--mig-strategy", "single", "-o", "json"],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let diff = r.json()["values_diff"].clone();
     assert_eq!(diff, json!(["~ mig.strategy: \"mixed\" → \"single\""]), "{diff}");
@@ -705,10 +724,19 @@ fn install_operator_reads_the_release_and_keeps_what_other_pools_need() {
 #[test]
 fn install_operator_refuses_an_aks_managed_gpu_pool() {
     let arm = FakeArm::start();
-    gpu_pool(&arm, "managed", Some("Install"), json!({"gpuProfile": {"driver": "Install", "nvidia": {"managementMode": "Managed"}}}));
+    gpu_pool(
+        &arm,
+        "managed",
+        Some("Install"),
+        json!({"gpuProfile": {"driver": "Install", "nvidia": {"managementMode": "Managed"}}}),
+    );
     let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "managed"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
-    assert!(r.stderr.contains("AKS-managed GPU pool") && r.stderr.contains("rule managed-gpu-owns-stack"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("AKS-managed GPU pool") && r.stderr.contains("rule managed-gpu-owns-stack"),
+        "{}",
+        r.stderr
+    );
     gpu_pool(&arm, "op", Some("None"), json!({}));
     let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "op"]);
     assert_eq!(r.code, 1, "{}", r.stderr);

@@ -77,8 +77,7 @@ fn managed_feature(arm: &FakeArm, state: &str) {
             "managedgpuexperiencepreview".into(),
             json!({"name": "Microsoft.ContainerService/ManagedGPUExperiencePreview", "properties": {"state": state}}),
         );
-        s.feature_scripts
-            .insert("managedgpuexperiencepreview".into(), vec!["Registering".into(), "Registered".into()]);
+        s.feature_scripts.insert("managedgpuexperiencepreview".into(), vec!["Registering".into(), "Registered".into()]);
     });
 }
 
@@ -89,7 +88,11 @@ fn mixed_cluster(arm: &FakeArm) {
     let props = json!({"vmSize": "Standard_NC4as_T4_v3", "count": 1, "mode": "User", "osType": "Linux",
         "nodeTaints": ["sku=gpu:NoSchedule"], "gpuProfile": {"driver": "Install"}, "provisioningState": "Succeeded",
         "nodeLabels": {"nvidia.com/gpu.deploy.driver": "false"}});
-    arm.put_pool("c1", "aks", json!({"id": crate::fake_arm::pool_path("c1", "aks"), "name": "aks", "properties": props}));
+    arm.put_pool(
+        "c1",
+        "aks",
+        json!({"id": crate::fake_arm::pool_path("c1", "aks"), "name": "aks", "properties": props}),
+    );
 }
 
 fn stopped(arm: &FakeArm) {

@@ -311,7 +311,9 @@ pub async fn operator_state(
         // The install upgrades on top of the release's own values: compare with those.
         Ok(r) if r.ok() => {
             let want = match release::parse(&r.logs) {
-                release::Release::Present { values, .. } => crate::plan::install::merge(&install, &values).0.values_yaml,
+                release::Release::Present { values, .. } => {
+                    crate::plan::install::merge(&install, &values).0.values_yaml
+                }
                 _ => install.values_yaml.clone(),
             };
             release::compare(&r.logs, &install.spec.chart_version, &want)
