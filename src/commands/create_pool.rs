@@ -346,6 +346,12 @@ fn check_flags(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Result<(),
             p.note(&format!("warning: {w}"));
         }
     }
+    if a.install_operator && a.pool.managed_gpu {
+        return Err(Error::usage(
+            "--install-operator cannot go with --managed-gpu: AKS installs and keeps the whole NVIDIA stack on a managed pool (rule managed-gpu-owns-stack)",
+            Some("drop one of them".into()),
+        ));
+    }
     if a.install_operator && a.no_wait {
         return Err(Error::usage(
             "--install-operator cannot be combined with --no-wait: the operator needs the pool to exist",
@@ -403,6 +409,10 @@ fn check_operator_pool(catalog: &Catalog, spec: &PoolSpec) -> Result<Option<Stri
         Some(P::Amd) => {
             Error::usage("--install-operator: the NVIDIA GPU Operator is for NVIDIA GPUs; this size is AMD", None)
         }
+        Some(P::Managed) => Error::usage(
+            "--install-operator cannot go with --managed-gpu: AKS installs and keeps the whole NVIDIA stack on a managed pool (rule managed-gpu-owns-stack)",
+            Some("drop one of them".into()),
+        ),
         Some(P::AutoscalerMin { min, required, rule }) => {
             return Ok(Some(autoscaler_min_warning(min, required, &rule)))
         }

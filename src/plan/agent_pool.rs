@@ -1104,6 +1104,13 @@ impl PoolSpec {
         let mig_profile = check_mig(catalog, size, r, os, (&mut notes, &mut warnings))?;
         let (gpu_driver, nvidia) =
             check_managed(catalog, size, r, (os, gpu_driver, autoscale.is_some()), (&mut notes, &mut warnings))?;
+        let mut labels = labels;
+        if nvidia.as_ref().is_some_and(|n| n.managed) {
+            // AKS owns a managed pool's stack: a GPU Operator in the cluster stays off its nodes
+            // (rule operator-mixed-driver-labels).
+            let (k, v) = crate::plan::install::NO_OPERANDS_LABEL;
+            labels.entry(k.to_owned()).or_insert_with(|| v.to_owned());
+        }
         let eviction_policy = check_spot(r, &mut notes)?;
         let (zones, os_disk_type) = check_placement(r)?;
         if let Some((min, rule)) = catalog.min_recommended_size(os_name(os)) {

@@ -18,6 +18,8 @@ pub enum OperatorPoolProblem {
     Windows,
     /// The operator is for NVIDIA GPUs.
     Amd,
+    /// An AKS-managed GPU pool: AKS owns its NVIDIA stack (rule `managed-gpu-owns-stack`).
+    Managed,
     /// The catalog's `operator-autoscaler-min` rule: `min` is below `required`; `rule` is the
     /// rule's summary and source.
     AutoscalerMin { min: u32, required: u32, rule: String },
@@ -30,6 +32,9 @@ pub fn operator_pool_problem(catalog: &Catalog, spec: &super::agent_pool::PoolSp
     }
     if spec.size.gpu_vendor == Vendor::Amd {
         return Some(OperatorPoolProblem::Amd);
+    }
+    if spec.managed_gpu() {
+        return Some(OperatorPoolProblem::Managed);
     }
     let (min, _) = spec.autoscale?;
     catalog.rules.iter().find_map(|rule| match rule.kind {

@@ -52,6 +52,14 @@ fn managed_gpu_pool_is_sent_with_the_api_version_that_defines_it_after_its_featu
         json!({"driver": "Install", "nvidia": {"managementMode": "Managed"}}),
         "{body}"
     );
+    // A GPU Operator in the cluster stays off a managed pool's nodes.
+    assert_eq!(body["properties"]["nodeLabels"], json!({"nvidia.com/gpu.deploy.operands": "false"}), "{body}");
+    // The operator cannot serve a managed pool: refused before any request.
+    let before = arm.log().len();
+    let r = create(&arm, "Standard_NC4as_T4_v3", &["--managed-gpu", "--install-operator"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("rule managed-gpu-owns-stack"), "{}", r.stderr);
+    assert_eq!(arm.log().len(), before);
 }
 
 #[test]

@@ -839,6 +839,9 @@ fn check_operator(
             Some(P::Amd) => {
                 src.error(&format!("{at}.vmSize"), "the NVIDIA GPU Operator is for NVIDIA GPUs; this size is AMD", None)
             }
+            // Not the operator's: AKS owns its stack, and its nvidia.com/gpu.deploy.operands=false
+            // label keeps the operator off its nodes.
+            Some(P::Managed) => continue,
             Some(P::AutoscalerMin { min, required, rule }) => {
                 spec.warnings.push(crate::plan::install::autoscaler_min_warning(min, required, &rule));
                 continue;
