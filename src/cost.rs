@@ -146,6 +146,7 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
     cheaper_size(catalog, i, price, region.as_deref().filter(|_| !cheapest), &mut advice);
     share_gpu(catalog, i, &mut advice);
     idle_and_spot(i, (idle_monthly, spot_saving), &catalog.prices.currency, &mut advice);
+    managed_gpu_metrics(catalog, i, idle_monthly, &mut advice);
     CostReport {
         pool: i.pool.clone(),
         currency: catalog.prices.currency.clone(),
@@ -258,6 +259,20 @@ fn idle_and_spot(
                 i.min_nodes.max(1)
             ));
         }
+    }
+}
+
+/// Idle NVIDIA Linux nodes cost money and nothing shows they are idle: AKS-managed GPU pools
+/// ship DCGM and dcgm-exporter, the per-GPU utilisation metrics (rule `managed-gpu-owns-stack`
+/// says what AKS installs on them).
+fn managed_gpu_metrics(catalog: &Catalog, i: &CostInput, idle_monthly: Option<f64>, advice: &mut Vec<String>) {
+    let nvidia_linux = i.size.gpu_vendor == crate::catalog::Vendor::Nvidia && i.os == Os::Linux;
+    let rule = catalog.managed_gpu_rule(crate::catalog::ManagedGpuLimit::OwnsStack);
+    if let (true, Some(_), Some(rule)) = (nvidia_linux && i.min_nodes > 0, idle_monthly, rule) {
+        advice.push(format!(
+            "to see which GPUs sit idle, an AKS-managed GPU pool (`aksgpu create-pool --managed-gpu`) ships DCGM and dcgm-exporter GPU utilisation metrics (rule {})",
+            rule.id
+        ));
     }
 }
 
