@@ -361,3 +361,19 @@ fn a_new_aks_driver_pool_in_a_cluster_with_the_operators_driver_is_labelled() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(the_put(&arm).1["properties"].get("nodeLabels").is_none(), "no label without a driverless pool");
 }
+
+/// `recommend` names the AKS-managed GPU pool for an NVIDIA pick on Linux (the DCGM metrics
+/// `usage` reads come with it), not for Windows.
+#[test]
+fn recommend_names_managed_gpu_where_it_fits() {
+    let r = crate::support::aksgpu_with(&["recommend", "--model", "llama-3.1-8b", "--top", "1"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("--managed-gpu` makes it an AKS-managed GPU pool") && r.stderr.contains("DCGM"),
+        "{}",
+        r.stderr
+    );
+    let w = crate::support::aksgpu_with(&["recommend", "--workload", "vdi", "--os", "windows", "--top", "1"], &[]);
+    assert_eq!(w.code, 0, "{}", w.stderr);
+    assert!(!w.stderr.contains("--managed-gpu"), "{}", w.stderr);
+}
