@@ -971,6 +971,10 @@ pub struct InstallOperatorArgs {
     /// Print the Helm values and the runCommand requests; read and change nothing (no credentials needed).
     #[arg(long)]
     pub dry_run: bool,
+    /// With --dry-run: also read the GPU Operator's Helm release (one read-only runCommand, a
+    /// POST that changes nothing) and print what the install would change in its values.
+    #[arg(long, requires = "dry_run")]
+    pub read_release: bool,
     /// Do not ask for confirmation (required without a terminal).
     #[arg(short = 'y', long)]
     pub yes: bool,

@@ -743,3 +743,40 @@ fn install_operator_refuses_an_aks_managed_gpu_pool() {
     assert!(r.stderr.contains("managed needs nvidia.com/gpu.deploy.operands=false"), "{}", r.stderr);
     assert!(run_commands(&arm).is_empty(), "{:?}", run_commands(&arm));
 }
+
+/// `install-operator --dry-run --read-release` sends the one read-only runCommand (and nothing
+/// else that writes), then prints the change in the release's values and the merged values;
+/// plain `--dry-run` sends only GETs.
+#[test]
+fn install_operator_dry_run_can_read_the_release_and_show_the_diff() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "op", Some("None"), json!({}));
+    arm.with(|s| {
+        s.helm_release =
+            Some(("gpu-operator-v26.3.1".into(), json!({"driver": {"enabled": false}, "mig": {"strategy": "mixed"}})))
+    });
+    let r =
+        run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--dry-run", "--read-release", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let cmds = run_commands(&arm);
+    assert_eq!(cmds.len(), 1, "only the release read: {cmds:?}");
+    assert!(cmds[0]["command"].as_str().unwrap_or("").contains("helm get values"), "{cmds:?}");
+    let v = r.json();
+    assert_eq!(v["release"], "gpu-operator-v26.3.1 (deployed)", "{v}");
+    assert!(v["values_diff"].as_array().expect("diff").iter().any(|l| l == "- driver.enabled: false"), "{v}");
+    assert!(
+        v["values_yaml"].as_str().expect("values").contains("strategy: mixed"),
+        "the release's MIG strategy is kept: {v}"
+    );
+    let table = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--dry-run", "--read-release"]);
+    assert!(
+        table.stdout.contains("the install would change its values:")
+            && table.stdout.contains("- driver.enabled: false"),
+        "{}",
+        table.stdout
+    );
+    let before = run_commands(&arm).len();
+    let plain = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--dry-run"]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    assert_eq!(run_commands(&arm).len(), before, "a plain dry run sends no runCommand");
+}
