@@ -298,6 +298,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     for w in &spec.warnings {
         p.note(&format!("warning: {w}"));
     }
+    node_image_floor_notes(p, &catalog, (&client, &store), &spec, a.skip_preflight);
     let mut req = request(a, &subscription, spec, options(a, store, facts.location));
     if needs_confirmation(ctx, a)? {
         preflight_and_confirm(ctx, &catalog, &client, &mut req)?;
@@ -334,6 +335,41 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         )?,
     }
     Ok(())
+}
+
+/// Preflight for a size with a node image floor (NVadsA10 v5, NCadsA10 v4): warn about every
+/// pool of its series in the cluster that runs an older image, with the upgrade step. The pools
+/// list is the one preflight reads for the GPU Operator's label (the same planned step, read
+/// once per run through the facts); nothing is read without credentials or with
+/// `--skip-preflight`, or for a pool whose plan has no such read.
+fn node_image_floor_notes(
+    p: &Printer,
+    catalog: &Catalog,
+    (client, store): (&crate::arm::ArmClient, &Store),
+    spec: &PoolSpec,
+    skip: bool,
+) {
+    let planned = crate::plan::install::may_need_driver_label(spec);
+    if skip || !planned || !client.has_credentials() || catalog.node_image_floor(&spec.size.name).is_none() {
+        return;
+    }
+    let (sub, rg, cluster) = (spec.subscription.as_str(), spec.resource_group.as_str(), spec.cluster.as_str());
+    let read = azure::run_with_spinner(p, &Progress::default(), None, async |report| {
+        report("reading the cluster's pools (node images)");
+        store.pools(client, sub, rg, cluster).await.map_err(Error::from)
+    });
+    // A failed read is preflight's to report (it reads the same list next).
+    let Ok(pools) = read else { return };
+    for pool in pools.iter().filter(|x| {
+        x.pointer("/properties/vmSize")
+            .and_then(serde_json::Value::as_str)
+            .and_then(|v| catalog.size(v))
+            .is_some_and(|v| v.series == spec.size.series)
+    }) {
+        if let Some(w) = crate::plan::preflight::node_image_warning(catalog, pool, (sub, rg, cluster)) {
+            p.note(&format!("warning: {w}"));
+        }
+    }
 }
 
 /// What the flags alone can refuse: `--location` not a region (unless overridden), and

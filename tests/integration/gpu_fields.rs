@@ -377,3 +377,32 @@ fn recommend_names_managed_gpu_where_it_fits() {
     assert_eq!(w.code, 0, "{}", w.stderr);
     assert!(!w.stderr.contains("--managed-gpu"), "{}", w.stderr);
 }
+
+/// `create-pool` of an NVadsA10 v5 size warns about every pool of that series in the cluster
+/// that runs a node image older than the floor, from the pools list preflight reads (read
+/// once: no request more than the plan's).
+#[test]
+fn create_pool_warns_about_pools_of_its_series_below_the_node_image_floor() {
+    let arm = FakeArm::start();
+    arm.put_pool("c1", "old", json!({"id": crate::fake_arm::pool_path("c1", "old"), "name": "old", "properties": {
+        "vmSize": "Standard_NV36ads_A10_v5", "count": 1, "mode": "User", "osType": "Linux", "provisioningState": "Succeeded",
+        "nodeImageVersion": "AKSUbuntu-2204gen2containerd-202605.27.0"}}));
+    for extra in [&["--dry-run"][..], &[][..]] {
+        let c = CreatePool::new().name("new").vm_size("Standard_NV36ads_A10_v5").with(extra);
+        let r = aksgpu_arm(&arm.base, &c.args(), &[]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(
+            r.stderr.contains("pool old (Standard_NV36ads_A10_v5) runs node image")
+                && r.stderr.contains("rule a10-node-image-floor"),
+            "{}",
+            r.stderr
+        );
+        // One list read per run (its first page; the fake pages every list).
+        let firsts = arm
+            .log()
+            .iter()
+            .filter(|r| r.method == "GET" && r.target.ends_with("/agentPools?api-version=2026-08-01"))
+            .count();
+        assert_eq!(firsts, if extra.is_empty() { 2 } else { 1 }, "{:?}", arm.calls());
+    }
+}
