@@ -975,6 +975,11 @@ pub struct InstallOperatorArgs {
     /// POST that changes nothing) and print what the install would change in its values.
     #[arg(long, requires = "dry_run")]
     pub read_release: bool,
+    /// In a cluster whose GPU pools disagree: add the node label each pool needs
+    /// (nvidia.com/gpu.deploy.driver=false on AKS-driver pools, nvidia.com/gpu.deploy.operands=false
+    /// on AKS-managed ones), each a PUT of its own before the release, instead of refusing.
+    #[arg(long)]
+    pub label_pools: bool,
     /// Do not ask for confirmation (required without a terminal).
     #[arg(short = 'y', long)]
     pub yes: bool,

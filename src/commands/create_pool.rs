@@ -427,6 +427,7 @@ fn request(a: &CreatePoolArgs, subscription: &str, spec: PoolSpec, options: Crea
             chart_version: None,
             mig_strategy: a.mig_strategy.map(crate::domain::MigStrategy::from),
             time_slicing: a.time_slicing,
+            label_pools: false,
         }),
         spec,
     }

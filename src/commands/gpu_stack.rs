@@ -213,6 +213,7 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
         chart_version: a.chart_version.clone(),
         mig_strategy: a.mig_strategy.map(MigStrategy::from),
         time_slicing: a.time_slicing,
+        label_pools: a.label_pools,
     };
     let on = a.pool.as_deref().map_or_else(|| "its GPU pools".to_owned(), |p| format!("pool {p}"));
     let question = format!("Install the NVIDIA GPU Operator on cluster {} ({on})?", a.target.cluster);

@@ -108,6 +108,36 @@ pub fn await_pool(t: Target<'_>, pool: &str) -> Step {
     .only_if(super::UNLESS_FINAL)
 }
 
+/// Add one node label to a pool, from the pool as listed (`listed`, read with the
+/// api-version `api`, which the PUT is sent with too): the PUT of its writable fields with the
+/// label, under its eTag, then the wait. Only `nodeLabels` changes.
+pub fn label_pool(t: Target<'_>, pool: &str, listed: &Value, (key, value): (&str, &str), api: &str) -> Plan {
+    let mut body = cluster::writable_pool(listed);
+    for k in ["id", "name", "type"] {
+        if let Some(m) = body.as_object_mut() {
+            m.remove(k);
+        }
+    }
+    if let Some(p) = body.get_mut("properties").and_then(Value::as_object_mut) {
+        let labels = p.entry("nodeLabels").or_insert_with(|| json!({}));
+        if let Some(l) = labels.as_object_mut() {
+            l.insert(key.to_owned(), json!(value));
+        }
+    }
+    let url = with_api(&t.pool_path(pool), api);
+    let write = put(
+        StepKind::UpdatePool,
+        url.clone(),
+        body,
+        etag(listed, "/properties/eTag"),
+        format!("label pool {pool} {key}={value} (only nodeLabels change)"),
+    );
+    let wait = Step::read(StepKind::Await, url, format!("read pool {pool} when the operation ends"))
+        .repeated("while it is Updating, when Azure gives no operation URL")
+        .only_if(super::UNLESS_FINAL);
+    Plan { steps: vec![write, wait] }
+}
+
 /// `cluster stop|start`: read the power state, then POST stop or start.
 pub fn power(t: Target<'_>, start: bool) -> Plan {
     let (verb, want) = if start { ("start", "Running") } else { ("stop", "Stopped") };

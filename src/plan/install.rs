@@ -69,6 +69,9 @@ pub struct InstallRequest {
     pub chart_version: Option<String>,
     pub mig_strategy: Option<MigStrategy>,
     pub time_slicing: Option<u32>,
+    /// Label the pools that need it (`--label-pools`) instead of refusing: each label is a
+    /// write of its own in the plan, before the release is touched.
+    pub label_pools: bool,
 }
 
 /// A refusal with its reason and the fix.
@@ -95,6 +98,8 @@ pub struct Install {
     /// was not read (a dry run without credentials).
     pub needs_cluster_token: Option<bool>,
     pub cluster_path: String,
+    /// The pool label updates this install sends first (`--label-pools`), one plan each.
+    pub label_updates: Vec<Plan>,
 }
 
 /// The GPU Operator's per-node label that keeps its driver off a node: set on AKS-driver pools
@@ -299,7 +304,10 @@ fn missing_labels_refusal(catalog: &Catalog, req: &InstallRequest, missing: &[Mi
             names.join("; "),
             rule.unwrap_or_default()
         ),
-        Some(format!("label the pools first, then run the same command again:\n{}", commands.join("\n"))),
+        Some(format!(
+            "label the pools first, then run the same command again (or pass --label-pools to have aksgpu label them, each a write of its own in the plan):\n{}",
+            commands.join("\n")
+        )),
     )
 }
 
@@ -307,6 +315,7 @@ fn missing_labels_refusal(catalog: &Catalog, req: &InstallRequest, missing: &[Mi
 /// GPU pool of the cluster, whatever `--pool` names; a layout that would leave a pool without a
 /// driver, or put two on one, is refused with the commands that reconcile it.
 pub fn resolve(catalog: &Catalog, req: &InstallRequest, cluster: &Value, pools: &[Value]) -> Result<Install, Refusal> {
+    let raw_pools = pools;
     if cluster.pointer("/properties/apiServerAccessProfile/disableRunCommand").and_then(Value::as_bool) == Some(true) {
         let spec = spec_for(req, req.driver_mode.unwrap_or(DriverMode::Aks), &[]);
         return Err(refuse(
@@ -324,9 +333,10 @@ pub fn resolve(catalog: &Catalog, req: &InstallRequest, cluster: &Value, pools: 
     }
     let all = gpu_pools(catalog, req, &pools);
     let (mode, missing) = layout(catalog, req, &all)?;
-    if !missing.is_empty() {
+    if !missing.is_empty() && !req.label_pools {
         return Err(missing_labels_refusal(catalog, req, &missing));
     }
+    let label_updates = label_plans(req, raw_pools, &missing);
     let taints: Vec<String> = all
         .iter()
         .filter(|p| operator_runs_on(catalog, p) && p.driver() != PoolDriver::Managed)
@@ -335,7 +345,25 @@ pub fn resolve(catalog: &Catalog, req: &InstallRequest, cluster: &Value, pools: 
     let needs_cluster_token = cluster.pointer("/properties/aadProfile/managed").and_then(Value::as_bool) == Some(true);
     let names = targets.iter().filter_map(|p| p.name.clone()).collect();
     let spec = spec_for(req, mode, &taints);
-    Ok(install(req, spec.clone(), op::values(&spec), (names, Some(needs_cluster_token)), None))
+    let i = install(req, spec.clone(), op::values(&spec), (names, Some(needs_cluster_token)), None);
+    Ok(Install { label_updates, ..i })
+}
+
+/// One label update per pool that lacks its label: from the pool as listed (read with
+/// `api::AKS_MANAGED_GPU`, the version the PUT is sent with).
+fn label_plans(req: &InstallRequest, pools: &[Value], missing: &[MissingLabel]) -> Vec<Plan> {
+    let t = super::cluster_ops::Target {
+        subscription: &req.subscription,
+        resource_group: &req.resource_group,
+        cluster: &req.cluster,
+    };
+    missing
+        .iter()
+        .filter_map(|m| {
+            let listed = pools.iter().find(|p| p["name"].as_str() == Some(m.pool.as_str()))?;
+            Some(super::cluster_ops::label_pool(t, &m.pool, listed, m.label, crate::domain::api::AKS_MANAGED_GPU))
+        })
+        .collect()
 }
 
 /// The install a dry run shows without credentials: from the flags alone. The driver mode is
@@ -385,6 +413,7 @@ fn install(
         context,
         needs_cluster_token,
         cluster_path: cluster_path(&req.subscription, &req.resource_group, &req.cluster),
+        label_updates: Vec::new(),
     }
 }
 
@@ -429,6 +458,7 @@ pub fn install_step(i: &Install) -> Step {
 /// are never shown.
 pub fn plan(req: &InstallRequest, i: &Install) -> Plan {
     let mut steps = reads(&req.subscription, &req.resource_group, &req.cluster).steps;
+    steps.extend(i.label_updates.iter().flat_map(|p| p.steps.iter().cloned()));
     steps.push(release_step(i));
     steps.push(install_step(i));
     for (cmd, why) in [

@@ -99,6 +99,18 @@ pub async fn run(
             Err(InstallError::Command { what: what.into(), result })
         }
     };
+    for update in &i.label_updates {
+        let what = update.steps.first().map_or_else(|| "label a pool".to_owned(), |s| s.purpose.clone());
+        let resource =
+            update.steps.first().map(|s| s.url.split('?').next().unwrap_or_default().to_owned()).unwrap_or_default();
+        let left = deadline.saturating_duration_since(Instant::now());
+        super::cluster_ops::update_pool(client, (update, &resource, what), left, progress, started_writes)
+            .await
+            .map_err(|e| match e {
+                super::cluster_ops::OpsError::Arm(a) => InstallError::Arm(a),
+                super::cluster_ops::OpsError::Refused(m) => InstallError::Refused(Refusal { message: m, hint: None }),
+            })?;
+    }
     progress("reading the GPU Operator's Helm release");
     let read = in_cluster(super::step(plan, StepKind::ReadRelease)?, "the Helm release read").await?;
     let (release, current) = match release::parse(&read.logs) {

@@ -459,3 +459,27 @@ fn managed_gpu_and_mig_bodies_validate_against_the_api_version_they_are_sent_wit
     v.check(&v.defs["AgentPool"], &bad, "body", &mut errors);
     assert_eq!(errors.len(), 1, "{errors:?}");
 }
+
+/// The GPU Operator's label update (`install-operator --label-pools`) is the pool as Microsoft's
+/// AgentPoolsGet example returns it, writable fields only, plus one label: it validates against
+/// the 2026-08-01 schema it is sent with.
+#[test]
+fn the_label_update_body_validates_against_2026_08_01() {
+    let got = load(&vendored("aks/2026-08-01/examples/AgentPoolsGet.json"))["responses"]["200"]["body"].clone();
+    let t = aksgpu::plan::cluster_ops::Target { subscription: "s", resource_group: "rg", cluster: "c1" };
+    let plan = aksgpu::plan::cluster_ops::label_pool(
+        t,
+        "agentpool1",
+        &got,
+        ("nvidia.com/gpu.deploy.driver", "false"),
+        "2026-08-01",
+    );
+    let put = plan.steps.iter().find(|s| s.method == "PUT").expect("a PUT");
+    let body = put.body.clone().expect("a body");
+    assert_eq!(body["properties"]["nodeLabels"]["nvidia.com/gpu.deploy.driver"], "false");
+    let doc = spec_for("2026-08-01");
+    let v = Validator::of(&doc);
+    let mut errors = Vec::new();
+    v.check(&v.defs["AgentPool"], &body, "body", &mut errors);
+    assert!(errors.is_empty(), "{errors:?}\n{body}");
+}

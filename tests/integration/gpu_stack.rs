@@ -780,3 +780,34 @@ fn install_operator_dry_run_can_read_the_release_and_show_the_diff() {
     assert_eq!(plain.code, 0, "{}", plain.stderr);
     assert_eq!(run_commands(&arm).len(), before, "a plain dry run sends no runCommand");
 }
+
+/// `install-operator --label-pools` on a mixed cluster labels the AKS-driver pool first (a PUT
+/// of its own that changes only its labels), then installs with the operator's driver on.
+#[test]
+fn install_operator_label_pools_labels_then_installs() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "aks", Some("Install"), json!({"nodeLabels": {"team": "ml"}, "eTag": "aks-etag-1"}));
+    gpu_pool(&arm, "op", Some("None"), json!({}));
+    let dry =
+        run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--label-pools", "--dry-run", "-o", "json"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    let steps = dry.json()["steps"].as_array().cloned().expect("steps");
+    let put = steps.iter().find(|s| s["method"] == "PUT").cloned().expect("the label PUT");
+    assert!(put["url"].as_str().unwrap_or("").contains("agentPools/aks?api-version=2026-08-01"), "{put}");
+    assert_eq!(put["headers"]["If-Match"], "aks-etag-1", "{put}");
+    assert_eq!(put["body"]["properties"]["nodeLabels"], json!({"team": "ml", "nvidia.com/gpu.deploy.driver": "false"}));
+    assert_eq!(arm.count("PUT", "/"), 0, "a dry run writes nothing");
+    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--label-pools", "--yes"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let sent = arm.log().into_iter().find(|q| q.method == "PUT").expect("PUT");
+    assert_eq!(sent.json(), put["body"], "the run sends the dry run's body");
+    let install = run_commands(&arm)
+        .into_iter()
+        .find(|c| c["command"].as_str().unwrap_or("").contains("helm upgrade"))
+        .expect("install");
+    assert!(!values_from_context(&install).contains("enabled: false"), "the operator's driver stays on for op");
+    let put_at = arm.log().iter().position(|q| q.method == "PUT").expect("put");
+    let helm_at =
+        arm.log().iter().position(|q| q.method == "POST" && q.target.contains("runCommand")).expect("runCommand");
+    assert!(put_at < helm_at, "the label goes on before the release is touched");
+}

@@ -95,6 +95,19 @@ fn mixed_cluster(arm: &FakeArm) {
     );
 }
 
+/// A mixed cluster whose AKS-driver pool `aks` lacks the operator's no-driver label.
+fn mixed_cluster_unlabelled(arm: &FakeArm) {
+    operator_pool(arm);
+    let props = json!({"vmSize": "Standard_NC4as_T4_v3", "count": 1, "mode": "User", "osType": "Linux",
+        "nodeTaints": ["sku=gpu:NoSchedule"], "gpuProfile": {"driver": "Install"}, "provisioningState": "Succeeded",
+        "eTag": "aks-etag-1", "nodeLabels": {"team": "ml"}});
+    arm.put_pool(
+        "c1",
+        "aks",
+        json!({"id": crate::fake_arm::pool_path("c1", "aks"), "name": "aks", "properties": props}),
+    );
+}
+
 fn stopped(arm: &FakeArm) {
     arm.edit_cluster("c1", |c| c["properties"]["powerState"]["code"] = json!("Stopped"));
 }
@@ -325,6 +338,12 @@ const CASES: &[Case] = &[
         name: "create-pool, an AKS-driver pool next to one without a driver (labelled)",
         args: || words("create-pool -g rg --cluster c1 --name aks2 --vm-size Standard_NC4as_T4_v3 --yes"),
         setup: operator_pool,
+        exit: 0,
+    },
+    Case {
+        name: "install-operator --label-pools, a mixed cluster",
+        args: || words("install-operator -g rg --cluster c1 --label-pools --yes"),
+        setup: mixed_cluster_unlabelled,
         exit: 0,
     },
     Case {

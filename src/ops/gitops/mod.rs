@@ -206,6 +206,7 @@ fn install_request(d: &Desired, o: &OperatorConfig) -> InstallRequest {
             }
         }),
         time_slicing: o.time_slicing,
+        label_pools: false,
     }
 }
 
