@@ -305,7 +305,7 @@ fn missing_labels_refusal(catalog: &Catalog, req: &InstallRequest, missing: &[Mi
             rule.unwrap_or_default()
         ),
         Some(format!(
-            "label the pools first, then run the same command again (or pass --label-pools to have aksgpu label them, each a write of its own in the plan):\n{}",
+            "label the pools first, then run the same command again (or let `aksgpu install-operator --label-pools` label them, each a write of its own in its plan):\n{}",
             commands.join("\n")
         )),
     )
