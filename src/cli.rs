@@ -643,6 +643,17 @@ pub struct PoolShapeArgs {
     /// Let AKS install the GPU driver (install) or not (none, for the NVIDIA GPU Operator or AMD).
     #[arg(long, value_name = "install|none", value_parser = gpu_driver(), ignore_case = true)]
     pub gpu_driver: Option<GpuDriver>,
+    /// AKS-managed GPU pool: AKS installs and keeps the NVIDIA driver, device plugin, DCGM and
+    /// dcgm-exporter (gpuProfile.nvidia.managementMode Managed; preview feature
+    /// ManagedGPUExperiencePreview).
+    #[arg(long, visible_alias = "enable-managed-gpu")]
+    pub managed_gpu: bool,
+    /// Managed MIG strategy (with --managed-gpu): Single or Mixed.
+    #[arg(long, value_name = "Single|Mixed", value_parser = clap::builder::PossibleValuesParser::new(["Single", "Mixed"]), ignore_case = true)]
+    pub gpu_mig_strategy: Option<String>,
+    /// Managed MIG partitions per GPU (with --gpu-mig-strategy), e.g. MIG3g,MIG3g.
+    #[arg(long, value_name = "PROFILE", num_args = 1.., value_delimiter = ',')]
+    pub mig_profiles: Vec<String>,
     /// Spot VMs (evictable, cheaper); same as --priority Spot.
     #[arg(long)]
     pub spot: bool,
@@ -697,6 +708,9 @@ impl CreatePoolArgs {
             labels: p.labels.clone(),
             mig_profile: p.mig_profile.clone(),
             gpu_driver,
+            managed_gpu: p.managed_gpu,
+            mig_strategy: p.gpu_mig_strategy.clone(),
+            mig_profiles: p.mig_profiles.clone(),
             spot: p.is_spot(),
             spot_max_price: p.spot_max_price,
             eviction_policy: p.eviction_policy,
@@ -965,6 +979,15 @@ pub struct InstallOperatorArgs {
     /// Print the Helm values and the runCommand requests; read and change nothing (no credentials needed).
     #[arg(long)]
     pub dry_run: bool,
+    /// With --dry-run: also read the GPU Operator's Helm release (one read-only runCommand, a
+    /// POST that changes nothing) and print what the install would change in its values.
+    #[arg(long, requires = "dry_run")]
+    pub read_release: bool,
+    /// In a cluster whose GPU pools disagree: add the node label each pool needs
+    /// (nvidia.com/gpu.deploy.driver=false on AKS-driver pools, nvidia.com/gpu.deploy.operands=false
+    /// on AKS-managed ones), each a PUT of its own before the release, instead of refusing.
+    #[arg(long)]
+    pub label_pools: bool,
     /// Do not ask for confirmation (required without a terminal).
     #[arg(short = 'y', long)]
     pub yes: bool,
@@ -1085,6 +1108,10 @@ pub struct ManifestArgs {
     /// MIG profile of the pool (mixed strategy: requests `nvidia.com/mig-<slice>`).
     #[arg(long, value_name = "PROFILE")]
     pub mig_profile: Option<String>,
+    /// The device plugin's MIG strategy: single requests `nvidia.com/gpu`, mixed
+    /// `nvidia.com/mig-<slice>` [default: the pool's managed MIG strategy, else mixed].
+    #[arg(long, value_enum, ignore_case = true)]
+    pub mig_strategy: Option<MigStrategyArg>,
     /// The pool is spot (tolerate the spot taint).
     #[arg(long)]
     pub spot: bool,

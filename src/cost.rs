@@ -163,6 +163,7 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
             region.as_ref().map(|r| format!(" in {r}")).unwrap_or_default()
         ));
     }
+    managed_gpu_metrics(catalog, i, idle_monthly, &mut advice);
     CostReport {
         pool: i.pool.clone(),
         currency: catalog.prices.currency.clone(),
@@ -283,6 +284,20 @@ fn idle_and_spot(
                 }
             ));
         }
+    }
+}
+
+/// Idle NVIDIA Linux nodes cost money and nothing shows they are idle: AKS-managed GPU pools
+/// ship DCGM and dcgm-exporter, the per-GPU utilisation metrics (rule `managed-gpu-owns-stack`
+/// says what AKS installs on them).
+fn managed_gpu_metrics(catalog: &Catalog, i: &CostInput, idle_monthly: Option<f64>, advice: &mut Vec<String>) {
+    let nvidia_linux = i.size.gpu_vendor == crate::catalog::Vendor::Nvidia && i.os == Os::Linux;
+    let rule = catalog.managed_gpu_rule(crate::catalog::ManagedGpuLimit::OwnsStack);
+    if let (true, Some(_), Some(rule)) = (nvidia_linux && i.min_nodes > 0, idle_monthly, rule) {
+        advice.push(format!(
+            "to see which GPUs sit idle, an AKS-managed GPU pool (`aksgpu create-pool --managed-gpu`) ships DCGM and dcgm-exporter GPU utilisation metrics (rule {})",
+            rule.id
+        ));
     }
 }
 

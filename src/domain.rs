@@ -9,6 +9,13 @@ use serde::Serialize;
 pub mod api {
     /// Microsoft.ContainerService (managedClusters, agentPools, runCommand).
     pub const AKS: &str = "2026-10-01";
+    /// Microsoft.ContainerService for an agent pool with `gpuProfile.nvidia.managementMode`:
+    /// the newest stable version whose spec defines it (2026-08-01; the 2026-10-01 spec this
+    /// repository vendors has no `nvidia`).
+    pub const AKS_MANAGED_GPU: &str = "2026-08-01";
+    /// Microsoft.ContainerService for an agent pool with managed MIG
+    /// (`gpuProfile.nvidia.migStrategy`, `migProfiles`): preview only.
+    pub const AKS_MANAGED_MIG: &str = "2026-10-02-preview";
     /// Microsoft.Compute resource SKUs.
     pub const SKUS: &str = "2021-07-01";
     /// Microsoft.Compute usages.

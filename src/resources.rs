@@ -89,6 +89,43 @@ pub struct AgentPoolProperties {
     pub os_sku: Option<String>,
     pub scale_set_priority: Option<String>,
     pub status: Option<ResourceStatus>,
+    pub gpu_profile: Option<GpuProfile>,
+    pub gpu_instance_profile: Option<String>,
+    pub node_labels: Option<std::collections::BTreeMap<String, String>>,
+    pub node_taints: Option<Vec<String>>,
+    pub node_image_version: Option<String>,
+}
+
+/// `gpuProfile` of an agent pool (`GPUProfile` in the spec).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct GpuProfile {
+    /// `Install` or `None`; the spec: "When it's not specified, default is Install."
+    pub driver: Option<String>,
+    /// NVIDIA-specific settings (`NvidiaGPUProfile`, 2026-08-01 and the previews).
+    pub nvidia: Option<NvidiaGpuProfile>,
+}
+
+/// `gpuProfile.nvidia` (`NvidiaGPUProfile` in the spec).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NvidiaGpuProfile {
+    /// `Managed` or `Unmanaged`.
+    pub management_mode: Option<String>,
+    /// `None`, `Single` or `Mixed` (previews only).
+    pub mig_strategy: Option<String>,
+    /// MIG partition profiles (`MIG1g` …), previews only.
+    pub mig_profiles: Option<Vec<String>>,
+}
+
+/// Who installs a GPU pool's driver, as the pool says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PoolDriver {
+    /// AKS installs the driver only (`gpuProfile.driver` Install, or left out: the spec's default).
+    Aks,
+    /// AKS installs and manages the whole NVIDIA stack (`nvidia.managementMode: Managed`).
+    Managed,
+    /// No driver from AKS (`gpuProfile.driver: None`): the GPU Operator or the user installs one.
+    None,
 }
 
 impl AgentPool {
@@ -114,6 +151,52 @@ impl AgentPool {
         }
         let n = required(&p.count, &self.label(), "properties.count")?;
         Ok((n, n))
+    }
+
+    /// Who installs the driver: `gpuProfile.driver` (the spec's default, Install, when Azure
+    /// sent none) and `gpuProfile.nvidia.managementMode`.
+    pub fn driver(&self) -> PoolDriver {
+        let g = self.properties.gpu_profile.as_ref();
+        let managed = g
+            .and_then(|g| g.nvidia.as_ref())
+            .and_then(|n| n.management_mode.as_deref())
+            .is_some_and(|m| m.eq_ignore_ascii_case("Managed"));
+        let none = g.and_then(|g| g.driver.as_deref()).is_some_and(|d| d.eq_ignore_ascii_case("None"));
+        match (managed, none) {
+            (true, _) => PoolDriver::Managed,
+            (false, true) => PoolDriver::None,
+            (false, false) => PoolDriver::Aks,
+        }
+    }
+
+    /// `gpuProfile.nvidia.migStrategy` when Azure sent it.
+    pub fn mig_strategy(&self) -> Option<&str> {
+        self.properties.gpu_profile.as_ref()?.nvidia.as_ref()?.mig_strategy.as_deref()
+    }
+
+    /// `gpuProfile.nvidia.migProfiles` when Azure sent it.
+    pub fn mig_profiles(&self) -> Option<&[String]> {
+        self.properties.gpu_profile.as_ref()?.nvidia.as_ref()?.mig_profiles.as_deref()
+    }
+
+    /// The pool's node labels (none sent: none).
+    pub fn labels(&self) -> std::collections::BTreeMap<String, String> {
+        self.properties.node_labels.clone().unwrap_or_default()
+    }
+
+    /// The pool's node taints (none sent: none).
+    pub fn taints(&self) -> &[String] {
+        self.properties.node_taints.as_deref().unwrap_or_default()
+    }
+
+    /// Whether the pool runs Windows (`osType`).
+    pub fn is_windows(&self) -> bool {
+        self.properties.os_type.as_deref().is_some_and(|o| o.eq_ignore_ascii_case("Windows"))
+    }
+
+    /// The node image version (`nodeImageVersion`); a decision that needs it fails naming it.
+    pub fn node_image_version(&self) -> Result<String, MissingField> {
+        required(&self.properties.node_image_version, &self.label(), "properties.nodeImageVersion")
     }
 
     /// Azure's error for a Failed pool, as "Code: message", when it sent one.

@@ -15,7 +15,10 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 
 pub use model::*;
-pub use rules::{AksStatus, Claim, ConflictFact, FleetCheck, KubeVersion, Rule, RuleKind, Severity, Winner};
+pub use rules::{
+    AksStatus, Claim, ConflictFact, FleetCheck, KubeVersion, ManagedGpuLimit, NodeImageVersion, Rule, RuleKind,
+    Severity, Winner,
+};
 
 /// The AKS `OSSKU` values (Microsoft.ContainerService managedClusters API, `OSSKU` enum).
 pub const AKS_OS_SKUS: &[&str] = &[
@@ -457,6 +460,53 @@ impl Catalog {
         })
     }
 
+    /// The rule with this id.
+    pub fn rule(&self, id: &str) -> Option<&Rule> {
+        self.rules.iter().find(|r| r.id == id)
+    }
+
+    /// The rule that states one limit of AKS-managed GPU pools.
+    pub fn managed_gpu_rule(&self, limit: ManagedGpuLimit) -> Option<&Rule> {
+        self.rules.iter().find(|r| matches!(&r.kind, RuleKind::ManagedGpu { limit: l, .. } if *l == limit))
+    }
+
+    /// The preview feature AKS-managed GPU pools need (`ManagedGPUExperiencePreview`), and its rule.
+    pub fn managed_gpu_feature(&self) -> Option<(&str, &Rule)> {
+        self.rules.iter().find_map(|r| match &r.kind {
+            RuleKind::ManagedGpu { limit: ManagedGpuLimit::FeatureGate, feature: Some(f) } => Some((f.as_str(), r)),
+            _ => None,
+        })
+    }
+
+    /// The rule that lets any GPU size be created with `gpuProfile.driver: None`.
+    pub fn driver_none_any_size(&self) -> Option<&Rule> {
+        self.rules.iter().find(|r| matches!(r.kind, RuleKind::DriverNoneAnySize { .. }))
+    }
+
+    /// The node image floor for a VM size, if its series has one: the minimum version and the
+    /// rule (its `id` and `source` name where the floor comes from). This is the catalog's public
+    /// answer to "is this pool's node image new enough?":
+    ///
+    /// ```
+    /// use aksgpu::catalog::{Catalog, NodeImageVersion};
+    /// let c = Catalog::bundled().unwrap();
+    /// let (floor, rule) = c.node_image_floor("Standard_NV36ads_A10_v5").expect("A10 has a floor");
+    /// assert_eq!(floor, NodeImageVersion::parse("202606.08.1").unwrap());
+    /// assert!(rule.source.contains("Azure/AKS#5875"));
+    /// let running = NodeImageVersion::parse("AKSUbuntu-2204gen2containerd-202605.27.0").unwrap();
+    /// assert!(running < floor);
+    /// assert!(c.node_image_floor("Standard_NC24ads_A100_v4").is_none());
+    /// ```
+    pub fn node_image_floor(&self, vm_size: &str) -> Option<(NodeImageVersion, &Rule)> {
+        let size = self.size(vm_size)?;
+        self.rules.iter().find_map(|r| match &r.kind {
+            RuleKind::NodeImageFloor { series, min_node_image } if series.iter().any(|s| **s == *size.series) => {
+                NodeImageVersion::parse(min_node_image).ok().map(|v| (v, r))
+            }
+            _ => None,
+        })
+    }
+
     /// KAITO's minimum compute capability.
     pub fn kaito_min_compute_capability(&self) -> Option<(u32, u32)> {
         self.rules.iter().find_map(|r| match &r.kind {
@@ -605,6 +655,16 @@ impl Catalog {
             for g in r.kind.gpu_models() {
                 if self.gpu(g).is_none() {
                     p.push(format!("rule {}: unknown GPU model {g}", r.id));
+                }
+            }
+            if let RuleKind::NodeImageFloor { min_node_image, .. } = &r.kind {
+                if let Err(e) = NodeImageVersion::parse(min_node_image) {
+                    p.push(format!("rule {}: {e}", r.id));
+                }
+            }
+            if let RuleKind::ManagedGpu { limit, .. } = &r.kind {
+                if r.id != limit.rule_id() {
+                    p.push(format!("rule {}: a {limit:?} limit must have the id {}", r.id, limit.rule_id()));
                 }
             }
             if let RuleKind::WindowsMinKubernetes { min_version, .. } = &r.kind {

@@ -60,6 +60,23 @@ pub enum RuleKind {
     /// claims are kept; `winner` says which one the catalog follows, `why` says why. The loader
     /// checks that every size of the series carries the winning value.
     SourceConflict { series: Vec<String>, fact: ConflictFact, docs: Claim, code: Claim, winner: Winner, why: String },
+    /// One limit of AKS-managed GPU pools (`gpuProfile.nvidia.managementMode: Managed`).
+    ManagedGpu {
+        limit: ManagedGpuLimit,
+        /// The preview feature that gates it (`feature_gate` only).
+        #[serde(default)]
+        feature: Option<String>,
+    },
+    /// The node labels that let one cluster-wide GPU Operator release serve pools whose drivers
+    /// differ (`driver_off` on AKS-driver pools, `operands_off` on AKS-managed ones).
+    OperatorNodeLabels { driver_off: String, operands_off: String },
+    /// Since `since`, AKS accepts any GPU size on a pool created with `gpuProfile.driver: None`:
+    /// a size the catalog marks unsupported is allowed then, with a warning (the user owns the
+    /// driver).
+    DriverNoneAnySize { since: String },
+    /// Pools of these series need node image `min_node_image` or later (see
+    /// [`NodeImageVersion`]).
+    NodeImageFloor { series: Vec<String>, min_node_image: String },
     /// A check `fleet` runs on every GPU pool it reads, with the severity of what it finds.
     FleetCheck { check: FleetCheck, severity: Severity },
 }
@@ -95,6 +112,107 @@ impl Severity {
             Severity::Warning => "warning",
             Severity::Error => "error",
         }
+    }
+}
+
+/// The limits of AKS-managed GPU pools the docs state, one rule each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ManagedGpuLimit {
+    /// NVIDIA GPUs on Linux only.
+    NvidiaLinux,
+    /// The driver is always installed: no `gpuProfile.driver: None`.
+    DriverInstall,
+    /// No cluster autoscaler (during the preview).
+    NoAutoscaler,
+    /// `managementMode`, `migStrategy` and `driver` are fixed once the pool exists.
+    Immutable,
+    /// The subscription needs a preview feature registered.
+    FeatureGate,
+    /// AKS owns the stack: no GPU Operator on those nodes.
+    OwnsStack,
+    /// `migStrategy`/`migProfiles` (managed MIG) need `managementMode: Managed`.
+    MigNeedsManaged,
+}
+
+impl ManagedGpuLimit {
+    /// The rule id that states this limit in `rules.yaml`.
+    pub fn rule_id(self) -> &'static str {
+        match self {
+            ManagedGpuLimit::NvidiaLinux => "managed-gpu-nvidia-linux",
+            ManagedGpuLimit::DriverInstall => "managed-gpu-driver-install",
+            ManagedGpuLimit::NoAutoscaler => "managed-gpu-no-autoscaler",
+            ManagedGpuLimit::Immutable => "managed-gpu-immutable",
+            ManagedGpuLimit::FeatureGate => "managed-gpu-feature",
+            ManagedGpuLimit::OwnsStack => "managed-gpu-owns-stack",
+            ManagedGpuLimit::MigNeedsManaged => "managed-mig-needs-managed-gpu",
+        }
+    }
+}
+
+/// An AKS node image version, `[<prefix>-]YYYYMM.DD.N` (`AKSUbuntu-2204gen2containerd-202606.08.1`,
+/// or the bare `202606.08.1` the release notes print), ordered by its date parts then its build
+/// number; the OS prefix does not take part in the order (a floor applies to every image line).
+///
+/// ```
+/// use aksgpu::catalog::NodeImageVersion;
+/// let floor = NodeImageVersion::parse("202606.08.1").unwrap();
+/// let old = NodeImageVersion::parse("AKSUbuntu-2204gen2containerd-202605.27.0").unwrap();
+/// let new = NodeImageVersion::parse("AKSUbuntu-2404gen2containerd-202607.02.0").unwrap();
+/// assert!(old < floor && floor < new);
+/// assert!(NodeImageVersion::parse("AKSUbuntu-latest").is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NodeImageVersion {
+    /// The image line (`AKSUbuntu-2204gen2containerd`), empty for a bare version.
+    pub prefix: String,
+    /// `YYYYMM` (year and month).
+    pub year_month: u32,
+    /// Day of the month.
+    pub day: u32,
+    /// The build of that day.
+    pub build: u32,
+}
+
+impl NodeImageVersion {
+    /// Parse `[<prefix>-]YYYYMM.DD.N`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let t = text.trim();
+        let (prefix, version) = t.rsplit_once('-').unwrap_or(("", t));
+        let bad = || format!("{text:?} is not an AKS node image version (…-YYYYMM.DD.N, e.g. 202606.08.1)");
+        let parts: Vec<&str> = version.split('.').collect();
+        let [ym, day, build] = parts[..] else { return Err(bad()) };
+        if ym.len() != 6 || day.is_empty() || day.len() > 2 {
+            return Err(bad());
+        }
+        let year_month: u32 = ym.parse().map_err(|_| bad())?;
+        let day: u32 = day.parse().map_err(|_| bad())?;
+        let build: u32 = build.parse().map_err(|_| bad())?;
+        if !(1..=12).contains(&(year_month % 100)) || !(1..=31).contains(&day) {
+            return Err(bad());
+        }
+        Ok(Self { prefix: prefix.to_owned(), year_month, day, build })
+    }
+}
+
+impl Ord for NodeImageVersion {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.year_month, self.day, self.build).cmp(&(other.year_month, other.day, other.build))
+    }
+}
+
+impl PartialOrd for NodeImageVersion {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl std::fmt::Display for NodeImageVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if !self.prefix.is_empty() {
+            write!(f, "{}-", self.prefix)?;
+        }
+        write!(f, "{}.{:02}.{}", self.year_month, self.day, self.build)
     }
 }
 
@@ -170,7 +288,8 @@ impl RuleKind {
             RuleKind::UnsupportedSeries { series, .. }
             | RuleKind::SeriesOsDriver { series, .. }
             | RuleKind::SeriesStatus { series, .. }
-            | RuleKind::SourceConflict { series, .. } => series,
+            | RuleKind::SourceConflict { series, .. }
+            | RuleKind::NodeImageFloor { series, .. } => series,
             _ => &[],
         }
     }
@@ -259,5 +378,26 @@ mod tests {
         assert!(KubeVersion::parse("1").is_err());
         assert!(KubeVersion::parse("1.x").is_err());
         assert!(KubeVersion::parse("1.2.3.4").is_err());
+    }
+
+    #[test]
+    fn node_image_versions_compare_by_date_then_build() {
+        let v = |t: &str| NodeImageVersion::parse(t).expect(t);
+        assert!(v("202606.08.1") > v("202606.08.0"));
+        assert!(v("202606.08.1") < v("202606.09.0"));
+        assert!(v("202606.08.1") < v("202607.01.0"));
+        assert!(v("202512.31.9") < v("202601.01.0"));
+        // The image line takes no part in the order; equal dates and builds are equal.
+        assert_eq!(v("AKSUbuntu-2204gen2containerd-202606.08.1").cmp(&v("202606.08.1")), std::cmp::Ordering::Equal);
+        assert_eq!(v("AzureLinux-V3gen2-202606.08.1").prefix, "AzureLinux-V3gen2");
+        assert_eq!(
+            v("AKSUbuntu-2204gen2containerd-202606.08.1").to_string(),
+            "AKSUbuntu-2204gen2containerd-202606.08.1"
+        );
+        for bad in
+            ["", "latest", "2026.06.08", "202613.01.0", "202606.32.0", "202606.08", "202606.08.1.2", "20260608.1"]
+        {
+            assert!(NodeImageVersion::parse(bad).is_err(), "{bad:?}");
+        }
     }
 }

@@ -299,6 +299,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     for w in &spec.warnings {
         p.note(&format!("warning: {w}"));
     }
+    node_image_floor_notes(p, &catalog, (&client, &store), &spec, a.skip_preflight);
     let mut req = request(a, &subscription, spec, options(a, store, facts.location));
     if needs_confirmation(ctx, a)? {
         preflight_and_confirm(ctx, &catalog, &client, &mut req)?;
@@ -309,7 +310,13 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let result = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
         crate::ops::pool::create(&client, (&catalog, auth.as_ref()), &req, (started, &said), (&report, &progress)).await
     });
-    let CreatePoolResult { outcome, operator } = result?;
+    let CreatePoolResult { outcome, operator, operator_values } = result?;
+    if let CreateOutcome::Unchanged { pool } | CreateOutcome::Created { pool, .. } = &outcome {
+        let at = (req.spec.subscription.as_str(), req.spec.resource_group.as_str(), req.spec.cluster.as_str());
+        if let Some(w) = crate::plan::preflight::node_image_warning(&catalog, pool, at) {
+            p.note(&format!("warning: {w}"));
+        }
+    }
     match (operator, shown(&catalog, &req.spec, &outcome)) {
         // One document: the pool's result, its keys where they are without the operator, and
         // the install's report under `operator` (the table: the two texts, one after the other).
@@ -320,7 +327,13 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
             }
             emit(p, a.output, &pool)?;
         }
-        _ => render(p, a.output, &catalog, &req.spec, &outcome, azure::base_url(&a.at.arm))?,
+        _ => render(
+            p,
+            a.output,
+            &catalog,
+            (&req.spec, &outcome, operator_values.as_deref()),
+            azure::base_url(&a.at.arm),
+        )?,
     }
     Ok(())
 }
@@ -368,6 +381,41 @@ fn check_alone(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str) -> Res
     }
 }
 
+/// Preflight for a size with a node image floor (NVadsA10 v5, NCadsA10 v4): warn about every
+/// pool of its series in the cluster that runs an older image, with the upgrade step. The pools
+/// list is the one preflight reads for the GPU Operator's label (the same planned step, read
+/// once per run through the facts); nothing is read without credentials or with
+/// `--skip-preflight`, or for a pool whose plan has no such read.
+fn node_image_floor_notes(
+    p: &Printer,
+    catalog: &Catalog,
+    (client, store): (&crate::arm::ArmClient, &Store),
+    spec: &PoolSpec,
+    skip: bool,
+) {
+    let planned = crate::plan::install::may_need_driver_label(spec);
+    if skip || !planned || !client.has_credentials() || catalog.node_image_floor(&spec.size.name).is_none() {
+        return;
+    }
+    let (sub, rg, cluster) = (spec.subscription.as_str(), spec.resource_group.as_str(), spec.cluster.as_str());
+    let read = azure::run_with_spinner(p, &Progress::default(), None, async |report| {
+        report("reading the cluster's pools (node images)");
+        store.pools(client, sub, rg, cluster).await.map_err(Error::from)
+    });
+    // A failed read is preflight's to report (it reads the same list next).
+    let Ok(pools) = read else { return };
+    for pool in pools.iter().filter(|x| {
+        x.pointer("/properties/vmSize")
+            .and_then(serde_json::Value::as_str)
+            .and_then(|v| catalog.size(v))
+            .is_some_and(|v| v.series == spec.size.series)
+    }) {
+        if let Some(w) = crate::plan::preflight::node_image_warning(catalog, pool, (sub, rg, cluster)) {
+            p.note(&format!("warning: {w}"));
+        }
+    }
+}
+
 /// What the flags alone can refuse: `--location` not a region (unless overridden), and
 /// `--install-operator` with `--no-wait`.
 fn check_flags(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Result<(), Error> {
@@ -377,6 +425,12 @@ fn check_flags(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Result<(),
         for w in &warnings {
             p.note(&format!("warning: {w}"));
         }
+    }
+    if a.install_operator && a.pool.managed_gpu {
+        return Err(Error::usage(
+            "--install-operator cannot go with --managed-gpu: AKS installs and keeps the whole NVIDIA stack on a managed pool (rule managed-gpu-owns-stack)",
+            Some("drop one of them".into()),
+        ));
     }
     if a.install_operator && a.no_wait {
         return Err(Error::usage(
@@ -417,6 +471,7 @@ fn request(a: &CreatePoolArgs, subscription: &str, spec: PoolSpec, options: Crea
             chart_version: None,
             mig_strategy: a.mig_strategy.map(crate::domain::MigStrategy::from),
             time_slicing: a.time_slicing,
+            label_pools: false,
         }),
         spec,
     }
@@ -435,6 +490,10 @@ fn check_operator_pool(catalog: &Catalog, spec: &PoolSpec) -> Result<Option<Stri
         Some(P::Amd) => {
             Error::usage("--install-operator: the NVIDIA GPU Operator is for NVIDIA GPUs; this size is AMD", None)
         }
+        Some(P::Managed) => Error::usage(
+            "--install-operator cannot go with --managed-gpu: AKS installs and keeps the whole NVIDIA stack on a managed pool (rule managed-gpu-owns-stack)",
+            Some("drop one of them".into()),
+        ),
         Some(P::AutoscalerMin { min, required, rule }) => {
             return Ok(Some(autoscaler_min_warning(min, required, &rule)))
         }
@@ -445,8 +504,7 @@ pub(crate) fn render(
     p: &Printer,
     format: Format,
     catalog: &Catalog,
-    spec: &PoolSpec,
-    o: &CreateOutcome,
+    (spec, o, operator_values): (&PoolSpec, &CreateOutcome, Option<&str>),
     base: String,
 ) -> Result<(), Error> {
     match o {
@@ -455,12 +513,20 @@ pub(crate) fn render(
                 p.note(&format!("note: {n}"));
             }
             let preflight = if *facts_read { "passed" } else { "not run" };
-            let header = format!(
+            let mut header = format!(
                 "Dry run: no change is made. Preflight {}.",
                 if *facts_read { "reads ran and passed" } else { "reads were not run" }
             );
+            let mut extra = json!({"preflight": preflight});
+            if let Some(values) = operator_values {
+                header.push_str(&format!(
+                    "\n\nGPU Operator values (values.yaml, attached to the runCommand as context):\n\n{values}\n{}",
+                    gpu_stack::RELEASE_NOTE
+                ));
+                extra["operator_values_yaml"] = json!(values);
+            }
             let cost = crate::commands::money::PlanPricing::new(catalog, &[pricing(spec)], location.as_deref());
-            azure::render_priced_plan(p, format, (&base, plan, &header), json!({"preflight": preflight}), &cost)?;
+            azure::render_priced_plan(p, format, (&base, plan, &header), extra, &cost)?;
         }
         _ => {
             if let Some(shown) = shown(catalog, spec, o) {

@@ -74,7 +74,7 @@ pub fn run(
     match result {
         Ok(Failover::Existing(outcome)) => {
             p.note("note: the pool exists already, so there is nothing to fail over");
-            crate::commands::create_pool::render(p, a.output, catalog, &first, &outcome, base)?;
+            crate::commands::create_pool::render(p, a.output, catalog, (&first, &outcome, None), base)?;
             Ok(())
         }
         Ok(Failover::DryRun { candidates, plan, location }) => {

@@ -141,23 +141,53 @@ pub fn print_install(
     format: Format,
     base: &str,
     r: Result<Report, (operator::Install, Plan)>,
+    read: Option<&crate::ops::operator::ReleaseView>,
 ) -> Result<(), Error> {
     match r {
         Err((install, plan)) => {
+            let (release, values) = match read {
+                Some(v) => {
+                    let diff = if v.values_diff.is_empty() {
+                        "  (unchanged)".to_owned()
+                    } else {
+                        v.values_diff.iter().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n")
+                    };
+                    (
+                        format!("Release now: {}; the install would change its values:\n{diff}\n", v.release),
+                        v.values_yaml.clone(),
+                    )
+                }
+                None => (format!("{RELEASE_NOTE}\n"), install.values_yaml.clone()),
+            };
             let header = format!(
-                "GPU Operator values (values.yaml, attached to the runCommand as context):\n\n{}\nDry run: no change is made.",
-                install.values_yaml
+                "GPU Operator values (values.yaml, attached to the runCommand as context):\n\n{values}\n{release}Dry run: no change is made."
             );
-            let extra = json!({"values_yaml": install.values_yaml, "pools": install.pools});
+            let mut extra = json!({"values_yaml": values, "pools": install.pools, "release": RELEASE_NOTE});
+            if let Some(v) = read {
+                extra["release"] = json!(v.release);
+                extra["values_diff"] = json!(v.values_diff);
+            }
             Ok(emit(p, format, &azure::DryRun::new(base, &plan, &header, extra))?)
         }
         Ok(report) => Ok(emit(p, format, &Shown::new(install_text(&report), report))?),
     }
 }
 
+/// What a dry run says of the release it does not read.
+pub const RELEASE_NOTE: &str = "The release is read first (a read-only runCommand, which a dry run does not send): these values go on top of its own, keeping its MIG strategy, time slicing, tolerations and every other key; the run prints what changed.";
+
 /// What a person reads of a finished install (its table form).
 pub fn install_text(report: &Report) -> String {
     let mut out = String::from("GPU Operator installed and validated.\n");
+    out.push_str(&format!("  release before: {}\n", report.release));
+    if report.values_diff.is_empty() {
+        out.push_str("  values: unchanged\n");
+    } else {
+        out.push_str("  values changed:\n");
+        for line in &report.values_diff {
+            out.push_str(&format!("    {line}\n"));
+        }
+    }
     for (pod, phase) in &report.validator_pods {
         out.push_str(&format!("  validator {pod}: {phase}\n"));
     }
@@ -186,10 +216,12 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
         chart_version: a.chart_version.clone(),
         mig_strategy: a.mig_strategy.map(MigStrategy::from),
         time_slicing: a.time_slicing,
+        label_pools: a.label_pools,
     };
     let on = a.pool.as_deref().map_or_else(|| "its GPU pools".to_owned(), |p| format!("pool {p}"));
     let question = format!("Install the NVIDIA GPU Operator on cluster {} ({on})?", a.target.cluster);
     crate::commands::confirm::write(ctx, "install-operator", a.yes, a.dry_run, &question)?;
+    let mut read: Option<crate::ops::operator::ReleaseView> = None;
     let r = if a.dry_run {
         // With credentials the cluster and its pools are read, and the plan is the real one;
         // without, it comes from the flags, with what would be read as placeholders.
@@ -198,7 +230,17 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
             &a.arm,
             async |client, sub| {
                 let facts = crate::provision::facts::Store::with_cache_dir();
-                crate::ops::operator::dry_run_read((client, &facts), &catalog, &request(sub.to_owned())).await
+                let (install, mut plan) =
+                    crate::ops::operator::dry_run_read((client, &facts), &catalog, &request(sub.to_owned())).await?;
+                if a.read_release {
+                    let view = crate::ops::operator::read_release(client, &install, &plan, a.arm.timeout).await?;
+                    // The upgrade the run would send on this release: its values merged.
+                    for s in plan.steps.iter_mut().filter(|s| s.kind == crate::plan::StepKind::InstallOperator) {
+                        *s = view.install_step.clone();
+                    }
+                    read = Some(view);
+                }
+                Ok((install, plan))
             },
             |sub| Ok(crate::ops::operator::dry_run(&request(sub.to_owned()))),
         )?)
@@ -214,7 +256,7 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
             crate::ops::operator::install(at, &cred, &catalog, &req, a.arm.timeout, (&report, &progress)).await
         })?)
     };
-    print_install(&ctx.printer, a.output, &base_url(&a.arm), r)?;
+    print_install(&ctx.printer, a.output, &base_url(&a.arm), r, read.as_ref())?;
     Ok(())
 }
 

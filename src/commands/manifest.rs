@@ -10,6 +10,7 @@ use crate::cli::{KindArg, ManifestArgs};
 use crate::commands::azure::{self, subscription};
 use crate::commands::gpu_stack::print_document;
 use crate::commands::Ctx;
+use crate::domain::MigStrategy;
 use crate::error::{did_you_mean, Error};
 use crate::plan::manifest as mf;
 use crate::provision::Progress;
@@ -21,6 +22,8 @@ struct Target {
     taints: Option<Vec<String>>,
     vm_size: Option<String>,
     mig: Option<String>,
+    /// The MIG strategy and where it came from.
+    strategy: Option<(MigStrategy, &'static str)>,
     spot: bool,
     os: Option<Os>,
 }
@@ -32,6 +35,7 @@ pub fn manifest(ctx: &Ctx, a: &ManifestArgs) -> anyhow::Result<()> {
         taints: a.taints.clone(),
         vm_size: a.vm_size.clone(),
         mig: a.mig_profile.clone(),
+        strategy: a.mig_strategy.map(|m| (MigStrategy::from(m), "--mig-strategy")),
         spot: a.spot,
         os: a.os,
     };
@@ -44,16 +48,38 @@ pub fn manifest(ctx: &Ctx, a: &ManifestArgs) -> anyhow::Result<()> {
         })?),
         None => None,
     };
-    let resource = resource(&catalog, &t, size)?;
+    let (resource, single) = strategy_resource(ctx, resource(&catalog, &t, size)?, t.strategy);
     if a.gpus == 0 {
         return Err(Error::usage("--gpus must be at least 1", None).into());
     }
     if let Some(s) = size {
-        check_schedulable(&catalog, s, &resource, a.gpus)?;
+        check_schedulable(&catalog, s, single.as_ref().unwrap_or(&resource), a.gpus)?;
     }
     let spec = spec(a, t, size, resource)?;
     let spec = if a.smoke_test { mf::smoke_test(&spec) } else { spec };
     print_document(&ctx.printer, a.output, &mf::manifest_yaml(&spec))
+}
+
+/// A MIG slice is requested by the device plugin's strategy: under `single` every slice is a
+/// `nvidia.com/gpu`, under `mixed` a `nvidia.com/mig-<slice>`. The strategy is the flag's, the
+/// pool's (managed MIG), else assumed mixed; the output says which, and from where. Returns the
+/// resource and, under `single`, the slice (for the per-node count).
+fn strategy_resource(
+    ctx: &Ctx,
+    r: mf::GpuResource,
+    strategy: Option<(MigStrategy, &'static str)>,
+) -> (mf::GpuResource, Option<mf::GpuResource>) {
+    let mf::GpuResource::MigSlice(slice) = &r else { return (r, None) };
+    let (strategy, from) = strategy.unwrap_or((MigStrategy::Mixed, "assumed: not given and not read from a managed MIG pool; pass --mig-strategy single if the device plugin runs the single strategy"));
+    let asks = match strategy {
+        MigStrategy::Single => "nvidia.com/gpu".to_owned(),
+        MigStrategy::Mixed => format!("nvidia.com/mig-{}", slice.trim_start_matches("mig-")),
+    };
+    ctx.printer.note(&format!("note: MIG strategy {} ({from}): the pod requests {asks}", strategy.as_str()));
+    match strategy {
+        MigStrategy::Single => (mf::GpuResource::Nvidia, Some(r.clone())),
+        MigStrategy::Mixed => (r, None),
+    }
 }
 
 /// A pod's GPUs come from one node: refuse a count the size cannot give (exit 2).
@@ -96,7 +122,8 @@ fn check_schedulable(catalog: &Catalog, s: &VmSize, resource: &mf::GpuResource, 
 fn read_pool(a: &ManifestArgs, pool: &str, rg: &str, cluster: &str, t: &mut Target) -> Result<(), Error> {
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
-    let step = crate::plan::cluster_ops::read_pool(
+    // Read with the api-version that has gpuProfile.nvidia (managed MIG's strategy and profiles).
+    let step = crate::plan::cluster_ops::read_pool_gpu(
         crate::plan::cluster_ops::Target { subscription: &sub, resource_group: rg, cluster },
         pool,
     );
@@ -114,7 +141,21 @@ fn read_pool(a: &ManifestArgs, pool: &str, rg: &str, cluster: &str, t: &mut Targ
         );
     }
     t.vm_size = t.vm_size.take().or_else(|| p["vmSize"].as_str().map(str::to_owned));
-    t.mig = t.mig.take().or_else(|| p["gpuInstanceProfile"].as_str().map(str::to_owned));
+    let typed: crate::resources::AgentPool =
+        crate::resources::parse(&v, "agent pool").map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
+    let managed_profile = typed.mig_profiles().and_then(|l| l.first().cloned());
+    t.mig = t.mig.take().or_else(|| p["gpuInstanceProfile"].as_str().map(str::to_owned)).or(managed_profile);
+    if t.strategy.is_none() {
+        t.strategy = match typed.mig_strategy() {
+            Some(m) if m.eq_ignore_ascii_case("Single") => {
+                Some((MigStrategy::Single, "the pool's gpuProfile.nvidia.migStrategy"))
+            }
+            Some(m) if m.eq_ignore_ascii_case("Mixed") => {
+                Some((MigStrategy::Mixed, "the pool's gpuProfile.nvidia.migStrategy"))
+            }
+            _ => None,
+        };
+    }
     t.spot = t.spot || p["scaleSetPriority"].as_str() == Some("Spot");
     if t.os.is_none() && p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) {
         t.os = Some(Os::Windows);

@@ -510,6 +510,10 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     }
     let action = ClusterAction::Scale { pool: a.at.name.clone(), how };
     let r = run_action(ctx, &a.at.arm, &a.at.target, false, &action)?;
+    if let Outcome::Done(v) = &r {
+        let sub = v["id"].as_str().and_then(|id| id.split('/').nth(2)).unwrap_or_default().to_owned();
+        node_image_note(ctx, &request(sub, &a.at.target, &a.at.arm), v)?;
+    }
     print_ops(&ctx.printer, a.output, &base_url(&a.at.arm), r, |v| {
         let p = &v["properties"];
         if p["enableAutoScaling"].as_bool() == Some(true) {
@@ -522,6 +526,16 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
 }
 
 pub use crate::ops::cluster::SCALE_UNREAD;
+
+/// Warn when the pool's size has a node image floor and the pool runs an older image.
+fn node_image_note(ctx: &Ctx, req: &ClusterRequest, pool: &Value) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let at = (req.subscription.as_str(), req.resource_group.as_str(), req.cluster.as_str());
+    if let Some(w) = crate::plan::preflight::node_image_warning(&catalog, pool, at) {
+        ctx.printer.note(&format!("warning: {w}"));
+    }
+    Ok(())
+}
 
 /// `pool scale --dry-run`. With credentials the pool (its counts, eTag, size) and its cluster
 /// (the region, for the cost) are read once, GETs only; without, what would be read is a
@@ -538,6 +552,9 @@ fn scale_dry_run(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<()>
         |sub| Ok((sub.to_owned(), None)),
     )?;
     let req = request(sub, &a.at.target, arm);
+    if let Some((pool, _)) = &read {
+        node_image_note(ctx, &req, pool)?;
+    }
     match crate::ops::cluster::scale_plan(&req, &a.at.name, how, read.as_ref())? {
         Outcome::DryRun(plan) => {
             let cost = scale_cost(ctx, a, how, read)?;

@@ -37,6 +37,9 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
         for n in top.iter().flat_map(|t| &t.notes) {
             p.note(&format!("note: {n}"));
         }
+        if let Some(n) = managed_gpu_note(&catalog, &outcome) {
+            p.note(&format!("note: {n}"));
+        }
     }
     emit(p, args.output, &outcome)?;
     // The wizard's answer ends with what the top pick costs, as every plan does.
@@ -107,6 +110,20 @@ pub(crate) fn constraint_words(c: Constraint) -> String {
     } else {
         format!("the {} check", c.name())
     }
+}
+
+/// Where the top pick is an NVIDIA size on Linux: AKS-managed GPU pools keep its whole NVIDIA
+/// stack, DCGM metrics included (the catalog's managed-GPU rules, preview feature).
+fn managed_gpu_note(catalog: &crate::catalog::Catalog, o: &Outcome) -> Option<String> {
+    let top = o.recommendations.first()?;
+    let rule = catalog.managed_gpu_rule(crate::catalog::ManagedGpuLimit::NvidiaLinux)?;
+    let (feature, _) = catalog.managed_gpu_feature()?;
+    (top.gpu_vendor == crate::catalog::Vendor::Nvidia && o.requirements.os == Os::Linux).then(|| {
+        format!(
+            "`aksgpu create-pool --vm-size {} --managed-gpu` makes it an AKS-managed GPU pool: AKS installs and keeps the driver, device plugin, DCGM and dcgm-exporter (GPU metrics for idle and health; preview feature {feature}, rule {})",
+            top.vm_size, rule.id
+        )
+    })
 }
 
 fn notes(p: &Printer, o: &Outcome) {

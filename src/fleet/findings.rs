@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::catalog::model::{Status, VmSize};
-use crate::catalog::{Catalog, FleetCheck, KubeVersion, RuleKind, Severity};
+use crate::catalog::{Catalog, FleetCheck, KubeVersion, NodeImageVersion, RuleKind, Severity};
 use crate::cost;
 
 use super::FleetPool;
@@ -36,9 +36,7 @@ fn finding(rule: &str, severity: Severity, source: &str, message: String) -> Fin
 pub fn for_pool(catalog: &Catalog, size: &VmSize, pool: &FleetPool, currency: &str) -> Vec<Finding> {
     let mut out = Vec::new();
     out.extend(lifecycle(catalog, size));
-    // NODE-IMAGE DRIVER FLOOR (warning): the catalog rule and the node-image date comparison
-    // (NVadsA10 v5 / NCadsA10 v4 need 202606.08.1 or later, Azure/AKS#5875) come with the
-    // AKS-2026 catalog work; wire its check here, on `pool.node_image_version`, at merge.
+    out.extend(node_image_floor(catalog, pool));
     out.extend(idle_minimum(catalog, pool, currency));
     out.extend(operator_minimum(catalog, pool));
     out.extend(windows_version(catalog, pool));
@@ -56,6 +54,26 @@ fn lifecycle(catalog: &Catalog, size: &VmSize) -> Option<Finding> {
     let date = size.retirement_date.as_deref().map(|d| format!(" ({d})")).unwrap_or_default();
     let source = size.retirement_source.as_deref().unwrap_or(source);
     Some(finding(id, severity, source, format!("{} is {word}{date}", size.name)))
+}
+
+/// A pool of a size with a node image floor (`node_image_floor` rules) that runs an older image
+/// (a warning: the host driver needs the newer image). An image Azure did not report, or one
+/// that does not parse as `…-YYYYMM.DD.N`, is no finding: unknown is not old.
+fn node_image_floor(catalog: &Catalog, pool: &FleetPool) -> Option<Finding> {
+    let (floor, rule) = catalog.node_image_floor(&pool.vm_size)?;
+    let image = NodeImageVersion::parse(pool.node_image_version.as_deref()?).ok()?;
+    (image < floor).then(|| {
+        finding(
+            &rule.id,
+            Severity::Warning,
+            &rule.source,
+            format!(
+                "node image {image} is older than {floor}, which {} needs for its GPU driver: \
+                 az aks nodepool upgrade -g {} --cluster-name {} -n {} --node-image-only",
+                pool.vm_size, pool.resource_group, pool.cluster, pool.pool
+            ),
+        )
+    })
 }
 
 fn idle_minimum(catalog: &Catalog, pool: &FleetPool, currency: &str) -> Option<Finding> {

@@ -51,6 +51,61 @@ pub async fn dry_run_read(
     Ok((install, plan))
 }
 
+/// What a dry run read of the release (`install-operator --dry-run --read-release`): the
+/// release, the change in its values, and the values the install would send.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ReleaseView {
+    pub release: String,
+    pub values_diff: Vec<String>,
+    pub values_yaml: String,
+    /// The `helm upgrade --install` the run would send on this release (its merged values).
+    #[serde(skip)]
+    pub install_step: crate::plan::Step,
+}
+
+/// Read the GPU Operator's release with the plan's read-only runCommand (no token: a cluster
+/// that needs one is not read, and the reason is the answer) and merge `install` on top of it.
+pub async fn read_release(
+    client: &ArmClient,
+    install: &Install,
+    plan: &Plan,
+    timeout: Duration,
+) -> Result<ReleaseView, Error> {
+    use crate::plan::gitops::release::{self, Release};
+    if install.needs_cluster_token == Some(true) {
+        return Err(Error::Refused {
+            message:
+                "the cluster uses Entra ID: reading its release needs a cluster token, which a dry run does not mint"
+                    .into(),
+            hint: Some(
+                "drop --read-release, or run without --dry-run (the run reads the release first and prints the change)"
+                    .into(),
+            ),
+        });
+    }
+    let step = plan
+        .steps_of(crate::plan::StepKind::ReadRelease)
+        .next()
+        .ok_or_else(|| Error::internal("the install plan has no release read"))?;
+    let (quiet, reads) = (|_: &str| {}, crate::provision::Progress::default());
+    let deadline = Instant::now() + timeout;
+    let r = crate::provision::runcommand::run(client, (&install.cluster_path, step), None, deadline, &quiet, &reads)
+        .await?;
+    let (name, current) = match release::parse(&r.logs) {
+        Release::Absent => ("absent".to_owned(), serde_json::Value::Null),
+        Release::Present { chart, status, values } => (format!("{chart} ({status})"), values),
+        Release::Unread(why) => {
+            return Err(Error::Refused {
+                message: format!("the GPU Operator's Helm release could not be read ({why})"),
+                hint: None,
+            })
+        }
+    };
+    let (merged, values_diff) = crate::plan::install::merge(install, &current);
+    let install_step = crate::plan::install::install_step(&merged);
+    Ok(ReleaseView { release: name, values_diff, values_yaml: merged.values_yaml, install_step })
+}
+
 /// A dry run from the request alone: nothing is read or sent, and what would be read is a
 /// placeholder.
 pub fn dry_run(req: &InstallRequest) -> (Install, Plan) {

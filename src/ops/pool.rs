@@ -121,7 +121,7 @@ pub async fn preflight_to_confirm(
     req: &mut CreatePoolRequest,
     report: Report<'_>,
 ) -> Result<Question, Error> {
-    if req.register_feature && req.spec.os == Os::Windows {
+    if req.register_feature && pool_feature(catalog, &req.spec).is_some() {
         return Ok(Question::Create { location: req.options.location.clone() });
     }
     Ok(match pool::preflight_step(client, catalog, &req.spec, &req.options, report).await? {
@@ -155,6 +155,8 @@ pub struct CreatePoolRequest {
 pub struct CreatePoolResult {
     pub outcome: CreateOutcome,
     pub operator: Option<Installed>,
+    /// With a dry run and the operator: the Helm values (YAML) its install would send.
+    pub operator_values: Option<String>,
 }
 
 /// Create the pool: the Windows feature first when asked, the pool, then the operator.
@@ -176,10 +178,14 @@ pub async fn create(
         plan.steps.splice(0..0, first.steps);
         *note = [said, note.take()].into_iter().flatten().reduce(|a, b| format!("{a}\nnote: {b}"));
     }
-    let mut installed = None;
+    let (mut installed, mut operator_values) = (None, None);
     if let Some(op) = &req.operator {
         match &mut outcome {
-            CreateOutcome::DryRun { plan, .. } => plan.steps.extend(operator_plan(catalog, spec, op)?.steps),
+            CreateOutcome::DryRun { plan, .. } => {
+                let (steps, values) = operator_plan(catalog, spec, op)?;
+                plan.steps.extend(steps.steps);
+                operator_values = Some(values);
+            }
             CreateOutcome::Created { .. } | CreateOutcome::Unchanged { .. } => {
                 let Some(cred) = cred else {
                     return Err(Error::usage("no credentials for the operator install", None));
@@ -191,7 +197,7 @@ pub async fn create(
             CreateOutcome::Accepted { .. } => {}
         }
     }
-    Ok(CreatePoolResult { outcome, operator: installed })
+    Ok(CreatePoolResult { outcome, operator: installed, operator_values })
 }
 
 /// With `--register-features` on a Windows pool, the preview feature comes first: a real run
@@ -207,8 +213,8 @@ async fn feature_first(
     (report, progress): (Report<'_>, &Progress),
 ) -> Result<Option<(Plan, Option<String>)>, Error> {
     let spec = &req.spec;
-    let Some((_, name, ns)) = catalog.windows_min_kubernetes() else { return Ok(None) };
-    if !req.register_feature || spec.os != Os::Windows {
+    let Some((name, ns)) = pool_feature(catalog, spec) else { return Ok(None) };
+    if !req.register_feature {
         return Ok(None);
     }
     let feature = Feature { subscription: &spec.subscription, namespace: ns, name };
@@ -228,13 +234,25 @@ async fn feature_first(
     Ok(Some((plan, note)))
 }
 
+/// The preview feature a pool needs registered, if any: Windows GPU pools' and AKS-managed GPU
+/// pools' (name, namespace), from the catalog's rules.
+pub fn pool_feature<'c>(catalog: &'c Catalog, spec: &PoolSpec) -> Option<(&'c str, &'c str)> {
+    if spec.os == Os::Windows {
+        return catalog.windows_min_kubernetes().map(|(_, name, ns)| (name, ns));
+    }
+    if spec.managed_gpu() {
+        return catalog.managed_gpu_feature().map(|(name, _)| (name, "Microsoft.ContainerService"));
+    }
+    None
+}
+
 /// The operator install's steps for a pool not yet created (a dry run): resolved against the
 /// pool's own body.
-pub fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Result<Plan, Error> {
+pub fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Result<(Plan, String), Error> {
     let pool = json!({"name": spec.name, "properties": spec.body()["properties"].clone()});
     let install: Install = operator::resolve(catalog, req, &json!({}), &[pool])
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
-    Ok(operator::plan(req, &install))
+    Ok((operator::plan(req, &install), install.values_yaml))
 }
 
 /// Create one of a GpuConfig's pools: preflight, then the If-None-Match PUT and the wait, or

@@ -34,6 +34,12 @@ pub struct PoolRequest {
     pub labels: Vec<String>,
     pub mig_profile: Option<String>,
     pub gpu_driver: Option<GpuDriver>,
+    /// An AKS-managed GPU pool (`gpuProfile.nvidia.managementMode: Managed`).
+    pub managed_gpu: bool,
+    /// Managed MIG strategy (`gpuProfile.nvidia.migStrategy`): `Single` or `Mixed`.
+    pub mig_strategy: Option<String>,
+    /// Managed MIG partitions per GPU (`gpuProfile.nvidia.migProfiles`), e.g. `MIG3g`, `MIG3g`.
+    pub mig_profiles: Vec<String>,
     pub spot: bool,
     pub spot_max_price: Option<f64>,
     pub eviction_policy: Option<EvictionPolicy>,
@@ -96,6 +102,8 @@ pub struct PoolSpec {
     pub mig_profile: Option<String>,
     /// `Install` or `None`; `None` (the Option) leaves AKS's default (Install).
     pub gpu_driver: Option<&'static str>,
+    /// `gpuProfile.nvidia` when the pool is sent with an api-version that has it.
+    pub nvidia: Option<NvidiaSpec>,
     pub spot: bool,
     pub spot_max_price: Option<f64>,
     pub eviction_policy: Option<&'static str>,
@@ -111,6 +119,18 @@ pub struct PoolSpec {
     pub warnings: Vec<String>,
     /// The rule ids the request overrides (the preflight honours them too).
     pub overrides: Vec<String>,
+}
+
+/// `gpuProfile.nvidia` of a pool: sent (with the api-version whose spec defines each field)
+/// for an AKS-managed GPU pool and for managed MIG.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NvidiaSpec {
+    /// `managementMode`, always sent: AKS's docs give two defaults when it is left out.
+    pub managed: bool,
+    /// `migStrategy`: `Single` or `Mixed`.
+    pub mig_strategy: Option<&'static str>,
+    /// `migProfiles`, in order, repeats allowed.
+    pub mig_profiles: Vec<String>,
 }
 
 /// A validation failure: which field of the pool, what is wrong, and the fix. Each front end
@@ -147,11 +167,17 @@ pub enum Field {
     Zones,
     CapacityReservationGroup,
     Override,
+    ManagedGpu,
+    MigStrategy,
+    MigProfiles,
 }
 
 impl Field {
     /// Every field.
-    pub const ALL: [Field; 21] = [
+    pub const ALL: [Field; 24] = [
+        Field::ManagedGpu,
+        Field::MigStrategy,
+        Field::MigProfiles,
         Field::Name,
         Field::ResourceGroup,
         Field::Cluster,
@@ -199,6 +225,9 @@ impl Field {
             Field::Zones => "--zones",
             Field::CapacityReservationGroup => "--capacity-reservation-group",
             Field::Override => "--override",
+            Field::ManagedGpu => "--managed-gpu",
+            Field::MigStrategy => "--gpu-mig-strategy",
+            Field::MigProfiles => "--mig-profiles",
         }
     }
 
@@ -227,6 +256,9 @@ impl Field {
             Field::Zones => "zones",
             Field::CapacityReservationGroup => "capacityReservationGroup",
             Field::Override => "overrides",
+            Field::ManagedGpu => "managedGpu",
+            Field::MigStrategy => "migStrategy",
+            Field::MigProfiles => "migProfiles",
         }
     }
 
@@ -568,9 +600,26 @@ fn check_size<'a>(catalog: &'a Catalog, r: &PoolRequest, warnings: &mut Vec<Stri
             Some(x) => (x.id.as_str(), x.source.as_str()),
             None => (RULE_SIZE_UNSUPPORTED, size.aks_source.as_deref().unwrap_or("catalog/sizes")),
         };
-        let e =
-            err(Field::VmSize, format!("{}: {why}", size.name), Some("pick another size: `aksgpu recommend`".into()));
-        catalog_refusal(r, warnings, (id, source), e)?;
+        // Since 2025-10-12 AKS accepts any GPU size with gpuProfile.driver None: a warning, not
+        // a refusal, when the driver is the user's (and the flag that allows it named otherwise).
+        let byo = catalog.driver_none_any_size().filter(|_| !retired);
+        match byo {
+            Some(any) if r.gpu_driver == Some(GpuDriver::None) => warnings.push(format!(
+                "{}: AKS does not support this size ({why}); you install and own the driver (rule {}, source {}; catalog rule {id}, source {source})",
+                size.name, any.id, any.source
+            )),
+            _ => {
+                let through = byo.map(|any| {
+                    format!("or --gpu-driver none to bring your own driver (rule {}, source {})", any.id, any.source)
+                });
+                let hint = match through {
+                    Some(t) => format!("pick another size: `aksgpu recommend`, {t}"),
+                    None => "pick another size: `aksgpu recommend`".to_owned(),
+                };
+                let e = err(Field::VmSize, format!("{}: {why}", size.name), Some(hint));
+                catalog_refusal(r, warnings, (id, source), e)?;
+            }
+        }
     }
     Ok(size)
 }
@@ -714,6 +763,188 @@ fn check_gpu_driver(
         }
     }
     Ok(gpu_driver)
+}
+
+/// A managed-GPU refusal: the rule for `limit` (its id and source), overridable.
+fn managed_refusal(
+    catalog: &Catalog,
+    r: &PoolRequest,
+    warnings: &mut Vec<String>,
+    limit: crate::catalog::ManagedGpuLimit,
+    (field, message, hint): (Field, String, Option<String>),
+) -> Result<(), SpecError> {
+    let rule = catalog.managed_gpu_rule(limit);
+    let (id, source) = rule.map_or((limit.rule_id(), "catalog/rules.yaml"), |x| (x.id.as_str(), x.source.as_str()));
+    catalog_refusal(r, warnings, (id, source), err(field, message, hint))
+}
+
+/// Compute and memory slices of a MIG profile out of a GPU's 7 and 8 (NVIDIA MIG User Guide,
+/// "Supported MIG Profiles": A100/H100/H200 1g = 1/8 of memory, 2g = 2/8, 3g = 4/8, 4g = 4/8,
+/// 7g = 8/8).
+fn mig_slices(profile: &str) -> Option<(u32, u32)> {
+    Some(match profile {
+        "MIG1g" => (1, 1),
+        "MIG2g" => (2, 2),
+        "MIG3g" => (3, 4),
+        "MIG4g" => (4, 4),
+        "MIG7g" => (7, 8),
+        _ => return None,
+    })
+}
+
+/// `--managed-gpu`, `--gpu-mig-strategy` and `--mig-profiles`: the limits the docs state (each
+/// a catalog rule, overridable), the spec's own constraints (not overridable: the API refuses
+/// them), and the MIG layout against the GPU's slices, before any request. Returns the driver
+/// to send and `gpuProfile.nvidia`.
+fn check_managed(
+    catalog: &Catalog,
+    size: &VmSize,
+    r: &PoolRequest,
+    (os, gpu_driver, autoscale): (Os, Option<&'static str>, bool),
+    (notes, warnings): (&mut Vec<String>, &mut Vec<String>),
+) -> Result<(Option<&'static str>, Option<NvidiaSpec>), SpecError> {
+    use crate::catalog::ManagedGpuLimit as L;
+    let mig = r.mig_strategy.is_some() || !r.mig_profiles.is_empty();
+    if !r.managed_gpu && !mig {
+        return Ok((gpu_driver, None));
+    }
+    if !r.managed_gpu {
+        let m = "managed MIG (--gpu-mig-strategy, --mig-profiles) configures AKS-managed GPU pools".to_owned();
+        managed_refusal(
+            catalog,
+            r,
+            warnings,
+            L::MigNeedsManaged,
+            (Field::MigStrategy, m, Some("add --managed-gpu".into())),
+        )?;
+    }
+    if r.managed_gpu {
+        if size.gpu_vendor != Vendor::Nvidia || os == Os::Windows {
+            let m = format!(
+                "AKS-managed GPU pools are NVIDIA on Linux only; {} is {} on {}",
+                size.name,
+                size.gpu_model,
+                os_name(os)
+            );
+            managed_refusal(catalog, r, warnings, L::NvidiaLinux, (Field::ManagedGpu, m, None))?;
+        }
+        if gpu_driver == Some("None") {
+            let m =
+                "--gpu-driver none cannot go with an AKS-managed GPU pool: AKS installs the driver (it ignores None)"
+                    .to_owned();
+            let hint = Some("drop --gpu-driver none, or drop --managed-gpu to bring your own driver".into());
+            managed_refusal(catalog, r, warnings, L::DriverInstall, (Field::GpuDriver, m, hint))?;
+        }
+        if autoscale {
+            let m = "the cluster autoscaler is not supported on AKS-managed GPU pools during the preview".to_owned();
+            let hint = Some("use --count, and scale with `aksgpu pool scale`".into());
+            managed_refusal(catalog, r, warnings, L::NoAutoscaler, (Field::MinCount, m, hint))?;
+        }
+        let fixed = catalog.managed_gpu_rule(L::Immutable).map(|x| format!(" (rule {}, {})", x.id, x.source));
+        notes.push(format!(
+            "managed GPU: AKS installs and keeps the driver, device plugin, DCGM and dcgm-exporter; fixed once the pool exists{}",
+            fixed.unwrap_or_default()
+        ));
+    }
+    let mig_strategy = check_mig_layout(catalog, size, r, (notes, warnings))?;
+    let nvidia = NvidiaSpec { managed: r.managed_gpu, mig_strategy, mig_profiles: canonical_profiles(&r.mig_profiles) };
+    Ok((Some("Install"), Some(nvidia)))
+}
+
+fn canonical_profiles(list: &[String]) -> Vec<String> {
+    list.iter()
+        .map(|p| {
+            API_MIG_PROFILES
+                .iter()
+                .find(|v| v.eq_ignore_ascii_case(p.trim()))
+                .map_or(p.trim().to_owned(), |v| (*v).to_owned())
+        })
+        .collect()
+}
+
+/// The managed MIG layout: the strategy names, the API's profile values, exclusive with
+/// `--mig-profile`, one profile for `Single`, and the profiles fit one GPU's 7 compute and 8
+/// memory slices (AKS rejects wider layouts).
+fn check_mig_layout(
+    catalog: &Catalog,
+    size: &VmSize,
+    r: &PoolRequest,
+    (notes, warnings): (&mut Vec<String>, &mut Vec<String>),
+) -> Result<Option<&'static str>, SpecError> {
+    let strategy = match r.mig_strategy.as_deref().map(str::trim) {
+        None => None,
+        Some(s) if s.eq_ignore_ascii_case("single") => Some("Single"),
+        Some(s) if s.eq_ignore_ascii_case("mixed") => Some("Mixed"),
+        Some(s) => {
+            return Err(err(
+                Field::MigStrategy,
+                format!("{s:?} is not a MIG strategy"),
+                Some("use Single or Mixed".into()),
+            ))
+        }
+    };
+    if strategy.is_none() && r.mig_profiles.is_empty() {
+        return Ok(None);
+    }
+    if r.mig_profile.is_some() {
+        return Err(err(
+            Field::MigProfiles,
+            "--mig-profiles (gpuProfile.nvidia.migProfiles) and --mig-profile (gpuInstanceProfile) are mutually exclusive (AKS API spec)",
+            Some("drop --mig-profile; --mig-profiles replaces it on managed pools".into()),
+        ));
+    }
+    let Some(strategy) = strategy else {
+        return Err(err(Field::MigStrategy, "--mig-profiles needs --gpu-mig-strategy Single or Mixed", None));
+    };
+    let profiles = canonical_profiles(&r.mig_profiles);
+    if profiles.is_empty() {
+        return Err(err(
+            Field::MigProfiles,
+            format!("--gpu-mig-strategy {strategy} needs --mig-profiles (e.g. MIG3g,MIG3g)"),
+            None,
+        ));
+    }
+    if strategy == "Single" && profiles.len() != 1 {
+        return Err(err(
+            Field::MigProfiles,
+            format!("--gpu-mig-strategy Single takes exactly one profile (AKS API spec); got {}", profiles.join(",")),
+            Some("list one profile, or use --gpu-mig-strategy Mixed".into()),
+        ));
+    }
+    if let Some(bad) = profiles.iter().find(|p| mig_slices(p).is_none()) {
+        return Err(err(
+            Field::MigProfiles,
+            format!("{bad:?} is not a GPU instance profile"),
+            Some(format!("use {}", API_MIG_PROFILES.join(", "))),
+        ));
+    }
+    let rule = catalog.rules.iter().find(|x| matches!(x.kind, RuleKind::Mig { .. }));
+    let (id, source) = rule.map_or(("mig-models", "catalog/rules.yaml"), |x| (x.id.as_str(), x.source.as_str()));
+    if !size.mig_capable {
+        let e =
+            err(Field::MigProfiles, format!("{} ({}) does not support MIG on AKS", size.name, size.gpu_model), None);
+        catalog_refusal(r, warnings, (id, source), e)?;
+    }
+    // Single repeats its one profile on every GPU; Mixed lists the partitions of each GPU.
+    let (compute, memory) = if strategy == "Single" {
+        let (c, m) = mig_slices(&profiles[0]).unwrap_or((7, 8));
+        (c * (7 / c), m * (8 / m))
+    } else {
+        profiles.iter().filter_map(|p| mig_slices(p)).fold((0, 0), |(c, m), (a, b)| (c + a, m + b))
+    };
+    if compute > 7 || memory > 8 {
+        return Err(err(
+            Field::MigProfiles,
+            format!(
+                "{} is too wide for one {} GPU: {compute} of 7 compute slices and {memory} of 8 memory slices (3g and 4g take 4 memory slices each)",
+                profiles.join(","),
+                size.gpu_model
+            ),
+            Some("fewer or smaller partitions, e.g. MIG3g,MIG3g or MIG4g,MIG2g,MIG1g (NVIDIA MIG User Guide, supported profiles)".into()),
+        ));
+    }
+    notes.push(format!("managed MIG {strategy}: {} per GPU", profiles.join(", ")));
+    Ok(Some(strategy))
 }
 
 /// `--mig-profile`: Linux, a MIG-capable size, and a profile of its GPU. The first two rest on
@@ -877,6 +1108,15 @@ impl PoolSpec {
         })?;
         let gpu_driver = check_gpu_driver(catalog, size, r, (os, os_sku.as_deref()), (&mut notes, &mut warnings))?;
         let mig_profile = check_mig(catalog, size, r, os, (&mut notes, &mut warnings))?;
+        let (gpu_driver, nvidia) =
+            check_managed(catalog, size, r, (os, gpu_driver, autoscale.is_some()), (&mut notes, &mut warnings))?;
+        let mut labels = labels;
+        if nvidia.as_ref().is_some_and(|n| n.managed) {
+            // AKS owns a managed pool's stack: a GPU Operator in the cluster stays off its nodes
+            // (rule operator-mixed-driver-labels).
+            let (k, v) = crate::plan::install::NO_OPERANDS_LABEL;
+            labels.entry(k.to_owned()).or_insert_with(|| v.to_owned());
+        }
         let eviction_policy = check_spot(r, &mut notes)?;
         let (zones, os_disk_type) = check_placement(r)?;
         if let Some((min, rule)) = catalog.min_recommended_size(os_name(os)) {
@@ -904,6 +1144,7 @@ impl PoolSpec {
             labels,
             mig_profile,
             gpu_driver,
+            nvidia,
             spot: r.spot,
             spot_max_price: r.spot_max_price,
             eviction_policy,
@@ -951,7 +1192,17 @@ impl PoolSpec {
         if !self.tags.is_empty() {
             p.insert("tags".into(), json!(self.tags));
         }
-        if let Some(d) = self.gpu_driver {
+        if let Some(n) = &self.nvidia {
+            let mut nv = Map::new();
+            nv.insert("managementMode".into(), json!(if n.managed { "Managed" } else { "Unmanaged" }));
+            if let Some(m) = n.mig_strategy {
+                nv.insert("migStrategy".into(), json!(m));
+            }
+            if !n.mig_profiles.is_empty() {
+                nv.insert("migProfiles".into(), json!(n.mig_profiles));
+            }
+            p.insert("gpuProfile".into(), json!({ "driver": self.gpu_driver.unwrap_or("Install"), "nvidia": nv }));
+        } else if let Some(d) = self.gpu_driver {
             p.insert("gpuProfile".into(), json!({ "driver": d }));
         }
         if let Some(m) = &self.mig_profile {
@@ -975,6 +1226,21 @@ impl PoolSpec {
             p.insert("capacityReservationGroupID".into(), json!(g));
         }
         json!({ "properties": Value::Object(p) })
+    }
+
+    /// The AKS api-version the pool is sent with: the one whose spec defines every field of its
+    /// body (`nvidia.managementMode` from 2026-08-01, managed MIG only in the previews).
+    pub fn api_version(&self) -> &'static str {
+        match &self.nvidia {
+            Some(n) if n.mig_strategy.is_some() || !n.mig_profiles.is_empty() => crate::domain::api::AKS_MANAGED_MIG,
+            Some(_) => crate::domain::api::AKS_MANAGED_GPU,
+            None => crate::domain::api::AKS,
+        }
+    }
+
+    /// Whether AKS manages the pool's whole NVIDIA stack.
+    pub fn managed_gpu(&self) -> bool {
+        self.nvidia.as_ref().is_some_and(|n| n.managed)
     }
 
     /// Highest node count the pool can reach.
@@ -1017,6 +1283,29 @@ impl PoolSpec {
         let driver = |v: &Value| v.pointer("/gpuProfile/driver").cloned().unwrap_or(json!("Install"));
         cmp("gpuProfile.driver", driver(w), driver(&have), true);
         cmp("gpuInstanceProfile", w["gpuInstanceProfile"].clone(), have["gpuInstanceProfile"].clone(), true);
+        // AKS-managed GPU and managed MIG: fixed at creation (rule managed-gpu-immutable). A
+        // field Azure did not send is the spec's default (Unmanaged, None, no profiles).
+        let nvidia = |v: &Value, key: &str, default: Value| {
+            v.pointer(&format!("/gpuProfile/nvidia/{key}")).cloned().unwrap_or(default)
+        };
+        cmp(
+            "gpuProfile.nvidia.managementMode",
+            nvidia(w, "managementMode", json!("Unmanaged")),
+            nvidia(&have, "managementMode", json!("Unmanaged")),
+            true,
+        );
+        cmp(
+            "gpuProfile.nvidia.migStrategy",
+            nvidia(w, "migStrategy", json!("None")),
+            nvidia(&have, "migStrategy", json!("None")),
+            true,
+        );
+        cmp(
+            "gpuProfile.nvidia.migProfiles",
+            nvidia(w, "migProfiles", json!([])),
+            nvidia(&have, "migProfiles", json!([])),
+            true,
+        );
         let prio = |v: &Value| v.get("scaleSetPriority").cloned().unwrap_or(json!("Regular"));
         cmp("scaleSetPriority", prio(w), prio(&have), true);
         let zones = |v: &Value| {

@@ -82,6 +82,12 @@ pub fn await_cluster(t: Target<'_>, until: &str) -> Step {
         .repeated(until)
 }
 
+/// GET one pool with the api-version that has every `gpuProfile.nvidia` field (managed MIG's
+/// strategy and profiles are preview-only); for reads only, never a body sent back.
+pub fn read_pool_gpu(t: Target<'_>, pool: &str) -> Step {
+    Step::read(StepKind::ReadPool, with_api(&t.pool_path(pool), api::AKS_MANAGED_MIG), format!("read pool {pool}"))
+}
+
 /// GET a pool (what `pool scale` starts from).
 pub fn read_pool(t: Target<'_>, pool: &str) -> Step {
     Step::read(
@@ -100,6 +106,36 @@ pub fn await_pool(t: Target<'_>, pool: &str) -> Step {
     )
     .repeated("while it is Scaling or Updating, when Azure gives no operation URL")
     .only_if(super::UNLESS_FINAL)
+}
+
+/// Add one node label to a pool, from the pool as listed (`listed`, read with the
+/// api-version `api`, which the PUT is sent with too): the PUT of its writable fields with the
+/// label, under its eTag, then the wait. Only `nodeLabels` changes.
+pub fn label_pool(t: Target<'_>, pool: &str, listed: &Value, (key, value): (&str, &str), api: &str) -> Plan {
+    let mut body = cluster::writable_pool(listed);
+    for k in ["id", "name", "type"] {
+        if let Some(m) = body.as_object_mut() {
+            m.remove(k);
+        }
+    }
+    if let Some(p) = body.get_mut("properties").and_then(Value::as_object_mut) {
+        let labels = p.entry("nodeLabels").or_insert_with(|| json!({}));
+        if let Some(l) = labels.as_object_mut() {
+            l.insert(key.to_owned(), json!(value));
+        }
+    }
+    let url = with_api(&t.pool_path(pool), api);
+    let write = put(
+        StepKind::UpdatePool,
+        url.clone(),
+        body,
+        etag(listed, "/properties/eTag"),
+        format!("label pool {pool} {key}={value} (only nodeLabels change)"),
+    );
+    let wait = Step::read(StepKind::Await, url, format!("read pool {pool} when the operation ends"))
+        .repeated("while it is Updating, when Azure gives no operation URL")
+        .only_if(super::UNLESS_FINAL);
+    Plan { steps: vec![write, wait] }
 }
 
 /// `cluster stop|start`: read the power state, then POST stop or start.

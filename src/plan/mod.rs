@@ -62,6 +62,9 @@ pub enum StepKind {
     InstallOperator,
     /// POST runCommand: check the operator (repeated until ready).
     CheckOperator,
+    /// POST runCommand: read the GPU Operator's Helm release (`helm list`, `helm get values`;
+    /// changes nothing) before an upgrade.
+    ReadRelease,
     /// DELETE a pool this run created and that failed (failover).
     DeletePool,
     /// POST a pool operation's abort (sent only on Ctrl-C with `--abort-on-interrupt`).
@@ -296,9 +299,17 @@ pub fn read_cluster(cluster_path: &str, purpose: impl Into<String>) -> Step {
 }
 
 /// GET a cluster's agent pools (every page).
+///
+/// Read with the api-version that has `gpuProfile.nvidia.managementMode` (2026-08-01): with
+/// 2026-10-01, whose spec has no `nvidia`, an AKS-managed pool would look like one with only
+/// the AKS driver, and `install-operator` or `export` would misjudge it.
 pub fn read_pools(cluster_path: &str, purpose: impl Into<String>) -> Step {
-    Step::read(StepKind::ReadPools, with_api(&format!("{cluster_path}/agentPools"), crate::domain::api::AKS), purpose)
-        .then_follows(Follow::NextLink)
+    Step::read(
+        StepKind::ReadPools,
+        with_api(&format!("{cluster_path}/agentPools"), crate::domain::api::AKS_MANAGED_GPU),
+        purpose,
+    )
+    .then_follows(Follow::NextLink)
 }
 
 /// GET one page of the Azure Retail Prices API (`url`: its query or `NextPageLink`).

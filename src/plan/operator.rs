@@ -38,7 +38,7 @@ const CHART: &str = "nvidia/gpu-operator";
 /// The config name (ConfigMap key) of the time-slicing device-plugin configuration.
 const SHARING_CONFIG_KEY: &str = "any";
 /// The ConfigMap the chart creates for the device-plugin configuration.
-const SHARING_CONFIG_MAP: &str = "time-slicing-config";
+pub(crate) const SHARING_CONFIG_MAP: &str = "time-slicing-config";
 /// The runtime class NVIDIA's AKS instructions use when AKS installed the driver and toolkit.
 const AKS_RUNTIME_CLASS: &str = "nvidia-container-runtime";
 

@@ -5,6 +5,9 @@ use super::{cluster_path, with_api, Follow, Plan, Step, StepKind};
 use crate::domain::api;
 use crate::domain::Os;
 
+/// The preview feature AKS-managed GPU pools need (the catalog's `managed-gpu-feature` rule).
+pub const MANAGED_GPU_FEATURE: &str = "ManagedGPUExperiencePreview";
+
 /// The plan: preflight reads, then the PUT. `location` fills the SKU/usage URLs.
 pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
     let sub = &spec.subscription;
@@ -32,6 +35,12 @@ pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
         )
         .then_follows(Follow::NextLink),
     ];
+    if super::install::may_need_driver_label(spec) {
+        steps.push(super::read_pools(
+            &cluster_path(sub, &spec.resource_group, &spec.cluster),
+            "preflight: does any GPU pool leave its driver to the GPU Operator (then this pool gets nvidia.com/gpu.deploy.driver=false)",
+        ));
+    }
     if let Some(g) = &spec.capacity_reservation_group {
         let [group, list] = reservation_reads(g);
         steps.push(group);
@@ -47,6 +56,12 @@ pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
             StepKind::ReadFeature,
             feature_path(sub, "WindowsGPUPreview"),
             "preflight: the WindowsGPUPreview feature is Registered",
+        ));
+    } else if spec.managed_gpu() {
+        steps.push(Step::read(
+            StepKind::ReadFeature,
+            feature_path(sub, MANAGED_GPU_FEATURE),
+            format!("preflight: the {MANAGED_GPU_FEATURE} feature is Registered (AKS-managed GPU pools)"),
         ));
     }
     steps.push(
@@ -64,9 +79,9 @@ pub fn plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
     Plan { steps }
 }
 
-/// The pool's URL (with the api-version).
+/// The pool's URL (with the api-version whose spec defines every field of its body).
 fn pool_url(spec: &PoolSpec) -> String {
-    with_api(&spec.path(), api::AKS)
+    with_api(&spec.path(), spec.api_version())
 }
 
 /// GET the pool a write changes: when its operation ends, and while it runs without an
@@ -139,6 +154,9 @@ pub fn plan_listed(spec: &PoolSpec, location: Option<&str>) -> Plan {
             _ => {}
         }
     }
+    // The list is read once: the label check's read is the existence read.
+    let mut seen = false;
+    p.steps.retain(|s| !(s.kind == StepKind::ReadPools && std::mem::replace(&mut seen, true)));
     p
 }
 

@@ -212,8 +212,30 @@ pub fn check_cluster(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Resul
     if spec.os == Os::Windows {
         let feature = if facts.feature_registered_first { None } else { facts.windows_feature.as_deref() };
         check_windows(catalog, spec, cluster_version, feature)?;
+    } else if spec.managed_gpu() && !facts.feature_registered_first {
+        check_managed_feature(catalog, spec, facts.windows_feature.as_deref())?;
     }
     Ok(())
+}
+
+/// AKS-managed GPU pools: the preview feature (rule `managed-gpu-feature`, overridable: the
+/// feature may have gone GA since the catalog was written).
+fn check_managed_feature(catalog: &Catalog, spec: &PoolSpec, state: Option<&str>) -> Result<(), Refusal> {
+    let Some((feature, rule)) = catalog.managed_gpu_feature() else { return Ok(()) };
+    let Some(state) = state else { return Ok(()) };
+    if state.eq_ignore_ascii_case("Registered") || spec.overrides.contains(&rule.id) {
+        return Ok(());
+    }
+    let also = crate::plan::agent_pool::override_hint(&rule.id, &rule.source);
+    Err(refuse(
+        format!(
+            "the {feature} preview feature is {state} on this subscription; AKS-managed GPU pools need it Registered (rule {}, source {})",
+            rule.id, rule.source
+        ),
+        Some(format!(
+            "run `aksgpu register-feature {feature}` (or `az feature register --namespace Microsoft.ContainerService --name {feature}`), or pass --register-features; {also}"
+        )),
+    ))
 }
 
 /// The cluster must be Succeeded and running.
@@ -545,6 +567,35 @@ fn check_quota(spec: &PoolSpec, skus: Option<&[Value]>, usages: &[Value], loc: &
         }
     }
     Ok(())
+}
+
+/// A pool whose size has a node image floor (the catalog's `node_image_floor` rules) and runs
+/// an older node image: the warning, naming the rule and its source, with the upgrade step (az
+/// and ARM). `None` when the size has no floor or the image is at or above it. A pool whose
+/// `nodeImageVersion` Azure did not send, or that is not a version, is said so: never assumed
+/// new enough.
+pub fn node_image_warning(catalog: &Catalog, pool: &Value, (sub, rg, cluster): (&str, &str, &str)) -> Option<String> {
+    let p: crate::resources::AgentPool = crate::resources::parse(pool, "agent pool").ok()?;
+    let size = p.properties.vm_size.as_deref()?;
+    let (floor, rule) = catalog.node_image_floor(size)?;
+    let name = p.name.as_deref().unwrap_or("?");
+    let running = match p.node_image_version() {
+        Ok(text) => match crate::catalog::NodeImageVersion::parse(&text) {
+            Ok(v) if v >= floor => return None,
+            Ok(v) => format!("runs node image {v}"),
+            Err(e) => format!("has a node image this tool cannot compare ({e})"),
+        },
+        Err(e) => e.to_string(),
+    };
+    let arm = format!(
+        "POST {}/upgradeNodeImageVersion?api-version={}",
+        super::pool_path(sub, rg, cluster, name),
+        crate::domain::api::AKS
+    );
+    Some(format!(
+        "pool {name} ({size}) {running}; {size} pools need node image {floor} or later (rule {}, source {}); upgrade it: `az aks nodepool upgrade -g {rg} --cluster-name {cluster} -n {name} --node-image-only` (ARM: {arm})",
+        rule.id, rule.source
+    ))
 }
 
 #[cfg(test)]

@@ -167,6 +167,31 @@ async fn put_and_wait(
     }
 }
 
+/// Send one pool update `plan` (its `UpdatePool` PUT, guarded, then its `Await`), e.g. the GPU
+/// Operator's node label on a pool (`plan::cluster_ops::label_pool`): the pool as it ends.
+pub async fn update_pool(
+    client: &ArmClient,
+    (plan, resource, what): (&Plan, &str, String),
+    timeout: Duration,
+    progress: &(dyn Fn(&str) + Sync),
+    started: &Progress,
+) -> Result<Value, OpsError> {
+    let carries = |_: &Value| true;
+    let put = Put {
+        plan: plan.clone(),
+        kind: StepKind::UpdatePool,
+        resume: format!("read it back: az aks nodepool show --ids {resource}"),
+        what,
+        resource: resource.to_owned(),
+        states: &["Updating", "Succeeded"],
+        carries: &carries,
+    };
+    match put_and_wait(client, put, Run { dry_run: false, timeout }, progress, started).await? {
+        Outcome::Done(v) => Ok(v),
+        _ => Err(OpsError::Refused("internal: a pool update answered without the pool".into())),
+    }
+}
+
 /// Turn on `metricsProfile.costAnalysis`.
 pub async fn cost_analysis(
     client: &ArmClient,

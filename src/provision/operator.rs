@@ -14,6 +14,7 @@ use serde_json::Value;
 use super::runcommand::{self, CommandResult};
 use crate::arm::auth::Secret;
 use crate::arm::{ArmClient, ArmError};
+use crate::plan::gitops::release::{self, Release};
 use crate::plan::operator as op;
 use crate::plan::{Plan, Step, StepKind};
 
@@ -22,6 +23,10 @@ pub use crate::plan::install::{from_flags, plan, resolve, Install, InstallReques
 /// The final state after install.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Report {
+    /// The release before the upgrade: `absent`, or its chart and status.
+    pub release: String,
+    /// What the upgrade changed in the release's values, one line per key (`+`, `-`, `~`).
+    pub values_diff: Vec<String>,
     pub install: CommandResult,
     pub validator_pods: Vec<(String, String)>,
     pub gpu_nodes: Vec<(String, u32)>,
@@ -94,8 +99,35 @@ pub async fn run(
             Err(InstallError::Command { what: what.into(), result })
         }
     };
+    for update in &i.label_updates {
+        let what = update.steps.first().map_or_else(|| "label a pool".to_owned(), |s| s.purpose.clone());
+        let resource =
+            update.steps.first().map(|s| s.url.split('?').next().unwrap_or_default().to_owned()).unwrap_or_default();
+        let left = deadline.saturating_duration_since(Instant::now());
+        super::cluster_ops::update_pool(client, (update, &resource, what), left, progress, started_writes)
+            .await
+            .map_err(|e| match e {
+                super::cluster_ops::OpsError::Arm(a) => InstallError::Arm(a),
+                super::cluster_ops::OpsError::Refused(m) => InstallError::Refused(Refusal { message: m, hint: None }),
+            })?;
+    }
+    progress("reading the GPU Operator's Helm release");
+    let read = in_cluster(super::step(plan, StepKind::ReadRelease)?, "the Helm release read").await?;
+    let (release, current) = match release::parse(&read.logs) {
+        Release::Absent => ("absent".to_owned(), Value::Null),
+        Release::Present { chart, status, values } => (format!("{chart} ({status})"), values),
+        Release::Unread(why) => {
+            return Err(Refusal {
+                message: format!("the GPU Operator's Helm release could not be read ({why}); refusing to upgrade it without knowing its values"),
+                hint: Some("check `helm list -n gpu-operator` in the cluster, then run the same command again".into()),
+            }
+            .into())
+        }
+    };
+    let (merged, values_diff) = crate::plan::install::merge(i, &current);
     progress("installing the GPU Operator (helm upgrade --install)");
-    let install = in_cluster(super::step(plan, StepKind::InstallOperator)?, "helm upgrade --install").await?;
+    let step = crate::plan::install::install_step(&merged);
+    let install = in_cluster(&step, "helm upgrade --install").await?;
     let mut checks = plan.steps_of(StepKind::CheckOperator);
     let (Some(validator), Some(allocatable)) = (checks.next(), checks.next()) else {
         let message = "internal: the install plan has not both CheckOperator steps".to_owned();
@@ -109,7 +141,7 @@ pub async fn run(
         let nodes = op::parse_allocatable_output(&n.logs);
         let missing = not_ready(&validators, &nodes);
         if missing.is_empty() {
-            return Ok(Report { install, validator_pods: validators, gpu_nodes: nodes });
+            return Ok(Report { release, values_diff, install, validator_pods: validators, gpu_nodes: nodes });
         }
         if Instant::now() + Duration::from_secs(20) > deadline {
             return Err(InstallError::NotReady { waited: started.elapsed(), missing });

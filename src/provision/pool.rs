@@ -81,13 +81,23 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, opts: &CreateOption
             None => None,
         }
     };
-    let (cluster, pool, feature, reservation, early) = tokio::join!(
+    // The cluster's pools, when the pool may need the GPU Operator's no-driver label: read with
+    // the rest (the run's facts keep it for the label decision after preflight).
+    let listed = async {
+        match p.step(StepKind::ReadPools) {
+            Some(step) if !opts.pools_listed => store.list(client, step).await.map(|_| ()),
+            _ => Ok(()),
+        }
+    };
+    let (cluster, pool, feature, reservation, early, listed) = tokio::join!(
         store.cluster(client, &spec.subscription, &spec.resource_group, &spec.cluster),
         read_pool(client, spec, opts),
         read_feature(client, store, p.step(StepKind::ReadFeature)),
         read_reservation(client, spec),
-        lists
+        lists,
+        listed
     );
+    listed?;
     let cluster = cluster?;
     let loc = preflight::location(&cluster)
         .or_else(|| opts.location.clone())
@@ -109,6 +119,24 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, opts: &CreateOption
         feature_registered_first: opts.feature_registered_first,
         reservation: reservation?,
     })
+}
+
+/// The pool with the GPU Operator's no-driver label when the cluster's pools (read by preflight,
+/// kept in the run's facts) say the operator installs a driver elsewhere; see
+/// `plan::install::with_driver_label`. Nothing is read with `--skip-preflight`.
+async fn driver_label(
+    client: &ArmClient,
+    catalog: &Catalog,
+    spec: &PoolSpec,
+    opts: &CreateOptions,
+) -> Result<Option<(PoolSpec, String)>, ArmError> {
+    if opts.skip_preflight || !crate::plan::install::may_need_driver_label(spec) {
+        return Ok(None);
+    }
+    let p = plan_of(spec, None, opts);
+    let Some(step) = p.step(StepKind::ReadPools) else { return Ok(None) };
+    let pools = opts.facts.list(client, step).await?;
+    Ok(crate::plan::install::with_driver_label(catalog, spec, &pools))
 }
 
 /// The plan this run follows: with `pools_listed`, the pool's existence comes from the list.
@@ -222,10 +250,18 @@ pub async fn create(
         Ok(location) => location,
         Err(outcome) => return Ok(outcome),
     };
+    let labelled = driver_label(client, catalog, spec, opts).await?;
+    let (spec, note) = match &labelled {
+        Some((s, n)) => {
+            progress(n);
+            (s, Some(n.clone()))
+        }
+        None => (spec, None),
+    };
     let p = plan_of(spec, location.as_deref(), opts);
     let put = match p.step(StepKind::CreatePool) {
         Some(put) if !opts.dry_run => put,
-        _ => return Ok(CreateOutcome::DryRun { facts_read: !opts.skip_preflight, plan: p, note: None, location }),
+        _ => return Ok(CreateOutcome::DryRun { facts_read: !opts.skip_preflight, plan: p, note, location }),
     };
     let op = operation(spec, started_at, started_at + opts.timeout)?;
     let accepted = put_once(client, spec, put, &op, progress, started).await;

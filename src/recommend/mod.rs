@@ -846,7 +846,13 @@ fn check_eligible(
         ));
     }
     // 2. AKS support.
-    if !(size.aks_supported || req.include_unsupported || (req.include_retired && size.status == Status::Retired)) {
+    // With --gpu-driver none AKS accepts any GPU size (rule driver-none-any-size): listed, marked.
+    let byo = req.gpu_driver_none && catalog.driver_none_any_size().is_some();
+    if !(size.aks_supported
+        || req.include_unsupported
+        || byo
+        || (req.include_retired && size.status == Status::Retired))
+    {
         let why = catalog
             .unsupported_reason(&size.series)
             .map(|r| r.summary.clone())
@@ -1753,7 +1759,10 @@ fn size_warnings(catalog: &Catalog, req: &Requirements, size: &VmSize, warnings:
         Status::Current => {}
     }
     if !size.aks_supported {
-        warnings.push("not supported for AKS GPU node pools".to_owned());
+        warnings.push(
+            "not supported for AKS GPU node pools: only with --gpu-driver none, and you install and own the driver (rule driver-none-any-size)"
+                .to_owned(),
+        );
     }
     if size.cpu_architecture == crate::catalog::CpuArch::Arm64 {
         warnings.push("Arm64 host (NVIDIA Grace): container images must be built for linux/arm64".to_owned());

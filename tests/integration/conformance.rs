@@ -373,3 +373,113 @@ fn capacity_reservation_examples_carry_what_preflight_reads() {
     assert!(defs["CapacityReservationUtilization"]["properties"].get("virtualMachinesAllocated").is_some());
     assert!(defs["CapacityReservationInstanceViewWithName"]["properties"].get("name").is_some());
 }
+
+/// The spec for `api_version`: 2026-10-01's definitions, with the GPU definitions of
+/// `aks/gpu-definitions.json` (verbatim from the 2026-08-01 and 2026-10-02-preview spec files,
+/// see SOURCES.md) in place of its own for the versions that have `gpuProfile.nvidia`.
+fn spec_for(api_version: &str) -> Value {
+    let mut doc = load(&vendored(MANAGED_CLUSTERS));
+    if api_version == aksgpu::arm::api::AKS {
+        return doc;
+    }
+    let gpu = load(&vendored("aks/gpu-definitions.json"));
+    let extra =
+        gpu[api_version]["definitions"].as_object().unwrap_or_else(|| panic!("no GPU definitions for {api_version}"));
+    let defs = doc["definitions"].as_object_mut().expect("definitions");
+    for (k, v) in extra {
+        defs.insert(k.clone(), v.clone());
+    }
+    doc
+}
+
+/// Managed GPU and managed MIG bodies validate against the spec of the api-version they are
+/// sent with, and not against 2026-10-01 (whose GPUProfile has no `nvidia`); Microsoft's own
+/// examples validate against the same schemas, so the overlay is the spec's shape.
+#[test]
+fn managed_gpu_and_mig_bodies_validate_against_the_api_version_they_are_sent_with() {
+    let bodies = [
+        (
+            "managed",
+            spec(|r| {
+                r.vm_size = "Standard_NC4as_T4_v3".into();
+                r.managed_gpu = true;
+            }),
+        ),
+        (
+            "managed-mig-mixed",
+            spec(|r| {
+                r.vm_size = "Standard_ND96asr_v4".into();
+                r.managed_gpu = true;
+                r.mig_strategy = Some("Mixed".into());
+                r.mig_profiles = vec!["MIG3g".into(), "MIG2g".into(), "MIG1g".into(), "MIG1g".into()];
+            }),
+        ),
+        (
+            "managed-mig-single",
+            spec(|r| {
+                r.managed_gpu = true;
+                r.mig_strategy = Some("single".into());
+                r.mig_profiles = vec!["mig3g".into()];
+            }),
+        ),
+    ];
+    for (name, s) in &bodies {
+        let version = s.api_version();
+        assert_ne!(version, aksgpu::arm::api::AKS, "{name}: sent with a version that has gpuProfile.nvidia");
+        let doc = spec_for(version);
+        let v = Validator::of(&doc);
+        let mut errors = Vec::new();
+        v.check(&v.defs["AgentPool"], &s.body(), "body", &mut errors);
+        assert!(errors.is_empty(), "{name} ({version}):\n{}\n{}", errors.join("\n"), s.body());
+        // With the version the plain pools use, the same body is refused: the check can fail.
+        let old = load(&vendored(MANAGED_CLUSTERS));
+        let v = Validator::of(&old);
+        let mut errors = Vec::new();
+        v.check(&v.defs["AgentPool"], &s.body(), "body", &mut errors);
+        assert!(errors.iter().any(|e| e.contains("nvidia: not in the schema")), "{name}: {errors:?}");
+    }
+    assert_eq!(bodies[0].1.api_version(), "2026-08-01");
+    assert_eq!(bodies[1].1.api_version(), aksgpu::arm::api::AKS_MANAGED_MIG);
+    for (file, version) in [
+        ("aks/2026-08-01/examples/AgentPoolsCreate_ManagedGPU.json", "2026-08-01"),
+        ("aks/2026-08-02-preview/examples/AgentPoolsCreate_SingleMIG.json", aksgpu::arm::api::AKS_MANAGED_MIG),
+        ("aks/2026-08-02-preview/examples/AgentPoolsCreate_MixedMIG.json", aksgpu::arm::api::AKS_MANAGED_MIG),
+    ] {
+        let doc = spec_for(version);
+        let v = Validator::of(&doc);
+        let mut errors = Vec::new();
+        v.check(&v.defs["AgentPool"], &load(&vendored(file))["parameters"]["parameters"], "example", &mut errors);
+        assert!(errors.is_empty(), "{file}: {errors:?}");
+    }
+    // A migStrategy the spec does not list is refused.
+    let doc = spec_for(aksgpu::arm::api::AKS_MANAGED_MIG);
+    let v = Validator::of(&doc);
+    let mut errors = Vec::new();
+    let bad = serde_json::json!({"properties": {"gpuProfile": {"nvidia": {"managementMode": "Managed", "migStrategy": "Sometimes"}}}});
+    v.check(&v.defs["AgentPool"], &bad, "body", &mut errors);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+}
+
+/// The GPU Operator's label update (`install-operator --label-pools`) is the pool as Microsoft's
+/// AgentPoolsGet example returns it, writable fields only, plus one label: it validates against
+/// the 2026-08-01 schema it is sent with.
+#[test]
+fn the_label_update_body_validates_against_2026_08_01() {
+    let got = load(&vendored("aks/2026-08-01/examples/AgentPoolsGet.json"))["responses"]["200"]["body"].clone();
+    let t = aksgpu::plan::cluster_ops::Target { subscription: "s", resource_group: "rg", cluster: "c1" };
+    let plan = aksgpu::plan::cluster_ops::label_pool(
+        t,
+        "agentpool1",
+        &got,
+        ("nvidia.com/gpu.deploy.driver", "false"),
+        "2026-08-01",
+    );
+    let put = plan.steps.iter().find(|s| s.method == "PUT").expect("a PUT");
+    let body = put.body.clone().expect("a body");
+    assert_eq!(body["properties"]["nodeLabels"]["nvidia.com/gpu.deploy.driver"], "false");
+    let doc = spec_for("2026-08-01");
+    let v = Validator::of(&doc);
+    let mut errors = Vec::new();
+    v.check(&v.defs["AgentPool"], &body, "body", &mut errors);
+    assert!(errors.is_empty(), "{errors:?}\n{body}");
+}

@@ -124,9 +124,13 @@ fn install_operator_shows_the_helm_values() {
     let s = steps(&r);
     let c = cluster_url(&arm);
     assert_eq!(request(&s[0]), ("GET".into(), format!("{c}?api-version={AKS}")));
-    assert_eq!(request(&s[1]), ("GET".into(), format!("{c}/agentPools?api-version={AKS}")));
+    let listed = aksgpu::arm::api::AKS_MANAGED_GPU;
+    assert_eq!(request(&s[1]), ("GET".into(), format!("{c}/agentPools?api-version={listed}")));
+    // The release is read before the upgrade (a read-only command), then upgraded.
     assert_eq!(request(&s[2]), ("POST".into(), format!("{c}/runCommand?api-version={AKS}")));
-    let body = &s[2]["body"];
+    assert!(s[2]["body"]["command"].as_str().is_some_and(|c| c.contains("helm get values")), "{}", s[2]);
+    assert_eq!(request(&s[3]), ("POST".into(), format!("{c}/runCommand?api-version={AKS}")));
+    let body = &s[3]["body"];
     assert!(body["command"].as_str().is_some_and(|c| c.contains("helm upgrade --install")), "{body}");
     assert!(body["clusterToken"].as_str().is_some_and(|t| t.starts_with("<read at run time")), "{body}");
     assert_eq!(v["pools"], json!(["<read at run time: the cluster's GPU pools>"]));

@@ -50,8 +50,11 @@ fn preflight_with_location_is_one_round_trip_before_the_put() {
     let cache = temp_dir("facts-with-location");
     create(&arm, &cache, "gpu", &["--location", "eastus"]);
     let log = arm.log();
-    assert_eq!(log.len(), 5, "{:?}", arm.calls());
-    for (what, _) in [("managedClusters/c1?", 0), ("agentPools/gpu?", 0), ("/skus?", 0), ("/usages?", 0)] {
+    // The fifth read: the pools, for the GPU Operator's no-driver label.
+    assert_eq!(log.len(), 6, "{:?}", arm.calls());
+    for (what, _) in
+        [("managedClusters/c1?", 0), ("agentPools/gpu?", 0), ("/skus?", 0), ("/usages?", 0), ("agentPools?", 0)]
+    {
         assert_eq!(round_of(&log, "GET", what), 1, "{what}");
     }
     assert_eq!(round_of(&log, "PUT", "agentPools/gpu?"), 2);
@@ -76,8 +79,8 @@ fn a_remembered_location_makes_preflight_one_round_trip() {
     let arm = slow_arm();
     create(&arm, &cache, "gpu2", &[]);
     let warm = arm.log();
-    assert_eq!(warm.len(), 5, "{:?}", arm.calls());
-    for what in ["managedClusters/c1?", "agentPools/gpu2?", "locations/eastus/usages?", "eastus%27"] {
+    assert_eq!(warm.len(), 6, "{:?}", arm.calls());
+    for what in ["managedClusters/c1?", "agentPools/gpu2?", "locations/eastus/usages?", "eastus%27", "agentPools?"] {
         assert_eq!(round_of(&warm, "GET", what), 1, "{what}");
     }
     assert_eq!(round_of(&warm, "PUT", "agentPools/gpu2?"), 2);

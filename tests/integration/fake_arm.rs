@@ -234,6 +234,10 @@ pub struct State {
     pub gpu_nodes: Vec<(String, String)>,
     /// Validator pods the validator check reports.
     pub validator_pods: Vec<(String, String)>,
+    /// The cluster's GPU Operator Helm release: (chart, user-supplied values). `helm list` /
+    /// `helm get values` commands print it; a `helm upgrade --install` replaces it with the
+    /// chart version and the values file it was sent (as Helm does without `--reuse-values`).
+    pub helm_release: Option<(String, Value)>,
     /// What `GET /subscriptions` lists (Subscriptions - List), paged by `page_size`.
     pub subscriptions: Vec<Value>,
     /// Creates Azure turns down (first match wins, every time it matches).
@@ -333,6 +337,7 @@ impl FakeArm {
             retail_drop_next_link: false,
             gpu_nodes: vec![("aks-gpu-12345-vmss000000".into(), "1".into())],
             validator_pods: vec![("nvidia-cuda-validator-x7k2p".into(), "Succeeded".into())],
+            helm_release: None,
             subscriptions: vec![
                 subscription("11111111-2222-3333-4444-555555555555", "Dev/Test"),
                 subscription("22222222-3333-4444-5555-666666666666", "Sandbox"),
@@ -467,7 +472,7 @@ pub fn default_cluster(name: &str) -> Value {
     })
 }
 
-fn sku(name: &str, family: &str, zones: &[&str]) -> Value {
+pub fn sku(name: &str, family: &str, zones: &[&str]) -> Value {
     json!({
         "resourceType": "virtualMachines", "name": name, "tier": "Standard", "family": family,
         "locations": ["eastus"],
@@ -950,7 +955,12 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
         let body: Value = serde_json::from_str(&req.body).unwrap_or(Value::Null);
         let command = body["command"].as_str().unwrap_or("").to_owned();
         let result = if s.run_results.is_empty() {
-            let logs = if command.contains("nvidia-cuda-validator") {
+            let logs = if command.contains("helm get values") {
+                helm_list(&s.helm_release)
+            } else if command.contains("helm upgrade --install") {
+                s.helm_release = Some(helm_upgrade(&command, &body));
+                "Release \"gpu-operator\" has been upgraded. Happy Helming!\n".to_owned()
+            } else if command.contains("nvidia-cuda-validator") {
                 s.validator_pods.iter().map(|(p, ph)| format!("{p} {ph}\n")).collect::<String>()
             } else if command.contains("allocatable") {
                 format!("NAME GPU\n{}", s.gpu_nodes.iter().map(|(n, g)| format!("{n} {g}\n")).collect::<String>())
@@ -1116,6 +1126,37 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
     )
 }
 
+/// What `helm list -o json; echo SEPARATOR; helm get values -o json` prints for `release`.
+fn helm_list(release: &Option<(String, Value)>) -> String {
+    match release {
+        None => "[]\n---aksgpu-values---\nnull\n".to_owned(),
+        Some((chart, values)) => format!(
+            "{}\n---aksgpu-values---\n{}\n",
+            json!([{"name": "gpu-operator", "namespace": "gpu-operator", "status": "deployed", "chart": chart}]),
+            if values.is_null() { "null".to_owned() } else { values.to_string() }
+        ),
+    }
+}
+
+/// The release a `helm upgrade --install … --version V -f values.yaml` leaves: chart
+/// `gpu-operator-V` and the values file from the command's context (a stored zip).
+fn helm_upgrade(command: &str, body: &Value) -> (String, Value) {
+    use base64::Engine as _;
+    let version = command.split_whitespace().skip_while(|w| *w != "--version").nth(1).unwrap_or("?").trim_matches('\'');
+    let zip = body["context"]
+        .as_str()
+        .and_then(|c| base64::engine::general_purpose::STANDARD.decode(c).ok())
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&zip).into_owned();
+    let values = text
+        .find("values.yaml")
+        .map(|i| &text[i + "values.yaml".len()..])
+        .map(|rest| rest.split("PK\u{1}\u{2}").next().unwrap_or(rest))
+        .and_then(|yaml| serde_yaml_ng::from_str::<Value>(yaml).ok())
+        .unwrap_or(Value::Null);
+    (format!("gpu-operator-{version}"), values)
+}
+
 /// A resource GET moves its running operation on by one poll, as time passes in Azure, so a
 /// client that lost the operation URL can follow the resource's own state.
 fn advance_op_for(s: &mut State, key: &str) {
@@ -1193,6 +1234,10 @@ fn put_pool(
     pool["type"] = json!("Microsoft.ContainerService/managedClusters/agentPools");
     pool["properties"]["provisioningState"] = json!(if sync { "Succeeded" } else { "Creating" });
     pool["properties"]["currentOrchestratorVersion"] = json!("1.33.2");
+    // The node image is the service's (read-only): an update keeps the pool's.
+    if let Some(image) = s.pools.get(key).and_then(|p| p.pointer("/properties/nodeImageVersion")).cloned() {
+        pool["properties"]["nodeImageVersion"] = image;
+    }
     if pool["properties"]["scaleSetPriority"] == "Spot" {
         let taints = pool["properties"]["nodeTaints"].as_array().cloned().unwrap_or_default();
         let mut t = taints;

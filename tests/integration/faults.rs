@@ -487,7 +487,7 @@ fn run_command_results_tolerate_404_for_a_few_polls() {
     arm.fault("GET", "commandResults/", 1, Action::Reset);
     let r = aksgpu_arm(&arm.base, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"], &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(arm.count("POST", "runCommand"), 3);
+    assert_eq!(arm.count("POST", "runCommand"), 4, "the release read, the install, two checks");
 
     let arm = operator_cluster();
     arm.fault("GET", "commandResults/", 100, respond(404, json!({"error": {"code": "NotFound", "message": "gone"}})));

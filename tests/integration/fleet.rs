@@ -176,6 +176,60 @@ fn fleet_reads_every_gpu_pool_with_costs_and_findings() {
     assert!(f.log().iter().filter(|r| r.method == "POST").all(|r| r.target.contains("api-version=2024-04-01")));
 }
 
+/// The node image floor the catalog states for NVadsA10 v5 and NCadsA10 v4 (Azure/AKS#5875:
+/// 202606.08.1 or later): an older image is a warning with the upgrade step; the floor itself,
+/// a newer image and an image Azure did not report are not findings.
+#[test]
+fn a_pool_below_its_node_image_floor_is_a_warning_with_the_upgrade_step() {
+    let c = catalog();
+    let (floor, rule) = c.node_image_floor("Standard_NV36ads_A10_v5").expect("a floor for NVadsA10 v5");
+    let f = FakeArm::start();
+    let a10 = |name: &str, size: &str, image: Option<&str>| {
+        let mut p = json!({"name": name, "vmSize": size, "count": 1, "osType": "Linux"});
+        if let Some(i) = image {
+            p["nodeImageVersion"] = json!(i);
+        }
+        p
+    };
+    let row = cluster_row(
+        A,
+        "rg1",
+        "c1",
+        "eastus",
+        "Running",
+        vec![
+            a10("old", "Standard_NV36ads_A10_v5", Some("AKSUbuntu-2204gen2containerd-202605.27.0")),
+            a10("oldnc", "Standard_NC8ads_A10_v4", Some("AKSUbuntu-2204gen2containerd-202606.08.0")),
+            a10("atfloor", "Standard_NV36ads_A10_v5", Some(&format!("AKSUbuntu-2204gen2containerd-{floor}"))),
+            a10("newer", "Standard_NV36ads_A10_v5", Some("AKSUbuntu-2404gen2containerd-202607.02.0")),
+            a10("unknown", "Standard_NV36ads_A10_v5", None),
+            a10("t4", T4, Some("AKSUbuntu-2204gen2containerd-202501.01.0")),
+        ],
+    );
+    f.with(|s| {
+        s.subscriptions = vec![subscription(A, "ML Production")];
+        s.graph.rows = vec![row];
+    });
+    let r = run(&f, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    let floor_rule = |p: &Value| rules(p).into_iter().filter(|(id, _)| *id == rule.id).collect::<Vec<_>>();
+    for name in ["old", "oldnc"] {
+        let p = pool(&v, "c1", name);
+        assert_eq!(floor_rule(p), vec![(rule.id.clone(), "warning".to_owned())], "{name}: {p}");
+        let msg = p["findings"].to_string();
+        assert!(
+            msg.contains(&floor.to_string())
+                && msg.contains("--node-image-only")
+                && msg.contains(&format!("-n {name}")),
+            "{msg}"
+        );
+    }
+    for name in ["atfloor", "newer", "unknown", "t4"] {
+        assert_eq!(floor_rule(pool(&v, "c1", name)), vec![], "{name}");
+    }
+}
+
 #[test]
 fn fail_on_exits_1_at_or_above_the_level_and_the_table_names_the_findings() {
     let f = fleet();

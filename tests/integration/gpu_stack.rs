@@ -167,6 +167,16 @@ fn feature_list_shows_the_gpu_flags() {
     );
 }
 
+/// The release read's answer when the cluster has no GPU Operator release.
+fn no_release() -> RunResult {
+    RunResult {
+        running_polls: 0,
+        state: "Succeeded".into(),
+        exit_code: 0,
+        logs: "[]\n---aksgpu-values---\nnull\n".into(),
+    }
+}
+
 fn values_from_context(body: &Value) -> String {
     let zip =
         base64::engine::general_purpose::STANDARD.decode(body["context"].as_str().expect("context")).expect("base64");
@@ -199,19 +209,21 @@ fn install_operator_in_operator_mode_then_checks_readiness() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let cmds = run_commands(&arm);
-    assert_eq!(cmds.len(), 3, "install + two checks: {cmds:?}");
-    let install = cmds[0]["command"].as_str().expect("command");
+    assert_eq!(cmds.len(), 4, "release read + install + two checks: {cmds:?}");
+    let read = cmds[0]["command"].as_str().expect("command");
+    assert!(read.contains("helm list") && read.contains("helm get values") && !read.contains("upgrade"), "{read}");
+    let install = cmds[1]["command"].as_str().expect("command");
     assert!(
         install.contains("helm upgrade --install") && install.contains("-f values.yaml") && !install.contains("--wait"),
         "{install}"
     );
-    let values = values_from_context(&cmds[0]);
+    let values = values_from_context(&cmds[1]);
     assert!(!values.contains("enabled: false"), "operator mode keeps the driver on: {values}");
     for t in ["team", "sku", "kubernetes.azure.com/scalesetpriority", "nvidia.com/gpu", "replicas: 4"] {
         assert!(values.contains(t), "{t} missing in {values}");
     }
-    assert!(cmds[1]["command"].as_str().expect("cmd").contains("nvidia-cuda-validator"));
-    assert!(cmds[2]["command"].as_str().expect("cmd").contains("agentpool=gpu"));
+    assert!(cmds[2]["command"].as_str().expect("cmd").contains("nvidia-cuda-validator"));
+    assert!(cmds[3]["command"].as_str().expect("cmd").contains("agentpool=gpu"));
     let v = r.json();
     assert_eq!(v["gpu_nodes"][0][1], 1);
 }
@@ -222,7 +234,7 @@ fn install_operator_aks_mode_turns_driver_and_toolkit_off() {
     gpu_pool(&arm, "gpu", None, json!({}));
     let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let values = values_from_context(&run_commands(&arm)[0]);
+    let values = values_from_context(&run_commands(&arm)[1]);
     assert!(values.contains("nvidia-container-runtime"), "{values}");
 }
 
@@ -259,6 +271,7 @@ fn install_operator_failures_show_logs_and_readiness_gaps() {
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
     arm.with(|s| {
+        s.run_results.push(no_release());
         s.run_results.push(RunResult {
             running_polls: 1,
             state: "Succeeded".into(),
@@ -274,12 +287,13 @@ fn install_operator_failures_show_logs_and_readiness_gaps() {
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
     arm.with(|s| {
+        s.run_results.push(no_release());
         s.run_results.push(RunResult { running_polls: 2, state: "failed".into(), exit_code: 0, logs: String::new() })
     });
     let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("helm upgrade --install failed in the cluster (state failed)"), "{}", r.stderr);
-    assert_eq!(run_commands(&arm).len(), 1, "no readiness checks after a failed install");
+    assert_eq!(run_commands(&arm).len(), 2, "the release read, the install, no readiness checks after it failed");
 
     let arm = FakeArm::start();
     gpu_pool(&arm, "gpu", None, json!({}));
@@ -326,8 +340,10 @@ fn install_operator_dry_run_prints_values_and_requests_only() {
     let v = r.json();
     assert!(v["values_yaml"].as_str().expect("values").contains("strategy: mixed"));
     let posts: Vec<&Value> = v["steps"].as_array().expect("steps").iter().filter(|s| s["method"] == "POST").collect();
-    assert_eq!(posts.len(), 3);
-    assert!(posts[0]["body"]["context"].as_str().expect("context").len() > 100);
+    assert_eq!(posts.len(), 4);
+    assert!(posts[0]["body"]["command"].as_str().expect("command").contains("helm get values"));
+    assert!(posts[1]["body"]["context"].as_str().expect("context").len() > 100);
+    assert!(v["release"].as_str().expect("release note").contains("read first"), "{v}");
     assert!(run_commands(&arm).is_empty());
 }
 
@@ -513,7 +529,7 @@ fn create_pool_with_the_operator_in_one_plan() {
     let real = run(&arm, &[&base[..], &["--min-count", "1", "--max-count", "2"]].concat());
     assert_eq!(real.code, 0, "{}", real.stderr);
     assert_eq!(arm.count("PUT", "agentPools/gpu"), 1);
-    assert_eq!(run_commands(&arm).len(), 3);
+    assert_eq!(run_commands(&arm).len(), 4);
     assert!(real.stdout.contains("GPU Operator installed"), "{}", real.stdout);
 }
 
@@ -597,4 +613,201 @@ fn a_model_without_a_kaito_preset_is_pointed_to_the_nearest_with_one() {
     let ok = aksgpu_with(&["kaito", "workspace", "--model", "phi-4-mini", "-o", "yaml"], &[]);
     assert_eq!(ok.code, 0, "{}", ok.stderr);
     assert!(ok.stdout.contains("phi-4-mini-instruct"), "{}", ok.stdout);
+}
+
+/// A cluster with two GPU pools: `aks` has the AKS driver, `op` has none (the GPU Operator
+/// installs it). Installing the one cluster-wide release "for" the AKS-driver pool used to turn
+/// the operator's driver off (`driver.enabled: false`) and exit 0, leaving `op` without a driver.
+/// Now the release keeps the driver on, and the AKS-driver pool must carry the operator's
+/// `nvidia.com/gpu.deploy.driver=false` label first: without it the command refuses, naming the
+/// pool and the command that labels it, and sends no Helm upgrade.
+#[test]
+fn install_operator_for_one_pool_of_a_mixed_cluster_never_strands_the_other() {
+    let mixed = || {
+        let arm = FakeArm::start();
+        gpu_pool(&arm, "aks", Some("Install"), json!({"nodeLabels": {"team": "ml"}}));
+        gpu_pool(&arm, "op", Some("None"), json!({}));
+        arm
+    };
+    let arm = mixed();
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "aks"]);
+    assert_ne!(r.code, 0, "a pool would be left without a driver:\n{}", r.stderr);
+    assert!(
+        run_commands(&arm).iter().all(|c| !c["command"].as_str().unwrap_or("").contains("helm upgrade")),
+        "no Helm upgrade may be sent: {:?}",
+        run_commands(&arm)
+    );
+    for want in [
+        "aks needs nvidia.com/gpu.deploy.driver=false",
+        "rule operator-mixed-driver-labels",
+        "az aks nodepool update -g rg --cluster-name c1 -n aks --labels nvidia.com/gpu.deploy.driver=false team=ml",
+    ] {
+        assert!(r.stderr.contains(want), "{want:?} missing in:\n{}", r.stderr);
+    }
+    // The same without --pool: the same refusal (naming a pool no longer bypasses the guard).
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("aks needs nvidia.com/gpu.deploy.driver=false"), "{}", r.stderr);
+    // --driver-mode aks would turn the driver off for `op`: refused, naming it.
+    let r = run(
+        &arm,
+        &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "aks", "--driver-mode", "aks"],
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("pool(s) op have no other driver"), "{}", r.stderr);
+
+    // Once labelled, the release keeps the operator's driver on for `op`, and exits 0.
+    let arm = mixed();
+    gpu_pool(
+        &arm,
+        "aks",
+        Some("Install"),
+        json!({"nodeLabels": {"team": "ml", "nvidia.com/gpu.deploy.driver": "false"}}),
+    );
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "aks"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let install = run_commands(&arm)
+        .into_iter()
+        .find(|c| c["command"].as_str().unwrap_or("").contains("helm upgrade"))
+        .expect("install");
+    let values = values_from_context(&install);
+    assert!(!values.contains("enabled: false"), "the operator's driver must stay on for pool op: {values}");
+}
+
+/// Every install reads the release first and upgrades on top of its values: the MIG strategy,
+/// time slicing and keys aksgpu does not set are kept, a driver setting that would strand a
+/// pool is replaced, and the run reports what changed.
+#[test]
+fn install_operator_reads_the_release_and_keeps_what_other_pools_need() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "op", Some("None"), json!({}));
+    let sharing = json!({"config": {"create": true, "name": "time-slicing-config", "default": "any",
+        "data": {"any": "version: v1\nsharing:\n  timeSlicing:\n    resources:\n    - name: nvidia.com/gpu\n      replicas: 4\n"}}});
+    arm.with(|s| {
+        s.helm_release = Some((
+            "gpu-operator-v26.3.1".into(),
+            json!({"driver": {"enabled": false}, "mig": {"strategy": "mixed"}, "devicePlugin": sharing,
+                   "dcgmExporter": {"serviceMonitor": {"enabled": true}}}),
+        ))
+    });
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (chart, values) = arm.with(|s| s.helm_release.clone()).expect("a release");
+    assert_eq!(chart, "gpu-operator-v26.7.0");
+    assert_eq!(values["mig"]["strategy"], "mixed", "{values}");
+    assert_eq!(values["devicePlugin"], sharing, "{values}");
+    assert_eq!(values["dcgmExporter"]["serviceMonitor"]["enabled"], true, "{values}");
+    assert!(values.get("driver").is_none(), "pool op has no driver: the operator's stays on: {values}");
+    let v = r.json();
+    assert_eq!(v["release"], "gpu-operator-v26.3.1 (deployed)", "{v}");
+    let diff: Vec<&str> = v["values_diff"].as_array().expect("diff").iter().filter_map(Value::as_str).collect();
+    assert!(diff.contains(&"- driver.enabled: false"), "{diff:?}");
+    assert!(diff.iter().any(|l| l.starts_with("+ daemonsets.tolerations")), "{diff:?}");
+    assert!(!diff.iter().any(|l| l.contains("mig") || l.contains("devicePlugin")), "{diff:?}");
+    // Asked again: nothing changes, and the run says so.
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("values: unchanged"), "{}", r.stdout);
+    // An explicit --mig-strategy is a change the run shows, not a silent one.
+    let r = run(
+        &arm,
+        &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--mig-strategy", "single", "-o", "json"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let diff = r.json()["values_diff"].clone();
+    assert_eq!(diff, json!(["~ mig.strategy: \"mixed\" → \"single\""]), "{diff}");
+}
+
+/// `install-operator` refuses an AKS-managed GPU pool (AKS owns its stack), naming the rule; a
+/// cluster with a managed pool and an operator pool needs the managed pool to carry
+/// `nvidia.com/gpu.deploy.operands=false` before the release goes on.
+#[test]
+fn install_operator_refuses_an_aks_managed_gpu_pool() {
+    let arm = FakeArm::start();
+    gpu_pool(
+        &arm,
+        "managed",
+        Some("Install"),
+        json!({"gpuProfile": {"driver": "Install", "nvidia": {"managementMode": "Managed"}}}),
+    );
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "managed"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("AKS-managed GPU pool") && r.stderr.contains("rule managed-gpu-owns-stack"),
+        "{}",
+        r.stderr
+    );
+    gpu_pool(&arm, "op", Some("None"), json!({}));
+    let r = run(&arm, &["install-operator", "--yes", "-g", "rg", "--cluster", "c1", "--pool", "op"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("managed needs nvidia.com/gpu.deploy.operands=false"), "{}", r.stderr);
+    assert!(run_commands(&arm).is_empty(), "{:?}", run_commands(&arm));
+}
+
+/// `install-operator --dry-run --read-release` sends the one read-only runCommand (and nothing
+/// else that writes), then prints the change in the release's values and the merged values;
+/// plain `--dry-run` sends only GETs.
+#[test]
+fn install_operator_dry_run_can_read_the_release_and_show_the_diff() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "op", Some("None"), json!({}));
+    arm.with(|s| {
+        s.helm_release =
+            Some(("gpu-operator-v26.3.1".into(), json!({"driver": {"enabled": false}, "mig": {"strategy": "mixed"}})))
+    });
+    let r =
+        run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--dry-run", "--read-release", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let cmds = run_commands(&arm);
+    assert_eq!(cmds.len(), 1, "only the release read: {cmds:?}");
+    assert!(cmds[0]["command"].as_str().unwrap_or("").contains("helm get values"), "{cmds:?}");
+    let v = r.json();
+    assert_eq!(v["release"], "gpu-operator-v26.3.1 (deployed)", "{v}");
+    assert!(v["values_diff"].as_array().expect("diff").iter().any(|l| l == "- driver.enabled: false"), "{v}");
+    assert!(
+        v["values_yaml"].as_str().expect("values").contains("strategy: mixed"),
+        "the release's MIG strategy is kept: {v}"
+    );
+    let table = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--dry-run", "--read-release"]);
+    assert!(
+        table.stdout.contains("the install would change its values:")
+            && table.stdout.contains("- driver.enabled: false"),
+        "{}",
+        table.stdout
+    );
+    let before = run_commands(&arm).len();
+    let plain = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--dry-run"]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    assert_eq!(run_commands(&arm).len(), before, "a plain dry run sends no runCommand");
+}
+
+/// `install-operator --label-pools` on a mixed cluster labels the AKS-driver pool first (a PUT
+/// of its own that changes only its labels), then installs with the operator's driver on.
+#[test]
+fn install_operator_label_pools_labels_then_installs() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "aks", Some("Install"), json!({"nodeLabels": {"team": "ml"}, "eTag": "aks-etag-1"}));
+    gpu_pool(&arm, "op", Some("None"), json!({}));
+    let dry =
+        run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--label-pools", "--dry-run", "-o", "json"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    let steps = dry.json()["steps"].as_array().cloned().expect("steps");
+    let put = steps.iter().find(|s| s["method"] == "PUT").cloned().expect("the label PUT");
+    assert!(put["url"].as_str().unwrap_or("").contains("agentPools/aks?api-version=2026-08-01"), "{put}");
+    assert_eq!(put["headers"]["If-Match"], "aks-etag-1", "{put}");
+    assert_eq!(put["body"]["properties"]["nodeLabels"], json!({"team": "ml", "nvidia.com/gpu.deploy.driver": "false"}));
+    assert_eq!(arm.count("PUT", "/"), 0, "a dry run writes nothing");
+    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--label-pools", "--yes"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let sent = arm.log().into_iter().find(|q| q.method == "PUT").expect("PUT");
+    assert_eq!(sent.json(), put["body"], "the run sends the dry run's body");
+    let install = run_commands(&arm)
+        .into_iter()
+        .find(|c| c["command"].as_str().unwrap_or("").contains("helm upgrade"))
+        .expect("install");
+    assert!(!values_from_context(&install).contains("enabled: false"), "the operator's driver stays on for op");
+    let put_at = arm.log().iter().position(|q| q.method == "PUT").expect("put");
+    let helm_at =
+        arm.log().iter().position(|q| q.method == "POST" && q.target.contains("runCommand")).expect("runCommand");
+    assert!(put_at < helm_at, "the label goes on before the release is touched");
 }

@@ -20,6 +20,7 @@ mod fake_hub;
 mod fault_props;
 mod faults;
 mod fleet;
+mod gpu_fields;
 mod gpu_stack;
 mod hint_flags;
 mod manifest_cli;

@@ -69,6 +69,45 @@ fn unregistered(arm: &FakeArm) {
     });
 }
 
+/// ManagedGPUExperiencePreview in the state `state`; from NotRegistered it registers after two
+/// reads.
+fn managed_feature(arm: &FakeArm, state: &str) {
+    arm.with(|s| {
+        s.features.insert(
+            "managedgpuexperiencepreview".into(),
+            json!({"name": "Microsoft.ContainerService/ManagedGPUExperiencePreview", "properties": {"state": state}}),
+        );
+        s.feature_scripts.insert("managedgpuexperiencepreview".into(), vec!["Registering".into(), "Registered".into()]);
+    });
+}
+
+/// A mixed cluster: `aks` with the AKS driver, labelled to keep the operator's driver off it,
+/// and `op` with none.
+fn mixed_cluster(arm: &FakeArm) {
+    operator_pool(arm);
+    let props = json!({"vmSize": "Standard_NC4as_T4_v3", "count": 1, "mode": "User", "osType": "Linux",
+        "nodeTaints": ["sku=gpu:NoSchedule"], "gpuProfile": {"driver": "Install"}, "provisioningState": "Succeeded",
+        "nodeLabels": {"nvidia.com/gpu.deploy.driver": "false"}});
+    arm.put_pool(
+        "c1",
+        "aks",
+        json!({"id": crate::fake_arm::pool_path("c1", "aks"), "name": "aks", "properties": props}),
+    );
+}
+
+/// A mixed cluster whose AKS-driver pool `aks` lacks the operator's no-driver label.
+fn mixed_cluster_unlabelled(arm: &FakeArm) {
+    operator_pool(arm);
+    let props = json!({"vmSize": "Standard_NC4as_T4_v3", "count": 1, "mode": "User", "osType": "Linux",
+        "nodeTaints": ["sku=gpu:NoSchedule"], "gpuProfile": {"driver": "Install"}, "provisioningState": "Succeeded",
+        "eTag": "aks-etag-1", "nodeLabels": {"team": "ml"}});
+    arm.put_pool(
+        "c1",
+        "aks",
+        json!({"id": crate::fake_arm::pool_path("c1", "aks"), "name": "aks", "properties": props}),
+    );
+}
+
 fn stopped(arm: &FakeArm) {
     arm.edit_cluster("c1", |c| c["properties"]["powerState"]["code"] = json!("Stopped"));
 }
@@ -271,6 +310,46 @@ const CASES: &[Case] = &[
         name: "create-pool --zones --fallback-vm-size, each zone tried alone",
         args: || words(&format!("create-pool {POOL} --zones 1,2 {FALLBACKS} --yes")),
         setup: a100_zones_refused,
+        exit: 0,
+    },
+    Case {
+        name: "create-pool --managed-gpu",
+        args: || words("create-pool -g rg --cluster c1 --name gpu --vm-size Standard_NC4as_T4_v3 --managed-gpu --yes"),
+        setup: |arm| managed_feature(arm, "Registered"),
+        exit: 0,
+    },
+    Case {
+        name: "create-pool --enable-managed-gpu --register-features",
+        args: || {
+            words("create-pool -g rg --cluster c1 --name gpu --vm-size Standard_NC4as_T4_v3 --enable-managed-gpu --register-features --yes")
+        },
+        setup: |arm| managed_feature(arm, "NotRegistered"),
+        exit: 0,
+    },
+    Case {
+        name: "create-pool --managed-gpu, managed MIG",
+        args: || {
+            words(&format!("create-pool {POOL} --managed-gpu --gpu-mig-strategy Mixed --mig-profiles MIG3g,MIG2g,MIG1g,MIG1g --yes"))
+        },
+        setup: |arm| managed_feature(arm, "Registered"),
+        exit: 0,
+    },
+    Case {
+        name: "create-pool, an AKS-driver pool next to one without a driver (labelled)",
+        args: || words("create-pool -g rg --cluster c1 --name aks2 --vm-size Standard_NC4as_T4_v3 --yes"),
+        setup: operator_pool,
+        exit: 0,
+    },
+    Case {
+        name: "install-operator --label-pools, a mixed cluster",
+        args: || words("install-operator -g rg --cluster c1 --label-pools --yes"),
+        setup: mixed_cluster_unlabelled,
+        exit: 0,
+    },
+    Case {
+        name: "install-operator --pool, a mixed cluster",
+        args: || words("install-operator -g rg --cluster c1 --pool aks --yes"),
+        setup: mixed_cluster,
         exit: 0,
     },
     Case {

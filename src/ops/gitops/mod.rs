@@ -228,6 +228,7 @@ fn install_request(d: &Desired, o: &OperatorConfig) -> InstallRequest {
             }
         }),
         time_slicing: o.time_slicing,
+        label_pools: false,
     }
 }
 
@@ -330,7 +331,16 @@ pub async fn operator_state(
     let (quiet, reads) = (|_: &str| {}, Progress::default());
     let r = runcommand::run(client, (&install.cluster_path, &step), token.as_ref(), deadline, &quiet, &reads);
     match r.await {
-        Ok(r) if r.ok() => release::compare(&r.logs, &install.spec.chart_version, &install.values_yaml),
+        // The install upgrades on top of the release's own values: compare with those.
+        Ok(r) if r.ok() => {
+            let want = match release::parse(&r.logs) {
+                release::Release::Present { values, .. } => {
+                    crate::plan::install::merge(&install, &values).0.values_yaml
+                }
+                _ => install.values_yaml.clone(),
+            };
+            release::compare(&r.logs, &install.spec.chart_version, &want)
+        }
         Ok(r) => State::Unread(format!("the check ended with {}", r.describe())),
         Err(e) => State::Unread(e.to_string()),
     }

@@ -101,6 +101,15 @@ pub struct PoolConfig {
     pub gpu_driver: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mig_profile: Option<String>,
+    /// An AKS-managed GPU pool (`gpuProfile.nvidia.managementMode: Managed`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub managed_gpu: bool,
+    /// Managed MIG: `Single` or `Mixed` (`gpuProfile.nvidia.migStrategy`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mig_strategy: Option<String>,
+    /// Managed MIG partitions per GPU (`gpuProfile.nvidia.migProfiles`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mig_profiles: Vec<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub spot: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -592,6 +601,7 @@ pub fn field_of_flag(flag: &str) -> String {
         "--resource-group" => "cluster.resourceGroup".into(),
         "--cluster" => "cluster.name".into(),
         "--override" => "overrides".into(),
+        "--gpu-mig-strategy" => "migStrategy".into(),
         other => {
             let mut out = String::new();
             let mut upper = false;
@@ -847,6 +857,9 @@ fn pool_spec(
         labels: p.labels.iter().map(|(k, v)| format!("{k}={v}")).collect(),
         mig_profile: p.mig_profile.clone(),
         gpu_driver: typed.gpu_driver,
+        managed_gpu: p.managed_gpu,
+        mig_strategy: p.mig_strategy.clone(),
+        mig_profiles: p.mig_profiles.clone(),
         spot: p.spot,
         spot_max_price: p.spot_max_price,
         eviction_policy: typed.eviction_policy,
@@ -978,6 +991,9 @@ fn check_operator(
             Some(P::Amd) => {
                 src.error(&format!("{at}.vmSize"), "the NVIDIA GPU Operator is for NVIDIA GPUs; this size is AMD", None)
             }
+            // Not the operator's: AKS owns its stack, and its nvidia.com/gpu.deploy.operands=false
+            // label keeps the operator off its nodes.
+            Some(P::Managed) => continue,
             Some(P::AutoscalerMin { min, required, rule }) => {
                 spec.warnings.push(crate::plan::install::autoscaler_min_warning(min, required, &rule));
                 continue;

@@ -40,6 +40,13 @@ pub fn pool(p: &Value) -> PoolConfig {
         tags: map(&pr["tags"]),
         gpu_driver: pr.pointer("/gpuProfile/driver").and_then(Value::as_str).map(str::to_owned),
         mig_profile: s("gpuInstanceProfile"),
+        managed_gpu: pr.pointer("/gpuProfile/nvidia/managementMode").and_then(Value::as_str) == Some("Managed"),
+        mig_strategy: pr
+            .pointer("/gpuProfile/nvidia/migStrategy")
+            .and_then(Value::as_str)
+            .filter(|m| !m.eq_ignore_ascii_case("None"))
+            .map(str::to_owned),
+        mig_profiles: strings(&pr.pointer("/gpuProfile/nvidia/migProfiles").cloned().unwrap_or(Value::Null)),
         spot,
         spot_max_price: if spot { pr["spotMaxPrice"].as_f64() } else { None },
         eviction_policy: if spot { s("scaleSetEvictionPolicy") } else { None },

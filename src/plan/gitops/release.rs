@@ -50,27 +50,54 @@ pub enum State {
     Refused { message: String, hint: Option<String> },
 }
 
-/// Compare the check's output with the chart version and values `apply` would install.
-pub fn compare(logs: &str, chart_version: &str, values_yaml: &str) -> State {
+/// The GPU Operator's release as [`check_command`] printed it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Release {
+    /// No release named `gpu-operator`.
+    Absent,
+    /// The release: its chart (`gpu-operator-v26.7.0`), status and user-supplied values
+    /// (`null` when it has none).
+    Present { chart: String, status: String, values: Value },
+    /// The output could not be read (why).
+    Unread(String),
+}
+
+/// Read [`check_command`]'s output.
+pub fn parse(logs: &str) -> Release {
     let Some((list, values)) = logs.split_once(SEPARATOR) else {
-        return State::Unread("the check printed no release list".into());
+        return Release::Unread("the check printed no release list".into());
     };
     let releases: Vec<Value> = match serde_json::from_str(list.trim()) {
         Ok(v) => v,
-        Err(e) => return State::Unread(format!("helm list output is not JSON ({e})")),
+        Err(e) => return Release::Unread(format!("helm list output is not JSON ({e})")),
     };
-    let Some(r) = releases.iter().find(|r| r["name"] == "gpu-operator") else { return State::Absent };
-    let chart = r["chart"].as_str().unwrap_or("").to_owned();
+    let Some(r) = releases.iter().find(|r| r["name"] == "gpu-operator") else { return Release::Absent };
+    let values = match serde_json::from_str::<Value>(values.trim()) {
+        Ok(v) => v,
+        Err(e) => return Release::Unread(format!("helm get values output is not JSON ({e})")),
+    };
+    Release::Present {
+        chart: r["chart"].as_str().unwrap_or("").to_owned(),
+        status: r["status"].as_str().unwrap_or("unknown").to_owned(),
+        values,
+    }
+}
+
+/// Compare the check's output with the chart version and values `apply` would install.
+pub fn compare(logs: &str, chart_version: &str, values_yaml: &str) -> State {
+    let (chart, status, have) = match parse(logs) {
+        Release::Absent => return State::Absent,
+        Release::Unread(why) => return State::Unread(why),
+        Release::Present { chart, status, values } => (chart, status, values),
+    };
     let mut diffs = Vec::new();
     let want_chart = format!("gpu-operator-{chart_version}");
     if chart != want_chart {
         diffs.push(format!("chart {chart} → {want_chart}"));
     }
-    let status = r["status"].as_str().unwrap_or("unknown");
     if !status.eq_ignore_ascii_case("deployed") {
         diffs.push(format!("release status {status}"));
     }
-    let have: Value = serde_json::from_str(values.trim()).unwrap_or(Value::Null);
     let want: Value = serde_yaml_ng::from_str(values_yaml).unwrap_or(Value::Null);
     if !same(&have, &want) {
         diffs.push("values differ (driver mode, MIG strategy, time slicing or tolerations)".into());
@@ -83,7 +110,7 @@ pub fn compare(logs: &str, chart_version: &str, values_yaml: &str) -> State {
 }
 
 /// Equal as JSON, numbers compared by value (YAML and Helm may write 1 or 1.0).
-fn same(a: &Value, b: &Value) -> bool {
+pub fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
