@@ -620,7 +620,7 @@ mod tests {
     #[test]
     fn cheaper_size_advice_and_deallocate() {
         let c = Catalog::bundled().expect("catalog");
-        // 16 vCPU T4 vs 4 vCPU T4: same GPU, cheaper.
+        // A T4 size with 16 vCPUs against one with 4 (same GPU, cheaper).
         let mut i = input("Standard_NC16as_T4_v3");
         i.deallocate = true;
         let r = estimate(&c, &i);

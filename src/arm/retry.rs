@@ -228,7 +228,7 @@ mod tests {
         h
     }
 
-    /// T2: the header variants.
+    /// the header variants.
     #[test]
     fn retry_after_variants() {
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
@@ -277,7 +277,7 @@ mod tests {
         assert!(never_sent(&refused));
     }
 
-    /// T31: backoff table within bounds, capped at 60 s.
+    /// backoff table within bounds, capped at 60 s.
     #[test]
     fn backoff_table() {
         let p = RetryPolicy::default();

@@ -10,7 +10,7 @@
 //! heads when there are more GPUs than KV heads) and across nodes by pipeline stages.
 //!
 //! **Full training** keeps 16 bytes per parameter of mixed-precision Adam state (Rajbhandari et
-//! al. 2020, "ZeRO", §3.1: 2 + 2 + 12), sharded across every GPU (ZeRO-3/FSDP), plus
+//! al. 2020, "ZeRO", section 3.1: 2 + 2 + 12), sharded across every GPU (ZeRO-3/FSDP), plus
 //! activations per Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
 //! Transformer Models", Table 2, with tensor + sequence parallelism inside a node. The fit
 //! chooses no, selective or full recomputation: whichever needs the fewest GPUs, and the least
@@ -35,14 +35,14 @@ pub const OVERHEAD_PER_GPU_GIB: f64 = 2.3;
 /// The same on an A10, which KAITO measured lower (`baseOverheadGiBByGPUModel`).
 pub const OVERHEAD_PER_GPU_GIB_A10: f64 = 1.5;
 /// Bytes per parameter of mixed-precision Adam training: fp16/bf16 weights 2 + gradients 2 +
-/// fp32 master weights, momentum and variance 12 (ZeRO §3.1). Pure fp32 is 4 + 4 + 8 = 16 too.
+/// fp32 master weights, momentum and variance 12 (ZeRO section 3.1). Pure fp32 is 4 + 4 + 8 = 16 too.
 pub const TRAIN_BYTES: f64 = 16.0;
-/// LoRA adapter parameters as a fraction of the model ("the commonly used 0.2 %", QLoRA §3).
+/// LoRA adapter parameters as a fraction of the model ("the commonly used 0.2 %", QLoRA section 3).
 pub const LORA_FRACTION: f64 = 0.002;
 /// Bytes per LoRA adapter parameter (the same Adam accounting as full training).
 pub const LORA_BYTES: f64 = 16.0;
 /// Bits per frozen weight in QLoRA: 4-bit NF4 plus 0.127 bits of double-quantised constants
-/// (QLoRA §3, "Double Quantization").
+/// (QLoRA section 3, "Double Quantization").
 pub const NF4_DQ_BITS: f64 = 4.127;
 
 const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
@@ -90,7 +90,7 @@ impl Arch {
 
     /// KV-cache bytes of one sequence of `context` tokens: 2 (K and V) × KV heads × head dim ×
     /// `bytes` per layer and token, every token on full-attention layers and at most `window` on
-    /// sliding-window layers (Mistral 7B's rolling buffer cache, Jiang et al. 2023 §2; vLLM
+    /// sliding-window layers (Mistral 7B's rolling buffer cache, Jiang et al. 2023 section 2; vLLM
     /// allocates windowed layers only up to the window).
     pub fn kv_bytes(&self, context: u64, bytes: f64) -> f64 {
         let per_layer_token = 2.0 * f64::from(self.kv_heads) * f64::from(self.head_dim) * bytes;

@@ -618,12 +618,12 @@ fn assumptions(
         a(
             "roofline",
             "prefill 2 × active params FLOPs per token + attention; decode step: weight GEMMs max(weights read / bandwidth, FLOPs / peak) + attention max(KV read / bandwidth, FLOPs / peak) + 2 all-reduces per layer".to_owned(),
-            "Yuan et al. 2024, LLM Inference Unveiled (LLM-Viewer); kipply 2022, Transformer Inference Arithmetic; Megatron-LM (Shoeybi et al. 2019) §3",
+            "Yuan et al. 2024, LLM Inference Unveiled (LLM-Viewer); kipply 2022, Transformer Inference Arithmetic; Megatron-LM (Shoeybi et al. 2019) section 3",
         ),
         a(
             "queue",
             "TTFT waits for the prefills queued ahead: an M/D/1 queue with the prefill's share of the copy's time as its load; median and p90 from its exponential tail".to_owned(),
-            "Zhong et al. 2024, DistServe (OSDI) §3.1; chunked prefill sharing steps with decodes: Agrawal et al. 2024, Sarathi-Serve (OSDI)",
+            "Zhong et al. 2024, DistServe (OSDI) section 3.1; chunked prefill sharing steps with decodes: Agrawal et al. 2024, Sarathi-Serve (OSDI)",
         ),
         a(
             "lengths",

@@ -11,7 +11,7 @@
 //!   2 × active parameters × batch FLOPs) and attention (the KV cache of every sequence, against
 //!   its FLOPs), as LLM-Viewer sums its per-operator roofline;
 //! - **tensor parallelism** adds two all-reduces of the activations per layer (Shoeybi et al.
-//!   2019, "Megatron-LM" §3) over the GPU link × `link`, each with a fixed latency; **pipeline
+//!   2019, "Megatron-LM" section 3) over the GPU link × `link`, each with a fixed latency; **pipeline
 //!   parallelism** splits the layers into stages that work on micro-batches in turn;
 //! - **mixture of experts**: the active parameters set the FLOPs; the expert weights read per step
 //!   are those the batch touches, 1 − (1 − k/E)^tokens of them (near all at large batches).
@@ -220,7 +220,7 @@ pub fn figures(s: &Shape, hw: &Hardware, split: Split, concurrency: u64, input: 
     let prefill_all = c * pipelined;
     let decode_all = o * step;
     let cycle = prefill_all + decode_all;
-    // The queue for prefill (DistServe, Zhong et al. 2024, §3.1: a prefill instance as an M/D/1
+    // The queue for prefill (DistServe, Zhong et al. 2024, section 3.1: a prefill instance as an M/D/1
     // queue): requests arrive at c / cycle per second and each holds the prefill for `alone`,
     // so the prefill is busy ρ of the time and a request waits ρ·alone / (2(1 − ρ)) on average
     // before its own prefill, which then ends in the step in progress.

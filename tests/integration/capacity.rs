@@ -112,7 +112,7 @@ fn a_restricted_size_and_a_quota_short_size_are_skipped_without_a_put() {
                     json!([{"type": "Location", "values": ["eastus"], "reasonCode": "NotAvailableForSubscription"}]);
             }
         }
-        // T4: 4 vCPUs × (1 node + 1 surge) = 8 > 6 free.
+        // The T4 size has 4 vCPUs × (1 node + 1 surge) = 8 > 6 free.
         s.set_usage_limit("standardNCASv3_T4Family", 6);
     });
     let r = create(&arm, &["--fallback-vm-size", T4, "--fallback-vm-size", A10, "-o", "json"]);

@@ -25,9 +25,9 @@ fn no_delete(arm: &FakeArm) {
     assert_eq!(arm.count("DELETE", "/"), 0, "a DELETE was sent: {:?}", arm.calls());
 }
 
-/// T7: PUT 201 + Azure-AsyncOperation; op InProgress ×2 then Succeeded; final GET.
+/// PUT 201 + Azure-AsyncOperation; op InProgress ×2 then Succeeded; final GET.
 #[test]
-fn t07_creates_a_pool_via_azure_async_operation() {
+fn creates_a_pool_via_azure_async_operation() {
     let arm = FakeArm::start();
     let r = run(&arm, &["-o", "json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -55,7 +55,7 @@ fn t07_creates_a_pool_via_azure_async_operation() {
 
 /// T29 + dry-run contract: the plan's PUT body is the body a real run sends; no writes.
 #[test]
-fn t29_dry_run_prints_the_exact_requests_and_writes_nothing() {
+fn dry_run_prints_the_exact_requests_and_writes_nothing() {
     let arm = FakeArm::start();
     let dry = run(&arm, &["--dry-run", "-o", "json", "--min-count", "1", "--max-count", "2"]);
     assert_eq!(dry.code, 0, "{}", dry.stderr);
@@ -83,9 +83,9 @@ fn dry_run_without_credentials_still_prints_the_plan() {
     assert!(v["steps"].as_array().expect("steps").iter().any(|s| s["method"] == "PUT"));
 }
 
-/// T25: an existing pool: identical → no-op; different → refused naming immutable fields.
+/// an existing pool: identical → no-op; different → refused naming immutable fields.
 #[test]
-fn t25_existing_pool_is_a_noop_when_identical_and_refused_when_not() {
+fn existing_pool_is_a_noop_when_identical_and_refused_when_not() {
     let arm = FakeArm::start();
     assert_eq!(run(&arm, &[]).code, 0);
     let again = run(&arm, &[]);
@@ -97,9 +97,9 @@ fn t25_existing_pool_is_a_noop_when_identical_and_refused_when_not() {
     assert_eq!(arm.count("PUT", "/"), 1);
 }
 
-/// T26: a pool created meanwhile (preflight skipped): If-None-Match gives 412.
+/// a pool created meanwhile (preflight skipped): If-None-Match gives 412.
 #[test]
-fn t26_if_none_match_protects_an_existing_pool() {
+fn if_none_match_protects_an_existing_pool() {
     let arm = FakeArm::start();
     arm.put_pool(
         "c1",
@@ -116,9 +116,9 @@ fn t26_if_none_match_protects_an_existing_pool() {
     );
 }
 
-/// T1: 429 with Retry-After, then 201: two identical PUTs; the wait is the server's.
+/// 429 with Retry-After, then 201: two identical PUTs; the wait is the server's.
 #[test]
-fn t01_throttled_put_is_retried_after_the_servers_delay() {
+fn throttled_put_is_retried_after_the_servers_delay() {
     let arm = FakeArm::start();
     arm.fault(
         "PUT",
@@ -138,9 +138,9 @@ fn t01_throttled_put_is_retried_after_the_servers_delay() {
     );
 }
 
-/// T3 + T4 + T5: retried statuses and not-retried ones.
+/// retried statuses and not-retried ones.
 #[test]
-fn t03_t04_t05_retry_only_what_is_retryable() {
+fn retry_only_what_is_retryable() {
     let arm = FakeArm::start();
     arm.fault(
         "GET",
@@ -174,18 +174,18 @@ fn t03_t04_t05_retry_only_what_is_retryable() {
     }
 }
 
-/// T6: a connection reset is retried.
+/// a connection reset is retried.
 #[test]
-fn t06_connection_reset_is_retried() {
+fn connection_reset_is_retried() {
     let arm = FakeArm::start();
     arm.fault("GET", "agentPools/gpu", 1, Action::Reset);
     let r = run(&arm, &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
 
-/// T8: 202 + Location only; 202s then 204.
+/// 202 + Location only; 202s then 204.
 #[test]
-fn t08_location_polling() {
+fn location_polling() {
     let arm = FakeArm::start();
     arm.with(|s| s.lro_style = LroStyle::Location);
     let r = run(&arm, &[]);
@@ -194,9 +194,9 @@ fn t08_location_polling() {
     assert!(r.stdout.contains("Created pool gpu"), "{}", r.stdout);
 }
 
-/// T9: no headers: the pool's provisioningState is polled.
+/// no headers: the pool's provisioningState is polled.
 #[test]
-fn t09_body_only_polling() {
+fn body_only_polling() {
     let arm = FakeArm::start();
     arm.with(|s| {
         s.lro_style = LroStyle::BodyOnly;
@@ -207,9 +207,9 @@ fn t09_body_only_polling() {
     assert!(arm.count("GET", "agentPools/gpu") >= 3);
 }
 
-/// T10: a synchronous 200 Succeeded needs no polling.
+/// a synchronous 200 Succeeded needs no polling.
 #[test]
-fn t10_sync_completion_polls_nothing() {
+fn sync_completion_polls_nothing() {
     let arm = FakeArm::start();
     arm.with(|s| s.lro_style = LroStyle::Sync);
     let r = run(&arm, &[]);
@@ -217,9 +217,9 @@ fn t10_sync_completion_polls_nothing() {
     assert_eq!(arm.count("GET", "operations/"), 0);
 }
 
-/// T11: a failed operation shows the innermost code first, a hint, the correlation id.
+/// a failed operation shows the innermost code first, a hint, the correlation id.
 #[test]
-fn t11_failed_operation_shows_innermost_error() {
+fn failed_operation_shows_innermost_error() {
     let arm = FakeArm::start();
     arm.with(|s| {
         s.op_statuses = vec!["InProgress".into(), "Failed".into()];
@@ -236,9 +236,9 @@ fn t11_failed_operation_shows_innermost_error() {
     no_delete(&arm);
 }
 
-/// T12: Canceled and Cancelled are terminal failures.
+/// Canceled and Cancelled are terminal failures.
 #[test]
-fn t12_canceled_is_terminal() {
+fn canceled_is_terminal() {
     for word in ["Canceled", "Cancelled"] {
         let arm = FakeArm::start();
         arm.with(|s| {
@@ -253,7 +253,7 @@ fn t12_canceled_is_terminal() {
 
 /// T13 + free-form states and an error inside a running status: still running.
 #[test]
-fn t13_rp_states_and_progress_text_are_in_progress() {
+fn rp_states_and_progress_text_are_in_progress() {
     let arm = FakeArm::start();
     arm.with(|s| {
         s.op_statuses = vec![
@@ -269,9 +269,9 @@ fn t13_rp_states_and_progress_text_are_in_progress() {
     assert_eq!(arm.count("GET", "operations/op1"), 4);
 }
 
-/// T14: a throttled poll is retried.
+/// a throttled poll is retried.
 #[test]
-fn t14_throttled_poll_is_retried() {
+fn throttled_poll_is_retried() {
     let arm = FakeArm::start();
     arm.fault("GET", "operations/op1", 1, respond_h(429, &[("retry-after", "1")], "{}"));
     let r = run(&arm, &[]);
@@ -279,9 +279,9 @@ fn t14_throttled_poll_is_retried() {
     assert_eq!(arm.count("GET", "operations/op1"), 4);
 }
 
-/// T15: resets during polling: a few are survived; endless ones end with exit 4 and the resume command.
+/// resets during polling: a few are survived; endless ones end with exit 4 and the resume command.
 #[test]
-fn t15_connection_resets_while_polling() {
+fn connection_resets_while_polling() {
     let arm = FakeArm::start();
     arm.fault("GET", "operations/op1", 2, Action::Reset);
     assert_eq!(run(&arm, &[]).code, 0);
@@ -313,9 +313,9 @@ fn three_dropped_polls_in_a_row_are_tolerated_the_fourth_is_not() {
     assert!(r.stderr.contains("still running in Azure") && r.stderr.contains("aksgpu wait"), "{}", r.stderr);
 }
 
-/// T16: 404 while the pool is being created is tolerated for a while.
+/// 404 while the pool is being created is tolerated for a while.
 #[test]
-fn t16_not_found_while_creating() {
+fn not_found_while_creating() {
     let arm = FakeArm::start();
     arm.fault("GET", "operations/op1", 2, respond(404, json!({"error": {"code": "NotFound", "message": "not yet"}})));
     assert_eq!(run(&arm, &[]).code, 0);
@@ -326,9 +326,9 @@ fn t16_not_found_while_creating() {
     assert!(arm.count("GET", "operations/op1") <= 7);
 }
 
-/// T17: a 401 refreshes the token once; two 401s are an auth failure (exit 3).
+/// a 401 refreshes the token once; two 401s are an auth failure (exit 3).
 #[test]
-fn t17_unauthorized_refreshes_once() {
+fn unauthorized_refreshes_once() {
     let arm = FakeArm::start();
     arm.fault(
         "GET",
@@ -349,9 +349,9 @@ fn t17_unauthorized_refreshes_once() {
     assert!(r.stderr.contains("401"), "{}", r.stderr);
 }
 
-/// T19: --timeout while the operation keeps running: exit 4, still running, resume hint.
+/// --timeout while the operation keeps running: exit 4, still running, resume hint.
 #[test]
-fn t19_timeout_says_still_running() {
+fn timeout_says_still_running() {
     let arm = FakeArm::start();
     arm.with(|s| s.op_statuses = vec!["InProgress".into()]);
     let r = run(&arm, &["--timeout", "1s"]);
@@ -365,9 +365,9 @@ fn t19_timeout_says_still_running() {
     no_delete(&arm);
 }
 
-/// T20: malformed replies are typed errors, never panics; 502 HTML is retried first.
+/// malformed replies are typed errors, never panics; 502 HTML is retried first.
 #[test]
-fn t20_malformed_replies() {
+fn malformed_replies() {
     let arm = FakeArm::start();
     arm.fault("GET", "managedClusters/c1?", 1, respond_h(200, &[], r#"{"location": "eastus", "prop"#));
     let r = run(&arm, &[]);
@@ -387,9 +387,9 @@ fn t20_malformed_replies() {
     assert!(r.stderr.contains("HTML page") && !r.stderr.contains("<body>"), "{}", r.stderr);
 }
 
-/// T21: a huge body is refused at the cap.
+/// a huge body is refused at the cap.
 #[test]
-fn t21_huge_response_is_refused() {
+fn huge_response_is_refused() {
     let arm = FakeArm::start();
     arm.fault("GET", "managedClusters/c1?", 1, Action::Huge(50 * 1024 * 1024));
     let r = run(&arm, &[]);
@@ -397,9 +397,9 @@ fn t21_huge_response_is_refused() {
     assert!(r.stderr.contains("larger than 8 MiB"), "{}", r.stderr);
 }
 
-/// T22: a stalled body times out, is retried, then fails.
+/// a stalled body times out, is retried, then fails.
 #[test]
-fn t22_stalled_body_times_out() {
+fn stalled_body_times_out() {
     let arm = FakeArm::start();
     arm.fault("GET", "managedClusters/c1?", 10, Action::Stall);
     let r = run_env(&arm, &[], &[("AKSGPU_HTTP_TIMEOUT", "0.3")]);
@@ -408,9 +408,9 @@ fn t22_stalled_body_times_out() {
     assert!(r.stderr.contains("after 3 retries"), "{}", r.stderr);
 }
 
-/// T23: the token only goes to the ARM origin; an operation URL elsewhere is refused.
+/// the token only goes to the ARM origin; an operation URL elsewhere is refused.
 #[test]
-fn t23_token_never_leaves_the_arm_origin() {
+fn token_never_leaves_the_arm_origin() {
     let other = FakeArm::start();
     let arm = FakeArm::start();
     arm.with(|s| s.op_base = Some(other.base.clone()));
@@ -430,9 +430,9 @@ fn t23_token_never_leaves_the_arm_origin() {
     assert!(plain.stderr.contains("plain http"), "{}", plain.stderr);
 }
 
-/// T24: -vv redacts the token and signed query strings.
+/// -vv redacts the token and signed query strings.
 #[test]
-fn t24_logs_redact_tokens_and_signatures() {
+fn logs_redact_tokens_and_signatures() {
     let arm = FakeArm::start();
     let r = run(&arm, &["-vv"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -441,9 +441,9 @@ fn t24_logs_redact_tokens_and_signatures() {
     assert!(r.stderr.contains("t=REDACTED") && !r.stderr.contains("signature-t"), "{}", r.stderr);
 }
 
-/// T27: 409 OperationNotAllowed: wait for the cluster, then PUT again.
+/// 409 OperationNotAllowed: wait for the cluster, then PUT again.
 #[test]
-fn t27_conflict_waits_for_the_cluster_then_retries() {
+fn conflict_waits_for_the_cluster_then_retries() {
     let arm = FakeArm::start();
     arm.fault("PUT", "agentPools/gpu", 1, respond(409, json!({"code": "OperationNotAllowed", "message": "Operation is not allowed because there's an in progress update managed cluster operation"})));
     arm.with(|s| s.cluster_states = vec!["Succeeded".into(), "Updating".into(), "Succeeded".into()]);
@@ -452,9 +452,9 @@ fn t27_conflict_waits_for_the_cluster_then_retries() {
     assert_eq!(arm.count("PUT", "/"), 2);
 }
 
-/// T28: an unregistered provider gets the registration hint.
+/// an unregistered provider gets the registration hint.
 #[test]
-fn t28_missing_registration_hint() {
+fn missing_registration_hint() {
     let arm = FakeArm::start();
     arm.fault("PUT", "agentPools/gpu", 1, respond(409, json!({"error": {"code": "MissingSubscriptionRegistration", "message": "The subscription is not registered to use namespace 'Microsoft.ContainerService'.", "details": [{"code": "MissingSubscriptionRegistration", "target": "Microsoft.ContainerService", "message": "not registered"}]}})));
     let r = run(&arm, &[]);
@@ -462,9 +462,9 @@ fn t28_missing_registration_hint() {
     assert!(r.stderr.contains("az provider register --namespace Microsoft.ContainerService"), "{}", r.stderr);
 }
 
-/// T30: one correlation id per run, a fresh client request id per request.
+/// one correlation id per run, a fresh client request id per request.
 #[test]
-fn t30_request_ids() {
+fn request_ids() {
     let arm = FakeArm::start();
     assert_eq!(run(&arm, &[]).code, 0);
     let log = arm.log();
@@ -527,10 +527,10 @@ fn no_wait_then_wait() {
     assert_eq!(arm.count("PUT", "/"), 1);
 }
 
-/// T18: Ctrl-C while waiting: exit 130, the pool id and resume command, and no DELETE; with
+/// Ctrl-C while waiting: exit 130, the pool id and resume command, and no DELETE; with
 /// `--abort-on-interrupt`, exactly one POST `…/abort`.
 #[test]
-fn t18_ctrl_c_stops_waiting_and_deletes_nothing() {
+fn ctrl_c_stops_waiting_and_deletes_nothing() {
     for abort in [false, true] {
         let (arm, stderr, code) = interrupt(abort);
         assert_eq!(code, Some(130), "{stderr}");

@@ -149,7 +149,7 @@ proptest! {
 
 /// T1 at library level: the recorded wait is exactly the server's Retry-After.
 #[test]
-fn t01_recorded_delay_is_the_servers_retry_after() {
+fn recorded_delay_is_the_servers_retry_after() {
     let arm = FakeArm::start();
     arm.fault("GET", "managedClusters/c1", 1, respond_h(429, &[("retry-after", "2")], "{}"));
     let c = client(&arm);
@@ -177,10 +177,10 @@ fn list_follows_next_link_until_empty() {
     assert_eq!(arm.count("GET", "/agentPools"), 4);
 }
 
-/// T17: a credential whose tokens expire during a long operation: every request carries a
+/// a credential whose tokens expire during a long operation: every request carries a
 /// token that is still valid (the cache refreshes before expiry), so later polls use new ones.
 #[test]
-fn t17_expiring_tokens_are_refreshed_during_polling() {
+fn expiring_tokens_are_refreshed_during_polling() {
     use aksgpu::arm::auth::{Token, TokenSource};
     use std::sync::atomic::{AtomicU32, Ordering};
     use std::time::SystemTime;
@@ -219,7 +219,7 @@ fn t17_expiring_tokens_are_refreshed_during_polling() {
     assert_eq!(distinct.len(), auths.len(), "a near-expiry token was reused: {auths:?}");
 }
 
-/// §1: a write is resent when it provably never left (connection refused), up to the retry
+/// a write is resent when it provably never left (connection refused), up to the retry
 /// limit; the error is a transport error, not "outcome unknown".
 #[test]
 fn refused_connection_resends_a_write_because_it_never_left() {
@@ -239,7 +239,7 @@ fn refused_connection_resends_a_write_because_it_never_left() {
     assert_eq!(c.sleeper.waits().len(), 3, "three backoff waits between four attempts");
 }
 
-/// §1 at library level: a lost answer to a POST is `OutcomeUnknown`, sent once.
+/// At library level: a lost answer to a POST is `OutcomeUnknown`, sent once.
 #[test]
 fn lost_answer_to_a_post_is_outcome_unknown_and_sent_once() {
     let arm = FakeArm::start();

@@ -25,7 +25,7 @@ fn resume() -> String {
 const LOSSES: [Loss; 6] =
     [Loss::Reset, Loss::CloseMidBody, Loss::Stall, Loss::Status(500), Loss::Status(502), Loss::Status(504)];
 
-/// §1: the PUT is applied, then its answer is lost in every way: the pool is read back (it
+/// the PUT is applied, then its answer is lost in every way: the pool is read back (it
 /// carries the spec and is Creating), waiting continues, and the PUT is never resent.
 #[test]
 fn lost_put_answer_is_read_back_never_resent() {
@@ -144,7 +144,7 @@ fn an_unreadable_2xx_body_is_accepted_and_reconciled() {
     assert_eq!(arm.count("PUT", "/"), 1);
 }
 
-/// §1: the answer is lost and the pool cannot be read back: exit 4 with `aksgpu wait`.
+/// the answer is lost and the pool cannot be read back: exit 4 with `aksgpu wait`.
 #[test]
 fn lost_put_answer_unreadable_exits_4_with_the_wait_command() {
     let arm = FakeArm::start();
@@ -157,7 +157,7 @@ fn lost_put_answer_unreadable_exits_4_with_the_wait_command() {
     assert_eq!(arm.count("GET", "agentPools/gpu"), 4, "the read-back GET is retried, the PUT is not");
 }
 
-/// §1: writes are resent only when the answer says they were not applied (429, 503 with
+/// writes are resent only when the answer says they were not applied (429, 503 with
 /// Retry-After); a 503 without Retry-After is ambiguous and read back.
 #[test]
 fn writes_are_resent_only_when_not_applied() {
@@ -173,7 +173,7 @@ fn writes_are_resent_only_when_not_applied() {
     assert_eq!(arm.count("PUT", "/"), 1);
 }
 
-/// §1: `kaito enable` and `pool scale` (PUT), `cluster stop` and `register-feature` (POST):
+/// `kaito enable` and `pool scale` (PUT), `cluster stop` and `register-feature` (POST):
 /// an applied write whose answer is lost is read back and never resent.
 #[test]
 fn other_writes_read_back_after_a_lost_answer() {
@@ -216,7 +216,7 @@ fn other_writes_read_back_after_a_lost_answer() {
     assert_eq!(arm.count("POST", "features/WindowsGPUPreview/register"), 1);
 }
 
-/// §1: a lost runCommand answer cannot be read back (its result URL was in it): exit 4,
+/// a lost runCommand answer cannot be read back (its result URL was in it): exit 4,
 /// one POST, and the command that re-checks.
 #[test]
 fn lost_run_command_answer_exits_4_without_resending() {
@@ -234,7 +234,7 @@ fn lost_run_command_answer_exits_4_without_resending() {
     );
 }
 
-/// §2: a server that stalls before the headers ends with `--timeout`, not 60 s × 4.
+/// a server that stalls before the headers ends with `--timeout`, not 60 s × 4.
 #[test]
 fn stall_before_headers_ends_at_the_timeout() {
     let arm = FakeArm::start();
@@ -249,7 +249,7 @@ fn stall_before_headers_ends_at_the_timeout() {
     assert_eq!(arm.count("PUT", "/"), 0);
 }
 
-/// §2 + §7: the PUT stalls until `--timeout`: the outcome is unknown and cannot be read in
+/// the PUT stalls until `--timeout`: the outcome is unknown and cannot be read in
 /// time, so exit 4 with the `aksgpu wait` command; one PUT.
 #[test]
 fn stalled_put_past_the_timeout_exits_4_with_the_wait_command() {
@@ -263,7 +263,7 @@ fn stalled_put_past_the_timeout_exits_4_with_the_wait_command() {
     assert_eq!(arm.count("PUT", "/"), 1);
 }
 
-/// §2 + §3: a Retry-After longer than the time left fails at once, naming the wait; absurd
+/// a Retry-After longer than the time left fails at once, naming the wait; absurd
 /// values never panic.
 #[test]
 fn long_or_absurd_retry_after_fails_at_once_naming_the_wait() {
@@ -298,7 +298,7 @@ fn black_hole() -> String {
     format!("https://{addr}")
 }
 
-/// §2: token acquisition is bounded by `--timeout` (an unreachable login endpoint took 164 s).
+/// token acquisition is bounded by `--timeout` (an unreachable login endpoint took 164 s).
 #[test]
 fn hung_login_endpoint_is_bounded_by_the_timeout() {
     let arm = FakeArm::start();
@@ -325,7 +325,7 @@ fn hung_login_endpoint_is_bounded_by_the_timeout() {
     assert_eq!(arm.count("POST", "/"), 0);
 }
 
-/// §8: when the credential chain fails, every credential's reason is printed.
+/// when the credential chain fails, every credential's reason is printed.
 #[test]
 fn failed_credential_chain_lists_each_reason() {
     let r = aksgpu_with(
@@ -372,7 +372,7 @@ fn finish(child: Child) -> (Option<i32>, String) {
     (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
-/// §7: Ctrl-C while the PUT is in flight: it may have been accepted; here is `aksgpu wait`.
+/// Ctrl-C while the PUT is in flight: it may have been accepted; here is `aksgpu wait`.
 #[test]
 fn ctrl_c_with_a_write_in_flight_says_it_may_have_been_accepted() {
     let arm = FakeArm::start();
@@ -386,7 +386,7 @@ fn ctrl_c_with_a_write_in_flight_says_it_may_have_been_accepted() {
     assert_eq!(arm.count("PUT", "/"), 1);
 }
 
-/// §7: Ctrl-C before anything was sent: "Nothing was changed" (cluster stop, kaito enable).
+/// Ctrl-C before anything was sent: "Nothing was changed" (cluster stop, kaito enable).
 #[test]
 fn ctrl_c_before_any_write_says_nothing_was_changed() {
     let create = CreatePool::new();
@@ -419,7 +419,7 @@ fn interrupt_polling_with_abort(arm: &FakeArm) -> Child {
     child
 }
 
-/// §7: `--abort-on-interrupt` sends exactly one abort POST, even when it fails (500, reset),
+/// `--abort-on-interrupt` sends exactly one abort POST, even when it fails (500, reset),
 /// with `Content-Length: 0`, and says that the operation may continue.
 #[test]
 fn abort_is_sent_exactly_once_even_when_it_fails() {
@@ -435,7 +435,7 @@ fn abort_is_sent_exactly_once_even_when_it_fails() {
     }
 }
 
-/// §2: a second Ctrl-C exits at once, even while the abort POST stalls.
+/// a second Ctrl-C exits at once, even while the abort POST stalls.
 #[test]
 fn second_ctrl_c_exits_while_the_abort_stalls() {
     let arm = FakeArm::start();
@@ -451,7 +451,7 @@ fn second_ctrl_c_exits_while_the_abort_stalls() {
     assert_eq!(arm.count("POST", "/abort"), 1);
 }
 
-/// §8: bodiless POSTs (stop, start, register) carry `Content-Length: 0`.
+/// bodiless POSTs (stop, start, register) carry `Content-Length: 0`.
 #[test]
 fn bodiless_posts_send_content_length_zero() {
     let arm = FakeArm::start();
@@ -478,7 +478,7 @@ fn operator_cluster() -> FakeArm {
     arm
 }
 
-/// §8: runCommand results follow the shared poller's rules: a 404 is tolerated for a few
+/// runCommand results follow the shared poller's rules: a 404 is tolerated for a few
 /// polls, not forever; a dropped connection is survived.
 #[test]
 fn run_command_results_tolerate_404_for_a_few_polls() {
@@ -497,7 +497,7 @@ fn run_command_results_tolerate_404_for_a_few_polls() {
     assert_eq!(arm.count("POST", "runCommand"), 1);
 }
 
-/// §8: `kaito enable` succeeds only when the final GET shows the profile enabled.
+/// `kaito enable` succeeds only when the final GET shows the profile enabled.
 #[test]
 fn kaito_enable_checks_the_final_get() {
     let arm = FakeArm::start();
@@ -510,7 +510,7 @@ fn kaito_enable_checks_the_final_get() {
     assert_eq!(arm.count("PUT", "/"), 1);
 }
 
-/// §8: no message says "after 0s" (a feature that stays Registering past --timeout).
+/// no message says "after 0s" (a feature that stays Registering past --timeout).
 #[test]
 fn timeouts_name_the_real_wait() {
     let arm = FakeArm::start();
