@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Full-process benchmark: `aksgpu recommend …` (plain, with serving targets, and with a full
 # live price cache) against `aksgpu --version`, plus peak RSS.
-# Targets (README, "Benchmarks"): recommend ≤ 1.5× the time of
+# Targets (docs/benchmarks.md, "Current figures"): recommend ≤ 1.5× the time of
 # --version, with or without a price cache; peak RSS ≤ 20 MB.
 # Usage: benches/startup.sh [RUNS]   (builds the release binary first; BIN=path measures
 # another build instead, e.g. an earlier release, with no build)
