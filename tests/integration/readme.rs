@@ -195,7 +195,8 @@ fn broken(page: &str, target: &str) -> Option<String> {
         return None;
     }
     let text = std::fs::read_to_string(&full).unwrap_or_default();
-    (!anchors(&text).iter().any(|a| a == frag)).then(|| format!("{page}: ({target}): no heading #{frag} in {}", path.display()))
+    (!anchors(&text).iter().any(|a| a == frag))
+        .then(|| format!("{page}: ({target}): no heading #{frag} in {}", path.display()))
 }
 
 #[test]
