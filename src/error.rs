@@ -25,7 +25,7 @@ pub mod exit {
     pub const INTERRUPTED: u8 = 130;
 
     /// Every code with its meaning, in one place: `--help`, the man page's EXIT STATUS and the
-    /// README's table (a test checks it lists the same codes) come from here.
+    /// table in docs/reference.md (a test checks it lists the same codes) come from here.
     pub const TABLE: &[(u8, &str)] = &[
         (OK, "success (also when stdout is closed early, e.g. | head)"),
         (FAILED, "nothing fits, failed, refused or not confirmed; a file or system error; diff: differences"),
