@@ -605,6 +605,11 @@ pub struct Efficiency {
     pub memory: f64,
     /// Fraction of the GPU link's bandwidth an all-reduce reaches.
     pub link: f64,
+    /// Microseconds each sequence in the batch adds to a decode step outside the GPU kernels
+    /// (the engine's per-sequence scheduling, sampling and detokenising); 0 when the rows show
+    /// none.
+    #[serde(default)]
+    pub sequence_overhead_us: f64,
     /// Why these values: the rows they were fitted on, or the reference they come from.
     pub source: String,
 }

@@ -9,7 +9,8 @@
 //! - **a decode step** is the sum of its operators, each at the larger of its memory time and its
 //!   compute time: the weight GEMMs (weights touched over HBM bandwidth × `memory`, against
 //!   2 × active parameters × batch FLOPs) and attention (the KV cache of every sequence, against
-//!   its FLOPs), as LLM-Viewer sums its per-operator roofline;
+//!   its FLOPs), as LLM-Viewer sums its per-operator roofline, plus a fixed cost per step and,
+//!   where the factors give one, a cost per sequence in the batch (the engine's CPU work);
 //! - **tensor parallelism** adds two all-reduces of the activations per layer (Shoeybi et al.
 //!   2019, "Megatron-LM" section 3) over the GPU link × `link`, each with a fixed latency; **pipeline
 //!   parallelism** splits the layers into stages that work on micro-batches in turn;
@@ -51,6 +52,8 @@ pub struct Hardware {
     pub eff: Efficiency,
     pub allreduce_latency_s: f64,
     pub step_overhead_s: f64,
+    /// Per sequence in the batch, added to each decode step (the engine's CPU work per sequence).
+    pub sequence_overhead_s: f64,
 }
 
 impl Hardware {
@@ -70,6 +73,7 @@ impl Hardware {
             eff: f.efficiency(architecture, precision)?.clone(),
             allreduce_latency_s: f.allreduce_latency_us * 1e-6,
             step_overhead_s: f.step_overhead_us * 1e-6,
+            sequence_overhead_s: f.efficiency(architecture, precision)?.sequence_overhead_us * 1e-6,
         })
     }
 
@@ -184,7 +188,11 @@ fn decode_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64)
     } else {
         Bound::MemoryBandwidth
     };
-    (work + comm + hw.step_overhead_s, bound)
+    // The engine's work per sequence outside the kernels grows with the batch: vLLM's own
+    // profile (vLLM blog, "vLLM v0.6.0: 2.7x Throughput Improvement and 75% Latency Reduction",
+    // 2024) finds the GPU idle for most of a large-batch step while the scheduler prepares
+    // inputs and the sampler and detokeniser walk the sequences.
+    (work + comm + hw.step_overhead_s + batch * hw.sequence_overhead_s, bound)
 }
 
 /// Prefill of one request of `input` tokens: (alone, as its latency; pipelined, as its share of
@@ -257,6 +265,7 @@ mod tests {
             compute: 1.0,
             memory: 1.0,
             link: 1.0,
+            sequence_overhead_us: 0.0,
             source: "t".into(),
         }
     }
@@ -269,6 +278,7 @@ mod tests {
             eff: eff(),
             allreduce_latency_s: 0.0,
             step_overhead_s: 0.0,
+            sequence_overhead_s: 0.0,
         }
     }
 

@@ -255,10 +255,12 @@ fn serving_estimates_match_published_measurements() {
     eprintln!(
         "throughput rows within 1.5×: {tp_ok}/{tp_n}; TTFT rows within 2×: {ttft_ok}/{ttft_n}; median ratio {med:.3}"
     );
-    // 75 %: with NVFP4 sized as 4.5 bits (a scale per 16 values, not MXFP4's per 32) three
-    // RTX PRO 6000 rows that were just inside fall just outside; the MoE rows on Hopper and the
-    // MI300X batch rows are the known misses (their classes carry wide `serving.range`s).
-    assert!(tp_ok * 100 >= tp_n * 75, "throughput rows within 1.5×: {tp_ok}/{tp_n} (need 75 %)");
+    // 80 %, met with 60 of 74 throughput rows (8 of 9 TTFT rows within 2×). The MI300X rows
+    // are all inside since the engine's per-sequence step cost (`sequence_overhead_us`) is
+    // modelled; the known misses are the MoE rows with 4-bit experts (gpt-oss on Hopper, Qwen3
+    // on GB200 at 1000/1000, about 2.2–2.6× too fast), the long-context KV-bound rows with an
+    // unstated KV-cache precision (about 0.6×) and the NIM 50-user row (prefill interference).
+    assert!(tp_ok * 100 >= tp_n * 80, "throughput rows within 1.5×: {tp_ok}/{tp_n} (need 80 %)");
     assert!(ttft_ok * 100 >= ttft_n * 70, "TTFT rows within 2×: {ttft_ok}/{ttft_n} (need 70 %)");
     assert!((0.8..=1.25).contains(&med), "median ratio {med:.3} outside 0.8–1.25");
     // The residual range per class: what `serving.range` and the weak-class warnings show.
