@@ -126,6 +126,53 @@ fn a_kaito_put_accepted_before_the_drop_is_success_without_a_second_put() {
     }
 }
 
+/// A KAITO PUT that AKS took before the connection dropped, but committed only after the
+/// read-back (it was still validating it): the read-back shows the cluster as it was, so the
+/// guarded resend goes (`If-Match` on the eTag read); AKS refuses it with 409
+/// `OperationNotAllowed`, the first PUT's update being in progress. That refusal is read back:
+/// the cluster carries `aiToolchainOperatorProfile.enabled`, Updating, so it is success, not
+/// exit 1. The same through `apply -f` with a `kaito:` section.
+#[test]
+fn a_kaito_put_committed_after_the_read_back_is_success_when_the_resend_is_refused_busy() {
+    let dir = temp_dir("edges-kaito-late");
+    let file = write(&dir, "gpu.yaml", &(ONE_POOL.to_owned() + "kaito: {enabled: true}\n"));
+    for via_apply in [false, true] {
+        let arm = FakeArm::start();
+        arm.with(|s| s.busy_cluster_conflicts = true);
+        arm.fault("PUT", "managedClusters/c1?", 1, Action::AcceptedLate(1));
+        let r = if via_apply { file_cmd(&arm, "apply", &file, &["--yes"]) } else { kaito(&arm) };
+        assert_eq!(r.code, 0, "apply {via_apply}: {}\n{}", r.stdout, r.stderr);
+        let log = arm.with(|s| s.log.clone());
+        let puts: Vec<_> =
+            log.iter().filter(|c| c.method == "PUT" && c.target.contains("managedClusters/c1?")).collect();
+        assert_eq!(puts.len(), 2, "one PUT and one guarded resend: {puts:?}");
+        assert_eq!(puts[1].headers.get("if-match").map(String::as_str), Some("etag-1"), "{puts:?}");
+        let cluster = arm.with(|s| s.clusters.values().next().cloned()).expect("a cluster");
+        assert_eq!(cluster["properties"]["aiToolchainOperatorProfile"]["enabled"], true, "{cluster}");
+    }
+}
+
+/// The read-back after a lost KAITO answer decides by the fields the change sets alone: in
+/// every state the update leads to or runs through (Updating, Succeeded, an in-progress state
+/// that is not listed, or none reported), with the eTag AKS changed and the defaults AKS fills
+/// in (an issuer URL, a network profile), it is success with no second PUT.
+#[test]
+fn a_kaito_read_back_is_judged_by_the_fields_the_change_sets() {
+    for state in ["Updating", "Succeeded", "Upgrading"] {
+        let arm = FakeArm::start();
+        arm.with(|s| s.cluster_states = vec!["Succeeded".into(), state.into()]);
+        arm.fault("PUT", "managedClusters/c1?", 1, Action::AppliedThenLost(Loss::Reset));
+        let r = kaito(&arm);
+        assert_eq!(r.code, 0, "{state}: {}", r.stderr);
+        assert!(r.stdout.contains("KAITO enabled"), "{state}: {}", r.stdout);
+        assert_eq!(arm.count("PUT", "/"), 1, "{state}: {:?}", arm.calls());
+        let cluster = arm.with(|s| s.clusters.values().next().cloned()).expect("a cluster");
+        assert_ne!(cluster["eTag"], "etag-1", "AKS changed the eTag: {cluster}");
+        let issuer = &cluster["properties"]["oidcIssuerProfile"]["issuerURL"];
+        assert!(issuer.is_string(), "AKS filled in the issuer URL: {cluster}");
+    }
+}
+
 /// A preview feature the catalog knows, that Azure no longer has (`FeatureNotFound`: it went
 /// GA and the flag was removed): nothing to register, no POST, no change.
 #[test]
