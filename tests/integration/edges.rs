@@ -241,6 +241,21 @@ fn a_file_invalid_on_its_own_is_refused_before_any_request() {
             "    count: 1\n    recommend: {model: llama-3.1-8b}\n  - name: other\n    vmSize: Standard_NC4as_T4_v9\n    count: 1\n",
             "pools[1].vmSize",
         ),
+        // The operator section next to a recommend: pool: its own keys, the recommend: pool's
+        // fields that do not depend on the size, and the pools that name their size.
+        ("mig", "    count: 1\n    recommend: {model: llama-3.1-8b}\noperator: {install: true, migStrategy: half}\n", "operator.migStrategy"),
+        ("slices", "    count: 1\n    recommend: {model: llama-3.1-8b}\noperator: {install: true, timeSlicing: 0}\n", "operator.timeSlicing"),
+        (
+            "windows",
+            "    os: windows\n    count: 1\n    recommend: {model: llama-3.1-8b}\noperator: {install: true}\n",
+            "pools[0].os",
+        ),
+        ("driver", "    gpuDriver: maybe\n    count: 1\n    recommend: {model: llama-3.1-8b}\n", "pools[0].gpuDriver"),
+        (
+            "amd",
+            "    count: 1\n    recommend: {model: llama-3.1-8b}\n  - name: amd\n    vmSize: Standard_ND96isr_MI300X_v5\n    count: 1\noperator: {install: true}\n",
+            "pools[1].vmSize",
+        ),
     ];
     for (name, body, key) in cases {
         let file = write(&dir, &format!("{name}.yaml"), &format!("{head}{body}"));
