@@ -401,6 +401,10 @@ pub struct Recommendation {
     pub rank_price_per_hour: Option<f64>,
     /// Source and date of the price the ranking used.
     pub price_source: Option<String>,
+    /// The date of that price (`YYYY-MM-DD`), per size and region like its source.
+    pub price_date: Option<String>,
+    /// How old that price is, in days (set where the clock is read: `ops::recommend`).
+    pub price_age_days: Option<u64>,
     pub fit: Fit,
     /// Inference: what the deployment serves (throughput, latency, cost per token).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -647,6 +651,7 @@ fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) 
         (None, _) => None,
     };
     r.price_source = r.price.as_ref().and_then(|p| catalog.price_source(&r.vm_size, p.region.as_deref()?, p.field));
+    r.price_date = r.price_source.as_deref().and_then(crate::cost::date_in);
     if let Some(size) = catalog.size(&r.vm_size) {
         (r.reasons, r.warnings) = explain(catalog, req, size, catalog.gpu(&size.gpu_model), &r.fit, r.price.as_ref());
     }
@@ -1073,6 +1078,8 @@ fn recommendation(
         price_basis: price.as_ref().map_or_else(|| "unpriced".to_owned(), |p| p.basis.clone()),
         rank_price_per_hour: rank_price.map(round_cents),
         price_source: None,
+        price_date: None,
+        price_age_days: None,
         fit,
         serving: None,
         reasons: Vec::new(),

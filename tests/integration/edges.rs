@@ -431,11 +431,31 @@ fn each_price_says_where_it_came_from_and_how_old_it_is() {
     let v = money_run(&arm, &cache, &args).json();
     let row = &v["recommendations"][0];
     assert!(!row["price_source"].as_str().unwrap_or("live cache").contains("live cache"), "{row}");
+    assert!(row["price_date"].as_str().is_some_and(|d| d.len() == 10), "{row}");
+    assert!(row["price_age_days"].as_u64().is_some_and(|d| d > 90), "the bundled price's age: {row}");
     assert!(
         v["requirements"]["notes"].to_string().contains("the others from the bundled table"),
         "{}",
         v["requirements"]
     );
+    // A row priced from the cache is 0 days old; its table says so as a `cost` row does.
+    let east = ["recommend", "--gpu-model", "A100", "--gpu-memory-min", "40GiB", "--region", "eastus"];
+    let v = money_run(&arm, &cache, &[&east[..], &["-o", "json"]].concat()).json();
+    let row = v["recommendations"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["vm_size"] == "Standard_NC24ads_A100_v4").cloned());
+    let row = row.unwrap_or_default();
+    assert!(row["price_source"].as_str().unwrap_or("").contains("live cache"), "{row}");
+    assert_eq!(row["price_age_days"], 0, "{row}");
+    let table = money_run(&arm, &cache, &east);
+    assert!(table.stdout.contains("   price: live cache, "), "{}", table.stdout);
+    assert!(table.stdout.contains(" 0 day(s) old"), "{}", table.stdout);
+    let table = money_run(
+        &arm,
+        &cache,
+        &["recommend", "--gpu-model", "A100", "--gpu-memory-min", "40GiB", "--region", "westeurope"],
+    );
+    assert!(table.stdout.contains("   price: bundled, "), "{}", table.stdout);
 }
 
 /// `cost -o json` tells one story: the spot saving the advice names is the JSON's
