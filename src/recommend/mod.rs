@@ -403,7 +403,7 @@ pub struct Recommendation {
     pub price_source: Option<String>,
     /// The date of that price (`YYYY-MM-DD`), per size and region like its source.
     pub price_date: Option<String>,
-    /// How old that price is, in days (set where the clock is read: `ops::recommend`).
+    /// How old that price is, in days (both set in `ops::recommend`, where the clock is read).
     pub price_age_days: Option<u64>,
     pub fit: Fit,
     /// Inference: what the deployment serves (throughput, latency, cost per token).
@@ -651,7 +651,6 @@ fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) 
         (None, _) => None,
     };
     r.price_source = r.price.as_ref().and_then(|p| catalog.price_source(&r.vm_size, p.region.as_deref()?, p.field));
-    r.price_date = r.price_source.as_deref().and_then(crate::cost::date_in);
     if let Some(size) = catalog.size(&r.vm_size) {
         (r.reasons, r.warnings) = explain(catalog, req, size, catalog.gpu(&size.gpu_model), &r.fit, r.price.as_ref());
     }
