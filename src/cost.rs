@@ -373,7 +373,7 @@ fn kind_of(os: Os, spot: bool) -> String {
 }
 
 /// The date in a price source line: `… (as of YYYY-MM-DD)` or `… fetched YYYY-MM-DD)`.
-fn date_in(source: &str) -> Option<String> {
+pub fn date_in(source: &str) -> Option<String> {
     let at = source.rfind("as of ").map(|i| i + 6).or_else(|| source.rfind("fetched ").map(|i| i + 8))?;
     let d = source.get(at..at + 10)?;
     (d.len() == 10 && d.as_bytes()[4] == b'-' && d.as_bytes()[7] == b'-').then(|| d.to_owned())

@@ -330,6 +330,12 @@ pub fn recommend(catalog: &mut Catalog, a: &RecommendRequest, source: &PriceSour
     req.price_source = Some(source.describe());
     let mut outcome = recommend::recommend(catalog, &req);
     in_currency(&mut outcome);
+    // Each row's price age, as `cost` gives it: per size and region, from its own date.
+    let now = std::time::SystemTime::now();
+    for r in &mut outcome.recommendations {
+        r.price_date = r.price_source.as_deref().and_then(crate::cost::date_in);
+        r.price_age_days = r.price_date.as_deref().and_then(|d| crate::cost::age_days(d, now));
+    }
     Ok(outcome)
 }
 

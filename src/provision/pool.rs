@@ -16,7 +16,7 @@ use super::reconcile::{self, Check, Landed};
 use super::wire;
 use super::Progress;
 use crate::arm::lro::{self, Operation};
-use crate::arm::{ArmClient, ArmError, ArmResponse, ErrorBody};
+use crate::arm::{ArmClient, ArmError, ArmResponse};
 use crate::catalog::Catalog;
 use crate::plan::agent_pool::PoolSpec;
 pub use crate::plan::pool::{feature_path, plan, plan_listed};
@@ -484,7 +484,7 @@ pub(crate) async fn put_once(
                 }
                 .into())
             }
-            409 if busy(&resp) && conflicts < 5 && Instant::now() < op.deadline => {
+            409 if reconcile::busy(&resp) && conflicts < 5 && Instant::now() < op.deadline => {
                 conflicts += 1;
                 progress("another operation is running on the cluster; waiting for it");
                 wait_cluster_idle(client, spec, op, progress).await?;
@@ -492,18 +492,6 @@ pub(crate) async fn put_once(
             _ => return Err(resp.to_error().into()),
         }
     }
-}
-
-/// A 409 that means "another operation is in progress" (not a quota refusal).
-fn busy(resp: &ArmResponse) -> bool {
-    let Some(b) = ErrorBody::parse(&resp.body) else { return false };
-    let inner = b.innermost();
-    let quota = inner.message.to_ascii_lowercase().contains("quota");
-    !quota
-        && matches!(
-            inner.code.as_str(),
-            "OperationNotAllowed" | "AKSOperationPreempted" | "NotLatestOperation" | "Conflict"
-        )
 }
 
 /// Wait until the cluster's current operation ends, with the shared poller. A cluster whose

@@ -91,8 +91,9 @@ pub async fn put_guarded(
     let mut step = put;
     loop {
         let lost = match send_write(client, step, started, resource, &check.resume).await? {
-            Sent::Answer(resp) if resp.status == 412 && resent > 0 => {
-                // An earlier attempt may have landed after it was read back: look once more.
+            Sent::Answer(resp) if resent > 0 && (resp.status == 412 || busy(&resp)) => {
+                // An earlier attempt may have landed after it was read back (its eTag moved on,
+                // or its operation is the one in progress): look once more.
                 return match read_back(client, check, "HTTP 412 after sending again").await {
                     Ok(v) => {
                         started.accepted(resource, &check.resume);
@@ -166,7 +167,12 @@ pub async fn read_back(client: &ArmClient, check: &Check<'_>, lost: &str) -> Res
     };
     let state = provisioning_state(&v).unwrap_or("Unknown");
     let carries = (check.carries)(&v);
-    if carries && check.states.iter().any(|s| s.eq_ignore_ascii_case(state)) {
+    // Only the fields the change sets decide: a resource that carries them is ours in any state
+    // its write leads to, and in any state of an operation still running (whatever else Azure
+    // filled in or changed, its eTag included).
+    let going_away = ["Deleting", "Canceling", "Cancelling"].iter().any(|s| s.eq_ignore_ascii_case(state));
+    let running = !crate::domain::is_terminal(state) && !going_away;
+    if carries && (running || check.states.iter().any(|s| s.eq_ignore_ascii_case(state))) {
         return Ok(v);
     }
     // It carries what was asked and its operation already failed: the write landed (and is
@@ -192,6 +198,21 @@ pub fn not_applied(what: &str, lost: &str, found: &str) -> ArmError {
         ),
         hint: Some("run the same command again: it reads the current state first".into()),
     }
+}
+
+/// A 409 that says another operation is in progress on the resource (AKS's
+/// `OperationNotAllowed`, `AKSOperationPreempted`, `NotLatestOperation`), not a quota refusal.
+pub fn busy(resp: &ArmResponse) -> bool {
+    if resp.status != 409 {
+        return false;
+    }
+    let Some(b) = ErrorBody::parse(&resp.body) else { return false };
+    let inner = b.innermost();
+    !inner.message.to_ascii_lowercase().contains("quota")
+        && matches!(
+            inner.code.as_str(),
+            "OperationNotAllowed" | "AKSOperationPreempted" | "NotLatestOperation" | "Conflict"
+        )
 }
 
 /// True when `v` is in one of `states` (case-insensitive).

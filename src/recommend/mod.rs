@@ -402,6 +402,10 @@ pub struct Recommendation {
     pub rank_price_per_hour: Option<f64>,
     /// Source and date of the price the ranking used.
     pub price_source: Option<String>,
+    /// The date of that price (`YYYY-MM-DD`), per size and region like its source.
+    pub price_date: Option<String>,
+    /// How old that price is, in days (both set in `ops::recommend`, where the clock is read).
+    pub price_age_days: Option<u64>,
     pub fit: Fit,
     /// Inference: what the deployment serves (throughput, latency, cost per token).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1151,6 +1155,8 @@ fn recommendation(
         price_basis: price.as_ref().map_or_else(|| "unpriced".to_owned(), |p| p.basis.clone()),
         rank_price_per_hour: rank_price.map(round_cents),
         price_source: None,
+        price_date: None,
+        price_age_days: None,
         fit,
         serving: None,
         reasons: Vec::new(),

@@ -126,6 +126,53 @@ fn a_kaito_put_accepted_before_the_drop_is_success_without_a_second_put() {
     }
 }
 
+/// A KAITO PUT that AKS took before the connection dropped, but committed only after the
+/// read-back (it was still validating it): the read-back shows the cluster as it was, so the
+/// guarded resend goes (`If-Match` on the eTag read); AKS refuses it with 409
+/// `OperationNotAllowed`, the first PUT's update being in progress. That refusal is read back:
+/// the cluster carries `aiToolchainOperatorProfile.enabled`, Updating, so it is success, not
+/// exit 1. The same through `apply -f` with a `kaito:` section.
+#[test]
+fn a_kaito_put_committed_after_the_read_back_is_success_when_the_resend_is_refused_busy() {
+    let dir = temp_dir("edges-kaito-late");
+    let file = write(&dir, "gpu.yaml", &(ONE_POOL.to_owned() + "kaito: {enabled: true}\n"));
+    for via_apply in [false, true] {
+        let arm = FakeArm::start();
+        arm.with(|s| s.busy_cluster_conflicts = true);
+        arm.fault("PUT", "managedClusters/c1?", 1, Action::AcceptedLate(1));
+        let r = if via_apply { file_cmd(&arm, "apply", &file, &["--yes"]) } else { kaito(&arm) };
+        assert_eq!(r.code, 0, "apply {via_apply}: {}\n{}", r.stdout, r.stderr);
+        let log = arm.with(|s| s.log.clone());
+        let puts: Vec<_> =
+            log.iter().filter(|c| c.method == "PUT" && c.target.contains("managedClusters/c1?")).collect();
+        assert_eq!(puts.len(), 2, "one PUT and one guarded resend: {puts:?}");
+        assert_eq!(puts[1].headers.get("if-match").map(String::as_str), Some("etag-1"), "{puts:?}");
+        let cluster = arm.with(|s| s.clusters.values().next().cloned()).expect("a cluster");
+        assert_eq!(cluster["properties"]["aiToolchainOperatorProfile"]["enabled"], true, "{cluster}");
+    }
+}
+
+/// The read-back after a lost KAITO answer decides by the fields the change sets alone: in
+/// every state the update leads to or runs through (Updating, Succeeded, an in-progress state
+/// that is not listed, or none reported), with the eTag AKS changed and the defaults AKS fills
+/// in (an issuer URL, a network profile), it is success with no second PUT.
+#[test]
+fn a_kaito_read_back_is_judged_by_the_fields_the_change_sets() {
+    for state in ["Updating", "Succeeded", "Upgrading"] {
+        let arm = FakeArm::start();
+        arm.with(|s| s.cluster_states = vec!["Succeeded".into(), state.into()]);
+        arm.fault("PUT", "managedClusters/c1?", 1, Action::AppliedThenLost(Loss::Reset));
+        let r = kaito(&arm);
+        assert_eq!(r.code, 0, "{state}: {}", r.stderr);
+        assert!(r.stdout.contains("KAITO enabled"), "{state}: {}", r.stdout);
+        assert_eq!(arm.count("PUT", "/"), 1, "{state}: {:?}", arm.calls());
+        let cluster = arm.with(|s| s.clusters.values().next().cloned()).expect("a cluster");
+        assert_ne!(cluster["eTag"], "etag-1", "AKS changed the eTag: {cluster}");
+        let issuer = &cluster["properties"]["oidcIssuerProfile"]["issuerURL"];
+        assert!(issuer.is_string(), "AKS filled in the issuer URL: {cluster}");
+    }
+}
+
 /// A preview feature the catalog knows, that Azure no longer has (`FeatureNotFound`: it went
 /// GA and the flag was removed): nothing to register, no POST, no change.
 #[test]
@@ -192,6 +239,21 @@ fn a_file_invalid_on_its_own_is_refused_before_any_request() {
         (
             "mixed",
             "    count: 1\n    recommend: {model: llama-3.1-8b}\n  - name: other\n    vmSize: Standard_NC4as_T4_v9\n    count: 1\n",
+            "pools[1].vmSize",
+        ),
+        // The operator section next to a recommend: pool: its own keys, the recommend: pool's
+        // fields that do not depend on the size, and the pools that name their size.
+        ("mig", "    count: 1\n    recommend: {model: llama-3.1-8b}\noperator: {install: true, migStrategy: half}\n", "operator.migStrategy"),
+        ("slices", "    count: 1\n    recommend: {model: llama-3.1-8b}\noperator: {install: true, timeSlicing: 0}\n", "operator.timeSlicing"),
+        (
+            "windows",
+            "    os: windows\n    count: 1\n    recommend: {model: llama-3.1-8b}\noperator: {install: true}\n",
+            "pools[0].os",
+        ),
+        ("driver", "    gpuDriver: maybe\n    count: 1\n    recommend: {model: llama-3.1-8b}\n", "pools[0].gpuDriver"),
+        (
+            "amd",
+            "    count: 1\n    recommend: {model: llama-3.1-8b}\n  - name: amd\n    vmSize: Standard_ND96isr_MI300X_v5\n    count: 1\noperator: {install: true}\n",
             "pools[1].vmSize",
         ),
     ];
@@ -369,11 +431,31 @@ fn each_price_says_where_it_came_from_and_how_old_it_is() {
     let v = money_run(&arm, &cache, &args).json();
     let row = &v["recommendations"][0];
     assert!(!row["price_source"].as_str().unwrap_or("live cache").contains("live cache"), "{row}");
+    assert!(row["price_date"].as_str().is_some_and(|d| d.len() == 10), "{row}");
+    assert!(row["price_age_days"].as_u64().is_some_and(|d| d > 90), "the bundled price's age: {row}");
     assert!(
         v["requirements"]["notes"].to_string().contains("the others from the bundled table"),
         "{}",
         v["requirements"]
     );
+    // A row priced from the cache is 0 days old; its table says so as a `cost` row does.
+    let east = ["recommend", "--gpu-model", "A100", "--gpu-memory-min", "40GiB", "--region", "eastus"];
+    let v = money_run(&arm, &cache, &[&east[..], &["-o", "json"]].concat()).json();
+    let row = v["recommendations"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["vm_size"] == "Standard_NC24ads_A100_v4").cloned());
+    let row = row.unwrap_or_default();
+    assert!(row["price_source"].as_str().unwrap_or("").contains("live cache"), "{row}");
+    assert_eq!(row["price_age_days"], 0, "{row}");
+    let table = money_run(&arm, &cache, &east);
+    assert!(table.stdout.contains("   price: live cache, "), "{}", table.stdout);
+    assert!(table.stdout.contains(" 0 day(s) old"), "{}", table.stdout);
+    let table = money_run(
+        &arm,
+        &cache,
+        &["recommend", "--gpu-model", "A100", "--gpu-memory-min", "40GiB", "--region", "westeurope"],
+    );
+    assert!(table.stdout.contains("   price: bundled, "), "{}", table.stdout);
 }
 
 /// `cost -o json` tells one story: the spot saving the advice names is the JSON's

@@ -62,6 +62,11 @@ pub enum Action {
     AppliedThenLost(Loss),
     /// Answer as usual (a placeholder that lets earlier requests through a later fault).
     Pass,
+    /// The front end took the write and the connection dropped (a reset) before the service
+    /// committed it: the change is committed only after `.0` more requests to the same
+    /// resource were served, so a read-back in between sees the resource as it was (as a PUT
+    /// that AKS is still validating when the client gives up on the answer).
+    AcceptedLate(usize),
     /// Someone else updates cluster `.0` (its eTag becomes `.1`) while this request is not
     /// applied and answered with `.2` (another writer won the race).
     OtherWriterThen(String, String, Box<Action>),
@@ -209,6 +214,12 @@ pub struct State {
     pub op_base: Option<String>,
     /// States GET cluster reports on successive calls (then Succeeded).
     pub cluster_states: Vec<String>,
+    /// Refuse a cluster PUT while the cluster is Updating with 409 `OperationNotAllowed`, as
+    /// AKS refuses a second operation while one is in progress.
+    pub busy_cluster_conflicts: bool,
+    /// A write taken by `Action::AcceptedLate`: its resource key, the request, and how many
+    /// more requests to that resource are served before it is committed.
+    pub late: Option<(String, Recorded, usize)>,
     pub page_size: usize,
     /// Added before every answer (benchmarks).
     pub latency: Duration,
@@ -324,6 +335,8 @@ impl FakeArm {
             lro_style: LroStyle::AsyncOperation,
             op_base: None,
             cluster_states: Vec::new(),
+            busy_cluster_conflicts: false,
+            late: None,
             page_size: 2,
             latency: Duration::ZERO,
             trailing_empty_page: true,
@@ -606,6 +619,7 @@ fn handle(mut conn: TcpStream, st: &Arc<Mutex<State>>, base: &str) {
     if !latency.is_zero() {
         thread::sleep(latency);
     }
+    commit_late(st, &req, base);
     let (index, fault) = {
         let mut s = st.lock().expect("state");
         // Answered from here on (after the latency): later arrivals are a later round.
@@ -648,7 +662,34 @@ fn handle(mut conn: TcpStream, st: &Arc<Mutex<State>>, base: &str) {
             lose(&mut conn, loss, status, &headers, &body);
         }
         Action::OtherWriterThen(..) => write(&mut conn, 500, &[], "{}"),
+        Action::AcceptedLate(n) => {
+            st.lock().expect("state").late = Some((lower_key(req.path()), req.clone(), n));
+            let _ = conn.shutdown(std::net::Shutdown::Both);
+        }
         Action::Pass => {}
+    }
+}
+
+/// Commit a write taken by `Action::AcceptedLate` once enough requests to its resource were
+/// served (before `req` is answered).
+fn commit_late(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) {
+    let due = {
+        let mut s = st.lock().expect("state");
+        match s.late.as_mut() {
+            Some((key, _, n)) if *key == lower_key(req.path()) => {
+                if *n == 0 {
+                    s.late.take()
+                } else {
+                    *n -= 1;
+                    None
+                }
+            }
+            _ => None,
+        }
+    };
+    if let Some((_, write, _)) = due {
+        let index = st.lock().expect("state").log.iter().position(|r| r.target == write.target).unwrap_or(0);
+        answer(st, &write, base, index);
     }
 }
 
@@ -1059,6 +1100,16 @@ fn route(st: &Arc<Mutex<State>>, req: &Recorded, base: &str) -> (u16, Vec<(Strin
     // Clusters.
     if s.clusters.contains_key(&key) {
         if req.method == "PUT" {
+            let updating = s.clusters[&key]["properties"]["provisioningState"] == json!("Updating");
+            if s.busy_cluster_conflicts && updating {
+                let message = "Operation is not allowed because there's an in progress update managed cluster \
+                               operation on the managed cluster. Please wait for it to finish.";
+                return (
+                    409,
+                    vec![],
+                    json!({"error": {"code": "OperationNotAllowed", "message": message}}).to_string(),
+                );
+            }
             let etag = s.clusters[&key].get("eTag").and_then(Value::as_str).map(str::to_owned);
             if let (Some(want), Some(have)) = (req.headers.get("if-match"), etag) {
                 if *want != have {

@@ -671,7 +671,7 @@ pub fn validate(
         pools.push(spec);
     }
     if let Some(o) = &cfg.operator {
-        check_operator(catalog, src, o, &mut pools)?;
+        check_operator(catalog, src, o, pools.iter_mut().enumerate())?;
     }
     if let Some(k) = &cfg.kaito {
         if !k.workspaces.is_empty() {
@@ -803,11 +803,26 @@ pub fn check_alone(
         // A pool that names its size is checked whole, as `validate` checks it (the refusal
         // kept for a new pool only waits: whether the pool exists is Azure's answer).
         if p.recommend.is_none() {
-            pool_spec(catalog, src, cfg, p, &at, "{subscription}", installs_operator, &never)?;
+            let (mut spec, ..) = pool_spec(catalog, src, cfg, p, &at, "{subscription}", installs_operator, &never)?;
+            if let Some(o) = &cfg.operator {
+                check_operator(catalog, src, o, [(i, &mut spec)])?;
+            }
+            continue;
         }
+        // A `recommend:` pool's size waits for the cluster's region; its other fields, and the
+        // operator's rules that do not depend on the size, are checked now.
+        let typed = Typed::parse(src, p, &at, installs_operator)?;
+        if installs_operator && typed.os == Some(crate::domain::Os::Windows) {
+            return Err(src.error(&format!("{at}.os"), WINDOWS_OPERATOR, None));
+        }
+    }
+    if let Some(o) = &cfg.operator {
+        check_operator(catalog, src, o, std::iter::empty())?;
     }
     Ok(())
 }
+
+const WINDOWS_OPERATOR: &str = "the NVIDIA GPU Operator does not support Windows pools";
 
 /// The pool's size: `vmSize`, or the one its `recommend:` picks (one of them, not both).
 fn vm_size(src: &Source<'_>, p: &PoolConfig, at: &str, pick: &Picker<'_>) -> Result<String, ConfigError> {
@@ -963,11 +978,11 @@ fn strip_flag(message: &str) -> String {
 
 /// The operator section: known MIG strategy; pools it serves must suit it (the
 /// `create-pool --install-operator` rules).
-fn check_operator(
+fn check_operator<'p>(
     catalog: &Catalog,
     src: &Source<'_>,
     o: &OperatorConfig,
-    pools: &mut [PoolSpec],
+    pools: impl IntoIterator<Item = (usize, &'p mut PoolSpec)>,
 ) -> Result<(), ConfigError> {
     if let Some(m) = &o.mig_strategy {
         if !matches!(m.to_ascii_lowercase().as_str(), "single" | "mixed") {
@@ -981,13 +996,11 @@ fn check_operator(
         return Ok(());
     }
     use crate::plan::install::{operator_pool_problem, OperatorPoolProblem as P};
-    for (i, spec) in pools.iter_mut().enumerate() {
+    for (i, spec) in pools {
         let at = format!("pools[{i}]");
         let err = match operator_pool_problem(catalog, spec) {
             None => continue,
-            Some(P::Windows) => {
-                src.error(&format!("{at}.os"), "the NVIDIA GPU Operator does not support Windows pools", None)
-            }
+            Some(P::Windows) => src.error(&format!("{at}.os"), WINDOWS_OPERATOR, None),
             Some(P::Amd) => {
                 src.error(&format!("{at}.vmSize"), "the NVIDIA GPU Operator is for NVIDIA GPUs; this size is AMD", None)
             }
