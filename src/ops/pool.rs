@@ -241,7 +241,8 @@ async fn operator_preflight(
         let spec = labelled.as_ref().map_or(spec, |(s, _)| s);
         pools.push(json!({"name": spec.name, "properties": spec.body()["properties"].clone()}));
     }
-    operator::resolve(catalog, op, &cluster, &pools).map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
+    operator::resolve(catalog, op, &cluster, &pools)
+        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
     Ok(reads)
 }
 

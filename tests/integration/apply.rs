@@ -1106,7 +1106,11 @@ fn apply_with_the_operator_in_an_unlabelled_mixed_cluster_refuses_before_any_wri
         if extra.is_object() {
             props["nodeLabels"] = extra;
         }
-        arm.put_pool("c1", name, json!({"id": crate::fake_arm::pool_path("c1", name), "name": name, "properties": props}));
+        arm.put_pool(
+            "c1",
+            name,
+            json!({"id": crate::fake_arm::pool_path("c1", name), "name": name, "properties": props}),
+        );
     }
     let dir = temp_dir("apply-operator-mixed");
     let file = write(&dir, "gpu.yaml", &(ONE_POOL.to_owned() + "operator: {install: true}\n"));
