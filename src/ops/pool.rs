@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::arm::ArmClient;
+use crate::arm::{ArmClient, ArmError};
 use crate::catalog::{Catalog, KubeVersion};
 use crate::error::Error;
 use crate::ops::recommend::RecommendRequest;
@@ -170,6 +170,7 @@ pub async fn create(
     (report, progress): (Report<'_>, &Progress),
 ) -> Result<CreatePoolResult, Error> {
     let (spec, timeout) = (&req.spec, req.options.timeout);
+    let reads = operator_preflight(client, catalog, req).await?;
     let mut options = req.options.clone();
     let registration =
         feature_first(client, catalog, req, &mut options, (started + timeout, on_feature), (report, progress)).await?;
@@ -177,6 +178,11 @@ pub async fn create(
     if let (Some((first, said)), CreateOutcome::DryRun { plan, note, .. }) = (registration, &mut outcome) {
         plan.steps.splice(0..0, first.steps);
         *note = [said, note.take()].into_iter().flatten().reduce(|a, b| format!("{a}\nnote: {b}"));
+    }
+    if let CreateOutcome::DryRun { plan, .. } = &mut outcome {
+        // The operator preflight's reads, first (as a real run sends them), unless planned already.
+        let new: Vec<_> = reads.into_iter().filter(|r| !plan.steps.iter().any(|s| s.url == r.url)).collect();
+        plan.steps.splice(0..0, new);
     }
     let (mut installed, mut operator_values) = (None, None);
     if let Some(op) = &req.operator {
@@ -198,6 +204,46 @@ pub async fn create(
         }
     }
     Ok(CreatePoolResult { outcome, operator: installed, operator_values })
+}
+
+/// With the operator: its install's refusal (a pool the release would strand, a mixed cluster's
+/// missing labels), decided from the cluster and pools as read (the run's facts, which the
+/// install reads anyway) with this pool as it will be created, before anything is written, so
+/// that no pool is created for an install that then refuses. A dry run without credentials, or
+/// with `--skip-preflight`, reads nothing and decides from the pool alone (`operator_plan`).
+/// Returns the reads, for a dry run's plan.
+async fn operator_preflight(
+    client: &ArmClient,
+    catalog: &Catalog,
+    req: &CreatePoolRequest,
+) -> Result<Vec<crate::plan::Step>, Error> {
+    let Some(op) = &req.operator else { return Ok(Vec::new()) };
+    let (dry_run, spec) = (req.options.dry_run, &req.spec);
+    if !client.has_credentials() || (dry_run && req.options.skip_preflight) {
+        return Ok(Vec::new());
+    }
+    let (cluster, mut pools) = match operator::read(client, &req.options.facts, op).await {
+        Ok(read) => read,
+        Err(ArmError::Auth { .. }) if dry_run => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
+    };
+    let at = crate::plan::cluster_path(&op.subscription, &op.resource_group, &op.cluster);
+    let reads = vec![
+        crate::plan::read_cluster(&at, "the cluster (the GPU Operator's preflight)"),
+        crate::plan::read_pools(&at, "the cluster's pools (the GPU Operator's preflight)"),
+    ];
+    let named = |p: &Value| {
+        let listed: Option<resources::AgentPool> = serde_json::from_value(p.clone()).ok();
+        listed.and_then(|l| l.name).is_some_and(|n| n.eq_ignore_ascii_case(&spec.name))
+    };
+    if !pools.iter().any(named) {
+        let labelled = crate::plan::install::with_driver_label(catalog, spec, &pools);
+        let spec = labelled.as_ref().map_or(spec, |(s, _)| s);
+        pools.push(json!({"name": spec.name, "properties": spec.body()["properties"].clone()}));
+    }
+    operator::resolve(catalog, op, &cluster, &pools)
+        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
+    Ok(reads)
 }
 
 /// With `--register-features` on a Windows pool, the preview feature comes first: a real run

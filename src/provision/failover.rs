@@ -126,6 +126,21 @@ pub async fn create(
             .map_err(|e| stop(e, &[]));
     }
     let location = facts.as_ref().and_then(|f| preflight::location(&f.cluster)).or_else(|| opts.location.clone());
+    // Each candidate as create-pool makes it: with the GPU Operator's no-driver label when the
+    // cluster's pools (read by preflight) leave their driver to the operator.
+    let mut candidates = candidates;
+    if facts.is_some() {
+        for c in &mut candidates {
+            match pool::driver_label(client, catalog, c, opts).await {
+                Ok(Some((labelled, note))) => {
+                    progress(&note);
+                    *c = labelled;
+                }
+                Ok(None) => {}
+                Err(e) => return Err(stop(e.into(), &[])),
+            }
+        }
+    }
     if let Some(f) = &facts {
         preflight::check_cluster(catalog, &first, f).map_err(|r| stop(r.into(), &[]))?;
     }

@@ -124,7 +124,7 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, opts: &CreateOption
 /// The pool with the GPU Operator's no-driver label when the cluster's pools (read by preflight,
 /// kept in the run's facts) say the operator installs a driver elsewhere; see
 /// `plan::install::with_driver_label`. Nothing is read with `--skip-preflight`.
-async fn driver_label(
+pub(super) async fn driver_label(
     client: &ArmClient,
     catalog: &Catalog,
     spec: &PoolSpec,

@@ -1093,3 +1093,29 @@ fn a_directory_prints_one_json_document() {
     assert_eq!(v.as_array().map(Vec::len), Some(2), "{v}");
     assert!(arm.log().iter().all(|r| r.method == "GET"), "{:?}", writes(&arm));
 }
+
+/// `apply` with an operator section in a mixed cluster whose AKS-driver pool lacks the
+/// operator's `nvidia.com/gpu.deploy.driver=false` label: the install would refuse, so apply
+/// refuses before it creates the file's pool (the same refusal as install-operator's).
+#[test]
+fn apply_with_the_operator_in_an_unlabelled_mixed_cluster_refuses_before_any_write() {
+    let arm = FakeArm::start();
+    for (name, driver, extra) in [("aks", "Install", json!({"team": "ml"})), ("op", "None", Value::Null)] {
+        let mut props = json!({"vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User", "osType": "Linux",
+            "provisioningState": "Succeeded", "gpuProfile": {"driver": driver}});
+        if extra.is_object() {
+            props["nodeLabels"] = extra;
+        }
+        arm.put_pool(
+            "c1",
+            name,
+            json!({"id": crate::fake_arm::pool_path("c1", name), "name": name, "properties": props}),
+        );
+    }
+    let dir = temp_dir("apply-operator-mixed");
+    let file = write(&dir, "gpu.yaml", &(ONE_POOL.to_owned() + "operator: {install: true}\n"));
+    let r = apply(&arm, &file);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("aks needs nvidia.com/gpu.deploy.driver=false"), "{}", r.stderr);
+    assert!(writes(&arm).is_empty(), "nothing is written: {:?}", writes(&arm));
+}

@@ -406,3 +406,26 @@ fn create_pool_warns_about_pools_of_its_series_below_the_node_image_floor() {
         assert_eq!(firsts, if extra.is_empty() { 2 } else { 1 }, "{:?}", arm.calls());
     }
 }
+
+/// The failover path (`--fallback-vm-size`) makes each candidate as create-pool does: an
+/// AKS-driver pool beside a pool that leaves its driver to the GPU Operator gets
+/// `nvidia.com/gpu.deploy.driver=false`, in the dry run's PUTs and in the PUT sent.
+#[test]
+fn a_failover_pool_in_a_cluster_with_the_operators_driver_is_labelled() {
+    let arm = FakeArm::start();
+    arm.put_pool("c1", "op", json!({"id": crate::fake_arm::pool_path("c1", "op"), "name": "op", "properties": {
+        "vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User", "osType": "Linux", "provisioningState": "Succeeded",
+        "gpuProfile": {"driver": "None"}}}));
+    let fallback = ["--fallback-vm-size", "Standard_NV36ads_A10_v5"];
+    let dry = create(&arm, "Standard_NC4as_T4_v3", &[&fallback[..], &["--dry-run", "-o", "json"]].concat());
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    let puts: Vec<Value> =
+        dry.json()["steps"].as_array().expect("steps").iter().filter(|s| s["method"] == "PUT").cloned().collect();
+    assert!(!puts.is_empty(), "{}", dry.stdout);
+    for put in &puts {
+        assert_eq!(put["body"]["properties"]["nodeLabels"], json!({"nvidia.com/gpu.deploy.driver": "false"}), "{put}");
+    }
+    let r = create(&arm, "Standard_NC4as_T4_v3", &fallback);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(the_put(&arm).1["properties"]["nodeLabels"], json!({"nvidia.com/gpu.deploy.driver": "false"}));
+}

@@ -811,3 +811,24 @@ fn install_operator_label_pools_labels_then_installs() {
         arm.log().iter().position(|q| q.method == "POST" && q.target.contains("runCommand")).expect("runCommand");
     assert!(put_at < helm_at, "the label goes on before the release is touched");
 }
+
+/// `create-pool --install-operator` in a mixed cluster whose AKS-driver pool lacks the
+/// operator's `nvidia.com/gpu.deploy.driver=false` label: the install would refuse, so the
+/// refusal comes in preflight, from the pools it reads, before the pool's PUT (no pool is
+/// created that the install then leaves half-done); the dry run refuses the same way.
+#[test]
+fn create_pool_install_operator_in_an_unlabelled_mixed_cluster_refuses_before_any_write() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "aks", Some("Install"), json!({"nodeLabels": {"team": "ml"}}));
+    gpu_pool(&arm, "op", Some("None"), json!({}));
+    let base = CreatePool::new().name("new").with(&["--install-operator"]);
+    for extra in [&["--dry-run"][..], &[]] {
+        let r = run(&arm, &[&base.args()[..], extra].concat());
+        assert_eq!(r.code, 1, "{}", r.stderr);
+        for want in ["aks needs nvidia.com/gpu.deploy.driver=false", "--label-pools"] {
+            assert!(r.stderr.contains(want), "{want:?} missing in:\n{}", r.stderr);
+        }
+    }
+    assert_eq!(arm.count("PUT", "agentPools/new"), 0, "no pool is created: {:?}", arm.calls());
+    assert!(run_commands(&arm).is_empty(), "nothing runs in the cluster: {:?}", run_commands(&arm));
+}

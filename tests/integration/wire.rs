@@ -282,6 +282,12 @@ const CASES: &[Case] = &[
         exit: 0,
     },
     Case {
+        name: "create-pool --fallback-vm-size, an AKS-driver pool beside the operator's driver",
+        args: || words(&format!("create-pool -g rg --cluster c1 --name new --vm-size {A100} {FALLBACKS} --yes")),
+        setup: operator_pool,
+        exit: 0,
+    },
+    Case {
         name: "create-pool --fallback-vm-size, the first size refused for capacity",
         args: || words(&format!("create-pool {POOL} {FALLBACKS} --yes")),
         setup: a100_refused,
