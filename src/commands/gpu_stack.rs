@@ -146,17 +146,7 @@ pub fn print_install(
     match r {
         Err((install, plan)) => {
             let (release, values) = match read {
-                Some(v) => {
-                    let diff = if v.values_diff.is_empty() {
-                        "  (unchanged)".to_owned()
-                    } else {
-                        v.values_diff.iter().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n")
-                    };
-                    (
-                        format!("Release now: {}; the install would change its values:\n{diff}\n", v.release),
-                        v.values_yaml.clone(),
-                    )
-                }
+                Some(v) => (format!("{}\n", release_text(v)), v.values_yaml.clone()),
                 None => (format!("{RELEASE_NOTE}\n"), install.values_yaml.clone()),
             };
             let header = format!(
@@ -171,6 +161,16 @@ pub fn print_install(
         }
         Ok(report) => Ok(emit(p, format, &Shown::new(install_text(&report), report))?),
     }
+}
+
+/// The release as read and what the install changes in its values (one line per key).
+pub fn release_text(v: &crate::ops::operator::ReleaseView) -> String {
+    let diff = if v.values_diff.is_empty() {
+        "  (unchanged)".to_owned()
+    } else {
+        v.values_diff.iter().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n")
+    };
+    format!("Release now: {}; the install would change its values:\n{diff}", v.release)
 }
 
 /// What a dry run says of the release it does not read.
@@ -220,7 +220,7 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
     };
     let on = a.pool.as_deref().map_or_else(|| "its GPU pools".to_owned(), |p| format!("pool {p}"));
     let question = format!("Install the NVIDIA GPU Operator on cluster {} ({on})?", a.target.cluster);
-    crate::commands::confirm::write(ctx, "install-operator", a.yes, a.dry_run, &question)?;
+    let ask = crate::commands::confirm::needed(ctx, "install-operator", a.yes, a.dry_run)?;
     let mut read: Option<crate::ops::operator::ReleaseView> = None;
     let r = if a.dry_run {
         // With credentials the cluster and its pools are read, and the plan is the real one;
@@ -235,9 +235,7 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
                 if a.read_release {
                     let view = crate::ops::operator::read_release(client, &install, &plan, a.arm.timeout).await?;
                     // The upgrade the run would send on this release: its values merged.
-                    for s in plan.steps.iter_mut().filter(|s| s.kind == crate::plan::StepKind::InstallOperator) {
-                        *s = view.install_step.clone();
-                    }
+                    crate::ops::operator::with_release(&mut plan, &view);
                     read = Some(view);
                 }
                 Ok((install, plan))
@@ -250,8 +248,17 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
         let progress = Progress::default();
         let cred = Cred { method: az.method, source: az.source };
         let client = az.client;
+        let facts = crate::provision::facts::Store::with_cache_dir();
+        if ask {
+            // On a terminal: read the release first, show what the install changes, then ask.
+            let view = azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
+                report("reading the cluster, its pools and the GPU Operator's Helm release");
+                crate::ops::operator::preview((&client, &facts), &cred, &catalog, &req, a.arm.timeout).await
+            })?;
+            ctx.printer.note(&release_text(&view));
+            crate::commands::confirm::ask(&question)?;
+        }
         Ok(azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-            let facts = crate::provision::facts::Store::with_cache_dir();
             let at = (&client, &facts);
             crate::ops::operator::install(at, &cred, &catalog, &req, a.arm.timeout, (&report, &progress)).await
         })?)

@@ -71,7 +71,6 @@ pub async fn read_release(
     plan: &Plan,
     timeout: Duration,
 ) -> Result<ReleaseView, Error> {
-    use crate::plan::gitops::release::{self, Release};
     if install.needs_cluster_token == Some(true) {
         return Err(Error::Refused {
             message:
@@ -83,14 +82,31 @@ pub async fn read_release(
             ),
         });
     }
+    read_release_with(client, (install, plan), None, Instant::now() + timeout).await
+}
+
+/// The release read (the plan's `ReadRelease` runCommand, with `token` on an Entra ID
+/// cluster), and the install merged on top of what it holds.
+async fn read_release_with(
+    client: &ArmClient,
+    (install, plan): (&Install, &Plan),
+    token: Option<&crate::arm::auth::Secret>,
+    deadline: Instant,
+) -> Result<ReleaseView, Error> {
+    use crate::plan::gitops::release::{self, Release};
     let step = plan
         .steps_of(crate::plan::StepKind::ReadRelease)
         .next()
         .ok_or_else(|| Error::internal("the install plan has no release read"))?;
     let (quiet, reads) = (|_: &str| {}, crate::provision::Progress::default());
-    let deadline = Instant::now() + timeout;
-    let r = crate::provision::runcommand::run(client, (&install.cluster_path, step), None, deadline, &quiet, &reads)
+    let r = crate::provision::runcommand::run(client, (&install.cluster_path, step), token, deadline, &quiet, &reads)
         .await?;
+    if !r.ok() {
+        return Err(Error::Refused {
+            message: format!("the GPU Operator's Helm release could not be read (the read ended with {})", r.describe()),
+            hint: None,
+        });
+    }
     let (name, current) = match release::parse(&r.logs) {
         Release::Absent => ("absent".to_owned(), serde_json::Value::Null),
         Release::Present { chart, status, values } => (format!("{chart} ({status})"), values),
@@ -104,6 +120,34 @@ pub async fn read_release(
     let (merged, values_diff) = crate::plan::install::merge(install, &current);
     let install_step = crate::plan::install::install_step(&merged);
     Ok(ReleaseView { release: name, values_diff, values_yaml: merged.values_yaml, install_step })
+}
+
+/// `plan` with its `helm upgrade --install` replaced by the one `view` says the run sends on
+/// the release as read (its values merged with the release's own).
+pub fn with_release(plan: &mut Plan, view: &ReleaseView) {
+    for s in plan.steps.iter_mut().filter(|s| s.kind == crate::plan::StepKind::InstallOperator) {
+        *s = view.install_step.clone();
+    }
+}
+
+/// What `install-operator` shows before it asks on a terminal: the install resolved from the
+/// cluster and its pools (their reads go through `facts`, which the install then reuses), and
+/// the release as read with what the install changes in its values. On an Entra ID cluster
+/// the read needs a cluster token, minted here as the run mints it.
+pub async fn preview(
+    (client, facts): (&ArmClient, &Store),
+    cred: &Cred,
+    catalog: &Catalog,
+    req: &InstallRequest,
+    timeout: Duration,
+) -> Result<ReleaseView, Error> {
+    let deadline = Instant::now() + timeout;
+    let (install, plan) = dry_run_read((client, facts), catalog, req).await?;
+    let token = match install.needs_cluster_token {
+        Some(true) => Some(crate::arm::auth::cluster_token(cred.method, &cred.source, deadline).await?),
+        _ => None,
+    };
+    read_release_with(client, (&install, &plan), token.as_ref(), deadline).await
 }
 
 /// A dry run from the request alone: nothing is read or sent, and what would be read is a

@@ -391,3 +391,50 @@ fn failover_asks_once_and_no_exits_1() {
     let writes: Vec<_> = arm.calls().into_iter().filter(|(m, _)| m != "GET").collect();
     assert!(writes.is_empty(), "{writes:?}");
 }
+
+/// On a terminal `install-operator` reads the release first and shows what the install would
+/// change in its values, then asks: "no" leaves the release as it was (only the read-only
+/// runCommand went out), "yes" upgrades it once.
+#[test]
+fn install_operator_shows_the_release_diff_before_it_asks() {
+    if !has_tmux() {
+        return;
+    }
+    for (tag, answer) in [("operator-no", "n"), ("operator-yes", "y")] {
+        let arm = FakeArm::start();
+        let props = serde_json::json!({"vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User",
+            "osType": "Linux", "nodeTaints": ["sku=gpu:NoSchedule"], "gpuProfile": {"driver": "None"},
+            "provisioningState": "Succeeded"});
+        let id = crate::fake_arm::pool_path("c1", "op");
+        arm.put_pool("c1", "op", serde_json::json!({"id": id, "name": "op", "properties": props}));
+        let values = serde_json::json!({"driver": {"enabled": false}, "mig": {"strategy": "mixed"}});
+        arm.with(|s| s.helm_release = Some(("gpu-operator-v26.3.1".into(), values.clone())));
+        let commands = |arm: &FakeArm| -> Vec<String> {
+            arm.log()
+                .iter()
+                .filter(|r| r.method == "POST" && r.target.contains("runCommand"))
+                .map(|r| r.json()["command"].as_str().unwrap_or_default().to_owned())
+                .collect()
+        };
+        let s = arm_session(&arm, tag, "install-operator -g rg --cluster c1");
+        let question = "Install the NVIDIA GPU Operator on cluster c1";
+        let screen = s.wait_for(question);
+        let diff = screen.find("- driver.enabled: false").unwrap_or_else(|| panic!("no diff shown:\n{screen}"));
+        assert!(diff < screen.find(question).unwrap_or(0), "the diff comes after the question:\n{screen}");
+        assert!(screen.contains("Release now: gpu-operator-v26.3.1 (deployed)"), "{screen}");
+        let sent = commands(&arm);
+        assert_eq!(sent.len(), 1, "only the release read before the answer: {sent:?}");
+        assert!(sent[0].contains("helm get values") && !sent[0].contains("upgrade"), "{sent:?}");
+        s.keys(&[answer]);
+        let screen = s.wait_for("EXIT=");
+        let upgrades = commands(&arm).iter().filter(|c| c.contains("helm upgrade")).count();
+        if answer == "n" {
+            assert!(screen.contains("EXIT=1\n"), "{screen}");
+            assert_eq!(upgrades, 0, "{:?}", commands(&arm));
+            assert_eq!(arm.with(|s| s.helm_release.clone()).map(|r| r.1), Some(values));
+        } else {
+            assert!(screen.contains("EXIT=0"), "{screen}");
+            assert_eq!(upgrades, 1, "{:?}", commands(&arm));
+        }
+    }
+}
