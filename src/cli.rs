@@ -530,6 +530,11 @@ pub struct CreatePoolArgs {
     /// With --install-operator: time slicing replicas.
     #[arg(long, value_name = "N", requires = "install_operator", value_parser = parse_u32, allow_negative_numbers = true)]
     pub time_slicing: Option<u32>,
+    /// With --dry-run --install-operator: also read the GPU Operator's Helm release (one
+    /// read-only runCommand, a POST that changes nothing), print what the install would change
+    /// in its values, and plan the upgrade the run sends on it.
+    #[arg(long, requires_all = ["dry_run", "install_operator"])]
+    pub read_release: bool,
     /// Print the exact requests and send no write (preflight reads run when credentials exist).
     #[arg(long)]
     pub dry_run: bool,
@@ -592,7 +597,7 @@ fn create_pool_heading(id: &str) -> &'static str {
         ("Azure", &["subscription", "auth", "cloud", "timeout", "verbose", "debug"]),
         ("Target", &["resource_group", "cluster", "name", "vm_size", "recommend", "location"]),
         ("With --recommend", &WITH_RECOMMEND_IDS),
-        ("GPU Operator", &["install_operator", "mig_strategy", "time_slicing"]),
+        ("GPU Operator", &["install_operator", "mig_strategy", "time_slicing", "read_release"]),
         ("Run", &["register_features", "dry_run", "no_wait", "abort_on_interrupt", "skip_preflight", "yes", "output"]),
         ("Help", &["help", "version"]),
     ];
@@ -1354,6 +1359,11 @@ pub struct ApplyArgs {
     /// Print the exact requests and send no write (reads run when credentials exist).
     #[arg(long)]
     pub dry_run: bool,
+    /// With --dry-run and an `operator:` section: also read the GPU Operator's Helm release
+    /// (one read-only runCommand, a POST that changes nothing), print what the install would
+    /// change in its values, and plan the upgrade the run sends on it.
+    #[arg(long, requires = "dry_run")]
+    pub read_release: bool,
     /// Skip the preflight checks: the vCPU quota of the file's pools together
     /// (vcpu-quota-together) and each pool's own preflight (SKU, quota); Azure decides.
     #[arg(long)]

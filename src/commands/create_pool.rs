@@ -310,7 +310,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let result = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
         crate::ops::pool::create(&client, (&catalog, auth.as_ref()), &req, (started, &said), (&report, &progress)).await
     });
-    let CreatePoolResult { outcome, operator, operator_values } = result?;
+    let CreatePoolResult { outcome, operator, operator_values, release } = result?;
     if let CreateOutcome::Unchanged { pool } | CreateOutcome::Created { pool, .. } = &outcome {
         let at = (req.spec.subscription.as_str(), req.spec.resource_group.as_str(), req.spec.cluster.as_str());
         if let Some(w) = crate::plan::preflight::node_image_warning(&catalog, pool, at) {
@@ -331,7 +331,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
             p,
             a.output,
             &catalog,
-            (&req.spec, &outcome, operator_values.as_deref()),
+            (&req.spec, &outcome, operator_values.as_deref().map(|v| (v, release.as_ref()))),
             azure::base_url(&a.at.arm),
         )?,
     }
@@ -462,6 +462,7 @@ fn request(a: &CreatePoolArgs, subscription: &str, spec: PoolSpec, options: Crea
     CreatePoolRequest {
         options,
         register_feature: a.register_features,
+        read_release: a.read_release,
         operator: a.install_operator.then(|| InstallRequest {
             subscription: subscription.to_owned(),
             resource_group: a.at.target.resource_group.clone(),
@@ -504,7 +505,7 @@ pub(crate) fn render(
     p: &Printer,
     format: Format,
     catalog: &Catalog,
-    (spec, o, operator_values): (&PoolSpec, &CreateOutcome, Option<&str>),
+    (spec, o, operator_values): (&PoolSpec, &CreateOutcome, Option<(&str, Option<&crate::ops::operator::ReleaseView>)>),
     base: String,
 ) -> Result<(), Error> {
     match o {
@@ -518,12 +519,16 @@ pub(crate) fn render(
                 if *facts_read { "reads ran and passed" } else { "reads were not run" }
             );
             let mut extra = json!({"preflight": preflight});
-            if let Some(values) = operator_values {
+            if let Some((values, read)) = operator_values {
+                let release = read.map_or_else(|| gpu_stack::RELEASE_NOTE.to_owned(), gpu_stack::release_text);
                 header.push_str(&format!(
-                    "\n\nGPU Operator values (values.yaml, attached to the runCommand as context):\n\n{values}\n{}",
-                    gpu_stack::RELEASE_NOTE
+                    "\n\nGPU Operator values (values.yaml, attached to the runCommand as context):\n\n{values}\n{release}"
                 ));
                 extra["operator_values_yaml"] = json!(values);
+                if let Some(v) = read {
+                    extra["release"] = json!(v.release);
+                    extra["values_diff"] = json!(v.values_diff);
+                }
             }
             let cost = crate::commands::money::PlanPricing::new(catalog, &[pricing(spec)], location.as_deref());
             azure::render_priced_plan(p, format, (&base, plan, &header), extra, &cost)?;

@@ -21,6 +21,7 @@ use crate::commands::money::PlanPricing;
 use crate::commands::Ctx;
 use crate::error::Error;
 use crate::ops::gitops::{self as adapter, Apply, Row};
+use crate::ops::operator::ReleaseView;
 use crate::ops::pool::ClusterFacts;
 use crate::ops::Cred;
 use crate::plan::gitops::{diff as gdiff, export as gexport, Action, Change, Desired, Live};
@@ -294,7 +295,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
         Err(e) => return (None, Err(e.into())),
     };
     if a.dry_run {
-        return match dry_run_doc(&l, a.skip_preflight) {
+        return match dry_run_doc(&l, (a.skip_preflight, a.read_release)) {
             Ok(d) => (Some(d), Ok(())),
             Err(e) => (None, Err(e.into())),
         };
@@ -337,23 +338,40 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
 }
 
 /// A dry run's document: the plan, priced, with the changes when the live state was read.
-fn dry_run_doc(l: &Loaded, skip_preflight: bool) -> Result<render::Doc, Error> {
-    let (plan, changes, location) = dry_run_plan(l, skip_preflight)?;
-    let header = match &changes {
+fn dry_run_doc(l: &Loaded, (skip_preflight, read_release): (bool, bool)) -> Result<render::Doc, Error> {
+    let (plan, changes, location, operator) = dry_run_plan(l, skip_preflight, read_release)?;
+    let mut header = match &changes {
         Some(c) => format!("Dry run: no change is made. {}", render::summary(c)),
         None => "Dry run: no change is made. No credentials: every resource is shown as created; \
                  {…} placeholders stand for what would be read."
             .to_owned(),
     };
+    // The operator's Helm values as YAML (not only inside the runCommand's archive).
+    if let Some((values, read)) = &operator {
+        let release = read.as_ref().map_or_else(
+            || crate::commands::gpu_stack::RELEASE_NOTE.to_owned(),
+            crate::commands::gpu_stack::release_text,
+        );
+        header.push_str(&format!(
+            "\n\nGPU Operator values (values.yaml, attached to the runCommand as context):\n\n{values}\n{release}"
+        ));
+    }
     let why = if changes.is_some() {
         "Azure did not send the cluster's location"
     } else {
         "the cluster's region is not known offline: apply reads it from the cluster; run with credentials"
     };
-    let extra = match changes {
+    let mut extra = match changes {
         Some(c) => json!({"preflight": if skip_preflight { "skipped" } else { "read" }, "changes": c}),
         None => json!({"preflight": "not run"}),
     };
+    if let Some((values, read)) = operator {
+        extra["operator_values_yaml"] = json!(values);
+        if let Some(v) = read {
+            extra["release"] = json!(v.release);
+            extra["values_diff"] = json!(v.values_diff);
+        }
+    }
     let cost = PlanPricing::new(&l.catalog, &adapter::pool_pricing(&l.desired), location.as_deref())
         .region_unknown_because(why);
     Ok(render::Doc::Plan(azure::priced_plan((&l.base, &plan, &header), extra, &cost)))
@@ -420,18 +438,28 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &P
 
 /// The dry run's steps: from the live state and only for what would change when credentials
 /// exist; otherwise every resource as if created, with placeholders for what would be read.
-/// A dry run's steps, the changes when the live state was read, and the cluster's region.
-type DryRunPlan = (Plan, Option<Vec<Change>>, Option<String>);
+/// A dry run's steps, the changes when the live state was read, the cluster's region, and the
+/// operator's Helm values (with the release, when `read_release` read it).
+type DryRunPlan = (Plan, Option<Vec<Change>>, Option<String>, Option<(String, Option<ReleaseView>)>);
 
-fn dry_run_plan(l: &Loaded, skip_preflight: bool) -> Result<DryRunPlan, Error> {
+fn dry_run_plan(l: &Loaded, skip_preflight: bool, read_release: bool) -> Result<DryRunPlan, Error> {
+    let offline = |l: &Loaded| -> Result<DryRunPlan, Error> {
+        if read_release && l.desired.operator.is_some() {
+            return Err(Error::Refused {
+                message: "the GPU Operator's release is read through the cluster, and this dry run has no credentials".into(),
+                hint: Some("sign in (az login), or drop --read-release".into()),
+            });
+        }
+        Ok((offline_plan(l)?, None, None, adapter::operator_values(&l.catalog, &l.desired, None)))
+    };
     if l.cred.is_none() {
-        return Ok((offline_plan(l)?, None, None));
+        return offline(l);
     }
-    let (live, changes) = match read_and_diff(l, false) {
+    let (live, changes) = match read_and_diff(l, read_release) {
         Ok(x) => x,
         Err(Error::Arm(e)) if matches!(*e, crate::arm::ArmError::Auth { .. }) => {
             l.printer.note(&format!("note: credentials failed ({e}); the plan comes from the file alone"));
-            return Ok((offline_plan(l)?, None, None));
+            return offline(l);
         }
         Err(e) => return Err(e),
     };
@@ -441,7 +469,8 @@ fn dry_run_plan(l: &Loaded, skip_preflight: bool) -> Result<DryRunPlan, Error> {
         let how = (l.timeout, skip_preflight);
         adapter::dry_run_steps(at, (&l.catalog, &l.desired), (&live, &changes), how, &progress).await
     })?;
-    Ok((plan, Some(changes), crate::plan::preflight::location(&live.cluster)))
+    let operator = adapter::operator_values(&l.catalog, &l.desired, Some(&live));
+    Ok((plan, Some(changes), crate::plan::preflight::location(&live.cluster), operator))
 }
 
 /// The file's pools priced in the cluster's region (read from `live`).

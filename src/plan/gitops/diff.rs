@@ -29,6 +29,9 @@ pub struct Live {
     pub provider_owed: bool,
     /// The GPU Operator release, when the file installs it (`None`: not read).
     pub operator: Option<State>,
+    /// The release as its check read it: its chart and status (or `absent`) and its
+    /// user-supplied values (`null`: none); `None` when the check was not sent.
+    pub operator_release: Option<(String, Value)>,
     /// How the operator would be installed, when it matters to the reader (e.g. "AKS manages
     /// the driver on these pools: the operator's driver is disabled").
     pub operator_note: Option<String>,
