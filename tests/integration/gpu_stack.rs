@@ -832,3 +832,52 @@ fn create_pool_install_operator_in_an_unlabelled_mixed_cluster_refuses_before_an
     assert_eq!(arm.count("PUT", "agentPools/new"), 0, "no pool is created: {:?}", arm.calls());
     assert!(run_commands(&arm).is_empty(), "nothing runs in the cluster: {:?}", run_commands(&arm));
 }
+
+/// A release left by an earlier install: the driver off (which pool `op`, without the AKS
+/// driver, cannot have) and a MIG strategy aksgpu keeps.
+fn earlier_release(arm: &FakeArm) {
+    arm.with(|s| {
+        s.helm_release =
+            Some(("gpu-operator-v26.3.1".into(), json!({"driver": {"enabled": false}, "mig": {"strategy": "mixed"}})))
+    });
+}
+
+/// `--read-release` on the dry runs of `create-pool --install-operator` and `apply -f`: the
+/// release is read, and the dry run shows its values change and the merged Helm values as
+/// YAML; without it the values are still shown as YAML, with what the run will read first.
+#[test]
+fn create_pool_and_apply_dry_runs_read_the_release_when_asked() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "op", Some("None"), json!({}));
+    earlier_release(&arm);
+    let base = CreatePool::new().name("new").with(&["--install-operator", "--dry-run"]);
+    let dir = crate::support::temp_dir("apply-read-release");
+    let file = dir.join("gpu.yaml");
+    let text = "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: new\n    vmSize: Standard_NC4as_T4_v3\n    count: 1\noperator: {install: true}\n";
+    std::fs::write(&file, text).expect("write the file");
+    let file = file.to_string_lossy().into_owned();
+    let apply = ["apply", "-f", file.as_str(), "--dry-run"];
+    for args in [base.args(), apply.to_vec()] {
+        let plain = run(&arm, &args);
+        assert_eq!(plain.code, 0, "{args:?}: {}", plain.stderr);
+        assert!(plain.stdout.contains("GPU Operator values (values.yaml"), "{args:?}: {}", plain.stdout);
+        assert!(plain.stdout.contains("The release is read first"), "{args:?}: {}", plain.stdout);
+        assert!(run_commands(&arm).is_empty(), "a plain dry run sends no runCommand: {:?}", run_commands(&arm));
+        let read = run(&arm, &[&args[..], &["--read-release"]].concat());
+        assert_eq!(read.code, 0, "{args:?}: {}", read.stderr);
+        let cmds = run_commands(&arm);
+        assert_eq!(cmds.len(), 1, "{args:?}: only the release read: {cmds:?}");
+        assert!(cmds[0]["command"].as_str().is_some_and(|c| c.contains("helm get values")), "{cmds:?}");
+        let out = &read.stdout;
+        assert!(out.contains("Release now: gpu-operator-v26.3.1 (deployed)"), "{args:?}: {out}");
+        assert!(out.contains("- driver.enabled: false"), "{args:?}: {out}");
+        assert!(out.contains("strategy: mixed"), "the release's MIG strategy is kept: {out}");
+        arm.with(|s| s.log.clear());
+    }
+    // Reading the release is a dry run's: without --dry-run it is a usage error.
+    let r = run(&arm, &CreatePool::new().name("new").with(&["--install-operator", "--read-release"]).args());
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let r = run(&arm, &["apply", "-f", file.as_str(), "--read-release"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 0);
+}
