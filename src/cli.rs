@@ -1114,7 +1114,8 @@ pub struct ManifestArgs {
     #[arg(long, value_name = "PROFILE")]
     pub mig_profile: Option<String>,
     /// The device plugin's MIG strategy: single requests `nvidia.com/gpu`, mixed
-    /// `nvidia.com/mig-<slice>` [default: the pool's managed MIG strategy, else mixed].
+    /// `nvidia.com/mig-<slice>` [default: the pool's managed MIG strategy, else the GPU
+    /// Operator release's (read with -g and --cluster), else mixed].
     #[arg(long, value_enum, ignore_case = true)]
     pub mig_strategy: Option<MigStrategyArg>,
     /// The pool is spot (tolerate the spot taint).

@@ -150,6 +150,45 @@ pub async fn preview(
     read_release_with(client, (&install, &plan), token.as_ref(), deadline).await
 }
 
+/// The MIG strategy the GPU Operator's release runs with (`mig.strategy`), for `manifest` on
+/// a MIG pool: the cluster is read (runCommand allowed? Entra ID?), then the release check's
+/// read-only runCommand. Anything that keeps it from being read is the answer's reason.
+pub async fn release_mig(
+    (client, facts): (&ArmClient, &Store),
+    cred: &Cred,
+    (sub, rg, cluster): (&str, &str, &str),
+    timeout: Duration,
+) -> crate::plan::manifest::ReleaseMig {
+    use crate::plan::manifest::ReleaseMig;
+    let deadline = Instant::now() + timeout;
+    let c = match facts.cluster(client, sub, rg, cluster).await {
+        Ok(c) => c,
+        Err(e) => return ReleaseMig::Unread(format!("the cluster could not be read ({e})")),
+    };
+    let flag = |p: &str| c.pointer(p).and_then(serde_json::Value::as_bool) == Some(true);
+    if flag("/properties/apiServerAccessProfile/disableRunCommand") {
+        return ReleaseMig::Unread("runCommand is disabled on the cluster, so its release cannot be read".into());
+    }
+    let needs_token = flag("/properties/aadProfile/managed");
+    let token = match needs_token {
+        true => match crate::arm::auth::cluster_token(cred.method, &cred.source, deadline).await {
+            Ok(t) => Some(t),
+            Err(e) => return ReleaseMig::Unread(format!("no cluster token for the release read ({e})")),
+        },
+        false => None,
+    };
+    let path = crate::plan::cluster_path(sub, rg, cluster);
+    let command = crate::plan::gitops::release::check_command();
+    let why = "read the GPU Operator's Helm release for its MIG strategy (changes nothing)";
+    let step = crate::plan::runcommand::command_step(&path, &command, Some(needs_token), why);
+    let (quiet, reads) = (|_: &str| {}, crate::provision::Progress::default());
+    match crate::provision::runcommand::run(client, (&path, &step), token.as_ref(), deadline, &quiet, &reads).await {
+        Ok(r) if r.ok() => crate::plan::manifest::release_mig(&r.logs),
+        Ok(r) => ReleaseMig::Unread(format!("the release read ended with {}", r.describe())),
+        Err(e) => ReleaseMig::Unread(format!("the release could not be read ({e})")),
+    }
+}
+
 /// A dry run from the request alone: nothing is read or sent, and what would be read is a
 /// placeholder.
 pub fn dry_run(req: &InstallRequest) -> (Install, Plan) {
