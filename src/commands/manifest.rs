@@ -119,9 +119,7 @@ fn source_words(s: &crate::plan::manifest::StrategySource) -> String {
     match s {
         S::Pool => "the pool's gpuProfile.nvidia.migStrategy".into(),
         S::Release => "the GPU Operator's Helm release, mig.strategy".into(),
-        S::ChartDefault => {
-            "the GPU Operator's Helm release, which leaves mig.strategy at the chart's default".into()
-        }
+        S::ChartDefault => "the GPU Operator's Helm release, which leaves mig.strategy at the chart's default".into(),
         S::Given { .. } => "--mig-strategy".into(),
         S::Assumed { .. } => "assumed".into(),
     }

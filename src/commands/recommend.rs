@@ -13,11 +13,13 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     let source = crate::commands::money::prices_for(&mut catalog, args.currency.as_deref(), &ctx.printer)?;
     let asked;
     let asked_flag = !has_requirements(&args.request());
+    let mut managed_gpu = false;
     let args = if !asked_flag {
         args
     } else if ctx.printer.interactive {
         asked = crate::wizard::ask(&catalog, args)?;
-        &asked
+        managed_gpu = asked.managed_gpu;
+        &asked.args
     } else {
         return Err(Error::usage(
             "no workload described",
@@ -45,6 +47,9 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     // The wizard's answer ends with what the top pick costs, as every plan does.
     if let (Some(t), true, Format::Table) = (&top, asked_flag, args.output) {
         p.out(&format!("\n{}", crate::commands::money::plan_pricing_text(t)))?;
+    }
+    if managed_gpu {
+        managed_gpu_next(p, &catalog, &outcome, args.spot)?;
     }
     let no_fit = outcome.no_fit();
     // The process ends here: skip freeing the catalog and the outcome one by one.
@@ -124,6 +129,33 @@ fn managed_gpu_note(catalog: &crate::catalog::Catalog, o: &Outcome) -> Option<St
             top.vm_size, rule.id
         )
     })
+}
+
+/// The wizard asked for an AKS-managed GPU pool: the `create-pool --managed-gpu` command for
+/// the first NVIDIA size, once the pool request it maps into passes the same checks.
+fn managed_gpu_next(p: &Printer, catalog: &crate::catalog::Catalog, o: &Outcome, spot: bool) -> Result<(), Error> {
+    match crate::ops::pool::managed_gpu_pool(catalog, o, spot) {
+        None => p.note("note: an AKS-managed GPU pool needs an NVIDIA size, and none was ranked"),
+        Some(Err(e)) => {
+            let e = crate::commands::create_pool::in_flags(e, "");
+            p.note(&format!("warning: not as an AKS-managed GPU pool: {e}"));
+        }
+        Some(Ok(spec)) => {
+            let (feature, register) = match catalog.managed_gpu_feature() {
+                Some((f, _)) => {
+                    (format!(" (preview feature {f}; --register-features registers it)"), " --register-features")
+                }
+                None => (String::new(), ""),
+            };
+            p.out(&format!(
+                "\nAs an AKS-managed GPU pool{feature}:\n  aksgpu create-pool -g RESOURCE_GROUP --cluster CLUSTER --name {} --vm-size {} --managed-gpu{}{register}\n",
+                spec.name,
+                spec.size.name,
+                if spec.spot { " --spot" } else { "" }
+            ))?;
+        }
+    }
+    Ok(())
 }
 
 fn notes(p: &Printer, o: &Outcome) {

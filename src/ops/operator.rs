@@ -103,7 +103,10 @@ async fn read_release_with(
         .await?;
     if !r.ok() {
         return Err(Error::Refused {
-            message: format!("the GPU Operator's Helm release could not be read (the read ended with {})", r.describe()),
+            message: format!(
+                "the GPU Operator's Helm release could not be read (the read ended with {})",
+                r.describe()
+            ),
             hint: None,
         });
     }

@@ -408,3 +408,17 @@ pub async fn failover(
 ) -> Result<crate::provision::failover::Failover, crate::provision::failover::Stopped> {
     crate::provision::failover::create(client, catalog, candidates, opts, policy, report, progress).await
 }
+
+/// The pool a wizard's answer leads to when it asks for an AKS-managed GPU pool: the
+/// first-ranked NVIDIA size of `o` on Linux, as the same typed request `create-pool
+/// --managed-gpu` and a GpuConfig's `managedGpu: true` map into, validated by the same rules
+/// (NVIDIA on Linux, the AKS driver, no autoscaler, ...). `None`: no NVIDIA size was ranked.
+pub fn managed_gpu_pool(
+    catalog: &Catalog,
+    o: &crate::recommend::Outcome,
+    spot: bool,
+) -> Option<Result<PoolSpec, RequestError>> {
+    let top = o.recommendations.iter().find(|r| r.gpu_vendor == crate::catalog::Vendor::Nvidia)?;
+    let req = PoolRequest { managed_gpu: true, os: Some(Os::Linux), spot, ..PoolRequest::example(&top.vm_size) };
+    Some(validate(catalog, &req))
+}

@@ -345,18 +345,34 @@ fn manifest_reads_the_mig_strategy_from_the_operators_release() {
         v["spec"]["containers"][0]["resources"]["limits"].clone()
     };
     let arm = FakeArm::start();
-    arm.put_pool("c1", "mig", json!({"id": crate::fake_arm::pool_path("c1", "mig"), "name": "mig", "properties": {
+    arm.put_pool(
+        "c1",
+        "mig",
+        json!({"id": crate::fake_arm::pool_path("c1", "mig"), "name": "mig", "properties": {
         "vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User", "osType": "Linux",
-        "provisioningState": "Succeeded", "gpuInstanceProfile": "MIG3g", "gpuProfile": {"driver": "None"}}}));
+        "provisioningState": "Succeeded", "gpuInstanceProfile": "MIG3g", "gpuProfile": {"driver": "None"}}}),
+    );
     let manifest = |extra: &[&str]| {
         let base = ["manifest", "--pool", "mig", "-g", "rg", "--cluster", "c1", "--kind", "pod"];
         aksgpu_arm(&arm.base, &[&base[..], extra].concat(), &[])
     };
     let release = |values: Value| arm.with(|s| s.helm_release = Some(("gpu-operator-v26.7.0".into(), values)));
     let cases = [
-        (json!({"mig": {"strategy": "single"}}), json!({"nvidia.com/gpu": 1}), "MIG strategy single (the GPU Operator's Helm release, mig.strategy)"),
-        (json!({"mig": {"strategy": "mixed"}}), json!({"nvidia.com/mig-3g.40gb": 1}), "MIG strategy mixed (the GPU Operator's Helm release, mig.strategy)"),
-        (json!({"driver": {"enabled": true}}), json!({"nvidia.com/gpu": 1}), "MIG strategy single (the GPU Operator's Helm release, which leaves mig.strategy at the chart's default)"),
+        (
+            json!({"mig": {"strategy": "single"}}),
+            json!({"nvidia.com/gpu": 1}),
+            "MIG strategy single (the GPU Operator's Helm release, mig.strategy)",
+        ),
+        (
+            json!({"mig": {"strategy": "mixed"}}),
+            json!({"nvidia.com/mig-3g.40gb": 1}),
+            "MIG strategy mixed (the GPU Operator's Helm release, mig.strategy)",
+        ),
+        (
+            json!({"driver": {"enabled": true}}),
+            json!({"nvidia.com/gpu": 1}),
+            "MIG strategy single (the GPU Operator's Helm release, which leaves mig.strategy at the chart's default)",
+        ),
     ];
     for (values, want, said) in cases {
         release(values);
@@ -366,7 +382,12 @@ fn manifest_reads_the_mig_strategy_from_the_operators_release() {
     }
     let reads: Vec<Value> = arm.log().iter().filter(|q| q.method == "POST").map(|q| q.json()).collect();
     assert_eq!(reads.len(), 3, "one release read a run: {reads:?}");
-    assert!(reads.iter().all(|b| b["command"].as_str().is_some_and(|c| c.contains("helm get values") && !c.contains("upgrade"))), "{reads:?}");
+    assert!(
+        reads
+            .iter()
+            .all(|b| b["command"].as_str().is_some_and(|c| c.contains("helm get values") && !c.contains("upgrade"))),
+        "{reads:?}"
+    );
     // A flag that contradicts the release: refused, naming both.
     let r = manifest(&["--mig-strategy", "mixed"]);
     assert_eq!(r.code, 2, "{}", r.stderr);

@@ -677,7 +677,11 @@ fn dry_runs_that_read_the_release_plan_the_upgrade_the_run_sends() {
             "{}: only the release read may go out: {writes:?}",
             case.name
         );
-        assert!(out["values_diff"].as_array().is_some_and(|d| d.iter().any(|l| l == "- driver.enabled: false")), "{}: {out}", case.name);
+        assert!(
+            out["values_diff"].as_array().is_some_and(|d| d.iter().any(|l| l == "- driver.enabled: false")),
+            "{}: {out}",
+            case.name
+        );
         let (real, base, _) = run(case, false);
         let rebase = |steps: &[Value]| -> Vec<Value> {
             steps
@@ -704,7 +708,11 @@ fn dry_runs_that_read_the_release_plan_the_upgrade_the_run_sends() {
                 s
             })
             .collect();
-        assert!(compare(&plain, &real.log(), &real.given(), &real.base).is_err(), "{}: the plain dry run matched", case.name);
+        assert!(
+            compare(&plain, &real.log(), &real.given(), &real.base).is_err(),
+            "{}: the plain dry run matched",
+            case.name
+        );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

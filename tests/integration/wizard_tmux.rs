@@ -104,8 +104,11 @@ fn wizard_asks_and_recommends_in_a_real_terminal() {
     s.keys(&["Enter"]);
     s.wait_for("spot");
     s.keys(&["n"]);
+    s.wait_for(MANAGED);
+    s.keys(&["n"]);
     let screen = s.wait_for("EXIT=");
     assert!(screen.contains("EXIT=0"), "{screen}");
+    assert!(!screen.contains("As an AKS-managed GPU pool"), "not asked for: {screen}");
     assert!(screen.contains("1  Standard_NC16ads_A10_v4"), "{screen}");
     // The answer ends with what the top pick costs, per hour and per month, with the date.
     assert!(screen.contains("Cost (list prices, 730 h a month):"), "{screen}");
@@ -134,6 +137,8 @@ fn wizard_keeps_the_flags_given_and_asks_only_the_rest() {
         s.wait_for(q);
         s.keys(&["Enter"]);
     }
+    s.wait_for(MANAGED);
+    s.keys(&["n"]);
     let screen = s.wait_for("EXIT=");
     assert!(screen.contains("EXIT=0"), "{screen}");
     assert!(!screen.contains("Node OS"), "--os was asked again:\n{screen}");
@@ -165,11 +170,54 @@ fn wizard_asks_the_service_level_for_inference() {
     s.keys(&["C-u", "2s", "Enter"]);
     s.wait_for("spot");
     s.keys(&["n"]);
+    s.wait_for(MANAGED);
+    s.keys(&["n"]);
     let screen = s.wait_for("EXIT=");
     assert!(screen.contains("EXIT=0"), "{screen}");
     assert!(screen.contains("16 sequences in flight"), "{screen}");
     assert!(screen.contains("≥ 30 tokens/s per user") && screen.contains("first token ≤ 2 s"), "{screen}");
     assert!(screen.contains("TOK/S/USER") && screen.contains("TTFT") && screen.contains("$/M TOK"), "{screen}");
+}
+
+/// The wizard's managed-GPU question (Linux only).
+const MANAGED: &str = "an AKS-managed GPU pool; NVIDIA sizes)?";
+
+/// On Linux the wizard asks whether AKS should manage the GPU stack; "yes" maps into the pool
+/// request `create-pool --managed-gpu` makes, checked by its rules, and the answer ends with
+/// that command for the first NVIDIA size. On Windows it is not asked (NVIDIA on Linux only).
+#[test]
+fn wizard_asks_for_an_aks_managed_gpu_pool_on_linux() {
+    if !has_tmux() {
+        return;
+    }
+    let s = Session::start("wizard-managed", "recommend --top 2 --os linux", &[]);
+    s.wait_for("What will the GPUs run?");
+    s.keys(&["Enter"]);
+    s.wait_for("Model (alias");
+    s.keys(&["llama-3.1-8b", "Enter"]);
+    for q in ["Concurrent users", "Output tokens/s each user", "Longest time to first token"] {
+        s.wait_for(q);
+        s.keys(&["Enter"]);
+    }
+    s.wait_for("spot");
+    s.keys(&["n"]);
+    s.wait_for(MANAGED);
+    s.keys(&["y"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    assert!(screen.contains("As an AKS-managed GPU pool (preview feature ManagedGPUExperiencePreview"), "{screen}");
+    assert!(
+        screen.contains("--name gpu --vm-size Standard_NC16ads_A10_v4 --managed-gpu --register-features"),
+        "{screen}"
+    );
+
+    let s = Session::start("wizard-managed-win", "recommend --top 2 --os windows --k8s-version 1.32 --spot", &[]);
+    s.wait_for("What will the GPUs run?");
+    s.keys(&["Down", "Down", "Down", "Down", "Down", "Down", "Enter"]);
+    s.wait_for("Minimum GPU memory");
+    s.keys(&["Enter"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(!screen.contains(MANAGED) && !screen.contains("As an AKS-managed GPU pool"), "asked on Windows:\n{screen}");
 }
 
 /// Ctrl-C in a selection prompt (which hides the cursor) exits 130 with the cursor shown.

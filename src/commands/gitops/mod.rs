@@ -446,7 +446,8 @@ fn dry_run_plan(l: &Loaded, skip_preflight: bool, read_release: bool) -> Result<
     let offline = |l: &Loaded| -> Result<DryRunPlan, Error> {
         if read_release && l.desired.operator.is_some() {
             return Err(Error::Refused {
-                message: "the GPU Operator's release is read through the cluster, and this dry run has no credentials".into(),
+                message: "the GPU Operator's release is read through the cluster, and this dry run has no credentials"
+                    .into(),
                 hint: Some("sign in (az login), or drop --read-release".into()),
             });
         }

@@ -317,8 +317,7 @@ pub async fn operator_state(
     if !check {
         return (
             State::NotChecked(
-                "reading the Helm release needs a runCommand, which is a POST; diff and dry runs send only GETs"
-                    .into(),
+                "reading the Helm release needs a runCommand, which is a POST; diff and dry runs send only GETs".into(),
             ),
             None,
         );
