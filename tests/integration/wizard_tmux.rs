@@ -486,3 +486,37 @@ fn install_operator_shows_the_release_diff_before_it_asks() {
         }
     }
 }
+
+/// `apply` with an `operator:` section reads the release (its release check) before it asks,
+/// and on a terminal shows what the install changes in the release's values with the changes;
+/// "no" sends no write beyond that read-only check.
+#[test]
+fn apply_shows_the_release_diff_before_it_asks() {
+    if !has_tmux() {
+        return;
+    }
+    let arm = FakeArm::start();
+    let values = serde_json::json!({"driver": {"enabled": false}, "mig": {"strategy": "mixed"}});
+    arm.with(|s| s.helm_release = Some(("gpu-operator-v26.3.1".into(), values)));
+    let dir = crate::support::temp_dir("apply-release-diff");
+    let file = dir.join("gpu.yaml");
+    let text = "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n    vmSize: Standard_NC4as_T4_v3\n    count: 1\noperator: {install: true}\n";
+    std::fs::write(&file, text).expect("write the file");
+    let s = arm_session(&arm, "apply-release-diff", &format!("apply -f {}", file.display()));
+    let question = "Apply these changes to cluster c1?";
+    let screen = s.wait_for(question);
+    let diff = screen.find("- driver.enabled: false").unwrap_or_else(|| panic!("no diff shown:\n{screen}"));
+    assert!(diff < screen.find(question).unwrap_or(0), "{screen}");
+    assert!(screen.contains("Release now: gpu-operator-v26.3.1 (deployed)"), "{screen}");
+    s.keys(&["n"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=1\n"), "{screen}");
+    let writes: Vec<String> = arm
+        .log()
+        .iter()
+        .filter(|r| r.method != "GET")
+        .map(|r| r.json()["command"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert!(writes.iter().all(|c| c.contains("helm get values") && !c.contains("upgrade")), "{writes:?}");
+    assert_eq!(writes.len(), 1, "{writes:?}");
+}

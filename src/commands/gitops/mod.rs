@@ -312,7 +312,8 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
         let rows: Vec<Row> = changes.iter().map(|c| Row::of(c, "unchanged", c.detail.clone())).collect();
         return (Some(render::results(&rows, &cost).into()), Ok(()));
     }
-    if let Err(e) = confirm(ctx, a, &l.desired.cluster, &changes, &cost) {
+    let operator = adapter::operator_values(&l.catalog, &l.desired, Some(&live));
+    if let Err(e) = confirm(ctx, a, (&l.desired.cluster, operator.as_ref()), &changes, &cost) {
         return (None, Err(e.into()));
     }
     let (rows, failure) = match execute(ctx, &l, (&live, &changes), a.skip_preflight) {
@@ -422,7 +423,13 @@ fn execute(
     })
 }
 
-fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &PlanPricing) -> Result<(), Error> {
+fn confirm(
+    ctx: &Ctx,
+    a: &ApplyArgs,
+    (cluster, operator): (&str, Option<&(String, Option<ReleaseView>)>),
+    changes: &[Change],
+    cost: &PlanPricing,
+) -> Result<(), Error> {
     if a.yes {
         return Ok(());
     }
@@ -433,6 +440,11 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &P
         ));
     }
     crate::output::emit(&ctx.printer, crate::cli::Format::Table, &render::changes(changes, cost))?;
+    // The operator's release was read (apply's release check): what its install changes in it.
+    let installs = changes.iter().any(|c| c.kind == "operator" && c.action == Action::Create);
+    if let (true, Some((_, Some(view)))) = (installs, operator) {
+        ctx.printer.note(&crate::commands::gpu_stack::release_text(view));
+    }
     crate::commands::confirm::ask(&format!("Apply these changes to cluster {cluster}?"))
 }
 
