@@ -141,18 +141,15 @@ fn managed_gpu_next(p: &Printer, catalog: &crate::catalog::Catalog, o: &Outcome,
             p.note(&format!("warning: not as an AKS-managed GPU pool: {e}"));
         }
         Some(Ok(spec)) => {
-            let (feature, register) = match catalog.managed_gpu_feature() {
-                Some((f, _)) => {
-                    (format!(" (preview feature {f}; --register-features registers it)"), " --register-features")
-                }
-                None => (String::new(), ""),
+            let feature = catalog.managed_gpu_feature().map(|(f, _)| f);
+            let spot = if spec.spot { " --spot" } else { "" };
+            let (name, size) = (&spec.name, &spec.size.name);
+            let command = match feature {
+                Some(_) => format!("`aksgpu create-pool -g RESOURCE_GROUP --cluster CLUSTER --name {name} --vm-size {size} --managed-gpu{spot} --register-features`"),
+                None => format!("`aksgpu create-pool -g RESOURCE_GROUP --cluster CLUSTER --name {name} --vm-size {size} --managed-gpu{spot}`"),
             };
-            p.out(&format!(
-                "\nAs an AKS-managed GPU pool{feature}:\n  aksgpu create-pool -g RESOURCE_GROUP --cluster CLUSTER --name {} --vm-size {} --managed-gpu{}{register}\n",
-                spec.name,
-                spec.size.name,
-                if spec.spot { " --spot" } else { "" }
-            ))?;
+            let why = feature.map(|f| format!(" (preview feature {f}, which `--register-features` registers)"));
+            p.out(&format!("\nAs an AKS-managed GPU pool{}:\n  {command}\n", why.unwrap_or_default()))?;
         }
     }
     Ok(())
