@@ -120,6 +120,9 @@ async fn read_release_with(
             })
         }
     };
+    if let Some(r) = crate::plan::install::others_refusal(install, &current) {
+        return Err(Error::Refused { message: r.message, hint: r.hint });
+    }
     let (merged, values_diff) = crate::plan::install::merge(install, &current);
     let install_step = crate::plan::install::install_step(&merged);
     Ok(ReleaseView { release: name, values_diff, values_yaml: merged.values_yaml, install_step })

@@ -124,6 +124,9 @@ pub async fn run(
             .into())
         }
     };
+    if let Some(r) = crate::plan::install::others_refusal(i, &current) {
+        return Err(r.into());
+    }
     let (merged, values_diff) = crate::plan::install::merge(i, &current);
     progress("installing the GPU Operator (helm upgrade --install)");
     let step = crate::plan::install::install_step(&merged);

@@ -881,3 +881,45 @@ fn create_pool_and_apply_dry_runs_read_the_release_when_asked() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert_eq!(arm.count("PUT", "/"), 0);
 }
+
+/// The release is cluster-wide: `install-operator --pool op --mig-strategy single` on a release
+/// that runs `mixed` would change the resource the pods of MIG pool `mig` request, so it is
+/// refused, naming `mig`, before any upgrade (the run and the dry run that reads the release);
+/// without `--pool` it is a change for every pool, as asked, and goes through. The same for a
+/// time-slicing change.
+#[test]
+fn a_change_for_one_pool_that_changes_another_is_refused() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "op", Some("None"), json!({}));
+    gpu_pool(&arm, "mig", Some("None"), json!({"gpuInstanceProfile": "MIG3g"}));
+    arm.with(|s| s.helm_release = Some(("gpu-operator-v26.7.0".into(), json!({"mig": {"strategy": "mixed"}}))));
+    let one = ["install-operator", "-g", "rg", "--cluster", "c1", "--pool", "op", "--mig-strategy", "single"];
+    for extra in [&["--yes"][..], &["--dry-run", "--read-release"]] {
+        let r = run(&arm, &[&one[..], extra].concat());
+        assert_eq!(r.code, 1, "{extra:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("changing the MIG strategy it has for pool(s) op would change it for pool(s) mig"),
+            "{}",
+            r.stderr
+        );
+    }
+    let upgrades =
+        || run_commands(&arm).iter().filter(|c| c["command"].as_str().unwrap_or("").contains("helm upgrade")).count();
+    assert_eq!(upgrades(), 0, "{:?}", run_commands(&arm));
+    // Time slicing changes every node's GPU count: the same refusal names pool mig.
+    let slicing = ["install-operator", "-g", "rg", "--cluster", "c1", "--pool", "op", "--time-slicing", "2", "--yes"];
+    let r = run(&arm, &slicing);
+    assert_eq!(r.code, 0, "adding sharing the release does not have is not removing anything: {}", r.stderr);
+    let r =
+        run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--pool", "op", "--time-slicing", "4", "--yes"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("changing the time slicing it has for pool(s) op would change it for pool(s) mig"),
+        "{}",
+        r.stderr
+    );
+    // For every pool at once: as asked.
+    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--mig-strategy", "single", "--yes"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(arm.with(|s| s.helm_release.clone()).map(|r| r.1["mig"]["strategy"].clone()), Some(json!("single")));
+}
