@@ -208,7 +208,7 @@ fn confirm(prompt: &str) -> Result<(), Error> {
 /// price in the cluster's region.
 fn preflight_and_confirm(
     ctx: &Ctx,
-    catalog: &Catalog,
+    (catalog, cred): (&Catalog, Option<&azure::Cred>),
     client: &crate::arm::ArmClient,
     req: &mut CreatePoolRequest,
 ) -> Result<(), Error> {
@@ -216,6 +216,16 @@ fn preflight_and_confirm(
     let question = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
         crate::ops::pool::preflight_to_confirm(client, catalog, req, report).await
     })?;
+    // With the operator: its release is read first, and what the install changes is shown.
+    if let (Some(cred), true) = (cred, question != Question::Nothing) {
+        let view = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+            report("reading the GPU Operator's Helm release");
+            crate::ops::pool::operator_release_preview(client, (catalog, cred), req).await
+        })?;
+        if let Some(v) = view {
+            ctx.printer.note(&gpu_stack::release_text(&v));
+        }
+    }
     let spec = &req.spec;
     match question {
         Question::Create { location } => confirm(&confirm_prompt(spec, &cost(catalog, spec, location.as_deref()))),
@@ -302,7 +312,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     node_image_floor_notes(p, &catalog, (&client, &store), &spec, a.skip_preflight);
     let mut req = request(a, &subscription, spec, options(a, store, facts.location));
     if needs_confirmation(ctx, a)? {
-        preflight_and_confirm(ctx, &catalog, &client, &mut req)?;
+        preflight_and_confirm(ctx, (&catalog, auth.as_ref()), &client, &mut req)?;
     }
     let progress = Progress::default();
     let started = std::time::Instant::now();

@@ -147,13 +147,24 @@ pub async fn preview(
     req: &InstallRequest,
     timeout: Duration,
 ) -> Result<ReleaseView, Error> {
-    let deadline = Instant::now() + timeout;
     let (install, plan) = dry_run_read((client, facts), catalog, req).await?;
+    read_release_as_run(client, cred, (&install, &plan), timeout).await
+}
+
+/// The release read a real run makes for `install` (a cluster token minted on an Entra ID
+/// cluster), and the install merged on top of it: what is shown before a question.
+pub async fn read_release_as_run(
+    client: &ArmClient,
+    cred: &Cred,
+    (install, plan): (&Install, &Plan),
+    timeout: Duration,
+) -> Result<ReleaseView, Error> {
+    let deadline = Instant::now() + timeout;
     let token = match install.needs_cluster_token {
         Some(true) => Some(crate::arm::auth::cluster_token(cred.method, &cred.source, deadline).await?),
         _ => None,
     };
-    read_release_with(client, (&install, &plan), token.as_ref(), deadline).await
+    read_release_with(client, (install, plan), token.as_ref(), deadline).await
 }
 
 /// The MIG strategy the GPU Operator's release runs with (`mig.strategy`), for `manifest` on

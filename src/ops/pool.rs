@@ -281,6 +281,21 @@ async fn operator_preflight(
     Ok((reads, Some(install)))
 }
 
+/// What a person reads before confirming a create with the operator on a terminal: the
+/// operator's release as read, and what the install (resolved with the pool as it will be
+/// created, as preflight resolves it) changes in its values. `None`: no operator, or nothing
+/// read (preflight skipped).
+pub async fn operator_release_preview(
+    client: &ArmClient,
+    (catalog, cred): (&Catalog, &Cred),
+    req: &CreatePoolRequest,
+) -> Result<Option<super::operator::ReleaseView>, Error> {
+    let Some(op) = &req.operator else { return Ok(None) };
+    let (_, Some(install)) = operator_preflight(client, catalog, req).await? else { return Ok(None) };
+    let plan = operator::plan(op, &install);
+    Ok(Some(super::operator::read_release_as_run(client, cred, (&install, &plan), req.options.timeout).await?))
+}
+
 /// With `--register-features` on a Windows pool, the preview feature comes first: a real run
 /// registers it; a dry run plans its registration from the same reads, and when the feature
 /// will be Registered by the time the real run's preflight reads it, says so in `options` (so

@@ -520,3 +520,42 @@ fn apply_shows_the_release_diff_before_it_asks() {
     assert!(writes.iter().all(|c| c.contains("helm get values") && !c.contains("upgrade")), "{writes:?}");
     assert_eq!(writes.len(), 1, "{writes:?}");
 }
+
+/// `create-pool --install-operator` on a terminal: after preflight, the operator's release is
+/// read and what the install changes in its values is shown before the question; "no" creates
+/// nothing and upgrades nothing.
+#[test]
+fn create_pool_with_the_operator_shows_the_release_diff_before_it_asks() {
+    if !has_tmux() {
+        return;
+    }
+    let arm = FakeArm::start();
+    let values = serde_json::json!({"driver": {"enabled": false}, "mig": {"strategy": "mixed"}});
+    arm.with(|s| s.helm_release = Some(("gpu-operator-v26.3.1".into(), values)));
+    let args = "create-pool -g rg --cluster c1 --name gpu --vm-size Standard_NC24ads_A100_v4 --install-operator";
+    let s = arm_session(&arm, "create-pool-release-diff", args);
+    let question = "Create pool gpu in cluster c1";
+    let screen = s.wait_for(question);
+    let diff = screen.find("- driver.enabled: false").unwrap_or_else(|| panic!("no diff shown:\n{screen}"));
+    assert!(diff < screen.find(question).unwrap_or(0), "{screen}");
+    s.keys(&["n"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=1\n"), "{screen}");
+    assert_eq!(arm.count("PUT", "/"), 0, "{:?}", arm.calls());
+    let writes: Vec<String> = arm
+        .log()
+        .iter()
+        .filter(|r| r.method != "GET")
+        .map(|r| r.json()["command"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert!(writes.len() == 1 && writes[0].contains("helm get values") && !writes[0].contains("upgrade"), "{writes:?}");
+    // "yes": the pool is created once and the release upgraded once.
+    let s = arm_session(&arm, "create-pool-release-yes", args);
+    s.wait_for(question);
+    s.keys(&["y"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    assert_eq!(arm.count("PUT", "/agentPools/gpu"), 1, "{:?}", arm.calls());
+    let upgrades = arm.log().iter().filter(|r| r.method == "POST" && r.body.contains("helm upgrade")).count();
+    assert_eq!(upgrades, 1, "{:?}", arm.calls());
+}
