@@ -54,8 +54,8 @@ pub enum Error {
     Usage { message: String, hint: Option<String> },
     /// A `recommend` setting is invalid (exit 2): worded with the CLI flags here, with a
     /// GpuConfig's keys by the file front end.
-    #[error(transparent)]
-    Setting(Box<crate::ops::recommend::SettingError>),
+    #[error("{}", flag_words(.0).0)]
+    Setting(Box<crate::domain::setting::SettingError>),
     /// Nothing satisfies the request (exit 1).
     #[error("{message}")]
     NoFit { message: String, hint: Option<String> },
@@ -137,7 +137,7 @@ impl Error {
             | Error::Refused { hint, .. }
             | Error::Denied { hint, .. }
             | Error::Differences { hint, .. } => hint.iter().cloned().collect(),
-            Error::Setting(e) => e.render(|s| s.flag().to_owned()).1.into_iter().collect(),
+            Error::Setting(e) => flag_words(e).1.into_iter().collect(),
             Error::Internal { .. } => vec![REPORT.to_owned()],
             Error::System { .. } => {
                 vec!["the process ran out of a system resource: check `ulimit -n` (open files) and `ulimit -u`"
@@ -157,6 +157,16 @@ impl Error {
     pub fn hint(&self) -> Option<String> {
         self.hints().into_iter().next()
     }
+}
+
+/// A setting as the CLI names it: its canonical flag (`--location`).
+pub fn flag(s: crate::domain::setting::Setting) -> String {
+    format!("--{}", s.long())
+}
+
+/// A refused setting worded with the CLI's flags.
+pub fn flag_words(e: &crate::domain::setting::SettingError) -> (String, Option<String>) {
+    e.render(flag)
 }
 
 /// The single-threaded async runtime every command that talks to a server uses.
@@ -212,7 +222,7 @@ mod tests {
 
     #[test]
     fn a_refused_setting_is_a_usage_error_worded_with_flags() {
-        use crate::ops::recommend::{Setting, SettingError};
+        use crate::domain::setting::{Setting, SettingError};
         let e = Error::Setting(Box::new(SettingError {
             settings: vec![Setting::Context],
             message: "{0} 9000 is too long".into(),

@@ -86,14 +86,9 @@ fn own_flags(text: &str) -> String {
 
 /// A refused `recommend` setting named by create-pool's flag for it.
 fn own_flags_error(e: Error) -> Error {
-    use crate::ops::recommend::Setting;
     match e {
         Error::Setting(e) => {
-            let (message, hint) = e.render(|s| match s {
-                Setting::Region => "--location".to_owned(),
-                Setting::K8sVersion => "--kubernetes-version".to_owned(),
-                s => s.flag().to_owned(),
-            });
+            let (message, hint) = crate::error::flag_words(&e);
             Error::Usage { message, hint }
         }
         other => other,

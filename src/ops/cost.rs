@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use crate::catalog::Catalog;
 use crate::cost::{self, CostInput, CostReport};
-use crate::error::{did_you_mean, Error};
+use crate::domain::did_you_mean;
+use crate::error::Error;
 use crate::pricing::PriceSource;
 use crate::recommend::Os;
 use crate::resources::{self, AgentPool, MissingField};

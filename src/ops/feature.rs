@@ -83,7 +83,7 @@ pub fn check_name(namespace: &str, name: &str) -> Result<(), Error> {
     match features::misspelling_of(namespace, name) {
         Some(known) => Err(Error::usage(
             format!("{namespace}/{name} is not a feature this version knows"),
-            crate::error::did_you_mean(&[known]),
+            crate::domain::did_you_mean(&[known]),
         )),
         None => Ok(()),
     }

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use crate::catalog::{Catalog, LlmModel, Vendor};
 use crate::cost::{PlanPricing, PoolPricing};
-use crate::error::{did_you_mean, Error};
+use crate::domain::did_you_mean;
+use crate::error::Error;
 use crate::plan::kaito::{workspace_name, WorkspaceSpec};
 use crate::recommend::{self, ModelSpec, Os, Requirements, Workload};
 

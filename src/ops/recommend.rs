@@ -8,162 +8,19 @@
 //! Notes and warnings name the CLI flags, as `recommend --help` does.
 
 use crate::catalog::{Catalog, KubeVersion, RuleKind};
+use crate::domain::setting::{Setting, SettingError};
 use crate::domain::{GpuDriver, Precision, RankBy};
-use crate::error::{did_you_mean, Error};
+use crate::domain::did_you_mean;
+use crate::error::Error;
 use crate::plan::agent_pool::{override_hint, OVERRIDE_RISK, RULE_REGION};
 use crate::pricing::PriceSource;
 use crate::recommend::{self, fmt_num, Constraint, ModelSpec, Os, Outcome, Range, Requirements, Workload};
 use crate::units::Memory;
 
-/// A setting of `recommend` that an error can name: worded by each front end, as a CLI flag
-/// (`--tensor-parallel`) or as a GpuConfig pool's key (`recommend.tensorParallel`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Setting {
-    Workload,
-    Model,
-    ModelParams,
-    Precision,
-    GpuMemory,
-    GpuMemoryMin,
-    GpuMemoryMax,
-    TotalGpuMemory,
-    TotalGpuMemoryMin,
-    TotalGpuMemoryMax,
-    Gpus,
-    GpusMin,
-    GpusMax,
-    GpuModel,
-    Context,
-    InputTokens,
-    OutputTokens,
-    KvCachePrecision,
-    TensorParallel,
-    PipelineParallel,
-    VmSize,
-    Os,
-    K8sVersion,
-    Region,
-    Mig,
-}
-
-impl Setting {
-    /// Every setting.
-    pub const ALL: &'static [Setting] = &[
-        Setting::Workload,
-        Setting::Model,
-        Setting::ModelParams,
-        Setting::Precision,
-        Setting::GpuMemory,
-        Setting::GpuMemoryMin,
-        Setting::GpuMemoryMax,
-        Setting::TotalGpuMemory,
-        Setting::TotalGpuMemoryMin,
-        Setting::TotalGpuMemoryMax,
-        Setting::Gpus,
-        Setting::GpusMin,
-        Setting::GpusMax,
-        Setting::GpuModel,
-        Setting::Context,
-        Setting::InputTokens,
-        Setting::OutputTokens,
-        Setting::KvCachePrecision,
-        Setting::TensorParallel,
-        Setting::PipelineParallel,
-        Setting::VmSize,
-        Setting::Os,
-        Setting::K8sVersion,
-        Setting::Region,
-        Setting::Mig,
-    ];
-
-    /// The flag of `aksgpu recommend` (`--gpu-memory-min`).
-    pub fn flag(self) -> &'static str {
-        match self {
-            Setting::Workload => "--workload",
-            Setting::Model => "--model",
-            Setting::ModelParams => "--model-params",
-            Setting::Precision => "--precision",
-            Setting::GpuMemory => "--gpu-memory",
-            Setting::GpuMemoryMin => "--gpu-memory-min",
-            Setting::GpuMemoryMax => "--gpu-memory-max",
-            Setting::TotalGpuMemory => "--total-gpu-memory",
-            Setting::TotalGpuMemoryMin => "--total-gpu-memory-min",
-            Setting::TotalGpuMemoryMax => "--total-gpu-memory-max",
-            Setting::Gpus => "--gpus",
-            Setting::GpusMin => "--gpus-min",
-            Setting::GpusMax => "--gpus-max",
-            Setting::GpuModel => "--gpu-model",
-            Setting::Context => "--context",
-            Setting::InputTokens => "--input-tokens",
-            Setting::OutputTokens => "--output-tokens",
-            Setting::KvCachePrecision => "--kv-cache-precision",
-            Setting::TensorParallel => "--tensor-parallel",
-            Setting::PipelineParallel => "--pipeline-parallel",
-            Setting::VmSize => "--vm-size",
-            Setting::Os => "--os",
-            Setting::K8sVersion => "--k8s-version",
-            Setting::Region => "--region",
-            Setting::Mig => "--mig",
-        }
-    }
-
-    /// The key of a GpuConfig pool that holds the setting, relative to the pool
-    /// (`recommend.gpuMemoryMin`, `os`); none for a setting a file cannot give.
-    pub fn file_key(self) -> Option<&'static str> {
-        Some(match self {
-            Setting::Workload => "recommend.workload",
-            Setting::Model => "recommend.model",
-            Setting::Precision => "recommend.precision",
-            Setting::GpuMemoryMin => "recommend.gpuMemoryMin",
-            Setting::GpuModel => "recommend.gpuModel",
-            Setting::InputTokens => "recommend.inputTokens",
-            Setting::OutputTokens => "recommend.outputTokens",
-            Setting::KvCachePrecision => "recommend.kvCachePrecision",
-            Setting::TensorParallel => "recommend.tensorParallel",
-            Setting::PipelineParallel => "recommend.pipelineParallel",
-            Setting::Os => "os",
-            Setting::K8sVersion => "kubernetesVersion",
-            Setting::Mig => "migProfile",
-            Setting::ModelParams
-            | Setting::GpuMemory
-            | Setting::GpuMemoryMax
-            | Setting::TotalGpuMemory
-            | Setting::TotalGpuMemoryMin
-            | Setting::TotalGpuMemoryMax
-            | Setting::Gpus
-            | Setting::GpusMin
-            | Setting::GpusMax
-            | Setting::Context
-            | Setting::VmSize
-            | Setting::Region => return None,
-        })
-    }
-}
-
-/// A refused setting: the settings it names and the words, with `{0}`, `{1}`… where each
-/// front end names `settings[0]`, `settings[1]`… (a flag, a file's key).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{}", self.render(|s| s.flag().to_owned()).0)]
-pub struct SettingError {
-    /// The settings the words name, the first the one to fix.
-    pub settings: Vec<Setting>,
-    /// The message, with `{i}` for `settings[i]`.
-    pub message: String,
-    /// The fix, with `{i}` for `settings[i]`.
-    pub hint: Option<String>,
-}
-
-impl SettingError {
-    /// The message and hint with each setting named by `name`.
-    pub fn render(&self, name: impl Fn(Setting) -> String) -> (String, Option<String>) {
-        let fill = |text: &str| {
-            self.settings
-                .iter()
-                .enumerate()
-                .fold(text.to_owned(), |t, (i, s)| t.replace(&format!("{{{i}}}"), &name(*s)))
-        };
-        (fill(&self.message), self.hint.as_deref().map(fill))
-    }
+/// A setting as a note names it: notes are still plain text that `recommend` prints, worded
+/// with the CLI's flag (a GpuConfig or the wizard shows them as they are).
+fn note_flag(s: Setting) -> String {
+    format!("--{}", s.long())
 }
 
 /// A precision the workload cannot use, naming the precision and workload settings.
@@ -399,8 +256,8 @@ fn range(
     settings: [Setting; 3],
     notes: &mut Vec<String>,
 ) -> Result<Range, Error> {
-    let [flag, flag_min, flag_max] = settings.map(Setting::flag);
-    for (flag, m) in [(flag_min, min), (flag_max, max)] {
+    let [flag, flag_min, flag_max] = settings.map(note_flag);
+    for (flag, m) in [(&flag_min, min), (&flag_max, max)] {
         if let Some(n) = m.and_then(|m| m.note(&format!("{flag} {}GB", fmt_num(m.gib)))) {
             notes.push(n);
         }
@@ -532,7 +389,7 @@ fn regions(
         }
     }
     match regions.len() {
-        0 => return Err(refuse(&[Setting::Region], "{0}: no region given", None)),
+        0 => return Err(refuse(&[Setting::Location], "{0}: no region given", None)),
         1 => req.region = regions.pop(),
         _ => {
             notes.push(format!("each size priced in the cheapest of {}", regions.join(", ")));
@@ -866,7 +723,7 @@ fn os_and_version(
                         a,
                         &mut req.warnings,
                         (&rule.0, &rule.1, OVERRIDE_RISK),
-                        &[Setting::K8sVersion],
+                        &[Setting::KubernetesVersion],
                         format!("Windows GPU node pools need Kubernetes {min} or later; {{0}} is {v}"),
                         format!(
                             "upgrade the cluster to {min}+ and register the preview feature: `az feature register --namespace {ns} --name {feature}`"
@@ -970,7 +827,8 @@ fn overridable(
         hint: Some(format!("{fix}; {}", override_hint(id, source))),
     };
     if a.overrides.iter().any(|o| o == id) {
-        warnings.push(format!("overriding catalog rule {id} ({e}; source: {source}); risk: {risk}"));
+        let (said, _) = e.render(note_flag);
+        warnings.push(format!("overriding catalog rule {id} ({said}; source: {source}); risk: {risk}"));
         return Ok(());
     }
     Err(Error::Setting(Box::new(e)))

@@ -23,7 +23,8 @@ use crate::arm::ArmClient;
 use crate::catalog::{Catalog, KubeVersion};
 use crate::domain::{GpuDriver, Os, Precision, Workload};
 use crate::error::Error;
-use crate::ops::recommend::{Need, RecommendRequest, Setting};
+use crate::domain::setting::Setting;
+use crate::ops::recommend::{Need, RecommendRequest};
 use crate::plan::agent_pool::PoolSpec;
 use crate::plan::cluster::Scale;
 use crate::plan::cluster_ops::{self as ops, Target};
@@ -123,7 +124,7 @@ fn in_file(at: &str, e: Error) -> Refusal {
         };
     };
     let key = |s: Setting| s.file_key().map(|k| format!("{at}.{k}"));
-    let (message, hint) = e.render(|s| key(s).unwrap_or_else(|| s.flag().to_owned()));
+    let (message, hint) = e.render(|s| key(s).unwrap_or_else(|| format!("--{}", s.long())));
     let key = e.settings.iter().find_map(|s| key(*s));
     match hint {
         Some(h) if h.contains("--override") => Refusal {
