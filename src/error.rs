@@ -68,6 +68,18 @@ pub enum Error {
     /// A service other than Azure refused the credential (exit 3): a gated Hugging Face model.
     #[error("{message}")]
     Denied { message: String, hint: Option<String> },
+    /// A service other than Azure could not be reached, failed or answered with something
+    /// unusable (exit 1, as a network failure): the Hugging Face Hub.
+    #[error("{message}")]
+    Unavailable { message: String, hint: Option<String> },
+    /// What was asked is still pending outside this run (exit 4, as an operation still
+    /// running): a preview feature waiting for Microsoft's approval.
+    #[error("{message}")]
+    Pending { message: String, hint: Option<String> },
+    /// Azure answered without a field the workflow needs (exit 1): the answer, not the
+    /// request, is at fault.
+    #[error("{field}")]
+    Missing { field: crate::resources::MissingField, hint: Option<String> },
     /// A preflight check refused the request (exit 1).
     #[error("{message}")]
     Refused { message: String, hint: Option<String> },
@@ -118,12 +130,15 @@ impl Error {
             Error::Denied { .. } => exit::AUTH,
             Error::NoFit { .. }
             | Error::Refused { .. }
+            | Error::Unavailable { .. }
+            | Error::Missing { .. }
             | Error::Output(_)
             | Error::Io { .. }
             | Error::System { .. }
             | Error::NotConfirmed => exit::FAILED,
             Error::Differences { .. } => exit::FAILED,
             Error::Internal { .. } => exit::SOFTWARE,
+            Error::Pending { .. } => exit::TIMEOUT,
             Error::Arm(e) => arm_exit_code(e),
             Error::Interrupted { .. } => exit::INTERRUPTED,
         }
@@ -136,6 +151,9 @@ impl Error {
             | Error::NoFit { hint, .. }
             | Error::Refused { hint, .. }
             | Error::Denied { hint, .. }
+            | Error::Unavailable { hint, .. }
+            | Error::Pending { hint, .. }
+            | Error::Missing { hint, .. }
             | Error::Differences { hint, .. } => hint.iter().cloned().collect(),
             Error::Setting(e) => flag_words(e).1.into_iter().collect(),
             Error::Internal { .. } => vec![REPORT.to_owned()],
@@ -204,7 +222,14 @@ fn arm_exit_code(e: &ArmError) -> u8 {
         | ArmError::Pending { .. }
         | ArmError::Deadline { .. } => exit::TIMEOUT,
         ArmError::Config { .. } => exit::USAGE,
+        ArmError::Bug { .. } => exit::SOFTWARE,
         _ => exit::FAILED,
+    }
+}
+
+impl From<crate::resources::MissingField> for Error {
+    fn from(field: crate::resources::MissingField) -> Self {
+        Error::Missing { field, hint: None }
     }
 }
 
@@ -272,5 +297,33 @@ mod tests {
             assert_eq!(code(e), 4);
         }
         assert_eq!(code(ArmError::Config { message: "m".into(), hint: None }), 2);
+        let bug = Error::from(ArmError::Bug { message: "a step without a method".into() });
+        assert_eq!(bug.exit_code(), 70);
+        assert!(bug.hint().is_some_and(|h| h.contains("report")), "{bug:?}");
+    }
+
+    /// Each class has one code, whatever raised it.
+    #[test]
+    fn classes_by_type() {
+        let missing = Error::from(crate::resources::MissingField { resource: "cluster".into(), field: "location" });
+        assert_eq!(missing.exit_code(), 1, "Azure's answer lacking a field is not a refused request");
+        assert!(missing.to_string().contains("cluster has no location"), "{missing}");
+        assert_eq!(Error::Pending { message: "m".into(), hint: None }.exit_code(), 4);
+        let hub = Error::Unavailable { message: "cannot reach the Hub".into(), hint: Some("h".into()) };
+        assert_eq!((hub.exit_code(), hub.hint().as_deref()), (1, Some("h")));
+        let http = |status| {
+            Error::from(ArmError::Http(Box::new(crate::arm::error::HttpFailure {
+                method: "GET".into(),
+                path: "/subscriptions".into(),
+                status,
+                body: None,
+                snippet: String::new(),
+                request_id: None,
+                correlation_id: "c".into(),
+                attempts: 1,
+            })))
+            .exit_code()
+        };
+        assert_eq!((http(401), http(403), http(404), http(500)), (3, 3, 1, 1));
     }
 }

@@ -352,7 +352,8 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
     print_document(&ctx.printer, a.output, &yaml)
 }
 
-/// The location of the named cluster (one GET; a cluster without one is an error naming it).
+/// The location of the named cluster (one GET; a cluster without one is Azure's answer
+/// lacking the field, refused by `ClusterFacts::from_cluster`).
 fn cluster_location(ctx: &Ctx, a: &KaitoWorkspaceArgs, rg: &str, cluster: &str) -> Result<String, Error> {
     let az = azure::connect(&a.arm)?;
     let sub = azure::subscription(&az)?;
@@ -363,7 +364,9 @@ fn cluster_location(ctx: &Ctx, a: &KaitoWorkspaceArgs, rg: &str, cluster: &str) 
         crate::provision::wire::get::<Value>(&client, &step).await.map_err(Error::from)
     })?;
     let facts = crate::commands::create_pool::ClusterFacts::from_cluster(v)?;
-    facts.location.ok_or_else(|| Error::Refused { message: format!("cluster {cluster} has no location"), hint: None })
+    facts.location.ok_or_else(|| {
+        Error::from(crate::resources::MissingField { resource: format!("cluster {cluster}"), field: "location" })
+    })
 }
 
 /// Print a generated YAML document as YAML, or as JSON.

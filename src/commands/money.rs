@@ -49,8 +49,10 @@ pub fn prices_in(catalog: &mut Catalog, currency: &str, p: &Printer) -> Result<P
     let hint = || Some(format!("run `aksgpu prices refresh --currency {currency}`; bundled prices are USD only"));
     let path = pricing::cache_path_for(currency)
         .ok_or_else(|| Error::usage("no cache directory (set HOME or AKSGPU_CACHE_DIR)", hint()))?;
-    let cache =
-        pricing::read_cache(&path).map_err(|why| Error::usage(format!("--currency {currency}: {why}"), hint()))?;
+    let cache = pricing::read_cache(&path).map_err(|e| match e {
+        pricing::CacheError::Io { path, source } => Error::io(path, "read", source),
+        why @ pricing::CacheError::Invalid(_) => Error::usage(format!("--currency {currency}: {why}"), hint()),
+    })?;
     pricing::use_currency(catalog, cache, currency, &path, SystemTime::now())
         .map_err(|why| Error::usage(format!("--currency {currency}: {why}"), hint()))
 }

@@ -51,6 +51,7 @@ impl From<OpsError> for Error {
         match e {
             OpsError::Arm(a) => Error::from(a),
             OpsError::Refused(m) => Error::Refused { message: m, hint: None },
+            OpsError::Missing(m) => Error::from(m),
         }
     }
 }

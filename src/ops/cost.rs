@@ -135,8 +135,8 @@ pub fn cluster_reports(
     }
     let mut r = Vec::new();
     for pool in pools {
-        let input = pool_input(catalog, pool, region.clone(), u).map_err(|e| Error::Refused {
-            message: e.to_string(),
+        let input = pool_input(catalog, pool, region.clone(), u).map_err(|field| Error::Missing {
+            field,
             hint: Some("run again; if it persists, `az aks nodepool show` shows what Azure returns".into()),
         })?;
         r.extend(input.map(|i| cost::estimate(catalog, &i)));

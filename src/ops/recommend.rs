@@ -8,9 +8,9 @@
 //! Notes and warnings name the CLI flags, as `recommend --help` does.
 
 use crate::catalog::{Catalog, KubeVersion, RuleKind};
+use crate::domain::did_you_mean;
 use crate::domain::setting::{Setting, SettingError};
 use crate::domain::{GpuDriver, Precision, RankBy};
-use crate::domain::did_you_mean;
 use crate::error::Error;
 use crate::plan::agent_pool::{override_hint, OVERRIDE_RISK, RULE_REGION};
 use crate::pricing::PriceSource;
@@ -653,10 +653,10 @@ pub fn hub_model(
         Err(e @ HubError::Offline { .. }) if a.need.model_params.is_some() => {
             Ok((None, vec![format!("model: {e}; sized from --model-params instead")]))
         }
-        Err(e @ HubError::Offline { .. }) => Err(Error::usage(
-            format!("{name} is not in the catalog and {e}"),
-            Some(format!("offline: {PARAMS_HINT} without the Hub")),
-        )),
+        Err(e @ HubError::Offline { .. }) => Err(Error::Unavailable {
+            message: format!("{name} is not in the catalog and {e}"),
+            hint: Some(format!("offline: {PARAMS_HINT} without the Hub")),
+        }),
         Err(e @ HubError::Gated { had_token, .. }) => Err(Error::Denied {
             message: e.to_string(),
             hint: Some(if had_token {
@@ -670,7 +670,9 @@ pub fn hub_model(
             let d = did_you_mean(&near).map(|d| format!("{d} Or ")).unwrap_or_default();
             Err(Error::usage(e.to_string(), Some(format!("{d}check the id on {endpoint}, or {PARAMS_HINT}"))))
         }
-        Err(e @ HubError::Bad { .. }) => Err(Error::usage(e.to_string(), Some(PARAMS_HINT.to_owned()))),
+        Err(e @ HubError::Bad { .. }) => {
+            Err(Error::Unavailable { message: e.to_string(), hint: Some(PARAMS_HINT.to_owned()) })
+        }
         // Not the Hub's fault: the process could not start its event loop (exit 1, as
         // every other command's runtime).
         Err(HubError::Runtime { kind, reason }) => {
@@ -732,7 +734,7 @@ fn os_and_version(
                 }
                 Some(_) => {}
                 None => notes.push(format!(
-                    "Windows GPU pools need Kubernetes ≥ {min} and the {feature} preview feature (pass --k8s-version to check)"
+                    "Windows GPU pools need Kubernetes ≥ {min} and the {feature} preview feature (pass --kubernetes-version to check)"
                 )),
             }
         }
@@ -955,7 +957,7 @@ mod tests {
             message: "{0} 3 does not split".into(),
             hint: Some("use {1} for the rest".into()),
         };
-        assert_eq!(e.to_string(), "--tensor-parallel 3 does not split");
+        assert_eq!(e.render(note_flag).0, "--tensor-parallel 3 does not split");
         let (message, hint) = e.render(|s| s.file_key().unwrap_or_default().to_owned());
         assert_eq!(message, "recommend.tensorParallel 3 does not split");
         assert_eq!(hint.as_deref(), Some("use recommend.pipelineParallel for the rest"));

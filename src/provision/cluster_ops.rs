@@ -36,6 +36,9 @@ pub enum OpsError {
     Arm(#[from] ArmError),
     #[error("{0}")]
     Refused(String),
+    /// Azure's answer lacks a field the decision needs.
+    #[error(transparent)]
+    Missing(#[from] crate::resources::MissingField),
 }
 
 /// An operation on the resource the plan's `Await` step reads.
@@ -65,8 +68,8 @@ pub async fn power(
     let plan = ops::power(t, start);
     let current: Value = wire::get(client, super::step(&plan, StepKind::ReadCluster)?).await?;
     let want = if start { "Running" } else { "Stopped" };
-    let typed: ManagedCluster = resources::parse(&current, "cluster").map_err(|e| OpsError::Refused(e.to_string()))?;
-    if typed.power().map_err(|e| OpsError::Refused(e.to_string()))?.eq_ignore_ascii_case(want) {
+    let typed: ManagedCluster = resources::parse(&current, "cluster")?;
+    if typed.power()?.eq_ignore_ascii_case(want) {
         return Ok(Outcome::Unchanged(format!("cluster {name} is already {want}")));
     }
     if run.dry_run {
@@ -118,8 +121,8 @@ async fn await_power(
             Err(ArmError::Deadline { .. }) => return Err(lro::timed_out(o).into()),
             r => r?,
         };
-        let c: ManagedCluster = resources::parse(&v, "cluster").map_err(|e| OpsError::Refused(e.to_string()))?;
-        let have = c.power().map_err(|e| OpsError::Refused(e.to_string()))?;
+        let c: ManagedCluster = resources::parse(&v, "cluster")?;
+        let have = c.power()?;
         if have.eq_ignore_ascii_case(want) {
             return Ok(v);
         }

@@ -66,8 +66,9 @@ fn load(
     input: &Input,
     (arm, currency): (&ArmArgs, Option<&str>),
     offline_ok: bool,
-) -> Result<Loaded, Error> {
-    let mut catalog = ctx.catalog().map_err(|e| Error::usage(format!("{e:#}"), None))?;
+) -> anyhow::Result<Loaded> {
+    // The catalog's own error (exit 2) and its hint reach the top with the context.
+    let mut catalog = ctx.catalog()?;
     crate::commands::money::prices_for(&mut catalog, currency, &ctx.printer)?;
     let (cfg, subscription) = adapter::parse(input, arm.subscription.as_deref())?;
     let arm = ArmArgs { subscription, ..arm.clone() };
