@@ -835,7 +835,7 @@ pub enum QuotaCommand {
 #[derive(Debug, Args)]
 pub struct QuotaFamilyArgs {
     /// Azure region, e.g. eastus.
-    #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
+    #[arg(short = 'l', long, visible_alias = "region", value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub location: String,
     /// VM size whose family to use.
     #[arg(long, value_name = "SIZE", conflicts_with = "family", add = ArgValueCandidates::new(complete::sizes))]

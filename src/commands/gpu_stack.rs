@@ -316,7 +316,7 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
     crate::ops::kaito::check_workspace_model(&catalog, &a.model)?;
     let region = match (&a.cluster, &a.resource_group) {
         (Some(cluster), Some(rg)) => Some(cluster_location(ctx, a, rg, cluster)?),
-        _ => a.region.as_deref().map(|r| crate::ops::recommend::region_arg(&catalog, "--region", r)).transpose()?,
+        _ => a.region.as_deref().map(|r| crate::ops::recommend::region_arg(&catalog, r)).transpose()?,
     };
     let req = WorkspaceRequest {
         model: a.model.clone(),

@@ -107,7 +107,7 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     let region = a
         .region
         .as_deref()
-        .map(|r| crate::ops::recommend::region_or_override(&catalog, "--region", r, &a.overrides, &mut warnings))
+        .map(|r| crate::ops::recommend::region_or_override(&catalog, r, &a.overrides, &mut warnings))
         .transpose()?;
     for w in &warnings {
         p.note(&format!("warning: {w}"));

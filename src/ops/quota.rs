@@ -35,7 +35,7 @@ pub struct QuotaTarget {
 
 /// Resolve the location and the family.
 pub fn resolve(catalog: &Catalog, w: &QuotaQuery) -> Result<QuotaTarget, Error> {
-    let location = super::recommend::region_arg(catalog, "--location", &w.location)?;
+    let location = super::recommend::region_arg(catalog, &w.location)?;
     let size = match &w.vm_size {
         None => None,
         Some(s) => Some(catalog.size(s).ok_or_else(|| {

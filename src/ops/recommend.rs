@@ -383,7 +383,7 @@ fn regions(
     let Some(r) = &a.region else { return Ok(()) };
     let mut regions = Vec::new();
     for typed in r.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-        let name = region_or_override(catalog, "--location", typed, &a.overrides, &mut req.warnings)?;
+        let name = region_or_override(catalog, typed, &a.overrides, &mut req.warnings)?;
         if !regions.contains(&name) {
             regions.push(name);
         }
@@ -753,12 +753,13 @@ fn os_and_version(
     Ok(())
 }
 
-/// Check a region flag against the catalog's list of Azure regions: the ARM name on success,
-/// else a usage error (exit 2) with a did-you-mean.
-pub fn region_arg(catalog: &Catalog, flag: &str, typed: &str) -> Result<String, Error> {
+/// Check a location against the catalog's list of Azure regions: the ARM name on success,
+/// else a usage error (exit 2) naming the location setting, with a did-you-mean.
+pub fn region_arg(catalog: &Catalog, typed: &str) -> Result<String, Error> {
     catalog.resolve_region(typed).map_err(|near| {
-        Error::usage(
-            format!("{flag} {typed:?} is not an Azure region"),
+        refuse(
+            &[Setting::Location],
+            format!("{{0}} {typed:?} is not an Azure region"),
             did_you_mean(&near).or_else(|| {
                 Some("use the ARM name, such as eastus or westeurope (`aksgpu catalog regions`)".to_owned())
             }),
@@ -770,16 +771,15 @@ pub fn region_arg(catalog: &Catalog, flag: &str, typed: &str) -> Result<String, 
 const REGION_RISK: &str = "prices are unknown there and Azure decides whether the region exists and offers the size";
 
 /// `region_arg` for commands that take `--override`: a well-formed name the catalog's
-/// regions.yaml lacks is refused naming `--override catalog-region`, and with it is used as
-/// typed (lower case), with a warning. A name that cannot be an ARM region name stays refused.
+/// regions.yaml lacks is refused naming the override of `catalog-region`, and with it is used
+/// as typed (lower case), with a warning. A name that cannot be an ARM region name stays refused.
 pub fn region_or_override(
     catalog: &Catalog,
-    flag: &str,
     typed: &str,
     overrides: &[String],
     warnings: &mut Vec<String>,
 ) -> Result<String, Error> {
-    let e = match region_arg(catalog, flag, typed) {
+    let e = match region_arg(catalog, typed) {
         Ok(name) => return Ok(name),
         Err(e) => e,
     };
@@ -789,15 +789,17 @@ pub fn region_or_override(
     }
     let (id, source) = (RULE_REGION, catalog.regions.source.as_str());
     if overrides.iter().any(|o| o == id) {
+        let flag = note_flag(Setting::Location);
         warnings.push(format!(
             "overriding catalog rule {id} ({flag} {norm:?} is not in the catalog's regions; source: {source}); risk: {REGION_RISK}"
         ));
         return Ok(norm);
     }
     Err(match e {
-        Error::Usage { message, hint } => {
+        Error::Setting(mut e) => {
             let also = override_hint(id, source);
-            Error::Usage { message, hint: Some(hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}"))) }
+            e.hint = Some(e.hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}")));
+            Error::Setting(e)
         }
         other => other,
     })
