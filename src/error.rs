@@ -182,9 +182,18 @@ pub fn flag(s: crate::domain::setting::Setting) -> String {
     format!("--{}", s.long())
 }
 
-/// A refused setting worded with the CLI's flags.
+/// A refused setting worded with the CLI's flags; one resting on a catalog rule says how to
+/// override it.
 pub fn flag_words(e: &crate::domain::setting::SettingError) -> (String, Option<String>) {
-    e.render(flag)
+    let (message, hint) = e.render(flag);
+    (message, with_override(hint, e.rule.as_ref()))
+}
+
+/// `hint`, then how to override catalog rule `(id, source)` from the CLI.
+pub fn with_override(hint: Option<String>, rule: Option<&(String, String)>) -> Option<String> {
+    let Some((id, source)) = rule else { return hint };
+    let also = crate::plan::agent_pool::override_hint(id, source);
+    Some(hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}")))
 }
 
 /// The single-threaded async runtime every command that talks to a server uses.
@@ -252,6 +261,7 @@ mod tests {
             settings: vec![Setting::Context],
             message: "{0} 9000 is too long".into(),
             hint: Some("use {0} 4096".into()),
+            rule: None,
         }));
         assert_eq!(e.exit_code(), 2);
         assert_eq!(e.to_string(), "--context 9000 is too long");

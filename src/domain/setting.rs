@@ -142,6 +142,9 @@ pub struct SettingError {
     pub message: String,
     /// The fix, with `{i}` for `settings[i]`.
     pub hint: Option<String>,
+    /// The catalog rule the refusal rests on, `(id, source)`, when an override lifts it: each
+    /// front end says how to give the override (a flag, a file's `overrides:`).
+    pub rule: Option<(String, String)>,
 }
 
 impl SettingError {
@@ -176,6 +179,7 @@ mod tests {
             settings: vec![Setting::Context, Setting::Model],
             message: "{0} 9000 is longer than {1} allows".into(),
             hint: Some("lower {0}".into()),
+            rule: None,
         };
         let (m, h) = e.render(|s| format!("<{}>", s.long()));
         assert_eq!(m, "<context> 9000 is longer than <model> allows");

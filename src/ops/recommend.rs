@@ -12,7 +12,7 @@ use crate::domain::did_you_mean;
 use crate::domain::setting::{Setting, SettingError};
 use crate::domain::{GpuDriver, Precision, RankBy};
 use crate::error::Error;
-use crate::plan::agent_pool::{override_hint, OVERRIDE_RISK, RULE_REGION};
+use crate::plan::agent_pool::{OVERRIDE_RISK, RULE_REGION};
 use crate::pricing::PriceSource;
 use crate::recommend::{self, fmt_num, Constraint, ModelSpec, Os, Outcome, Range, Requirements, Workload};
 use crate::units::Memory;
@@ -30,7 +30,12 @@ pub(crate) fn precision_error(e: recommend::weights::PrecisionError) -> Error {
 
 /// A usage error (exit 2) naming `settings` (`{0}`, `{1}`… in the words).
 fn refuse(settings: &[Setting], message: impl Into<String>, hint: impl Into<Option<String>>) -> Error {
-    Error::Setting(Box::new(SettingError { settings: settings.to_vec(), message: message.into(), hint: hint.into() }))
+    Error::Setting(Box::new(SettingError {
+        settings: settings.to_vec(),
+        message: message.into(),
+        hint: hint.into(),
+        rule: None,
+    }))
 }
 
 /// What the workload needs: the settings `recommend`, `create-pool --recommend` and a
@@ -797,8 +802,7 @@ pub fn region_or_override(
     }
     Err(match e {
         Error::Setting(mut e) => {
-            let also = override_hint(id, source);
-            e.hint = Some(e.hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}")));
+            e.rule = Some((id.to_owned(), source.to_owned()));
             Error::Setting(e)
         }
         other => other,
@@ -828,7 +832,8 @@ fn overridable(
     let e = SettingError {
         settings: settings.to_vec(),
         message,
-        hint: Some(format!("{fix}; {}", override_hint(id, source))),
+        hint: Some(fix),
+        rule: Some((id.to_owned(), source.to_owned())),
     };
     if a.overrides.iter().any(|o| o == id) {
         let (said, _) = e.render(note_flag);
@@ -958,6 +963,7 @@ mod tests {
             settings: vec![Setting::TensorParallel, Setting::PipelineParallel],
             message: "{0} 3 does not split".into(),
             hint: Some("use {1} for the rest".into()),
+            rule: None,
         };
         assert_eq!(e.render(note_flag).0, "--tensor-parallel 3 does not split");
         let (message, hint) = e.render(|s| s.file_key().unwrap_or_default().to_owned());

@@ -116,23 +116,18 @@ pub fn check_recommend(
 /// a file, `overrides:`.
 fn in_file(at: &str, e: Error) -> Refusal {
     let Error::Setting(e) = e else {
-        return match e.hint() {
-            Some(h) if h.contains("--override") => {
-                Refusal::from(format!("{e} ({h}; in a GpuConfig, list the id under `overrides:`)"))
-            }
-            h => Refusal { message: e.to_string(), hint: h, key: None },
-        };
+        return Refusal { message: e.to_string(), hint: e.hint(), key: None };
     };
     let key = |s: Setting| s.file_key().map(|k| format!("{at}.{k}"));
     let (message, hint) = e.render(|s| key(s).unwrap_or_else(|| format!("--{}", s.long())));
     let key = e.settings.iter().find_map(|s| key(*s));
-    match hint {
-        Some(h) if h.contains("--override") => Refusal {
-            message: format!("{message} ({h}; in a GpuConfig, list the id under `overrides:`)"),
-            hint: None,
-            key,
-        },
-        hint => Refusal { message, hint, key },
+    match &e.rule {
+        Some((id, source)) => {
+            let also = crate::plan::agent_pool::override_hint(id, source);
+            let h = hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}"));
+            Refusal { message: format!("{message} ({h}; in a GpuConfig, list the id under `overrides:`)"), hint: None, key }
+        }
+        None => Refusal { message, hint, key },
     }
 }
 
