@@ -339,8 +339,10 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
     };
     let w = crate::ops::kaito::workspace(&catalog, &req)?;
     for n in &w.notes {
-        let prefixed = if n.starts_with("warning: ") { n.clone() } else { format!("note: {n}") };
-        ctx.printer.note(&prefixed);
+        ctx.printer.note(&format!("note: {n}"));
+    }
+    for warning in &w.warnings {
+        ctx.printer.note(&format!("warning: {warning}"));
     }
     for line in w.cost.lines() {
         ctx.printer.note(&format!("note: {line}"));

@@ -20,7 +20,7 @@ use crate::commands::azure;
 use crate::commands::money::PlanPricing;
 use crate::commands::Ctx;
 use crate::error::Error;
-use crate::ops::gitops::{self as adapter, Apply, Row};
+use crate::ops::gitops::{self as adapter, Apply, Row, RowResult};
 use crate::ops::pool::ClusterFacts;
 use crate::ops::Cred;
 use crate::plan::gitops::{diff as gdiff, export as gexport, Action, Change, Desired, Live};
@@ -309,7 +309,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
         return refused;
     }
     if !gdiff::changes(&changes) {
-        let rows: Vec<Row> = changes.iter().map(|c| Row::of(c, "unchanged", c.detail.clone())).collect();
+        let rows: Vec<Row> = changes.iter().map(|c| Row::of(c, RowResult::Unchanged, c.detail.clone())).collect();
         return (Some(render::results(&rows, &cost).into()), Ok(()));
     }
     if let Err(e) = confirm(ctx, a, &l.desired.cluster, &changes, &cost) {
@@ -323,8 +323,8 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
     match failure {
         None => (doc, Ok(())),
         Some(e) => {
-            let done = rows.iter().filter(|r| r.result == "done").count();
-            let not_run = rows.iter().filter(|r| r.result == "not run").count();
+            let done = rows.iter().filter(|r| r.result == RowResult::Done).count();
+            let not_run = rows.iter().filter(|r| r.result == RowResult::NotRun).count();
             // A refusal is not resumed by running again: its message and hint say what to change.
             let next = match e {
                 Error::Refused { .. } => "change what the error says, then run the same apply again",
@@ -373,9 +373,9 @@ fn refusal(changes: &[Change], cost: &PlanPricing) -> Option<FileOutcome> {
     let rows: Vec<Row> = changes
         .iter()
         .map(|c| match c.action {
-            Action::Failed => Row::of(c, "failed", c.detail.clone()),
-            Action::NoChange => Row::of(c, "unchanged", c.detail.clone()),
-            _ => Row::of(c, "not run", "not run: nothing is built on a Failed pool"),
+            Action::Failed => Row::of(c, RowResult::Failed, c.detail.clone()),
+            Action::NoChange => Row::of(c, RowResult::Unchanged, c.detail.clone()),
+            _ => Row::of(c, RowResult::NotRun, "not run: nothing is built on a Failed pool"),
         })
         .collect();
     let e = Error::Refused {

@@ -8,7 +8,7 @@ mod files;
 mod plan;
 mod quota;
 
-pub use execute::{execute, Apply, Row};
+pub use execute::{execute, Apply, Row, RowResult};
 pub use files::{check_alone, inputs, parse, set_subscription, validate, Input, MAX_FILE};
 pub use plan::{dry_run_steps, offline_plan, plan_pricing, pool_pricing, read_and_diff};
 pub use quota::check as check_quota;
@@ -125,7 +125,11 @@ fn in_file(at: &str, e: Error) -> Refusal {
         Some((id, source)) => {
             let also = crate::plan::agent_pool::override_hint(id, source);
             let h = hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}"));
-            Refusal { message: format!("{message} ({h}; in a GpuConfig, list the id under `overrides:`)"), hint: None, key }
+            Refusal {
+                message: format!("{message} ({h}; in a GpuConfig, list the id under `overrides:`)"),
+                hint: None,
+                key,
+            }
         }
         None => Refusal { message, hint, key },
     }
