@@ -236,6 +236,21 @@ fn arm_exit_code(e: &ArmError) -> u8 {
     }
 }
 
+impl From<crate::plan::cluster::ChangeRefused> for Error {
+    fn from(e: crate::plan::cluster::ChangeRefused) -> Self {
+        use crate::plan::cluster::ChangeRefused;
+        match e {
+            ChangeRefused::Setting(e) => Error::Setting(Box::new(e)),
+            ChangeRefused::State { message, hint } => Error::Refused { message, hint },
+            ChangeRefused::Conflict(e) => {
+                let (message, hint) = flag_words(&e);
+                Error::Refused { message, hint }
+            }
+            ChangeRefused::Missing(field) => Error::Missing { field, hint: None },
+        }
+    }
+}
+
 impl From<crate::resources::MissingField> for Error {
     fn from(field: crate::resources::MissingField) -> Self {
         Error::Missing { field, hint: None }

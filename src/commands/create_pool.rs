@@ -619,11 +619,9 @@ mod tests {
     }
 
     #[test]
-    fn recommend_flags_are_named_as_create_pool_spells_them() {
-        assert_eq!(
-            own_flags("eastus (cheapest region; --region to choose); --k8s-version 1.30; --regions"),
-            "eastus (cheapest region; --location to choose); --kubernetes-version 1.30; --regions"
-        );
+    fn a_region_check_is_named_by_the_canonical_flag() {
+        assert_eq!(check_name(crate::recommend::Constraint::Region), "--location");
+        assert_eq!(check_name(crate::recommend::Constraint::MemoryFit), "memory fit");
     }
 
     #[test]

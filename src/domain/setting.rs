@@ -33,6 +33,9 @@ pub enum Setting {
     KubernetesVersion,
     Location,
     Mig,
+    Count,
+    MinCount,
+    MaxCount,
 }
 
 impl Setting {
@@ -63,6 +66,9 @@ impl Setting {
         Setting::KubernetesVersion,
         Setting::Location,
         Setting::Mig,
+        Setting::Count,
+        Setting::MinCount,
+        Setting::MaxCount,
     ];
 
     /// The canonical long name of the CLI argument, without its dashes (`gpu-memory-min`):
@@ -95,6 +101,9 @@ impl Setting {
             Setting::KubernetesVersion => "kubernetes-version",
             Setting::Location => "location",
             Setting::Mig => "mig",
+            Setting::Count => "count",
+            Setting::MinCount => "min-count",
+            Setting::MaxCount => "max-count",
         }
     }
 
@@ -115,6 +124,9 @@ impl Setting {
             Setting::Os => "os",
             Setting::KubernetesVersion => "kubernetesVersion",
             Setting::Mig => "migProfile",
+            Setting::Count => "count",
+            Setting::MinCount => "minCount",
+            Setting::MaxCount => "maxCount",
             Setting::ModelParams
             | Setting::GpuMemory
             | Setting::GpuMemoryMax

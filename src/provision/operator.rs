@@ -112,6 +112,10 @@ pub async fn run(
                 super::cluster_ops::OpsError::Missing(m) => {
                     InstallError::Refused(Refusal { message: m.to_string(), hint: None })
                 }
+                super::cluster_ops::OpsError::Change(c) => InstallError::Refused(Refusal {
+                    message: c.words(|s| s.file_key().unwrap_or(s.long()).to_owned()),
+                    hint: None,
+                }),
             })?;
     }
     progress("reading the GPU Operator's Helm release");

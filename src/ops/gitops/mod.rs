@@ -433,7 +433,7 @@ pub async fn scale_pool(
 
 /// The steps `pool scale` sends for a spec, from the pool as read.
 pub fn scale_plan(spec: &PoolSpec, current: &Value, how: Scale) -> Result<Plan, Error> {
-    ops::scale(spec_target(spec), &spec.name, current, how).map_err(|m| Error::Refused { message: m, hint: None })
+    Ok(ops::scale(spec_target(spec), &spec.name, current, how)?)
 }
 
 /// `install-operator` for every GPU pool of the cluster.
