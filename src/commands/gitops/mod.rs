@@ -177,7 +177,7 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
         });
         let (l, live, changes, cost) = match read {
             Ok(x) => x,
-            Err(e) => return docs.stop(e.into()),
+            Err(e) => return docs.stop(e),
         };
         docs.add(&input.name, render::changes(&changes, &cost))?;
         if let Err(e) = quota_note(&l, &live, &changes) {
@@ -292,7 +292,7 @@ type FileOutcome = (Option<render::Doc>, anyhow::Result<()>);
 fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
     let l = match load(ctx, input, (&a.arm, a.currency.as_deref()), a.dry_run) {
         Ok(l) => l,
-        Err(e) => return (None, Err(e.into())),
+        Err(e) => return (None, Err(e)),
     };
     if a.dry_run {
         return match dry_run_doc(&l, a.skip_preflight) {
