@@ -201,7 +201,7 @@ fn render(r: &CostReport) -> String {
         &[row(0, "minimum", &r.at_min), row(1, "maximum", &r.at_max)],
     ));
     if let Some(src) = &r.price_source {
-        let kind = if src.contains("live cache") { "live cache" } else { "bundled" };
+        let kind = if r.price_live { "live cache" } else { "bundled" };
         let date = r.price_date.as_deref().unwrap_or("date unknown");
         let age = r.price_age_days.map(|d| format!(", {d} day(s) old")).unwrap_or_default();
         out.push_str(&format!("price: {kind}, {date}{age} ({src})\n"));
@@ -279,12 +279,12 @@ pub fn plan_pricing_text(cost: &PlanPricing) -> String {
     for c in &cost.pools {
         match (&c.unknown, &c.price_source) {
             (Some(why), _) => out.push_str(&format!("{}: price unknown: {why}\n", c.pool)),
-            (None, Some(src)) => out.push_str(&format!(
+            (None, Some(_)) => out.push_str(&format!(
                 "{}: {}{}/h a node, {} price of {}\n",
                 c.pool,
                 crate::units::currency_symbol(&c.currency),
                 c.price_per_node_hour.unwrap_or_default(),
-                if src.contains("live cache") { "live" } else { "bundled" },
+                if c.price_live { "live" } else { "bundled" },
                 c.price_date.as_deref().unwrap_or("unknown date")
             )),
             (None, None) => {}

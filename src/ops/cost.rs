@@ -156,8 +156,7 @@ pub fn view(catalog: &Catalog, source: PriceSource, mut reports: Vec<CostReport>
     for r in &mut reports {
         r.price_age_days = r.price_date.as_deref().and_then(|d| cost::age_days(d, now));
     }
-    let live = |r: &CostReport| r.price_source.as_deref().is_some_and(|s| s.contains("live cache"));
-    let bundled: Vec<&CostReport> = reports.iter().filter(|r| !r.price_unknown && !live(r)).collect();
+    let bundled: Vec<&CostReport> = reports.iter().filter(|r| !r.price_unknown && !r.price_live).collect();
     let mut said = vec![match &source {
         PriceSource::Cache { .. } if !bundled.is_empty() => format!(
             "prices: {} for the sizes and regions it holds; the others from the bundled table (as of {})",
@@ -172,7 +171,7 @@ pub fn view(catalog: &Catalog, source: PriceSource, mut reports: Vec<CostReport>
         notes.extend(cost::stale_note(&catalog.prices.as_of, now));
     }
     let gaps = |r: &CostReport| r.price_kind.contains("spot") || r.price_kind.contains("windows");
-    if reports.iter().filter(|r| !live(r)).any(gaps) {
+    if reports.iter().filter(|r| !r.price_live).any(gaps) {
         notes.push(cost::OFFLINE_GAPS.to_owned());
     }
     let known = |f: fn(&CostReport) -> Option<f64>| cost::sum_cents(reports.iter().filter_map(f).map(Some));
