@@ -142,20 +142,21 @@ pub fn recommend_request(
     place: &ClusterFacts,
     (p, r): (&PoolConfig, &RecommendConfig),
     overrides: &[String],
-) -> Result<RecommendRequest, String> {
+) -> Result<RecommendRequest, Refusal> {
     let text = |v: &Option<String>| v.as_ref().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
     let workload = match text(&r.workload) {
-        Some(w) => {
-            Some(by_name(Workload::ALL, Workload::name, &w).ok_or_else(|| format!("workload {w:?} is not known"))?)
-        }
+        Some(w) => Some(
+            by_name(Workload::ALL, Workload::name, &w)
+                .ok_or_else(|| Refusal::from(format!("workload {w:?} is not known")))?,
+        ),
         None => None,
     };
     let precision = match text(&r.precision) {
-        Some(x) => Some(Precision::parse(&x).ok_or_else(|| format!("precision {x:?} is not known"))?),
+        Some(x) => Some(Precision::parse(&x).ok_or_else(|| Refusal::from(format!("precision {x:?} is not known")))?),
         None => None,
     };
-    let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose()?;
-    let serving = r.serving().map_err(|(field, e)| format!("{field}: {e}"))?;
+    let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose().map_err(Refusal::from)?;
+    let serving = r.serving().map_err(|(field, e)| Refusal::from(format!("{field}: {e}")))?;
     let os = p.os.as_deref().and_then(|o| by_name(Os::ALL, Os::name, o));
     let need = Need {
         workload,
