@@ -381,8 +381,8 @@ pub struct RecommendArgs {
     #[arg(long, value_parser = os())]
     pub os: Option<Os>,
     /// Kubernetes version of the cluster, checked against the Windows GPU minimum (also
-    /// --kubernetes-version).
-    #[arg(long = "k8s-version", visible_alias = "kubernetes-version", value_name = "VERSION", value_parser = KubeVersion::parse)]
+    /// --k8s-version).
+    #[arg(long = "kubernetes-version", visible_alias = "k8s-version", value_name = "VERSION", value_parser = KubeVersion::parse)]
     pub k8s_version: Option<KubeVersion>,
     /// Azure region (e.g. westeurope), or several comma-separated to pick the cheapest of them:
     /// sizes with no list price there are taken as not sold there [default:
@@ -840,7 +840,7 @@ pub enum QuotaCommand {
 #[derive(Debug, Args)]
 pub struct QuotaFamilyArgs {
     /// Azure region, e.g. eastus.
-    #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
+    #[arg(short = 'l', long, visible_alias = "region", value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub location: String,
     /// VM size whose family to use.
     #[arg(long, value_name = "SIZE", conflicts_with = "family", add = ArgValueCandidates::new(complete::sizes))]

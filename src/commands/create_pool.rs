@@ -34,9 +34,9 @@ fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, facts: &ClusterFacts,
         },
         e => in_flags(e, no_fit),
     })?;
-    p.note(&own_flags(&format!("recommended {}: {}", top.vm_size, top.reasons.join("; "))));
+    p.note(&format!("recommended {}: {}", top.vm_size, top.reasons.join("; ")));
     for w in &top.warnings {
-        p.note(&own_flags(&format!("warning: {w}")));
+        p.note(&format!("warning: {w}"));
     }
     Ok(top.vm_size)
 }
@@ -51,52 +51,21 @@ pub(crate) fn in_flags(e: RequestError, no_fit: &str) -> Error {
         ),
         RequestError::NoFit(why) => Error::NoFit {
             message: match why {
-                Some(c) => own_flags(&format!("{no_fit} (the {} check removed the last candidates)", c.name())),
+                Some(c) => format!("{no_fit} (the {} check removed the last candidates)", check_name(c)),
                 None => no_fit.to_owned(),
             },
             hint: Some("run `aksgpu recommend` with the same flags to see why".into()),
         },
-        RequestError::Failed(e) => own_flags_error(e),
+        RequestError::Failed(e) => e,
     }
 }
 
-/// `recommend`'s flags that create-pool spells differently, and create-pool's names for them.
-const RECOMMEND_TO_CREATE_POOL: &[(&str, &str)] =
-    &[("--region", "--location"), ("--k8s-version", "--kubernetes-version")];
-
-/// Text from `recommend` with its flags named as create-pool spells them (a hint must name a
-/// flag the command has).
-fn own_flags(text: &str) -> String {
-    let mut out = text.to_owned();
-    for (from, to) in RECOMMEND_TO_CREATE_POOL {
-        let mut rebuilt = String::with_capacity(out.len());
-        let mut rest = out.as_str();
-        while let Some(i) = rest.find(from) {
-            let after = rest[i + from.len()..].chars().next();
-            let whole = after.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-'));
-            rebuilt.push_str(&rest[..i]);
-            rebuilt.push_str(if whole { to } else { from });
-            rest = &rest[i + from.len()..];
-        }
-        rebuilt.push_str(rest);
-        out = rebuilt;
-    }
-    out
-}
-
-/// A refused `recommend` setting named by create-pool's flag for it.
-fn own_flags_error(e: Error) -> Error {
-    use crate::ops::recommend::Setting;
-    match e {
-        Error::Setting(e) => {
-            let (message, hint) = e.render(|s| match s {
-                Setting::Region => "--location".to_owned(),
-                Setting::K8sVersion => "--kubernetes-version".to_owned(),
-                s => s.flag().to_owned(),
-            });
-            Error::Usage { message, hint }
-        }
-        other => other,
+/// A check of `recommend` as create-pool names it: a limit by its canonical flag, another
+/// check by its name.
+fn check_name(c: crate::recommend::Constraint) -> String {
+    match c {
+        crate::recommend::Constraint::Region => crate::error::flag(crate::domain::setting::Setting::Location),
+        c => c.name().to_owned(),
     }
 }
 
@@ -431,7 +400,7 @@ fn node_image_floor_notes(
 fn check_flags(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Result<(), Error> {
     if let Some(l) = &a.location {
         let mut warnings = Vec::new();
-        crate::ops::recommend::region_or_override(catalog, "--location", l, &a.overrides, &mut warnings)?;
+        crate::ops::recommend::region_or_override(catalog, l, &a.overrides, &mut warnings)?;
         for w in &warnings {
             p.note(&format!("warning: {w}"));
         }
@@ -665,11 +634,9 @@ mod tests {
     }
 
     #[test]
-    fn recommend_flags_are_named_as_create_pool_spells_them() {
-        assert_eq!(
-            own_flags("eastus (cheapest region; --region to choose); --k8s-version 1.30; --regions"),
-            "eastus (cheapest region; --location to choose); --kubernetes-version 1.30; --regions"
-        );
+    fn a_region_check_is_named_by_the_canonical_flag() {
+        assert_eq!(check_name(crate::recommend::Constraint::Region), "--location");
+        assert_eq!(check_name(crate::recommend::Constraint::MemoryFit), "memory fit");
     }
 
     #[test]

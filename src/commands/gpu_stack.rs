@@ -323,7 +323,7 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
     crate::ops::kaito::check_workspace_model(&catalog, &a.model)?;
     let region = match (&a.cluster, &a.resource_group) {
         (Some(cluster), Some(rg)) => Some(cluster_location(ctx, a, rg, cluster)?),
-        _ => a.region.as_deref().map(|r| crate::ops::recommend::region_arg(&catalog, "--region", r)).transpose()?,
+        _ => a.region.as_deref().map(|r| crate::ops::recommend::region_arg(&catalog, r)).transpose()?,
     };
     let req = WorkspaceRequest {
         model: a.model.clone(),
@@ -346,8 +346,10 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
     };
     let w = crate::ops::kaito::workspace(&catalog, &req)?;
     for n in &w.notes {
-        let prefixed = if n.starts_with("warning: ") { n.clone() } else { format!("note: {n}") };
-        ctx.printer.note(&prefixed);
+        ctx.printer.note(&format!("note: {n}"));
+    }
+    for warning in &w.warnings {
+        ctx.printer.note(&format!("warning: {warning}"));
     }
     for line in w.cost.lines() {
         ctx.printer.note(&format!("note: {line}"));
@@ -359,7 +361,8 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
     print_document(&ctx.printer, a.output, &yaml)
 }
 
-/// The location of the named cluster (one GET; a cluster without one is an error naming it).
+/// The location of the named cluster (one GET; a cluster without one is Azure's answer
+/// lacking the field, refused by `ClusterFacts::from_cluster`).
 fn cluster_location(ctx: &Ctx, a: &KaitoWorkspaceArgs, rg: &str, cluster: &str) -> Result<String, Error> {
     let az = azure::connect(&a.arm)?;
     let sub = azure::subscription(&az)?;
@@ -370,7 +373,9 @@ fn cluster_location(ctx: &Ctx, a: &KaitoWorkspaceArgs, rg: &str, cluster: &str) 
         crate::provision::wire::get::<Value>(&client, &step).await.map_err(Error::from)
     })?;
     let facts = crate::commands::create_pool::ClusterFacts::from_cluster(v)?;
-    facts.location.ok_or_else(|| Error::Refused { message: format!("cluster {cluster} has no location"), hint: None })
+    facts.location.ok_or_else(|| {
+        Error::from(crate::resources::MissingField { resource: format!("cluster {cluster}"), field: "location" })
+    })
 }
 
 /// Print a generated YAML document as YAML, or as JSON.

@@ -194,10 +194,10 @@ pub fn render(o: &Outcome) -> String {
         for w in &rec.warnings {
             out.push_str(&format!("   ! {w}\n"));
         }
-        if let Some(src) = &rec.price_source {
+        if rec.price_source.is_some() {
             // As a `cost` row says it: where from, its date and age, per size and region (the
             // full source is the row's `price_source` in -o json).
-            let kind = if src.contains("live cache") { "live cache" } else { "bundled" };
+            let kind = if rec.price_live { "live cache" } else { "bundled" };
             let date = rec.price_date.as_deref().unwrap_or("date unknown");
             let age = rec.price_age_days.map(|d| format!(", {d} day(s) old")).unwrap_or_default();
             out.push_str(&format!("   price: {kind}, {date}{age}\n"));

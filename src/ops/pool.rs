@@ -41,9 +41,8 @@ pub struct ClusterFacts {
 impl ClusterFacts {
     /// From a cluster GET: a cluster without `location` is an error naming the field.
     pub fn from_cluster(v: Value) -> Result<Self, Error> {
-        let refused = |e: resources::MissingField| Error::Refused { message: e.to_string(), hint: None };
-        let c: ManagedCluster = resources::parse(&v, "cluster").map_err(refused)?;
-        let location = c.location().map_err(refused)?;
+        let c: ManagedCluster = resources::parse(&v, "cluster")?;
+        let location = c.location()?;
         let kubernetes = c.kubernetes_version().and_then(|k| KubeVersion::parse(k).ok());
         Ok(Self { location: Some(location), kubernetes })
     }

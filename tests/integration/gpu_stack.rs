@@ -90,7 +90,8 @@ fn register_feature_already_registered_pending_and_not_found() {
     feature(&arm, "ManagedGPUExperiencePreview", "NotRegistered");
     arm.with(|s| s.feature_scripts.insert("managedgpuexperiencepreview".into(), vec!["Pending".into()]));
     let r = run(&arm, &["register-feature", "--yes", "ManagedGPUExperiencePreview"]);
-    assert_eq!(r.code, 1, "{}", r.stderr);
+    // Waiting for Microsoft's approval is still pending (exit 4), not refused (exit 1).
+    assert_eq!(r.code, 4, "{}", r.stderr);
     assert!(r.stderr.contains("Pending") && r.stderr.contains("approve"), "{}", r.stderr);
     assert_eq!(arm.count("POST", "providers/Microsoft.ContainerService/register"), 0);
 
@@ -116,7 +117,7 @@ fn verdict_lines(r: &Run) -> Vec<String> {
 fn register_feature_dry_run_reaches_the_real_runs_verdict() {
     let cases: [(&str, Option<&str>, i32); 3] = [
         ("GPUDedicatedVHDPreview", None, 2),
-        ("ManagedGPUExperiencePreview", Some("Pending"), 1),
+        ("ManagedGPUExperiencePreview", Some("Pending"), 4),
         ("WindowsGPUPreview", Some("Registered"), 0),
     ];
     for (name, state, code) in cases {

@@ -20,7 +20,7 @@ use crate::commands::azure;
 use crate::commands::money::PlanPricing;
 use crate::commands::Ctx;
 use crate::error::Error;
-use crate::ops::gitops::{self as adapter, Apply, Row};
+use crate::ops::gitops::{self as adapter, Apply, Row, RowResult};
 use crate::ops::operator::ReleaseView;
 use crate::ops::pool::ClusterFacts;
 use crate::ops::Cred;
@@ -67,8 +67,9 @@ fn load(
     input: &Input,
     (arm, currency): (&ArmArgs, Option<&str>),
     offline_ok: bool,
-) -> Result<Loaded, Error> {
-    let mut catalog = ctx.catalog().map_err(|e| Error::usage(format!("{e:#}"), None))?;
+) -> anyhow::Result<Loaded> {
+    // The catalog's own error (exit 2) and its hint reach the top with the context.
+    let mut catalog = ctx.catalog()?;
     crate::commands::money::prices_for(&mut catalog, currency, &ctx.printer)?;
     let (cfg, subscription) = adapter::parse(input, arm.subscription.as_deref())?;
     let arm = ArmArgs { subscription, ..arm.clone() };
@@ -177,7 +178,7 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
         });
         let (l, live, changes, cost) = match read {
             Ok(x) => x,
-            Err(e) => return docs.stop(e.into()),
+            Err(e) => return docs.stop(e),
         };
         docs.add(&input.name, render::changes(&changes, &cost))?;
         if let Err(e) = quota_note(&l, &live, &changes) {
@@ -292,7 +293,7 @@ type FileOutcome = (Option<render::Doc>, anyhow::Result<()>);
 fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
     let l = match load(ctx, input, (&a.arm, a.currency.as_deref()), a.dry_run) {
         Ok(l) => l,
-        Err(e) => return (None, Err(e.into())),
+        Err(e) => return (None, Err(e)),
     };
     if a.dry_run {
         return match dry_run_doc(&l, (a.skip_preflight, a.read_release)) {
@@ -309,7 +310,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
         return refused;
     }
     if !gdiff::changes(&changes) {
-        let rows: Vec<Row> = changes.iter().map(|c| Row::of(c, "unchanged", c.detail.clone())).collect();
+        let rows: Vec<Row> = changes.iter().map(|c| Row::of(c, RowResult::Unchanged, c.detail.clone())).collect();
         return (Some(render::results(&rows, &cost).into()), Ok(()));
     }
     let operator = adapter::operator_values(&l.catalog, &l.desired, Some(&live));
@@ -324,8 +325,8 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
     match failure {
         None => (doc, Ok(())),
         Some(e) => {
-            let done = rows.iter().filter(|r| r.result == "done").count();
-            let not_run = rows.iter().filter(|r| r.result == "not run").count();
+            let done = rows.iter().filter(|r| r.result == RowResult::Done).count();
+            let not_run = rows.iter().filter(|r| r.result == RowResult::NotRun).count();
             // A refusal is not resumed by running again: its message and hint say what to change.
             let next = match e {
                 Error::Refused { .. } => "change what the error says, then run the same apply again",
@@ -391,9 +392,9 @@ fn refusal(changes: &[Change], cost: &PlanPricing) -> Option<FileOutcome> {
     let rows: Vec<Row> = changes
         .iter()
         .map(|c| match c.action {
-            Action::Failed => Row::of(c, "failed", c.detail.clone()),
-            Action::NoChange => Row::of(c, "unchanged", c.detail.clone()),
-            _ => Row::of(c, "not run", "not run: nothing is built on a Failed pool"),
+            Action::Failed => Row::of(c, RowResult::Failed, c.detail.clone()),
+            Action::NoChange => Row::of(c, RowResult::Unchanged, c.detail.clone()),
+            _ => Row::of(c, RowResult::NotRun, "not run: nothing is built on a Failed pool"),
         })
         .collect();
     let e = Error::Refused {

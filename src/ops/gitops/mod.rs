@@ -8,7 +8,7 @@ mod files;
 mod plan;
 mod quota;
 
-pub use execute::{execute, Apply, Row};
+pub use execute::{execute, Apply, Row, RowResult};
 pub use files::{check_alone, inputs, parse, set_subscription, validate, Input, MAX_FILE};
 pub use plan::{dry_run_steps, offline_plan, plan_pricing, pool_pricing, read_and_diff};
 pub use quota::check as check_quota;
@@ -21,9 +21,10 @@ use super::pool::ClusterFacts;
 use super::{Cred, Report};
 use crate::arm::ArmClient;
 use crate::catalog::{Catalog, KubeVersion};
+use crate::domain::setting::Setting;
 use crate::domain::{GpuDriver, Os, Precision, Workload};
 use crate::error::Error;
-use crate::ops::recommend::{Need, RecommendRequest, Setting};
+use crate::ops::recommend::{Need, RecommendRequest};
 use crate::plan::agent_pool::PoolSpec;
 use crate::plan::cluster::Scale;
 use crate::plan::cluster_ops::{self as ops, Target};
@@ -115,23 +116,22 @@ pub fn check_recommend(
 /// a file, `overrides:`.
 fn in_file(at: &str, e: Error) -> Refusal {
     let Error::Setting(e) = e else {
-        return match e.hint() {
-            Some(h) if h.contains("--override") => {
-                Refusal::from(format!("{e} ({h}; in a GpuConfig, list the id under `overrides:`)"))
-            }
-            h => Refusal { message: e.to_string(), hint: h, key: None },
-        };
+        return Refusal { message: e.to_string(), hint: e.hint(), key: None };
     };
     let key = |s: Setting| s.file_key().map(|k| format!("{at}.{k}"));
-    let (message, hint) = e.render(|s| key(s).unwrap_or_else(|| s.flag().to_owned()));
+    let (message, hint) = e.render(|s| key(s).unwrap_or_else(|| format!("--{}", s.long())));
     let key = e.settings.iter().find_map(|s| key(*s));
-    match hint {
-        Some(h) if h.contains("--override") => Refusal {
-            message: format!("{message} ({h}; in a GpuConfig, list the id under `overrides:`)"),
-            hint: None,
-            key,
-        },
-        hint => Refusal { message, hint, key },
+    match &e.rule {
+        Some((id, source)) => {
+            let also = crate::plan::agent_pool::override_hint(id, source);
+            let h = hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}"));
+            Refusal {
+                message: format!("{message} ({h}; in a GpuConfig, list the id under `overrides:`)"),
+                hint: None,
+                key,
+            }
+        }
+        None => Refusal { message, hint, key },
     }
 }
 
@@ -142,20 +142,21 @@ pub fn recommend_request(
     place: &ClusterFacts,
     (p, r): (&PoolConfig, &RecommendConfig),
     overrides: &[String],
-) -> Result<RecommendRequest, String> {
+) -> Result<RecommendRequest, Refusal> {
     let text = |v: &Option<String>| v.as_ref().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
     let workload = match text(&r.workload) {
-        Some(w) => {
-            Some(by_name(Workload::ALL, Workload::name, &w).ok_or_else(|| format!("workload {w:?} is not known"))?)
-        }
+        Some(w) => Some(
+            by_name(Workload::ALL, Workload::name, &w)
+                .ok_or_else(|| Refusal::from(format!("workload {w:?} is not known")))?,
+        ),
         None => None,
     };
     let precision = match text(&r.precision) {
-        Some(x) => Some(Precision::parse(&x).ok_or_else(|| format!("precision {x:?} is not known"))?),
+        Some(x) => Some(Precision::parse(&x).ok_or_else(|| Refusal::from(format!("precision {x:?} is not known")))?),
         None => None,
     };
-    let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose()?;
-    let serving = r.serving().map_err(|(field, e)| format!("{field}: {e}"))?;
+    let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose().map_err(Refusal::from)?;
+    let serving = r.serving().map_err(|(field, e)| Refusal::from(format!("{field}: {e}")))?;
     let os = p.os.as_deref().and_then(|o| by_name(Os::ALL, Os::name, o));
     let need = Need {
         workload,
@@ -438,7 +439,7 @@ pub async fn scale_pool(
 
 /// The steps `pool scale` sends for a spec, from the pool as read.
 pub fn scale_plan(spec: &PoolSpec, current: &Value, how: Scale) -> Result<Plan, Error> {
-    ops::scale(spec_target(spec), &spec.name, current, how).map_err(|m| Error::Refused { message: m, hint: None })
+    Ok(ops::scale(spec_target(spec), &spec.name, current, how)?)
 }
 
 /// `install-operator` for every GPU pool of the cluster.
