@@ -10,7 +10,7 @@ use crate::recommend::{self, fmt_num, Constraint, Os, Outcome, Requirements, Wor
 /// `aksgpu recommend`
 pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
-    let source = crate::commands::money::prices_for(&mut catalog, args.currency.as_deref(), &ctx.printer)?;
+    let source = crate::commands::cost::prices_for(&mut catalog, args.currency.as_deref(), &ctx.printer)?;
     let asked;
     let asked_flag = !has_requirements(&args.request());
     let args = if !asked_flag {
@@ -44,7 +44,7 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     emit(p, args.output, &outcome)?;
     // The wizard's answer ends with what the top pick costs, as every plan does.
     if let (Some(t), true, Format::Table) = (&top, asked_flag, args.output) {
-        p.out(&format!("\n{}", crate::commands::money::plan_pricing_text(t)))?;
+        p.out(&format!("\n{}", crate::commands::cost::plan_pricing_text(t)))?;
     }
     let no_fit = outcome.no_fit();
     // The process ends here: skip freeing the catalog and the outcome one by one.
@@ -77,9 +77,9 @@ fn read_reserved(p: &Printer, id: &str) -> Result<Vec<(String, u64)>, Error> {
         verbose: 0,
         debug: false,
     };
-    let az = crate::commands::azure::connect(&arm)?;
+    let az = crate::commands::session::connect(&arm)?;
     let progress = crate::provision::Progress::default();
-    crate::commands::azure::run_with_spinner(p, &progress, None, async |report| {
+    crate::commands::session::run_with_spinner(p, &progress, None, async |report| {
         crate::ops::recommend::reserved(&az.client, id, &report).await
     })
 }
@@ -89,7 +89,7 @@ fn top_pick_cost(
     catalog: &crate::catalog::Catalog,
     req: &recommend::Requirements,
     o: &Outcome,
-) -> Option<crate::commands::money::PlanPricing> {
+) -> Option<crate::commands::cost::PlanPricing> {
     let top = o.recommendations.first()?;
     let pool = crate::cost::PoolPricing {
         pool: "top pick",
@@ -100,7 +100,7 @@ fn top_pick_cost(
         max_nodes: top.fit.nodes,
     };
     let region = req.region.as_deref().or(top.price_region.as_deref());
-    Some(crate::commands::money::PlanPricing::new(catalog, &[pool], region))
+    Some(crate::commands::cost::PlanPricing::new(catalog, &[pool], region))
 }
 
 /// A constraint as `recommend`'s flags name it: "the --gpu-memory limit", "the memory fit check".

@@ -16,8 +16,8 @@ use serde_json::json;
 use crate::arm::ArmClient;
 use crate::catalog::Catalog;
 use crate::cli::{ApplyArgs, ArmArgs, DiffArgs, ExportArgs, ManifestFormat};
-use crate::commands::azure;
-use crate::commands::money::PlanPricing;
+use crate::commands::cost::PlanPricing;
+use crate::commands::session as azure;
 use crate::commands::Ctx;
 use crate::error::Error;
 use crate::ops::gitops::{self as adapter, Apply, Row};
@@ -68,7 +68,7 @@ fn load(
     offline_ok: bool,
 ) -> Result<Loaded, Error> {
     let mut catalog = ctx.catalog().map_err(|e| Error::usage(format!("{e:#}"), None))?;
-    crate::commands::money::prices_for(&mut catalog, currency, &ctx.printer)?;
+    crate::commands::cost::prices_for(&mut catalog, currency, &ctx.printer)?;
     let (cfg, subscription) = adapter::parse(input, arm.subscription.as_deref())?;
     let arm = ArmArgs { subscription, ..arm.clone() };
     let guess = arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
@@ -396,7 +396,7 @@ fn execute(
     let progress = Progress::default();
     let started = Instant::now();
     let said = |f: crate::provision::features::Feature<'_>, out: &crate::provision::features::Outcome| {
-        crate::commands::gpu_stack::feature_note(p, f, out)
+        crate::commands::install_operator::feature_note(p, f, out)
     };
     let run = Apply { skip_preflight, ..l.apply(&said) };
     azure::run_with_spinner(p, &progress, None, async |report| {

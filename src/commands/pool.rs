@@ -1,13 +1,15 @@
 //! `aksgpu create-pool`: flags → validated `PoolSpec` → plan → (preflight, PUT, wait) → summary.
 
+pub mod failover;
+
 use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::arm::lro;
 use crate::catalog::Catalog;
 use crate::cli::{CreatePoolArgs, Format};
-use crate::commands::azure;
-use crate::commands::gpu_stack;
+use crate::commands::install_operator;
+use crate::commands::session as azure;
 use crate::commands::Ctx;
 use crate::domain::GpuDriver;
 use crate::error::Error;
@@ -277,7 +279,7 @@ fn cluster_facts(
 /// `aksgpu create-pool`
 pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
-    crate::commands::money::prices_for(&mut catalog, a.currency.as_deref(), &ctx.printer)?;
+    crate::commands::cost::prices_for(&mut catalog, a.currency.as_deref(), &ctx.printer)?;
     let catalog = catalog;
     let p = &ctx.printer;
     check_flags(&catalog, a, p)?;
@@ -285,7 +287,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let store = Store::with_cache_dir();
     if a.failover.enabled() {
         let opts = CreateOptions { no_wait: false, ..options(a, store, None) };
-        return crate::commands::failover::run(ctx, &catalog, a, &client, &subscription, opts);
+        return crate::commands::pool::failover::run(ctx, &catalog, a, &client, &subscription, opts);
     }
     check_alone(&catalog, a, &subscription)?;
     let facts = cluster_facts(ctx, a, (&client, &store), &subscription)?;
@@ -306,7 +308,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     }
     let progress = Progress::default();
     let started = std::time::Instant::now();
-    let said = |f: Feature<'_>, out: &FeatureOutcome| gpu_stack::feature_note(p, f, out);
+    let said = |f: Feature<'_>, out: &FeatureOutcome| install_operator::feature_note(p, f, out);
     let result = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
         crate::ops::pool::create(&client, (&catalog, auth.as_ref()), &req, (started, &said), (&report, &progress)).await
     });
@@ -321,7 +323,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         // One document: the pool's result, its keys where they are without the operator, and
         // the install's report under `operator` (the table: the two texts, one after the other).
         (Some(r), Some(mut pool)) => {
-            pool.text.push_str(&gpu_stack::install_text(&r));
+            pool.text.push_str(&install_operator::install_text(&r));
             if let Value::Object(m) = &mut pool.value {
                 m.insert("operator".into(), serde_json::to_value(&r).map_err(|e| Error::internal(e.to_string()))?);
             }
@@ -521,11 +523,11 @@ pub(crate) fn render(
             if let Some(values) = operator_values {
                 header.push_str(&format!(
                     "\n\nGPU Operator values (values.yaml, attached to the runCommand as context):\n\n{values}\n{}",
-                    gpu_stack::RELEASE_NOTE
+                    install_operator::RELEASE_NOTE
                 ));
                 extra["operator_values_yaml"] = json!(values);
             }
-            let cost = crate::commands::money::PlanPricing::new(catalog, &[pricing(spec)], location.as_deref());
+            let cost = crate::commands::cost::PlanPricing::new(catalog, &[pricing(spec)], location.as_deref());
             azure::render_priced_plan(p, format, (&base, plan, &header), extra, &cost)?;
         }
         _ => {
