@@ -6,7 +6,7 @@ use std::time::SystemTime;
 use serde_json::json;
 
 use crate::cli::AuthStatusArgs;
-use crate::commands::azure;
+use crate::commands::session as azure;
 use crate::commands::Ctx;
 use crate::error::Error;
 

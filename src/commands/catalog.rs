@@ -98,7 +98,7 @@ fn gpu_ids(catalog: &Catalog) -> String {
 pub fn list(ctx: &Ctx, args: &CatalogListArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
     if args.output == ListFormat::Wide {
-        crate::commands::money::with_live_prices(&mut catalog, &ctx.printer);
+        crate::commands::cost::with_live_prices(&mut catalog, &ctx.printer);
     }
     let sizes = filter(&catalog, args)?;
     let p = &ctx.printer;
@@ -195,7 +195,7 @@ struct PriceRow<'a> {
 /// `aksgpu catalog show SIZE`
 pub fn show(ctx: &Ctx, args: &CatalogShowArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
-    let price_source = match crate::commands::money::with_live_prices(&mut catalog, &ctx.printer) {
+    let price_source = match crate::commands::cost::with_live_prices(&mut catalog, &ctx.printer) {
         src @ crate::pricing::PriceSource::Cache { .. } => src.describe(),
         crate::pricing::PriceSource::Bundled { .. } => {
             format!("{} (bundled; `aksgpu prices refresh` fetches current ones)", catalog.prices.source)

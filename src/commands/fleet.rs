@@ -11,7 +11,7 @@ use crate::arm::{Cloud, Endpoint, Req};
 use crate::catalog::Catalog;
 use crate::cli::fleet::WindowArgs;
 use crate::cli::{FleetArgs, UsageArgs};
-use crate::commands::azure::{self, Azure};
+use crate::commands::session::{self as azure, Azure};
 use crate::commands::Ctx;
 use crate::error::Error;
 use crate::fleet::usage::{PoolUsage, Window};
@@ -251,7 +251,7 @@ struct FleetOut<'a> {
 pub fn fleet(ctx: &Ctx, a: &FleetArgs) -> anyhow::Result<()> {
     let p = &ctx.printer;
     let mut catalog = ctx.catalog()?;
-    let source = crate::commands::money::with_live_prices(&mut catalog, p);
+    let source = crate::commands::cost::with_live_prices(&mut catalog, p);
     let basis = basis(&catalog, &source);
     let win = if a.usage { Some(window(&a.window)?) } else { None };
     let az = azure::connect(&a.scope.arm())?;
@@ -301,7 +301,7 @@ fn fail_on(a: &FleetArgs, view: &FleetView) -> anyhow::Result<()> {
 pub fn usage(ctx: &Ctx, a: &UsageArgs) -> anyhow::Result<()> {
     let p = &ctx.printer;
     let mut catalog = ctx.catalog()?;
-    let source = crate::commands::money::with_live_prices(&mut catalog, p);
+    let source = crate::commands::cost::with_live_prices(&mut catalog, p);
     let basis = basis(&catalog, &source);
     let w = window(&a.window)?;
     let az = azure::connect(&a.arm)?;

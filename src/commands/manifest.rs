@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use crate::catalog::{Catalog, VmSize};
 use crate::cli::{KindArg, ManifestArgs};
-use crate::commands::azure::{self, subscription};
-use crate::commands::gpu_stack::print_document;
+use crate::commands::install_operator::print_document;
+use crate::commands::session::{self as azure, subscription};
 use crate::commands::Ctx;
 use crate::domain::MigStrategy;
 use crate::error::{did_you_mean, Error};

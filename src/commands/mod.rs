@@ -1,21 +1,20 @@
 //! One module per subcommand; each wires catalog, recommender and output together.
 
+pub mod apply;
 pub mod auth;
 pub mod az_defaults;
-pub mod azure;
 pub mod catalog;
 pub mod completions;
 pub mod confirm;
-pub mod create_pool;
-pub mod failover;
+pub mod cost;
 pub mod fleet;
-pub mod gitops;
-pub mod gpu_stack;
+pub mod install_operator;
 pub mod man;
 pub mod manifest;
-pub mod money;
+pub mod pool;
 pub mod quota;
 pub mod recommend;
+pub mod session;
 pub mod wait;
 
 use std::path::PathBuf;

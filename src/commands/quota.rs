@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use crate::arm::ArmError;
 use crate::cli::{QuotaFamilyArgs, QuotaRequestArgs, QuotaShowArgs};
-use crate::commands::{azure, Ctx};
+use crate::commands::{session as azure, Ctx};
 use crate::error::Error;
 use crate::ops::quota::{self as ops, QuotaAsk, QuotaPlan, QuotaQuery, QuotaTarget};
 use crate::output::{emit, table, Align, Shown};

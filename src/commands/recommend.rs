@@ -10,7 +10,7 @@ use crate::recommend::{self, fmt_num, Constraint, Os, Outcome, Requirements, Wor
 /// `aksgpu recommend`
 pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
-    let source = crate::commands::money::prices_for(&mut catalog, args.currency.as_deref(), &ctx.printer)?;
+    let source = crate::commands::cost::prices_for(&mut catalog, args.currency.as_deref(), &ctx.printer)?;
     let asked;
     let asked_flag = !has_requirements(&args.request());
     let mut managed_gpu = false;
@@ -46,7 +46,7 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     emit(p, args.output, &outcome)?;
     // The wizard's answer ends with what the top pick costs, as every plan does.
     if let (Some(t), true, Format::Table) = (&top, asked_flag, args.output) {
-        p.out(&format!("\n{}", crate::commands::money::plan_pricing_text(t)))?;
+        p.out(&format!("\n{}", crate::commands::cost::plan_pricing_text(t)))?;
     }
     if managed_gpu {
         managed_gpu_next(p, &catalog, &outcome, args.spot)?;
@@ -82,9 +82,9 @@ fn read_reserved(p: &Printer, id: &str) -> Result<Vec<(String, u64)>, Error> {
         verbose: 0,
         debug: false,
     };
-    let az = crate::commands::azure::connect(&arm)?;
+    let az = crate::commands::session::connect(&arm)?;
     let progress = crate::provision::Progress::default();
-    crate::commands::azure::run_with_spinner(p, &progress, None, async |report| {
+    crate::commands::session::run_with_spinner(p, &progress, None, async |report| {
         crate::ops::recommend::reserved(&az.client, id, &report).await
     })
 }
@@ -94,7 +94,7 @@ fn top_pick_cost(
     catalog: &crate::catalog::Catalog,
     req: &recommend::Requirements,
     o: &Outcome,
-) -> Option<crate::commands::money::PlanPricing> {
+) -> Option<crate::commands::cost::PlanPricing> {
     let top = o.recommendations.first()?;
     let pool = crate::cost::PoolPricing {
         pool: "top pick",
@@ -105,7 +105,7 @@ fn top_pick_cost(
         max_nodes: top.fit.nodes,
     };
     let region = req.region.as_deref().or(top.price_region.as_deref());
-    Some(crate::commands::money::PlanPricing::new(catalog, &[pool], region))
+    Some(crate::commands::cost::PlanPricing::new(catalog, &[pool], region))
 }
 
 /// A constraint as `recommend`'s flags name it: "the --gpu-memory limit", "the memory fit check".
@@ -137,7 +137,7 @@ fn managed_gpu_next(p: &Printer, catalog: &crate::catalog::Catalog, o: &Outcome,
     match crate::ops::pool::managed_gpu_pool(catalog, o, spot) {
         None => p.note("note: an AKS-managed GPU pool needs an NVIDIA size, and none was ranked"),
         Some(Err(e)) => {
-            let e = crate::commands::create_pool::in_flags(e, "");
+            let e = crate::commands::pool::in_flags(e, "");
             p.note(&format!("warning: not as an AKS-managed GPU pool: {e}"));
         }
         Some(Ok(spec)) => {

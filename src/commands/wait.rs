@@ -6,7 +6,7 @@ use serde_json::json;
 
 use crate::arm::lro::{self, Operation};
 use crate::cli::WaitArgs;
-use crate::commands::azure;
+use crate::commands::session as azure;
 use crate::commands::Ctx;
 use crate::error::Error;
 use crate::output::{emit, Shown};

@@ -93,11 +93,11 @@ fn kaito_workspace_hints_name_its_own_flags() {
 #[test]
 fn hint_texts_in_the_sources_name_flags_their_commands_have() {
     let sources: &[(&str, &str, &[&[&str]])] = &[
-        ("create_pool.rs", include_str!("../../src/commands/create_pool.rs"), &[&["create-pool"]]),
+        ("pool.rs", include_str!("../../src/commands/pool.rs"), &[&["create-pool"]]),
         ("wait.rs", include_str!("../../src/commands/wait.rs"), &[&["wait"]]),
         (
-            "money.rs",
-            include_str!("../../src/commands/money.rs"),
+            "cost.rs",
+            include_str!("../../src/commands/cost.rs"),
             &[
                 &["cost"],
                 &["prices", "refresh"],
@@ -108,8 +108,8 @@ fn hint_texts_in_the_sources_name_flags_their_commands_have() {
             ],
         ),
         (
-            "gpu_stack.rs",
-            include_str!("../../src/commands/gpu_stack.rs"),
+            "install_operator.rs",
+            include_str!("../../src/commands/install_operator.rs"),
             &[
                 &["register-feature"],
                 &["feature", "list"],

@@ -12,7 +12,7 @@ use crate::catalog::Catalog;
 use crate::cli::{
     ArmArgs, CatalogDiffArgs, ClusterPowerArgs, ClusterTarget, CostArgs, Format, PoolScaleArgs, PricesRefreshArgs,
 };
-use crate::commands::azure::{self, base_url, subscription};
+use crate::commands::session::{self as azure, base_url, subscription};
 use crate::commands::{confirm, Ctx};
 use crate::cost::{self, CostReport};
 use crate::error::Error;

@@ -1,13 +1,15 @@
 //! `aksgpu create-pool`: flags → validated `PoolSpec` → plan → (preflight, PUT, wait) → summary.
 
+pub mod failover;
+
 use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::arm::lro;
 use crate::catalog::Catalog;
 use crate::cli::{CreatePoolArgs, Format};
-use crate::commands::azure;
-use crate::commands::gpu_stack;
+use crate::commands::install_operator;
+use crate::commands::session as azure;
 use crate::commands::Ctx;
 use crate::domain::GpuDriver;
 use crate::error::Error;
@@ -192,7 +194,7 @@ fn preflight_and_confirm(
             crate::ops::pool::operator_release_preview(client, (catalog, cred), req).await
         })?;
         if let Some(v) = view {
-            ctx.printer.note(&gpu_stack::release_text(&v));
+            ctx.printer.note(&install_operator::release_text(&v));
         }
     }
     let spec = &req.spec;
@@ -256,7 +258,7 @@ fn cluster_facts(
 /// `aksgpu create-pool`
 pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
-    crate::commands::money::prices_for(&mut catalog, a.currency.as_deref(), &ctx.printer)?;
+    crate::commands::cost::prices_for(&mut catalog, a.currency.as_deref(), &ctx.printer)?;
     let catalog = catalog;
     let p = &ctx.printer;
     check_flags(&catalog, a, p)?;
@@ -264,7 +266,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let store = Store::with_cache_dir();
     if a.failover.enabled() {
         let opts = CreateOptions { no_wait: false, ..options(a, store, None) };
-        return crate::commands::failover::run(ctx, &catalog, a, &client, &subscription, opts);
+        return crate::commands::pool::failover::run(ctx, &catalog, a, &client, &subscription, opts);
     }
     check_alone(&catalog, a, &subscription)?;
     let facts = cluster_facts(ctx, a, (&client, &store), &subscription)?;
@@ -285,7 +287,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     }
     let progress = Progress::default();
     let started = std::time::Instant::now();
-    let said = |f: Feature<'_>, out: &FeatureOutcome| gpu_stack::feature_note(p, f, out);
+    let said = |f: Feature<'_>, out: &FeatureOutcome| install_operator::feature_note(p, f, out);
     let result = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
         crate::ops::pool::create(&client, (&catalog, auth.as_ref()), &req, (started, &said), (&report, &progress)).await
     });
@@ -300,7 +302,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         // One document: the pool's result, its keys where they are without the operator, and
         // the install's report under `operator` (the table: the two texts, one after the other).
         (Some(r), Some(mut pool)) => {
-            pool.text.push_str(&gpu_stack::install_text(&r));
+            pool.text.push_str(&install_operator::install_text(&r));
             if let Value::Object(m) = &mut pool.value {
                 m.insert("operator".into(), serde_json::to_value(&r).map_err(|e| Error::internal(e.to_string()))?);
             }
@@ -499,7 +501,7 @@ pub(crate) fn render(
             );
             let mut extra = json!({"preflight": preflight});
             if let Some((values, read)) = operator_values {
-                let release = read.map_or_else(|| gpu_stack::RELEASE_NOTE.to_owned(), gpu_stack::release_text);
+                let release = read.map_or_else(|| install_operator::RELEASE_NOTE.to_owned(), install_operator::release_text);
                 header.push_str(&format!(
                     "\n\nGPU Operator values (values.yaml, attached to the runCommand as context):\n\n{values}\n{release}"
                 ));
@@ -509,7 +511,7 @@ pub(crate) fn render(
                     extra["values_diff"] = json!(v.values_diff);
                 }
             }
-            let cost = crate::commands::money::PlanPricing::new(catalog, &[pricing(spec)], location.as_deref());
+            let cost = crate::commands::cost::PlanPricing::new(catalog, &[pricing(spec)], location.as_deref());
             azure::render_priced_plan(p, format, (&base, plan, &header), extra, &cost)?;
         }
         _ => {

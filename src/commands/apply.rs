@@ -16,8 +16,8 @@ use serde_json::json;
 use crate::arm::ArmClient;
 use crate::catalog::Catalog;
 use crate::cli::{ApplyArgs, ArmArgs, DiffArgs, ExportArgs, ManifestFormat};
-use crate::commands::azure;
-use crate::commands::money::PlanPricing;
+use crate::commands::cost::PlanPricing;
+use crate::commands::session as azure;
 use crate::commands::Ctx;
 use crate::error::Error;
 use crate::ops::gitops::{self as adapter, Apply, Row, RowResult};
@@ -70,7 +70,7 @@ fn load(
 ) -> anyhow::Result<Loaded> {
     // The catalog's own error (exit 2) and its hint reach the top with the context.
     let mut catalog = ctx.catalog()?;
-    crate::commands::money::prices_for(&mut catalog, currency, &ctx.printer)?;
+    crate::commands::cost::prices_for(&mut catalog, currency, &ctx.printer)?;
     let (cfg, subscription) = adapter::parse(input, arm.subscription.as_deref())?;
     let arm = ArmArgs { subscription, ..arm.clone() };
     let guess = arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
@@ -351,8 +351,8 @@ fn dry_run_doc(l: &Loaded, (skip_preflight, read_release): (bool, bool)) -> Resu
     // The operator's Helm values as YAML (not only inside the runCommand's archive).
     if let Some((values, read)) = &operator {
         let release = read.as_ref().map_or_else(
-            || crate::commands::gpu_stack::RELEASE_NOTE.to_owned(),
-            crate::commands::gpu_stack::release_text,
+            || crate::commands::install_operator::RELEASE_NOTE.to_owned(),
+            crate::commands::install_operator::release_text,
         );
         header.push_str(&format!(
             "\n\nGPU Operator values (values.yaml, attached to the runCommand as context):\n\n{values}\n{release}"
@@ -416,7 +416,7 @@ fn execute(
     let progress = Progress::default();
     let started = Instant::now();
     let said = |f: crate::provision::features::Feature<'_>, out: &crate::provision::features::Outcome| {
-        crate::commands::gpu_stack::feature_note(p, f, out)
+        crate::commands::install_operator::feature_note(p, f, out)
     };
     let run = Apply { skip_preflight, ..l.apply(&said) };
     azure::run_with_spinner(p, &progress, None, async |report| {
@@ -444,7 +444,7 @@ fn confirm(
     // The operator's release was read (apply's release check): what its install changes in it.
     let installs = changes.iter().any(|c| c.kind == "operator" && c.action == Action::Create);
     if let (true, Some((_, Some(view)))) = (installs, operator) {
-        ctx.printer.note(&crate::commands::gpu_stack::release_text(view));
+        ctx.printer.note(&crate::commands::install_operator::release_text(view));
     }
     crate::commands::confirm::ask(&format!("Apply these changes to cluster {cluster}?"))
 }

@@ -9,7 +9,7 @@ use crate::cli::{
     ClusterPowerArgs, FeatureListArgs, Format, InstallOperatorArgs, KaitoWorkspaceArgs, ManifestFormat,
     RegisterFeatureArgs,
 };
-use crate::commands::azure::{self, base_url, subscription, Cred};
+use crate::commands::session::{self as azure, base_url, subscription, Cred};
 use crate::commands::Ctx;
 use crate::domain::{DriverMode, MigStrategy};
 use crate::error::Error;
@@ -318,7 +318,7 @@ pub fn kaito_enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
 /// `aksgpu kaito workspace`
 pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
-    crate::commands::money::with_live_prices(&mut catalog, &ctx.printer);
+    crate::commands::cost::with_live_prices(&mut catalog, &ctx.printer);
     let catalog = catalog;
     crate::ops::kaito::check_workspace_model(&catalog, &a.model)?;
     let region = match (&a.cluster, &a.resource_group) {
@@ -372,7 +372,7 @@ fn cluster_location(ctx: &Ctx, a: &KaitoWorkspaceArgs, rg: &str, cluster: &str) 
         report("reading the cluster's location");
         crate::provision::wire::get::<Value>(&client, &step).await.map_err(Error::from)
     })?;
-    let facts = crate::commands::create_pool::ClusterFacts::from_cluster(v)?;
+    let facts = crate::commands::pool::ClusterFacts::from_cluster(v)?;
     facts.location.ok_or_else(|| {
         Error::from(crate::resources::MissingField { resource: format!("cluster {cluster}"), field: "location" })
     })

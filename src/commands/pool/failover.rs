@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use crate::arm::ArmClient;
 use crate::catalog::Catalog;
 use crate::cli::{CreatePoolArgs, Format};
-use crate::commands::{azure, Ctx};
+use crate::commands::{session as azure, Ctx};
 use crate::error::Error;
 use crate::output::{emit, table, Align, Printer, Shown};
 use crate::plan::agent_pool::PoolSpec;
@@ -74,7 +74,7 @@ pub fn run(
     match result {
         Ok(Failover::Existing(outcome)) => {
             p.note("note: the pool exists already, so there is nothing to fail over");
-            crate::commands::create_pool::render(p, a.output, catalog, (&first, &outcome, None), base)?;
+            crate::commands::pool::render(p, a.output, catalog, (&first, &outcome, None), base)?;
             Ok(())
         }
         Ok(Failover::DryRun { candidates, plan, location }) => {
@@ -108,8 +108,8 @@ fn candidates(
     let sizes = match &a.vm_size {
         Some(size) => {
             // The same checks as without failover (stray workload flags, the size itself).
-            let facts = crate::commands::create_pool::ClusterFacts::default();
-            crate::commands::create_pool::spec(catalog, a, subscription, &facts, p)?;
+            let facts = crate::commands::pool::ClusterFacts::default();
+            crate::commands::pool::spec(catalog, a, subscription, &facts, p)?;
             Sizes::Named(std::iter::once(size.clone()).chain(a.failover.fallback_vm_sizes.iter().cloned()).collect())
         }
         None => Sizes::Recommended(Box::new(a.recommend_request())),
@@ -124,7 +124,7 @@ fn candidates(
     let found = azure::run_with_spinner(p, &progress, None, async |report| {
         Ok(crate::ops::failover::candidates((client, &store), catalog, req, report).await)
     })?
-    .map_err(|e| crate::commands::create_pool::in_flags(e, "--recommend found no size that fits"))?;
+    .map_err(|e| crate::commands::pool::in_flags(e, "--recommend found no size that fits"))?;
     if let Some(list) = &found.ranked {
         let at = found.location.as_deref().map(|r| format!(" in {r}")).unwrap_or_default();
         p.note(&format!("failover candidates{at}: {}", list.join(", ")));

@@ -154,7 +154,7 @@ pub fn render_priced_plan(
     format: crate::cli::Format,
     (base, plan, header): (&str, &crate::plan::Plan, &str),
     extra: serde_json::Value,
-    cost: &crate::commands::money::PlanPricing,
+    cost: &crate::commands::cost::PlanPricing,
 ) -> Result<(), Error> {
     Ok(crate::output::emit(p, format, &priced_plan((base, plan, header), extra, cost))?)
 }
@@ -163,10 +163,10 @@ pub fn render_priced_plan(
 pub fn priced_plan(
     (base, plan, header): (&str, &crate::plan::Plan, &str),
     extra: serde_json::Value,
-    cost: &crate::commands::money::PlanPricing,
+    cost: &crate::commands::cost::PlanPricing,
 ) -> DryRun {
     let mut d = DryRun::new(base, plan, header, extra);
-    d.footer = crate::commands::money::plan_pricing_text(cost);
+    d.footer = crate::commands::cost::plan_pricing_text(cost);
     d.extra.insert("cost".into(), serde_json::to_value(cost).unwrap_or_default());
     d
 }

@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use crate::cli::Format;
-use crate::commands::money::PlanPricing;
+use crate::commands::cost::PlanPricing;
 use crate::error::Error;
 use crate::ops::gitops::{Row, RowResult};
 use crate::output::{emit, Printer};
@@ -54,7 +54,7 @@ pub fn changes(changes: &[Change], cost: &PlanPricing) -> Shown {
     for c in changes.iter().filter(|c| c.hint.is_some()) {
         out.push_str(&format!("\n{} {}: {}", c.kind, c.name, c.hint.as_deref().unwrap_or_default()));
     }
-    out.push_str(&format!("\n{}\n\n{}", summary(changes), crate::commands::money::plan_pricing_text(cost)));
+    out.push_str(&format!("\n{}\n\n{}", summary(changes), crate::commands::cost::plan_pricing_text(cost)));
     Shown::new(out, doc)
 }
 
@@ -89,7 +89,7 @@ pub fn results(rows: &[Row], cost: &PlanPricing) -> Shown {
         _ => "\nApplied.\n",
     });
     out.push('\n');
-    out.push_str(&crate::commands::money::plan_pricing_text(cost));
+    out.push_str(&crate::commands::cost::plan_pricing_text(cost));
     Shown::new(out, doc)
 }
 
@@ -97,7 +97,7 @@ pub fn results(rows: &[Row], cost: &PlanPricing) -> Shown {
 /// itself, so its fields keep their order).
 pub enum Doc {
     Shown(Shown),
-    Plan(crate::commands::azure::DryRun),
+    Plan(crate::commands::session::DryRun),
 }
 
 impl From<Shown> for Doc {
