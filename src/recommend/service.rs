@@ -676,6 +676,7 @@ mod tests {
             allreduce_latency_us: 8.0,
             step_overhead_us: 0.0,
             max_batch: 256,
+            token_budget: 8192,
             source: "t".into(),
             efficiencies: Vec::new(),
             calibration: vec![r("Hopper", false, [0.8, 1.2], Some([0.5, 0.9])), r("Hopper", true, [2.3, 2.6], None)],

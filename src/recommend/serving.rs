@@ -17,10 +17,14 @@
 //! - **mixture of experts**: the active parameters set the FLOPs; the expert weights read per step
 //!   are those the batch touches, 1 − (1 − k/E)^tokens of them (near all at large batches).
 //!
-//! A request's life at concurrency C on one replica: the replica prefills the C requests and
-//! decodes their output tokens together, so one request takes
-//! `cycle = C × prefill(one request, pipelined) + output × step(C)`, in a static batch and in the
-//! steady state of a server that admits a request whenever one finishes.
+//! - **chunked prefill** (Agrawal et al. 2024, "Sarathi-Serve"; vLLM's scheduler): a step carries
+//!   every decoding sequence and fills the rest of a token budget with prompt chunks, so decode
+//!   slows while prompts are prefilled, and prompts queue behind each other (DistServe, Zhong et
+//!   al. 2024, an M/D/1 prefill queue): TTFT at its mean, median and p90.
+//!
+//! A request's life at concurrency C on one replica, in the steady state of a server that
+//! admits a request whenever one finishes: its prompt waits for the prompts ahead, is
+//! prefilled in chunks, then decodes its output tokens in steps shared with the others.
 
 use serde::Serialize;
 
@@ -54,6 +58,8 @@ pub struct Hardware {
     pub step_overhead_s: f64,
     /// Per sequence in the batch, added to each decode step (the engine's CPU work per sequence).
     pub sequence_overhead_s: f64,
+    /// Most tokens one step carries (prefill chunks and decodes together).
+    pub token_budget: f64,
 }
 
 impl Hardware {
@@ -74,6 +80,7 @@ impl Hardware {
             allreduce_latency_s: f.allreduce_latency_us * 1e-6,
             step_overhead_s: f.step_overhead_us * 1e-6,
             sequence_overhead_s: f.efficiency(architecture, precision)?.sequence_overhead_us * 1e-6,
+            token_budget: f.token_budget.max(1) as f64,
         })
     }
 
@@ -165,22 +172,31 @@ fn weights_touched(s: &Shape, tokens: f64) -> f64 {
     s.weight_bytes * fraction
 }
 
-/// One decode round: every one of `batch` sequences gets a token. With `pp` stages the batch is
-/// split into min(pp, batch) micro-batches of `x` sequences; each of the pp stages handles a
-/// micro-batch in 1/pp of the time the whole model takes, so a round takes the whole model's
-/// time for one micro-batch: weights are read once per micro-batch, not once per round.
-fn decode_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64) -> (f64, Bound) {
+/// One engine step: every one of `batch` decoding sequences gets a token and `chunk` prompt
+/// tokens of a prefill ride along (chunked prefill: Agrawal et al. 2024, "Taming
+/// Throughput-Latency Tradeoff in LLM Inference with Sarathi-Serve", section 4; vLLM's scheduler
+/// puts decodes first and fills the rest of its token budget with prefill chunks). With `pp`
+/// stages the batch is split into min(pp, batch) micro-batches of `x` sequences; each of the pp
+/// stages handles a micro-batch in 1/pp of the time the whole model takes, so a round takes the
+/// whole model's time for one micro-batch: weights are read once per micro-batch, not once
+/// per round.
+fn hybrid_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64, chunk: Chunk) -> (f64, Bound) {
     let tp = f64::from(split.tp);
-    let x = batch / f64::from(split.pp).min(batch).max(1.0);
+    let micro = f64::from(split.pp).min(batch).max(1.0);
+    let (x, p) = (batch / micro, chunk.tokens / micro);
     let kv = s.arch.kv_bytes(context.round() as u64, s.kv_bytes);
     // Per operator, as LLM-Viewer sums its roofline: the weight GEMMs (weights read, 2 FLOPs
     // per active parameter and token) and attention (the KV cache read, its FLOPs) are
     // different kernels that run one after the other, each at the slower of its two limits.
+    // The prefill chunk shares the weight read with the decodes and adds its FLOPs: what makes
+    // a chunk nearly free while decode is memory bound, and slows decode once it is not.
     let (bw, peak) = (tp * hw.bytes_per_s(), tp * hw.flops());
-    let (gemm_mem, gemm_flops) = (weights_touched(s, x) / bw, 2.0 * s.active * x / peak);
-    let (attn_mem, attn_flops) = (x * kv / bw, attention_flops(&s.arch, x, context) / peak);
+    let (gemm_mem, gemm_flops) = (weights_touched(s, x + p) / bw, 2.0 * s.active * (x + p) / peak);
+    let attn_flops = attention_flops(&s.arch, x, context) + chunk.attention_flops / micro;
+    let (attn_mem, attn_flops) = (x * kv / bw, attn_flops / peak);
     let work = gemm_mem.max(gemm_flops) + attn_mem.max(attn_flops);
-    let comm = 2.0 * f64::from(s.arch.layers) * allreduce(hw, split.tp, x * f64::from(s.arch.hidden_size) * 2.0);
+    let tokens = (x + p) * f64::from(s.arch.hidden_size) * 2.0;
+    let comm = 2.0 * f64::from(s.arch.layers) * allreduce(hw, split.tp, tokens) + moe_dispatch(s, hw, x + p);
     let bound = if comm > work / 2.0 {
         Bound::Interconnect
     } else if gemm_flops.max(attn_flops) > gemm_mem.max(attn_mem) && gemm_flops > gemm_mem {
@@ -195,59 +211,95 @@ fn decode_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64)
     (work + comm + hw.step_overhead_s + batch * hw.sequence_overhead_s, bound)
 }
 
-/// Prefill of one request of `input` tokens: (alone, as its latency; pipelined, as its share of
-/// a replica's time when many are prefilled).
-fn prefill(s: &Shape, hw: &Hardware, split: Split, input: f64) -> (f64, f64) {
-    let (tp, pp) = (f64::from(split.tp), f64::from(split.pp));
-    let flops = 2.0 * s.active * input + attention_flops(&s.arch, input, input) / 2.0;
-    let compute = flops / (tp * hw.flops());
-    let memory = weights_touched(s, input) / (tp * hw.bytes_per_s());
-    let comm = 2.0 * f64::from(s.arch.layers) * allreduce(hw, split.tp, input * f64::from(s.arch.hidden_size) * 2.0);
-    let alone = compute.max(memory) + comm;
-    (alone, (compute + comm) / pp)
+/// The prompt tokens one step carries and their attention FLOPs.
+#[derive(Debug, Clone, Copy, Default)]
+struct Chunk {
+    tokens: f64,
+    attention_flops: f64,
 }
 
-/// The mean wait in the prefill queue of one replica and the time scale θ of its tail: with
-/// one sequence there is no queue; the prefill's share of the replica's time is ρ (capped
-/// below 1: a replica that only prefills serves nobody).
-fn prefill_queue(c: f64, alone: f64, cycle: f64, prefill_all: f64) -> (f64, f64) {
-    if c <= 1.0 || cycle <= 0.0 {
-        return (0.0, 0.0);
+/// A step of decodes alone.
+fn decode_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64) -> (f64, Bound) {
+    hybrid_step(s, hw, split, batch, context, Chunk::default())
+}
+
+/// Routing a mixture of experts' tokens: per MoE layer the router's scores and top-k, then
+/// every token's hidden state copied to its k experts and their outputs gathered back
+/// (GShard, Lepikhin et al. 2021, section 2.2; DeepSpeed-MoE, Rajbhandari et al. 2022, section
+/// 5.3): 2 × k × hidden × 2 bytes per token written and read again around the expert GEMMs.
+/// Under tensor parallelism every GPU holds a slice of every expert and the permutation stays
+/// local (vLLM's fused MoE), so this is memory traffic, not link traffic.
+fn moe_dispatch(s: &Shape, hw: &Hardware, tokens: f64) -> f64 {
+    let (e, k) = s.experts;
+    if e == 0 || k == 0 {
+        return 0.0;
     }
-    let rho = (prefill_all / cycle).min(0.99);
-    let theta = alone / (2.0 * (1.0 - rho));
-    (rho * theta, theta)
+    let bytes = 2.0 * 2.0 * f64::from(k) * f64::from(s.arch.hidden_size) * 2.0 * tokens * f64::from(s.arch.layers);
+    bytes / hw.bytes_per_s()
 }
 
-/// The figures of one replica serving `concurrency` sequences of `input` + `output` tokens.
+/// How one request's prompt is prefilled while `batch` others decode: the chunk each step
+/// carries (the token budget left after the decodes, vLLM's `max_num_batched_tokens`), the
+/// steps it takes and their mean length.
+struct Prefill {
+    steps: f64,
+    step_s: f64,
+}
+
+fn prefill(s: &Shape, hw: &Hardware, split: Split, batch: f64, input: f64, context: f64) -> Prefill {
+    let room = (hw.token_budget - batch).max(hw.token_budget / 8.0).max(1.0);
+    let steps = (input / room).ceil().max(1.0);
+    // Causal attention over the prompt: each token attends to the ones before it, half the
+    // square in all, spread over the chunks.
+    let attention = attention_flops(&s.arch, input, input) / 2.0 / steps;
+    let chunk = Chunk { tokens: input / steps, attention_flops: attention };
+    let (step_s, _) = hybrid_step(s, hw, split, batch, context, chunk);
+    Prefill { steps, step_s }
+}
+
+/// The figures of one replica serving `concurrency` sequences of `input` + `output` tokens, in
+/// the steady state of a continuous-batching engine with chunked prefill (vLLM; Sarathi-Serve):
+/// - every sequence in flight decodes in every step; a step that also carries a prefill chunk
+///   takes longer, so a sequence's time per output token is the plain decode step plus, for
+///   each of the other sequences' prompts prefilled during its decode, the extra time of
+///   their chunk steps;
+/// - a request's prompt waits for the prompts ahead of it: the prefill is a queue
+///   (DistServe, Zhong et al. 2024, section 3.1, an M/D/1 queue) that requests join at
+///   c / cycle per second and hold for `prefill` each, busy ρ of the time, so the mean wait
+///   is ρ·prefill / (2(1 − ρ)), plus half the step in progress;
+/// - when the prompts alone would keep the prefill busy all the time (ρ ≥ 1), the replica
+///   serves one request per `prefill` and the rest wait: the queue ahead sets the TTFT.
 pub fn figures(s: &Shape, hw: &Hardware, split: Split, concurrency: u64, input: u64, output: u64) -> Figures {
     let c = concurrency.max(1) as f64;
     let (i, o) = (input.max(1) as f64, output.max(1) as f64);
-    let (alone, pipelined) = prefill(s, hw, split, i);
-    let (step, decode_bound) = decode_step(s, hw, split, c, i + o / 2.0);
-    let prefill_all = c * pipelined;
-    let decode_all = o * step;
-    let cycle = prefill_all + decode_all;
-    // The queue for prefill (DistServe, Zhong et al. 2024, section 3.1: a prefill instance as an M/D/1
-    // queue): requests arrive at c / cycle per second and each holds the prefill for `alone`,
-    // so the prefill is busy ρ of the time and a request waits ρ·alone / (2(1 − ρ)) on average
-    // before its own prefill, which then ends in the step in progress.
-    let (queue, theta) = prefill_queue(c, alone, cycle, prefill_all);
-    let ttft = alone + queue + step;
-    let tpot = ((cycle - ttft) / o).max(step);
-    // The wait's tail, P(W > t) ≈ ρ·e^(−t/θ) with θ = alone / (2(1 − ρ)) (the exponential
-    // approximation of the M/D/1 waiting time with the same mean): median and p90.
-    let rho = (prefill_all / cycle).min(0.99);
-    let quantile = |p: f64| if rho > 1.0 - p { theta * (rho / (1.0 - p)).ln() } else { 0.0 };
+    let context = i + o / 2.0;
+    let (step, decode_bound) = decode_step(s, hw, split, c, context);
+    let pre = prefill(s, hw, split, c, i, context);
+    // The prefill alone: its chunk steps (with c − 1 others decoding in them).
+    let alone = pre.steps * pre.step_s;
+    let tpot = step + (c - 1.0) * pre.steps / o * (pre.step_s - step).max(0.0);
+    let residual = if c > 1.0 { step / 2.0 } else { 0.0 };
+    let open = alone + residual + o * tpot;
+    let rho = (c * alone / open).min(0.99);
+    let theta = alone / (2.0 * (1.0 - rho));
+    let queue = if c > 1.0 { rho * theta } else { 0.0 };
+    // A closed loop of c users cannot be served faster than one prompt per `alone`.
+    let cycle = (alone + residual + queue + o * tpot).max(c * alone);
+    let ttft = cycle - o * tpot;
+    // The wait's tail, P(W > t) ≈ ρ·e^(−t/θ) (the exponential approximation of the M/D/1
+    // waiting time with the same mean), shifted by what the closed loop adds: median and p90.
+    let extra = ttft - (alone + residual + queue);
+    let quantile = |p: f64| if c > 1.0 && rho > 1.0 - p { theta * (rho / (1.0 - p)).ln() } else { 0.0 };
+    let prefill_share = c * alone / cycle;
     Figures {
         cycle_s: cycle,
         ttft_s: ttft,
-        ttft_median_s: alone + quantile(0.5) + step,
-        ttft_p90_s: alone + quantile(0.9) + step,
+        ttft_median_s: alone + residual + extra + quantile(0.5),
+        ttft_p90_s: alone + residual + extra + quantile(0.9),
         tpot_s: tpot,
         output_tps: c * o / cycle,
         total_tps: c * (i + o) / cycle,
-        bound: if prefill_all > decode_all { Bound::Compute } else { decode_bound },
+        bound: if prefill_share > 0.5 { Bound::Compute } else { decode_bound },
     }
 }
 
@@ -279,6 +331,7 @@ mod tests {
             allreduce_latency_s: 0.0,
             step_overhead_s: 0.0,
             sequence_overhead_s: 0.0,
+            token_budget: 8192.0,
         }
     }
 
@@ -305,12 +358,34 @@ mod tests {
     }
 
     /// Prefill of 2048 tokens: 2 × 70.55e9 × 2048 = 2.89e14 FLOPs plus attention
-    /// 4 × 8192 × 2048 × 80 × 2048 / 2 = 5.5e12, at 989.5 TFLOPS: 0.298 s.
+    /// 4 × 8192 × 2048 × 80 × 2048 / 2 = 5.5e12, at 989.5 TFLOPS: 0.298 s, in one chunk.
     #[test]
     fn prefill_is_two_flops_per_parameter_per_token() {
-        let (alone, _) = prefill(&llama70(2.0), &hw(989.5, 3350.0), Split { tp: 1, pp: 1 }, 2048.0);
+        let p = prefill(&llama70(2.0), &hw(989.5, 3350.0), Split { tp: 1, pp: 1 }, 0.0, 2048.0, 2048.0);
         let expect = (2.0 * 70.55e9 * 2048.0 + 4.0 * 8192.0 * 2048.0 * 80.0 * 2048.0 / 2.0) / 989.5e12;
-        assert!((alone - expect).abs() / expect < 1e-6, "{alone} vs {expect}");
+        assert_eq!(p.steps, 1.0);
+        assert!((p.step_s - expect).abs() / expect < 1e-6, "{} vs {expect}", p.step_s);
+    }
+
+    /// A prompt longer than the token budget is prefilled in chunks, and the decodes that
+    /// share those steps slow down: time per output token grows with the prompts in flight,
+    /// and with many long prompts at once the queue ahead sets the time to first token.
+    #[test]
+    fn long_prompts_are_chunked_and_slow_the_decodes() {
+        let s = llama70(1.0);
+        let h100 = hw(1979.0, 3350.0);
+        let split = Split { tp: 2, pp: 1 };
+        let p = prefill(&s, &h100, split, 8.0, 20_000.0, 20_000.0);
+        assert_eq!(p.steps, 3.0, "8184 tokens of budget per step");
+        let alone = figures(&s, &h100, split, 1, 5000, 500);
+        let few = figures(&s, &h100, split, 8, 5000, 500);
+        let many = figures(&s, &h100, split, 64, 5000, 500);
+        let (step1, _) = decode_step(&s, &h100, split, 1.0, 5250.0);
+        assert!((alone.tpot_s - step1).abs() < 1e-12, "a lone sequence sees no one else's prefill");
+        assert!(few.tpot_s < many.tpot_s && few.ttft_s < many.ttft_s);
+        assert!(many.ttft_p90_s >= many.ttft_median_s && many.ttft_median_s >= alone.ttft_s);
+        // ρ near 1: the tail is at least twice the prompt's own prefill.
+        assert!(many.ttft_p90_s > 2.0 * alone.ttft_s, "{} vs {}", many.ttft_p90_s, alone.ttft_s);
     }
 
     #[test]
@@ -364,6 +439,7 @@ mod tests {
             allreduce_latency_us: 8.0,
             step_overhead_us: 0.0,
             max_batch: 256,
+            token_budget: 8192,
             source: "t".into(),
             efficiencies: vec![eff()],
             calibration: Vec::new(),
