@@ -72,14 +72,19 @@ impl Hardware {
             "fp32" => t.fp32,
             _ => t.fp16.or(t.bf16),
         }?;
+        // A mixed-input GEMM (4-bit weights dequantised to 16 bits in the kernel) runs on the
+        // 16-bit tensor cores: its own entry where one is fitted, else the 16-bit one.
+        let own = f.efficiencies.iter().any(|e| e.architecture.eq_ignore_ascii_case(architecture) && e.precision == precision);
+        let key = if precision == "w4a16" && !own { "fp16" } else { precision };
+        let eff = f.efficiency(architecture, key)?.clone();
         Some(Self {
             tflops,
             memory_gb_s: perf.memory_bandwidth_gb_s,
             link_gb_s: perf.interconnect.bandwidth_gb_s,
-            eff: f.efficiency(architecture, precision)?.clone(),
             allreduce_latency_s: f.allreduce_latency_us * 1e-6,
             step_overhead_s: f.step_overhead_us * 1e-6,
-            sequence_overhead_s: f.efficiency(architecture, precision)?.sequence_overhead_us * 1e-6,
+            sequence_overhead_s: eff.sequence_overhead_us * 1e-6,
+            eff,
             token_budget: f.token_budget.max(1) as f64,
         })
     }
@@ -238,68 +243,144 @@ fn moe_dispatch(s: &Shape, hw: &Hardware, tokens: f64) -> f64 {
     bytes / hw.bytes_per_s()
 }
 
-/// How one request's prompt is prefilled while `batch` others decode: the chunk each step
-/// carries (the token budget left after the decodes, vLLM's `max_num_batched_tokens`), the
-/// steps it takes and their mean length.
+/// A step that carries `tokens` prompt tokens (one chunk, or several prompts packed) of
+/// prompts of `input` tokens, while `batch` sequences decode: its length.
+fn chunk_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, input: f64, tokens: f64, context: f64) -> f64 {
+    // Causal attention over a prompt: each token attends to the ones before it, half the
+    // square of the prompt in all; a step carrying `tokens` of it does tokens/input of that.
+    let attention = attention_flops(&s.arch, input, input) / 2.0 * (tokens / input);
+    hybrid_step(s, hw, split, batch, context, Chunk { tokens, attention_flops: attention }).0
+}
+
+/// One request's prompt prefilled while `batch` others decode: the steps it takes (the token
+/// budget left after the decodes each step, vLLM's `max_num_batched_tokens`), and each
+/// step's length.
 struct Prefill {
     steps: f64,
     step_s: f64,
 }
 
 fn prefill(s: &Shape, hw: &Hardware, split: Split, batch: f64, input: f64, context: f64) -> Prefill {
-    let room = (hw.token_budget - batch).max(hw.token_budget / 8.0).max(1.0);
-    let steps = (input / room).ceil().max(1.0);
-    // Causal attention over the prompt: each token attends to the ones before it, half the
-    // square in all, spread over the chunks.
-    let attention = attention_flops(&s.arch, input, input) / 2.0 / steps;
-    let chunk = Chunk { tokens: input / steps, attention_flops: attention };
-    let (step_s, _) = hybrid_step(s, hw, split, batch, context, chunk);
-    Prefill { steps, step_s }
+    let steps = (input / room(hw, batch)).ceil().max(1.0);
+    Prefill { steps, step_s: chunk_step(s, hw, split, batch, input, input / steps, context) }
+}
+
+/// Prompt tokens a step has room for next to `batch` decodes (at least an eighth of the
+/// budget: vLLM keeps prefills moving however many sequences decode).
+fn room(hw: &Hardware, batch: f64) -> f64 {
+    (hw.token_budget - batch).max(hw.token_budget / 8.0).max(1.0)
+}
+
+/// The steady state of one replica: prompt tokens per step, the share of steps that carry
+/// prompt tokens, their length and the mean step.
+struct Steady {
+    decode_s: f64,
+    chunk: f64,
+    chunk_s: f64,
+    mean_s: f64,
+    /// Second moment of the step length, for the residual an arrival waits.
+    mean_sq: f64,
+}
+
+/// Sequences, prompt and decode context of one replica.
+#[derive(Clone, Copy)]
+struct Load {
+    c: f64,
+    i: f64,
+    context: f64,
+}
+
+fn steady(s: &Shape, hw: &Hardware, split: Split, l: Load, per_step: f64, decode_s: f64) -> Steady {
+    let (c, i) = (l.c, l.i);
+    let room = room(hw, c);
+    // A step that carries prompt tokens carries at least one prompt's chunk, more when the
+    // prompts arrive faster than one per step.
+    let chunk = per_step.max(i.min(room)).min(room);
+    let q = (per_step / chunk).min(1.0);
+    let chunk_s = chunk_step(s, hw, split, c, i, chunk, l.context).max(decode_s);
+    let mean_s = (1.0 - q) * decode_s + q * chunk_s;
+    let mean_sq = (1.0 - q) * decode_s * decode_s + q * chunk_s * chunk_s;
+    Steady { decode_s, chunk, chunk_s, mean_s, mean_sq }
 }
 
 /// The figures of one replica serving `concurrency` sequences of `input` + `output` tokens, in
 /// the steady state of a continuous-batching engine with chunked prefill (vLLM; Sarathi-Serve):
-/// - every sequence in flight decodes in every step; a step that also carries a prefill chunk
-///   takes longer, so a sequence's time per output token is the plain decode step plus, for
-///   each of the other sequences' prompts prefilled during its decode, the extra time of
-///   their chunk steps;
-/// - a request's prompt waits for the prompts ahead of it: the prefill is a queue
-///   (DistServe, Zhong et al. 2024, section 3.1, an M/D/1 queue) that requests join at
-///   c / cycle per second and hold for `prefill` each, busy ρ of the time, so the mean wait
-///   is ρ·prefill / (2(1 − ρ)), plus half the step in progress;
-/// - when the prompts alone would keep the prefill busy all the time (ρ ≥ 1), the replica
-///   serves one request per `prefill` and the rest wait: the queue ahead sets the TTFT.
+/// - every sequence in flight decodes in every step, and the prompts of the requests that
+///   arrive (c / cycle per second, `input` tokens each) ride in the same steps, up to the
+///   token budget: steps that carry prompt tokens take longer, so decode slows while prompts
+///   are prefilled (the time per output token is the mean step);
+/// - a request's prompt waits for the prompts ahead of it: the prefill is a queue (DistServe,
+///   Zhong et al. 2024, section 3.1, an M/D/1 queue) that holds each request for the time its
+///   prompt adds to the steps, busy ρ of the time, so the mean wait is s·ρ / (2(1 − ρ)), after
+///   the rest of the step in progress (length-biased: E[t²] / 2E[t]);
+/// - when the prompts need more than the budget (or all of the time), the replica serves no
+///   more requests than the prefill lets through and the rest wait: the queue ahead sets TTFT.
 pub fn figures(s: &Shape, hw: &Hardware, split: Split, concurrency: u64, input: u64, output: u64) -> Figures {
     let c = concurrency.max(1) as f64;
     let (i, o) = (input.max(1) as f64, output.max(1) as f64);
     let context = i + o / 2.0;
-    let (step, decode_bound) = decode_step(s, hw, split, c, context);
-    let pre = prefill(s, hw, split, c, i, context);
-    // The prefill alone: its chunk steps (with c − 1 others decoding in them).
-    let alone = pre.steps * pre.step_s;
-    let tpot = step + (c - 1.0) * pre.steps / o * (pre.step_s - step).max(0.0);
-    let residual = if c > 1.0 { step / 2.0 } else { 0.0 };
-    let open = alone + residual + o * tpot;
-    let rho = (c * alone / open).min(0.99);
-    let theta = alone / (2.0 * (1.0 - rho));
-    let queue = if c > 1.0 { rho * theta } else { 0.0 };
-    // A closed loop of c users cannot be served faster than one prompt per `alone`.
-    let cycle = (alone + residual + queue + o * tpot).max(c * alone);
-    let ttft = cycle - o * tpot;
+    let (decode_s, decode_bound) = decode_step(s, hw, split, c, context);
+    let own = prefill(s, hw, split, c - 1.0, i, context);
+    let load = Load { c, i, context };
+    let alone = own.steps * own.step_s;
+    let mut cycle = alone + o * decode_s;
+    let mut st = steady(s, hw, split, load, 0.0, decode_s);
+    let (mut ttft, mut rho, mut theta) = (alone, 0.0, 0.0);
+    // A fixed point: the prompt tokens per step follow from the arrival rate, which follows
+    // from the cycle; three rounds settle it to well under a percent.
+    for _ in 0..3 {
+        // The others' prompts ride in a sequence's decode steps; its own is in its TTFT.
+        let per_step = (c - 1.0) / cycle * i * st.mean_s;
+        st = steady(s, hw, split, load, per_step, decode_s);
+        // What one request's prompt adds to the replica's time.
+        let service = i / st.chunk * (st.chunk_s - st.decode_s);
+        rho = (c / cycle * service).min(0.99);
+        theta = service / (2.0 * (1.0 - rho));
+        let residual = if c > 1.0 { st.mean_sq / (2.0 * st.mean_s) } else { 0.0 };
+        let queue = if c > 1.0 { rho * theta } else { 0.0 };
+        let open = residual + queue + alone + o * st.mean_s;
+        // The prompts cannot go through faster than the budget lets them, nor take more
+        // than all of the replica's time.
+        let budget_bound = c * i * st.chunk_s / room(hw, c);
+        cycle = open.max(budget_bound).max(c * service);
+        ttft = cycle - o * st.mean_s;
+    }
+    let tpot = st.mean_s;
     // The wait's tail, P(W > t) ≈ ρ·e^(−t/θ) (the exponential approximation of the M/D/1
-    // waiting time with the same mean), shifted by what the closed loop adds: median and p90.
-    let extra = ttft - (alone + residual + queue);
+    // waiting time with the same mean), on top of what the saturated loop adds: median, p90.
+    let queue = if c > 1.0 { rho * theta } else { 0.0 };
+    let base = ttft - queue;
     let quantile = |p: f64| if c > 1.0 && rho > 1.0 - p { theta * (rho / (1.0 - p)).ln() } else { 0.0 };
-    let prefill_share = c * alone / cycle;
+    let prefill_share = c * i / st.chunk * (st.chunk_s - st.decode_s) / cycle;
     Figures {
         cycle_s: cycle,
         ttft_s: ttft,
-        ttft_median_s: alone + residual + extra + quantile(0.5),
-        ttft_p90_s: alone + residual + extra + quantile(0.9),
+        ttft_median_s: base + quantile(0.5),
+        ttft_p90_s: base + quantile(0.9),
         tpot_s: tpot,
         output_tps: c * o / cycle,
         total_tps: c * (i + o) / cycle,
         bound: if prefill_share > 0.5 { Bound::Compute } else { decode_bound },
+    }
+}
+
+/// `c` requests on a replica whose KV cache holds `admitted`: the engine runs `admitted` at a
+/// time (`f`) and the others wait in its queue (vLLM's scheduler admits a request only when its
+/// KV blocks fit). In the closed loop each request's cycle stretches by c / admitted, and the
+/// stretch is time before its first token (Little's law); throughput stays that of `f`.
+pub fn queued(f: &Figures, admitted: u64, c: u64) -> Figures {
+    let stretch = c as f64 / admitted.max(1) as f64;
+    let cycle = f.cycle_s * stretch;
+    let wait = cycle - f.cycle_s;
+    Figures {
+        cycle_s: cycle,
+        ttft_s: f.ttft_s + wait,
+        ttft_median_s: f.ttft_median_s + wait,
+        ttft_p90_s: f.ttft_p90_s + wait,
+        output_tps: f.output_tps,
+        total_tps: f.total_tps,
+        bound: Bound::KvCapacity,
+        ..*f
     }
 }
 

@@ -21,6 +21,7 @@ use crate::support::aksgpu_env;
 #[derive(Debug, Clone, Deserialize)]
 struct Row {
     id: String,
+    source_family: String,
     model: String,
     weights: String,
     kv_cache: String,
@@ -113,8 +114,8 @@ fn estimate_in(row: &Row, env: &[(&str, &Path)]) -> Result<(f64, String), String
     if let Some(c) = &c {
         args.extend(["--concurrency", c.as_str()]);
     }
-    if row.kv_cache == "fp8" || row.kv_cache == "fp16" {
-        args.extend(["--kv-cache-precision", row.kv_cache.as_str()]);
+    if let Some(kv) = kv_cache(row) {
+        args.extend(["--kv-cache-precision", kv]);
     }
     let run = aksgpu_env(&args, env);
     if run.code != 0 {
@@ -133,6 +134,25 @@ fn estimate_in(row: &Row, env: &[(&str, &Path)]) -> Result<(f64, String), String
         other => return Err(format!("unknown metric {other}")),
     };
     Ok((v, class))
+}
+
+/// The KV-cache precision a row ran with: the one it states, else, for TensorRT-LLM's perf
+/// overview rows with 8- or 4-bit weights, FP8. Those rows ran NVIDIA's ModelOpt checkpoints
+/// (the overview: "Testing was performed on models with weights quantized using ModelOpt and
+/// published by NVIDIA on the Model Optimizer HuggingFace Collection"), whose
+/// hf_quant_config.json sets `kv_cache_quant_algo: FP8`, which TensorRT-LLM's default
+/// `kv_cache_dtype: auto` follows. The gpt-oss rows ran OpenAI's own checkpoints.
+fn kv_cache(row: &Row) -> Option<&str> {
+    match row.kv_cache.as_str() {
+        "fp8" | "fp16" => Some(row.kv_cache.as_str()),
+        _ if row.source_family == "trtllm"
+            && matches!(row.weights.as_str(), "fp8" | "fp4")
+            && !row.model.starts_with("openai/gpt-oss") =>
+        {
+            Some("fp8")
+        }
+        _ => None,
+    }
 }
 
 /// Estimated speed over published speed: the ratio for tokens/s rows, its inverse for times.
@@ -286,6 +306,7 @@ fn group(row: &Row) -> (&'static str, &'static str) {
     let precision = match (row.weights.as_str(), arch) {
         ("fp8", _) => "fp8",
         ("fp4", "Blackwell") => "fp4",
+        ("fp4", _) => "w4a16",
         _ => "fp16",
     };
     (arch, precision)
