@@ -188,7 +188,11 @@ fn weights_touched(s: &Shape, tokens: f64) -> f64 {
 fn hybrid_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64, chunk: Chunk) -> (f64, Bound) {
     let tp = f64::from(split.tp);
     let micro = f64::from(split.pp).min(batch).max(1.0);
-    let (x, p) = (batch / micro, chunk.tokens / micro);
+    // Prompt tokens ride with the micro-batches: in a round each stage works on every
+    // micro-batch once, so the round grows by the chunk's whole-model time over the stages.
+    // A lone prompt's own latency (`alone`) passes every stage in turn: the whole model.
+    let spread = if chunk.alone { 1.0 } else { micro };
+    let (x, p) = (batch / micro, chunk.tokens / spread);
     let kv = s.arch.kv_bytes(context.round() as u64, s.kv_bytes);
     // Per operator, as LLM-Viewer sums its roofline: the weight GEMMs (weights read, 2 FLOPs
     // per active parameter and token) and attention (the KV cache read, its FLOPs) are
@@ -197,7 +201,7 @@ fn hybrid_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64,
     // a chunk nearly free while decode is memory bound, and slows decode once it is not.
     let (bw, peak) = (tp * hw.bytes_per_s(), tp * hw.flops());
     let (gemm_mem, gemm_flops) = (weights_touched(s, x + p) / bw, 2.0 * s.active * (x + p) / peak);
-    let attn_flops = attention_flops(&s.arch, x, context) + chunk.attention_flops / micro;
+    let attn_flops = attention_flops(&s.arch, x, context) + chunk.attention_flops / spread;
     let (attn_mem, attn_flops) = (x * kv / bw, attn_flops / peak);
     let work = gemm_mem.max(gemm_flops) + attn_mem.max(attn_flops);
     let tokens = (x + p) * f64::from(s.arch.hidden_size) * 2.0;
@@ -221,6 +225,8 @@ fn hybrid_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64,
 struct Chunk {
     tokens: f64,
     attention_flops: f64,
+    /// The chunk's own latency through every pipeline stage, not its share of a round.
+    alone: bool,
 }
 
 /// A step of decodes alone.
@@ -245,11 +251,12 @@ fn moe_dispatch(s: &Shape, hw: &Hardware, tokens: f64) -> f64 {
 
 /// A step that carries `tokens` prompt tokens (one chunk, or several prompts packed) of
 /// prompts of `input` tokens, while `batch` sequences decode: its length.
-fn chunk_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, input: f64, tokens: f64, context: f64) -> f64 {
+fn chunk_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, input: f64, tokens: f64, ctx: (f64, bool)) -> f64 {
+    let (context, alone) = ctx;
     // Causal attention over a prompt: each token attends to the ones before it, half the
     // square of the prompt in all; a step carrying `tokens` of it does tokens/input of that.
     let attention = attention_flops(&s.arch, input, input) / 2.0 * (tokens / input);
-    hybrid_step(s, hw, split, batch, context, Chunk { tokens, attention_flops: attention }).0
+    hybrid_step(s, hw, split, batch, context, Chunk { tokens, attention_flops: attention, alone }).0
 }
 
 /// One request's prompt prefilled while `batch` others decode: the steps it takes (the token
@@ -262,7 +269,7 @@ struct Prefill {
 
 fn prefill(s: &Shape, hw: &Hardware, split: Split, batch: f64, input: f64, context: f64) -> Prefill {
     let steps = (input / room(hw, batch)).ceil().max(1.0);
-    Prefill { steps, step_s: chunk_step(s, hw, split, batch, input, input / steps, context) }
+    Prefill { steps, step_s: chunk_step(s, hw, split, batch, input, input / steps, (context, true)) }
 }
 
 /// Prompt tokens a step has room for next to `batch` decodes (at least an eighth of the
@@ -297,7 +304,7 @@ fn steady(s: &Shape, hw: &Hardware, split: Split, l: Load, per_step: f64, decode
     // prompts arrive faster than one per step.
     let chunk = per_step.max(i.min(room)).min(room);
     let q = (per_step / chunk).min(1.0);
-    let chunk_s = chunk_step(s, hw, split, c, i, chunk, l.context).max(decode_s);
+    let chunk_s = chunk_step(s, hw, split, c, i, chunk, (l.context, false)).max(decode_s);
     let mean_s = (1.0 - q) * decode_s + q * chunk_s;
     let mean_sq = (1.0 - q) * decode_s * decode_s + q * chunk_s * chunk_s;
     Steady { decode_s, chunk, chunk_s, mean_s, mean_sq }
@@ -322,7 +329,10 @@ pub fn figures(s: &Shape, hw: &Hardware, split: Split, concurrency: u64, input: 
     let (decode_s, decode_bound) = decode_step(s, hw, split, c, context);
     let own = prefill(s, hw, split, c - 1.0, i, context);
     let load = Load { c, i, context };
-    let alone = own.steps * own.step_s;
+    // The first token leaves with the step after the prefill's last chunk: engines return a
+    // step's sampled tokens while the next step runs (vLLM's asynchronous output processing,
+    // TensorRT-LLM's per-iteration responses), so a benchmark's TTFT holds one decode step.
+    let alone = own.steps * own.step_s + decode_s;
     let mut cycle = alone + o * decode_s;
     let mut st = steady(s, hw, split, load, 0.0, decode_s);
     let (mut ttft, mut rho, mut theta) = (alone, 0.0, 0.0);
