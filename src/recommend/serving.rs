@@ -74,7 +74,10 @@ impl Hardware {
         }?;
         // A mixed-input GEMM (4-bit weights dequantised to 16 bits in the kernel) runs on the
         // 16-bit tensor cores: its own entry where one is fitted, else the 16-bit one.
-        let own = f.efficiencies.iter().any(|e| e.architecture.eq_ignore_ascii_case(architecture) && e.precision == precision);
+        let own = f
+            .efficiencies
+            .iter()
+            .any(|e| e.architecture.eq_ignore_ascii_case(architecture) && e.precision == precision);
         let key = if precision == "w4a16" && !own { "fp16" } else { precision };
         let eff = f.efficiency(architecture, key)?.clone();
         Some(Self {
