@@ -1,3 +1,4 @@
+
 use super::*;
 
 const SIZES: &str = r#"
@@ -10,8 +11,8 @@ const SIZES: &str = r#"
   hyperv_generations: [2]
   aks: {supported: true, os_skus: [Ubuntu]}
   sizes:
-- {name: Standard_NC1_small, vcpus: 4, memory_gib: 28, gpu_count: 1, gpu_memory_gib: 16}
-- {name: Standard_NC4_small, vcpus: 64, memory_gib: 440, gpu_count: 4, gpu_memory_gib: 64}
+    - {name: Standard_NC1_small, vcpus: 4, memory_gib: 28, gpu_count: 1, gpu_memory_gib: 16}
+    - {name: Standard_NC4_small, vcpus: 64, memory_gib: 440, gpu_count: 4, gpu_memory_gib: 64}
 - series: Big
   family: ND
   source: test
@@ -22,7 +23,7 @@ const SIZES: &str = r#"
   hyperv_generations: [2]
   aks: {supported: true, os_skus: [Ubuntu, Windows2022]}
   sizes:
-- {name: Standard_ND8_big, vcpus: 96, memory_gib: 1900, gpu_count: 8, gpu_memory_gib: 640}
+    - {name: Standard_ND8_big, vcpus: 96, memory_gib: 1900, gpu_count: 8, gpu_memory_gib: 640}
 - series: Old
   family: NC
   source: test
@@ -32,7 +33,7 @@ const SIZES: &str = r#"
   driver: cuda
   aks: {supported: false}
   sizes:
-- {name: Standard_NC1_old, vcpus: 4, memory_gib: 28, gpu_count: 1, gpu_memory_gib: 80}
+    - {name: Standard_NC1_old, vcpus: 4, memory_gib: 28, gpu_count: 1, gpu_memory_gib: 80}
 "#;
 const GPUS: &str = r#"
 - {id: G16, vendor: NVIDIA, name: Test 16, memory_gib: 16, compute_capability: "7.5", bf16: false, fp8: false, nvenc: true, source: t}
@@ -46,8 +47,8 @@ const GPUS: &str = r#"
   nvenc: false
   source: t
   mig_profiles:
-- {profile: MIG1g, slice: 1g.10gb, instances: 7, memory_gib: 10}
-- {profile: MIG3g, slice: 3g.40gb, instances: 2, memory_gib: 40}
+    - {profile: MIG1g, slice: 1g.10gb, instances: 7, memory_gib: 10}
+    - {profile: MIG3g, slice: 3g.40gb, instances: 2, memory_gib: 40}
 "#;
 const RULES: &str = r#"
 - {id: mig, kind: mig, summary: s, source: t, gpu_models: [G80], immutable: true}
