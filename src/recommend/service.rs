@@ -624,7 +624,7 @@ fn assumptions(
         ),
         a(
             "queue",
-            "TTFT waits for the prefills queued ahead: an M/D/1 queue with the prefill's share of the copy's time as its load; median and p90 from its exponential tail".to_owned(),
+            format!("prompts prefilled in chunks sharing steps with the decodes, up to {} tokens a step; TTFT waits for the prompts queued ahead (an M/D/1 queue, the prefill's share of the copy's time as its load; median and p90 from its exponential tail)", hw.token_budget),
             "Zhong et al. 2024, DistServe (OSDI) section 3.1; chunked prefill sharing steps with decodes: Agrawal et al. 2024, Sarathi-Serve (OSDI)",
         ),
         a(

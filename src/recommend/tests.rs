@@ -1,4 +1,3 @@
-
 use super::*;
 
 const SIZES: &str = r#"
