@@ -337,7 +337,8 @@ pub fn figures(s: &Shape, hw: &Hardware, split: Split, concurrency: u64, input: 
     // TensorRT-LLM's per-iteration responses), so a benchmark's TTFT holds one decode step.
     let alone = own.steps * own.step_s + decode_s;
     let mut cycle = alone + o * decode_s;
-    let mut st = steady(s, hw, split, load, 0.0, decode_s);
+    // Decodes alone to start from: no prompt tokens in the steps yet.
+    let mut st = Steady { decode_s, chunk: 1.0, chunk_s: decode_s, mean_s: decode_s, mean_sq: decode_s * decode_s };
     let (mut ttft, mut rho, mut theta) = (alone, 0.0, 0.0);
     // A fixed point: the prompt tokens per step follow from the arrival rate, which follows
     // from the cycle; three rounds settle it to well under a percent.
@@ -521,6 +522,31 @@ mod tests {
         assert!(weights_touched(&s, 4.0) < weights_touched(&s, 64.0));
     }
 
+    /// More sequences than the KV cache holds: the copy runs what fits at the same speed and
+    /// the others wait, so the first token comes c / admitted cycles later (Little's law).
+    #[test]
+    fn sequences_beyond_the_kv_cache_wait_for_the_first_token() {
+        let s = llama70(1.0);
+        let f = figures(&s, &hw(1979.0, 3350.0), Split { tp: 2, pp: 1 }, 40, 2000, 500);
+        let q = queued(&f, 40, 60);
+        assert_eq!((q.output_tps, q.tpot_s, q.bound), (f.output_tps, f.tpot_s, Bound::KvCapacity));
+        assert!((q.cycle_s - 1.5 * f.cycle_s).abs() < 1e-9);
+        assert!((q.ttft_s - (f.ttft_s + 0.5 * f.cycle_s)).abs() < 1e-9);
+    }
+
+    /// A mixture of experts copies each token's hidden state to its k experts and back:
+    /// 2 × 2 × k × hidden × 2 B per token and layer over the memory bandwidth; none for a
+    /// dense model.
+    #[test]
+    fn moe_dispatch_is_the_tokens_copied_to_their_experts() {
+        let mut s = llama70(2.0);
+        let h = hw(989.5, 3350.0);
+        assert_eq!(moe_dispatch(&s, &h, 256.0), 0.0);
+        s.experts = (128, 8);
+        let want = 2.0 * 2.0 * 8.0 * 8192.0 * 2.0 * 256.0 * 80.0 / 3350e9;
+        assert!((moe_dispatch(&s, &h, 256.0) - want).abs() < 1e-12);
+    }
+
     #[test]
     fn hardware_takes_the_precision_peak() {
         let perf = GpuPerf {
@@ -541,5 +567,9 @@ mod tests {
         assert_eq!(Hardware::new(&perf, &f, "Hopper", "fp8").map(|h| h.tflops), Some(1979.0));
         assert_eq!(Hardware::new(&perf, &f, "Hopper", "fp16").map(|h| h.tflops), Some(989.5));
         assert!(Hardware::new(&perf, &f, "Hopper", "fp4").is_none());
+        // MXFP4 weights on a GPU without FP4 math: the 16-bit peak, and the 16-bit entry
+        // while no `w4a16` one is fitted.
+        let w4 = Hardware::new(&perf, &f, "Hopper", "w4a16").expect("w4a16");
+        assert_eq!((w4.tflops, w4.eff.precision.as_str()), (989.5, "*"));
     }
 }
