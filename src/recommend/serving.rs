@@ -322,7 +322,7 @@ fn steady(s: &Shape, hw: &Hardware, split: Split, l: Load, per_step: f64, decode
 /// - a request's prompt waits for the prompts ahead of it: the prefill is a queue (DistServe,
 ///   Zhong et al. 2024, section 3.1, an M/D/1 queue) that holds each request for the time its
 ///   prompt adds to the steps, busy ρ of the time, so the mean wait is s·ρ / (2(1 − ρ)), after
-///   the rest of the step in progress (length-biased: E[t²] / 2E[t]);
+///   the rest of the step in progress (length-biased: E(t²) / 2E(t));
 /// - when the prompts need more than the budget (or all of the time), the replica serves no
 ///   more requests than the prefill lets through and the rest wait: the queue ahead sets TTFT.
 pub fn figures(s: &Shape, hw: &Hardware, split: Split, concurrency: u64, input: u64, output: u64) -> Figures {
