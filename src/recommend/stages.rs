@@ -437,6 +437,7 @@ pub(super) fn recommendation(
         price_basis: price.as_ref().map_or_else(|| "unpriced".to_owned(), |p| p.basis.clone()),
         rank_price_per_hour: rank_price.map(round_cents),
         price_source: None,
+        price_live: false,
         price_date: None,
         price_age_days: None,
         fit,
