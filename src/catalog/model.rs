@@ -625,6 +625,10 @@ pub struct ServingFactors {
     pub step_overhead_us: f64,
     /// Most sequences an engine batches at once (TensorRT-LLM's and vLLM's max batch size).
     pub max_batch: u64,
+    /// Most tokens one engine step carries, prefill chunks and decodes together (vLLM's
+    /// `max_num_batched_tokens`, TensorRT-LLM's `max_num_tokens`).
+    #[serde(default = "default_token_budget")]
+    pub token_budget: u64,
     pub source: String,
     /// Most specific first: (architecture, precision), (architecture, `*`), (`*`, `*`).
     pub efficiencies: Vec<Efficiency>,
@@ -652,6 +656,10 @@ pub struct Residuals {
     pub ttft_rows: u32,
     #[serde(default)]
     pub ttft: Option<[f64; 2]>,
+}
+
+fn default_token_budget() -> u64 {
+    8192
 }
 
 impl ServingFactors {

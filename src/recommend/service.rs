@@ -85,11 +85,15 @@ fn round5<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
 }
 
 /// The compute precision the weights run at on this GPU: FP8 and FP4 tensor cores where the GPU
-/// has them, else 16-bit (weight-only kernels dequantise int8/int4/fp8/MXFP4 to 16 bits).
+/// has them, else 16-bit (weight-only kernels dequantise int8/int4/fp8 to 16 bits). MXFP4 and
+/// NVFP4 weights on a GPU without FP4 math (Hopper, Ampere) are `w4a16`: a mixed-input GEMM
+/// that dequantises every weight tile to 16 bits inside its main loop, with its own fitted
+/// efficiency where published rows give one (the 16-bit one elsewhere).
 pub fn compute_precision(p: Precision, perf: &GpuPerf) -> &'static str {
     match p {
         Precision::Fp8 if perf.dense_tflops.fp8.is_some() => "fp8",
         Precision::Mxfp4 | Precision::Nvfp4 if perf.dense_tflops.fp4.is_some() => "fp4",
+        Precision::Mxfp4 | Precision::Nvfp4 => "w4a16",
         Precision::Fp32 => "fp32",
         _ => "fp16",
     }
@@ -430,13 +434,11 @@ fn deploy_given(
     for k in 1..=steps {
         let replicas = cand.copies_per_step * k;
         let c = n.div_ceil(u64::from(replicas));
-        if c > cand.max_seqs {
-            last_miss = Some(Binding::KvCapacity);
-            continue;
-        }
-        let f = fig(c);
+        // More sequences than the KV cache holds: the engine runs what fits and the rest wait.
+        let over = c > cand.max_seqs.max(1);
+        let f = if over { serving::queued(&fig(cand.max_seqs.max(1)), cand.max_seqs.max(1), c) } else { fig(c) };
         let aggregate = f.output_tps / c as f64 * n as f64;
-        let binding = last_miss.unwrap_or(Binding::Concurrency);
+        let binding = if over { Binding::KvCapacity } else { last_miss.unwrap_or(Binding::Concurrency) };
         let d = Deployment { cand, nodes: k * cand.step, per_copy: c, concurrency: n, f, aggregate, binding };
         let m = misses(req, &f, aggregate);
         if m.is_empty() {
@@ -622,7 +624,7 @@ fn assumptions(
         ),
         a(
             "queue",
-            "TTFT waits for the prefills queued ahead: an M/D/1 queue with the prefill's share of the copy's time as its load; median and p90 from its exponential tail".to_owned(),
+            format!("prompts prefilled in chunks sharing steps with the decodes, up to {} tokens a step; TTFT waits for the prompts queued ahead (an M/D/1 queue, the prefill's share of the copy's time as its load; median and p90 from its exponential tail)", hw.token_budget),
             "Zhong et al. 2024, DistServe (OSDI) section 3.1; chunked prefill sharing steps with decodes: Agrawal et al. 2024, Sarathi-Serve (OSDI)",
         ),
         a(
@@ -676,6 +678,7 @@ mod tests {
             allreduce_latency_us: 8.0,
             step_overhead_us: 0.0,
             max_batch: 256,
+            token_budget: 8192,
             source: "t".into(),
             efficiencies: Vec::new(),
             calibration: vec![r("Hopper", false, [0.8, 1.2], Some([0.5, 0.9])), r("Hopper", true, [2.3, 2.6], None)],

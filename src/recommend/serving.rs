@@ -17,10 +17,14 @@
 //! - **mixture of experts**: the active parameters set the FLOPs; the expert weights read per step
 //!   are those the batch touches, 1 − (1 − k/E)^tokens of them (near all at large batches).
 //!
-//! A request's life at concurrency C on one replica: the replica prefills the C requests and
-//! decodes their output tokens together, so one request takes
-//! `cycle = C × prefill(one request, pipelined) + output × step(C)`, in a static batch and in the
-//! steady state of a server that admits a request whenever one finishes.
+//! - **chunked prefill** (Agrawal et al. 2024, "Sarathi-Serve"; vLLM's scheduler): a step carries
+//!   every decoding sequence and fills the rest of a token budget with prompt chunks, so decode
+//!   slows while prompts are prefilled, and prompts queue behind each other (DistServe, Zhong et
+//!   al. 2024, an M/D/1 prefill queue): TTFT at its mean, median and p90.
+//!
+//! A request's life at concurrency C on one replica, in the steady state of a server that
+//! admits a request whenever one finishes: its prompt waits for the prompts ahead, is
+//! prefilled in chunks, then decodes its output tokens in steps shared with the others.
 
 use serde::Serialize;
 
@@ -54,6 +58,8 @@ pub struct Hardware {
     pub step_overhead_s: f64,
     /// Per sequence in the batch, added to each decode step (the engine's CPU work per sequence).
     pub sequence_overhead_s: f64,
+    /// Most tokens one step carries (prefill chunks and decodes together).
+    pub token_budget: f64,
 }
 
 impl Hardware {
@@ -66,14 +72,23 @@ impl Hardware {
             "fp32" => t.fp32,
             _ => t.fp16.or(t.bf16),
         }?;
+        // A mixed-input GEMM (4-bit weights dequantised to 16 bits in the kernel) runs on the
+        // 16-bit tensor cores: its own entry where one is fitted, else the 16-bit one.
+        let own = f
+            .efficiencies
+            .iter()
+            .any(|e| e.architecture.eq_ignore_ascii_case(architecture) && e.precision == precision);
+        let key = if precision == "w4a16" && !own { "fp16" } else { precision };
+        let eff = f.efficiency(architecture, key)?.clone();
         Some(Self {
             tflops,
             memory_gb_s: perf.memory_bandwidth_gb_s,
             link_gb_s: perf.interconnect.bandwidth_gb_s,
-            eff: f.efficiency(architecture, precision)?.clone(),
             allreduce_latency_s: f.allreduce_latency_us * 1e-6,
             step_overhead_s: f.step_overhead_us * 1e-6,
-            sequence_overhead_s: f.efficiency(architecture, precision)?.sequence_overhead_us * 1e-6,
+            sequence_overhead_s: eff.sequence_overhead_us * 1e-6,
+            eff,
+            token_budget: f.token_budget.max(1) as f64,
         })
     }
 
@@ -165,22 +180,35 @@ fn weights_touched(s: &Shape, tokens: f64) -> f64 {
     s.weight_bytes * fraction
 }
 
-/// One decode round: every one of `batch` sequences gets a token. With `pp` stages the batch is
-/// split into min(pp, batch) micro-batches of `x` sequences; each of the pp stages handles a
-/// micro-batch in 1/pp of the time the whole model takes, so a round takes the whole model's
-/// time for one micro-batch: weights are read once per micro-batch, not once per round.
-fn decode_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64) -> (f64, Bound) {
+/// One engine step: every one of `batch` decoding sequences gets a token and `chunk` prompt
+/// tokens of a prefill ride along (chunked prefill: Agrawal et al. 2024, "Taming
+/// Throughput-Latency Tradeoff in LLM Inference with Sarathi-Serve", section 4; vLLM's scheduler
+/// puts decodes first and fills the rest of its token budget with prefill chunks). With `pp`
+/// stages the batch is split into min(pp, batch) micro-batches of `x` sequences; each of the pp
+/// stages handles a micro-batch in 1/pp of the time the whole model takes, so a round takes the
+/// whole model's time for one micro-batch: weights are read once per micro-batch, not once
+/// per round.
+fn hybrid_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64, chunk: Chunk) -> (f64, Bound) {
     let tp = f64::from(split.tp);
-    let x = batch / f64::from(split.pp).min(batch).max(1.0);
+    let micro = f64::from(split.pp).min(batch).max(1.0);
+    // Prompt tokens ride with the micro-batches: in a round each stage works on every
+    // micro-batch once, so the round grows by the chunk's whole-model time over the stages.
+    // A lone prompt's own latency (`alone`) passes every stage in turn: the whole model.
+    let spread = if chunk.alone { 1.0 } else { micro };
+    let (x, p) = (batch / micro, chunk.tokens / spread);
     let kv = s.arch.kv_bytes(context.round() as u64, s.kv_bytes);
     // Per operator, as LLM-Viewer sums its roofline: the weight GEMMs (weights read, 2 FLOPs
     // per active parameter and token) and attention (the KV cache read, its FLOPs) are
     // different kernels that run one after the other, each at the slower of its two limits.
+    // The prefill chunk shares the weight read with the decodes and adds its FLOPs: what makes
+    // a chunk nearly free while decode is memory bound, and slows decode once it is not.
     let (bw, peak) = (tp * hw.bytes_per_s(), tp * hw.flops());
-    let (gemm_mem, gemm_flops) = (weights_touched(s, x) / bw, 2.0 * s.active * x / peak);
-    let (attn_mem, attn_flops) = (x * kv / bw, attention_flops(&s.arch, x, context) / peak);
+    let (gemm_mem, gemm_flops) = (weights_touched(s, x + p) / bw, 2.0 * s.active * (x + p) / peak);
+    let attn_flops = attention_flops(&s.arch, x, context) + chunk.attention_flops / spread;
+    let (attn_mem, attn_flops) = (x * kv / bw, attn_flops / peak);
     let work = gemm_mem.max(gemm_flops) + attn_mem.max(attn_flops);
-    let comm = 2.0 * f64::from(s.arch.layers) * allreduce(hw, split.tp, x * f64::from(s.arch.hidden_size) * 2.0);
+    let tokens = (x + p) * f64::from(s.arch.hidden_size) * 2.0;
+    let comm = 2.0 * f64::from(s.arch.layers) * allreduce(hw, split.tp, tokens) + moe_dispatch(s, hw, x + p);
     let bound = if comm > work / 2.0 {
         Bound::Interconnect
     } else if gemm_flops.max(attn_flops) > gemm_mem.max(attn_mem) && gemm_flops > gemm_mem {
@@ -195,59 +223,178 @@ fn decode_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64)
     (work + comm + hw.step_overhead_s + batch * hw.sequence_overhead_s, bound)
 }
 
-/// Prefill of one request of `input` tokens: (alone, as its latency; pipelined, as its share of
-/// a replica's time when many are prefilled).
-fn prefill(s: &Shape, hw: &Hardware, split: Split, input: f64) -> (f64, f64) {
-    let (tp, pp) = (f64::from(split.tp), f64::from(split.pp));
-    let flops = 2.0 * s.active * input + attention_flops(&s.arch, input, input) / 2.0;
-    let compute = flops / (tp * hw.flops());
-    let memory = weights_touched(s, input) / (tp * hw.bytes_per_s());
-    let comm = 2.0 * f64::from(s.arch.layers) * allreduce(hw, split.tp, input * f64::from(s.arch.hidden_size) * 2.0);
-    let alone = compute.max(memory) + comm;
-    (alone, (compute + comm) / pp)
+/// The prompt tokens one step carries and their attention FLOPs.
+#[derive(Debug, Clone, Copy, Default)]
+struct Chunk {
+    tokens: f64,
+    attention_flops: f64,
+    /// The chunk's own latency through every pipeline stage, not its share of a round.
+    alone: bool,
 }
 
-/// The mean wait in the prefill queue of one replica and the time scale θ of its tail: with
-/// one sequence there is no queue; the prefill's share of the replica's time is ρ (capped
-/// below 1: a replica that only prefills serves nobody).
-fn prefill_queue(c: f64, alone: f64, cycle: f64, prefill_all: f64) -> (f64, f64) {
-    if c <= 1.0 || cycle <= 0.0 {
-        return (0.0, 0.0);
+/// A step of decodes alone.
+fn decode_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64) -> (f64, Bound) {
+    hybrid_step(s, hw, split, batch, context, Chunk::default())
+}
+
+/// Routing a mixture of experts' tokens: per MoE layer the router's scores and top-k, then
+/// every token's hidden state copied to its k experts and their outputs gathered back
+/// (GShard, Lepikhin et al. 2021, section 2.2; DeepSpeed-MoE, Rajbhandari et al. 2022, section
+/// 5.3): 2 × k × hidden × 2 bytes per token written and read again around the expert GEMMs.
+/// Under tensor parallelism every GPU holds a slice of every expert and the permutation stays
+/// local (vLLM's fused MoE), so this is memory traffic, not link traffic.
+fn moe_dispatch(s: &Shape, hw: &Hardware, tokens: f64) -> f64 {
+    let (e, k) = s.experts;
+    if e == 0 || k == 0 {
+        return 0.0;
     }
-    let rho = (prefill_all / cycle).min(0.99);
-    let theta = alone / (2.0 * (1.0 - rho));
-    (rho * theta, theta)
+    let bytes = 2.0 * 2.0 * f64::from(k) * f64::from(s.arch.hidden_size) * 2.0 * tokens * f64::from(s.arch.layers);
+    bytes / hw.bytes_per_s()
 }
 
-/// The figures of one replica serving `concurrency` sequences of `input` + `output` tokens.
+/// A step that carries `tokens` prompt tokens (one chunk, or several prompts packed) of
+/// prompts of `input` tokens, while `batch` sequences decode: its length.
+fn chunk_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, input: f64, tokens: f64, ctx: (f64, bool)) -> f64 {
+    let (context, alone) = ctx;
+    // Causal attention over a prompt: each token attends to the ones before it, half the
+    // square of the prompt in all; a step carrying `tokens` of it does tokens/input of that.
+    let attention = attention_flops(&s.arch, input, input) / 2.0 * (tokens / input);
+    hybrid_step(s, hw, split, batch, context, Chunk { tokens, attention_flops: attention, alone }).0
+}
+
+/// One request's prompt prefilled while `batch` others decode: the steps it takes (the token
+/// budget left after the decodes each step, vLLM's `max_num_batched_tokens`), and each
+/// step's length.
+struct Prefill {
+    steps: f64,
+    step_s: f64,
+}
+
+fn prefill(s: &Shape, hw: &Hardware, split: Split, batch: f64, input: f64, context: f64) -> Prefill {
+    let steps = (input / room(hw, batch)).ceil().max(1.0);
+    Prefill { steps, step_s: chunk_step(s, hw, split, batch, input, input / steps, (context, true)) }
+}
+
+/// Prompt tokens a step has room for next to `batch` decodes (at least an eighth of the
+/// budget: vLLM keeps prefills moving however many sequences decode).
+fn room(hw: &Hardware, batch: f64) -> f64 {
+    (hw.token_budget - batch).max(hw.token_budget / 8.0).max(1.0)
+}
+
+/// The steady state of one replica: prompt tokens per step, the share of steps that carry
+/// prompt tokens, their length and the mean step.
+struct Steady {
+    decode_s: f64,
+    chunk: f64,
+    chunk_s: f64,
+    mean_s: f64,
+    /// Second moment of the step length, for the residual an arrival waits.
+    mean_sq: f64,
+}
+
+/// Sequences, prompt and decode context of one replica.
+#[derive(Clone, Copy)]
+struct Load {
+    c: f64,
+    i: f64,
+    context: f64,
+}
+
+fn steady(s: &Shape, hw: &Hardware, split: Split, l: Load, per_step: f64, decode_s: f64) -> Steady {
+    let (c, i) = (l.c, l.i);
+    let room = room(hw, c);
+    // A step that carries prompt tokens carries at least one prompt's chunk, more when the
+    // prompts arrive faster than one per step.
+    let chunk = per_step.max(i.min(room)).min(room);
+    let q = (per_step / chunk).min(1.0);
+    let chunk_s = chunk_step(s, hw, split, c, i, chunk, (l.context, false)).max(decode_s);
+    let mean_s = (1.0 - q) * decode_s + q * chunk_s;
+    let mean_sq = (1.0 - q) * decode_s * decode_s + q * chunk_s * chunk_s;
+    Steady { decode_s, chunk, chunk_s, mean_s, mean_sq }
+}
+
+/// The figures of one replica serving `concurrency` sequences of `input` + `output` tokens, in
+/// the steady state of a continuous-batching engine with chunked prefill (vLLM; Sarathi-Serve):
+/// - every sequence in flight decodes in every step, and the prompts of the requests that
+///   arrive (c / cycle per second, `input` tokens each) ride in the same steps, up to the
+///   token budget: steps that carry prompt tokens take longer, so decode slows while prompts
+///   are prefilled (the time per output token is the mean step);
+/// - a request's prompt waits for the prompts ahead of it: the prefill is a queue (DistServe,
+///   Zhong et al. 2024, section 3.1, an M/D/1 queue) that holds each request for the time its
+///   prompt adds to the steps, busy ρ of the time, so the mean wait is s·ρ / (2(1 − ρ)), after
+///   the rest of the step in progress (length-biased: E(t²) / 2E(t));
+/// - when the prompts need more than the budget (or all of the time), the replica serves no
+///   more requests than the prefill lets through and the rest wait: the queue ahead sets TTFT.
 pub fn figures(s: &Shape, hw: &Hardware, split: Split, concurrency: u64, input: u64, output: u64) -> Figures {
     let c = concurrency.max(1) as f64;
     let (i, o) = (input.max(1) as f64, output.max(1) as f64);
-    let (alone, pipelined) = prefill(s, hw, split, i);
-    let (step, decode_bound) = decode_step(s, hw, split, c, i + o / 2.0);
-    let prefill_all = c * pipelined;
-    let decode_all = o * step;
-    let cycle = prefill_all + decode_all;
-    // The queue for prefill (DistServe, Zhong et al. 2024, section 3.1: a prefill instance as an M/D/1
-    // queue): requests arrive at c / cycle per second and each holds the prefill for `alone`,
-    // so the prefill is busy ρ of the time and a request waits ρ·alone / (2(1 − ρ)) on average
-    // before its own prefill, which then ends in the step in progress.
-    let (queue, theta) = prefill_queue(c, alone, cycle, prefill_all);
-    let ttft = alone + queue + step;
-    let tpot = ((cycle - ttft) / o).max(step);
-    // The wait's tail, P(W > t) ≈ ρ·e^(−t/θ) with θ = alone / (2(1 − ρ)) (the exponential
-    // approximation of the M/D/1 waiting time with the same mean): median and p90.
-    let rho = (prefill_all / cycle).min(0.99);
-    let quantile = |p: f64| if rho > 1.0 - p { theta * (rho / (1.0 - p)).ln() } else { 0.0 };
+    let context = i + o / 2.0;
+    let (decode_s, decode_bound) = decode_step(s, hw, split, c, context);
+    let own = prefill(s, hw, split, c - 1.0, i, context);
+    let load = Load { c, i, context };
+    // The first token leaves with the step after the prefill's last chunk: engines return a
+    // step's sampled tokens while the next step runs (vLLM's asynchronous output processing,
+    // TensorRT-LLM's per-iteration responses), so a benchmark's TTFT holds one decode step.
+    let alone = own.steps * own.step_s + decode_s;
+    let mut cycle = alone + o * decode_s;
+    // Decodes alone to start from: no prompt tokens in the steps yet.
+    let mut st = Steady { decode_s, chunk: 1.0, chunk_s: decode_s, mean_s: decode_s, mean_sq: decode_s * decode_s };
+    let (mut ttft, mut rho, mut theta) = (alone, 0.0, 0.0);
+    // A fixed point: the prompt tokens per step follow from the arrival rate, which follows
+    // from the cycle; three rounds settle it to well under a percent.
+    for _ in 0..3 {
+        // The others' prompts ride in a sequence's decode steps; its own is in its TTFT.
+        let per_step = (c - 1.0) / cycle * i * st.mean_s;
+        st = steady(s, hw, split, load, per_step, decode_s);
+        // What one request's prompt adds to the replica's time.
+        let service = i / st.chunk * (st.chunk_s - st.decode_s);
+        rho = (c / cycle * service).min(0.99);
+        theta = service / (2.0 * (1.0 - rho));
+        let residual = if c > 1.0 { st.mean_sq / (2.0 * st.mean_s) } else { 0.0 };
+        let queue = if c > 1.0 { rho * theta } else { 0.0 };
+        let open = residual + queue + alone + o * st.mean_s;
+        // The prompts cannot go through faster than the budget lets them, nor take more
+        // than all of the replica's time.
+        let budget_bound = c * i * st.chunk_s / room(hw, c);
+        cycle = open.max(budget_bound).max(c * service);
+        ttft = cycle - o * st.mean_s;
+    }
+    let tpot = st.mean_s;
+    // The wait's tail, P(W > t) ≈ ρ·e^(−t/θ) (the exponential approximation of the M/D/1
+    // waiting time with the same mean), on top of what the saturated loop adds: median, p90.
+    let queue = if c > 1.0 { rho * theta } else { 0.0 };
+    let base = ttft - queue;
+    let quantile = |p: f64| if c > 1.0 && rho > 1.0 - p { theta * (rho / (1.0 - p)).ln() } else { 0.0 };
+    let prefill_share = c * i / st.chunk * (st.chunk_s - st.decode_s) / cycle;
     Figures {
         cycle_s: cycle,
         ttft_s: ttft,
-        ttft_median_s: alone + quantile(0.5) + step,
-        ttft_p90_s: alone + quantile(0.9) + step,
+        ttft_median_s: base + quantile(0.5),
+        ttft_p90_s: base + quantile(0.9),
         tpot_s: tpot,
         output_tps: c * o / cycle,
         total_tps: c * (i + o) / cycle,
-        bound: if prefill_all > decode_all { Bound::Compute } else { decode_bound },
+        bound: if prefill_share > 0.5 { Bound::Compute } else { decode_bound },
+    }
+}
+
+/// `c` requests on a replica whose KV cache holds `admitted`: the engine runs `admitted` at a
+/// time (`f`) and the others wait in its queue (vLLM's scheduler admits a request only when its
+/// KV blocks fit). In the closed loop each request's cycle stretches by c / admitted, and the
+/// stretch is time before its first token (Little's law); throughput stays that of `f`.
+pub fn queued(f: &Figures, admitted: u64, c: u64) -> Figures {
+    let stretch = c as f64 / admitted.max(1) as f64;
+    let cycle = f.cycle_s * stretch;
+    let wait = cycle - f.cycle_s;
+    Figures {
+        cycle_s: cycle,
+        ttft_s: f.ttft_s + wait,
+        ttft_median_s: f.ttft_median_s + wait,
+        ttft_p90_s: f.ttft_p90_s + wait,
+        output_tps: f.output_tps,
+        total_tps: f.total_tps,
+        bound: Bound::KvCapacity,
+        ..*f
     }
 }
 
@@ -279,6 +426,7 @@ mod tests {
             allreduce_latency_s: 0.0,
             step_overhead_s: 0.0,
             sequence_overhead_s: 0.0,
+            token_budget: 8192.0,
         }
     }
 
@@ -305,12 +453,34 @@ mod tests {
     }
 
     /// Prefill of 2048 tokens: 2 × 70.55e9 × 2048 = 2.89e14 FLOPs plus attention
-    /// 4 × 8192 × 2048 × 80 × 2048 / 2 = 5.5e12, at 989.5 TFLOPS: 0.298 s.
+    /// 4 × 8192 × 2048 × 80 × 2048 / 2 = 5.5e12, at 989.5 TFLOPS: 0.298 s, in one chunk.
     #[test]
     fn prefill_is_two_flops_per_parameter_per_token() {
-        let (alone, _) = prefill(&llama70(2.0), &hw(989.5, 3350.0), Split { tp: 1, pp: 1 }, 2048.0);
+        let p = prefill(&llama70(2.0), &hw(989.5, 3350.0), Split { tp: 1, pp: 1 }, 0.0, 2048.0, 2048.0);
         let expect = (2.0 * 70.55e9 * 2048.0 + 4.0 * 8192.0 * 2048.0 * 80.0 * 2048.0 / 2.0) / 989.5e12;
-        assert!((alone - expect).abs() / expect < 1e-6, "{alone} vs {expect}");
+        assert_eq!(p.steps, 1.0);
+        assert!((p.step_s - expect).abs() / expect < 1e-6, "{} vs {expect}", p.step_s);
+    }
+
+    /// A prompt longer than the token budget is prefilled in chunks, and the decodes that
+    /// share those steps slow down: time per output token grows with the prompts in flight,
+    /// and with many long prompts at once the queue ahead sets the time to first token.
+    #[test]
+    fn long_prompts_are_chunked_and_slow_the_decodes() {
+        let s = llama70(1.0);
+        let h100 = hw(1979.0, 3350.0);
+        let split = Split { tp: 2, pp: 1 };
+        let p = prefill(&s, &h100, split, 8.0, 20_000.0, 20_000.0);
+        assert_eq!(p.steps, 3.0, "8184 tokens of budget per step");
+        let alone = figures(&s, &h100, split, 1, 5000, 500);
+        let few = figures(&s, &h100, split, 8, 5000, 500);
+        let many = figures(&s, &h100, split, 64, 5000, 500);
+        let (step1, _) = decode_step(&s, &h100, split, 1.0, 5250.0);
+        assert!((alone.tpot_s - step1).abs() < 1e-12, "a lone sequence sees no one else's prefill");
+        assert!(few.tpot_s < many.tpot_s && few.ttft_s < many.ttft_s);
+        assert!(many.ttft_p90_s >= many.ttft_median_s && many.ttft_median_s >= alone.ttft_s);
+        // ρ near 1: the tail is at least twice the prompt's own prefill.
+        assert!(many.ttft_p90_s > 2.0 * alone.ttft_s, "{} vs {}", many.ttft_p90_s, alone.ttft_s);
     }
 
     #[test]
@@ -352,6 +522,31 @@ mod tests {
         assert!(weights_touched(&s, 4.0) < weights_touched(&s, 64.0));
     }
 
+    /// More sequences than the KV cache holds: the copy runs what fits at the same speed and
+    /// the others wait, so the first token comes c / admitted cycles later (Little's law).
+    #[test]
+    fn sequences_beyond_the_kv_cache_wait_for_the_first_token() {
+        let s = llama70(1.0);
+        let f = figures(&s, &hw(1979.0, 3350.0), Split { tp: 2, pp: 1 }, 40, 2000, 500);
+        let q = queued(&f, 40, 60);
+        assert_eq!((q.output_tps, q.tpot_s, q.bound), (f.output_tps, f.tpot_s, Bound::KvCapacity));
+        assert!((q.cycle_s - 1.5 * f.cycle_s).abs() < 1e-9);
+        assert!((q.ttft_s - (f.ttft_s + 0.5 * f.cycle_s)).abs() < 1e-9);
+    }
+
+    /// A mixture of experts copies each token's hidden state to its k experts and back:
+    /// 2 × 2 × k × hidden × 2 B per token and layer over the memory bandwidth; none for a
+    /// dense model.
+    #[test]
+    fn moe_dispatch_is_the_tokens_copied_to_their_experts() {
+        let mut s = llama70(2.0);
+        let h = hw(989.5, 3350.0);
+        assert_eq!(moe_dispatch(&s, &h, 256.0), 0.0);
+        s.experts = (128, 8);
+        let want = 2.0 * 2.0 * 8.0 * 8192.0 * 2.0 * 256.0 * 80.0 / 3350e9;
+        assert!((moe_dispatch(&s, &h, 256.0) - want).abs() < 1e-12);
+    }
+
     #[test]
     fn hardware_takes_the_precision_peak() {
         let perf = GpuPerf {
@@ -364,6 +559,7 @@ mod tests {
             allreduce_latency_us: 8.0,
             step_overhead_us: 0.0,
             max_batch: 256,
+            token_budget: 8192,
             source: "t".into(),
             efficiencies: vec![eff()],
             calibration: Vec::new(),
@@ -371,5 +567,9 @@ mod tests {
         assert_eq!(Hardware::new(&perf, &f, "Hopper", "fp8").map(|h| h.tflops), Some(1979.0));
         assert_eq!(Hardware::new(&perf, &f, "Hopper", "fp16").map(|h| h.tflops), Some(989.5));
         assert!(Hardware::new(&perf, &f, "Hopper", "fp4").is_none());
+        // MXFP4 weights on a GPU without FP4 math: the 16-bit peak, and the 16-bit entry
+        // while no `w4a16` one is fitted.
+        let w4 = Hardware::new(&perf, &f, "Hopper", "w4a16").expect("w4a16");
+        assert_eq!((w4.tflops, w4.eff.precision.as_str()), (989.5, "*"));
     }
 }

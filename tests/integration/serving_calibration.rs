@@ -21,6 +21,7 @@ use crate::support::aksgpu_env;
 #[derive(Debug, Clone, Deserialize)]
 struct Row {
     id: String,
+    source_family: String,
     model: String,
     weights: String,
     kv_cache: String,
@@ -113,8 +114,8 @@ fn estimate_in(row: &Row, env: &[(&str, &Path)]) -> Result<(f64, String), String
     if let Some(c) = &c {
         args.extend(["--concurrency", c.as_str()]);
     }
-    if row.kv_cache == "fp8" || row.kv_cache == "fp16" {
-        args.extend(["--kv-cache-precision", row.kv_cache.as_str()]);
+    if let Some(kv) = kv_cache(row) {
+        args.extend(["--kv-cache-precision", kv]);
     }
     let run = aksgpu_env(&args, env);
     if run.code != 0 {
@@ -133,6 +134,25 @@ fn estimate_in(row: &Row, env: &[(&str, &Path)]) -> Result<(f64, String), String
         other => return Err(format!("unknown metric {other}")),
     };
     Ok((v, class))
+}
+
+/// The KV-cache precision a row ran with: the one it states, else, for TensorRT-LLM's perf
+/// overview rows with 8- or 4-bit weights, FP8. Those rows ran NVIDIA's ModelOpt checkpoints
+/// (the overview: "Testing was performed on models with weights quantized using ModelOpt and
+/// published by NVIDIA on the Model Optimizer HuggingFace Collection"), whose
+/// hf_quant_config.json sets `kv_cache_quant_algo: FP8`, which TensorRT-LLM's default
+/// `kv_cache_dtype: auto` follows. The gpt-oss rows ran OpenAI's own checkpoints.
+fn kv_cache(row: &Row) -> Option<&str> {
+    match row.kv_cache.as_str() {
+        "fp8" | "fp16" => Some(row.kv_cache.as_str()),
+        _ if row.source_family == "trtllm"
+            && matches!(row.weights.as_str(), "fp8" | "fp4")
+            && !row.model.starts_with("openai/gpt-oss") =>
+        {
+            Some("fp8")
+        }
+        _ => None,
+    }
 }
 
 /// Estimated speed over published speed: the ratio for tokens/s rows, its inverse for times.
@@ -255,13 +275,14 @@ fn serving_estimates_match_published_measurements() {
     eprintln!(
         "throughput rows within 1.5×: {tp_ok}/{tp_n}; TTFT rows within 2×: {ttft_ok}/{ttft_n}; median ratio {med:.3}"
     );
-    // 80 %, met with 60 of 74 throughput rows (8 of 9 TTFT rows within 2×). The MI300X rows
-    // are all inside since the engine's per-sequence step cost (`sequence_overhead_us`) is
-    // modelled; the known misses are the MoE rows with 4-bit experts (gpt-oss on Hopper, Qwen3
-    // on GB200 at 1000/1000, about 2.2–2.6× too fast), the long-context KV-bound rows with an
-    // unstated KV-cache precision (about 0.6×) and the NIM 50-user row (prefill interference).
-    assert!(tp_ok * 100 >= tp_n * 80, "throughput rows within 1.5×: {tp_ok}/{tp_n} (need 80 %)");
-    assert!(ttft_ok * 100 >= ttft_n * 70, "TTFT rows within 2×: {ttft_ok}/{ttft_n} (need 70 %)");
+    // 85 % of throughput rows within 1.5× and 70 % of TTFT rows within 2×, with margin: the
+    // bars still hold with one more row outside. Met with 68 of 74 and 9 of 9. The known misses
+    // are the MoE rows of Qwen3-30B-A3B (about 2–3× too fast on GB200 at 1000/1000 and
+    // 128/2048, 0.5× on two RTX PRO 6000 at 2048/128), gpt-oss-120b on four H100 (1.6×), the
+    // 8B at 2048/2048 on GB200 (0.5×) and the A100 70B row with 8 output tokens (1.9×).
+    let need = |n: usize, pct: usize| (n * pct).div_ceil(100);
+    assert!(tp_ok > need(tp_n, 85), "throughput rows within 1.5×: {tp_ok}/{tp_n} (need 85 % with a row to spare)");
+    assert!(ttft_ok > need(ttft_n, 70), "TTFT rows within 2×: {ttft_ok}/{ttft_n} (need 70 % with a row to spare)");
     assert!((0.8..=1.25).contains(&med), "median ratio {med:.3} outside 0.8–1.25");
     // The residual range per class: what `serving.range` and the weak-class warnings show.
     let by_class = classes(&rows, &ratios, &class);
@@ -286,6 +307,7 @@ fn group(row: &Row) -> (&'static str, &'static str) {
     let precision = match (row.weights.as_str(), arch) {
         ("fp8", _) => "fp8",
         ("fp4", "Blackwell") => "fp4",
+        ("fp4", _) => "w4a16",
         _ => "fp16",
     };
     (arch, precision)
@@ -307,15 +329,25 @@ fn fit_serving_factors() {
     let mut groups: Vec<(&str, &str)> = rows.iter().map(group).collect();
     groups.sort_unstable();
     groups.dedup();
-    let grid = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+    // Compute: a GEMM's share of the tensor peak, 0.3 (mixed-input kernels) to 0.9. Memory:
+    // the share of the HBM bandwidth a streaming kernel reaches, 0.6 to 0.9 (below that a
+    // factor would hide something else the model misses).
+    let (grid, memory_grid) = ([0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9], [0.6, 0.7, 0.8, 0.9]);
     let mut fitted = Vec::new();
     for (arch, precision) in groups {
         let members: Vec<&Row> = rows.iter().filter(|r| group(r) == (arch, precision)).collect();
         let mut best: Option<(usize, f64, f64, f64)> = None;
+        // A group's measured per-sequence engine cost stays as it is in the file.
+        let overhead = base
+            .lines()
+            .find(|l| l.contains(&format!("architecture: \"{arch}\", precision: {precision},")))
+            .and_then(|l| l.split("sequence_overhead_us: ").nth(1))
+            .and_then(|v| v.split(',').next())
+            .map_or(String::new(), |v| format!(", sequence_overhead_us: {v}"));
         for compute in grid {
-            for memory in grid {
+            for memory in memory_grid {
                 let yaml = format!(
-                    "{head}efficiencies:\n  - {{architecture: \"{arch}\", precision: {precision}, compute: {compute}, memory: {memory}, link: 0.7, source: fit}}\n  - {{architecture: \"*\", precision: \"*\", compute: 0.5, memory: 0.7, link: 0.7, source: default}}\n"
+                    "{head}efficiencies:\n  - {{architecture: \"{arch}\", precision: {precision}, compute: {compute}, memory: {memory}, link: 0.7{overhead}, source: fit}}\n  - {{architecture: \"*\", precision: \"*\", compute: 0.5, memory: 0.7, link: 0.7, source: default}}\n"
                 );
                 std::fs::write(dir.join("serving-factors.yaml"), yaml).expect("write");
                 let ratios: Vec<f64> = members
@@ -336,7 +368,7 @@ fn fit_serving_factors() {
             off.exp()
         );
         fitted.push(format!(
-            "  - {{architecture: \"{arch}\", precision: {precision}, compute: {compute}, memory: {memory}, link: 0.7, source: \"fitted on {} rows\"}}",
+            "  - {{architecture: \"{arch}\", precision: {precision}, compute: {compute}, memory: {memory}, link: 0.7{overhead}, source: \"fitted on {} rows\"}}",
             members.len()
         ));
     }

@@ -86,7 +86,13 @@ fn latency_targets_widen_tensor_parallelism() {
     let a100: Vec<&Value> =
         recs.iter().filter(|r| r["gpu_model"].as_str().is_some_and(|g| g.starts_with("A100"))).collect();
     assert!(a100.len() >= 3, "A100 sizes that meet the targets: {a100:?}");
-    assert!(a100.iter().all(|r| r["serving"]["tensor_parallel"].as_u64() >= Some(4)), "{a100:?}");
+    // Where a node has the GPUs, the latency target is met by widening the split (a 2-GPU
+    // size can only add copies of TP 2, one sequence each).
+    let wide = a100.iter().filter(|r| r["gpu_count"].as_f64() >= Some(4.0));
+    assert!(
+        wide.clone().count() >= 3 && wide.clone().all(|r| r["serving"]["tensor_parallel"].as_u64() >= Some(4)),
+        "{a100:?}"
+    );
     for r in recs {
         let s = &r["serving"];
         let replicas = s["replicas"].as_u64().expect("replicas");
