@@ -446,7 +446,7 @@ impl Progress {
     }
 }
 
-pub use crate::units::money;
+pub use crate::units::{currency_symbol, money, money_column_in, money_in};
 
 #[cfg(test)]
 mod tests {

@@ -16,7 +16,7 @@ use serde_json::json;
 use crate::arm::ArmClient;
 use crate::catalog::Catalog;
 use crate::cli::{ApplyArgs, ArmArgs, DiffArgs, ExportArgs, ManifestFormat};
-use crate::commands::cost::PlanPricing;
+use crate::commands::dry_run::PlanPricing;
 use crate::commands::session as azure;
 use crate::commands::Ctx;
 use crate::error::Error;
@@ -356,7 +356,7 @@ fn dry_run_doc(l: &Loaded, skip_preflight: bool) -> Result<render::Doc, Error> {
     };
     let cost = PlanPricing::new(&l.catalog, &adapter::pool_pricing(&l.desired), location.as_deref())
         .region_unknown_because(why);
-    Ok(render::Doc::Plan(azure::priced_plan((&l.base, &plan, &header), extra, &cost)))
+    Ok(render::Doc::Plan(crate::commands::dry_run::priced_plan((&l.base, &plan, &header), extra, &cost)))
 }
 
 /// A refused or Failed resource stops `apply` before anything is sent: its document and error.

@@ -12,6 +12,7 @@ use crate::catalog::Catalog;
 use crate::cli::{
     ArmArgs, CatalogDiffArgs, ClusterPowerArgs, ClusterTarget, CostArgs, Format, PoolScaleArgs, PricesRefreshArgs,
 };
+use crate::commands::dry_run::PlanPricing;
 use crate::commands::session::{self as azure, base_url, subscription};
 use crate::commands::{confirm, Ctx};
 use crate::cost::{self, CostReport};
@@ -19,13 +20,13 @@ use crate::error::Error;
 use crate::ops::cluster::{ClusterAction, ClusterRequest};
 use crate::ops::cost as ops_cost;
 use crate::ops::prices as ops_prices;
+use crate::output::money_in;
 use crate::output::{emit, table, Align, Printer, Render, Shown};
 use crate::plan::cluster::Scale;
 use crate::pricing::{self, PriceSource};
 use crate::provision::cluster_ops::Outcome;
 use crate::provision::prices;
 use crate::provision::Progress;
-use crate::units::money_in;
 
 /// Merge the live price cache into the catalog; returns where prices come from (and prints
 /// a warning for an expired or corrupt cache).
@@ -188,7 +189,7 @@ fn render(r: &CostReport) -> String {
     let hours =
         if (r.hours_per_day - 24.0).abs() < 1e-9 { String::new() } else { format!(" at {} h/day", r.hours_per_day) };
     let col =
-        |f: fn(&cost::Money) -> Option<f64>| crate::units::money_column_in(&[f(&r.at_min), f(&r.at_max)], &r.currency);
+        |f: fn(&cost::Money) -> Option<f64>| crate::output::money_column_in(&[f(&r.at_min), f(&r.at_max)], &r.currency);
     let (hourly, daily, monthly) = (col(|c| c.hourly), col(|c| c.daily), col(|c| c.monthly));
     let row = |i: usize, label: &str, c: &cost::Money| {
         vec![format!("{label} ({} node(s))", c.nodes), hourly[i].clone(), daily[i].clone(), monthly[i].clone()]
@@ -213,80 +214,6 @@ fn render(r: &CostReport) -> String {
     }
     for a in &r.advice {
         out.push_str(&format!("  - {a}\n"));
-    }
-    out
-}
-
-pub use crate::cost::PlanPricing;
-
-/// A plan's cost as a table: notes, then two rows per pool (minimum and maximum node counts).
-pub fn plan_pricing_text(cost: &PlanPricing) -> String {
-    let mut out = String::from("Cost (list prices, 730 h a month):\n");
-    for n in &cost.notes {
-        out.push_str(&format!("note: {n}\n"));
-    }
-    let mut rows = Vec::new();
-    for c in &cost.pools {
-        let m = |v: Option<f64>| crate::units::money_in(v, &c.currency);
-        let region = c.region.clone().unwrap_or_else(|| "unknown".into());
-        rows.push(vec![
-            c.pool.clone(),
-            c.vm_size.clone(),
-            c.price_kind.clone(),
-            region,
-            format!("min {}", c.min_nodes),
-            m(c.hourly_at_min),
-            m(c.monthly_at_min),
-        ]);
-        rows.push(vec![
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-            format!("max {}", c.max_nodes),
-            m(c.hourly_at_max),
-            m(c.monthly_at_max),
-        ]);
-    }
-    out.push_str(&table(
-        &["POOL", "SIZE", "PRICE", "REGION", "NODES", "PER HOUR", "PER MONTH"],
-        &[Align::Left, Align::Left, Align::Left, Align::Left, Align::Left, Align::Right, Align::Right],
-        &rows,
-    ));
-    if let (true, Some(c)) = (cost.pools.len() > 1, cost.pools.first()) {
-        let unpriced = cost.pools.iter().filter(|p| p.monthly_at_min.is_none()).count();
-        let m = |v: Option<f64>| money_in(v, &c.currency);
-        if unpriced == 0 || unpriced == cost.pools.len() {
-            out.push_str(&format!(
-                "Total per month: {} at the minimums, {} at the maximums\n",
-                m(cost.total_monthly_at_min),
-                m(cost.total_monthly_at_max)
-            ));
-        } else {
-            // What the priced pools cost at least: one unknown price never hides the rest.
-            let known =
-                |f: fn(&cost::PlanCost) -> Option<f64>| cost::sum_cents(cost.pools.iter().filter_map(f).map(Some));
-            out.push_str(&format!(
-                "Total per month: ≥ {} at the minimums, ≥ {} at the maximums, plus {unpriced} pool{} with unknown price\n",
-                m(known(|p| p.monthly_at_min)),
-                m(known(|p| p.monthly_at_max)),
-                if unpriced == 1 { "" } else { "s" }
-            ));
-        }
-    }
-    for c in &cost.pools {
-        match (&c.unknown, &c.price_source) {
-            (Some(why), _) => out.push_str(&format!("{}: price unknown: {why}\n", c.pool)),
-            (None, Some(src)) => out.push_str(&format!(
-                "{}: {}{}/h a node, {} price of {}\n",
-                c.pool,
-                crate::units::currency_symbol(&c.currency),
-                c.price_per_node_hour.unwrap_or_default(),
-                if src.contains("live cache") { "live" } else { "bundled" },
-                c.price_date.as_deref().unwrap_or("unknown date")
-            )),
-            (None, None) => {}
-        }
     }
     out
 }
@@ -402,7 +329,14 @@ fn print_ops(
             Shown::new(format!("{msg}: nothing to do"), json!({"status": "unchanged", "message": msg}))
         }
         Outcome::DryRun(plan) => {
-            return azure::render_plan(p, format, base, &plan, "Dry run: no change is made.", json!({}))
+            return crate::commands::dry_run::render_plan(
+                p,
+                format,
+                base,
+                &plan,
+                "Dry run: no change is made.",
+                json!({}),
+            )
         }
         Outcome::Done(v) => Shown::new(done(&v), json!({"status": "done", "resource": v})),
     };
@@ -559,7 +493,13 @@ fn scale_dry_run(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<()>
         Outcome::DryRun(plan) => {
             let cost = scale_cost(ctx, a, how, read)?;
             let header = "Dry run: no change is made.";
-            azure::render_priced_plan(&ctx.printer, a.output, (&base_url(arm), &plan, header), json!({}), &cost)?;
+            crate::commands::dry_run::render_priced_plan(
+                &ctx.printer,
+                a.output,
+                (&base_url(arm), &plan, header),
+                json!({}),
+                &cost,
+            )?;
         }
         same => print_ops(&ctx.printer, a.output, &base_url(arm), same, |_| String::new())?,
     }

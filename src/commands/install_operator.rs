@@ -23,7 +23,7 @@ use crate::provision::operator::{self, InstallRequest, Report};
 use crate::provision::Progress;
 
 fn print_plan(p: &Printer, format: Format, base: &str, plan: &Plan, extra: Value) -> Result<(), Error> {
-    azure::render_plan(p, format, base, plan, "Dry run: no change is made.", extra)
+    crate::commands::dry_run::render_plan(p, format, base, plan, "Dry run: no change is made.", extra)
 }
 
 /// Say on stderr how registering a feature went (shared by `register-feature`, `create-pool
@@ -167,7 +167,7 @@ pub fn print_install(
                 extra["release"] = json!(v.release);
                 extra["values_diff"] = json!(v.values_diff);
             }
-            Ok(emit(p, format, &azure::DryRun::new(base, &plan, &header, extra))?)
+            Ok(emit(p, format, &crate::commands::dry_run::DryRun::new(base, &plan, &header, extra))?)
         }
         Ok(report) => Ok(emit(p, format, &Shown::new(install_text(&report), report))?),
     }

@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod completions;
 pub mod confirm;
 pub mod cost;
+pub mod dry_run;
 pub mod fleet;
 pub mod install_operator;
 pub mod man;

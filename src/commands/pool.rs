@@ -527,8 +527,8 @@ pub(crate) fn render(
                 ));
                 extra["operator_values_yaml"] = json!(values);
             }
-            let cost = crate::commands::cost::PlanPricing::new(catalog, &[pricing(spec)], location.as_deref());
-            azure::render_priced_plan(p, format, (&base, plan, &header), extra, &cost)?;
+            let cost = crate::commands::dry_run::PlanPricing::new(catalog, &[pricing(spec)], location.as_deref());
+            crate::commands::dry_run::render_priced_plan(p, format, (&base, plan, &header), extra, &cost)?;
         }
         _ => {
             if let Some(shown) = shown(catalog, spec, o) {

@@ -167,14 +167,28 @@ fn dry_run(
             w.location
         );
         let from = crate::plan::read_at_run_time("today's limit");
-        azure::render_plan(p, a.output, &base, &plan, &header, json!({"family": family, "from": from, "to": to}))?;
+        crate::commands::dry_run::render_plan(
+            p,
+            a.output,
+            &base,
+            &plan,
+            &header,
+            json!({"family": family, "from": from, "to": to}),
+        )?;
         return Ok(());
     };
     let Some((family, from, to)) = decide(p, a, w, family, usages)? else { return Ok(()) };
     let header =
         format!("Dry run: nothing is sent. The request raises {family} in {} from {from} to {to} vCPUs:", w.location);
     let plan = plan::plan(sub, &w.location, &family, to);
-    azure::render_plan(p, a.output, &base, &plan, &header, json!({"family": family, "from": from, "to": to}))?;
+    crate::commands::dry_run::render_plan(
+        p,
+        a.output,
+        &base,
+        &plan,
+        &header,
+        json!({"family": family, "from": from, "to": to}),
+    )?;
     Ok(())
 }
 

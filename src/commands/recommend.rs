@@ -44,7 +44,7 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     emit(p, args.output, &outcome)?;
     // The wizard's answer ends with what the top pick costs, as every plan does.
     if let (Some(t), true, Format::Table) = (&top, asked_flag, args.output) {
-        p.out(&format!("\n{}", crate::commands::cost::plan_pricing_text(t)))?;
+        p.out(&format!("\n{}", crate::commands::dry_run::plan_pricing_text(t)))?;
     }
     let no_fit = outcome.no_fit();
     // The process ends here: skip freeing the catalog and the outcome one by one.
@@ -89,7 +89,7 @@ fn top_pick_cost(
     catalog: &crate::catalog::Catalog,
     req: &recommend::Requirements,
     o: &Outcome,
-) -> Option<crate::commands::cost::PlanPricing> {
+) -> Option<crate::commands::dry_run::PlanPricing> {
     let top = o.recommendations.first()?;
     let pool = crate::cost::PoolPricing {
         pool: "top pick",
@@ -100,7 +100,7 @@ fn top_pick_cost(
         max_nodes: top.fit.nodes,
     };
     let region = req.region.as_deref().or(top.price_region.as_deref());
-    Some(crate::commands::cost::PlanPricing::new(catalog, &[pool], region))
+    Some(crate::commands::dry_run::PlanPricing::new(catalog, &[pool], region))
 }
 
 /// A constraint as `recommend`'s flags name it: "the --gpu-memory limit", "the memory fit check".
@@ -145,7 +145,7 @@ impl Render for Outcome {
 pub fn render(o: &Outcome) -> String {
     let r = &o.requirements;
     let mut out = describe(r, o.recommendations.first());
-    let advice = o.advice.as_ref().map(|a| a.line(|v| crate::units::money_in(Some(v), &o.currency)));
+    let advice = o.advice.as_ref().map(|a| a.line(|v| crate::output::money_in(Some(v), &o.currency)));
     if o.recommendations.is_empty() {
         // The error on stderr says "no size fits" with the constraint and the closest sizes.
         if let Some(a) = advice {
@@ -272,7 +272,7 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
     let mig = r.mig;
     // REGION: where each size is priced (its cheapest region) when no --region was given.
     let region_col = r.region.is_none();
-    let sym = crate::units::currency_symbol(&o.currency);
+    let sym = crate::output::currency_symbol(&o.currency);
     let sym = sym.trim();
     let (per_hour, per_month, per_token, per_instance_h) =
         (format!("{sym}/HOUR"), format!("{sym}/MONTH"), format!("{sym}/M TOK"), format!("{sym}/INSTANCE-H"));
@@ -297,7 +297,7 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
         }
     }
     let column = |f: fn(&recommend::Recommendation) -> Option<f64>| {
-        crate::units::money_column_in(&o.recommendations.iter().map(f).collect::<Vec<_>>(), &o.currency)
+        crate::output::money_column_in(&o.recommendations.iter().map(f).collect::<Vec<_>>(), &o.currency)
     };
     let (hourly, monthly, per_instance) =
         (column(|r| r.price_per_hour), column(|r| r.monthly_cost), column(|r| r.price_per_instance_hour));
@@ -360,7 +360,7 @@ fn serving_cells(s: Option<&recommend::service::Serving>, currency: &str) -> Vec
         format!("{}s", sig(s.ttft_seconds)),
         s.usd_per_million_output_tokens
             .or(s.cost_per_million_output_tokens)
-            .map_or_else(|| "-".to_owned(), |c| format!("{}{c:.2}", crate::units::currency_symbol(currency))),
+            .map_or_else(|| "-".to_owned(), |c| format!("{}{c:.2}", crate::output::currency_symbol(currency))),
     ]
 }
 
@@ -371,7 +371,7 @@ fn ranked_by(rec: &recommend::Recommendation, currency: &str) -> String {
         (None, Some(p)) => format!(
             "{} {}/h",
             rec.price_basis.split(" (").next().unwrap_or(&rec.price_basis),
-            crate::units::money_in(Some(p), currency)
+            crate::output::money_in(Some(p), currency)
         ),
         (None, None) => "no list price".to_owned(),
     }

@@ -7,7 +7,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::catalog::Catalog;
-use crate::cost::{self, CostInput, CostReport};
+use crate::cost::{self, CostInput};
+
+pub use crate::cost::{sum_cents, CostReport, Money, PlanCost, PlanPricing};
 use crate::error::{did_you_mean, Error};
 use crate::pricing::PriceSource;
 use crate::recommend::Os;

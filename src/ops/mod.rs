@@ -19,11 +19,15 @@ pub mod pool;
 pub mod prices;
 pub mod quota;
 pub mod recommend;
+pub mod session;
 pub mod usage;
 
 use std::sync::Arc;
 
 use crate::arm::auth::{AuthMethod, TokenSource};
+
+/// The plans a dry run shows (and a run sends), as the front end renders them.
+pub use crate::plan::{Plan, Step, StepKind};
 
 /// Where a workflow says what it is doing (the CLI shows it as a spinner's text).
 pub type Report<'a> = &'a (dyn Fn(&str) + Sync);

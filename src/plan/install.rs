@@ -106,9 +106,7 @@ pub struct Install {
 /// of a cluster where the operator installs the driver for other pools (NVIDIA GPU Operator
 /// docs, "Common chart customization options" / operand labels `nvidia.com/gpu.deploy.<operand>`).
 pub const NO_DRIVER_LABEL: (&str, &str) = ("nvidia.com/gpu.deploy.driver", "false");
-/// The label that keeps every operand of the GPU Operator off a node: AKS-managed GPU pools
-/// carry it, since AKS owns their whole NVIDIA stack.
-pub const NO_OPERANDS_LABEL: (&str, &str) = ("nvidia.com/gpu.deploy.operands", "false");
+pub use crate::domain::NO_OPERANDS_LABEL;
 
 /// The spec the flags ask for, with `mode` and the tolerations for `taints`.
 fn spec_for(req: &InstallRequest, mode: DriverMode, taints: &[String]) -> OperatorSpec {

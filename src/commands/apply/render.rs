@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use crate::cli::Format;
-use crate::commands::cost::PlanPricing;
+use crate::commands::dry_run::PlanPricing;
 use crate::error::Error;
 use crate::ops::gitops::Row;
 use crate::output::{emit, Printer};
@@ -54,7 +54,7 @@ pub fn changes(changes: &[Change], cost: &PlanPricing) -> Shown {
     for c in changes.iter().filter(|c| c.hint.is_some()) {
         out.push_str(&format!("\n{} {}: {}", c.kind, c.name, c.hint.as_deref().unwrap_or_default()));
     }
-    out.push_str(&format!("\n{}\n\n{}", summary(changes), crate::commands::cost::plan_pricing_text(cost)));
+    out.push_str(&format!("\n{}\n\n{}", summary(changes), crate::commands::dry_run::plan_pricing_text(cost)));
     Shown::new(out, doc)
 }
 
@@ -83,7 +83,7 @@ pub fn results(rows: &[Row], cost: &PlanPricing) -> Shown {
         _ => "\nApplied.\n",
     });
     out.push('\n');
-    out.push_str(&crate::commands::cost::plan_pricing_text(cost));
+    out.push_str(&crate::commands::dry_run::plan_pricing_text(cost));
     Shown::new(out, doc)
 }
 
@@ -91,7 +91,7 @@ pub fn results(rows: &[Row], cost: &PlanPricing) -> Shown {
 /// itself, so its fields keep their order).
 pub enum Doc {
     Shown(Shown),
-    Plan(crate::commands::session::DryRun),
+    Plan(crate::commands::dry_run::DryRun),
 }
 
 impl From<Shown> for Doc {

@@ -193,7 +193,7 @@ fn render_dry_run(
         location.as_deref().map(|l| format!(" (cluster in {l})")).unwrap_or_default(),
         table(&["#", "VM SIZE", "ZONES", "PRIORITY", "PREFLIGHT", "REASON"], &[Align::Right], &rows).trim_end()
     );
-    azure::render_plan(p, format, base, plan, &header, json!({"candidates": candidates}))?;
+    crate::commands::dry_run::render_plan(p, format, base, plan, &header, json!({"candidates": candidates}))?;
     Ok(())
 }
 

@@ -327,7 +327,7 @@ pub async fn operator_state(
         },
         _ => None,
     };
-    let step = release::check_step(&install);
+    let step = release::check_step(&install.cluster_path, install.needs_cluster_token);
     let (quiet, reads) = (|_: &str| {}, Progress::default());
     let r = runcommand::run(client, (&install.cluster_path, &step), token.as_ref(), deadline, &quiet, &reads);
     match r.await {
@@ -484,7 +484,7 @@ pub fn release_check(
 ) -> Option<crate::plan::Step> {
     let o = d.operator.as_ref()?;
     let install = operator::resolve(catalog, &install_request(d, o), cluster, &pools_after(d, live_pools)).ok()?;
-    Some(release::check_step(&install))
+    Some(release::check_step(&install.cluster_path, install.needs_cluster_token))
 }
 
 /// The operator install's steps, from the live pools plus the pools the file creates.
