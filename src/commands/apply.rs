@@ -68,7 +68,7 @@ fn load(
     offline_ok: bool,
 ) -> Result<Loaded, Error> {
     let mut catalog = ctx.catalog().map_err(|e| Error::usage(format!("{e:#}"), None))?;
-    crate::commands::cost::prices_for(&mut catalog, currency, &ctx.printer)?;
+    crate::commands::prices_for(&mut catalog, currency, &ctx.printer)?;
     let (cfg, subscription) = adapter::parse(input, arm.subscription.as_deref())?;
     let arm = ArmArgs { subscription, ..arm.clone() };
     let guess = arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());

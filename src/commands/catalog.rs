@@ -98,7 +98,7 @@ fn gpu_ids(catalog: &Catalog) -> String {
 pub fn list(ctx: &Ctx, args: &CatalogListArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
     if args.output == ListFormat::Wide {
-        crate::commands::cost::with_live_prices(&mut catalog, &ctx.printer);
+        crate::commands::with_live_prices(&mut catalog, &ctx.printer);
     }
     let sizes = filter(&catalog, args)?;
     let p = &ctx.printer;
@@ -195,7 +195,7 @@ struct PriceRow<'a> {
 /// `aksgpu catalog show SIZE`
 pub fn show(ctx: &Ctx, args: &CatalogShowArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
-    let price_source = match crate::commands::cost::with_live_prices(&mut catalog, &ctx.printer) {
+    let price_source = match crate::commands::with_live_prices(&mut catalog, &ctx.printer) {
         src @ crate::pricing::PriceSource::Cache { .. } => src.describe(),
         crate::pricing::PriceSource::Bundled { .. } => {
             format!("{} (bundled; `aksgpu prices refresh` fetches current ones)", catalog.prices.source)
@@ -584,4 +584,68 @@ pub fn regions(ctx: &Ctx, args: &CatalogViewArgs) -> anyhow::Result<()> {
         p.note(&format!("{n} region(s); source: {}", catalog.regions.source));
     }
     Ok(())
+}
+
+/// `aksgpu catalog diff`
+pub fn diff(ctx: &Ctx, a: &crate::cli::CatalogDiffArgs) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let location = crate::ops::drift::location(&catalog, &a.location)?;
+    let az = crate::commands::session::connect(&a.arm)?;
+    let sub = crate::commands::session::subscription(&az)?;
+    let client = az.client;
+    let p = &ctx.printer;
+    let d = crate::commands::session::run_with_spinner(
+        p,
+        &crate::commands::session::Progress::default(),
+        None,
+        async |report| crate::ops::drift::compare((&client, &sub), &catalog, &location, &report).await,
+    )?;
+    emit(p, a.output, &DriftView { location: &location, drift: &d }).map_err(Error::from)?;
+    if a.fail_on_drift && d.drift {
+        return Err(Error::NoFit {
+            message: format!("the catalog has drifted from Azure in {location}"),
+            hint: Some("update catalog/sizes/*.yaml from Microsoft's size pages".into()),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// `catalog diff`: the drift report; JSON and YAML are the report itself.
+#[derive(Serialize)]
+#[serde(transparent)]
+struct DriftView<'a> {
+    #[serde(skip)]
+    location: &'a str,
+    drift: &'a crate::ops::drift::Drift,
+}
+
+impl Render for DriftView<'_> {
+    fn table(&self) -> String {
+        let d = self.drift;
+        let mut out = format!(
+            "Catalog vs Azure resource SKUs in {}: {}\n",
+            self.location,
+            if d.drift { "drift found" } else { "no drift" }
+        );
+        let list = |title: &str, v: &[String], out: &mut String| {
+            if !v.is_empty() {
+                out.push_str(&format!("\n{title} ({}):\n", v.len()));
+                for x in v {
+                    out.push_str(&format!("  {x}\n"));
+                }
+            }
+        };
+        list("GPU sizes Azure offers that the catalog lacks", &d.missing_from_catalog, &mut out);
+        if !d.mismatches.is_empty() {
+            out.push_str(&format!("\nMismatches ({}):\n", d.mismatches.len()));
+            for m in &d.mismatches {
+                out.push_str(&format!("  {} {}: catalog {}, Azure {}\n", m.vm_size, m.field, m.catalog, m.azure));
+            }
+        }
+        list("Current catalog sizes not offered here", &d.not_offered_here, &mut out);
+        list("Offered here, but not to this subscription", &d.restricted_for_subscription, &mut out);
+        list("GPU count not compared (no GPUs capability, or a partial GPU)", &d.gpu_count_not_compared, &mut out);
+        out
+    }
 }

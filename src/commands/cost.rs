@@ -1,74 +1,14 @@
-//! Cost and freshness: `cost`, `prices refresh`, `catalog diff`, `cluster stop|start`,
-//! `cost-analysis enable` and `pool scale`.
+//! `aksgpu cost`: what a size, or the GPU pools of a cluster, cost per hour, day and month.
 
-use std::time::SystemTime;
-
-use serde::Serialize;
-use serde_json::{json, Value};
-
-use crate::arm::retry::Sleeper;
-use crate::arm::{ArmClient, Cloud, Endpoint, Verbosity};
-use crate::catalog::Catalog;
-use crate::cli::{
-    ArmArgs, CatalogDiffArgs, ClusterPowerArgs, ClusterTarget, CostArgs, Format, PoolScaleArgs, PricesRefreshArgs,
-};
-use crate::commands::dry_run::PlanPricing;
-use crate::commands::session::{self as azure, base_url, subscription};
-use crate::commands::{confirm, Ctx};
-use crate::cost::{self, CostReport};
+use crate::cli::CostArgs;
+use crate::cli::Format;
+use crate::commands::session::{self as azure, subscription, Progress};
+use crate::commands::{prices_in, Ctx};
 use crate::error::Error;
-use crate::ops::cluster::{ClusterAction, ClusterRequest};
-use crate::ops::cost as ops_cost;
-use crate::ops::prices as ops_prices;
-use crate::output::money_in;
-use crate::output::{emit, table, Align, Printer, Render, Shown};
-use crate::plan::cluster::Scale;
-use crate::pricing::{self, PriceSource};
-use crate::provision::cluster_ops::Outcome;
-use crate::provision::prices;
-use crate::provision::Progress;
+use crate::ops::cost::{self as ops_cost, CostReport, Money};
+use crate::ops::Catalog;
+use crate::output::{emit, money_in, table, Align, Render};
 
-/// Merge the live price cache into the catalog; returns where prices come from (and prints
-/// a warning for an expired or corrupt cache).
-pub fn with_live_prices(catalog: &mut Catalog, p: &Printer) -> PriceSource {
-    let Some(path) = pricing::cache_path() else {
-        return PriceSource::Bundled { as_of: catalog.prices.as_of.clone() };
-    };
-    let (src, warning) = pricing::apply(catalog, pricing::read_cache(&path), &path, SystemTime::now());
-    if let Some(w) = warning {
-        p.note(&format!("warning: {w}"));
-    }
-    src
-}
-
-/// The prices in `currency`: USD is the bundled table with the live cache over it; any other
-/// currency needs its own cache (`prices refresh --currency CODE`), and replaces every price.
-pub fn prices_in(catalog: &mut Catalog, currency: &str, p: &Printer) -> Result<PriceSource, Error> {
-    if currency.eq_ignore_ascii_case("USD") {
-        return Ok(with_live_prices(catalog, p));
-    }
-    let hint = || Some(format!("run `aksgpu prices refresh --currency {currency}`; bundled prices are USD only"));
-    let path = pricing::cache_path_for(currency)
-        .ok_or_else(|| Error::usage("no cache directory (set HOME or AKSGPU_CACHE_DIR)", hint()))?;
-    let cache =
-        pricing::read_cache(&path).map_err(|why| Error::usage(format!("--currency {currency}: {why}"), hint()))?;
-    pricing::use_currency(catalog, cache, currency, &path, SystemTime::now())
-        .map_err(|why| Error::usage(format!("--currency {currency}: {why}"), hint()))
-}
-
-/// The prices for `--currency`: none given is USD as always (nothing more is read); a
-/// currency given is `prices_in` (a non-USD one needs its cache, else exit 2 with the refresh
-/// command).
-pub fn prices_for(catalog: &mut Catalog, currency: Option<&str>, p: &Printer) -> Result<PriceSource, Error> {
-    match currency {
-        None => Ok(with_live_prices(catalog, p)),
-        Some(c) => prices_in(catalog, c, p),
-    }
-}
-
-/// The cost input of one GPU pool (`None` for a pool that is not a GPU size in the catalog).
-/// The node counts are read typed: a count Azure did not send is an error naming the field,
-/// never zero nodes at $0.
 /// `cost --cluster`: every GPU pool of the cluster, read from Azure.
 fn cluster_reports(
     catalog: &Catalog,
@@ -81,11 +21,9 @@ fn cluster_reports(
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let client = az.client;
-    let (c, pools) = azure::run_interruptible(&Progress::default(), async {
-        let facts = crate::provision::facts::Store::with_cache_dir();
-        Ok(crate::provision::read_cluster_and_pools(&client, &facts, &sub, &rg, cluster).await?)
-    })?;
-    ops_cost::cluster_reports(catalog, (cluster, &c, &pools), usage(a), region, notes)
+    azure::run_interruptible(&Progress::default(), async {
+        ops_cost::read_cluster_reports((&client, &sub), catalog, (&rg, cluster), (usage(a), region), notes).await
+    })
 }
 
 /// How the flags say the pools are used.
@@ -98,7 +36,7 @@ fn usage(a: &CostArgs) -> ops_cost::Usage {
 }
 
 /// `aksgpu cost`
-pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
+pub fn run(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
     let p = &ctx.printer;
     let source = prices_in(&mut catalog, &a.currency, p)?;
@@ -188,10 +126,9 @@ fn render(r: &CostReport) -> String {
     );
     let hours =
         if (r.hours_per_day - 24.0).abs() < 1e-9 { String::new() } else { format!(" at {} h/day", r.hours_per_day) };
-    let col =
-        |f: fn(&cost::Money) -> Option<f64>| crate::output::money_column_in(&[f(&r.at_min), f(&r.at_max)], &r.currency);
+    let col = |f: fn(&Money) -> Option<f64>| crate::output::money_column_in(&[f(&r.at_min), f(&r.at_max)], &r.currency);
     let (hourly, daily, monthly) = (col(|c| c.hourly), col(|c| c.daily), col(|c| c.monthly));
-    let row = |i: usize, label: &str, c: &cost::Money| {
+    let row = |i: usize, label: &str, c: &Money| {
         vec![format!("{label} ({} node(s))", c.nodes), hourly[i].clone(), daily[i].clone(), monthly[i].clone()]
     };
     out.push_str(&table(
@@ -216,305 +153,4 @@ fn render(r: &CostReport) -> String {
         out.push_str(&format!("  - {a}\n"));
     }
     out
-}
-
-/// `aksgpu prices refresh`
-pub fn prices_refresh(ctx: &Ctx, a: &PricesRefreshArgs) -> anyhow::Result<()> {
-    let catalog = ctx.catalog()?;
-    let p = &ctx.printer;
-    let req = ops_prices::RefreshRequest { currency: a.currency.clone(), regions: a.region.clone() };
-    let queries = ops_prices::queries(&catalog, &req)?;
-    let base = std::env::var("AKSGPU_PRICES_ENDPOINT")
-        .ok()
-        .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| prices::DEFAULT_ENDPOINT.to_owned());
-    let endpoint = Endpoint::new(Cloud::AzureCloud, Some(&base))?;
-    let mut client = ArmClient::new(endpoint, None, Sleeper::from_env())?;
-    client.verbosity = if a.verbose > 0 { Verbosity::Requests } else { Verbosity::Quiet };
-    client.log_sink = Some(crate::output::log_line);
-    let bar = crate::output::Progress::bar(p.stderr_tty, queries.len() as u64);
-    let report = |done: usize, _total: usize| bar.set(done as u64);
-    let done = azure::run_interruptible(&Progress::default(), async {
-        ops_prices::refresh((&client, &base), queries, &report).await
-    });
-    bar.finish();
-    let r = done?;
-    let currency = &r.currency;
-    let text = format!(
-        "Fetched {} price rows: {} sizes × regions for {} sizes, in {currency}.\nSaved to {} ({}).",
-        r.items,
-        r.size_regions,
-        r.sizes,
-        r.path,
-        if currency == "USD" {
-            "recommend, cost and every plan use it from now on".to_owned()
-        } else {
-            format!("`--currency {currency}` on cost, recommend and plans uses it")
-        }
-    );
-    emit(p, a.output, &Shown::new(text, &r)).map_err(Error::from)?;
-    Ok(())
-}
-
-/// `aksgpu catalog diff`
-pub fn catalog_diff(ctx: &Ctx, a: &CatalogDiffArgs) -> anyhow::Result<()> {
-    let catalog = ctx.catalog()?;
-    let location = crate::ops::drift::location(&catalog, &a.location)?;
-    let az = azure::connect(&a.arm)?;
-    let sub = subscription(&az)?;
-    let client = az.client;
-    let p = &ctx.printer;
-    let d = azure::run_with_spinner(p, &Progress::default(), None, async |report| {
-        crate::ops::drift::compare((&client, &sub), &catalog, &location, &report).await
-    })?;
-    emit(p, a.output, &DriftView { location: &location, drift: &d }).map_err(Error::from)?;
-    if a.fail_on_drift && d.drift {
-        return Err(Error::NoFit {
-            message: format!("the catalog has drifted from Azure in {location}"),
-            hint: Some("update catalog/sizes/*.yaml from Microsoft's size pages".into()),
-        }
-        .into());
-    }
-    Ok(())
-}
-
-/// `catalog diff`: the drift report; JSON and YAML are the report itself.
-#[derive(Serialize)]
-#[serde(transparent)]
-struct DriftView<'a> {
-    #[serde(skip)]
-    location: &'a str,
-    drift: &'a crate::drift::Drift,
-}
-
-impl Render for DriftView<'_> {
-    fn table(&self) -> String {
-        let d = self.drift;
-        let mut out = format!(
-            "Catalog vs Azure resource SKUs in {}: {}\n",
-            self.location,
-            if d.drift { "drift found" } else { "no drift" }
-        );
-        let list = |title: &str, v: &[String], out: &mut String| {
-            if !v.is_empty() {
-                out.push_str(&format!("\n{title} ({}):\n", v.len()));
-                for x in v {
-                    out.push_str(&format!("  {x}\n"));
-                }
-            }
-        };
-        list("GPU sizes Azure offers that the catalog lacks", &d.missing_from_catalog, &mut out);
-        if !d.mismatches.is_empty() {
-            out.push_str(&format!("\nMismatches ({}):\n", d.mismatches.len()));
-            for m in &d.mismatches {
-                out.push_str(&format!("  {} {}: catalog {}, Azure {}\n", m.vm_size, m.field, m.catalog, m.azure));
-            }
-        }
-        list("Current catalog sizes not offered here", &d.not_offered_here, &mut out);
-        list("Offered here, but not to this subscription", &d.restricted_for_subscription, &mut out);
-        list("GPU count not compared (no GPUs capability, or a partial GPU)", &d.gpu_count_not_compared, &mut out);
-        out
-    }
-}
-
-fn print_ops(
-    p: &Printer,
-    format: Format,
-    base: &str,
-    o: Outcome,
-    done: impl Fn(&Value) -> String,
-) -> Result<(), Error> {
-    let status = match o {
-        Outcome::Unchanged(msg) => {
-            Shown::new(format!("{msg}: nothing to do"), json!({"status": "unchanged", "message": msg}))
-        }
-        Outcome::DryRun(plan) => {
-            return crate::commands::dry_run::render_plan(
-                p,
-                format,
-                base,
-                &plan,
-                "Dry run: no change is made.",
-                json!({}),
-            )
-        }
-        Outcome::Done(v) => Shown::new(done(&v), json!({"status": "done", "resource": v})),
-    };
-    Ok(emit(p, format, &status)?)
-}
-
-/// The cluster the flags name, in `subscription`, as the typed request of `ops::cluster`.
-fn request(subscription: String, t: &ClusterTarget, arm: &ArmArgs) -> ClusterRequest {
-    ClusterRequest {
-        subscription,
-        resource_group: t.resource_group.clone(),
-        cluster: t.cluster.clone(),
-        timeout: arm.timeout,
-    }
-}
-
-/// Run `action` on the cluster the flags name: a dry run from the flags alone, else read and
-/// write with a spinner.
-fn run_action(
-    ctx: &Ctx,
-    arm: &ArmArgs,
-    t: &ClusterTarget,
-    dry: bool,
-    action: &ClusterAction,
-) -> Result<Outcome, Error> {
-    if dry {
-        // With credentials the real run's reads are made (GETs only) and the plan is built
-        // from them; without, from the flags, with what would be read as placeholders.
-        return azure::dry_run_reads(
-            &ctx.printer,
-            arm,
-            async |client, sub| {
-                crate::ops::cluster::dry_run_read(client, &request(sub.to_owned(), t, arm), action).await
-            },
-            |sub| crate::ops::cluster::dry_run(&request(sub.to_owned(), t, arm), action),
-        );
-    }
-    let az = azure::connect(arm)?;
-    let req = request(subscription(&az)?, t, arm);
-    let (client, progress) = (az.client, Progress::default());
-    azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        crate::ops::cluster::run(&client, &req, action, (&report, &progress)).await
-    })
-}
-
-/// `aksgpu cluster stop|start`
-pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Result<()> {
-    let verb = if start { "start" } else { "stop" };
-    let question = format!(
-        "{} cluster {} (resource group {})?",
-        if start { "Start" } else { "Stop" },
-        a.target.cluster,
-        a.target.resource_group
-    );
-    confirm::write(ctx, &format!("cluster {verb}"), a.yes, a.dry_run, &question)?;
-    let r = run_action(ctx, &a.arm, &a.target, a.dry_run, &ClusterAction::Power { start })?;
-    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |v| {
-        format!(
-            "cluster {} is {}",
-            a.target.cluster,
-            v.pointer("/properties/powerState/code").and_then(Value::as_str).unwrap_or(if start {
-                "Running"
-            } else {
-                "Stopped"
-            })
-        )
-    })?;
-    Ok(())
-}
-
-/// `aksgpu cost-analysis enable`
-pub fn cost_analysis(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
-    let question =
-        format!("Enable cost analysis on cluster {} (resource group {})?", a.target.cluster, a.target.resource_group);
-    confirm::write(ctx, "cost-analysis enable", a.yes, a.dry_run, &question)?;
-    let r = run_action(ctx, &a.arm, &a.target, a.dry_run, &ClusterAction::CostAnalysis)?;
-    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |_| {
-        format!("cost analysis enabled on {}", a.target.cluster)
-    })?;
-    Ok(())
-}
-
-/// `aksgpu pool scale`
-pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
-    crate::plan::agent_pool::check_pool_name(&a.at.name)
-        .map_err(|e| Error::usage(format!("--name: {}", e.message), e.hint))?;
-    let how = match (a.count, a.min_count, a.max_count) {
-        (Some(c), None, None) => Scale::Count(c),
-        (None, Some(min), Some(max)) => {
-            if min > max {
-                return Err(Error::usage(format!("--min-count {min} is larger than --max-count {max}"), None).into());
-            }
-            Scale::Autoscale { min, max }
-        }
-        _ => return Err(Error::usage("pass --count, or --min-count with --max-count", None).into()),
-    };
-    let to = match how {
-        Scale::Count(c) => format!("{c} node(s)"),
-        Scale::Autoscale { min, max } => format!("autoscaler {min}–{max}"),
-    };
-    let question = format!("Scale pool {} of cluster {} to {to}?", a.at.name, a.at.target.cluster);
-    confirm::write(ctx, "pool scale", a.yes, a.dry_run, &question)?;
-    if a.dry_run {
-        return scale_dry_run(ctx, a, how);
-    }
-    let action = ClusterAction::Scale { pool: a.at.name.clone(), how };
-    let r = run_action(ctx, &a.at.arm, &a.at.target, false, &action)?;
-    if let Outcome::Done(v) = &r {
-        let sub = v["id"].as_str().and_then(|id| id.split('/').nth(2)).unwrap_or_default().to_owned();
-        node_image_note(ctx, &request(sub, &a.at.target, &a.at.arm), v)?;
-    }
-    print_ops(&ctx.printer, a.output, &base_url(&a.at.arm), r, |v| {
-        let p = &v["properties"];
-        if p["enableAutoScaling"].as_bool() == Some(true) {
-            format!("pool {}: {} node(s), autoscaler {}–{}", a.at.name, p["count"], p["minCount"], p["maxCount"])
-        } else {
-            format!("pool {}: {} node(s)", a.at.name, p["count"])
-        }
-    })?;
-    Ok(())
-}
-
-pub use crate::ops::cluster::SCALE_UNREAD;
-
-/// Warn when the pool's size has a node image floor and the pool runs an older image.
-fn node_image_note(ctx: &Ctx, req: &ClusterRequest, pool: &Value) -> anyhow::Result<()> {
-    let catalog = ctx.catalog()?;
-    let at = (req.subscription.as_str(), req.resource_group.as_str(), req.cluster.as_str());
-    if let Some(w) = crate::plan::preflight::node_image_warning(&catalog, pool, at) {
-        ctx.printer.note(&format!("warning: {w}"));
-    }
-    Ok(())
-}
-
-/// `pool scale --dry-run`. With credentials the pool (its counts, eTag, size) and its cluster
-/// (the region, for the cost) are read once, GETs only; without, what would be read is a
-/// placeholder.
-fn scale_dry_run(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<()> {
-    let arm = &a.at.arm;
-    let (sub, read) = azure::dry_run_reads(
-        &ctx.printer,
-        arm,
-        async |client, sub| {
-            let req = request(sub.to_owned(), &a.at.target, arm);
-            Ok((sub.to_owned(), Some(crate::ops::cluster::read_pool_and_cluster(client, &req, &a.at.name).await?)))
-        },
-        |sub| Ok((sub.to_owned(), None)),
-    )?;
-    let req = request(sub, &a.at.target, arm);
-    if let Some((pool, _)) = &read {
-        node_image_note(ctx, &req, pool)?;
-    }
-    match crate::ops::cluster::scale_plan(&req, &a.at.name, how, read.as_ref())? {
-        Outcome::DryRun(plan) => {
-            let cost = scale_cost(ctx, a, how, read)?;
-            let header = "Dry run: no change is made.";
-            crate::commands::dry_run::render_priced_plan(
-                &ctx.printer,
-                a.output,
-                (&base_url(arm), &plan, header),
-                json!({}),
-                &cost,
-            )?;
-        }
-        same => print_ops(&ctx.printer, a.output, &base_url(arm), same, |_| String::new())?,
-    }
-    Ok(())
-}
-
-/// The cost of the counts `pool scale` asks for, from the pool (its size, OS and priority) and
-/// its cluster (its region) the dry run read with credentials; without them (`None`) every
-/// figure is unknown, and says why.
-fn scale_cost(ctx: &Ctx, a: &PoolScaleArgs, how: Scale, read: Option<(Value, Value)>) -> anyhow::Result<PlanPricing> {
-    let counts = crate::ops::cluster::scale_counts(how);
-    let mut catalog = ctx.catalog()?;
-    let Some((pool, cluster)) = read else {
-        return Ok(PlanPricing::unread(&catalog, &[(&a.at.name, counts)], SCALE_UNREAD));
-    };
-    with_live_prices(&mut catalog, &ctx.printer);
-    Ok(crate::ops::cluster::scale_cost(&catalog, &a.at.name, how, &pool, &cluster))
 }

@@ -251,7 +251,7 @@ struct FleetOut<'a> {
 pub fn fleet(ctx: &Ctx, a: &FleetArgs) -> anyhow::Result<()> {
     let p = &ctx.printer;
     let mut catalog = ctx.catalog()?;
-    let source = crate::commands::cost::with_live_prices(&mut catalog, p);
+    let source = crate::commands::with_live_prices(&mut catalog, p);
     let basis = basis(&catalog, &source);
     let win = if a.usage { Some(window(&a.window)?) } else { None };
     let az = azure::connect(&a.scope.arm())?;
@@ -301,7 +301,7 @@ fn fail_on(a: &FleetArgs, view: &FleetView) -> anyhow::Result<()> {
 pub fn usage(ctx: &Ctx, a: &UsageArgs) -> anyhow::Result<()> {
     let p = &ctx.printer;
     let mut catalog = ctx.catalog()?;
-    let source = crate::commands::cost::with_live_prices(&mut catalog, p);
+    let source = crate::commands::with_live_prices(&mut catalog, p);
     let basis = basis(&catalog, &source);
     let w = window(&a.window)?;
     let az = azure::connect(&a.arm)?;

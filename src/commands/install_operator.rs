@@ -311,7 +311,7 @@ pub fn kaito_enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
 /// `aksgpu kaito workspace`
 pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
-    crate::commands::cost::with_live_prices(&mut catalog, &ctx.printer);
+    crate::commands::with_live_prices(&mut catalog, &ctx.printer);
     let catalog = catalog;
     crate::ops::kaito::check_workspace_model(&catalog, &a.model)?;
     let region = match (&a.cluster, &a.resource_group) {

@@ -4,15 +4,18 @@ pub mod apply;
 pub mod auth;
 pub mod az_defaults;
 pub mod catalog;
+pub mod cluster;
 pub mod completions;
 pub mod confirm;
 pub mod cost;
+pub mod cost_analysis;
 pub mod dry_run;
 pub mod fleet;
 pub mod install_operator;
 pub mod man;
 pub mod manifest;
 pub mod pool;
+pub mod prices;
 pub mod quota;
 pub mod recommend;
 pub mod session;
@@ -22,7 +25,9 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 
-use crate::catalog::Catalog;
+use crate::error::Error;
+use crate::ops::prices::{CurrencyError, PriceSource};
+use crate::ops::Catalog;
 use crate::output::Printer;
 
 /// What every command gets: the printer and where the catalog comes from.
@@ -43,5 +48,43 @@ impl Ctx {
                 .map_err(crate::Error::from)
                 .with_context(|| format!("loading the catalog override in {}", dir.display())),
         }
+    }
+}
+
+/// Merge the live price cache into the catalog; returns where prices come from (and prints
+/// a warning for an expired or corrupt cache).
+pub fn with_live_prices(catalog: &mut Catalog, p: &Printer) -> PriceSource {
+    let (source, warning) = crate::ops::prices::with_live_prices(catalog);
+    if let Some(w) = warning {
+        p.note(&format!("warning: {w}"));
+    }
+    source
+}
+
+/// The prices in `currency` (see `ops::prices::prices_in`); a currency without a usable cache
+/// is a usage error naming `--currency` and the refresh command.
+pub fn prices_in(catalog: &mut Catalog, currency: &str, p: &Printer) -> Result<PriceSource, Error> {
+    let hint = || Some(format!("run `aksgpu prices refresh --currency {currency}`; bundled prices are USD only"));
+    match crate::ops::prices::prices_in(catalog, currency) {
+        Ok((source, warning)) => {
+            if let Some(w) = warning {
+                p.note(&format!("warning: {w}"));
+            }
+            Ok(source)
+        }
+        Err(CurrencyError::NoCacheDir) => {
+            Err(Error::usage("no cache directory (set HOME or AKSGPU_CACHE_DIR)", hint()))
+        }
+        Err(CurrencyError::Unusable(why)) => Err(Error::usage(format!("--currency {currency}: {why}"), hint())),
+    }
+}
+
+/// The prices for `--currency`: none given is USD as always (nothing more is read); a
+/// currency given is `prices_in` (a non-USD one needs its cache, else exit 2 with the refresh
+/// command).
+pub fn prices_for(catalog: &mut Catalog, currency: Option<&str>, p: &Printer) -> Result<PriceSource, Error> {
+    match currency {
+        None => Ok(with_live_prices(catalog, p)),
+        Some(c) => prices_in(catalog, c, p),
     }
 }

@@ -7,12 +7,13 @@ use serde_json::{json, Value};
 
 use crate::arm::lro;
 use crate::catalog::Catalog;
-use crate::cli::{CreatePoolArgs, Format};
+use crate::cli::{CreatePoolArgs, Format, PoolScaleArgs};
 use crate::commands::install_operator;
-use crate::commands::session as azure;
+use crate::commands::session::{self as azure, base_url};
 use crate::commands::Ctx;
 use crate::domain::GpuDriver;
 use crate::error::Error;
+use crate::ops::cluster::{ClusterAction, ClusterOutcome, ClusterRequest, Scale};
 use crate::ops::pool::{CreatePoolRequest, CreatePoolResult, Question, RequestError};
 use crate::output::{emit, money, Printer, Shown};
 use crate::plan::agent_pool::PoolSpec;
@@ -277,9 +278,9 @@ fn cluster_facts(
 }
 
 /// `aksgpu create-pool`
-pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
+pub fn create(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
-    crate::commands::cost::prices_for(&mut catalog, a.currency.as_deref(), &ctx.printer)?;
+    crate::commands::prices_for(&mut catalog, a.currency.as_deref(), &ctx.printer)?;
     let catalog = catalog;
     let p = &ctx.printer;
     check_flags(&catalog, a, p)?;
@@ -614,6 +615,111 @@ fn render_summary(spec: &PoolSpec, s: &Value, c: &Cost) -> String {
         s["gpu_driver"].as_str().unwrap_or("Install"),
         s["mig_profile"].as_str().unwrap_or("none"),
     )
+}
+
+/// `aksgpu pool scale`
+pub fn scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
+    crate::ops::wait::check_pool_name(&a.at.name)
+        .map_err(|e| Error::usage(format!("--name: {}", e.message), e.hint))?;
+    let how = match (a.count, a.min_count, a.max_count) {
+        (Some(c), None, None) => Scale::Count(c),
+        (None, Some(min), Some(max)) => {
+            if min > max {
+                return Err(Error::usage(format!("--min-count {min} is larger than --max-count {max}"), None).into());
+            }
+            Scale::Autoscale { min, max }
+        }
+        _ => return Err(Error::usage("pass --count, or --min-count with --max-count", None).into()),
+    };
+    let to = match how {
+        Scale::Count(c) => format!("{c} node(s)"),
+        Scale::Autoscale { min, max } => format!("autoscaler {min}–{max}"),
+    };
+    let question = format!("Scale pool {} of cluster {} to {to}?", a.at.name, a.at.target.cluster);
+    crate::commands::confirm::write(ctx, "pool scale", a.yes, a.dry_run, &question)?;
+    if a.dry_run {
+        return scale_dry_run(ctx, a, how);
+    }
+    let action = ClusterAction::Scale { pool: a.at.name.clone(), how };
+    let r = crate::commands::cluster::run_action(ctx, &a.at.arm, &a.at.target, false, &action)?;
+    if let ClusterOutcome::Done(v) = &r {
+        let sub = v["id"].as_str().and_then(|id| id.split('/').nth(2)).unwrap_or_default().to_owned();
+        node_image_note(ctx, &crate::commands::cluster::request(sub, &a.at.target, &a.at.arm), v)?;
+    }
+    crate::commands::cluster::print_ops(&ctx.printer, a.output, &base_url(&a.at.arm), r, |v| {
+        let p = &v["properties"];
+        if p["enableAutoScaling"].as_bool() == Some(true) {
+            format!("pool {}: {} node(s), autoscaler {}–{}", a.at.name, p["count"], p["minCount"], p["maxCount"])
+        } else {
+            format!("pool {}: {} node(s)", a.at.name, p["count"])
+        }
+    })?;
+    Ok(())
+}
+
+pub use crate::ops::cluster::SCALE_UNREAD;
+
+/// Warn when the pool's size has a node image floor and the pool runs an older image.
+fn node_image_note(ctx: &Ctx, req: &ClusterRequest, pool: &Value) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let at = (req.subscription.as_str(), req.resource_group.as_str(), req.cluster.as_str());
+    if let Some(w) = crate::ops::cluster::node_image_warning(&catalog, pool, at) {
+        ctx.printer.note(&format!("warning: {w}"));
+    }
+    Ok(())
+}
+
+/// `pool scale --dry-run`. With credentials the pool (its counts, eTag, size) and its cluster
+/// (the region, for the cost) are read once, GETs only; without, what would be read is a
+/// placeholder.
+fn scale_dry_run(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<()> {
+    let arm = &a.at.arm;
+    let (sub, read) = azure::dry_run_reads(
+        &ctx.printer,
+        arm,
+        async |client, sub| {
+            let req = crate::commands::cluster::request(sub.to_owned(), &a.at.target, arm);
+            Ok((sub.to_owned(), Some(crate::ops::cluster::read_pool_and_cluster(client, &req, &a.at.name).await?)))
+        },
+        |sub| Ok((sub.to_owned(), None)),
+    )?;
+    let req = crate::commands::cluster::request(sub, &a.at.target, arm);
+    if let Some((pool, _)) = &read {
+        node_image_note(ctx, &req, pool)?;
+    }
+    match crate::ops::cluster::scale_plan(&req, &a.at.name, how, read.as_ref())? {
+        ClusterOutcome::DryRun(plan) => {
+            let cost = scale_cost(ctx, a, how, read)?;
+            let header = "Dry run: no change is made.";
+            crate::commands::dry_run::render_priced_plan(
+                &ctx.printer,
+                a.output,
+                (&base_url(arm), &plan, header),
+                json!({}),
+                &cost,
+            )?;
+        }
+        same => crate::commands::cluster::print_ops(&ctx.printer, a.output, &base_url(arm), same, |_| String::new())?,
+    }
+    Ok(())
+}
+
+/// The cost of the counts `pool scale` asks for, from the pool (its size, OS and priority) and
+/// its cluster (its region) the dry run read with credentials; without them (`None`) every
+/// figure is unknown, and says why.
+fn scale_cost(
+    ctx: &Ctx,
+    a: &PoolScaleArgs,
+    how: Scale,
+    read: Option<(Value, Value)>,
+) -> anyhow::Result<crate::commands::dry_run::PlanPricing> {
+    let counts = crate::ops::cluster::scale_counts(how);
+    let mut catalog = ctx.catalog()?;
+    let Some((pool, cluster)) = read else {
+        return Ok(crate::commands::dry_run::PlanPricing::unread(&catalog, &[(&a.at.name, counts)], SCALE_UNREAD));
+    };
+    crate::commands::with_live_prices(&mut catalog, &ctx.printer);
+    Ok(crate::ops::cluster::scale_cost(&catalog, &a.at.name, how, &pool, &cluster))
 }
 
 #[cfg(test)]

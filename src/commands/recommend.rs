@@ -10,7 +10,7 @@ use crate::recommend::{self, fmt_num, Constraint, Os, Outcome, Requirements, Wor
 /// `aksgpu recommend`
 pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
-    let source = crate::commands::cost::prices_for(&mut catalog, args.currency.as_deref(), &ctx.printer)?;
+    let source = crate::commands::prices_for(&mut catalog, args.currency.as_deref(), &ctx.printer)?;
     let asked;
     let asked_flag = !has_requirements(&args.request());
     let args = if !asked_flag {

@@ -148,6 +148,20 @@ pub fn cluster_reports(
     Ok(r)
 }
 
+/// `cost --cluster`: read the cluster and its pools (GETs only), then [`cluster_reports`].
+pub async fn read_cluster_reports(
+    (client, subscription): (&crate::arm::ArmClient, &str),
+    catalog: &Catalog,
+    (resource_group, cluster): (&str, &str),
+    (u, region): (Usage, Option<String>),
+    notes: &mut Vec<String>,
+) -> Result<Vec<CostReport>, Error> {
+    let facts = crate::provision::facts::Store::with_cache_dir();
+    let (c, pools) =
+        crate::provision::read_cluster_and_pools(client, &facts, subscription, resource_group, cluster).await?;
+    cluster_reports(catalog, (cluster, &c, &pools), u, region, notes)
+}
+
 /// The view of `reports` priced from `source`, with each report's price age and the notes a
 /// bundled price needs: where prices come from (the cache only for the sizes and regions it
 /// holds), and the stale-price and missing-price notes whenever a report is priced from the

@@ -21,6 +21,7 @@ pub mod quota;
 pub mod recommend;
 pub mod session;
 pub mod usage;
+pub mod wait;
 
 use std::sync::Arc;
 
@@ -28,6 +29,9 @@ use crate::arm::auth::{AuthMethod, TokenSource};
 
 /// The plans a dry run shows (and a run sends), as the front end renders them.
 pub use crate::plan::{Plan, Step, StepKind};
+
+/// The catalog every workflow reads (the front end loads it and renders its entries).
+pub use crate::catalog::Catalog;
 
 /// Where a workflow says what it is doing (the CLI shows it as a spinner's text).
 pub type Report<'a> = &'a (dyn Fn(&str) + Sync);

@@ -93,20 +93,16 @@ fn kaito_workspace_hints_name_its_own_flags() {
 #[test]
 fn hint_texts_in_the_sources_name_flags_their_commands_have() {
     let sources: &[(&str, &str, &[&[&str]])] = &[
-        ("pool.rs", include_str!("../../src/commands/pool.rs"), &[&["create-pool"]]),
+        ("pool.rs", include_str!("../../src/commands/pool.rs"), &[&["create-pool"], &["pool", "scale"]]),
         ("wait.rs", include_str!("../../src/commands/wait.rs"), &[&["wait"]]),
+        ("cost.rs", include_str!("../../src/commands/cost.rs"), &[&["cost"]]),
+        ("prices.rs", include_str!("../../src/commands/prices.rs"), &[&["prices", "refresh"]]),
         (
-            "cost.rs",
-            include_str!("../../src/commands/cost.rs"),
-            &[
-                &["cost"],
-                &["prices", "refresh"],
-                &["catalog", "diff"],
-                &["cluster", "stop"],
-                &["cost-analysis", "enable"],
-                &["pool", "scale"],
-            ],
+            "cluster.rs",
+            include_str!("../../src/commands/cluster.rs"),
+            &[&["cluster", "stop"], &["cost-analysis", "enable"], &["pool", "scale"]],
         ),
+        ("cost_analysis.rs", include_str!("../../src/commands/cost_analysis.rs"), &[&["cost-analysis", "enable"]]),
         (
             "install_operator.rs",
             include_str!("../../src/commands/install_operator.rs"),
