@@ -106,12 +106,12 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::Wait(a) | Command::Pool(PoolCommand::Wait(a)) => commands::wait::run(ctx, a),
         Command::Auth(AuthCommand::Status(a)) => commands::auth::status(ctx, a),
         Command::RegisterFeature(a) | Command::Feature(FeatureCommand::Register(a)) => {
-            commands::install_operator::register_feature(ctx, a)
+            commands::feature::register(ctx, a)
         }
-        Command::Feature(FeatureCommand::List(a)) => commands::install_operator::feature_list(ctx, a),
-        Command::InstallOperator(a) => commands::install_operator::install_operator(ctx, a),
-        Command::Kaito(KaitoCommand::Enable(a)) => commands::install_operator::kaito_enable(ctx, a),
-        Command::Kaito(KaitoCommand::Workspace(a)) => commands::install_operator::kaito_workspace(ctx, a),
+        Command::Feature(FeatureCommand::List(a)) => commands::feature::list(ctx, a),
+        Command::InstallOperator(a) => commands::install_operator::run(ctx, a),
+        Command::Kaito(KaitoCommand::Enable(a)) => commands::kaito::enable(ctx, a),
+        Command::Kaito(KaitoCommand::Workspace(a)) => commands::kaito::workspace(ctx, a),
         Command::Manifest(a) => commands::manifest::manifest(ctx, a),
         Command::Cost(a) => commands::cost::run(ctx, a),
         Command::Prices(PricesCommand::Refresh(a)) => commands::prices::refresh(ctx, a),

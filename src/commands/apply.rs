@@ -396,7 +396,7 @@ fn execute(
     let progress = Progress::default();
     let started = Instant::now();
     let said = |f: crate::provision::features::Feature<'_>, out: &crate::provision::features::Outcome| {
-        crate::commands::install_operator::feature_note(p, f, out)
+        crate::commands::feature::feature_note(p, f, out)
     };
     let run = Apply { skip_preflight, ..l.apply(&said) };
     azure::run_with_spinner(p, &progress, None, async |report| {

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::catalog::{Catalog, VmSize};
 use crate::cli::{KindArg, ManifestArgs};
-use crate::commands::install_operator::print_document;
+use crate::commands::print_document;
 use crate::commands::session::{self as azure, subscription};
 use crate::commands::Ctx;
 use crate::domain::MigStrategy;

@@ -10,8 +10,10 @@ pub mod confirm;
 pub mod cost;
 pub mod cost_analysis;
 pub mod dry_run;
+pub mod feature;
 pub mod fleet;
 pub mod install_operator;
+pub mod kaito;
 pub mod man;
 pub mod manifest;
 pub mod pool;
@@ -87,4 +89,17 @@ pub fn prices_for(catalog: &mut Catalog, currency: Option<&str>, p: &Printer) ->
         None => Ok(with_live_prices(catalog, p)),
         Some(c) => prices_in(catalog, c, p),
     }
+}
+
+/// Print a generated YAML document as YAML, or as JSON.
+pub(crate) fn print_document(p: &Printer, format: crate::cli::ManifestFormat, yaml: &str) -> anyhow::Result<()> {
+    match format {
+        crate::cli::ManifestFormat::Yaml => p.out(yaml)?,
+        crate::cli::ManifestFormat::Json => {
+            let v: serde_json::Value = serde_yaml_ng::from_str(yaml)
+                .map_err(|e| Error::internal(format!("reading back our own YAML: {e}")))?;
+            p.json(&v)?;
+        }
+    }
+    Ok(())
 }

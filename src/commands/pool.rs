@@ -309,7 +309,7 @@ pub fn create(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     }
     let progress = Progress::default();
     let started = std::time::Instant::now();
-    let said = |f: Feature<'_>, out: &FeatureOutcome| install_operator::feature_note(p, f, out);
+    let said = |f: Feature<'_>, out: &FeatureOutcome| crate::commands::feature::feature_note(p, f, out);
     let result = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
         crate::ops::pool::create(&client, (&catalog, auth.as_ref()), &req, (started, &said), (&report, &progress)).await
     });

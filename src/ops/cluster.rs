@@ -15,7 +15,9 @@ use crate::plan::cluster_ops::{self as plan, Target};
 pub use crate::plan::preflight::node_image_warning;
 pub use crate::provision::cluster_ops::Outcome as ClusterOutcome;
 use crate::provision::cluster_ops::{self, OpsError, Outcome, Run};
-use crate::provision::kaito::{self, Outcome as KaitoOutcome};
+use crate::provision::kaito;
+
+pub use crate::provision::kaito::Outcome as KaitoOutcome;
 use crate::provision::Progress;
 use crate::recommend::Os;
 

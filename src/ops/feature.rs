@@ -7,7 +7,10 @@ use std::time::Instant;
 use crate::arm::{ArmClient, ArmError};
 use crate::error::Error;
 use crate::plan::Plan;
-use crate::provision::features::{self, Decision, Feature, Outcome};
+use crate::provision::features::{self, Decision};
+
+pub use crate::plan::features::NO_LONGER_PREVIEW;
+pub use crate::provision::features::{went_ga, Feature, Outcome, GPU_FEATURES, NAMESPACE};
 use crate::provision::Progress;
 
 use super::Report;
@@ -102,4 +105,35 @@ pub fn not_found(namespace: &str, name: &str) -> Error {
 pub async fn gpu_feature_states(client: &ArmClient, subscription: &str) -> Result<Vec<Option<String>>, Error> {
     let names: Vec<&str> = features::GPU_FEATURES.iter().map(|f| f.0).collect();
     Ok(features::states(client, subscription, features::NAMESPACE, &names).await?)
+}
+
+/// What `register-feature --dry-run` found from the real run's reads, when a real run would
+/// send no registration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AlreadyDone {
+    /// Registration is over, as the real run would end it (its verdict applied).
+    Done(Outcome),
+    /// Registered; only the provider's re-registration would be sent.
+    ProviderRefreshOnly,
+}
+
+/// The dry run of `register-feature`: the plan a real run starts from, and (with `client`
+/// reading) what the reads found when the real run would send no registration. The real
+/// run's verdict on the same reads applies: same exit code, same message.
+pub async fn dry_run_read(client: &ArmClient, feature: Feature<'_>) -> Result<(Plan, Option<AlreadyDone>), Error> {
+    let plan = dry_run(feature);
+    let found = match features::decide(client, feature, &|_| {}).await? {
+        Decision::Done(o) => {
+            verdict(feature.namespace, feature.name, &o)?;
+            Some(AlreadyDone::Done(o))
+        }
+        Decision::RefreshProvider => Some(AlreadyDone::ProviderRefreshOnly),
+        Decision::Register => None,
+    };
+    Ok((plan, found))
+}
+
+/// The plan of `register-feature` from its names alone (a dry run without credentials).
+pub fn dry_run(feature: Feature<'_>) -> Plan {
+    crate::plan::features::register(feature.subscription, feature.namespace, feature.name)
 }

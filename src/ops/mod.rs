@@ -33,6 +33,9 @@ pub use crate::plan::{Plan, Step, StepKind};
 /// The catalog every workflow reads (the front end loads it and renders its entries).
 pub use crate::catalog::Catalog;
 
+/// A run's facts: each cluster, pool list, SKU list and usages list read once per run.
+pub use crate::provision::facts::Store as Facts;
+
 /// Where a workflow says what it is doing (the CLI shows it as a spinner's text).
 pub type Report<'a> = &'a (dyn Fn(&str) + Sync);
 

@@ -106,15 +106,10 @@ fn hint_texts_in_the_sources_name_flags_their_commands_have() {
         (
             "install_operator.rs",
             include_str!("../../src/commands/install_operator.rs"),
-            &[
-                &["register-feature"],
-                &["feature", "list"],
-                &["install-operator"],
-                &["kaito", "enable"],
-                &["kaito", "workspace"],
-                &["create-pool"],
-            ],
+            &[&["install-operator"], &["create-pool"]],
         ),
+        ("feature.rs", include_str!("../../src/commands/feature.rs"), &[&["register-feature"], &["feature", "list"]]),
+        ("kaito.rs", include_str!("../../src/commands/kaito.rs"), &[&["kaito", "enable"], &["kaito", "workspace"]]),
         ("provision/pool.rs", include_str!("../../src/provision/pool.rs"), &[&["create-pool"]]),
         ("recommend.rs", include_str!("../../src/commands/recommend.rs"), &[&["recommend"]]),
         ("ops/recommend.rs", include_str!("../../src/ops/recommend.rs"), &[&["recommend"]]),
