@@ -10,8 +10,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use clap_complete::engine::ArgValueCandidates;
 
-use crate::commands::completions as complete;
+use candidates as complete;
 
+pub mod candidates;
 pub mod fleet;
 pub use fleet::{FleetArgs, UsageArgs};
 
