@@ -126,24 +126,11 @@ fn connect(
     offline_ok: bool,
     p: &crate::output::Printer,
 ) -> Result<(ArmClient, String, Option<Cred>), Error> {
-    let placeholder = || arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
-    match azure::connect(arm) {
-        Ok(az) => match az.subscription {
-            Ok((s, _)) => Ok((az.client, s, Some(Cred { method: az.method, source: az.source }))),
-            Err(e) if offline_ok => {
-                p.note(&format!("note: {e}; the plan comes from the file alone (placeholders for what would be read)"));
-                Ok((azure::offline(arm)?, placeholder(), None))
-            }
-            Err(e) => Err(Error::from(e)),
-        },
-        Err(e) if offline_ok => {
-            p.note(&format!(
-                "note: no credentials ({e}); the plan comes from the file alone (placeholders for what would be read)"
-            ));
-            Ok((azure::offline(arm)?, placeholder(), None))
-        }
-        Err(e) => Err(e),
+    let c = crate::ops::session::connect_or_offline(&azure::connection(arm), offline_ok)?;
+    if let Some(why) = &c.offline_because {
+        p.note(&format!("note: {why}; the plan comes from the file alone (placeholders for what would be read)"));
     }
+    Ok((c.client, c.subscription, c.cred))
 }
 
 /// Read the live state and compare. `check_release`: read the operator's release through a

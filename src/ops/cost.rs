@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::catalog::Catalog;
 use crate::cost::{self, CostInput};
 
-pub use crate::cost::{sum_cents, CostReport, Money, PlanCost, PlanPricing};
+pub use crate::cost::{plan_cost, sum_cents, CostReport, Money, PlanCost, PlanPricing, PoolPricing};
 use crate::error::{did_you_mean, Error};
 use crate::pricing::PriceSource;
 use crate::recommend::Os;

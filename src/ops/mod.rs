@@ -16,6 +16,7 @@ pub mod gitops;
 pub mod kaito;
 pub mod operator;
 pub mod pool;
+pub mod pool_facts;
 pub mod prices;
 pub mod quota;
 pub mod recommend;

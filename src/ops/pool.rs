@@ -10,17 +10,25 @@ use crate::arm::{ArmClient, ArmError};
 use crate::catalog::{Catalog, KubeVersion};
 use crate::error::Error;
 use crate::ops::recommend::RecommendRequest;
-use crate::plan::agent_pool::{PoolRequest, PoolSpec, SpecError};
+pub use crate::plan::agent_pool::{PoolRequest, PoolSpec, SpecError};
 use crate::plan::Plan;
 use crate::provision::facts::Store;
 use crate::provision::features::Feature;
 use crate::provision::operator::{self, Install, InstallRequest, Report as Installed};
-use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
+use crate::provision::pool::{self, CreateError};
+
+pub use crate::provision::pool::{CreateOptions, CreateOutcome};
 use crate::provision::Progress;
 use crate::recommend::{Constraint, Os, Recommendation};
 use crate::resources::{self, ManagedCluster};
 
 use super::{Cred, Report};
+
+/// What the front end renders of a pool request and its run.
+pub use crate::arm::lro::provisioning_state;
+pub use crate::plan::agent_pool::Field;
+pub use crate::plan::install::{autoscaler_min_warning, operator_pool_problem, OperatorPoolProblem};
+pub use crate::provision::pool::resume_command;
 
 impl From<CreateError> for Error {
     fn from(e: CreateError) -> Self {

@@ -244,3 +244,39 @@ fn interrupted(s: Started, aborted: Option<Result<(), String>>) -> Error {
     };
     Error::Interrupted { message, hints: vec![format!("resource: {res}"), format!("resume with: {resume}")] }
 }
+
+/// A run's client, as [`connect_or_offline`] made it.
+#[derive(Debug)]
+pub struct Connected {
+    pub client: ArmClient,
+    /// The resolved subscription; offline, the one given or the placeholder `{subscription}`.
+    pub subscription: String,
+    /// The credential; `None` offline.
+    pub cred: Option<super::Cred>,
+    /// Why the run plans offline (no credentials, or no subscription), for a note; `None`
+    /// when connected.
+    pub offline_because: Option<String>,
+}
+
+/// Connect; with `offline_ok` (a dry run), a missing credential or subscription gives a
+/// client without credentials that sends nothing, and says why, instead of failing.
+pub fn connect_or_offline(c: &Connection, offline_ok: bool) -> Result<Connected, Error> {
+    let placeholder = || c.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
+    let offline_with = |why: String| -> Result<Connected, Error> {
+        Ok(Connected { client: offline(c)?, subscription: placeholder(), cred: None, offline_because: Some(why) })
+    };
+    match connect(c) {
+        Ok(az) => {
+            let cred = az.cred();
+            match az.subscription {
+                Ok((s, _)) => {
+                    Ok(Connected { client: az.client, subscription: s, cred: Some(cred), offline_because: None })
+                }
+                Err(e) if offline_ok => offline_with(e.to_string()),
+                Err(e) => Err(Error::from(e)),
+            }
+        }
+        Err(e) if offline_ok => offline_with(format!("no credentials ({e})")),
+        Err(e) => Err(e),
+    }
+}
