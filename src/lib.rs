@@ -17,6 +17,7 @@
 //! family; `error` maps errors to exit codes, once.
 
 pub mod arm;
+pub mod cache;
 pub mod catalog;
 pub mod cli;
 pub mod commands;

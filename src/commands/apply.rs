@@ -492,7 +492,7 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
 
 /// Write `text` to `path` through a new temporary file in the same directory, then rename it
 /// over `path`: a reader never sees half a file, and a symlink planted at `path` is replaced,
-/// never followed (`pricing::write_user_file`). An error names `path`, not the temporary file.
+/// never followed (`cache::write_user_file`). An error names `path`, not the temporary file.
 fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
-    crate::pricing::write_user_file(path, text.as_bytes()).map_err(|e| Error::io(path, "write", e))
+    crate::ops::write_user_file(path, text.as_bytes()).map_err(|e| Error::io(path, "write", e))
 }

@@ -37,6 +37,9 @@ pub use crate::catalog::Catalog;
 /// A run's facts: each cluster, pool list, SKU list and usages list read once per run.
 pub use crate::provision::facts::Store as Facts;
 
+/// Writes a file the user named (`export -f`) atomically.
+pub use crate::cache::write_user_file;
+
 /// Where a workflow says what it is doing (the CLI shows it as a spinner's text).
 pub type Report<'a> = &'a (dyn Fn(&str) + Sync);
 

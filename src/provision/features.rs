@@ -283,7 +283,7 @@ pub fn refresh_marker(sub: &str, namespace: &str) -> Option<PathBuf> {
             .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c.to_ascii_lowercase() } else { '_' })
             .collect()
     };
-    crate::pricing::cache_dir().map(|d| d.join("provider-refresh").join(format!("{}--{}", safe(sub), safe(namespace))))
+    crate::cache::cache_dir().map(|d| d.join("provider-refresh").join(format!("{}--{}", safe(sub), safe(namespace))))
 }
 
 /// Whether an earlier registration left the provider's re-registration owed (a regular file
@@ -304,7 +304,7 @@ fn owe_refresh(sub: &str, namespace: &str, progress: &(dyn Fn(&str) + Sync)) -> 
         return false;
     }
     let body = serde_json::json!({"subscription": sub, "namespace": namespace, "owed": "provider re-registration"});
-    match crate::pricing::write_atomic(&path, body.to_string().as_bytes(), ".provider-refresh.") {
+    match crate::cache::write_atomic(&path, body.to_string().as_bytes(), ".provider-refresh.") {
         Ok(()) => true,
         Err(e) => {
             progress(&format!(

@@ -10,21 +10,23 @@ const RULES: &[(&str, &[&str])] = &[
     ("domain", &[]),
     ("resources", &[]),
     ("secret", &[]),
+    ("cache", &[]),
     ("catalog", &["domain"]),
-    ("units", &["catalog", "domain"]),
-    ("pricing", &["catalog", "domain", "units"]),
+    ("units", &["domain"]),
+    ("pricing", &["cache", "catalog", "domain", "units"]),
     ("drift", &["catalog", "domain", "units", "pricing"]),
     ("arm", &["domain", "resources", "secret"]),
-    ("hub", &["arm", "catalog", "domain", "pricing", "secret", "units"]),
+    ("hub", &["arm", "cache", "catalog", "domain", "secret", "units"]),
     ("recommend", &["catalog", "domain", "resources", "units"]),
-    ("cost", &["catalog", "domain", "pricing", "recommend", "resources", "units"]),
+    ("cost", &["cache", "catalog", "domain", "pricing", "recommend", "resources", "units"]),
     ("fleet", &["catalog", "cost", "domain", "pricing", "recommend", "resources", "units"]),
     ("plan", &["catalog", "domain", "pricing", "resources", "secret", "units"]),
-    ("provision", &["arm", "catalog", "domain", "plan", "pricing", "resources", "secret", "units"]),
+    ("provision", &["arm", "cache", "catalog", "domain", "plan", "resources", "secret", "units"]),
     (
         "ops",
         &[
             "arm",
+            "cache",
             "catalog",
             "cost",
             "domain",
@@ -293,8 +295,9 @@ fn the_scanner_sees_plain_and_grouped_imports() {
 }
 
 /// What `commands/` may import: the front end renders what `ops` returns, and goes no lower.
-/// (`Error` is the crate-root re-export of `error::Error`.)
-const COMMANDS_MAY_IMPORT: &[&str] = &["cli", "commands", "domain", "error", "ops", "output", "Error"];
+/// `Error` is the crate-root re-export of `error::Error`; `wizard` is the interactive half of
+/// the front end (it asks what `cli` parses, and `confirm` shares its prompt handling).
+const COMMANDS_MAY_IMPORT: &[&str] = &["cli", "commands", "domain", "error", "ops", "output", "wizard", "Error"];
 
 #[test]
 fn commands_import_only_cli_ops_output_error_and_domain() {
