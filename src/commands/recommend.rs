@@ -3,9 +3,9 @@
 use crate::cli::{Format, RecommendArgs};
 use crate::commands::Ctx;
 use crate::error::Error;
+use crate::ops::recommend::{self as recommend, fmt_num, Constraint, Os, Outcome, Requirements, Workload};
 use crate::ops::recommend::{has_requirements, prefer_reserved};
 use crate::output::{emit, table, Align, Printer, Render};
-use crate::recommend::{self, fmt_num, Constraint, Os, Outcome, Requirements, Workload};
 
 /// `aksgpu recommend`
 pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
@@ -69,16 +69,9 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
 /// with credentials for the subscription the id names.
 fn read_reserved(p: &Printer, id: &str) -> Result<Vec<(String, u64)>, Error> {
     let subscription = crate::ops::recommend::reservation_subscription(id)?;
-    let arm = crate::cli::ArmArgs {
-        subscription: Some(subscription),
-        auth: None,
-        cloud: crate::arm::Cloud::AzureCloud,
-        timeout: std::time::Duration::from_secs(300),
-        verbose: 0,
-        debug: false,
-    };
-    let az = crate::commands::session::connect(&arm)?;
-    let progress = crate::provision::Progress::default();
+    let c = crate::ops::session::for_reservation(subscription, Some(crate::output::log_line));
+    let az = crate::ops::session::connect(&c)?;
+    let progress = crate::commands::session::Progress::default();
     crate::commands::session::run_with_spinner(p, &progress, None, async |report| {
         crate::ops::recommend::reserved(&az.client, id, &report).await
     })
@@ -86,12 +79,12 @@ fn read_reserved(p: &Printer, id: &str) -> Result<Vec<(String, u64)>, Error> {
 
 /// The top pick priced at its node count, in the asked region (else the one it was priced in).
 fn top_pick_cost(
-    catalog: &crate::catalog::Catalog,
+    catalog: &crate::ops::Catalog,
     req: &recommend::Requirements,
     o: &Outcome,
 ) -> Option<crate::commands::dry_run::PlanPricing> {
     let top = o.recommendations.first()?;
-    let pool = crate::cost::PoolPricing {
+    let pool = crate::ops::cost::PoolPricing {
         pool: "top pick",
         size: &top.vm_size,
         os: req.os,
@@ -114,11 +107,11 @@ pub(crate) fn constraint_words(c: Constraint) -> String {
 
 /// Where the top pick is an NVIDIA size on Linux: AKS-managed GPU pools keep its whole NVIDIA
 /// stack, DCGM metrics included (the catalog's managed-GPU rules, preview feature).
-fn managed_gpu_note(catalog: &crate::catalog::Catalog, o: &Outcome) -> Option<String> {
+fn managed_gpu_note(catalog: &crate::ops::Catalog, o: &Outcome) -> Option<String> {
     let top = o.recommendations.first()?;
-    let rule = catalog.managed_gpu_rule(crate::catalog::ManagedGpuLimit::NvidiaLinux)?;
+    let rule = catalog.managed_gpu_rule(recommend::ManagedGpuLimit::NvidiaLinux)?;
     let (feature, _) = catalog.managed_gpu_feature()?;
-    (top.gpu_vendor == crate::catalog::Vendor::Nvidia && o.requirements.os == Os::Linux).then(|| {
+    (top.gpu_vendor == recommend::Vendor::Nvidia && o.requirements.os == Os::Linux).then(|| {
         format!(
             "`aksgpu create-pool --vm-size {} --managed-gpu` makes it an AKS-managed GPU pool: AKS installs and keeps the driver, device plugin, DCGM and dcgm-exporter (GPU metrics for idle and health; preview feature {feature}, rule {})",
             top.vm_size, rule.id
@@ -199,7 +192,7 @@ pub fn render(o: &Outcome) -> String {
 /// The "Workload:" and "Memory:" lines. For training and fine-tuning, what the GPUs hold
 /// depends on the setup (activations on the checkpointing, overhead on the GPU), so the line is
 /// the first-ranked size's, as its row says it.
-fn describe(r: &Requirements, top: Option<&crate::recommend::Recommendation>) -> String {
+fn describe(r: &Requirements, top: Option<&recommend::Recommendation>) -> String {
     let mut out = String::new();
     let mut what = vec![r.workload.name().to_owned()];
     if let Some(m) = &r.model {
@@ -221,13 +214,11 @@ fn describe(r: &Requirements, top: Option<&crate::recommend::Recommendation>) ->
         out.push_str(&format!("Serving:  {}\n", serving_line(r)));
     }
     if let Some(need) = &r.need {
-        let trains = need.method != crate::recommend::estimate::Method::Inference;
+        let trains = need.method != recommend::Method::Inference;
         let fitted = top.filter(|_| trains).and_then(|t| Some((t, t.fit.layout?))).filter(|(t, _)| t.fit.mig.is_none());
         let (terms, on) = match fitted {
-            Some((t, l)) => {
-                (crate::recommend::memory_terms(&need.fitted(l)), format!(" as fitted on #1 {}", t.vm_size))
-            }
-            None => (crate::recommend::memory_terms(need), String::new()),
+            Some((t, l)) => (recommend::memory_terms(&need.fitted(l)), format!(" as fitted on #1 {}", t.vm_size)),
+            None => (recommend::memory_terms(need), String::new()),
         };
         out.push_str(&format!(
             "Memory:   {terms}{on} (usable fraction {}, {} on A10)\n",
@@ -260,7 +251,7 @@ fn serving_line(r: &Requirements) -> String {
     if let Some(x) = s.max_ttft_seconds {
         parts.push(format!("first token ≤ {} s", fmt_num(x)));
     }
-    if s.rank_by == recommend::RankBy::CostPerToken {
+    if s.rank_by == crate::domain::RankBy::CostPerToken {
         parts.push("ranked by cost per token".to_owned());
     }
     parts.join(" · ")
@@ -378,7 +369,7 @@ fn ranked_by(rec: &recommend::Recommendation, currency: &str) -> String {
 }
 
 fn fmt_num_frac(v: f64) -> String {
-    let c = crate::catalog::GpuCount::parse(&format!("{v}"));
+    let c = recommend::GpuCount::parse(&format!("{v}"));
     match c {
         Ok(c) if c.den != 1 => c.to_string(),
         _ => fmt_num(v),

@@ -14,6 +14,7 @@ pub mod feature;
 pub mod fleet;
 pub mod gitops;
 pub mod kaito;
+pub mod manifest;
 pub mod operator;
 pub mod pool;
 pub mod pool_facts;
@@ -32,7 +33,7 @@ use crate::arm::auth::{AuthMethod, TokenSource};
 pub use crate::plan::{Plan, Step, StepKind};
 
 /// The catalog every workflow reads (the front end loads it and renders its entries).
-pub use crate::catalog::Catalog;
+pub use crate::catalog::{Catalog, VmSize};
 
 /// A run's facts: each cluster, pool list, SKU list and usages list read once per run.
 pub use crate::provision::facts::Store as Facts;

@@ -12,7 +12,15 @@ use crate::domain::{GpuDriver, Precision, RankBy};
 use crate::error::{did_you_mean, Error};
 use crate::plan::agent_pool::{override_hint, OVERRIDE_RISK, RULE_REGION};
 use crate::pricing::PriceSource;
-use crate::recommend::{self, fmt_num, Constraint, ModelSpec, Os, Outcome, Range, Requirements, Workload};
+use crate::recommend::{self, ModelSpec, Range};
+
+/// What the front end renders of a recommendation.
+pub use crate::catalog::{GpuCount, ManagedGpuLimit, Vendor};
+pub use crate::recommend::estimate::Method;
+pub use crate::recommend::{
+    fmt_num, gpu_matches, memory_terms, price_kind, service, Constraint, Os, Outcome, Recommendation, Requirements,
+    Workload,
+};
 use crate::units::Memory;
 
 /// A setting of `recommend` that an error can name: worded by each front end, as a CLI flag

@@ -280,3 +280,17 @@ pub fn connect_or_offline(c: &Connection, offline_ok: bool) -> Result<Connected,
         Err(e) => Err(e),
     }
 }
+
+/// The settings for reading a capacity reservation group named by its resource id (`recommend`
+/// has no cloud, credential or timeout settings of its own): the subscription the id names,
+/// Azure's public cloud, the default credential chain, and five minutes.
+pub fn for_reservation(subscription: String, log_sink: Option<fn(&str)>) -> Connection {
+    Connection {
+        subscription: Some(subscription),
+        auth: None,
+        cloud: Cloud::AzureCloud,
+        timeout: std::time::Duration::from_secs(300),
+        verbosity: 0,
+        log_sink,
+    }
+}
