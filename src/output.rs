@@ -383,6 +383,8 @@ impl PlainProgress {
 }
 
 pub use crate::arm::redact::sanitize;
+/// The full redaction pass over text a server sent (no signature, token or password value).
+pub use crate::arm::redact::text as redact_text;
 
 /// Column alignment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

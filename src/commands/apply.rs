@@ -13,20 +13,18 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::arm::ArmClient;
-use crate::catalog::Catalog;
 use crate::cli::{ApplyArgs, ArmArgs, DiffArgs, ExportArgs, ManifestFormat};
 use crate::commands::dry_run::PlanPricing;
 use crate::commands::session as azure;
 use crate::commands::Ctx;
 use crate::error::Error;
 use crate::ops::gitops::{self as adapter, Apply, Row};
+use crate::ops::gitops::{Action, Change, Desired, Live};
 use crate::ops::pool::ClusterFacts;
+use crate::ops::session::ArmClient;
+use crate::ops::session::Progress;
 use crate::ops::Cred;
-use crate::plan::gitops::{diff as gdiff, export as gexport, Action, Change, Desired, Live};
-use crate::plan::Plan;
-use crate::provision::facts::Store;
-use crate::provision::Progress;
+use crate::ops::{Catalog, Facts as Store, Plan};
 
 /// The file, validated, with a client for its cluster.
 struct Loaded {
@@ -84,7 +82,7 @@ fn load(
         Some((client, sub, _)) => match azure::run_interruptible(&Progress::default(), async {
             adapter::cluster_place((client, &facts), sub, &cfg.cluster).await
         }) {
-            Err(Error::Arm(e)) if offline_ok && matches!(*e, crate::arm::ArmError::Auth { .. }) => {
+            Err(e) if offline_ok && crate::ops::session::is_auth_failure(&e) => {
                 ctx.printer.note(&format!("note: {e}; recommend: ranks without the cluster's location"));
                 ClusterFacts::default()
             }
@@ -95,7 +93,7 @@ fn load(
     let mut desired = adapter::validate(&catalog, input, &cfg, &guess, &place)?;
     for spec in &desired.pools {
         // Said in the file's terms (`taints`, not `--node-taints`).
-        let words = crate::plan::gitops::config::file_words;
+        let words = adapter::file_words;
         for n in &spec.notes {
             ctx.printer.note(&format!("note: pool {}: {}", spec.name, words(n)));
         }
@@ -169,7 +167,7 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
         if let Err(e) = quota_note(&l, &live, &changes) {
             return docs.stop(e.into());
         }
-        differ |= gdiff::changes(&changes);
+        differ |= adapter::any_changes(&changes);
         n += changes.iter().filter(|c| !matches!(c.action, Action::NoChange | Action::NotChecked)).count();
         total += changes.len();
     }
@@ -294,7 +292,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
     if let Some(refused) = refusal(&changes, &cost) {
         return refused;
     }
-    if !gdiff::changes(&changes) {
+    if !adapter::any_changes(&changes) {
         let rows: Vec<Row> = changes.iter().map(|c| Row::of(c, "unchanged", c.detail.clone())).collect();
         return (Some(render::results(&rows, &cost).into()), Ok(()));
     }
@@ -382,7 +380,7 @@ fn execute(
     let p = &ctx.printer;
     let progress = Progress::default();
     let started = Instant::now();
-    let said = |f: crate::provision::features::Feature<'_>, out: &crate::provision::features::Outcome| {
+    let said = |f: crate::ops::feature::Feature<'_>, out: &crate::ops::feature::Outcome| {
         crate::commands::feature::feature_note(p, f, out)
     };
     let run = Apply { skip_preflight, ..l.apply(&said) };
@@ -416,7 +414,7 @@ fn dry_run_plan(l: &Loaded, skip_preflight: bool) -> Result<DryRunPlan, Error> {
     }
     let (live, changes) = match read_and_diff(l, false) {
         Ok(x) => x,
-        Err(Error::Arm(e)) if matches!(*e, crate::arm::ArmError::Auth { .. }) => {
+        Err(e) if crate::ops::session::is_auth_failure(&e) => {
             l.printer.note(&format!("note: credentials failed ({e}); the plan comes from the file alone"));
             return Ok((offline_plan(l)?, None, None));
         }
@@ -428,7 +426,7 @@ fn dry_run_plan(l: &Loaded, skip_preflight: bool) -> Result<DryRunPlan, Error> {
         let how = (l.timeout, skip_preflight);
         adapter::dry_run_steps(at, (&l.catalog, &l.desired), (&live, &changes), how, &progress).await
     })?;
-    Ok((plan, Some(changes), crate::plan::preflight::location(&live.cluster)))
+    Ok((plan, Some(changes), adapter::cluster_location(&live.cluster)))
 }
 
 /// The file's pools priced in the cluster's region (read from `live`).
@@ -451,7 +449,7 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
         )
         .into());
     }
-    use crate::plan::agent_pool::{check_cluster, check_resource_group};
+    use crate::ops::gitops::{check_cluster, check_resource_group};
     let (rg, name) = (&a.target.resource_group, &a.target.cluster);
     // The names go into the request URLs: checked before anything is sent.
     check_resource_group(rg)
@@ -465,7 +463,7 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
         azure::run_interruptible(&Progress::default(), async { adapter::read_export(&client, &sub, rg, name).await })?;
     let feats: Vec<(&str, Option<String>)> = features.iter().map(|(n, s)| (*n, s.clone())).collect();
     // The subscription read, so the file names the cluster it came from.
-    let file = gexport::export(&catalog, Some(&sub), rg, name, &cluster, &pools, &feats);
+    let file = adapter::export(&catalog, Some(&sub), rg, name, &cluster, &pools, &feats);
     let text = match a.output {
         ManifestFormat::Yaml => format!(
             "# aksgpu export of cluster {name} (resource group {rg}); apply with: aksgpu apply -f FILE\n{}",

@@ -2,12 +2,12 @@
 
 use serde::Serialize;
 
-use crate::catalog::{Catalog, GpuModel, LlmModel, MigProfile, Region, RegionPrice, Rule, Status, VmSize};
 use crate::cli::{CatalogListArgs, CatalogShowArgs, CatalogViewArgs, Format, ListFormat};
 use crate::commands::Ctx;
 use crate::error::{did_you_mean, Error};
+use crate::ops::catalog::{fmt_num, gpu_matches};
+use crate::ops::catalog::{Catalog, GpuModel, LlmModel, MigProfile, Region, RegionPrice, Rule, Status, VmSize};
 use crate::output::{emit, money, table, Align, Render, Shown};
-use crate::recommend::{fmt_num, gpu_matches};
 
 /// One row of `catalog list -o json` (the documented contract, plus a few extras).
 #[derive(Debug, Serialize)]
@@ -196,8 +196,8 @@ struct PriceRow<'a> {
 pub fn show(ctx: &Ctx, args: &CatalogShowArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
     let price_source = match crate::commands::with_live_prices(&mut catalog, &ctx.printer) {
-        src @ crate::pricing::PriceSource::Cache { .. } => src.describe(),
-        crate::pricing::PriceSource::Bundled { .. } => {
+        src @ crate::ops::catalog::PriceSource::Cache { .. } => src.describe(),
+        crate::ops::catalog::PriceSource::Bundled { .. } => {
             format!("{} (bundled; `aksgpu prices refresh` fetches current ones)", catalog.prices.source)
         }
     };
@@ -265,7 +265,7 @@ fn facts<'a>(s: &Show<'a>) -> Vec<(&'static str, String)> {
     if let Some(note) = &z.aks_note {
         facts.push(("AKS note", note.to_string()));
     }
-    if z.cpu_architecture == crate::catalog::CpuArch::Arm64 {
+    if z.cpu_architecture == crate::ops::catalog::CpuArch::Arm64 {
         facts.push(("CPU architecture", "Arm64 (container images must be built for arm64)".to_owned()));
     }
     for (k, v) in [("AKS source", &z.aks_source), ("Driver source", &z.driver_source)] {
@@ -378,7 +378,7 @@ fn render_show(s: &Show<'_>) -> String {
         out.push_str("\nAKS rules that apply:\n");
         for r in &s.rules {
             out.push_str(&format!("  - {} [{}; {}]\n", r.summary, r.id, r.source));
-            if let crate::catalog::RuleKind::SourceConflict { winner, why, .. } = &r.kind {
+            if let crate::ops::catalog::RuleKind::SourceConflict { winner, why, .. } = &r.kind {
                 out.push_str(&format!("    AKS docs and AKS code disagree; the catalog follows the {winner}: {why}\n"));
             }
         }

@@ -138,8 +138,8 @@ fn usage_text(u: &UsageOut) -> String {
         .collect();
     let mut t = format!(
         "GPU use from {} to {} (step {} s; idle below {}%):\n",
-        crate::fleet::usage::rfc3339(u.window.start),
-        crate::fleet::usage::rfc3339(u.window.end),
+        ops_usage::rfc3339(u.window.start),
+        ops_usage::rfc3339(u.window.end),
         u.window.step,
         u.idle_below_percent
     );

@@ -212,7 +212,7 @@ fn confirm(prompt: &str) -> Result<(), Error> {
 fn preflight_and_confirm(
     ctx: &Ctx,
     catalog: &Catalog,
-    client: &crate::arm::ArmClient,
+    client: &ArmClient,
     req: &mut CreatePoolRequest,
 ) -> Result<(), Error> {
     let progress = Progress::default();
@@ -667,7 +667,7 @@ fn scale_cost(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::agent_pool::PoolRequest;
+    use crate::ops::pool::PoolRequest;
 
     fn pool(min_max: Option<(u32, u32)>) -> (Catalog, PoolSpec) {
         let catalog = Catalog::bundled().expect("catalog");

@@ -6,6 +6,7 @@
 //! here, over the pure layers (`recommend`, `cost`, `plan`) and the executor (`provision`).
 //! Nothing here writes to the terminal or knows an exit code.
 
+pub mod catalog;
 pub mod cluster;
 pub mod cost;
 pub mod drift;

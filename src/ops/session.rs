@@ -294,3 +294,18 @@ pub fn for_reservation(subscription: String, log_sink: Option<fn(&str)>) -> Conn
         log_sink,
     }
 }
+
+/// Whether the session's credential gives a token now (bounded by the client's deadline, else
+/// the token deadline: a hung login endpoint cannot hold it), and until when. The token itself
+/// never leaves the client.
+pub async fn token_expiry(az: &Azure) -> Result<Option<std::time::SystemTime>, ArmError> {
+    let cache = az.client.tokens().ok_or_else(|| ArmError::Auth { message: "no credential".into(), hint: None })?;
+    let deadline = az.client.deadline.unwrap_or_else(|| std::time::Instant::now() + auth::TOKEN_DEADLINE);
+    cache.token_until(deadline).await?;
+    Ok(cache.expires_at().await)
+}
+
+/// Whether an error is a credential that failed (a dry run then plans offline).
+pub fn is_auth_failure(e: &Error) -> bool {
+    matches!(e, Error::Arm(a) if matches!(**a, ArmError::Auth { .. }))
+}

@@ -17,7 +17,7 @@ use crate::catalog::Catalog;
 use crate::error::Error;
 use crate::fleet::usage::{self as pure, Answers};
 
-pub use crate::fleet::usage::{PoolUsage, Window};
+pub use crate::fleet::usage::{rfc3339, PoolUsage, Window};
 use crate::fleet::{FleetCluster, FleetPool};
 use crate::resources::fleet::{DataCollectionRule, DcrAssociationList, MonitorAccount};
 use crate::resources::MissingField;

@@ -6,9 +6,9 @@ use crate::cli::Format;
 use crate::commands::dry_run::PlanPricing;
 use crate::error::Error;
 use crate::ops::gitops::Row;
+use crate::ops::gitops::{Action, Change};
 use crate::output::{emit, Printer};
 use crate::output::{table, Align, Shown};
-use crate::plan::gitops::{Action, Change};
 
 /// "2 to create, 1 to scale, 3 unchanged, 0 refused." (plus failed and not-checked counts
 /// when there are any).
@@ -34,7 +34,7 @@ pub fn summary(changes: &[Change]) -> String {
 /// Server text in a result (an error Azure sent) through the full redaction pass, so stdout
 /// holds no more than stderr would: no signature, token or password value.
 fn clean(text: &str) -> String {
-    crate::arm::redact::text(text)
+    crate::output::redact_text(text)
 }
 
 /// The per-resource verdicts of `diff`.
@@ -45,7 +45,7 @@ pub fn changes(changes: &[Change], cost: &PlanPricing) -> Shown {
         .map(|c| Change { detail: clean(&c.detail), hint: c.hint.as_deref().map(clean), ..c.clone() })
         .collect();
     let changes = &changes[..];
-    let doc = json!({"changed": crate::plan::gitops::diff::changes(changes), "changes": changes, "cost": cost});
+    let doc = json!({"changed": crate::ops::gitops::any_changes(changes), "changes": changes, "cost": cost});
     let rows: Vec<Vec<String>> = changes
         .iter()
         .map(|c| vec![c.kind.to_owned(), c.name.clone(), c.action.word().to_owned(), c.detail.clone()])

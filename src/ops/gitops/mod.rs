@@ -13,6 +13,14 @@ pub use files::{check_alone, inputs, parse, set_subscription, validate, Input, M
 pub use plan::{dry_run_steps, offline_plan, plan_pricing, pool_pricing, read_and_diff};
 pub use quota::check as check_quota;
 
+/// What the front end renders of a file's run: the changes, the live state, the export.
+pub use crate::plan::agent_pool::{check_cluster, check_resource_group};
+pub use crate::plan::gitops::config::file_words;
+pub use crate::plan::gitops::diff::changes as any_changes;
+pub use crate::plan::gitops::export::export;
+pub use crate::plan::gitops::{Action, Change};
+pub use crate::plan::preflight::location as cluster_location;
+
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -30,7 +38,7 @@ use crate::plan::cluster_ops::{self as ops, Target};
 use crate::plan::gitops::config::by_name;
 use crate::plan::gitops::config::{ClusterRef, OperatorConfig, PoolConfig, RecommendConfig, Refusal};
 use crate::plan::gitops::release::{self, State};
-use crate::plan::gitops::{Desired, Live};
+pub use crate::plan::gitops::{Desired, Live};
 use crate::plan::operator::MigStrategy;
 use crate::plan::Plan;
 use crate::provision::cluster_ops::{self, Outcome as OpsOutcome};
