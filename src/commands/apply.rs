@@ -380,7 +380,7 @@ fn execute(
     let p = &ctx.printer;
     let progress = Progress::default();
     let started = Instant::now();
-    let said = |f: crate::ops::feature::Feature<'_>, out: &crate::ops::feature::Outcome| {
+    let said = |f: crate::ops::feature::Feature<'_>, out: &crate::ops::feature::Registration| {
         crate::commands::feature::feature_note(p, f, out)
     };
     let run = Apply { skip_preflight, ..l.apply(&said) };

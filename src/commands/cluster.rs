@@ -7,21 +7,21 @@ use crate::cli::{ArmArgs, ClusterPowerArgs, ClusterTarget, Format};
 use crate::commands::session::{self as azure, base_url, subscription, Progress};
 use crate::commands::{confirm, Ctx};
 use crate::error::Error;
-use crate::ops::cluster::{ClusterAction, ClusterOutcome, ClusterRequest};
+use crate::ops::cluster::{ClusterAction, ClusterChange, ClusterRequest};
 use crate::output::{emit, Printer, Shown};
 
 pub(crate) fn print_ops(
     p: &Printer,
     format: Format,
     base: &str,
-    o: ClusterOutcome,
+    o: ClusterChange,
     done: impl Fn(&Value) -> String,
 ) -> Result<(), Error> {
     let status = match o {
-        ClusterOutcome::Unchanged(msg) => {
+        ClusterChange::Unchanged(msg) => {
             Shown::new(format!("{msg}: nothing to do"), json!({"status": "unchanged", "message": msg}))
         }
-        ClusterOutcome::DryRun(plan) => {
+        ClusterChange::DryRun(plan) => {
             return crate::commands::dry_run::render_plan(
                 p,
                 format,
@@ -31,7 +31,7 @@ pub(crate) fn print_ops(
                 json!({}),
             )
         }
-        ClusterOutcome::Done(v) => Shown::new(done(&v), json!({"status": "done", "resource": v})),
+        ClusterChange::Done(v) => Shown::new(done(&v), json!({"status": "done", "resource": v})),
     };
     Ok(emit(p, format, &status)?)
 }
@@ -54,7 +54,7 @@ pub(crate) fn run_action(
     t: &ClusterTarget,
     dry: bool,
     action: &ClusterAction,
-) -> Result<ClusterOutcome, Error> {
+) -> Result<ClusterChange, Error> {
     if dry {
         // With credentials the real run's reads are made (GETs only) and the plan is built
         // from them; without, from the flags, with what would be read as placeholders.

@@ -8,7 +8,7 @@ use crate::cli::{FeatureListArgs, Format, RegisterFeatureArgs};
 use crate::commands::session::{self as azure, base_url, subscription, Progress};
 use crate::commands::Ctx;
 use crate::error::Error;
-use crate::ops::feature::{self as ops_feature, AlreadyDone, Feature, Outcome as FeatureOutcome};
+use crate::ops::feature::{self as ops_feature, AlreadyDone, Feature, Registration as FeatureOutcome};
 use crate::ops::Plan;
 use crate::output::{emit, Printer, Shown};
 

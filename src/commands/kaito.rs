@@ -7,7 +7,7 @@ use crate::cli::{ClusterPowerArgs, KaitoWorkspaceArgs, ManifestFormat};
 use crate::commands::session::{self as azure, base_url, subscription, Progress};
 use crate::commands::Ctx;
 use crate::error::Error;
-use crate::ops::cluster::{ClusterRequest, KaitoOutcome};
+use crate::ops::cluster::{ClusterRequest, KaitoEnable};
 use crate::ops::kaito::WorkspaceRequest;
 use crate::output::{emit, Shown};
 
@@ -40,11 +40,11 @@ pub fn enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
     };
     let cluster = &a.target.cluster;
     let shown = match r {
-        KaitoOutcome::AlreadyEnabled => Shown::new(
+        KaitoEnable::AlreadyEnabled => Shown::new(
             format!("KAITO is already enabled on {cluster}: nothing to do"),
             json!({"status": "unchanged", "cluster": cluster, "kaito": true}),
         ),
-        KaitoOutcome::DryRun(plan) => {
+        KaitoEnable::DryRun(plan) => {
             return Ok(crate::commands::feature::print_plan(
                 &ctx.printer,
                 a.output,
@@ -53,7 +53,7 @@ pub fn enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
                 json!({}),
             )?)
         }
-        KaitoOutcome::Enabled(v) => Shown::new(
+        KaitoEnable::Enabled(v) => Shown::new(
             format!(
                 "KAITO enabled on {cluster} (OIDC issuer {})",
                 v.pointer("/properties/oidcIssuerProfile/issuerURL").and_then(Value::as_str).unwrap_or("on")

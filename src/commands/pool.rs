@@ -11,8 +11,8 @@ use crate::commands::session::{self as azure, base_url};
 use crate::commands::Ctx;
 use crate::domain::GpuDriver;
 use crate::error::Error;
-use crate::ops::cluster::{ClusterAction, ClusterOutcome, ClusterRequest, Scale};
-use crate::ops::feature::{Feature, Outcome as FeatureOutcome};
+use crate::ops::cluster::{ClusterAction, ClusterChange, ClusterRequest, Scale};
+use crate::ops::feature::{Feature, Registration as FeatureOutcome};
 use crate::ops::operator::InstallRequest;
 use crate::ops::pool::{
     provisioning_state, resume_command, CreateOptions, CreateOutcome, CreatePoolRequest, CreatePoolResult, PoolSpec,
@@ -584,7 +584,7 @@ pub fn scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     }
     let action = ClusterAction::Scale { pool: a.at.name.clone(), how };
     let r = crate::commands::cluster::run_action(ctx, &a.at.arm, &a.at.target, false, &action)?;
-    if let ClusterOutcome::Done(v) = &r {
+    if let ClusterChange::Done(v) = &r {
         let sub = v["id"].as_str().and_then(|id| id.split('/').nth(2)).unwrap_or_default().to_owned();
         node_image_note(ctx, &crate::commands::cluster::request(sub, &a.at.target, &a.at.arm), v)?;
     }
@@ -630,7 +630,7 @@ fn scale_dry_run(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<()>
         node_image_note(ctx, &req, pool)?;
     }
     match crate::ops::cluster::scale_plan(&req, &a.at.name, how, read.as_ref())? {
-        ClusterOutcome::DryRun(plan) => {
+        ClusterChange::DryRun(plan) => {
             let cost = scale_cost(ctx, a, how, read)?;
             let header = "Dry run: no change is made.";
             crate::commands::dry_run::render_priced_plan(

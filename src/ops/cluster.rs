@@ -13,11 +13,11 @@ use crate::error::Error;
 pub use crate::plan::cluster::Scale;
 use crate::plan::cluster_ops::{self as plan, Target};
 pub use crate::plan::preflight::node_image_warning;
-pub use crate::provision::cluster_ops::Outcome as ClusterOutcome;
-use crate::provision::cluster_ops::{self, OpsError, Outcome, Run};
+pub use crate::provision::cluster_ops::ClusterChange;
+use crate::provision::cluster_ops::{self, OpsError, Run};
 use crate::provision::kaito;
 
-pub use crate::provision::kaito::Outcome as KaitoOutcome;
+pub use crate::provision::kaito::KaitoEnable;
 use crate::provision::Progress;
 use crate::recommend::Os;
 
@@ -61,7 +61,7 @@ impl From<OpsError> for Error {
 
 /// The plan of `action` from the request alone: no credential is needed, nothing is read or
 /// sent, and what a real run reads first shows as a placeholder.
-pub fn dry_run(req: &ClusterRequest, action: &ClusterAction) -> Result<Outcome, Error> {
+pub fn dry_run(req: &ClusterRequest, action: &ClusterAction) -> Result<ClusterChange, Error> {
     let t = req.target();
     let plan = match action {
         ClusterAction::Power { start } => Ok(plan::power(t, *start)),
@@ -69,7 +69,7 @@ pub fn dry_run(req: &ClusterRequest, action: &ClusterAction) -> Result<Outcome, 
         ClusterAction::Scale { pool, how } => plan::scale(t, pool, &plan::pool_as_read(), *how),
     }
     .map_err(|m| Error::Refused { message: m, hint: None })?;
-    Ok(Outcome::DryRun(plan))
+    Ok(ClusterChange::DryRun(plan))
 }
 
 /// Read, then send the one write `action` needs and wait for it (nothing is sent when the
@@ -79,13 +79,17 @@ pub async fn run(
     req: &ClusterRequest,
     action: &ClusterAction,
     (report, started): (Report<'_>, &Progress),
-) -> Result<Outcome, Error> {
+) -> Result<ClusterChange, Error> {
     execute(client, req, action, Run { dry_run: false, timeout: req.timeout }, (report, started)).await
 }
 
 /// A dry run with credentials: the reads a real run makes (GETs only), and the write it would
 /// send built from what they returned.
-pub async fn dry_run_read(client: &ArmClient, req: &ClusterRequest, action: &ClusterAction) -> Result<Outcome, Error> {
+pub async fn dry_run_read(
+    client: &ArmClient,
+    req: &ClusterRequest,
+    action: &ClusterAction,
+) -> Result<ClusterChange, Error> {
     let run = Run { dry_run: true, timeout: req.timeout };
     execute(client, req, action, run, (&|_| {}, &Progress::default())).await
 }
@@ -96,7 +100,7 @@ async fn execute(
     action: &ClusterAction,
     run: Run,
     (report, started): (Report<'_>, &Progress),
-) -> Result<Outcome, Error> {
+) -> Result<ClusterChange, Error> {
     let t = req.target();
     Ok(match action {
         ClusterAction::Power { start } => cluster_ops::power(client, t, *start, run, report, started).await?,
@@ -123,21 +127,21 @@ pub fn scale_plan(
     pool: &str,
     how: Scale,
     read: Option<&(Value, Value)>,
-) -> Result<Outcome, Error> {
+) -> Result<ClusterChange, Error> {
     let current = read.map_or_else(plan::pool_as_read, |(p, _)| p.clone());
     let steps =
         plan::scale(req.target(), pool, &current, how).map_err(|m| Error::Refused { message: m, hint: None })?;
     let body = steps.step(crate::plan::StepKind::UpdatePool).and_then(|s| s.body.clone()).unwrap_or_default();
     let writable = crate::plan::cluster::writable_pool(&current);
     if read.is_some() && crate::plan::cluster::differences(&writable, &body).is_empty() {
-        return Ok(Outcome::Unchanged(format!("pool {pool} already has these counts")));
+        return Ok(ClusterChange::Unchanged(format!("pool {pool} already has these counts")));
     }
-    Ok(Outcome::DryRun(steps))
+    Ok(ClusterChange::DryRun(steps))
 }
 
 /// `kaito enable`: a dry run's plan from the request alone, with placeholders.
-pub fn kaito_dry_run(req: &ClusterRequest) -> KaitoOutcome {
-    KaitoOutcome::DryRun(plan::kaito(req.target(), &plan::cluster_as_read()))
+pub fn kaito_dry_run(req: &ClusterRequest) -> KaitoEnable {
+    KaitoEnable::DryRun(plan::kaito(req.target(), &plan::cluster_as_read()))
 }
 
 /// `kaito enable`: turn on KAITO and the OIDC issuer (nothing is sent when they are on).
@@ -145,14 +149,14 @@ pub async fn kaito_enable(
     client: &ArmClient,
     req: &ClusterRequest,
     (report, started): (Report<'_>, &Progress),
-) -> Result<KaitoOutcome, Error> {
+) -> Result<KaitoEnable, Error> {
     let run = Run { dry_run: false, timeout: req.timeout };
     Ok(kaito::enable(client, req.target(), run, report, started).await?)
 }
 
 /// `kaito enable --dry-run` with credentials: the cluster is read (a GET) and the plan is the
 /// one a real run sends.
-pub async fn kaito_dry_run_read(client: &ArmClient, req: &ClusterRequest) -> Result<KaitoOutcome, Error> {
+pub async fn kaito_dry_run_read(client: &ArmClient, req: &ClusterRequest) -> Result<KaitoEnable, Error> {
     let run = Run { dry_run: true, timeout: req.timeout };
     Ok(kaito::enable(client, req.target(), run, &|_| {}, &Progress::default()).await?)
 }

@@ -12,7 +12,7 @@ use crate::provision::facts::Store;
 
 use super::Report;
 
-pub use crate::plan::failover::Outcome as AttemptOutcome;
+pub use crate::plan::failover::AttemptResult;
 pub use crate::provision::failover::{Attempt, Candidate, Created, Failover, Policy, Stopped};
 
 /// How many attempts failover makes when asked for (`--failover`) without a number.
@@ -58,10 +58,10 @@ pub enum NextStep {
 /// The next steps after every attempt failed, most specific first.
 pub fn next_steps(attempts: &[Attempt]) -> Vec<NextStep> {
     let mut steps = Vec::new();
-    if let Some(q) = attempts.iter().rev().find(|t| t.outcome == AttemptOutcome::Quota) {
+    if let Some(q) = attempts.iter().rev().find(|t| t.outcome == AttemptResult::Quota) {
         steps.push(NextStep::RequestQuota { vm_size: q.vm_size.clone() });
     }
-    if attempts.iter().any(|t| t.outcome == AttemptOutcome::Capacity) {
+    if attempts.iter().any(|t| t.outcome == AttemptResult::Capacity) {
         steps.push(NextStep::ReserveCapacity);
     }
     steps.push(NextStep::OtherRegion);

@@ -10,13 +10,13 @@ use crate::plan::Plan;
 use crate::provision::features::{self, Decision};
 
 pub use crate::plan::features::NO_LONGER_PREVIEW;
-pub use crate::provision::features::{went_ga, Feature, Outcome, GPU_FEATURES, NAMESPACE};
+pub use crate::provision::features::{went_ga, Feature, Registration, GPU_FEATURES, NAMESPACE};
 use crate::provision::Progress;
 
 use super::Report;
 
 /// Hears how a feature registration went (the CLI says it on stderr).
-pub type OnFeature<'a> = &'a (dyn Fn(Feature<'_>, &Outcome) + Sync);
+pub type OnFeature<'a> = &'a (dyn Fn(Feature<'_>, &Registration) + Sync);
 
 /// Register `feature`; Pending (waiting for Microsoft's approval) is refused.
 pub async fn register(
@@ -25,9 +25,9 @@ pub async fn register(
     deadline: Instant,
     report: Report<'_>,
     started: &Progress,
-) -> Result<Outcome, Error> {
+) -> Result<Registration, Error> {
     let out = features::register(client, feature, deadline, report, started).await?;
-    if out == Outcome::Pending {
+    if out == Registration::Pending {
         return Err(pending(feature.namespace, feature.name));
     }
     Ok(out)
@@ -64,8 +64,8 @@ pub async fn plan_register(client: &ArmClient, feature: Feature<'_>) -> Result<(
             refresh.insert(0, read);
             (Plan { steps: refresh }, true)
         }
-        Ok(Decision::Done(Outcome::Pending)) => return Err(pending(namespace, name)),
-        Ok(Decision::Done(Outcome::AlreadyRegistered)) => (Plan { steps: vec![read, provider] }, false),
+        Ok(Decision::Done(Registration::Pending)) => return Err(pending(namespace, name)),
+        Ok(Decision::Done(Registration::AlreadyRegistered)) => (Plan { steps: vec![read, provider] }, false),
         Ok(Decision::Done(_)) => (Plan { steps: vec![read] }, false),
     })
 }
@@ -73,10 +73,10 @@ pub async fn plan_register(client: &ArmClient, feature: Feature<'_>) -> Result<(
 /// `register-feature`'s verdict on how registration ends (or, in a dry run, would end from the
 /// same reads): Pending is refused (exit 1), a feature Azure does not have and that is not
 /// known to have gone generally available is a usage error (exit 2); anything else is done.
-pub fn verdict(namespace: &str, name: &str, out: &Outcome) -> Result<(), Error> {
+pub fn verdict(namespace: &str, name: &str, out: &Registration) -> Result<(), Error> {
     match out {
-        Outcome::Pending => Err(pending(namespace, name)),
-        Outcome::NotFound if !features::went_ga(namespace, name) => Err(not_found(namespace, name)),
+        Registration::Pending => Err(pending(namespace, name)),
+        Registration::NotFound if !features::went_ga(namespace, name) => Err(not_found(namespace, name)),
         _ => Ok(()),
     }
 }
@@ -112,7 +112,7 @@ pub async fn gpu_feature_states(client: &ArmClient, subscription: &str) -> Resul
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AlreadyDone {
     /// Registration is over, as the real run would end it (its verdict applied).
-    Done(Outcome),
+    Done(Registration),
     /// Registered; only the provider's re-registration would be sent.
     ProviderRefreshOnly,
 }

@@ -7,8 +7,7 @@ use crate::cli::{CreatePoolArgs, Format};
 use crate::commands::{session as azure, Ctx};
 use crate::error::Error;
 use crate::ops::failover::{
-    self as ops_failover, Attempt, AttemptOutcome as Outcome, Candidate, Created, Failover, NextStep, NotWithFailover,
-    Stopped,
+    self as ops_failover, Attempt, AttemptResult, Candidate, Created, Failover, NextStep, NotWithFailover, Stopped,
 };
 use crate::ops::pool::{provisioning_state, CreateOptions, PoolSpec};
 use crate::ops::session::{ArmClient, Progress};
@@ -151,7 +150,7 @@ pub fn attempts_table(attempts: &[Attempt]) -> String {
                 t.outcome.word().to_owned(),
                 t.code
                     .clone()
-                    .unwrap_or_else(|| if t.outcome == Outcome::Created { "-" } else { "preflight" }.to_owned()),
+                    .unwrap_or_else(|| if t.outcome == AttemptResult::Created { "-" } else { "preflight" }.to_owned()),
                 t.message.clone(),
             ]
         })
