@@ -36,7 +36,7 @@ use crate::plan::agent_pool::PoolSpec;
 use crate::plan::cluster::Scale;
 use crate::plan::cluster_ops::{self as ops, Target};
 use crate::plan::gitops::config::by_name;
-use crate::plan::gitops::config::{ClusterRef, OperatorConfig, PoolConfig, RecommendConfig, Refusal};
+use crate::plan::gitops::config::{ClusterRef, OperatorConfig, PickRefusal, PoolConfig, RecommendConfig};
 use crate::plan::gitops::release::{self, State};
 pub use crate::plan::gitops::{Desired, Live};
 use crate::plan::operator::MigStrategy;
@@ -75,10 +75,10 @@ pub fn pick(
     at: &str,
     (p, r): (&PoolConfig, &RecommendConfig),
     overrides: &[String],
-) -> Result<String, Refusal> {
+) -> Result<String, PickRefusal> {
     match rank(catalog, place, at, (p, r), overrides)? {
         Ok(top) => Ok(top.vm_size),
-        Err(why) => Err(Refusal {
+        Err(why) => Err(PickRefusal {
             message: format!(
                 "no size fits ({} removed the last candidates)",
                 why.map_or_else(|| "the catalog check".to_owned(), constraint_words)
@@ -97,10 +97,10 @@ fn rank(
     at: &str,
     (p, r): (&PoolConfig, &RecommendConfig),
     overrides: &[String],
-) -> Result<Result<crate::recommend::Recommendation, Option<Constraint>>, Refusal> {
+) -> Result<Result<crate::recommend::Recommendation, Option<Constraint>>, PickRefusal> {
     let ra = recommend_request(place, (p, r), overrides)?;
     if !crate::ops::recommend::has_requirements(&ra) {
-        return Err(Refusal::from("recommend needs a model, a workload or gpuMemoryMin".to_owned()));
+        return Err(PickRefusal::from("recommend needs a model, a workload or gpuMemoryMin".to_owned()));
     }
     crate::ops::recommend::top_recommendation(catalog, &ra).map_err(|e| in_file(at, e))
 }
@@ -113,7 +113,7 @@ pub fn check_recommend(
     at: &str,
     (p, r): (&PoolConfig, &RecommendConfig),
     overrides: &[String],
-) -> Result<(), Refusal> {
+) -> Result<(), PickRefusal> {
     rank(catalog, &ClusterFacts::default(), at, (p, r), overrides).map(|_| ())
 }
 
@@ -121,25 +121,25 @@ pub fn check_recommend(
 /// at `at` (`pools[1].recommend.tensorParallel`, a flag for a setting a file cannot give) and
 /// placed at the first such key; a refusal resting on the catalog says how to override it: in
 /// a file, `overrides:`.
-fn in_file(at: &str, e: Error) -> Refusal {
+fn in_file(at: &str, e: Error) -> PickRefusal {
     let Error::Setting(e) = e else {
         return match e.hint() {
             Some(h) if h.contains("--override") => {
-                Refusal::from(format!("{e} ({h}; in a GpuConfig, list the id under `overrides:`)"))
+                PickRefusal::from(format!("{e} ({h}; in a GpuConfig, list the id under `overrides:`)"))
             }
-            h => Refusal { message: e.to_string(), hint: h, key: None },
+            h => PickRefusal { message: e.to_string(), hint: h, key: None },
         };
     };
     let key = |s: Setting| s.file_key().map(|k| format!("{at}.{k}"));
     let (message, hint) = e.render(|s| key(s).unwrap_or_else(|| s.flag().to_owned()));
     let key = e.settings.iter().find_map(|s| key(*s));
     match hint {
-        Some(h) if h.contains("--override") => Refusal {
+        Some(h) if h.contains("--override") => PickRefusal {
             message: format!("{message} ({h}; in a GpuConfig, list the id under `overrides:`)"),
             hint: None,
             key,
         },
-        hint => Refusal { message, hint, key },
+        hint => PickRefusal { message, hint, key },
     }
 }
 
