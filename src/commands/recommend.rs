@@ -3,7 +3,7 @@
 use crate::cli::{Format, RecommendArgs};
 use crate::commands::Ctx;
 use crate::error::Error;
-use crate::ops::recommend::{self as recommend, fmt_num, Constraint, Os, Outcome, Requirements, Workload};
+use crate::ops::recommend::{self as recommend, fmt_num, Constraint, Os, Ranking, Requirements, Workload};
 use crate::ops::recommend::{has_requirements, prefer_reserved};
 use crate::output::{emit, table, Align, Printer, Render};
 
@@ -81,7 +81,7 @@ fn read_reserved(p: &Printer, id: &str) -> Result<Vec<(String, u64)>, Error> {
 fn top_pick_cost(
     catalog: &crate::ops::Catalog,
     req: &recommend::Requirements,
-    o: &Outcome,
+    o: &Ranking,
 ) -> Option<crate::commands::dry_run::PlanPricing> {
     let top = o.recommendations.first()?;
     let pool = crate::ops::cost::PoolPricing {
@@ -107,7 +107,7 @@ pub(crate) fn constraint_words(c: Constraint) -> String {
 
 /// Where the top pick is an NVIDIA size on Linux: AKS-managed GPU pools keep its whole NVIDIA
 /// stack, DCGM metrics included (the catalog's managed-GPU rules, preview feature).
-fn managed_gpu_note(catalog: &crate::ops::Catalog, o: &Outcome) -> Option<String> {
+fn managed_gpu_note(catalog: &crate::ops::Catalog, o: &Ranking) -> Option<String> {
     let top = o.recommendations.first()?;
     let rule = catalog.managed_gpu_rule(recommend::ManagedGpuLimit::NvidiaLinux)?;
     let (feature, _) = catalog.managed_gpu_feature()?;
@@ -119,7 +119,7 @@ fn managed_gpu_note(catalog: &crate::ops::Catalog, o: &Outcome) -> Option<String
     })
 }
 
-fn notes(p: &Printer, o: &Outcome) {
+fn notes(p: &Printer, o: &Ranking) {
     for n in &o.requirements.notes {
         p.note(&format!("note: {n}"));
     }
@@ -128,14 +128,14 @@ fn notes(p: &Printer, o: &Outcome) {
     }
 }
 
-impl Render for Outcome {
+impl Render for Ranking {
     fn table(&self) -> String {
         render(self)
     }
 }
 
 /// The human-readable answer.
-pub fn render(o: &Outcome) -> String {
+pub fn render(o: &Ranking) -> String {
     let r = &o.requirements;
     let mut out = describe(r, o.recommendations.first());
     let advice = o.advice.as_ref().map(|a| a.line(|v| crate::output::money_in(Some(v), &o.currency)));
@@ -258,7 +258,7 @@ fn serving_line(r: &Requirements) -> String {
 }
 
 /// The ranked sizes, one row each.
-fn ranking_table(o: &Outcome, basis_col: bool) -> String {
+fn ranking_table(o: &Ranking, basis_col: bool) -> String {
     let r = &o.requirements;
     let mig = r.mig;
     // REGION: where each size is priced (its cheapest region) when no --region was given.
