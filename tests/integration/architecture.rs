@@ -386,19 +386,18 @@ fn file_edges(src: &Path) -> std::collections::BTreeMap<String, BTreeSet<String>
         let name = file.strip_prefix(src).expect("under src").display().to_string();
         let code = non_test(&code_only(&std::fs::read_to_string(file).expect("read source")));
         let mut to = BTreeSet::new();
-        let mut add = |path: Vec<String>, reexport: bool| {
+        let mut add = |path: Vec<String>| {
             if let Some((m, f)) = owner(&path) {
                 let down = m.len() > me.len() && m.starts_with(&me);
                 let up = me.len() > m.len() && me.starts_with(&m);
-                if f != name && !(reexport && down) && !(up || down) {
+                if f != name && !up && !down {
                     to.insert(f);
                 }
             }
         };
         for stmt in code.split(';') {
-            let reexport = stmt.trim_start().starts_with("pub use") || stmt.contains("\npub use");
             for p in crate_paths(stmt) {
-                add(p, reexport);
+                add(p);
             }
             for (i, _) in stmt.match_indices("super::") {
                 if stmt[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':') {
@@ -409,7 +408,7 @@ fn file_edges(src: &Path) -> std::collections::BTreeMap<String, BTreeSet<String>
                 path_tree(&rest, &mut 0, Vec::new(), &mut found);
                 let parent = &me[..me.len().saturating_sub(1)];
                 for p in found {
-                    add(parent.iter().cloned().chain(p).collect(), reexport);
+                    add(parent.iter().cloned().chain(p).collect());
                 }
             }
         }
@@ -421,7 +420,7 @@ fn file_edges(src: &Path) -> std::collections::BTreeMap<String, BTreeSet<String>
             if named {
                 let mut path = me.clone();
                 path.push(child);
-                add(path, false);
+                add(path);
             }
         }
         edges.insert(name, to);
