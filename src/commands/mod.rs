@@ -1,4 +1,5 @@
-//! One module per subcommand; each wires catalog, recommender and output together.
+//! The front end's commands, one file per command (group): each maps its flags into the typed
+//! request of an `ops` workflow and renders the result through `output`.
 
 pub mod apply;
 pub mod auth;

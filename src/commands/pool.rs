@@ -9,9 +9,8 @@ use crate::cli::{CreatePoolArgs, Format, PoolScaleArgs};
 use crate::commands::install_operator;
 use crate::commands::session::{self as azure, base_url};
 use crate::commands::Ctx;
-use crate::domain::GpuDriver;
 use crate::error::Error;
-use crate::ops::cluster::{ClusterAction, ClusterChange, ClusterRequest, Scale};
+use crate::ops::cluster::{ClusterAction, ClusterChange, ClusterRequest, Scale, ScaleAskError};
 use crate::ops::feature::{Feature, Registration as FeatureOutcome};
 use crate::ops::operator::InstallRequest;
 use crate::ops::pool::{
@@ -112,16 +111,13 @@ pub fn spec(
     p: &Printer,
 ) -> Result<PoolSpec, Error> {
     let mut notes = Vec::new();
-    let gpu_driver = match (a.pool.gpu_driver, a.install_operator) {
-        (None, true) => {
-            notes.push(
-                "gpu driver: none (the GPU Operator installs the driver; --gpu-driver install to keep the AKS driver)"
-                    .to_owned(),
-            );
-            Some(GpuDriver::None)
-        }
-        (d, _) => d,
-    };
+    let (gpu_driver, defaulted) = crate::ops::pool::gpu_driver_for(a.pool.gpu_driver, a.install_operator);
+    if defaulted {
+        notes.push(
+            "gpu driver: none (the GPU Operator installs the driver; --gpu-driver install to keep the AKS driver)"
+                .to_owned(),
+        );
+    }
     // clap cannot enforce `requires = "recommend"` next to --vm-size (they conflict), so a
     // workload flag would be dropped without a word: refuse it instead.
     if let (Some(_), Some(flag)) = (&a.vm_size, a.need.first_given()) {
@@ -563,16 +559,12 @@ fn render_summary(spec: &PoolSpec, s: &Value, c: &Cost) -> String {
 pub fn scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     crate::ops::wait::check_pool_name(&a.at.name)
         .map_err(|e| Error::usage(format!("--name: {}", e.message), e.hint))?;
-    let how = match (a.count, a.min_count, a.max_count) {
-        (Some(c), None, None) => Scale::Count(c),
-        (None, Some(min), Some(max)) => {
-            if min > max {
-                return Err(Error::usage(format!("--min-count {min} is larger than --max-count {max}"), None).into());
-            }
-            Scale::Autoscale { min, max }
+    let how = crate::ops::cluster::scale_of(a.count, a.min_count, a.max_count).map_err(|e| match e {
+        ScaleAskError::MinAboveMax { min, max } => {
+            Error::usage(format!("--min-count {min} is larger than --max-count {max}"), None)
         }
-        _ => return Err(Error::usage("pass --count, or --min-count with --max-count", None).into()),
-    };
+        ScaleAskError::Neither => Error::usage("pass --count, or --min-count with --max-count", None),
+    })?;
     let to = match how {
         Scale::Count(c) => format!("{c} node(s)"),
         Scale::Autoscale { min, max } => format!("autoscaler {min}–{max}"),

@@ -11,6 +11,26 @@ use crate::catalog::Catalog;
 use crate::cost::{PlanPricing, PoolPricing};
 use crate::error::Error;
 pub use crate::plan::cluster::Scale;
+
+/// Why the counts asked of `pool scale` are not a scale.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScaleAskError {
+    /// The autoscaler minimum is above its maximum.
+    MinAboveMax { min: u32, max: u32 },
+    /// Neither a fixed count nor both autoscaler bounds (or both at once).
+    Neither,
+}
+
+/// The scale the counts ask for: a fixed count alone, or both autoscaler bounds with the
+/// minimum at most the maximum.
+pub fn scale_of(count: Option<u32>, min: Option<u32>, max: Option<u32>) -> Result<Scale, ScaleAskError> {
+    match (count, min, max) {
+        (Some(c), None, None) => Ok(Scale::Count(c)),
+        (None, Some(min), Some(max)) if min > max => Err(ScaleAskError::MinAboveMax { min, max }),
+        (None, Some(min), Some(max)) => Ok(Scale::Autoscale { min, max }),
+        _ => Err(ScaleAskError::Neither),
+    }
+}
 use crate::plan::cluster_ops::{self as plan, Target};
 pub use crate::plan::preflight::node_image_warning;
 pub use crate::provision::cluster_ops::ClusterChange;

@@ -30,6 +30,19 @@ pub use crate::plan::agent_pool::Field;
 pub use crate::plan::install::{autoscaler_min_warning, operator_pool_problem, OperatorPoolProblem};
 pub use crate::provision::pool::resume_command;
 
+/// The pool's GPU driver: the one asked for, else none when the GPU Operator is to be
+/// installed (it installs the driver; the AKS driver would conflict). `true` when it was
+/// chosen here, so the front end can say so.
+pub fn gpu_driver_for(
+    asked: Option<crate::domain::GpuDriver>,
+    install_operator: bool,
+) -> (Option<crate::domain::GpuDriver>, bool) {
+    match (asked, install_operator) {
+        (None, true) => (Some(crate::domain::GpuDriver::None), true),
+        (d, _) => (d, false),
+    }
+}
+
 impl From<CreateError> for Error {
     fn from(e: CreateError) -> Self {
         match e {
