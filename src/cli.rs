@@ -10,8 +10,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use clap_complete::engine::ArgValueCandidates;
 
-use crate::commands::completions as complete;
+use candidates as complete;
 
+pub mod candidates;
 pub mod fleet;
 pub use fleet::{FleetArgs, UsageArgs};
 
@@ -369,13 +370,13 @@ pub struct RecommendArgs {
     #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub total_gpu_memory_max: Option<units::Memory>,
     /// GPUs per VM, exactly (fractions allowed: 0.5, 1/6).
-    #[arg(long, value_name = "N", value_parser = units::parse_gpus, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = crate::catalog::parse_gpus, allow_negative_numbers = true)]
     pub gpus: Option<f64>,
     /// Minimum GPUs per VM.
-    #[arg(long, value_name = "N", value_parser = units::parse_gpus, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = crate::catalog::parse_gpus, allow_negative_numbers = true)]
     pub gpus_min: Option<f64>,
     /// Maximum GPUs per VM.
-    #[arg(long, value_name = "N", value_parser = units::parse_gpus, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = crate::catalog::parse_gpus, allow_negative_numbers = true)]
     pub gpus_max: Option<f64>,
     /// Node operating system.
     #[arg(long, value_parser = os())]
@@ -1186,7 +1187,7 @@ pub struct CostArgs {
     #[arg(long, value_name = "SIZE", value_parser = units::parse_memory, allow_negative_numbers = true)]
     pub need_gpu_memory: Option<units::Memory>,
     /// The GPUs per node the workload needs [default: what the size has].
-    #[arg(long, value_name = "N", value_parser = units::parse_gpus, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = crate::catalog::parse_gpus, allow_negative_numbers = true)]
     pub need_gpus: Option<f64>,
     /// Turn a refusal that rests on the catalog (not on Azure) into a warning: the rule id the
     /// refusal names (repeat or comma-separate). The warning still names the rule, its source

@@ -450,7 +450,7 @@ impl PlanCost {
 
 /// Whole days from a YYYY-MM-DD date to `now`, or `None` for a date that does not parse.
 pub fn age_days(date: &str, now: std::time::SystemTime) -> Option<u64> {
-    let then = crate::pricing::epoch_of(date)?;
+    let then = crate::cache::epoch_of(date)?;
     let now = now.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs();
     Some(now.saturating_sub(then) / 86_400)
 }
@@ -592,7 +592,7 @@ mod tests {
         let costs = [plan_cost(&c, &pricing("Standard_NC24ads_A100_v4", Os::Linux, false), Some("eastus"))];
         // Days after the bundled table's date, whatever that date is.
         let as_of = c.prices.as_of.clone();
-        let start = crate::pricing::epoch_of(&as_of).expect("date");
+        let start = crate::cache::epoch_of(&as_of).expect("date");
         let after = |days: u64| UNIX_EPOCH + Duration::from_secs(start + days * 86_400);
         // 90 days: no note; later, a note with the age.
         assert!(plan_notes(&c, &costs, after(90)).is_empty());

@@ -329,6 +329,11 @@ impl OsDiskType {
     }
 }
 
+/// The GPU Operator's label that keeps every one of its operands off a node
+/// (`nvidia.com/gpu.deploy.operands`, NVIDIA GPU Operator docs, "Common chart customization
+/// options"): AKS-managed GPU pools carry it, since AKS owns their whole NVIDIA stack.
+pub const NO_OPERANDS_LABEL: (&str, &str) = ("nvidia.com/gpu.deploy.operands", "false");
+
 /// Who provides the NVIDIA driver on the GPU nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DriverMode {

@@ -117,13 +117,13 @@ pub fn offline_from_env() -> bool {
 
 /// The cache file for a model.
 pub fn cache_path(id: &str) -> Option<PathBuf> {
-    crate::pricing::cache_dir().map(|d| d.join("hub").join(format!("{}.json", id.replace('/', "--"))))
+    crate::cache::cache_dir().map(|d| d.join("hub").join(format!("{}.json", id.replace('/', "--"))))
 }
 
 /// A cached entry for `id` from `endpoint` younger than `CACHE_MAX_AGE`, or `None` (absent,
 /// stale, corrupt, oversized, not a regular file, or for another model or endpoint).
 pub fn read_cache(path: &Path, id: &str, endpoint: &str, now: SystemTime) -> Option<HubFacts> {
-    let bytes = crate::pricing::read_regular_capped(path).ok()??;
+    let bytes = crate::cache::read_regular_capped(path).ok()??;
     let f: HubFacts = serde_json::from_slice(&bytes).ok()?;
     let now = now.duration_since(SystemTime::UNIX_EPOCH).ok()?.as_secs();
     let fresh = now.saturating_sub(f.fetched_at) < CACHE_MAX_AGE.as_secs() && f.fetched_at <= now + 86_400;
@@ -133,7 +133,7 @@ pub fn read_cache(path: &Path, id: &str, endpoint: &str, now: SystemTime) -> Opt
 /// Write a cache entry atomically (temporary file + rename).
 pub fn write_cache(path: &Path, facts: &HubFacts) -> std::io::Result<()> {
     let bytes = serde_json::to_vec_pretty(facts).map_err(std::io::Error::other)?;
-    crate::pricing::write_atomic(path, &bytes, ".hub.")
+    crate::cache::write_atomic(path, &bytes, ".hub.")
 }
 
 /// A Hub client for one endpoint and optional token.
@@ -420,7 +420,7 @@ pub fn to_model(f: &HubFacts) -> Result<LlmModel, String> {
     };
     let (sliding_window, sliding_window_layers) = sliding(c, layers);
     let round = |x: f64| (x * 100.0).round() / 100.0;
-    let day = crate::pricing::date_of(f.fetched_at);
+    let day = crate::cache::date_of(f.fetched_at);
     let m = LlmModel {
         id: f.id.clone(),
         aliases: Vec::new(),

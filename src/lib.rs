@@ -17,6 +17,7 @@
 //! family; `error` maps errors to exit codes, once.
 
 pub mod arm;
+pub mod cache;
 pub mod catalog;
 pub mod cli;
 pub mod commands;
@@ -102,24 +103,24 @@ fn dispatch(ctx: &Ctx, command: &Command) -> anyhow::Result<()> {
         Command::Catalog(CatalogCommand::Gpus(a)) => commands::catalog::gpus(ctx, a),
         Command::Catalog(CatalogCommand::Regions(a)) => commands::catalog::regions(ctx, a),
         Command::Recommend(a) => commands::recommend::run(ctx, a),
-        Command::CreatePool(a) | Command::Pool(PoolCommand::Create(a)) => commands::pool::run(ctx, a),
+        Command::CreatePool(a) | Command::Pool(PoolCommand::Create(a)) => commands::pool::create(ctx, a),
         Command::Wait(a) | Command::Pool(PoolCommand::Wait(a)) => commands::wait::run(ctx, a),
         Command::Auth(AuthCommand::Status(a)) => commands::auth::status(ctx, a),
         Command::RegisterFeature(a) | Command::Feature(FeatureCommand::Register(a)) => {
-            commands::install_operator::register_feature(ctx, a)
+            commands::feature::register(ctx, a)
         }
-        Command::Feature(FeatureCommand::List(a)) => commands::install_operator::feature_list(ctx, a),
-        Command::InstallOperator(a) => commands::install_operator::install_operator(ctx, a),
-        Command::Kaito(KaitoCommand::Enable(a)) => commands::install_operator::kaito_enable(ctx, a),
-        Command::Kaito(KaitoCommand::Workspace(a)) => commands::install_operator::kaito_workspace(ctx, a),
+        Command::Feature(FeatureCommand::List(a)) => commands::feature::list(ctx, a),
+        Command::InstallOperator(a) => commands::install_operator::run(ctx, a),
+        Command::Kaito(KaitoCommand::Enable(a)) => commands::kaito::enable(ctx, a),
+        Command::Kaito(KaitoCommand::Workspace(a)) => commands::kaito::workspace(ctx, a),
         Command::Manifest(a) => commands::manifest::manifest(ctx, a),
-        Command::Cost(a) => commands::cost::cost(ctx, a),
-        Command::Prices(PricesCommand::Refresh(a)) => commands::cost::prices_refresh(ctx, a),
-        Command::Catalog(CatalogCommand::Diff(a)) => commands::cost::catalog_diff(ctx, a),
-        Command::Cluster(ClusterCommand::Stop(a)) => commands::cost::cluster_power(ctx, a, false),
-        Command::Cluster(ClusterCommand::Start(a)) => commands::cost::cluster_power(ctx, a, true),
-        Command::CostAnalysis(CostAnalysisCommand::Enable(a)) => commands::cost::cost_analysis(ctx, a),
-        Command::Pool(PoolCommand::Scale(a)) => commands::cost::pool_scale(ctx, a),
+        Command::Cost(a) => commands::cost::run(ctx, a),
+        Command::Prices(PricesCommand::Refresh(a)) => commands::prices::refresh(ctx, a),
+        Command::Catalog(CatalogCommand::Diff(a)) => commands::catalog::diff(ctx, a),
+        Command::Cluster(ClusterCommand::Stop(a)) => commands::cluster::power(ctx, a, false),
+        Command::Cluster(ClusterCommand::Start(a)) => commands::cluster::power(ctx, a, true),
+        Command::CostAnalysis(CostAnalysisCommand::Enable(a)) => commands::cost_analysis::enable(ctx, a),
+        Command::Pool(PoolCommand::Scale(a)) => commands::pool::scale(ctx, a),
         Command::Apply(a) => commands::apply::apply(ctx, a),
         Command::Diff(a) => commands::apply::diff(ctx, a),
         Command::Export(a) => commands::apply::export(ctx, a),

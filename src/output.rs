@@ -383,6 +383,8 @@ impl PlainProgress {
 }
 
 pub use crate::arm::redact::sanitize;
+/// The full redaction pass over text a server sent (no signature, token or password value).
+pub use crate::arm::redact::text as redact_text;
 
 /// Column alignment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -446,7 +448,7 @@ impl Progress {
     }
 }
 
-pub use crate::units::money;
+pub use crate::units::{currency_symbol, money, money_column_in, money_in};
 
 #[cfg(test)]
 mod tests {

@@ -154,14 +154,6 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
     Ok(n as u64)
 }
 
-/// Parse a GPU count that may be fractional (`0.5`, `1/6`, `2`).
-pub fn parse_gpus(text: &str) -> Result<f64, String> {
-    if text.trim_start().starts_with('-') {
-        return Err(format!("{text:?}: a GPU count cannot be negative"));
-    }
-    crate::catalog::GpuCount::parse(text).map(crate::catalog::GpuCount::value)
-}
-
 /// Parse a latency in seconds: `2s`, `800ms`, or plain seconds (`1.5`).
 pub fn parse_latency(text: &str) -> Result<f64, String> {
     let t = text.trim();
@@ -496,7 +488,5 @@ mod tests {
         assert!(parse_count("-2").is_err());
         assert!(parse_count("0").is_err());
         assert!(parse_count("1.5").is_err());
-        assert_eq!(parse_gpus("1/6").expect("ok"), 1.0 / 6.0);
-        assert!(parse_gpus("-1").is_err());
     }
 }

@@ -898,6 +898,14 @@ fn suggest_scored<'a>(
     scored
 }
 
+/// Parse a GPU count that may be fractional (`0.5`, `1/6`, `2`), as the GPU count flags take it.
+pub fn parse_gpus(text: &str) -> Result<f64, String> {
+    if text.trim_start().starts_with('-') {
+        return Err(format!("{text:?}: a GPU count cannot be negative"));
+    }
+    GpuCount::parse(text).map(GpuCount::value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1136,6 +1144,8 @@ mod tests {
         assert!(GpuCount::parse("0").is_err());
         assert!(GpuCount::parse("-1").is_err());
         assert!(GpuCount::parse("0.3").is_err());
+        assert_eq!(parse_gpus("1/6").expect("ok"), 1.0 / 6.0);
+        assert!(parse_gpus("-1").is_err());
     }
 
     #[test]

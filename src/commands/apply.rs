@@ -13,21 +13,19 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::arm::ArmClient;
-use crate::catalog::Catalog;
 use crate::cli::{ApplyArgs, ArmArgs, DiffArgs, ExportArgs, ManifestFormat};
-use crate::commands::cost::PlanPricing;
+use crate::commands::dry_run::PlanPricing;
 use crate::commands::session as azure;
 use crate::commands::Ctx;
 use crate::error::Error;
 use crate::ops::gitops::{self as adapter, Apply, Row, RowResult};
+use crate::ops::gitops::{Action, Change, Desired, Live};
 use crate::ops::operator::ReleaseView;
 use crate::ops::pool::ClusterFacts;
+use crate::ops::session::ArmClient;
+use crate::ops::session::Progress;
 use crate::ops::Cred;
-use crate::plan::gitops::{diff as gdiff, export as gexport, Action, Change, Desired, Live};
-use crate::plan::Plan;
-use crate::provision::facts::Store;
-use crate::provision::Progress;
+use crate::ops::{Catalog, Facts as Store, Plan};
 
 /// The file, validated, with a client for its cluster.
 struct Loaded {
@@ -70,7 +68,7 @@ fn load(
 ) -> anyhow::Result<Loaded> {
     // The catalog's own error (exit 2) and its hint reach the top with the context.
     let mut catalog = ctx.catalog()?;
-    crate::commands::cost::prices_for(&mut catalog, currency, &ctx.printer)?;
+    crate::commands::prices_for(&mut catalog, currency, &ctx.printer)?;
     let (cfg, subscription) = adapter::parse(input, arm.subscription.as_deref())?;
     let arm = ArmArgs { subscription, ..arm.clone() };
     let guess = arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
@@ -86,7 +84,7 @@ fn load(
         Some((client, sub, _)) => match azure::run_interruptible(&Progress::default(), async {
             adapter::cluster_place((client, &facts), sub, &cfg.cluster).await
         }) {
-            Err(Error::Arm(e)) if offline_ok && matches!(*e, crate::arm::ArmError::Auth { .. }) => {
+            Err(e) if offline_ok && crate::ops::session::is_auth_failure(&e) => {
                 ctx.printer.note(&format!("note: {e}; recommend: ranks without the cluster's location"));
                 ClusterFacts::default()
             }
@@ -97,7 +95,7 @@ fn load(
     let mut desired = adapter::validate(&catalog, input, &cfg, &guess, &place)?;
     for spec in &desired.pools {
         // Said in the file's terms (`taints`, not `--node-taints`).
-        let words = crate::plan::gitops::config::file_words;
+        let words = adapter::file_words;
         for n in &spec.notes {
             ctx.printer.note(&format!("note: pool {}: {}", spec.name, words(n)));
         }
@@ -128,24 +126,11 @@ fn connect(
     offline_ok: bool,
     p: &crate::output::Printer,
 ) -> Result<(ArmClient, String, Option<Cred>), Error> {
-    let placeholder = || arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
-    match azure::connect(arm) {
-        Ok(az) => match az.subscription {
-            Ok((s, _)) => Ok((az.client, s, Some(Cred { method: az.method, source: az.source }))),
-            Err(e) if offline_ok => {
-                p.note(&format!("note: {e}; the plan comes from the file alone (placeholders for what would be read)"));
-                Ok((azure::offline(arm)?, placeholder(), None))
-            }
-            Err(e) => Err(Error::from(e)),
-        },
-        Err(e) if offline_ok => {
-            p.note(&format!(
-                "note: no credentials ({e}); the plan comes from the file alone (placeholders for what would be read)"
-            ));
-            Ok((azure::offline(arm)?, placeholder(), None))
-        }
-        Err(e) => Err(e),
+    let c = crate::ops::session::connect_or_offline(&azure::connection(arm), offline_ok)?;
+    if let Some(why) = &c.offline_because {
+        p.note(&format!("note: {why}; the plan comes from the file alone (placeholders for what would be read)"));
     }
+    Ok((c.client, c.subscription, c.cred))
 }
 
 /// Read the live state and compare. `check_release`: read the operator's release through a
@@ -184,7 +169,7 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
         if let Err(e) = quota_note(&l, &live, &changes) {
             return docs.stop(e.into());
         }
-        differ |= gdiff::changes(&changes);
+        differ |= adapter::any_changes(&changes);
         n += changes.iter().filter(|c| !matches!(c.action, Action::NoChange | Action::NotChecked)).count();
         total += changes.len();
     }
@@ -309,7 +294,7 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
     if let Some(refused) = refusal(&changes, &cost) {
         return refused;
     }
-    if !gdiff::changes(&changes) {
+    if !adapter::any_changes(&changes) {
         let rows: Vec<Row> = changes.iter().map(|c| Row::of(c, RowResult::Unchanged, c.detail.clone())).collect();
         return (Some(render::results(&rows, &cost).into()), Ok(()));
     }
@@ -376,7 +361,7 @@ fn dry_run_doc(l: &Loaded, (skip_preflight, read_release): (bool, bool)) -> Resu
     }
     let cost = PlanPricing::new(&l.catalog, &adapter::pool_pricing(&l.desired), location.as_deref())
         .region_unknown_because(why);
-    Ok(render::Doc::Plan(azure::priced_plan((&l.base, &plan, &header), extra, &cost)))
+    Ok(render::Doc::Plan(crate::commands::dry_run::priced_plan((&l.base, &plan, &header), extra, &cost)))
 }
 
 /// A refused or Failed resource stops `apply` before anything is sent: its document and error.
@@ -415,8 +400,8 @@ fn execute(
     let p = &ctx.printer;
     let progress = Progress::default();
     let started = Instant::now();
-    let said = |f: crate::provision::features::Feature<'_>, out: &crate::provision::features::Outcome| {
-        crate::commands::install_operator::feature_note(p, f, out)
+    let said = |f: crate::ops::feature::Feature<'_>, out: &crate::ops::feature::Registration| {
+        crate::commands::feature::feature_note(p, f, out)
     };
     let run = Apply { skip_preflight, ..l.apply(&said) };
     azure::run_with_spinner(p, &progress, None, async |report| {
@@ -471,7 +456,7 @@ fn dry_run_plan(l: &Loaded, skip_preflight: bool, read_release: bool) -> Result<
     }
     let (live, changes) = match read_and_diff(l, read_release) {
         Ok(x) => x,
-        Err(Error::Arm(e)) if matches!(*e, crate::arm::ArmError::Auth { .. }) => {
+        Err(e) if crate::ops::session::is_auth_failure(&e) => {
             l.printer.note(&format!("note: credentials failed ({e}); the plan comes from the file alone"));
             return offline(l);
         }
@@ -484,7 +469,7 @@ fn dry_run_plan(l: &Loaded, skip_preflight: bool, read_release: bool) -> Result<
         adapter::dry_run_steps(at, (&l.catalog, &l.desired), (&live, &changes), how, &progress).await
     })?;
     let operator = adapter::operator_values(&l.catalog, &l.desired, Some(&live));
-    Ok((plan, Some(changes), crate::plan::preflight::location(&live.cluster), operator))
+    Ok((plan, Some(changes), adapter::cluster_location(&live.cluster), operator))
 }
 
 /// The file's pools priced in the cluster's region (read from `live`).
@@ -507,7 +492,7 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
         )
         .into());
     }
-    use crate::plan::agent_pool::{check_cluster, check_resource_group};
+    use crate::ops::gitops::{check_cluster, check_resource_group};
     let (rg, name) = (&a.target.resource_group, &a.target.cluster);
     // The names go into the request URLs: checked before anything is sent.
     check_resource_group(rg)
@@ -521,7 +506,7 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
         azure::run_interruptible(&Progress::default(), async { adapter::read_export(&client, &sub, rg, name).await })?;
     let feats: Vec<(&str, Option<String>)> = features.iter().map(|(n, s)| (*n, s.clone())).collect();
     // The subscription read, so the file names the cluster it came from.
-    let file = gexport::export(&catalog, Some(&sub), rg, name, &cluster, &pools, &feats);
+    let file = adapter::export(&catalog, Some(&sub), rg, name, &cluster, &pools, &feats);
     let text = match a.output {
         ManifestFormat::Yaml => format!(
             "# aksgpu export of cluster {name} (resource group {rg}); apply with: aksgpu apply -f FILE\n{}",
@@ -548,7 +533,7 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
 
 /// Write `text` to `path` through a new temporary file in the same directory, then rename it
 /// over `path`: a reader never sees half a file, and a symlink planted at `path` is replaced,
-/// never followed (`pricing::write_user_file`). An error names `path`, not the temporary file.
+/// never followed (`cache::write_user_file`). An error names `path`, not the temporary file.
 fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
-    crate::pricing::write_user_file(path, text.as_bytes()).map_err(|e| Error::io(path, "write", e))
+    crate::ops::write_user_file(path, text.as_bytes()).map_err(|e| Error::io(path, "write", e))
 }

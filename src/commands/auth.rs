@@ -14,17 +14,8 @@ use crate::error::Error;
 pub fn status(ctx: &Ctx, a: &AuthStatusArgs) -> anyhow::Result<()> {
     let az = azure::connect(&a.arm)?;
     let rt = crate::error::runtime()?;
-    let token = rt.block_on(async {
-        let cache = az
-            .client
-            .tokens()
-            .ok_or_else(|| crate::arm::ArmError::Auth { message: "no credential".into(), hint: None })?;
-        // Bounded by --timeout and the token deadline: a hung login endpoint cannot hold it.
-        let deadline =
-            az.client.deadline.unwrap_or_else(|| std::time::Instant::now() + crate::arm::auth::TOKEN_DEADLINE);
-        cache.token_until(deadline).await?;
-        Ok::<_, crate::arm::ArmError>(cache.expires_at().await)
-    });
+    // Bounded by --timeout and the token deadline: a hung login endpoint cannot hold it.
+    let token = rt.block_on(crate::ops::session::token_expiry(&az));
     let expires_in =
         |at: Option<SystemTime>| at.and_then(|t| t.duration_since(SystemTime::now()).ok()).map(|d| d.as_secs() / 60);
     let (sub, sub_source) = match &az.subscription {

@@ -2,12 +2,12 @@
 
 use serde::Serialize;
 
-use crate::catalog::{Catalog, GpuModel, LlmModel, MigProfile, Region, RegionPrice, Rule, Status, VmSize};
 use crate::cli::{CatalogListArgs, CatalogShowArgs, CatalogViewArgs, Format, ListFormat};
 use crate::commands::Ctx;
 use crate::error::{did_you_mean, Error};
+use crate::ops::catalog::{fmt_num, gpu_matches};
+use crate::ops::catalog::{Catalog, GpuModel, LlmModel, MigProfile, Region, RegionPrice, Rule, Status, VmSize};
 use crate::output::{emit, money, table, Align, Render, Shown};
-use crate::recommend::{fmt_num, gpu_matches};
 
 /// One row of `catalog list -o json` (the documented contract, plus a few extras).
 #[derive(Debug, Serialize)]
@@ -98,7 +98,7 @@ fn gpu_ids(catalog: &Catalog) -> String {
 pub fn list(ctx: &Ctx, args: &CatalogListArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
     if args.output == ListFormat::Wide {
-        crate::commands::cost::with_live_prices(&mut catalog, &ctx.printer);
+        crate::commands::with_live_prices(&mut catalog, &ctx.printer);
     }
     let sizes = filter(&catalog, args)?;
     let p = &ctx.printer;
@@ -195,9 +195,9 @@ struct PriceRow<'a> {
 /// `aksgpu catalog show SIZE`
 pub fn show(ctx: &Ctx, args: &CatalogShowArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
-    let price_source = match crate::commands::cost::with_live_prices(&mut catalog, &ctx.printer) {
-        src @ crate::pricing::PriceSource::Cache { .. } => src.describe(),
-        crate::pricing::PriceSource::Bundled { .. } => {
+    let price_source = match crate::commands::with_live_prices(&mut catalog, &ctx.printer) {
+        src @ crate::ops::catalog::PriceSource::Cache { .. } => src.describe(),
+        crate::ops::catalog::PriceSource::Bundled { .. } => {
             format!("{} (bundled; `aksgpu prices refresh` fetches current ones)", catalog.prices.source)
         }
     };
@@ -265,7 +265,7 @@ fn facts<'a>(s: &Show<'a>) -> Vec<(&'static str, String)> {
     if let Some(note) = &z.aks_note {
         facts.push(("AKS note", note.to_string()));
     }
-    if z.cpu_architecture == crate::catalog::CpuArch::Arm64 {
+    if z.cpu_architecture == crate::ops::catalog::CpuArch::Arm64 {
         facts.push(("CPU architecture", "Arm64 (container images must be built for arm64)".to_owned()));
     }
     for (k, v) in [("AKS source", &z.aks_source), ("Driver source", &z.driver_source)] {
@@ -378,7 +378,7 @@ fn render_show(s: &Show<'_>) -> String {
         out.push_str("\nAKS rules that apply:\n");
         for r in &s.rules {
             out.push_str(&format!("  - {} [{}; {}]\n", r.summary, r.id, r.source));
-            if let crate::catalog::RuleKind::SourceConflict { winner, why, .. } = &r.kind {
+            if let crate::ops::catalog::RuleKind::SourceConflict { winner, why, .. } = &r.kind {
                 out.push_str(&format!("    AKS docs and AKS code disagree; the catalog follows the {winner}: {why}\n"));
             }
         }
@@ -584,4 +584,68 @@ pub fn regions(ctx: &Ctx, args: &CatalogViewArgs) -> anyhow::Result<()> {
         p.note(&format!("{n} region(s); source: {}", catalog.regions.source));
     }
     Ok(())
+}
+
+/// `aksgpu catalog diff`
+pub fn diff(ctx: &Ctx, a: &crate::cli::CatalogDiffArgs) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let location = crate::ops::drift::location(&catalog, &a.location)?;
+    let az = crate::commands::session::connect(&a.arm)?;
+    let sub = crate::commands::session::subscription(&az)?;
+    let client = az.client;
+    let p = &ctx.printer;
+    let d = crate::commands::session::run_with_spinner(
+        p,
+        &crate::commands::session::Progress::default(),
+        None,
+        async |report| crate::ops::drift::compare((&client, &sub), &catalog, &location, &report).await,
+    )?;
+    emit(p, a.output, &DriftView { location: &location, drift: &d }).map_err(Error::from)?;
+    if a.fail_on_drift && d.drift {
+        return Err(Error::NoFit {
+            message: format!("the catalog has drifted from Azure in {location}"),
+            hint: Some("update catalog/sizes/*.yaml from Microsoft's size pages".into()),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// `catalog diff`: the drift report; JSON and YAML are the report itself.
+#[derive(Serialize)]
+#[serde(transparent)]
+struct DriftView<'a> {
+    #[serde(skip)]
+    location: &'a str,
+    drift: &'a crate::ops::drift::Drift,
+}
+
+impl Render for DriftView<'_> {
+    fn table(&self) -> String {
+        let d = self.drift;
+        let mut out = format!(
+            "Catalog vs Azure resource SKUs in {}: {}\n",
+            self.location,
+            if d.drift { "drift found" } else { "no drift" }
+        );
+        let list = |title: &str, v: &[String], out: &mut String| {
+            if !v.is_empty() {
+                out.push_str(&format!("\n{title} ({}):\n", v.len()));
+                for x in v {
+                    out.push_str(&format!("  {x}\n"));
+                }
+            }
+        };
+        list("GPU sizes Azure offers that the catalog lacks", &d.missing_from_catalog, &mut out);
+        if !d.mismatches.is_empty() {
+            out.push_str(&format!("\nMismatches ({}):\n", d.mismatches.len()));
+            for m in &d.mismatches {
+                out.push_str(&format!("  {} {}: catalog {}, Azure {}\n", m.vm_size, m.field, m.catalog, m.azure));
+            }
+        }
+        list("Current catalog sizes not offered here", &d.not_offered_here, &mut out);
+        list("Offered here, but not to this subscription", &d.restricted_for_subscription, &mut out);
+        list("GPU count not compared (no GPUs capability, or a partial GPU)", &d.gpu_count_not_compared, &mut out);
+        out
+    }
 }

@@ -1,37 +1,16 @@
 //! `aksgpu fleet` and `aksgpu usage`: flags into `ops::fleet` / `ops::usage` requests, results
 //! through `output`.
 
-use std::sync::Arc;
-
 use serde::Serialize;
 
-use crate::arm::auth::{AuthMethod, StaticToken, TokenCache};
-use crate::arm::prometheus::PromClient;
-use crate::arm::{Cloud, Endpoint, Req};
-use crate::catalog::Catalog;
 use crate::cli::fleet::WindowArgs;
 use crate::cli::{FleetArgs, UsageArgs};
-use crate::commands::session::{self as azure, Azure};
+use crate::commands::session::{self as azure, Progress};
 use crate::commands::Ctx;
 use crate::error::Error;
-use crate::fleet::usage::{PoolUsage, Window};
-use crate::fleet::{FleetCluster, FleetPool, PriceBasis};
-use crate::ops::fleet::{FleetRequest, FleetView};
-use crate::ops::usage::{self as ops_usage, UsageRequest, UsageTotals};
+use crate::ops::fleet::{price_basis as basis, FleetRequest, FleetView};
+use crate::ops::usage::{self as ops_usage, PoolUsage, UsageRequest, UsageTotals, Window};
 use crate::output::{emit, table, Align, Shown};
-use crate::pricing::PriceSource;
-use crate::provision::Progress;
-
-/// The price table's currency and date.
-fn basis(catalog: &Catalog, source: &PriceSource) -> PriceBasis {
-    let date = match source {
-        PriceSource::Bundled { as_of } => as_of.clone(),
-        PriceSource::Cache { fetched_at, .. } => {
-            crate::fleet::usage::rfc3339(i64::try_from(*fetched_at).unwrap_or(0))[..10].to_owned()
-        }
-    };
-    PriceBasis { currency: catalog.prices.currency.clone(), date }
-}
 
 /// The window the flags ask for.
 fn window(w: &WindowArgs) -> Result<Window, Error> {
@@ -50,44 +29,6 @@ fn window(w: &WindowArgs) -> Result<Window, Error> {
             Ok(Window::new(end - w.since.as_secs() as i64, end))
         }
     }
-}
-
-/// A Prometheus client for `url`, with a token for Prometheus's audience (never the ARM token):
-/// with the static test credential, `AKSGPU_PROMETHEUS_TOKEN`.
-fn prom_client(az: &Azure, cloud: Cloud, url: &str) -> Result<PromClient, Error> {
-    let scope = format!("{}/.default", cloud.prometheus_audience());
-    let endpoint = Endpoint::service(url, &scope)?;
-    let source: Arc<dyn crate::arm::auth::TokenSource> = if az.method == AuthMethod::AccessToken {
-        let t = std::env::var("AKSGPU_PROMETHEUS_TOKEN").ok().filter(|t| !t.trim().is_empty()).ok_or_else(|| {
-            Error::usage(
-                "AKSGPU_ACCESS_TOKEN is an ARM token; Prometheus needs a token of its own: set AKSGPU_PROMETHEUS_TOKEN",
-                Some(format!(
-                    "export AKSGPU_PROMETHEUS_TOKEN=$(az account get-access-token --resource {} --query accessToken -o tsv)",
-                    cloud.prometheus_audience()
-                )),
-            )
-        })?;
-        Arc::new(StaticToken(crate::secret::Secret::new(t.trim())))
-    } else {
-        az.source.clone()
-    };
-    Ok(PromClient::new(endpoint, Some(TokenCache::new(source, scope)), &az.client)?)
-}
-
-/// Measure `clusters` (see `ops::usage::measure_clusters`), each Prometheus client with a
-/// token of its own.
-async fn measure_all(
-    az: &Azure,
-    catalog: &Catalog,
-    (cloud, w): (Cloud, &WindowArgs),
-    clusters: &[FleetCluster],
-    pools: &[FleetPool],
-    req: &UsageRequest,
-    report: &(dyn Fn(&str) + Sync),
-) -> Result<(Vec<PoolUsage>, usize), Error> {
-    let make = |url: &str| prom_client(az, cloud, url);
-    let endpoint = w.prometheus_endpoint.as_deref();
-    ops_usage::measure_clusters(&az.client, catalog, (cloud, endpoint), (clusters, pools), req, &make, report).await
 }
 
 /// The usage part of an output.
@@ -197,8 +138,8 @@ fn usage_text(u: &UsageOut) -> String {
         .collect();
     let mut t = format!(
         "GPU use from {} to {} (step {} s; idle below {}%):\n",
-        crate::fleet::usage::rfc3339(u.window.start),
-        crate::fleet::usage::rfc3339(u.window.end),
+        ops_usage::rfc3339(u.window.start),
+        ops_usage::rfc3339(u.window.end),
         u.window.step,
         u.idle_below_percent
     );
@@ -251,7 +192,7 @@ struct FleetOut<'a> {
 pub fn fleet(ctx: &Ctx, a: &FleetArgs) -> anyhow::Result<()> {
     let p = &ctx.printer;
     let mut catalog = ctx.catalog()?;
-    let source = crate::commands::cost::with_live_prices(&mut catalog, p);
+    let source = crate::commands::with_live_prices(&mut catalog, p);
     let basis = basis(&catalog, &source);
     let win = if a.usage { Some(window(&a.window)?) } else { None };
     let az = azure::connect(&a.scope.arm())?;
@@ -266,9 +207,9 @@ pub fn fleet(ctx: &Ctx, a: &FleetArgs) -> anyhow::Result<()> {
             None => None,
             Some(w) => {
                 let r = UsageRequest { window: w, idle_below: a.window.idle_below };
+                let at = (a.scope.cloud, a.window.prometheus_endpoint.as_deref());
                 let (pools, queries) =
-                    measure_all(&az, &catalog, (a.scope.cloud, &a.window), &view.clusters, &view.pools, &r, report)
-                        .await?;
+                    ops_usage::measure_all(&az, &catalog, at, (&view.clusters, &view.pools), &r, report).await?;
                 let totals = ops_usage::totals(&pools, &catalog.prices.currency);
                 Some(UsageOut { window: w, idle_below_percent: r.idle_below, pools, totals, queries })
             }
@@ -285,7 +226,7 @@ pub fn fleet(ctx: &Ctx, a: &FleetArgs) -> anyhow::Result<()> {
 }
 
 fn fail_on(a: &FleetArgs, view: &FleetView) -> anyhow::Result<()> {
-    let (Some(level), Some(worst)) = (a.fail_on, crate::fleet::worst(&view.pools)) else { return Ok(()) };
+    let (Some(level), Some(worst)) = (a.fail_on, crate::ops::fleet::worst(&view.pools)) else { return Ok(()) };
     if worst < level.severity() {
         return Ok(());
     }
@@ -301,27 +242,18 @@ fn fail_on(a: &FleetArgs, view: &FleetView) -> anyhow::Result<()> {
 pub fn usage(ctx: &Ctx, a: &UsageArgs) -> anyhow::Result<()> {
     let p = &ctx.printer;
     let mut catalog = ctx.catalog()?;
-    let source = crate::commands::cost::with_live_prices(&mut catalog, p);
+    let source = crate::commands::with_live_prices(&mut catalog, p);
     let basis = basis(&catalog, &source);
     let w = window(&a.window)?;
     let az = azure::connect(&a.arm)?;
     let sub = azure::subscription(&az)?;
     let (rg, name) = (&a.target.resource_group, &a.target.cluster);
-    let url = format!(
-        "/subscriptions/{sub}/resourceGroups/{rg}/providers/Microsoft.ContainerService/managedClusters/{name}?api-version={}",
-        crate::domain::api::AKS
-    );
     let progress = Progress::default();
     let out = azure::run_with_spinner(p, &progress, None, async |report| {
-        report("reading the cluster");
-        let row: crate::resources::fleet::ClusterRow = az.client.get_json(&Req::get(url.clone())).await?;
-        let mut skipped = Vec::new();
-        let (cluster, pools) = crate::fleet::gpu_pools(&catalog, &row, &basis, &mut skipped).map_err(|e| {
-            Error::Refused { message: e.to_string(), hint: Some("`az aks show` shows what Azure returns".into()) }
-        })?;
+        let (cluster, pools) = ops_usage::read_cluster(&az.client, &catalog, (&sub, rg, name), &basis, report).await?;
         let r = UsageRequest { window: w, idle_below: a.window.idle_below };
-        let (pools, queries) =
-            measure_all(&az, &catalog, (a.arm.cloud, &a.window), &[cluster], &pools, &r, report).await?;
+        let at = (a.arm.cloud, a.window.prometheus_endpoint.as_deref());
+        let (pools, queries) = ops_usage::measure_all(&az, &catalog, at, (&[cluster], &pools), &r, report).await?;
         let totals = ops_usage::totals(&pools, &catalog.prices.currency);
         Ok(UsageOut { window: w, idle_below_percent: r.idle_below, pools, totals, queries })
     })?;

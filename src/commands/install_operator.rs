@@ -1,146 +1,23 @@
-//! The GPU software stack: `register-feature`, `feature list`, `install-operator`,
-//! and `kaito enable|workspace`.
+//! `aksgpu install-operator`: the NVIDIA GPU Operator on a cluster (Helm over runCommand),
+//! and how an install reads (shared with `create-pool --install-operator` and `apply`).
 
-use std::time::Instant;
+use serde_json::json;
 
-use serde_json::{json, Value};
-
-use crate::cli::{
-    ClusterPowerArgs, FeatureListArgs, Format, InstallOperatorArgs, KaitoWorkspaceArgs, ManifestFormat,
-    RegisterFeatureArgs,
-};
-use crate::commands::session::{self as azure, base_url, subscription, Cred};
+use crate::cli::{Format, InstallOperatorArgs};
+use crate::commands::session::{self as azure, base_url, subscription, Cred, Progress};
 use crate::commands::Ctx;
 use crate::domain::{DriverMode, MigStrategy};
 use crate::error::Error;
-use crate::ops::cluster::ClusterRequest;
-use crate::ops::kaito::WorkspaceRequest;
+use crate::ops::operator::{Install, InstallReport as Report, InstallRequest};
+use crate::ops::Plan;
 use crate::output::{emit, Printer, Shown};
-use crate::plan::{kaito as kaito_plan, Plan};
-use crate::provision::features::{self, Feature, Outcome as FeatureOutcome};
-use crate::provision::kaito::Outcome as KaitoOutcome;
-use crate::provision::operator::{self, InstallRequest, Report};
-use crate::provision::Progress;
-
-fn print_plan(p: &Printer, format: Format, base: &str, plan: &Plan, extra: Value) -> Result<(), Error> {
-    azure::render_plan(p, format, base, plan, "Dry run: no change is made.", extra)
-}
-
-/// Say on stderr how registering a feature went (shared by `register-feature`, `create-pool
-/// --register-features` and `apply`).
-pub fn feature_note(p: &Printer, feature: Feature<'_>, out: &FeatureOutcome) {
-    let Feature { namespace, name, .. } = feature;
-    match out {
-        FeatureOutcome::AlreadyRegistered => p.note(&format!("{namespace}/{name} is already Registered")),
-        FeatureOutcome::NotFound if features::went_ga(namespace, name) => p.note(&format!(
-            "{namespace}/{name}: Azure no longer has this flag (FeatureNotFound): {}",
-            crate::plan::features::NO_LONGER_PREVIEW
-        )),
-        FeatureOutcome::NotFound => p.note(&format!("{namespace}/{name} does not exist in this subscription")),
-        FeatureOutcome::Registered { .. } => {
-            p.note(&format!("{namespace}/{name} is Registered and {namespace} was refreshed"))
-        }
-        FeatureOutcome::Pending => {}
-    }
-}
-
-/// `aksgpu register-feature`
-pub fn register_feature(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()> {
-    let question = format!("Register the preview feature {}/{} on the subscription?", a.namespace, a.name);
-    crate::ops::feature::check_name(&a.namespace, &a.name)?;
-    crate::commands::confirm::write(ctx, "feature register", a.yes, a.dry_run, &question)?;
-    if a.dry_run {
-        let plan = |sub: &str| crate::plan::features::register(sub, &a.namespace, &a.name);
-        let (plan, found) = azure::dry_run_reads(
-            &ctx.printer,
-            &a.arm,
-            async |client, sub| {
-                let feature = Feature { subscription: sub, namespace: &a.namespace, name: &a.name };
-                let found = match features::decide(client, feature, &|_| {}).await? {
-                    // The real run's verdict on the same reads: same exit code, same message.
-                    features::Decision::Done(o) => {
-                        crate::ops::feature::verdict(&a.namespace, &a.name, &o)?;
-                        Some(outcome_word(&o))
-                    }
-                    features::Decision::RefreshProvider => {
-                        Some("registered; only the provider's re-registration is sent")
-                    }
-                    features::Decision::Register => None,
-                };
-                Ok((plan(sub), found))
-            },
-            |sub| Ok((plan(sub), None)),
-        )?;
-        if let Some(found) = found {
-            ctx.printer.note(&format!("note: {}/{} is {found}: a real run sends no registration", a.namespace, a.name));
-        }
-        return Ok(print_plan(&ctx.printer, a.output, &base_url(&a.arm), &plan, json!({}))?);
-    }
-    let az = azure::connect(&a.arm)?;
-    let sub = subscription(&az)?;
-    let progress = Progress::default();
-    let deadline = az.client.deadline.unwrap_or_else(|| Instant::now() + a.arm.timeout);
-    let client = az.client;
-    let p = ctx.printer;
-    let r = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-        let feature = Feature { subscription: &sub, namespace: &a.namespace, name: &a.name };
-        let out = crate::ops::feature::register(&client, feature, deadline, &report, &progress).await?;
-        feature_note(&p, feature, &out);
-        Ok(out)
-    });
-    let out = r?;
-    crate::ops::feature::verdict(&a.namespace, &a.name, &out)?;
-    let shown = Shown::new(
-        format!("{}/{}: {}", a.namespace, a.name, outcome_word(&out)),
-        json!({"feature": a.name, "namespace": a.namespace, "result": out}),
-    );
-    emit(&ctx.printer, a.output, &shown)?;
-    Ok(())
-}
-
-fn outcome_word(o: &FeatureOutcome) -> &'static str {
-    match o {
-        FeatureOutcome::AlreadyRegistered => "already registered",
-        FeatureOutcome::NotFound => crate::plan::features::NO_LONGER_PREVIEW,
-        FeatureOutcome::Registered { .. } => "registered",
-        FeatureOutcome::Pending => "pending approval",
-    }
-}
-
-/// `aksgpu feature list`
-pub fn feature_list(ctx: &Ctx, a: &FeatureListArgs) -> anyhow::Result<()> {
-    let az = azure::connect(&a.arm)?;
-    let sub = subscription(&az)?;
-    let client = az.client;
-    let states = azure::run_interruptible(&Progress::default(), async {
-        crate::ops::feature::gpu_feature_states(&client, &sub).await
-    })?;
-    let rows: Vec<Value> = features::GPU_FEATURES
-        .iter()
-        .zip(&states)
-        .map(|((n, what), s)| json!({"name": n, "namespace": features::NAMESPACE, "state": s.clone().unwrap_or_else(|| "NotFound".into()), "purpose": what}))
-        .collect();
-    let t: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| {
-            vec![
-                r["name"].as_str().unwrap_or("").to_owned(),
-                r["state"].as_str().unwrap_or("").to_owned(),
-                r["purpose"].as_str().unwrap_or("").to_owned(),
-            ]
-        })
-        .collect();
-    let text = crate::output::table(&["FEATURE", "STATE", "FOR"], &[crate::output::Align::Left; 3], &t);
-    emit(&ctx.printer, a.output, &Shown::new(text, rows))?;
-    Ok(())
-}
 
 /// Print an install result.
 pub fn print_install(
     p: &Printer,
     format: Format,
     base: &str,
-    r: Result<Report, (operator::Install, Plan)>,
+    r: Result<Report, (Install, Plan)>,
     read: Option<&crate::ops::operator::ReleaseView>,
 ) -> Result<(), Error> {
     match r {
@@ -157,7 +34,7 @@ pub fn print_install(
                 extra["release"] = json!(v.release);
                 extra["values_diff"] = json!(v.values_diff);
             }
-            Ok(emit(p, format, &azure::DryRun::new(base, &plan, &header, extra))?)
+            Ok(emit(p, format, &crate::commands::dry_run::DryRun::new(base, &plan, &header, extra))?)
         }
         Ok(report) => Ok(emit(p, format, &Shown::new(install_text(&report), report))?),
     }
@@ -198,11 +75,10 @@ pub fn install_text(report: &Report) -> String {
 }
 
 /// `aksgpu install-operator`
-pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()> {
+pub fn run(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
     if let Some(p) = &a.pool {
-        crate::plan::agent_pool::check_pool_name(p)
-            .map_err(|e| Error::usage(format!("--pool: {}", e.message), e.hint))?;
+        crate::ops::wait::check_pool_name(p).map_err(|e| Error::usage(format!("--pool: {}", e.message), e.hint))?;
     }
     if a.time_slicing == Some(0) {
         return Err(Error::usage("--time-slicing must be at least 1", None).into());
@@ -229,7 +105,7 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
             &ctx.printer,
             &a.arm,
             async |client, sub| {
-                let facts = crate::provision::facts::Store::with_cache_dir();
+                let facts = crate::ops::Facts::with_cache_dir();
                 let (install, mut plan) =
                     crate::ops::operator::dry_run_read((client, &facts), &catalog, &request(sub.to_owned())).await?;
                 if a.read_release {
@@ -248,7 +124,7 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
         let progress = Progress::default();
         let cred = Cred { method: az.method, source: az.source };
         let client = az.client;
-        let facts = crate::provision::facts::Store::with_cache_dir();
+        let facts = crate::ops::Facts::with_cache_dir();
         if ask {
             // On a terminal: read the release first, show what the install changes, then ask.
             let view = azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
@@ -259,134 +135,11 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
             crate::commands::confirm::ask(&question)?;
         }
         Ok(azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+
             let at = (&client, &facts);
             crate::ops::operator::install(at, &cred, &catalog, &req, a.arm.timeout, (&report, &progress)).await
         })?)
     };
     print_install(&ctx.printer, a.output, &base_url(&a.arm), r, read.as_ref())?;
-    Ok(())
-}
-
-/// `aksgpu kaito enable`
-pub fn kaito_enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
-    let request = |subscription| ClusterRequest {
-        subscription,
-        resource_group: a.target.resource_group.clone(),
-        cluster: a.target.cluster.clone(),
-        timeout: a.arm.timeout,
-    };
-    let question = format!("Enable KAITO (and the OIDC issuer) on cluster {}?", a.target.cluster);
-    crate::commands::confirm::write(ctx, "kaito enable", a.yes, a.dry_run, &question)?;
-    let r = if a.dry_run {
-        // With credentials the cluster is read (a GET); without, what would be read is a placeholder.
-        azure::dry_run_reads(
-            &ctx.printer,
-            &a.arm,
-            async |client, sub| crate::ops::cluster::kaito_dry_run_read(client, &request(sub.to_owned())).await,
-            |sub| Ok(crate::ops::cluster::kaito_dry_run(&request(sub.to_owned()))),
-        )?
-    } else {
-        let az = azure::connect(&a.arm)?;
-        let req = request(subscription(&az)?);
-        let progress = Progress::default();
-        let client = az.client;
-        azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-            crate::ops::cluster::kaito_enable(&client, &req, (&report, &progress)).await
-        })?
-    };
-    let cluster = &a.target.cluster;
-    let shown = match r {
-        KaitoOutcome::AlreadyEnabled => Shown::new(
-            format!("KAITO is already enabled on {cluster}: nothing to do"),
-            json!({"status": "unchanged", "cluster": cluster, "kaito": true}),
-        ),
-        KaitoOutcome::DryRun(plan) => {
-            return Ok(print_plan(&ctx.printer, a.output, &base_url(&a.arm), &plan, json!({}))?)
-        }
-        KaitoOutcome::Enabled(v) => Shown::new(
-            format!(
-                "KAITO enabled on {cluster} (OIDC issuer {})",
-                v.pointer("/properties/oidcIssuerProfile/issuerURL").and_then(Value::as_str).unwrap_or("on")
-            ),
-            json!({"status": "done", "cluster": cluster, "kaito": true, "provisioning_state": v.pointer("/properties/provisioningState")}),
-        ),
-    };
-    emit(&ctx.printer, a.output, &shown)?;
-    Ok(())
-}
-
-/// `aksgpu kaito workspace`
-pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> {
-    let mut catalog = ctx.catalog()?;
-    crate::commands::cost::with_live_prices(&mut catalog, &ctx.printer);
-    let catalog = catalog;
-    crate::ops::kaito::check_workspace_model(&catalog, &a.model)?;
-    let region = match (&a.cluster, &a.resource_group) {
-        (Some(cluster), Some(rg)) => Some(cluster_location(ctx, a, rg, cluster)?),
-        _ => a.region.as_deref().map(|r| crate::ops::recommend::region_arg(&catalog, r)).transpose()?,
-    };
-    let req = WorkspaceRequest {
-        model: a.model.clone(),
-        instance_type: a.instance_type.clone(),
-        name: a.name.clone(),
-        namespace: a.namespace.clone(),
-        region,
-        cluster: a.cluster.clone(),
-        overrides: a.overrides.clone(),
-        service: crate::ops::recommend::Need {
-            context: a.service.context,
-            concurrency: a.service.concurrency,
-            input_tokens: a.service.input_tokens,
-            output_tokens: a.service.output_tokens,
-            min_tokens_per_second: a.service.min_tokens_per_second,
-            min_tokens_per_second_per_user: a.service.min_tokens_per_second_per_user,
-            max_ttft: a.service.max_ttft,
-            ..crate::ops::recommend::Need::default()
-        },
-    };
-    let w = crate::ops::kaito::workspace(&catalog, &req)?;
-    for n in &w.notes {
-        ctx.printer.note(&format!("note: {n}"));
-    }
-    for warning in &w.warnings {
-        ctx.printer.note(&format!("warning: {warning}"));
-    }
-    for line in w.cost.lines() {
-        ctx.printer.note(&format!("note: {line}"));
-    }
-    let mut yaml = kaito_plan::workspace_yaml(&w.spec);
-    if a.output == ManifestFormat::Yaml {
-        yaml.insert_str(0, &format!("# aksgpu: instanceType {}: {}\n", w.spec.instance_type, w.place));
-    }
-    print_document(&ctx.printer, a.output, &yaml)
-}
-
-/// The location of the named cluster (one GET; a cluster without one is Azure's answer
-/// lacking the field, refused by `ClusterFacts::from_cluster`).
-fn cluster_location(ctx: &Ctx, a: &KaitoWorkspaceArgs, rg: &str, cluster: &str) -> Result<String, Error> {
-    let az = azure::connect(&a.arm)?;
-    let sub = azure::subscription(&az)?;
-    let step = crate::plan::read_cluster(&crate::plan::cluster_path(&sub, rg, cluster), "the cluster's location");
-    let client = az.client;
-    let v = azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
-        report("reading the cluster's location");
-        crate::provision::wire::get::<Value>(&client, &step).await.map_err(Error::from)
-    })?;
-    let facts = crate::commands::pool::ClusterFacts::from_cluster(v)?;
-    facts.location.ok_or_else(|| {
-        Error::from(crate::resources::MissingField { resource: format!("cluster {cluster}"), field: "location" })
-    })
-}
-
-/// Print a generated YAML document as YAML, or as JSON.
-pub(crate) fn print_document(p: &Printer, format: ManifestFormat, yaml: &str) -> anyhow::Result<()> {
-    match format {
-        ManifestFormat::Yaml => p.out(yaml)?,
-        ManifestFormat::Json => {
-            let v: Value = serde_yaml_ng::from_str(yaml)
-                .map_err(|e| Error::internal(format!("reading back our own YAML: {e}")))?;
-            p.json(&v)?;
-        }
-    }
     Ok(())
 }

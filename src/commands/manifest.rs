@@ -3,18 +3,15 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
-
-use crate::catalog::{Catalog, VmSize};
 use crate::cli::{KindArg, ManifestArgs};
-use crate::commands::install_operator::print_document;
+use crate::commands::print_document;
 use crate::commands::session::{self as azure, subscription};
 use crate::commands::Ctx;
 use crate::domain::MigStrategy;
 use crate::error::{did_you_mean, Error};
-use crate::plan::manifest as mf;
-use crate::provision::Progress;
-use crate::recommend::Os;
+use crate::ops::manifest::{self as mf, Os};
+use crate::ops::session::Progress;
+use crate::ops::{Catalog, VmSize};
 
 /// What is known about the target pool: from the flags, completed from Azure.
 #[derive(Debug, Default)]
@@ -175,36 +172,18 @@ fn read_pool(a: &ManifestArgs, pool: &str, rg: &str, cluster: &str, t: &mut Targ
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
     let cred = crate::ops::Cred { method: az.method, source: az.source.clone() };
-    // Read with the api-version that has gpuProfile.nvidia (managed MIG's strategy and profiles).
-    let step = crate::plan::cluster_ops::read_pool_gpu(
-        crate::plan::cluster_ops::Target { subscription: &sub, resource_group: rg, cluster },
-        pool,
-    );
     let client = az.client;
-    let v: Value = azure::run_interruptible(&Progress::default(), async {
-        Ok(crate::provision::wire::get(&client, &step).await?)
+    let f = azure::run_interruptible(&Progress::default(), async {
+        crate::ops::manifest::read_pool(&client, (&sub, rg, cluster, pool)).await
     })?;
-    let p = &v["properties"];
     if t.taints.is_none() {
-        t.taints = Some(
-            p["nodeTaints"]
-                .as_array()
-                .map(|x| x.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
-                .unwrap_or_default(),
-        );
+        t.taints = Some(f.taints);
     }
-    t.vm_size = t.vm_size.take().or_else(|| p["vmSize"].as_str().map(str::to_owned));
-    let typed: crate::resources::AgentPool =
-        crate::resources::parse(&v, "agent pool").map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
-    let managed_profile = typed.mig_profiles().and_then(|l| l.first().cloned());
-    t.mig = t.mig.take().or_else(|| p["gpuInstanceProfile"].as_str().map(str::to_owned)).or(managed_profile);
-    t.pool_strategy = match typed.mig_strategy() {
-        Some(m) if m.eq_ignore_ascii_case("Single") => Some(MigStrategy::Single),
-        Some(m) if m.eq_ignore_ascii_case("Mixed") => Some(MigStrategy::Mixed),
-        _ => None,
-    };
-    t.spot = t.spot || p["scaleSetPriority"].as_str() == Some("Spot");
-    if t.os.is_none() && p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) {
+    t.vm_size = t.vm_size.take().or(f.vm_size);
+    t.mig = t.mig.take().or(f.mig_profile);
+    t.pool_strategy = f.mig_strategy;
+    t.spot = t.spot || f.spot;
+    if t.os.is_none() && f.windows {
         t.os = Some(Os::Windows);
     }
     let (resource_group, cluster) = (rg.to_owned(), cluster.to_owned());
@@ -248,15 +227,12 @@ fn spec(
 ) -> Result<mf::ManifestSpec, Error> {
     let taints: Vec<String> = t
         .taints
-        .unwrap_or_else(|| vec![crate::plan::agent_pool::DEFAULT_TAINT.to_owned()])
+        .unwrap_or_else(|| vec![mf::DEFAULT_TAINT.to_owned()])
         .iter()
         .flat_map(|x| x.split(','))
         .map(str::trim)
         .filter(|x| !x.is_empty())
-        .map(|x| {
-            crate::plan::agent_pool::parse_taint(x)
-                .map_err(|e| Error::usage(format!("--taints: {}", e.message), e.hint))
-        })
+        .map(|x| mf::parse_taint(x).map_err(|e| Error::usage(format!("--taints: {}", e.message), e.hint)))
         .collect::<Result<_, _>>()?;
     let mut node_selector = BTreeMap::new();
     match (&a.pool, size) {

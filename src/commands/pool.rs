@@ -5,22 +5,22 @@ pub mod failover;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::arm::lro;
-use crate::catalog::Catalog;
-use crate::cli::{CreatePoolArgs, Format};
+use crate::cli::{CreatePoolArgs, Format, PoolScaleArgs};
 use crate::commands::install_operator;
-use crate::commands::session as azure;
+use crate::commands::session::{self as azure, base_url};
 use crate::commands::Ctx;
-use crate::domain::GpuDriver;
 use crate::error::Error;
-use crate::ops::pool::{CreatePoolRequest, CreatePoolResult, Question, RequestError};
+use crate::ops::cluster::{ClusterAction, ClusterChange, ClusterRequest, Scale, ScaleAskError};
+use crate::ops::feature::{Feature, Registration as FeatureOutcome};
+use crate::ops::operator::InstallRequest;
+use crate::ops::pool::{
+    provisioning_state, resume_command, CreateOptions, CreateOutcome, CreatePoolRequest, CreatePoolResult, PoolSpec,
+    Question, RequestError,
+};
+use crate::ops::pool_facts::{self, EarlyRead};
+use crate::ops::session::{ArmClient, Progress};
+use crate::ops::{Catalog, Facts as Store};
 use crate::output::{emit, money, Printer, Shown};
-use crate::plan::agent_pool::PoolSpec;
-use crate::provision::facts::Store;
-use crate::provision::features::{Feature, Outcome as FeatureOutcome};
-use crate::provision::operator::InstallRequest;
-use crate::provision::pool::{self, CreateOptions, CreateOutcome};
-use crate::provision::Progress;
 
 pub use crate::ops::pool::ClusterFacts;
 
@@ -80,16 +80,13 @@ pub fn spec(
     p: &Printer,
 ) -> Result<PoolSpec, Error> {
     let mut notes = Vec::new();
-    let gpu_driver = match (a.pool.gpu_driver, a.install_operator) {
-        (None, true) => {
-            notes.push(
-                "gpu driver: none (the GPU Operator installs the driver; --gpu-driver install to keep the AKS driver)"
-                    .to_owned(),
-            );
-            Some(GpuDriver::None)
-        }
-        (d, _) => d,
-    };
+    let (gpu_driver, defaulted) = crate::ops::pool::gpu_driver_for(a.pool.gpu_driver, a.install_operator);
+    if defaulted {
+        notes.push(
+            "gpu driver: none (the GPU Operator installs the driver; --gpu-driver install to keep the AKS driver)"
+                .to_owned(),
+        );
+    }
     // clap cannot enforce `requires = "recommend"` next to --vm-size (they conflict), so a
     // workload flag would be dropped without a word: refuse it instead.
     if let (Some(_), Some(flag)) = (&a.vm_size, a.need.first_given()) {
@@ -130,7 +127,7 @@ pub struct Cost {
 
 /// The pool's cost in `region`.
 pub fn cost(catalog: &Catalog, spec: &PoolSpec, region: Option<&str>) -> Cost {
-    let c = crate::cost::plan_cost(catalog, &pricing(spec), region);
+    let c = crate::ops::cost::plan_cost(catalog, &pricing(spec), region);
     Cost {
         price_per_node_hour: c.price_per_node_hour,
         region: c.region,
@@ -180,7 +177,7 @@ fn confirm(prompt: &str) -> Result<(), Error> {
 fn preflight_and_confirm(
     ctx: &Ctx,
     (catalog, cred): (&Catalog, Option<&azure::Cred>),
-    client: &crate::arm::ArmClient,
+    client: &ArmClient,
     req: &mut CreatePoolRequest,
 ) -> Result<(), Error> {
     let progress = Progress::default();
@@ -209,56 +206,18 @@ fn preflight_and_confirm(
 
 /// The client, subscription and credential. Credentials are optional for a dry run: without
 /// them the plan comes from the flags.
-fn connect(a: &CreatePoolArgs, p: &Printer) -> Result<(crate::arm::ArmClient, String, Option<azure::Cred>), Error> {
-    let placeholder = || a.at.arm.subscription.clone().unwrap_or_else(|| "{subscription}".to_owned());
-    match azure::connect(&a.at.arm) {
-        Ok(az) => match az.subscription {
-            Ok((s, _)) => Ok((az.client, s, Some(azure::Cred { method: az.method, source: az.source }))),
-            Err(e) if !a.dry_run => Err(Error::from(e)),
-            Err(e) => {
-                p.note(&format!("note: {e}; the plan comes from the flags alone"));
-                Ok((azure::offline(&a.at.arm)?, placeholder(), None))
-            }
-        },
-        Err(e) if a.dry_run => {
-            p.note(&format!("note: no credentials ({e}); the plan comes from the flags alone"));
-            Ok((azure::offline(&a.at.arm)?, placeholder(), None))
-        }
-        Err(e) => Err(e),
+fn connect(a: &CreatePoolArgs, p: &Printer) -> Result<(ArmClient, String, Option<azure::Cred>), Error> {
+    let c = crate::ops::session::connect_or_offline(&azure::connection(&a.at.arm), a.dry_run)?;
+    if let Some(why) = &c.offline_because {
+        p.note(&format!("note: {why}; the plan comes from the flags alone"));
     }
-}
-
-/// With `--recommend` and credentials, read the cluster once for its location and version (the
-/// choice depends on them; preflight reuses the read from the run's facts). Otherwise nothing
-/// is read here.
-fn cluster_facts(
-    ctx: &Ctx,
-    a: &CreatePoolArgs,
-    (client, store): (&crate::arm::ArmClient, &Store),
-    subscription: &str,
-) -> Result<ClusterFacts, Error> {
-    if !a.recommend || a.vm_size.is_some() || a.skip_preflight || !client.has_credentials() {
-        return Ok(ClusterFacts::default());
-    }
-    let (rg, cluster) = (&a.at.target.resource_group, &a.at.target.cluster);
-    let read = azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
-        report("reading the cluster's location and Kubernetes version");
-        store.cluster(client, subscription, rg, cluster).await.map_err(Error::from)
-    });
-    match read {
-        Ok(v) => ClusterFacts::from_cluster(v),
-        // A dry run whose credentials fail still plans from the flags alone.
-        Err(Error::Arm(e)) if a.dry_run && matches!(*e, crate::arm::ArmError::Auth { .. }) => {
-            Ok(ClusterFacts::default())
-        }
-        Err(e) => Err(e),
-    }
+    Ok((c.client, c.subscription, c.cred))
 }
 
 /// `aksgpu create-pool`
-pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
+pub fn create(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
-    crate::commands::cost::prices_for(&mut catalog, a.currency.as_deref(), &ctx.printer)?;
+    crate::commands::prices_for(&mut catalog, a.currency.as_deref(), &ctx.printer)?;
     let catalog = catalog;
     let p = &ctx.printer;
     check_flags(&catalog, a, p)?;
@@ -269,7 +228,16 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         return crate::commands::pool::failover::run(ctx, &catalog, a, &client, &subscription, opts);
     }
     check_alone(&catalog, a, &subscription)?;
-    let facts = cluster_facts(ctx, a, (&client, &store), &subscription)?;
+    let when = EarlyRead {
+        recommend: a.recommend,
+        size_given: a.vm_size.is_some(),
+        skip_preflight: a.skip_preflight,
+        dry_run: a.dry_run,
+    };
+    let (rg, cluster) = (&a.at.target.resource_group, &a.at.target.cluster);
+    let facts = azure::run_with_spinner(p, &Progress::default(), None, async |report| {
+        pool_facts::cluster_facts((&client, &store), (&subscription, rg, cluster), when, &report).await
+    })?;
     let mut spec = spec(&catalog, a, &subscription, &facts, p)?;
     if a.install_operator {
         spec.warnings.extend(check_operator_pool(&catalog, &spec)?);
@@ -280,21 +248,26 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     for w in &spec.warnings {
         p.note(&format!("warning: {w}"));
     }
-    node_image_floor_notes(p, &catalog, (&client, &store), &spec, a.skip_preflight);
+    let floors = azure::run_with_spinner(p, &Progress::default(), None, async |report| {
+        Ok(pool_facts::node_image_floor_warnings((&client, &store), &catalog, &spec, a.skip_preflight, &report).await)
+    })?;
+    for w in floors {
+        p.note(&format!("warning: {w}"));
+    }
     let mut req = request(a, &subscription, spec, options(a, store, facts.location));
     if needs_confirmation(ctx, a)? {
         preflight_and_confirm(ctx, (&catalog, auth.as_ref()), &client, &mut req)?;
     }
     let progress = Progress::default();
     let started = std::time::Instant::now();
-    let said = |f: Feature<'_>, out: &FeatureOutcome| install_operator::feature_note(p, f, out);
+    let said = |f: Feature<'_>, out: &FeatureOutcome| crate::commands::feature::feature_note(p, f, out);
     let result = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
         crate::ops::pool::create(&client, (&catalog, auth.as_ref()), &req, (started, &said), (&report, &progress)).await
     });
     let CreatePoolResult { outcome, operator, operator_values, release } = result?;
     if let CreateOutcome::Unchanged { pool } | CreateOutcome::Created { pool, .. } = &outcome {
         let at = (req.spec.subscription.as_str(), req.spec.resource_group.as_str(), req.spec.cluster.as_str());
-        if let Some(w) = crate::plan::preflight::node_image_warning(&catalog, pool, at) {
+        if let Some(w) = crate::ops::cluster::node_image_warning(&catalog, pool, at) {
             p.note(&format!("warning: {w}"));
         }
     }
@@ -325,7 +298,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
 /// price, ...), checked on the size ranked first without a location (or any catalog size when
 /// none fits there). Which size fits, and what depends on it, waits for the cluster.
 fn check_alone(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str) -> Result<(), Error> {
-    use crate::plan::agent_pool::Field;
+    use crate::ops::pool::Field;
     if !a.recommend || a.vm_size.is_some() {
         return Ok(());
     }
@@ -359,41 +332,6 @@ fn check_alone(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str) -> Res
     match crate::ops::pool::validate(catalog, &a.pool_request(subscription, size, a.pool.gpu_driver)) {
         Err(RequestError::Spec(e)) if alone(e.field) => Err(in_flags(RequestError::Spec(e), "")),
         _ => Ok(()),
-    }
-}
-
-/// Preflight for a size with a node image floor (NVadsA10 v5, NCadsA10 v4): warn about every
-/// pool of its series in the cluster that runs an older image, with the upgrade step. The pools
-/// list is the one preflight reads for the GPU Operator's label (the same planned step, read
-/// once per run through the facts); nothing is read without credentials or with
-/// `--skip-preflight`, or for a pool whose plan has no such read.
-fn node_image_floor_notes(
-    p: &Printer,
-    catalog: &Catalog,
-    (client, store): (&crate::arm::ArmClient, &Store),
-    spec: &PoolSpec,
-    skip: bool,
-) {
-    let planned = crate::plan::install::may_need_driver_label(spec);
-    if skip || !planned || !client.has_credentials() || catalog.node_image_floor(&spec.size.name).is_none() {
-        return;
-    }
-    let (sub, rg, cluster) = (spec.subscription.as_str(), spec.resource_group.as_str(), spec.cluster.as_str());
-    let read = azure::run_with_spinner(p, &Progress::default(), None, async |report| {
-        report("reading the cluster's pools (node images)");
-        store.pools(client, sub, rg, cluster).await.map_err(Error::from)
-    });
-    // A failed read is preflight's to report (it reads the same list next).
-    let Ok(pools) = read else { return };
-    for pool in pools.iter().filter(|x| {
-        x.pointer("/properties/vmSize")
-            .and_then(serde_json::Value::as_str)
-            .and_then(|v| catalog.size(v))
-            .is_some_and(|v| v.series == spec.size.series)
-    }) {
-        if let Some(w) = crate::plan::preflight::node_image_warning(catalog, pool, (sub, rg, cluster)) {
-            p.note(&format!("warning: {w}"));
-        }
     }
 }
 
@@ -463,7 +401,7 @@ fn request(a: &CreatePoolArgs, subscription: &str, spec: PoolSpec, options: Crea
 /// With `--install-operator`: the pool must suit the NVIDIA GPU Operator; an autoscaler
 /// minimum below the catalog's advice is a warning (returned), not a refusal.
 fn check_operator_pool(catalog: &Catalog, spec: &PoolSpec) -> Result<Option<String>, Error> {
-    use crate::plan::install::{autoscaler_min_warning, operator_pool_problem, OperatorPoolProblem as P};
+    use crate::ops::pool::{autoscaler_min_warning, operator_pool_problem, OperatorPoolProblem as P};
     Err(match operator_pool_problem(catalog, spec) {
         None => return Ok(None),
         Some(P::Windows) => {
@@ -511,8 +449,8 @@ pub(crate) fn render(
                     extra["values_diff"] = json!(v.values_diff);
                 }
             }
-            let cost = crate::commands::cost::PlanPricing::new(catalog, &[pricing(spec)], location.as_deref());
-            azure::render_priced_plan(p, format, (&base, plan, &header), extra, &cost)?;
+            let cost = crate::commands::dry_run::PlanPricing::new(catalog, &[pricing(spec)], location.as_deref());
+            crate::commands::dry_run::render_priced_plan(p, format, (&base, plan, &header), extra, &cost)?;
         }
         _ => {
             if let Some(shown) = shown(catalog, spec, o) {
@@ -530,11 +468,12 @@ fn shown(catalog: &Catalog, spec: &PoolSpec, o: &CreateOutcome) -> Option<Shown>
         CreateOutcome::Unchanged { pool } => {
             let msg =
                 format!("pool {} already exists in {} with these settings: nothing to do", spec.name, spec.cluster);
-            let v = json!({"status": "unchanged", "pool_id": pool["id"], "provisioning_state": lro::provisioning_state(pool)});
+            let v =
+                json!({"status": "unchanged", "pool_id": pool["id"], "provisioning_state": provisioning_state(pool)});
             Shown::new(msg, v)
         }
         CreateOutcome::Accepted { pool_path } => {
-            let resume = pool::resume_command(spec);
+            let resume = resume_command(spec);
             let msg = format!(
                 "Azure accepted pool {} ({pool_path}); it is being created.\nFollow it with: {resume}",
                 spec.name
@@ -546,7 +485,7 @@ fn shown(catalog: &Catalog, spec: &PoolSpec, o: &CreateOutcome) -> Option<Shown>
             let summary = json!({
                 "status": "created",
                 "pool_id": pool["id"].as_str().map_or_else(|| spec.path(), str::to_owned),
-                "provisioning_state": lro::provisioning_state(pool),
+                "provisioning_state": provisioning_state(pool),
                 "vm_size": pool.pointer("/properties/vmSize").cloned().unwrap_or(json!(spec.size.name)),
                 "count": pool.pointer("/properties/count").cloned().unwrap_or(json!(spec.count)),
                 "min_count": spec.autoscale.map(|x| x.0),
@@ -600,10 +539,111 @@ fn render_summary(spec: &PoolSpec, s: &Value, c: &Cost) -> String {
     )
 }
 
+/// `aksgpu pool scale`
+pub fn scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
+    crate::ops::wait::check_pool_name(&a.at.name)
+        .map_err(|e| Error::usage(format!("--name: {}", e.message), e.hint))?;
+    let how = crate::ops::cluster::scale_of(a.count, a.min_count, a.max_count).map_err(|e| match e {
+        ScaleAskError::MinAboveMax { min, max } => {
+            Error::usage(format!("--min-count {min} is larger than --max-count {max}"), None)
+        }
+        ScaleAskError::Neither => Error::usage("pass --count, or --min-count with --max-count", None),
+    })?;
+    let to = match how {
+        Scale::Count(c) => format!("{c} node(s)"),
+        Scale::Autoscale { min, max } => format!("autoscaler {min}–{max}"),
+    };
+    let question = format!("Scale pool {} of cluster {} to {to}?", a.at.name, a.at.target.cluster);
+    crate::commands::confirm::write(ctx, "pool scale", a.yes, a.dry_run, &question)?;
+    if a.dry_run {
+        return scale_dry_run(ctx, a, how);
+    }
+    let action = ClusterAction::Scale { pool: a.at.name.clone(), how };
+    let r = crate::commands::cluster::run_action(ctx, &a.at.arm, &a.at.target, false, &action)?;
+    if let ClusterChange::Done(v) = &r {
+        let sub = v["id"].as_str().and_then(|id| id.split('/').nth(2)).unwrap_or_default().to_owned();
+        node_image_note(ctx, &crate::commands::cluster::request(sub, &a.at.target, &a.at.arm), v)?;
+    }
+    crate::commands::cluster::print_ops(&ctx.printer, a.output, &base_url(&a.at.arm), r, |v| {
+        let p = &v["properties"];
+        if p["enableAutoScaling"].as_bool() == Some(true) {
+            format!("pool {}: {} node(s), autoscaler {}–{}", a.at.name, p["count"], p["minCount"], p["maxCount"])
+        } else {
+            format!("pool {}: {} node(s)", a.at.name, p["count"])
+        }
+    })?;
+    Ok(())
+}
+
+pub use crate::ops::cluster::SCALE_UNREAD;
+
+/// Warn when the pool's size has a node image floor and the pool runs an older image.
+fn node_image_note(ctx: &Ctx, req: &ClusterRequest, pool: &Value) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    let at = (req.subscription.as_str(), req.resource_group.as_str(), req.cluster.as_str());
+    if let Some(w) = crate::ops::cluster::node_image_warning(&catalog, pool, at) {
+        ctx.printer.note(&format!("warning: {w}"));
+    }
+    Ok(())
+}
+
+/// `pool scale --dry-run`. With credentials the pool (its counts, eTag, size) and its cluster
+/// (the region, for the cost) are read once, GETs only; without, what would be read is a
+/// placeholder.
+fn scale_dry_run(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<()> {
+    let arm = &a.at.arm;
+    let (sub, read) = azure::dry_run_reads(
+        &ctx.printer,
+        arm,
+        async |client, sub| {
+            let req = crate::commands::cluster::request(sub.to_owned(), &a.at.target, arm);
+            Ok((sub.to_owned(), Some(crate::ops::cluster::read_pool_and_cluster(client, &req, &a.at.name).await?)))
+        },
+        |sub| Ok((sub.to_owned(), None)),
+    )?;
+    let req = crate::commands::cluster::request(sub, &a.at.target, arm);
+    if let Some((pool, _)) = &read {
+        node_image_note(ctx, &req, pool)?;
+    }
+    match crate::ops::cluster::scale_plan(&req, &a.at.name, how, read.as_ref())? {
+        ClusterChange::DryRun(plan) => {
+            let cost = scale_cost(ctx, a, how, read)?;
+            let header = "Dry run: no change is made.";
+            crate::commands::dry_run::render_priced_plan(
+                &ctx.printer,
+                a.output,
+                (&base_url(arm), &plan, header),
+                json!({}),
+                &cost,
+            )?;
+        }
+        same => crate::commands::cluster::print_ops(&ctx.printer, a.output, &base_url(arm), same, |_| String::new())?,
+    }
+    Ok(())
+}
+
+/// The cost of the counts `pool scale` asks for, from the pool (its size, OS and priority) and
+/// its cluster (its region) the dry run read with credentials; without them (`None`) every
+/// figure is unknown, and says why.
+fn scale_cost(
+    ctx: &Ctx,
+    a: &PoolScaleArgs,
+    how: Scale,
+    read: Option<(Value, Value)>,
+) -> anyhow::Result<crate::commands::dry_run::PlanPricing> {
+    let counts = crate::ops::cluster::scale_counts(how);
+    let mut catalog = ctx.catalog()?;
+    let Some((pool, cluster)) = read else {
+        return Ok(crate::commands::dry_run::PlanPricing::unread(&catalog, &[(&a.at.name, counts)], SCALE_UNREAD));
+    };
+    crate::commands::with_live_prices(&mut catalog, &ctx.printer);
+    Ok(crate::ops::cluster::scale_cost(&catalog, &a.at.name, how, &pool, &cluster))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::agent_pool::PoolRequest;
+    use crate::ops::pool::PoolRequest;
 
     fn pool(min_max: Option<(u32, u32)>) -> (Catalog, PoolSpec) {
         let catalog = Catalog::bundled().expect("catalog");

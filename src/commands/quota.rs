@@ -5,20 +5,18 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use crate::arm::ArmError;
 use crate::cli::{QuotaFamilyArgs, QuotaRequestArgs, QuotaShowArgs};
 use crate::commands::{session as azure, Ctx};
 use crate::error::Error;
-use crate::ops::quota::{self as ops, QuotaAsk, QuotaPlan, QuotaQuery, QuotaTarget};
+use crate::ops::quota::{self as ops, QuotaAsk, QuotaPlan, QuotaQuery, QuotaTarget, RequestStatus, Usage};
+use crate::ops::session::{ArmClient, Progress};
 use crate::output::{emit, table, Align, Shown};
-use crate::plan::quota::{self as plan, RequestStatus, Usage};
-use crate::provision::Progress;
 
 fn query(w: &QuotaFamilyArgs) -> QuotaQuery {
     QuotaQuery { location: w.location.clone(), vm_size: w.vm_size.clone(), family: w.family.clone() }
 }
 
-fn connect(arm: &crate::cli::ArmArgs) -> Result<(crate::arm::ArmClient, String), Error> {
+fn connect(arm: &crate::cli::ArmArgs) -> Result<(ArmClient, String), Error> {
     let az = azure::connect(arm)?;
     let sub = azure::subscription(&az)?;
     Ok((az.client, sub))
@@ -153,29 +151,38 @@ fn dry_run(
 ) -> anyhow::Result<()> {
     let base = azure::base_url(&a.arm);
     let Some(usages) = usages else {
-        let mut plan = plan::plan(sub, &w.location, family, a.limit.unwrap_or_default());
         let to = match a.limit {
             Some(l) => json!(l),
-            None => json!(crate::plan::read_at_run_time("today's usage and limit, plus the vCPUs of --nodes")),
+            None => json!(ops::read_at_run_time("today's usage and limit, plus the vCPUs of --nodes")),
         };
-        if let Some(body) =
-            plan.steps.iter_mut().find(|s| s.kind == crate::plan::StepKind::RequestQuota).and_then(|s| s.body.as_mut())
-        {
-            body["properties"]["limit"]["value"] = to.clone();
-        }
+        let plan = ops::plan_for(sub, &w.location, family, to.clone());
         let header = format!(
             "Dry run: nothing is sent. The request raises {family} in {}; today's limit is read at run time:",
             w.location
         );
-        let from = crate::plan::read_at_run_time("today's limit");
-        azure::render_plan(p, a.output, &base, &plan, &header, json!({"family": family, "from": from, "to": to}))?;
+        let from = ops::read_at_run_time("today's limit");
+        crate::commands::dry_run::render_plan(
+            p,
+            a.output,
+            &base,
+            &plan,
+            &header,
+            json!({"family": family, "from": from, "to": to}),
+        )?;
         return Ok(());
     };
     let Some((family, from, to)) = decide(p, a, w, family, usages)? else { return Ok(()) };
     let header =
         format!("Dry run: nothing is sent. The request raises {family} in {} from {from} to {to} vCPUs:", w.location);
-    let plan = plan::plan(sub, &w.location, &family, to);
-    azure::render_plan(p, a.output, &base, &plan, &header, json!({"family": family, "from": from, "to": to}))?;
+    let plan = ops::plan_for(sub, &w.location, &family, json!(to));
+    crate::commands::dry_run::render_plan(
+        p,
+        a.output,
+        &base,
+        &plan,
+        &header,
+        json!({"family": family, "from": from, "to": to}),
+    )?;
     Ok(())
 }
 
@@ -196,15 +203,8 @@ fn report(
         s.state
     );
     emit(p, a.output, &Shown::new(text, v))?;
-    if s.state.eq_ignore_ascii_case("Succeeded") {
-        return Ok(());
+    match ops::not_granted(s, family, elapsed, &check) {
+        None => Ok(()),
+        Some(e) => Err(e.into()),
     }
-    if s.is_final() {
-        return Err(Error::NoFit {
-            message: format!("Azure did not grant the {family} quota request ({}{}){reason}", s.state, s.code.as_deref().map(|c| format!(" {c}")).unwrap_or_default()),
-            hint: Some("open a quota support request in the portal (https://aka.ms/ProdportalCRP), or try another region or family".into()),
-        }
-        .into());
-    }
-    Err(Error::from(ArmError::TimedOut { what: format!("quota request {}", s.id), elapsed, resume: check }).into())
 }

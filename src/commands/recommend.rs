@@ -3,14 +3,14 @@
 use crate::cli::{Format, RecommendArgs};
 use crate::commands::Ctx;
 use crate::error::Error;
+use crate::ops::recommend::{self as recommend, fmt_num, Constraint, Os, Ranking, Requirements, Workload};
 use crate::ops::recommend::{has_requirements, prefer_reserved};
 use crate::output::{emit, table, Align, Printer, Render};
-use crate::recommend::{self, fmt_num, Constraint, Os, Outcome, Requirements, Workload};
 
 /// `aksgpu recommend`
 pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     let mut catalog = ctx.catalog()?;
-    let source = crate::commands::cost::prices_for(&mut catalog, args.currency.as_deref(), &ctx.printer)?;
+    let source = crate::commands::prices_for(&mut catalog, args.currency.as_deref(), &ctx.printer)?;
     let asked;
     let asked_flag = !has_requirements(&args.request());
     let mut managed_gpu = false;
@@ -46,7 +46,7 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     emit(p, args.output, &outcome)?;
     // The wizard's answer ends with what the top pick costs, as every plan does.
     if let (Some(t), true, Format::Table) = (&top, asked_flag, args.output) {
-        p.out(&format!("\n{}", crate::commands::cost::plan_pricing_text(t)))?;
+        p.out(&format!("\n{}", crate::commands::dry_run::plan_pricing_text(t)))?;
     }
     if managed_gpu {
         managed_gpu_next(p, &catalog, &outcome, args.spot)?;
@@ -74,16 +74,9 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
 /// with credentials for the subscription the id names.
 fn read_reserved(p: &Printer, id: &str) -> Result<Vec<(String, u64)>, Error> {
     let subscription = crate::ops::recommend::reservation_subscription(id)?;
-    let arm = crate::cli::ArmArgs {
-        subscription: Some(subscription),
-        auth: None,
-        cloud: crate::arm::Cloud::AzureCloud,
-        timeout: std::time::Duration::from_secs(300),
-        verbose: 0,
-        debug: false,
-    };
-    let az = crate::commands::session::connect(&arm)?;
-    let progress = crate::provision::Progress::default();
+    let c = crate::ops::session::for_reservation(subscription, Some(crate::output::log_line));
+    let az = crate::ops::session::connect(&c)?;
+    let progress = crate::commands::session::Progress::default();
     crate::commands::session::run_with_spinner(p, &progress, None, async |report| {
         crate::ops::recommend::reserved(&az.client, id, &report).await
     })
@@ -91,12 +84,12 @@ fn read_reserved(p: &Printer, id: &str) -> Result<Vec<(String, u64)>, Error> {
 
 /// The top pick priced at its node count, in the asked region (else the one it was priced in).
 fn top_pick_cost(
-    catalog: &crate::catalog::Catalog,
+    catalog: &crate::ops::Catalog,
     req: &recommend::Requirements,
-    o: &Outcome,
-) -> Option<crate::commands::cost::PlanPricing> {
+    o: &Ranking,
+) -> Option<crate::commands::dry_run::PlanPricing> {
     let top = o.recommendations.first()?;
-    let pool = crate::cost::PoolPricing {
+    let pool = crate::ops::cost::PoolPricing {
         pool: "top pick",
         size: &top.vm_size,
         os: req.os,
@@ -105,7 +98,7 @@ fn top_pick_cost(
         max_nodes: top.fit.nodes,
     };
     let region = req.region.as_deref().or(top.price_region.as_deref());
-    Some(crate::commands::cost::PlanPricing::new(catalog, &[pool], region))
+    Some(crate::commands::dry_run::PlanPricing::new(catalog, &[pool], region))
 }
 
 /// A constraint as `recommend`'s flags name it: "the --gpu-memory limit", "the memory fit check".
@@ -119,11 +112,11 @@ pub(crate) fn constraint_words(c: Constraint) -> String {
 
 /// Where the top pick is an NVIDIA size on Linux: AKS-managed GPU pools keep its whole NVIDIA
 /// stack, DCGM metrics included (the catalog's managed-GPU rules, preview feature).
-fn managed_gpu_note(catalog: &crate::catalog::Catalog, o: &Outcome) -> Option<String> {
+fn managed_gpu_note(catalog: &crate::ops::Catalog, o: &Ranking) -> Option<String> {
     let top = o.recommendations.first()?;
-    let rule = catalog.managed_gpu_rule(crate::catalog::ManagedGpuLimit::NvidiaLinux)?;
+    let rule = catalog.managed_gpu_rule(recommend::ManagedGpuLimit::NvidiaLinux)?;
     let (feature, _) = catalog.managed_gpu_feature()?;
-    (top.gpu_vendor == crate::catalog::Vendor::Nvidia && o.requirements.os == Os::Linux).then(|| {
+    (top.gpu_vendor == recommend::Vendor::Nvidia && o.requirements.os == Os::Linux).then(|| {
         format!(
             "`aksgpu create-pool --vm-size {} --managed-gpu` makes it an AKS-managed GPU pool: AKS installs and keeps the driver, device plugin, DCGM and dcgm-exporter (GPU metrics for idle and health; preview feature {feature}, rule {})",
             top.vm_size, rule.id
@@ -133,7 +126,7 @@ fn managed_gpu_note(catalog: &crate::catalog::Catalog, o: &Outcome) -> Option<St
 
 /// The wizard asked for an AKS-managed GPU pool: the `create-pool --managed-gpu` command for
 /// the first NVIDIA size, once the pool request it maps into passes the same checks.
-fn managed_gpu_next(p: &Printer, catalog: &crate::catalog::Catalog, o: &Outcome, spot: bool) -> Result<(), Error> {
+fn managed_gpu_next(p: &Printer, catalog: &crate::ops::Catalog, o: &Ranking, spot: bool) -> Result<(), Error> {
     match crate::ops::pool::managed_gpu_pool(catalog, o, spot) {
         None => p.note("note: an AKS-managed GPU pool needs an NVIDIA size, and none was ranked"),
         Some(Err(e)) => {
@@ -155,7 +148,7 @@ fn managed_gpu_next(p: &Printer, catalog: &crate::catalog::Catalog, o: &Outcome,
     Ok(())
 }
 
-fn notes(p: &Printer, o: &Outcome) {
+fn notes(p: &Printer, o: &Ranking) {
     for n in &o.requirements.notes {
         p.note(&format!("note: {n}"));
     }
@@ -164,17 +157,17 @@ fn notes(p: &Printer, o: &Outcome) {
     }
 }
 
-impl Render for Outcome {
+impl Render for Ranking {
     fn table(&self) -> String {
         render(self)
     }
 }
 
 /// The human-readable answer.
-pub fn render(o: &Outcome) -> String {
+pub fn render(o: &Ranking) -> String {
     let r = &o.requirements;
     let mut out = describe(r, o.recommendations.first());
-    let advice = o.advice.as_ref().map(|a| a.line(|v| crate::units::money_in(Some(v), &o.currency)));
+    let advice = o.advice.as_ref().map(|a| a.line(|v| crate::output::money_in(Some(v), &o.currency)));
     if o.recommendations.is_empty() {
         // The error on stderr says "no size fits" with the constraint and the closest sizes.
         if let Some(a) = advice {
@@ -228,7 +221,7 @@ pub fn render(o: &Outcome) -> String {
 /// The "Workload:" and "Memory:" lines. For training and fine-tuning, what the GPUs hold
 /// depends on the setup (activations on the checkpointing, overhead on the GPU), so the line is
 /// the first-ranked size's, as its row says it.
-fn describe(r: &Requirements, top: Option<&crate::recommend::Recommendation>) -> String {
+fn describe(r: &Requirements, top: Option<&recommend::Recommendation>) -> String {
     let mut out = String::new();
     let mut what = vec![r.workload.name().to_owned()];
     if let Some(m) = &r.model {
@@ -250,13 +243,11 @@ fn describe(r: &Requirements, top: Option<&crate::recommend::Recommendation>) ->
         out.push_str(&format!("Serving:  {}\n", serving_line(r)));
     }
     if let Some(need) = &r.need {
-        let trains = need.method != crate::recommend::estimate::Method::Inference;
+        let trains = need.method != recommend::Method::Inference;
         let fitted = top.filter(|_| trains).and_then(|t| Some((t, t.fit.layout?))).filter(|(t, _)| t.fit.mig.is_none());
         let (terms, on) = match fitted {
-            Some((t, l)) => {
-                (crate::recommend::memory_terms(&need.fitted(l)), format!(" as fitted on #1 {}", t.vm_size))
-            }
-            None => (crate::recommend::memory_terms(need), String::new()),
+            Some((t, l)) => (recommend::memory_terms(&need.fitted(l)), format!(" as fitted on #1 {}", t.vm_size)),
+            None => (recommend::memory_terms(need), String::new()),
         };
         out.push_str(&format!(
             "Memory:   {terms}{on} (usable fraction {}, {} on A10)\n",
@@ -289,19 +280,19 @@ fn serving_line(r: &Requirements) -> String {
     if let Some(x) = s.max_ttft_seconds {
         parts.push(format!("first token ≤ {} s", fmt_num(x)));
     }
-    if s.rank_by == recommend::RankBy::CostPerToken {
+    if s.rank_by == crate::domain::RankBy::CostPerToken {
         parts.push("ranked by cost per token".to_owned());
     }
     parts.join(" · ")
 }
 
 /// The ranked sizes, one row each.
-fn ranking_table(o: &Outcome, basis_col: bool) -> String {
+fn ranking_table(o: &Ranking, basis_col: bool) -> String {
     let r = &o.requirements;
     let mig = r.mig;
     // REGION: where each size is priced (its cheapest region) when no --region was given.
     let region_col = r.region.is_none();
-    let sym = crate::units::currency_symbol(&o.currency);
+    let sym = crate::output::currency_symbol(&o.currency);
     let sym = sym.trim();
     let (per_hour, per_month, per_token, per_instance_h) =
         (format!("{sym}/HOUR"), format!("{sym}/MONTH"), format!("{sym}/M TOK"), format!("{sym}/INSTANCE-H"));
@@ -326,7 +317,7 @@ fn ranking_table(o: &Outcome, basis_col: bool) -> String {
         }
     }
     let column = |f: fn(&recommend::Recommendation) -> Option<f64>| {
-        crate::units::money_column_in(&o.recommendations.iter().map(f).collect::<Vec<_>>(), &o.currency)
+        crate::output::money_column_in(&o.recommendations.iter().map(f).collect::<Vec<_>>(), &o.currency)
     };
     let (hourly, monthly, per_instance) =
         (column(|r| r.price_per_hour), column(|r| r.monthly_cost), column(|r| r.price_per_instance_hour));
@@ -389,7 +380,7 @@ fn serving_cells(s: Option<&recommend::service::Serving>, currency: &str) -> Vec
         format!("{}s", sig(s.ttft_seconds)),
         s.usd_per_million_output_tokens
             .or(s.cost_per_million_output_tokens)
-            .map_or_else(|| "-".to_owned(), |c| format!("{}{c:.2}", crate::units::currency_symbol(currency))),
+            .map_or_else(|| "-".to_owned(), |c| format!("{}{c:.2}", crate::output::currency_symbol(currency))),
     ]
 }
 
@@ -400,14 +391,14 @@ fn ranked_by(rec: &recommend::Recommendation, currency: &str) -> String {
         (None, Some(p)) => format!(
             "{} {}/h",
             rec.price_basis.split(" (").next().unwrap_or(&rec.price_basis),
-            crate::units::money_in(Some(p), currency)
+            crate::output::money_in(Some(p), currency)
         ),
         (None, None) => "no list price".to_owned(),
     }
 }
 
 fn fmt_num_frac(v: f64) -> String {
-    let c = crate::catalog::GpuCount::parse(&format!("{v}"));
+    let c = recommend::GpuCount::parse(&format!("{v}"));
     match c {
         Ok(c) if c.den != 1 => c.to_string(),
         _ => fmt_num(v),

@@ -10,10 +10,34 @@ use crate::arm::ArmClient;
 use crate::catalog::Catalog;
 use crate::cost::{PlanPricing, PoolPricing};
 use crate::error::Error;
-use crate::plan::cluster::Scale;
+pub use crate::plan::cluster::Scale;
+
+/// Why the counts asked of `pool scale` are not a scale.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScaleAskError {
+    /// The autoscaler minimum is above its maximum.
+    MinAboveMax { min: u32, max: u32 },
+    /// Neither a fixed count nor both autoscaler bounds (or both at once).
+    Neither,
+}
+
+/// The scale the counts ask for: a fixed count alone, or both autoscaler bounds with the
+/// minimum at most the maximum.
+pub fn scale_of(count: Option<u32>, min: Option<u32>, max: Option<u32>) -> Result<Scale, ScaleAskError> {
+    match (count, min, max) {
+        (Some(c), None, None) => Ok(Scale::Count(c)),
+        (None, Some(min), Some(max)) if min > max => Err(ScaleAskError::MinAboveMax { min, max }),
+        (None, Some(min), Some(max)) => Ok(Scale::Autoscale { min, max }),
+        _ => Err(ScaleAskError::Neither),
+    }
+}
 use crate::plan::cluster_ops::{self as plan, Target};
-use crate::provision::cluster_ops::{self, OpsError, Outcome, Run};
-use crate::provision::kaito::{self, Outcome as KaitoOutcome};
+pub use crate::plan::preflight::node_image_warning;
+pub use crate::provision::cluster_ops::ClusterChange;
+use crate::provision::cluster_ops::{self, OpsError, Run};
+use crate::provision::kaito;
+
+pub use crate::provision::kaito::KaitoEnable;
 use crate::provision::Progress;
 use crate::recommend::Os;
 
@@ -59,14 +83,14 @@ impl From<OpsError> for Error {
 
 /// The plan of `action` from the request alone: no credential is needed, nothing is read or
 /// sent, and what a real run reads first shows as a placeholder.
-pub fn dry_run(req: &ClusterRequest, action: &ClusterAction) -> Result<Outcome, Error> {
+pub fn dry_run(req: &ClusterRequest, action: &ClusterAction) -> Result<ClusterChange, Error> {
     let t = req.target();
     let plan = match action {
         ClusterAction::Power { start } => Ok(plan::power(t, *start)),
         ClusterAction::CostAnalysis => plan::cost_analysis(t, &plan::cluster_as_read()),
         ClusterAction::Scale { pool, how } => plan::scale(t, pool, &plan::pool_as_read(), *how),
     }?;
-    Ok(Outcome::DryRun(plan))
+    Ok(ClusterChange::DryRun(plan))
 }
 
 /// Read, then send the one write `action` needs and wait for it (nothing is sent when the
@@ -76,13 +100,17 @@ pub async fn run(
     req: &ClusterRequest,
     action: &ClusterAction,
     (report, started): (Report<'_>, &Progress),
-) -> Result<Outcome, Error> {
+) -> Result<ClusterChange, Error> {
     execute(client, req, action, Run { dry_run: false, timeout: req.timeout }, (report, started)).await
 }
 
 /// A dry run with credentials: the reads a real run makes (GETs only), and the write it would
 /// send built from what they returned.
-pub async fn dry_run_read(client: &ArmClient, req: &ClusterRequest, action: &ClusterAction) -> Result<Outcome, Error> {
+pub async fn dry_run_read(
+    client: &ArmClient,
+    req: &ClusterRequest,
+    action: &ClusterAction,
+) -> Result<ClusterChange, Error> {
     let run = Run { dry_run: true, timeout: req.timeout };
     execute(client, req, action, run, (&|_| {}, &Progress::default())).await
 }
@@ -93,7 +121,7 @@ async fn execute(
     action: &ClusterAction,
     run: Run,
     (report, started): (Report<'_>, &Progress),
-) -> Result<Outcome, Error> {
+) -> Result<ClusterChange, Error> {
     let t = req.target();
     Ok(match action {
         ClusterAction::Power { start } => cluster_ops::power(client, t, *start, run, report, started).await?,
@@ -120,20 +148,20 @@ pub fn scale_plan(
     pool: &str,
     how: Scale,
     read: Option<&(Value, Value)>,
-) -> Result<Outcome, Error> {
+) -> Result<ClusterChange, Error> {
     let current = read.map_or_else(plan::pool_as_read, |(p, _)| p.clone());
     let steps = plan::scale(req.target(), pool, &current, how)?;
     let body = steps.step(crate::plan::StepKind::UpdatePool).and_then(|s| s.body.clone()).unwrap_or_default();
     let writable = crate::plan::cluster::writable_pool(&current);
     if read.is_some() && crate::plan::cluster::differences(&writable, &body).is_empty() {
-        return Ok(Outcome::Unchanged(format!("pool {pool} already has these counts")));
+        return Ok(ClusterChange::Unchanged(format!("pool {pool} already has these counts")));
     }
-    Ok(Outcome::DryRun(steps))
+    Ok(ClusterChange::DryRun(steps))
 }
 
 /// `kaito enable`: a dry run's plan from the request alone, with placeholders.
-pub fn kaito_dry_run(req: &ClusterRequest) -> KaitoOutcome {
-    KaitoOutcome::DryRun(plan::kaito(req.target(), &plan::cluster_as_read()))
+pub fn kaito_dry_run(req: &ClusterRequest) -> KaitoEnable {
+    KaitoEnable::DryRun(plan::kaito(req.target(), &plan::cluster_as_read()))
 }
 
 /// `kaito enable`: turn on KAITO and the OIDC issuer (nothing is sent when they are on).
@@ -141,14 +169,14 @@ pub async fn kaito_enable(
     client: &ArmClient,
     req: &ClusterRequest,
     (report, started): (Report<'_>, &Progress),
-) -> Result<KaitoOutcome, Error> {
+) -> Result<KaitoEnable, Error> {
     let run = Run { dry_run: false, timeout: req.timeout };
     Ok(kaito::enable(client, req.target(), run, report, started).await?)
 }
 
 /// `kaito enable --dry-run` with credentials: the cluster is read (a GET) and the plan is the
 /// one a real run sends.
-pub async fn kaito_dry_run_read(client: &ArmClient, req: &ClusterRequest) -> Result<KaitoOutcome, Error> {
+pub async fn kaito_dry_run_read(client: &ArmClient, req: &ClusterRequest) -> Result<KaitoEnable, Error> {
     let run = Run { dry_run: true, timeout: req.timeout };
     Ok(kaito::enable(client, req.target(), run, &|_| {}, &Progress::default()).await?)
 }

@@ -7,7 +7,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::catalog::Catalog;
-use crate::cost::{self, CostInput, CostReport};
+use crate::cost::{self, CostInput};
+
+pub use crate::cost::{plan_cost, sum_cents, CostReport, Money, PlanCost, PlanPricing, PoolPricing};
 use crate::domain::did_you_mean;
 use crate::error::Error;
 use crate::pricing::PriceSource;
@@ -145,6 +147,20 @@ pub fn cluster_reports(
         notes.push(format!("cluster {cluster} has no GPU pool"));
     }
     Ok(r)
+}
+
+/// `cost --cluster`: read the cluster and its pools (GETs only), then [`cluster_reports`].
+pub async fn read_cluster_reports(
+    (client, subscription): (&crate::arm::ArmClient, &str),
+    catalog: &Catalog,
+    (resource_group, cluster): (&str, &str),
+    (u, region): (Usage, Option<String>),
+    notes: &mut Vec<String>,
+) -> Result<Vec<CostReport>, Error> {
+    let facts = crate::provision::facts::Store::with_cache_dir();
+    let (c, pools) =
+        crate::provision::read_cluster_and_pools(client, &facts, subscription, resource_group, cluster).await?;
+    cluster_reports(catalog, (cluster, &c, &pools), u, region, notes)
 }
 
 /// The view of `reports` priced from `source`, with each report's price age and the notes a

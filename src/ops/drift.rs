@@ -3,7 +3,9 @@
 
 use crate::arm::ArmClient;
 use crate::catalog::Catalog;
-use crate::drift::{self, Drift};
+use crate::drift;
+
+pub use crate::drift::Drift;
 use crate::error::Error;
 
 /// Compare the catalog with what Azure offers: one paged SKU list for `location` (a region the

@@ -12,6 +12,62 @@ use crate::provision::facts::Store;
 
 use super::Report;
 
+pub use crate::plan::failover::AttemptResult;
+pub use crate::provision::failover::{Attempt, Candidate, Created, Failover, Policy, Stopped};
+
+/// How many attempts failover makes when asked for (`--failover`) without a number.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;
+
+/// What failover cannot run together with: each is a step the pool's run takes after it
+/// exists, which failover does not (run it on its own once the pool is there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotWithFailover {
+    /// Not waiting: failover must see each attempt end.
+    NoWait,
+    InstallOperator,
+    RegisterFeatures,
+}
+
+/// What a failover request cannot go with, first found.
+pub fn check_alone(no_wait: bool, install_operator: bool, register_features: bool) -> Result<(), NotWithFailover> {
+    match (no_wait, install_operator, register_features) {
+        (true, _, _) => Err(NotWithFailover::NoWait),
+        (_, true, _) => Err(NotWithFailover::InstallOperator),
+        (_, _, true) => Err(NotWithFailover::RegisterFeatures),
+        _ => Ok(()),
+    }
+}
+
+/// The attempts a run makes: the number asked for, else [`DEFAULT_MAX_ATTEMPTS`] when failover
+/// was asked for by itself, else every candidate (named fallbacks).
+pub fn policy(max_attempts: Option<u32>, failover: bool, fallback_on_demand: bool) -> Policy {
+    Policy { max_attempts: max_attempts.or(failover.then_some(DEFAULT_MAX_ATTEMPTS)), fallback_on_demand }
+}
+
+/// What to do next when no attempt created the pool, by what the attempts ran into.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NextStep {
+    /// The last size refused for quota: ask for quota for it.
+    RequestQuota { vm_size: String },
+    /// Some attempt found no capacity: reserve it.
+    ReserveCapacity,
+    /// Always: another region may have the sizes.
+    OtherRegion,
+}
+
+/// The next steps after every attempt failed, most specific first.
+pub fn next_steps(attempts: &[Attempt]) -> Vec<NextStep> {
+    let mut steps = Vec::new();
+    if let Some(q) = attempts.iter().rev().find(|t| t.outcome == AttemptResult::Quota) {
+        steps.push(NextStep::RequestQuota { vm_size: q.vm_size.clone() });
+    }
+    if attempts.iter().any(|t| t.outcome == AttemptResult::Capacity) {
+        steps.push(NextStep::ReserveCapacity);
+    }
+    steps.push(NextStep::OtherRegion);
+    steps
+}
+
 /// How many ranked recommendations `--failover` considers (preflight skips do not count
 /// against `--max-attempts`, so there must be more candidates than attempts).
 pub const RANKED: u64 = 10;

@@ -7,13 +7,16 @@ use std::time::Instant;
 use crate::arm::{ArmClient, ArmError};
 use crate::error::Error;
 use crate::plan::Plan;
-use crate::provision::features::{self, Decision, Feature, Outcome};
+use crate::provision::features::{self, Decision};
+
+pub use crate::plan::features::NO_LONGER_PREVIEW;
+pub use crate::provision::features::{went_ga, Feature, Registration, GPU_FEATURES, NAMESPACE};
 use crate::provision::Progress;
 
 use super::Report;
 
 /// Hears how a feature registration went (the CLI says it on stderr).
-pub type OnFeature<'a> = &'a (dyn Fn(Feature<'_>, &Outcome) + Sync);
+pub type OnFeature<'a> = &'a (dyn Fn(Feature<'_>, &Registration) + Sync);
 
 /// Register `feature`; Pending (waiting for Microsoft's approval) is refused.
 pub async fn register(
@@ -22,9 +25,9 @@ pub async fn register(
     deadline: Instant,
     report: Report<'_>,
     started: &Progress,
-) -> Result<Outcome, Error> {
+) -> Result<Registration, Error> {
     let out = features::register(client, feature, deadline, report, started).await?;
-    if out == Outcome::Pending {
+    if out == Registration::Pending {
         return Err(pending(feature.namespace, feature.name));
     }
     Ok(out)
@@ -62,8 +65,8 @@ pub async fn plan_register(client: &ArmClient, feature: Feature<'_>) -> Result<(
             refresh.insert(0, read);
             (Plan { steps: refresh }, true)
         }
-        Ok(Decision::Done(Outcome::Pending)) => return Err(pending(namespace, name)),
-        Ok(Decision::Done(Outcome::AlreadyRegistered)) => (Plan { steps: vec![read, provider] }, false),
+        Ok(Decision::Done(Registration::Pending)) => return Err(pending(namespace, name)),
+        Ok(Decision::Done(Registration::AlreadyRegistered)) => (Plan { steps: vec![read, provider] }, false),
         Ok(Decision::Done(_)) => (Plan { steps: vec![read] }, false),
     })
 }
@@ -71,10 +74,10 @@ pub async fn plan_register(client: &ArmClient, feature: Feature<'_>) -> Result<(
 /// `register-feature`'s verdict on how registration ends (or, in a dry run, would end from the
 /// same reads): Pending is still pending (exit 4), a feature Azure does not have and that is not
 /// known to have gone generally available is a usage error (exit 2); anything else is done.
-pub fn verdict(namespace: &str, name: &str, out: &Outcome) -> Result<(), Error> {
+pub fn verdict(namespace: &str, name: &str, out: &Registration) -> Result<(), Error> {
     match out {
-        Outcome::Pending => Err(pending(namespace, name)),
-        Outcome::NotFound if !features::went_ga(namespace, name) => Err(not_found(namespace, name)),
+        Registration::Pending => Err(pending(namespace, name)),
+        Registration::NotFound if !features::went_ga(namespace, name) => Err(not_found(namespace, name)),
         _ => Ok(()),
     }
 }
@@ -103,4 +106,35 @@ pub fn not_found(namespace: &str, name: &str) -> Error {
 pub async fn gpu_feature_states(client: &ArmClient, subscription: &str) -> Result<Vec<Option<String>>, Error> {
     let names: Vec<&str> = features::GPU_FEATURES.iter().map(|f| f.0).collect();
     Ok(features::states(client, subscription, features::NAMESPACE, &names).await?)
+}
+
+/// What `register-feature --dry-run` found from the real run's reads, when a real run would
+/// send no registration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AlreadyDone {
+    /// Registration is over, as the real run would end it (its verdict applied).
+    Done(Registration),
+    /// Registered; only the provider's re-registration would be sent.
+    ProviderRefreshOnly,
+}
+
+/// The dry run of `register-feature`: the plan a real run starts from, and (with `client`
+/// reading) what the reads found when the real run would send no registration. The real
+/// run's verdict on the same reads applies: same exit code, same message.
+pub async fn dry_run_read(client: &ArmClient, feature: Feature<'_>) -> Result<(Plan, Option<AlreadyDone>), Error> {
+    let plan = dry_run(feature);
+    let found = match features::decide(client, feature, &|_| {}).await? {
+        Decision::Done(o) => {
+            verdict(feature.namespace, feature.name, &o)?;
+            Some(AlreadyDone::Done(o))
+        }
+        Decision::RefreshProvider => Some(AlreadyDone::ProviderRefreshOnly),
+        Decision::Register => None,
+    };
+    Ok((plan, found))
+}
+
+/// The plan of `register-feature` from its names alone (a dry run without credentials).
+pub fn dry_run(feature: Feature<'_>) -> Plan {
+    crate::plan::features::register(feature.subscription, feature.namespace, feature.name)
 }

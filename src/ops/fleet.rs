@@ -10,10 +10,26 @@ use crate::arm::graph::{self, GraphScope};
 use crate::arm::ArmClient;
 use crate::catalog::Catalog;
 use crate::error::Error;
-use crate::fleet::{self, FleetCluster, FleetPool, FleetTotals, PriceBasis};
+use crate::fleet::{self, FleetCluster, FleetPool, FleetTotals};
+
+pub use crate::fleet::PriceBasis;
 use crate::resources::fleet::SubscriptionEntry;
 
 use super::Report;
+
+pub use crate::fleet::worst;
+
+/// The price table's currency and date, as fleet and usage report them.
+pub fn price_basis(catalog: &Catalog, source: &crate::pricing::PriceSource) -> PriceBasis {
+    use crate::pricing::PriceSource;
+    let date = match source {
+        PriceSource::Bundled { as_of } => as_of.clone(),
+        PriceSource::Cache { fetched_at, .. } => {
+            crate::fleet::usage::rfc3339(i64::try_from(*fetched_at).unwrap_or(0))[..10].to_owned()
+        }
+    };
+    PriceBasis { currency: catalog.prices.currency.clone(), date }
+}
 
 /// Which subscriptions the fleet covers.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -9,6 +9,8 @@ use crate::cost::{PlanPricing, PoolPricing};
 use crate::domain::did_you_mean;
 use crate::error::Error;
 use crate::plan::kaito::{workspace_name, WorkspaceSpec};
+
+pub use crate::plan::kaito::workspace_yaml;
 use crate::recommend::{self, ModelSpec, Os, Requirements, Workload};
 
 /// `kaito workspace`: the model, and what the user fixed.
@@ -46,6 +48,25 @@ pub struct Workspace {
     pub warnings: Vec<String>,
     /// What the Workspace's nodes cost.
     pub cost: PlanPricing,
+}
+
+/// The location of the named cluster, for sizing a workspace there: one GET (a cluster
+/// without a location is refused, naming it).
+pub async fn cluster_location(
+    client: &crate::arm::ArmClient,
+    (subscription, resource_group, cluster): (&str, &str, &str),
+    report: super::Report<'_>,
+) -> Result<String, Error> {
+    let step = crate::plan::read_cluster(
+        &crate::plan::cluster_path(subscription, resource_group, cluster),
+        "the cluster's location",
+    );
+    report("reading the cluster's location");
+    let v = crate::provision::wire::get::<serde_json::Value>(client, &step).await?;
+    let facts = super::pool::ClusterFacts::from_cluster(v)?;
+    facts.location.ok_or_else(|| {
+        Error::from(crate::resources::MissingField { resource: format!("cluster {cluster}"), field: "location" })
+    })
 }
 
 /// The model, which must be in the catalog and have a KAITO preset (checked before anything

@@ -9,10 +9,12 @@ use crate::catalog::Catalog;
 use crate::error::Error;
 use crate::plan::Plan;
 use crate::provision::facts::Store;
-use crate::provision::operator::{self, Install, InstallError, InstallRequest, Report as Installed};
+use crate::provision::operator::{self, InstallError, Report as Installed};
 use crate::provision::Progress;
 
 use super::{Cred, Report};
+
+pub use crate::provision::operator::{Install, InstallRequest, Report as InstallReport};
 
 /// Install the operator for `req`; the whole run (reads, token, install, validation) within
 /// `timeout`.

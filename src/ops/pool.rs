@@ -10,17 +10,38 @@ use crate::arm::{ArmClient, ArmError};
 use crate::catalog::{Catalog, KubeVersion};
 use crate::error::Error;
 use crate::ops::recommend::RecommendRequest;
-use crate::plan::agent_pool::{PoolRequest, PoolSpec, SpecError};
+pub use crate::plan::agent_pool::{PoolRequest, PoolSpec, SpecError};
 use crate::plan::Plan;
 use crate::provision::facts::Store;
 use crate::provision::features::Feature;
 use crate::provision::operator::{self, Install, InstallRequest, Report as Installed};
-use crate::provision::pool::{self, CreateError, CreateOptions, CreateOutcome};
+use crate::provision::pool::{self, CreateError};
+
+pub use crate::provision::pool::{CreateOptions, CreateOutcome};
 use crate::provision::Progress;
 use crate::recommend::{Constraint, Os, Recommendation};
 use crate::resources::{self, ManagedCluster};
 
 use super::{Cred, Report};
+
+/// What the front end renders of a pool request and its run.
+pub use crate::arm::lro::provisioning_state;
+pub use crate::plan::agent_pool::Field;
+pub use crate::plan::install::{autoscaler_min_warning, operator_pool_problem, OperatorPoolProblem};
+pub use crate::provision::pool::resume_command;
+
+/// The pool's GPU driver: the one asked for, else none when the GPU Operator is to be
+/// installed (it installs the driver; the AKS driver would conflict). `true` when it was
+/// chosen here, so the front end can say so.
+pub fn gpu_driver_for(
+    asked: Option<crate::domain::GpuDriver>,
+    install_operator: bool,
+) -> (Option<crate::domain::GpuDriver>, bool) {
+    match (asked, install_operator) {
+        (None, true) => (Some(crate::domain::GpuDriver::None), true),
+        (d, _) => (d, false),
+    }
+}
 
 impl From<CreateError> for Error {
     fn from(e: CreateError) -> Self {
@@ -429,7 +450,7 @@ pub async fn failover(
 /// (NVIDIA on Linux, the AKS driver, no autoscaler, ...). `None`: no NVIDIA size was ranked.
 pub fn managed_gpu_pool(
     catalog: &Catalog,
-    o: &crate::recommend::Outcome,
+    o: &crate::recommend::Ranking,
     spot: bool,
 ) -> Option<Result<PoolSpec, RequestError>> {
     let top = o.recommendations.iter().find(|r| r.gpu_vendor == crate::catalog::Vendor::Nvidia)?;

@@ -13,6 +13,60 @@ use crate::plan::Plan;
 use crate::pricing::{self, PriceCache};
 use crate::provision::prices;
 
+pub use crate::pricing::PriceSource;
+
+/// Merge the live price cache into the catalog: where prices now come from, and a warning
+/// for an expired or corrupt cache (the bundled prices are used then).
+pub fn with_live_prices(catalog: &mut Catalog) -> (PriceSource, Option<String>) {
+    let Some(path) = pricing::cache_path() else {
+        return (PriceSource::Bundled { as_of: catalog.prices.as_of.clone() }, None);
+    };
+    pricing::apply(catalog, pricing::read_cache(&path), &path, SystemTime::now())
+}
+
+/// Why the prices of a currency cannot be used.
+#[derive(Debug)]
+pub enum CurrencyError {
+    /// No cache directory to look in (no HOME, no AKSGPU_CACHE_DIR).
+    NoCacheDir,
+    /// The system refused to read the currency's cache (an I/O failure, not a bad file).
+    Unreadable { path: PathBuf, source: std::io::Error },
+    /// The currency's cache is missing, unreadable or stale: why.
+    Unusable(String),
+}
+
+/// The prices in `currency`: USD is the bundled table with the live cache over it (and its
+/// warning, if any); any other currency needs its own cache (`prices refresh` in that
+/// currency), and replaces every price.
+pub fn prices_in(catalog: &mut Catalog, currency: &str) -> Result<(PriceSource, Option<String>), CurrencyError> {
+    if currency.eq_ignore_ascii_case("USD") {
+        return Ok(with_live_prices(catalog));
+    }
+    let path = pricing::cache_path_for(currency).ok_or(CurrencyError::NoCacheDir)?;
+    let cache = pricing::read_cache(&path).map_err(|e| match e {
+        pricing::CacheError::Io { path, source } => CurrencyError::Unreadable { path, source },
+        why @ pricing::CacheError::Invalid(_) => CurrencyError::Unusable(why.to_string()),
+    })?;
+    let source =
+        pricing::use_currency(catalog, cache, currency, &path, SystemTime::now()).map_err(CurrencyError::Unusable)?;
+    Ok((source, None))
+}
+
+/// The Retail Prices API client: `AKSGPU_PRICES_ENDPOINT` or the public endpoint, no
+/// credentials (the API is anonymous), logging requests when `verbose`.
+pub fn client(verbose: bool, log_sink: Option<fn(&str)>) -> Result<(ArmClient, String), Error> {
+    use crate::arm::{retry::Sleeper, Cloud, Endpoint, Verbosity};
+    let base = std::env::var("AKSGPU_PRICES_ENDPOINT")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| prices::DEFAULT_ENDPOINT.to_owned());
+    let endpoint = Endpoint::new(Cloud::AzureCloud, Some(&base))?;
+    let mut client = ArmClient::new(endpoint, None, Sleeper::from_env())?;
+    client.verbosity = if verbose { Verbosity::Requests } else { Verbosity::Quiet };
+    client.log_sink = log_sink;
+    Ok((client, base))
+}
+
 /// What to refresh: the currency, and the regions as typed (none: every region).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RefreshRequest {

@@ -8,7 +8,10 @@ use serde_json::Value;
 use crate::arm::ArmClient;
 use crate::catalog::Catalog;
 use crate::error::Error;
-use crate::plan::quota::{self as plan, Decision, RequestStatus, Usage};
+use crate::plan::quota::{self as plan, Decision};
+
+pub use crate::plan::quota::{RequestStatus, Usage};
+pub use crate::plan::read_at_run_time;
 use crate::provision::quota as exec;
 use crate::provision::Progress;
 
@@ -173,4 +176,43 @@ pub async fn usages(client: &ArmClient, subscription: &str, location: &str) -> R
 /// A quota request's status (`quota show --request ID`).
 pub async fn status(client: &ArmClient, subscription: &str, location: &str, id: &str) -> Result<RequestStatus, Error> {
     Ok(exec::status(client, subscription, location, id).await?)
+}
+
+/// The plan of a quota request for `limit` vCPUs: a number, or (a dry run without the usages)
+/// the placeholder saying what the run reads to compute it.
+pub fn plan_for(subscription: &str, location: &str, family: &str, limit: Value) -> crate::plan::Plan {
+    let mut p = plan::plan(subscription, location, family, limit.as_u64().unwrap_or_default());
+    if !limit.is_u64() {
+        let body =
+            p.steps.iter_mut().find(|s| s.kind == crate::plan::StepKind::RequestQuota).and_then(|s| s.body.as_mut());
+        if let Some(body) = body {
+            body["properties"]["limit"]["value"] = limit;
+        }
+    }
+    p
+}
+
+/// How a request's wait ended, as an error when it was not granted: refused by Azure (a final
+/// state other than Succeeded: there is no fit), or still pending when the wait, which lasted
+/// up to `waited`, ended (resumed with `check`). `None`: granted.
+pub fn not_granted(s: &RequestStatus, family: &str, waited: std::time::Duration, check: &str) -> Option<Error> {
+    if s.state.eq_ignore_ascii_case("Succeeded") {
+        return None;
+    }
+    if s.is_final() {
+        let reason = s.message.as_deref().map(|m| format!(": {m}")).unwrap_or_default();
+        return Some(Error::NoFit {
+            message: format!(
+                "Azure did not grant the {family} quota request ({}{}){reason}",
+                s.state,
+                s.code.as_deref().map(|c| format!(" {c}")).unwrap_or_default()
+            ),
+            hint: Some("open a quota support request in the portal (https://aka.ms/ProdportalCRP), or try another region or family".into()),
+        });
+    }
+    Some(Error::from(crate::arm::ArmError::TimedOut {
+        what: format!("quota request {}", s.id),
+        elapsed: waited,
+        resume: check.to_owned(),
+    }))
 }

@@ -14,7 +14,15 @@ use crate::domain::{GpuDriver, Precision, RankBy};
 use crate::error::Error;
 use crate::plan::agent_pool::{OVERRIDE_RISK, RULE_REGION};
 use crate::pricing::PriceSource;
-use crate::recommend::{self, fmt_num, Constraint, ModelSpec, Os, Outcome, Range, Requirements, Workload};
+use crate::recommend::{self, ModelSpec, Range};
+
+/// What the front end renders of a recommendation.
+pub use crate::catalog::{GpuCount, ManagedGpuLimit, Vendor};
+pub use crate::recommend::estimate::Method;
+pub use crate::recommend::{
+    fmt_num, gpu_matches, memory_terms, price_kind, service, Constraint, Os, Ranking, Recommendation, Requirements,
+    Workload,
+};
 use crate::units::Memory;
 
 /// A setting as a note names it: notes are still plain text that `recommend` prints, worded
@@ -175,7 +183,7 @@ impl RecommendRequest {
 /// The ranked sizes for a request: the model read from the Hugging Face Hub when the catalog
 /// lacks it, the requirements with their defaults, and the ranking, priced from `source`
 /// (said in the notes when it is a cache).
-pub fn recommend(catalog: &mut Catalog, a: &RecommendRequest, source: &PriceSource) -> Result<Outcome, Error> {
+pub fn recommend(catalog: &mut Catalog, a: &RecommendRequest, source: &PriceSource) -> Result<Ranking, Error> {
     let (hub, hub_notes) = hub_model(catalog, a)?;
     catalog.models.extend(hub);
     let mut req = requirements(catalog, a)?;
@@ -898,7 +906,7 @@ pub async fn reserved(
 
 /// Move the reserved sizes to the top (keeping the order among them and among the rest), and
 /// say so in their reasons; reserved sizes that are not recommended get a note.
-pub(crate) fn prefer_reserved(outcome: &mut Outcome, id: &str, reserved: &[(String, u64)]) {
+pub(crate) fn prefer_reserved(outcome: &mut Ranking, id: &str, reserved: &[(String, u64)]) {
     let name = id.rsplit('/').next().unwrap_or(id);
     let free = |size: &str| reserved.iter().find(|(s, _)| s.eq_ignore_ascii_case(size)).map(|x| x.1);
     let (mut mine, rest): (Vec<_>, Vec<_>) =
@@ -924,7 +932,7 @@ pub(crate) fn prefer_reserved(outcome: &mut Outcome, id: &str, reserved: &[(Stri
 
 /// In a currency other than USD, the cost per million tokens is not USD: it moves to
 /// `cost_per_million_output_tokens` (in `currency`), and the USD field is left empty.
-pub(crate) fn in_currency(o: &mut Outcome) {
+pub(crate) fn in_currency(o: &mut Ranking) {
     if o.currency.eq_ignore_ascii_case("USD") {
         return;
     }

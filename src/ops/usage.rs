@@ -15,7 +15,9 @@ use crate::arm::prometheus::PromClient;
 use crate::arm::{ArmClient, Req};
 use crate::catalog::Catalog;
 use crate::error::Error;
-use crate::fleet::usage::{self as pure, Answers, PoolUsage, Window};
+use crate::fleet::usage::{self as pure, Answers};
+
+pub use crate::fleet::usage::{rfc3339, PoolUsage, Window};
 use crate::fleet::{FleetCluster, FleetPool};
 use crate::resources::fleet::{DataCollectionRule, DcrAssociationList, MonitorAccount};
 use crate::resources::MissingField;
@@ -229,4 +231,62 @@ pub fn totals(pools: &[PoolUsage], currency: &str) -> UsageTotals {
         ),
         currency: currency.to_owned(),
     }
+}
+
+/// A Prometheus client for `url`, with a token for Prometheus's audience (never the ARM token):
+/// with the static test credential, `AKSGPU_PROMETHEUS_TOKEN`.
+pub fn prom_client(az: &super::session::Azure, cloud: Cloud, url: &str) -> Result<PromClient, Error> {
+    use crate::arm::auth::{AuthMethod, StaticToken, TokenCache, TokenSource};
+    let scope = format!("{}/.default", cloud.prometheus_audience());
+    let endpoint = crate::arm::Endpoint::service(url, &scope)?;
+    let source: std::sync::Arc<dyn TokenSource> = if az.method == AuthMethod::AccessToken {
+        let t = std::env::var("AKSGPU_PROMETHEUS_TOKEN").ok().filter(|t| !t.trim().is_empty()).ok_or_else(|| {
+            Error::usage(
+                "AKSGPU_ACCESS_TOKEN is an ARM token; Prometheus needs a token of its own: set AKSGPU_PROMETHEUS_TOKEN",
+                Some(format!(
+                    "export AKSGPU_PROMETHEUS_TOKEN=$(az account get-access-token --resource {} --query accessToken -o tsv)",
+                    cloud.prometheus_audience()
+                )),
+            )
+        })?;
+        std::sync::Arc::new(StaticToken(crate::secret::Secret::new(t.trim())))
+    } else {
+        az.source.clone()
+    };
+    Ok(PromClient::new(endpoint, Some(TokenCache::new(source, scope)), &az.client)?)
+}
+
+/// Measure `clusters` (see [`measure_clusters`]), each Prometheus client with a token of its
+/// own; `endpoint`: a Prometheus query endpoint given instead of the one each cluster's Azure
+/// Monitor workspace names.
+pub async fn measure_all(
+    az: &super::session::Azure,
+    catalog: &Catalog,
+    (cloud, endpoint): (Cloud, Option<&str>),
+    (clusters, pools): (&[FleetCluster], &[FleetPool]),
+    req: &UsageRequest,
+    report: super::Report<'_>,
+) -> Result<(Vec<PoolUsage>, usize), Error> {
+    let make = |url: &str| prom_client(az, cloud, url);
+    measure_clusters(&az.client, catalog, (cloud, endpoint), (clusters, pools), req, &make, report).await
+}
+
+/// `usage`'s cluster: one GET of the managed cluster, its GPU pools picked as `fleet` picks them.
+pub async fn read_cluster(
+    client: &ArmClient,
+    catalog: &Catalog,
+    (subscription, resource_group, name): (&str, &str, &str),
+    basis: &crate::fleet::PriceBasis,
+    report: super::Report<'_>,
+) -> Result<(FleetCluster, Vec<FleetPool>), Error> {
+    let url = format!(
+        "/subscriptions/{subscription}/resourceGroups/{resource_group}/providers/Microsoft.ContainerService/managedClusters/{name}?api-version={CLUSTER_API}"
+    );
+    report("reading the cluster");
+    let row: crate::resources::fleet::ClusterRow = client.get_json(&Req::get(url)).await?;
+    let mut skipped = Vec::new();
+    crate::fleet::gpu_pools(catalog, &row, basis, &mut skipped).map_err(|e| Error::Refused {
+        message: e.to_string(),
+        hint: Some("`az aks show` shows what Azure returns".into()),
+    })
 }

@@ -1114,7 +1114,7 @@ impl PoolSpec {
         if nvidia.as_ref().is_some_and(|n| n.managed) {
             // AKS owns a managed pool's stack: a GPU Operator in the cluster stays off its nodes
             // (rule operator-mixed-driver-labels).
-            let (k, v) = crate::plan::install::NO_OPERANDS_LABEL;
+            let (k, v) = crate::domain::NO_OPERANDS_LABEL;
             labels.entry(k.to_owned()).or_insert_with(|| v.to_owned());
         }
         let eviction_policy = check_spot(r, &mut notes)?;

@@ -20,7 +20,7 @@ use crate::catalog::Catalog;
 /// How one attempt ended (the JSON `outcome`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Outcome {
+pub enum AttemptResult {
     /// The pool was created.
     Created,
     /// Azure had no capacity (AllocationFailed, ZonalAllocationFailed, SkuNotAvailable, …).
@@ -33,15 +33,15 @@ pub enum Outcome {
     Failed,
 }
 
-impl Outcome {
+impl AttemptResult {
     /// The word shown in tables.
     pub fn word(self) -> &'static str {
         match self {
-            Outcome::Created => "created",
-            Outcome::Capacity => "capacity",
-            Outcome::Quota => "quota",
-            Outcome::Restricted => "restricted",
-            Outcome::Failed => "failed",
+            AttemptResult::Created => "created",
+            AttemptResult::Capacity => "capacity",
+            AttemptResult::Quota => "quota",
+            AttemptResult::Restricted => "restricted",
+            AttemptResult::Failed => "failed",
         }
     }
 }
@@ -80,11 +80,11 @@ pub fn candidates(catalog: &Catalog, req: &PoolRequest, fallbacks: &[String]) ->
 ///
 /// A size preflight skips as restricted has none here: [`open_zones`] says which of its zones
 /// are worth trying alone ([`Queue::skipped`]).
-pub fn follow_ups(spec: &PoolSpec, outcome: Outcome, fallback_on_demand: bool) -> Vec<PoolSpec> {
-    if outcome != Outcome::Capacity {
+pub fn follow_ups(spec: &PoolSpec, outcome: AttemptResult, fallback_on_demand: bool) -> Vec<PoolSpec> {
+    if outcome != AttemptResult::Capacity {
         return Vec::new();
     }
-    if outcome == Outcome::Capacity && spec.spot && fallback_on_demand {
+    if outcome == AttemptResult::Capacity && spec.spot && fallback_on_demand {
         let mut on_demand = spec.clone();
         on_demand.spot = false;
         on_demand.spot_max_price = None;
@@ -130,15 +130,15 @@ impl Queue {
     }
 
     /// `spec`'s PUT ended with `outcome`: its follow-ups go first.
-    pub fn failed(&mut self, spec: &PoolSpec, outcome: Outcome, fallback_on_demand: bool) {
+    pub fn failed(&mut self, spec: &PoolSpec, outcome: AttemptResult, fallback_on_demand: bool) {
         self.first(follow_ups(spec, outcome, fallback_on_demand));
     }
 
     /// Preflight skipped `spec` with `outcome` on `facts`: a restricted multi-zone request is
     /// followed by each of its zones that preflight finds open, alone (never by the restricted
     /// ones, so a skipped size is one attempt, with the zones it was asked for).
-    pub fn skipped(&mut self, spec: &PoolSpec, outcome: Outcome, facts: &Facts) {
-        if outcome == Outcome::Restricted {
+    pub fn skipped(&mut self, spec: &PoolSpec, outcome: AttemptResult, facts: &Facts) {
+        if outcome == AttemptResult::Restricted {
             self.first(open_zones(spec, facts));
         }
     }
@@ -160,7 +160,7 @@ pub fn open_zones(spec: &PoolSpec, facts: &Facts) -> Vec<PoolSpec> {
     spec.zones
         .iter()
         .map(|z| PoolSpec { zones: vec![z.clone()], ..spec.clone() })
-        .filter(|one| !matches!(preflight(one, facts), Some((Outcome::Restricted, _))))
+        .filter(|one| !matches!(preflight(one, facts), Some((AttemptResult::Restricted, _))))
         .collect()
 }
 
@@ -176,7 +176,7 @@ pub fn possible_puts(candidates: Vec<PoolSpec>, facts: Option<&Facts>, fallback_
         match facts.and_then(|f| preflight(&spec, f).map(|(o, _)| (o, f))) {
             Some((outcome, f)) => queue.skipped(&spec, outcome, f),
             None => {
-                queue.failed(&spec, Outcome::Capacity, fallback_on_demand);
+                queue.failed(&spec, AttemptResult::Capacity, fallback_on_demand);
                 out.push(spec);
             }
         }
@@ -228,17 +228,17 @@ pub fn plan(reads: Vec<Step>, puts: &[PoolSpec], max_attempts: Option<u32>) -> P
 
 /// Preflight's word on one candidate, as an outcome and reason (`None`: go ahead). With a
 /// capacity reservation group, a size it cannot hold is `restricted` too.
-pub fn preflight(spec: &PoolSpec, facts: &Facts) -> Option<(Outcome, String)> {
+pub fn preflight(spec: &PoolSpec, facts: &Facts) -> Option<(AttemptResult, String)> {
     if let Some(r) = &facts.reservation {
         let loc = super::preflight::location(&facts.cluster).unwrap_or_default();
         if let Err(refusal) = super::preflight::check_reservation(spec, r, &loc) {
-            return Some((Outcome::Restricted, refusal.message));
+            return Some((AttemptResult::Restricted, refusal.message));
         }
     }
     match super::preflight::size_verdict(spec, facts) {
         SizeVerdict::Go => None,
-        SizeVerdict::Restricted(r) => Some((Outcome::Restricted, r.message)),
-        SizeVerdict::Quota(r) => Some((Outcome::Quota, r.message)),
+        SizeVerdict::Restricted(r) => Some((AttemptResult::Restricted, r.message)),
+        SizeVerdict::Quota(r) => Some((AttemptResult::Quota, r.message)),
     }
 }
 
@@ -274,16 +274,19 @@ mod tests {
     fn capacity_in_several_zones_narrows_zone_by_zone_and_spot_moves_on_demand() {
         let c = Catalog::bundled().expect("catalog");
         let zonal = &candidates(&c, &req(|r| r.zones = vec!["1,2,3".into()]), &[]).expect("valid")[0];
-        let next = follow_ups(zonal, Outcome::Capacity, false);
+        let next = follow_ups(zonal, AttemptResult::Capacity, false);
         assert_eq!(next.iter().map(|s| s.zones.clone()).collect::<Vec<_>>(), [["1"], ["2"], ["3"]]);
-        assert!(follow_ups(&next[0], Outcome::Capacity, false).is_empty(), "one zone has no narrower request");
-        assert!(follow_ups(zonal, Outcome::Quota, false).is_empty(), "quota is not about zones");
-        assert!(follow_ups(zonal, Outcome::Restricted, false).is_empty(), "preflight's skip decides (open_zones)");
+        assert!(follow_ups(&next[0], AttemptResult::Capacity, false).is_empty(), "one zone has no narrower request");
+        assert!(follow_ups(zonal, AttemptResult::Quota, false).is_empty(), "quota is not about zones");
+        assert!(
+            follow_ups(zonal, AttemptResult::Restricted, false).is_empty(),
+            "preflight's skip decides (open_zones)"
+        );
         let spot = &candidates(&c, &req(|r| r.spot = true), &[]).expect("valid")[0];
-        let od = follow_ups(spot, Outcome::Capacity, true);
+        let od = follow_ups(spot, AttemptResult::Capacity, true);
         assert_eq!(names(&od), [("Standard_NC24ads_A100_v4".into(), vec![], false)]);
         assert!(od[0].body()["properties"].get("scaleSetPriority").is_none());
-        assert!(follow_ups(spot, Outcome::Capacity, false).is_empty());
+        assert!(follow_ups(spot, AttemptResult::Capacity, false).is_empty());
     }
 
     #[test]
@@ -303,11 +306,11 @@ mod tests {
         assert_eq!(preflight(spec, &facts(json!([]), 72)), None);
         let loc = json!([{"type": "Location", "values": ["eastus"], "reasonCode": "NotAvailableForSubscription"}]);
         let (o, why) = preflight(spec, &facts(loc, 72)).expect("restricted");
-        assert_eq!(o, Outcome::Restricted);
+        assert_eq!(o, AttemptResult::Restricted);
         assert!(why.contains("NotAvailableForSubscription"), "{why}");
         // 24 vCPUs × (2 nodes + 1 surge) = 72 > 48.
         let (o, why) = preflight(spec, &facts(json!([]), 48)).expect("quota");
-        assert_eq!(o, Outcome::Quota);
+        assert_eq!(o, AttemptResult::Quota);
         assert!(why.contains("needs 72"), "{why}");
     }
 }

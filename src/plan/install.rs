@@ -77,13 +77,13 @@ pub struct InstallRequest {
 /// A refusal with its reason and the fix.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{message}")]
-pub struct Refusal {
+pub struct OperatorRefusal {
     pub message: String,
     pub hint: Option<String>,
 }
 
-fn refuse(message: impl Into<String>, hint: impl Into<Option<String>>) -> Refusal {
-    Refusal { message: message.into(), hint: hint.into() }
+fn refuse(message: impl Into<String>, hint: impl Into<Option<String>>) -> OperatorRefusal {
+    OperatorRefusal { message: message.into(), hint: hint.into() }
 }
 
 /// The resolved install: the operator spec, the pools it targets, and what runCommand needs.
@@ -110,9 +110,7 @@ pub struct Install {
 /// of a cluster where the operator installs the driver for other pools (NVIDIA GPU Operator
 /// docs, "Common chart customization options" / operand labels `nvidia.com/gpu.deploy.<operand>`).
 pub const NO_DRIVER_LABEL: (&str, &str) = ("nvidia.com/gpu.deploy.driver", "false");
-/// The label that keeps every operand of the GPU Operator off a node: AKS-managed GPU pools
-/// carry it, since AKS owns their whole NVIDIA stack.
-pub const NO_OPERANDS_LABEL: (&str, &str) = ("nvidia.com/gpu.deploy.operands", "false");
+pub use crate::domain::NO_OPERANDS_LABEL;
 
 /// The spec the flags ask for, with `mode` and the tolerations for `taints`.
 fn spec_for(req: &InstallRequest, mode: DriverMode, taints: &[String]) -> OperatorSpec {
@@ -130,7 +128,7 @@ fn pool_name(p: &AgentPool) -> &str {
 }
 
 /// The pools as typed resources; a pool of the wrong shape is a refusal naming it.
-fn typed(pools: &[Value]) -> Result<Vec<AgentPool>, Refusal> {
+fn typed(pools: &[Value]) -> Result<Vec<AgentPool>, OperatorRefusal> {
     pools
         .iter()
         .map(|p| resources::parse::<AgentPool>(p, "agent pool").map_err(|e| refuse(e.to_string(), None)))
@@ -138,7 +136,11 @@ fn typed(pools: &[Value]) -> Result<Vec<AgentPool>, Refusal> {
 }
 
 /// The pools the install is for: the one `--pool` names, else every GPU pool.
-fn targets<'a>(catalog: &Catalog, req: &InstallRequest, pools: &'a [AgentPool]) -> Result<Vec<&'a AgentPool>, Refusal> {
+fn targets<'a>(
+    catalog: &Catalog,
+    req: &InstallRequest,
+    pools: &'a [AgentPool],
+) -> Result<Vec<&'a AgentPool>, OperatorRefusal> {
     let targets: Vec<&AgentPool> = match &req.pool {
         Some(name) => {
             let p = pools.iter().find(|p| p.name.as_deref() == Some(name.as_str())).ok_or_else(|| {
@@ -183,7 +185,7 @@ fn operator_runs_on(catalog: &Catalog, p: &AgentPool) -> bool {
 
 /// Refuse a target pool the operator cannot serve: Windows, AMD, an AKS-managed GPU pool, or a
 /// `--driver-mode` that contradicts the pool.
-fn check_target(catalog: &Catalog, req: &InstallRequest, p: &AgentPool) -> Result<(), Refusal> {
+fn check_target(catalog: &Catalog, req: &InstallRequest, p: &AgentPool) -> Result<(), OperatorRefusal> {
     let name = pool_name(p);
     if p.is_windows() {
         return Err(refuse(
@@ -249,7 +251,7 @@ fn layout(
     catalog: &Catalog,
     req: &InstallRequest,
     all: &[&AgentPool],
-) -> Result<(DriverMode, Vec<MissingLabel>), Refusal> {
+) -> Result<(DriverMode, Vec<MissingLabel>), OperatorRefusal> {
     let served: Vec<&&AgentPool> = all.iter().filter(|p| operator_runs_on(catalog, p)).collect();
     let without: Vec<&str> = served.iter().filter(|p| p.driver() == PoolDriver::None).map(|p| pool_name(p)).collect();
     if req.driver_mode == Some(DriverMode::Aks) && !without.is_empty() {
@@ -284,7 +286,7 @@ fn layout(
 /// The refusal for pools that lack their label: it names them, why, and the commands that
 /// reconcile them (`az aks nodepool update --labels` replaces the pool's labels, so each command
 /// carries the pool's labels as they are, plus the one needed).
-fn missing_labels_refusal(catalog: &Catalog, req: &InstallRequest, missing: &[MissingLabel]) -> Refusal {
+fn missing_labels_refusal(catalog: &Catalog, req: &InstallRequest, missing: &[MissingLabel]) -> OperatorRefusal {
     let rule = catalog.rule("operator-mixed-driver-labels").map(|r| format!(" (rule {}: {})", r.id, r.source));
     let names: Vec<String> = missing.iter().map(|m| format!("{} needs {}={}", m.pool, m.label.0, m.label.1)).collect();
     let commands: Vec<String> = missing
@@ -318,7 +320,12 @@ fn missing_labels_refusal(catalog: &Catalog, req: &InstallRequest, missing: &[Mi
 /// Decide everything from the cluster and its pools (pure). The driver setting follows every
 /// GPU pool of the cluster, whatever `--pool` names; a layout that would leave a pool without a
 /// driver, or put two on one, is refused with the commands that reconcile it.
-pub fn resolve(catalog: &Catalog, req: &InstallRequest, cluster: &Value, pools: &[Value]) -> Result<Install, Refusal> {
+pub fn resolve(
+    catalog: &Catalog,
+    req: &InstallRequest,
+    cluster: &Value,
+    pools: &[Value],
+) -> Result<Install, OperatorRefusal> {
     let raw_pools = pools;
     if cluster.pointer("/properties/apiServerAccessProfile/disableRunCommand").and_then(Value::as_bool) == Some(true) {
         let spec = spec_for(req, req.driver_mode.unwrap_or(DriverMode::Aks), &[]);
@@ -542,7 +549,7 @@ pub fn merge(i: &Install, current: &Value) -> (Install, Vec<String>) {
 /// `nvidia.com/gpu` every node advertises). Such a change to a value the release already has is
 /// refused while other pools it would change exist, naming them; asking for it without naming
 /// one pool (every GPU pool then a target) changes it for all, as asked.
-pub fn others_refusal(i: &Install, current: &Value) -> Option<Refusal> {
+pub fn others_refusal(i: &Install, current: &Value) -> Option<OperatorRefusal> {
     let (merged, _) = merge(i, current);
     let after: Value = serde_yaml_ng::from_str(&merged.values_yaml).unwrap_or(Value::Null);
     let changed = |path: &[&str]| {

@@ -89,15 +89,15 @@ pub enum Verdict {
 /// A failed check.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{message}")]
-pub struct Refusal {
+pub struct PreflightFailure {
     pub message: String,
     pub hint: Option<String>,
     /// The differences, when the pool exists with other settings.
     pub differences: Vec<Difference>,
 }
 
-fn refuse(message: impl Into<String>, hint: impl Into<Option<String>>) -> Refusal {
-    Refusal { message: message.into(), hint: hint.into(), differences: Vec::new() }
+fn refuse(message: impl Into<String>, hint: impl Into<Option<String>>) -> PreflightFailure {
+    PreflightFailure { message: message.into(), hint: hint.into(), differences: Vec::new() }
 }
 
 /// The cluster's location (lower case, no spaces).
@@ -111,7 +111,7 @@ fn norm_family(f: &str) -> String {
 
 /// Run every check that the facts allow, in order: the cluster's state, Kubernetes versions,
 /// Windows prerequisites, an existing pool, SKU availability, then quota.
-pub fn check(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<Verdict, Refusal> {
+pub fn check(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<Verdict, PreflightFailure> {
     check_cluster(catalog, spec, facts)?;
     if let Some(pool) = &facts.pool {
         return check_existing(catalog, spec, pool);
@@ -133,9 +133,9 @@ pub enum SizeVerdict {
     /// Nothing read proves it impossible.
     Go,
     /// Not offered, or restricted for the subscription in the region or in every zone asked.
-    Restricted(Refusal),
+    Restricted(PreflightFailure),
     /// The family's (or regional) free vCPU quota is too small, counting surge nodes.
-    Quota(Refusal),
+    Quota(PreflightFailure),
 }
 
 /// The SKU and quota checks alone, for one candidate size.
@@ -156,7 +156,7 @@ pub fn size_verdict(spec: &PoolSpec, facts: &Facts) -> SizeVerdict {
 
 /// The capacity reservation group is there, in the cluster's region, reserves the size, and
 /// has enough free instances for the pool's node count.
-pub fn check_reservation(spec: &PoolSpec, r: &Reservation, loc: &str) -> Result<(), Refusal> {
+pub fn check_reservation(spec: &PoolSpec, r: &Reservation, loc: &str) -> Result<(), PreflightFailure> {
     let id = spec.capacity_reservation_group.as_deref().unwrap_or("");
     let name = id.rsplit('/').next().unwrap_or(id);
     let Some(group) = &r.group else {
@@ -200,7 +200,7 @@ pub fn check_reservation(spec: &PoolSpec, r: &Reservation, loc: &str) -> Result<
 
 /// The cluster's state, Kubernetes versions and Windows prerequisites: what every candidate
 /// size shares.
-pub fn check_cluster(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<(), Refusal> {
+pub fn check_cluster(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<(), PreflightFailure> {
     let c = &facts.cluster;
     check_cluster_state(spec, c)?;
     let cluster_version = c
@@ -220,7 +220,7 @@ pub fn check_cluster(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Resul
 
 /// AKS-managed GPU pools: the preview feature (rule `managed-gpu-feature`, overridable: the
 /// feature may have gone GA since the catalog was written).
-fn check_managed_feature(catalog: &Catalog, spec: &PoolSpec, state: Option<&str>) -> Result<(), Refusal> {
+fn check_managed_feature(catalog: &Catalog, spec: &PoolSpec, state: Option<&str>) -> Result<(), PreflightFailure> {
     let Some((feature, rule)) = catalog.managed_gpu_feature() else { return Ok(()) };
     let Some(state) = state else { return Ok(()) };
     if state.eq_ignore_ascii_case("Registered") || spec.overrides.contains(&rule.id) {
@@ -239,7 +239,7 @@ fn check_managed_feature(catalog: &Catalog, spec: &PoolSpec, state: Option<&str>
 }
 
 /// The cluster must be Succeeded and running.
-fn check_cluster_state(spec: &PoolSpec, c: &Value) -> Result<(), Refusal> {
+fn check_cluster_state(spec: &PoolSpec, c: &Value) -> Result<(), PreflightFailure> {
     let name = &spec.cluster;
     let state = c.pointer("/properties/provisioningState").and_then(Value::as_str).unwrap_or("Unknown");
     if !state.eq_ignore_ascii_case("Succeeded") {
@@ -266,7 +266,7 @@ fn check_cluster_state(spec: &PoolSpec, c: &Value) -> Result<(), Refusal> {
 }
 
 /// A pool cannot run a newer Kubernetes than its control plane.
-fn check_versions(spec: &PoolSpec, cluster_version: Option<KubeVersion>) -> Result<(), Refusal> {
+fn check_versions(spec: &PoolSpec, cluster_version: Option<KubeVersion>) -> Result<(), PreflightFailure> {
     if let (Some(want), Some(have)) = (spec.kubernetes_version, cluster_version) {
         if have.minor_lt(&want) {
             return Err(refuse(
@@ -287,7 +287,7 @@ fn check_windows(
     spec: &PoolSpec,
     cluster_version: Option<KubeVersion>,
     feature_state: Option<&str>,
-) -> Result<(), Refusal> {
+) -> Result<(), PreflightFailure> {
     let name = &spec.cluster;
     let Some((min, feature, ns)) = catalog.windows_min_kubernetes() else { return Ok(()) };
     // The rule is the catalog's (Azure may have moved the minimum or made the feature GA):
@@ -326,7 +326,7 @@ fn check_windows(
 /// The pool exists: its `provisioningState` decides first (running → wait, Deleting → wait
 /// until gone, Failed → refused with how to recover; never "no change"). A Succeeded pool
 /// identical to the spec is a no-op; anything else is refused with the differences.
-fn check_existing(catalog: &Catalog, spec: &PoolSpec, pool: &Value) -> Result<Verdict, Refusal> {
+fn check_existing(catalog: &Catalog, spec: &PoolSpec, pool: &Value) -> Result<Verdict, PreflightFailure> {
     let typed: AgentPool = resources::parse(pool, "agent pool").map_err(|e| refuse(e.to_string(), None::<String>))?;
     match typed.state().map_err(|e| refuse(e.to_string(), None::<String>))? {
         ProvisioningState::InProgress(state) => return Ok(Verdict::InProgress(state)),
@@ -343,7 +343,7 @@ fn check_existing(catalog: &Catalog, spec: &PoolSpec, pool: &Value) -> Result<Ve
         .iter()
         .map(|d| format!("{} {} → {}{}", d.field, d.existing, d.wanted, if d.immutable { " (immutable)" } else { "" }))
         .collect();
-    Err(Refusal {
+    Err(PreflightFailure {
         message: format!(
             "pool {} already exists in {} with other settings: {}",
             spec.name,
@@ -367,7 +367,7 @@ fn check_existing(catalog: &Catalog, spec: &PoolSpec, pool: &Value) -> Result<Ve
 
 /// A Failed (or Canceled) pool: Azure's error, and the exact commands that recover it. Nothing
 /// is deleted unasked.
-fn failed_pool(spec: &PoolSpec, pool: &AgentPool) -> Refusal {
+fn failed_pool(spec: &PoolSpec, pool: &AgentPool) -> PreflightFailure {
     let state = pool.properties.provisioning_state.as_deref().unwrap_or("Failed");
     let why = pool.provisioning_error().map(|e| format!(": {e}")).unwrap_or_default();
     let (rg, c, n) = (&spec.resource_group, &spec.cluster, &spec.name);
@@ -381,7 +381,7 @@ fn failed_pool(spec: &PoolSpec, pool: &AgentPool) -> Refusal {
 }
 
 /// The size is offered in the location (and zones) to this subscription, as spot when asked.
-fn check_sku(spec: &PoolSpec, skus: &[Value], loc: &str) -> Result<(), Refusal> {
+fn check_sku(spec: &PoolSpec, skus: &[Value], loc: &str) -> Result<(), PreflightFailure> {
     let sku = skus.iter().find(|s| {
         s["resourceType"].as_str() == Some("virtualMachines")
             && s["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.size.name))
@@ -432,7 +432,7 @@ fn check_sku(spec: &PoolSpec, skus: &[Value], loc: &str) -> Result<(), Refusal> 
 }
 
 /// The SKU's restrictions: a location restriction refuses; zone restrictions are returned.
-fn restrictions(spec: &PoolSpec, sku: &Value, loc: &str) -> Result<Vec<String>, Refusal> {
+fn restrictions(spec: &PoolSpec, sku: &Value, loc: &str) -> Result<Vec<String>, PreflightFailure> {
     let mut restricted_zones: Vec<String> = Vec::new();
     for r in sku["restrictions"].as_array().into_iter().flatten() {
         let reason = r["reasonCode"].as_str().unwrap_or("restricted");
@@ -490,7 +490,12 @@ pub const QUOTA_TOGETHER: &str = "vcpu-quota-together";
 /// the usages. Each pool is charged its `count` (what the create allocates) plus surge nodes.
 /// Refused with the pools that together overrun the first counter, the numbers, the
 /// `aksgpu quota request` that makes room, and how many nodes of the last pool would fit.
-pub fn check_together(specs: &[&PoolSpec], skus: Option<&[Value]>, usages: &[Value], loc: &str) -> Result<(), Refusal> {
+pub fn check_together(
+    specs: &[&PoolSpec],
+    skus: Option<&[Value]>,
+    usages: &[Value],
+    loc: &str,
+) -> Result<(), PreflightFailure> {
     use super::quota::{charge_together, nodes_that_fit, Demand};
     let demands: Vec<Demand> = specs
         .iter()
@@ -538,7 +543,7 @@ pub fn check_together(specs: &[&PoolSpec], skus: Option<&[Value]>, usages: &[Val
 }
 
 /// vCPU quota: the family's and the regional total (or low-priority cores for spot).
-fn check_quota(spec: &PoolSpec, skus: Option<&[Value]>, usages: &[Value], loc: &str) -> Result<(), Refusal> {
+fn check_quota(spec: &PoolSpec, skus: Option<&[Value]>, usages: &[Value], loc: &str) -> Result<(), PreflightFailure> {
     let family = family_of(spec, skus);
     let need = spec.vcpus_needed();
     let mut checks: Vec<String> = Vec::new();

@@ -20,7 +20,7 @@ use crate::resources::{self, ManagedCluster};
 
 /// What a change did.
 #[derive(Debug, Clone)]
-pub enum Outcome {
+pub enum ClusterChange {
     /// Already as asked: nothing sent.
     Unchanged(String),
     /// The plan of a dry run: nothing was sent but its reads (none without credentials).
@@ -75,17 +75,17 @@ pub async fn power(
     run: Run,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
-) -> Result<Outcome, OpsError> {
+) -> Result<ClusterChange, OpsError> {
     let (path, name, rg) = (t.cluster_path(), t.cluster, t.resource_group);
     let plan = ops::power(t, start);
     let current: Value = wire::get(client, super::step(&plan, StepKind::ReadCluster)?).await?;
     let want = if start { "Running" } else { "Stopped" };
     let typed: ManagedCluster = resources::parse(&current, "cluster")?;
     if typed.power()?.eq_ignore_ascii_case(want) {
-        return Ok(Outcome::Unchanged(format!("cluster {name} is already {want}")));
+        return Ok(ClusterChange::Unchanged(format!("cluster {name} is already {want}")));
     }
     if run.dry_run {
-        return Ok(Outcome::DryRun(plan));
+        return Ok(ClusterChange::DryRun(plan));
     }
     let verb = if start { "start" } else { "stop" };
     let post = super::step(&plan, StepKind::PowerCluster)?;
@@ -114,7 +114,7 @@ pub async fn power(
         }
     }
     let settled = Operation { what: format!("cluster {name} to report powerState {want}"), ..o };
-    Ok(Outcome::Done(await_power(client, read, want, &settled, progress).await?))
+    Ok(ClusterChange::Done(await_power(client, read, want, &settled, progress).await?))
 }
 
 /// Read the cluster until its `powerState` is `want`: the operation's success alone is not
@@ -167,9 +167,9 @@ async fn put_and_wait(
     run: Run,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
-) -> Result<Outcome, OpsError> {
+) -> Result<ClusterChange, OpsError> {
     if run.dry_run {
-        return Ok(Outcome::DryRun(put.plan));
+        return Ok(ClusterChange::DryRun(put.plan));
     }
     let step = super::step(&put.plan, put.kind)?;
     progress(&put.what);
@@ -177,8 +177,8 @@ async fn put_and_wait(
     let read = super::step(&put.plan, StepKind::Await)?.clone();
     let check = Check { what: put.what, read, resume: put.resume, states: put.states, carries: put.carries };
     match reconcile::put_guarded(client, step, &check, started, &put.resource, o.deadline, progress).await? {
-        Landed::Answer(resp) => Ok(Outcome::Done(lro::wait(client, resp, &Method::PUT, &o, progress).await?)),
-        Landed::Ours(_) => Ok(Outcome::Done(lro::wait_resource(client, &o, progress).await?)),
+        Landed::Answer(resp) => Ok(ClusterChange::Done(lro::wait(client, resp, &Method::PUT, &o, progress).await?)),
+        Landed::Ours(_) => Ok(ClusterChange::Done(lro::wait_resource(client, &o, progress).await?)),
     }
 }
 
@@ -202,7 +202,7 @@ pub async fn update_pool(
         carries: &carries,
     };
     match put_and_wait(client, put, Run { dry_run: false, timeout }, progress, started).await? {
-        Outcome::Done(v) => Ok(v),
+        ClusterChange::Done(v) => Ok(v),
         _ => Err(OpsError::Refused("internal: a pool update answered without the pool".into())),
     }
 }
@@ -214,11 +214,11 @@ pub async fn cost_analysis(
     run: Run,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
-) -> Result<Outcome, OpsError> {
+) -> Result<ClusterChange, OpsError> {
     let (name, rg) = (t.cluster, t.resource_group);
     let current: Value = wire::get(client, &ops::read_cluster(t, "read the cluster")).await?;
     if cluster::cost_analysis_enabled(&current) {
-        return Ok(Outcome::Unchanged(format!("cost analysis is already enabled on {name}")));
+        return Ok(ClusterChange::Unchanged(format!("cost analysis is already enabled on {name}")));
     }
     let put = Put {
         plan: ops::cost_analysis(t, &current)?,
@@ -251,7 +251,7 @@ pub async fn scale(
     run: Run,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
-) -> Result<Outcome, OpsError> {
+) -> Result<ClusterChange, OpsError> {
     let (name, rg, sub) = (t.cluster, t.resource_group, t.subscription);
     let current: Value = wire::get_opt(client, &ops::read_pool(t, pool))
         .await?
@@ -259,7 +259,7 @@ pub async fn scale(
     let plan = ops::scale(t, pool, &current, how)?;
     let body = super::step(&plan, StepKind::UpdatePool)?.body.clone().unwrap_or_default();
     if cluster::differences(&cluster::writable_pool(&current), &body).is_empty() {
-        return Ok(Outcome::Unchanged(format!("pool {pool} already has these counts")));
+        return Ok(ClusterChange::Unchanged(format!("pool {pool} already has these counts")));
     }
     let counts = |v: &Value| {
         ["/properties/count", "/properties/minCount", "/properties/maxCount", "/properties/enableAutoScaling"]

@@ -21,7 +21,7 @@ use crate::arm::lro;
 use crate::arm::{ArmClient, ArmError};
 use crate::catalog::Catalog;
 use crate::plan::agent_pool::PoolSpec;
-use crate::plan::failover::{self as plan, Outcome};
+use crate::plan::failover::{self as plan, AttemptResult};
 use crate::plan::preflight::{self, Facts};
 use crate::plan::StepKind;
 
@@ -40,14 +40,14 @@ pub struct Attempt {
     pub vm_size: String,
     pub zones: Vec<String>,
     pub spot: bool,
-    pub outcome: Outcome,
+    pub outcome: AttemptResult,
     /// The ARM error code (None for created, and for preflight's own verdicts).
     pub code: Option<String>,
     pub message: String,
 }
 
 impl Attempt {
-    fn new(spec: &PoolSpec, outcome: Outcome, code: Option<String>, message: String) -> Self {
+    fn new(spec: &PoolSpec, outcome: AttemptResult, code: Option<String>, message: String) -> Self {
         Attempt { vm_size: spec.size.name.clone(), zones: spec.zones.clone(), spot: spec.spot, outcome, code, message }
     }
 }
@@ -217,7 +217,10 @@ impl Run<'_> {
 
     /// One PUT and its wait: (outcome, code, message, the pool when created). A failure that
     /// is not about capacity or quota is returned as the error.
-    async fn attempt(&self, spec: &PoolSpec) -> Result<(Outcome, Option<String>, String, Option<Value>), CreateError> {
+    async fn attempt(
+        &self,
+        spec: &PoolSpec,
+    ) -> Result<(AttemptResult, Option<String>, String, Option<Value>), CreateError> {
         let zones =
             if spec.zones.is_empty() { "any zone".to_owned() } else { format!("zones {}", spec.zones.join(",")) };
         (self.progress)(&format!("trying {} ({zones}{})", spec.size.name, if spec.spot { ", spot" } else { "" }));
@@ -245,7 +248,7 @@ impl Run<'_> {
         match waited {
             Ok(pool) => {
                 let state = lro::provisioning_state(&pool).unwrap_or("Succeeded").to_owned();
-                Ok((Outcome::Created, None, format!("pool {} is {state}", spec.name), Some(pool)))
+                Ok((AttemptResult::Created, None, format!("pool {} is {state}", spec.name), Some(pool)))
             }
             Err(e) => {
                 let Some((outcome, code, message)) = classify(&e, true) else { return Err(e.into()) };
@@ -260,10 +263,10 @@ impl Run<'_> {
 }
 
 /// Capacity or quota: (outcome, code, message); `None` for anything else.
-fn classify(e: &ArmError, accepted: bool) -> Option<(Outcome, String, String)> {
+fn classify(e: &ArmError, accepted: bool) -> Option<(AttemptResult, String, String)> {
     let outcome = match e.class() {
-        FailureClass::Capacity => Outcome::Capacity,
-        FailureClass::Quota => Outcome::Quota,
+        FailureClass::Capacity => AttemptResult::Capacity,
+        FailureClass::Quota => AttemptResult::Quota,
         FailureClass::Other => return None,
     };
     let body = e.body()?;

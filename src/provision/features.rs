@@ -32,7 +32,7 @@ pub use crate::plan::features::{feature_url, provider_url};
 /// How registration ended.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case", tag = "outcome")]
-pub enum Outcome {
+pub enum Registration {
     /// It was registered already.
     AlreadyRegistered,
     /// The feature does not exist: most likely generally available now.
@@ -88,7 +88,7 @@ pub async fn decide(
 ) -> Result<Decision, ArmError> {
     let Feature { subscription: sub, namespace, name } = feature;
     Ok(match state(client, sub, namespace, name).await? {
-        None => Decision::Done(Outcome::NotFound),
+        None => Decision::Done(Registration::NotFound),
         Some(s) if s.eq_ignore_ascii_case("Registered") => {
             // A run stopped (Ctrl-C, --timeout) before the provider was refreshed left the
             // feature Registered: the provider's own state, or the marker that run left,
@@ -100,10 +100,10 @@ pub async fn decide(
                     progress(&format!("an earlier registration stopped before {namespace} was re-registered"));
                     Decision::RefreshProvider
                 }
-                _ => Decision::Done(Outcome::AlreadyRegistered),
+                _ => Decision::Done(Registration::AlreadyRegistered),
             }
         }
-        Some(s) if s.eq_ignore_ascii_case("Pending") => Decision::Done(Outcome::Pending),
+        Some(s) if s.eq_ignore_ascii_case("Pending") => Decision::Done(Registration::Pending),
         Some(_) => Decision::Register,
     })
 }
@@ -112,7 +112,7 @@ pub async fn decide(
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
     /// Nothing to send.
-    Done(Outcome),
+    Done(Registration),
     /// The feature is Registered, but the provider still needs its re-registration.
     RefreshProvider,
     /// Register the feature, then refresh the provider.
@@ -144,7 +144,7 @@ pub async fn register(
     deadline: Instant,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
-) -> Result<Outcome, ArmError> {
+) -> Result<Registration, ArmError> {
     let Feature { subscription: sub, namespace, name } = feature;
     let began = Instant::now();
     let resume = format!("az feature show --namespace {namespace} --name {name}");
@@ -167,7 +167,7 @@ pub async fn register(
             if marked {
                 refresh_paid(sub, namespace, progress);
             }
-            return Ok(Outcome::NotFound);
+            return Ok(Registration::NotFound);
         }
         Sent::Answer(resp) => state_of(&resp.require_ok()?.value()?),
         Sent::Lost(lost) => {
@@ -187,7 +187,7 @@ pub async fn register(
             break;
         }
         if current.eq_ignore_ascii_case("Pending") {
-            return Ok(Outcome::Pending);
+            return Ok(Registration::Pending);
         }
         if Instant::now() >= deadline {
             return Err(timed_out(&format!("feature {name} (state {current})")));
@@ -200,7 +200,7 @@ pub async fn register(
         current = match state(client, sub, namespace, name).await {
             Err(ArmError::Deadline { .. }) => return Err(timed_out(&format!("feature {name} (state {current})"))),
             Ok(Some(s)) => s,
-            Ok(None) => return Ok(Outcome::NotFound),
+            Ok(None) => return Ok(Registration::NotFound),
             Err(e) => return Err(e),
         };
     }
@@ -216,7 +216,7 @@ async fn refresh_provider(
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
     timed_out: impl Fn(&str) -> ArmError,
-) -> Result<Outcome, ArmError> {
+) -> Result<Registration, ArmError> {
     progress(&format!("re-registering {namespace}"));
     let resource = provider_url(sub, namespace);
     let resume = format!("az provider show --namespace {namespace} --query registrationState");
@@ -242,7 +242,7 @@ async fn refresh_provider(
         let s = v.get("registrationState").and_then(Value::as_str).unwrap_or("Unknown").to_owned();
         if s.eq_ignore_ascii_case("Registered") {
             refresh_paid(sub, namespace, progress);
-            return Ok(Outcome::Registered { provider_state: s });
+            return Ok(Registration::Registered { provider_state: s });
         }
         if Instant::now() >= deadline {
             return Err(timed_out(&format!("provider {namespace} (state {s})")));
@@ -283,7 +283,7 @@ pub fn refresh_marker(sub: &str, namespace: &str) -> Option<PathBuf> {
             .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c.to_ascii_lowercase() } else { '_' })
             .collect()
     };
-    crate::pricing::cache_dir().map(|d| d.join("provider-refresh").join(format!("{}--{}", safe(sub), safe(namespace))))
+    crate::cache::cache_dir().map(|d| d.join("provider-refresh").join(format!("{}--{}", safe(sub), safe(namespace))))
 }
 
 /// Whether an earlier registration left the provider's re-registration owed (a regular file
@@ -304,7 +304,7 @@ fn owe_refresh(sub: &str, namespace: &str, progress: &(dyn Fn(&str) + Sync)) -> 
         return false;
     }
     let body = serde_json::json!({"subscription": sub, "namespace": namespace, "owed": "provider re-registration"});
-    match crate::pricing::write_atomic(&path, body.to_string().as_bytes(), ".provider-refresh.") {
+    match crate::cache::write_atomic(&path, body.to_string().as_bytes(), ".provider-refresh.") {
         Ok(()) => true,
         Err(e) => {
             progress(&format!(

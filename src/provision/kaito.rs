@@ -19,7 +19,7 @@ use crate::plan::{Plan, StepKind};
 
 /// What happened.
 #[derive(Debug, Clone)]
-pub enum Outcome {
+pub enum KaitoEnable {
     AlreadyEnabled,
     /// The plan of a dry run: nothing was sent but its read (none without credentials).
     DryRun(Plan),
@@ -34,16 +34,16 @@ pub async fn enable(
     run: super::cluster_ops::Run,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
-) -> Result<Outcome, ArmError> {
+) -> Result<KaitoEnable, ArmError> {
     let started_at = Instant::now();
     let (path, rg, cluster) = (t.cluster_path(), t.resource_group, t.cluster);
     let current: Value = wire::get(client, &ops::read_cluster(t, "read the cluster")).await?;
     if kaito_enabled(&current) {
-        return Ok(Outcome::AlreadyEnabled);
+        return Ok(KaitoEnable::AlreadyEnabled);
     }
     let p = ops::kaito(t, &current);
     if run.dry_run {
-        return Ok(Outcome::DryRun(p));
+        return Ok(KaitoEnable::DryRun(p));
     }
     let put = super::step(&p, StepKind::UpdateCluster)?;
     let read = super::step(&p, StepKind::Await)?;
@@ -75,5 +75,5 @@ pub async fn enable(
             hint: Some(format!("check the cluster with: {}", op.resume)),
         });
     }
-    Ok(Outcome::Enabled(v))
+    Ok(KaitoEnable::Enabled(v))
 }

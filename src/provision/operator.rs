@@ -18,7 +18,7 @@ use crate::plan::gitops::release::{self, Release};
 use crate::plan::operator as op;
 use crate::plan::{Plan, Step, StepKind};
 
-pub use crate::plan::install::{from_flags, plan, resolve, Install, InstallRequest, Refusal};
+pub use crate::plan::install::{from_flags, plan, resolve, Install, InstallRequest, OperatorRefusal};
 
 /// The final state after install.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -60,7 +60,7 @@ pub enum InstallError {
     #[error(transparent)]
     Arm(#[from] ArmError),
     #[error(transparent)]
-    Refused(#[from] Refusal),
+    Refused(#[from] OperatorRefusal),
     /// The in-cluster command failed.
     #[error("{what} failed in the cluster ({}){}", result.describe(), result.reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default())]
     Command { what: String, result: CommandResult },
@@ -108,11 +108,11 @@ pub async fn run(
             .await
             .map_err(|e| match e {
                 super::cluster_ops::OpsError::Arm(a) => InstallError::Arm(a),
-                super::cluster_ops::OpsError::Refused(m) => InstallError::Refused(Refusal { message: m, hint: None }),
+                super::cluster_ops::OpsError::Refused(m) => InstallError::Refused(OperatorRefusal { message: m, hint: None }),
                 super::cluster_ops::OpsError::Missing(m) => {
-                    InstallError::Refused(Refusal { message: m.to_string(), hint: None })
+                    InstallError::Refused(OperatorRefusal { message: m.to_string(), hint: None })
                 }
-                super::cluster_ops::OpsError::Change(c) => InstallError::Refused(Refusal {
+                super::cluster_ops::OpsError::Change(c) => InstallError::Refused(OperatorRefusal {
                     message: c.words(|s| s.file_key().unwrap_or(s.long()).to_owned()),
                     hint: None,
                 }),
@@ -124,7 +124,7 @@ pub async fn run(
         Release::Absent => ("absent".to_owned(), Value::Null),
         Release::Present { chart, status, values } => (format!("{chart} ({status})"), values),
         Release::Unread(why) => {
-            return Err(Refusal {
+            return Err(OperatorRefusal {
                 message: format!("the GPU Operator's Helm release could not be read ({why}); refusing to upgrade it without knowing its values"),
                 hint: Some("check `helm list -n gpu-operator` in the cluster, then run the same command again".into()),
             }

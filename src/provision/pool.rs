@@ -20,7 +20,7 @@ use crate::arm::{ArmClient, ArmError, ArmResponse};
 use crate::catalog::Catalog;
 use crate::plan::agent_pool::PoolSpec;
 pub use crate::plan::pool::{feature_path, plan, plan_listed};
-use crate::plan::preflight::{self, Facts, Refusal, Reservation, Verdict};
+use crate::plan::preflight::{self, Facts, PreflightFailure, Reservation, Verdict};
 use crate::plan::{cluster_path, Plan, Step, StepKind};
 
 /// How to run.
@@ -225,7 +225,7 @@ pub enum CreateError {
     #[error(transparent)]
     Arm(#[from] ArmError),
     #[error(transparent)]
-    Refused(#[from] Refusal),
+    Refused(#[from] PreflightFailure),
 }
 
 /// Create the pool (or show the plan).
@@ -397,7 +397,7 @@ async fn settle_existing(
     };
     if opts.no_wait {
         return Err(match verdict {
-            Verdict::Deleting => Refusal {
+            Verdict::Deleting => PreflightFailure {
                 message: format!(
                     "{text}; with --no-wait it is not waited for, and it cannot be created while it exists"
                 ),
@@ -477,7 +477,7 @@ pub(crate) async fn put_once(
         match resp.status {
             200..=202 => return Ok(Some(resp)),
             412 => {
-                return Err(Refusal {
+                return Err(PreflightFailure {
                     message: format!("pool {} was created by someone else in the meantime (HTTP 412)", spec.name),
                     hint: Some("run the command again to compare it with what you asked for".into()),
                     differences: vec![],

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::{Outcome, Precision, Requirements, Workload};
+use super::{Precision, Ranking, Requirements, Workload};
 use crate::catalog::{Catalog, VmSize};
 
 /// The cheaper deployment another precision gives (`advice` in the JSON).
@@ -72,7 +72,7 @@ fn choices(req: &Requirements) -> Vec<Choice> {
 }
 
 /// The cheapest deployment another precision gives that beats the first answer's price, if any.
-pub fn advise(catalog: &Catalog, req: &Requirements, out: &Outcome) -> Option<Advice> {
+pub fn advise(catalog: &Catalog, req: &Requirements, out: &Ranking) -> Option<Advice> {
     if req.workload != Workload::Inference || req.model.is_none() || req.need.is_none() {
         return None;
     }

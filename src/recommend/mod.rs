@@ -253,7 +253,7 @@ pub struct Requirements {
     pub warnings: Vec<String>,
     /// Where the prices come from (bundled or the live cache).
     pub price_source: Option<String>,
-    /// The currency of the prices and of the price limits (`Outcome::currency` says it).
+    /// The currency of the prices and of the price limits (`Ranking::currency` says it).
     #[serde(skip)]
     pub currency: String,
     /// Inference: lengths, targets and split of the service (omitted when nothing asks for one).
@@ -398,7 +398,7 @@ pub struct Recommendation {
     pub vcpus: u32,
     pub memory_gib: f64,
     pub driver: Driver,
-    /// Price per hour (in `Outcome::currency`) for the whole fit (all nodes); null when unknown.
+    /// Price per hour (in `Ranking::currency`) for the whole fit (all nodes); null when unknown.
     pub price_per_hour: Option<f64>,
     /// Price per 730-hour month; null when unknown.
     pub monthly_cost: Option<f64>,
@@ -535,7 +535,7 @@ pub struct Rejected {
 
 /// The recommender's answer.
 #[derive(Debug, Clone, Serialize)]
-pub struct Outcome {
+pub struct Ranking {
     /// The currency of every price (USD, or the `--currency` of a fetched cache).
     pub currency: String,
     pub requirements: Requirements,
@@ -561,7 +561,7 @@ pub struct NoFit {
     pub closest: Vec<Rejected>,
 }
 
-impl Outcome {
+impl Ranking {
     /// When there are no recommendations, explain why.
     pub fn no_fit(&self) -> Option<NoFit> {
         if !self.recommendations.is_empty() {
@@ -582,7 +582,7 @@ impl Outcome {
 ///
 /// Inference and fine-tuning are fitted on one node first; only when no size fits on one node
 /// are multi-node fits considered (training and HPC always may span nodes).
-pub fn recommend(catalog: &Catalog, req: &Requirements) -> Outcome {
+pub fn recommend(catalog: &Catalog, req: &Requirements) -> Ranking {
     let mut out = rank(catalog, req);
     out.advice = advice::advise(catalog, req, &out);
     out
@@ -621,7 +621,7 @@ pub(crate) fn cheapest_below(
 }
 
 /// The ranking of [`recommend`], without the precision advice.
-fn rank(catalog: &Catalog, req: &Requirements) -> Outcome {
+fn rank(catalog: &Catalog, req: &Requirements) -> Ranking {
     let max_nodes = req.workload.max_nodes();
     let named = req.serving.vm_size.as_deref();
     let pass = |max_nodes: u32| {
@@ -662,7 +662,7 @@ fn rank(catalog: &Catalog, req: &Requirements) -> Outcome {
         explain_shown(catalog, req, r);
     }
     rejected.sort_by(|a, b| b.stage.cmp(&a.stage).then(a.vm_size.cmp(&b.vm_size)));
-    let mut out = Outcome {
+    let mut out = Ranking {
         currency: catalog.prices.currency.clone(),
         requirements: req.clone(),
         recommendations: accepted,

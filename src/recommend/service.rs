@@ -59,7 +59,7 @@ pub struct Serving {
     #[serde(serialize_with = "round5")]
     pub e2e_latency_seconds: f64,
     pub usd_per_million_output_tokens: Option<f64>,
-    /// The same in the prices' currency when it is not USD (`Outcome::currency`); the USD field
+    /// The same in the prices' currency when it is not USD (`Ranking::currency`); the USD field
     /// is then empty, never a relabelled figure.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cost_per_million_output_tokens: Option<f64>,

@@ -91,7 +91,7 @@ fn req(workload: Workload, params: Option<f64>) -> Requirements {
 
 const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 
-fn names(o: &Outcome) -> Vec<&str> {
+fn names(o: &Ranking) -> Vec<&str> {
     o.recommendations.iter().map(|r| r.vm_size.as_str()).collect()
 }
 

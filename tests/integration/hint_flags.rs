@@ -93,32 +93,23 @@ fn kaito_workspace_hints_name_its_own_flags() {
 #[test]
 fn hint_texts_in_the_sources_name_flags_their_commands_have() {
     let sources: &[(&str, &str, &[&[&str]])] = &[
-        ("pool.rs", include_str!("../../src/commands/pool.rs"), &[&["create-pool"]]),
+        ("pool.rs", include_str!("../../src/commands/pool.rs"), &[&["create-pool"], &["pool", "scale"]]),
         ("wait.rs", include_str!("../../src/commands/wait.rs"), &[&["wait"]]),
+        ("cost.rs", include_str!("../../src/commands/cost.rs"), &[&["cost"]]),
+        ("prices.rs", include_str!("../../src/commands/prices.rs"), &[&["prices", "refresh"]]),
         (
-            "cost.rs",
-            include_str!("../../src/commands/cost.rs"),
-            &[
-                &["cost"],
-                &["prices", "refresh"],
-                &["catalog", "diff"],
-                &["cluster", "stop"],
-                &["cost-analysis", "enable"],
-                &["pool", "scale"],
-            ],
+            "cluster.rs",
+            include_str!("../../src/commands/cluster.rs"),
+            &[&["cluster", "stop"], &["cost-analysis", "enable"], &["pool", "scale"]],
         ),
+        ("cost_analysis.rs", include_str!("../../src/commands/cost_analysis.rs"), &[&["cost-analysis", "enable"]]),
         (
             "install_operator.rs",
             include_str!("../../src/commands/install_operator.rs"),
-            &[
-                &["register-feature"],
-                &["feature", "list"],
-                &["install-operator"],
-                &["kaito", "enable"],
-                &["kaito", "workspace"],
-                &["create-pool"],
-            ],
+            &[&["install-operator"], &["create-pool"]],
         ),
+        ("feature.rs", include_str!("../../src/commands/feature.rs"), &[&["register-feature"], &["feature", "list"]]),
+        ("kaito.rs", include_str!("../../src/commands/kaito.rs"), &[&["kaito", "enable"], &["kaito", "workspace"]]),
         ("provision/pool.rs", include_str!("../../src/provision/pool.rs"), &[&["create-pool"]]),
         ("recommend.rs", include_str!("../../src/commands/recommend.rs"), &[&["recommend"]]),
         ("ops/recommend.rs", include_str!("../../src/ops/recommend.rs"), &[&["recommend"]]),

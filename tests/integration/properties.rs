@@ -18,7 +18,7 @@ proptest! {
         let _ = units::parse_params(&s);
         let _ = units::parse_price(&s);
         let _ = units::parse_count(&s);
-        let _ = units::parse_gpus(&s);
+        let _ = aksgpu::catalog::parse_gpus(&s);
         let _ = GpuCount::parse(&s);
         let _ = KubeVersion::parse(&s);
     }

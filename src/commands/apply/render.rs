@@ -3,12 +3,12 @@
 use serde_json::json;
 
 use crate::cli::Format;
-use crate::commands::cost::PlanPricing;
+use crate::commands::dry_run::PlanPricing;
 use crate::error::Error;
 use crate::ops::gitops::{Row, RowResult};
+use crate::ops::gitops::{Action, Change};
 use crate::output::{emit, Printer};
 use crate::output::{table, Align, Shown};
-use crate::plan::gitops::{Action, Change};
 
 /// "2 to create, 1 to scale, 3 unchanged, 0 refused." (plus failed and not-checked counts
 /// when there are any).
@@ -34,7 +34,7 @@ pub fn summary(changes: &[Change]) -> String {
 /// Server text in a result (an error Azure sent) through the full redaction pass, so stdout
 /// holds no more than stderr would: no signature, token or password value.
 fn clean(text: &str) -> String {
-    crate::arm::redact::text(text)
+    crate::output::redact_text(text)
 }
 
 /// The per-resource verdicts of `diff`.
@@ -45,7 +45,7 @@ pub fn changes(changes: &[Change], cost: &PlanPricing) -> Shown {
         .map(|c| Change { detail: clean(&c.detail), hint: c.hint.as_deref().map(clean), ..c.clone() })
         .collect();
     let changes = &changes[..];
-    let doc = json!({"changed": crate::plan::gitops::diff::changes(changes), "changes": changes, "cost": cost});
+    let doc = json!({"changed": crate::ops::gitops::any_changes(changes), "changes": changes, "cost": cost});
     let rows: Vec<Vec<String>> = changes
         .iter()
         .map(|c| vec![c.kind.to_owned(), c.name.clone(), c.action.word().to_owned(), c.detail.clone()])
@@ -54,7 +54,7 @@ pub fn changes(changes: &[Change], cost: &PlanPricing) -> Shown {
     for c in changes.iter().filter(|c| c.hint.is_some()) {
         out.push_str(&format!("\n{} {}: {}", c.kind, c.name, c.hint.as_deref().unwrap_or_default()));
     }
-    out.push_str(&format!("\n{}\n\n{}", summary(changes), crate::commands::cost::plan_pricing_text(cost)));
+    out.push_str(&format!("\n{}\n\n{}", summary(changes), crate::commands::dry_run::plan_pricing_text(cost)));
     Shown::new(out, doc)
 }
 
@@ -89,7 +89,7 @@ pub fn results(rows: &[Row], cost: &PlanPricing) -> Shown {
         _ => "\nApplied.\n",
     });
     out.push('\n');
-    out.push_str(&crate::commands::cost::plan_pricing_text(cost));
+    out.push_str(&crate::commands::dry_run::plan_pricing_text(cost));
     Shown::new(out, doc)
 }
 
@@ -97,7 +97,7 @@ pub fn results(rows: &[Row], cost: &PlanPricing) -> Shown {
 /// itself, so its fields keep their order).
 pub enum Doc {
     Shown(Shown),
-    Plan(crate::commands::session::DryRun),
+    Plan(crate::commands::dry_run::DryRun),
 }
 
 impl From<Shown> for Doc {

@@ -3,20 +3,16 @@
 
 use serde_json::{json, Value};
 
-use crate::arm::ArmClient;
-use crate::catalog::Catalog;
 use crate::cli::{CreatePoolArgs, Format};
 use crate::commands::{session as azure, Ctx};
 use crate::error::Error;
+use crate::ops::failover::{
+    self as ops_failover, Attempt, AttemptResult, Candidate, Created, Failover, NextStep, NotWithFailover, Stopped,
+};
+use crate::ops::pool::{provisioning_state, CreateOptions, PoolSpec};
+use crate::ops::session::{ArmClient, Progress};
+use crate::ops::{Catalog, Plan};
 use crate::output::{emit, table, Align, Printer, Shown};
-use crate::plan::agent_pool::PoolSpec;
-use crate::plan::failover::Outcome;
-use crate::provision::failover::{self, Attempt, Candidate, Failover, Policy, Stopped};
-use crate::provision::pool::CreateOptions;
-use crate::provision::Progress;
-
-/// `--max-attempts` with `--failover` when not given.
-const DEFAULT_MAX_ATTEMPTS: u32 = 3;
 
 /// `aksgpu create-pool` with failover.
 pub fn run(
@@ -28,25 +24,21 @@ pub fn run(
     opts: CreateOptions,
 ) -> anyhow::Result<()> {
     let p = &ctx.printer;
-    for (on, flag) in [
-        (a.no_wait, "--no-wait"),
-        (a.install_operator, "--install-operator"),
-        (a.register_features, "--register-features"),
-    ] {
-        if on {
-            return Err(Error::usage(
-                format!("{flag} cannot be combined with failover (--fallback-vm-size, --failover, --fallback-on-demand, --max-attempts)"),
-                Some(format!("drop {flag}; after the pool exists, run the step on its own")),
-            )
-            .into());
-        }
+    if let Err(not) = ops_failover::check_alone(a.no_wait, a.install_operator, a.register_features) {
+        let flag = match not {
+            NotWithFailover::NoWait => "--no-wait",
+            NotWithFailover::InstallOperator => "--install-operator",
+            NotWithFailover::RegisterFeatures => "--register-features",
+        };
+        return Err(Error::usage(
+            format!("{flag} cannot be combined with failover (--fallback-vm-size, --failover, --fallback-on-demand, --max-attempts)"),
+            Some(format!("drop {flag}; after the pool exists, run the step on its own")),
+        )
+        .into());
     }
     let mut opts = opts;
     let candidates = candidates(ctx, catalog, a, client, subscription, &mut opts)?;
-    let policy = Policy {
-        max_attempts: a.failover.max_attempts.or(a.failover.failover.then_some(DEFAULT_MAX_ATTEMPTS)),
-        fallback_on_demand: a.failover.fallback_on_demand,
-    };
+    let policy = ops_failover::policy(a.failover.max_attempts, a.failover.failover, a.failover.fallback_on_demand);
     if !a.yes && !a.dry_run {
         if !p.interactive {
             return Err(Error::usage(
@@ -158,7 +150,7 @@ pub fn attempts_table(attempts: &[Attempt]) -> String {
                 t.outcome.word().to_owned(),
                 t.code
                     .clone()
-                    .unwrap_or_else(|| if t.outcome == Outcome::Created { "-" } else { "preflight" }.to_owned()),
+                    .unwrap_or_else(|| if t.outcome == AttemptResult::Created { "-" } else { "preflight" }.to_owned()),
                 t.message.clone(),
             ]
         })
@@ -171,7 +163,7 @@ fn render_dry_run(
     format: Format,
     base: &str,
     candidates: &[Candidate],
-    plan: &crate::plan::Plan,
+    plan: &Plan,
     location: Option<String>,
 ) -> anyhow::Result<()> {
     let rows: Vec<Vec<String>> = candidates
@@ -193,27 +185,24 @@ fn render_dry_run(
         location.as_deref().map(|l| format!(" (cluster in {l})")).unwrap_or_default(),
         table(&["#", "VM SIZE", "ZONES", "PRIORITY", "PREFLIGHT", "REASON"], &[Align::Right], &rows).trim_end()
     );
-    azure::render_plan(p, format, base, plan, &header, json!({"candidates": candidates}))?;
+    crate::commands::dry_run::render_plan(p, format, base, plan, &header, json!({"candidates": candidates}))?;
     Ok(())
 }
 
-/// What to do next when no attempt created the pool.
-fn next_steps(attempts: &[Attempt], specs_by_size: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
-    let mut steps = Vec::new();
-    if let Some(q) = attempts.iter().rev().find(|t| t.outcome == Outcome::Quota) {
-        if let Some(cmd) = specs_by_size(&q.vm_size) {
-            steps.push(format!("ask for quota: {cmd}"));
-        }
-    }
-    if attempts.iter().any(|t| t.outcome == Outcome::Capacity) {
-        steps.push(
-            "reserve capacity: `az capacity reservation group create …` and `az capacity reservation create --sku SIZE \
+/// The next steps after every attempt failed, worded as commands to run.
+fn next_steps(attempts: &[Attempt], quota_command: &dyn Fn(&str) -> String) -> Vec<String> {
+    ops_failover::next_steps(attempts)
+        .into_iter()
+        .map(|s| match s {
+            NextStep::RequestQuota { vm_size } => format!("ask for quota: {}", quota_command(&vm_size)),
+            NextStep::ReserveCapacity => "reserve capacity: `az capacity reservation group create …` and `az capacity reservation create --sku SIZE \
              --capacity N …`, then pass --capacity-reservation-group ID"
                 .to_owned(),
-        );
-    }
-    steps.push("try another region: `aksgpu recommend … --region R` lists where the sizes are offered".to_owned());
-    steps
+            NextStep::OtherRegion => {
+                "try another region: `aksgpu recommend … --region R` lists where the sizes are offered".to_owned()
+            }
+        })
+        .collect()
 }
 
 fn render_done(
@@ -221,13 +210,13 @@ fn render_done(
     a: &CreatePoolArgs,
     sub: &str,
     attempts: &[Attempt],
-    created: Option<Box<failover::Created>>,
+    created: Option<Box<Created>>,
     location: Option<&str>,
 ) -> anyhow::Result<()> {
     let loc = location.unwrap_or("{cluster-location}").to_owned();
-    let quota_cmd = |size: &str| -> Option<String> {
+    let quota_cmd = |size: &str| -> String {
         let nodes = a.pool.max_count.or(a.pool.count).unwrap_or(1);
-        Some(format!("aksgpu quota request --subscription {sub} --location {loc} --vm-size {size} --nodes {nodes}"))
+        format!("aksgpu quota request --subscription {sub} --location {loc} --vm-size {size} --nodes {nodes}")
     };
     let table_text = attempts_table(attempts);
     let Some(c) = created else {
@@ -253,7 +242,7 @@ fn render_done(
         "attempts": attempts,
         "created": {"vm_size": spec.size.name, "zones": spec.zones, "spot": spec.spot},
         "pool_id": pool["id"].as_str().map_or_else(|| spec.path(), str::to_owned),
-        "provisioning_state": crate::arm::lro::provisioning_state(pool),
+        "provisioning_state": provisioning_state(pool),
         "location": location,
     });
     let text = format!(

@@ -18,10 +18,10 @@ use crate::arm::ArmClient;
 use crate::catalog::Catalog;
 use crate::error::Error;
 use crate::plan::gitops::{Action, Change, Desired, Live};
-use crate::provision::cluster_ops::Outcome as OpsOutcome;
+use crate::provision::cluster_ops::ClusterChange as OpsOutcome;
 use crate::provision::facts::Store;
-use crate::provision::features::Outcome as FeatureOutcome;
-use crate::provision::kaito::Outcome as KaitoOutcome;
+use crate::provision::features::Registration as FeatureOutcome;
+use crate::provision::kaito::KaitoEnable as KaitoOutcome;
 use crate::provision::pool::CreateOutcome;
 use crate::provision::Progress;
 

@@ -13,6 +13,14 @@ pub use files::{check_alone, inputs, parse, set_subscription, validate, Input, M
 pub use plan::{dry_run_steps, offline_plan, plan_pricing, pool_pricing, read_and_diff};
 pub use quota::check as check_quota;
 
+/// What the front end renders of a file's run: the changes, the live state, the export.
+pub use crate::plan::agent_pool::{check_cluster, check_resource_group};
+pub use crate::plan::gitops::config::file_words;
+pub use crate::plan::gitops::diff::changes as any_changes;
+pub use crate::plan::gitops::export::export;
+pub use crate::plan::gitops::{Action, Change};
+pub use crate::plan::preflight::location as cluster_location;
+
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -29,15 +37,15 @@ use crate::plan::agent_pool::PoolSpec;
 use crate::plan::cluster::Scale;
 use crate::plan::cluster_ops::{self as ops, Target};
 use crate::plan::gitops::config::by_name;
-use crate::plan::gitops::config::{ClusterRef, OperatorConfig, PoolConfig, RecommendConfig, Refusal};
+use crate::plan::gitops::config::{ClusterRef, OperatorConfig, PickRefusal, PoolConfig, RecommendConfig};
 use crate::plan::gitops::release::{self, State};
-use crate::plan::gitops::{Desired, Live};
+pub use crate::plan::gitops::{Desired, Live};
 use crate::plan::operator::MigStrategy;
 use crate::plan::Plan;
-use crate::provision::cluster_ops::{self, Outcome as OpsOutcome};
+use crate::provision::cluster_ops::{self, ClusterChange as OpsOutcome};
 use crate::provision::facts::Store;
-use crate::provision::features::{self, Outcome as FeatureOutcome};
-use crate::provision::kaito::{self, Outcome as KaitoOutcome};
+use crate::provision::features::{self, Registration as FeatureOutcome};
+use crate::provision::kaito::{self, KaitoEnable as KaitoOutcome};
 use crate::provision::operator::{self, InstallRequest};
 use crate::provision::pool::{self, CreateOutcome};
 use crate::provision::runcommand;
@@ -68,10 +76,10 @@ pub fn pick(
     at: &str,
     (p, r): (&PoolConfig, &RecommendConfig),
     overrides: &[String],
-) -> Result<String, Refusal> {
+) -> Result<String, PickRefusal> {
     match rank(catalog, place, at, (p, r), overrides)? {
         Ok(top) => Ok(top.vm_size),
-        Err(why) => Err(Refusal {
+        Err(why) => Err(PickRefusal {
             message: format!(
                 "no size fits ({} removed the last candidates)",
                 why.map_or_else(|| "the catalog check".to_owned(), constraint_words)
@@ -90,10 +98,10 @@ fn rank(
     at: &str,
     (p, r): (&PoolConfig, &RecommendConfig),
     overrides: &[String],
-) -> Result<Result<crate::recommend::Recommendation, Option<Constraint>>, Refusal> {
+) -> Result<Result<crate::recommend::Recommendation, Option<Constraint>>, PickRefusal> {
     let ra = recommend_request(place, (p, r), overrides)?;
     if !crate::ops::recommend::has_requirements(&ra) {
-        return Err(Refusal::from("recommend needs a model, a workload or gpuMemoryMin".to_owned()));
+        return Err(PickRefusal::from("recommend needs a model, a workload or gpuMemoryMin".to_owned()));
     }
     crate::ops::recommend::top_recommendation(catalog, &ra).map_err(|e| in_file(at, e))
 }
@@ -106,7 +114,7 @@ pub fn check_recommend(
     at: &str,
     (p, r): (&PoolConfig, &RecommendConfig),
     overrides: &[String],
-) -> Result<(), Refusal> {
+) -> Result<(), PickRefusal> {
     rank(catalog, &ClusterFacts::default(), at, (p, r), overrides).map(|_| ())
 }
 
@@ -114,9 +122,9 @@ pub fn check_recommend(
 /// at `at` (`pools[1].recommend.tensorParallel`, a flag for a setting a file cannot give) and
 /// placed at the first such key; a refusal resting on the catalog says how to override it: in
 /// a file, `overrides:`.
-fn in_file(at: &str, e: Error) -> Refusal {
+fn in_file(at: &str, e: Error) -> PickRefusal {
     let Error::Setting(e) = e else {
-        return Refusal { message: e.to_string(), hint: e.hint(), key: None };
+        return PickRefusal { message: e.to_string(), hint: e.hint(), key: None };
     };
     let key = |s: Setting| s.file_key().map(|k| format!("{at}.{k}"));
     let (message, hint) = e.render(|s| key(s).unwrap_or_else(|| format!("--{}", s.long())));
@@ -125,13 +133,13 @@ fn in_file(at: &str, e: Error) -> Refusal {
         Some((id, source)) => {
             let also = crate::plan::agent_pool::override_hint(id, source);
             let h = hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}"));
-            Refusal {
+            PickRefusal {
                 message: format!("{message} ({h}; in a GpuConfig, list the id under `overrides:`)"),
                 hint: None,
                 key,
             }
         }
-        None => Refusal { message, hint, key },
+        None => PickRefusal { message, hint, key },
     }
 }
 
@@ -142,21 +150,21 @@ pub fn recommend_request(
     place: &ClusterFacts,
     (p, r): (&PoolConfig, &RecommendConfig),
     overrides: &[String],
-) -> Result<RecommendRequest, Refusal> {
+) -> Result<RecommendRequest, PickRefusal> {
     let text = |v: &Option<String>| v.as_ref().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
     let workload = match text(&r.workload) {
         Some(w) => Some(
             by_name(Workload::ALL, Workload::name, &w)
-                .ok_or_else(|| Refusal::from(format!("workload {w:?} is not known")))?,
+                .ok_or_else(|| PickRefusal::from(format!("workload {w:?} is not known")))?,
         ),
         None => None,
     };
     let precision = match text(&r.precision) {
-        Some(x) => Some(Precision::parse(&x).ok_or_else(|| Refusal::from(format!("precision {x:?} is not known")))?),
+        Some(x) => Some(Precision::parse(&x).ok_or_else(|| PickRefusal::from(format!("precision {x:?} is not known")))?),
         None => None,
     };
-    let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose().map_err(Refusal::from)?;
-    let serving = r.serving().map_err(|(field, e)| Refusal::from(format!("{field}: {e}")))?;
+    let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose().map_err(PickRefusal::from)?;
+    let serving = r.serving().map_err(|(field, e)| PickRefusal::from(format!("{field}: {e}")))?;
     let os = p.os.as_deref().and_then(|o| by_name(Os::ALL, Os::name, o));
     let need = Need {
         workload,
@@ -331,7 +339,7 @@ pub async fn operator_state(
         },
         _ => None,
     };
-    let step = release::check_step(&install);
+    let step = release::check_step(&install.cluster_path, install.needs_cluster_token);
     let (quiet, reads) = (|_: &str| {}, Progress::default());
     let r = runcommand::run(client, (&install.cluster_path, &step), token.as_ref(), deadline, &quiet, &reads);
     match r.await {
@@ -490,7 +498,7 @@ pub fn release_check(
 ) -> Option<crate::plan::Step> {
     let o = d.operator.as_ref()?;
     let install = operator::resolve(catalog, &install_request(d, o), cluster, &pools_after(d, live_pools)).ok()?;
-    Some(release::check_step(&install))
+    Some(release::check_step(&install.cluster_path, install.needs_cluster_token))
 }
 
 /// The operator install's steps, from the live pools plus the pools the file creates; with

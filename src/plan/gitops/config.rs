@@ -622,11 +622,11 @@ pub fn field_of_flag(flag: &str) -> String {
 
 /// Chooses a size for `recommend:` (the `create-pool --recommend` choice) for the pool at
 /// the path given (`pools[1]`).
-pub type Picker<'a> = dyn Fn(&str, &PoolConfig, &RecommendConfig) -> Result<String, Refusal> + 'a;
+pub type Picker<'a> = dyn Fn(&str, &PoolConfig, &RecommendConfig) -> Result<String, PickRefusal> + 'a;
 
 /// Why a pool's `recommend:` chose no size, worded in the file's keys, with the fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
+pub struct PickRefusal {
     pub message: String,
     pub hint: Option<String>,
     /// The key the refusal is about (`pools[1].recommend.tensorParallel`), which its words
@@ -634,9 +634,9 @@ pub struct Refusal {
     pub key: Option<String>,
 }
 
-impl From<String> for Refusal {
+impl From<String> for PickRefusal {
     fn from(message: String) -> Self {
-        Refusal { message, hint: None, key: None }
+        PickRefusal { message, hint: None, key: None }
     }
 }
 
@@ -774,7 +774,7 @@ fn check_names(src: &Source<'_>, cfg: &GpuConfig) -> Result<(), ConfigError> {
 }
 
 /// Checks a `recommend:` block on its own (no cluster read): `Err` refuses the pool.
-pub type RecommendCheck<'a> = dyn Fn(&str, &PoolConfig, &RecommendConfig) -> Result<(), Refusal> + 'a;
+pub type RecommendCheck<'a> = dyn Fn(&str, &PoolConfig, &RecommendConfig) -> Result<(), PickRefusal> + 'a;
 
 /// What the file's pools can be refused for on their own, before any request: names, values
 /// (a NaN price, a comma in a label), `vmSize` and `recommend` together or neither, and each
@@ -788,8 +788,8 @@ pub fn check_alone(
 ) -> Result<(), ConfigError> {
     check_names(src, cfg)?;
     let installs_operator = cfg.operator.as_ref().is_some_and(|o| o.install);
-    let never = |_: &str, _: &PoolConfig, _: &RecommendConfig| -> Result<String, Refusal> {
-        Err(Refusal::from("a recommend: pool is not checked here".to_owned()))
+    let never = |_: &str, _: &PoolConfig, _: &RecommendConfig| -> Result<String, PickRefusal> {
+        Err(PickRefusal::from("a recommend: pool is not checked here".to_owned()))
     };
     for (i, p) in cfg.pools.iter().enumerate() {
         let at = format!("pools[{i}]");

@@ -18,13 +18,14 @@ pub fn check_command() -> String {
     )
 }
 
-/// The read-only runCommand that runs [`check_command`] on the cluster `install` targets:
-/// `apply` sends it before anything else whenever the file asks for the operator.
-pub fn check_step(install: &crate::plan::install::Install) -> crate::plan::Step {
+/// The read-only runCommand that runs [`check_command`] on the cluster at `cluster_path` (the
+/// one an install targets, with its `needs_cluster_token`): `apply` sends it before anything
+/// else whenever the file asks for the operator.
+pub fn check_step(cluster_path: &str, needs_cluster_token: Option<bool>) -> crate::plan::Step {
     crate::plan::runcommand::command_step(
-        &install.cluster_path,
+        cluster_path,
         &check_command(),
-        install.needs_cluster_token,
+        needs_cluster_token,
         "read the GPU Operator's Helm release, to compare with the file (changes nothing)",
     )
 }

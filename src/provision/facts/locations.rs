@@ -58,9 +58,9 @@ pub struct Cache {
 }
 
 impl Cache {
-    /// `locations.json` in the user's cache directory (see `pricing::cache_dir`).
+    /// `locations.json` in the user's cache directory (see `cache::cache_dir`).
     pub fn in_cache_dir() -> Self {
-        Cache { path: crate::pricing::cache_dir().map(|d| d.join(FILE)) }
+        Cache { path: crate::cache::cache_dir().map(|d| d.join(FILE)) }
     }
 
     /// A cache at `path` (tests).
@@ -94,7 +94,7 @@ impl Cache {
             file.clusters.remove(&k);
         }
         if let Ok(bytes) = serde_json::to_vec(&file) {
-            let _ = crate::pricing::write_atomic(path, &bytes, ".locations.");
+            let _ = crate::cache::write_atomic(path, &bytes, ".locations.");
         }
     }
 }
@@ -107,7 +107,7 @@ fn plausible(l: &str) -> bool {
 
 /// The file, or `None` when absent, unreadable, too large or not the expected JSON.
 fn read(path: &Path) -> Option<File> {
-    let bytes = crate::pricing::read_regular_capped(path).ok()??;
+    let bytes = crate::cache::read_regular_capped(path).ok()??;
     if bytes.len() > MAX_BYTES {
         return None;
     }
