@@ -8,6 +8,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+pub mod compute;
 pub mod fleet;
 
 /// A field a decision needs is missing (or not the type the spec gives).
@@ -285,6 +286,18 @@ pub struct FeatureProperties {
 pub struct RunCommandResult {
     #[serde(default)]
     pub properties: RunCommandResultProperties,
+}
+
+impl RunCommandResult {
+    /// A result as Azure sends it, with or without the `properties` wrapper; a body of
+    /// another shape is an error.
+    pub fn from_value(v: &Value) -> Result<Self, MissingField> {
+        if v.get("properties").is_some() {
+            parse(v, "runCommand result")
+        } else {
+            Ok(Self { properties: parse(v, "runCommand result")? })
+        }
+    }
 }
 
 /// `properties` of a runCommand result.

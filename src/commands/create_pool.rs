@@ -19,6 +19,7 @@ use crate::provision::features::{Feature, Outcome as FeatureOutcome};
 use crate::provision::operator::InstallRequest;
 use crate::provision::pool::{self, CreateOptions, CreateOutcome};
 use crate::provision::Progress;
+use crate::resources::{self, AgentPool};
 
 pub use crate::ops::pool::ClusterFacts;
 
@@ -317,7 +318,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
             p.note(&format!("warning: {w}"));
         }
     }
-    match (operator, shown(&catalog, &req.spec, &outcome)) {
+    match (operator, shown(&catalog, &req.spec, &outcome)?) {
         // One document: the pool's result, its keys where they are without the operator, and
         // the install's report under `operator` (the table: the two texts, one after the other).
         (Some(r), Some(mut pool)) => {
@@ -529,7 +530,7 @@ pub(crate) fn render(
             azure::render_priced_plan(p, format, (&base, plan, &header), extra, &cost)?;
         }
         _ => {
-            if let Some(shown) = shown(catalog, spec, o) {
+            if let Some(shown) = shown(catalog, spec, o)? {
                 emit(p, format, &shown)?;
             }
         }
@@ -538,9 +539,9 @@ pub(crate) fn render(
 }
 
 /// The result of a run that is not a dry run: what a person reads and what a script reads.
-fn shown(catalog: &Catalog, spec: &PoolSpec, o: &CreateOutcome) -> Option<Shown> {
-    Some(match o {
-        CreateOutcome::DryRun { .. } => return None,
+fn shown(catalog: &Catalog, spec: &PoolSpec, o: &CreateOutcome) -> Result<Option<Shown>, Error> {
+    Ok(Some(match o {
+        CreateOutcome::DryRun { .. } => return Ok(None),
         CreateOutcome::Unchanged { pool } => {
             let msg =
                 format!("pool {} already exists in {} with these settings: nothing to do", spec.name, spec.cluster);
@@ -557,34 +558,49 @@ fn shown(catalog: &Catalog, spec: &PoolSpec, o: &CreateOutcome) -> Option<Shown>
         }
         CreateOutcome::Created { pool, location } => {
             let c = cost(catalog, spec, location.as_deref());
-            let summary = json!({
-                "status": "created",
-                "pool_id": pool["id"].as_str().map_or_else(|| spec.path(), str::to_owned),
-                "provisioning_state": lro::provisioning_state(pool),
-                "vm_size": pool.pointer("/properties/vmSize").cloned().unwrap_or(json!(spec.size.name)),
-                "count": pool.pointer("/properties/count").cloned().unwrap_or(json!(spec.count)),
-                "min_count": spec.autoscale.map(|x| x.0),
-                "max_count": spec.autoscale.map(|x| x.1),
-                "node_taints": pool.pointer("/properties/nodeTaints").cloned().unwrap_or(json!(spec.taints)),
-                "gpu_driver": pool.pointer("/properties/gpuProfile/driver").cloned().unwrap_or(json!(spec.gpu_driver.unwrap_or("Install"))),
-                "mig_profile": pool.pointer("/properties/gpuInstanceProfile").cloned().unwrap_or(Value::Null),
-                "cost": c,
-            });
+            let summary = created_summary(spec, pool, &c)?;
             Shown::new(render_summary(spec, &summary, &c), summary)
         }
-    })
+    }))
+}
+
+/// What Azure returned for the created pool. A field it did not return is `null` (shown as
+/// "not returned"), never filled in with what was asked for.
+fn created_summary(spec: &PoolSpec, pool: &Value, c: &Cost) -> Result<Value, Error> {
+    let typed: AgentPool = resources::parse(pool, "the created agent pool")
+        .map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
+    let p = &typed.properties;
+    // `gpuProfile.driver` left out is the API's default, Install (managedClusters.json:
+    // "When it's not specified, default is Install"): Azure's documented state, not the request.
+    let driver = p.gpu_profile.as_ref().and_then(|g| g.driver.clone()).unwrap_or_else(|| "Install".to_owned());
+    Ok(json!({
+        "status": "created",
+        "pool_id": typed.id.clone().unwrap_or_else(|| spec.path()),
+        "provisioning_state": p.provisioning_state,
+        "vm_size": p.vm_size,
+        "count": p.count,
+        "min_count": spec.autoscale.map(|x| x.0),
+        "max_count": spec.autoscale.map(|x| x.1),
+        "node_taints": p.node_taints,
+        "gpu_driver": driver,
+        "mig_profile": p.gpu_instance_profile,
+        "cost": c,
+    }))
 }
 
 fn render_summary(spec: &PoolSpec, s: &Value, c: &Cost) -> String {
     let gpu = format!("{} × {} {}", spec.size.gpu_count, spec.size.gpu_vendor, spec.size.gpu_model);
+    const NOT_RETURNED: &str = "not returned";
+    let count = s["count"].as_u64().map_or_else(|| NOT_RETURNED.to_owned(), |n| n.to_string());
     let nodes = match spec.autoscale {
-        Some((a, b)) => format!("{} (autoscaler {a}–{b})", s["count"]),
-        None => s["count"].to_string(),
+        Some((a, b)) => format!("{count} (autoscaler {a}–{b})"),
+        None => count,
     };
-    let taints = s["node_taints"]
-        .as_array()
-        .map(|a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "))
-        .unwrap_or_default();
+    let taints = match s["node_taints"].as_array() {
+        Some(a) if a.is_empty() => "none".to_owned(),
+        Some(a) => a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "),
+        None => NOT_RETURNED.to_owned(),
+    };
     let cost = match c.price_per_node_hour {
         Some(_) => format!(
             "{}/h ({}/month) at {} node(s); {}/h at {} [{}, {}]",
@@ -605,10 +621,10 @@ fn render_summary(spec: &PoolSpec, s: &Value, c: &Cost) -> String {
         spec.name,
         spec.cluster,
         s["pool_id"].as_str().unwrap_or(""),
-        s["provisioning_state"].as_str().unwrap_or("?"),
-        spec.size.name,
+        s["provisioning_state"].as_str().unwrap_or(NOT_RETURNED),
+        s["vm_size"].as_str().unwrap_or(NOT_RETURNED),
         spec.size.vcpus,
-        if taints.is_empty() { "none".to_owned() } else { taints },
+        taints,
         s["gpu_driver"].as_str().unwrap_or("Install"),
         s["mig_profile"].as_str().unwrap_or("none"),
     )

@@ -13,6 +13,7 @@ use crate::output::{emit, Shown};
 use crate::plan::agent_pool::check_pool_name;
 use crate::plan::pool_path;
 use crate::provision::Progress;
+use crate::resources::{self, AgentPool};
 
 /// `aksgpu wait`
 pub fn run(ctx: &Ctx, a: &WaitArgs) -> anyhow::Result<()> {
@@ -44,12 +45,18 @@ pub fn run(ctx: &Ctx, a: &WaitArgs) -> anyhow::Result<()> {
     let result = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
         lro::wait_resource(&client, &op, &report).await.map_err(Error::from)
     });
-    let pool = result?;
-    let state = lro::provisioning_state(&pool).unwrap_or("Succeeded");
+    let pool: AgentPool = resources::parse(&result?, "agent pool").map_err(refused)?;
+    // The state Azure sent, never assumed: a pool without one is an error naming the field.
+    let state = resources::required(&pool.properties.provisioning_state, &pool.label(), "properties.provisioningState")
+        .map_err(refused)?;
     let shown = Shown::new(
         format!("pool {} in cluster {}: {state}", a.at.name, a.at.target.cluster),
-        json!({"pool_id": pool["id"], "provisioning_state": state}),
+        json!({"pool_id": pool.id, "provisioning_state": state}),
     );
     emit(&ctx.printer, a.output, &shown)?;
     Ok(())
+}
+
+fn refused(e: resources::MissingField) -> Error {
+    Error::Refused { message: e.to_string(), hint: None }
 }

@@ -81,7 +81,10 @@ pub fn usage(catalog: &Catalog, w: &QuotaTarget, usages: &[Value]) -> Result<Quo
         }
     };
     names.push("cores".into());
-    let found: Vec<Usage> = names.iter().filter_map(|n| plan::usage(usages, n)).collect();
+    let mut found: Vec<Usage> = Vec::new();
+    for n in &names {
+        found.extend(plan::usage(usages, n).map_err(missing)?);
+    }
     if found.iter().all(|u| u.name == "cores") && w.family.is_some() {
         return Err(Error::NoFit {
             message: format!("Azure reports no usage for {} in {}", w.family.as_deref().unwrap_or(""), w.location),
@@ -119,9 +122,14 @@ pub enum QuotaPlan {
     Raise { family: String, from: u64, to: u64 },
 }
 
+/// A field Azure did not send: refused, never read as zero.
+fn missing(e: crate::resources::MissingField) -> Error {
+    Error::Refused { message: e.to_string(), hint: None }
+}
+
 /// Decide the request from the family's usage; a request that would lower the limit is refused.
 pub fn decide(w: &QuotaTarget, family: &str, usages: &[Value], ask: QuotaAsk) -> Result<QuotaPlan, Error> {
-    let Some(current) = plan::usage(usages, family) else {
+    let Some(current) = plan::usage(usages, family).map_err(missing)? else {
         return Err(Error::NoFit {
             message: format!("Azure reports no usage for {family} in {}", w.location),
             hint: Some("check the family name: az vm list-usage --location L -o table".into()),

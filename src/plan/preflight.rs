@@ -105,9 +105,6 @@ pub fn location(cluster: &Value) -> Option<String> {
     cluster["location"].as_str().map(|l| l.replace(' ', "").to_ascii_lowercase())
 }
 
-fn norm_family(f: &str) -> String {
-    f.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase()
-}
 
 /// Run every check that the facts allow, in order: the cluster's state, Kubernetes versions,
 /// Windows prerequisites, an existing pool, SKU availability, then quota.
@@ -459,15 +456,14 @@ fn restrictions(spec: &PoolSpec, sku: &Value, loc: &str) -> Result<Vec<String>, 
 /// One usage counter: free vCPUs, limit, current, display name and id.
 type Usage = (u64, i64, i64, String, String);
 
-fn usage(usages: &[Value], key: &str) -> Option<Usage> {
-    let u = usages.iter().find(|u| {
-        u.pointer("/name/value").and_then(Value::as_str).is_some_and(|n| norm_family(n) == norm_family(key))
-    })?;
-    let id = u.pointer("/name/value").and_then(Value::as_str).unwrap_or(key).to_owned();
-    let limit = u["limit"].as_i64()?;
-    let current = u["currentValue"].as_i64().unwrap_or(0);
-    let display = u.pointer("/name/localizedValue").and_then(Value::as_str).unwrap_or(key).to_owned();
-    Some((u64::try_from((limit - current).max(0)).unwrap_or(0), limit, current, display, id))
+fn usage(usages: &[Value], key: &str) -> Result<Option<Usage>, Refusal> {
+    let Some(c) = resources::compute::find_usage(usages, key).map_err(missing)? else { return Ok(None) };
+    Ok(Some((u64::try_from((c.limit - c.used).max(0)).unwrap_or(0), c.limit, c.used, c.display, c.name)))
+}
+
+/// A field Azure did not send, as a refusal (never a guess).
+fn missing(e: resources::MissingField) -> Refusal {
+    refuse(e.to_string(), None)
 }
 
 /// The size's quota family: Azure's SKU list says (`family`), else the catalog.
@@ -503,7 +499,7 @@ pub fn check_together(specs: &[&PoolSpec], skus: Option<&[Value]>, usages: &[Val
             spot: s.spot,
         })
         .collect();
-    let verdicts = charge_together(usages, &demands);
+    let verdicts = charge_together(usages, &demands).map_err(missing)?;
     let Some(o) = verdicts.iter().find_map(|(_, o)| o.first()) else { return Ok(()) };
     let u = &o.usage;
     let needed = o.needed();
@@ -549,7 +545,7 @@ fn check_quota(spec: &PoolSpec, skus: Option<&[Value]>, usages: &[Value], loc: &
         checks.push("cores".into());
     }
     for key in checks {
-        if let Some((have, limit, current, display, key)) = usage(usages, &key) {
+        if let Some((have, limit, current, display, key)) = usage(usages, &key)? {
             if have < need {
                 return Err(refuse(
                     format!(

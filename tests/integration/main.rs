@@ -24,6 +24,7 @@ mod gpu_fields;
 mod gpu_stack;
 mod hint_flags;
 mod manifest_cli;
+mod missing_fields;
 mod money;
 mod polling;
 mod price_cache;
