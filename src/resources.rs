@@ -87,6 +87,8 @@ pub struct AgentPoolProperties {
     pub enable_auto_scaling: Option<bool>,
     pub vm_size: Option<String>,
     pub os_type: Option<String>,
+    /// `osSKU` (the spec's spelling).
+    #[serde(rename = "osSKU", alias = "osSku")]
     pub os_sku: Option<String>,
     pub scale_set_priority: Option<String>,
     pub status: Option<ResourceStatus>,
@@ -95,6 +97,15 @@ pub struct AgentPoolProperties {
     pub node_labels: Option<std::collections::BTreeMap<String, String>>,
     pub node_taints: Option<Vec<String>>,
     pub node_image_version: Option<String>,
+    pub mode: Option<String>,
+    pub availability_zones: Option<Vec<String>>,
+    pub max_pods: Option<u32>,
+    pub os_disk_type: Option<String>,
+    pub orchestrator_version: Option<String>,
+    pub scale_set_eviction_policy: Option<String>,
+    /// A number as Azure sent it (`-1` or `-1.0`), kept so it is shown as sent.
+    pub spot_max_price: Option<serde_json::Number>,
+    pub tags: Option<std::collections::BTreeMap<String, String>>,
 }
 
 /// `gpuProfile` of an agent pool (`GPUProfile` in the spec).

@@ -331,7 +331,7 @@ fn check_existing(catalog: &Catalog, spec: &PoolSpec, pool: &Value) -> Result<Ve
         ProvisioningState::Failed | ProvisioningState::Canceled => return Err(failed_pool(spec, &typed)),
         ProvisioningState::Succeeded => {}
     }
-    let diffs = spec.diff(pool);
+    let diffs = spec.diff(&typed);
     if diffs.is_empty() {
         return Ok(Verdict::Identical);
     }

@@ -459,7 +459,10 @@ pub(crate) async fn put_once(
     started: &Progress,
 ) -> Result<Option<ArmResponse>, CreateError> {
     let mut conflicts = 0;
-    let carries = |v: &Value| spec.diff(v).is_empty();
+    // A pool of another shape does not carry the spec (it is read again, never taken as ours).
+    let carries = |v: &Value| {
+        crate::resources::parse::<crate::resources::AgentPool>(v, "agent pool").is_ok_and(|p| spec.diff(&p).is_empty())
+    };
     let check = Check {
         what: op.what.clone(),
         read: crate::plan::pool::await_pool(spec),

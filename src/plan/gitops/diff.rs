@@ -226,7 +226,11 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -
     if let Some(c) = not_settled(d, spec, have) {
         return c;
     }
-    let mut diffs = spec.diff(have);
+    let typed = match crate::resources::parse::<crate::resources::AgentPool>(have, &format!("agent pool {}", spec.name)) {
+        Ok(p) => p,
+        Err(e) => return Change::new("pool", &spec.name, Action::Refused, format!("cannot read the pool: {e}")),
+    };
+    let mut diffs = spec.diff(&typed);
     diffs.retain(|x| !implicit.contains(&x.field));
     if diffs.is_empty() {
         return Change::new("pool", &spec.name, Action::NoChange, format!("{} as in the file", spec.size.name));
