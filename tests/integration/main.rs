@@ -38,6 +38,7 @@ mod serving_calibration;
 mod serving_search;
 mod snapshots;
 mod support;
+mod untyped_json;
 mod usage_prom;
 mod wire;
 mod wizard_tmux;
