@@ -105,7 +105,6 @@ pub fn location(cluster: &Value) -> Option<String> {
     cluster["location"].as_str().map(|l| l.replace(' ', "").to_ascii_lowercase())
 }
 
-
 /// Run every check that the facts allow, in order: the cluster's state, Kubernetes versions,
 /// Windows prerequisites, an existing pool, SKU availability, then quota.
 pub fn check(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<Verdict, Refusal> {

@@ -102,10 +102,14 @@ impl Usage {
 pub fn usage(usages: &[Value], name: &str) -> Result<Option<Usage>, MissingField> {
     let Some(c) = resources::compute::find_usage(usages, name)? else { return Ok(None) };
     let label = format!("usage {}", c.name);
-    let count = |n: i64, field: &'static str| {
-        u64::try_from(n).map_err(|_| MissingField { resource: label.clone(), field })
-    };
-    Ok(Some(Usage { used: count(c.used, "currentValue")?, limit: count(c.limit, "limit")?, display: c.display, name: c.name }))
+    let count =
+        |n: i64, field: &'static str| u64::try_from(n).map_err(|_| MissingField { resource: label.clone(), field });
+    Ok(Some(Usage {
+        used: count(c.used, "currentValue")?,
+        limit: count(c.limit, "limit")?,
+        display: c.display,
+        name: c.name,
+    }))
 }
 
 /// vCPUs that `nodes` nodes of `vcpus` each need, counting surge nodes.

@@ -74,7 +74,9 @@ fn code_lines(text: &str) -> impl Iterator<Item = &str> {
 
 /// True when a line indexes JSON: `.pointer(`, `.get("…")` (not on HTTP headers) or `["key"]`.
 fn indexes_json(line: &str) -> bool {
-    let get = line.match_indices(".get(\"").any(|(i, _)| !line[..i].ends_with("headers") && !line[..i].ends_with("headers()"));
+    let get = line
+        .match_indices(".get(\"")
+        .any(|(i, _)| !line[..i].ends_with("headers") && !line[..i].ends_with("headers()"));
     let key = line.match_indices("[\"").any(|(i, _)| {
         // `v["key"]` indexes; `(["a"]` or `= ["a"]` is an array literal.
         let indexed = line[..i].chars().last().is_some_and(|c| c.is_ascii_alphanumeric() || "_])".contains(c));

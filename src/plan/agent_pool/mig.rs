@@ -106,7 +106,9 @@ fn mig_strategy(r: &PoolRequest) -> Result<Option<&'static str>, SpecError> {
         None => Ok(None),
         Some(s) if s.eq_ignore_ascii_case("single") => Ok(Some("Single")),
         Some(s) if s.eq_ignore_ascii_case("mixed") => Ok(Some("Mixed")),
-        Some(s) => Err(err(Field::MigStrategy, format!("{s:?} is not a MIG strategy"), Some("use Single or Mixed".into()))),
+        Some(s) => {
+            Err(err(Field::MigStrategy, format!("{s:?} is not a MIG strategy"), Some("use Single or Mixed".into())))
+        }
     }
 }
 

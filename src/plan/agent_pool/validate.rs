@@ -154,7 +154,11 @@ pub(super) fn os_sku_provisioned(allowed: &[String], sku: &str) -> bool {
 }
 
 /// The size: known, not retired, and AKS-supported for GPU pools.
-pub(super) fn check_size<'a>(catalog: &'a Catalog, r: &PoolRequest, warnings: &mut Vec<String>) -> Result<&'a VmSize, SpecError> {
+pub(super) fn check_size<'a>(
+    catalog: &'a Catalog,
+    r: &PoolRequest,
+    warnings: &mut Vec<String>,
+) -> Result<&'a VmSize, SpecError> {
     let Some(size) = catalog.size(&r.vm_size) else {
         let near = catalog.suggest_sizes(&r.vm_size);
         return Err(err(

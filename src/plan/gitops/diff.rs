@@ -226,7 +226,8 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -
     if let Some(c) = not_settled(d, spec, have) {
         return c;
     }
-    let typed = match crate::resources::parse::<crate::resources::AgentPool>(have, &format!("agent pool {}", spec.name)) {
+    let typed = match crate::resources::parse::<crate::resources::AgentPool>(have, &format!("agent pool {}", spec.name))
+    {
         Ok(p) => p,
         Err(e) => return Change::new("pool", &spec.name, Action::Refused, format!("cannot read the pool: {e}")),
     };
