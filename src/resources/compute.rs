@@ -1,5 +1,7 @@
 //! Microsoft.Compute answers the tool reads: usages (`Usage` in Microsoft's
-//! `computeRPCommon.json`, 2025-04-01, where `name`, `limit` and `currentValue` are required).
+//! `computeRPCommon.json`, 2025-04-01, where `name`, `limit` and `currentValue` are required),
+//! resource SKUs (`ResourceSku` in `skus.json`, 2021-07-01) and capacity reservation groups
+//! and reservations (`capacityReservation.json`, 2025-04-01).
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -68,6 +70,141 @@ pub fn find_usage(usages: &[Value], name: &str) -> Result<Option<Counter>, Missi
         }
     }
     Ok(None)
+}
+
+/// One resource SKU (`ResourceSku`), the fields the tool reads.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceSku {
+    pub resource_type: Option<String>,
+    pub name: Option<String>,
+    pub family: Option<String>,
+    #[serde(default)]
+    pub location_info: Vec<SkuLocationInfo>,
+    #[serde(default)]
+    pub restrictions: Vec<SkuRestriction>,
+    #[serde(default)]
+    pub capabilities: Vec<SkuCapability>,
+}
+
+/// `locationInfo[]` of a SKU.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SkuLocationInfo {
+    pub location: Option<String>,
+    #[serde(default)]
+    pub zones: Vec<String>,
+}
+
+/// `restrictions[]` of a SKU: `type` Location or Zone, and where.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SkuRestriction {
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub reason_code: Option<String>,
+    pub restriction_info: Option<SkuRestrictionInfo>,
+}
+
+/// `restrictionInfo` of a restriction.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SkuRestrictionInfo {
+    #[serde(default)]
+    pub zones: Vec<String>,
+}
+
+/// `capabilities[]` of a SKU (name and value, both text).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SkuCapability {
+    pub name: Option<String>,
+    pub value: Option<String>,
+}
+
+impl ResourceSku {
+    /// A virtual machine SKU named `size` (case ignored).
+    pub fn is_vm(&self, size: &str) -> bool {
+        self.resource_type.as_deref() == Some("virtualMachines")
+            && self.name.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(size))
+    }
+
+    /// A capability's value, when listed.
+    pub fn capability(&self, name: &str) -> Option<&str> {
+        self.capabilities.iter().find(|c| c.name.as_deref() == Some(name))?.value.as_deref()
+    }
+
+    /// The zones the SKU lists for `location` (case ignored).
+    pub fn zones_in(&self, location: &str) -> Vec<String> {
+        self.location_info
+            .iter()
+            .filter(|li| li.location.as_deref().is_some_and(|l| l.eq_ignore_ascii_case(location)))
+            .flat_map(|li| li.zones.iter().cloned())
+            .collect()
+    }
+}
+
+/// Read a SKU list; a SKU of another shape is an error naming it.
+pub fn skus(list: &[Value]) -> Result<Vec<ResourceSku>, MissingField> {
+    list.iter().map(|v| super::parse(v, "a resource SKU")).collect()
+}
+
+/// A capacity reservation group read with `$expand=instanceView`.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ReservationGroup {
+    pub location: Option<String>,
+    #[serde(default)]
+    pub properties: ReservationGroupProperties,
+}
+
+/// `properties` of a reservation group.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReservationGroupProperties {
+    pub instance_view: Option<ReservationGroupView>,
+}
+
+/// `instanceView` of a reservation group.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReservationGroupView {
+    #[serde(default)]
+    pub capacity_reservations: Vec<ReservationView>,
+}
+
+/// One reservation's instance view: how much is reserved and what is allocated.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReservationView {
+    pub name: Option<String>,
+    pub utilization_info: Option<Utilization>,
+}
+
+/// `utilizationInfo` of a reservation.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Utilization {
+    pub current_capacity: Option<u64>,
+    #[serde(default)]
+    pub virtual_machines_allocated: Vec<Value>,
+}
+
+/// A capacity reservation (`CapacityReservation`): its name and reserved `sku`.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct CapacityReservation {
+    pub name: Option<String>,
+    pub sku: Option<ReservedSku>,
+}
+
+/// `sku` of a reservation: the size and how many are reserved.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ReservedSku {
+    pub name: Option<String>,
+    pub capacity: Option<u64>,
+}
+
+impl CapacityReservation {
+    /// The reserved size, when Azure sent it.
+    pub fn size(&self) -> Option<&str> {
+        self.sku.as_ref()?.name.as_deref()
+    }
 }
 
 #[cfg(test)]

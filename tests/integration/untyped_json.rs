@@ -40,7 +40,6 @@ const NOT_YET_TYPED: &[(&str, usize)] = &[
     ("src/plan/gitops/export.rs", 13),
     ("src/plan/gitops/release.rs", 3),
     ("src/plan/install.rs", 7),
-    ("src/plan/preflight.rs", 29),
     ("src/plan/quota.rs", 7),
     ("src/plan/runcommand.rs", 3),
     ("src/pricing.rs", 1),
