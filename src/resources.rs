@@ -106,6 +106,7 @@ pub struct AgentPoolProperties {
     /// A number as Azure sent it (`-1` or `-1.0`), kept so it is shown as sent.
     pub spot_max_price: Option<serde_json::Number>,
     pub tags: Option<std::collections::BTreeMap<String, String>>,
+    pub scale_down_mode: Option<String>,
 }
 
 /// `gpuProfile` of an agent pool (`GPUProfile` in the spec).
@@ -201,6 +202,11 @@ impl AgentPool {
         self.properties.node_taints.as_deref().unwrap_or_default()
     }
 
+    /// Whether the pool runs on spot VMs (`scaleSetPriority`, case ignored).
+    pub fn is_spot(&self) -> bool {
+        self.properties.scale_set_priority.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("Spot"))
+    }
+
     /// Whether the pool runs Windows (`osType`).
     pub fn is_windows(&self) -> bool {
         self.properties.os_type.as_deref().is_some_and(|o| o.eq_ignore_ascii_case("Windows"))
@@ -227,8 +233,47 @@ impl AgentPool {
 pub struct ManagedCluster {
     pub name: Option<String>,
     pub location: Option<String>,
+    pub sku: Option<ManagedClusterSku>,
     #[serde(default)]
     pub properties: ManagedClusterProperties,
+}
+
+/// `sku` of a cluster (`ManagedClusterSKU`).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ManagedClusterSku {
+    /// Free, Standard or Premium; the spec: "If not specified, the default is 'Free'".
+    pub tier: Option<String>,
+}
+
+/// A profile whose `enabled` the tool reads (`aiToolchainOperatorProfile`,
+/// `oidcIssuerProfile`, `metricsProfile.costAnalysis`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Enabled {
+    pub enabled: Option<bool>,
+    /// `oidcIssuerProfile.issuerURL`.
+    #[serde(rename = "issuerURL")]
+    pub issuer_url: Option<String>,
+}
+
+/// `metricsProfile` of a cluster.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MetricsProfile {
+    pub cost_analysis: Option<Enabled>,
+}
+
+/// `apiServerAccessProfile` of a cluster.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiServerAccessProfile {
+    pub disable_run_command: Option<bool>,
+}
+
+/// `aadProfile` of a cluster.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct AadProfile {
+    pub managed: Option<bool>,
 }
 
 /// The fields of `ManagedClusterProperties` the tool reads.
@@ -239,6 +284,11 @@ pub struct ManagedClusterProperties {
     pub power_state: Option<PowerState>,
     pub kubernetes_version: Option<String>,
     pub current_kubernetes_version: Option<String>,
+    pub ai_toolchain_operator_profile: Option<Enabled>,
+    pub oidc_issuer_profile: Option<Enabled>,
+    pub metrics_profile: Option<MetricsProfile>,
+    pub api_server_access_profile: Option<ApiServerAccessProfile>,
+    pub aad_profile: Option<AadProfile>,
 }
 
 /// `powerState`.
@@ -261,6 +311,20 @@ impl ManagedCluster {
     pub fn power(&self) -> Result<String, MissingField> {
         let code = self.properties.power_state.as_ref().and_then(|p| p.code.clone());
         required(&code, &self.label(), "properties.powerState.code")
+    }
+
+    /// KAITO (the AI toolchain operator) and the OIDC issuer are both on (each only when
+    /// Azure says `enabled: true`).
+    pub fn kaito_enabled(&self) -> bool {
+        let p = &self.properties;
+        let on = |e: &Option<Enabled>| e.as_ref().and_then(|e| e.enabled) == Some(true);
+        on(&p.ai_toolchain_operator_profile) && on(&p.oidc_issuer_profile)
+    }
+
+    /// Cost analysis is on (only when Azure says `enabled: true`).
+    pub fn cost_analysis_enabled(&self) -> bool {
+        let m = self.properties.metrics_profile.as_ref();
+        m.and_then(|m| m.cost_analysis.as_ref()).and_then(|c| c.enabled) == Some(true)
     }
 
     /// The Kubernetes version the control plane runs: `currentKubernetesVersion`, else the

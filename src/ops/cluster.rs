@@ -168,14 +168,15 @@ pub fn scale_counts(how: Scale) -> (u32, u32) {
 /// (its size, OS and priority; the cluster's region).
 pub fn scale_cost(catalog: &Catalog, name: &str, how: Scale, pool: &Value, cluster: &Value) -> PlanPricing {
     let counts = scale_counts(how);
-    let p = &pool["properties"];
-    let Some(vm) = p["vmSize"].as_str() else {
+    let Ok(p) = crate::resources::parse::<crate::resources::AgentPool>(pool, "agent pool") else {
+        return PlanPricing::unread(catalog, &[(name, counts)], "Azure sent the pool in another shape");
+    };
+    let Some(vm) = p.properties.vm_size.as_deref() else {
         return PlanPricing::unread(catalog, &[(name, counts)], "Azure did not send the pool's vmSize");
     };
     let size = catalog.size(vm).map_or_else(|| vm.to_owned(), |s| s.name.clone());
-    let os =
-        if p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) { Os::Windows } else { Os::Linux };
-    let spot = p["scaleSetPriority"].as_str().is_some_and(|s| s.eq_ignore_ascii_case("Spot"));
+    let os = if p.is_windows() { Os::Windows } else { Os::Linux };
+    let spot = p.is_spot();
     let region = crate::plan::preflight::location(cluster);
     let pricing = PoolPricing { pool: name, size: &size, os, spot, min_nodes: counts.0, max_nodes: counts.1 };
     PlanPricing::new(catalog, &[pricing], region.as_deref())

@@ -86,6 +86,11 @@ fn refuse(message: impl Into<String>, hint: impl Into<Option<String>>) -> Refusa
     Refusal { message: message.into(), hint: hint.into() }
 }
 
+/// The cluster, typed; a body of another shape is refused.
+fn typed_cluster(cluster: &Value) -> Result<crate::resources::ManagedCluster, Refusal> {
+    crate::resources::parse(cluster, "cluster").map_err(|e| refuse(e.to_string(), None))
+}
+
 /// The resolved install: the operator spec, the pools it targets, and what runCommand needs.
 #[derive(Debug, Clone)]
 pub struct Install {
@@ -316,7 +321,7 @@ fn missing_labels_refusal(catalog: &Catalog, req: &InstallRequest, missing: &[Mi
 /// driver, or put two on one, is refused with the commands that reconcile it.
 pub fn resolve(catalog: &Catalog, req: &InstallRequest, cluster: &Value, pools: &[Value]) -> Result<Install, Refusal> {
     let raw_pools = pools;
-    if cluster.pointer("/properties/apiServerAccessProfile/disableRunCommand").and_then(Value::as_bool) == Some(true) {
+    if typed_cluster(cluster)?.properties.api_server_access_profile.and_then(|a| a.disable_run_command) == Some(true) {
         let spec = spec_for(req, req.driver_mode.unwrap_or(DriverMode::Aks), &[]);
         return Err(refuse(
             format!("runCommand is disabled on cluster {} (apiServerAccessProfile.disableRunCommand)", req.cluster),
@@ -342,7 +347,7 @@ pub fn resolve(catalog: &Catalog, req: &InstallRequest, cluster: &Value, pools: 
         .filter(|p| operator_runs_on(catalog, p) && p.driver() != PoolDriver::Managed)
         .flat_map(|p| p.taints().iter().cloned())
         .collect();
-    let needs_cluster_token = cluster.pointer("/properties/aadProfile/managed").and_then(Value::as_bool) == Some(true);
+    let needs_cluster_token = typed_cluster(cluster)?.properties.aad_profile.and_then(|a| a.managed) == Some(true);
     let names = targets.iter().filter_map(|p| p.name.clone()).collect();
     let spec = spec_for(req, mode, &taints);
     let i = install(req, spec.clone(), op::values(&spec), (names, Some(needs_cluster_token)), None);
