@@ -10,6 +10,7 @@ use serde_json::Value;
 
 pub mod compute;
 pub mod fleet;
+pub mod quota;
 
 /// A field a decision needs is missing (or not the type the spec gives).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -340,6 +341,18 @@ impl ManagedCluster {
 pub struct OperationStatus {
     pub status: Option<String>,
     pub error: Option<Value>,
+}
+
+/// A resource provider (`Microsoft.Resources` `Provider`): its `registrationState`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Provider {
+    pub registration_state: Option<String>,
+}
+
+/// Find the resource named `name` in a list (ARM names are case-insensitive).
+pub fn find_named<'a>(list: &'a [Value], name: &str) -> Option<&'a Value> {
+    list.iter().find(|v| v.get("name").and_then(Value::as_str).is_some_and(|n| n.eq_ignore_ascii_case(name)))
 }
 
 /// A preview feature (`Microsoft.Features/providers/.../features/{name}`).

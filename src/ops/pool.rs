@@ -239,7 +239,7 @@ async fn operator_preflight(
     if !pools.iter().any(named) {
         let labelled = crate::plan::install::with_driver_label(catalog, spec, &pools);
         let spec = labelled.as_ref().map_or(spec, |(s, _)| s);
-        pools.push(json!({"name": spec.name, "properties": spec.body()["properties"].clone()}));
+        pools.push(spec.as_listed());
     }
     operator::resolve(catalog, op, &cluster, &pools)
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
@@ -295,7 +295,7 @@ pub fn pool_feature<'c>(catalog: &'c Catalog, spec: &PoolSpec) -> Option<(&'c st
 /// The operator install's steps for a pool not yet created (a dry run): resolved against the
 /// pool's own body.
 pub fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Result<(Plan, String), Error> {
-    let pool = json!({"name": spec.name, "properties": spec.body()["properties"].clone()});
+    let pool = spec.as_listed();
     let install: Install = operator::resolve(catalog, req, &json!({}), &[pool])
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
     Ok((operator::plan(req, &install), install.values_yaml))

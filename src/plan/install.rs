@@ -365,7 +365,7 @@ fn label_plans(req: &InstallRequest, pools: &[Value], missing: &[MissingLabel]) 
     missing
         .iter()
         .filter_map(|m| {
-            let listed = pools.iter().find(|p| p["name"].as_str() == Some(m.pool.as_str()))?;
+            let listed = crate::resources::find_named(pools, &m.pool)?;
             Some(super::cluster_ops::label_pool(t, &m.pool, listed, m.label, crate::domain::api::AKS_MANAGED_GPU))
         })
         .collect()

@@ -247,21 +247,19 @@ pub struct RequestStatus {
 }
 
 impl RequestStatus {
-    /// Read a `quotaRequests/{id}` body.
-    pub fn parse(id: &str, v: &Value) -> RequestStatus {
-        let p = &v["properties"];
-        let sub_msg = p["value"].as_array().and_then(|a| a.iter().find_map(|x| x["message"].as_str()));
-        RequestStatus {
-            id: v["name"].as_str().unwrap_or(id).to_owned(),
-            state: p["provisioningState"].as_str().unwrap_or("Unknown").to_owned(),
-            message: p
-                .pointer("/error/message")
-                .and_then(Value::as_str)
-                .or(p["message"].as_str())
-                .or(sub_msg)
-                .map(str::to_owned),
-            code: p.pointer("/error/code").and_then(Value::as_str).map(str::to_owned),
-        }
+    /// Read a `quotaRequests/{id}` body. A body of another shape is an error; no state sent
+    /// reads "Unknown", which is not final (it is read again, never taken as done).
+    pub fn parse(id: &str, v: &Value) -> Result<RequestStatus, MissingField> {
+        let r: resources::quota::QuotaRequest = resources::parse(v, "quota request")?;
+        let p = r.properties;
+        let sub_msg = p.value.iter().find_map(|x| x.message.clone());
+        let (code, error_msg) = p.error.map_or((None, None), |e| (e.code, e.message));
+        Ok(RequestStatus {
+            id: r.name.unwrap_or_else(|| id.to_owned()),
+            state: p.provisioning_state.unwrap_or_else(|| "Unknown".to_owned()),
+            message: error_msg.or(p.message).or(sub_msg),
+            code,
+        })
     }
 
     /// Succeeded, Failed or Invalid: nothing more will happen.
@@ -393,9 +391,11 @@ mod tests {
         assert_eq!(request_id("https://x/other/abc"), None);
         let failed = json!({"name": "2B5C", "properties": {"provisioningState": "Failed", "message": "m",
             "error": {"code": "ContactSupport", "message": "Request failed, please contact support."}}});
-        let s = RequestStatus::parse("x", &failed);
+        let s = RequestStatus::parse("x", &failed).expect("typed");
         assert_eq!((s.state.as_str(), s.code.as_deref(), s.is_final()), ("Failed", Some("ContactSupport"), true));
         assert_eq!(s.message.as_deref(), Some("Request failed, please contact support."));
-        assert!(!RequestStatus::parse("x", &json!({"properties": {"provisioningState": "InProgress"}})).is_final());
+        assert!(!RequestStatus::parse("x", &json!({"properties": {"provisioningState": "InProgress"}}))
+            .expect("typed")
+            .is_final());
     }
 }

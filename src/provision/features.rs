@@ -83,8 +83,8 @@ fn feature_not_found(b: &crate::arm::ErrorBody) -> bool {
 
 /// The resource provider's `registrationState`; `None` when Azure sent none.
 pub async fn provider_state(client: &ArmClient, sub: &str, namespace: &str) -> Result<Option<String>, ArmError> {
-    let v: Value = wire::get(client, &crate::plan::features::read_provider(sub, namespace)).await?;
-    Ok(v.get("registrationState").and_then(Value::as_str).map(str::to_owned))
+    let p: resources::Provider = wire::get(client, &crate::plan::features::read_provider(sub, namespace)).await?;
+    Ok(p.registration_state)
 }
 
 /// What registering would do, from the feature's state (and the provider's, when the feature is
@@ -244,18 +244,20 @@ async fn refresh_provider(
         }
         Sent::Lost(lost) => {
             read_back(client, &read, &format!("provider {namespace}"), &resume, &lost, |v| {
-                let s = v.get("registrationState").and_then(Value::as_str).unwrap_or("");
+                let p = resources::parse::<resources::Provider>(v, "provider").unwrap_or_default();
+                let s = p.registration_state.unwrap_or_default();
                 s.eq_ignore_ascii_case("Registering") || s.eq_ignore_ascii_case("Registered")
             })
             .await?;
         }
     }
     loop {
-        let v: Value = match wire::get(client, &read).await {
+        let p: resources::Provider = match wire::get(client, &read).await {
             Err(ArmError::Deadline { .. }) => return Err(timed_out(&format!("provider {namespace}"))),
             r => r?,
         };
-        let s = v.get("registrationState").and_then(Value::as_str).unwrap_or("Unknown").to_owned();
+        // No state sent reads "Unknown": not Registered, so it is read again until the deadline.
+        let s = p.registration_state.unwrap_or_else(|| "Unknown".to_owned());
         if s.eq_ignore_ascii_case("Registered") {
             refresh_paid(sub, namespace, progress);
             return Ok(Outcome::Registered { provider_state: s });

@@ -179,7 +179,9 @@ async fn read_feature(client: &ArmClient, store: &Store, step: Option<&Step>) ->
     let Some(step) = step else { return Ok(None) };
     let v = store.get_opt(client, step).await?;
     Ok(Some(
-        v.and_then(|v| v.pointer("/properties/state").and_then(Value::as_str).map(str::to_owned))
+        // A feature of another shape reads NotRegistered: preflight then refuses (fails safe).
+        v.and_then(|v| crate::resources::parse::<crate::resources::Feature>(&v, "feature").ok())
+            .and_then(|f| f.properties.state)
             .unwrap_or_else(|| "NotRegistered".into()),
     ))
 }

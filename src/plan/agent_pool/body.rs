@@ -5,6 +5,17 @@ use super::*;
 impl PoolSpec {
     /// The exact AgentPool PUT body.
     pub fn body(&self) -> Value {
+        json!({ "properties": self.properties() })
+    }
+
+    /// The pool as an agentPools list would show it once created (its name and the body's
+    /// properties), for plans that decide over the pools a run will have.
+    pub fn as_listed(&self) -> Value {
+        json!({ "name": self.name, "properties": self.properties() })
+    }
+
+    /// The body's `properties`.
+    fn properties(&self) -> Value {
         let mut p = Map::new();
         p.insert("vmSize".into(), json!(self.size.name));
         p.insert("count".into(), json!(self.count));
@@ -64,6 +75,6 @@ impl PoolSpec {
         if let Some(g) = &self.capacity_reservation_group {
             p.insert("capacityReservationGroupID".into(), json!(g));
         }
-        json!({ "properties": Value::Object(p) })
+        Value::Object(p)
     }
 }

@@ -122,7 +122,7 @@ pub fn diff(d: &Desired, live: &Live) -> Vec<Change> {
         out.push(c);
     }
     for spec in &d.pools {
-        let have = live.pools.iter().find(|p| p["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.name)));
+        let have = crate::resources::find_named(&live.pools, &spec.name);
         let implicit = d.implicit.get(&spec.name).map_or(&[][..], Vec::as_slice);
         out.push(pool(d, spec, have, implicit));
     }

@@ -95,8 +95,9 @@ mod tests {
                 "minCount": 1, "maxCount": 3, "scaleSetPriority": "Spot", "spotMaxPrice": -1.0, "scaleSetEvictionPolicy": "Delete",
                 "nodeTaints": ["sku=gpu:NoSchedule", SPOT_TAINT], "gpuProfile": {"driver": "None"}}}),
         ];
-        let f = export(&catalog, None, "rg", "c1", &json!({}), &pools, &[("WindowsGPUPreview", Some("Registered".into()))])
-            .expect("typed");
+        let f =
+            export(&catalog, None, "rg", "c1", &json!({}), &pools, &[("WindowsGPUPreview", Some("Registered".into()))])
+                .expect("typed");
         assert_eq!(f.pools.len(), 1);
         let p = &f.pools[0];
         assert_eq!((p.count, p.min_count, p.max_count), (None, Some(1), Some(3)));
