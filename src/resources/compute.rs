@@ -141,9 +141,15 @@ impl ResourceSku {
     }
 }
 
-/// Read a SKU list; a SKU of another shape is an error naming it.
+/// Read a SKU list; a SKU of another shape, or without its `name`, is an error naming it.
 pub fn skus(list: &[Value]) -> Result<Vec<ResourceSku>, MissingField> {
-    list.iter().map(|v| super::parse(v, "a resource SKU")).collect()
+    list.iter()
+        .map(|v| {
+            let s: ResourceSku = super::parse(v, "a resource SKU")?;
+            super::required(&s.name, "a resource SKU", "name")?;
+            Ok(s)
+        })
+        .collect()
 }
 
 /// A capacity reservation group read with `$expand=instanceView`.

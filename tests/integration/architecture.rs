@@ -13,7 +13,7 @@ const RULES: &[(&str, &[&str])] = &[
     ("catalog", &["domain"]),
     ("units", &["catalog", "domain"]),
     ("pricing", &["catalog", "domain", "units"]),
-    ("drift", &["catalog", "domain", "units", "pricing"]),
+    ("drift", &["catalog", "domain", "units", "pricing", "resources"]),
     ("arm", &["domain", "resources", "secret"]),
     ("hub", &["arm", "catalog", "domain", "pricing", "secret", "units"]),
     ("recommend", &["catalog", "domain", "resources", "units"]),

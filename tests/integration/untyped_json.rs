@@ -27,15 +27,12 @@ const NOT_YET_TYPED: &[(&str, usize)] = &[
     ("src/commands/manifest.rs", 6),
     ("src/commands/money.rs", 6),
     ("src/commands/quota.rs", 1),
-    ("src/drift.rs", 6),
     ("src/hub.rs", 11),
     ("src/plan/cluster.rs", 2),
     ("src/plan/cluster_ops.rs", 2),
-    ("src/plan/gitops/release.rs", 3),
     ("src/plan/install.rs", 4),
     ("src/pricing.rs", 1),
     ("src/provision/cluster_ops.rs", 1),
-    ("src/provision/prices.rs", 2),
     ("src/provision/reconcile.rs", 1),
 ];
 
