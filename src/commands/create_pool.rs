@@ -3,7 +3,6 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::arm::lro;
 use crate::catalog::Catalog;
 use crate::cli::{CreatePoolArgs, Format};
 use crate::commands::azure;
@@ -406,9 +405,10 @@ fn node_image_floor_notes(
     // A failed read is preflight's to report (it reads the same list next).
     let Ok(pools) = read else { return };
     for pool in pools.iter().filter(|x| {
-        x.pointer("/properties/vmSize")
-            .and_then(serde_json::Value::as_str)
-            .and_then(|v| catalog.size(v))
+        resources::parse::<AgentPool>(x, "agent pool")
+            .ok()
+            .and_then(|p| p.properties.vm_size)
+            .and_then(|v| catalog.size(&v))
             .is_some_and(|v| v.series == spec.size.series)
     }) {
         if let Some(w) = crate::plan::preflight::node_image_warning(catalog, pool, (sub, rg, cluster)) {
@@ -545,7 +545,10 @@ fn shown(catalog: &Catalog, spec: &PoolSpec, o: &CreateOutcome) -> Result<Option
         CreateOutcome::Unchanged { pool } => {
             let msg =
                 format!("pool {} already exists in {} with these settings: nothing to do", spec.name, spec.cluster);
-            let v = json!({"status": "unchanged", "pool_id": pool["id"], "provisioning_state": lro::provisioning_state(pool)});
+            // Preflight read this pool typed before calling it unchanged.
+            let typed: AgentPool = resources::parse(pool, "agent pool")
+                .map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
+            let v = json!({"status": "unchanged", "pool_id": typed.id, "provisioning_state": typed.properties.provisioning_state});
             Shown::new(msg, v)
         }
         CreateOutcome::Accepted { pool_path } => {
@@ -559,46 +562,62 @@ fn shown(catalog: &Catalog, spec: &PoolSpec, o: &CreateOutcome) -> Result<Option
         CreateOutcome::Created { pool, location } => {
             let c = cost(catalog, spec, location.as_deref());
             let summary = created_summary(spec, pool, &c)?;
-            Shown::new(render_summary(spec, &summary, &c), summary)
+            let text = render_summary(spec, &summary, &c);
+            Shown::new(text, serde_json::to_value(&summary).map_err(|e| Error::internal(e.to_string()))?)
         }
     }))
 }
 
 /// What Azure returned for the created pool. A field it did not return is `null` (shown as
 /// "not returned"), never filled in with what was asked for.
-fn created_summary(spec: &PoolSpec, pool: &Value, c: &Cost) -> Result<Value, Error> {
+#[derive(Serialize)]
+struct Created<'a> {
+    status: &'static str,
+    pool_id: String,
+    provisioning_state: Option<String>,
+    vm_size: Option<String>,
+    count: Option<u32>,
+    min_count: Option<u32>,
+    max_count: Option<u32>,
+    node_taints: Option<Vec<String>>,
+    gpu_driver: String,
+    mig_profile: Option<String>,
+    cost: &'a Cost,
+}
+
+fn created_summary<'a>(spec: &PoolSpec, pool: &Value, c: &'a Cost) -> Result<Created<'a>, Error> {
     let typed: AgentPool = resources::parse(pool, "the created agent pool")
         .map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
     let p = &typed.properties;
     // `gpuProfile.driver` left out is the API's default, Install (managedClusters.json:
     // "When it's not specified, default is Install"): Azure's documented state, not the request.
     let driver = p.gpu_profile.as_ref().and_then(|g| g.driver.clone()).unwrap_or_else(|| "Install".to_owned());
-    Ok(json!({
-        "status": "created",
-        "pool_id": typed.id.clone().unwrap_or_else(|| spec.path()),
-        "provisioning_state": p.provisioning_state,
-        "vm_size": p.vm_size,
-        "count": p.count,
-        "min_count": spec.autoscale.map(|x| x.0),
-        "max_count": spec.autoscale.map(|x| x.1),
-        "node_taints": p.node_taints,
-        "gpu_driver": driver,
-        "mig_profile": p.gpu_instance_profile,
-        "cost": c,
-    }))
+    Ok(Created {
+        status: "created",
+        pool_id: typed.id.clone().unwrap_or_else(|| spec.path()),
+        provisioning_state: p.provisioning_state.clone(),
+        vm_size: p.vm_size.clone(),
+        count: p.count,
+        min_count: spec.autoscale.map(|x| x.0),
+        max_count: spec.autoscale.map(|x| x.1),
+        node_taints: p.node_taints.clone(),
+        gpu_driver: driver,
+        mig_profile: p.gpu_instance_profile.clone(),
+        cost: c,
+    })
 }
 
-fn render_summary(spec: &PoolSpec, s: &Value, c: &Cost) -> String {
+fn render_summary(spec: &PoolSpec, s: &Created<'_>, c: &Cost) -> String {
     let gpu = format!("{} × {} {}", spec.size.gpu_count, spec.size.gpu_vendor, spec.size.gpu_model);
     const NOT_RETURNED: &str = "not returned";
-    let count = s["count"].as_u64().map_or_else(|| NOT_RETURNED.to_owned(), |n| n.to_string());
+    let count = s.count.map_or_else(|| NOT_RETURNED.to_owned(), |n| n.to_string());
     let nodes = match spec.autoscale {
         Some((a, b)) => format!("{count} (autoscaler {a}–{b})"),
         None => count,
     };
-    let taints = match s["node_taints"].as_array() {
+    let taints = match &s.node_taints {
         Some(a) if a.is_empty() => "none".to_owned(),
-        Some(a) => a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "),
+        Some(a) => a.join(", "),
         None => NOT_RETURNED.to_owned(),
     };
     let cost = match c.price_per_node_hour {
@@ -620,13 +639,13 @@ fn render_summary(spec: &PoolSpec, s: &Value, c: &Cost) -> String {
         "Created pool {} in cluster {}\n  id      {}\n  state   {}\n  size    {} ({gpu}, {} vCPUs)\n  nodes   {nodes}\n  taints  {}\n  driver  {}\n  MIG     {}\n  cost    {cost}\n",
         spec.name,
         spec.cluster,
-        s["pool_id"].as_str().unwrap_or(""),
-        s["provisioning_state"].as_str().unwrap_or(NOT_RETURNED),
-        s["vm_size"].as_str().unwrap_or(NOT_RETURNED),
+        s.pool_id,
+        s.provisioning_state.as_deref().unwrap_or(NOT_RETURNED),
+        s.vm_size.as_deref().unwrap_or(NOT_RETURNED),
         spec.size.vcpus,
         taints,
-        s["gpu_driver"].as_str().unwrap_or("Install"),
-        s["mig_profile"].as_str().unwrap_or("none"),
+        s.gpu_driver,
+        s.mig_profile.as_deref().unwrap_or("none"),
     )
 }
 

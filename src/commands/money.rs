@@ -460,15 +460,11 @@ pub fn cluster_power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Re
     confirm::write(ctx, &format!("cluster {verb}"), a.yes, a.dry_run, &question)?;
     let r = run_action(ctx, &a.arm, &a.target, a.dry_run, &ClusterAction::Power { start })?;
     print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |v| {
-        format!(
-            "cluster {} is {}",
-            a.target.cluster,
-            v.pointer("/properties/powerState/code").and_then(Value::as_str).unwrap_or(if start {
-                "Running"
-            } else {
-                "Stopped"
-            })
-        )
+        // The state Azure returned, never the one asked for.
+        let c = crate::resources::parse::<crate::resources::ManagedCluster>(v, "cluster").ok();
+        let state =
+            c.and_then(|c| c.power().ok()).unwrap_or_else(|| "of a power state Azure did not return".to_owned());
+        format!("cluster {} is {state}", a.target.cluster)
     })?;
     Ok(())
 }
@@ -511,15 +507,20 @@ pub fn pool_scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     let action = ClusterAction::Scale { pool: a.at.name.clone(), how };
     let r = run_action(ctx, &a.at.arm, &a.at.target, false, &action)?;
     if let Outcome::Done(v) = &r {
-        let sub = v["id"].as_str().and_then(|id| id.split('/').nth(2)).unwrap_or_default().to_owned();
+        let p = crate::resources::parse::<crate::resources::AgentPool>(v, "agent pool").ok();
+        let sub = p.and_then(|p| p.id).and_then(|id| id.split('/').nth(2).map(str::to_owned)).unwrap_or_default();
         node_image_note(ctx, &request(sub, &a.at.target, &a.at.arm), v)?;
     }
     print_ops(&ctx.printer, a.output, &base_url(&a.at.arm), r, |v| {
-        let p = &v["properties"];
-        if p["enableAutoScaling"].as_bool() == Some(true) {
-            format!("pool {}: {} node(s), autoscaler {}–{}", a.at.name, p["count"], p["minCount"], p["maxCount"])
+        let Ok(pool) = crate::resources::parse::<crate::resources::AgentPool>(v, "agent pool") else {
+            return format!("pool {}: Azure returned a pool of another shape", a.at.name);
+        };
+        let p = &pool.properties;
+        let n = |x: Option<u32>| x.map_or_else(|| "(not returned)".to_owned(), |x| x.to_string());
+        if p.enable_auto_scaling == Some(true) {
+            format!("pool {}: {} node(s), autoscaler {}–{}", a.at.name, n(p.count), n(p.min_count), n(p.max_count))
         } else {
-            format!("pool {}: {} node(s)", a.at.name, p["count"])
+            format!("pool {}: {} node(s)", a.at.name, n(p.count))
         }
     })?;
     Ok(())
