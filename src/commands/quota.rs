@@ -152,16 +152,11 @@ fn dry_run(
 ) -> anyhow::Result<()> {
     let base = azure::base_url(&a.arm);
     let Some(usages) = usages else {
-        let mut plan = plan::plan(sub, &w.location, family, a.limit.unwrap_or_default());
         let to = match a.limit {
             Some(l) => json!(l),
             None => json!(crate::plan::read_at_run_time("today's usage and limit, plus the vCPUs of --nodes")),
         };
-        if let Some(body) =
-            plan.steps.iter_mut().find(|s| s.kind == crate::plan::StepKind::RequestQuota).and_then(|s| s.body.as_mut())
-        {
-            body["properties"]["limit"]["value"] = to.clone();
-        }
+        let plan = plan::shown_plan(sub, &w.location, family, a.limit.unwrap_or_default(), to.clone());
         let header = format!(
             "Dry run: nothing is sent. The request raises {family} in {}; today's limit is read at run time:",
             w.location

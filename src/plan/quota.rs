@@ -39,11 +39,22 @@ pub fn usages_url(sub: &str, location: &str) -> String {
 
 /// The request body that sets `family`'s limit to `limit` vCPUs.
 pub fn body(family: &str, limit: u64) -> Value {
+    body_of(family, json!(limit))
+}
+
+/// The body with `limit` as given (a number, or a dry run's placeholder).
+fn body_of(family: &str, limit: Value) -> Value {
     json!({"properties": {"limit": {"limitObjectType": "LimitValue", "value": limit}, "name": {"value": family}}})
 }
 
 /// The plan of a quota request: the usages it decides from, one PUT, then the request's status.
 pub fn plan(sub: &str, location: &str, family: &str, limit: u64) -> Plan {
+    shown_plan(sub, location, family, limit, json!(limit))
+}
+
+/// The plan with the body's limit as given: `plan`'s, or a dry run's placeholder for a limit
+/// read at run time (`limit` then only words the step's purpose).
+pub fn shown_plan(sub: &str, location: &str, family: &str, limit: u64, body_limit: Value) -> Plan {
     let id = super::read_at_run_time("the request id in the Location Azure returns");
     Plan {
         steps: vec![
@@ -52,7 +63,7 @@ pub fn plan(sub: &str, location: &str, family: &str, limit: u64) -> Plan {
                 StepKind::RequestQuota,
                 "PUT",
                 quota_url(sub, location, family),
-                Some(body(family, limit)),
+                Some(body_of(family, body_limit)),
                 format!("ask for a {family} limit of {limit} vCPUs in {location}"),
             ),
             read_request(sub, location, &id).repeated("until Succeeded, Failed or Invalid, or --timeout"),

@@ -25,7 +25,6 @@ const NOT_YET_TYPED: &[(&str, usize)] = &[
     ("src/commands/failover.rs", 1),
     ("src/commands/gpu_stack.rs", 7),
     ("src/commands/manifest.rs", 6),
-    ("src/commands/quota.rs", 1),
     ("src/hub.rs", 11),
     ("src/plan/cluster.rs", 2),
     ("src/plan/cluster_ops.rs", 2),
