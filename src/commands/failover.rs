@@ -252,7 +252,10 @@ fn render_done(
         "status": "created",
         "attempts": attempts,
         "created": {"vm_size": spec.size.name, "zones": spec.zones, "spot": spec.spot},
-        "pool_id": pool["id"].as_str().map_or_else(|| spec.path(), str::to_owned),
+        "pool_id": crate::resources::parse::<crate::resources::AgentPool>(pool, "agent pool")
+            .ok()
+            .and_then(|p| p.id)
+            .unwrap_or_else(|| spec.path()),
         "provisioning_state": crate::arm::lro::provisioning_state(pool),
         "location": location,
     });

@@ -22,7 +22,6 @@ const NOT_YET_TYPED: &[(&str, usize)] = &[
     ("src/arm/graph.rs", 3),
     ("src/arm/lro.rs", 4),
     ("src/commands/create_pool.rs", 1),
-    ("src/commands/failover.rs", 1),
     ("src/commands/gpu_stack.rs", 7),
     ("src/commands/manifest.rs", 6),
     ("src/hub.rs", 11),
