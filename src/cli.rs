@@ -381,8 +381,8 @@ pub struct RecommendArgs {
     #[arg(long, value_parser = os())]
     pub os: Option<Os>,
     /// Kubernetes version of the cluster, checked against the Windows GPU minimum (also
-    /// --kubernetes-version).
-    #[arg(long = "k8s-version", visible_alias = "kubernetes-version", value_name = "VERSION", value_parser = KubeVersion::parse)]
+    /// --k8s-version).
+    #[arg(long = "kubernetes-version", visible_alias = "k8s-version", value_name = "VERSION", value_parser = KubeVersion::parse)]
     pub k8s_version: Option<KubeVersion>,
     /// Azure region (e.g. westeurope), or several comma-separated to pick the cheapest of them:
     /// sizes with no list price there are taken as not sold there [default:
@@ -530,6 +530,11 @@ pub struct CreatePoolArgs {
     /// With --install-operator: time slicing replicas.
     #[arg(long, value_name = "N", requires = "install_operator", value_parser = parse_u32, allow_negative_numbers = true)]
     pub time_slicing: Option<u32>,
+    /// With --dry-run --install-operator: also read the GPU Operator's Helm release (one
+    /// read-only runCommand, a POST that changes nothing), print what the install would change
+    /// in its values, and plan the upgrade the run sends on it.
+    #[arg(long, requires_all = ["dry_run", "install_operator"])]
+    pub read_release: bool,
     /// Print the exact requests and send no write (preflight reads run when credentials exist).
     #[arg(long)]
     pub dry_run: bool,
@@ -592,7 +597,7 @@ fn create_pool_heading(id: &str) -> &'static str {
         ("Azure", &["subscription", "auth", "cloud", "timeout", "verbose", "debug"]),
         ("Target", &["resource_group", "cluster", "name", "vm_size", "recommend", "location"]),
         ("With --recommend", &WITH_RECOMMEND_IDS),
-        ("GPU Operator", &["install_operator", "mig_strategy", "time_slicing"]),
+        ("GPU Operator", &["install_operator", "mig_strategy", "time_slicing", "read_release"]),
         ("Run", &["register_features", "dry_run", "no_wait", "abort_on_interrupt", "skip_preflight", "yes", "output"]),
         ("Help", &["help", "version"]),
     ];
@@ -835,7 +840,7 @@ pub enum QuotaCommand {
 #[derive(Debug, Args)]
 pub struct QuotaFamilyArgs {
     /// Azure region, e.g. eastus.
-    #[arg(long, value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
+    #[arg(short = 'l', long, visible_alias = "region", value_name = "REGION", add = ArgValueCandidates::new(complete::regions))]
     pub location: String,
     /// VM size whose family to use.
     #[arg(long, value_name = "SIZE", conflicts_with = "family", add = ArgValueCandidates::new(complete::sizes))]
@@ -1109,7 +1114,8 @@ pub struct ManifestArgs {
     #[arg(long, value_name = "PROFILE")]
     pub mig_profile: Option<String>,
     /// The device plugin's MIG strategy: single requests `nvidia.com/gpu`, mixed
-    /// `nvidia.com/mig-<slice>` [default: the pool's managed MIG strategy, else mixed].
+    /// `nvidia.com/mig-<slice>` [default: the pool's managed MIG strategy, else the GPU
+    /// Operator release's (read with -g and --cluster), else mixed].
     #[arg(long, value_enum, ignore_case = true)]
     pub mig_strategy: Option<MigStrategyArg>,
     /// The pool is spot (tolerate the spot taint).
@@ -1354,6 +1360,11 @@ pub struct ApplyArgs {
     /// Print the exact requests and send no write (reads run when credentials exist).
     #[arg(long)]
     pub dry_run: bool,
+    /// With --dry-run and an `operator:` section: also read the GPU Operator's Helm release
+    /// (one read-only runCommand, a POST that changes nothing), print what the install would
+    /// change in its values, and plan the upgrade the run sends on it.
+    #[arg(long, requires = "dry_run")]
+    pub read_release: bool,
     /// Skip the preflight checks: the vCPU quota of the file's pools together
     /// (vcpu-quota-together) and each pool's own preflight (SKU, quota); Azure decides.
     #[arg(long)]

@@ -68,6 +68,9 @@ pub struct CostReport {
     pub price_unknown: bool,
     /// Where this price comes from (the live cache or the bundled table), with its date.
     pub price_source: Option<String>,
+    /// True when the price is the live cache's.
+    #[serde(skip)]
+    pub price_live: bool,
     /// YYYY-MM-DD of the price: the bundled table's date, or the cache's fetch date.
     pub price_date: Option<String>,
     /// Whole days from `price_date` to now (filled by the workflow, which knows the clock).
@@ -142,6 +145,7 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
         .as_deref()
         .filter(|_| price.is_some())
         .and_then(|r| catalog.price_source(&i.size.name, r, price_field(i.os, i.spot)));
+    let price_live = price.is_some() && region.as_deref().is_some_and(|r| catalog.price_is_live(&i.size.name, r));
     let mut advice = Vec::new();
     if price.is_none() {
         let cur = &catalog.prices.currency;
@@ -182,6 +186,7 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
         price_unknown: price.is_none(),
         price_date: source.as_deref().and_then(date_in),
         price_source: source,
+        price_live,
         price_age_days: None,
     }
 }
@@ -352,6 +357,9 @@ pub struct PlanCost {
     pub monthly_at_max: Option<f64>,
     /// Where the price comes from, with its date.
     pub price_source: Option<String>,
+    /// True when the price is the live cache's.
+    #[serde(skip)]
+    pub price_live: bool,
     /// YYYY-MM-DD of the price (the bundled table's date, or the cache's fetch date).
     pub price_date: Option<String>,
     /// Why the price is unknown, when it is.
@@ -409,6 +417,7 @@ pub fn plan_cost(catalog: &Catalog, p: &PoolPricing<'_>, region: Option<&str>) -
         monthly_at_min: monthly(price, p.min_nodes),
         monthly_at_max: monthly(price, p.max_nodes),
         price_date: source.as_deref().and_then(date_in),
+        price_live: source.is_some() && region.is_some_and(|r| catalog.price_is_live(p.size, r)),
         price_source: source,
         unknown,
     }
@@ -432,6 +441,7 @@ impl PlanCost {
             monthly_at_min: None,
             monthly_at_max: None,
             price_source: None,
+            price_live: false,
             price_date: None,
             unknown: Some(why.to_owned()),
         }
@@ -460,7 +470,7 @@ pub fn stale_note(as_of: &str, now: std::time::SystemTime) -> Option<String> {
 /// Windows) when the plan asks for them.
 pub fn plan_notes(catalog: &Catalog, costs: &[PlanCost], now: std::time::SystemTime) -> Vec<String> {
     let mut notes = Vec::new();
-    let bundled = |c: &PlanCost| c.price_source.as_deref().is_none_or(|s| !s.contains("live cache"));
+    let bundled = |c: &PlanCost| !c.price_live;
     if costs.iter().any(|c| c.price_per_node_hour.is_some() && bundled(c)) {
         notes.extend(stale_note(&catalog.prices.as_of, now));
     }

@@ -5,6 +5,8 @@
 
 use serde::Serialize;
 
+pub mod setting;
+
 /// API versions in use.
 pub mod api {
     /// Microsoft.ContainerService (managedClusters, agentPools, runCommand).

@@ -54,8 +54,8 @@ pub enum Error {
     Usage { message: String, hint: Option<String> },
     /// A `recommend` setting is invalid (exit 2): worded with the CLI flags here, with a
     /// GpuConfig's keys by the file front end.
-    #[error(transparent)]
-    Setting(Box<crate::ops::recommend::SettingError>),
+    #[error("{}", flag_words(.0).0)]
+    Setting(Box<crate::domain::setting::SettingError>),
     /// Nothing satisfies the request (exit 1).
     #[error("{message}")]
     NoFit { message: String, hint: Option<String> },
@@ -68,6 +68,18 @@ pub enum Error {
     /// A service other than Azure refused the credential (exit 3): a gated Hugging Face model.
     #[error("{message}")]
     Denied { message: String, hint: Option<String> },
+    /// A service other than Azure could not be reached, failed or answered with something
+    /// unusable (exit 1, as a network failure): the Hugging Face Hub.
+    #[error("{message}")]
+    Unavailable { message: String, hint: Option<String> },
+    /// What was asked is still pending outside this run (exit 4, as an operation still
+    /// running): a preview feature waiting for Microsoft's approval.
+    #[error("{message}")]
+    Pending { message: String, hint: Option<String> },
+    /// Azure answered without a field the workflow needs (exit 1): the answer, not the
+    /// request, is at fault.
+    #[error("{field}")]
+    Missing { field: crate::resources::MissingField, hint: Option<String> },
     /// A preflight check refused the request (exit 1).
     #[error("{message}")]
     Refused { message: String, hint: Option<String> },
@@ -118,12 +130,15 @@ impl Error {
             Error::Denied { .. } => exit::AUTH,
             Error::NoFit { .. }
             | Error::Refused { .. }
+            | Error::Unavailable { .. }
+            | Error::Missing { .. }
             | Error::Output(_)
             | Error::Io { .. }
             | Error::System { .. }
             | Error::NotConfirmed => exit::FAILED,
             Error::Differences { .. } => exit::FAILED,
             Error::Internal { .. } => exit::SOFTWARE,
+            Error::Pending { .. } => exit::TIMEOUT,
             Error::Arm(e) => arm_exit_code(e),
             Error::Interrupted { .. } => exit::INTERRUPTED,
         }
@@ -136,8 +151,11 @@ impl Error {
             | Error::NoFit { hint, .. }
             | Error::Refused { hint, .. }
             | Error::Denied { hint, .. }
+            | Error::Unavailable { hint, .. }
+            | Error::Pending { hint, .. }
+            | Error::Missing { hint, .. }
             | Error::Differences { hint, .. } => hint.iter().cloned().collect(),
-            Error::Setting(e) => e.render(|s| s.flag().to_owned()).1.into_iter().collect(),
+            Error::Setting(e) => flag_words(e).1.into_iter().collect(),
             Error::Internal { .. } => vec![REPORT.to_owned()],
             Error::System { .. } => {
                 vec!["the process ran out of a system resource: check `ulimit -n` (open files) and `ulimit -u`"
@@ -157,6 +175,25 @@ impl Error {
     pub fn hint(&self) -> Option<String> {
         self.hints().into_iter().next()
     }
+}
+
+/// A setting as the CLI names it: its canonical flag (`--location`).
+pub fn flag(s: crate::domain::setting::Setting) -> String {
+    format!("--{}", s.long())
+}
+
+/// A refused setting worded with the CLI's flags; one resting on a catalog rule says how to
+/// override it.
+pub fn flag_words(e: &crate::domain::setting::SettingError) -> (String, Option<String>) {
+    let (message, hint) = e.render(flag);
+    (message, with_override(hint, e.rule.as_ref()))
+}
+
+/// `hint`, then how to override catalog rule `(id, source)` from the CLI.
+pub fn with_override(hint: Option<String>, rule: Option<&(String, String)>) -> Option<String> {
+    let Some((id, source)) = rule else { return hint };
+    let also = crate::plan::agent_pool::override_hint(id, source);
+    Some(hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}")))
 }
 
 /// The single-threaded async runtime every command that talks to a server uses.
@@ -194,7 +231,29 @@ fn arm_exit_code(e: &ArmError) -> u8 {
         | ArmError::Pending { .. }
         | ArmError::Deadline { .. } => exit::TIMEOUT,
         ArmError::Config { .. } => exit::USAGE,
+        ArmError::Bug { .. } => exit::SOFTWARE,
         _ => exit::FAILED,
+    }
+}
+
+impl From<crate::plan::cluster::ChangeRefused> for Error {
+    fn from(e: crate::plan::cluster::ChangeRefused) -> Self {
+        use crate::plan::cluster::ChangeRefused;
+        match e {
+            ChangeRefused::Setting(e) => Error::Setting(Box::new(e)),
+            ChangeRefused::State { message, hint } => Error::Refused { message, hint },
+            ChangeRefused::Conflict(e) => {
+                let (message, hint) = flag_words(&e);
+                Error::Refused { message, hint }
+            }
+            ChangeRefused::Missing(field) => Error::Missing { field, hint: None },
+        }
+    }
+}
+
+impl From<crate::resources::MissingField> for Error {
+    fn from(field: crate::resources::MissingField) -> Self {
+        Error::Missing { field, hint: None }
     }
 }
 
@@ -212,11 +271,12 @@ mod tests {
 
     #[test]
     fn a_refused_setting_is_a_usage_error_worded_with_flags() {
-        use crate::ops::recommend::{Setting, SettingError};
+        use crate::domain::setting::{Setting, SettingError};
         let e = Error::Setting(Box::new(SettingError {
             settings: vec![Setting::Context],
             message: "{0} 9000 is too long".into(),
             hint: Some("use {0} 4096".into()),
+            rule: None,
         }));
         assert_eq!(e.exit_code(), 2);
         assert_eq!(e.to_string(), "--context 9000 is too long");
@@ -262,5 +322,33 @@ mod tests {
             assert_eq!(code(e), 4);
         }
         assert_eq!(code(ArmError::Config { message: "m".into(), hint: None }), 2);
+        let bug = Error::from(ArmError::Bug { message: "a step without a method".into() });
+        assert_eq!(bug.exit_code(), 70);
+        assert!(bug.hint().is_some_and(|h| h.contains("report")), "{bug:?}");
+    }
+
+    /// Each class has one code, whatever raised it.
+    #[test]
+    fn classes_by_type() {
+        let missing = Error::from(crate::resources::MissingField { resource: "cluster".into(), field: "location" });
+        assert_eq!(missing.exit_code(), 1, "Azure's answer lacking a field is not a refused request");
+        assert!(missing.to_string().contains("cluster has no location"), "{missing}");
+        assert_eq!(Error::Pending { message: "m".into(), hint: None }.exit_code(), 4);
+        let hub = Error::Unavailable { message: "cannot reach the Hub".into(), hint: Some("h".into()) };
+        assert_eq!((hub.exit_code(), hub.hint().as_deref()), (1, Some("h")));
+        let http = |status| {
+            Error::from(ArmError::Http(Box::new(crate::arm::error::HttpFailure {
+                method: "GET".into(),
+                path: "/subscriptions".into(),
+                status,
+                body: None,
+                snippet: String::new(),
+                request_id: None,
+                correlation_id: "c".into(),
+                attempts: 1,
+            })))
+            .exit_code()
+        };
+        assert_eq!((http(401), http(403), http(404), http(500)), (3, 3, 1, 1));
     }
 }

@@ -149,31 +149,32 @@ pub const FUTURE_SKEW: Duration = Duration::from_secs(300);
 /// packed format (a JSON cache of an earlier release is named, never read), malformed,
 /// fetched in the future, or holding a price ≤ 0, not finite, or (in USD) above
 /// `MAX_HOURLY_USD`. Every byte is checked here; sizes are decoded later, only those merged.
-pub fn read_cache(path: &Path) -> Result<Option<PackedCache>, String> {
+pub fn read_cache(path: &Path) -> Result<Option<PackedCache>, CacheError> {
     read_cache_at(path, SystemTime::now())
 }
 
 /// `read_cache` with the current time given.
-pub fn read_cache_at(path: &Path, now: SystemTime) -> Result<Option<PackedCache>, String> {
+pub fn read_cache_at(path: &Path, now: SystemTime) -> Result<Option<PackedCache>, CacheError> {
     let Some(bytes) = read_regular_capped(path)? else {
         let legacy = legacy_path(path);
         if legacy != path && std::fs::symlink_metadata(&legacy).is_ok() {
-            return Err(format!(
+            return Err(CacheError::Invalid(format!(
                 "{} is in the format of an earlier aksgpu and is not read; `aksgpu prices refresh` writes {}",
                 legacy.display(),
                 path.display()
-            ));
+            )));
         }
         return Ok(None);
     };
-    let c = PackedCache::parse(bytes).map_err(|why| format!("{} is corrupt ({why})", path.display()))?;
+    let c = PackedCache::parse(bytes)
+        .map_err(|why| CacheError::Invalid(format!("{} is corrupt ({why})", path.display())))?;
     let now_s = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     if c.fetched_at > now_s.saturating_add(FUTURE_SKEW.as_secs()) {
-        return Err(format!(
+        return Err(CacheError::Invalid(format!(
             "{} was fetched in the future (fetched_at {}); the clock or the file is wrong",
             path.display(),
             c.fetched_at
-        ));
+        )));
     }
     Ok(Some(c))
 }
@@ -181,28 +182,42 @@ pub fn read_cache_at(path: &Path, now: SystemTime) -> Result<Option<PackedCache>
 /// The bytes of a regular file of at most `MAX_CACHE_BYTES`, or `Ok(None)` when absent. The
 /// file is opened without blocking (a FIFO would block a plain open) and checked on the open
 /// handle, so a file swapped in after a check cannot slip through.
-pub(crate) fn read_regular_capped(path: &Path) -> Result<Option<Vec<u8>>, String> {
+pub(crate) fn read_regular_capped(path: &Path) -> Result<Option<Vec<u8>>, CacheError> {
     use std::io::Read as _;
+    let io = |source| CacheError::Io { path: path.to_owned(), source };
     let file = match open_nonblocking(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        Err(e) => return Err(io(e)),
     };
-    let meta = file.metadata().map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let meta = file.metadata().map_err(io)?;
     if !meta.is_file() {
-        return Err(format!("{} is not a regular file", path.display()));
+        return Err(CacheError::Invalid(format!("{} is not a regular file", path.display())));
     }
+    let too_large =
+        || CacheError::Invalid(format!("{} is larger than {} MiB", path.display(), MAX_CACHE_BYTES / (1024 * 1024)));
     if meta.len() > MAX_CACHE_BYTES {
-        return Err(format!("{} is larger than {} MiB", path.display(), MAX_CACHE_BYTES / (1024 * 1024)));
+        return Err(too_large());
     }
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0).saturating_add(1));
-    file.take(MAX_CACHE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    file.take(MAX_CACHE_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 > MAX_CACHE_BYTES {
-        return Err(format!("{} is larger than {} MiB", path.display(), MAX_CACHE_BYTES / (1024 * 1024)));
+        return Err(too_large());
     }
     Ok(Some(bytes))
+}
+
+/// Why a cache file was not read: the system refused it (an I/O failure), or it is there but
+/// not a cache this version reads.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    /// Reading the file failed.
+    #[error("cannot read {}: {source}", path.display())]
+    Io { path: std::path::PathBuf, source: std::io::Error },
+    /// The file is not a usable cache (corrupt, too large, not a regular file, an old format,
+    /// fetched in the future).
+    #[error("{0}")]
+    Invalid(String),
 }
 
 /// Open for reading without blocking on a FIFO (`O_NONBLOCK`; regular files read as usual).
@@ -323,7 +338,7 @@ pub(crate) fn date_of(secs: u64) -> String {
 /// prices come from and any warning.
 pub fn apply(
     catalog: &mut Catalog,
-    cache: Result<Option<PackedCache>, String>,
+    cache: Result<Option<PackedCache>, CacheError>,
     path: &Path,
     now: SystemTime,
 ) -> (PriceSource, Option<String>) {
@@ -729,8 +744,8 @@ mod tests {
         assert!(matches!(src, PriceSource::Bundled { .. }));
         assert!(warn.expect("warn").contains("corrupt"));
         std::fs::write(&path, cache_bytes(1, -3.0)).expect("write");
-        assert!(read_cache(&path).expect_err("negative").contains("corrupt"));
-        assert_eq!(read_cache(&dir.join("absent.bin")), Ok(None));
+        assert!(read_cache(&path).expect_err("negative").to_string().contains("corrupt"));
+        assert!(matches!(read_cache(&dir.join("absent.bin")), Ok(None)));
     }
 
     /// A one-price cache (A100 in eastus, Linux), packed.
@@ -817,7 +832,7 @@ mod tests {
         let now = UNIX_EPOCH + Duration::from_secs(1_800_000_000);
         let read = |bytes: &[u8]| {
             std::fs::write(&path, bytes).expect("write");
-            read_cache_at(&path, now)
+            read_cache_at(&path, now).map_err(|e| e.to_string())
         };
         assert!(read(&cache_bytes(1_799_999_000, 3.5)).expect("sane").is_some());
         // Within the clock-skew allowance, then beyond it.
@@ -835,13 +850,13 @@ mod tests {
         // A JSON cache of an earlier release is named, never read.
         std::fs::remove_file(&path).expect("rm");
         std::fs::write(dir.join("prices.json"), r#"{"fetched_at": 1, "currency": "USD", "sizes": {}}"#).expect("json");
-        assert!(read_cache_at(&path, now).expect_err("legacy").contains("format of an earlier aksgpu"));
+        assert!(read_cache_at(&path, now).expect_err("legacy").to_string().contains("format of an earlier aksgpu"));
         std::fs::remove_file(dir.join("prices.json")).expect("rm");
         std::fs::write(&path, b"x").expect("write");
         // A directory is not a regular file.
         std::fs::remove_file(&path).expect("rm");
         std::fs::create_dir(&path).expect("mkdir");
-        assert!(read_cache_at(&path, now).expect_err("dir").contains("not a regular file"));
+        assert!(read_cache_at(&path, now).expect_err("dir").to_string().contains("not a regular file"));
         std::fs::remove_dir(&path).expect("rmdir");
     }
 

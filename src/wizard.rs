@@ -117,9 +117,18 @@ fn write_stderr(bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// What the wizard asked: the filled-in `recommend` arguments, and the pool the answer is for.
+#[derive(Debug, Clone)]
+pub struct Answers {
+    pub args: RecommendArgs,
+    /// An AKS-managed GPU pool (asked on Linux only): it maps into the pool request's
+    /// `managed_gpu`, as `create-pool --managed-gpu` and a GpuConfig's `managedGpu: true` do.
+    pub managed_gpu: bool,
+}
+
 /// Ask the questions on the terminal; returns the filled-in arguments (the flags in `base`
 /// kept).
-pub fn ask(catalog: &Catalog, base: &RecommendArgs) -> Result<RecommendArgs, Error> {
+pub fn ask(catalog: &Catalog, base: &RecommendArgs) -> Result<Answers, Error> {
     let _interrupt = catch_interrupt();
     let theme = SimpleTheme;
     let labels: Vec<&str> = WORKLOADS.iter().map(|w| w.1).collect();
@@ -166,7 +175,15 @@ pub fn ask(catalog: &Catalog, base: &RecommendArgs) -> Result<RecommendArgs, Err
             .interact()
             .map_err(prompt_error("reading the spot choice"))?;
     }
-    Ok(args)
+    // AKS-managed GPU pools are NVIDIA on Linux (the catalog's managed-gpu-nvidia-linux rule):
+    // not asked for Windows, and the answer applies to the NVIDIA sizes.
+    let managed_gpu = args.os == Some(Os::Linux)
+        && Confirm::with_theme(&theme)
+            .with_prompt("Let AKS install and keep the NVIDIA driver, device plugin and DCGM (an AKS-managed GPU pool; NVIDIA sizes)?")
+            .default(false)
+            .interact()
+            .map_err(prompt_error("reading the managed GPU choice"))?;
+    Ok(Answers { args, managed_gpu })
 }
 
 /// The model: a catalog alias or id, a parameter count, or nothing.

@@ -219,7 +219,7 @@ pub fn hint_for(body: &ErrorBody) -> Option<String> {
 }
 
 /// Errors from the ARM client, the poller and the executor.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum ArmError {
     /// ARM answered with an error status.
     #[error(transparent)]
@@ -273,10 +273,14 @@ pub enum ArmError {
     /// Refused before sending: a configuration problem (endpoint, URL, subscription).
     #[error("{message}")]
     Config { message: String, hint: Option<String> },
+    /// A bug in aksgpu found before sending (a plan step that is not a valid request): exit
+    /// 70, not the user's input and not Azure.
+    #[error("internal error: {message}")]
+    Bug { message: String },
 }
 
 /// An error status from ARM, with everything needed to report it.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[error("{method} {path} failed with HTTP {status}{}: {}", retried(*attempts), describe_body(body.as_ref(), snippet))]
 pub struct HttpFailure {
     pub method: String,
@@ -366,6 +370,10 @@ impl ArmError {
                 h.push(ids(None, correlation_id));
             }
             ArmError::Deadline { .. } => h.push("run again with a longer --timeout".into()),
+            ArmError::Bug { .. } => h.push(
+                "this is a bug in aksgpu, not in your input: please report it with the command line, `aksgpu --version` and this message"
+                    .into(),
+            ),
             ArmError::Throttled { wait, .. } => h.push(format!("wait {} and run again", human(*wait))),
             ArmError::Auth { hint, .. } | ArmError::Config { hint, .. } | ArmError::NotApplied { hint, .. } => {
                 h.extend(hint.clone())

@@ -400,6 +400,11 @@ impl Catalog {
         self.price_origin(field).map(|o| format!("{} (as of {})", o.source, o.as_of))
     }
 
+    /// True when the live price cache replaced this size's price in `region` (not the bundled table).
+    pub fn price_is_live(&self, size: &str, region: &str) -> bool {
+        self.prices.from_cache.get(size).is_some_and(|(_, regions)| regions.iter().any(|r| &**r == region))
+    }
+
     /// The source (and its date) of one price field (`linux`, `linux_spot`, …) in the bundled table.
     pub fn price_origin(&self, field: &str) -> Option<&PriceOrigin> {
         self.prices.sources.iter().find(|s| s.fields.iter().any(|f| f == field))

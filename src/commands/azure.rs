@@ -28,14 +28,17 @@ pub fn base_url(args: &ArmArgs) -> String {
         .unwrap_or_else(|| args.cloud.arm_url().to_owned())
 }
 
-/// The resolved subscription, or a usage error naming the flag.
+/// The resolved subscription. A subscription that cannot be resolved is a usage error with
+/// its hint (a name no subscription has, none given); a failure while resolving it keeps its
+/// own class: a 401/403 exits 3, the network 1, the deadline 4.
 pub fn subscription(az: &Azure) -> Result<String, Error> {
     match &az.subscription {
         Ok((s, _)) => Ok(s.clone()),
-        Err(ArmError::Config { message, hint: Some(hint) }) if message.starts_with("--subscription") => {
-            Err(Error::usage(message.clone(), Some(hint.clone())))
-        }
-        Err(e) => Err(Error::usage(e.to_string(), Some("pass --subscription or set AZURE_SUBSCRIPTION_ID".into()))),
+        Err(ArmError::Config { message, hint }) => Err(Error::usage(
+            message.clone(),
+            hint.clone().or_else(|| Some("pass --subscription or set AZURE_SUBSCRIPTION_ID".into())),
+        )),
+        Err(e) => Err(Error::from(e.clone())),
     }
 }
 

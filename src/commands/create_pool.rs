@@ -34,9 +34,9 @@ fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, facts: &ClusterFacts,
         },
         e => in_flags(e, no_fit),
     })?;
-    p.note(&own_flags(&format!("recommended {}: {}", top.vm_size, top.reasons.join("; "))));
+    p.note(&format!("recommended {}: {}", top.vm_size, top.reasons.join("; ")));
     for w in &top.warnings {
-        p.note(&own_flags(&format!("warning: {w}")));
+        p.note(&format!("warning: {w}"));
     }
     Ok(top.vm_size)
 }
@@ -51,52 +51,21 @@ pub(crate) fn in_flags(e: RequestError, no_fit: &str) -> Error {
         ),
         RequestError::NoFit(why) => Error::NoFit {
             message: match why {
-                Some(c) => own_flags(&format!("{no_fit} (the {} check removed the last candidates)", c.name())),
+                Some(c) => format!("{no_fit} (the {} check removed the last candidates)", check_name(c)),
                 None => no_fit.to_owned(),
             },
             hint: Some("run `aksgpu recommend` with the same flags to see why".into()),
         },
-        RequestError::Failed(e) => own_flags_error(e),
+        RequestError::Failed(e) => e,
     }
 }
 
-/// `recommend`'s flags that create-pool spells differently, and create-pool's names for them.
-const RECOMMEND_TO_CREATE_POOL: &[(&str, &str)] =
-    &[("--region", "--location"), ("--k8s-version", "--kubernetes-version")];
-
-/// Text from `recommend` with its flags named as create-pool spells them (a hint must name a
-/// flag the command has).
-fn own_flags(text: &str) -> String {
-    let mut out = text.to_owned();
-    for (from, to) in RECOMMEND_TO_CREATE_POOL {
-        let mut rebuilt = String::with_capacity(out.len());
-        let mut rest = out.as_str();
-        while let Some(i) = rest.find(from) {
-            let after = rest[i + from.len()..].chars().next();
-            let whole = after.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-'));
-            rebuilt.push_str(&rest[..i]);
-            rebuilt.push_str(if whole { to } else { from });
-            rest = &rest[i + from.len()..];
-        }
-        rebuilt.push_str(rest);
-        out = rebuilt;
-    }
-    out
-}
-
-/// A refused `recommend` setting named by create-pool's flag for it.
-fn own_flags_error(e: Error) -> Error {
-    use crate::ops::recommend::Setting;
-    match e {
-        Error::Setting(e) => {
-            let (message, hint) = e.render(|s| match s {
-                Setting::Region => "--location".to_owned(),
-                Setting::K8sVersion => "--kubernetes-version".to_owned(),
-                s => s.flag().to_owned(),
-            });
-            Error::Usage { message, hint }
-        }
-        other => other,
+/// A check of `recommend` as create-pool names it: a limit by its canonical flag, another
+/// check by its name.
+fn check_name(c: crate::recommend::Constraint) -> String {
+    match c {
+        crate::recommend::Constraint::Region => crate::error::flag(crate::domain::setting::Setting::Location),
+        c => c.name().to_owned(),
     }
 }
 
@@ -208,7 +177,7 @@ fn confirm(prompt: &str) -> Result<(), Error> {
 /// price in the cluster's region.
 fn preflight_and_confirm(
     ctx: &Ctx,
-    catalog: &Catalog,
+    (catalog, cred): (&Catalog, Option<&azure::Cred>),
     client: &crate::arm::ArmClient,
     req: &mut CreatePoolRequest,
 ) -> Result<(), Error> {
@@ -216,6 +185,16 @@ fn preflight_and_confirm(
     let question = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
         crate::ops::pool::preflight_to_confirm(client, catalog, req, report).await
     })?;
+    // With the operator: its release is read first, and what the install changes is shown.
+    if let (Some(cred), true) = (cred, question != Question::Nothing) {
+        let view = azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
+            report("reading the GPU Operator's Helm release");
+            crate::ops::pool::operator_release_preview(client, (catalog, cred), req).await
+        })?;
+        if let Some(v) = view {
+            ctx.printer.note(&gpu_stack::release_text(&v));
+        }
+    }
     let spec = &req.spec;
     match question {
         Question::Create { location } => confirm(&confirm_prompt(spec, &cost(catalog, spec, location.as_deref()))),
@@ -302,7 +281,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     node_image_floor_notes(p, &catalog, (&client, &store), &spec, a.skip_preflight);
     let mut req = request(a, &subscription, spec, options(a, store, facts.location));
     if needs_confirmation(ctx, a)? {
-        preflight_and_confirm(ctx, &catalog, &client, &mut req)?;
+        preflight_and_confirm(ctx, (&catalog, auth.as_ref()), &client, &mut req)?;
     }
     let progress = Progress::default();
     let started = std::time::Instant::now();
@@ -310,7 +289,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     let result = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
         crate::ops::pool::create(&client, (&catalog, auth.as_ref()), &req, (started, &said), (&report, &progress)).await
     });
-    let CreatePoolResult { outcome, operator, operator_values } = result?;
+    let CreatePoolResult { outcome, operator, operator_values, release } = result?;
     if let CreateOutcome::Unchanged { pool } | CreateOutcome::Created { pool, .. } = &outcome {
         let at = (req.spec.subscription.as_str(), req.spec.resource_group.as_str(), req.spec.cluster.as_str());
         if let Some(w) = crate::plan::preflight::node_image_warning(&catalog, pool, at) {
@@ -331,7 +310,7 @@ pub fn run(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
             p,
             a.output,
             &catalog,
-            (&req.spec, &outcome, operator_values.as_deref()),
+            (&req.spec, &outcome, operator_values.as_deref().map(|v| (v, release.as_ref()))),
             azure::base_url(&a.at.arm),
         )?,
     }
@@ -422,7 +401,7 @@ fn node_image_floor_notes(
 fn check_flags(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Result<(), Error> {
     if let Some(l) = &a.location {
         let mut warnings = Vec::new();
-        crate::ops::recommend::region_or_override(catalog, "--location", l, &a.overrides, &mut warnings)?;
+        crate::ops::recommend::region_or_override(catalog, l, &a.overrides, &mut warnings)?;
         for w in &warnings {
             p.note(&format!("warning: {w}"));
         }
@@ -463,6 +442,7 @@ fn request(a: &CreatePoolArgs, subscription: &str, spec: PoolSpec, options: Crea
     CreatePoolRequest {
         options,
         register_feature: a.register_features,
+        read_release: a.read_release,
         operator: a.install_operator.then(|| InstallRequest {
             subscription: subscription.to_owned(),
             resource_group: a.at.target.resource_group.clone(),
@@ -505,7 +485,7 @@ pub(crate) fn render(
     p: &Printer,
     format: Format,
     catalog: &Catalog,
-    (spec, o, operator_values): (&PoolSpec, &CreateOutcome, Option<&str>),
+    (spec, o, operator_values): (&PoolSpec, &CreateOutcome, Option<(&str, Option<&crate::ops::operator::ReleaseView>)>),
     base: String,
 ) -> Result<(), Error> {
     match o {
@@ -519,12 +499,16 @@ pub(crate) fn render(
                 if *facts_read { "reads ran and passed" } else { "reads were not run" }
             );
             let mut extra = json!({"preflight": preflight});
-            if let Some(values) = operator_values {
+            if let Some((values, read)) = operator_values {
+                let release = read.map_or_else(|| gpu_stack::RELEASE_NOTE.to_owned(), gpu_stack::release_text);
                 header.push_str(&format!(
-                    "\n\nGPU Operator values (values.yaml, attached to the runCommand as context):\n\n{values}\n{}",
-                    gpu_stack::RELEASE_NOTE
+                    "\n\nGPU Operator values (values.yaml, attached to the runCommand as context):\n\n{values}\n{release}"
                 ));
                 extra["operator_values_yaml"] = json!(values);
+                if let Some(v) = read {
+                    extra["release"] = json!(v.release);
+                    extra["values_diff"] = json!(v.values_diff);
+                }
             }
             let cost = crate::commands::money::PlanPricing::new(catalog, &[pricing(spec)], location.as_deref());
             azure::render_priced_plan(p, format, (&base, plan, &header), extra, &cost)?;
@@ -685,11 +669,9 @@ mod tests {
     }
 
     #[test]
-    fn recommend_flags_are_named_as_create_pool_spells_them() {
-        assert_eq!(
-            own_flags("eastus (cheapest region; --region to choose); --k8s-version 1.30; --regions"),
-            "eastus (cheapest region; --location to choose); --kubernetes-version 1.30; --regions"
-        );
+    fn a_region_check_is_named_by_the_canonical_flag() {
+        assert_eq!(check_name(crate::recommend::Constraint::Region), "--location");
+        assert_eq!(check_name(crate::recommend::Constraint::MemoryFit), "memory fit");
     }
 
     #[test]

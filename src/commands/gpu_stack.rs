@@ -146,17 +146,7 @@ pub fn print_install(
     match r {
         Err((install, plan)) => {
             let (release, values) = match read {
-                Some(v) => {
-                    let diff = if v.values_diff.is_empty() {
-                        "  (unchanged)".to_owned()
-                    } else {
-                        v.values_diff.iter().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n")
-                    };
-                    (
-                        format!("Release now: {}; the install would change its values:\n{diff}\n", v.release),
-                        v.values_yaml.clone(),
-                    )
-                }
+                Some(v) => (format!("{}\n", release_text(v)), v.values_yaml.clone()),
                 None => (format!("{RELEASE_NOTE}\n"), install.values_yaml.clone()),
             };
             let header = format!(
@@ -171,6 +161,16 @@ pub fn print_install(
         }
         Ok(report) => Ok(emit(p, format, &Shown::new(install_text(&report), report))?),
     }
+}
+
+/// The release as read and what the install changes in its values (one line per key).
+pub fn release_text(v: &crate::ops::operator::ReleaseView) -> String {
+    let diff = if v.values_diff.is_empty() {
+        "  (unchanged)".to_owned()
+    } else {
+        v.values_diff.iter().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n")
+    };
+    format!("Release now: {}; the install would change its values:\n{diff}", v.release)
 }
 
 /// What a dry run says of the release it does not read.
@@ -220,7 +220,7 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
     };
     let on = a.pool.as_deref().map_or_else(|| "its GPU pools".to_owned(), |p| format!("pool {p}"));
     let question = format!("Install the NVIDIA GPU Operator on cluster {} ({on})?", a.target.cluster);
-    crate::commands::confirm::write(ctx, "install-operator", a.yes, a.dry_run, &question)?;
+    let ask = crate::commands::confirm::needed(ctx, "install-operator", a.yes, a.dry_run)?;
     let mut read: Option<crate::ops::operator::ReleaseView> = None;
     let r = if a.dry_run {
         // With credentials the cluster and its pools are read, and the plan is the real one;
@@ -235,9 +235,7 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
                 if a.read_release {
                     let view = crate::ops::operator::read_release(client, &install, &plan, a.arm.timeout).await?;
                     // The upgrade the run would send on this release: its values merged.
-                    for s in plan.steps.iter_mut().filter(|s| s.kind == crate::plan::StepKind::InstallOperator) {
-                        *s = view.install_step.clone();
-                    }
+                    crate::ops::operator::with_release(&mut plan, &view);
                     read = Some(view);
                 }
                 Ok((install, plan))
@@ -250,8 +248,17 @@ pub fn install_operator(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()
         let progress = Progress::default();
         let cred = Cred { method: az.method, source: az.source };
         let client = az.client;
+        let facts = crate::provision::facts::Store::with_cache_dir();
+        if ask {
+            // On a terminal: read the release first, show what the install changes, then ask.
+            let view = azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
+                report("reading the cluster, its pools and the GPU Operator's Helm release");
+                crate::ops::operator::preview((&client, &facts), &cred, &catalog, &req, a.arm.timeout).await
+            })?;
+            ctx.printer.note(&release_text(&view));
+            crate::commands::confirm::ask(&question)?;
+        }
         Ok(azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-            let facts = crate::provision::facts::Store::with_cache_dir();
             let at = (&client, &facts);
             crate::ops::operator::install(at, &cred, &catalog, &req, a.arm.timeout, (&report, &progress)).await
         })?)
@@ -316,7 +323,7 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
     crate::ops::kaito::check_workspace_model(&catalog, &a.model)?;
     let region = match (&a.cluster, &a.resource_group) {
         (Some(cluster), Some(rg)) => Some(cluster_location(ctx, a, rg, cluster)?),
-        _ => a.region.as_deref().map(|r| crate::ops::recommend::region_arg(&catalog, "--region", r)).transpose()?,
+        _ => a.region.as_deref().map(|r| crate::ops::recommend::region_arg(&catalog, r)).transpose()?,
     };
     let req = WorkspaceRequest {
         model: a.model.clone(),
@@ -339,8 +346,10 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
     };
     let w = crate::ops::kaito::workspace(&catalog, &req)?;
     for n in &w.notes {
-        let prefixed = if n.starts_with("warning: ") { n.clone() } else { format!("note: {n}") };
-        ctx.printer.note(&prefixed);
+        ctx.printer.note(&format!("note: {n}"));
+    }
+    for warning in &w.warnings {
+        ctx.printer.note(&format!("warning: {warning}"));
     }
     for line in w.cost.lines() {
         ctx.printer.note(&format!("note: {line}"));
@@ -352,7 +361,8 @@ pub fn kaito_workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> 
     print_document(&ctx.printer, a.output, &yaml)
 }
 
-/// The location of the named cluster (one GET; a cluster without one is an error naming it).
+/// The location of the named cluster (one GET; a cluster without one is Azure's answer
+/// lacking the field, refused by `ClusterFacts::from_cluster`).
 fn cluster_location(ctx: &Ctx, a: &KaitoWorkspaceArgs, rg: &str, cluster: &str) -> Result<String, Error> {
     let az = azure::connect(&a.arm)?;
     let sub = azure::subscription(&az)?;
@@ -363,7 +373,9 @@ fn cluster_location(ctx: &Ctx, a: &KaitoWorkspaceArgs, rg: &str, cluster: &str) 
         crate::provision::wire::get::<Value>(&client, &step).await.map_err(Error::from)
     })?;
     let facts = crate::commands::create_pool::ClusterFacts::from_cluster(v)?;
-    facts.location.ok_or_else(|| Error::Refused { message: format!("cluster {cluster} has no location"), hint: None })
+    facts.location.ok_or_else(|| {
+        Error::from(crate::resources::MissingField { resource: format!("cluster {cluster}"), field: "location" })
+    })
 }
 
 /// Print a generated YAML document as YAML, or as JSON.

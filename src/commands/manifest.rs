@@ -22,8 +22,8 @@ struct Target {
     taints: Option<Vec<String>>,
     vm_size: Option<String>,
     mig: Option<String>,
-    /// The MIG strategy and where it came from.
-    strategy: Option<(MigStrategy, &'static str)>,
+    /// The pool's managed MIG strategy (`gpuProfile.nvidia.migStrategy`), when read.
+    pool_strategy: Option<MigStrategy>,
     spot: bool,
     os: Option<Os>,
 }
@@ -35,12 +35,13 @@ pub fn manifest(ctx: &Ctx, a: &ManifestArgs) -> anyhow::Result<()> {
         taints: a.taints.clone(),
         vm_size: a.vm_size.clone(),
         mig: a.mig_profile.clone(),
-        strategy: a.mig_strategy.map(|m| (MigStrategy::from(m), "--mig-strategy")),
+        pool_strategy: None,
         spot: a.spot,
         os: a.os,
     };
+    let mut at = None;
     if let (Some(pool), Some(rg), Some(cluster)) = (&a.pool, &a.resource_group, &a.cluster) {
-        read_pool(a, pool, rg, cluster, &mut t)?;
+        at = Some(read_pool(a, pool, rg, cluster, &mut t)?);
     }
     let size = match &t.vm_size {
         Some(s) => Some(catalog.size(s).ok_or_else(|| {
@@ -48,7 +49,13 @@ pub fn manifest(ctx: &Ctx, a: &ManifestArgs) -> anyhow::Result<()> {
         })?),
         None => None,
     };
-    let (resource, single) = strategy_resource(ctx, resource(&catalog, &t, size)?, t.strategy);
+    let (resource, single) = match resource(&catalog, &t, size)? {
+        r @ mf::GpuResource::MigSlice(_) => {
+            let strategy = mig_strategy(ctx, (a, &t), &r, at.as_ref())?;
+            (mf::under_strategy(r.clone(), strategy), (strategy == MigStrategy::Single).then_some(r))
+        }
+        r => (r, None),
+    };
     if a.gpus == 0 {
         return Err(Error::usage("--gpus must be at least 1", None).into());
     }
@@ -60,25 +67,61 @@ pub fn manifest(ctx: &Ctx, a: &ManifestArgs) -> anyhow::Result<()> {
     print_document(&ctx.printer, a.output, &mf::manifest_yaml(&spec))
 }
 
-/// A MIG slice is requested by the device plugin's strategy: under `single` every slice is a
-/// `nvidia.com/gpu`, under `mixed` a `nvidia.com/mig-<slice>`. The strategy is the flag's, the
-/// pool's (managed MIG), else assumed mixed; the output says which, and from where. Returns the
-/// resource and, under `single`, the slice (for the per-node count).
-fn strategy_resource(
+/// The MIG strategy a MIG slice is requested by (`plan::manifest::mig_strategy`): the pool's
+/// managed MIG strategy, else the GPU Operator release's (read when the pool was read from
+/// Azure), else `--mig-strategy`, else assumed mixed. The note says which, and from where; a
+/// `--mig-strategy` that contradicts what was read is a usage error.
+fn mig_strategy(
     ctx: &Ctx,
-    r: mf::GpuResource,
-    strategy: Option<(MigStrategy, &'static str)>,
-) -> (mf::GpuResource, Option<mf::GpuResource>) {
-    let mf::GpuResource::MigSlice(slice) = &r else { return (r, None) };
-    let (strategy, from) = strategy.unwrap_or((MigStrategy::Mixed, "assumed: not given and not read from a managed MIG pool; pass --mig-strategy single if the device plugin runs the single strategy"));
-    let asks = match strategy {
-        MigStrategy::Single => "nvidia.com/gpu".to_owned(),
-        MigStrategy::Mixed => format!("nvidia.com/mig-{}", slice.trim_start_matches("mig-")),
+    (a, t): (&ManifestArgs, &Target),
+    slice: &mf::GpuResource,
+    at: Option<&Connected>,
+) -> Result<MigStrategy, Error> {
+    use crate::plan::manifest::{ReleaseMig, StrategySource as S};
+    let release = match (t.pool_strategy, at) {
+        (Some(_), _) => ReleaseMig::Unread("the pool's managed MIG decides".into()),
+        (None, Some(c)) => azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
+            report("reading the GPU Operator's Helm release (its MIG strategy)");
+            let facts = crate::provision::facts::Store::with_cache_dir();
+            let sub_rg_cluster = (c.subscription.as_str(), c.resource_group.as_str(), c.cluster.as_str());
+            Ok(crate::ops::operator::release_mig((&c.client, &facts), &c.cred, sub_rg_cluster, a.arm.timeout).await)
+        })?,
+        (None, None) => ReleaseMig::Unread("the pool was not read from Azure (no -g and --cluster)".into()),
     };
+    let given = a.mig_strategy.map(MigStrategy::from);
+    let (strategy, from) = crate::plan::manifest::mig_strategy(t.pool_strategy, &release, given).map_err(|e| {
+        Error::usage(
+            format!(
+                "--mig-strategy {} contradicts {}, which is {}: a pod requesting the wrong resource stays Pending",
+                e.given.as_str(),
+                source_words(&e.from),
+                e.read.as_str()
+            ),
+            Some("drop --mig-strategy".into()),
+        )
+    })?;
+    let from = match from {
+        S::Given { .. } => "--mig-strategy".to_owned(),
+        S::Assumed { why } => format!(
+            "assumed{}; pass --mig-strategy single if the device plugin runs the single strategy",
+            why.map(|w| format!(": {w}")).unwrap_or_default()
+        ),
+        s => source_words(&s),
+    };
+    let asks = mf::resource_name(&mf::under_strategy(slice.clone(), strategy));
     ctx.printer.note(&format!("note: MIG strategy {} ({from}): the pod requests {asks}", strategy.as_str()));
-    match strategy {
-        MigStrategy::Single => (mf::GpuResource::Nvidia, Some(r.clone())),
-        MigStrategy::Mixed => (r, None),
+    Ok(strategy)
+}
+
+/// Where a strategy read from Azure came from, in words.
+fn source_words(s: &crate::plan::manifest::StrategySource) -> String {
+    use crate::plan::manifest::StrategySource as S;
+    match s {
+        S::Pool => "the pool's gpuProfile.nvidia.migStrategy".into(),
+        S::Release => "the GPU Operator's Helm release, mig.strategy".into(),
+        S::ChartDefault => "the GPU Operator's Helm release, which leaves mig.strategy at the chart's default".into(),
+        S::Given { .. } => "--mig-strategy".into(),
+        S::Assumed { .. } => "assumed".into(),
     }
 }
 
@@ -118,10 +161,20 @@ fn check_schedulable(catalog: &Catalog, s: &VmSize, resource: &mf::GpuResource, 
     ))
 }
 
+/// The connection a pool was read through, kept to read the GPU Operator's release.
+struct Connected {
+    client: crate::arm::ArmClient,
+    cred: crate::ops::Cred,
+    subscription: String,
+    resource_group: String,
+    cluster: String,
+}
+
 /// Fill what the flags left open from the pool in Azure.
-fn read_pool(a: &ManifestArgs, pool: &str, rg: &str, cluster: &str, t: &mut Target) -> Result<(), Error> {
+fn read_pool(a: &ManifestArgs, pool: &str, rg: &str, cluster: &str, t: &mut Target) -> Result<Connected, Error> {
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
+    let cred = crate::ops::Cred { method: az.method, source: az.source.clone() };
     // Read with the api-version that has gpuProfile.nvidia (managed MIG's strategy and profiles).
     let step = crate::plan::cluster_ops::read_pool_gpu(
         crate::plan::cluster_ops::Target { subscription: &sub, resource_group: rg, cluster },
@@ -145,22 +198,17 @@ fn read_pool(a: &ManifestArgs, pool: &str, rg: &str, cluster: &str, t: &mut Targ
         crate::resources::parse(&v, "agent pool").map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
     let managed_profile = typed.mig_profiles().and_then(|l| l.first().cloned());
     t.mig = t.mig.take().or_else(|| p["gpuInstanceProfile"].as_str().map(str::to_owned)).or(managed_profile);
-    if t.strategy.is_none() {
-        t.strategy = match typed.mig_strategy() {
-            Some(m) if m.eq_ignore_ascii_case("Single") => {
-                Some((MigStrategy::Single, "the pool's gpuProfile.nvidia.migStrategy"))
-            }
-            Some(m) if m.eq_ignore_ascii_case("Mixed") => {
-                Some((MigStrategy::Mixed, "the pool's gpuProfile.nvidia.migStrategy"))
-            }
-            _ => None,
-        };
-    }
+    t.pool_strategy = match typed.mig_strategy() {
+        Some(m) if m.eq_ignore_ascii_case("Single") => Some(MigStrategy::Single),
+        Some(m) if m.eq_ignore_ascii_case("Mixed") => Some(MigStrategy::Mixed),
+        _ => None,
+    };
     t.spot = t.spot || p["scaleSetPriority"].as_str() == Some("Spot");
     if t.os.is_none() && p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) {
         t.os = Some(Os::Windows);
     }
-    Ok(())
+    let (resource_group, cluster) = (rg.to_owned(), cluster.to_owned());
+    Ok(Connected { client, cred, subscription: sub, resource_group, cluster })
 }
 
 /// The extended resource: DirectX on Windows, a MIG slice, or whole NVIDIA GPUs.

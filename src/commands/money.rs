@@ -49,8 +49,10 @@ pub fn prices_in(catalog: &mut Catalog, currency: &str, p: &Printer) -> Result<P
     let hint = || Some(format!("run `aksgpu prices refresh --currency {currency}`; bundled prices are USD only"));
     let path = pricing::cache_path_for(currency)
         .ok_or_else(|| Error::usage("no cache directory (set HOME or AKSGPU_CACHE_DIR)", hint()))?;
-    let cache =
-        pricing::read_cache(&path).map_err(|why| Error::usage(format!("--currency {currency}: {why}"), hint()))?;
+    let cache = pricing::read_cache(&path).map_err(|e| match e {
+        pricing::CacheError::Io { path, source } => Error::io(path, "read", source),
+        why @ pricing::CacheError::Invalid(_) => Error::usage(format!("--currency {currency}: {why}"), hint()),
+    })?;
     pricing::use_currency(catalog, cache, currency, &path, SystemTime::now())
         .map_err(|why| Error::usage(format!("--currency {currency}: {why}"), hint()))
 }
@@ -105,7 +107,7 @@ pub fn cost(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
     let region = a
         .region
         .as_deref()
-        .map(|r| crate::ops::recommend::region_or_override(&catalog, "--region", r, &a.overrides, &mut warnings))
+        .map(|r| crate::ops::recommend::region_or_override(&catalog, r, &a.overrides, &mut warnings))
         .transpose()?;
     for w in &warnings {
         p.note(&format!("warning: {w}"));
@@ -199,7 +201,7 @@ fn render(r: &CostReport) -> String {
         &[row(0, "minimum", &r.at_min), row(1, "maximum", &r.at_max)],
     ));
     if let Some(src) = &r.price_source {
-        let kind = if src.contains("live cache") { "live cache" } else { "bundled" };
+        let kind = if r.price_live { "live cache" } else { "bundled" };
         let date = r.price_date.as_deref().unwrap_or("date unknown");
         let age = r.price_age_days.map(|d| format!(", {d} day(s) old")).unwrap_or_default();
         out.push_str(&format!("price: {kind}, {date}{age} ({src})\n"));
@@ -277,12 +279,12 @@ pub fn plan_pricing_text(cost: &PlanPricing) -> String {
     for c in &cost.pools {
         match (&c.unknown, &c.price_source) {
             (Some(why), _) => out.push_str(&format!("{}: price unknown: {why}\n", c.pool)),
-            (None, Some(src)) => out.push_str(&format!(
+            (None, Some(_)) => out.push_str(&format!(
                 "{}: {}{}/h a node, {} price of {}\n",
                 c.pool,
                 crate::units::currency_symbol(&c.currency),
                 c.price_per_node_hour.unwrap_or_default(),
-                if src.contains("live cache") { "live" } else { "bundled" },
+                if c.price_live { "live" } else { "bundled" },
                 c.price_date.as_deref().unwrap_or("unknown date")
             )),
             (None, None) => {}

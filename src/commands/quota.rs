@@ -111,11 +111,12 @@ pub fn request(ctx: &Ctx, a: &QuotaRequestArgs) -> anyhow::Result<()> {
     })?;
     let Some((family, from, to)) = decide(p, a, &w, &family, &usages)? else { return Ok(()) };
     let check = format!("aksgpu quota show --subscription {sub} --location {} --family {family}", w.location);
-    let deadline = Instant::now() + a.arm.timeout;
+    let started = Instant::now();
+    let deadline = started + a.arm.timeout;
     let status = azure::run_with_spinner(p, &progress, Some(&client), async |report| {
         ops::raise(&client, (&sub, &w.location), &family, to, &check, deadline, (&report, &progress)).await
     })?;
-    report(p, a, &family, &w.location, from, to, &status, &check)
+    report(p, a, (&family, &w.location, from, to), &status, &check, started.elapsed())
 }
 
 /// From the usages read: `(family as Azure names it, today's limit, the limit to ask for)`, or
@@ -173,16 +174,13 @@ fn dry_run(
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
 fn report(
     p: &crate::output::Printer,
     a: &QuotaRequestArgs,
-    family: &str,
-    location: &str,
-    from: u64,
-    to: u64,
+    (family, location, from, to): (&str, &str, u64, u64),
     s: &RequestStatus,
     check: &str,
+    elapsed: std::time::Duration,
 ) -> anyhow::Result<()> {
     let check = if s.id.is_empty() { check.to_owned() } else { format!("{check} --request {}", s.id) };
     let v: Value = json!({"status": s.state, "request_id": s.id, "family": family, "location": location, "from": from, "to": to,
@@ -203,10 +201,5 @@ fn report(
         }
         .into());
     }
-    Err(Error::from(ArmError::TimedOut {
-        what: format!("quota request {}", s.id),
-        elapsed: a.arm.timeout,
-        resume: check,
-    })
-    .into())
+    Err(Error::from(ArmError::TimedOut { what: format!("quota request {}", s.id), elapsed, resume: check }).into())
 }

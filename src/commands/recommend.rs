@@ -13,11 +13,13 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     let source = crate::commands::money::prices_for(&mut catalog, args.currency.as_deref(), &ctx.printer)?;
     let asked;
     let asked_flag = !has_requirements(&args.request());
+    let mut managed_gpu = false;
     let args = if !asked_flag {
         args
     } else if ctx.printer.interactive {
         asked = crate::wizard::ask(&catalog, args)?;
-        &asked
+        managed_gpu = asked.managed_gpu;
+        &asked.args
     } else {
         return Err(Error::usage(
             "no workload described",
@@ -45,6 +47,9 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     // The wizard's answer ends with what the top pick costs, as every plan does.
     if let (Some(t), true, Format::Table) = (&top, asked_flag, args.output) {
         p.out(&format!("\n{}", crate::commands::money::plan_pricing_text(t)))?;
+    }
+    if managed_gpu {
+        managed_gpu_next(p, &catalog, &outcome, args.spot)?;
     }
     let no_fit = outcome.no_fit();
     // The process ends here: skip freeing the catalog and the outcome one by one.
@@ -126,6 +131,30 @@ fn managed_gpu_note(catalog: &crate::catalog::Catalog, o: &Outcome) -> Option<St
     })
 }
 
+/// The wizard asked for an AKS-managed GPU pool: the `create-pool --managed-gpu` command for
+/// the first NVIDIA size, once the pool request it maps into passes the same checks.
+fn managed_gpu_next(p: &Printer, catalog: &crate::catalog::Catalog, o: &Outcome, spot: bool) -> Result<(), Error> {
+    match crate::ops::pool::managed_gpu_pool(catalog, o, spot) {
+        None => p.note("note: an AKS-managed GPU pool needs an NVIDIA size, and none was ranked"),
+        Some(Err(e)) => {
+            let e = crate::commands::create_pool::in_flags(e, "");
+            p.note(&format!("warning: not as an AKS-managed GPU pool: {e}"));
+        }
+        Some(Ok(spec)) => {
+            let feature = catalog.managed_gpu_feature().map(|(f, _)| f);
+            let spot = if spec.spot { " --spot" } else { "" };
+            let (name, size) = (&spec.name, &spec.size.name);
+            let command = match feature {
+                Some(_) => format!("`aksgpu create-pool -g RESOURCE_GROUP --cluster CLUSTER --name {name} --vm-size {size} --managed-gpu{spot} --register-features`"),
+                None => format!("`aksgpu create-pool -g RESOURCE_GROUP --cluster CLUSTER --name {name} --vm-size {size} --managed-gpu{spot}`"),
+            };
+            let why = feature.map(|f| format!(" (preview feature {f}, which `--register-features` registers)"));
+            p.out(&format!("\nAs an AKS-managed GPU pool{}:\n  {command}\n", why.unwrap_or_default()))?;
+        }
+    }
+    Ok(())
+}
+
 fn notes(p: &Printer, o: &Outcome) {
     for n in &o.requirements.notes {
         p.note(&format!("note: {n}"));
@@ -165,10 +194,10 @@ pub fn render(o: &Outcome) -> String {
         for w in &rec.warnings {
             out.push_str(&format!("   ! {w}\n"));
         }
-        if let Some(src) = &rec.price_source {
+        if rec.price_source.is_some() {
             // As a `cost` row says it: where from, its date and age, per size and region (the
             // full source is the row's `price_source` in -o json).
-            let kind = if src.contains("live cache") { "live cache" } else { "bundled" };
+            let kind = if rec.price_live { "live cache" } else { "bundled" };
             let date = rec.price_date.as_deref().unwrap_or("date unknown");
             let age = rec.price_age_days.map(|d| format!(", {d} day(s) old")).unwrap_or_default();
             out.push_str(&format!("   price: {kind}, {date}{age}\n"));

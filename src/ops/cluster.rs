@@ -51,6 +51,8 @@ impl From<OpsError> for Error {
         match e {
             OpsError::Arm(a) => Error::from(a),
             OpsError::Refused(m) => Error::Refused { message: m, hint: None },
+            OpsError::Missing(m) => Error::from(m),
+            OpsError::Change(c) => Error::from(c),
         }
     }
 }
@@ -63,8 +65,7 @@ pub fn dry_run(req: &ClusterRequest, action: &ClusterAction) -> Result<Outcome, 
         ClusterAction::Power { start } => Ok(plan::power(t, *start)),
         ClusterAction::CostAnalysis => plan::cost_analysis(t, &plan::cluster_as_read()),
         ClusterAction::Scale { pool, how } => plan::scale(t, pool, &plan::pool_as_read(), *how),
-    }
-    .map_err(|m| Error::Refused { message: m, hint: None })?;
+    }?;
     Ok(Outcome::DryRun(plan))
 }
 
@@ -121,8 +122,7 @@ pub fn scale_plan(
     read: Option<&(Value, Value)>,
 ) -> Result<Outcome, Error> {
     let current = read.map_or_else(plan::pool_as_read, |(p, _)| p.clone());
-    let steps =
-        plan::scale(req.target(), pool, &current, how).map_err(|m| Error::Refused { message: m, hint: None })?;
+    let steps = plan::scale(req.target(), pool, &current, how)?;
     let body = steps.step(crate::plan::StepKind::UpdatePool).and_then(|s| s.body.clone()).unwrap_or_default();
     let writable = crate::plan::cluster::writable_pool(&current);
     if read.is_some() && crate::plan::cluster::differences(&writable, &body).is_empty() {

@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use crate::catalog::Catalog;
 use crate::cost::{self, CostInput, CostReport};
-use crate::error::{did_you_mean, Error};
+use crate::domain::did_you_mean;
+use crate::error::Error;
 use crate::pricing::PriceSource;
 use crate::recommend::Os;
 use crate::resources::{self, AgentPool, MissingField};
@@ -132,8 +133,8 @@ pub fn cluster_reports(
     }
     let mut r = Vec::new();
     for pool in pools {
-        let input = pool_input(catalog, pool, region.clone(), u).map_err(|e| Error::Refused {
-            message: e.to_string(),
+        let input = pool_input(catalog, pool, region.clone(), u).map_err(|field| Error::Missing {
+            field,
             hint: Some("run again; if it persists, `az aks nodepool show` shows what Azure returns".into()),
         })?;
         r.extend(input.map(|i| cost::estimate(catalog, &i)));
@@ -153,8 +154,7 @@ pub fn view(catalog: &Catalog, source: PriceSource, mut reports: Vec<CostReport>
     for r in &mut reports {
         r.price_age_days = r.price_date.as_deref().and_then(|d| cost::age_days(d, now));
     }
-    let live = |r: &CostReport| r.price_source.as_deref().is_some_and(|s| s.contains("live cache"));
-    let bundled: Vec<&CostReport> = reports.iter().filter(|r| !r.price_unknown && !live(r)).collect();
+    let bundled: Vec<&CostReport> = reports.iter().filter(|r| !r.price_unknown && !r.price_live).collect();
     let mut said = vec![match &source {
         PriceSource::Cache { .. } if !bundled.is_empty() => format!(
             "prices: {} for the sizes and regions it holds; the others from the bundled table (as of {})",
@@ -169,7 +169,7 @@ pub fn view(catalog: &Catalog, source: PriceSource, mut reports: Vec<CostReport>
         notes.extend(cost::stale_note(&catalog.prices.as_of, now));
     }
     let gaps = |r: &CostReport| r.price_kind.contains("spot") || r.price_kind.contains("windows");
-    if reports.iter().filter(|r| !live(r)).any(gaps) {
+    if reports.iter().filter(|r| !r.price_live).any(gaps) {
         notes.push(cost::OFFLINE_GAPS.to_owned());
     }
     let known = |f: fn(&CostReport) -> Option<f64>| cost::sum_cents(reports.iter().filter_map(f).map(Some));

@@ -24,5 +24,5 @@ pub async fn compare(
 
 /// The region `catalog diff` compares, as typed: its ARM name, or exit 2 with a did-you-mean.
 pub fn location(catalog: &Catalog, typed: &str) -> Result<String, Error> {
-    crate::ops::recommend::region_arg(catalog, "--location", typed)
+    crate::ops::recommend::region_arg(catalog, typed)
 }

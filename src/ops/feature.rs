@@ -30,8 +30,9 @@ pub async fn register(
     Ok(out)
 }
 
+/// A feature waiting for Microsoft's approval: still pending (exit 4), not refused.
 fn pending(namespace: &str, name: &str) -> Error {
-    Error::Refused {
+    Error::Pending {
         message: format!("{namespace}/{name} is Pending: Microsoft has to approve it for this subscription"),
         hint: Some("wait for the approval (az feature show shows the state), then run again".into()),
     }
@@ -68,7 +69,7 @@ pub async fn plan_register(client: &ArmClient, feature: Feature<'_>) -> Result<(
 }
 
 /// `register-feature`'s verdict on how registration ends (or, in a dry run, would end from the
-/// same reads): Pending is refused (exit 1), a feature Azure does not have and that is not
+/// same reads): Pending is still pending (exit 4), a feature Azure does not have and that is not
 /// known to have gone generally available is a usage error (exit 2); anything else is done.
 pub fn verdict(namespace: &str, name: &str, out: &Outcome) -> Result<(), Error> {
     match out {
@@ -83,7 +84,7 @@ pub fn check_name(namespace: &str, name: &str) -> Result<(), Error> {
     match features::misspelling_of(namespace, name) {
         Some(known) => Err(Error::usage(
             format!("{namespace}/{name} is not a feature this version knows"),
-            crate::error::did_you_mean(&[known]),
+            crate::domain::did_you_mean(&[known]),
         )),
         None => Ok(()),
     }

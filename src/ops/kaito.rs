@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use crate::catalog::{Catalog, LlmModel, Vendor};
 use crate::cost::{PlanPricing, PoolPricing};
-use crate::error::{did_you_mean, Error};
+use crate::domain::did_you_mean;
+use crate::error::Error;
 use crate::plan::kaito::{workspace_name, WorkspaceSpec};
 use crate::recommend::{self, ModelSpec, Os, Requirements, Workload};
 
@@ -39,8 +40,10 @@ pub struct Workspace {
     pub spec: WorkspaceSpec,
     /// Where and why the instance type was chosen (the manifest's comment).
     pub place: String,
-    /// Notes (and `warning: ` lines) about the choice, first the place.
+    /// Notes about the choice, first the place.
     pub notes: Vec<String>,
+    /// Warnings: a catalog rule overridden.
+    pub warnings: Vec<String>,
     /// What the Workspace's nodes cost.
     pub cost: PlanPricing,
 }
@@ -77,7 +80,7 @@ pub fn workspace(catalog: &Catalog, a: &WorkspaceRequest) -> Result<Workspace, E
         ));
     }
     let region = a.region.as_deref();
-    let (instance, count, mut notes) =
+    let (instance, count, mut notes, warnings) =
         kaito_instance(catalog, model, a.instance_type.as_deref(), (region, &a.overrides), &a.service)?;
     if let (Some(cluster), Some(first)) = (&a.cluster, notes.first_mut()) {
         *first = format!("{first}, the location of cluster {cluster}");
@@ -108,58 +111,72 @@ pub fn workspace(catalog: &Catalog, a: &WorkspaceRequest) -> Result<Workspace, E
         max_nodes: spec.count,
     };
     let cost = PlanPricing::new(catalog, &[pool], region);
-    Ok(Workspace { spec, place, notes, cost })
+    Ok(Workspace { spec, place, notes, warnings, cost })
 }
 
 /// A refused `--instance-type`: with `--override kaito-min-compute-capability`, a refusal by
 /// the catalog's compute-capability floor (its reading of KAITO and vLLM) becomes a warning
 /// (returned); any other refusal stands.
-pub(crate) fn kaito_override(catalog: &Catalog, m: &str, overrides: &[String]) -> Result<String, Error> {
+pub(crate) fn kaito_override(catalog: &Catalog, why: NotKaito, overrides: &[String]) -> Result<String, Error> {
     let rule =
         catalog.rules.iter().find(|r| matches!(r.kind, crate::catalog::RuleKind::KaitoMinComputeCapability { .. }));
-    match rule {
-        Some(rule) if m.contains("compute capability") && overrides.contains(&rule.id) => Ok(format!(
-            "warning: overriding catalog rule {} (--instance-type: {m}; source: {}); risk: the preset may fail to start on this GPU",
+    match (rule, why) {
+        (Some(rule), NotKaito::BelowFloor(m)) if overrides.contains(&rule.id) => Ok(format!(
+            "overriding catalog rule {} (--instance-type: {m}; source: {}); risk: the preset may fail to start on this GPU",
             rule.id, rule.source
         )),
-        Some(rule) if m.contains("compute capability") => Err(Error::usage(
+        (Some(rule), NotKaito::BelowFloor(m)) => Err(Error::usage(
             format!("--instance-type: {m}"),
             Some(format!("this rests on the catalog (rule {}); `--override {}` proceeds anyway", rule.id, rule.id)),
         )),
-        _ => Err(Error::usage(format!("--instance-type: {m}"), None)),
+        (_, NotKaito::BelowFloor(m) | NotKaito::Never(m)) => Err(Error::usage(format!("--instance-type: {m}"), None)),
     }
 }
 
 /// Whether KAITO accepts `name` as an instanceType: whole NVIDIA GPUs of at least compute
 /// capability `min_cc`; otherwise why not.
-fn kaito_capable(catalog: &Catalog, name: &str, min_cc: (u32, u32)) -> Result<(), String> {
-    let s = catalog.size(name).ok_or_else(|| format!("{name} is not in the catalog"))?;
+/// Why a size cannot be a KAITO instance type.
+#[derive(Debug)]
+pub(crate) enum NotKaito {
+    /// Below the catalog's compute-capability floor (or no known capability): a catalog rule,
+    /// which `--override` may lift.
+    BelowFloor(String),
+    /// Not a size KAITO takes at all.
+    Never(String),
+}
+
+fn kaito_capable(catalog: &Catalog, name: &str, min_cc: (u32, u32)) -> Result<(), NotKaito> {
+    let s = catalog.size(name).ok_or_else(|| NotKaito::Never(format!("{name} is not in the catalog")))?;
     let g = catalog.gpu(&s.gpu_model);
     if s.gpu_vendor == Vendor::Amd {
-        return Err(format!("{} has AMD GPUs; KAITO does not accept AMD sizes as instanceType", s.name));
+        return Err(NotKaito::Never(format!(
+            "{} has AMD GPUs; KAITO does not accept AMD sizes as instanceType",
+            s.name
+        )));
     }
     if s.gpu_count.is_partial() {
-        return Err(format!("{} is a partial GPU; KAITO needs whole GPUs", s.name));
+        return Err(NotKaito::Never(format!("{} is a partial GPU; KAITO needs whole GPUs", s.name)));
     }
     match g.and_then(crate::catalog::GpuModel::cc) {
         Some(cc) if cc >= min_cc => Ok(()),
-        Some(cc) => Err(format!(
+        Some(cc) => Err(NotKaito::BelowFloor(format!(
             "{} ({}) has compute capability {}.{}; KAITO presets need {}.{}+",
             s.name, s.gpu_model, cc.0, cc.1, min_cc.0, min_cc.1
-        )),
-        None => Err(format!("{} has no known compute capability", s.name)),
+        ))),
+        None => Err(NotKaito::BelowFloor(format!("{} has no known compute capability", s.name))),
     }
 }
 
 /// Choose the KAITO instance type for a model (pure): the cheapest KAITO-capable size that
-/// holds it, or check the one given (`overrides` may pass the compute-capability floor).
+/// holds it, or check the one given (`overrides` may pass the compute-capability floor):
+/// the size, its node count, the notes and the warnings.
 pub fn kaito_instance(
     catalog: &Catalog,
     model: &crate::catalog::LlmModel,
     instance: Option<&str>,
     (region, overrides): (Option<&str>, &[String]),
     service: &super::recommend::Need,
-) -> Result<(String, u32, Vec<String>), Error> {
+) -> Result<(String, u32, Vec<String>, Vec<String>), Error> {
     let min_cc = catalog.kaito_min_compute_capability().unwrap_or((8, 0));
     // The same precision, checkpoint and context resolution as `recommend --model`.
     let spec = ModelSpec::from_model(model);
@@ -194,11 +211,12 @@ pub fn kaito_instance(
                 did_you_mean(&catalog.suggest_sizes(want)),
             )
         })?;
-        if let Err(m) = kaito_ok(&size.name) {
-            notes.push(kaito_override(catalog, &m, overrides)?);
-        }
+        let warnings = match kaito_ok(&size.name) {
+            Err(why) => vec![kaito_override(catalog, why, overrides)?],
+            Ok(()) => Vec::new(),
+        };
         if let Some(r) = out.recommendations.iter().find(|r| r.vm_size == size.name) {
-            return Ok((size.name.clone(), r.fit.nodes, notes));
+            return Ok((size.name.clone(), r.fit.nodes, notes, warnings));
         }
         let why = out
             .rejected
@@ -226,5 +244,5 @@ pub fn kaito_instance(
         (None, None) => "chosen without a region or a price; pass --location for your cluster's location".to_owned(),
     };
     notes.insert(0, place);
-    Ok((pick.vm_size.clone(), pick.fit.nodes, notes))
+    Ok((pick.vm_size.clone(), pick.fit.nodes, notes, Vec::new()))
 }

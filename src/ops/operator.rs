@@ -71,7 +71,6 @@ pub async fn read_release(
     plan: &Plan,
     timeout: Duration,
 ) -> Result<ReleaseView, Error> {
-    use crate::plan::gitops::release::{self, Release};
     if install.needs_cluster_token == Some(true) {
         return Err(Error::Refused {
             message:
@@ -83,14 +82,34 @@ pub async fn read_release(
             ),
         });
     }
+    read_release_with(client, (install, plan), None, Instant::now() + timeout).await
+}
+
+/// The release read (the plan's `ReadRelease` runCommand, with `token` on an Entra ID
+/// cluster), and the install merged on top of what it holds.
+async fn read_release_with(
+    client: &ArmClient,
+    (install, plan): (&Install, &Plan),
+    token: Option<&crate::arm::auth::Secret>,
+    deadline: Instant,
+) -> Result<ReleaseView, Error> {
+    use crate::plan::gitops::release::{self, Release};
     let step = plan
         .steps_of(crate::plan::StepKind::ReadRelease)
         .next()
         .ok_or_else(|| Error::internal("the install plan has no release read"))?;
     let (quiet, reads) = (|_: &str| {}, crate::provision::Progress::default());
-    let deadline = Instant::now() + timeout;
-    let r = crate::provision::runcommand::run(client, (&install.cluster_path, step), None, deadline, &quiet, &reads)
+    let r = crate::provision::runcommand::run(client, (&install.cluster_path, step), token, deadline, &quiet, &reads)
         .await?;
+    if !r.ok() {
+        return Err(Error::Refused {
+            message: format!(
+                "the GPU Operator's Helm release could not be read (the read ended with {})",
+                r.describe()
+            ),
+            hint: None,
+        });
+    }
     let (name, current) = match release::parse(&r.logs) {
         Release::Absent => ("absent".to_owned(), serde_json::Value::Null),
         Release::Present { chart, status, values } => (format!("{chart} ({status})"), values),
@@ -101,9 +120,90 @@ pub async fn read_release(
             })
         }
     };
+    if let Some(r) = crate::plan::install::others_refusal(install, &current) {
+        return Err(Error::Refused { message: r.message, hint: r.hint });
+    }
     let (merged, values_diff) = crate::plan::install::merge(install, &current);
     let install_step = crate::plan::install::install_step(&merged);
     Ok(ReleaseView { release: name, values_diff, values_yaml: merged.values_yaml, install_step })
+}
+
+/// `plan` with its `helm upgrade --install` replaced by the one `view` says the run sends on
+/// the release as read (its values merged with the release's own).
+pub fn with_release(plan: &mut Plan, view: &ReleaseView) {
+    for s in plan.steps.iter_mut().filter(|s| s.kind == crate::plan::StepKind::InstallOperator) {
+        *s = view.install_step.clone();
+    }
+}
+
+/// What `install-operator` shows before it asks on a terminal: the install resolved from the
+/// cluster and its pools (their reads go through `facts`, which the install then reuses), and
+/// the release as read with what the install changes in its values. On an Entra ID cluster
+/// the read needs a cluster token, minted here as the run mints it.
+pub async fn preview(
+    (client, facts): (&ArmClient, &Store),
+    cred: &Cred,
+    catalog: &Catalog,
+    req: &InstallRequest,
+    timeout: Duration,
+) -> Result<ReleaseView, Error> {
+    let (install, plan) = dry_run_read((client, facts), catalog, req).await?;
+    read_release_as_run(client, cred, (&install, &plan), timeout).await
+}
+
+/// The release read a real run makes for `install` (a cluster token minted on an Entra ID
+/// cluster), and the install merged on top of it: what is shown before a question.
+pub async fn read_release_as_run(
+    client: &ArmClient,
+    cred: &Cred,
+    (install, plan): (&Install, &Plan),
+    timeout: Duration,
+) -> Result<ReleaseView, Error> {
+    let deadline = Instant::now() + timeout;
+    let token = match install.needs_cluster_token {
+        Some(true) => Some(crate::arm::auth::cluster_token(cred.method, &cred.source, deadline).await?),
+        _ => None,
+    };
+    read_release_with(client, (install, plan), token.as_ref(), deadline).await
+}
+
+/// The MIG strategy the GPU Operator's release runs with (`mig.strategy`), for `manifest` on
+/// a MIG pool: the cluster is read (runCommand allowed? Entra ID?), then the release check's
+/// read-only runCommand. Anything that keeps it from being read is the answer's reason.
+pub async fn release_mig(
+    (client, facts): (&ArmClient, &Store),
+    cred: &Cred,
+    (sub, rg, cluster): (&str, &str, &str),
+    timeout: Duration,
+) -> crate::plan::manifest::ReleaseMig {
+    use crate::plan::manifest::ReleaseMig;
+    let deadline = Instant::now() + timeout;
+    let c = match facts.cluster(client, sub, rg, cluster).await {
+        Ok(c) => c,
+        Err(e) => return ReleaseMig::Unread(format!("the cluster could not be read ({e})")),
+    };
+    let flag = |p: &str| c.pointer(p).and_then(serde_json::Value::as_bool) == Some(true);
+    if flag("/properties/apiServerAccessProfile/disableRunCommand") {
+        return ReleaseMig::Unread("runCommand is disabled on the cluster, so its release cannot be read".into());
+    }
+    let needs_token = flag("/properties/aadProfile/managed");
+    let token = match needs_token {
+        true => match crate::arm::auth::cluster_token(cred.method, &cred.source, deadline).await {
+            Ok(t) => Some(t),
+            Err(e) => return ReleaseMig::Unread(format!("no cluster token for the release read ({e})")),
+        },
+        false => None,
+    };
+    let path = crate::plan::cluster_path(sub, rg, cluster);
+    let command = crate::plan::gitops::release::check_command();
+    let why = "read the GPU Operator's Helm release for its MIG strategy (changes nothing)";
+    let step = crate::plan::runcommand::command_step(&path, &command, Some(needs_token), why);
+    let (quiet, reads) = (|_: &str| {}, crate::provision::Progress::default());
+    match crate::provision::runcommand::run(client, (&path, &step), token.as_ref(), deadline, &quiet, &reads).await {
+        Ok(r) if r.ok() => crate::plan::manifest::release_mig(&r.logs),
+        Ok(r) => ReleaseMig::Unread(format!("the release read ended with {}", r.describe())),
+        Err(e) => ReleaseMig::Unread(format!("the release could not be read ({e})")),
+    }
 }
 
 /// A dry run from the request alone: nothing is read or sent, and what would be read is a

@@ -41,9 +41,8 @@ pub struct ClusterFacts {
 impl ClusterFacts {
     /// From a cluster GET: a cluster without `location` is an error naming the field.
     pub fn from_cluster(v: Value) -> Result<Self, Error> {
-        let refused = |e: resources::MissingField| Error::Refused { message: e.to_string(), hint: None };
-        let c: ManagedCluster = resources::parse(&v, "cluster").map_err(refused)?;
-        let location = c.location().map_err(refused)?;
+        let c: ManagedCluster = resources::parse(&v, "cluster")?;
+        let location = c.location()?;
         let kubernetes = c.kubernetes_version().and_then(|k| KubeVersion::parse(k).ok());
         Ok(Self { location: Some(location), kubernetes })
     }
@@ -147,6 +146,9 @@ pub struct CreatePoolRequest {
     pub register_feature: bool,
     /// Install the GPU Operator on the pool after it is created.
     pub operator: Option<InstallRequest>,
+    /// With a dry run and the operator: read the operator's Helm release (one read-only
+    /// runCommand) and plan the install the run sends on it, its values merged.
+    pub read_release: bool,
 }
 
 /// What `create-pool` did: the pool's outcome, and the operator install (its report, or
@@ -157,6 +159,8 @@ pub struct CreatePoolResult {
     pub operator: Option<Installed>,
     /// With a dry run and the operator: the Helm values (YAML) its install would send.
     pub operator_values: Option<String>,
+    /// With a dry run that read the release: the release and what the install changes in it.
+    pub release: Option<super::operator::ReleaseView>,
 }
 
 /// Create the pool: the Windows feature first when asked, the pool, then the operator.
@@ -170,7 +174,7 @@ pub async fn create(
     (report, progress): (Report<'_>, &Progress),
 ) -> Result<CreatePoolResult, Error> {
     let (spec, timeout) = (&req.spec, req.options.timeout);
-    let reads = operator_preflight(client, catalog, req).await?;
+    let (reads, resolved) = operator_preflight(client, catalog, req).await?;
     let mut options = req.options.clone();
     let registration =
         feature_first(client, catalog, req, &mut options, (started + timeout, on_feature), (report, progress)).await?;
@@ -184,13 +188,13 @@ pub async fn create(
         let new: Vec<_> = reads.into_iter().filter(|r| !plan.steps.iter().any(|s| s.url == r.url)).collect();
         plan.steps.splice(0..0, new);
     }
-    let (mut installed, mut operator_values) = (None, None);
+    let (mut installed, mut operator_values, mut release) = (None, None, None);
     if let Some(op) = &req.operator {
         match &mut outcome {
             CreateOutcome::DryRun { plan, .. } => {
-                let (steps, values) = operator_plan(catalog, spec, op)?;
+                let (steps, values, read) = dry_run_install(client, catalog, req, op, resolved.as_ref()).await?;
                 plan.steps.extend(steps.steps);
-                operator_values = Some(values);
+                (operator_values, release) = (Some(values), read);
             }
             CreateOutcome::Created { .. } | CreateOutcome::Unchanged { .. } => {
                 let Some(cred) = cred else {
@@ -203,7 +207,37 @@ pub async fn create(
             CreateOutcome::Accepted { .. } => {}
         }
     }
-    Ok(CreatePoolResult { outcome, operator: installed, operator_values })
+    Ok(CreatePoolResult { outcome, operator: installed, operator_values, release })
+}
+
+/// A dry run's operator install: resolved against the cluster's pools when preflight read them
+/// (the install the run resolves), else against the pool alone; with `read_release`, the
+/// release is read and the plan's `helm upgrade --install` is the one sent on it. Reading it
+/// needs the pools read first: a dry run that read nothing refuses to guess.
+async fn dry_run_install(
+    client: &ArmClient,
+    catalog: &Catalog,
+    req: &CreatePoolRequest,
+    op: &InstallRequest,
+    resolved: Option<&Install>,
+) -> Result<(Plan, String, Option<super::operator::ReleaseView>), Error> {
+    let Some(install) = resolved else {
+        if req.read_release {
+            return Err(Error::Refused {
+                message: "the GPU Operator's release is read on the cluster preflight reads, and this dry run read nothing (no credentials, or preflight skipped)".into(),
+                hint: None,
+            });
+        }
+        let (plan, values) = operator_plan(catalog, &req.spec, op)?;
+        return Ok((plan, values, None));
+    };
+    let mut plan = operator::plan(op, install);
+    if !req.read_release {
+        return Ok((plan, install.values_yaml.clone(), None));
+    }
+    let view = super::operator::read_release(client, install, &plan, req.options.timeout).await?;
+    super::operator::with_release(&mut plan, &view);
+    Ok((plan, view.values_yaml.clone(), Some(view)))
 }
 
 /// With the operator: its install's refusal (a pool the release would strand, a mixed cluster's
@@ -211,20 +245,20 @@ pub async fn create(
 /// install reads anyway) with this pool as it will be created, before anything is written, so
 /// that no pool is created for an install that then refuses. A dry run without credentials, or
 /// with `--skip-preflight`, reads nothing and decides from the pool alone (`operator_plan`).
-/// Returns the reads, for a dry run's plan.
+/// Returns the reads, for a dry run's plan, and the install as resolved (none: nothing read).
 async fn operator_preflight(
     client: &ArmClient,
     catalog: &Catalog,
     req: &CreatePoolRequest,
-) -> Result<Vec<crate::plan::Step>, Error> {
-    let Some(op) = &req.operator else { return Ok(Vec::new()) };
+) -> Result<(Vec<crate::plan::Step>, Option<Install>), Error> {
+    let Some(op) = &req.operator else { return Ok((Vec::new(), None)) };
     let (dry_run, spec) = (req.options.dry_run, &req.spec);
     if !client.has_credentials() || (dry_run && req.options.skip_preflight) {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     }
     let (cluster, mut pools) = match operator::read(client, &req.options.facts, op).await {
         Ok(read) => read,
-        Err(ArmError::Auth { .. }) if dry_run => return Ok(Vec::new()),
+        Err(ArmError::Auth { .. }) if dry_run => return Ok((Vec::new(), None)),
         Err(e) => return Err(e.into()),
     };
     let at = crate::plan::cluster_path(&op.subscription, &op.resource_group, &op.cluster);
@@ -241,9 +275,24 @@ async fn operator_preflight(
         let spec = labelled.as_ref().map_or(spec, |(s, _)| s);
         pools.push(spec.as_listed());
     }
-    operator::resolve(catalog, op, &cluster, &pools)
+    let install = operator::resolve(catalog, op, &cluster, &pools)
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
-    Ok(reads)
+    Ok((reads, Some(install)))
+}
+
+/// What a person reads before confirming a create with the operator on a terminal: the
+/// operator's release as read, and what the install (resolved with the pool as it will be
+/// created, as preflight resolves it) changes in its values. `None`: no operator, or nothing
+/// read (preflight skipped).
+pub async fn operator_release_preview(
+    client: &ArmClient,
+    (catalog, cred): (&Catalog, &Cred),
+    req: &CreatePoolRequest,
+) -> Result<Option<super::operator::ReleaseView>, Error> {
+    let Some(op) = &req.operator else { return Ok(None) };
+    let (_, Some(install)) = operator_preflight(client, catalog, req).await? else { return Ok(None) };
+    let plan = operator::plan(op, &install);
+    Ok(Some(super::operator::read_release_as_run(client, cred, (&install, &plan), req.options.timeout).await?))
 }
 
 /// With `--register-features` on a Windows pool, the preview feature comes first: a real run
@@ -372,4 +421,18 @@ pub async fn failover(
     (report, progress): (Report<'_>, &Progress),
 ) -> Result<crate::provision::failover::Failover, crate::provision::failover::Stopped> {
     crate::provision::failover::create(client, catalog, candidates, opts, policy, report, progress).await
+}
+
+/// The pool a wizard's answer leads to when it asks for an AKS-managed GPU pool: the
+/// first-ranked NVIDIA size of `o` on Linux, as the same typed request `create-pool
+/// --managed-gpu` and a GpuConfig's `managedGpu: true` map into, validated by the same rules
+/// (NVIDIA on Linux, the AKS driver, no autoscaler, ...). `None`: no NVIDIA size was ranked.
+pub fn managed_gpu_pool(
+    catalog: &Catalog,
+    o: &crate::recommend::Outcome,
+    spot: bool,
+) -> Option<Result<PoolSpec, RequestError>> {
+    let top = o.recommendations.iter().find(|r| r.gpu_vendor == crate::catalog::Vendor::Nvidia)?;
+    let req = PoolRequest { managed_gpu: true, os: Some(Os::Linux), spot, ..PoolRequest::example(&top.vm_size) };
+    Some(validate(catalog, &req))
 }

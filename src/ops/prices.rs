@@ -64,7 +64,7 @@ pub fn queries(catalog: &Catalog, req: &RefreshRequest) -> Result<Queries, Error
         .regions
         .iter()
         .filter(|r| !r.trim().is_empty())
-        .map(|r| crate::ops::recommend::region_arg(catalog, "--region", r))
+        .map(|r| crate::ops::recommend::region_arg(catalog, r))
         .collect::<Result<_, _>>()?;
     let sizes: Vec<String> =
         catalog.sizes.iter().filter(|s| s.status != crate::catalog::Status::Retired).map(|s| s.name.clone()).collect();

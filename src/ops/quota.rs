@@ -35,7 +35,7 @@ pub struct QuotaTarget {
 
 /// Resolve the location and the family.
 pub fn resolve(catalog: &Catalog, w: &QuotaQuery) -> Result<QuotaTarget, Error> {
-    let location = super::recommend::region_arg(catalog, "--location", &w.location)?;
+    let location = super::recommend::region_arg(catalog, &w.location)?;
     let size = match &w.vm_size {
         None => None,
         Some(s) => Some(catalog.size(s).ok_or_else(|| {
@@ -85,11 +85,8 @@ pub fn usage(catalog: &Catalog, w: &QuotaTarget, usages: &[Value]) -> Result<Quo
     for n in &names {
         found.extend(plan::usage(usages, n).map_err(missing)?);
     }
-    if found.iter().all(|u| u.name == "cores") && w.family.is_some() {
-        return Err(Error::NoFit {
-            message: format!("Azure reports no usage for {} in {}", w.family.as_deref().unwrap_or(""), w.location),
-            hint: Some("check the family name: az vm list-usage --location L -o table".into()),
-        });
+    if let Some(family) = w.family.as_deref().filter(|_| found.iter().all(|u| u.name == "cores")) {
+        return Err(unknown_family(family, &w.location));
     }
     let regional = found.iter().find(|u| u.name == "cores").map(Usage::free);
     let fit = |u: &Usage| {
@@ -104,6 +101,15 @@ pub fn usage(catalog: &Catalog, w: &QuotaTarget, usages: &[Value]) -> Result<Quo
         })
         .collect();
     Ok(QuotaUsage { rows, nodes_that_fit })
+}
+
+/// A family Azure does not report in the region: a name Azure does not have is a usage error
+/// (exit 2), as a feature name Azure does not have.
+fn unknown_family(family: &str, location: &str) -> Error {
+    Error::usage(
+        format!("Azure reports no usage for {family} in {location}"),
+        Some("check the family name: az vm list-usage --location L -o table".to_owned()),
+    )
 }
 
 /// How much `quota request` asks for: `--limit` vCPUs, or enough for `--nodes` more nodes.
@@ -130,10 +136,7 @@ fn missing(e: crate::resources::MissingField) -> Error {
 /// Decide the request from the family's usage; a request that would lower the limit is refused.
 pub fn decide(w: &QuotaTarget, family: &str, usages: &[Value], ask: QuotaAsk) -> Result<QuotaPlan, Error> {
     let Some(current) = plan::usage(usages, family).map_err(missing)? else {
-        return Err(Error::NoFit {
-            message: format!("Azure reports no usage for {family} in {}", w.location),
-            hint: Some("check the family name: az vm list-usage --location L -o table".into()),
-        });
+        return Err(unknown_family(family, &w.location));
     };
     let family = current.name.clone();
     let wanted = match (ask.limit, ask.nodes, &w.size) {

@@ -8,162 +8,19 @@
 //! Notes and warnings name the CLI flags, as `recommend --help` does.
 
 use crate::catalog::{Catalog, KubeVersion, RuleKind};
+use crate::domain::did_you_mean;
+use crate::domain::setting::{Setting, SettingError};
 use crate::domain::{GpuDriver, Precision, RankBy};
-use crate::error::{did_you_mean, Error};
-use crate::plan::agent_pool::{override_hint, OVERRIDE_RISK, RULE_REGION};
+use crate::error::Error;
+use crate::plan::agent_pool::{OVERRIDE_RISK, RULE_REGION};
 use crate::pricing::PriceSource;
 use crate::recommend::{self, fmt_num, Constraint, ModelSpec, Os, Outcome, Range, Requirements, Workload};
 use crate::units::Memory;
 
-/// A setting of `recommend` that an error can name: worded by each front end, as a CLI flag
-/// (`--tensor-parallel`) or as a GpuConfig pool's key (`recommend.tensorParallel`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Setting {
-    Workload,
-    Model,
-    ModelParams,
-    Precision,
-    GpuMemory,
-    GpuMemoryMin,
-    GpuMemoryMax,
-    TotalGpuMemory,
-    TotalGpuMemoryMin,
-    TotalGpuMemoryMax,
-    Gpus,
-    GpusMin,
-    GpusMax,
-    GpuModel,
-    Context,
-    InputTokens,
-    OutputTokens,
-    KvCachePrecision,
-    TensorParallel,
-    PipelineParallel,
-    VmSize,
-    Os,
-    K8sVersion,
-    Region,
-    Mig,
-}
-
-impl Setting {
-    /// Every setting.
-    pub const ALL: &'static [Setting] = &[
-        Setting::Workload,
-        Setting::Model,
-        Setting::ModelParams,
-        Setting::Precision,
-        Setting::GpuMemory,
-        Setting::GpuMemoryMin,
-        Setting::GpuMemoryMax,
-        Setting::TotalGpuMemory,
-        Setting::TotalGpuMemoryMin,
-        Setting::TotalGpuMemoryMax,
-        Setting::Gpus,
-        Setting::GpusMin,
-        Setting::GpusMax,
-        Setting::GpuModel,
-        Setting::Context,
-        Setting::InputTokens,
-        Setting::OutputTokens,
-        Setting::KvCachePrecision,
-        Setting::TensorParallel,
-        Setting::PipelineParallel,
-        Setting::VmSize,
-        Setting::Os,
-        Setting::K8sVersion,
-        Setting::Region,
-        Setting::Mig,
-    ];
-
-    /// The flag of `aksgpu recommend` (`--gpu-memory-min`).
-    pub fn flag(self) -> &'static str {
-        match self {
-            Setting::Workload => "--workload",
-            Setting::Model => "--model",
-            Setting::ModelParams => "--model-params",
-            Setting::Precision => "--precision",
-            Setting::GpuMemory => "--gpu-memory",
-            Setting::GpuMemoryMin => "--gpu-memory-min",
-            Setting::GpuMemoryMax => "--gpu-memory-max",
-            Setting::TotalGpuMemory => "--total-gpu-memory",
-            Setting::TotalGpuMemoryMin => "--total-gpu-memory-min",
-            Setting::TotalGpuMemoryMax => "--total-gpu-memory-max",
-            Setting::Gpus => "--gpus",
-            Setting::GpusMin => "--gpus-min",
-            Setting::GpusMax => "--gpus-max",
-            Setting::GpuModel => "--gpu-model",
-            Setting::Context => "--context",
-            Setting::InputTokens => "--input-tokens",
-            Setting::OutputTokens => "--output-tokens",
-            Setting::KvCachePrecision => "--kv-cache-precision",
-            Setting::TensorParallel => "--tensor-parallel",
-            Setting::PipelineParallel => "--pipeline-parallel",
-            Setting::VmSize => "--vm-size",
-            Setting::Os => "--os",
-            Setting::K8sVersion => "--k8s-version",
-            Setting::Region => "--region",
-            Setting::Mig => "--mig",
-        }
-    }
-
-    /// The key of a GpuConfig pool that holds the setting, relative to the pool
-    /// (`recommend.gpuMemoryMin`, `os`); none for a setting a file cannot give.
-    pub fn file_key(self) -> Option<&'static str> {
-        Some(match self {
-            Setting::Workload => "recommend.workload",
-            Setting::Model => "recommend.model",
-            Setting::Precision => "recommend.precision",
-            Setting::GpuMemoryMin => "recommend.gpuMemoryMin",
-            Setting::GpuModel => "recommend.gpuModel",
-            Setting::InputTokens => "recommend.inputTokens",
-            Setting::OutputTokens => "recommend.outputTokens",
-            Setting::KvCachePrecision => "recommend.kvCachePrecision",
-            Setting::TensorParallel => "recommend.tensorParallel",
-            Setting::PipelineParallel => "recommend.pipelineParallel",
-            Setting::Os => "os",
-            Setting::K8sVersion => "kubernetesVersion",
-            Setting::Mig => "migProfile",
-            Setting::ModelParams
-            | Setting::GpuMemory
-            | Setting::GpuMemoryMax
-            | Setting::TotalGpuMemory
-            | Setting::TotalGpuMemoryMin
-            | Setting::TotalGpuMemoryMax
-            | Setting::Gpus
-            | Setting::GpusMin
-            | Setting::GpusMax
-            | Setting::Context
-            | Setting::VmSize
-            | Setting::Region => return None,
-        })
-    }
-}
-
-/// A refused setting: the settings it names and the words, with `{0}`, `{1}`… where each
-/// front end names `settings[0]`, `settings[1]`… (a flag, a file's key).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{}", self.render(|s| s.flag().to_owned()).0)]
-pub struct SettingError {
-    /// The settings the words name, the first the one to fix.
-    pub settings: Vec<Setting>,
-    /// The message, with `{i}` for `settings[i]`.
-    pub message: String,
-    /// The fix, with `{i}` for `settings[i]`.
-    pub hint: Option<String>,
-}
-
-impl SettingError {
-    /// The message and hint with each setting named by `name`.
-    pub fn render(&self, name: impl Fn(Setting) -> String) -> (String, Option<String>) {
-        let fill = |text: &str| {
-            self.settings
-                .iter()
-                .enumerate()
-                .fold(text.to_owned(), |t, (i, s)| t.replace(&format!("{{{i}}}"), &name(*s)))
-        };
-        (fill(&self.message), self.hint.as_deref().map(fill))
-    }
+/// A setting as a note names it: notes are still plain text that `recommend` prints, worded
+/// with the CLI's flag (a GpuConfig or the wizard shows them as they are).
+fn note_flag(s: Setting) -> String {
+    format!("--{}", s.long())
 }
 
 /// A precision the workload cannot use, naming the precision and workload settings.
@@ -173,7 +30,12 @@ pub(crate) fn precision_error(e: recommend::weights::PrecisionError) -> Error {
 
 /// A usage error (exit 2) naming `settings` (`{0}`, `{1}`… in the words).
 fn refuse(settings: &[Setting], message: impl Into<String>, hint: impl Into<Option<String>>) -> Error {
-    Error::Setting(Box::new(SettingError { settings: settings.to_vec(), message: message.into(), hint: hint.into() }))
+    Error::Setting(Box::new(SettingError {
+        settings: settings.to_vec(),
+        message: message.into(),
+        hint: hint.into(),
+        rule: None,
+    }))
 }
 
 /// What the workload needs: the settings `recommend`, `create-pool --recommend` and a
@@ -399,8 +261,8 @@ fn range(
     settings: [Setting; 3],
     notes: &mut Vec<String>,
 ) -> Result<Range, Error> {
-    let [flag, flag_min, flag_max] = settings.map(Setting::flag);
-    for (flag, m) in [(flag_min, min), (flag_max, max)] {
+    let [flag, flag_min, flag_max] = settings.map(note_flag);
+    for (flag, m) in [(&flag_min, min), (&flag_max, max)] {
         if let Some(n) = m.and_then(|m| m.note(&format!("{flag} {}GB", fmt_num(m.gib)))) {
             notes.push(n);
         }
@@ -526,13 +388,13 @@ fn regions(
     let Some(r) = &a.region else { return Ok(()) };
     let mut regions = Vec::new();
     for typed in r.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-        let name = region_or_override(catalog, "--location", typed, &a.overrides, &mut req.warnings)?;
+        let name = region_or_override(catalog, typed, &a.overrides, &mut req.warnings)?;
         if !regions.contains(&name) {
             regions.push(name);
         }
     }
     match regions.len() {
-        0 => return Err(refuse(&[Setting::Region], "{0}: no region given", None)),
+        0 => return Err(refuse(&[Setting::Location], "{0}: no region given", None)),
         1 => req.region = regions.pop(),
         _ => {
             notes.push(format!("each size priced in the cheapest of {}", regions.join(", ")));
@@ -796,10 +658,10 @@ pub fn hub_model(
         Err(e @ HubError::Offline { .. }) if a.need.model_params.is_some() => {
             Ok((None, vec![format!("model: {e}; sized from --model-params instead")]))
         }
-        Err(e @ HubError::Offline { .. }) => Err(Error::usage(
-            format!("{name} is not in the catalog and {e}"),
-            Some(format!("offline: {PARAMS_HINT} without the Hub")),
-        )),
+        Err(e @ HubError::Offline { .. }) => Err(Error::Unavailable {
+            message: format!("{name} is not in the catalog and {e}"),
+            hint: Some(format!("offline: {PARAMS_HINT} without the Hub")),
+        }),
         Err(e @ HubError::Gated { had_token, .. }) => Err(Error::Denied {
             message: e.to_string(),
             hint: Some(if had_token {
@@ -813,7 +675,9 @@ pub fn hub_model(
             let d = did_you_mean(&near).map(|d| format!("{d} Or ")).unwrap_or_default();
             Err(Error::usage(e.to_string(), Some(format!("{d}check the id on {endpoint}, or {PARAMS_HINT}"))))
         }
-        Err(e @ HubError::Bad { .. }) => Err(Error::usage(e.to_string(), Some(PARAMS_HINT.to_owned()))),
+        Err(e @ HubError::Bad { .. }) => {
+            Err(Error::Unavailable { message: e.to_string(), hint: Some(PARAMS_HINT.to_owned()) })
+        }
         // Not the Hub's fault: the process could not start its event loop (exit 1, as
         // every other command's runtime).
         Err(HubError::Runtime { kind, reason }) => {
@@ -866,7 +730,7 @@ fn os_and_version(
                         a,
                         &mut req.warnings,
                         (&rule.0, &rule.1, OVERRIDE_RISK),
-                        &[Setting::K8sVersion],
+                        &[Setting::KubernetesVersion],
                         format!("Windows GPU node pools need Kubernetes {min} or later; {{0}} is {v}"),
                         format!(
                             "upgrade the cluster to {min}+ and register the preview feature: `az feature register --namespace {ns} --name {feature}`"
@@ -875,7 +739,7 @@ fn os_and_version(
                 }
                 Some(_) => {}
                 None => notes.push(format!(
-                    "Windows GPU pools need Kubernetes ≥ {min} and the {feature} preview feature (pass --k8s-version to check)"
+                    "Windows GPU pools need Kubernetes ≥ {min} and the {feature} preview feature (pass --kubernetes-version to check)"
                 )),
             }
         }
@@ -894,12 +758,13 @@ fn os_and_version(
     Ok(())
 }
 
-/// Check a region flag against the catalog's list of Azure regions: the ARM name on success,
-/// else a usage error (exit 2) with a did-you-mean.
-pub fn region_arg(catalog: &Catalog, flag: &str, typed: &str) -> Result<String, Error> {
+/// Check a location against the catalog's list of Azure regions: the ARM name on success,
+/// else a usage error (exit 2) naming the location setting, with a did-you-mean.
+pub fn region_arg(catalog: &Catalog, typed: &str) -> Result<String, Error> {
     catalog.resolve_region(typed).map_err(|near| {
-        Error::usage(
-            format!("{flag} {typed:?} is not an Azure region"),
+        refuse(
+            &[Setting::Location],
+            format!("{{0}} {typed:?} is not an Azure region"),
             did_you_mean(&near).or_else(|| {
                 Some("use the ARM name, such as eastus or westeurope (`aksgpu catalog regions`)".to_owned())
             }),
@@ -911,16 +776,15 @@ pub fn region_arg(catalog: &Catalog, flag: &str, typed: &str) -> Result<String, 
 const REGION_RISK: &str = "prices are unknown there and Azure decides whether the region exists and offers the size";
 
 /// `region_arg` for commands that take `--override`: a well-formed name the catalog's
-/// regions.yaml lacks is refused naming `--override catalog-region`, and with it is used as
-/// typed (lower case), with a warning. A name that cannot be an ARM region name stays refused.
+/// regions.yaml lacks is refused naming the override of `catalog-region`, and with it is used
+/// as typed (lower case), with a warning. A name that cannot be an ARM region name stays refused.
 pub fn region_or_override(
     catalog: &Catalog,
-    flag: &str,
     typed: &str,
     overrides: &[String],
     warnings: &mut Vec<String>,
 ) -> Result<String, Error> {
-    let e = match region_arg(catalog, flag, typed) {
+    let e = match region_arg(catalog, typed) {
         Ok(name) => return Ok(name),
         Err(e) => e,
     };
@@ -930,15 +794,16 @@ pub fn region_or_override(
     }
     let (id, source) = (RULE_REGION, catalog.regions.source.as_str());
     if overrides.iter().any(|o| o == id) {
+        let flag = note_flag(Setting::Location);
         warnings.push(format!(
             "overriding catalog rule {id} ({flag} {norm:?} is not in the catalog's regions; source: {source}); risk: {REGION_RISK}"
         ));
         return Ok(norm);
     }
     Err(match e {
-        Error::Usage { message, hint } => {
-            let also = override_hint(id, source);
-            Error::Usage { message, hint: Some(hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}"))) }
+        Error::Setting(mut e) => {
+            e.rule = Some((id.to_owned(), source.to_owned()));
+            Error::Setting(e)
         }
         other => other,
     })
@@ -967,10 +832,12 @@ fn overridable(
     let e = SettingError {
         settings: settings.to_vec(),
         message,
-        hint: Some(format!("{fix}; {}", override_hint(id, source))),
+        hint: Some(fix),
+        rule: Some((id.to_owned(), source.to_owned())),
     };
     if a.overrides.iter().any(|o| o == id) {
-        warnings.push(format!("overriding catalog rule {id} ({e}; source: {source}); risk: {risk}"));
+        let (said, _) = e.render(note_flag);
+        warnings.push(format!("overriding catalog rule {id} ({said}; source: {source}); risk: {risk}"));
         return Ok(());
     }
     Err(Error::Setting(Box::new(e)))
@@ -1099,8 +966,9 @@ mod tests {
             settings: vec![Setting::TensorParallel, Setting::PipelineParallel],
             message: "{0} 3 does not split".into(),
             hint: Some("use {1} for the rest".into()),
+            rule: None,
         };
-        assert_eq!(e.to_string(), "--tensor-parallel 3 does not split");
+        assert_eq!(e.render(note_flag).0, "--tensor-parallel 3 does not split");
         let (message, hint) = e.render(|s| s.file_key().unwrap_or_default().to_owned());
         assert_eq!(message, "recommend.tensorParallel 3 does not split");
         assert_eq!(hint.as_deref(), Some("use recommend.pipelineParallel for the rest"));

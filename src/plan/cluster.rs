@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use crate::domain::setting::{Setting, SettingError};
+
 /// Read-only paths of `ManagedCluster` in the 2026-10-01 spec (`*` = every array item or map
 /// value), plus `nodeImageVersion`, which is writable but rolls node images back when echoed.
 pub const READ_ONLY: &[&str] = &[
@@ -134,30 +136,73 @@ pub enum Scale {
     Autoscale { min: u32, max: u32 },
 }
 
+/// Why a change to a cluster or pool as read is refused before anything is sent.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChangeRefused {
+    /// A value asked for cannot be applied: the settings it names, worded by each front end.
+    Setting(SettingError),
+    /// The resource as read does not allow the change.
+    State { message: String, hint: Option<String> },
+    /// The resource as read does not allow the settings given (an autoscaled pool takes
+    /// bounds, not a count): worded as `Setting`, refused as `State`.
+    Conflict(SettingError),
+    /// Azure's answer lacks a field the change needs.
+    Missing(crate::resources::MissingField),
+}
+
+impl ChangeRefused {
+    /// The message, each setting named by `name` (a flag, a file's key).
+    pub fn words(&self, name: impl Fn(Setting) -> String) -> String {
+        match self {
+            ChangeRefused::Setting(e) | ChangeRefused::Conflict(e) => e.render(name).0,
+            ChangeRefused::State { message, .. } => message.clone(),
+            ChangeRefused::Missing(m) => m.to_string(),
+        }
+    }
+
+    fn setting(settings: &[Setting], message: impl Into<String>) -> Self {
+        ChangeRefused::Setting(SettingError {
+            settings: settings.to_vec(),
+            message: message.into(),
+            hint: None,
+            rule: None,
+        })
+    }
+}
+
 /// The PUT body that scales a pool: only `count`, `minCount`, `maxCount` and
-/// `enableAutoScaling` change. `Err` names why the change is refused.
-pub fn scale_pool(pool: &Value, scale: Scale) -> Result<Value, String> {
+/// `enableAutoScaling` change. `Err` says why the change is refused.
+pub fn scale_pool(pool: &Value, scale: Scale) -> Result<Value, ChangeRefused> {
     let auto = pool.pointer("/properties/enableAutoScaling").and_then(Value::as_bool) == Some(true);
     let mut v = writable_pool(pool);
-    let props = v.get_mut("properties").and_then(Value::as_object_mut).ok_or("the pool has no properties")?;
+    let props = v.get_mut("properties").and_then(Value::as_object_mut).ok_or_else(|| {
+        ChangeRefused::Missing(crate::resources::MissingField { resource: "agent pool".into(), field: "properties" })
+    })?;
+    let (count, min_count, max_count) = (Setting::Count, Setting::MinCount, Setting::MaxCount);
     match scale {
         Scale::Count(n) => {
             if auto {
-                return Err(
-                    "the pool uses the cluster autoscaler: change --min-count/--max-count instead of --count".into()
-                );
+                return Err(ChangeRefused::Conflict(SettingError {
+                    settings: vec![min_count, max_count, count],
+                    message: "the pool uses the cluster autoscaler: change {0}/{1} instead of {2}".into(),
+                    hint: None,
+                    rule: None,
+                }));
             }
             if n > 1000 {
-                return Err("--count must be at most 1000".into());
+                return Err(ChangeRefused::setting(&[count], "{0} must be at most 1000"));
             }
             props.insert("count".into(), serde_json::json!(n));
         }
         Scale::Autoscale { min, max } => {
             if min > max {
-                return Err(format!("--min-count {min} is larger than --max-count {max}"));
+                return Err(ChangeRefused::setting(
+                    &[min_count, max_count],
+                    format!("{{0}} {min} is larger than {{1}} {max}"),
+                ));
             }
             if max == 0 || max > 1000 {
-                return Err("--max-count must be between 1 and 1000".into());
+                return Err(ChangeRefused::setting(&[max_count], "{0} must be between 1 and 1000"));
             }
             let count = props.get("count").and_then(Value::as_u64).unwrap_or(u64::from(min));
             let clamped = count.clamp(u64::from(min), u64::from(max));
@@ -171,13 +216,16 @@ pub fn scale_pool(pool: &Value, scale: Scale) -> Result<Value, String> {
 }
 
 /// The PUT body that turns cost analysis on (`metricsProfile.costAnalysis.enabled`).
-pub fn enable_cost_analysis(cluster: &Value) -> Result<Value, String> {
+pub fn enable_cost_analysis(cluster: &Value) -> Result<Value, ChangeRefused> {
     // The spec's default tier is Free (left out: Free), which refuses (fails safe).
     let tier = typed(cluster).and_then(|c| c.sku).and_then(|s| s.tier).unwrap_or_else(|| "Free".to_owned());
     if tier.eq_ignore_ascii_case("Free") {
-        return Err(format!(
-            "cost analysis needs the Standard or Premium tier; this cluster is on {tier} (az aks update --tier standard)"
-        ));
+        return Err(ChangeRefused::State {
+            message: format!(
+                "cost analysis needs the Standard or Premium tier; this cluster is on {tier} (az aks update --tier standard)"
+            ),
+            hint: None,
+        });
     }
     let mut v = writable(cluster);
     if let Some(props) = v.get_mut("properties").and_then(Value::as_object_mut) {
@@ -294,7 +342,8 @@ mod tests {
         assert_eq!(a["properties"]["count"], 2);
         assert_eq!(a["properties"]["enableAutoScaling"], true);
         let auto = scale_pool(&a, Scale::Count(3)).expect_err("autoscaled pools take min/max");
-        assert!(auto.contains("--min-count"));
+        assert!(auto.words(|s| format!("--{}", s.long())).contains("--min-count"));
+        assert!(auto.words(|s| s.file_key().unwrap_or_default().to_owned()).contains("minCount/maxCount"));
         assert!(scale_pool(&pool, Scale::Autoscale { min: 3, max: 1 }).is_err());
         assert_eq!(scale_pool(&pool, Scale::Autoscale { min: 3, max: 5 }).expect("ok")["properties"]["count"], 3);
     }
@@ -303,7 +352,10 @@ mod tests {
     fn cost_analysis_needs_a_paid_tier() {
         let mut c = cluster();
         c["sku"]["tier"] = json!("Free");
-        assert!(enable_cost_analysis(&c).expect_err("free").contains("Standard or Premium"));
+        assert!(enable_cost_analysis(&c)
+            .expect_err("free")
+            .words(|s| s.long().to_owned())
+            .contains("Standard or Premium"));
         c["sku"]["tier"] = json!("Standard");
         let b = enable_cost_analysis(&c).expect("ok");
         assert_eq!(differences(&writable(&c), &b), ["/properties/metricsProfile"]);

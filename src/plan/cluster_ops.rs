@@ -158,7 +158,7 @@ pub fn power(t: Target<'_>, start: bool) -> Plan {
 }
 
 /// `cost-analysis enable` for the cluster as read. `Err` names why it is refused.
-pub fn cost_analysis(t: Target<'_>, current: &Value) -> Result<Plan, String> {
+pub fn cost_analysis(t: Target<'_>, current: &Value) -> Result<Plan, cluster::ChangeRefused> {
     let body = cluster::enable_cost_analysis(current)?;
     Ok(Plan {
         steps: vec![
@@ -193,7 +193,7 @@ pub fn kaito(t: Target<'_>, current: &Value) -> Plan {
 }
 
 /// `pool scale` for the pool as read. `Err` names why it is refused.
-pub fn scale(t: Target<'_>, pool: &str, current: &Value, how: Scale) -> Result<Plan, String> {
+pub fn scale(t: Target<'_>, pool: &str, current: &Value, how: Scale) -> Result<Plan, cluster::ChangeRefused> {
     let mut body = cluster::scale_pool(current, how)?;
     if matches!(how, Scale::Autoscale { .. }) && current.pointer("/properties/count").is_some_and(Value::is_string) {
         // A stand-in: the real count is the one read, kept within the bounds.

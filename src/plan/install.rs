@@ -105,6 +105,10 @@ pub struct Install {
     pub cluster_path: String,
     /// The pool label updates this install sends first (`--label-pools`), one plan each.
     pub label_updates: Vec<Plan>,
+    /// The GPU pools the release serves besides the targets (operator-served, not managed),
+    /// and whether each has MIG slices (`gpuInstanceProfile`): what a cluster-wide MIG strategy
+    /// or time-slicing change asked for the targets would change for them too.
+    pub others: Vec<(String, bool)>,
 }
 
 /// The GPU Operator's per-node label that keeps its driver off a node: set on AKS-driver pools
@@ -342,6 +346,12 @@ pub fn resolve(catalog: &Catalog, req: &InstallRequest, cluster: &Value, pools: 
         return Err(missing_labels_refusal(catalog, req, &missing));
     }
     let label_updates = label_plans(req, raw_pools, &missing);
+    let others = all
+        .iter()
+        .filter(|p| operator_runs_on(catalog, p) && p.driver() != PoolDriver::Managed)
+        .filter(|p| !targets.iter().any(|t| t.name == p.name))
+        .map(|p| (pool_name(p).to_owned(), p.properties.gpu_instance_profile.is_some()))
+        .collect();
     let taints: Vec<String> = all
         .iter()
         .filter(|p| operator_runs_on(catalog, p) && p.driver() != PoolDriver::Managed)
@@ -351,7 +361,7 @@ pub fn resolve(catalog: &Catalog, req: &InstallRequest, cluster: &Value, pools: 
     let names = targets.iter().filter_map(|p| p.name.clone()).collect();
     let spec = spec_for(req, mode, &taints);
     let i = install(req, spec.clone(), op::values(&spec), (names, Some(needs_cluster_token)), None);
-    Ok(Install { label_updates, ..i })
+    Ok(Install { label_updates, others, ..i })
 }
 
 /// One label update per pool that lacks its label: from the pool as listed (read with
@@ -419,6 +429,7 @@ fn install(
         needs_cluster_token,
         cluster_path: cluster_path(&req.subscription, &req.resource_group, &req.cluster),
         label_updates: Vec::new(),
+        others: Vec::new(),
     }
 }
 
@@ -528,6 +539,44 @@ pub fn merge(i: &Install, current: &Value) -> (Install, Vec<String>) {
     let values_yaml = yaml.unwrap_or_default();
     let context = super::zip::stored(&[("values.yaml", values_yaml.as_bytes())]);
     (Install { values_yaml, context, ..i.clone() }, diff)
+}
+
+/// The release is cluster-wide: a MIG strategy or time-slicing change asked for the target
+/// pools changes the other GPU pools too (a MIG pool's pods request `nvidia.com/mig-<slice>`
+/// under `mixed`, `nvidia.com/gpu` under `single`; a time-slicing config changes how many
+/// `nvidia.com/gpu` every node advertises). Such a change to a value the release already has is
+/// refused while other pools it would change exist, naming them; asking for it without naming
+/// one pool (every GPU pool then a target) changes it for all, as asked.
+pub fn others_refusal(i: &Install, current: &Value) -> Option<Refusal> {
+    let (merged, _) = merge(i, current);
+    let after: Value = serde_yaml_ng::from_str(&merged.values_yaml).unwrap_or(Value::Null);
+    let changed = |path: &[&str]| {
+        let before = get_path(current, path);
+        before.is_some() && !before.zip(get_path(&after, path)).is_some_and(|(a, b)| super::gitops::release::same(a, b))
+    };
+    // A release without `mig.strategy` runs the chart's default, `single` (NVIDIA
+    // gpu-operator, deployments/gpu-operator/values.yaml).
+    let strategy = |v: &Value| get_path(v, &["mig", "strategy"]).and_then(Value::as_str).unwrap_or("single").to_owned();
+    let mig = strategy(current) != strategy(&after);
+    let sharing = changed(&["devicePlugin", "config"]);
+    let hit: Vec<&str> =
+        i.others.iter().filter(|(_, has_mig)| sharing || (mig && *has_mig)).map(|(n, _)| n.as_str()).collect();
+    if hit.is_empty() {
+        return None;
+    }
+    let what = match (mig, sharing) {
+        (true, true) => "the MIG strategy and the time slicing",
+        (true, false) => "the MIG strategy",
+        _ => "the time slicing",
+    };
+    Some(refuse(
+        format!(
+            "the GPU Operator's release is cluster-wide: changing {what} it has for pool(s) {} would change it for pool(s) {} too (their pods would request another resource, or their nodes advertise another GPU count)",
+            i.pools.join(", "),
+            hit.join(", ")
+        ),
+        Some("keep the release's value (leave the setting out: the install keeps it), or change it for every GPU pool at once by installing without naming a pool".into()),
+    ))
 }
 
 fn get_path<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {

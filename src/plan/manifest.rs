@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::agent_pool::SPOT_TAINT;
+use crate::domain::MigStrategy;
 
 /// Image of the Linux smoke test (CUDA base image; the driver's `nvidia-smi` is mounted in by the
 /// NVIDIA container toolkit).
@@ -46,6 +47,101 @@ pub enum GpuResource {
     MigSlice(String),
     /// A Windows GPU through DirectX: `microsoft.com/directx`; the pod also selects Windows nodes.
     DirectX,
+}
+
+/// What the GPU Operator's release says of the MIG strategy (its `mig.strategy` value).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReleaseMig {
+    /// The release sets `mig.strategy`.
+    Set(MigStrategy),
+    /// The release leaves `mig.strategy` out: the chart's default, `single` (NVIDIA
+    /// gpu-operator, deployments/gpu-operator/values.yaml: `mig: strategy: single`).
+    ChartDefault,
+    /// No GPU Operator release in the cluster.
+    Absent,
+    /// Not read (why: no credentials, runCommand disabled, the read failed).
+    Unread(String),
+}
+
+/// The MIG strategy in the output of the release check
+/// ([`super::gitops::release::check_command`]).
+pub fn release_mig(logs: &str) -> ReleaseMig {
+    use super::gitops::release::{parse, Release};
+    match parse(logs) {
+        Release::Absent => ReleaseMig::Absent,
+        Release::Unread(why) => ReleaseMig::Unread(why),
+        Release::Present { values, .. } => match values.pointer("/mig/strategy").map(|v| v.as_str()) {
+            None => ReleaseMig::ChartDefault,
+            Some(Some(m)) if m.eq_ignore_ascii_case("single") => ReleaseMig::Set(MigStrategy::Single),
+            Some(Some(m)) if m.eq_ignore_ascii_case("mixed") => ReleaseMig::Set(MigStrategy::Mixed),
+            Some(other) => ReleaseMig::Unread(format!(
+                "the release's mig.strategy is {}, neither single nor mixed",
+                other.unwrap_or("not a string")
+            )),
+        },
+    }
+}
+
+/// Where the MIG strategy a manifest uses came from, in the order they are taken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StrategySource {
+    /// The pool's managed MIG (`gpuProfile.nvidia.migStrategy`): AKS runs the device plugin.
+    Pool,
+    /// The GPU Operator's release (`mig.strategy`).
+    Release,
+    /// The release has no `mig.strategy`: the chart's default.
+    ChartDefault,
+    /// Given by the user (nothing read said otherwise); `why` the release was not used.
+    Given { why: Option<String> },
+    /// Nothing read or given: assumed `mixed`; `why` the release was not used.
+    Assumed { why: Option<String> },
+}
+
+/// A strategy given that contradicts the one read from Azure (a pod requesting the wrong
+/// resource stays Pending).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrategyConflict {
+    pub given: MigStrategy,
+    pub read: MigStrategy,
+    pub from: StrategySource,
+}
+
+/// The MIG strategy the device plugin runs with: the pool's managed MIG strategy, else the
+/// operator release's `mig.strategy` (its chart default, `single`, when the release leaves it
+/// out), else the one given, else `mixed` (assumed; the caller says so). A strategy given that
+/// contradicts what was read is refused.
+pub fn mig_strategy(
+    pool: Option<MigStrategy>,
+    release: &ReleaseMig,
+    given: Option<MigStrategy>,
+) -> Result<(MigStrategy, StrategySource), StrategyConflict> {
+    let read = match (pool, release) {
+        (Some(m), _) => Some((m, StrategySource::Pool)),
+        (None, ReleaseMig::Set(m)) => Some((*m, StrategySource::Release)),
+        (None, ReleaseMig::ChartDefault) => Some((MigStrategy::Single, StrategySource::ChartDefault)),
+        (None, ReleaseMig::Absent | ReleaseMig::Unread(_)) => None,
+    };
+    let why = match release {
+        ReleaseMig::Absent => Some("no GPU Operator release in the cluster".to_owned()),
+        ReleaseMig::Unread(why) => Some(why.clone()),
+        _ => None,
+    };
+    match (read, given) {
+        (Some((read, from)), Some(given)) if given != read => Err(StrategyConflict { given, read, from }),
+        (Some(r), _) => Ok(r),
+        (None, Some(given)) => Ok((given, StrategySource::Given { why })),
+        (None, None) => Ok((MigStrategy::Mixed, StrategySource::Assumed { why })),
+    }
+}
+
+/// The resource a MIG slice is requested as under `strategy`: `nvidia.com/gpu` under `single`
+/// (every slice is one GPU to the device plugin), `nvidia.com/mig-<slice>` under `mixed`
+/// (NVIDIA GPU Operator docs, "GPU Operator with MIG"). Anything but a slice is unchanged.
+pub fn under_strategy(resource: GpuResource, strategy: MigStrategy) -> GpuResource {
+    match (resource, strategy) {
+        (GpuResource::MigSlice(_), MigStrategy::Single) => GpuResource::Nvidia,
+        (r, _) => r,
+    }
 }
 
 /// What to generate.
@@ -631,5 +727,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_mig_strategy_is_read_before_it_is_given_or_assumed() {
+        use super::{mig_strategy, ReleaseMig as R, StrategySource as S};
+        use crate::domain::MigStrategy::{Mixed, Single};
+        assert_eq!(mig_strategy(Some(Single), &R::Set(Mixed), None), Ok((Single, S::Pool)));
+        assert_eq!(mig_strategy(None, &R::Set(Mixed), None), Ok((Mixed, S::Release)));
+        assert_eq!(mig_strategy(None, &R::ChartDefault, None), Ok((Single, S::ChartDefault)));
+        assert_eq!(mig_strategy(None, &R::ChartDefault, Some(Single)), Ok((Single, S::ChartDefault)));
+        let why = Some("no GPU Operator release in the cluster".to_owned());
+        assert_eq!(mig_strategy(None, &R::Absent, Some(Single)), Ok((Single, S::Given { why: why.clone() })));
+        assert_eq!(mig_strategy(None, &R::Absent, None), Ok((Mixed, S::Assumed { why })));
+        let off = R::Unread("no credentials".into());
+        assert_eq!(mig_strategy(None, &off, None), Ok((Mixed, S::Assumed { why: Some("no credentials".into()) })));
+        let e = mig_strategy(None, &R::Set(Mixed), Some(Single)).expect_err("a conflict");
+        assert_eq!((e.given, e.read, e.from), (Single, Mixed, S::Release));
+        assert_eq!(super::under_strategy(GpuResource::MigSlice("1g.10gb".into()), Single), GpuResource::Nvidia);
+        let mixed = super::under_strategy(GpuResource::MigSlice("1g.10gb".into()), Mixed);
+        assert_eq!(resource_name(&mixed), "nvidia.com/mig-1g.10gb");
     }
 }

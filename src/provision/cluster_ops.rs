@@ -36,6 +36,21 @@ pub enum OpsError {
     Arm(#[from] ArmError),
     #[error("{0}")]
     Refused(String),
+    /// Azure's answer lacks a field the decision needs.
+    #[error(transparent)]
+    Missing(#[from] crate::resources::MissingField),
+    /// The change is refused before sending (a value, the resource's state).
+    #[error("the change is refused")]
+    Change(crate::plan::cluster::ChangeRefused),
+}
+
+impl From<crate::plan::cluster::ChangeRefused> for OpsError {
+    fn from(e: crate::plan::cluster::ChangeRefused) -> Self {
+        match e {
+            crate::plan::cluster::ChangeRefused::Missing(m) => OpsError::Missing(m),
+            e => OpsError::Change(e),
+        }
+    }
 }
 
 /// An operation on the resource the plan's `Await` step reads.
@@ -65,8 +80,8 @@ pub async fn power(
     let plan = ops::power(t, start);
     let current: Value = wire::get(client, super::step(&plan, StepKind::ReadCluster)?).await?;
     let want = if start { "Running" } else { "Stopped" };
-    let typed: ManagedCluster = resources::parse(&current, "cluster").map_err(|e| OpsError::Refused(e.to_string()))?;
-    if typed.power().map_err(|e| OpsError::Refused(e.to_string()))?.eq_ignore_ascii_case(want) {
+    let typed: ManagedCluster = resources::parse(&current, "cluster")?;
+    if typed.power()?.eq_ignore_ascii_case(want) {
         return Ok(Outcome::Unchanged(format!("cluster {name} is already {want}")));
     }
     if run.dry_run {
@@ -118,8 +133,8 @@ async fn await_power(
             Err(ArmError::Deadline { .. }) => return Err(lro::timed_out(o).into()),
             r => r?,
         };
-        let c: ManagedCluster = resources::parse(&v, "cluster").map_err(|e| OpsError::Refused(e.to_string()))?;
-        let have = c.power().map_err(|e| OpsError::Refused(e.to_string()))?;
+        let c: ManagedCluster = resources::parse(&v, "cluster")?;
+        let have = c.power()?;
         if have.eq_ignore_ascii_case(want) {
             return Ok(v);
         }
@@ -210,7 +225,7 @@ pub async fn cost_analysis(
         return Ok(Outcome::Unchanged(format!("cost analysis is already enabled on {name}")));
     }
     let put = Put {
-        plan: ops::cost_analysis(t, &current).map_err(OpsError::Refused)?,
+        plan: ops::cost_analysis(t, &current)?,
         kind: StepKind::UpdateCluster,
         what: format!("cluster {name} (enabling cost analysis)"),
         resume: format!("az aks show -g {rg} -n {name}"),
@@ -245,7 +260,7 @@ pub async fn scale(
     let current: Value = wire::get_opt(client, &ops::read_pool(t, pool))
         .await?
         .ok_or_else(|| OpsError::Refused(format!("pool {pool} does not exist in cluster {name}")))?;
-    let plan = ops::scale(t, pool, &current, how).map_err(OpsError::Refused)?;
+    let plan = ops::scale(t, pool, &current, how)?;
     let body = super::step(&plan, StepKind::UpdatePool)?.body.clone().unwrap_or_default();
     if cluster::differences(&cluster::writable_pool(&current), &body).is_empty() {
         return Ok(Outcome::Unchanged(format!("pool {pool} already has these counts")));

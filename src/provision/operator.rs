@@ -109,6 +109,13 @@ pub async fn run(
             .map_err(|e| match e {
                 super::cluster_ops::OpsError::Arm(a) => InstallError::Arm(a),
                 super::cluster_ops::OpsError::Refused(m) => InstallError::Refused(Refusal { message: m, hint: None }),
+                super::cluster_ops::OpsError::Missing(m) => {
+                    InstallError::Refused(Refusal { message: m.to_string(), hint: None })
+                }
+                super::cluster_ops::OpsError::Change(c) => InstallError::Refused(Refusal {
+                    message: c.words(|s| s.file_key().unwrap_or(s.long()).to_owned()),
+                    hint: None,
+                }),
             })?;
     }
     progress("reading the GPU Operator's Helm release");
@@ -124,6 +131,9 @@ pub async fn run(
             .into())
         }
     };
+    if let Some(r) = crate::plan::install::others_refusal(i, &current) {
+        return Err(r.into());
+    }
     let (merged, values_diff) = crate::plan::install::merge(i, &current);
     progress("installing the GPU Operator (helm upgrade --install)");
     let step = crate::plan::install::install_step(&merged);

@@ -40,9 +40,8 @@ pub fn shape(resp: &ArmResponse, e: &crate::resources::MissingField) -> ArmError
 /// The HTTP request of `step`; `token`, when given, replaces the body's `clusterToken`
 /// placeholder (runCommand on an Entra ID cluster).
 pub fn request(step: &Step, token: Option<&Secret>) -> Result<Req, ArmError> {
-    let method = Method::from_bytes(step.method.as_bytes()).map_err(|_| ArmError::Config {
-        message: format!("internal: the plan's step has no valid HTTP method ({:?})", step.method),
-        hint: None,
+    let method = Method::from_bytes(step.method.as_bytes()).map_err(|_| ArmError::Bug {
+        message: format!("the plan's step has no valid HTTP method ({:?})", step.method),
     })?;
     let body = step.body.clone().map(|mut b| {
         if let (Some(t), Some(slot)) = (token, b.get_mut("clusterToken")) {
@@ -84,6 +83,15 @@ pub async fn list(client: &ArmClient, step: &Step) -> Result<Vec<Value>, ArmErro
 mod tests {
     use super::*;
     use crate::plan::StepKind;
+
+    /// A step whose method is not an HTTP method is a bug in the plan, not the user's input.
+    #[test]
+    fn a_step_without_a_valid_method_is_a_bug() {
+        let step = Step::write(StepKind::InstallOperator, "NOT A METHOD", "/c?api-version=1".into(), None, "x");
+        let e = request(&step, None).expect_err("refused");
+        assert!(matches!(e, ArmError::Bug { .. }), "{e:?}");
+        assert!(e.to_string().contains("no valid HTTP method"), "{e}");
+    }
 
     #[test]
     fn a_request_is_its_step_and_only_the_token_is_added() {

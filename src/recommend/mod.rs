@@ -402,6 +402,9 @@ pub struct Recommendation {
     pub rank_price_per_hour: Option<f64>,
     /// Source and date of the price the ranking used.
     pub price_source: Option<String>,
+    /// True when that price is the live cache's (not the bundled table's).
+    #[serde(skip)]
+    pub price_live: bool,
     /// The date of that price (`YYYY-MM-DD`), per size and region like its source.
     pub price_date: Option<String>,
     /// How old that price is, in days (both set in `ops::recommend`, where the clock is read).
@@ -695,6 +698,8 @@ fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) 
         (None, _) => None,
     };
     r.price_source = r.price.as_ref().and_then(|p| catalog.price_source(&r.vm_size, p.region.as_deref()?, p.field));
+    r.price_live =
+        r.price.as_ref().and_then(|p| p.region.as_deref()).is_some_and(|g| catalog.price_is_live(&r.vm_size, g));
     if let Some(size) = catalog.size(&r.vm_size) {
         (r.reasons, r.warnings) = explain(catalog, req, size, catalog.gpu(&size.gpu_model), &r.fit, r.price.as_ref());
     }
@@ -1155,6 +1160,7 @@ fn recommendation(
         price_basis: price.as_ref().map_or_else(|| "unpriced".to_owned(), |p| p.basis.clone()),
         rank_price_per_hour: rank_price.map(round_cents),
         price_source: None,
+        price_live: false,
         price_date: None,
         price_age_days: None,
         fit,

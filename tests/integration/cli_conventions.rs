@@ -307,3 +307,58 @@ fn az_flag_names_reach_the_pool_body() {
     assert_eq!(p["osType"], "Linux");
     assert_eq!(p["osDiskType"], "Managed");
 }
+
+/// One canonical flag per setting: wherever a command takes a location it is `--location`
+/// (`-l`), with az's `--region` as its alias; the Kubernetes version is `--kubernetes-version`
+/// with `--k8s-version` as its alias. No command spells either setting another way first.
+#[test]
+fn every_location_is_dash_dash_location_with_region_as_its_alias() {
+    use clap::CommandFactory;
+    fn walk(cmd: &clap::Command, path: &str, found: &mut Vec<String>, bad: &mut Vec<String>) {
+        for arg in cmd.get_arguments() {
+            let long = arg.get_long().unwrap_or_default();
+            let aliases: Vec<&str> = arg.get_visible_aliases().unwrap_or_default();
+            match long {
+                "location" => {
+                    found.push(path.to_owned());
+                    if arg.get_short() != Some('l') || !aliases.contains(&"region") {
+                        bad.push(format!("{path}: --location without -l or the --region alias"));
+                    }
+                }
+                "kubernetes-version" if !aliases.contains(&"k8s-version") => {
+                    bad.push(format!("{path}: --kubernetes-version without the --k8s-version alias"))
+                }
+                "region" | "k8s-version" => bad.push(format!("{path}: --{long} is canonical")),
+                _ => {}
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            walk(sub, &format!("{path} {}", sub.get_name()), found, bad);
+        }
+    }
+    let (mut found, mut bad) = (Vec::new(), Vec::new());
+    walk(&aksgpu::cli::Cli::command(), "aksgpu", &mut found, &mut bad);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    for must in [
+        "aksgpu quota show",
+        "aksgpu quota request",
+        "aksgpu prices refresh",
+        "aksgpu catalog diff",
+        "aksgpu recommend",
+    ] {
+        assert!(found.iter().any(|f| f == must), "{must} takes no --location: {found:?}");
+    }
+}
+
+/// `quota show` takes `--location`, `-l` and `--region` alike (the flag was `--location` only).
+#[test]
+fn quota_takes_location_dash_l_and_region() {
+    let arm = FakeArm::start();
+    let mut answers = Vec::new();
+    for flag in ["--location", "-l", "--region"] {
+        let r = aksgpu_arm(&arm.base, &["quota", "show", flag, "eastus", "--subscription", SUB, "-o", "json"], &[]);
+        assert_eq!(r.code, 0, "{flag}: {}", r.stderr);
+        answers.push(r.stdout);
+    }
+    assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+}

@@ -310,7 +310,8 @@ fn redirects_are_followed_and_the_token_stays_with_the_hub() {
     hub.file(looped, "config.json", Answer::RedirectToCdn("/loop".into()));
     hub.route("/cdn/loop", Answer::RedirectToCdn("/loop".into()));
     let l = run_hub(&hub, &cache, &["recommend", "--model", looped], &[]);
-    assert_eq!(l.code, 2, "{}", l.stderr);
+    // The Hub failing is not the user's input: exit 1, as a network failure.
+    assert_eq!(l.code, 1, "{}", l.stderr);
     assert!(l.stderr.contains("too many redirects"), "{}", l.stderr);
 }
 
@@ -330,18 +331,20 @@ fn missing_garbled_slow_and_unreachable_hubs() {
 
     hub.file("acme/Garbled", "config.json", Answer::File(b"{\"hidden_size\": 40".to_vec()));
     let garbled = run_hub(&hub, &cache, &["recommend", "--model", "acme/Garbled"], &[]);
-    assert_eq!(garbled.code, 2, "{}", garbled.stderr);
+    // The Hub answered with something unusable: its fault, not the input's (exit 1).
+    assert_eq!(garbled.code, 1, "{}", garbled.stderr);
     assert!(garbled.stderr.contains("config.json is not JSON"), "{}", garbled.stderr);
 
     hub.file("acme/NoWeights", "config.json", Answer::File(qwen3_8b_config()));
     let no_weights = run_hub(&hub, &cache, &["recommend", "--model", "acme/NoWeights"], &[]);
-    assert_eq!(no_weights.code, 2, "{}", no_weights.stderr);
+    assert_eq!(no_weights.code, 1, "{}", no_weights.stderr);
     assert!(no_weights.stderr.contains("no model.safetensors"), "{}", no_weights.stderr);
 
     // Slow: the timeout (AKSGPU_HTTP_TIMEOUT=2) ends it; with --model-params that sizes it.
     hub.file("acme/Slow", "config.json", Answer::Slow(Duration::from_secs(8)));
     let slow = run_hub(&hub, &cache, &["recommend", "--model", "acme/Slow"], &[]);
-    assert_eq!(slow.code, 2, "{}", slow.stderr);
+    // Unreachable in time: a transport failure (exit 1), not a usage error.
+    assert_eq!(slow.code, 1, "{}", slow.stderr);
     assert!(slow.stderr.contains("cannot reach the Hugging Face Hub"), "{}", slow.stderr);
     assert!(slow.stderr.contains("hint: offline: pass --model-params"), "{}", slow.stderr);
     let fallback = run_hub(
@@ -366,7 +369,7 @@ fn missing_garbled_slow_and_unreachable_hubs() {
         &["recommend", "--model", "acme/Any"],
         &[("HF_ENDPOINT", &format!("http://127.0.0.1:{port}"))],
     );
-    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
     assert!(refused.stderr.contains("connect"), "{}", refused.stderr);
     assert!(refused.stderr.contains("--model-params"), "{}", refused.stderr);
     let _ = hub.port;
@@ -385,7 +388,8 @@ fn catalog_models_and_hf_hub_offline_never_touch_the_network() {
     let base = run_hub(&hub, &cache, &["recommend", "--model", "Qwen/Qwen3-8B-Base", "-o", "json", "--top", "1"], &[]);
     assert_eq!(base.json()["requirements"]["model"]["id"], "Qwen/Qwen3-8B");
     let off = run_hub(&hub, &cache, &["recommend", "--model", "acme/Offline-7B"], &[("HF_HUB_OFFLINE", "1")]);
-    assert_eq!(off.code, 2, "{}", off.stderr);
+    // Offline by choice: the Hub is not reached, so the model cannot be sized (exit 1).
+    assert_eq!(off.code, 1, "{}", off.stderr);
     assert!(off.stderr.contains("HF_HUB_OFFLINE"), "{}", off.stderr);
     assert!(hub.seen().is_empty(), "{:?}", hub.seen());
 }

@@ -283,7 +283,8 @@ fn pool_scale_warns_about_a_node_image_below_the_floor() {
 
 /// `manifest` requests the resource the device plugin's MIG strategy exposes: under `single`
 /// `nvidia.com/gpu`, under `mixed` `nvidia.com/mig-<slice>`. The strategy is read from a
-/// managed MIG pool, else given with `--mig-strategy`, else assumed mixed; the output says which.
+/// managed MIG pool, else from the GPU Operator's release, else given with `--mig-strategy`,
+/// else assumed mixed; the output says which.
 #[test]
 fn manifest_requests_the_resource_of_the_mig_strategy() {
     let limits = |r: &Run| -> Value {
@@ -327,6 +328,79 @@ fn manifest_requests_the_resource_of_the_mig_strategy() {
         "{:?}",
         arm.calls()
     );
+    // AKS runs a managed pool's device plugin: the operator's release is not read.
+    assert!(!arm.calls().iter().any(|(m, p)| m == "POST" && p.contains("runCommand")), "{:?}", arm.calls());
+}
+
+/// A MIG pool that is not managed: the device plugin is the GPU Operator's, so the strategy is
+/// its release's `mig.strategy` (read with the read-only release check), and a release that
+/// leaves it out runs the chart's default, `single` (NVIDIA gpu-operator
+/// deployments/gpu-operator/values.yaml). Without a release, `--mig-strategy` or the assumed
+/// mixed; a `--mig-strategy` that contradicts the release is refused.
+#[test]
+fn manifest_reads_the_mig_strategy_from_the_operators_release() {
+    let limits = |r: &Run| -> Value {
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: Value = serde_yaml_ng::from_str(&r.stdout).expect("yaml");
+        v["spec"]["containers"][0]["resources"]["limits"].clone()
+    };
+    let arm = FakeArm::start();
+    arm.put_pool(
+        "c1",
+        "mig",
+        json!({"id": crate::fake_arm::pool_path("c1", "mig"), "name": "mig", "properties": {
+        "vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User", "osType": "Linux",
+        "provisioningState": "Succeeded", "gpuInstanceProfile": "MIG3g", "gpuProfile": {"driver": "None"}}}),
+    );
+    let manifest = |extra: &[&str]| {
+        let base = ["manifest", "--pool", "mig", "-g", "rg", "--cluster", "c1", "--kind", "pod"];
+        aksgpu_arm(&arm.base, &[&base[..], extra].concat(), &[])
+    };
+    let release = |values: Value| arm.with(|s| s.helm_release = Some(("gpu-operator-v26.7.0".into(), values)));
+    let cases = [
+        (
+            json!({"mig": {"strategy": "single"}}),
+            json!({"nvidia.com/gpu": 1}),
+            "MIG strategy single (the GPU Operator's Helm release, mig.strategy)",
+        ),
+        (
+            json!({"mig": {"strategy": "mixed"}}),
+            json!({"nvidia.com/mig-3g.40gb": 1}),
+            "MIG strategy mixed (the GPU Operator's Helm release, mig.strategy)",
+        ),
+        (
+            json!({"driver": {"enabled": true}}),
+            json!({"nvidia.com/gpu": 1}),
+            "MIG strategy single (the GPU Operator's Helm release, which leaves mig.strategy at the chart's default)",
+        ),
+    ];
+    for (values, want, said) in cases {
+        release(values);
+        let r = manifest(&[]);
+        assert_eq!(limits(&r), want, "{}", r.stderr);
+        assert!(r.stderr.contains(said), "{said:?} missing in:\n{}", r.stderr);
+    }
+    let reads: Vec<Value> = arm.log().iter().filter(|q| q.method == "POST").map(|q| q.json()).collect();
+    assert_eq!(reads.len(), 3, "one release read a run: {reads:?}");
+    assert!(
+        reads
+            .iter()
+            .all(|b| b["command"].as_str().is_some_and(|c| c.contains("helm get values") && !c.contains("upgrade"))),
+        "{reads:?}"
+    );
+    // A flag that contradicts the release: refused, naming both.
+    let r = manifest(&["--mig-strategy", "mixed"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--mig-strategy mixed contradicts the GPU Operator's Helm release"), "{}", r.stderr);
+    // No release: the flag, else assumed mixed, saying why.
+    arm.with(|s| s.helm_release = None);
+    let r = manifest(&["--mig-strategy", "single"]);
+    assert_eq!(limits(&r), json!({"nvidia.com/gpu": 1}));
+    assert!(r.stderr.contains("MIG strategy single (--mig-strategy)"), "{}", r.stderr);
+    let r = manifest(&[]);
+    assert_eq!(limits(&r), json!({"nvidia.com/mig-3g.40gb": 1}));
+    assert!(r.stderr.contains("MIG strategy mixed (assumed: no GPU Operator release in the cluster"), "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 0);
 }
 
 /// An AKS-driver pool created where another pool leaves its driver to the GPU Operator gets

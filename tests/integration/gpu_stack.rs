@@ -90,7 +90,8 @@ fn register_feature_already_registered_pending_and_not_found() {
     feature(&arm, "ManagedGPUExperiencePreview", "NotRegistered");
     arm.with(|s| s.feature_scripts.insert("managedgpuexperiencepreview".into(), vec!["Pending".into()]));
     let r = run(&arm, &["register-feature", "--yes", "ManagedGPUExperiencePreview"]);
-    assert_eq!(r.code, 1, "{}", r.stderr);
+    // Waiting for Microsoft's approval is still pending (exit 4), not refused (exit 1).
+    assert_eq!(r.code, 4, "{}", r.stderr);
     assert!(r.stderr.contains("Pending") && r.stderr.contains("approve"), "{}", r.stderr);
     assert_eq!(arm.count("POST", "providers/Microsoft.ContainerService/register"), 0);
 
@@ -116,7 +117,7 @@ fn verdict_lines(r: &Run) -> Vec<String> {
 fn register_feature_dry_run_reaches_the_real_runs_verdict() {
     let cases: [(&str, Option<&str>, i32); 3] = [
         ("GPUDedicatedVHDPreview", None, 2),
-        ("ManagedGPUExperiencePreview", Some("Pending"), 1),
+        ("ManagedGPUExperiencePreview", Some("Pending"), 4),
         ("WindowsGPUPreview", Some("Registered"), 0),
     ];
     for (name, state, code) in cases {
@@ -831,4 +832,95 @@ fn create_pool_install_operator_in_an_unlabelled_mixed_cluster_refuses_before_an
     }
     assert_eq!(arm.count("PUT", "agentPools/new"), 0, "no pool is created: {:?}", arm.calls());
     assert!(run_commands(&arm).is_empty(), "nothing runs in the cluster: {:?}", run_commands(&arm));
+}
+
+/// A release left by an earlier install: the driver off (which pool `op`, without the AKS
+/// driver, cannot have) and a MIG strategy aksgpu keeps.
+fn earlier_release(arm: &FakeArm) {
+    arm.with(|s| {
+        s.helm_release =
+            Some(("gpu-operator-v26.3.1".into(), json!({"driver": {"enabled": false}, "mig": {"strategy": "mixed"}})))
+    });
+}
+
+/// `--read-release` on the dry runs of `create-pool --install-operator` and `apply -f`: the
+/// release is read, and the dry run shows its values change and the merged Helm values as
+/// YAML; without it the values are still shown as YAML, with what the run will read first.
+#[test]
+fn create_pool_and_apply_dry_runs_read_the_release_when_asked() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "op", Some("None"), json!({}));
+    earlier_release(&arm);
+    let base = CreatePool::new().name("new").with(&["--install-operator", "--dry-run"]);
+    let dir = crate::support::temp_dir("apply-read-release");
+    let file = dir.join("gpu.yaml");
+    let text = "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: new\n    vmSize: Standard_NC4as_T4_v3\n    count: 1\noperator: {install: true}\n";
+    std::fs::write(&file, text).expect("write the file");
+    let file = file.to_string_lossy().into_owned();
+    let apply = ["apply", "-f", file.as_str(), "--dry-run"];
+    for args in [base.args(), apply.to_vec()] {
+        let plain = run(&arm, &args);
+        assert_eq!(plain.code, 0, "{args:?}: {}", plain.stderr);
+        assert!(plain.stdout.contains("GPU Operator values (values.yaml"), "{args:?}: {}", plain.stdout);
+        assert!(plain.stdout.contains("The release is read first"), "{args:?}: {}", plain.stdout);
+        assert!(run_commands(&arm).is_empty(), "a plain dry run sends no runCommand: {:?}", run_commands(&arm));
+        let read = run(&arm, &[&args[..], &["--read-release"]].concat());
+        assert_eq!(read.code, 0, "{args:?}: {}", read.stderr);
+        let cmds = run_commands(&arm);
+        assert_eq!(cmds.len(), 1, "{args:?}: only the release read: {cmds:?}");
+        assert!(cmds[0]["command"].as_str().is_some_and(|c| c.contains("helm get values")), "{cmds:?}");
+        let out = &read.stdout;
+        assert!(out.contains("Release now: gpu-operator-v26.3.1 (deployed)"), "{args:?}: {out}");
+        assert!(out.contains("- driver.enabled: false"), "{args:?}: {out}");
+        assert!(out.contains("strategy: mixed"), "the release's MIG strategy is kept: {out}");
+        arm.with(|s| s.log.clear());
+    }
+    // Reading the release is a dry run's: without --dry-run it is a usage error.
+    let r = run(&arm, &CreatePool::new().name("new").with(&["--install-operator", "--read-release"]).args());
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let r = run(&arm, &["apply", "-f", file.as_str(), "--read-release"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 0);
+}
+
+/// The release is cluster-wide: `install-operator --pool op --mig-strategy single` on a release
+/// that runs `mixed` would change the resource the pods of MIG pool `mig` request, so it is
+/// refused, naming `mig`, before any upgrade (the run and the dry run that reads the release);
+/// without `--pool` it is a change for every pool, as asked, and goes through. The same for a
+/// time-slicing change.
+#[test]
+fn a_change_for_one_pool_that_changes_another_is_refused() {
+    let arm = FakeArm::start();
+    gpu_pool(&arm, "op", Some("None"), json!({}));
+    gpu_pool(&arm, "mig", Some("None"), json!({"gpuInstanceProfile": "MIG3g"}));
+    arm.with(|s| s.helm_release = Some(("gpu-operator-v26.7.0".into(), json!({"mig": {"strategy": "mixed"}}))));
+    let one = ["install-operator", "-g", "rg", "--cluster", "c1", "--pool", "op", "--mig-strategy", "single"];
+    for extra in [&["--yes"][..], &["--dry-run", "--read-release"]] {
+        let r = run(&arm, &[&one[..], extra].concat());
+        assert_eq!(r.code, 1, "{extra:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("changing the MIG strategy it has for pool(s) op would change it for pool(s) mig"),
+            "{}",
+            r.stderr
+        );
+    }
+    let upgrades =
+        || run_commands(&arm).iter().filter(|c| c["command"].as_str().unwrap_or("").contains("helm upgrade")).count();
+    assert_eq!(upgrades(), 0, "{:?}", run_commands(&arm));
+    // Time slicing changes every node's GPU count: the same refusal names pool mig.
+    let slicing = ["install-operator", "-g", "rg", "--cluster", "c1", "--pool", "op", "--time-slicing", "2", "--yes"];
+    let r = run(&arm, &slicing);
+    assert_eq!(r.code, 0, "adding sharing the release does not have is not removing anything: {}", r.stderr);
+    let r =
+        run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--pool", "op", "--time-slicing", "4", "--yes"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("changing the time slicing it has for pool(s) op would change it for pool(s) mig"),
+        "{}",
+        r.stderr
+    );
+    // For every pool at once: as asked.
+    let r = run(&arm, &["install-operator", "-g", "rg", "--cluster", "c1", "--mig-strategy", "single", "--yes"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(arm.with(|s| s.helm_release.clone()).map(|r| r.1["mig"]["strategy"].clone()), Some(json!("single")));
 }

@@ -163,3 +163,70 @@ fn hint_texts_in_the_sources_name_flags_their_commands_have() {
     }
     assert!(bad.is_empty(), "flags their commands do not have:\n{}", bad.join("\n"));
 }
+
+/// Each setting id's long name is the canonical flag of some command (never only an alias):
+/// the front end words a `Setting` as `--{long}`, so that flag must exist.
+#[test]
+fn every_setting_id_is_named_by_a_canonical_flag() {
+    fn longs(cmd: &clap::Command, out: &mut Vec<String>) {
+        out.extend(cmd.get_arguments().filter_map(|a| a.get_long()).map(str::to_owned));
+        for sub in cmd.get_subcommands() {
+            longs(sub, out);
+        }
+    }
+    let mut all = Vec::new();
+    longs(&aksgpu::cli::Cli::command(), &mut all);
+    let missing: Vec<&str> = aksgpu::domain::setting::Setting::ALL
+        .iter()
+        .map(|s| s.long())
+        .filter(|l| !all.iter().any(|a| a == l))
+        .collect();
+    assert!(missing.is_empty(), "settings no command takes as a flag: {missing:?}");
+    assert_eq!(aksgpu::error::flag(aksgpu::domain::setting::Setting::Location), "--location");
+}
+
+/// A recommend refusal from `create-pool --recommend` names create-pool's flag for the
+/// setting: the same id, worded once (`--location`, not recommend's old `--region`).
+#[test]
+fn a_refused_location_is_named_by_the_flag_create_pool_has() {
+    let r = aksgpu_with(
+        &[
+            "create-pool",
+            "-g",
+            "rg",
+            "--cluster",
+            "c1",
+            "-n",
+            "gpu",
+            "--recommend",
+            "--model",
+            "phi-4",
+            "--region",
+            "nowhere-land!",
+            "--dry-run",
+        ],
+        &[
+            ("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9"),
+            ("AZURE_SUBSCRIPTION_ID", "00000000-0000-0000-0000-000000000000"),
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--location \"nowhere-land!\" is not an Azure region"), "{}", r.stderr);
+    check(&["create-pool"], &r.stderr);
+}
+
+/// `cost`, `kaito workspace` and `prices refresh` name a bad location by the canonical flag
+/// (`--location`) whichever spelling was typed; they used to say `--region`.
+#[test]
+fn a_bad_location_is_named_by_the_canonical_flag_everywhere() {
+    for args in [
+        &["cost", "--vm-size", "Standard_NC24ads_A100_v4", "--region", "nowhere-land!"][..],
+        &["kaito", "workspace", "--model", "llama-3.1-8b", "--region", "nowhere-land!"][..],
+        &["prices", "refresh", "--region", "nowhere-land!"][..],
+    ] {
+        let r = aksgpu_with(args, &[]);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("--location \"nowhere-land!\" is not an Azure region"), "{args:?}: {}", r.stderr);
+        assert!(!r.stderr.contains("--region \""), "{args:?}: {}", r.stderr);
+    }
+}

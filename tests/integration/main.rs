@@ -13,6 +13,7 @@ mod conformance;
 mod create_pool;
 mod dry_runs;
 mod edges;
+mod exit_codes;
 mod facts;
 mod fake_arm;
 mod fake_graph;

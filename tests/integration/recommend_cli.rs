@@ -142,7 +142,7 @@ fn bad_input_exits_2_naming_the_flag() {
         (vec!["recommend", "--model", "llama-9"], "--model"),
         (vec!["recommend", "--gpu-model", "Z9000"], "--gpu-model"),
         (vec!["recommend", "--gpu-memory-min", "80", "--gpu-memory-max", "16"], "--gpu-memory-min"),
-        (vec!["recommend", "--model", "phi-4", "--k8s-version", "one"], "--k8s-version"),
+        (vec!["recommend", "--model", "phi-4", "--k8s-version", "one"], "--kubernetes-version"),
         (vec!["recommend", "--model", "phi-4", "--region", "East US!"], "--location"),
         (vec!["recommend", "--model", "phi-4", "-l", "westeurope,nowhere"], "--location \"nowhere\""),
         (vec!["recommend", "--workload", "training", "--model", "phi-4", "--precision", "int4"], "--precision"),

@@ -478,13 +478,17 @@ fn compare(steps: &[Value], log: &[Recorded], given: &[(&str, String)], base: &s
 }
 
 fn run(case: &Case, dry_run: bool) -> (FakeArm, String, Value) {
+    run_with(case, if dry_run { &["--dry-run"] } else { &[] })
+}
+
+/// `case` with `extra` flags (`--dry-run`, `--read-release`) and `-o json`.
+fn run_with(case: &Case, extra: &[&str]) -> (FakeArm, String, Value) {
+    let dry_run = extra.contains(&"--dry-run");
     let arm = FakeArm::start();
     (case.setup)(&arm);
     let mut args = (case.args)();
     args.extend(words("-o json"));
-    if dry_run {
-        args.push("--dry-run".into());
-    }
+    args.extend(extra.iter().map(|e| (*e).to_owned()));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let r = aksgpu_arm(&arm.base, &args, &[]);
     let want = if dry_run { 0 } else { case.exit };
@@ -620,4 +624,95 @@ fn repeated_and_conditional_steps_are_counted_by_the_plans_word() {
     assert_eq!(compare(&two, &second_failed, &[], &base), Ok(()));
     let delete_first = [rec("DELETE", "/p"), put, rec("PUT", "/q"), rec("DELETE", "/p")];
     assert!(compare(&two, &delete_first, &[], &base).expect_err("order").contains("order"));
+}
+
+/// The GPU Operator's release as an earlier install left it: values that differ from aksgpu's
+/// (the driver off, which a pool without the AKS driver cannot have) and keys aksgpu keeps.
+fn with_release(arm: &FakeArm) {
+    let values = json!({"driver": {"enabled": false}, "mig": {"strategy": "mixed"},
+        "dcgmExporter": {"serviceMonitor": {"enabled": true}}});
+    arm.with(|s| s.helm_release = Some(("gpu-operator-v26.3.1".into(), values)));
+}
+
+/// Dry runs that read the GPU Operator's release (`--read-release`): the only request beyond
+/// the GETs is that one read-only runCommand, and the `helm upgrade --install` they plan is the
+/// one the run sends on that release (its values merged with the release's own).
+const READING_RELEASE: &[Case] = &[
+    Case {
+        name: "install-operator --read-release, a release with values",
+        args: || words("install-operator -g rg --cluster c1 --yes"),
+        setup: |arm| {
+            operator_pool(arm);
+            with_release(arm);
+        },
+        exit: 0,
+    },
+    Case {
+        name: "create-pool --install-operator --read-release, a release with values",
+        args: || words(&format!("create-pool {POOL} --install-operator --yes")),
+        setup: with_release,
+        exit: 0,
+    },
+    Case {
+        name: "apply -f, with the operator, --read-release, a release with values",
+        args: || apply_args(gpuconfig("apply-operator-release", &format!("{T4_POOL}operator: {{install: true}}\n"))),
+        setup: with_release,
+        exit: 0,
+    },
+];
+
+#[test]
+fn dry_runs_that_read_the_release_plan_the_upgrade_the_run_sends() {
+    let mut failures = Vec::new();
+    for case in READING_RELEASE {
+        let (arm, dry_base, out) = run_with(case, &["--dry-run", "--read-release"]);
+        let writes: Vec<String> = arm
+            .log()
+            .iter()
+            .filter(|r| r.method != "GET")
+            .map(|r| r.json()["command"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        assert!(
+            !writes.is_empty() && writes.iter().all(|c| c.contains("helm get values") && !c.contains("upgrade")),
+            "{}: only the release read may go out: {writes:?}",
+            case.name
+        );
+        assert!(
+            out["values_diff"].as_array().is_some_and(|d| d.iter().any(|l| l == "- driver.enabled: false")),
+            "{}: {out}",
+            case.name
+        );
+        let (real, base, _) = run(case, false);
+        let rebase = |steps: &[Value]| -> Vec<Value> {
+            steps
+                .iter()
+                .map(|s| {
+                    let mut s = s.clone();
+                    s["url"] = json!(s["url"].as_str().unwrap_or_default().replacen(&dry_base, &base, 1));
+                    s
+                })
+                .collect()
+        };
+        let steps = rebase(out["steps"].as_array().map(Vec::as_slice).unwrap_or_default());
+        if let Err(e) = compare(&steps, &real.log(), &real.given(), &base) {
+            failures.push(format!("{}: {e}", case.name));
+        }
+        // Without the read, the dry run cannot know the merged values: its upgrade is not the
+        // one sent (what makes the row worth having).
+        let (plain, base) = planned(case);
+        let plain: Vec<Value> = plain
+            .iter()
+            .map(|s| {
+                let mut s = s.clone();
+                s["url"] = json!(s["url"].as_str().unwrap_or_default().replacen(&base, &real.base, 1));
+                s
+            })
+            .collect();
+        assert!(
+            compare(&plain, &real.log(), &real.given(), &real.base).is_err(),
+            "{}: the plain dry run matched",
+            case.name
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -104,8 +104,11 @@ fn wizard_asks_and_recommends_in_a_real_terminal() {
     s.keys(&["Enter"]);
     s.wait_for("spot");
     s.keys(&["n"]);
+    s.wait_for(MANAGED);
+    s.keys(&["n"]);
     let screen = s.wait_for("EXIT=");
     assert!(screen.contains("EXIT=0"), "{screen}");
+    assert!(!screen.contains("As an AKS-managed GPU pool"), "not asked for: {screen}");
     assert!(screen.contains("1  Standard_NC16ads_A10_v4"), "{screen}");
     // The answer ends with what the top pick costs, per hour and per month, with the date.
     assert!(screen.contains("Cost (list prices, 730 h a month):"), "{screen}");
@@ -134,6 +137,8 @@ fn wizard_keeps_the_flags_given_and_asks_only_the_rest() {
         s.wait_for(q);
         s.keys(&["Enter"]);
     }
+    s.wait_for(MANAGED);
+    s.keys(&["n"]);
     let screen = s.wait_for("EXIT=");
     assert!(screen.contains("EXIT=0"), "{screen}");
     assert!(!screen.contains("Node OS"), "--os was asked again:\n{screen}");
@@ -165,11 +170,54 @@ fn wizard_asks_the_service_level_for_inference() {
     s.keys(&["C-u", "2s", "Enter"]);
     s.wait_for("spot");
     s.keys(&["n"]);
+    s.wait_for(MANAGED);
+    s.keys(&["n"]);
     let screen = s.wait_for("EXIT=");
     assert!(screen.contains("EXIT=0"), "{screen}");
     assert!(screen.contains("16 sequences in flight"), "{screen}");
     assert!(screen.contains("≥ 30 tokens/s per user") && screen.contains("first token ≤ 2 s"), "{screen}");
     assert!(screen.contains("TOK/S/USER") && screen.contains("TTFT") && screen.contains("$/M TOK"), "{screen}");
+}
+
+/// The wizard's managed-GPU question (Linux only).
+const MANAGED: &str = "an AKS-managed GPU pool; NVIDIA sizes)?";
+
+/// On Linux the wizard asks whether AKS should manage the GPU stack; "yes" maps into the pool
+/// request `create-pool --managed-gpu` makes, checked by its rules, and the answer ends with
+/// that command for the first NVIDIA size. On Windows it is not asked (NVIDIA on Linux only).
+#[test]
+fn wizard_asks_for_an_aks_managed_gpu_pool_on_linux() {
+    if !has_tmux() {
+        return;
+    }
+    let s = Session::start("wizard-managed", "recommend --top 2 --os linux", &[]);
+    s.wait_for("What will the GPUs run?");
+    s.keys(&["Enter"]);
+    s.wait_for("Model (alias");
+    s.keys(&["llama-3.1-8b", "Enter"]);
+    for q in ["Concurrent users", "Output tokens/s each user", "Longest time to first token"] {
+        s.wait_for(q);
+        s.keys(&["Enter"]);
+    }
+    s.wait_for("spot");
+    s.keys(&["n"]);
+    s.wait_for(MANAGED);
+    s.keys(&["y"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    assert!(screen.contains("As an AKS-managed GPU pool (preview feature ManagedGPUExperiencePreview"), "{screen}");
+    assert!(
+        screen.contains("--name gpu --vm-size Standard_NC16ads_A10_v4 --managed-gpu --register-features`"),
+        "{screen}"
+    );
+
+    let s = Session::start("wizard-managed-win", "recommend --top 2 --os windows --k8s-version 1.32 --spot", &[]);
+    s.wait_for("What will the GPUs run?");
+    s.keys(&["Down", "Down", "Down", "Down", "Down", "Down", "Enter"]);
+    s.wait_for("Minimum GPU memory");
+    s.keys(&["Enter"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(!screen.contains(MANAGED) && !screen.contains("As an AKS-managed GPU pool"), "asked on Windows:\n{screen}");
 }
 
 /// Ctrl-C in a selection prompt (which hides the cursor) exits 130 with the cursor shown.
@@ -390,4 +438,124 @@ fn failover_asks_once_and_no_exits_1() {
     assert!(screen.contains("not confirmed; nothing was changed") && screen.contains("EXIT=1\n"), "{screen}");
     let writes: Vec<_> = arm.calls().into_iter().filter(|(m, _)| m != "GET").collect();
     assert!(writes.is_empty(), "{writes:?}");
+}
+
+/// On a terminal `install-operator` reads the release first and shows what the install would
+/// change in its values, then asks: "no" leaves the release as it was (only the read-only
+/// runCommand went out), "yes" upgrades it once.
+#[test]
+fn install_operator_shows_the_release_diff_before_it_asks() {
+    if !has_tmux() {
+        return;
+    }
+    for (tag, answer) in [("operator-no", "n"), ("operator-yes", "y")] {
+        let arm = FakeArm::start();
+        let props = serde_json::json!({"vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User",
+            "osType": "Linux", "nodeTaints": ["sku=gpu:NoSchedule"], "gpuProfile": {"driver": "None"},
+            "provisioningState": "Succeeded"});
+        let id = crate::fake_arm::pool_path("c1", "op");
+        arm.put_pool("c1", "op", serde_json::json!({"id": id, "name": "op", "properties": props}));
+        let values = serde_json::json!({"driver": {"enabled": false}, "mig": {"strategy": "mixed"}});
+        arm.with(|s| s.helm_release = Some(("gpu-operator-v26.3.1".into(), values.clone())));
+        let commands = |arm: &FakeArm| -> Vec<String> {
+            arm.log()
+                .iter()
+                .filter(|r| r.method == "POST" && r.target.contains("runCommand"))
+                .map(|r| r.json()["command"].as_str().unwrap_or_default().to_owned())
+                .collect()
+        };
+        let s = arm_session(&arm, tag, "install-operator -g rg --cluster c1");
+        let question = "Install the NVIDIA GPU Operator on cluster c1";
+        let screen = s.wait_for(question);
+        let diff = screen.find("- driver.enabled: false").unwrap_or_else(|| panic!("no diff shown:\n{screen}"));
+        assert!(diff < screen.find(question).unwrap_or(0), "the diff comes after the question:\n{screen}");
+        assert!(screen.contains("Release now: gpu-operator-v26.3.1 (deployed)"), "{screen}");
+        let sent = commands(&arm);
+        assert_eq!(sent.len(), 1, "only the release read before the answer: {sent:?}");
+        assert!(sent[0].contains("helm get values") && !sent[0].contains("upgrade"), "{sent:?}");
+        s.keys(&[answer]);
+        let screen = s.wait_for("EXIT=");
+        let upgrades = commands(&arm).iter().filter(|c| c.contains("helm upgrade")).count();
+        if answer == "n" {
+            assert!(screen.contains("EXIT=1\n"), "{screen}");
+            assert_eq!(upgrades, 0, "{:?}", commands(&arm));
+            assert_eq!(arm.with(|s| s.helm_release.clone()).map(|r| r.1), Some(values));
+        } else {
+            assert!(screen.contains("EXIT=0"), "{screen}");
+            assert_eq!(upgrades, 1, "{:?}", commands(&arm));
+        }
+    }
+}
+
+/// `apply` with an `operator:` section reads the release (its release check) before it asks,
+/// and on a terminal shows what the install changes in the release's values with the changes;
+/// "no" sends no write beyond that read-only check.
+#[test]
+fn apply_shows_the_release_diff_before_it_asks() {
+    if !has_tmux() {
+        return;
+    }
+    let arm = FakeArm::start();
+    let values = serde_json::json!({"driver": {"enabled": false}, "mig": {"strategy": "mixed"}});
+    arm.with(|s| s.helm_release = Some(("gpu-operator-v26.3.1".into(), values)));
+    let dir = crate::support::temp_dir("apply-release-diff");
+    let file = dir.join("gpu.yaml");
+    let text = "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n    vmSize: Standard_NC4as_T4_v3\n    count: 1\noperator: {install: true}\n";
+    std::fs::write(&file, text).expect("write the file");
+    let s = arm_session(&arm, "apply-release-diff", &format!("apply -f {}", file.display()));
+    let question = "Apply these changes to cluster c1?";
+    let screen = s.wait_for(question);
+    let diff = screen.find("- driver.enabled: false").unwrap_or_else(|| panic!("no diff shown:\n{screen}"));
+    assert!(diff < screen.find(question).unwrap_or(0), "{screen}");
+    assert!(screen.contains("Release now: gpu-operator-v26.3.1 (deployed)"), "{screen}");
+    s.keys(&["n"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=1\n"), "{screen}");
+    let writes: Vec<String> = arm
+        .log()
+        .iter()
+        .filter(|r| r.method != "GET")
+        .map(|r| r.json()["command"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert!(writes.iter().all(|c| c.contains("helm get values") && !c.contains("upgrade")), "{writes:?}");
+    assert_eq!(writes.len(), 1, "{writes:?}");
+}
+
+/// `create-pool --install-operator` on a terminal: after preflight, the operator's release is
+/// read and what the install changes in its values is shown before the question; "no" creates
+/// nothing and upgrades nothing.
+#[test]
+fn create_pool_with_the_operator_shows_the_release_diff_before_it_asks() {
+    if !has_tmux() {
+        return;
+    }
+    let arm = FakeArm::start();
+    let values = serde_json::json!({"driver": {"enabled": false}, "mig": {"strategy": "mixed"}});
+    arm.with(|s| s.helm_release = Some(("gpu-operator-v26.3.1".into(), values)));
+    let args = "create-pool -g rg --cluster c1 --name gpu --vm-size Standard_NC24ads_A100_v4 --install-operator";
+    let s = arm_session(&arm, "create-pool-release-diff", args);
+    let question = "Create pool gpu in cluster c1";
+    let screen = s.wait_for(question);
+    let diff = screen.find("- driver.enabled: false").unwrap_or_else(|| panic!("no diff shown:\n{screen}"));
+    assert!(diff < screen.find(question).unwrap_or(0), "{screen}");
+    s.keys(&["n"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=1\n"), "{screen}");
+    assert_eq!(arm.count("PUT", "/"), 0, "{:?}", arm.calls());
+    let writes: Vec<String> = arm
+        .log()
+        .iter()
+        .filter(|r| r.method != "GET")
+        .map(|r| r.json()["command"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert!(writes.len() == 1 && writes[0].contains("helm get values") && !writes[0].contains("upgrade"), "{writes:?}");
+    // "yes": the pool is created once and the release upgraded once.
+    let s = arm_session(&arm, "create-pool-release-yes", args);
+    s.wait_for(question);
+    s.keys(&["y"]);
+    let screen = s.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    assert_eq!(arm.count("PUT", "/agentPools/gpu"), 1, "{:?}", arm.calls());
+    let upgrades = arm.log().iter().filter(|r| r.method == "POST" && r.body.contains("helm upgrade")).count();
+    assert_eq!(upgrades, 1, "{:?}", arm.calls());
 }

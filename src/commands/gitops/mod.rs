@@ -20,7 +20,8 @@ use crate::commands::azure;
 use crate::commands::money::PlanPricing;
 use crate::commands::Ctx;
 use crate::error::Error;
-use crate::ops::gitops::{self as adapter, Apply, Row};
+use crate::ops::gitops::{self as adapter, Apply, Row, RowResult};
+use crate::ops::operator::ReleaseView;
 use crate::ops::pool::ClusterFacts;
 use crate::ops::Cred;
 use crate::plan::gitops::{diff as gdiff, export as gexport, Action, Change, Desired, Live};
@@ -66,8 +67,9 @@ fn load(
     input: &Input,
     (arm, currency): (&ArmArgs, Option<&str>),
     offline_ok: bool,
-) -> Result<Loaded, Error> {
-    let mut catalog = ctx.catalog().map_err(|e| Error::usage(format!("{e:#}"), None))?;
+) -> anyhow::Result<Loaded> {
+    // The catalog's own error (exit 2) and its hint reach the top with the context.
+    let mut catalog = ctx.catalog()?;
     crate::commands::money::prices_for(&mut catalog, currency, &ctx.printer)?;
     let (cfg, subscription) = adapter::parse(input, arm.subscription.as_deref())?;
     let arm = ArmArgs { subscription, ..arm.clone() };
@@ -176,7 +178,7 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
         });
         let (l, live, changes, cost) = match read {
             Ok(x) => x,
-            Err(e) => return docs.stop(e.into()),
+            Err(e) => return docs.stop(e),
         };
         docs.add(&input.name, render::changes(&changes, &cost))?;
         if let Err(e) = quota_note(&l, &live, &changes) {
@@ -291,10 +293,10 @@ type FileOutcome = (Option<render::Doc>, anyhow::Result<()>);
 fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
     let l = match load(ctx, input, (&a.arm, a.currency.as_deref()), a.dry_run) {
         Ok(l) => l,
-        Err(e) => return (None, Err(e.into())),
+        Err(e) => return (None, Err(e)),
     };
     if a.dry_run {
-        return match dry_run_doc(&l, a.skip_preflight) {
+        return match dry_run_doc(&l, (a.skip_preflight, a.read_release)) {
             Ok(d) => (Some(d), Ok(())),
             Err(e) => (None, Err(e.into())),
         };
@@ -308,10 +310,11 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
         return refused;
     }
     if !gdiff::changes(&changes) {
-        let rows: Vec<Row> = changes.iter().map(|c| Row::of(c, "unchanged", c.detail.clone())).collect();
+        let rows: Vec<Row> = changes.iter().map(|c| Row::of(c, RowResult::Unchanged, c.detail.clone())).collect();
         return (Some(render::results(&rows, &cost).into()), Ok(()));
     }
-    if let Err(e) = confirm(ctx, a, &l.desired.cluster, &changes, &cost) {
+    let operator = adapter::operator_values(&l.catalog, &l.desired, Some(&live));
+    if let Err(e) = confirm(ctx, a, (&l.desired.cluster, operator.as_ref()), &changes, &cost) {
         return (None, Err(e.into()));
     }
     let (rows, failure) = match execute(ctx, &l, (&live, &changes), a.skip_preflight) {
@@ -322,8 +325,8 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
     match failure {
         None => (doc, Ok(())),
         Some(e) => {
-            let done = rows.iter().filter(|r| r.result == "done").count();
-            let not_run = rows.iter().filter(|r| r.result == "not run").count();
+            let done = rows.iter().filter(|r| r.result == RowResult::Done).count();
+            let not_run = rows.iter().filter(|r| r.result == RowResult::NotRun).count();
             // A refusal is not resumed by running again: its message and hint say what to change.
             let next = match e {
                 Error::Refused { .. } => "change what the error says, then run the same apply again",
@@ -337,23 +340,40 @@ fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
 }
 
 /// A dry run's document: the plan, priced, with the changes when the live state was read.
-fn dry_run_doc(l: &Loaded, skip_preflight: bool) -> Result<render::Doc, Error> {
-    let (plan, changes, location) = dry_run_plan(l, skip_preflight)?;
-    let header = match &changes {
+fn dry_run_doc(l: &Loaded, (skip_preflight, read_release): (bool, bool)) -> Result<render::Doc, Error> {
+    let (plan, changes, location, operator) = dry_run_plan(l, skip_preflight, read_release)?;
+    let mut header = match &changes {
         Some(c) => format!("Dry run: no change is made. {}", render::summary(c)),
         None => "Dry run: no change is made. No credentials: every resource is shown as created; \
                  {…} placeholders stand for what would be read."
             .to_owned(),
     };
+    // The operator's Helm values as YAML (not only inside the runCommand's archive).
+    if let Some((values, read)) = &operator {
+        let release = read.as_ref().map_or_else(
+            || crate::commands::gpu_stack::RELEASE_NOTE.to_owned(),
+            crate::commands::gpu_stack::release_text,
+        );
+        header.push_str(&format!(
+            "\n\nGPU Operator values (values.yaml, attached to the runCommand as context):\n\n{values}\n{release}"
+        ));
+    }
     let why = if changes.is_some() {
         "Azure did not send the cluster's location"
     } else {
         "the cluster's region is not known offline: apply reads it from the cluster; run with credentials"
     };
-    let extra = match changes {
+    let mut extra = match changes {
         Some(c) => json!({"preflight": if skip_preflight { "skipped" } else { "read" }, "changes": c}),
         None => json!({"preflight": "not run"}),
     };
+    if let Some((values, read)) = operator {
+        extra["operator_values_yaml"] = json!(values);
+        if let Some(v) = read {
+            extra["release"] = json!(v.release);
+            extra["values_diff"] = json!(v.values_diff);
+        }
+    }
     let cost = PlanPricing::new(&l.catalog, &adapter::pool_pricing(&l.desired), location.as_deref())
         .region_unknown_because(why);
     Ok(render::Doc::Plan(azure::priced_plan((&l.base, &plan, &header), extra, &cost)))
@@ -372,9 +392,9 @@ fn refusal(changes: &[Change], cost: &PlanPricing) -> Option<FileOutcome> {
     let rows: Vec<Row> = changes
         .iter()
         .map(|c| match c.action {
-            Action::Failed => Row::of(c, "failed", c.detail.clone()),
-            Action::NoChange => Row::of(c, "unchanged", c.detail.clone()),
-            _ => Row::of(c, "not run", "not run: nothing is built on a Failed pool"),
+            Action::Failed => Row::of(c, RowResult::Failed, c.detail.clone()),
+            Action::NoChange => Row::of(c, RowResult::Unchanged, c.detail.clone()),
+            _ => Row::of(c, RowResult::NotRun, "not run: nothing is built on a Failed pool"),
         })
         .collect();
     let e = Error::Refused {
@@ -404,7 +424,13 @@ fn execute(
     })
 }
 
-fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &PlanPricing) -> Result<(), Error> {
+fn confirm(
+    ctx: &Ctx,
+    a: &ApplyArgs,
+    (cluster, operator): (&str, Option<&(String, Option<ReleaseView>)>),
+    changes: &[Change],
+    cost: &PlanPricing,
+) -> Result<(), Error> {
     if a.yes {
         return Ok(());
     }
@@ -415,23 +441,39 @@ fn confirm(ctx: &Ctx, a: &ApplyArgs, cluster: &str, changes: &[Change], cost: &P
         ));
     }
     crate::output::emit(&ctx.printer, crate::cli::Format::Table, &render::changes(changes, cost))?;
+    // The operator's release was read (apply's release check): what its install changes in it.
+    let installs = changes.iter().any(|c| c.kind == "operator" && c.action == Action::Create);
+    if let (true, Some((_, Some(view)))) = (installs, operator) {
+        ctx.printer.note(&crate::commands::gpu_stack::release_text(view));
+    }
     crate::commands::confirm::ask(&format!("Apply these changes to cluster {cluster}?"))
 }
 
 /// The dry run's steps: from the live state and only for what would change when credentials
 /// exist; otherwise every resource as if created, with placeholders for what would be read.
-/// A dry run's steps, the changes when the live state was read, and the cluster's region.
-type DryRunPlan = (Plan, Option<Vec<Change>>, Option<String>);
+/// A dry run's steps, the changes when the live state was read, the cluster's region, and the
+/// operator's Helm values (with the release, when `read_release` read it).
+type DryRunPlan = (Plan, Option<Vec<Change>>, Option<String>, Option<(String, Option<ReleaseView>)>);
 
-fn dry_run_plan(l: &Loaded, skip_preflight: bool) -> Result<DryRunPlan, Error> {
+fn dry_run_plan(l: &Loaded, skip_preflight: bool, read_release: bool) -> Result<DryRunPlan, Error> {
+    let offline = |l: &Loaded| -> Result<DryRunPlan, Error> {
+        if read_release && l.desired.operator.is_some() {
+            return Err(Error::Refused {
+                message: "the GPU Operator's release is read through the cluster, and this dry run has no credentials"
+                    .into(),
+                hint: Some("sign in (az login), or drop --read-release".into()),
+            });
+        }
+        Ok((offline_plan(l)?, None, None, adapter::operator_values(&l.catalog, &l.desired, None)))
+    };
     if l.cred.is_none() {
-        return Ok((offline_plan(l)?, None, None));
+        return offline(l);
     }
-    let (live, changes) = match read_and_diff(l, false) {
+    let (live, changes) = match read_and_diff(l, read_release) {
         Ok(x) => x,
         Err(Error::Arm(e)) if matches!(*e, crate::arm::ArmError::Auth { .. }) => {
             l.printer.note(&format!("note: credentials failed ({e}); the plan comes from the file alone"));
-            return Ok((offline_plan(l)?, None, None));
+            return offline(l);
         }
         Err(e) => return Err(e),
     };
@@ -441,7 +483,8 @@ fn dry_run_plan(l: &Loaded, skip_preflight: bool) -> Result<DryRunPlan, Error> {
         let how = (l.timeout, skip_preflight);
         adapter::dry_run_steps(at, (&l.catalog, &l.desired), (&live, &changes), how, &progress).await
     })?;
-    Ok((plan, Some(changes), crate::plan::preflight::location(&live.cluster)))
+    let operator = adapter::operator_values(&l.catalog, &l.desired, Some(&live));
+    Ok((plan, Some(changes), crate::plan::preflight::location(&live.cluster), operator))
 }
 
 /// The file's pools priced in the cluster's region (read from `live`).

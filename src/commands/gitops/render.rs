@@ -5,7 +5,7 @@ use serde_json::json;
 use crate::cli::Format;
 use crate::commands::money::PlanPricing;
 use crate::error::Error;
-use crate::ops::gitops::Row;
+use crate::ops::gitops::{Row, RowResult};
 use crate::output::{emit, Printer};
 use crate::output::{table, Align, Shown};
 use crate::plan::gitops::{Action, Change};
@@ -62,9 +62,9 @@ pub fn changes(changes: &[Change], cost: &PlanPricing) -> Shown {
 pub fn results(rows: &[Row], cost: &PlanPricing) -> Shown {
     let rows: Vec<Row> = rows.iter().map(|r| Row { detail: clean(&r.detail), ..r.clone() }).collect();
     let rows = &rows[..];
-    let status = if rows.iter().any(|r| r.result == "failed") {
+    let status = if rows.iter().any(|r| r.result == RowResult::Failed) {
         "failed"
-    } else if rows.iter().all(|r| r.result == "unchanged") {
+    } else if rows.iter().all(|r| r.result == RowResult::Unchanged) {
         "unchanged"
     } else {
         "applied"
@@ -73,7 +73,13 @@ pub fn results(rows: &[Row], cost: &PlanPricing) -> Shown {
     let t: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
-            vec![r.kind.to_owned(), r.name.clone(), r.action.word().to_owned(), r.result.to_owned(), r.detail.clone()]
+            vec![
+                r.kind.to_owned(),
+                r.name.clone(),
+                r.action.word().to_owned(),
+                r.result.word().to_owned(),
+                r.detail.clone(),
+            ]
         })
         .collect();
     let mut out = table(&["RESOURCE", "NAME", "PLANNED", "RESULT", "DETAIL"], &[Align::Left; 5], &t);

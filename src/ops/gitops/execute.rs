@@ -48,14 +48,39 @@ pub struct Row {
     pub kind: &'static str,
     pub name: String,
     pub action: Action,
-    /// `done`, `unchanged`, `failed` or `not run`.
-    pub result: &'static str,
+    /// What became of the change.
+    pub result: RowResult,
     pub detail: String,
+}
+
+/// What became of one change of `apply`, as its RESULT column and JSON `result` say it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum RowResult {
+    #[serde(rename = "done")]
+    Done,
+    #[serde(rename = "unchanged")]
+    Unchanged,
+    #[serde(rename = "failed")]
+    Failed,
+    #[serde(rename = "not run")]
+    NotRun,
+}
+
+impl RowResult {
+    /// The word shown.
+    pub fn word(self) -> &'static str {
+        match self {
+            RowResult::Done => "done",
+            RowResult::Unchanged => "unchanged",
+            RowResult::Failed => "failed",
+            RowResult::NotRun => "not run",
+        }
+    }
 }
 
 impl Row {
     /// The row for change `c`.
-    pub fn of(c: &Change, result: &'static str, detail: impl Into<String>) -> Row {
+    pub fn of(c: &Change, result: RowResult, detail: impl Into<String>) -> Row {
         Row { kind: c.kind, name: c.name.clone(), action: c.action, result, detail: detail.into() }
     }
 }
@@ -90,7 +115,7 @@ pub async fn execute(
         let stage: Vec<&Change> = changes.iter().filter(|c| c.kind == kind).collect();
         if let Some(e) = &failed {
             let why = format!("not run: an earlier stage failed ({})", first_line(e));
-            rows.extend(stage.iter().map(|c| Row::of(c, "not run", why.clone())));
+            rows.extend(stage.iter().map(|c| Row::of(c, RowResult::NotRun, why.clone())));
             continue;
         }
         let changing: Vec<&str> =
@@ -141,7 +166,7 @@ pub async fn execute(
             match r {
                 Ok(row) => rows.push(row),
                 Err(e) => {
-                    rows.push(Row::of(c, "failed", first_line(&e)));
+                    rows.push(Row::of(c, RowResult::Failed, first_line(&e)));
                     failed.get_or_insert(e);
                 }
             }
@@ -153,8 +178,8 @@ pub async fn execute(
 /// A pool's row when the stage was refused before it started.
 fn not_run(c: &Change, e: &Error) -> Row {
     match c.action {
-        Action::NoChange => Row::of(c, "unchanged", c.detail.clone()),
-        _ => Row::of(c, "not run", format!("not run: {}", first_line(e))),
+        Action::NoChange => Row::of(c, RowResult::Unchanged, c.detail.clone()),
+        _ => Row::of(c, RowResult::NotRun, format!("not run: {}", first_line(e))),
     }
 }
 
@@ -164,16 +189,16 @@ fn first_line(e: &Error) -> String {
 
 async fn feature(run: &Run<'_>, c: &Change, progress: &Progress) -> Result<Row, Error> {
     if c.action == Action::NoChange {
-        return Ok(Row::of(c, "unchanged", c.detail.clone()));
+        return Ok(Row::of(c, RowResult::Unchanged, c.detail.clone()));
     }
     let l = run.l;
     let out =
         super::register(l.client, (l.desired, &c.name), run.deadline, l.on_feature, (run.report, progress)).await?;
     Ok(match out {
-        FeatureOutcome::Registered { .. } => Row::of(c, "done", "registered; the provider was refreshed"),
-        FeatureOutcome::AlreadyRegistered => Row::of(c, "unchanged", "already Registered"),
+        FeatureOutcome::Registered { .. } => Row::of(c, RowResult::Done, "registered; the provider was refreshed"),
+        FeatureOutcome::AlreadyRegistered => Row::of(c, RowResult::Unchanged, "already Registered"),
         FeatureOutcome::NotFound if crate::plan::features::went_ga(crate::plan::features::NAMESPACE, &c.name) => {
-            Row::of(c, "unchanged", crate::plan::features::NO_LONGER_PREVIEW)
+            Row::of(c, RowResult::Unchanged, crate::plan::features::NO_LONGER_PREVIEW)
         }
         FeatureOutcome::NotFound => {
             return Err(crate::ops::feature::not_found(crate::plan::features::NAMESPACE, &c.name))
@@ -190,13 +215,15 @@ async fn feature(run: &Run<'_>, c: &Change, progress: &Progress) -> Result<Row, 
 async fn pool(run: &Run<'_>, live: &Live, c: &Change, progress: &Progress) -> Result<Row, Error> {
     let (l, report) = (run.l, run.report);
     let Some(spec) = l.desired.pools.iter().find(|s| s.name == c.name) else {
-        return Ok(Row::of(c, "not run", "not in the file"));
+        return Ok(Row::of(c, RowResult::NotRun, "not in the file"));
     };
     match (c.action, c.scale) {
         (Action::Scale, Some(how)) => {
             match super::scale_pool(l.client, spec, how, run.left(), report, progress).await? {
-                OpsOutcome::Unchanged(m) => Ok(Row::of(c, "unchanged", m)),
-                OpsOutcome::Done(_) | OpsOutcome::DryRun(_) => Ok(Row::of(c, "done", format!("scaled: {}", c.detail))),
+                OpsOutcome::Unchanged(m) => Ok(Row::of(c, RowResult::Unchanged, m)),
+                OpsOutcome::Done(_) | OpsOutcome::DryRun(_) => {
+                    Ok(Row::of(c, RowResult::Done, format!("scaled: {}", c.detail)))
+                }
             }
         }
         // Create, or wait for the pool's running operation (create-pool's preflight waits for
@@ -219,35 +246,39 @@ async fn pool(run: &Run<'_>, live: &Live, c: &Change, progress: &Progress) -> Re
             Ok(match out {
                 CreateOutcome::Created { pool, .. } => Row::of(
                     c,
-                    "done",
+                    RowResult::Done,
                     format!("created ({})", crate::arm::lro::provisioning_state(&pool).unwrap_or("state not returned")),
                 ),
-                CreateOutcome::Unchanged { .. } => Row::of(c, "unchanged", "already as in the file"),
-                CreateOutcome::Accepted { pool_path } => Row::of(c, "done", format!("accepted: {pool_path}")),
-                CreateOutcome::DryRun { .. } => Row::of(c, "not run", "dry run"),
+                CreateOutcome::Unchanged { .. } => Row::of(c, RowResult::Unchanged, "already as in the file"),
+                CreateOutcome::Accepted { pool_path } => Row::of(c, RowResult::Done, format!("accepted: {pool_path}")),
+                CreateOutcome::DryRun { .. } => Row::of(c, RowResult::NotRun, "dry run"),
             })
         }
-        _ => Ok(Row::of(c, "unchanged", c.detail.clone())),
+        _ => Ok(Row::of(c, RowResult::Unchanged, c.detail.clone())),
     }
 }
 
 async fn cluster_level(run: &Run<'_>, c: &Change, progress: &Progress) -> Result<Row, Error> {
     let (l, report) = (run.l, run.report);
     if c.action == Action::NoChange {
-        return Ok(Row::of(c, "unchanged", c.detail.clone()));
+        return Ok(Row::of(c, RowResult::Unchanged, c.detail.clone()));
     }
     if c.kind == "operator" {
         let (Some(o), Some(cred)) = (&l.desired.operator, l.cred) else {
-            return Ok(Row::of(c, "not run", "no credentials for runCommand"));
+            return Ok(Row::of(c, RowResult::NotRun, "no credentials for runCommand"));
         };
         let r =
             super::install_operator((l.client, l.facts), cred, l.catalog, l.desired, o, run.left(), report, progress)
                 .await?;
-        return Ok(Row::of(c, "done", format!("installed; {} GPU node(s) report allocatable GPUs", r.gpu_nodes.len())));
+        return Ok(Row::of(
+            c,
+            RowResult::Done,
+            format!("installed; {} GPU node(s) report allocatable GPUs", r.gpu_nodes.len()),
+        ));
     }
     Ok(match super::enable_kaito(l.client, l.desired, run.left(), report, progress).await? {
-        KaitoOutcome::AlreadyEnabled => Row::of(c, "unchanged", "already enabled"),
-        KaitoOutcome::Enabled(_) => Row::of(c, "done", "KAITO and the OIDC issuer enabled"),
-        KaitoOutcome::DryRun(_) => Row::of(c, "not run", "dry run"),
+        KaitoOutcome::AlreadyEnabled => Row::of(c, RowResult::Unchanged, "already enabled"),
+        KaitoOutcome::Enabled(_) => Row::of(c, RowResult::Done, "KAITO and the OIDC issuer enabled"),
+        KaitoOutcome::DryRun(_) => Row::of(c, RowResult::NotRun, "dry run"),
     })
 }

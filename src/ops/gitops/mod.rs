@@ -8,22 +8,23 @@ mod files;
 mod plan;
 mod quota;
 
-pub use execute::{execute, Apply, Row};
+pub use execute::{execute, Apply, Row, RowResult};
 pub use files::{check_alone, inputs, parse, set_subscription, validate, Input, MAX_FILE};
 pub use plan::{dry_run_steps, offline_plan, plan_pricing, pool_pricing, read_and_diff};
 pub use quota::check as check_quota;
 
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::pool::ClusterFacts;
 use super::{Cred, Report};
 use crate::arm::ArmClient;
 use crate::catalog::{Catalog, KubeVersion};
+use crate::domain::setting::Setting;
 use crate::domain::{GpuDriver, Os, Precision, Workload};
 use crate::error::Error;
-use crate::ops::recommend::{Need, RecommendRequest, Setting};
+use crate::ops::recommend::{Need, RecommendRequest};
 use crate::plan::agent_pool::PoolSpec;
 use crate::plan::cluster::Scale;
 use crate::plan::cluster_ops::{self as ops, Target};
@@ -115,23 +116,22 @@ pub fn check_recommend(
 /// a file, `overrides:`.
 fn in_file(at: &str, e: Error) -> Refusal {
     let Error::Setting(e) = e else {
-        return match e.hint() {
-            Some(h) if h.contains("--override") => {
-                Refusal::from(format!("{e} ({h}; in a GpuConfig, list the id under `overrides:`)"))
-            }
-            h => Refusal { message: e.to_string(), hint: h, key: None },
-        };
+        return Refusal { message: e.to_string(), hint: e.hint(), key: None };
     };
     let key = |s: Setting| s.file_key().map(|k| format!("{at}.{k}"));
-    let (message, hint) = e.render(|s| key(s).unwrap_or_else(|| s.flag().to_owned()));
+    let (message, hint) = e.render(|s| key(s).unwrap_or_else(|| format!("--{}", s.long())));
     let key = e.settings.iter().find_map(|s| key(*s));
-    match hint {
-        Some(h) if h.contains("--override") => Refusal {
-            message: format!("{message} ({h}; in a GpuConfig, list the id under `overrides:`)"),
-            hint: None,
-            key,
-        },
-        hint => Refusal { message, hint, key },
+    match &e.rule {
+        Some((id, source)) => {
+            let also = crate::plan::agent_pool::override_hint(id, source);
+            let h = hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}"));
+            Refusal {
+                message: format!("{message} ({h}; in a GpuConfig, list the id under `overrides:`)"),
+                hint: None,
+                key,
+            }
+        }
+        None => Refusal { message, hint, key },
     }
 }
 
@@ -142,20 +142,21 @@ pub fn recommend_request(
     place: &ClusterFacts,
     (p, r): (&PoolConfig, &RecommendConfig),
     overrides: &[String],
-) -> Result<RecommendRequest, String> {
+) -> Result<RecommendRequest, Refusal> {
     let text = |v: &Option<String>| v.as_ref().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
     let workload = match text(&r.workload) {
-        Some(w) => {
-            Some(by_name(Workload::ALL, Workload::name, &w).ok_or_else(|| format!("workload {w:?} is not known"))?)
-        }
+        Some(w) => Some(
+            by_name(Workload::ALL, Workload::name, &w)
+                .ok_or_else(|| Refusal::from(format!("workload {w:?} is not known")))?,
+        ),
         None => None,
     };
     let precision = match text(&r.precision) {
-        Some(x) => Some(Precision::parse(&x).ok_or_else(|| format!("precision {x:?} is not known"))?),
+        Some(x) => Some(Precision::parse(&x).ok_or_else(|| Refusal::from(format!("precision {x:?} is not known")))?),
         None => None,
     };
-    let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose()?;
-    let serving = r.serving().map_err(|(field, e)| format!("{field}: {e}"))?;
+    let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose().map_err(Refusal::from)?;
+    let serving = r.serving().map_err(|(field, e)| Refusal::from(format!("{field}: {e}")))?;
     let os = p.os.as_deref().and_then(|o| by_name(Os::ALL, Os::name, o));
     let need = Need {
         workload,
@@ -297,7 +298,7 @@ pub fn operator_note(catalog: &Catalog, d: &Desired, o: &OperatorConfig, live: &
 /// Whether the GPU Operator runs as the file asks: one read-only runCommand (`helm list`,
 /// `helm get values`) compared with the values `install-operator` would use. A runCommand is
 /// a POST, so with `check` false (`diff`, dry runs: they send no write) it is not sent and the
-/// release is "not checked".
+/// release is "not checked". With the state, the release as read (see `Live::operator_release`).
 #[allow(clippy::too_many_arguments)]
 pub async fn operator_state(
     client: &ArmClient,
@@ -308,22 +309,25 @@ pub async fn operator_state(
     live: &Live,
     deadline: Instant,
     check: bool,
-) -> State {
+) -> (State, Option<(String, Value)>) {
     let install = match operator::resolve(catalog, &install_request(d, o), &live.cluster, &pools_after(d, &live.pools))
     {
         Ok(i) => i,
-        Err(r) => return State::Refused { message: r.message, hint: r.hint },
+        Err(r) => return (State::Refused { message: r.message, hint: r.hint }, None),
     };
     if !check {
-        return State::NotChecked(
-            "reading the Helm release needs a runCommand, which is a POST; diff and dry runs send only GETs".into(),
+        return (
+            State::NotChecked(
+                "reading the Helm release needs a runCommand, which is a POST; diff and dry runs send only GETs".into(),
+            ),
+            None,
         );
     }
-    let Some(cred) = cred else { return State::Unread("no credentials".into()) };
+    let Some(cred) = cred else { return (State::Unread("no credentials".into()), None) };
     let token = match install.needs_cluster_token {
         Some(true) => match crate::arm::auth::cluster_token(cred.method, &cred.source, deadline).await {
             Ok(t) => Some(t),
-            Err(e) => return State::Unread(e.to_string()),
+            Err(e) => return (State::Unread(e.to_string()), None),
         },
         _ => None,
     };
@@ -333,16 +337,18 @@ pub async fn operator_state(
     match r.await {
         // The install upgrades on top of the release's own values: compare with those.
         Ok(r) if r.ok() => {
-            let want = match release::parse(&r.logs) {
-                release::Release::Present { values, .. } => {
-                    crate::plan::install::merge(&install, &values).0.values_yaml
-                }
-                _ => install.values_yaml.clone(),
+            let (want, read) = match release::parse(&r.logs) {
+                release::Release::Present { values, chart, status } => (
+                    crate::plan::install::merge(&install, &values).0.values_yaml,
+                    Some((format!("{chart} ({status})"), values)),
+                ),
+                release::Release::Absent => (install.values_yaml.clone(), Some(("absent".to_owned(), Value::Null))),
+                release::Release::Unread(_) => (install.values_yaml.clone(), None),
             };
-            release::compare(&r.logs, &install.spec.chart_version, &want)
+            (release::compare(&r.logs, &install.spec.chart_version, &want), read)
         }
-        Ok(r) => State::Unread(format!("the check ended with {}", r.describe())),
-        Err(e) => State::Unread(e.to_string()),
+        Ok(r) => (State::Unread(format!("the check ended with {}", r.describe())), None),
+        Err(e) => (State::Unread(e.to_string()), None),
     }
 }
 
@@ -433,7 +439,7 @@ pub async fn scale_pool(
 
 /// The steps `pool scale` sends for a spec, from the pool as read.
 pub fn scale_plan(spec: &PoolSpec, current: &Value, how: Scale) -> Result<Plan, Error> {
-    ops::scale(spec_target(spec), &spec.name, current, how).map_err(|m| Error::Refused { message: m, hint: None })
+    Ok(ops::scale(spec_target(spec), &spec.name, current, how)?)
 }
 
 /// `install-operator` for every GPU pool of the cluster.
@@ -487,18 +493,53 @@ pub fn release_check(
     Some(release::check_step(&install))
 }
 
-/// The operator install's steps, from the live pools plus the pools the file creates.
+/// The operator install's steps, from the live pools plus the pools the file creates; with
+/// `release` (the release's values as read), the `helm upgrade --install` the run sends on it.
 pub fn operator_plan(
     catalog: &Catalog,
     d: &Desired,
     o: &OperatorConfig,
-    cluster: &Value,
-    live_pools: &[Value],
+    (cluster, live_pools): (&Value, &[Value]),
+    release: Option<&Value>,
 ) -> Result<Plan, Error> {
     let req = install_request(d, o);
     let install = operator::resolve(catalog, &req, cluster, &pools_after(d, live_pools))
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
-    Ok(operator::plan(&req, &install))
+    let mut plan = operator::plan(&req, &install);
+    if let Some(current) = release {
+        let (merged, _) = crate::plan::install::merge(&install, current);
+        let sent = crate::plan::install::install_step(&merged);
+        for s in plan.steps.iter_mut().filter(|s| s.kind == crate::plan::StepKind::InstallOperator) {
+            *s = sent.clone();
+        }
+    }
+    Ok(plan)
+}
+
+/// The Helm values the file's operator install sends, as a dry run shows them: its values
+/// YAML, and when the release was read (`live.operator_release`), the release and what the
+/// install changes in its values. `None`: the file has no operator, or its install is refused
+/// (the changes say why). Without `live` (no credentials): from the file alone.
+pub fn operator_values(
+    catalog: &Catalog,
+    d: &Desired,
+    live: Option<&Live>,
+) -> Option<(String, Option<super::operator::ReleaseView>)> {
+    let o = d.operator.as_ref()?;
+    let (cluster, pools) = live.map_or((json!({}), Vec::new()), |l| (l.cluster.clone(), l.pools.clone()));
+    let install = operator::resolve(catalog, &install_request(d, o), &cluster, &pools_after(d, &pools)).ok()?;
+    let Some((name, current)) = live.and_then(|l| l.operator_release.as_ref()) else {
+        return Some((install.values_yaml, None));
+    };
+    let (merged, values_diff) = crate::plan::install::merge(&install, current);
+    let install_step = crate::plan::install::install_step(&merged);
+    let view = super::operator::ReleaseView {
+        release: name.clone(),
+        values_diff,
+        values_yaml: merged.values_yaml.clone(),
+        install_step,
+    };
+    Some((merged.values_yaml, Some(view)))
 }
 
 /// The steps `kaito enable` sends for the cluster as read (`{}` when not read).

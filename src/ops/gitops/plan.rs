@@ -30,7 +30,8 @@ pub async fn read_and_diff(
     if let Some(o) = &d.operator {
         live.operator_note = super::operator_note(catalog, d, o, &live);
         let state = super::operator_state(at.0, cred, catalog, d, o, &live, deadline, check_release);
-        live.operator = Some(state.await);
+        let (state, release) = state.await;
+        (live.operator, live.operator_release) = (Some(state), release);
     }
     let changes = gdiff::diff(d, &live);
     Ok((live, changes))
@@ -76,7 +77,8 @@ pub async fn dry_run_steps(
             }
             "operator" => {
                 if let Some(o) = &d.operator {
-                    let steps = super::operator_plan(catalog, d, o, &live.cluster, &live.pools)?.steps;
+                    let release = live.operator_release.as_ref().map(|r| &r.1);
+                    let steps = super::operator_plan(catalog, d, o, (&live.cluster, &live.pools), release)?.steps;
                     // Not checked (a dry run sends no POST): the real run's check decides.
                     let when = (c.action == Action::NotChecked).then_some(crate::plan::gitops::release::INSTALL_WHEN);
                     out.extend(steps.into_iter().map(|s| match when {
@@ -136,7 +138,7 @@ pub fn offline_plan(catalog: &Catalog, d: &Desired) -> Result<Plan, Error> {
         stages[1].steps.extend(super::pool_plan(spec, None).steps);
     }
     if let Some(o) = &d.operator {
-        let steps = super::operator_plan(catalog, d, o, &json!({}), &[])?.steps;
+        let steps = super::operator_plan(catalog, d, o, (&json!({}), &[]), None)?.steps;
         stages[2].steps.extend(steps.into_iter().map(|s| s.only_if(crate::plan::gitops::release::INSTALL_WHEN)));
     }
     if d.kaito == Some(true) {

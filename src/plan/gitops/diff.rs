@@ -29,6 +29,9 @@ pub struct Live {
     pub provider_owed: bool,
     /// The GPU Operator release, when the file installs it (`None`: not read).
     pub operator: Option<State>,
+    /// The release as its check read it: its chart and status (or `absent`) and its
+    /// user-supplied values (`null`: none); `None` when the check was not sent.
+    pub operator_release: Option<(String, Value)>,
     /// How the operator would be installed, when it matters to the reader (e.g. "AKS manages
     /// the driver on these pools: the operator's driver is disabled").
     pub operator_note: Option<String>,
@@ -245,6 +248,7 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -
         };
         // The same check `pool scale` (and so apply) makes: refused here, not promised.
         if let Err(why) = crate::plan::cluster::scale_pool(have, how) {
+            let why = why.words(|s| s.file_key().unwrap_or(s.long()).to_owned());
             let mut c =
                 Change::new("pool", &spec.name, Action::Refused, format!("{listed}: apply cannot scale it: {why}"));
             c.hint = Some(format!(
