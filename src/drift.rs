@@ -3,10 +3,9 @@
 //! offered there, and mismatched vCPU, memory and GPU counts. Some GPU sizes report no `GPUs`
 //! capability (and partial GPUs report whole numbers): those GPU counts are not compared.
 
-use serde::Serialize;
-use serde_json::Value;
-
 use crate::catalog::{Catalog, Status};
+use crate::resources::compute::ResourceSku;
+use serde::Serialize;
 
 /// One mismatched fact.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -34,37 +33,34 @@ pub struct Drift {
     pub drift: bool,
 }
 
-fn capability<'a>(sku: &'a Value, name: &str) -> Option<&'a str> {
-    sku["capabilities"].as_array()?.iter().find(|c| c["name"].as_str() == Some(name))?["value"].as_str()
-}
-
 /// True for an N-series GPU VM size (not the NP FPGA sizes).
-pub fn is_gpu_sku(sku: &Value) -> bool {
-    let name = sku["name"].as_str().unwrap_or_default();
-    let gpus = capability(sku, "GPUs").and_then(|g| g.parse::<f64>().ok()).unwrap_or(0.0);
-    sku["resourceType"].as_str() == Some("virtualMachines")
+pub fn is_gpu_sku(sku: &ResourceSku) -> bool {
+    let name = sku.name.as_deref().unwrap_or_default();
+    let gpus = sku.capability("GPUs").and_then(|g| g.parse::<f64>().ok()).unwrap_or(0.0);
+    sku.resource_type.as_deref() == Some("virtualMachines")
+        && !name.is_empty()
         && (gpus > 0.0
             || ["Standard_NC", "Standard_ND", "Standard_NV", "Standard_NG"].iter().any(|p| name.starts_with(p)))
         && !name.starts_with("Standard_NP")
 }
 
-/// Compare.
-pub fn compare(catalog: &Catalog, location: &str, skus: &[Value]) -> Drift {
-    let gpu: Vec<&Value> = skus.iter().filter(|s| is_gpu_sku(s)).collect();
+/// Compare (`skus` as `resources::compute::skus` reads them: each has its name).
+pub fn compare(catalog: &Catalog, location: &str, skus: &[ResourceSku]) -> Drift {
+    let gpu: Vec<&ResourceSku> = skus.iter().filter(|s| is_gpu_sku(s)).collect();
     let mut missing = Vec::new();
     let mut restricted = Vec::new();
     let mut mismatches = Vec::new();
     let mut not_compared = Vec::new();
     for sku in &gpu {
-        let name = sku["name"].as_str().unwrap_or_default();
-        if sku["restrictions"].as_array().into_iter().flatten().any(|r| r["type"].as_str() == Some("Location")) {
+        let name = sku.name.as_deref().unwrap_or_default();
+        if sku.restrictions.iter().any(|r| r.kind.as_deref() == Some("Location")) {
             restricted.push(name.to_owned());
         }
         let Some(size) = catalog.size(name) else {
             missing.push(name.to_owned());
             continue;
         };
-        if let Some(v) = capability(sku, "vCPUs").and_then(|v| v.parse::<u32>().ok()) {
+        if let Some(v) = sku.capability("vCPUs").and_then(|v| v.parse::<u32>().ok()) {
             if v != size.vcpus {
                 mismatches.push(Mismatch {
                     vm_size: size.name.clone(),
@@ -74,7 +70,7 @@ pub fn compare(catalog: &Catalog, location: &str, skus: &[Value]) -> Drift {
                 });
             }
         }
-        if let Some(m) = capability(sku, "MemoryGB").and_then(|v| v.parse::<f64>().ok()) {
+        if let Some(m) = sku.capability("MemoryGB").and_then(|v| v.parse::<f64>().ok()) {
             if (m - size.memory_gib).abs() > 1.0 {
                 mismatches.push(Mismatch {
                     vm_size: size.name.clone(),
@@ -84,7 +80,7 @@ pub fn compare(catalog: &Catalog, location: &str, skus: &[Value]) -> Drift {
                 });
             }
         }
-        match capability(sku, "GPUs").and_then(|v| v.parse::<f64>().ok()) {
+        match sku.capability("GPUs").and_then(|v| v.parse::<f64>().ok()) {
             Some(g) if !size.gpu_count.is_partial() => {
                 if (g - size.gpu_count.value()).abs() > 1e-9 {
                     mismatches.push(Mismatch {
@@ -98,7 +94,7 @@ pub fn compare(catalog: &Catalog, location: &str, skus: &[Value]) -> Drift {
             _ => not_compared.push(size.name.clone()),
         }
     }
-    let offered: Vec<String> = gpu.iter().filter_map(|s| s["name"].as_str()).map(str::to_ascii_lowercase).collect();
+    let offered: Vec<String> = gpu.iter().filter_map(|s| s.name.as_deref()).map(str::to_ascii_lowercase).collect();
     let not_offered: Vec<String> = catalog
         .sizes
         .iter()
@@ -122,7 +118,7 @@ pub fn compare(catalog: &Catalog, location: &str, skus: &[Value]) -> Drift {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn sku(name: &str, vcpus: &str, mem: &str, gpus: Option<&str>) -> Value {
         let mut caps = vec![json!({"name": "vCPUs", "value": vcpus}), json!({"name": "MemoryGB", "value": mem})];
@@ -144,6 +140,7 @@ mod tests {
             sku("Standard_NP10s", "10", "168", None),
             sku("Standard_D4s_v5", "4", "16", None),
         ];
+        let skus = crate::resources::compute::skus(&skus).expect("typed");
         let d = compare(&c, "eastus", &skus);
         assert_eq!(d.missing_from_catalog, ["Standard_ND96is_H100_v5"]);
         assert_eq!(

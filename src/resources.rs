@@ -8,7 +8,9 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+pub mod compute;
 pub mod fleet;
+pub mod quota;
 
 /// A field a decision needs is missing (or not the type the spec gives).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -86,6 +88,8 @@ pub struct AgentPoolProperties {
     pub enable_auto_scaling: Option<bool>,
     pub vm_size: Option<String>,
     pub os_type: Option<String>,
+    /// `osSKU` (the spec's spelling).
+    #[serde(rename = "osSKU", alias = "osSku")]
     pub os_sku: Option<String>,
     pub scale_set_priority: Option<String>,
     pub status: Option<ResourceStatus>,
@@ -94,6 +98,16 @@ pub struct AgentPoolProperties {
     pub node_labels: Option<std::collections::BTreeMap<String, String>>,
     pub node_taints: Option<Vec<String>>,
     pub node_image_version: Option<String>,
+    pub mode: Option<String>,
+    pub availability_zones: Option<Vec<String>>,
+    pub max_pods: Option<u32>,
+    pub os_disk_type: Option<String>,
+    pub orchestrator_version: Option<String>,
+    pub scale_set_eviction_policy: Option<String>,
+    /// A number as Azure sent it (`-1` or `-1.0`), kept so it is shown as sent.
+    pub spot_max_price: Option<serde_json::Number>,
+    pub tags: Option<std::collections::BTreeMap<String, String>>,
+    pub scale_down_mode: Option<String>,
 }
 
 /// `gpuProfile` of an agent pool (`GPUProfile` in the spec).
@@ -189,6 +203,11 @@ impl AgentPool {
         self.properties.node_taints.as_deref().unwrap_or_default()
     }
 
+    /// Whether the pool runs on spot VMs (`scaleSetPriority`, case ignored).
+    pub fn is_spot(&self) -> bool {
+        self.properties.scale_set_priority.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("Spot"))
+    }
+
     /// Whether the pool runs Windows (`osType`).
     pub fn is_windows(&self) -> bool {
         self.properties.os_type.as_deref().is_some_and(|o| o.eq_ignore_ascii_case("Windows"))
@@ -215,8 +234,47 @@ impl AgentPool {
 pub struct ManagedCluster {
     pub name: Option<String>,
     pub location: Option<String>,
+    pub sku: Option<ManagedClusterSku>,
     #[serde(default)]
     pub properties: ManagedClusterProperties,
+}
+
+/// `sku` of a cluster (`ManagedClusterSKU`).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ManagedClusterSku {
+    /// Free, Standard or Premium; the spec: "If not specified, the default is 'Free'".
+    pub tier: Option<String>,
+}
+
+/// A profile whose `enabled` the tool reads (`aiToolchainOperatorProfile`,
+/// `oidcIssuerProfile`, `metricsProfile.costAnalysis`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Enabled {
+    pub enabled: Option<bool>,
+    /// `oidcIssuerProfile.issuerURL`.
+    #[serde(rename = "issuerURL")]
+    pub issuer_url: Option<String>,
+}
+
+/// `metricsProfile` of a cluster.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MetricsProfile {
+    pub cost_analysis: Option<Enabled>,
+}
+
+/// `apiServerAccessProfile` of a cluster.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiServerAccessProfile {
+    pub disable_run_command: Option<bool>,
+}
+
+/// `aadProfile` of a cluster.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct AadProfile {
+    pub managed: Option<bool>,
 }
 
 /// The fields of `ManagedClusterProperties` the tool reads.
@@ -227,6 +285,11 @@ pub struct ManagedClusterProperties {
     pub power_state: Option<PowerState>,
     pub kubernetes_version: Option<String>,
     pub current_kubernetes_version: Option<String>,
+    pub ai_toolchain_operator_profile: Option<Enabled>,
+    pub oidc_issuer_profile: Option<Enabled>,
+    pub metrics_profile: Option<MetricsProfile>,
+    pub api_server_access_profile: Option<ApiServerAccessProfile>,
+    pub aad_profile: Option<AadProfile>,
 }
 
 /// `powerState`.
@@ -251,6 +314,20 @@ impl ManagedCluster {
         required(&code, &self.label(), "properties.powerState.code")
     }
 
+    /// KAITO (the AI toolchain operator) and the OIDC issuer are both on (each only when
+    /// Azure says `enabled: true`).
+    pub fn kaito_enabled(&self) -> bool {
+        let p = &self.properties;
+        let on = |e: &Option<Enabled>| e.as_ref().and_then(|e| e.enabled) == Some(true);
+        on(&p.ai_toolchain_operator_profile) && on(&p.oidc_issuer_profile)
+    }
+
+    /// Cost analysis is on (only when Azure says `enabled: true`).
+    pub fn cost_analysis_enabled(&self) -> bool {
+        let m = self.properties.metrics_profile.as_ref();
+        m.and_then(|m| m.cost_analysis.as_ref()).and_then(|c| c.enabled) == Some(true)
+    }
+
     /// The Kubernetes version the control plane runs: `currentKubernetesVersion`, else the
     /// requested `kubernetesVersion`.
     pub fn kubernetes_version(&self) -> Option<&str> {
@@ -264,6 +341,18 @@ impl ManagedCluster {
 pub struct OperationStatus {
     pub status: Option<String>,
     pub error: Option<Value>,
+}
+
+/// A resource provider (`Microsoft.Resources` `Provider`): its `registrationState`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Provider {
+    pub registration_state: Option<String>,
+}
+
+/// Find the resource named `name` in a list (ARM names are case-insensitive).
+pub fn find_named<'a>(list: &'a [Value], name: &str) -> Option<&'a Value> {
+    list.iter().find(|v| v.get("name").and_then(Value::as_str).is_some_and(|n| n.eq_ignore_ascii_case(name)))
 }
 
 /// A preview feature (`Microsoft.Features/providers/.../features/{name}`).
@@ -285,6 +374,18 @@ pub struct FeatureProperties {
 pub struct RunCommandResult {
     #[serde(default)]
     pub properties: RunCommandResultProperties,
+}
+
+impl RunCommandResult {
+    /// A result as Azure sends it, with or without the `properties` wrapper; a body of
+    /// another shape is an error.
+    pub fn from_value(v: &Value) -> Result<Self, MissingField> {
+        if v.get("properties").is_some() {
+            parse(v, "runCommand result")
+        } else {
+            Ok(Self { properties: parse(v, "runCommand result")? })
+        }
+    }
 }
 
 /// `properties` of a runCommand result.

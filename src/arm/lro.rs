@@ -296,7 +296,18 @@ async fn step(
     match via {
         Via::AsyncOperation(_) => {
             let v = resp.value()?;
-            let typed: OperationStatus = crate::resources::parse(&v, "operation").unwrap_or_default();
+            // An empty answer says nothing yet; a body of another shape is an error, never "no status".
+            let typed: OperationStatus = match &v {
+                Value::Null => OperationStatus::default(),
+                v => crate::resources::parse(v, "operation status").map_err(|e| ArmError::InvalidResponse {
+                    method: resp.method.to_string(),
+                    path: resp.path.clone(),
+                    status: resp.status,
+                    message: e.to_string(),
+                    snippet: crate::arm::client::snippet(&resp.body),
+                    request_id: resp.request_id(),
+                })?,
+            };
             let Some(status) = typed.status.as_deref() else {
                 // e.g. {"error":{"code":"BadGatewayConnection"}} with no status: try again.
                 progress("waiting (no status in the reply)");

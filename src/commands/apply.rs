@@ -506,7 +506,8 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
         azure::run_interruptible(&Progress::default(), async { adapter::read_export(&client, &sub, rg, name).await })?;
     let feats: Vec<(&str, Option<String>)> = features.iter().map(|(n, s)| (*n, s.clone())).collect();
     // The subscription read, so the file names the cluster it came from.
-    let file = adapter::export(&catalog, Some(&sub), rg, name, &cluster, &pools, &feats);
+    let file = adapter::export(&catalog, Some(&sub), rg, name, &cluster, &pools, &feats)
+        .map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
     let text = match a.output {
         ManifestFormat::Yaml => format!(
             "# aksgpu export of cluster {name} (resource group {rg}); apply with: aksgpu apply -f FILE\n{}",

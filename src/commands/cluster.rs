@@ -87,15 +87,10 @@ pub fn power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Result<()>
     confirm::write(ctx, &format!("cluster {verb}"), a.yes, a.dry_run, &question)?;
     let r = run_action(ctx, &a.arm, &a.target, a.dry_run, &ClusterAction::Power { start })?;
     print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |v| {
-        format!(
-            "cluster {} is {}",
-            a.target.cluster,
-            v.pointer("/properties/powerState/code").and_then(Value::as_str).unwrap_or(if start {
-                "Running"
-            } else {
-                "Stopped"
-            })
-        )
+        // The state Azure returned, never the one asked for.
+        let state =
+            crate::ops::cluster::power_state(v).unwrap_or_else(|| "of a power state Azure did not return".to_owned());
+        format!("cluster {} is {state}", a.target.cluster)
     })?;
     Ok(())
 }

@@ -271,7 +271,7 @@ pub fn create(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
             p.note(&format!("warning: {w}"));
         }
     }
-    match (operator, shown(&catalog, &req.spec, &outcome)) {
+    match (operator, shown(&catalog, &req.spec, &outcome)?) {
         // One document: the pool's result, its keys where they are without the operator, and
         // the install's report under `operator` (the table: the two texts, one after the other).
         (Some(r), Some(mut pool)) => {
@@ -453,7 +453,7 @@ pub(crate) fn render(
             crate::commands::dry_run::render_priced_plan(p, format, (&base, plan, &header), extra, &cost)?;
         }
         _ => {
-            if let Some(shown) = shown(catalog, spec, o) {
+            if let Some(shown) = shown(catalog, spec, o)? {
                 emit(p, format, &shown)?;
             }
         }
@@ -462,14 +462,13 @@ pub(crate) fn render(
 }
 
 /// The result of a run that is not a dry run: what a person reads and what a script reads.
-fn shown(catalog: &Catalog, spec: &PoolSpec, o: &CreateOutcome) -> Option<Shown> {
-    Some(match o {
-        CreateOutcome::DryRun { .. } => return None,
+fn shown(catalog: &Catalog, spec: &PoolSpec, o: &CreateOutcome) -> Result<Option<Shown>, Error> {
+    Ok(Some(match o {
+        CreateOutcome::DryRun { .. } => return Ok(None),
         CreateOutcome::Unchanged { pool } => {
             let msg =
                 format!("pool {} already exists in {} with these settings: nothing to do", spec.name, spec.cluster);
-            let v =
-                json!({"status": "unchanged", "pool_id": pool["id"], "provisioning_state": provisioning_state(pool)});
+            let v = json!({"status": "unchanged", "pool_id": pool["id"], "provisioning_state": provisioning_state(pool)});
             Shown::new(msg, v)
         }
         CreateOutcome::Accepted { pool_path } => {
@@ -482,34 +481,37 @@ fn shown(catalog: &Catalog, spec: &PoolSpec, o: &CreateOutcome) -> Option<Shown>
         }
         CreateOutcome::Created { pool, location } => {
             let c = cost(catalog, spec, location.as_deref());
-            let summary = json!({
-                "status": "created",
-                "pool_id": pool["id"].as_str().map_or_else(|| spec.path(), str::to_owned),
-                "provisioning_state": provisioning_state(pool),
-                "vm_size": pool.pointer("/properties/vmSize").cloned().unwrap_or(json!(spec.size.name)),
-                "count": pool.pointer("/properties/count").cloned().unwrap_or(json!(spec.count)),
-                "min_count": spec.autoscale.map(|x| x.0),
-                "max_count": spec.autoscale.map(|x| x.1),
-                "node_taints": pool.pointer("/properties/nodeTaints").cloned().unwrap_or(json!(spec.taints)),
-                "gpu_driver": pool.pointer("/properties/gpuProfile/driver").cloned().unwrap_or(json!(spec.gpu_driver.unwrap_or("Install"))),
-                "mig_profile": pool.pointer("/properties/gpuInstanceProfile").cloned().unwrap_or(Value::Null),
-                "cost": c,
-            });
-            Shown::new(render_summary(spec, &summary, &c), summary)
+            let summary = Created { status: "created", pool: crate::ops::pool::created_pool(spec, pool)?, cost: &c };
+            let text = render_summary(spec, &summary, &c);
+            Shown::new(text, serde_json::to_value(&summary).map_err(|e| Error::internal(e.to_string()))?)
         }
-    })
+    }))
 }
 
-fn render_summary(spec: &PoolSpec, s: &Value, c: &Cost) -> String {
+/// What Azure returned for the created pool (`ops::pool::created_pool`: a field it did not
+/// return is `null`, shown as "not returned"), and its cost.
+#[derive(Serialize)]
+struct Created<'a> {
+    status: &'static str,
+    #[serde(flatten)]
+    pool: crate::ops::pool::CreatedPool,
+    cost: &'a Cost,
+}
+
+fn render_summary(spec: &PoolSpec, created: &Created<'_>, c: &Cost) -> String {
+    let s = &created.pool;
     let gpu = format!("{} × {} {}", spec.size.gpu_count, spec.size.gpu_vendor, spec.size.gpu_model);
+    const NOT_RETURNED: &str = "not returned";
+    let count = s.count.map_or_else(|| NOT_RETURNED.to_owned(), |n| n.to_string());
     let nodes = match spec.autoscale {
-        Some((a, b)) => format!("{} (autoscaler {a}–{b})", s["count"]),
-        None => s["count"].to_string(),
+        Some((a, b)) => format!("{count} (autoscaler {a}–{b})"),
+        None => count,
     };
-    let taints = s["node_taints"]
-        .as_array()
-        .map(|a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "))
-        .unwrap_or_default();
+    let taints = match &s.node_taints {
+        Some(a) if a.is_empty() => "none".to_owned(),
+        Some(a) => a.join(", "),
+        None => NOT_RETURNED.to_owned(),
+    };
     let cost = match c.price_per_node_hour {
         Some(_) => format!(
             "{}/h ({}/month) at {} node(s); {}/h at {} [{}, {}]",
@@ -529,13 +531,13 @@ fn render_summary(spec: &PoolSpec, s: &Value, c: &Cost) -> String {
         "Created pool {} in cluster {}\n  id      {}\n  state   {}\n  size    {} ({gpu}, {} vCPUs)\n  nodes   {nodes}\n  taints  {}\n  driver  {}\n  MIG     {}\n  cost    {cost}\n",
         spec.name,
         spec.cluster,
-        s["pool_id"].as_str().unwrap_or(""),
-        s["provisioning_state"].as_str().unwrap_or("?"),
-        spec.size.name,
+        s.pool_id,
+        s.provisioning_state.as_deref().unwrap_or(NOT_RETURNED),
+        s.vm_size.as_deref().unwrap_or(NOT_RETURNED),
         spec.size.vcpus,
-        if taints.is_empty() { "none".to_owned() } else { taints },
-        s["gpu_driver"].as_str().unwrap_or("Install"),
-        s["mig_profile"].as_str().unwrap_or("none"),
+        taints,
+        s.gpu_driver,
+        s.mig_profile.as_deref().unwrap_or("none"),
     )
 }
 
@@ -561,15 +563,18 @@ pub fn scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     let action = ClusterAction::Scale { pool: a.at.name.clone(), how };
     let r = crate::commands::cluster::run_action(ctx, &a.at.arm, &a.at.target, false, &action)?;
     if let ClusterChange::Done(v) = &r {
-        let sub = v["id"].as_str().and_then(|id| id.split('/').nth(2)).unwrap_or_default().to_owned();
+        let sub = crate::ops::cluster::pool_subscription(v).unwrap_or_default();
         node_image_note(ctx, &crate::commands::cluster::request(sub, &a.at.target, &a.at.arm), v)?;
     }
     crate::commands::cluster::print_ops(&ctx.printer, a.output, &base_url(&a.at.arm), r, |v| {
-        let p = &v["properties"];
-        if p["enableAutoScaling"].as_bool() == Some(true) {
-            format!("pool {}: {} node(s), autoscaler {}–{}", a.at.name, p["count"], p["minCount"], p["maxCount"])
+        let Some(p) = crate::ops::cluster::scaled_pool(v) else {
+            return format!("pool {}: Azure returned a pool of another shape", a.at.name);
+        };
+        let n = |x: Option<u32>| x.map_or_else(|| "(not returned)".to_owned(), |x| x.to_string());
+        if p.autoscale {
+            format!("pool {}: {} node(s), autoscaler {}–{}", a.at.name, n(p.count), n(p.min), n(p.max))
         } else {
-            format!("pool {}: {} node(s)", a.at.name, p["count"])
+            format!("pool {}: {} node(s)", a.at.name, n(p.count))
         }
     })?;
     Ok(())

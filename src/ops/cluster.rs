@@ -196,16 +196,49 @@ pub fn scale_counts(how: Scale) -> (u32, u32) {
 /// (its size, OS and priority; the cluster's region).
 pub fn scale_cost(catalog: &Catalog, name: &str, how: Scale, pool: &Value, cluster: &Value) -> PlanPricing {
     let counts = scale_counts(how);
-    let p = &pool["properties"];
-    let Some(vm) = p["vmSize"].as_str() else {
+    let Ok(p) = crate::resources::parse::<crate::resources::AgentPool>(pool, "agent pool") else {
+        return PlanPricing::unread(catalog, &[(name, counts)], "Azure sent the pool in another shape");
+    };
+    let Some(vm) = p.properties.vm_size.as_deref() else {
         return PlanPricing::unread(catalog, &[(name, counts)], "Azure did not send the pool's vmSize");
     };
     let size = catalog.size(vm).map_or_else(|| vm.to_owned(), |s| s.name.clone());
-    let os =
-        if p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) { Os::Windows } else { Os::Linux };
-    let spot = p["scaleSetPriority"].as_str().is_some_and(|s| s.eq_ignore_ascii_case("Spot"));
+    let os = if p.is_windows() { Os::Windows } else { Os::Linux };
+    let spot = p.is_spot();
     let region = crate::plan::preflight::location(cluster);
     let pricing = PoolPricing { pool: name, size: &size, os, spot, min_nodes: counts.0, max_nodes: counts.1 };
     PlanPricing::new(catalog, &[pricing], region.as_deref())
         .region_unknown_because("Azure did not send the cluster's location")
+}
+
+/// The power state a cluster Azure returned is in (`None`: it sent none, or a body of another
+/// shape): what `cluster stop|start` reports, never the state asked for.
+pub fn power_state(v: &Value) -> Option<String> {
+    crate::resources::parse::<crate::resources::ManagedCluster>(v, "cluster").ok()?.power().ok()
+}
+
+/// The counts of a pool Azure returned after a scale, each `None` where it sent none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScaledPool {
+    pub autoscale: bool,
+    pub count: Option<u32>,
+    pub min: Option<u32>,
+    pub max: Option<u32>,
+}
+
+/// The counts of the pool Azure returned (`None`: a body that is not a pool).
+pub fn scaled_pool(v: &Value) -> Option<ScaledPool> {
+    let p = crate::resources::parse::<crate::resources::AgentPool>(v, "agent pool").ok()?.properties;
+    Some(ScaledPool {
+        autoscale: p.enable_auto_scaling == Some(true),
+        count: p.count,
+        min: p.min_count,
+        max: p.max_count,
+    })
+}
+
+/// The subscription in the resource id of the pool Azure returned, if it sent one.
+pub fn pool_subscription(v: &Value) -> Option<String> {
+    let id = crate::resources::parse::<crate::resources::AgentPool>(v, "agent pool").ok()?.id?;
+    id.split('/').nth(2).map(str::to_owned)
 }

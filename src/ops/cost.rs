@@ -96,28 +96,25 @@ fn pool_input(
     region: Option<String>,
     u: Usage,
 ) -> Result<Option<CostInput>, MissingField> {
-    let p = &pool["properties"];
-    let Some(size) = p["vmSize"].as_str().and_then(|s| catalog.size(s)).cloned() else { return Ok(None) };
     let typed: AgentPool = resources::parse(pool, "agent pool")?;
+    let p = &typed.properties;
+    let Some(size) = p.vm_size.as_deref().and_then(|s| catalog.size(s)).cloned() else { return Ok(None) };
     let (min, max) = typed.node_range()?;
-    let spot = p["scaleSetPriority"].as_str() == Some("Spot");
+    // Exact case, as before: `Spot` and `Deallocate` are how Azure spells them.
+    let spot = p.scale_set_priority.as_deref() == Some("Spot");
     Ok(Some(CostInput {
         need_gpu_memory_gib: u.need_gpu_memory_gib.unwrap_or(size.gpu_memory_per_gpu_gib),
         need_gpus: u.need_gpus.unwrap_or(size.gpu_count.value()),
-        pool: pool["name"].as_str().map(str::to_owned),
+        pool: typed.name.clone(),
         min_nodes: min,
         max_nodes: max,
-        os: if p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")) {
-            Os::Windows
-        } else {
-            Os::Linux
-        },
+        os: if typed.is_windows() { Os::Windows } else { Os::Linux },
         spot,
         region,
         hours_per_day: u.hours_per_day,
-        deallocate: p["scaleDownMode"].as_str() == Some("Deallocate")
-            || (spot && p["scaleSetEvictionPolicy"].as_str() == Some("Deallocate")),
-        mig_profile: p["gpuInstanceProfile"].as_str().map(str::to_owned),
+        deallocate: p.scale_down_mode.as_deref() == Some("Deallocate")
+            || (spot && p.scale_set_eviction_policy.as_deref() == Some("Deallocate")),
+        mig_profile: p.gpu_instance_profile.clone(),
         size,
     }))
 }
@@ -132,7 +129,8 @@ pub fn cluster_reports(
     notes: &mut Vec<String>,
 ) -> Result<Vec<CostReport>, Error> {
     let region = region.or_else(|| crate::plan::preflight::location(c));
-    if c.pointer("/properties/powerState/code").and_then(Value::as_str) == Some("Stopped") {
+    let typed: Option<resources::ManagedCluster> = resources::parse(c, "cluster").ok();
+    if typed.is_some_and(|c| c.power().is_ok_and(|p| p == "Stopped")) {
         notes.push(format!("cluster {cluster} is stopped: its nodes cost nothing until it starts (disks still do)"));
     }
     let mut r = Vec::new();

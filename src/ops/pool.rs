@@ -4,6 +4,7 @@
 
 use std::time::{Duration, Instant};
 
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::arm::{ArmClient, ArmError};
@@ -294,7 +295,7 @@ async fn operator_preflight(
     if !pools.iter().any(named) {
         let labelled = crate::plan::install::with_driver_label(catalog, spec, &pools);
         let spec = labelled.as_ref().map_or(spec, |(s, _)| s);
-        pools.push(json!({"name": spec.name, "properties": spec.body()["properties"].clone()}));
+        pools.push(spec.as_listed());
     }
     let install = operator::resolve(catalog, op, &cluster, &pools)
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
@@ -365,7 +366,7 @@ pub fn pool_feature<'c>(catalog: &'c Catalog, spec: &PoolSpec) -> Option<(&'c st
 /// The operator install's steps for a pool not yet created (a dry run): resolved against the
 /// pool's own body.
 pub fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Result<(Plan, String), Error> {
-    let pool = json!({"name": spec.name, "properties": spec.body()["properties"].clone()});
+    let pool = spec.as_listed();
     let install: Install = operator::resolve(catalog, req, &json!({}), &[pool])
         .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
     Ok((operator::plan(req, &install), install.values_yaml))
@@ -456,4 +457,40 @@ pub fn managed_gpu_pool(
     let top = o.recommendations.iter().find(|r| r.gpu_vendor == crate::catalog::Vendor::Nvidia)?;
     let req = PoolRequest { managed_gpu: true, os: Some(Os::Linux), spot, ..PoolRequest::example(&top.vm_size) };
     Some(validate(catalog, &req))
+}
+
+/// What Azure returned for a created pool. A field it did not return is `None` (`null` in
+/// JSON), never filled in with what was asked for; the autoscaler bounds are the request's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CreatedPool {
+    pub pool_id: String,
+    pub provisioning_state: Option<String>,
+    pub vm_size: Option<String>,
+    pub count: Option<u32>,
+    pub min_count: Option<u32>,
+    pub max_count: Option<u32>,
+    pub node_taints: Option<Vec<String>>,
+    pub gpu_driver: String,
+    pub mig_profile: Option<String>,
+}
+
+/// The created pool as Azure returned it, read typed.
+pub fn created_pool(spec: &PoolSpec, pool: &Value) -> Result<CreatedPool, Error> {
+    let typed: crate::resources::AgentPool = crate::resources::parse(pool, "the created agent pool")
+        .map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
+    let p = &typed.properties;
+    // `gpuProfile.driver` left out is the API's default, Install (managedClusters.json:
+    // "When it's not specified, default is Install"): Azure's documented state, not the request.
+    let driver = p.gpu_profile.as_ref().and_then(|g| g.driver.clone()).unwrap_or_else(|| "Install".to_owned());
+    Ok(CreatedPool {
+        pool_id: typed.id.clone().unwrap_or_else(|| spec.path()),
+        provisioning_state: p.provisioning_state.clone(),
+        vm_size: p.vm_size.clone(),
+        count: p.count,
+        min_count: spec.autoscale.map(|x| x.0),
+        max_count: spec.autoscale.map(|x| x.1),
+        node_taints: p.node_taints.clone(),
+        gpu_driver: driver,
+        mig_profile: p.gpu_instance_profile.clone(),
+    })
 }

@@ -65,9 +65,10 @@ pub async fn node_image_floor_warnings(
     pools
         .iter()
         .filter(|x| {
-            x.pointer("/properties/vmSize")
-                .and_then(serde_json::Value::as_str)
-                .and_then(|v| catalog.size(v))
+            crate::resources::parse::<crate::resources::AgentPool>(x, "agent pool")
+                .ok()
+                .and_then(|p| p.properties.vm_size)
+                .and_then(|v| catalog.size(&v))
                 .is_some_and(|v| v.series == spec.size.series)
         })
         .filter_map(|pool| crate::plan::preflight::node_image_warning(catalog, pool, (sub, rg, cluster)))

@@ -84,7 +84,10 @@ pub fn usage(catalog: &Catalog, w: &QuotaTarget, usages: &[Value]) -> Result<Quo
         }
     };
     names.push("cores".into());
-    let found: Vec<Usage> = names.iter().filter_map(|n| plan::usage(usages, n)).collect();
+    let mut found: Vec<Usage> = Vec::new();
+    for n in &names {
+        found.extend(plan::usage(usages, n).map_err(missing)?);
+    }
     if let Some(family) = w.family.as_deref().filter(|_| found.iter().all(|u| u.name == "cores")) {
         return Err(unknown_family(family, &w.location));
     }
@@ -128,9 +131,14 @@ pub enum QuotaPlan {
     Raise { family: String, from: u64, to: u64 },
 }
 
+/// A field Azure did not send: refused, never read as zero.
+fn missing(e: crate::resources::MissingField) -> Error {
+    Error::Refused { message: e.to_string(), hint: None }
+}
+
 /// Decide the request from the family's usage; a request that would lower the limit is refused.
 pub fn decide(w: &QuotaTarget, family: &str, usages: &[Value], ask: QuotaAsk) -> Result<QuotaPlan, Error> {
-    let Some(current) = plan::usage(usages, family) else {
+    let Some(current) = plan::usage(usages, family).map_err(missing)? else {
         return Err(unknown_family(family, &w.location));
     };
     let family = current.name.clone();
@@ -181,15 +189,7 @@ pub async fn status(client: &ArmClient, subscription: &str, location: &str, id: 
 /// The plan of a quota request for `limit` vCPUs: a number, or (a dry run without the usages)
 /// the placeholder saying what the run reads to compute it.
 pub fn plan_for(subscription: &str, location: &str, family: &str, limit: Value) -> crate::plan::Plan {
-    let mut p = plan::plan(subscription, location, family, limit.as_u64().unwrap_or_default());
-    if !limit.is_u64() {
-        let body =
-            p.steps.iter_mut().find(|s| s.kind == crate::plan::StepKind::RequestQuota).and_then(|s| s.body.as_mut());
-        if let Some(body) = body {
-            body["properties"]["limit"]["value"] = limit;
-        }
-    }
-    p
+    crate::plan::quota::shown_plan(subscription, location, family, limit.as_u64().unwrap_or_default(), limit)
 }
 
 /// How a request's wait ended, as an error when it was not granted: refused by Azure (a final

@@ -901,7 +901,10 @@ pub async fn reserved(
     if r.group.is_none() {
         return Err(Error::NoFit { message: format!("capacity reservation group {id} does not exist"), hint: None });
     }
-    Ok(r.sizes().into_iter().map(|s| (s.clone(), r.free(&s).unwrap_or(0))).collect())
+    // A reservation whose numbers Azure did not send counts as none free: a ranking never
+    // leans on capacity it cannot see.
+    let sizes = r.sizes().map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
+    Ok(sizes.into_iter().map(|s| (s.clone(), r.free(&s).ok().flatten().unwrap_or(0))).collect())
 }
 
 /// Move the reserved sizes to the top (keeping the order among them and among the rest), and

@@ -79,8 +79,12 @@ pub fn writable(cluster: &Value) -> Value {
 
 /// True when KAITO (the AI toolchain operator) and the OIDC issuer are both on.
 pub fn kaito_enabled(cluster: &Value) -> bool {
-    let on = |p: &str| cluster.pointer(p).and_then(Value::as_bool) == Some(true);
-    on("/properties/aiToolchainOperatorProfile/enabled") && on("/properties/oidcIssuerProfile/enabled")
+    // A cluster of another shape says nothing is on: KAITO is then enabled, never skipped.
+    typed(cluster).is_some_and(|c| c.kaito_enabled())
+}
+
+fn typed(cluster: &Value) -> Option<crate::resources::ManagedCluster> {
+    crate::resources::parse(cluster, "cluster").ok()
 }
 
 /// The PUT body that turns KAITO on: only the two profiles change.
@@ -213,7 +217,8 @@ pub fn scale_pool(pool: &Value, scale: Scale) -> Result<Value, ChangeRefused> {
 
 /// The PUT body that turns cost analysis on (`metricsProfile.costAnalysis.enabled`).
 pub fn enable_cost_analysis(cluster: &Value) -> Result<Value, ChangeRefused> {
-    let tier = cluster.pointer("/sku/tier").and_then(Value::as_str).unwrap_or("Free");
+    // The spec's default tier is Free (left out: Free), which refuses (fails safe).
+    let tier = typed(cluster).and_then(|c| c.sku).and_then(|s| s.tier).unwrap_or_else(|| "Free".to_owned());
     if tier.eq_ignore_ascii_case("Free") {
         return Err(ChangeRefused::State {
             message: format!(
@@ -237,7 +242,8 @@ pub fn enable_cost_analysis(cluster: &Value) -> Result<Value, ChangeRefused> {
 
 /// True when cost analysis is on.
 pub fn cost_analysis_enabled(cluster: &Value) -> bool {
-    cluster.pointer("/properties/metricsProfile/costAnalysis/enabled").and_then(Value::as_bool) == Some(true)
+    // A cluster of another shape says it is off: turning it on is then offered, never skipped.
+    typed(cluster).is_some_and(|c| c.cost_analysis_enabled())
 }
 
 /// Paths (JSON pointers) where two bodies differ, for tests and `--dry-run` notes.

@@ -86,6 +86,11 @@ fn refuse(message: impl Into<String>, hint: impl Into<Option<String>>) -> Operat
     OperatorRefusal { message: message.into(), hint: hint.into() }
 }
 
+/// The cluster, typed; a body of another shape is refused.
+fn typed_cluster(cluster: &Value) -> Result<crate::resources::ManagedCluster, OperatorRefusal> {
+    crate::resources::parse(cluster, "cluster").map_err(|e| refuse(e.to_string(), None))
+}
+
 /// The resolved install: the operator spec, the pools it targets, and what runCommand needs.
 #[derive(Debug, Clone)]
 pub struct Install {
@@ -327,7 +332,7 @@ pub fn resolve(
     pools: &[Value],
 ) -> Result<Install, OperatorRefusal> {
     let raw_pools = pools;
-    if cluster.pointer("/properties/apiServerAccessProfile/disableRunCommand").and_then(Value::as_bool) == Some(true) {
+    if typed_cluster(cluster)?.properties.api_server_access_profile.and_then(|a| a.disable_run_command) == Some(true) {
         let spec = spec_for(req, req.driver_mode.unwrap_or(DriverMode::Aks), &[]);
         return Err(refuse(
             format!("runCommand is disabled on cluster {} (apiServerAccessProfile.disableRunCommand)", req.cluster),
@@ -359,7 +364,7 @@ pub fn resolve(
         .filter(|p| operator_runs_on(catalog, p) && p.driver() != PoolDriver::Managed)
         .flat_map(|p| p.taints().iter().cloned())
         .collect();
-    let needs_cluster_token = cluster.pointer("/properties/aadProfile/managed").and_then(Value::as_bool) == Some(true);
+    let needs_cluster_token = typed_cluster(cluster)?.properties.aad_profile.and_then(|a| a.managed) == Some(true);
     let names = targets.iter().filter_map(|p| p.name.clone()).collect();
     let spec = spec_for(req, mode, &taints);
     let i = install(req, spec.clone(), op::values(&spec), (names, Some(needs_cluster_token)), None);
@@ -377,7 +382,7 @@ fn label_plans(req: &InstallRequest, pools: &[Value], missing: &[MissingLabel]) 
     missing
         .iter()
         .filter_map(|m| {
-            let listed = pools.iter().find(|p| p["name"].as_str() == Some(m.pool.as_str()))?;
+            let listed = crate::resources::find_named(pools, &m.pool)?;
             Some(super::cluster_ops::label_pool(t, &m.pool, listed, m.label, crate::domain::api::AKS_MANAGED_GPU))
         })
         .collect()

@@ -6,7 +6,8 @@ use serde_json::Value;
 use super::agent_pool::{Difference, PoolSpec};
 use crate::catalog::{Catalog, KubeVersion};
 use crate::domain::Os;
-use crate::resources::{self, AgentPool, ProvisioningState};
+use crate::resources::compute::{CapacityReservation, ReservationGroup, ResourceSku};
+use crate::resources::{self, AgentPool, ManagedCluster, MissingField, ProvisioningState};
 
 /// What the executor read.
 #[derive(Debug, Clone, Default)]
@@ -38,37 +39,45 @@ pub struct Reservation {
 }
 
 impl Reservation {
+    fn typed(&self) -> Result<(Option<ReservationGroup>, Vec<CapacityReservation>), MissingField> {
+        let group = self.group.as_ref().map(|g| resources::parse(g, "capacity reservation group")).transpose()?;
+        let list: Result<Vec<CapacityReservation>, MissingField> =
+            self.reservations.iter().map(|r| resources::parse(r, "capacity reservation")).collect();
+        Ok((group, list?))
+    }
+
     /// Instances of `vm_size` reserved and not yet allocated: per reservation of that size,
     /// `utilizationInfo.currentCapacity` (else `sku.capacity`) minus the VMs allocated to it.
-    pub fn free(&self, vm_size: &str) -> Option<u64> {
-        let views = self.group.as_ref()?.pointer("/properties/instanceView/capacityReservations");
+    /// `None` when no reservation is of that size; a reservation whose numbers Azure did not
+    /// send is an error naming the field, never free.
+    pub fn free(&self, vm_size: &str) -> Result<Option<u64>, MissingField> {
+        let (group, reservations) = self.typed()?;
+        let views = group.and_then(|g| g.properties.instance_view).map(|v| v.capacity_reservations).unwrap_or_default();
         let mut free = None;
-        for r in &self.reservations {
-            if !r.pointer("/sku/name").and_then(Value::as_str).is_some_and(|n| n.eq_ignore_ascii_case(vm_size)) {
-                continue;
-            }
-            let name = r["name"].as_str().unwrap_or("");
-            let view = views.and_then(Value::as_array).into_iter().flatten().find(|v| v["name"].as_str() == Some(name));
-            let util = view.and_then(|v| v.get("utilizationInfo"));
-            let capacity = util
-                .and_then(|u| u["currentCapacity"].as_u64())
-                .or_else(|| r.pointer("/sku/capacity").and_then(Value::as_u64))
-                .unwrap_or(0);
-            let used = util.and_then(|u| u["virtualMachinesAllocated"].as_array()).map_or(0, Vec::len) as u64;
+        for r in reservations.iter().filter(|r| r.size().is_some_and(|n| n.eq_ignore_ascii_case(vm_size))) {
+            let label = format!("capacity reservation {}", r.name.as_deref().unwrap_or("?"));
+            let view = views.iter().find(|v| v.name.is_some() && v.name == r.name);
+            let util = view.and_then(|v| v.utilization_info.as_ref());
+            let util = resources::required(&util.cloned(), &label, "instanceView.utilizationInfo")?;
+            let capacity = util.current_capacity.or_else(|| r.sku.as_ref().and_then(|s| s.capacity));
+            let capacity = resources::required(&capacity, &label, "sku.capacity")?;
+            let used = util.virtual_machines_allocated.len() as u64;
             *free.get_or_insert(0) += capacity.saturating_sub(used);
         }
-        free
+        Ok(free)
     }
 
     /// The sizes the group reserves (for `recommend`), in the order listed.
-    pub fn sizes(&self) -> Vec<String> {
+    pub fn sizes(&self) -> Result<Vec<String>, MissingField> {
         let mut out: Vec<String> = Vec::new();
-        for n in self.reservations.iter().filter_map(|r| r.pointer("/sku/name").and_then(Value::as_str)) {
-            if !out.iter().any(|x| x.eq_ignore_ascii_case(n)) {
-                out.push(n.to_owned());
+        for r in self.typed()?.1 {
+            if let Some(n) = r.size() {
+                if !out.iter().any(|x| x.eq_ignore_ascii_case(n)) {
+                    out.push(n.to_owned());
+                }
             }
         }
-        out
+        Ok(out)
     }
 }
 
@@ -102,11 +111,7 @@ fn refuse(message: impl Into<String>, hint: impl Into<Option<String>>) -> Prefli
 
 /// The cluster's location (lower case, no spaces).
 pub fn location(cluster: &Value) -> Option<String> {
-    cluster["location"].as_str().map(|l| l.replace(' ', "").to_ascii_lowercase())
-}
-
-fn norm_family(f: &str) -> String {
-    f.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase()
+    resources::parse::<ManagedCluster>(cluster, "cluster").ok()?.location().ok()
 }
 
 /// Run every check that the facts allow, in order: the cluster's state, Kubernetes versions,
@@ -165,7 +170,11 @@ pub fn check_reservation(spec: &PoolSpec, r: &Reservation, loc: &str) -> Result<
             Some("check the id: az capacity reservation group list -o table".into()),
         ));
     };
-    let at = group["location"].as_str().map(|l| l.replace(' ', "").to_ascii_lowercase()).unwrap_or_default();
+    let group: ReservationGroup = resources::parse(group, "capacity reservation group").map_err(missing)?;
+    let at = resources::required(&group.location, &format!("capacity reservation group {name}"), "location")
+        .map_err(missing)?
+        .replace(' ', "")
+        .to_ascii_lowercase();
     if !loc.is_empty() && at != loc {
         return Err(refuse(
             format!("capacity reservation group {name} is in {at}, but the cluster is in {loc}"),
@@ -173,8 +182,8 @@ pub fn check_reservation(spec: &PoolSpec, r: &Reservation, loc: &str) -> Result<
         ));
     }
     let size = &spec.size.name;
-    let Some(free) = r.free(size) else {
-        let has = r.sizes();
+    let Some(free) = r.free(size).map_err(missing)? else {
+        let has = r.sizes().map_err(missing)?;
         return Err(refuse(
             format!(
                 "capacity reservation group {name} holds no reservation for {size} (it reserves {})",
@@ -201,13 +210,9 @@ pub fn check_reservation(spec: &PoolSpec, r: &Reservation, loc: &str) -> Result<
 /// The cluster's state, Kubernetes versions and Windows prerequisites: what every candidate
 /// size shares.
 pub fn check_cluster(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<(), PreflightFailure> {
-    let c = &facts.cluster;
-    check_cluster_state(spec, c)?;
-    let cluster_version = c
-        .pointer("/properties/currentKubernetesVersion")
-        .or_else(|| c.pointer("/properties/kubernetesVersion"))
-        .and_then(Value::as_str)
-        .and_then(|v| KubeVersion::parse(v).ok());
+    let c: ManagedCluster = resources::parse(&facts.cluster, "cluster").map_err(missing)?;
+    check_cluster_state(spec, &c)?;
+    let cluster_version = c.kubernetes_version().and_then(|v| KubeVersion::parse(v).ok());
     check_versions(spec, cluster_version)?;
     if spec.os == Os::Windows {
         let feature = if facts.feature_registered_first { None } else { facts.windows_feature.as_deref() };
@@ -239,9 +244,10 @@ fn check_managed_feature(catalog: &Catalog, spec: &PoolSpec, state: Option<&str>
 }
 
 /// The cluster must be Succeeded and running.
-fn check_cluster_state(spec: &PoolSpec, c: &Value) -> Result<(), PreflightFailure> {
+fn check_cluster_state(spec: &PoolSpec, c: &ManagedCluster) -> Result<(), PreflightFailure> {
     let name = &spec.cluster;
-    let state = c.pointer("/properties/provisioningState").and_then(Value::as_str).unwrap_or("Unknown");
+    // No state sent reads "Unknown", which is refused below (fails safe).
+    let state = c.properties.provisioning_state.as_deref().unwrap_or("Unknown");
     if !state.eq_ignore_ascii_case("Succeeded") {
         let busy = !crate::domain::is_terminal(state);
         return Err(refuse(
@@ -253,10 +259,7 @@ fn check_cluster_state(spec: &PoolSpec, c: &Value) -> Result<(), PreflightFailur
             }),
         ));
     }
-    if c.pointer("/properties/powerState/code")
-        .and_then(Value::as_str)
-        .is_some_and(|p| p.eq_ignore_ascii_case("Stopped"))
-    {
+    if c.power().is_ok_and(|p| p.eq_ignore_ascii_case("Stopped")) {
         return Err(refuse(
             format!("cluster {name} is stopped"),
             Some(format!("start it first: az aks start -g {} -n {name}", spec.resource_group)),
@@ -334,7 +337,7 @@ fn check_existing(catalog: &Catalog, spec: &PoolSpec, pool: &Value) -> Result<Ve
         ProvisioningState::Failed | ProvisioningState::Canceled => return Err(failed_pool(spec, &typed)),
         ProvisioningState::Succeeded => {}
     }
-    let diffs = spec.diff(pool);
+    let diffs = spec.diff(&typed);
     if diffs.is_empty() {
         return Ok(Verdict::Identical);
     }
@@ -382,10 +385,8 @@ fn failed_pool(spec: &PoolSpec, pool: &AgentPool) -> PreflightFailure {
 
 /// The size is offered in the location (and zones) to this subscription, as spot when asked.
 fn check_sku(spec: &PoolSpec, skus: &[Value], loc: &str) -> Result<(), PreflightFailure> {
-    let sku = skus.iter().find(|s| {
-        s["resourceType"].as_str() == Some("virtualMachines")
-            && s["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.size.name))
-    });
+    let skus = resources::compute::skus(skus).map_err(missing)?;
+    let sku = skus.iter().find(|s| s.is_vm(&spec.size.name));
     let Some(sku) = sku else {
         return Err(refuse(
             format!("{} is not offered in {loc}", spec.size.name),
@@ -396,15 +397,7 @@ fn check_sku(spec: &PoolSpec, skus: &[Value], loc: &str) -> Result<(), Preflight
         ));
     };
     let restricted_zones = restrictions(spec, sku, loc)?;
-    let offered: Vec<String> = sku["locationInfo"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|li| li["location"].as_str().is_some_and(|l| l.eq_ignore_ascii_case(loc)))
-        .flat_map(|li| li["zones"].as_array().cloned().unwrap_or_default())
-        .filter_map(|z| z.as_str().map(str::to_owned))
-        .filter(|z| !restricted_zones.contains(z))
-        .collect();
+    let offered: Vec<String> = sku.zones_in(loc).into_iter().filter(|z| !restricted_zones.contains(z)).collect();
     let bad: Vec<&String> = spec.zones.iter().filter(|z| !offered.contains(z)).collect();
     if !bad.is_empty() {
         return Err(refuse(
@@ -420,23 +413,18 @@ fn check_sku(spec: &PoolSpec, skus: &[Value], loc: &str) -> Result<(), Preflight
             }),
         ));
     }
-    if spec.spot
-        && sku["capabilities"].as_array().into_iter().flatten().any(|c| {
-            c["name"].as_str() == Some("LowPriorityCapable")
-                && c["value"].as_str().is_some_and(|v| v.eq_ignore_ascii_case("False"))
-        })
-    {
+    if spec.spot && sku.capability("LowPriorityCapable").is_some_and(|v| v.eq_ignore_ascii_case("False")) {
         return Err(refuse(format!("{} cannot run as spot in {loc}", spec.size.name), Some("drop --spot".into())));
     }
     Ok(())
 }
 
 /// The SKU's restrictions: a location restriction refuses; zone restrictions are returned.
-fn restrictions(spec: &PoolSpec, sku: &Value, loc: &str) -> Result<Vec<String>, PreflightFailure> {
+fn restrictions(spec: &PoolSpec, sku: &ResourceSku, loc: &str) -> Result<Vec<String>, PreflightFailure> {
     let mut restricted_zones: Vec<String> = Vec::new();
-    for r in sku["restrictions"].as_array().into_iter().flatten() {
-        let reason = r["reasonCode"].as_str().unwrap_or("restricted");
-        match r["type"].as_str() {
+    for r in &sku.restrictions {
+        let reason = r.reason_code.as_deref().unwrap_or("restricted");
+        match r.kind.as_deref() {
             Some("Location") => {
                 return Err(refuse(
                     format!("{} is not available to this subscription in {loc} ({reason})", spec.size.name),
@@ -444,11 +432,7 @@ fn restrictions(spec: &PoolSpec, sku: &Value, loc: &str) -> Result<Vec<String>, 
                 ))
             }
             Some("Zone") => {
-                for z in r.pointer("/restrictionInfo/zones").and_then(Value::as_array).into_iter().flatten() {
-                    if let Some(z) = z.as_str() {
-                        restricted_zones.push(z.to_owned());
-                    }
-                }
+                restricted_zones.extend(r.restriction_info.iter().flat_map(|i| i.zones.iter().cloned()));
             }
             _ => {}
         }
@@ -459,23 +443,25 @@ fn restrictions(spec: &PoolSpec, sku: &Value, loc: &str) -> Result<Vec<String>, 
 /// One usage counter: free vCPUs, limit, current, display name and id.
 type Usage = (u64, i64, i64, String, String);
 
-fn usage(usages: &[Value], key: &str) -> Option<Usage> {
-    let u = usages.iter().find(|u| {
-        u.pointer("/name/value").and_then(Value::as_str).is_some_and(|n| norm_family(n) == norm_family(key))
-    })?;
-    let id = u.pointer("/name/value").and_then(Value::as_str).unwrap_or(key).to_owned();
-    let limit = u["limit"].as_i64()?;
-    let current = u["currentValue"].as_i64().unwrap_or(0);
-    let display = u.pointer("/name/localizedValue").and_then(Value::as_str).unwrap_or(key).to_owned();
-    Some((u64::try_from((limit - current).max(0)).unwrap_or(0), limit, current, display, id))
+fn usage(usages: &[Value], key: &str) -> Result<Option<Usage>, PreflightFailure> {
+    let Some(c) = resources::compute::find_usage(usages, key).map_err(missing)? else { return Ok(None) };
+    Ok(Some((u64::try_from((c.limit - c.used).max(0)).unwrap_or(0), c.limit, c.used, c.display, c.name)))
+}
+
+/// A field Azure did not send, as a refusal (never a guess).
+fn missing(e: resources::MissingField) -> PreflightFailure {
+    refuse(e.to_string(), None)
 }
 
 /// The size's quota family: Azure's SKU list says (`family`), else the catalog.
 fn family_of(spec: &PoolSpec, skus: Option<&[Value]>) -> Option<String> {
+    // A SKU list of another shape gives no family: the catalog's is used (the quota check
+    // still runs against it).
+    let skus = skus.and_then(|s| resources::compute::skus(s).ok());
     skus.and_then(|skus| {
-        skus.iter()
-            .find(|s| s["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.size.name)))
-            .and_then(|s| s["family"].as_str().map(str::to_owned))
+        skus.into_iter()
+            .find(|s| s.name.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(&spec.size.name)))
+            .and_then(|s| s.family)
     })
     .or_else(|| spec.size.quota_family.as_deref().map(str::to_owned))
 }
@@ -508,7 +494,7 @@ pub fn check_together(
             spot: s.spot,
         })
         .collect();
-    let verdicts = charge_together(usages, &demands);
+    let verdicts = charge_together(usages, &demands).map_err(missing)?;
     let Some(o) = verdicts.iter().find_map(|(_, o)| o.first()) else { return Ok(()) };
     let u = &o.usage;
     let needed = o.needed();
@@ -554,7 +540,7 @@ fn check_quota(spec: &PoolSpec, skus: Option<&[Value]>, usages: &[Value], loc: &
         checks.push("cores".into());
     }
     for key in checks {
-        if let Some((have, limit, current, display, key)) = usage(usages, &key) {
+        if let Some((have, limit, current, display, key)) = usage(usages, &key)? {
             if have < need {
                 return Err(refuse(
                     format!(

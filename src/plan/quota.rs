@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 use super::agent_pool::surge_for;
 use super::{Plan, Step, StepKind};
 use crate::domain::api;
+use crate::resources::{self, MissingField};
 
 /// The Compute quota scope of a region.
 pub fn scope(sub: &str, location: &str) -> String {
@@ -38,11 +39,22 @@ pub fn usages_url(sub: &str, location: &str) -> String {
 
 /// The request body that sets `family`'s limit to `limit` vCPUs.
 pub fn body(family: &str, limit: u64) -> Value {
+    body_of(family, json!(limit))
+}
+
+/// The body with `limit` as given (a number, or a dry run's placeholder).
+fn body_of(family: &str, limit: Value) -> Value {
     json!({"properties": {"limit": {"limitObjectType": "LimitValue", "value": limit}, "name": {"value": family}}})
 }
 
 /// The plan of a quota request: the usages it decides from, one PUT, then the request's status.
 pub fn plan(sub: &str, location: &str, family: &str, limit: u64) -> Plan {
+    shown_plan(sub, location, family, limit, json!(limit))
+}
+
+/// The plan with the body's limit as given: `plan`'s, or a dry run's placeholder for a limit
+/// read at run time (`limit` then only words the step's purpose).
+pub fn shown_plan(sub: &str, location: &str, family: &str, limit: u64, body_limit: Value) -> Plan {
     let id = super::read_at_run_time("the request id in the Location Azure returns");
     Plan {
         steps: vec![
@@ -51,7 +63,7 @@ pub fn plan(sub: &str, location: &str, family: &str, limit: u64) -> Plan {
                 StepKind::RequestQuota,
                 "PUT",
                 quota_url(sub, location, family),
-                Some(body(family, limit)),
+                Some(body_of(family, body_limit)),
                 format!("ask for a {family} limit of {limit} vCPUs in {location}"),
             ),
             read_request(sub, location, &id).repeated("until Succeeded, Failed or Invalid, or --timeout"),
@@ -96,18 +108,19 @@ impl Usage {
     }
 }
 
-/// The usage counter named `name` (spaces and case ignored), if Azure sent one with a limit.
-pub fn usage(usages: &[Value], name: &str) -> Option<Usage> {
-    let u = usages
-        .iter()
-        .find(|u| u.pointer("/name/value").and_then(Value::as_str).is_some_and(|n| norm(n) == norm(name)))?;
-    let value = u.pointer("/name/value").and_then(Value::as_str)?.to_owned();
-    Some(Usage {
-        display: u.pointer("/name/localizedValue").and_then(Value::as_str).unwrap_or(&value).to_owned(),
-        name: value,
-        used: u["currentValue"].as_u64().unwrap_or(0),
-        limit: u["limit"].as_u64()?,
-    })
+/// The usage counter named `name` (spaces and case ignored), if Azure listed one; a counter
+/// without its numbers is an error naming the field (never 0 used).
+pub fn usage(usages: &[Value], name: &str) -> Result<Option<Usage>, MissingField> {
+    let Some(c) = resources::compute::find_usage(usages, name)? else { return Ok(None) };
+    let label = format!("usage {}", c.name);
+    let count =
+        |n: i64, field: &'static str| u64::try_from(n).map_err(|_| MissingField { resource: label.clone(), field });
+    Ok(Some(Usage {
+        used: count(c.used, "currentValue")?,
+        limit: count(c.limit, "limit")?,
+        display: c.display,
+        name: c.name,
+    }))
 }
 
 /// vCPUs that `nodes` nodes of `vcpus` each need, counting surge nodes.
@@ -180,13 +193,13 @@ impl Overrun {
 /// every counter each draws on, from one read of the usages. Returns, per pool in the same
 /// order, the counters that the pools up to it overrun (empty: it fits with those before it).
 /// A counter Azure did not list is not checked (Azure decides).
-pub fn charge_together(usages: &[Value], demands: &[Demand]) -> Vec<(String, Vec<Overrun>)> {
+pub fn charge_together(usages: &[Value], demands: &[Demand]) -> Result<Vec<(String, Vec<Overrun>)>, MissingField> {
     let mut charged: Vec<(String, Vec<(String, u64)>)> = Vec::new();
     let mut out = Vec::new();
     for d in demands {
         let mut overruns = Vec::new();
         for counter in d.counters() {
-            let Some(usage) = usage(usages, counter) else { continue };
+            let Some(usage) = usage(usages, counter)? else { continue };
             let key = norm(&usage.name);
             let i = match charged.iter().position(|(k, _)| *k == key) {
                 Some(i) => i,
@@ -203,7 +216,7 @@ pub fn charge_together(usages: &[Value], demands: &[Demand]) -> Vec<(String, Vec
         }
         out.push((d.pool.clone(), overruns));
     }
-    out
+    Ok(out)
 }
 
 /// What to ask for.
@@ -245,21 +258,19 @@ pub struct RequestStatus {
 }
 
 impl RequestStatus {
-    /// Read a `quotaRequests/{id}` body.
-    pub fn parse(id: &str, v: &Value) -> RequestStatus {
-        let p = &v["properties"];
-        let sub_msg = p["value"].as_array().and_then(|a| a.iter().find_map(|x| x["message"].as_str()));
-        RequestStatus {
-            id: v["name"].as_str().unwrap_or(id).to_owned(),
-            state: p["provisioningState"].as_str().unwrap_or("Unknown").to_owned(),
-            message: p
-                .pointer("/error/message")
-                .and_then(Value::as_str)
-                .or(p["message"].as_str())
-                .or(sub_msg)
-                .map(str::to_owned),
-            code: p.pointer("/error/code").and_then(Value::as_str).map(str::to_owned),
-        }
+    /// Read a `quotaRequests/{id}` body. A body of another shape is an error; no state sent
+    /// reads "Unknown", which is not final (it is read again, never taken as done).
+    pub fn parse(id: &str, v: &Value) -> Result<RequestStatus, MissingField> {
+        let r: resources::quota::QuotaRequest = resources::parse(v, "quota request")?;
+        let p = r.properties;
+        let sub_msg = p.value.iter().find_map(|x| x.message.clone());
+        let (code, error_msg) = p.error.map_or((None, None), |e| (e.code, e.message));
+        Ok(RequestStatus {
+            id: r.name.unwrap_or_else(|| id.to_owned()),
+            state: p.provisioning_state.unwrap_or_else(|| "Unknown".to_owned()),
+            message: error_msg.or(p.message).or(sub_msg),
+            code,
+        })
     }
 
     /// Succeeded, Failed or Invalid: nothing more will happen.
@@ -281,6 +292,10 @@ pub fn request_id(location: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn together(usages: &[Value], demands: &[Demand]) -> Vec<(String, Vec<Overrun>)> {
+        charge_together(usages, demands).expect("usages of the documented shape")
+    }
 
     fn u(used: u64, limit: u64) -> Usage {
         Usage { name: "f".into(), display: "f".into(), used, limit }
@@ -324,9 +339,9 @@ mod tests {
     /// a third overruns it, and only the third is refused, naming all three.
     #[test]
     fn pools_are_charged_cumulatively_in_order() {
-        let v = charge_together(&usages(), &[a100("a", 1), a100("b", 1)]);
+        let v = together(&usages(), &[a100("a", 1), a100("b", 1)]);
         assert_eq!(overrun_names(&v), vec![Vec::<String>::new(), vec![]]);
-        let v = charge_together(&usages(), &[a100("a", 1), a100("b", 1), a100("c", 1)]);
+        let v = together(&usages(), &[a100("a", 1), a100("b", 1), a100("c", 1)]);
         assert_eq!(overrun_names(&v), vec![vec![], vec![], vec!["standardNCADSA100v4Family".to_owned()]]);
         let o = &v[2].1[0];
         assert_eq!((o.needed(), o.usage.free()), (144, 96));
@@ -337,9 +352,9 @@ mod tests {
     /// alone; with a 1-node pool before it (48) the family needs 144.
     #[test]
     fn fits_alone_but_not_together_counting_surge() {
-        assert!(charge_together(&usages(), &[a100("big", 3)])[0].1.is_empty());
-        assert!(charge_together(&usages(), &[a100("one", 1)])[0].1.is_empty());
-        let v = charge_together(&usages(), &[a100("one", 1), a100("big", 3)]);
+        assert!(together(&usages(), &[a100("big", 3)])[0].1.is_empty());
+        assert!(together(&usages(), &[a100("one", 1)])[0].1.is_empty());
+        let v = together(&usages(), &[a100("one", 1), a100("big", 3)]);
         assert_eq!(v[1].1[0].needed(), 48 + 96);
         // 4 nodes without surge would be 96: surge makes it 120, over the limit alone.
         assert_eq!(a100("x", 4).charge(), 120);
@@ -358,7 +373,7 @@ mod tests {
             ..a100(pool, nodes)
         };
         // 96 (a100, 3 nodes) + 40 × (2 + 1) = 120 → 216 > 180 regional; each family fits.
-        let v = charge_together(&u, &[a100("a", 3), h100("h", 2)]);
+        let v = together(&u, &[a100("a", 3), h100("h", 2)]);
         assert_eq!(overrun_names(&v), vec![vec![], vec!["cores".to_owned()]]);
         assert_eq!((v[1].1[0].needed(), v[1].1[0].usage.free()), (216, 180));
     }
@@ -368,12 +383,12 @@ mod tests {
     #[test]
     fn spot_pools_use_the_low_priority_quota() {
         let spot = |pool: &str, nodes: u32| Demand { spot: true, ..a100(pool, nodes) };
-        let v = charge_together(&usages(), &[a100("a", 1), a100("b", 1), spot("s", 1)]);
+        let v = together(&usages(), &[a100("a", 1), a100("b", 1), spot("s", 1)]);
         assert_eq!(overrun_names(&v), vec![Vec::<String>::new(), vec![], vec![]]);
-        let v = charge_together(&usages(), &[spot("s", 1), spot("t", 1)]);
+        let v = together(&usages(), &[spot("s", 1), spot("t", 1)]);
         assert_eq!(overrun_names(&v), vec![vec![], vec!["lowPriorityCores".to_owned()]]);
         // A counter Azure did not list is not checked.
-        assert!(charge_together(&[], &[a100("a", 100)])[0].1.is_empty());
+        assert!(together(&[], &[a100("a", 100)])[0].1.is_empty());
     }
 
     #[test]
@@ -387,9 +402,11 @@ mod tests {
         assert_eq!(request_id("https://x/other/abc"), None);
         let failed = json!({"name": "2B5C", "properties": {"provisioningState": "Failed", "message": "m",
             "error": {"code": "ContactSupport", "message": "Request failed, please contact support."}}});
-        let s = RequestStatus::parse("x", &failed);
+        let s = RequestStatus::parse("x", &failed).expect("typed");
         assert_eq!((s.state.as_str(), s.code.as_deref(), s.is_final()), ("Failed", Some("ContactSupport"), true));
         assert_eq!(s.message.as_deref(), Some("Request failed, please contact support."));
-        assert!(!RequestStatus::parse("x", &json!({"properties": {"provisioningState": "InProgress"}})).is_final());
+        assert!(!RequestStatus::parse("x", &json!({"properties": {"provisioningState": "InProgress"}}))
+            .expect("typed")
+            .is_final());
     }
 }

@@ -143,8 +143,12 @@ async fn await_power(
     }
 }
 
-fn power_state(cluster: &Value) -> &str {
-    cluster.pointer("/properties/powerState/code").and_then(Value::as_str).unwrap_or("")
+/// The cluster's `powerState.code`; "" when not sent (it then matches no state waited for).
+fn power_state(cluster: &Value) -> String {
+    crate::resources::parse::<crate::resources::ManagedCluster>(cluster, "cluster")
+        .ok()
+        .and_then(|c| c.power().ok())
+        .unwrap_or_default()
 }
 
 /// A PUT to send: the plan, how to recognise it when read back, and the messages.

@@ -122,7 +122,7 @@ impl Store {
         pool: &str,
     ) -> Result<Option<Value>, ArmError> {
         let pools = self.pools(client, sub, rg, cluster).await?;
-        Ok(pools.into_iter().find(|p| p["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(pool))))
+        Ok(crate::resources::find_named(&pools, pool).cloned())
     }
 
     /// The location remembered for this cluster by an earlier run, if any.

@@ -247,7 +247,8 @@ impl Run<'_> {
         };
         match waited {
             Ok(pool) => {
-                let state = lro::provisioning_state(&pool).unwrap_or("Succeeded").to_owned();
+                // The state Azure returned, never assumed.
+                let state = lro::provisioning_state(&pool).unwrap_or("of a state Azure did not return").to_owned();
                 Ok((AttemptResult::Created, None, format!("pool {} is {state}", spec.name), Some(pool)))
             }
             Err(e) => {

@@ -43,17 +43,26 @@ pub enum Registration {
     Pending,
 }
 
-fn state_of(v: &Value) -> String {
-    let f: FeatureResource = resources::parse(v, "feature").unwrap_or_default();
-    f.properties.state.unwrap_or_else(|| "Unknown".to_owned())
+/// The state of a feature body; a body of another shape is an error. A feature without
+/// `properties.state` reads "Unknown", which fails safe: it is neither Registered nor
+/// Pending, so registration goes on polling until Azure says.
+fn state_of(v: &Value) -> Result<String, resources::MissingField> {
+    let f: FeatureResource = resources::parse(v, "feature")?;
+    Ok(f.properties.state.unwrap_or_else(|| "Unknown".to_owned()))
+}
+
+/// `state_of` an answer, its shape error naming the request.
+fn answer_state(resp: &crate::arm::ArmResponse) -> Result<String, ArmError> {
+    state_of(&resp.value()?).map_err(|e| wire::shape(resp, &e))
 }
 
 /// A feature's state; `None` when the feature does not exist: HTTP 404, or any refusal whose
 /// code is `FeatureNotFound` (the code decides, whatever the status).
 pub async fn state(client: &ArmClient, sub: &str, namespace: &str, name: &str) -> Result<Option<String>, ArmError> {
     let read = crate::plan::features::read_feature(sub, namespace, name);
-    match wire::get_opt::<Value>(client, &read).await {
-        Ok(v) => Ok(v.map(|v| state_of(&v))),
+    match wire::get_opt::<FeatureResource>(client, &read).await {
+        // No `properties.state` reads "Unknown" (see `state_of`: it fails safe).
+        Ok(f) => Ok(f.map(|f| f.properties.state.unwrap_or_else(|| "Unknown".to_owned()))),
         Err(ArmError::Http(h)) if h.body.as_ref().is_some_and(feature_not_found) => Ok(None),
         Err(e) => Err(e),
     }
@@ -74,8 +83,8 @@ fn feature_not_found(b: &crate::arm::ErrorBody) -> bool {
 
 /// The resource provider's `registrationState`; `None` when Azure sent none.
 pub async fn provider_state(client: &ArmClient, sub: &str, namespace: &str) -> Result<Option<String>, ArmError> {
-    let v: Value = wire::get(client, &crate::plan::features::read_provider(sub, namespace)).await?;
-    Ok(v.get("registrationState").and_then(Value::as_str).map(str::to_owned))
+    let p: resources::Provider = wire::get(client, &crate::plan::features::read_provider(sub, namespace)).await?;
+    Ok(p.registration_state)
 }
 
 /// What registering would do, from the feature's state (and the provider's, when the feature is
@@ -169,17 +178,24 @@ pub async fn register(
             }
             return Ok(Registration::NotFound);
         }
-        Sent::Answer(resp) => state_of(&resp.require_ok()?.value()?),
+        Sent::Answer(resp) => answer_state(&resp.require_ok()?)?,
         Sent::Lost(lost) => {
             // Read the feature's state: Registering, Registered or Pending means the POST took.
             let read = crate::plan::features::read_feature(sub, namespace, name);
             let v = read_back(client, &read, &format!("feature {namespace}/{name}"), &resume, &lost, |v| {
-                let s = state_of(v);
+                let s = state_of(v).unwrap_or_default();
                 ["Registering", "Registered", "Pending"].iter().any(|x| x.eq_ignore_ascii_case(&s))
             })
             .await?;
             started.accepted(&resource, &resume);
-            state_of(&v)
+            state_of(&v).map_err(|e| ArmError::InvalidResponse {
+                method: read.method.to_owned(),
+                path: read.url.clone(),
+                status: 200,
+                message: e.to_string(),
+                snippet: String::new(),
+                request_id: None,
+            })?
         }
     };
     loop {
@@ -228,18 +244,20 @@ async fn refresh_provider(
         }
         Sent::Lost(lost) => {
             read_back(client, &read, &format!("provider {namespace}"), &resume, &lost, |v| {
-                let s = v.get("registrationState").and_then(Value::as_str).unwrap_or("");
+                let p = resources::parse::<resources::Provider>(v, "provider").unwrap_or_default();
+                let s = p.registration_state.unwrap_or_default();
                 s.eq_ignore_ascii_case("Registering") || s.eq_ignore_ascii_case("Registered")
             })
             .await?;
         }
     }
     loop {
-        let v: Value = match wire::get(client, &read).await {
+        let p: resources::Provider = match wire::get(client, &read).await {
             Err(ArmError::Deadline { .. }) => return Err(timed_out(&format!("provider {namespace}"))),
             r => r?,
         };
-        let s = v.get("registrationState").and_then(Value::as_str).unwrap_or("Unknown").to_owned();
+        // No state sent reads "Unknown": not Registered, so it is read again until the deadline.
+        let s = p.registration_state.unwrap_or_else(|| "Unknown".to_owned());
         if s.eq_ignore_ascii_case("Registered") {
             refresh_paid(sub, namespace, progress);
             return Ok(Registration::Registered { provider_state: s });

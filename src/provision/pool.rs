@@ -179,7 +179,9 @@ async fn read_feature(client: &ArmClient, store: &Store, step: Option<&Step>) ->
     let Some(step) = step else { return Ok(None) };
     let v = store.get_opt(client, step).await?;
     Ok(Some(
-        v.and_then(|v| v.pointer("/properties/state").and_then(Value::as_str).map(str::to_owned))
+        // A feature of another shape reads NotRegistered: preflight then refuses (fails safe).
+        v.and_then(|v| crate::resources::parse::<crate::resources::Feature>(&v, "feature").ok())
+            .and_then(|f| f.properties.state)
             .unwrap_or_else(|| "NotRegistered".into()),
     ))
 }
@@ -459,7 +461,10 @@ pub(crate) async fn put_once(
     started: &Progress,
 ) -> Result<Option<ArmResponse>, CreateError> {
     let mut conflicts = 0;
-    let carries = |v: &Value| spec.diff(v).is_empty();
+    // A pool of another shape does not carry the spec (it is read again, never taken as ours).
+    let carries = |v: &Value| {
+        crate::resources::parse::<crate::resources::AgentPool>(v, "agent pool").is_ok_and(|p| spec.diff(&p).is_empty())
+    };
     let check = Check {
         what: op.what.clone(),
         read: crate::plan::pool::await_pool(spec),

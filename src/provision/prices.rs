@@ -72,6 +72,16 @@ fn fingerprint(items: &[Value]) -> u64 {
     h.finish()
 }
 
+/// One page of the Retail Prices API (`Items`, `NextPageLink`; Microsoft's "Azure Retail
+/// Prices REST API" documents both).
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+struct RetailPage {
+    #[serde(rename = "Items", default)]
+    items: Vec<Value>,
+    #[serde(rename = "NextPageLink")]
+    next_page_link: Option<String>,
+}
+
 /// Every item for one query, following pages; at most `MAX_PAGES` pages and `MAX_ITEMS`
 /// items. A page seen before (a server that ignores `$skip`, or a link back to the same
 /// page) is an error, not a loop.
@@ -82,8 +92,9 @@ pub async fn fetch(client: &ArmClient, step: &Step, what: &str) -> Result<Vec<Va
     let mut skip = 0usize;
     let mut seen = std::collections::HashSet::new();
     for page_no in 1..=MAX_PAGES {
-        let page: Value = super::wire::get(client, &next).await?;
-        let got = page.get("Items").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        // A page of another shape is an error (`wire::get` reads it typed); no `Items` is an empty page.
+        let page: RetailPage = super::wire::get(client, &next).await?;
+        let got = page.items.as_slice();
         let n = got.len();
         if n == 0 {
             return Ok(items);
@@ -101,7 +112,7 @@ pub async fn fetch(client: &ArmClient, step: &Step, what: &str) -> Result<Vec<Va
         }
         items.extend(got.iter().filter_map(slim));
         skip += n;
-        match page.get("NextPageLink").and_then(Value::as_str).filter(|s| !s.is_empty()) {
+        match page.next_page_link.as_deref().filter(|s| !s.is_empty()) {
             Some(link) if link == next.url => {
                 return Err(refused(first, format!("the Retail Prices API links page {page_no} of {what} to itself")))
             }

@@ -42,8 +42,16 @@ pub async fn submit(
 
 /// Read a request's status once.
 pub async fn status(client: &ArmClient, sub: &str, location: &str, id: &str) -> Result<RequestStatus, ArmError> {
-    let v: Value = wire::get(client, &quota::read_request(sub, location, id)).await?;
-    Ok(RequestStatus::parse(id, &v))
+    let step = quota::read_request(sub, location, id);
+    let v: Value = wire::get(client, &step).await?;
+    RequestStatus::parse(id, &v).map_err(|e| ArmError::InvalidResponse {
+        method: step.method.to_owned(),
+        path: step.url.clone(),
+        status: 200,
+        message: e.to_string(),
+        snippet: String::new(),
+        request_id: None,
+    })
 }
 
 /// Follow a request until it is Succeeded, Failed or Invalid, or `deadline` passes (then the

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::resources::{self, RunCommandResult};
+use crate::resources::RunCommandResult;
 
 use super::reconcile::{send_request, Sent};
 use super::Progress;
@@ -48,19 +48,21 @@ impl CommandResult {
 }
 
 /// The result, typed (`RunCommandResult` in the spec; also accepted without the `properties`
-/// wrapper).
-fn parse(v: &Value) -> CommandResult {
-    let typed: RunCommandResult = match v.get("properties") {
-        Some(_) => resources::parse(v, "runCommand result").unwrap_or_default(),
-        None => RunCommandResult { properties: resources::parse(v, "runCommand result").unwrap_or_default() },
+/// wrapper). An empty answer is a command not yet done; a body of another shape is an error.
+fn parse(resp: &crate::arm::ArmResponse) -> Result<CommandResult, ArmError> {
+    let v = resp.value()?;
+    let typed = match v {
+        Value::Null => RunCommandResult::default(),
+        v => RunCommandResult::from_value(&v).map_err(|e| super::wire::shape(resp, &e))?,
     };
     let p = typed.properties;
-    CommandResult {
+    Ok(CommandResult {
+        // No state yet is "Unknown": not terminal, so polling goes on (it never reads as done).
         state: p.provisioning_state.unwrap_or_else(|| "Unknown".to_owned()),
         exit_code: p.exit_code,
         logs: crate::arm::redact::sanitize(p.logs.as_deref().unwrap_or_default()),
         reason: p.reason.as_deref().map(crate::arm::redact::sanitize),
-    }
+    })
 }
 
 /// Run a command (the plan's runCommand `step` on the cluster at `cluster_path`; `cluster_token`
@@ -90,7 +92,7 @@ pub async fn run(
         }
     };
     if resp.status == 200 && !resp.body.is_empty() {
-        return Ok(parse(&resp.value()?));
+        return parse(&resp);
     }
     let location = resp.header("location").map(str::to_owned).ok_or_else(|| ArmError::InvalidResponse {
         method: "POST".into(),
@@ -128,7 +130,7 @@ async fn poll_result(
         if let Some(l) = resp.header("location") {
             op.resource = Req::get(l);
         }
-        let r = parse(&resp.value()?);
+        let r = parse(&resp)?;
         progress(&format!("in-cluster command: {}", r.state));
         if resp.status == 200 && crate::arm::lro::is_terminal(&r.state) {
             return Ok(r);

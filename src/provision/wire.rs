@@ -16,6 +16,27 @@ use crate::arm::{ArmClient, ArmError, ArmResponse, Req};
 use crate::plan::Step;
 use crate::secret::Secret;
 
+/// Read `resp`'s body as the resource `T`: an empty body is `None` (Azure said nothing yet),
+/// a body of another shape an error naming it (never a resource of all-absent fields).
+pub fn typed<T: DeserializeOwned>(resp: &ArmResponse, resource: &str) -> Result<Option<T>, ArmError> {
+    match resp.value()? {
+        Value::Null => Ok(None),
+        v => crate::resources::parse(&v, resource).map(Some).map_err(|e| shape(resp, &e)),
+    }
+}
+
+/// A 2xx answer whose body is not of the documented shape.
+pub fn shape(resp: &ArmResponse, e: &crate::resources::MissingField) -> ArmError {
+    ArmError::InvalidResponse {
+        method: resp.method.to_string(),
+        path: resp.path.clone(),
+        status: resp.status,
+        message: e.to_string(),
+        snippet: crate::arm::client::snippet(&resp.body),
+        request_id: resp.request_id(),
+    }
+}
+
 /// The HTTP request of `step`; `token`, when given, replaces the body's `clusterToken`
 /// placeholder (runCommand on an Entra ID cluster).
 pub fn request(step: &Step, token: Option<&Secret>) -> Result<Req, ArmError> {

@@ -14,7 +14,7 @@ const RULES: &[(&str, &[&str])] = &[
     ("catalog", &["domain"]),
     ("units", &["domain"]),
     ("pricing", &["cache", "catalog", "domain", "units"]),
-    ("drift", &["catalog", "domain", "units", "pricing"]),
+    ("drift", &["catalog", "domain", "units", "pricing", "resources"]),
     ("arm", &["domain", "resources", "secret"]),
     ("hub", &["arm", "cache", "catalog", "domain", "secret", "units"]),
     ("recommend", &["catalog", "domain", "resources", "units"]),

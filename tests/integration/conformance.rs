@@ -344,7 +344,7 @@ fn quota_request_body_and_status_follow_the_quota_spec() {
         ("quota/2025-03-01/examples/getQuotaRequestStatusInProgress.json", "InProgress"),
     ] {
         let body = &load(&vendored(file))["responses"]["200"]["body"];
-        let s = aksgpu::plan::quota::RequestStatus::parse("id", body);
+        let s = aksgpu::plan::quota::RequestStatus::parse("id", body).expect("the documented shape");
         assert_eq!(s.state, state, "{file}");
         assert_eq!(s.is_final(), state == "Failed", "{file}");
     }
@@ -362,9 +362,19 @@ fn capacity_reservation_examples_carry_what_preflight_reads() {
         .as_array()
         .cloned()
         .expect("reservations");
+    // The list example's names are placeholders (`{capacityReservationName}`); the group
+    // example's instance view names them myCapacityReservation1 and 2.
+    let unnamed = aksgpu::plan::preflight::Reservation { group: Some(group.clone()), reservations: list.clone() };
+    let e = unnamed.free("Standard_DS1_v2").expect_err("no utilization for an unnamed reservation");
+    assert_eq!(e.field, "instanceView.utilizationInfo", "{e}");
+    let mut list = list;
+    for (i, r) in list.iter_mut().enumerate() {
+        r["name"] = serde_json::json!(format!("myCapacityReservation{}", i + 1));
+    }
     let r = aksgpu::plan::preflight::Reservation { group: Some(group.clone()), reservations: list.clone() };
-    assert_eq!(r.sizes().first().map(String::as_str), Some("Standard_DS1_v2"));
-    assert!(r.free("Standard_DS1_v2").is_some());
+    assert_eq!(r.sizes().expect("typed").first().map(String::as_str), Some("Standard_DS1_v2"));
+    // currentCapacity 5, two VMs allocated.
+    assert_eq!(r.free("Standard_DS1_v2").expect("typed"), Some(3));
     assert!(group["location"].is_string());
     // The spec defines the fields read.
     let doc = load(&vendored("compute/computerp/2025-04-01/capacityReservation.json"));

@@ -241,7 +241,7 @@ fn render_done(
         "status": "created",
         "attempts": attempts,
         "created": {"vm_size": spec.size.name, "zones": spec.zones, "spot": spec.spot},
-        "pool_id": pool["id"].as_str().map_or_else(|| spec.path(), str::to_owned),
+        "pool_id": crate::ops::pool::created_pool(spec, pool).map_or_else(|_| spec.path(), |p| p.pool_id),
         "provisioning_state": provisioning_state(pool),
         "location": location,
     });

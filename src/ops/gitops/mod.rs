@@ -283,8 +283,8 @@ pub fn live_reads(d: &Desired) -> Plan {
 fn pools_after(d: &Desired, live_pools: &[Value]) -> Vec<Value> {
     let mut pools = live_pools.to_vec();
     for spec in &d.pools {
-        if !pools.iter().any(|p| p["name"].as_str() == Some(spec.name.as_str())) {
-            pools.push(json!({"name": spec.name, "properties": spec.body()["properties"].clone()}));
+        if crate::resources::find_named(&pools, &spec.name).is_none() {
+            pools.push(spec.as_listed());
         }
     }
     pools

@@ -65,7 +65,7 @@ pub async fn dry_run_steps(
                 let Some(spec) = d.pools.iter().find(|s| s.name == c.name) else { continue };
                 match c.scale {
                     Some(how) => {
-                        let current = live.pools.iter().find(|p| p["name"].as_str() == Some(spec.name.as_str()));
+                        let current = crate::resources::find_named(&live.pools, &spec.name);
                         let current = current.cloned().unwrap_or_else(crate::plan::cluster_ops::pool_as_read);
                         out.extend(super::scale_plan(spec, &current, how)?.steps)
                     }

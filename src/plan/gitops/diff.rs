@@ -125,7 +125,7 @@ pub fn diff(d: &Desired, live: &Live) -> Vec<Change> {
         out.push(c);
     }
     for spec in &d.pools {
-        let have = live.pools.iter().find(|p| p["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(&spec.name)));
+        let have = crate::resources::find_named(&live.pools, &spec.name);
         let implicit = d.implicit.get(&spec.name).map_or(&[][..], Vec::as_slice);
         out.push(pool(d, spec, have, implicit));
     }
@@ -229,7 +229,12 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -
     if let Some(c) = not_settled(d, spec, have) {
         return c;
     }
-    let mut diffs = spec.diff(have);
+    let typed = match crate::resources::parse::<crate::resources::AgentPool>(have, &format!("agent pool {}", spec.name))
+    {
+        Ok(p) => p,
+        Err(e) => return Change::new("pool", &spec.name, Action::Refused, format!("cannot read the pool: {e}")),
+    };
+    let mut diffs = spec.diff(&typed);
     diffs.retain(|x| !implicit.contains(&x.field));
     if diffs.is_empty() {
         return Change::new("pool", &spec.name, Action::NoChange, format!("{} as in the file", spec.size.name));

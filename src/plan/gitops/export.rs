@@ -1,60 +1,45 @@
 //! The live GPU setup of a cluster as a `GpuConfig` (pure): GPU pools (sizes the catalog
 //! knows), Registered GPU preview features, and KAITO. Applying the result changes nothing.
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
 use super::config::{ClusterRef, GpuConfig, KaitoConfig, PoolConfig, Zone, API_VERSION, KIND};
 use crate::catalog::Catalog;
 use crate::plan::agent_pool::SPOT_TAINT;
 use crate::plan::cluster::kaito_enabled;
+use crate::resources::{self, AgentPool, MissingField};
 
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect()).unwrap_or_default()
-}
-
-fn map(v: &Value) -> BTreeMap<String, String> {
-    v.as_object()
-        .map(|o| o.iter().filter_map(|(k, x)| x.as_str().map(|s| (k.clone(), s.to_owned()))).collect())
-        .unwrap_or_default()
-}
-
-/// One live pool as the file writes it.
-pub fn pool(p: &Value) -> PoolConfig {
-    let pr = &p["properties"];
-    let s = |k: &str| pr[k].as_str().map(str::to_owned);
-    let n = |k: &str| pr[k].as_u64().and_then(|x| u32::try_from(x).ok());
-    let auto = pr["enableAutoScaling"].as_bool() == Some(true);
-    let spot = s("scaleSetPriority").is_some_and(|x| x.eq_ignore_ascii_case("Spot"));
-    PoolConfig {
-        name: p["name"].as_str().unwrap_or_default().to_owned(),
-        vm_size: s("vmSize"),
-        count: if auto { None } else { n("count") },
-        min_count: if auto { n("minCount") } else { None },
-        max_count: if auto { n("maxCount") } else { None },
-        os: s("osType").filter(|o| o.eq_ignore_ascii_case("Windows")).map(|_| "windows".to_owned()),
-        os_sku: s("osSKU"),
-        taints: Some(strings(&pr["nodeTaints"]).into_iter().filter(|t| t != SPOT_TAINT).collect()),
-        labels: map(&pr["nodeLabels"]),
-        tags: map(&pr["tags"]),
-        gpu_driver: pr.pointer("/gpuProfile/driver").and_then(Value::as_str).map(str::to_owned),
-        mig_profile: s("gpuInstanceProfile"),
-        managed_gpu: pr.pointer("/gpuProfile/nvidia/managementMode").and_then(Value::as_str) == Some("Managed"),
-        mig_strategy: pr
-            .pointer("/gpuProfile/nvidia/migStrategy")
-            .and_then(Value::as_str)
-            .filter(|m| !m.eq_ignore_ascii_case("None"))
-            .map(str::to_owned),
-        mig_profiles: strings(&pr.pointer("/gpuProfile/nvidia/migProfiles").cloned().unwrap_or(Value::Null)),
+/// One live pool as the file writes it; a pool without a name is an error naming it.
+pub fn pool(p: &AgentPool) -> Result<PoolConfig, MissingField> {
+    let name = resources::required(&p.name, "an agent pool", "name")?;
+    let pr = &p.properties;
+    let auto = pr.enable_auto_scaling == Some(true);
+    let spot = pr.scale_set_priority.as_deref().is_some_and(|x| x.eq_ignore_ascii_case("Spot"));
+    let nvidia = pr.gpu_profile.as_ref().and_then(|g| g.nvidia.as_ref());
+    Ok(PoolConfig {
+        name,
+        vm_size: pr.vm_size.clone(),
+        count: if auto { None } else { pr.count },
+        min_count: if auto { pr.min_count } else { None },
+        max_count: if auto { pr.max_count } else { None },
+        os: p.is_windows().then(|| "windows".to_owned()),
+        os_sku: pr.os_sku.clone(),
+        taints: Some(p.taints().iter().filter(|t| *t != SPOT_TAINT).cloned().collect()),
+        labels: p.labels(),
+        tags: pr.tags.clone().unwrap_or_default(),
+        gpu_driver: pr.gpu_profile.as_ref().and_then(|g| g.driver.clone()),
+        mig_profile: pr.gpu_instance_profile.clone(),
+        managed_gpu: nvidia.and_then(|n| n.management_mode.as_deref()) == Some("Managed"),
+        mig_strategy: p.mig_strategy().filter(|m| !m.eq_ignore_ascii_case("None")).map(str::to_owned),
+        mig_profiles: p.mig_profiles().map(<[String]>::to_vec).unwrap_or_default(),
         spot,
-        spot_max_price: if spot { pr["spotMaxPrice"].as_f64() } else { None },
-        eviction_policy: if spot { s("scaleSetEvictionPolicy") } else { None },
-        zones: strings(&pr["availabilityZones"]).into_iter().map(Zone::Text).collect(),
-        max_pods: n("maxPods"),
-        os_disk_type: s("osDiskType"),
+        spot_max_price: if spot { pr.spot_max_price.as_ref().and_then(serde_json::Number::as_f64) } else { None },
+        eviction_policy: if spot { pr.scale_set_eviction_policy.clone() } else { None },
+        zones: pr.availability_zones.iter().flatten().cloned().map(Zone::Text).collect(),
+        max_pods: pr.max_pods,
+        os_disk_type: pr.os_disk_type.clone(),
         ..PoolConfig::default()
-    }
+    })
 }
 
 /// The file for a cluster: `features` are the states of `feature_names` read (only the
@@ -67,14 +52,16 @@ pub fn export(
     cluster: &Value,
     pools: &[Value],
     features: &[(&str, Option<String>)],
-) -> GpuConfig {
-    let mut gpu: Vec<PoolConfig> = pools
-        .iter()
-        .filter(|p| p.pointer("/properties/vmSize").and_then(Value::as_str).and_then(|s| catalog.size(s)).is_some())
-        .map(pool)
-        .collect();
+) -> Result<GpuConfig, MissingField> {
+    let mut gpu: Vec<PoolConfig> = Vec::new();
+    for p in pools {
+        let p: AgentPool = resources::parse(p, "agent pool")?;
+        if p.properties.vm_size.as_deref().and_then(|s| catalog.size(s)).is_some() {
+            gpu.push(pool(&p)?);
+        }
+    }
     gpu.sort_by(|a, b| a.name.cmp(&b.name));
-    GpuConfig {
+    Ok(GpuConfig {
         api_version: API_VERSION.into(),
         kind: KIND.into(),
         cluster: ClusterRef {
@@ -91,7 +78,7 @@ pub fn export(
         operator: None,
         kaito: Some(KaitoConfig { enabled: kaito_enabled(cluster), workspaces: vec![] }),
         overrides: vec![],
-    }
+    })
 }
 
 #[cfg(test)]
@@ -109,7 +96,8 @@ mod tests {
                 "nodeTaints": ["sku=gpu:NoSchedule", SPOT_TAINT], "gpuProfile": {"driver": "None"}}}),
         ];
         let f =
-            export(&catalog, None, "rg", "c1", &json!({}), &pools, &[("WindowsGPUPreview", Some("Registered".into()))]);
+            export(&catalog, None, "rg", "c1", &json!({}), &pools, &[("WindowsGPUPreview", Some("Registered".into()))])
+                .expect("typed");
         assert_eq!(f.pools.len(), 1);
         let p = &f.pools[0];
         assert_eq!((p.count, p.min_count, p.max_count), (None, Some(1), Some(3)));
@@ -117,5 +105,14 @@ mod tests {
         assert_eq!(p.gpu_driver.as_deref(), Some("None"));
         assert_eq!(f.features, ["WindowsGPUPreview"]);
         assert_eq!(f.kaito.map(|k| k.enabled), Some(false));
+    }
+
+    /// A pool Azure sent without a name is not exported as `name: ""`.
+    #[test]
+    fn a_pool_without_a_name_is_an_error() {
+        let catalog = Catalog::bundled().expect("catalog");
+        let pools = [json!({"properties": {"vmSize": "Standard_NC24ads_A100_v4", "count": 1}})];
+        let e = export(&catalog, None, "rg", "c1", &json!({}), &pools, &[]).expect_err("no name");
+        assert_eq!(e.field, "name");
     }
 }

@@ -63,23 +63,32 @@ pub enum Release {
     Unread(String),
 }
 
+/// One entry of `helm list -o json` (the fields read).
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+struct HelmRelease {
+    name: Option<String>,
+    chart: Option<String>,
+    status: Option<String>,
+}
+
 /// Read [`check_command`]'s output.
 pub fn parse(logs: &str) -> Release {
     let Some((list, values)) = logs.split_once(SEPARATOR) else {
         return Release::Unread("the check printed no release list".into());
     };
-    let releases: Vec<Value> = match serde_json::from_str(list.trim()) {
+    let releases: Vec<HelmRelease> = match serde_json::from_str(list.trim()) {
         Ok(v) => v,
         Err(e) => return Release::Unread(format!("helm list output is not JSON ({e})")),
     };
-    let Some(r) = releases.iter().find(|r| r["name"] == "gpu-operator") else { return Release::Absent };
+    let Some(r) = releases.iter().find(|r| r.name.as_deref() == Some("gpu-operator")) else { return Release::Absent };
     let values = match serde_json::from_str::<Value>(values.trim()) {
         Ok(v) => v,
         Err(e) => return Release::Unread(format!("helm get values output is not JSON ({e})")),
     };
     Release::Present {
-        chart: r["chart"].as_str().unwrap_or("").to_owned(),
-        status: r["status"].as_str().unwrap_or("unknown").to_owned(),
+        // No chart sent compares as different from any chart asked for (fails safe).
+        chart: r.chart.clone().unwrap_or_default(),
+        status: r.status.clone().unwrap_or_else(|| "unknown".to_owned()),
         values,
     }
 }

@@ -1,0 +1,93 @@
+//! A field Azure did not send is missing, not zero and not what was asked for: quota, `wait`,
+//! the create summary and a long-running operation's status, through the binary against the
+//! fake ARM server.
+
+use serde_json::json;
+
+use crate::fake_arm::{pool_path, respond, Action, FakeArm};
+use crate::support::{aksgpu_arm, CreatePool};
+
+const FAMILY: &str = "standardNCADSA100v4Family";
+
+/// Drop `currentValue` from the family's usage counter.
+fn usage_without_current_value(arm: &FakeArm) {
+    arm.with(|s| {
+        for u in &mut s.usages {
+            if u["name"]["value"] == FAMILY {
+                u.as_object_mut().expect("usage").remove("currentValue");
+            }
+        }
+    });
+}
+
+/// A usage counter without `currentValue` is not "0 used": `quota show` and the create
+/// preflight both say the field is missing, and no pool is created.
+#[test]
+fn a_usage_without_current_value_is_not_read_as_free() {
+    let arm = FakeArm::start();
+    usage_without_current_value(&arm);
+    let show = aksgpu_arm(&arm.base, &["quota", "show", "--location", "eastus", "--family", FAMILY, "-o", "json"], &[]);
+    assert_ne!(show.code, 0, "{}", show.stdout);
+    assert!(show.stderr.contains(&format!("usage {FAMILY} has no currentValue")), "{}", show.stderr);
+    assert!(!show.stdout.contains("\"free\""), "{}", show.stdout);
+
+    let create = aksgpu_arm(&arm.base, &CreatePool::new().args(), &[]);
+    assert_ne!(create.code, 0, "{}", create.stdout);
+    assert!(create.stderr.contains("has no currentValue"), "{}", create.stderr);
+    assert_eq!(arm.count("PUT", "/"), 0, "{:?}", arm.calls());
+}
+
+/// `aksgpu wait` on a pool whose state Azure does not send never prints Succeeded.
+#[test]
+fn wait_does_not_print_succeeded_without_a_state() {
+    let arm = FakeArm::start();
+    assert_eq!(aksgpu_arm(&arm.base, &CreatePool::new().args(), &[]).code, 0);
+    arm.with(|s| {
+        for p in s.pools.values_mut() {
+            p["properties"].as_object_mut().expect("properties").remove("provisioningState");
+        }
+    });
+    let w = aksgpu_arm(
+        &arm.base,
+        &["wait", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--timeout", "3s", "-o", "json"],
+        &[],
+    );
+    assert_ne!(w.code, 0, "{}", w.stdout);
+    assert!(!w.stdout.contains("Succeeded"), "{}", w.stdout);
+}
+
+/// The created pool's summary shows what Azure returned: fields it left out are "not
+/// returned" (null in JSON), never the requested values.
+#[test]
+fn the_create_summary_does_not_fill_in_what_azure_left_out() {
+    let arm = FakeArm::start();
+    let path = pool_path("c1", "gpu");
+    let bare = json!({"id": path, "name": "gpu", "properties": {"provisioningState": "Succeeded"}});
+    arm.fault("PUT", "agentPools/gpu", 1, respond(200, bare.clone()));
+    let r = aksgpu_arm(&arm.base, &CreatePool::new().with(&["-o", "json"]).args(), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = r.json();
+    assert_eq!(v["provisioning_state"], "Succeeded", "{v}");
+    for field in ["vm_size", "count", "node_taints"] {
+        assert!(v[field].is_null(), "{field} was filled in: {v}");
+    }
+    arm.fault("PUT", "agentPools/gpu", 1, respond(200, bare));
+    let text = aksgpu_arm(&arm.base, &CreatePool::new().args(), &[]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(text.stdout.contains("size    not returned"), "{}", text.stdout);
+    assert!(text.stdout.contains("nodes   not returned"), "{}", text.stdout);
+    assert!(text.stdout.contains("taints  not returned"), "{}", text.stdout);
+}
+
+/// An operation status of the wrong shape (`status` not a string) is an error, not "no
+/// status yet, poll again" until the deadline.
+#[test]
+fn an_operation_status_of_the_wrong_shape_is_an_error() {
+    let arm = FakeArm::start();
+    let bad = Action::Respond { status: 200, headers: vec![], body: json!({"status": 7}).to_string() };
+    arm.fault("GET", "/operations/", 1, bad);
+    let r = aksgpu_arm(&arm.base, &CreatePool::new().with(&["--timeout", "20s"]).args(), &[]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stderr.contains("operation status"), "{}", r.stderr);
+    assert!(!r.stderr.contains("timed out"), "{}", r.stderr);
+}
