@@ -33,8 +33,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::cache::{date_of, epoch_of as bundled_epoch, read_regular_capped, write_atomic};
 pub use crate::cache::CacheError;
+use crate::cache::{date_of, epoch_of as bundled_epoch, read_regular_capped, write_atomic};
 use crate::catalog::{Catalog, RegionPrice, Shared};
 
 pub use crate::cache::{cache_dir, epoch_of, MAX_CACHE_BYTES};

@@ -348,17 +348,14 @@ fn dry_run_doc(l: &Loaded, (skip_preflight, read_release): (bool, bool)) -> Resu
     } else {
         "the cluster's region is not known offline: apply reads it from the cluster; run with credentials"
     };
-    let mut extra = match changes {
+    let extra = match changes {
         Some(c) => json!({"preflight": if skip_preflight { "skipped" } else { "read" }, "changes": c}),
         None => json!({"preflight": "not run"}),
     };
-    if let Some((values, read)) = operator {
-        extra["operator_values_yaml"] = json!(values);
-        if let Some(v) = read {
-            extra["release"] = json!(v.release);
-            extra["values_diff"] = json!(v.values_diff);
-        }
-    }
+    let extra = match operator {
+        Some((values, read)) => crate::commands::dry_run::with_release(extra, Some(values.as_str()), read.as_ref()),
+        None => extra,
+    };
     let cost = PlanPricing::new(&l.catalog, &adapter::pool_pricing(&l.desired), location.as_deref())
         .region_unknown_because(why);
     Ok(render::Doc::Plan(crate::commands::dry_run::priced_plan((&l.base, &plan, &header), extra, &cost)))

@@ -175,3 +175,22 @@ pub fn plan_pricing_text(cost: &PlanPricing) -> String {
     }
     out
 }
+
+/// A dry run's JSON with the GPU Operator's values (`values`) and the release read (`read`:
+/// what it is now and what the install changes in its values) added.
+pub fn with_release(
+    mut extra: serde_json::Value,
+    values: Option<&str>,
+    read: Option<&crate::ops::operator::ReleaseView>,
+) -> serde_json::Value {
+    if let serde_json::Value::Object(m) = &mut extra {
+        if let Some(v) = values {
+            m.insert("operator_values_yaml".to_owned(), serde_json::json!(v));
+        }
+        if let Some(r) = read {
+            m.insert("release".to_owned(), serde_json::json!(r.release));
+            m.insert("values_diff".to_owned(), serde_json::json!(r.values_diff));
+        }
+    }
+    extra
+}

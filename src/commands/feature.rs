@@ -103,15 +103,10 @@ pub fn list(ctx: &Ctx, a: &FeatureListArgs) -> anyhow::Result<()> {
         .zip(&states)
         .map(|((n, what), s)| json!({"name": n, "namespace": ops_feature::NAMESPACE, "state": s.clone().unwrap_or_else(|| "NotFound".into()), "purpose": what}))
         .collect();
-    let t: Vec<Vec<String>> = rows
+    let t: Vec<Vec<String>> = ops_feature::GPU_FEATURES
         .iter()
-        .map(|r| {
-            vec![
-                r["name"].as_str().unwrap_or("").to_owned(),
-                r["state"].as_str().unwrap_or("").to_owned(),
-                r["purpose"].as_str().unwrap_or("").to_owned(),
-            ]
-        })
+        .zip(&states)
+        .map(|((n, what), s)| vec![(*n).to_owned(), s.clone().unwrap_or_else(|| "NotFound".into()), (*what).to_owned()])
         .collect();
     let text = crate::output::table(&["FEATURE", "STATE", "FOR"], &[crate::output::Align::Left; 3], &t);
     emit(&ctx.printer, a.output, &Shown::new(text, rows))?;

@@ -29,11 +29,8 @@ pub fn print_install(
             let header = format!(
                 "GPU Operator values (values.yaml, attached to the runCommand as context):\n\n{values}\n{release}Dry run: no change is made."
             );
-            let mut extra = json!({"values_yaml": values, "pools": install.pools, "release": RELEASE_NOTE});
-            if let Some(v) = read {
-                extra["release"] = json!(v.release);
-                extra["values_diff"] = json!(v.values_diff);
-            }
+            let extra = json!({"values_yaml": values, "pools": install.pools, "release": RELEASE_NOTE});
+            let extra = crate::commands::dry_run::with_release(extra, None, read);
             Ok(emit(p, format, &crate::commands::dry_run::DryRun::new(base, &plan, &header, extra))?)
         }
         Ok(report) => Ok(emit(p, format, &Shown::new(install_text(&report), report))?),
@@ -135,7 +132,6 @@ pub fn run(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()> {
             crate::commands::confirm::ask(&question)?;
         }
         Ok(azure::run_with_spinner(&ctx.printer, &progress, None, async |report| {
-
             let at = (&client, &facts);
             crate::ops::operator::install(at, &cred, &catalog, &req, a.arm.timeout, (&report, &progress)).await
         })?)

@@ -1,7 +1,7 @@
 //! `aksgpu kaito enable` and `aksgpu kaito workspace`: KAITO on a cluster, and a Workspace
 //! sized for a model.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::cli::{ClusterPowerArgs, KaitoWorkspaceArgs, ManifestFormat};
 use crate::commands::session::{self as azure, base_url, subscription, Progress};
@@ -56,9 +56,9 @@ pub fn enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
         KaitoEnable::Enabled(v) => Shown::new(
             format!(
                 "KAITO enabled on {cluster} (OIDC issuer {})",
-                v.pointer("/properties/oidcIssuerProfile/issuerURL").and_then(Value::as_str).unwrap_or("on")
+                crate::ops::cluster::oidc_issuer(&v).unwrap_or_else(|| "on".to_owned())
             ),
-            json!({"status": "done", "cluster": cluster, "kaito": true, "provisioning_state": v.pointer("/properties/provisioningState")}),
+            json!({"status": "done", "cluster": cluster, "kaito": true, "provisioning_state": crate::ops::cluster::cluster_state(&v)}),
         ),
     };
     emit(&ctx.printer, a.output, &shown)?;

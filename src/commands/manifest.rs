@@ -74,19 +74,19 @@ fn mig_strategy(
     slice: &mf::GpuResource,
     at: Option<&Connected>,
 ) -> Result<MigStrategy, Error> {
-    use crate::plan::manifest::{ReleaseMig, StrategySource as S};
+    use crate::ops::manifest::{ReleaseMig, StrategySource as S};
     let release = match (t.pool_strategy, at) {
         (Some(_), _) => ReleaseMig::Unread("the pool's managed MIG decides".into()),
         (None, Some(c)) => azure::run_with_spinner(&ctx.printer, &Progress::default(), None, async |report| {
             report("reading the GPU Operator's Helm release (its MIG strategy)");
-            let facts = crate::provision::facts::Store::with_cache_dir();
+            let facts = crate::ops::Facts::with_cache_dir();
             let sub_rg_cluster = (c.subscription.as_str(), c.resource_group.as_str(), c.cluster.as_str());
             Ok(crate::ops::operator::release_mig((&c.client, &facts), &c.cred, sub_rg_cluster, a.arm.timeout).await)
         })?,
         (None, None) => ReleaseMig::Unread("the pool was not read from Azure (no -g and --cluster)".into()),
     };
     let given = a.mig_strategy.map(MigStrategy::from);
-    let (strategy, from) = crate::plan::manifest::mig_strategy(t.pool_strategy, &release, given).map_err(|e| {
+    let (strategy, from) = crate::ops::manifest::mig_strategy(t.pool_strategy, &release, given).map_err(|e| {
         Error::usage(
             format!(
                 "--mig-strategy {} contradicts {}, which is {}: a pod requesting the wrong resource stays Pending",
@@ -111,8 +111,8 @@ fn mig_strategy(
 }
 
 /// Where a strategy read from Azure came from, in words.
-fn source_words(s: &crate::plan::manifest::StrategySource) -> String {
-    use crate::plan::manifest::StrategySource as S;
+fn source_words(s: &crate::ops::manifest::StrategySource) -> String {
+    use crate::ops::manifest::StrategySource as S;
     match s {
         S::Pool => "the pool's gpuProfile.nvidia.migStrategy".into(),
         S::Release => "the GPU Operator's Helm release, mig.strategy".into(),
@@ -160,7 +160,7 @@ fn check_schedulable(catalog: &Catalog, s: &VmSize, resource: &mf::GpuResource, 
 
 /// The connection a pool was read through, kept to read the GPU Operator's release.
 struct Connected {
-    client: crate::arm::ArmClient,
+    client: crate::ops::session::ArmClient,
     cred: crate::ops::Cred,
     subscription: String,
     resource_group: String,

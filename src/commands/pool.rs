@@ -14,8 +14,7 @@ use crate::ops::cluster::{ClusterAction, ClusterChange, ClusterRequest, Scale, S
 use crate::ops::feature::{Feature, Registration as FeatureOutcome};
 use crate::ops::operator::InstallRequest;
 use crate::ops::pool::{
-    provisioning_state, resume_command, CreateOptions, CreateOutcome, CreatePoolRequest, CreatePoolResult, PoolSpec,
-    Question, RequestError,
+    resume_command, CreateOptions, CreateOutcome, CreatePoolRequest, CreatePoolResult, PoolSpec, Question, RequestError,
 };
 use crate::ops::pool_facts::{self, EarlyRead};
 use crate::ops::session::{ArmClient, Progress};
@@ -64,9 +63,9 @@ pub(crate) fn in_flags(e: RequestError, no_fit: &str) -> Error {
 
 /// A check of `recommend` as create-pool names it: a limit by its canonical flag, another
 /// check by its name.
-fn check_name(c: crate::recommend::Constraint) -> String {
+fn check_name(c: crate::ops::recommend::Constraint) -> String {
     match c {
-        crate::recommend::Constraint::Region => crate::error::flag(crate::domain::setting::Setting::Location),
+        crate::ops::recommend::Constraint::Region => crate::error::flag(crate::domain::setting::Setting::Location),
         c => c.name().to_owned(),
     }
 }
@@ -439,15 +438,12 @@ pub(crate) fn render(
             );
             let mut extra = json!({"preflight": preflight});
             if let Some((values, read)) = operator_values {
-                let release = read.map_or_else(|| install_operator::RELEASE_NOTE.to_owned(), install_operator::release_text);
+                extra = crate::commands::dry_run::with_release(extra, Some(values), read);
+                let release =
+                    read.map_or_else(|| install_operator::RELEASE_NOTE.to_owned(), install_operator::release_text);
                 header.push_str(&format!(
                     "\n\nGPU Operator values (values.yaml, attached to the runCommand as context):\n\n{values}\n{release}"
                 ));
-                extra["operator_values_yaml"] = json!(values);
-                if let Some(v) = read {
-                    extra["release"] = json!(v.release);
-                    extra["values_diff"] = json!(v.values_diff);
-                }
             }
             let cost = crate::commands::dry_run::PlanPricing::new(catalog, &[pricing(spec)], location.as_deref());
             crate::commands::dry_run::render_priced_plan(p, format, (&base, plan, &header), extra, &cost)?;
@@ -468,7 +464,8 @@ fn shown(catalog: &Catalog, spec: &PoolSpec, o: &CreateOutcome) -> Result<Option
         CreateOutcome::Unchanged { pool } => {
             let msg =
                 format!("pool {} already exists in {} with these settings: nothing to do", spec.name, spec.cluster);
-            let v = json!({"status": "unchanged", "pool_id": pool["id"], "provisioning_state": provisioning_state(pool)});
+            let typed = crate::ops::pool::created_pool(spec, pool)?;
+            let v = json!({"status": "unchanged", "pool_id": typed.pool_id, "provisioning_state": typed.provisioning_state});
             Shown::new(msg, v)
         }
         CreateOutcome::Accepted { pool_path } => {
@@ -682,8 +679,8 @@ mod tests {
 
     #[test]
     fn a_region_check_is_named_by_the_canonical_flag() {
-        assert_eq!(check_name(crate::recommend::Constraint::Region), "--location");
-        assert_eq!(check_name(crate::recommend::Constraint::MemoryFit), "memory fit");
+        assert_eq!(check_name(crate::ops::recommend::Constraint::Region), "--location");
+        assert_eq!(check_name(crate::ops::recommend::Constraint::MemoryFit), "memory fit");
     }
 
     #[test]

@@ -242,3 +242,14 @@ pub fn pool_subscription(v: &Value) -> Option<String> {
     let id = crate::resources::parse::<crate::resources::AgentPool>(v, "agent pool").ok()?.id?;
     id.split('/').nth(2).map(str::to_owned)
 }
+
+/// The OIDC issuer URL of a cluster Azure returned (`None`: not sent).
+pub fn oidc_issuer(v: &Value) -> Option<String> {
+    let c = crate::resources::parse::<crate::resources::ManagedCluster>(v, "cluster").ok()?;
+    c.properties.oidc_issuer_profile?.issuer_url
+}
+
+/// The provisioning state of a cluster Azure returned (`None`: not sent).
+pub fn cluster_state(v: &Value) -> Option<String> {
+    crate::resources::parse::<crate::resources::ManagedCluster>(v, "cluster").ok()?.properties.provisioning_state
+}

@@ -35,7 +35,6 @@ pub async fn read_pool(
         pool,
     );
     let v: Value = crate::provision::wire::get(client, &step).await?;
-    let p = &v["properties"];
     let typed: crate::resources::AgentPool =
         crate::resources::parse(&v, "agent pool").map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
     let managed_profile = typed.mig_profiles().and_then(|l| l.first().cloned());
@@ -45,14 +44,11 @@ pub async fn read_pool(
         _ => None,
     };
     Ok(PoolFacts {
-        taints: p["nodeTaints"]
-            .as_array()
-            .map(|x| x.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
-            .unwrap_or_default(),
-        vm_size: p["vmSize"].as_str().map(str::to_owned),
-        mig_profile: p["gpuInstanceProfile"].as_str().map(str::to_owned).or(managed_profile),
+        taints: typed.taints().to_vec(),
+        vm_size: typed.properties.vm_size.clone(),
+        mig_profile: typed.properties.gpu_instance_profile.clone().or(managed_profile),
         mig_strategy,
-        spot: p["scaleSetPriority"].as_str() == Some("Spot"),
-        windows: p["osType"].as_str().is_some_and(|o| o.eq_ignore_ascii_case("Windows")),
+        spot: typed.is_spot(),
+        windows: typed.is_windows(),
     })
 }

@@ -79,7 +79,7 @@ pub async fn read_release(
                 "the cluster uses Entra ID: reading its release needs a cluster token, which a dry run does not mint"
                     .into(),
             hint: Some(
-                "drop --read-release, or run without --dry-run (the run reads the release first and prints the change)"
+                "dry-run without reading the release, or make the run itself (it reads the release first and prints the change before it upgrades)"
                     .into(),
             ),
         });

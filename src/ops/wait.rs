@@ -59,11 +59,8 @@ pub async fn wait_pool(
     let refused = |e: crate::resources::MissingField| Error::Refused { message: e.to_string(), hint: None };
     let pool: crate::resources::AgentPool = crate::resources::parse(&pool, "agent pool").map_err(refused)?;
     // The state Azure sent, never assumed: a pool without one is an error naming the field.
-    let state = crate::resources::required(
-        &pool.properties.provisioning_state,
-        &pool.label(),
-        "properties.provisioningState",
-    )
-    .map_err(refused)?;
+    let state =
+        crate::resources::required(&pool.properties.provisioning_state, &pool.label(), "properties.provisioningState")
+            .map_err(refused)?;
     Ok(WaitedPool { id: pool.id.map_or(Value::Null, Value::String), provisioning_state: state })
 }

@@ -78,6 +78,20 @@ pub async fn read(
     super::read_cluster_and_pools(client, facts, &req.subscription, &req.resource_group, &req.cluster).await
 }
 
+/// A failed pool label update, as the install's error.
+fn label_error(e: super::cluster_ops::OpsError) -> InstallError {
+    use super::cluster_ops::OpsError;
+    match e {
+        OpsError::Arm(a) => InstallError::Arm(a),
+        OpsError::Refused(m) => InstallError::Refused(OperatorRefusal { message: m, hint: None }),
+        OpsError::Missing(m) => InstallError::Refused(OperatorRefusal { message: m.to_string(), hint: None }),
+        OpsError::Change(c) => InstallError::Refused(OperatorRefusal {
+            message: c.words(|s| s.file_key().unwrap_or(s.long()).to_owned()),
+            hint: None,
+        }),
+    }
+}
+
 /// Run the install's runCommand steps (`plan`, built from `i`) and wait for readiness.
 pub async fn run(
     client: &ArmClient,
@@ -106,17 +120,7 @@ pub async fn run(
         let left = deadline.saturating_duration_since(Instant::now());
         super::cluster_ops::update_pool(client, (update, &resource, what), left, progress, started_writes)
             .await
-            .map_err(|e| match e {
-                super::cluster_ops::OpsError::Arm(a) => InstallError::Arm(a),
-                super::cluster_ops::OpsError::Refused(m) => InstallError::Refused(OperatorRefusal { message: m, hint: None }),
-                super::cluster_ops::OpsError::Missing(m) => {
-                    InstallError::Refused(OperatorRefusal { message: m.to_string(), hint: None })
-                }
-                super::cluster_ops::OpsError::Change(c) => InstallError::Refused(OperatorRefusal {
-                    message: c.words(|s| s.file_key().unwrap_or(s.long()).to_owned()),
-                    hint: None,
-                }),
-            })?;
+            .map_err(label_error)?;
     }
     progress("reading the GPU Operator's Helm release");
     let read = in_cluster(super::step(plan, StepKind::ReadRelease)?, "the Helm release read").await?;

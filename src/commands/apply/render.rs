@@ -5,8 +5,8 @@ use serde_json::json;
 use crate::cli::Format;
 use crate::commands::dry_run::PlanPricing;
 use crate::error::Error;
-use crate::ops::gitops::{Row, RowResult};
 use crate::ops::gitops::{Action, Change};
+use crate::ops::gitops::{Row, RowResult};
 use crate::output::{emit, Printer};
 use crate::output::{table, Align, Shown};
 

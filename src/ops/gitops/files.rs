@@ -108,8 +108,10 @@ fn bounded_read(
     let bytes = match rx.recv_timeout(timeout) {
         Ok(r) => r.map_err(|e| Error::io(path, "read the file", e))?,
         Err(_) => {
-            let e =
-                std::io::Error::new(std::io::ErrorKind::TimedOut, format!("no answer within --timeout {timeout:?}"));
+            let e = std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!("no answer within the timeout ({timeout:?})"),
+            );
             return Err(Error::io(path, "read the file", e));
         }
     };
@@ -131,7 +133,11 @@ pub fn parse(input: &Input, flag: Option<&str>) -> Result<(GpuConfig, Option<Str
     let sub = match (&cfg.cluster.subscription, flag) {
         (Some(f), Some(flag)) if !f.eq_ignore_ascii_case(flag) => {
             return Err(src
-                .error("cluster.subscription", format!("{f} differs from --subscription {flag}"), None)
+                .error(
+                    "cluster.subscription",
+                    format!("{f} differs from the subscription the command line names ({flag})"),
+                    None,
+                )
                 .into())
         }
         (Some(f), _) => Some(f.clone()),

@@ -160,7 +160,9 @@ pub fn recommend_request(
         None => None,
     };
     let precision = match text(&r.precision) {
-        Some(x) => Some(Precision::parse(&x).ok_or_else(|| PickRefusal::from(format!("precision {x:?} is not known")))?),
+        Some(x) => {
+            Some(Precision::parse(&x).ok_or_else(|| PickRefusal::from(format!("precision {x:?} is not known")))?)
+        }
         None => None,
     };
     let gpu_memory_min = r.gpu_memory_min.as_deref().map(units::parse_memory).transpose().map_err(PickRefusal::from)?;

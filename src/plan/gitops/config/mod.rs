@@ -24,7 +24,7 @@ use parse::*;
 pub use parse::{field_of_flag, file_words, parse, MAX_EXPANDED};
 #[allow(unused_imports)]
 use validate::*;
-pub use validate::{by_name, check_alone, validate, Picker, RecommendCheck, PickRefusal};
+pub use validate::{by_name, check_alone, validate, PickRefusal, Picker, RecommendCheck};
 
 /// The only `apiVersion` this version reads.
 pub const API_VERSION: &str = "aksgpu/v1";
