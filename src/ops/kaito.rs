@@ -73,7 +73,12 @@ pub async fn cluster_location(
 /// is read from Azure).
 pub fn check_workspace_model<'c>(catalog: &'c Catalog, model: &str) -> Result<(&'c LlmModel, String), Error> {
     let m = catalog.model(model).ok_or_else(|| {
-        Error::usage(format!("--model {model:?} is not in the catalog"), did_you_mean(&catalog.suggest_models(model)))
+        Error::Setting(Box::new(crate::domain::setting::SettingError {
+            settings: vec![crate::domain::setting::Setting::Model],
+            message: format!("{{0}} {model:?} is not in the catalog"),
+            hint: did_you_mean(&catalog.suggest_models(model)),
+            rule: None,
+        }))
     })?;
     let Some(preset) = m.kaito_preset.clone() else {
         let hint = match catalog.nearest_kaito_preset(m) {

@@ -108,10 +108,8 @@ fn bounded_read(
     let bytes = match rx.recv_timeout(timeout) {
         Ok(r) => r.map_err(|e| Error::io(path, "read the file", e))?,
         Err(_) => {
-            let e = std::io::Error::new(
-                std::io::ErrorKind::TimedOut,
-                format!("no answer within the timeout ({timeout:?})"),
-            );
+            let e =
+                std::io::Error::new(std::io::ErrorKind::TimedOut, format!("no answer within --timeout {timeout:?}"));
             return Err(Error::io(path, "read the file", e));
         }
     };
