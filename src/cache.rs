@@ -150,15 +150,7 @@ pub fn epoch_of(as_of: &str) -> Option<u64> {
 
 /// Unix seconds → YYYY-MM-DD (UTC), the inverse of `epoch_of` for whole days.
 pub fn date_of(secs: u64) -> String {
-    let days = i64::try_from(secs / 86_400).unwrap_or(0) + 719_468;
-    let era = days.div_euclid(146_097);
-    let doe = days - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    let (y, m, d) = crate::domain::calendar::civil_from_days(i64::try_from(secs / 86_400).unwrap_or(0));
     format!("{y:04}-{m:02}-{d:02}")
 }
 

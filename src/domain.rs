@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+pub mod calendar;
 pub mod setting;
 
 /// API versions in use.

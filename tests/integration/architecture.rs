@@ -10,7 +10,7 @@ const RULES: &[(&str, &[&str])] = &[
     ("domain", &[]),
     ("resources", &[]),
     ("secret", &[]),
-    ("cache", &[]),
+    ("cache", &["domain"]),
     ("catalog", &["domain"]),
     ("units", &["domain"]),
     ("pricing", &["cache", "catalog", "domain", "units"]),
