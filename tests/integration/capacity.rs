@@ -8,7 +8,7 @@ use crate::fake_arm::{pool_path, FakeArm, PutFailure, SUB};
 use crate::support::{aksgpu_arm, CreatePool, Run};
 
 const A100: &str = "Standard_NC24ads_A100_v4";
-const T4: &str = "Standard_NC4as_T4_v3";
+const T4_SIZE: &str = "Standard_NC4as_T4_v3";
 const A10: &str = "Standard_NV36ads_A10_v5";
 const CAPACITY: [&str; 5] = [
     "AllocationFailed",
@@ -58,13 +58,13 @@ fn each_capacity_code_sync_and_async_fails_over_to_the_next_size() {
         for sync in [true, false] {
             let arm = FakeArm::start();
             arm.with(|s| s.put_failures.push(PutFailure::code(A100, code, sync)));
-            let r = create(&arm, &["--fallback-vm-size", T4, "-o", "json"]);
+            let r = create(&arm, &["--fallback-vm-size", T4_SIZE, "-o", "json"]);
             assert_eq!(r.code, 0, "{code} sync={sync}: {}", r.stderr);
             let v = r.json();
-            assert_eq!(outcomes(&v), [pair(A100, "capacity"), pair(T4, "created")], "{code} sync={sync}");
+            assert_eq!(outcomes(&v), [pair(A100, "capacity"), pair(T4_SIZE, "created")], "{code} sync={sync}");
             assert_eq!(v["attempts"][0]["code"], code);
-            assert_eq!(v["created"], json!({"vm_size": T4, "zones": [], "spot": false}));
-            assert_eq!(put_sizes(&arm), [A100, T4], "{code} sync={sync}");
+            assert_eq!(v["created"], json!({"vm_size": T4_SIZE, "zones": [], "spot": false}));
+            assert_eq!(put_sizes(&arm), [A100, T4_SIZE], "{code} sync={sync}");
             // Only a pool this run created (async: accepted, then Failed) is deleted, and the
             // next PUT waits until GET says 404.
             let deletes = arm.count("DELETE", &pool_path("c1", "gpu"));
@@ -85,16 +85,16 @@ fn quota_failures_fail_over_and_the_message_gives_the_quota_request_command() {
     let arm = FakeArm::start();
     arm.with(|s| {
         s.put_failures.push(PutFailure::code(A100, "QuotaExceeded", true));
-        s.put_failures.push(PutFailure::code(T4, "ErrCode_InsufficientVCPUQuota", false));
+        s.put_failures.push(PutFailure::code(T4_SIZE, "ErrCode_InsufficientVCPUQuota", false));
         let mut busy = PutFailure::code(A10, "OperationNotAllowed", true);
         busy.error["error"]["message"] =
             json!("Operation could not be completed as it results in exceeding approved Total Regional Cores quota.");
         s.put_failures.push(busy);
     });
-    let r = create(&arm, &["--fallback-vm-size", T4, "--fallback-vm-size", A10, "-o", "json"]);
+    let r = create(&arm, &["--fallback-vm-size", T4_SIZE, "--fallback-vm-size", A10, "-o", "json"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     let v = r.json();
-    assert_eq!(outcomes(&v), [pair(A100, "quota"), pair(T4, "quota"), pair(A10, "quota")]);
+    assert_eq!(outcomes(&v), [pair(A100, "quota"), pair(T4_SIZE, "quota"), pair(A10, "quota")]);
     assert_eq!(v["created"], Value::Null);
     let cmd = format!("aksgpu quota request --subscription {SUB} --location eastus --vm-size {A10} --nodes 1");
     assert!(v["next_steps"][0].as_str().expect("step").contains(&cmd), "{}", v["next_steps"]);
@@ -115,10 +115,10 @@ fn a_restricted_size_and_a_quota_short_size_are_skipped_without_a_put() {
         // The T4 size has 4 vCPUs × (1 node + 1 surge) = 8 > 6 free.
         s.set_usage_limit("standardNCASv3_T4Family", 6);
     });
-    let r = create(&arm, &["--fallback-vm-size", T4, "--fallback-vm-size", A10, "-o", "json"]);
+    let r = create(&arm, &["--fallback-vm-size", T4_SIZE, "--fallback-vm-size", A10, "-o", "json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v = r.json();
-    assert_eq!(outcomes(&v), [pair(A100, "restricted"), pair(T4, "quota"), pair(A10, "created")]);
+    assert_eq!(outcomes(&v), [pair(A100, "restricted"), pair(T4_SIZE, "quota"), pair(A10, "created")]);
     assert!(v["attempts"][0]["message"].as_str().expect("msg").contains("NotAvailableForSubscription"));
     assert!(v["attempts"][1]["message"].as_str().expect("msg").contains("needs 8"), "{}", v["attempts"][1]);
     assert_eq!(put_sizes(&arm), [A10]);
@@ -134,7 +134,7 @@ fn a_zonal_capacity_failure_tries_each_zone_alone_before_the_next_size() {
             s.put_failures.push(f);
         }
     });
-    let r = create(&arm, &["--zones", "1,2,3", "--fallback-vm-size", T4, "-o", "json"]);
+    let r = create(&arm, &["--zones", "1,2,3", "--fallback-vm-size", T4_SIZE, "-o", "json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let zones: Vec<Value> = puts(&arm).iter().map(|b| b["properties"]["availabilityZones"].clone()).collect();
     assert_eq!(zones, [json!(["1", "2", "3"]), json!(["1"]), json!(["2"])]);
@@ -146,7 +146,7 @@ fn a_zonal_capacity_failure_tries_each_zone_alone_before_the_next_size() {
 fn a_pool_that_existed_before_the_run_is_never_deleted_and_gets_no_failover() {
     let arm = FakeArm::start();
     let mut existing = json!({"id": pool_path("c1", "gpu"), "name": "gpu",
-        "properties": {"vmSize": T4, "count": 1, "mode": "User", "provisioningState": "Failed"}});
+        "properties": {"vmSize": T4_SIZE, "count": 1, "mode": "User", "provisioningState": "Failed"}});
     existing["properties"]["osType"] = json!("Linux");
     arm.put_pool("c1", "gpu", existing);
     arm.with(|s| s.put_failures.push(PutFailure::code(A100, "AllocationFailed", false)));
@@ -161,14 +161,15 @@ fn a_pool_that_existed_before_the_run_is_never_deleted_and_gets_no_failover() {
 fn max_attempts_caps_the_puts() {
     let arm = FakeArm::start();
     arm.with(|s| {
-        for size in [A100, T4, A10] {
+        for size in [A100, T4_SIZE, A10] {
             s.put_failures.push(PutFailure::code(size, "AllocationFailed", true));
         }
     });
-    let r = create(&arm, &["--fallback-vm-size", T4, "--fallback-vm-size", A10, "--max-attempts", "2", "-o", "json"]);
+    let r =
+        create(&arm, &["--fallback-vm-size", T4_SIZE, "--fallback-vm-size", A10, "--max-attempts", "2", "-o", "json"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
-    assert_eq!(put_sizes(&arm), [A100, T4]);
-    assert_eq!(outcomes(&r.json()), [pair(A100, "capacity"), pair(T4, "capacity")]);
+    assert_eq!(put_sizes(&arm), [A100, T4_SIZE]);
+    assert_eq!(outcomes(&r.json()), [pair(A100, "capacity"), pair(T4_SIZE, "capacity")]);
     assert!(r.stderr.contains("reserve capacity"), "{}", r.stderr);
 }
 
@@ -213,7 +214,7 @@ fn a_failure_that_is_not_about_capacity_stops_at_once() {
         f.error = json!({"code": "InvalidParameter", "message": "The value of parameter orchestratorVersion is invalid.", "target": "orchestratorVersion"});
         s.put_failures.push(f);
     });
-    let r = create(&arm, &["--fallback-vm-size", T4]);
+    let r = create(&arm, &["--fallback-vm-size", T4_SIZE]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("InvalidParameter"), "{}", r.stderr);
     assert_eq!(put_sizes(&arm), [A100]);
@@ -243,12 +244,12 @@ fn the_same_request_is_never_sent_twice() {
     let arm = FakeArm::start();
     arm.with(|s| {
         s.put_failures.push(PutFailure::code(A100, "ZonalAllocationFailed", true));
-        s.put_failures.push(PutFailure::code(T4, "ZonalAllocationFailed", true));
+        s.put_failures.push(PutFailure::code(T4_SIZE, "ZonalAllocationFailed", true));
     });
     // A100 is named twice; zone 1 alone comes up for both sizes.
-    let r = create(&arm, &["--zones", "1", "--fallback-vm-size", A100, "--fallback-vm-size", T4, "-o", "json"]);
+    let r = create(&arm, &["--zones", "1", "--fallback-vm-size", A100, "--fallback-vm-size", T4_SIZE, "-o", "json"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
-    assert_eq!(put_sizes(&arm), [A100, T4]);
+    assert_eq!(put_sizes(&arm), [A100, T4_SIZE]);
     let bodies: Vec<String> = puts(&arm).iter().map(Value::to_string).collect();
     let mut unique = bodies.clone();
     unique.dedup();
@@ -260,13 +261,13 @@ fn dry_run_lists_the_candidates_with_preflight_verdicts_and_writes_nothing() {
     let arm = FakeArm::start();
     arm.with(|s| {
         for sku in &mut s.skus {
-            if sku["name"] == T4 {
+            if sku["name"] == T4_SIZE {
                 sku["restrictions"] =
                     json!([{"type": "Location", "values": ["eastus"], "reasonCode": "NotAvailableForSubscription"}]);
             }
         }
     });
-    let r = create(&arm, &["--fallback-vm-size", T4, "--fallback-vm-size", A10, "--dry-run", "-o", "json"]);
+    let r = create(&arm, &["--fallback-vm-size", T4_SIZE, "--fallback-vm-size", A10, "--dry-run", "-o", "json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v = r.json();
     let verdicts: Vec<(String, String)> = v["candidates"]
@@ -275,9 +276,9 @@ fn dry_run_lists_the_candidates_with_preflight_verdicts_and_writes_nothing() {
         .iter()
         .map(|c| (c["vm_size"].as_str().unwrap_or("").to_owned(), c["preflight"].as_str().unwrap_or("").to_owned()))
         .collect();
-    assert_eq!(verdicts, [pair(A100, "go"), pair(T4, "restricted"), pair(A10, "go")]);
+    assert_eq!(verdicts, [pair(A100, "go"), pair(T4_SIZE, "restricted"), pair(A10, "go")]);
     assert!(arm.log().iter().all(|r| r.method == "GET"), "{:?}", arm.calls());
-    let table = create(&arm, &["--fallback-vm-size", T4, "--fallback-vm-size", A10, "--dry-run"]);
+    let table = create(&arm, &["--fallback-vm-size", T4_SIZE, "--fallback-vm-size", A10, "--dry-run"]);
     assert!(table.stdout.contains("PREFLIGHT") && table.stdout.contains("restricted"), "{}", table.stdout);
 }
 
@@ -296,14 +297,14 @@ fn attempts_table_for_people() {
         }
         s.set_usage_limit("standardNCASv3_T4Family", 4);
     });
-    let r = create(&arm, &["--zones", "1,2", "--fallback-vm-size", T4, "--fallback-vm-size", A10]);
+    let r = create(&arm, &["--zones", "1,2", "--fallback-vm-size", T4_SIZE, "--fallback-vm-size", A10]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let lines: Vec<&str> = r.stdout.lines().collect();
     assert!(lines[0].starts_with("Created pool gpu in cluster c1 as Standard_NV36ads_A10_v5"), "{}", r.stdout);
     assert!(lines[1].contains("VM SIZE") && lines[1].contains("OUTCOME"), "{}", r.stdout);
     assert_eq!(lines.len(), 7, "{}", r.stdout);
     insta::assert_snapshot!("failover-attempts-table", r.stdout);
-    let args = CreatePool::new().name("gpu2").with(&["--zones", "1,2", "--fallback-vm-size", T4, "-o", "json"]);
+    let args = CreatePool::new().name("gpu2").with(&["--zones", "1,2", "--fallback-vm-size", T4_SIZE, "-o", "json"]);
     let json = aksgpu_arm(&arm.base, &args.args(), &[]);
     assert_eq!(json.code, 1, "{}", json.stderr);
     insta::assert_snapshot!("failover-attempts-failed-json", json.stdout);
@@ -326,7 +327,7 @@ fn add_group(arm: &FakeArm, name: &str, location: &str, size: &str, capacity: u6
 fn a_capacity_reservation_group_is_checked_before_any_write_and_sent_on_the_pool() {
     let arm = FakeArm::start();
     add_group(&arm, "crgwest", "westus", A100, 4, 0);
-    add_group(&arm, "crgt4", "eastus", T4, 4, 0);
+    add_group(&arm, "crgt4", "eastus", T4_SIZE, 4, 0);
     add_group(&arm, "crgfull", "eastus", A100, 2, 2);
     add_group(&arm, "crgok", "eastus", A100, 3, 1);
     for (name, want) in [
@@ -449,14 +450,14 @@ fn a_gpuconfig_pool_fails_over_through_fallback_vm_sizes() {
     let dir = crate::support::temp_dir("capacity-gpuconfig");
     let file = dir.join("gpu.yaml");
     let text = format!(
-        "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\npools:\n  - name: gpu\n    vmSize: {A100}\n    fallbackVmSizes: [{T4}]\n"
+        "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\npools:\n  - name: gpu\n    vmSize: {A100}\n    fallbackVmSizes: [{T4_SIZE}]\n"
     );
     std::fs::write(&file, text).expect("write");
     let r = aksgpu_arm(&arm.base, &["apply", "-f", file.to_str().expect("path"), "--yes", "-o", "json"], &[]);
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
-    assert_eq!(put_sizes(&arm), [A100, T4]);
+    assert_eq!(put_sizes(&arm), [A100, T4_SIZE]);
     let bad = format!(
-        "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\npools:\n  - name: gpu\n    vmSize: {A100}\n    migProfile: MIG1g\n    fallbackVmSizes: [{T4}]\n"
+        "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\npools:\n  - name: gpu\n    vmSize: {A100}\n    migProfile: MIG1g\n    fallbackVmSizes: [{T4_SIZE}]\n"
     );
     std::fs::write(&file, bad).expect("write");
     let r = aksgpu_arm(&arm.base, &["apply", "-f", file.to_str().expect("path"), "--yes"], &[]);
@@ -494,11 +495,12 @@ fn recommend_ranks_the_reserved_sizes_first() {
 #[test]
 fn with_a_reservation_failover_skips_the_sizes_it_does_not_hold() {
     let arm = FakeArm::start();
-    add_group(&arm, "crgt4", "eastus", T4, 2, 0);
-    let r = create(&arm, &["--fallback-vm-size", T4, "--capacity-reservation-group", &crg_id("crgt4"), "-o", "json"]);
+    add_group(&arm, "crgt4", "eastus", T4_SIZE, 2, 0);
+    let r =
+        create(&arm, &["--fallback-vm-size", T4_SIZE, "--capacity-reservation-group", &crg_id("crgt4"), "-o", "json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(outcomes(&r.json()), [pair(A100, "restricted"), pair(T4, "created")]);
-    assert_eq!(put_sizes(&arm), [T4]);
+    assert_eq!(outcomes(&r.json()), [pair(A100, "restricted"), pair(T4_SIZE, "created")]);
+    assert_eq!(put_sizes(&arm), [T4_SIZE]);
 }
 
 #[test]
@@ -511,7 +513,7 @@ fn a_zone_restricted_for_the_subscription_is_skipped_and_the_open_zones_tried() 
             }
         }
     });
-    let r = create(&arm, &["--zones", "1,2", "--fallback-vm-size", T4, "-o", "json"]);
+    let r = create(&arm, &["--zones", "1,2", "--fallback-vm-size", T4_SIZE, "-o", "json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v = r.json();
     let got: Vec<(String, Value)> = v["attempts"]

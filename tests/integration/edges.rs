@@ -344,7 +344,7 @@ fn an_unwritable_price_cache_names_prices_bin_and_its_directory() {
 #[test]
 fn failover_lists_a_restricted_size_once_with_the_zones_asked() {
     const A100: &str = "Standard_NC24ads_A100_v4";
-    const T4: &str = "Standard_NC4as_T4_v3";
+    const T4_SIZE: &str = "Standard_NC4as_T4_v3";
     let restrictions = [
         json!([{"type": "Location", "values": ["eastus"], "reasonCode": "NotAvailableForSubscription"}]),
         json!([{"type": "Zone", "values": ["eastus"], "restrictionInfo": {"zones": ["1", "2", "3"]}, "reasonCode": "NotAvailableForSubscription"}]),
@@ -358,7 +358,7 @@ fn failover_lists_a_restricted_size_once_with_the_zones_asked() {
                 }
             }
         });
-        let args = CreatePool::new().with(&["--zones", "1,2,3", "--fallback-vm-size", T4, "-o", "json"]);
+        let args = CreatePool::new().with(&["--zones", "1,2,3", "--fallback-vm-size", T4_SIZE, "-o", "json"]);
         let out = aksgpu_arm(&arm.base, &args.args(), &[]);
         assert_eq!(out.code, 0, "{}", out.stderr);
         let v = out.json();
@@ -378,7 +378,7 @@ fn failover_lists_a_restricted_size_once_with_the_zones_asked() {
             rows,
             [
                 (A100.to_owned(), "restricted".to_owned(), json!(["1", "2", "3"])),
-                (T4.to_owned(), "created".to_owned(), json!(["1", "2", "3"]))
+                (T4_SIZE.to_owned(), "created".to_owned(), json!(["1", "2", "3"]))
             ],
             "{r}"
         );

@@ -11,7 +11,7 @@ use crate::support::{aksgpu_arm, bundled_linux_price, cents_times, Run};
 const A: &str = "aaaaaaaa-0000-0000-0000-000000000001";
 const B: &str = "bbbbbbbb-0000-0000-0000-000000000002";
 const A100: &str = "Standard_NC24ads_A100_v4";
-const T4: &str = "Standard_NC4as_T4_v3";
+const T4_SIZE: &str = "Standard_NC4as_T4_v3";
 
 fn catalog() -> aksgpu::catalog::Catalog {
     aksgpu::catalog::Catalog::bundled().expect("catalog")
@@ -32,9 +32,9 @@ fn fleet() -> FakeArm {
                "osType": "Linux", "nodeImageVersion": "AKSUbuntu-2204gen2containerd-202605.10.0",
                "provisioningState": "Succeeded", "powerState": {"code": "Running"},
                "gpuProfile": {"driver": "Install", "nvidia": {"managementMode": "Managed"}}}),
-            json!({"name": "op", "vmSize": T4, "count": 0, "enableAutoScaling": true, "minCount": 0, "maxCount": 2,
+            json!({"name": "op", "vmSize": T4_SIZE, "count": 0, "enableAutoScaling": true, "minCount": 0, "maxCount": 2,
                "osType": "Linux", "gpuProfile": {"driver": "None"}}),
-            json!({"name": "win", "vmSize": T4, "count": 1, "osType": "Windows", "currentOrchestratorVersion": "1.28.5"}),
+            json!({"name": "win", "vmSize": T4_SIZE, "count": 1, "osType": "Windows", "currentOrchestratorVersion": "1.28.5"}),
         ],
     );
     let c2 = cluster_row(
@@ -203,7 +203,7 @@ fn a_pool_below_its_node_image_floor_is_a_warning_with_the_upgrade_step() {
             a10("atfloor", "Standard_NV36ads_A10_v5", Some(&format!("AKSUbuntu-2204gen2containerd-{floor}"))),
             a10("newer", "Standard_NV36ads_A10_v5", Some("AKSUbuntu-2404gen2containerd-202607.02.0")),
             a10("unknown", "Standard_NV36ads_A10_v5", None),
-            a10("t4", T4, Some("AKSUbuntu-2204gen2containerd-202501.01.0")),
+            a10("t4", T4_SIZE, Some("AKSUbuntu-2204gen2containerd-202501.01.0")),
         ],
     );
     f.with(|s| {
@@ -281,7 +281,14 @@ fn subscriptions_go_in_batches_and_an_unreadable_one_is_named() {
         s.graph.rows = subs
             .iter()
             .map(|id| {
-                cluster_row(id, "rg", "c", "eastus", "Running", vec![json!({"name": "gpu", "vmSize": T4, "count": 1})])
+                cluster_row(
+                    id,
+                    "rg",
+                    "c",
+                    "eastus",
+                    "Running",
+                    vec![json!({"name": "gpu", "vmSize": T4_SIZE, "count": 1})],
+                )
             })
             .collect();
         s.graph.denied.insert(denied.clone());

@@ -16,9 +16,9 @@ use crate::fake_arm::{cluster_path, respond, FakeArm, SUB, TOKEN};
 use crate::support::{aksgpu_arm, bundled_linux_price, require, temp_dir};
 
 /// 2026-11-01T00:00:00Z; six hours of samples every minute.
-const T0: i64 = 1_793_491_200;
+const START: i64 = 1_793_491_200;
 const HOURS: i64 = 6;
-const T1: i64 = T0 + HOURS * 3600;
+const END: i64 = START + HOURS * 3600;
 const PROM_TOKEN: &str = "prom-token-5d1e0b7a";
 const NODE0: &str = "aks-gpu-12345678-vmss000000";
 const NODE1: &str = "aks-gpu-12345678-vmss000001";
@@ -42,8 +42,8 @@ fn have(bin: &str) -> bool {
 
 /// One series: `metric{labels}` with `value(t)` at every minute of the window.
 fn series(out: &mut String, metric: &str, labels: &str, value: impl Fn(i64) -> f64) {
-    let mut t = T0;
-    while t <= T1 {
+    let mut t = START;
+    while t <= END {
         out.push_str(&format!("{metric}{{{labels}}} {} {t}\n", value(t)));
         t += 60;
     }
@@ -55,10 +55,10 @@ fn series(out: &mut String, metric: &str, labels: &str, value: impl Fn(i64) -> f
 ///   idle GPU-hours (below 5 %), mean (180×0 + 180×80 + 360×50) / 720 = 45 %;
 /// - a pod holds each GPU (dcgm-exporter's `pod` label) and requests it (kube-state-metrics):
 ///   12 allocated GPU-hours, of which node 0's 3 idle hours are allocated yet idle;
-/// - framebuffer: node 0 uses 2,048 MiB with one 10,240 MiB spike at T0+100 min, node 1 4,096:
+/// - framebuffer: node 0 uses 2,048 MiB with one 10,240 MiB spike at START+100 min, node 1 4,096:
 ///   a 10 GiB peak;
-/// - XID 79 on node 1's GPU 0 from T0+2 h to T0+2 h 5 min; Node Problem Detector's
-///   GPUXIDErrors on node 0 from T0+4 h to T0+4 h 10 min;
+/// - XID 79 on node 1's GPU 0 from START+2 h to START+2 h 5 min; Node Problem Detector's
+///   GPUXIDErrors on node 0 from START+4 h to START+4 h 10 min;
 /// - pool t4 has no DCGM series (measured: false);
 /// - cluster `other` in the same workspace has a node of the same name at 100 % and 70,000 MiB:
 ///   none of it may reach c1's figures.
@@ -67,27 +67,29 @@ fn openmetrics() -> String {
     let gpu = |c: &str, n: &str, pod: &str| {
         format!("cluster=\"{c}\",Hostname=\"{n}\",gpu=\"0\",UUID=\"GPU-{n}\",modelName=\"NVIDIA A100 80GB PCIe\",namespace=\"ml\",pod=\"{pod}\"")
     };
-    series(
-        &mut m,
-        "DCGM_FI_DEV_GPU_UTIL",
-        &gpu("c1", NODE0, "train-0"),
-        |t| if t <= T0 + 3 * 3600 { 0.0 } else { 80.0 },
-    );
+    series(&mut m, "DCGM_FI_DEV_GPU_UTIL", &gpu("c1", NODE0, "train-0"), |t| {
+        if t <= START + 3 * 3600 {
+            0.0
+        } else {
+            80.0
+        }
+    });
     series(&mut m, "DCGM_FI_DEV_GPU_UTIL", &gpu("c1", NODE1, "serve-0"), |_| 50.0);
     series(&mut m, "DCGM_FI_DEV_GPU_UTIL", &gpu("other", NODE0, "x"), |_| 100.0);
     m.push_str("# TYPE DCGM_FI_DEV_FB_USED gauge\n");
-    series(
-        &mut m,
-        "DCGM_FI_DEV_FB_USED",
-        &gpu("c1", NODE0, "train-0"),
-        |t| if t == T0 + 6000 { 10240.0 } else { 2048.0 },
-    );
+    series(&mut m, "DCGM_FI_DEV_FB_USED", &gpu("c1", NODE0, "train-0"), |t| {
+        if t == START + 6000 {
+            10240.0
+        } else {
+            2048.0
+        }
+    });
     series(&mut m, "DCGM_FI_DEV_FB_USED", &gpu("c1", NODE1, "serve-0"), |_| 4096.0);
     series(&mut m, "DCGM_FI_DEV_FB_USED", &gpu("other", NODE0, "x"), |_| 70000.0);
     m.push_str("# TYPE DCGM_FI_DEV_XID_ERRORS gauge\n");
     series(&mut m, "DCGM_FI_DEV_XID_ERRORS", &gpu("c1", NODE0, "train-0"), |_| 0.0);
     series(&mut m, "DCGM_FI_DEV_XID_ERRORS", &gpu("c1", NODE1, "serve-0"), |t| {
-        if (T0 + 7200..=T0 + 7500).contains(&t) {
+        if (START + 7200..=START + 7500).contains(&t) {
             79.0
         } else {
             0.0
@@ -105,7 +107,7 @@ fn openmetrics() -> String {
         "kube_node_status_condition",
         &format!("cluster=\"c1\",node=\"{NODE0}\",condition=\"GPUXIDErrors\",status=\"true\""),
         |t| {
-            if (T0 + 14_400..=T0 + 15_000).contains(&t) {
+            if (START + 14_400..=START + 15_000).contains(&t) {
                 1.0
             } else {
                 0.0
@@ -237,8 +239,8 @@ fn usage_measures_the_pools_from_a_real_prometheus() {
     assert_eq!(g["currency"], "USD");
     let health = g["health"].as_array().expect("health");
     let at = |t: i64| aksgpu::fleet::usage::rfc3339(t);
-    assert!(health.contains(&json!({"node": NODE1, "gpu": "0", "kind": "xid", "code": "79", "first_seen": at(T0 + 7200), "last_seen": at(T0 + 7500)})), "{health:?}");
-    assert!(health.contains(&json!({"node": NODE0, "gpu": null, "kind": "condition", "code": "GPUXIDErrors", "first_seen": at(T0 + 14_400), "last_seen": at(T0 + 15_000)})), "{health:?}");
+    assert!(health.contains(&json!({"node": NODE1, "gpu": "0", "kind": "xid", "code": "79", "first_seen": at(START + 7200), "last_seen": at(START + 7500)})), "{health:?}");
+    assert!(health.contains(&json!({"node": NODE0, "gpu": null, "kind": "condition", "code": "GPUXIDErrors", "first_seen": at(START + 14_400), "last_seen": at(START + 15_000)})), "{health:?}");
     assert_eq!(health.len(), 2, "only c1's events, only GPU conditions: {health:?}");
     // A quarter of the GPU-hours idle: stop in the idle hours saves that quarter of two GPUs a month.
     let advice = g["advice"].as_array().expect("advice");
