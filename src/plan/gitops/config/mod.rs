@@ -403,11 +403,20 @@ pools:
     }
 
     #[test]
-    fn flags_read_as_file_fields() {
+    fn flags_in_hints_read_as_file_fields() {
         assert_eq!(field_of_flag("--vm-size"), "vmSize");
         assert_eq!(field_of_flag("--node-taints"), "taints");
         assert_eq!(field_of_flag("--resource-group"), "cluster.resourceGroup");
-        assert_eq!(strip_flag("--min-count 3 is larger than --max-count 1"), "minCount 3 is larger than maxCount 1");
+    }
+
+    /// A pool refusal names its settings by id: the file words them as keys, with the line.
+    #[test]
+    fn pool_refusals_name_the_file_keys() {
+        let text = GOOD.replace("maxCount: 3", "maxCount: 3\n    count: 5");
+        assert_ne!(text, GOOD, "the fixture sets maxCount");
+        let e = check(&text).expect_err("count outside the range");
+        assert!(e.message.starts_with("pools[0].count: count 5 is outside minCount 1 … maxCount 3"), "{e}");
+        assert!(!e.message.contains("--") && !e.message.contains('{'), "{e}");
     }
 
     #[test]
@@ -576,7 +585,7 @@ pools:
     }
 
     /// Every pool field a validation error can name is a key of the GpuConfig schema, and
-    /// the flag's words (which messages still carry) become the same key.
+    /// the flag's words (which hints still carry) become the same key.
     #[test]
     fn every_field_names_a_key_of_the_file() {
         let schema: serde_json::Value =

@@ -231,7 +231,8 @@ pub(super) fn check_expanded_size(src: &Source<'_>) -> Result<(), ConfigError> {
     }
 }
 
-/// The file field a `create-pool` flag error names (`--vm-size` → `vmSize`).
+/// The file key for a `create-pool` flag a hint names (`--vm-size` → `vmSize`); messages name
+/// settings by id instead (`SpecError::key_words`).
 pub fn field_of_flag(flag: &str) -> String {
     match flag {
         "--node-taints" => "taints".into(),
