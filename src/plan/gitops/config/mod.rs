@@ -21,7 +21,7 @@ mod validate;
 
 #[allow(unused_imports)]
 use parse::*;
-pub use parse::{field_of_flag, file_words, parse, MAX_EXPANDED};
+pub use parse::{file_words, parse, MAX_EXPANDED};
 #[allow(unused_imports)]
 use validate::*;
 pub use validate::{by_name, check_alone, validate, PickRefusal, Picker, RecommendCheck};
@@ -404,9 +404,9 @@ pools:
 
     #[test]
     fn flags_in_hints_read_as_file_fields() {
-        assert_eq!(field_of_flag("--vm-size"), "vmSize");
-        assert_eq!(field_of_flag("--node-taints"), "taints");
-        assert_eq!(field_of_flag("--resource-group"), "cluster.resourceGroup");
+        assert_eq!(parse::field_of_flag("--vm-size"), "vmSize");
+        assert_eq!(parse::field_of_flag("--node-taints"), "taints");
+        assert_eq!(parse::field_of_flag("--resource-group"), "cluster.resourceGroup");
     }
 
     /// A pool refusal names its settings by id: the file words them as keys, with the line.
@@ -593,7 +593,7 @@ pools:
         let text = schema.to_string();
         for f in crate::plan::agent_pool::Field::ALL {
             let key = f.config_key();
-            assert_eq!(field_of_flag(f.flag()), key, "{f:?}");
+            assert_eq!(parse::field_of_flag(f.flag()), key, "{f:?}");
             let last = key.rsplit('.').next().unwrap_or(key);
             assert!(text.contains(&format!("\"{last}\"")), "{f:?}: {key} is not in the schema");
         }

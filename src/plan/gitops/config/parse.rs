@@ -233,7 +233,7 @@ pub(super) fn check_expanded_size(src: &Source<'_>) -> Result<(), ConfigError> {
 
 /// The file key for a `create-pool` flag a hint names (`--vm-size` → `vmSize`); messages name
 /// settings by id instead (`SpecError::key_words`).
-pub fn field_of_flag(flag: &str) -> String {
+pub(super) fn field_of_flag(flag: &str) -> String {
     match flag {
         "--node-taints" => "taints".into(),
         "--resource-group" => "cluster.resourceGroup".into(),
