@@ -494,7 +494,7 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
     // The names go into the request URLs: checked before anything is sent.
     check_resource_group(rg)
         .and_then(|()| check_cluster(name))
-        .map_err(|e| Error::usage(format!("{}: {}", e.field.flag(), e.message), e.hint))?;
+        .map_err(|e| Error::usage(format!("{}: {}", e.field.flag(), e.flag_words()), e.hint))?;
     let catalog = ctx.catalog()?;
     let az = azure::connect(&a.arm)?;
     let sub = azure::subscription(&az)?;

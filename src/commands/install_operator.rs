@@ -75,7 +75,8 @@ pub fn install_text(report: &Report) -> String {
 pub fn run(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
     if let Some(p) = &a.pool {
-        crate::ops::wait::check_pool_name(p).map_err(|e| Error::usage(format!("--pool: {}", e.message), e.hint))?;
+        crate::ops::wait::check_pool_name(p)
+            .map_err(|e| Error::usage(format!("--pool: {}", e.flag_words()), e.hint))?;
     }
     if a.time_slicing == Some(0) {
         return Err(Error::usage("--time-slicing must be at least 1", None).into());

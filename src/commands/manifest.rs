@@ -232,7 +232,7 @@ fn spec(
         .flat_map(|x| x.split(','))
         .map(str::trim)
         .filter(|x| !x.is_empty())
-        .map(|x| mf::parse_taint(x).map_err(|e| Error::usage(format!("--taints: {}", e.message), e.hint)))
+        .map(|x| mf::parse_taint(x).map_err(|e| Error::usage(format!("--taints: {}", e.flag_words()), e.hint)))
         .collect::<Result<_, _>>()?;
     let mut node_selector = BTreeMap::new();
     match (&a.pool, size) {

@@ -45,7 +45,7 @@ fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, facts: &ClusterFacts,
 /// A refused pool request worded in create-pool's flags; `no_fit` says that nothing fit.
 pub(crate) fn in_flags(e: RequestError, no_fit: &str) -> Error {
     match e {
-        RequestError::Spec(e) => Error::usage(format!("{}: {}", e.field.flag(), e.message), e.hint),
+        RequestError::Spec(e) => Error::usage(format!("{}: {}", e.field.flag(), e.flag_words()), e.hint),
         RequestError::NoWorkload => Error::usage(
             "--recommend needs a workload description",
             Some("add --workload and/or --model (or --gpu-memory-min), or pass --vm-size".into()),
@@ -541,7 +541,7 @@ fn render_summary(spec: &PoolSpec, created: &Created<'_>, c: &Cost) -> String {
 /// `aksgpu pool scale`
 pub fn scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     crate::ops::wait::check_pool_name(&a.at.name)
-        .map_err(|e| Error::usage(format!("--name: {}", e.message), e.hint))?;
+        .map_err(|e| Error::usage(format!("--name: {}", e.flag_words()), e.hint))?;
     let how = crate::ops::cluster::scale_of(a.count, a.min_count, a.max_count).map_err(|e| match e {
         ScaleAskError::MinAboveMax { min, max } => {
             Error::usage(format!("--min-count {min} is larger than --max-count {max}"), None)

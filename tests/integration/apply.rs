@@ -288,6 +288,51 @@ fn bad_files_exit_2_with_file_line_and_column() {
     assert!(arm.log().is_empty(), "a bad file is refused before anything is read");
 }
 
+/// One refusal, two surfaces: the file names the keys (with line and column), `create-pool`
+/// the flags, in the same words.
+#[test]
+fn a_pool_refusal_names_the_file_key_or_the_flag() {
+    let arm = FakeArm::start();
+    let dir = temp_dir("apply-surfaces");
+    let cases: [(&str, &[&str], &str, &str); 3] = [
+        (
+            "    minCount: 3\n    maxCount: 1",
+            &["--min-count", "3", "--max-count", "1"],
+            ":7:15: pools[0].minCount: minCount 3 is larger than maxCount 1",
+            "--min-count: --min-count 3 is larger than --max-count 1",
+        ),
+        (
+            "    count: 5\n    minCount: 1\n    maxCount: 3",
+            &["--count", "5", "--min-count", "1", "--max-count", "3"],
+            ":7:12: pools[0].count: count 5 is outside minCount 1 … maxCount 3",
+            "--count: --count 5 is outside --min-count 1 … --max-count 3",
+        ),
+        (
+            "    count: 1\n    migStrategy: Single\n    migProfiles: [MIG3g]",
+            &["--gpu-mig-strategy", "Single", "--mig-profiles", "MIG3g"],
+            "pools[0].migStrategy: managed MIG (migStrategy, migProfiles) configures AKS-managed GPU pools",
+            "--gpu-mig-strategy: managed MIG (--gpu-mig-strategy, --mig-profiles) configures AKS-managed GPU pools",
+        ),
+    ];
+    for (i, (keys, flags, in_file, in_cli)) in cases.into_iter().enumerate() {
+        let text = ONE_POOL.replace("Standard_NC4as_T4_v3", "Standard_NC24ads_A100_v4").replace("    count: 1", keys);
+        let file = write(&dir, &format!("case{i}.yaml"), &text);
+        let r = cmd(&arm, "diff", &file, &[]);
+        assert_eq!(r.code, 2, "{keys}: {}", r.stderr);
+        assert!(r.stderr.contains(in_file), "{keys}: {}", r.stderr);
+        let first = r.stderr.lines().next().unwrap_or_default();
+        assert!(!first.contains("--") && !first.contains('{'), "{keys}: {}", r.stderr);
+        let mut args = vec!["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--yes"];
+        args.extend(["--vm-size", "Standard_NC24ads_A100_v4"]);
+        args.extend(flags);
+        let r = aksgpu_arm(&arm.base, &args, &[]);
+        assert_eq!(r.code, 2, "{flags:?}: {}", r.stderr);
+        assert!(r.stderr.contains(in_cli), "{flags:?}: {}", r.stderr);
+        assert!(!r.stderr.contains('{'), "{flags:?}: {}", r.stderr);
+    }
+    assert!(arm.log().is_empty(), "refused before anything is read: {:?}", arm.calls());
+}
+
 #[test]
 fn dry_run_json_works_without_credentials() {
     let dir = temp_dir("apply-offline");

@@ -599,7 +599,7 @@ fn invalid_requests_never_reach_azure() {
         (vec!["--vm-size", "Standard_NC24ads_A100_v5"], "--vm-size"),
         (vec!["--vm-size", "Standard_NC6s_v3"], "--vm-size"),
         (vec!["--mig-profile", "MIG1g", "--vm-size", "Standard_NC4as_T4_v3"], "--mig-profile"),
-        (vec!["--min-count", "3", "--max-count", "1"], "--min-count"),
+        (vec!["--min-count", "3", "--max-count", "1"], "--min-count 3 is larger than --max-count 1"),
         (vec!["--spot", "--spot-max-price", "0"], "--spot-max-price"),
         (vec!["--node-taints", "gpu"], "--node-taints"),
         (vec!["--os", "windows", "--name", "gpuwin01", "--vm-size", "Standard_NC4as_T4_v3"], "--name"),

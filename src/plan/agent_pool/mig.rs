@@ -47,7 +47,7 @@ pub(super) fn check_managed(
         return Ok((gpu_driver, None));
     }
     if !r.managed_gpu {
-        let m = "managed MIG (--gpu-mig-strategy, --mig-profiles) configures AKS-managed GPU pools".to_owned();
+        let m = "managed MIG ({MigStrategy}, {MigProfiles}) configures AKS-managed GPU pools".to_owned();
         managed_refusal(
             catalog,
             r,
@@ -68,7 +68,7 @@ pub(super) fn check_managed(
         }
         if gpu_driver == Some("None") {
             let m =
-                "--gpu-driver none cannot go with an AKS-managed GPU pool: AKS installs the driver (it ignores None)"
+                "{GpuDriver} none cannot go with an AKS-managed GPU pool: AKS installs the driver (it ignores None)"
                     .to_owned();
             let hint = Some("drop --gpu-driver none, or drop --managed-gpu to bring your own driver".into());
             managed_refusal(catalog, r, warnings, L::DriverInstall, (Field::GpuDriver, m, hint))?;
@@ -128,25 +128,25 @@ pub(super) fn check_mig_layout(
     if r.mig_profile.is_some() {
         return Err(err(
             Field::MigProfiles,
-            "--mig-profiles (gpuProfile.nvidia.migProfiles) and --mig-profile (gpuInstanceProfile) are mutually exclusive (AKS API spec)",
+            "{MigProfiles} (gpuProfile.nvidia.migProfiles) and {MigProfile} (gpuInstanceProfile) are mutually exclusive (AKS API spec)",
             Some("drop --mig-profile; --mig-profiles replaces it on managed pools".into()),
         ));
     }
     let Some(strategy) = strategy else {
-        return Err(err(Field::MigStrategy, "--mig-profiles needs --gpu-mig-strategy Single or Mixed", None));
+        return Err(err(Field::MigStrategy, "{MigProfiles} needs {MigStrategy} Single or Mixed", None));
     };
     let profiles = canonical_profiles(&r.mig_profiles);
     if profiles.is_empty() {
         return Err(err(
             Field::MigProfiles,
-            format!("--gpu-mig-strategy {strategy} needs --mig-profiles (e.g. MIG3g,MIG3g)"),
+            format!("{{MigStrategy}} {strategy} needs {{MigProfiles}} (e.g. MIG3g,MIG3g)"),
             None,
         ));
     }
     if strategy == "Single" && profiles.len() != 1 {
         return Err(err(
             Field::MigProfiles,
-            format!("--gpu-mig-strategy Single takes exactly one profile (AKS API spec); got {}", profiles.join(",")),
+            format!("{{MigStrategy}} Single takes exactly one profile (AKS API spec); got {}", profiles.join(",")),
             Some("list one profile, or use --gpu-mig-strategy Mixed".into()),
         ));
     }

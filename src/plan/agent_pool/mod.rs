@@ -147,13 +147,40 @@ pub struct NvidiaSpec {
 
 /// A validation failure: which field of the pool, what is wrong, and the fix. Each front end
 /// names the field its own way: `Field::flag` for the CLI, `Field::config_key` for a GpuConfig.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{}: {message}", field.flag())]
+/// The message names other settings by id, as `{MinCount}` (a [`Field`] variant's name in
+/// braces): [`SpecError::words`] fills each with the surface's name for it.
+#[derive(Debug, Clone, PartialEq)]
 pub struct SpecError {
     pub field: Field,
+    /// The words, with `{Variant}` where a [`Field`] is named.
     pub message: String,
     pub hint: Option<String>,
 }
+
+impl SpecError {
+    /// The message with each `{Variant}` placeholder named by `name`.
+    pub fn words(&self, name: impl Fn(Field) -> &'static str) -> String {
+        Field::ALL.iter().fold(self.message.clone(), |m, f| m.replace(&format!("{{{f:?}}}"), name(*f)))
+    }
+
+    /// The message as the CLI words it (`--min-count 3 is larger than --max-count 1`).
+    pub fn flag_words(&self) -> String {
+        self.words(Field::flag)
+    }
+
+    /// The message as a GpuConfig file words it (`minCount 3 is larger than maxCount 1`).
+    pub fn key_words(&self) -> String {
+        self.words(Field::config_key)
+    }
+}
+
+impl std::fmt::Display for SpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field.flag(), self.flag_words())
+    }
+}
+
+impl std::error::Error for SpecError {}
 
 /// A setting of a pool request, whatever front end gave it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

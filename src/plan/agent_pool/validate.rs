@@ -16,7 +16,7 @@ pub(super) fn catalog_refusal(
         warnings.push(format!(
             "overriding catalog rule {id} ({}: {}; source: {source}); risk: {OVERRIDE_RISK}",
             e.field.flag(),
-            e.message
+            e.flag_words()
         ));
         return Ok(());
     }
@@ -106,7 +106,7 @@ pub(super) fn check_os(
         err(Field::OsSku, format!("{s:?} is not an AKS OS SKU"), Some(format!("use one of {}", OS_SKUS.join(", "))))
     })?;
     if canon.starts_with("Windows") != (os == Os::Windows) {
-        return Err(err(Field::OsSku, format!("{canon} does not match --os {}", os_name(os)), None));
+        return Err(err(Field::OsSku, format!("{canon} does not match {{Os}} {}", os_name(os)), None));
     }
     for rule in &catalog.rules {
         if let RuleKind::UnsupportedOsSkus { os_skus, reason } = &rule.kind {
@@ -285,13 +285,13 @@ pub(super) fn check_counts(r: &PoolRequest) -> Result<(u32, Option<(u32, u32)>),
     let autoscale = match (r.min_count, r.max_count) {
         (Some(a), Some(b)) => {
             if a > b {
-                return Err(err(Field::MinCount, format!("--min-count {a} is larger than --max-count {b}"), None));
+                return Err(err(Field::MinCount, format!("{{MinCount}} {a} is larger than {{MaxCount}} {b}"), None));
             }
             if b == 0 {
-                return Err(err(Field::MaxCount, "--max-count must be at least 1", None));
+                return Err(err(Field::MaxCount, "{MaxCount} must be at least 1", None));
             }
             if b > 1000 {
-                return Err(err(Field::MaxCount, "--max-count must be at most 1000", None));
+                return Err(err(Field::MaxCount, "{MaxCount} must be at most 1000", None));
             }
             Some((a, b))
         }
@@ -299,21 +299,25 @@ pub(super) fn check_counts(r: &PoolRequest) -> Result<(u32, Option<(u32, u32)>),
         _ => {
             return Err(err(
                 Field::MinCount,
-                "--min-count and --max-count enable the autoscaler together",
+                "{MinCount} and {MaxCount} enable the autoscaler together",
                 Some("pass both, or --count alone".into()),
             ))
         }
     };
     let count = match (r.count, autoscale) {
         (Some(c), Some((a, b))) if c < a || c > b => {
-            return Err(err(Field::Count, format!("--count {c} is outside --min-count {a} … --max-count {b}"), None))
+            return Err(err(
+                Field::Count,
+                format!("{{Count}} {c} is outside {{MinCount}} {a} … {{MaxCount}} {b}"),
+                None,
+            ))
         }
         (Some(c), _) => c,
         (None, Some((a, _))) => a,
         (None, None) => 1,
     };
     if count > 1000 {
-        return Err(err(Field::Count, "--count must be at most 1000", None));
+        return Err(err(Field::Count, "{Count} must be at most 1000", None));
     }
     Ok((count, autoscale))
 }
@@ -338,7 +342,7 @@ pub(super) fn check_gpu_driver(
         if gpu_driver == Some("Install") {
             let e = err(
                 Field::GpuDriver,
-                format!("{} ({}) needs --gpu-driver none: AKS installs no driver for it", size.name, size.gpu_model),
+                format!("{} ({}) needs {{GpuDriver}} none: AKS installs no driver for it", size.name, size.gpu_model),
                 amd_rule.as_ref().map(|(_, _, rule)| format!("{} [{}]", rule.summary, rule.source)),
             );
             match &amd_rule {

@@ -21,7 +21,7 @@ mod validate;
 
 #[allow(unused_imports)]
 use parse::*;
-pub use parse::{field_of_flag, file_words, parse, MAX_EXPANDED};
+pub use parse::{file_words, parse, MAX_EXPANDED};
 #[allow(unused_imports)]
 use validate::*;
 pub use validate::{by_name, check_alone, validate, PickRefusal, Picker, RecommendCheck};
@@ -403,11 +403,20 @@ pools:
     }
 
     #[test]
-    fn flags_read_as_file_fields() {
-        assert_eq!(field_of_flag("--vm-size"), "vmSize");
-        assert_eq!(field_of_flag("--node-taints"), "taints");
-        assert_eq!(field_of_flag("--resource-group"), "cluster.resourceGroup");
-        assert_eq!(strip_flag("--min-count 3 is larger than --max-count 1"), "minCount 3 is larger than maxCount 1");
+    fn flags_in_hints_read_as_file_fields() {
+        assert_eq!(parse::field_of_flag("--vm-size"), "vmSize");
+        assert_eq!(parse::field_of_flag("--node-taints"), "taints");
+        assert_eq!(parse::field_of_flag("--resource-group"), "cluster.resourceGroup");
+    }
+
+    /// A pool refusal names its settings by id: the file words them as keys, with the line.
+    #[test]
+    fn pool_refusals_name_the_file_keys() {
+        let text = GOOD.replace("maxCount: 3", "maxCount: 3\n    count: 5");
+        assert_ne!(text, GOOD, "the fixture sets maxCount");
+        let e = check(&text).expect_err("count outside the range");
+        assert!(e.message.starts_with("pools[0].count: count 5 is outside minCount 1 … maxCount 3"), "{e}");
+        assert!(!e.message.contains("--") && !e.message.contains('{'), "{e}");
     }
 
     #[test]
@@ -576,7 +585,7 @@ pools:
     }
 
     /// Every pool field a validation error can name is a key of the GpuConfig schema, and
-    /// the flag's words (which messages still carry) become the same key.
+    /// the flag's words (which hints still carry) become the same key.
     #[test]
     fn every_field_names_a_key_of_the_file() {
         let schema: serde_json::Value =
@@ -584,7 +593,7 @@ pools:
         let text = schema.to_string();
         for f in crate::plan::agent_pool::Field::ALL {
             let key = f.config_key();
-            assert_eq!(field_of_flag(f.flag()), key, "{f:?}");
+            assert_eq!(parse::field_of_flag(f.flag()), key, "{f:?}");
             let last = key.rsplit('.').next().unwrap_or(key);
             assert!(text.contains(&format!("\"{last}\"")), "{f:?}: {key} is not in the schema");
         }

@@ -231,8 +231,9 @@ pub(super) fn check_expanded_size(src: &Source<'_>) -> Result<(), ConfigError> {
     }
 }
 
-/// The file field a `create-pool` flag error names (`--vm-size` → `vmSize`).
-pub fn field_of_flag(flag: &str) -> String {
+/// The file key for a `create-pool` flag a hint names (`--vm-size` → `vmSize`); messages name
+/// settings by id instead (`SpecError::key_words`).
+pub(super) fn field_of_flag(flag: &str) -> String {
     match flag {
         "--node-taints" => "taints".into(),
         "--resource-group" => "cluster.resourceGroup".into(),

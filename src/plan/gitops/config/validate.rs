@@ -139,8 +139,8 @@ pub(super) fn check_values(src: &Source<'_>, p: &PoolConfig, at: &str) -> Result
 /// the features' names.
 pub(super) fn check_names(src: &Source<'_>, cfg: &GpuConfig) -> Result<(), ConfigError> {
     check_resource_group(&cfg.cluster.resource_group)
-        .map_err(|e| src.error("cluster.resourceGroup", strip_flag(&e.message), e.hint))?;
-    check_cluster(&cfg.cluster.name).map_err(|e| src.error("cluster.name", strip_flag(&e.message), e.hint))?;
+        .map_err(|e| src.error("cluster.resourceGroup", e.key_words(), e.hint))?;
+    check_cluster(&cfg.cluster.name).map_err(|e| src.error("cluster.name", e.key_words(), e.hint))?;
     for (i, f) in cfg.features.iter().enumerate() {
         if f.is_empty() || !f.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
             return Err(src.error(&format!("features[{i}]"), format!("{} is not a feature name", clip(f)), None));
@@ -179,7 +179,7 @@ pub fn check_alone(
         if cfg.pools[..i].iter().any(|q| q.name == p.name) {
             return Err(src.error(&format!("{at}.name"), format!("pool {} is listed twice", p.name), None));
         }
-        check_pool_name(&p.name).map_err(|e| src.error(&format!("{at}.name"), e.message, e.hint))?;
+        check_pool_name(&p.name).map_err(|e| src.error(&format!("{at}.name"), e.key_words(), e.hint))?;
         check_values(src, p, &at)?;
         let alone = |at: &str, p: &PoolConfig, r: &RecommendConfig| check(at, p, r).map(|()| String::new());
         vm_size(src, p, &at, &alone)?;
@@ -235,7 +235,7 @@ pub(super) fn pool_spec(
     installs_operator: bool,
     pick: &Picker<'_>,
 ) -> Result<(PoolSpec, Option<ConfigError>, Vec<PoolSpec>), ConfigError> {
-    check_pool_name(&p.name).map_err(|e| src.error(&format!("{at}.name"), e.message, e.hint))?;
+    check_pool_name(&p.name).map_err(|e| src.error(&format!("{at}.name"), e.key_words(), e.hint))?;
     check_values(src, p, at)?;
     let vm_size = vm_size(src, p, at, pick)?;
     let typed = Typed::parse(src, p, at, installs_operator)?;
@@ -271,13 +271,13 @@ pub(super) fn pool_spec(
     let to_config = |e: SpecError| {
         let key = e.field.config_key();
         let path = if e.field.is_file_level() { key.to_owned() } else { format!("{at}.{key}") };
-        src.error(&path, strip_flag(&e.message), e.hint)
+        src.error(&path, e.key_words(), e.hint)
     };
     let more: Vec<PoolSpec> = if p.fallback_vm_sizes.is_empty() {
         Vec::new()
     } else {
         crate::plan::failover::candidates(catalog, &req, &p.fallback_vm_sizes)
-            .map_err(|e| src.error(&format!("{at}.fallbackVmSizes"), strip_flag(&e.message), e.hint))?
+            .map_err(|e| src.error(&format!("{at}.fallbackVmSizes"), e.key_words(), e.hint))?
             .into_iter()
             .skip(1)
             .collect()
@@ -348,15 +348,6 @@ impl Typed {
         };
         Ok(Typed { os, kubernetes_version, gpu_driver, eviction_policy, os_disk_type })
     }
-}
-
-/// Flag names in messages read as file fields (`--min-count 3` → `minCount 3`).
-pub(super) fn strip_flag(message: &str) -> String {
-    message
-        .split(' ')
-        .map(|w| if w.starts_with("--") { field_of_flag(w) } else { w.to_owned() })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The operator section: known MIG strategy; pools it serves must suit it (the
