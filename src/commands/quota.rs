@@ -155,34 +155,31 @@ fn dry_run(
             Some(l) => json!(l),
             None => json!(ops::read_at_run_time("today's usage and limit, plus the vCPUs of --nodes")),
         };
-        let plan = ops::plan_for(sub, &w.location, family, to.clone());
         let header = format!(
             "Dry run: nothing is sent. The request raises {family} in {}; today's limit is read at run time:",
             w.location
         );
-        let from = ops::read_at_run_time("today's limit");
-        crate::commands::dry_run::render_plan(
-            p,
-            a.output,
-            &base,
-            &plan,
-            &header,
-            json!({"family": family, "from": from, "to": to}),
-        )?;
-        return Ok(());
+        let from = json!(ops::read_at_run_time("today's limit"));
+        return render_dry_run(p, a, (&base, sub, &w.location), (family, from, to), &header);
     };
     let Some((family, from, to)) = decide(p, a, w, family, usages)? else { return Ok(()) };
     let header =
         format!("Dry run: nothing is sent. The request raises {family} in {} from {from} to {to} vCPUs:", w.location);
-    let plan = ops::plan_for(sub, &w.location, &family, json!(to));
-    crate::commands::dry_run::render_plan(
-        p,
-        a.output,
-        &base,
-        &plan,
-        &header,
-        json!({"family": family, "from": from, "to": to}),
-    )?;
+    render_dry_run(p, a, (&base, sub, &w.location), (&family, json!(from), json!(to)), &header)
+}
+
+/// The quota request's plan as a dry run, with the limits it goes from and to (numbers, or
+/// what is read at run time).
+fn render_dry_run(
+    p: &crate::output::Printer,
+    a: &QuotaRequestArgs,
+    (base, sub, location): (&str, &str, &str),
+    (family, from, to): (&str, Value, Value),
+    header: &str,
+) -> anyhow::Result<()> {
+    let plan = ops::plan_for(sub, location, family, to.clone());
+    let extra = json!({"family": family, "from": from, "to": to});
+    crate::commands::dry_run::render_plan(p, a.output, base, &plan, header, extra)?;
     Ok(())
 }
 

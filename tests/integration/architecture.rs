@@ -51,7 +51,8 @@ const OPS_FORBIDDEN: &[&str] = &["error::exit", "exit_code", "diff_exit_code", "
 
 const FRONT: &[&str] = &["commands", "cli", "output", "error", "wizard", "main", "lib"];
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Every `.rs` file under `dir` (shared with the untyped-JSON check).
+pub(crate) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("read src") {
         let path = entry.expect("dir entry").path();
         if path.is_dir() {

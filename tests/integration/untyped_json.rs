@@ -6,7 +6,9 @@
 //! may only go down, and a file not listed may have none.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use crate::architecture::rust_files;
 
 /// Where indexing raw JSON is the job: the typed resources, and ARM's error parsing.
 const ALLOWED: &[(&str, &str)] = &[
@@ -31,17 +33,6 @@ const NOT_YET_TYPED: &[(&str, usize)] = &[
     ("src/provision/cluster_ops.rs", 1),
     ("src/provision/reconcile.rs", 1),
 ];
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("read src") {
-        let path = entry.expect("dir entry").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// The code of a file without its test module (`#[cfg(test)]` and what follows) and comments.
 fn code_lines(text: &str) -> impl Iterator<Item = &str> {
