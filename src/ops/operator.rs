@@ -184,11 +184,14 @@ pub async fn release_mig(
         Ok(c) => c,
         Err(e) => return ReleaseMig::Unread(format!("the cluster could not be read ({e})")),
     };
-    let flag = |p: &str| c.pointer(p).and_then(serde_json::Value::as_bool) == Some(true);
-    if flag("/properties/apiServerAccessProfile/disableRunCommand") {
+    let typed = match crate::resources::parse::<crate::resources::ManagedCluster>(&c, "cluster") {
+        Ok(t) => t.properties,
+        Err(e) => return ReleaseMig::Unread(format!("the cluster could not be read ({e})")),
+    };
+    if typed.api_server_access_profile.and_then(|a| a.disable_run_command) == Some(true) {
         return ReleaseMig::Unread("runCommand is disabled on the cluster, so its release cannot be read".into());
     }
-    let needs_token = flag("/properties/aadProfile/managed");
+    let needs_token = typed.aad_profile.and_then(|a| a.managed) == Some(true);
     let token = match needs_token {
         true => match crate::arm::auth::cluster_token(cred.method, &cred.source, deadline).await {
             Ok(t) => Some(t),
