@@ -55,6 +55,18 @@ impl ArmResponse {
         self.header("x-ms-request-id").map(str::to_owned)
     }
 
+    /// This 2xx answer's body is not of the documented shape (`e`: the field it lacks).
+    pub fn shape_error(&self, e: &crate::resources::MissingField) -> ArmError {
+        ArmError::InvalidResponse {
+            method: self.method.to_string(),
+            path: self.path.clone(),
+            status: self.status,
+            message: e.to_string(),
+            snippet: snippet(&self.body),
+            request_id: self.request_id(),
+        }
+    }
+
     /// True for 2xx.
     pub fn ok(&self) -> bool {
         (200..300).contains(&self.status)

@@ -299,14 +299,7 @@ async fn step(
             // An empty answer says nothing yet; a body of another shape is an error, never "no status".
             let typed: OperationStatus = match &v {
                 Value::Null => OperationStatus::default(),
-                v => crate::resources::parse(v, "operation status").map_err(|e| ArmError::InvalidResponse {
-                    method: resp.method.to_string(),
-                    path: resp.path.clone(),
-                    status: resp.status,
-                    message: e.to_string(),
-                    snippet: crate::arm::client::snippet(&resp.body),
-                    request_id: resp.request_id(),
-                })?,
+                v => crate::resources::parse(v, "operation status").map_err(|e| resp.shape_error(&e))?,
             };
             let Some(status) = typed.status.as_deref() else {
                 // e.g. {"error":{"code":"BadGatewayConnection"}} with no status: try again.

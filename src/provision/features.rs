@@ -53,7 +53,7 @@ fn state_of(v: &Value) -> Result<String, resources::MissingField> {
 
 /// `state_of` an answer, its shape error naming the request.
 fn answer_state(resp: &crate::arm::ArmResponse) -> Result<String, ArmError> {
-    state_of(&resp.value()?).map_err(|e| wire::shape(resp, &e))
+    state_of(&resp.value()?).map_err(|e| resp.shape_error(&e))
 }
 
 /// A feature's state; `None` when the feature does not exist: HTTP 404, or any refusal whose
@@ -188,14 +188,7 @@ pub async fn register(
             })
             .await?;
             started.accepted(&resource, &resume);
-            state_of(&v).map_err(|e| ArmError::InvalidResponse {
-                method: read.method.to_owned(),
-                path: read.url.clone(),
-                status: 200,
-                message: e.to_string(),
-                snippet: String::new(),
-                request_id: None,
-            })?
+            state_of(&v).map_err(|e| wire::step_shape_error(&read, &e))?
         }
     };
     loop {

@@ -44,14 +44,7 @@ pub async fn submit(
 pub async fn status(client: &ArmClient, sub: &str, location: &str, id: &str) -> Result<RequestStatus, ArmError> {
     let step = quota::read_request(sub, location, id);
     let v: Value = wire::get(client, &step).await?;
-    RequestStatus::parse(id, &v).map_err(|e| ArmError::InvalidResponse {
-        method: step.method.to_owned(),
-        path: step.url.clone(),
-        status: 200,
-        message: e.to_string(),
-        snippet: String::new(),
-        request_id: None,
-    })
+    RequestStatus::parse(id, &v).map_err(|e| wire::step_shape_error(&step, &e))
 }
 
 /// Follow a request until it is Succeeded, Failed or Invalid, or `deadline` passes (then the

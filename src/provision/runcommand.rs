@@ -53,7 +53,7 @@ fn parse(resp: &crate::arm::ArmResponse) -> Result<CommandResult, ArmError> {
     let v = resp.value()?;
     let typed = match v {
         Value::Null => RunCommandResult::default(),
-        v => RunCommandResult::from_value(&v).map_err(|e| super::wire::shape(resp, &e))?,
+        v => RunCommandResult::from_value(&v).map_err(|e| resp.shape_error(&e))?,
     };
     let p = typed.properties;
     Ok(CommandResult {

@@ -16,24 +16,25 @@ use crate::arm::{ArmClient, ArmError, ArmResponse, Req};
 use crate::plan::Step;
 use crate::secret::Secret;
 
+/// The 200 answer to `step` (a GET read through [`get`], so its response is gone) lacks a
+/// field its resource needs.
+pub fn step_shape_error(step: &Step, e: &crate::resources::MissingField) -> ArmError {
+    ArmError::InvalidResponse {
+        method: step.method.to_owned(),
+        path: step.url.clone(),
+        status: 200,
+        message: e.to_string(),
+        snippet: String::new(),
+        request_id: None,
+    }
+}
+
 /// Read `resp`'s body as the resource `T`: an empty body is `None` (Azure said nothing yet),
 /// a body of another shape an error naming it (never a resource of all-absent fields).
 pub fn typed<T: DeserializeOwned>(resp: &ArmResponse, resource: &str) -> Result<Option<T>, ArmError> {
     match resp.value()? {
         Value::Null => Ok(None),
-        v => crate::resources::parse(&v, resource).map(Some).map_err(|e| shape(resp, &e)),
-    }
-}
-
-/// A 2xx answer whose body is not of the documented shape.
-pub fn shape(resp: &ArmResponse, e: &crate::resources::MissingField) -> ArmError {
-    ArmError::InvalidResponse {
-        method: resp.method.to_string(),
-        path: resp.path.clone(),
-        status: resp.status,
-        message: e.to_string(),
-        snippet: crate::arm::client::snippet(&resp.body),
-        request_id: resp.request_id(),
+        v => crate::resources::parse(&v, resource).map(Some).map_err(|e| resp.shape_error(&e)),
     }
 }
 
