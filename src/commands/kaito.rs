@@ -53,13 +53,13 @@ pub fn enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
                 json!({}),
             )?)
         }
-        KaitoEnable::Enabled(v) => Shown::new(
-            format!(
-                "KAITO enabled on {cluster} (OIDC issuer {})",
-                crate::ops::cluster::oidc_issuer(&v).unwrap_or_else(|| "on".to_owned())
-            ),
-            json!({"status": "done", "cluster": cluster, "kaito": true, "provisioning_state": crate::ops::cluster::cluster_state(&v)}),
-        ),
+        KaitoEnable::Enabled(v) => {
+            let (issuer, state) = crate::ops::cluster::issuer_and_state(&v);
+            Shown::new(
+                format!("KAITO enabled on {cluster} (OIDC issuer {})", issuer.as_deref().unwrap_or("on")),
+                json!({"status": "done", "cluster": cluster, "kaito": true, "provisioning_state": state}),
+            )
+        }
     };
     emit(&ctx.printer, a.output, &shown)?;
     Ok(())

@@ -560,7 +560,7 @@ pub fn scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     let action = ClusterAction::Scale { pool: a.at.name.clone(), how };
     let r = crate::commands::cluster::run_action(ctx, &a.at.arm, &a.at.target, false, &action)?;
     if let ClusterChange::Done(v) = &r {
-        let sub = crate::ops::cluster::pool_subscription(v).unwrap_or_default();
+        let sub = crate::ops::cluster::scaled_pool(v).and_then(|p| p.subscription).unwrap_or_default();
         node_image_note(ctx, &crate::commands::cluster::request(sub, &a.at.target, &a.at.arm), v)?;
     }
     crate::commands::cluster::print_ops(&ctx.printer, a.output, &base_url(&a.at.arm), r, |v| {

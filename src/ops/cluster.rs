@@ -217,9 +217,11 @@ pub fn power_state(v: &Value) -> Option<String> {
     crate::resources::parse::<crate::resources::ManagedCluster>(v, "cluster").ok()?.power().ok()
 }
 
-/// The counts of a pool Azure returned after a scale, each `None` where it sent none.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The counts of a pool Azure returned after a scale, each `None` where it sent none, and the
+/// subscription in its resource id.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScaledPool {
+    pub subscription: Option<String>,
     pub autoscale: bool,
     pub count: Option<u32>,
     pub min: Option<u32>,
@@ -228,8 +230,10 @@ pub struct ScaledPool {
 
 /// The counts of the pool Azure returned (`None`: a body that is not a pool).
 pub fn scaled_pool(v: &Value) -> Option<ScaledPool> {
-    let p = crate::resources::parse::<crate::resources::AgentPool>(v, "agent pool").ok()?.properties;
+    let pool = crate::resources::parse::<crate::resources::AgentPool>(v, "agent pool").ok()?;
+    let p = pool.properties;
     Some(ScaledPool {
+        subscription: pool.id.and_then(|id| id.split('/').nth(2).map(str::to_owned)),
         autoscale: p.enable_auto_scaling == Some(true),
         count: p.count,
         min: p.min_count,
@@ -237,19 +241,11 @@ pub fn scaled_pool(v: &Value) -> Option<ScaledPool> {
     })
 }
 
-/// The subscription in the resource id of the pool Azure returned, if it sent one.
-pub fn pool_subscription(v: &Value) -> Option<String> {
-    let id = crate::resources::parse::<crate::resources::AgentPool>(v, "agent pool").ok()?.id?;
-    id.split('/').nth(2).map(str::to_owned)
-}
-
-/// The OIDC issuer URL of a cluster Azure returned (`None`: not sent).
-pub fn oidc_issuer(v: &Value) -> Option<String> {
-    let c = crate::resources::parse::<crate::resources::ManagedCluster>(v, "cluster").ok()?;
-    c.properties.oidc_issuer_profile?.issuer_url
-}
-
-/// The provisioning state of a cluster Azure returned (`None`: not sent).
-pub fn cluster_state(v: &Value) -> Option<String> {
-    crate::resources::parse::<crate::resources::ManagedCluster>(v, "cluster").ok()?.properties.provisioning_state
+/// The OIDC issuer URL and the provisioning state of a cluster Azure returned, each `None`
+/// where it sent none (or a body that is not a cluster).
+pub fn issuer_and_state(v: &Value) -> (Option<String>, Option<String>) {
+    match crate::resources::parse::<crate::resources::ManagedCluster>(v, "cluster") {
+        Ok(c) => (c.properties.oidc_issuer_profile.and_then(|o| o.issuer_url), c.properties.provisioning_state),
+        Err(_) => (None, None),
+    }
 }
