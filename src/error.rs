@@ -182,6 +182,11 @@ pub fn flag(s: crate::domain::setting::Setting) -> String {
     format!("--{}", s.long())
 }
 
+/// Text naming settings, worded with the CLI's flags.
+pub fn flag_text(w: &crate::domain::setting::Words) -> String {
+    w.render(flag)
+}
+
 /// A refused setting worded with the CLI's flags; one resting on a catalog rule says how to
 /// override it.
 pub fn flag_words(e: &crate::domain::setting::SettingError) -> (String, Option<String>) {

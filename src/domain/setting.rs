@@ -36,6 +36,50 @@ pub enum Setting {
     Count,
     MinCount,
     MaxCount,
+    Name,
+    ResourceGroup,
+    Cluster,
+    Subscription,
+    OsSku,
+    GpuDriver,
+    Labels,
+    NodeTaints,
+    Tags,
+    MaxPods,
+    MigProfile,
+    MigProfiles,
+    MigStrategy,
+    ManagedGpu,
+    Spot,
+    SpotMaxPrice,
+    EvictionPolicy,
+    Zones,
+    CapacityReservationGroup,
+    Override,
+    DriverMode,
+    Pool,
+    InstanceType,
+    HfToken,
+    Currency,
+    MaxPricePerHour,
+    MaxPricePerMonth,
+    Concurrency,
+    MinTokensPerSecond,
+    MinTokensPerSecondPerUser,
+    MaxTtft,
+    DryRun,
+    Family,
+    IncludeRetired,
+    IncludeUnpriced,
+    IncludeUnsupported,
+    InstallOperator,
+    LabelPools,
+    MaxAttempts,
+    NoWait,
+    Nodes,
+    TimeSlicing,
+    Timeout,
+    Top,
 }
 
 impl Setting {
@@ -69,6 +113,50 @@ impl Setting {
         Setting::Count,
         Setting::MinCount,
         Setting::MaxCount,
+        Setting::Name,
+        Setting::ResourceGroup,
+        Setting::Cluster,
+        Setting::Subscription,
+        Setting::OsSku,
+        Setting::GpuDriver,
+        Setting::Labels,
+        Setting::NodeTaints,
+        Setting::Tags,
+        Setting::MaxPods,
+        Setting::MigProfile,
+        Setting::MigProfiles,
+        Setting::MigStrategy,
+        Setting::ManagedGpu,
+        Setting::Spot,
+        Setting::SpotMaxPrice,
+        Setting::EvictionPolicy,
+        Setting::Zones,
+        Setting::CapacityReservationGroup,
+        Setting::Override,
+        Setting::DriverMode,
+        Setting::Pool,
+        Setting::InstanceType,
+        Setting::HfToken,
+        Setting::Currency,
+        Setting::MaxPricePerHour,
+        Setting::MaxPricePerMonth,
+        Setting::Concurrency,
+        Setting::MinTokensPerSecond,
+        Setting::MinTokensPerSecondPerUser,
+        Setting::MaxTtft,
+        Setting::DryRun,
+        Setting::Family,
+        Setting::IncludeRetired,
+        Setting::IncludeUnpriced,
+        Setting::IncludeUnsupported,
+        Setting::InstallOperator,
+        Setting::LabelPools,
+        Setting::MaxAttempts,
+        Setting::NoWait,
+        Setting::Nodes,
+        Setting::TimeSlicing,
+        Setting::Timeout,
+        Setting::Top,
     ];
 
     /// The canonical long name of the CLI argument, without its dashes (`gpu-memory-min`):
@@ -104,6 +192,50 @@ impl Setting {
             Setting::Count => "count",
             Setting::MinCount => "min-count",
             Setting::MaxCount => "max-count",
+            Setting::Name => "name",
+            Setting::ResourceGroup => "resource-group",
+            Setting::Cluster => "cluster",
+            Setting::Subscription => "subscription",
+            Setting::OsSku => "os-sku",
+            Setting::GpuDriver => "gpu-driver",
+            Setting::Labels => "labels",
+            Setting::NodeTaints => "node-taints",
+            Setting::Tags => "tags",
+            Setting::MaxPods => "max-pods",
+            Setting::MigProfile => "mig-profile",
+            Setting::MigProfiles => "mig-profiles",
+            Setting::MigStrategy => "gpu-mig-strategy",
+            Setting::ManagedGpu => "managed-gpu",
+            Setting::Spot => "spot",
+            Setting::SpotMaxPrice => "spot-max-price",
+            Setting::EvictionPolicy => "eviction-policy",
+            Setting::Zones => "zones",
+            Setting::CapacityReservationGroup => "capacity-reservation-group",
+            Setting::Override => "override",
+            Setting::DriverMode => "driver-mode",
+            Setting::Pool => "pool",
+            Setting::InstanceType => "instance-type",
+            Setting::HfToken => "hf-token",
+            Setting::Currency => "currency",
+            Setting::MaxPricePerHour => "max-price-per-hour",
+            Setting::MaxPricePerMonth => "max-price-per-month",
+            Setting::Concurrency => "concurrency",
+            Setting::MinTokensPerSecond => "min-tokens-per-second",
+            Setting::MinTokensPerSecondPerUser => "min-tokens-per-second-per-user",
+            Setting::MaxTtft => "max-ttft",
+            Setting::DryRun => "dry-run",
+            Setting::Family => "family",
+            Setting::IncludeRetired => "include-retired",
+            Setting::IncludeUnpriced => "include-unpriced",
+            Setting::IncludeUnsupported => "include-unsupported",
+            Setting::InstallOperator => "install-operator",
+            Setting::LabelPools => "label-pools",
+            Setting::MaxAttempts => "max-attempts",
+            Setting::NoWait => "no-wait",
+            Setting::Nodes => "nodes",
+            Setting::TimeSlicing => "time-slicing",
+            Setting::Timeout => "timeout",
+            Setting::Top => "top",
         }
     }
 
@@ -127,6 +259,28 @@ impl Setting {
             Setting::Count => "count",
             Setting::MinCount => "minCount",
             Setting::MaxCount => "maxCount",
+            Setting::Name => "name",
+            Setting::OsSku => "osSku",
+            Setting::GpuDriver => "gpuDriver",
+            Setting::Labels => "labels",
+            Setting::NodeTaints => "taints",
+            Setting::Tags => "tags",
+            Setting::MaxPods => "maxPods",
+            Setting::MigProfile => "migProfile",
+            Setting::MigProfiles => "migProfiles",
+            Setting::MigStrategy => "migStrategy",
+            Setting::ManagedGpu => "managedGpu",
+            Setting::Spot => "spot",
+            Setting::SpotMaxPrice => "spotMaxPrice",
+            Setting::EvictionPolicy => "evictionPolicy",
+            Setting::Zones => "zones",
+            Setting::CapacityReservationGroup => "capacityReservationGroup",
+            Setting::MaxPricePerHour => "recommend.maxPricePerHour",
+            Setting::MaxPricePerMonth => "recommend.maxPricePerMonth",
+            Setting::Concurrency => "recommend.concurrency",
+            Setting::MinTokensPerSecond => "recommend.minTokensPerSecond",
+            Setting::MinTokensPerSecondPerUser => "recommend.minTokensPerSecondPerUser",
+            Setting::MaxTtft => "recommend.maxTtft",
             Setting::ModelParams
             | Setting::GpuMemory
             | Setting::GpuMemoryMax
@@ -138,7 +292,29 @@ impl Setting {
             | Setting::GpusMax
             | Setting::Context
             | Setting::VmSize
-            | Setting::Location => return None,
+            | Setting::Location
+            | Setting::ResourceGroup
+            | Setting::Cluster
+            | Setting::Subscription
+            | Setting::Override
+            | Setting::DriverMode
+            | Setting::Pool
+            | Setting::InstanceType
+            | Setting::HfToken
+            | Setting::Currency
+            | Setting::DryRun
+            | Setting::Family
+            | Setting::IncludeRetired
+            | Setting::IncludeUnpriced
+            | Setting::IncludeUnsupported
+            | Setting::InstallOperator
+            | Setting::LabelPools
+            | Setting::MaxAttempts
+            | Setting::NoWait
+            | Setting::Nodes
+            | Setting::TimeSlicing
+            | Setting::Timeout
+            | Setting::Top => return None,
         })
     }
 }
@@ -162,13 +338,54 @@ pub struct SettingError {
 impl SettingError {
     /// The message and hint with each setting named by `name`.
     pub fn render(&self, name: impl Fn(Setting) -> String) -> (String, Option<String>) {
-        let fill = |text: &str| {
-            self.settings
-                .iter()
-                .enumerate()
-                .fold(text.to_owned(), |t, (i, s)| t.replace(&format!("{{{i}}}"), &name(*s)))
-        };
+        let fill = |text: &str| fill(text, &self.settings, &name);
         (fill(&self.message), self.hint.as_deref().map(fill))
+    }
+}
+
+/// `text` with each `{i}` replaced by `name(settings[i])`.
+fn fill(text: &str, settings: &[Setting], name: &impl Fn(Setting) -> String) -> String {
+    settings.iter().enumerate().fold(text.to_owned(), |t, (i, s)| t.replace(&format!("{{{i}}}"), &name(*s)))
+}
+
+/// Text for the user that names settings (a note, a hint, a warning): `{0}`, `{1}`… where
+/// each front end names `settings[0]`, `settings[1]`… Like [`SettingError`] it has no
+/// `Display`: the front end renders it with [`Words::render`] for the surface that was used
+/// (`crate::error::flag_text` for the CLI, a file's key for GpuConfig).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Words {
+    /// The text, with `{i}` for `settings[i]`.
+    pub text: String,
+    /// The settings the text names.
+    pub settings: Vec<Setting>,
+}
+
+impl Words {
+    /// Text naming `settings` at `{0}`, `{1}`…
+    pub fn new(text: impl Into<String>, settings: &[Setting]) -> Self {
+        Words { text: text.into(), settings: settings.to_vec() }
+    }
+
+    /// Text that names no setting.
+    pub fn plain(text: impl Into<String>) -> Self {
+        Words { text: text.into(), settings: Vec::new() }
+    }
+
+    /// The text with each setting named by `name`.
+    pub fn render(&self, name: impl Fn(Setting) -> String) -> String {
+        fill(&self.text, &self.settings, &name)
+    }
+}
+
+impl From<String> for Words {
+    fn from(text: String) -> Self {
+        Words::plain(text)
+    }
+}
+
+impl From<&str> for Words {
+    fn from(text: &str) -> Self {
+        Words::plain(text)
     }
 }
 
@@ -183,6 +400,13 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), Setting::ALL.len());
         assert!(names.iter().all(|n| !n.starts_with('-') && !n.is_empty()));
+    }
+
+    #[test]
+    fn words_name_each_setting_where_the_text_says() {
+        let w = Words::new("{0} to change; {1} is {0}'s partner", &[Setting::Context, Setting::Model]);
+        assert_eq!(w.render(|s| format!("--{}", s.long())), "--context to change; --model is --context's partner");
+        assert_eq!(Words::plain("no {0} here").render(|_| "x".into()), "no {0} here");
     }
 
     #[test]
