@@ -201,14 +201,6 @@ pub fn with_override(hint: Option<String>, rule: Option<&(String, String)>) -> O
     Some(hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}")))
 }
 
-/// The single-threaded async runtime every command that talks to a server uses.
-pub fn runtime() -> Result<tokio::runtime::Runtime, Error> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|source| Error::System { what: "the async runtime", source })
-}
-
 /// What an internal error asks for.
 pub const REPORT: &str =
     "this is a bug in aksgpu, not in your input: please report it with the command line, `aksgpu --version` and this message";

@@ -13,7 +13,7 @@ use crate::error::Error;
 /// `aksgpu auth status`
 pub fn status(ctx: &Ctx, a: &AuthStatusArgs) -> anyhow::Result<()> {
     let az = azure::connect(&a.arm)?;
-    let rt = crate::error::runtime()?;
+    let rt = crate::ops::runtime()?;
     // Bounded by --timeout and the token deadline: a hung login endpoint cannot hold it.
     let token = rt.block_on(crate::ops::session::token_expiry(&az));
     let expires_in =

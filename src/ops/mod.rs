@@ -52,3 +52,11 @@ pub struct Cred {
     pub method: AuthMethod,
     pub source: Arc<dyn TokenSource>,
 }
+
+/// The single-threaded async runtime every workflow that talks to a server uses.
+pub fn runtime() -> Result<tokio::runtime::Runtime, crate::error::Error> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|source| crate::error::Error::System { what: "the async runtime", source })
+}

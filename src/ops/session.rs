@@ -112,7 +112,7 @@ pub fn connect(c: &Connection) -> Result<Azure, Error> {
     client.verbosity = verbosity(c);
     client.log_sink = c.log_sink;
     let subscription = match subscription_name(c) {
-        Some(name) => resolve_name(&crate::error::runtime()?, &client, name),
+        Some(name) => resolve_name(&crate::ops::runtime()?, &client, name),
         None => auth::subscription(c.subscription.as_deref(), &env),
     };
     Ok(Azure { client, method, source, subscription })
@@ -190,7 +190,7 @@ pub fn run_interruptible<T>(
     abort: Option<&ArmClient>,
     fut: impl Future<Output = Result<T, Error>>,
 ) -> Result<T, Error> {
-    let rt = crate::error::runtime()?;
+    let rt = crate::ops::runtime()?;
     rt.block_on(async {
         tokio::select! {
             r = fut => r,

@@ -281,6 +281,28 @@ fn every_import_follows_the_layers() {
     assert!(broken.is_empty(), "imports against ARCHITECTURE.md:\n{}", broken.join("\n"));
 }
 
+/// Below the front end, `crate::error` gives the typed `Error` (and its variants) only: exit
+/// codes, wording and runtimes are the front end's or the layer's own.
+#[test]
+fn below_the_front_end_error_gives_only_the_typed_error() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut broken = Vec::new();
+    for file in &files {
+        if FRONT.contains(&module_of(&src, file).as_str()) {
+            continue;
+        }
+        let code = code_only(&std::fs::read_to_string(file).expect("read source"));
+        for path in crate_paths(&non_test(&code)) {
+            if path.first().is_some_and(|m| m == "error") && path.get(1).is_some_and(|n| n != "Error") {
+                broken.push(format!("{}: crate::{}", file.display(), path.join("::")));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "below the front end, use only crate::error::Error:\n{}", broken.join("\n"));
+}
+
 #[test]
 fn the_scanner_sees_plain_and_grouped_imports() {
     let found = imports("use crate::arm::api;\nuse crate::{recommend::Os, domain};\nlet x = crate::units::money(1);");
