@@ -290,6 +290,32 @@ managed GPU pools (gpuProfile.nvidia.managementMode Managed) export DCGM metrics
 and set `dcgmexporter = true` under default-scrape-settings-enabled in the ama-metrics-settings-configmap \
 (learn.microsoft.com azure-monitor/containers/prometheus-metrics-scrape-configuration)";
 
+impl PoolUsage {
+    /// Pool `p` with nothing measured yet: every figure missing, `note` saying why.
+    pub fn unmeasured(p: &FleetPool, currency: &str, note: Option<String>) -> Self {
+        PoolUsage {
+            subscription_id: p.subscription_id.clone(),
+            resource_group: p.resource_group.clone(),
+            cluster: p.cluster.clone(),
+            pool: p.pool.clone(),
+            vm_size: p.vm_size.clone(),
+            measured: false,
+            gpu_hours: None,
+            idle_gpu_hours: None,
+            allocated_gpu_hours: None,
+            allocated_idle_gpu_hours: None,
+            mean_utilization_percent: None,
+            peak_memory_used_gib: None,
+            idle_cost: None,
+            currency: currency.to_owned(),
+            price_date: p.price_date.clone(),
+            health: Vec::new(),
+            advice: Vec::new(),
+            note,
+        }
+    }
+}
+
 /// The usage of every pool in `pools` (one cluster's) from `answers`.
 pub fn pool_usage(
     catalog: &Catalog,
@@ -307,26 +333,10 @@ pub fn pool_usage(
             let measured = mine.iter().any(|f| f.dcgm);
             let total = |f: fn(&NodeFigures) -> f64| mine.iter().map(|x| f(x)).sum::<f64>() / 3600.0;
             let allocated = mine.iter().any(|f| f.allocated_seconds > 0.0).then(|| r6(total(|f| f.allocated_seconds)));
-            let mut u = PoolUsage {
-                subscription_id: p.subscription_id.clone(),
-                resource_group: p.resource_group.clone(),
-                cluster: p.cluster.clone(),
-                pool: p.pool.clone(),
-                vm_size: p.vm_size.clone(),
-                measured,
-                gpu_hours: None,
-                idle_gpu_hours: None,
-                allocated_gpu_hours: allocated,
-                allocated_idle_gpu_hours: None,
-                mean_utilization_percent: None,
-                peak_memory_used_gib: None,
-                idle_cost: None,
-                currency: currency.to_owned(),
-                price_date: p.price_date.clone(),
-                health: health(answers, &p.pool),
-                advice: Vec::new(),
-                note: (!measured).then(|| SCRAPE_HINT.to_owned()),
-            };
+            let mut u = PoolUsage::unmeasured(p, currency, (!measured).then(|| SCRAPE_HINT.to_owned()));
+            u.measured = measured;
+            u.allocated_gpu_hours = allocated;
+            u.health = health(answers, &p.pool);
             if measured {
                 let gpu_h = total(|f| f.gpu_seconds);
                 let idle_h = total(|f| f.idle_seconds);

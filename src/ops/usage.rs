@@ -173,29 +173,7 @@ pub async fn measure_clusters(
 
 /// Pools not measured because the workspace was not found: `measured: false` with the reason.
 pub fn unmeasured(pools: &[FleetPool], why: &str, currency: &str) -> Vec<PoolUsage> {
-    pools
-        .iter()
-        .map(|p| PoolUsage {
-            subscription_id: p.subscription_id.clone(),
-            resource_group: p.resource_group.clone(),
-            cluster: p.cluster.clone(),
-            pool: p.pool.clone(),
-            vm_size: p.vm_size.clone(),
-            measured: false,
-            gpu_hours: None,
-            idle_gpu_hours: None,
-            allocated_gpu_hours: None,
-            allocated_idle_gpu_hours: None,
-            mean_utilization_percent: None,
-            peak_memory_used_gib: None,
-            idle_cost: None,
-            currency: currency.to_owned(),
-            price_date: p.price_date.clone(),
-            health: Vec::new(),
-            advice: Vec::new(),
-            note: Some(why.to_owned()),
-        })
-        .collect()
+    pools.iter().map(|p| PoolUsage::unmeasured(p, currency, Some(why.to_owned()))).collect()
 }
 
 /// Totals over measured pools.
