@@ -6,6 +6,7 @@
 
 use crate::arm::ArmError;
 use crate::catalog::CatalogError;
+use crate::domain::setting::Words;
 
 /// Documented exit codes.
 pub mod exit {
@@ -50,15 +51,15 @@ pub mod exit {
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The user asked for something invalid (exit 2).
-    #[error("{message}")]
-    Usage { message: String, hint: Option<String> },
+    #[error("{}", flag_text(message))]
+    Usage { message: Words, hint: Option<Words> },
     /// A `recommend` setting is invalid (exit 2): worded with the CLI flags here, with a
     /// GpuConfig's keys by the file front end.
     #[error("{}", flag_words(.0).0)]
     Setting(Box<crate::domain::setting::SettingError>),
     /// Nothing satisfies the request (exit 1).
-    #[error("{message}")]
-    NoFit { message: String, hint: Option<String> },
+    #[error("{}", flag_text(message))]
+    NoFit { message: Words, hint: Option<Words> },
     /// The catalog could not be loaded (exit 2).
     #[error(transparent)]
     Catalog(#[from] CatalogError),
@@ -66,26 +67,26 @@ pub enum Error {
     #[error(transparent)]
     Arm(Box<crate::arm::ArmError>),
     /// A service other than Azure refused the credential (exit 3): a gated Hugging Face model.
-    #[error("{message}")]
-    Denied { message: String, hint: Option<String> },
+    #[error("{}", flag_text(message))]
+    Denied { message: Words, hint: Option<Words> },
     /// A service other than Azure could not be reached, failed or answered with something
     /// unusable (exit 1, as a network failure): the Hugging Face Hub.
-    #[error("{message}")]
-    Unavailable { message: String, hint: Option<String> },
+    #[error("{}", flag_text(message))]
+    Unavailable { message: Words, hint: Option<Words> },
     /// What was asked is still pending outside this run (exit 4, as an operation still
     /// running): a preview feature waiting for Microsoft's approval.
-    #[error("{message}")]
-    Pending { message: String, hint: Option<String> },
+    #[error("{}", flag_text(message))]
+    Pending { message: Words, hint: Option<Words> },
     /// Azure answered without a field the workflow needs (exit 1): the answer, not the
     /// request, is at fault.
     #[error("{field}")]
-    Missing { field: crate::resources::MissingField, hint: Option<String> },
+    Missing { field: crate::resources::MissingField, hint: Option<Words> },
     /// A preflight check refused the request (exit 1).
-    #[error("{message}")]
-    Refused { message: String, hint: Option<String> },
+    #[error("{}", flag_text(message))]
+    Refused { message: Words, hint: Option<Words> },
     /// Ctrl-C (exit 130).
     #[error("{message}")]
-    Interrupted { message: String, hints: Vec<String> },
+    Interrupted { message: String, hints: Vec<Words> },
     /// A confirmation answered "no" (exit 1): nothing was changed.
     #[error("not confirmed; nothing was changed")]
     NotConfirmed,
@@ -103,14 +104,24 @@ pub enum Error {
     #[error("internal error: {message}")]
     Internal { message: String },
     /// `diff` found differences: exit 1, reported as a result, not as an error.
-    #[error("{message}")]
-    Differences { message: String, hint: Option<String> },
+    #[error("{}", flag_text(message))]
+    Differences { message: Words, hint: Option<Words> },
 }
 
 impl Error {
     /// A usage error with a hint.
-    pub fn usage(message: impl Into<String>, hint: impl Into<Option<String>>) -> Self {
-        Error::Usage { message: message.into(), hint: hint.into() }
+    pub fn usage(message: impl Into<Words>, hint: impl IntoHint) -> Self {
+        Error::Usage { message: message.into(), hint: hint.into_hint() }
+    }
+
+    /// A refusal (exit 1) with a hint.
+    pub fn refused(message: impl Into<Words>, hint: impl IntoHint) -> Self {
+        Error::Refused { message: message.into(), hint: hint.into_hint() }
+    }
+
+    /// Nothing fits (exit 1), with a hint.
+    pub fn no_fit(message: impl Into<Words>, hint: impl IntoHint) -> Self {
+        Error::NoFit { message: message.into(), hint: hint.into_hint() }
     }
 
     /// An internal error (a bug): exit 70 with a request to report it.
@@ -154,7 +165,7 @@ impl Error {
             | Error::Unavailable { hint, .. }
             | Error::Pending { hint, .. }
             | Error::Missing { hint, .. }
-            | Error::Differences { hint, .. } => hint.iter().cloned().collect(),
+            | Error::Differences { hint, .. } => hint.iter().map(flag_text).collect(),
             Error::Setting(e) => flag_words(e).1.into_iter().collect(),
             Error::Internal { .. } => vec![REPORT.to_owned()],
             Error::System { .. } => {
@@ -166,7 +177,7 @@ impl Error {
             }
             Error::Catalog(_) => vec!["check the --catalog / AKSGPU_CATALOG path".to_owned()],
             Error::Arm(e) => e.hints(),
-            Error::Interrupted { hints, .. } => hints.clone(),
+            Error::Interrupted { hints, .. } => hints.iter().map(flag_text).collect(),
             Error::Output(_) | Error::Io { .. } | Error::NotConfirmed => vec![],
         }
     }
@@ -183,14 +194,44 @@ pub fn flag(s: crate::domain::setting::Setting) -> String {
 }
 
 /// Text naming settings, worded with the CLI's flags.
-pub fn flag_text(w: &crate::domain::setting::Words) -> String {
-    w.render(flag)
+pub fn flag_text(w: &Words) -> String {
+    w.render(flag, flag)
+}
+
+/// What an error's hint may be given as: none (`None`), plain text, or [`Words`] naming settings.
+pub trait IntoHint {
+    /// The hint, if any.
+    fn into_hint(self) -> Option<Words>;
+}
+
+impl IntoHint for Option<String> {
+    fn into_hint(self) -> Option<Words> {
+        self.map(Words::plain)
+    }
+}
+
+impl IntoHint for String {
+    fn into_hint(self) -> Option<Words> {
+        Some(Words::plain(self))
+    }
+}
+
+impl IntoHint for &str {
+    fn into_hint(self) -> Option<Words> {
+        Some(Words::plain(self))
+    }
+}
+
+impl IntoHint for Words {
+    fn into_hint(self) -> Option<Words> {
+        Some(self)
+    }
 }
 
 /// A refused setting worded with the CLI's flags; one resting on a catalog rule says how to
 /// override it.
 pub fn flag_words(e: &crate::domain::setting::SettingError) -> (String, Option<String>) {
-    let (message, hint) = e.render(flag);
+    let (message, hint) = e.render(flag, flag);
     (message, with_override(hint, e.rule.as_ref()))
 }
 
@@ -238,10 +279,12 @@ impl From<crate::plan::cluster::ChangeRefused> for Error {
         use crate::plan::cluster::ChangeRefused;
         match e {
             ChangeRefused::Setting(e) => Error::Setting(Box::new(e)),
-            ChangeRefused::State { message, hint } => Error::Refused { message, hint },
+            ChangeRefused::State { message, hint } => {
+                Error::Refused { message: message.into(), hint: hint.map(Into::into) }
+            }
             ChangeRefused::Conflict(e) => {
                 let (message, hint) = flag_words(&e);
-                Error::Refused { message, hint }
+                Error::Refused { message: message.into(), hint: hint.map(Into::into) }
             }
             ChangeRefused::Missing(field) => Error::Missing { field, hint: None },
         }

@@ -176,8 +176,8 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> anyhow::Result<()> {
     docs.finish()?;
     if differ {
         return Err(Error::Differences {
-            message: format!("{n} of {total} resource(s) would change (see ACTION)"),
-            hint: Some(format!("apply it with: aksgpu apply -f {}", a.file.display())),
+            message: format!("{n} of {total} resource(s) would change (see ACTION)").into(),
+            hint: Some(format!("apply it with: aksgpu apply -f {}", a.file.display()).into()),
         }
         .into());
     }
@@ -243,9 +243,9 @@ fn quota_note(l: &Loaded, live: &Live, changes: &[Change]) -> Result<(), Error> 
     let check = adapter::check_quota((&l.client, &l.facts), &l.desired, (live, changes));
     match azure::run_interruptible(&Progress::default(), async { Ok(check.await) })? {
         Err(Error::Refused { message, hint }) => {
-            l.printer.note(&format!("note: apply would refuse: {message}"));
+            l.printer.note(&format!("note: apply would refuse: {}", crate::error::flag_text(&message)));
             if let Some(h) = hint {
-                l.printer.note(&format!("hint: {h}"));
+                l.printer.note(&format!("hint: {}", crate::error::flag_text(&h)));
             }
             Ok(())
         }
@@ -365,8 +365,8 @@ fn dry_run_doc(l: &Loaded, (skip_preflight, read_release): (bool, bool)) -> Resu
 fn refusal(changes: &[Change], cost: &PlanPricing) -> Option<FileOutcome> {
     if let Some(r) = changes.iter().find(|c| c.action == Action::Refused) {
         let e = Error::Refused {
-            message: format!("apply refused before sending anything: {} {}: {}", r.kind, r.name, r.detail),
-            hint: r.hint.clone(),
+            message: format!("apply refused before sending anything: {} {}: {}", r.kind, r.name, r.detail).into(),
+            hint: r.hint.clone().map(Into::into),
         };
         return Some((Some(render::changes(changes, cost).into()), Err(e.into())));
     }
@@ -380,8 +380,8 @@ fn refusal(changes: &[Change], cost: &PlanPricing) -> Option<FileOutcome> {
         })
         .collect();
     let e = Error::Refused {
-        message: format!("apply refused before sending anything: pool {} is {}", f.name, f.detail),
-        hint: f.hint.clone(),
+        message: format!("apply refused before sending anything: pool {} is {}", f.name, f.detail).into(),
+        hint: f.hint.clone().map(Into::into),
     };
     Some((Some(render::results(&rows, cost).into()), Err(e.into())))
 }
@@ -504,7 +504,7 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
     let feats: Vec<(&str, Option<String>)> = features.iter().map(|(n, s)| (*n, s.clone())).collect();
     // The subscription read, so the file names the cluster it came from.
     let file = adapter::export(&catalog, Some(&sub), rg, name, &cluster, &pools, &feats)
-        .map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
+        .map_err(|e| Error::refused(e.to_string(), None))?;
     let text = match a.output {
         ManifestFormat::Yaml => format!(
             "# aksgpu export of cluster {name} (resource group {rg}); apply with: aksgpu apply -f FILE\n{}",

@@ -603,7 +603,7 @@ pub fn diff(ctx: &Ctx, a: &crate::cli::CatalogDiffArgs) -> anyhow::Result<()> {
     emit(p, a.output, &DriftView { location: &location, drift: &d }).map_err(Error::from)?;
     if a.fail_on_drift && d.drift {
         return Err(Error::NoFit {
-            message: format!("the catalog has drifted from Azure in {location}"),
+            message: format!("the catalog has drifted from Azure in {location}").into(),
             hint: Some("update catalog/sizes/*.yaml from Microsoft's size pages".into()),
         }
         .into());

@@ -232,7 +232,7 @@ fn fail_on(a: &FleetArgs, view: &FleetView) -> anyhow::Result<()> {
     }
     let n = view.pools.iter().flat_map(|p| &p.findings).filter(|f| f.severity >= level.severity()).count();
     Err(Error::Refused {
-        message: format!("{n} finding(s) at or above --fail-on {}", level.severity().name()),
+        message: format!("{n} finding(s) at or above --fail-on {}", level.severity().name()).into(),
         hint: None,
     }
     .into())

@@ -30,7 +30,7 @@ fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, facts: &ClusterFacts,
     let top = crate::ops::pool::recommended(catalog, a.recommend_request(), facts).map_err(|e| match e {
         // Not one candidate in the catalog: said as the catalog check, as `recommend` says it.
         RequestError::NoFit(None) => Error::NoFit {
-            message: format!("{no_fit} (the catalog check removed the last candidates)"),
+            message: format!("{no_fit} (the catalog check removed the last candidates)").into(),
             hint: Some("run `aksgpu recommend` with the same flags to see why".into()),
         },
         e => in_flags(e, no_fit),
@@ -52,8 +52,8 @@ pub(crate) fn in_flags(e: RequestError, no_fit: &str) -> Error {
         ),
         RequestError::NoFit(why) => Error::NoFit {
             message: match why {
-                Some(c) => format!("{no_fit} (the {} check removed the last candidates)", check_name(c)),
-                None => no_fit.to_owned(),
+                Some(c) => format!("{no_fit} (the {} check removed the last candidates)", check_name(c)).into(),
+                None => no_fit.to_owned().into(),
             },
             hint: Some("run `aksgpu recommend` with the same flags to see why".into()),
         },

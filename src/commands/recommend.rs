@@ -62,8 +62,9 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
                 "no size fits: {} removed the last {} candidate(s)",
                 constraint_words(nf.constraint),
                 nf.candidates_before
-            ),
-            hint: if closest.is_empty() { None } else { Some(format!("closest: {}", closest.join("; "))) },
+            )
+            .into(),
+            hint: if closest.is_empty() { None } else { Some(format!("closest: {}", closest.join("; ")).into()) },
         }
         .into());
     }

@@ -337,22 +337,37 @@ pub struct SettingError {
 
 impl SettingError {
     /// The message and hint with each setting named by `name`.
-    pub fn render(&self, name: impl Fn(Setting) -> String) -> (String, Option<String>) {
-        let fill = |text: &str| fill(text, &self.settings, &name);
+    pub fn render(
+        &self,
+        name: impl Fn(Setting) -> String,
+        flag: impl Fn(Setting) -> String,
+    ) -> (String, Option<String>) {
+        let fill = |text: &str| fill(text, &self.settings, &name, &flag);
         (fill(&self.message), self.hint.as_deref().map(fill))
     }
 }
 
-/// `text` with each `{i}` replaced by `name(settings[i])`.
-fn fill(text: &str, settings: &[Setting], name: &impl Fn(Setting) -> String) -> String {
-    settings.iter().enumerate().fold(text.to_owned(), |t, (i, s)| t.replace(&format!("{{{i}}}"), &name(*s)))
+/// `text` with each `{i:flag}` replaced by `flag(settings[i])` (a setting inside an aksgpu
+/// command line, which names it by its flag on every surface) and each `{i}` by
+/// `name(settings[i])` (the surface's own name for it).
+fn fill(
+    text: &str,
+    settings: &[Setting],
+    name: &impl Fn(Setting) -> String,
+    flag: &impl Fn(Setting) -> String,
+) -> String {
+    settings.iter().enumerate().fold(text.to_owned(), |t, (i, s)| {
+        t.replace(&format!("{{{i}:flag}}"), &flag(*s)).replace(&format!("{{{i}}}"), &name(*s))
+    })
 }
 
 /// Text for the user that names settings (a note, a hint, a warning): `{0}`, `{1}`… where
 /// each front end names `settings[0]`, `settings[1]`… Like [`SettingError`] it has no
 /// `Display`: the front end renders it with [`Words::render`] for the surface that was used
-/// (`crate::error::flag_text` for the CLI, a file's key for GpuConfig).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// (`crate::error::flag_text` for the CLI, a file's key for GpuConfig). A setting inside an
+/// aksgpu command line the text suggests is `{i:flag}`: a command is typed, so it names the
+/// flag whatever surface the user came from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Words {
     /// The text, with `{i}` for `settings[i]`.
     pub text: String,
@@ -371,9 +386,48 @@ impl Words {
         Words { text: text.into(), settings: Vec::new() }
     }
 
-    /// The text with each setting named by `name`.
-    pub fn render(&self, name: impl Fn(Setting) -> String) -> String {
-        fill(&self.text, &self.settings, &name)
+    /// The text with each setting named by `name`, and by `flag` inside a command line
+    /// (`{i:flag}`).
+    pub fn render(&self, name: impl Fn(Setting) -> String, flag: impl Fn(Setting) -> String) -> String {
+        fill(&self.text, &self.settings, &name, &flag)
+    }
+
+    /// The words with each setting that `name` names written in (a GpuConfig key, say) and
+    /// the others kept as slots for the front end to word.
+    pub fn name_some(&self, name: impl Fn(Setting) -> Option<String>) -> Words {
+        let (mut text, mut kept) = (self.text.clone(), Vec::new());
+        for (i, s) in self.settings.iter().enumerate() {
+            match name(*s) {
+                Some(n) => text = text.replace(&format!("{{{i}}}"), &n),
+                None => {
+                    let j = kept.len();
+                    text = text.replace(&format!("{{{i}}}"), &format!("{{\u{1}{j}}}"));
+                    text = text.replace(&format!("{{{i}:flag}}"), &format!("{{\u{1}{j}:flag}}"));
+                    kept.push(*s);
+                    continue;
+                }
+            }
+            text = text.replace(&format!("{{{i}:flag}}"), &format!("{{\u{1}{}:flag}}", kept.len()));
+            kept.push(*s);
+        }
+        Words { text: text.replace('\u{1}', ""), settings: kept }
+    }
+
+    /// True when the text names no setting.
+    pub fn is_plain(&self) -> bool {
+        self.settings.is_empty()
+    }
+
+    /// These words followed by `more` (`"; "` between them), each keeping its settings.
+    pub fn then(self, sep: &str, more: Words) -> Words {
+        let shift = self.settings.len();
+        let text = more.settings.iter().enumerate().rev().fold(more.text, |t, (i, _)| {
+            t.replace(&format!("{{{i}:flag}}"), &format!("{{{}:flag}}", i + shift))
+                .replace(&format!("{{{i}}}"), &format!("{{{}}}", i + shift))
+        });
+        let mut settings = self.settings;
+        settings.extend(more.settings);
+        Words { text: format!("{}{sep}{text}", self.text), settings }
     }
 }
 
@@ -386,6 +440,12 @@ impl From<String> for Words {
 impl From<&str> for Words {
     fn from(text: &str) -> Self {
         Words::plain(text)
+    }
+}
+
+impl From<&String> for Words {
+    fn from(text: &String) -> Self {
+        Words::plain(text.as_str())
     }
 }
 
@@ -405,8 +465,20 @@ mod tests {
     #[test]
     fn words_name_each_setting_where_the_text_says() {
         let w = Words::new("{0} to change; {1} is {0}'s partner", &[Setting::Context, Setting::Model]);
-        assert_eq!(w.render(|s| format!("--{}", s.long())), "--context to change; --model is --context's partner");
-        assert_eq!(Words::plain("no {0} here").render(|_| "x".into()), "no {0} here");
+        let flag = |s: Setting| format!("--{}", s.long());
+        assert_eq!(w.render(flag, flag), "--context to change; --model is --context's partner");
+        assert_eq!(Words::plain("no {0} here").render(|_| "x".into(), flag), "no {0} here");
+        let cmd = Words::new("set {0}: `aksgpu pool scale {0:flag} 0`", &[Setting::MinCount]);
+        assert_eq!(cmd.render(|_| "minCount".into(), flag), "set minCount: `aksgpu pool scale --min-count 0`");
+    }
+
+    #[test]
+    fn then_keeps_each_part_naming_its_own_settings() {
+        let a = Words::new("{0} is set", &[Setting::Context]);
+        let b = Words::new("lower {0} or drop {1} (`x {0:flag}`)", &[Setting::Model, Setting::Top]);
+        let both = a.then("; ", b);
+        let out = both.render(|s| format!("<{}>", s.long()), |s| format!("--{}", s.long()));
+        assert_eq!(out, "<context> is set; lower <model> or drop <top> (`x --model`)");
     }
 
     #[test]
@@ -417,7 +489,7 @@ mod tests {
             hint: Some("lower {0}".into()),
             rule: None,
         };
-        let (m, h) = e.render(|s| format!("<{}>", s.long()));
+        let (m, h) = e.render(|s| format!("<{}>", s.long()), |s| s.long().to_owned());
         assert_eq!(m, "<context> 9000 is longer than <model> allows");
         assert_eq!(h.as_deref(), Some("lower <context>"));
     }

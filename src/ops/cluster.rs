@@ -74,7 +74,7 @@ impl From<OpsError> for Error {
     fn from(e: OpsError) -> Self {
         match e {
             OpsError::Arm(a) => Error::from(a),
-            OpsError::Refused(m) => Error::Refused { message: m, hint: None },
+            OpsError::Refused(m) => Error::refused(m, None),
             OpsError::Missing(m) => Error::from(m),
             OpsError::Change(c) => Error::from(c),
         }

@@ -19,8 +19,7 @@ pub async fn compare(
     report("listing the resource SKUs");
     let step = crate::plan::read_skus(subscription, location);
     let skus = crate::provision::wire::list(client, &step).await?;
-    let skus =
-        crate::resources::compute::skus(&skus).map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
+    let skus = crate::resources::compute::skus(&skus).map_err(|e| Error::refused(e.to_string(), None))?;
     Ok(drift::compare(catalog, location, &skus))
 }
 

@@ -123,7 +123,7 @@ pub async fn candidates(
         }
     };
     let Some((first, rest)) = sizes.split_first() else {
-        return Err(Error::NoFit { message: "no candidate sizes".into(), hint: None }.into());
+        return Err(Error::no_fit("no candidate sizes", None).into());
     };
     let specs = crate::plan::failover::candidates(catalog, &PoolRequest { vm_size: first.clone(), ..pool }, rest)?;
     Ok(Candidates { specs, location, ranked: ranked_sizes })

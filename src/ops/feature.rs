@@ -36,7 +36,7 @@ pub async fn register(
 /// A feature waiting for Microsoft's approval: still pending (exit 4), not refused.
 fn pending(namespace: &str, name: &str) -> Error {
     Error::Pending {
-        message: format!("{namespace}/{name} is Pending: Microsoft has to approve it for this subscription"),
+        message: format!("{namespace}/{name} is Pending: Microsoft has to approve it for this subscription").into(),
         hint: Some("wait for the approval (az feature show shows the state), then run again".into()),
     }
 }

@@ -257,7 +257,7 @@ pub fn kaito_instance(
         ));
     }
     let pick = out.recommendations.iter().find(|r| kaito_ok(&r.vm_size).is_ok()).ok_or_else(|| Error::NoFit {
-        message: format!("no KAITO-capable size holds {}", model.id),
+        message: format!("no KAITO-capable size holds {}", model.id).into(),
         hint: Some("try a smaller model".into()),
     })?;
     notes.push(format!("instance type {}: {}", pick.vm_size, pick.reasons.join("; ")));

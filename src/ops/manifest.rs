@@ -36,7 +36,7 @@ pub async fn read_pool(
     );
     let v: Value = crate::provision::wire::get(client, &step).await?;
     let typed: crate::resources::AgentPool =
-        crate::resources::parse(&v, "agent pool").map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
+        crate::resources::parse(&v, "agent pool").map_err(|e| Error::refused(e.to_string(), None))?;
     let managed_profile = typed.mig_profiles().and_then(|l| l.first().cloned());
     let mig_strategy = match typed.mig_strategy() {
         Some(m) if m.eq_ignore_ascii_case("Single") => Some(MigStrategy::Single),

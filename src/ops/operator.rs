@@ -28,8 +28,7 @@ pub async fn install(
 ) -> Result<Installed, Error> {
     let deadline = Instant::now() + timeout;
     let (cluster, pools) = operator::read(client, facts, req).await?;
-    let install = operator::resolve(catalog, req, &cluster, &pools)
-        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
+    let install = operator::resolve(catalog, req, &cluster, &pools).map_err(|r| Error::refused(r.message, r.hint))?;
     let token = match install.needs_cluster_token {
         Some(true) => Some(crate::arm::auth::cluster_token(cred.method, &cred.source, deadline).await?),
         _ => None,
@@ -47,8 +46,7 @@ pub async fn dry_run_read(
     req: &InstallRequest,
 ) -> Result<(Install, Plan), Error> {
     let (cluster, pools) = operator::read(client, facts, req).await?;
-    let install = operator::resolve(catalog, req, &cluster, &pools)
-        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
+    let install = operator::resolve(catalog, req, &cluster, &pools).map_err(|r| Error::refused(r.message, r.hint))?;
     let plan = operator::plan(req, &install);
     Ok((install, plan))
 }
@@ -108,7 +106,8 @@ async fn read_release_with(
             message: format!(
                 "the GPU Operator's Helm release could not be read (the read ended with {})",
                 r.describe()
-            ),
+            )
+            .into(),
             hint: None,
         });
     }
@@ -117,13 +116,13 @@ async fn read_release_with(
         Release::Present { chart, status, values } => (format!("{chart} ({status})"), values),
         Release::Unread(why) => {
             return Err(Error::Refused {
-                message: format!("the GPU Operator's Helm release could not be read ({why})"),
+                message: format!("the GPU Operator's Helm release could not be read ({why})").into(),
                 hint: None,
             })
         }
     };
     if let Some(r) = crate::plan::install::others_refusal(install, &current) {
-        return Err(Error::Refused { message: r.message, hint: r.hint });
+        return Err(Error::refused(r.message, r.hint));
     }
     let (merged, values_diff) = crate::plan::install::merge(install, &current);
     let install_step = crate::plan::install::install_step(&merged);
@@ -223,7 +222,7 @@ impl From<InstallError> for Error {
     fn from(e: InstallError) -> Self {
         match e {
             InstallError::Arm(a) => Error::from(a),
-            InstallError::Refused(r) => Error::Refused { message: r.message, hint: r.hint },
+            InstallError::Refused(r) => Error::refused(r.message, r.hint),
             InstallError::Command { what, result } => {
                 let logs: String = result
                     .logs
@@ -240,7 +239,8 @@ impl From<InstallError> for Error {
                         "{what} failed in the cluster ({}){}\n--- command output (last 40 lines) ---\n{logs}",
                         result.describe(),
                         result.reason.map(|r| format!(": {r}")).unwrap_or_default()
-                    ),
+                    )
+                    .into(),
                     hint: Some("fix the cause above and run again; `helm upgrade --install` is safe to repeat".into()),
                 }
             }

@@ -48,7 +48,7 @@ impl From<CreateError> for Error {
     fn from(e: CreateError) -> Self {
         match e {
             CreateError::Arm(a) => Error::from(a),
-            CreateError::Refused(r) => Error::Refused { message: r.message, hint: r.hint },
+            CreateError::Refused(r) => Error::refused(r.message, r.hint),
         }
     }
 }
@@ -297,8 +297,7 @@ async fn operator_preflight(
         let spec = labelled.as_ref().map_or(spec, |(s, _)| s);
         pools.push(spec.as_listed());
     }
-    let install = operator::resolve(catalog, op, &cluster, &pools)
-        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
+    let install = operator::resolve(catalog, op, &cluster, &pools).map_err(|r| Error::refused(r.message, r.hint))?;
     Ok((reads, Some(install)))
 }
 
@@ -367,8 +366,8 @@ pub fn pool_feature<'c>(catalog: &'c Catalog, spec: &PoolSpec) -> Option<(&'c st
 /// pool's own body.
 pub fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Result<(Plan, String), Error> {
     let pool = spec.as_listed();
-    let install: Install = operator::resolve(catalog, req, &json!({}), &[pool])
-        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
+    let install: Install =
+        operator::resolve(catalog, req, &json!({}), &[pool]).map_err(|r| Error::refused(r.message, r.hint))?;
     Ok((operator::plan(req, &install), install.values_yaml))
 }
 
@@ -412,7 +411,8 @@ pub async fn create_with_fallbacks(
                     .map(|t| format!("{} {}", t.vm_size, t.code.as_deref().unwrap_or(t.outcome.word())))
                     .collect::<Vec<_>>()
                     .join("; ")
-            ),
+            )
+            .into(),
             hint: Some("see `aksgpu quota show`, reserve capacity, or try another region".into()),
         }),
         Ok(Failover::DryRun { plan, location, .. }) => {
@@ -476,8 +476,8 @@ pub struct CreatedPool {
 
 /// The created pool as Azure returned it, read typed.
 pub fn created_pool(spec: &PoolSpec, pool: &Value) -> Result<CreatedPool, Error> {
-    let typed: crate::resources::AgentPool = crate::resources::parse(pool, "the created agent pool")
-        .map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
+    let typed: crate::resources::AgentPool =
+        crate::resources::parse(pool, "the created agent pool").map_err(|e| Error::refused(e.to_string(), None))?;
     let p = &typed.properties;
     // `gpuProfile.driver` left out is the API's default, Install (managedClusters.json:
     // "When it's not specified, default is Install"): Azure's documented state, not the request.

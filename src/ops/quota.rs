@@ -133,7 +133,7 @@ pub enum QuotaPlan {
 
 /// A field Azure did not send: refused, never read as zero.
 fn missing(e: crate::resources::MissingField) -> Error {
-    Error::Refused { message: e.to_string(), hint: None }
+    Error::refused(e.to_string(), None)
 }
 
 /// Decide the request from the family's usage; a request that would lower the limit is refused.
@@ -206,7 +206,7 @@ pub fn not_granted(s: &RequestStatus, family: &str, waited: std::time::Duration,
                 "Azure did not grant the {family} quota request ({}{}){reason}",
                 s.state,
                 s.code.as_deref().map(|c| format!(" {c}")).unwrap_or_default()
-            ),
+            ).into(),
             hint: Some("open a quota support request in the portal (https://aka.ms/ProdportalCRP), or try another region or family".into()),
         });
     }

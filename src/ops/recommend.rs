@@ -667,15 +667,15 @@ pub fn hub_model(
             Ok((None, vec![format!("model: {e}; sized from --model-params instead")]))
         }
         Err(e @ HubError::Offline { .. }) => Err(Error::Unavailable {
-            message: format!("{name} is not in the catalog and {e}"),
-            hint: Some(format!("offline: {PARAMS_HINT} without the Hub")),
+            message: format!("{name} is not in the catalog and {e}").into(),
+            hint: Some(format!("offline: {PARAMS_HINT} without the Hub").into()),
         }),
         Err(e @ HubError::Gated { had_token, .. }) => Err(Error::Denied {
-            message: e.to_string(),
+            message: e.to_string().into(),
             hint: Some(if had_token {
-                format!("the token has no access: accept the model's terms at {endpoint}/{name} with the account the token belongs to, or {PARAMS_HINT}")
+                format!("the token has no access: accept the model's terms at {endpoint}/{name} with the account the token belongs to, or {PARAMS_HINT}").into()
             } else {
-                format!("accept the model's terms at {endpoint}/{name}, then pass --hf-token or set HF_TOKEN; or {PARAMS_HINT}")
+                format!("accept the model's terms at {endpoint}/{name}, then pass --hf-token or set HF_TOKEN; or {PARAMS_HINT}").into()
             }),
         }),
         Err(e @ HubError::NotFound { .. }) => {
@@ -684,7 +684,7 @@ pub fn hub_model(
             Err(Error::usage(e.to_string(), Some(format!("{d}check the id on {endpoint}, or {PARAMS_HINT}"))))
         }
         Err(e @ HubError::Bad { .. }) => {
-            Err(Error::Unavailable { message: e.to_string(), hint: Some(PARAMS_HINT.to_owned()) })
+            Err(Error::Unavailable { message: e.to_string().into(), hint: Some(PARAMS_HINT.to_owned().into()) })
         }
         // Not the Hub's fault: the process could not start its event loop (exit 1, as
         // every other command's runtime).
@@ -844,7 +844,7 @@ fn overridable(
         rule: Some((id.to_owned(), source.to_owned())),
     };
     if a.overrides.iter().any(|o| o == id) {
-        let (said, _) = e.render(note_flag);
+        let (said, _) = e.render(note_flag, note_flag);
         warnings.push(format!("overriding catalog rule {id} ({said}; source: {source}); risk: {risk}"));
         return Ok(());
     }
@@ -899,11 +899,11 @@ pub async fn reserved(
     report("reading the capacity reservation group");
     let r = crate::provision::pool::read_group(client, id).await?;
     if r.group.is_none() {
-        return Err(Error::NoFit { message: format!("capacity reservation group {id} does not exist"), hint: None });
+        return Err(Error::no_fit(format!("capacity reservation group {id} does not exist"), None));
     }
     // A reservation whose numbers Azure did not send counts as none free: a ranking never
     // leans on capacity it cannot see.
-    let sizes = r.sizes().map_err(|e| Error::Refused { message: e.to_string(), hint: None })?;
+    let sizes = r.sizes().map_err(|e| Error::refused(e.to_string(), None))?;
     Ok(sizes.into_iter().map(|s| (s.clone(), r.free(&s).ok().flatten().unwrap_or(0))).collect())
 }
 
@@ -976,8 +976,8 @@ mod tests {
             hint: Some("use {1} for the rest".into()),
             rule: None,
         };
-        assert_eq!(e.render(note_flag).0, "--tensor-parallel 3 does not split");
-        let (message, hint) = e.render(|s| s.file_key().unwrap_or_default().to_owned());
+        assert_eq!(e.render(note_flag, note_flag).0, "--tensor-parallel 3 does not split");
+        let (message, hint) = e.render(|s| s.file_key().unwrap_or_default().to_owned(), note_flag);
         assert_eq!(message, "recommend.tensorParallel 3 does not split");
         assert_eq!(hint.as_deref(), Some("use recommend.pipelineParallel for the rest"));
     }

@@ -232,7 +232,7 @@ fn interrupted(s: Started, aborted: Option<Result<(), String>>) -> Error {
     if s.in_flight {
         return Error::Interrupted {
             message: "interrupted while a change was in flight: it may have been accepted by Azure".into(),
-            hints: vec![format!("resource: {res}"), format!("check its state with: {resume}")],
+            hints: vec![format!("resource: {res}").into(), format!("check its state with: {resume}").into()],
         };
     }
     let message = match aborted {
@@ -242,7 +242,10 @@ fn interrupted(s: Started, aborted: Option<Result<(), String>>) -> Error {
         ),
         None => "interrupted: stopped waiting; the operation continues in Azure (nothing was cancelled or deleted)".into(),
     };
-    Error::Interrupted { message, hints: vec![format!("resource: {res}"), format!("resume with: {resume}")] }
+    Error::Interrupted {
+        message,
+        hints: vec![format!("resource: {res}").into(), format!("resume with: {resume}").into()],
+    }
 }
 
 /// A run's client, as [`connect_or_offline`] made it.

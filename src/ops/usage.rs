@@ -99,7 +99,7 @@ pub async fn measure(
     for (kind, q) in pure::queries(cluster, req.idle_below, w.step) {
         let a = prom.range(&q, w.first(), w.end, w.step).await?;
         let series = a.series().map_err(|why| Error::Refused {
-            message: format!("Prometheus at {} refused a query for cluster {cluster}: {why}", prom.base()),
+            message: format!("Prometheus at {} refused a query for cluster {cluster}: {why}", prom.base()).into(),
             hint: Some("check the endpoint and that the token may read the workspace (Monitoring Data Reader)".into()),
         })?;
         answers.insert(kind, series.to_vec());
@@ -264,7 +264,7 @@ pub async fn read_cluster(
     let row: crate::resources::fleet::ClusterRow = client.get_json(&Req::get(url)).await?;
     let mut skipped = Vec::new();
     crate::fleet::gpu_pools(catalog, &row, basis, &mut skipped).map_err(|e| Error::Refused {
-        message: e.to_string(),
+        message: e.to_string().into(),
         hint: Some("`az aks show` shows what Azure returns".into()),
     })
 }

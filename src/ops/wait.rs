@@ -56,7 +56,7 @@ pub async fn wait_pool(
     };
     progress.accepted(&path, &req.resume);
     let pool = lro::wait_resource(client, &op, report).await?;
-    let refused = |e: crate::resources::MissingField| Error::Refused { message: e.to_string(), hint: None };
+    let refused = |e: crate::resources::MissingField| Error::refused(e.to_string(), None);
     let pool: crate::resources::AgentPool = crate::resources::parse(&pool, "agent pool").map_err(refused)?;
     // The state Azure sent, never assumed: a pool without one is an error naming the field.
     let state =

@@ -152,9 +152,9 @@ pub enum ChangeRefused {
 
 impl ChangeRefused {
     /// The message, each setting named by `name` (a flag, a file's key).
-    pub fn words(&self, name: impl Fn(Setting) -> String) -> String {
+    pub fn words(&self, name: impl Fn(Setting) -> String + Copy) -> String {
         match self {
-            ChangeRefused::Setting(e) | ChangeRefused::Conflict(e) => e.render(name).0,
+            ChangeRefused::Setting(e) | ChangeRefused::Conflict(e) => e.render(name, name).0,
             ChangeRefused::State { message, .. } => message.clone(),
             ChangeRefused::Missing(m) => m.to_string(),
         }

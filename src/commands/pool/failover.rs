@@ -56,7 +56,7 @@ pub fn run(
         ))?;
     }
     let Some(first) = candidates.first().cloned() else {
-        return Err(Error::NoFit { message: "no candidate sizes".into(), hint: None }.into());
+        return Err(Error::no_fit("no candidate sizes", None).into());
     };
     let progress = Progress::default();
     let result = azure::run_with_spinner(p, &progress, Some(client), async |report| {
@@ -231,8 +231,8 @@ fn render_done(
             })
             .collect();
         return Err(Error::NoFit {
-            message: format!("all {} attempt(s) failed: {}", attempts.len(), listed.join("; ")),
-            hint: Some(steps.join("\n")),
+            message: format!("all {} attempt(s) failed: {}", attempts.len(), listed.join("; ")).into(),
+            hint: Some(steps.join("\n").into()),
         }
         .into());
     };

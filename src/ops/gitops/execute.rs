@@ -205,7 +205,7 @@ async fn feature(run: &Run<'_>, c: &Change, progress: &Progress) -> Result<Row, 
         }
         FeatureOutcome::Pending => {
             return Err(Error::Refused {
-                message: format!("{} is Pending: Microsoft has to approve it", c.name),
+                message: format!("{} is Pending: Microsoft has to approve it", c.name).into(),
                 hint: None,
             })
         }

@@ -11,7 +11,7 @@ use crate::plan::gitops::{ConfigError, Desired};
 
 impl From<ConfigError> for Error {
     fn from(e: ConfigError) -> Self {
-        Error::Usage { message: e.to_string(), hint: e.hint }
+        Error::usage(e.to_string(), e.hint)
     }
 }
 

@@ -127,7 +127,8 @@ fn in_file(at: &str, e: Error) -> PickRefusal {
         return PickRefusal { message: e.to_string(), hint: e.hint(), key: None };
     };
     let key = |s: Setting| s.file_key().map(|k| format!("{at}.{k}"));
-    let (message, hint) = e.render(|s| key(s).unwrap_or_else(|| format!("--{}", s.long())));
+    let flag = |s: Setting| format!("--{}", s.long());
+    let (message, hint) = e.render(|s| key(s).unwrap_or_else(|| flag(s)), flag);
     let key = e.settings.iter().find_map(|s| key(*s));
     match &e.rule {
         Some((id, source)) => {
@@ -514,7 +515,7 @@ pub fn operator_plan(
 ) -> Result<Plan, Error> {
     let req = install_request(d, o);
     let install = operator::resolve(catalog, &req, cluster, &pools_after(d, live_pools))
-        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
+        .map_err(|r| Error::refused(r.message, r.hint))?;
     let mut plan = operator::plan(&req, &install);
     if let Some(current) = release {
         let (merged, _) = crate::plan::install::merge(&install, current);
