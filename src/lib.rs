@@ -71,9 +71,9 @@ where
     };
     let mut printer = Printer::detect();
     if let Some(q) = &cli.query {
-        if let Err(message) = output::check_query(q) {
-            printer.error(&message, &["JMESPath syntax: https://jmespath.org/specification.html".to_owned()]);
-            return exit::USAGE;
+        if let Err(e) = output::check_query(q) {
+            printer.error(&e.to_string(), &e.hints());
+            return e.exit_code();
         }
         // One expression for the whole run: `Printer` stays `Copy`.
         printer.query = Some(Box::leak(q.clone().into_boxed_str()));

@@ -51,8 +51,13 @@ pub fn emit<T: Render + ?Sized>(p: &Printer, format: Format, value: &T) -> io::R
 }
 
 /// Check a `--query` expression (a usage error before anything runs).
-pub fn check_query(expr: &str) -> Result<(), String> {
-    jmespath::compile(expr).map(|_| ()).map_err(|e| format!("--query {expr:?}: {e}"))
+pub fn check_query(expr: &str) -> Result<(), crate::error::Error> {
+    jmespath::compile(expr).map(|_| ()).map_err(|e| {
+        crate::error::Error::usage(
+            format!("--query {expr:?}: {e}"),
+            "JMESPath syntax: https://jmespath.org/specification.html",
+        )
+    })
 }
 
 /// Run a JMESPath query over a result (`jmespath` crate: the JMESPath specification).

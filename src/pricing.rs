@@ -104,17 +104,21 @@ pub fn use_currency(
     currency: &str,
     path: &Path,
     now: SystemTime,
-) -> Result<PriceSource, String> {
+) -> Result<PriceSource, CurrencyUnusable> {
     let Some(cache) = cache else {
-        return Err(format!("no {currency} prices are cached ({} does not exist)", path.display()));
+        return Err(CurrencyUnusable::Absent { currency: currency.to_owned(), path: path.display().to_string() });
     };
     if !cache.currency.eq_ignore_ascii_case(currency) {
-        return Err(format!("{} holds {} prices, not {currency}", path.display(), cache.currency));
+        return Err(CurrencyUnusable::OtherCurrency {
+            currency: currency.to_owned(),
+            path: path.display().to_string(),
+            held: cache.currency.clone(),
+        });
     }
     let now_s = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let age = now_s.saturating_sub(cache.fetched_at);
     if age > MAX_AGE.as_secs() {
-        return Err(format!("the {currency} price cache is {} days old", age / 86_400));
+        return Err(CurrencyUnusable::TooOld { currency: currency.to_owned(), days: age / 86_400 });
     }
     let origin: std::sync::Arc<str> =
         format!("{} (live cache, {currency}, fetched {})", cache.source, date_of(cache.fetched_at)).into();
@@ -245,32 +249,64 @@ pub struct PackedCache {
     records: usize,
 }
 
+/// What is wrong with a price cache file's bytes (its layout is in the module documentation).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FormatError {
+    #[error("not an aksgpu price cache")]
+    NotACache,
+    #[error("format version {found}; this aksgpu reads version {FORMAT}")]
+    Version { found: u16 },
+    #[error("it ends in the middle of a record")]
+    Truncated,
+    #[error("a name is not UTF-8")]
+    NotUtf8,
+    #[error("{what} is out of order or repeated")]
+    OutOfOrder { what: String },
+    #[error("a region of {size} is out of bounds")]
+    RegionOutOfBounds { size: String },
+    #[error("price {price} for {size} in {region}; prices must be above 0 and at most ${MAX_HOURLY_USD}/h")]
+    BadPrice { price: f64, size: String, region: String },
+    #[error("the price cache cannot hold {count} {what}")]
+    TooMany { count: usize, what: &'static str },
+}
+
+/// Why a cache cannot give prices in the currency asked for.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CurrencyUnusable {
+    #[error("no {currency} prices are cached ({path} does not exist)")]
+    Absent { currency: String, path: String },
+    #[error("{path} holds {held} prices, not {currency}")]
+    OtherCurrency { currency: String, path: String, held: String },
+    #[error("the {currency} price cache is {days} days old")]
+    TooOld { currency: String, days: u64 },
+}
+
 /// A cursor over bytes that refuses to read past their end.
 struct Cursor<'a>(&'a [u8]);
 
 impl<'a> Cursor<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
-        let (head, rest) = self.0.split_at_checked(n).ok_or("it ends in the middle of a record")?;
+    fn take(&mut self, n: usize) -> Result<&'a [u8], FormatError> {
+        let (head, rest) = self.0.split_at_checked(n).ok_or(FormatError::Truncated)?;
         self.0 = rest;
         Ok(head)
     }
 
-    fn u16(&mut self) -> Result<u16, String> {
-        Ok(u16::from_le_bytes(self.take(2)?.try_into().map_err(|_| "short read")?))
+    fn u16(&mut self) -> Result<u16, FormatError> {
+        Ok(u16::from_le_bytes(self.take(2)?.try_into().map_err(|_| FormatError::Truncated)?))
     }
 
-    fn u64(&mut self) -> Result<u64, String> {
-        Ok(u64::from_le_bytes(self.take(8)?.try_into().map_err(|_| "short read")?))
+    fn u64(&mut self) -> Result<u64, FormatError> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().map_err(|_| FormatError::Truncated)?))
     }
 
     /// A u16 length, then that many bytes of UTF-8.
-    fn text(&mut self) -> Result<&'a str, String> {
+    fn text(&mut self) -> Result<&'a str, FormatError> {
         let n = self.u16()?;
-        std::str::from_utf8(self.take(usize::from(n))?).map_err(|_| "a name is not UTF-8".to_owned())
+        std::str::from_utf8(self.take(usize::from(n))?).map_err(|_| FormatError::NotUtf8)
     }
 
     /// The next size's name and rows, or `None` at the end.
-    fn record(&mut self) -> Result<Option<(&'a str, &'a [u8])>, String> {
+    fn record(&mut self) -> Result<Option<(&'a str, &'a [u8])>, FormatError> {
         if self.0.is_empty() {
             return Ok(None);
         }
@@ -294,14 +330,14 @@ impl PackedCache {
     /// Check the header, the place of every byte, the order of sizes and regions, and every
     /// price, in one pass; `Err` says what is wrong. A price must be above 0, finite and, in
     /// USD, at most `MAX_HOURLY_USD`.
-    fn parse(bytes: Vec<u8>) -> Result<Self, String> {
+    fn parse(bytes: Vec<u8>) -> Result<Self, FormatError> {
         let mut c = Cursor(&bytes);
         if c.take(MAGIC.len()).ok() != Some(MAGIC.as_slice()) {
-            return Err("not an aksgpu price cache".into());
+            return Err(FormatError::NotACache);
         }
         let version = c.u16()?;
         if version != FORMAT {
-            return Err(format!("format version {version}; this aksgpu reads version {FORMAT}"));
+            return Err(FormatError::Version { found: version });
         }
         let fetched_at = c.u64()?;
         let currency = c.text()?.to_owned();
@@ -314,25 +350,24 @@ impl PackedCache {
         while let Some((name, rows)) = c.record()? {
             // `pack` writes sizes, and each size's regions, in ascending order, once each.
             if previous.is_some_and(|p| p >= name) {
-                return Err(format!("{name} is out of order or repeated"));
+                return Err(FormatError::OutOfOrder { what: name.to_owned() });
             }
             previous = Some(name);
             let mut last_idx = None;
             for r in rows.chunks_exact(ROW) {
                 let (idx, p) = row(r);
-                let region = regions.get(idx).ok_or_else(|| format!("a region of {name} is out of bounds"))?;
+                let region =
+                    regions.get(idx).ok_or_else(|| FormatError::RegionOutOfBounds { size: name.to_owned() })?;
                 if last_idx.is_some_and(|l| l >= idx) {
-                    return Err(format!("{region} of {name} is out of order or repeated"));
+                    return Err(FormatError::OutOfOrder { what: format!("{region} of {name}") });
                 }
                 last_idx = Some(idx);
                 let bad = [p.linux, p.linux_spot, p.windows, p.windows_spot]
                     .into_iter()
                     .flatten()
                     .find(|v| !(v.is_finite() && *v > 0.0) || (usd && *v > MAX_HOURLY_USD));
-                if let Some(v) = bad {
-                    return Err(format!(
-                        "price {v} for {name} in {region}; prices must be above 0 and at most ${MAX_HOURLY_USD}/h"
-                    ));
+                if let Some(price) = bad {
+                    return Err(FormatError::BadPrice { price, size: name.to_owned(), region: region.to_string() });
                 }
             }
         }
@@ -377,13 +412,13 @@ impl PackedCache {
 
 /// Pack a cache (the layout in the module documentation). `Err` when a count or a name
 /// does not fit its u16 (more than 65,535 regions or rows; no real refresh comes near).
-pub fn pack(cache: &PriceCache) -> Result<Vec<u8>, String> {
-    fn put_u16(out: &mut Vec<u8>, n: usize, what: &str) -> Result<(), String> {
-        let n = u16::try_from(n).map_err(|_| format!("the price cache cannot hold {n} {what}"))?;
+pub fn pack(cache: &PriceCache) -> Result<Vec<u8>, FormatError> {
+    fn put_u16(out: &mut Vec<u8>, count: usize, what: &'static str) -> Result<(), FormatError> {
+        let n = u16::try_from(count).map_err(|_| FormatError::TooMany { count, what })?;
         out.extend_from_slice(&n.to_le_bytes());
         Ok(())
     }
-    fn put_text(out: &mut Vec<u8>, s: &str) -> Result<(), String> {
+    fn put_text(out: &mut Vec<u8>, s: &str) -> Result<(), FormatError> {
         put_u16(out, s.len(), "bytes in a name")?;
         out.extend_from_slice(s.as_bytes());
         Ok(())
@@ -405,7 +440,8 @@ pub fn pack(cache: &PriceCache) -> Result<Vec<u8>, String> {
         put_text(&mut out, size)?;
         put_u16(&mut out, per_region.len(), "regions of one size")?;
         for (region, p) in per_region {
-            let idx = regions.binary_search(&region.as_str()).map_err(|_| format!("region {region} not indexed"))?;
+            // Every region of every size was collected into `regions` above.
+            let idx = regions.binary_search(&region.as_str()).unwrap_or(usize::MAX);
             put_u16(&mut out, idx, "regions")?;
             for cell in [p.linux, p.linux_spot, p.windows, p.windows_spot] {
                 out.extend_from_slice(&cell.map_or(UNKNOWN, f64::to_bits).to_le_bytes());
@@ -647,26 +683,26 @@ mod tests {
         // Another version, another magic, a region index out of bounds.
         let mut other = bytes.clone();
         other[8] = 2;
-        assert!(PackedCache::parse(other).expect_err("version").contains("format version 2"));
+        assert!(PackedCache::parse(other).expect_err("version").to_string().contains("format version 2"));
         let mut other = bytes.clone();
         other[0] = b'{';
-        assert!(PackedCache::parse(other).expect_err("magic").contains("not an aksgpu price cache"));
+        assert!(PackedCache::parse(other).expect_err("magic").to_string().contains("not an aksgpu price cache"));
         let mut other = pack(&one_price(1, 1.0)).expect("pack");
         let at = other.len() - ROW;
         other[at] = 9;
-        assert!(PackedCache::parse(other).expect_err("index").contains("out of bounds"));
+        assert!(PackedCache::parse(other).expect_err("index").to_string().contains("out of bounds"));
         // A size or a region twice (a crafted file) is refused, not merged twice.
         let mut twice = pack(&one_price(1, 1.0)).expect("pack");
         let record = twice.split_off(twice.len() - (2 + "Standard_NC24ads_A100_v4".len() + 2 + ROW));
         twice.extend_from_slice(&record);
         twice.extend_from_slice(&record);
-        assert!(PackedCache::parse(twice).expect_err("size twice").contains("out of order or repeated"));
+        assert!(PackedCache::parse(twice).expect_err("size twice").to_string().contains("out of order or repeated"));
         let mut two_rows = pack(&one_price(1, 1.0)).expect("pack");
         let row_bytes = two_rows[two_rows.len() - ROW..].to_vec();
         let count_at = two_rows.len() - ROW - 2;
         two_rows[count_at] = 2;
         two_rows.extend_from_slice(&row_bytes);
-        assert!(PackedCache::parse(two_rows).expect_err("region twice").contains("out of order or repeated"));
+        assert!(PackedCache::parse(two_rows).expect_err("region twice").to_string().contains("out of order or repeated"));
     }
 
     #[test]

@@ -48,7 +48,8 @@ pub fn prices_in(catalog: &mut Catalog, currency: &str) -> Result<(PriceSource, 
         why @ pricing::CacheError::Invalid(_) => CurrencyError::Unusable(why.to_string()),
     })?;
     let source =
-        pricing::use_currency(catalog, cache, currency, &path, SystemTime::now()).map_err(CurrencyError::Unusable)?;
+        pricing::use_currency(catalog, cache, currency, &path, SystemTime::now())
+            .map_err(|e| CurrencyError::Unusable(e.to_string()))?;
     Ok((source, None))
 }
 
