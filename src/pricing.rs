@@ -702,7 +702,10 @@ mod tests {
         let count_at = two_rows.len() - ROW - 2;
         two_rows[count_at] = 2;
         two_rows.extend_from_slice(&row_bytes);
-        assert!(PackedCache::parse(two_rows).expect_err("region twice").to_string().contains("out of order or repeated"));
+        assert!(PackedCache::parse(two_rows)
+            .expect_err("region twice")
+            .to_string()
+            .contains("out of order or repeated"));
     }
 
     #[test]

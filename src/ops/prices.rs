@@ -47,9 +47,8 @@ pub fn prices_in(catalog: &mut Catalog, currency: &str) -> Result<(PriceSource, 
         pricing::CacheError::Io { path, source } => CurrencyError::Unreadable { path, source },
         why @ pricing::CacheError::Invalid(_) => CurrencyError::Unusable(why.to_string()),
     })?;
-    let source =
-        pricing::use_currency(catalog, cache, currency, &path, SystemTime::now())
-            .map_err(|e| CurrencyError::Unusable(e.to_string()))?;
+    let source = pricing::use_currency(catalog, cache, currency, &path, SystemTime::now())
+        .map_err(|e| CurrencyError::Unusable(e.to_string()))?;
     Ok((source, None))
 }
 
