@@ -491,6 +491,7 @@ pub struct PoolTarget {
 #[command(after_help = "Exit codes: 0 created (or already identical), 1 failed or refused, 2 usage, 3 auth, \
 4 timed out (still running in Azure), 130 interrupted. Nothing is deleted, except during failover a pool this run created that failed.")]
 #[command(mut_args(with_recommend))]
+#[command(mut_arg("dry_run", |a| a.help("Print the exact requests and send no write (preflight reads run when credentials exist)")))]
 pub struct CreatePoolArgs {
     #[command(flatten)]
     pub at: PoolTarget,
@@ -536,9 +537,8 @@ pub struct CreatePoolArgs {
     /// in its values, and plan the upgrade the run sends on it.
     #[arg(long, requires_all = ["dry_run", "install_operator"])]
     pub read_release: bool,
-    /// Print the exact requests and send no write (preflight reads run when credentials exist).
-    #[arg(long)]
-    pub dry_run: bool,
+    #[command(flatten)]
+    pub write: WriteArgs,
     /// Return once Azure accepts the request; resume with `aksgpu wait`.
     #[arg(long)]
     pub no_wait: bool,
@@ -549,12 +549,6 @@ pub struct CreatePoolArgs {
     /// Skip the preflight reads (existence, SKU, quota checks).
     #[arg(long)]
     pub skip_preflight: bool,
-    /// Do not ask for confirmation (required without a terminal).
-    #[arg(short = 'y', long)]
-    pub yes: bool,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value = "table")]
-    pub output: Format,
 }
 
 /// How `create-pool` words the `WorkloadArgs` flags: each needs `--recommend`.
@@ -870,6 +864,7 @@ pub struct QuotaShowArgs {
 #[derive(Debug, Args)]
 #[command(after_help = "Exit codes: 0 granted (or already enough), 1 Azure refused it, 2 usage (or a limit \
 below the current one), 3 auth, 4 still in progress at --timeout (check with the command printed).")]
+#[command(mut_arg("dry_run", |a| a.help("Print the request and send nothing")))]
 pub struct QuotaRequestArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
@@ -881,7 +876,15 @@ pub struct QuotaRequestArgs {
     /// The new vCPU limit for --family (never lower than today's).
     #[arg(long, value_name = "VCPUS", requires = "family", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
-    /// Print the request and send nothing.
+    #[command(flatten)]
+    pub write: WriteArgs,
+}
+
+/// What every write command takes: a dry run (each command words what its own dry run reads
+/// with `mut_arg`), `--yes`, and the output format.
+#[derive(Debug, Args)]
+pub struct WriteArgs {
+    /// Print the exact requests and send no write.
     #[arg(long)]
     pub dry_run: bool,
     /// Do not ask for confirmation (required without a terminal).
@@ -904,6 +907,7 @@ pub struct WaitArgs {
 
 /// `aksgpu register-feature`
 #[derive(Debug, Args)]
+#[command(mut_arg("dry_run", |a| a.help("Print the exact requests; read and change nothing (no credentials needed)")))]
 pub struct RegisterFeatureArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
@@ -913,15 +917,8 @@ pub struct RegisterFeatureArgs {
     /// Resource provider namespace.
     #[arg(long, default_value = "Microsoft.ContainerService")]
     pub namespace: String,
-    /// Print the exact requests; read and change nothing (no credentials needed).
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Do not ask for confirmation (required without a terminal).
-    #[arg(short = 'y', long)]
-    pub yes: bool,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value = "table")]
-    pub output: Format,
+    #[command(flatten)]
+    pub write: WriteArgs,
 }
 
 /// `aksgpu feature …`
@@ -962,6 +959,7 @@ pub enum MigStrategyArg {
 
 /// `aksgpu install-operator`
 #[derive(Debug, Args)]
+#[command(mut_arg("dry_run", |a| a.help("Print the Helm values and the runCommand requests; read and change nothing (no credentials needed)")))]
 pub struct InstallOperatorArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
@@ -982,9 +980,8 @@ pub struct InstallOperatorArgs {
     /// Share each GPU between N pods by time slicing.
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
     pub time_slicing: Option<u32>,
-    /// Print the Helm values and the runCommand requests; read and change nothing (no credentials needed).
-    #[arg(long)]
-    pub dry_run: bool,
+    #[command(flatten)]
+    pub write: WriteArgs,
     /// With --dry-run: also read the GPU Operator's Helm release (one read-only runCommand, a
     /// POST that changes nothing) and print what the install would change in its values.
     #[arg(long, requires = "dry_run")]
@@ -994,12 +991,6 @@ pub struct InstallOperatorArgs {
     /// on AKS-managed ones), each a PUT of its own before the release, instead of refusing.
     #[arg(long)]
     pub label_pools: bool,
-    /// Do not ask for confirmation (required without a terminal).
-    #[arg(short = 'y', long)]
-    pub yes: bool,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value = "table")]
-    pub output: Format,
 }
 
 /// `aksgpu kaito …`
@@ -1258,20 +1249,14 @@ pub enum ClusterCommand {
 /// A change to a whole cluster (`cluster stop|start`, `cost-analysis enable`, `kaito enable`):
 /// the cluster, plus --dry-run.
 #[derive(Debug, Args)]
+#[command(mut_arg("dry_run", |a| a.help("Print the exact requests; read and change nothing (no credentials needed)")))]
 pub struct ClusterPowerArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
     #[command(flatten)]
     pub target: ClusterTarget,
-    /// Print the exact requests; read and change nothing (no credentials needed).
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Do not ask for confirmation (required without a terminal).
-    #[arg(short = 'y', long)]
-    pub yes: bool,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value = "table")]
-    pub output: Format,
+    #[command(flatten)]
+    pub write: WriteArgs,
 }
 
 /// `aksgpu cost-analysis …`
@@ -1295,6 +1280,7 @@ pub enum PoolCommand {
 
 /// `aksgpu pool scale`
 #[derive(Debug, Args)]
+#[command(mut_arg("dry_run", |a| a.help("Print the exact requests and change nothing (no credentials needed); with credentials it reads the pool and its cluster (GETs only) to price the new counts")))]
 pub struct PoolScaleArgs {
     #[command(flatten)]
     pub at: PoolTarget,
@@ -1307,16 +1293,8 @@ pub struct PoolScaleArgs {
     /// Autoscaler maximum.
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true, requires = "min_count")]
     pub max_count: Option<u32>,
-    /// Print the exact requests and change nothing (no credentials needed); with credentials it
-    /// reads the pool and its cluster (GETs only) to price the new counts.
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Do not ask for confirmation (required without a terminal).
-    #[arg(short = 'y', long)]
-    pub yes: bool,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value = "table")]
-    pub output: Format,
+    #[command(flatten)]
+    pub write: WriteArgs,
 }
 
 /// `aksgpu auth …`
@@ -1351,6 +1329,7 @@ fn non_empty(text: &str) -> Result<String, String> {
     after_help = "Exit codes: 0 applied (or nothing to change), 1 failed or refused (what was done and what was \
 not is listed; run again to resume), 2 bad file, 3 auth, 4 timed out, 130 interrupted. Nothing is deleted, except during failover (fallbackVmSizes) a pool this run created that failed."
 )]
+#[command(mut_arg("dry_run", |a| a.help("Print the exact requests and send no write (reads run when credentials exist)")))]
 pub struct ApplyArgs {
     #[command(flatten)]
     pub arm: ArmArgs,
@@ -1358,9 +1337,8 @@ pub struct ApplyArgs {
     /// in name order.
     #[arg(short = 'f', long, value_name = "FILE|DIR|-")]
     pub file: PathBuf,
-    /// Print the exact requests and send no write (reads run when credentials exist).
-    #[arg(long)]
-    pub dry_run: bool,
+    #[command(flatten)]
+    pub write: WriteArgs,
     /// With --dry-run and an `operator:` section: also read the GPU Operator's Helm release
     /// (one read-only runCommand, a POST that changes nothing), print what the install would
     /// change in its values, and plan the upgrade the run sends on it.
@@ -1370,16 +1348,10 @@ pub struct ApplyArgs {
     /// (vcpu-quota-together) and each pool's own preflight (SKU, quota); Azure decides.
     #[arg(long)]
     pub skip_preflight: bool,
-    /// Do not ask for confirmation (required without a terminal).
-    #[arg(short = 'y', long)]
-    pub yes: bool,
     /// Currency of the prices (USD, EUR, GBP…) [default: USD]: other than USD prices from the
     /// cache `aksgpu prices refresh --currency CODE` writes, never from relabelled USD prices.
     #[arg(long, value_name = "CODE", value_parser = parse_currency)]
     pub currency: Option<String>,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value = "table")]
-    pub output: Format,
 }
 
 /// `aksgpu diff`

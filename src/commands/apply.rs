@@ -256,7 +256,7 @@ fn quota_note(l: &Loaded, live: &Live, changes: &[Change]) -> Result<(), Error> 
 /// `aksgpu apply -f FILE`
 pub fn apply(ctx: &Ctx, a: &ApplyArgs) -> anyhow::Result<()> {
     let inputs = inputs(&a.file, a.arm.timeout)?;
-    let mut docs = Files::new(ctx, a.output, &a.file, inputs.len());
+    let mut docs = Files::new(ctx, a.write.output, &a.file, inputs.len());
     for input in &inputs {
         docs.start(&input.name);
         let (doc, result) = apply_one(ctx, a, input);
@@ -276,11 +276,11 @@ type FileOutcome = (Option<render::Doc>, anyhow::Result<()>);
 
 /// `apply` for one file of `-f`.
 fn apply_one(ctx: &Ctx, a: &ApplyArgs, input: &Input) -> FileOutcome {
-    let l = match load(ctx, input, (&a.arm, a.currency.as_deref()), a.dry_run) {
+    let l = match load(ctx, input, (&a.arm, a.currency.as_deref()), a.write.dry_run) {
         Ok(l) => l,
         Err(e) => return (None, Err(e)),
     };
-    if a.dry_run {
+    if a.write.dry_run {
         return match dry_run_doc(&l, (a.skip_preflight, a.read_release)) {
             Ok(d) => (Some(d), Ok(())),
             Err(e) => (None, Err(e.into())),
@@ -413,7 +413,7 @@ fn confirm(
     changes: &[Change],
     cost: &PlanPricing,
 ) -> Result<(), Error> {
-    if a.yes {
+    if a.write.yes {
         return Ok(());
     }
     if !ctx.printer.interactive {

@@ -84,9 +84,9 @@ pub fn power(ctx: &Ctx, a: &ClusterPowerArgs, start: bool) -> anyhow::Result<()>
         a.target.cluster,
         a.target.resource_group
     );
-    confirm::write(ctx, &format!("cluster {verb}"), a.yes, a.dry_run, &question)?;
-    let r = run_action(ctx, &a.arm, &a.target, a.dry_run, &ClusterAction::Power { start })?;
-    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |v| {
+    confirm::write(ctx, &format!("cluster {verb}"), a.write.yes, a.write.dry_run, &question)?;
+    let r = run_action(ctx, &a.arm, &a.target, a.write.dry_run, &ClusterAction::Power { start })?;
+    print_ops(&ctx.printer, a.write.output, &base_url(&a.arm), r, |v| {
         // The state Azure returned, never the one asked for.
         let state =
             crate::ops::cluster::power_state(v).unwrap_or_else(|| "of a power state Azure did not return".to_owned());

@@ -10,9 +10,9 @@ use crate::ops::cluster::ClusterAction;
 pub fn enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
     let question =
         format!("Enable cost analysis on cluster {} (resource group {})?", a.target.cluster, a.target.resource_group);
-    confirm::write(ctx, "cost-analysis enable", a.yes, a.dry_run, &question)?;
-    let r = run_action(ctx, &a.arm, &a.target, a.dry_run, &ClusterAction::CostAnalysis)?;
-    print_ops(&ctx.printer, a.output, &base_url(&a.arm), r, |_| {
+    confirm::write(ctx, "cost-analysis enable", a.write.yes, a.write.dry_run, &question)?;
+    let r = run_action(ctx, &a.arm, &a.target, a.write.dry_run, &ClusterAction::CostAnalysis)?;
+    print_ops(&ctx.printer, a.write.output, &base_url(&a.arm), r, |_| {
         format!("cost analysis enabled on {}", a.target.cluster)
     })?;
     Ok(())

@@ -38,8 +38,8 @@ pub fn feature_note(p: &Printer, feature: Feature<'_>, out: &FeatureOutcome) {
 pub fn register(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()> {
     let question = format!("Register the preview feature {}/{} on the subscription?", a.namespace, a.name);
     ops_feature::check_name(&a.namespace, &a.name)?;
-    crate::commands::confirm::write(ctx, "feature register", a.yes, a.dry_run, &question)?;
-    if a.dry_run {
+    crate::commands::confirm::write(ctx, "feature register", a.write.yes, a.write.dry_run, &question)?;
+    if a.write.dry_run {
         let (plan, found) = azure::dry_run_reads(
             &ctx.printer,
             &a.arm,
@@ -58,7 +58,7 @@ pub fn register(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()> {
             };
             ctx.printer.note(&format!("note: {}/{} is {found}: a real run sends no registration", a.namespace, a.name));
         }
-        return Ok(print_plan(&ctx.printer, a.output, &base_url(&a.arm), &plan, json!({}))?);
+        return Ok(print_plan(&ctx.printer, a.write.output, &base_url(&a.arm), &plan, json!({}))?);
     }
     let az = azure::connect(&a.arm)?;
     let sub = subscription(&az)?;
@@ -78,7 +78,7 @@ pub fn register(ctx: &Ctx, a: &RegisterFeatureArgs) -> anyhow::Result<()> {
         format!("{}/{}: {}", a.namespace, a.name, outcome_word(&out)),
         json!({"feature": a.name, "namespace": a.namespace, "result": out}),
     );
-    emit(&ctx.printer, a.output, &shown)?;
+    emit(&ctx.printer, a.write.output, &shown)?;
     Ok(())
 }
 

@@ -94,9 +94,9 @@ pub fn run(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()> {
     };
     let on = a.pool.as_deref().map_or_else(|| "its GPU pools".to_owned(), |p| format!("pool {p}"));
     let question = format!("Install the NVIDIA GPU Operator on cluster {} ({on})?", a.target.cluster);
-    let ask = crate::commands::confirm::needed(ctx, "install-operator", a.yes, a.dry_run)?;
+    let ask = crate::commands::confirm::needed(ctx, "install-operator", a.write.yes, a.write.dry_run)?;
     let mut read: Option<crate::ops::operator::ReleaseView> = None;
-    let r = if a.dry_run {
+    let r = if a.write.dry_run {
         // With credentials the cluster and its pools are read, and the plan is the real one;
         // without, it comes from the flags, with what would be read as placeholders.
         Err(azure::dry_run_reads(
@@ -137,6 +137,6 @@ pub fn run(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()> {
             crate::ops::operator::install(at, &cred, &catalog, &req, a.arm.timeout, (&report, &progress)).await
         })?)
     };
-    print_install(&ctx.printer, a.output, &base_url(&a.arm), r, read.as_ref())?;
+    print_install(&ctx.printer, a.write.output, &base_url(&a.arm), r, read.as_ref())?;
     Ok(())
 }

@@ -20,8 +20,8 @@ pub fn enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
         timeout: a.arm.timeout,
     };
     let question = format!("Enable KAITO (and the OIDC issuer) on cluster {}?", a.target.cluster);
-    crate::commands::confirm::write(ctx, "kaito enable", a.yes, a.dry_run, &question)?;
-    let r = if a.dry_run {
+    crate::commands::confirm::write(ctx, "kaito enable", a.write.yes, a.write.dry_run, &question)?;
+    let r = if a.write.dry_run {
         // With credentials the cluster is read (a GET); without, what would be read is a placeholder.
         azure::dry_run_reads(
             &ctx.printer,
@@ -47,7 +47,7 @@ pub fn enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
         KaitoEnable::DryRun(plan) => {
             return Ok(crate::commands::feature::print_plan(
                 &ctx.printer,
-                a.output,
+                a.write.output,
                 &base_url(&a.arm),
                 &plan,
                 json!({}),
@@ -61,7 +61,7 @@ pub fn enable(ctx: &Ctx, a: &ClusterPowerArgs) -> anyhow::Result<()> {
             )
         }
     };
-    emit(&ctx.printer, a.output, &shown)?;
+    emit(&ctx.printer, a.write.output, &shown)?;
     Ok(())
 }
 

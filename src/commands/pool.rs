@@ -140,7 +140,7 @@ pub fn cost(catalog: &Catalog, spec: &PoolSpec, region: Option<&str>) -> Cost {
 
 /// Whether to ask before changing Azure (see `confirm::needed`).
 fn needs_confirmation(ctx: &Ctx, a: &CreatePoolArgs) -> Result<bool, Error> {
-    crate::commands::confirm::needed(ctx, "create-pool", a.yes, a.dry_run)
+    crate::commands::confirm::needed(ctx, "create-pool", a.write.yes, a.write.dry_run)
 }
 
 /// The question asked on a terminal, with the price in the region preflight found.
@@ -206,7 +206,7 @@ fn preflight_and_confirm(
 /// The client, subscription and credential. Credentials are optional for a dry run: without
 /// them the plan comes from the flags.
 fn connect(a: &CreatePoolArgs, p: &Printer) -> Result<(ArmClient, String, Option<azure::Cred>), Error> {
-    let c = crate::ops::session::connect_or_offline(&azure::connection(&a.at.arm), a.dry_run)?;
+    let c = crate::ops::session::connect_or_offline(&azure::connection(&a.at.arm), a.write.dry_run)?;
     if let Some(why) = &c.offline_because {
         p.note(&format!("note: {why}; the plan comes from the flags alone"));
     }
@@ -231,7 +231,7 @@ pub fn create(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
         recommend: a.recommend,
         size_given: a.vm_size.is_some(),
         skip_preflight: a.skip_preflight,
-        dry_run: a.dry_run,
+        dry_run: a.write.dry_run,
     };
     let (rg, cluster) = (&a.at.target.resource_group, &a.at.target.cluster);
     let facts = azure::run_with_spinner(p, &Progress::default(), None, async |report| {
@@ -278,11 +278,11 @@ pub fn create(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
             if let Value::Object(m) = &mut pool.value {
                 m.insert("operator".into(), serde_json::to_value(&r).map_err(|e| Error::internal(e.to_string()))?);
             }
-            emit(p, a.output, &pool)?;
+            emit(p, a.write.output, &pool)?;
         }
         _ => render(
             p,
-            a.output,
+            a.write.output,
             &catalog,
             (&req.spec, &outcome, operator_values.as_deref().map(|v| (v, release.as_ref()))),
             azure::base_url(&a.at.arm),
@@ -363,7 +363,7 @@ fn check_flags(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Result<(),
 /// location when it was read.
 fn options(a: &CreatePoolArgs, facts: Store, read: Option<String>) -> CreateOptions {
     CreateOptions {
-        dry_run: a.dry_run,
+        dry_run: a.write.dry_run,
         no_wait: a.no_wait,
         skip_preflight: a.skip_preflight,
         timeout: a.at.arm.timeout,
@@ -553,8 +553,8 @@ pub fn scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
         Scale::Autoscale { min, max } => format!("autoscaler {min}–{max}"),
     };
     let question = format!("Scale pool {} of cluster {} to {to}?", a.at.name, a.at.target.cluster);
-    crate::commands::confirm::write(ctx, "pool scale", a.yes, a.dry_run, &question)?;
-    if a.dry_run {
+    crate::commands::confirm::write(ctx, "pool scale", a.write.yes, a.write.dry_run, &question)?;
+    if a.write.dry_run {
         return scale_dry_run(ctx, a, how);
     }
     let action = ClusterAction::Scale { pool: a.at.name.clone(), how };
@@ -563,7 +563,7 @@ pub fn scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
         let sub = crate::ops::cluster::scaled_pool(v).and_then(|p| p.subscription).unwrap_or_default();
         node_image_note(ctx, &crate::commands::cluster::request(sub, &a.at.target, &a.at.arm), v)?;
     }
-    crate::commands::cluster::print_ops(&ctx.printer, a.output, &base_url(&a.at.arm), r, |v| {
+    crate::commands::cluster::print_ops(&ctx.printer, a.write.output, &base_url(&a.at.arm), r, |v| {
         let Some(p) = crate::ops::cluster::scaled_pool(v) else {
             return format!("pool {}: Azure returned a pool of another shape", a.at.name);
         };
@@ -613,13 +613,15 @@ fn scale_dry_run(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<()>
             let header = "Dry run: no change is made.";
             crate::commands::dry_run::render_priced_plan(
                 &ctx.printer,
-                a.output,
+                a.write.output,
                 (&base_url(arm), &plan, header),
                 json!({}),
                 &cost,
             )?;
         }
-        same => crate::commands::cluster::print_ops(&ctx.printer, a.output, &base_url(arm), same, |_| String::new())?,
+        same => {
+            crate::commands::cluster::print_ops(&ctx.printer, a.write.output, &base_url(arm), same, |_| String::new())?
+        }
     }
     Ok(())
 }

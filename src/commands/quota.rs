@@ -89,9 +89,9 @@ pub fn request(ctx: &Ctx, a: &QuotaRequestArgs) -> anyhow::Result<()> {
     }
     let to = a.limit.map_or_else(|| "today's usage plus what the nodes need".to_owned(), |l| l.to_string());
     let question = format!("Ask Azure to raise the {family} vCPU limit in {} to {to}?", w.location);
-    crate::commands::confirm::write(ctx, "quota request", a.yes, a.dry_run, &question)?;
+    crate::commands::confirm::write(ctx, "quota request", a.write.yes, a.write.dry_run, &question)?;
     let p = &ctx.printer;
-    if a.dry_run {
+    if a.write.dry_run {
         // With credentials the usages are read (a GET); without, today's limit is a placeholder.
         let (sub, usages) = azure::dry_run_reads(
             p,
@@ -132,7 +132,7 @@ fn decide(
             let text =
                 format!("{family} in {} already allows {limit} vCPUs ({used} used): nothing to ask for", w.location);
             let v = json!({"status": "enough", "family": family, "location": w.location, "limit": limit, "used": used});
-            emit(p, a.output, &Shown::new(text, v))?;
+            emit(p, a.write.output, &Shown::new(text, v))?;
             Ok(None)
         }
         QuotaPlan::Raise { family, from, to } => Ok(Some((family, from, to))),
@@ -179,7 +179,7 @@ fn render_dry_run(
 ) -> anyhow::Result<()> {
     let plan = ops::plan_for(sub, location, family, to.clone());
     let extra = json!({"family": family, "from": from, "to": to});
-    crate::commands::dry_run::render_plan(p, a.output, base, &plan, header, extra)?;
+    crate::commands::dry_run::render_plan(p, a.write.output, base, &plan, header, extra)?;
     Ok(())
 }
 
@@ -199,7 +199,7 @@ fn report(
         "Quota request for {family} in {location} ({from} → {to} vCPUs) is {}{reason}\nCheck it with: {check}",
         s.state
     );
-    emit(p, a.output, &Shown::new(text, v))?;
+    emit(p, a.write.output, &Shown::new(text, v))?;
     match ops::not_granted(s, family, elapsed, &check) {
         None => Ok(()),
         Some(e) => Err(e.into()),

@@ -39,7 +39,7 @@ pub fn run(
     let mut opts = opts;
     let candidates = candidates(ctx, catalog, a, client, subscription, &mut opts)?;
     let policy = ops_failover::policy(a.failover.max_attempts, a.failover.failover, a.failover.fallback_on_demand);
-    if !a.yes && !a.dry_run {
+    if !a.write.yes && !a.write.dry_run {
         if !p.interactive {
             return Err(Error::usage(
                 "create-pool changes Azure and costs money; without a terminal it needs --yes",
@@ -66,11 +66,11 @@ pub fn run(
     match result {
         Ok(Failover::Existing(outcome)) => {
             p.note("note: the pool exists already, so there is nothing to fail over");
-            crate::commands::pool::render(p, a.output, catalog, (&first, &outcome, None), base)?;
+            crate::commands::pool::render(p, a.write.output, catalog, (&first, &outcome, None), base)?;
             Ok(())
         }
         Ok(Failover::DryRun { candidates, plan, location }) => {
-            render_dry_run(p, a.output, &base, &candidates, &plan, location)
+            render_dry_run(p, a.write.output, &base, &candidates, &plan, location)
         }
         Ok(Failover::Done { attempts, created, location }) => {
             render_done(p, a, subscription, &attempts, created, location.as_deref())
@@ -223,7 +223,7 @@ fn render_done(
         let steps = next_steps(attempts, &quota_cmd);
         let v = json!({"status": "failed", "attempts": attempts, "created": Value::Null, "location": location, "next_steps": steps});
         let text = format!("No attempt created pool {}:\n{table_text}", a.at.name);
-        emit(p, a.output, &Shown::new(text, v))?;
+        emit(p, a.write.output, &Shown::new(text, v))?;
         let listed: Vec<String> = attempts
             .iter()
             .map(|t| {
@@ -253,6 +253,6 @@ fn render_done(
         if spec.zones.is_empty() { "no zones".to_owned() } else { format!("zones {}", spec.zones.join(",")) },
         attempts.len()
     );
-    emit(p, a.output, &Shown::new(text, v))?;
+    emit(p, a.write.output, &Shown::new(text, v))?;
     Ok(())
 }
