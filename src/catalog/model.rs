@@ -623,6 +623,11 @@ pub struct ServingFactors {
     pub allreduce_latency_us: f64,
     /// Fixed time per decode step (scheduling, sampling, kernel launches), microseconds.
     pub step_overhead_us: f64,
+    /// The engine's CPU time per sequence in a step (scheduling, sampling, detokenising, request
+    /// bookkeeping), microseconds, which it overlaps with the GPU's work on the step: a step
+    /// takes at least this × the batch however fast the GPU is. 0: no floor.
+    #[serde(default)]
+    pub host_sequence_us: f64,
     /// Most sequences an engine batches at once (TensorRT-LLM's and vLLM's max batch size).
     pub max_batch: u64,
     /// Most tokens one engine step carries, prefill chunks and decodes together (vLLM's

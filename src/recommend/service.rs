@@ -618,6 +618,11 @@ fn assumptions(
         a("memory_efficiency", fmt_num(hw.eff.memory), &factors),
         a("link_efficiency", fmt_num(hw.eff.link), &factors),
         a(
+            "engine_cpu",
+            format!("a step takes at least {} µs of the engine's CPU per sequence (overlapped with the GPU)", fmt_num(hw.host_sequence_s * 1e6)),
+            "serving-factors.yaml host_sequence_us, fitted on the published rows; TensorRT-LLM perf overview v1.0: Qwen3-30B-A3B on one B200 at 1000/1000, 25,828 tokens/s = 38.7 µs a token",
+        ),
+        a(
             "roofline",
             "prefill 2 × active params FLOPs per token + attention; decode step: weight GEMMs max(weights read / bandwidth, FLOPs / peak) + attention max(KV read / bandwidth, FLOPs / peak) + 2 all-reduces per layer".to_owned(),
             "Yuan et al. 2024, LLM Inference Unveiled (LLM-Viewer); kipply 2022, Transformer Inference Arithmetic; Megatron-LM (Shoeybi et al. 2019) section 3",
@@ -677,6 +682,7 @@ mod tests {
         ServingFactors {
             allreduce_latency_us: 8.0,
             step_overhead_us: 0.0,
+            host_sequence_us: 0.0,
             max_batch: 256,
             token_budget: 8192,
             source: "t".into(),

@@ -58,6 +58,9 @@ pub struct Hardware {
     pub step_overhead_s: f64,
     /// Per sequence in the batch, added to each decode step (the engine's CPU work per sequence).
     pub sequence_overhead_s: f64,
+    /// Per sequence in the batch, the engine's CPU work that runs while the GPU works on the
+    /// step: the step takes at least this × the batch.
+    pub host_sequence_s: f64,
     /// Most tokens one step carries (prefill chunks and decodes together).
     pub token_budget: f64,
 }
@@ -87,6 +90,7 @@ impl Hardware {
             allreduce_latency_s: f.allreduce_latency_us * 1e-6,
             step_overhead_s: f.step_overhead_us * 1e-6,
             sequence_overhead_s: eff.sequence_overhead_us * 1e-6,
+            host_sequence_s: f.host_sequence_us * 1e-6,
             eff,
             token_budget: f.token_budget.max(1) as f64,
         })
@@ -109,6 +113,8 @@ pub enum Bound {
     Compute,
     Interconnect,
     KvCapacity,
+    /// The engine's CPU work per sequence takes longer than the GPU's step.
+    EngineCpu,
 }
 
 impl Bound {
@@ -118,6 +124,7 @@ impl Bound {
             Bound::Compute => "compute",
             Bound::Interconnect => "interconnect",
             Bound::KvCapacity => "kv-capacity",
+            Bound::EngineCpu => "engine-cpu",
         }
     }
 }
@@ -220,7 +227,29 @@ fn hybrid_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64,
     // profile (vLLM blog, "vLLM v0.6.0: 2.7x Throughput Improvement and 75% Latency Reduction",
     // 2024) finds the GPU idle for most of a large-batch step while the scheduler prepares
     // inputs and the sampler and detokeniser walk the sequences.
-    (work + comm + hw.step_overhead_s + batch * hw.sequence_overhead_s, bound)
+    let gpu = work + comm + hw.step_overhead_s + batch * hw.sequence_overhead_s;
+    host_floor(hw, batch, gpu, bound)
+}
+
+/// A step that the engine's CPU work per sequence outlasts. Engines that overlap the next
+/// step's scheduling with the GPU's current step (TensorRT-LLM's overlap scheduler; vLLM's
+/// asynchronous output processing, the v0.6.0 blog above) hide that work while the GPU is the
+/// slower of the two, and wait for it once the CPU is: the step is the longer of the two, and
+/// one engine serves at most 1 / `host_sequence_s` tokens a second whatever its GPUs. It binds
+/// small models at large batches on fast GPUs. TensorRT-LLM's perf overview (v1.0) shows it:
+/// Qwen3-30B-A3B at 1000/1000 makes 25,828 output tokens/s on a B200 (38.7 µs a token) and
+/// 17,481 on a GB200 (same GPU, an Arm host), where the GPU's own step (3B active parameters,
+/// 1,700 sequences of FP8 KV cache over 8 TB/s) would allow some 50,000; at 128/128 it makes
+/// 28,011 to 39,490 on 1 to 8 RTX PRO 6000s, 8 times the bandwidth for 1.4 times the tokens.
+/// One constant per engine step and sequence is the simplest form of it (the 128/128 ceilings
+/// sit above 1/40 µs: part of the work scales with something else than the batch).
+fn host_floor(hw: &Hardware, batch: f64, gpu: f64, bound: Bound) -> (f64, Bound) {
+    let host = batch * hw.host_sequence_s;
+    if host > gpu {
+        (host, Bound::EngineCpu)
+    } else {
+        (gpu, bound)
+    }
 }
 
 /// The prompt tokens one step carries and their attention FLOPs.
@@ -426,6 +455,7 @@ mod tests {
             allreduce_latency_s: 0.0,
             step_overhead_s: 0.0,
             sequence_overhead_s: 0.0,
+            host_sequence_s: 0.0,
             token_budget: 8192.0,
         }
     }
@@ -522,6 +552,32 @@ mod tests {
         assert!(weights_touched(&s, 4.0) < weights_touched(&s, 64.0));
     }
 
+    /// The engine's CPU work per sequence overlaps the GPU's step and binds only when it is the
+    /// longer: a 3B-active MoE at 1,700 sequences on 8 TB/s (a 33 ms GPU step) waits for 40 µs
+    /// × 1,700 = 68 ms of CPU; the same batch on a GPU a fifth as fast does not.
+    #[test]
+    fn the_engine_cpu_floors_a_fast_gpu_step() {
+        let s = Shape {
+            arch: Arch::full_attention(48, 2048, 32, 4, 128),
+            params: 30.53e9,
+            active: 3.35e9,
+            experts: (128, 8),
+            weight_bytes: 30.53e9 * 0.5625,
+            kv_bytes: 1.0,
+        };
+        let split = Split { tp: 1, pp: 1 };
+        let mut fast = hw(5000.0, 5600.0);
+        let (gpu, _) = decode_step(&s, &fast, split, 1700.0, 1500.0);
+        fast.host_sequence_s = 40e-6;
+        let (step, bound) = decode_step(&s, &fast, split, 1700.0, 1500.0);
+        assert!(gpu < 0.068 && (step - 0.068).abs() < 1e-9 && bound == Bound::EngineCpu, "{gpu} {step} {bound:?}");
+        let mut slow = hw(1000.0, 1100.0);
+        let (plain, plain_bound) = decode_step(&s, &slow, split, 1700.0, 1500.0);
+        slow.host_sequence_s = 40e-6;
+        assert_eq!(decode_step(&s, &slow, split, 1700.0, 1500.0), (plain, plain_bound));
+        assert!(plain > 0.068);
+    }
+
     /// More sequences than the KV cache holds: the copy runs what fits at the same speed and
     /// the others wait, so the first token comes c / admitted cycles later (Little's law).
     #[test]
@@ -558,6 +614,7 @@ mod tests {
         let f = ServingFactors {
             allreduce_latency_us: 8.0,
             step_overhead_us: 0.0,
+            host_sequence_us: 0.0,
             max_batch: 256,
             token_budget: 8192,
             source: "t".into(),
