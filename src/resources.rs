@@ -10,6 +10,7 @@ use serde_json::Value;
 
 pub mod compute;
 pub mod fleet;
+pub mod page;
 pub mod quota;
 
 /// A field a decision needs is missing (or not the type the spec gives).

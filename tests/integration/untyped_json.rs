@@ -20,7 +20,6 @@ const ALLOWED: &[(&str, &str)] = &[
 /// Files that still index raw JSON (non-test lines), to be typed: each count may only go down.
 const NOT_YET_TYPED: &[(&str, usize)] = &[
     ("src/arm/auth.rs", 4),
-    ("src/arm/client.rs", 3),
     ("src/arm/graph.rs", 3),
     ("src/arm/lro.rs", 4),
     ("src/hub.rs", 11),
