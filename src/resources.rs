@@ -337,6 +337,62 @@ impl ManagedCluster {
     }
 }
 
+/// Any ARM resource the tool waits on, read for its state only: `properties.provisioningState`
+/// and a failure's `properties.status.provisioningError` (`ManagedCluster` and `AgentPool` in
+/// Microsoft's `managedClusters.json` 2026-10-01), or the body a `Location` URL answers with,
+/// which may be an operation status (`status`; "Track asynchronous Azure operations",
+/// learn.microsoft.com/azure/azure-resource-manager/management/async-operations).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ResourceState {
+    /// An operation status's `status`, kept as sent: a resource may have a `status` of its own,
+    /// of another type, which is then no operation status.
+    status: Option<Value>,
+    /// An operation status's `error` (ARM's error shape).
+    error: Option<Value>,
+    properties: Option<StateProperties>,
+}
+
+/// The `properties` of [`ResourceState`].
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StateProperties {
+    provisioning_state: Option<String>,
+    /// `ResourceStatus` for clusters and pools; kept as sent, as other resources may have a
+    /// `properties.status` of another shape (then no provisioning error is read from it).
+    status: Option<Value>,
+}
+
+impl ResourceState {
+    /// The state of a body: an empty answer (`null`) has none; a body that is not an object, or
+    /// whose `properties.provisioningState` is not text, is of another shape (an error).
+    pub fn read(v: &Value) -> Result<Self, MissingField> {
+        if v.is_null() {
+            return Ok(Self::default());
+        }
+        parse(v, "resource")
+    }
+
+    /// `properties.provisioningState`, when Azure sent it.
+    pub fn provisioning_state(&self) -> Option<&str> {
+        self.properties.as_ref()?.provisioning_state.as_deref()
+    }
+
+    /// An operation status's `status` (text), when the body is one.
+    pub fn status(&self) -> Option<&str> {
+        self.status.as_ref()?.as_str()
+    }
+
+    /// An operation status's `error` (ARM's error shape), when Azure sent it.
+    pub fn error(&self) -> Option<&Value> {
+        self.error.as_ref()
+    }
+
+    /// `properties.status.provisioningError` (ARM's error shape), when Azure sent it.
+    pub fn provisioning_error(&self) -> Option<&Value> {
+        self.properties.as_ref()?.status.as_ref()?.get("provisioningError")
+    }
+}
+
 /// An async operation's status (`Azure-AsyncOperation` body).
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct OperationStatus {
