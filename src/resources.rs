@@ -8,6 +8,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+pub mod auth;
 pub mod compute;
 pub mod fleet;
 pub mod page;
