@@ -16,7 +16,7 @@ const RULES: &[(&str, &[&str])] = &[
     ("pricing", &["cache", "catalog", "domain", "units"]),
     ("drift", &["catalog", "domain", "units", "pricing", "resources"]),
     ("arm", &["domain", "resources", "secret"]),
-    ("hub", &["arm", "cache", "catalog", "domain", "secret", "units"]),
+    ("hub", &["arm", "cache", "catalog", "domain", "resources", "secret", "units"]),
     ("recommend", &["catalog", "domain", "resources", "units"]),
     ("cost", &["cache", "catalog", "domain", "pricing", "recommend", "resources", "units"]),
     ("fleet", &["catalog", "cost", "domain", "pricing", "recommend", "resources", "units"]),

@@ -19,7 +19,6 @@ const ALLOWED: &[(&str, &str)] = &[
 
 /// Files that still index raw JSON (non-test lines), to be typed: each count may only go down.
 const NOT_YET_TYPED: &[(&str, usize)] = &[
-    ("src/hub.rs", 11),
     ("src/plan/cluster.rs", 2),
     ("src/plan/cluster_ops.rs", 2),
     ("src/plan/install.rs", 4),
