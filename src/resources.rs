@@ -13,6 +13,7 @@ pub mod compute;
 pub mod fleet;
 pub mod hub;
 pub mod page;
+pub mod price;
 pub mod quota;
 
 /// A field a decision needs is missing (or not the type the spec gives).

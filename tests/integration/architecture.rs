@@ -13,7 +13,7 @@ const RULES: &[(&str, &[&str])] = &[
     ("cache", &["domain"]),
     ("catalog", &["domain"]),
     ("units", &["domain"]),
-    ("pricing", &["cache", "catalog", "domain", "units"]),
+    ("pricing", &["cache", "catalog", "domain", "resources", "units"]),
     ("drift", &["catalog", "domain", "units", "pricing", "resources"]),
     ("arm", &["domain", "resources", "secret"]),
     ("hub", &["arm", "cache", "catalog", "domain", "resources", "secret", "units"]),

@@ -23,7 +23,6 @@ const NOT_YET_TYPED: &[(&str, usize)] = &[
     ("src/plan/cluster_ops.rs", 2),
     ("src/plan/install.rs", 4),
     ("src/plan/manifest.rs", 1),
-    ("src/pricing.rs", 1),
     ("src/provision/cluster_ops.rs", 1),
 ];
 
