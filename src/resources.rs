@@ -11,6 +11,7 @@ use serde_json::Value;
 pub mod auth;
 pub mod compute;
 pub mod fleet;
+pub mod helm;
 pub mod hub;
 pub mod page;
 pub mod price;
