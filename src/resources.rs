@@ -172,6 +172,25 @@ impl AgentPool {
         Ok((n, n))
     }
 
+    /// The node count (`count`); a pool without one is an error naming it.
+    pub fn count(&self) -> Result<u32, MissingField> {
+        required(&self.properties.count, &self.label(), "properties.count")
+    }
+
+    /// The pool uses the cluster autoscaler (`enableAutoScaling: true`). Left out reads as off
+    /// (the spec states no default): a fixed count sent to a pool that is autoscaled after all
+    /// is refused by Azure, and the PUT carries the field as read, so reading it as off fails safe.
+    pub fn autoscaled(&self) -> bool {
+        self.properties.enable_auto_scaling == Some(true)
+    }
+
+    /// The counts a scale sets (`count`, `minCount`, `maxCount`, `enableAutoScaling`), as
+    /// sent: to compare a pool read back with the body that scaled it.
+    pub fn counts(&self) -> (Option<u32>, Option<u32>, Option<u32>, Option<bool>) {
+        let p = &self.properties;
+        (p.count, p.min_count, p.max_count, p.enable_auto_scaling)
+    }
+
     /// Who installs the driver: `gpuProfile.driver` (the spec's default, Install, when Azure
     /// sent none) and `gpuProfile.nvidia.managementMode`.
     pub fn driver(&self) -> PoolDriver {
@@ -353,6 +372,9 @@ pub struct ResourceState {
     status: Option<Value>,
     /// An operation status's `error` (ARM's error shape).
     error: Option<Value>,
+    /// A cluster's `eTag` (`ManagedCluster.eTag`).
+    #[serde(rename = "eTag")]
+    e_tag: Option<String>,
     properties: Option<StateProperties>,
 }
 
@@ -361,6 +383,9 @@ pub struct ResourceState {
 #[serde(rename_all = "camelCase")]
 struct StateProperties {
     provisioning_state: Option<String>,
+    /// A pool's `eTag` (`ManagedClusterAgentPoolProfileProperties.eTag`).
+    #[serde(rename = "eTag")]
+    e_tag: Option<String>,
     /// `ResourceStatus` for clusters and pools; kept as sent, as other resources may have a
     /// `properties.status` of another shape (then no provisioning error is read from it).
     status: Option<Value>,
@@ -379,6 +404,12 @@ impl ResourceState {
     /// `properties.provisioningState`, when Azure sent it.
     pub fn provisioning_state(&self) -> Option<&str> {
         self.properties.as_ref()?.provisioning_state.as_deref()
+    }
+
+    /// The resource's eTag, for `If-Match`: `eTag` (a cluster), else `properties.eTag` (a
+    /// pool); none when Azure sent none.
+    pub fn e_tag(&self) -> Option<&str> {
+        self.e_tag.as_deref().or_else(|| self.properties.as_ref()?.e_tag.as_deref())
     }
 
     /// An operation status's `status` (text), when the body is one.
