@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::catalog::{LlmModel, NativeDtype};
+use crate::resources::hub::{ModelConfig, SafetensorsIndex, TensorInfo};
 
 /// The `note` of a catalog record made from the Hub.
 pub const HUB_NOTE: &str = "read from the Hugging Face Hub";
@@ -185,13 +186,10 @@ impl Hub {
                 Some(index) => {
                     let v: Value = serde_json::from_slice(&index)
                         .map_err(|e| bad(format!("model.safetensors.index.json is not JSON ({e})")))?;
-                    let meta = &v["metadata"];
-                    let size = meta["total_size"]
-                        .as_u64()
-                        .or_else(|| meta["total_size"].as_str().and_then(|s| s.parse().ok()))
-                        .filter(|n| *n > 0)
-                        .ok_or_else(|| bad("model.safetensors.index.json has no metadata.total_size".into()))?;
-                    (size, meta["total_parameters"].as_u64(), "model.safetensors.index.json metadata.total_size")
+                    let no_size = || bad("model.safetensors.index.json has no metadata.total_size".into());
+                    let index: SafetensorsIndex = crate::resources::parse(&v, "index").map_err(|_| no_size())?;
+                    let size = index.total_size().map_err(|_| no_size())?;
+                    (size, index.total_parameters(), "model.safetensors.index.json metadata.total_size")
                 }
                 None => {
                     let (size, params) = self.single_file(id).await?;
@@ -310,12 +308,10 @@ pub fn parse_safetensors_header(header: &[u8]) -> Result<(u64, u64), String> {
     let map = v.as_object().ok_or("model.safetensors header is not a JSON object")?;
     let (mut end, mut params) = (0u64, 0u64);
     for (name, t) in map.iter().filter(|(k, _)| k.as_str() != "__metadata__") {
-        let offsets = t["data_offsets"].as_array().filter(|a| a.len() == 2);
-        let e = offsets.and_then(|a| a[1].as_u64()).ok_or_else(|| format!("tensor {name} has no data_offsets"))?;
-        end = end.max(e);
-        let shape = t["shape"].as_array().ok_or_else(|| format!("tensor {name} has no shape"))?;
-        let n = shape.iter().try_fold(1u64, |acc, d| d.as_u64().and_then(|d| acc.checked_mul(d)));
-        params = params.saturating_add(n.ok_or_else(|| format!("tensor {name} has a bad shape"))?);
+        let no_offsets = || format!("tensor {name} has no data_offsets");
+        let t = TensorInfo::read(t).map_err(|_| no_offsets())?;
+        end = end.max(t.end().ok_or_else(no_offsets)?);
+        params = params.saturating_add(t.elements().map_err(|why| format!("tensor {name} {why}"))?);
     }
     if end == 0 {
         return Err("model.safetensors holds no tensors".into());
@@ -323,33 +319,24 @@ pub fn parse_safetensors_header(header: &[u8]) -> Result<(u64, u64), String> {
     Ok((end, params))
 }
 
-/// A config.json field, from `text_config` first (image-text models such as Gemma 3 nest the
-/// language model there), then the top level.
-fn field<'a>(config: &'a Value, keys: &[&str]) -> Option<&'a Value> {
-    let text = config.get("text_config").filter(|t| t.is_object());
-    keys.iter().find_map(|k| text.and_then(|t| t.get(*k)).or_else(|| config.get(*k)).filter(|v| !v.is_null()))
-}
-
-fn uint(config: &Value, keys: &[&str]) -> Option<u32> {
-    field(config, keys).and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok())
-}
-
 /// The published weight format: `quantization_config` first, then `torch_dtype`/`dtype`.
-fn native_dtype(config: &Value) -> Result<NativeDtype, String> {
-    if let Some(q) = field(config, &["quantization_config"]) {
-        let method = q["quant_method"].as_str().unwrap_or("").to_ascii_lowercase();
-        let bits = q["bits"].as_u64().or_else(|| q["weight_bits"].as_u64());
-        return match (method.as_str(), bits) {
+fn native_dtype(config: &ModelConfig) -> Result<NativeDtype, String> {
+    let quantization = config
+        .quantization()
+        .map_err(|_| "config.json's quantization_config is not an object of the documented shape".to_owned())?;
+    if let Some(q) = quantization {
+        let method = q.method();
+        return match (method.as_str(), q.bits()) {
             ("fp8", _) => Ok(NativeDtype::Fp8),
             ("mxfp4", _) => Ok(NativeDtype::Mxfp4),
-            ("bitsandbytes", _) if q["load_in_4bit"].as_bool() == Some(true) => Ok(NativeDtype::Int4),
+            ("bitsandbytes", _) if q.load_in_4bit == Some(true) => Ok(NativeDtype::Int4),
             ("bitsandbytes", _) => Ok(NativeDtype::Int8),
             ("awq" | "gptq" | "compressed-tensors" | "autoround", Some(4) | None) => Ok(NativeDtype::Int4),
             ("awq" | "gptq" | "compressed-tensors" | "autoround", Some(8)) => Ok(NativeDtype::Int8),
             (m, b) => Err(format!("quantization_config {m:?} ({} bits) is not a format aksgpu sizes", b.unwrap_or(0))),
         };
     }
-    let dtype = field(config, &["torch_dtype", "dtype"]).and_then(Value::as_str).unwrap_or("bfloat16");
+    let dtype = config.text(&["torch_dtype", "dtype"]).unwrap_or("bfloat16");
     match dtype.to_ascii_lowercase().as_str() {
         "bfloat16" | "bf16" => Ok(NativeDtype::Bf16),
         "float16" | "fp16" | "half" => Ok(NativeDtype::Fp16),
@@ -361,14 +348,14 @@ fn native_dtype(config: &Value) -> Result<NativeDtype, String> {
 
 /// Layers that attend to a sliding window: `layer_types`, else Gemma's `sliding_window_pattern`
 /// (every n-th layer global), else all layers when `sliding_window` is set and used.
-fn sliding(config: &Value, layers: u32) -> (Option<u32>, Option<u32>) {
-    if field(config, &["use_sliding_window"]).and_then(Value::as_bool) == Some(false) {
+fn sliding(config: &ModelConfig, layers: u32) -> (Option<u32>, Option<u32>) {
+    if config.flag(&["use_sliding_window"]) == Some(false) {
         return (None, None);
     }
-    let Some(window) = uint(config, &["sliding_window"]).filter(|w| *w > 0) else { return (None, None) };
-    let count = if let Some(types) = field(config, &["layer_types"]).and_then(Value::as_array) {
-        types.iter().filter(|t| t.as_str() == Some("sliding_attention")).count() as u32
-    } else if let Some(p) = uint(config, &["sliding_window_pattern"]).filter(|p| *p > 0) {
+    let Some(window) = config.uint(&["sliding_window"]).filter(|w| *w > 0) else { return (None, None) };
+    let count = if let Some(types) = config.texts(&["layer_types"]) {
+        types.iter().filter(|t| **t == "sliding_attention").count() as u32
+    } else if let Some(p) = config.uint(&["sliding_window_pattern"]).filter(|p| *p > 0) {
         layers - layers / p
     } else {
         layers
@@ -378,40 +365,42 @@ fn sliding(config: &Value, layers: u32) -> (Option<u32>, Option<u32>) {
 
 /// The catalog record for a model read from the Hub.
 pub fn to_model(f: &HubFacts) -> Result<LlmModel, String> {
-    let c = &f.config;
+    let c =
+        &ModelConfig::read(&f.config).map_err(|_| "config.json is not an object of the documented shape".to_owned())?;
     let need = |keys: &[&str], what: &str| {
-        uint(c, keys).filter(|n| *n > 0).ok_or_else(|| format!("config.json has no {what} ({})", keys.join(" / ")))
+        c.uint(keys).filter(|n| *n > 0).ok_or_else(|| format!("config.json has no {what} ({})", keys.join(" / ")))
     };
     let layers = need(&["num_hidden_layers", "n_layer", "num_layers"], "layer count")?;
     let hidden = need(&["hidden_size", "n_embd", "d_model"], "hidden size")?;
     let heads = need(&["num_attention_heads", "n_head"], "attention head count")?;
-    let mut kv_heads = uint(c, &["num_key_value_heads", "n_head_kv", "num_kv_heads"])
+    let mut kv_heads = c
+        .uint(&["num_key_value_heads", "n_head_kv", "num_kv_heads"])
         .filter(|n| *n > 0)
-        .unwrap_or(if field(c, &["multi_query"]).and_then(Value::as_bool) == Some(true) { 1 } else { heads });
-    let mut head_dim = uint(c, &["head_dim"]).filter(|n| *n > 0).unwrap_or(hidden / heads);
+        .unwrap_or(if c.flag(&["multi_query"]) == Some(true) { 1 } else { heads });
+    let mut head_dim = c.uint(&["head_dim"]).filter(|n| *n > 0).unwrap_or(hidden / heads);
     // Multi-head latent attention (DeepSeek-V2/V3): one latent of kv_lora_rank + rope dims per
     // token and layer, written as one KV head (see catalog/models.yaml, DeepSeek).
-    if let (Some(rank), Some(rope)) = (uint(c, &["kv_lora_rank"]), uint(c, &["qk_rope_head_dim"])) {
+    if let (Some(rank), Some(rope)) = (c.uint(&["kv_lora_rank"]), c.uint(&["qk_rope_head_dim"])) {
         kv_heads = 1;
         head_dim = (rank + rope).div_ceil(2);
     }
-    let context = field(c, &["max_position_embeddings", "n_positions", "max_seq_len", "seq_length"])
-        .and_then(Value::as_u64)
+    let context = c
+        .u64(&["max_position_embeddings", "n_positions", "max_seq_len", "seq_length"])
         .filter(|n| *n > 0)
         .ok_or("config.json has no max_position_embeddings")?;
     let native = native_dtype(c)?;
     let params =
         f.total_parameters.filter(|p| *p > 0).map_or_else(|| f.total_size as f64 / native.bytes(), |p| p as f64);
-    let experts = uint(c, &["num_local_experts", "num_experts", "n_routed_experts"]).filter(|e| *e > 1);
-    let per_token = uint(c, &["num_experts_per_tok", "num_experts_per_token", "moe_topk"]).filter(|k| *k > 0);
-    let moe_ffn = uint(c, &["moe_intermediate_size"]);
-    let ffn = uint(c, &["intermediate_size", "ffn_hidden_size"]);
+    let experts = c.uint(&["num_local_experts", "num_experts", "n_routed_experts"]).filter(|e| *e > 1);
+    let per_token = c.uint(&["num_experts_per_tok", "num_experts_per_token", "moe_topk"]).filter(|k| *k > 0);
+    let moe_ffn = c.uint(&["moe_intermediate_size"]);
+    let ffn = c.uint(&["intermediate_size", "ffn_hidden_size"]);
     let active = match (experts, per_token) {
         (Some(e), Some(k)) if k < e => {
             // MoE layers: all but the first dense ones, plus DeepSeek's multi-token-prediction
             // layer, which the checkpoint (and total_parameters) holds too.
-            let dense = uint(c, &["first_k_dense_replace"]).unwrap_or(0).min(layers);
-            let moe_layers = layers - dense + uint(c, &["num_nextn_predict_layers"]).unwrap_or(0);
+            let dense = c.uint(&["first_k_dense_replace"]).unwrap_or(0).min(layers);
+            let moe_layers = layers - dense + c.uint(&["num_nextn_predict_layers"]).unwrap_or(0);
             let expert = 3.0 * f64::from(hidden) * f64::from(moe_ffn.or(ffn).unwrap_or(0));
             let idle = f64::from(moe_layers) * f64::from(e - k) * expert;
             Some((params - idle).clamp(params * 0.01, params) / 1e9)
@@ -443,8 +432,8 @@ pub fn to_model(f: &HubFacts) -> Result<LlmModel, String> {
         experts,
         experts_per_token: per_token,
         intermediate_size: if experts.is_some() { moe_ffn.or(ffn) } else { ffn },
-        vocab_size: uint(c, &["vocab_size", "padded_vocab_size"]),
-        fp16_unstable: fp16_unstable(&f.config),
+        vocab_size: c.uint(&["vocab_size", "padded_vocab_size"]),
+        fp16_unstable: fp16_unstable(c),
     };
     match m.problems().into_iter().next() {
         Some(p) => Err(p),
@@ -454,8 +443,8 @@ pub fn to_model(f: &HubFacts) -> Result<LlmModel, String> {
 
 /// Architectures vLLM refuses to serve in float16 for numerical instability
 /// (vllm-project/vllm:vllm/config/model.py, `_FLOAT16_NOT_SUPPORTED_MODELS`).
-fn fp16_unstable(config: &Value) -> bool {
-    let kind = config.get("model_type").and_then(Value::as_str).unwrap_or("");
+fn fp16_unstable(config: &ModelConfig) -> bool {
+    let kind = config.model_type().unwrap_or_default();
     matches!(kind, "gemma2" | "gemma3" | "gemma3_text" | "plamo2" | "glm4")
 }
 

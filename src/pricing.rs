@@ -31,11 +31,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 pub use crate::cache::CacheError;
 use crate::cache::{date_of, epoch_of as bundled_epoch, read_regular_capped, write_atomic};
 use crate::catalog::{Catalog, RegionPrice, Shared};
+use crate::resources::price::RetailPrice;
 
 pub use crate::cache::{cache_dir, epoch_of, MAX_CACHE_BYTES};
 
@@ -498,28 +498,16 @@ fn over(mut bundled: BTreeMap<Shared, RegionPrice>, rows: Vec<(Shared, RegionPri
 /// `productName` (" Windows"); spot by `skuName` (" Spot"); low-priority rows, non-hourly
 /// units, non-Consumption types and zero prices are skipped. The lowest price wins when a
 /// size has several meters in a region.
-pub fn fold_items(items: &[Value], wanted: &dyn Fn(&str) -> bool) -> BTreeMap<String, BTreeMap<String, RegionPrice>> {
+pub fn fold_items(
+    items: &[RetailPrice],
+    wanted: &dyn Fn(&str) -> bool,
+) -> BTreeMap<String, BTreeMap<String, RegionPrice>> {
     let mut out: BTreeMap<String, BTreeMap<String, RegionPrice>> = BTreeMap::new();
     for it in items {
-        let s = |k: &str| it.get(k).and_then(Value::as_str).unwrap_or_default();
-        let sku = s("armSkuName");
-        let region = s("armRegionName");
-        if sku.is_empty() || region.is_empty() || !wanted(sku) {
-            continue;
-        }
-        if !s("type").eq_ignore_ascii_case("Consumption") || !s("unitOfMeasure").eq_ignore_ascii_case("1 Hour") {
-            continue;
-        }
-        let sku_name = s("skuName");
-        let product = s("productName");
-        if sku_name.contains("Low Priority") {
-            continue;
-        }
-        let Some(price) = it.get("unitPrice").and_then(Value::as_f64).filter(|p| p.is_finite() && *p > 0.0) else {
+        let Some((sku, region, price)) = it.hourly().filter(|(sku, _, _)| wanted(sku)) else {
             continue;
         };
-        let windows = product.contains(" Windows");
-        let spot = sku_name.ends_with(" Spot");
+        let (windows, spot) = (it.is_windows(), it.is_spot());
         let p = out.entry(sku.to_owned()).or_default().entry(region.to_owned()).or_default();
         let slot = match (windows, spot) {
             (false, false) => &mut p.linux,
@@ -535,11 +523,15 @@ pub fn fold_items(items: &[Value], wanted: &dyn Fn(&str) -> bool) -> BTreeMap<St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
-    fn item(sku: &str, region: &str, product: &str, sku_name: &str, price: f64) -> Value {
-        json!({"armSkuName": sku, "armRegionName": region, "productName": product, "skuName": sku_name,
-               "unitPrice": price, "retailPrice": price, "type": "Consumption", "unitOfMeasure": "1 Hour", "currencyCode": "USD"})
+    fn item(sku: &str, region: &str, product: &str, sku_name: &str, price: f64) -> RetailPrice {
+        typed(json!({"armSkuName": sku, "armRegionName": region, "productName": product, "skuName": sku_name,
+               "unitPrice": price, "retailPrice": price, "type": "Consumption", "unitOfMeasure": "1 Hour", "currencyCode": "USD"}))
+    }
+
+    fn typed(v: Value) -> RetailPrice {
+        serde_json::from_value(v).expect("an item of the documented shape")
     }
 
     #[test]
@@ -576,7 +568,9 @@ mod tests {
             ),
             item("Standard_NC24ads_A100_v4", "eastus", "Virtual Machines NCadsA100v4 Series", "NC24ads A100 v4", 0.0),
             item("Standard_D2s_v5", "eastus", "Virtual Machines Dsv5 Series", "D2s v5", 0.1),
-            json!({"armSkuName": "Standard_NC24ads_A100_v4", "armRegionName": "eastus", "type": "Reservation", "unitPrice": 1.0, "unitOfMeasure": "1 Hour"}),
+            typed(
+                json!({"armSkuName": "Standard_NC24ads_A100_v4", "armRegionName": "eastus", "type": "Reservation", "unitPrice": 1.0, "unitOfMeasure": "1 Hour"}),
+            ),
         ];
         let folded = fold_items(&items, &|s| s.starts_with("Standard_N"));
         assert_eq!(folded.len(), 1);

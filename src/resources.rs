@@ -8,8 +8,13 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+pub mod auth;
 pub mod compute;
 pub mod fleet;
+pub mod helm;
+pub mod hub;
+pub mod page;
+pub mod price;
 pub mod quota;
 
 /// A field a decision needs is missing (or not the type the spec gives).
@@ -165,6 +170,25 @@ impl AgentPool {
         }
         let n = required(&p.count, &self.label(), "properties.count")?;
         Ok((n, n))
+    }
+
+    /// The node count (`count`); a pool without one is an error naming it.
+    pub fn count(&self) -> Result<u32, MissingField> {
+        required(&self.properties.count, &self.label(), "properties.count")
+    }
+
+    /// The pool uses the cluster autoscaler (`enableAutoScaling: true`). Left out reads as off
+    /// (the spec states no default): a fixed count sent to a pool that is autoscaled after all
+    /// is refused by Azure, and the PUT carries the field as read, so reading it as off fails safe.
+    pub fn autoscaled(&self) -> bool {
+        self.properties.enable_auto_scaling == Some(true)
+    }
+
+    /// The counts a scale sets (`count`, `minCount`, `maxCount`, `enableAutoScaling`), as
+    /// sent: to compare a pool read back with the body that scaled it.
+    pub fn counts(&self) -> (Option<u32>, Option<u32>, Option<u32>, Option<bool>) {
+        let p = &self.properties;
+        (p.count, p.min_count, p.max_count, p.enable_auto_scaling)
     }
 
     /// Who installs the driver: `gpuProfile.driver` (the spec's default, Install, when Azure
@@ -333,6 +357,74 @@ impl ManagedCluster {
     pub fn kubernetes_version(&self) -> Option<&str> {
         let p = &self.properties;
         p.current_kubernetes_version.as_deref().or(p.kubernetes_version.as_deref())
+    }
+}
+
+/// Any ARM resource the tool waits on, read for its state only: `properties.provisioningState`
+/// and a failure's `properties.status.provisioningError` (`ManagedCluster` and `AgentPool` in
+/// Microsoft's `managedClusters.json` 2026-10-01), or the body a `Location` URL answers with,
+/// which may be an operation status (`status`; "Track asynchronous Azure operations",
+/// learn.microsoft.com/azure/azure-resource-manager/management/async-operations).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ResourceState {
+    /// An operation status's `status`, kept as sent: a resource may have a `status` of its own,
+    /// of another type, which is then no operation status.
+    status: Option<Value>,
+    /// An operation status's `error` (ARM's error shape).
+    error: Option<Value>,
+    /// A cluster's `eTag` (`ManagedCluster.eTag`).
+    #[serde(rename = "eTag")]
+    e_tag: Option<String>,
+    properties: Option<StateProperties>,
+}
+
+/// The `properties` of [`ResourceState`].
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StateProperties {
+    provisioning_state: Option<String>,
+    /// A pool's `eTag` (`ManagedClusterAgentPoolProfileProperties.eTag`).
+    #[serde(rename = "eTag")]
+    e_tag: Option<String>,
+    /// `ResourceStatus` for clusters and pools; kept as sent, as other resources may have a
+    /// `properties.status` of another shape (then no provisioning error is read from it).
+    status: Option<Value>,
+}
+
+impl ResourceState {
+    /// The state of a body: an empty answer (`null`) has none; a body that is not an object, or
+    /// whose `properties.provisioningState` is not text, is of another shape (an error).
+    pub fn read(v: &Value) -> Result<Self, MissingField> {
+        if v.is_null() {
+            return Ok(Self::default());
+        }
+        parse(v, "resource")
+    }
+
+    /// `properties.provisioningState`, when Azure sent it.
+    pub fn provisioning_state(&self) -> Option<&str> {
+        self.properties.as_ref()?.provisioning_state.as_deref()
+    }
+
+    /// The resource's eTag, for `If-Match`: `eTag` (a cluster), else `properties.eTag` (a
+    /// pool); none when Azure sent none.
+    pub fn e_tag(&self) -> Option<&str> {
+        self.e_tag.as_deref().or_else(|| self.properties.as_ref()?.e_tag.as_deref())
+    }
+
+    /// An operation status's `status` (text), when the body is one.
+    pub fn status(&self) -> Option<&str> {
+        self.status.as_ref()?.as_str()
+    }
+
+    /// An operation status's `error` (ARM's error shape), when Azure sent it.
+    pub fn error(&self) -> Option<&Value> {
+        self.error.as_ref()
+    }
+
+    /// `properties.status.provisioningError` (ARM's error shape), when Azure sent it.
+    pub fn provisioning_error(&self) -> Option<&Value> {
+        self.properties.as_ref()?.status.as_ref()?.get("provisioningError")
     }
 }
 

@@ -21,6 +21,7 @@ use tokio::sync::Mutex;
 
 use super::endpoint::Cloud;
 use super::error::ArmError;
+use crate::resources::auth::{AzureProfile, JwtClaims};
 
 pub use crate::secret::Secret;
 
@@ -175,8 +176,8 @@ impl TokenSource for StaticToken {
 pub fn jwt_expiry(token: &str) -> Option<SystemTime> {
     let payload = token.split('.').nth(1)?;
     let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).ok()?;
-    let v: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
-    let exp = v.get("exp")?.as_u64()?;
+    let claims: JwtClaims = serde_json::from_slice(&bytes).ok()?;
+    let exp = claims.expiry().ok()?;
     UNIX_EPOCH.checked_add(Duration::from_secs(exp))
 }
 
@@ -403,12 +404,8 @@ pub fn subscription(flag: Option<&str>, env: &dyn Env) -> Result<(String, &'stat
         if let Ok(bytes) = std::fs::read(dir.join("azureProfile.json")) {
             // The file starts with a UTF-8 BOM when written by az.
             let text = String::from_utf8_lossy(&bytes);
-            if let Ok(v) = serde_json::from_str::<serde_json::Value>(text.trim_start_matches('\u{feff}')) {
-                let default = v["subscriptions"]
-                    .as_array()
-                    .and_then(|subs| subs.iter().find(|s| s["isDefault"].as_bool() == Some(true)))
-                    .and_then(|s| s["id"].as_str());
-                if let Some(id) = default {
+            if let Ok(profile) = serde_json::from_str::<AzureProfile>(text.trim_start_matches('\u{feff}')) {
+                if let Some(id) = profile.default_subscription() {
                     return check_subscription(id).map(|s| (s, "az CLI default (azureProfile.json)"));
                 }
             }

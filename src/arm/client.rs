@@ -18,6 +18,7 @@ use super::endpoint::Endpoint;
 use super::error::{ArmError, ErrorBody};
 use super::redact;
 use super::retry::{self, jitter, retry_after, transient, RetryPolicy, Sleeper};
+use crate::resources::page::Page;
 
 /// Largest response body read.
 pub const BODY_CAP: usize = 8 * 1024 * 1024;
@@ -52,7 +53,7 @@ impl ArmResponse {
 
     /// The server's request id.
     pub fn request_id(&self) -> Option<String> {
-        self.header("x-ms-request-id").map(str::to_owned)
+        request_id(&self.headers).map(str::to_owned)
     }
 
     /// This 2xx answer's body is not of the documented shape (`e`: the field it lacks).
@@ -114,6 +115,11 @@ impl ArmResponse {
         }
         self.json()
     }
+}
+
+/// The server's request id (`x-ms-request-id`) among `headers`.
+fn request_id(headers: &HeaderMap) -> Option<&str> {
+    headers.get("x-ms-request-id").and_then(|v| v.to_str().ok())
 }
 
 /// First ~200 bytes of a body, redacted and printable.
@@ -520,11 +526,7 @@ impl ArmClient {
             format!(
                 "← #{n}{which}: {status} in {} ms{}",
                 started.elapsed().as_millis(),
-                headers
-                    .get("x-ms-request-id")
-                    .and_then(|v| v.to_str().ok())
-                    .map(|r| format!(" (request id {r})"))
-                    .unwrap_or_default()
+                request_id(headers).map(|r| format!(" (request id {r})")).unwrap_or_default()
             )
         });
         self.log(Verbosity::Headers, || {
@@ -630,9 +632,9 @@ impl ArmClient {
     }
 
     /// Send `first` and GET every further page of the list at the `nextLink` each page returns
-    /// (a URL Azure gives), until it is absent or a page is empty. A `nextLink` that repeats an
-    /// earlier page, or more than [`MAX_PAGES`] pages, is an error: never a silent partial or
-    /// duplicated list.
+    /// (a URL Azure gives), until it is absent or a page is empty. A page without `value`, a
+    /// `nextLink` that repeats an earlier page, or more than [`MAX_PAGES`] pages, is an error:
+    /// never a silent partial or duplicated list.
     pub async fn list(&self, first: &Req) -> Result<Vec<serde_json::Value>, ArmError> {
         let mut out = Vec::new();
         let mut next = Some(first.clone());
@@ -657,13 +659,16 @@ impl ArmClient {
                     request_id: None,
                 });
             }
-            let page: serde_json::Value = self.get_json(&req).await?;
-            let items = page.get("value").and_then(|v| v.as_array()).cloned().unwrap_or_default();
+            let resp = self.send(&req).await?.require_ok()?;
+            // A page without `value` is an answer of another shape, never an empty last page.
+            let page: Page = resp.json()?;
+            let link = page.next().map(Req::get);
+            let items = page.items().map_err(|e| resp.shape_error(&e))?;
             if items.is_empty() {
                 break;
             }
             out.extend(items);
-            next = page.get("nextLink").and_then(|v| v.as_str()).filter(|s| !s.is_empty()).map(Req::get);
+            next = link;
         }
         Ok(out)
     }

@@ -104,7 +104,7 @@ pub async fn query(client: &ArmClient, scope: &GraphScope, query: &str) -> Resul
     let mut quota = Quota::default();
     match scope {
         GraphScope::ManagementGroup(mg) => {
-            let target = json!({"managementGroups": [mg]});
+            let target = Target::ManagementGroups(vec![mg.clone()]);
             match pages(client, &target, query, &mut quota, &mut out).await? {
                 Batch::Read(rows) => out.rows.extend(rows),
                 Batch::Partial(reason, rows) => {
@@ -116,7 +116,7 @@ pub async fn query(client: &ArmClient, scope: &GraphScope, query: &str) -> Resul
         GraphScope::Subscriptions(subs) => {
             let mut work: Vec<Vec<String>> = subs.chunks(BATCH).rev().map(<[String]>::to_vec).collect();
             while let Some(batch) = work.pop() {
-                let target = json!({ "subscriptions": batch });
+                let target = Target::Subscriptions(batch.clone());
                 match pages(client, &target, query, &mut quota, &mut out).await? {
                     Batch::Read(rows) => out.rows.extend(rows),
                     Batch::Partial(reason, _) if batch.len() == 1 => {
@@ -143,14 +143,37 @@ enum Batch {
     Partial(String, Vec<ClusterRow>),
 }
 
-fn body(target: &Value, query: &str, token: Option<&str>) -> Value {
-    let mut b = target.clone();
-    b["query"] = json!(query);
-    b["options"] = json!({"resultFormat": "objectArray", "$top": PAGE_ROWS});
-    if let Some(t) = token {
-        b["options"]["$skipToken"] = json!(t);
-    }
-    b
+/// The subscriptions or management group a request names (`QueryRequest.subscriptions`,
+/// `managementGroups`).
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+enum Target {
+    Subscriptions(Vec<String>),
+    ManagementGroups(Vec<String>),
+}
+
+/// A `QueryRequest` body: the target, `query` and `options` (`QueryRequestOptions`).
+#[derive(serde::Serialize)]
+struct QueryRequest<'a> {
+    #[serde(flatten)]
+    target: &'a Target,
+    query: &'a str,
+    options: QueryOptions<'a>,
+}
+
+#[derive(serde::Serialize)]
+struct QueryOptions<'a> {
+    #[serde(rename = "resultFormat")]
+    result_format: &'static str,
+    #[serde(rename = "$top")]
+    top: u32,
+    #[serde(rename = "$skipToken", skip_serializing_if = "Option::is_none")]
+    skip_token: Option<&'a str>,
+}
+
+fn body(target: &Target, query: &str, token: Option<&str>) -> Value {
+    let options = QueryOptions { result_format: "objectArray", top: PAGE_ROWS, skip_token: token };
+    json!(QueryRequest { target, query, options })
 }
 
 /// An answer that says some subscriptions of the request could not be read.
@@ -163,7 +186,7 @@ fn refused(resp: &ArmResponse) -> Option<String> {
 
 async fn pages(
     client: &ArmClient,
-    target: &Value,
+    target: &Target,
     query: &str,
     quota: &mut Quota,
     out: &mut GraphResult,
@@ -258,7 +281,7 @@ mod tests {
 
     #[test]
     fn the_body_is_the_documented_one() {
-        let b = body(&json!({"subscriptions": ["a"]}), "Resources", Some("t"));
+        let b = body(&Target::Subscriptions(vec!["a".into()]), "Resources", Some("t"));
         assert_eq!(
             b,
             json!({"subscriptions": ["a"], "query": "Resources",

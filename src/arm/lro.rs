@@ -29,7 +29,7 @@ use serde_json::Value;
 use super::client::{ArmClient, ArmResponse, Req};
 use super::error::{ArmError, ErrorBody};
 use super::retry::retry_after;
-use crate::resources::OperationStatus;
+use crate::resources::{OperationStatus, ResourceState};
 
 /// The first wait between polls.
 pub const FIRST_INTERVAL: Duration = Duration::from_secs(2);
@@ -62,9 +62,22 @@ fn is_success(state: &str) -> bool {
     state.trim().eq_ignore_ascii_case("succeeded")
 }
 
-/// The resource's `properties.provisioningState`.
-pub fn provisioning_state(v: &Value) -> Option<&str> {
-    v.pointer("/properties/provisioningState").and_then(Value::as_str)
+/// The resource's `properties.provisioningState`; none when Azure did not send it, or the body
+/// is not a resource (the callers then keep waiting or say it was not returned, never Succeeded).
+pub fn provisioning_state(v: &Value) -> Option<String> {
+    ResourceState::read(v).ok()?.provisioning_state().map(str::to_owned)
+}
+
+/// Azure's error in an operation status (`error`), when it sent one.
+fn error_in(v: &Value) -> Option<Box<ErrorBody>> {
+    let state = ResourceState::read(v).ok()?;
+    state.error().and_then(ErrorBody::from_value).map(Box::new)
+}
+
+/// A resource's `properties.status.provisioningError`, when Azure sent one.
+pub fn provisioning_error(v: &Value) -> Option<Box<ErrorBody>> {
+    let state = ResourceState::read(v).ok()?;
+    state.provisioning_error().and_then(ErrorBody::from_value).map(Box::new)
 }
 
 #[derive(Debug, Clone)]
@@ -234,7 +247,7 @@ pub async fn wait(
         Err(e) => return Err(e),
     };
     if is_write {
-        if let Some(state) = provisioning_state(&body).map(str::to_owned) {
+        if let Some(state) = provisioning_state(&body) {
             if is_terminal(&state) {
                 return finish_resource(&state, body, op, client);
             }
@@ -324,16 +337,17 @@ async fn step(
                 return Ok(None);
             }
             let v = resp.value()?;
-            if let Some(state) = provisioning_state(&v).or_else(|| v.get("status").and_then(Value::as_str)) {
-                if is_terminal(state) && !is_success(state) {
-                    return Err(failed(client, op, state, &v));
+            let status = || ResourceState::read(&v).ok().and_then(|s| s.status().map(str::to_owned));
+            if let Some(state) = provisioning_state(&v).or_else(status) {
+                if is_terminal(&state) && !is_success(&state) {
+                    return Err(failed(client, op, &state, &v));
                 }
             }
             final_get(client, method, op, v).await.map(Some)
         }
         Via::Resource => {
             let v = resp.value()?;
-            let state = provisioning_state(&v).unwrap_or_default().to_owned();
+            let state = provisioning_state(&v).unwrap_or_default();
             progress(if state.is_empty() { "waiting" } else { &state });
             if is_terminal(&state) {
                 return finish_resource(&state, v, op, client).map(Some);
@@ -347,7 +361,7 @@ fn failed(client: &ArmClient, op: &Operation, status: &str, v: &Value) -> ArmErr
     ArmError::OperationFailed {
         what: op.what.clone(),
         status: status.to_owned(),
-        body: v.get("error").and_then(ErrorBody::from_value).map(Box::new),
+        body: error_in(v),
         correlation_id: client.correlation_id.clone(),
     }
 }
@@ -369,7 +383,7 @@ pub async fn wait_resource(
     }
     first.headers = kept;
     if let Some(state) = provisioning_state(&first.value()?) {
-        progress(state);
+        progress(&state);
     }
     wait(client, first, &Method::PUT, op, progress).await
 }
@@ -386,7 +400,7 @@ fn finish_resource(state: &str, body: Value, op: &Operation, client: &ArmClient)
     Err(ArmError::OperationFailed {
         what: op.what.clone(),
         status: state.to_owned(),
-        body: body.pointer("/properties/status/provisioningError").and_then(ErrorBody::from_value).map(Box::new),
+        body: provisioning_error(&body),
         correlation_id: client.correlation_id.clone(),
     })
 }

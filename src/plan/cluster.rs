@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use crate::domain::setting::{Setting, SettingError};
+use crate::resources::AgentPool;
 
 /// Read-only paths of `ManagedCluster` in the 2026-10-01 spec (`*` = every array item or map
 /// value), plus `nodeImageVersion`, which is writable but rolls node images back when echoed.
@@ -171,26 +172,38 @@ impl ChangeRefused {
 }
 
 /// The PUT body that scales a pool: only `count`, `minCount`, `maxCount` and
-/// `enableAutoScaling` change. `Err` says why the change is refused.
+/// `enableAutoScaling` change. `Err` says why the change is refused (a pool that Azure sent
+/// without the count the change keeps within the new bounds included).
 pub fn scale_pool(pool: &Value, scale: Scale) -> Result<Value, ChangeRefused> {
-    let auto = pool.pointer("/properties/enableAutoScaling").and_then(Value::as_bool) == Some(true);
+    let read: AgentPool = crate::resources::parse(pool, "agent pool").map_err(ChangeRefused::Missing)?;
+    let count = match scale {
+        Scale::Autoscale { .. } => Some(read.count().map_err(ChangeRefused::Missing)?),
+        Scale::Count(_) => None,
+    };
+    set_counts(pool, scale, read.autoscaled(), count)
+}
+
+/// The PUT body of `pool` with the counts of `scale`: `autoscaled`, the pool as read uses the
+/// autoscaler; `count`, its node count as read, kept within the new bounds when autoscaling
+/// (`None`: `count` is left as it is in `pool`, a dry run's stand-in).
+pub fn set_counts(pool: &Value, scale: Scale, autoscaled: bool, count: Option<u32>) -> Result<Value, ChangeRefused> {
     let mut v = writable_pool(pool);
     let props = v.get_mut("properties").and_then(Value::as_object_mut).ok_or_else(|| {
         ChangeRefused::Missing(crate::resources::MissingField { resource: "agent pool".into(), field: "properties" })
     })?;
-    let (count, min_count, max_count) = (Setting::Count, Setting::MinCount, Setting::MaxCount);
+    let (count_setting, min_count, max_count) = (Setting::Count, Setting::MinCount, Setting::MaxCount);
     match scale {
         Scale::Count(n) => {
-            if auto {
+            if autoscaled {
                 return Err(ChangeRefused::Conflict(SettingError {
-                    settings: vec![min_count, max_count, count],
+                    settings: vec![min_count, max_count, count_setting],
                     message: "the pool uses the cluster autoscaler: change {0}/{1} instead of {2}".into(),
                     hint: None,
                     rule: None,
                 }));
             }
             if n > 1000 {
-                return Err(ChangeRefused::setting(&[count], "{0} must be at most 1000"));
+                return Err(ChangeRefused::setting(&[count_setting], "{0} must be at most 1000"));
             }
             props.insert("count".into(), serde_json::json!(n));
         }
@@ -204,12 +217,12 @@ pub fn scale_pool(pool: &Value, scale: Scale) -> Result<Value, ChangeRefused> {
             if max == 0 || max > 1000 {
                 return Err(ChangeRefused::setting(&[max_count], "{0} must be between 1 and 1000"));
             }
-            let count = props.get("count").and_then(Value::as_u64).unwrap_or(u64::from(min));
-            let clamped = count.clamp(u64::from(min), u64::from(max));
             props.insert("enableAutoScaling".into(), Value::Bool(true));
             props.insert("minCount".into(), serde_json::json!(min));
             props.insert("maxCount".into(), serde_json::json!(max));
-            props.insert("count".into(), serde_json::json!(clamped));
+            if let Some(count) = count {
+                props.insert("count".into(), serde_json::json!(count.clamp(min, max)));
+            }
         }
     }
     Ok(v)
@@ -346,6 +359,16 @@ mod tests {
         assert!(auto.words(|s| s.file_key().unwrap_or_default().to_owned()).contains("minCount/maxCount"));
         assert!(scale_pool(&pool, Scale::Autoscale { min: 3, max: 1 }).is_err());
         assert_eq!(scale_pool(&pool, Scale::Autoscale { min: 3, max: 5 }).expect("ok")["properties"]["count"], 3);
+    }
+
+    /// A pool Azure sent without `count` is not scaled from a made-up count (it used to start
+    /// the autoscaler at minCount): the change is refused naming the field.
+    #[test]
+    fn autoscaling_a_pool_without_a_count_is_refused() {
+        let pool = json!({"name": "gpu", "properties": {"vmSize": "Standard_NC24ads_A100_v4"}});
+        let e = scale_pool(&pool, Scale::Autoscale { min: 1, max: 3 }).expect_err("no count");
+        assert!(matches!(&e, ChangeRefused::Missing(m) if m.field == "properties.count"), "{e:?}");
+        assert_eq!(scale_pool(&pool, Scale::Count(2)).expect("a count needs none")["properties"]["count"], 2);
     }
 
     #[test]

@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use super::cluster::{self, Scale};
 use super::{cluster_path, pool_path, read_at_run_time, with_api, Follow, Plan, Step, StepKind};
 use crate::domain::api;
+use crate::resources::ResourceState;
 
 /// Which cluster (or pool) a plan is for.
 #[derive(Debug, Clone, Copy)]
@@ -57,9 +58,15 @@ pub fn pool_as_read() -> Value {
     })
 }
 
-/// The `If-Match` value for what was read: its eTag, or none when it has none.
-fn etag(v: &Value, pointer: &str) -> Option<String> {
-    v.pointer(pointer).and_then(Value::as_str).map(str::to_owned)
+/// The `If-Match` value for what was read: its eTag, or none when it has none (the write is
+/// then sent without a precondition, as before eTags existed).
+fn etag(v: &Value) -> Option<String> {
+    ResourceState::read(v).ok()?.e_tag().map(str::to_owned)
+}
+
+/// True for the stand-in of a pool a dry run does not read.
+fn is_stand_in(pool: &Value) -> bool {
+    *pool == pool_as_read()
 }
 
 fn put(kind: StepKind, url: String, body: Value, etag: Option<String>, purpose: String) -> Step {
@@ -129,7 +136,7 @@ pub fn label_pool(t: Target<'_>, pool: &str, listed: &Value, (key, value): (&str
         StepKind::UpdatePool,
         url.clone(),
         body,
-        etag(listed, "/properties/eTag"),
+        etag(listed),
         format!("label pool {pool} {key}={value} (only nodeLabels change)"),
     );
     let wait = Step::read(StepKind::Await, url, format!("read pool {pool} when the operation ends"))
@@ -167,7 +174,7 @@ pub fn cost_analysis(t: Target<'_>, current: &Value) -> Result<Plan, cluster::Ch
                 StepKind::UpdateCluster,
                 t.cluster_url(),
                 body,
-                etag(current, "/eTag"),
+                etag(current),
                 "enable metricsProfile.costAnalysis (nothing else changes)".into(),
             ),
             await_cluster(t, "while it is Updating, when Azure gives no operation URL").only_if(super::UNLESS_FINAL),
@@ -184,7 +191,7 @@ pub fn kaito(t: Target<'_>, current: &Value) -> Plan {
                 StepKind::UpdateCluster,
                 t.cluster_url(),
                 cluster::enable_kaito(current),
-                etag(current, "/eTag"),
+                etag(current),
                 "enable aiToolchainOperatorProfile and oidcIssuerProfile (nothing else changes)".into(),
             ),
             await_cluster(t, "while it is Updating, when Azure gives no operation URL").only_if(super::UNLESS_FINAL),
@@ -194,8 +201,14 @@ pub fn kaito(t: Target<'_>, current: &Value) -> Plan {
 
 /// `pool scale` for the pool as read. `Err` names why it is refused.
 pub fn scale(t: Target<'_>, pool: &str, current: &Value, how: Scale) -> Result<Plan, cluster::ChangeRefused> {
-    let mut body = cluster::scale_pool(current, how)?;
-    if matches!(how, Scale::Autoscale { .. }) && current.pointer("/properties/count").is_some_and(Value::is_string) {
+    let stand_in = is_stand_in(current);
+    let mut body = if stand_in {
+        // Its counts are read at run time: the autoscaler is off and the count unknown here.
+        cluster::set_counts(current, how, false, None)?
+    } else {
+        cluster::scale_pool(current, how)?
+    };
+    if matches!(how, Scale::Autoscale { .. }) && stand_in {
         // A stand-in: the real count is the one read, kept within the bounds.
         if let Some(p) = body.get_mut("properties").and_then(Value::as_object_mut) {
             p.insert("count".into(), json!(read_at_run_time("current node count, kept within min..max")));
@@ -206,7 +219,7 @@ pub fn scale(t: Target<'_>, pool: &str, current: &Value, how: Scale) -> Result<P
         StepKind::UpdatePool,
         read.url.clone(),
         body,
-        etag(current, "/properties/eTag"),
+        etag(current),
         format!("scale pool {pool} (only the counts change)"),
     );
     Ok(Plan { steps: vec![read, write, await_pool(t, pool)] })

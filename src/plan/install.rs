@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::operator::{self as op, DriverMode, MigStrategy, OperatorSpec};
 use super::{cluster_path, read_at_run_time, runcommand, Plan, Step, StepKind};
 use crate::catalog::{Catalog, Vendor};
+use crate::resources::helm::OperatorValues;
 use crate::resources::{self, AgentPool, PoolDriver};
 
 /// Why a pool cannot be served by the NVIDIA GPU Operator (the rules `create-pool
@@ -409,9 +410,7 @@ pub fn from_flags(req: &InstallRequest) -> Install {
             "false when the GPU pools' gpuProfile.driver is Install (the AKS driver), left out when it is None",
         );
         let runtime = read_at_run_time("nvidia-container-runtime with the AKS driver, left out otherwise");
-        values["driver"] = serde_json::json!({"enabled": mode});
-        values["toolkit"] = serde_json::json!({"enabled": mode});
-        values["operator"] = serde_json::json!({"runtimeClass": runtime});
+        op::set_driver_keys(&mut values, &Value::String(mode), &Value::String(runtime));
     }
     install(req, spec, values, (pools, None), Some(&note))
 }
@@ -525,7 +524,7 @@ pub fn merge(i: &Install, current: &Value) -> (Install, Vec<String>) {
         remove_path(&mut merged, path);
     }
     if i.spec.time_slicing.is_some_and(|n| n < 2)
-        && merged.pointer("/devicePlugin/config/name").and_then(Value::as_str) == Some(op::SHARING_CONFIG_MAP)
+        && OperatorValues::read(&merged).is_ok_and(|v| v.device_plugin_config() == Some(op::SHARING_CONFIG_MAP))
     {
         remove_path(&mut merged, &["devicePlugin", "config"]);
     }

@@ -67,17 +67,21 @@ pub enum ReleaseMig {
 /// ([`super::gitops::release::check_command`]).
 pub fn release_mig(logs: &str) -> ReleaseMig {
     use super::gitops::release::{parse, Release};
+    use crate::resources::helm::{MigSetting, OperatorValues};
     match parse(logs) {
         Release::Absent => ReleaseMig::Absent,
         Release::Unread(why) => ReleaseMig::Unread(why),
-        Release::Present { values, .. } => match values.pointer("/mig/strategy").map(|v| v.as_str()) {
-            None => ReleaseMig::ChartDefault,
-            Some(Some(m)) if m.eq_ignore_ascii_case("single") => ReleaseMig::Set(MigStrategy::Single),
-            Some(Some(m)) if m.eq_ignore_ascii_case("mixed") => ReleaseMig::Set(MigStrategy::Mixed),
-            Some(other) => ReleaseMig::Unread(format!(
-                "the release's mig.strategy is {}, neither single nor mixed",
-                other.unwrap_or("not a string")
-            )),
+        Release::Present { values, .. } => match OperatorValues::read(&values) {
+            Err(e) => ReleaseMig::Unread(format!("the release's values are not of the chart's shape: {e}")),
+            Ok(v) => match v.mig_strategy() {
+                MigSetting::Unset => ReleaseMig::ChartDefault,
+                MigSetting::Text(m) if m.eq_ignore_ascii_case("single") => ReleaseMig::Set(MigStrategy::Single),
+                MigSetting::Text(m) if m.eq_ignore_ascii_case("mixed") => ReleaseMig::Set(MigStrategy::Mixed),
+                other => ReleaseMig::Unread(format!(
+                    "the release's mig.strategy is {}, neither single nor mixed",
+                    if let MigSetting::Text(m) = other { m } else { "not a string" }
+                )),
+            },
         },
     }
 }

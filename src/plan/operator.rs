@@ -155,9 +155,7 @@ pub fn values(spec: &OperatorSpec) -> Value {
         json!({ "worker": { "tolerations": toleration_list(nfd_defaults, &spec.tolerations) } }),
     );
     if spec.driver_mode == DriverMode::Aks {
-        v.insert("driver".into(), json!({ "enabled": false }));
-        v.insert("toolkit".into(), json!({ "enabled": false }));
-        v.insert("operator".into(), json!({ "runtimeClass": AKS_RUNTIME_CLASS }));
+        driver_keys(&mut v, &json!(false), &json!(AKS_RUNTIME_CLASS));
     }
     if let Some(mig) = spec.mig_strategy {
         v.insert("mig".into(), json!({ "strategy": mig.as_str() }));
@@ -174,6 +172,21 @@ pub fn values(spec: &OperatorSpec) -> Value {
         );
     }
     Value::Object(v)
+}
+
+/// The keys that follow the pools' driver: `driver.enabled` and `toolkit.enabled` (`enabled`),
+/// `operator.runtimeClass` (`runtime`).
+fn driver_keys(v: &mut Map<String, Value>, enabled: &Value, runtime: &Value) {
+    v.insert("driver".into(), json!({ "enabled": enabled }));
+    v.insert("toolkit".into(), json!({ "enabled": enabled }));
+    v.insert("operator".into(), json!({ "runtimeClass": runtime }));
+}
+
+/// Set the driver keys of [`values`] (a dry run's stand-ins for what the pools decide).
+pub fn set_driver_keys(values: &mut Value, enabled: &Value, runtime: &Value) {
+    if let Some(v) = values.as_object_mut() {
+        driver_keys(v, enabled, runtime);
+    }
 }
 
 /// [`values`] rendered as YAML (the file passed to `helm -f`).

@@ -16,7 +16,7 @@ use crate::arm::{ArmClient, ArmError};
 use crate::plan::cluster::{self, Scale};
 use crate::plan::cluster_ops::{self as ops, Target};
 use crate::plan::{Plan, Step, StepKind};
-use crate::resources::{self, ManagedCluster};
+use crate::resources::{self, AgentPool, ManagedCluster};
 
 /// What a change did.
 #[derive(Debug, Clone)]
@@ -265,11 +265,10 @@ pub async fn scale(
     if cluster::differences(&cluster::writable_pool(&current), &body).is_empty() {
         return Ok(ClusterChange::Unchanged(format!("pool {pool} already has these counts")));
     }
-    let counts = |v: &Value| {
-        ["/properties/count", "/properties/minCount", "/properties/maxCount", "/properties/enableAutoScaling"]
-            .iter()
-            .all(|f| v.pointer(f) == body.pointer(f))
-    };
+    // A pool read back carries the change when its counts are the body's (each as sent).
+    let counts_of = |v: &Value| resources::parse::<AgentPool>(v, "agent pool").ok().map(|p| p.counts());
+    let want = counts_of(&body);
+    let counts = |v: &Value| want.is_some() && counts_of(v) == want;
     let put = Put {
         plan,
         kind: StepKind::UpdatePool,

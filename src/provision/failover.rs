@@ -248,7 +248,8 @@ impl Run<'_> {
         match waited {
             Ok(pool) => {
                 // The state Azure returned, never assumed.
-                let state = lro::provisioning_state(&pool).unwrap_or("of a state Azure did not return").to_owned();
+                let state =
+                    lro::provisioning_state(&pool).unwrap_or_else(|| "of a state Azure did not return".to_owned());
                 Ok((AttemptResult::Created, None, format!("pool {} is {state}", spec.name), Some(pool)))
             }
             Err(e) => {

@@ -441,7 +441,7 @@ async fn wait_gone(
         poller.pause(client, None, op).await?;
         match wire::get_opt::<Value>(client, &read).await {
             Ok(None) => return Ok(()),
-            Ok(Some(v)) => progress(lro::provisioning_state(&v).unwrap_or("Deleting")),
+            Ok(Some(v)) => progress(lro::provisioning_state(&v).as_deref().unwrap_or("Deleting")),
             Err(ArmError::Deadline { .. }) => return Err(lro::timed_out(op)),
             Err(e) => return Err(e),
         }

@@ -14,6 +14,8 @@ use serde_json::Value;
 use crate::arm::{ArmClient, ArmError};
 use crate::plan::prices;
 use crate::plan::{Plan, Step};
+use crate::resources::price::RetailPrice;
+use crate::resources::{self, MissingField};
 
 /// The public endpoint.
 pub const DEFAULT_ENDPOINT: &str = "https://prices.azure.com";
@@ -34,21 +36,11 @@ pub const MAX_TOTAL_ITEMS: usize = 100_000;
 /// memory one query holds stays under `MAX_ITEMS` × 7 fields × this.
 pub const MAX_FIELD_LEN: usize = 256;
 
-/// The fields `pricing::fold_items` reads; everything else in an item is dropped on arrival.
-const KEPT: &[&str] = &["armSkuName", "armRegionName", "productName", "skuName", "type", "unitOfMeasure", "unitPrice"];
-
-/// An item reduced to `KEPT`, or `None` when a field is oversized.
-fn slim(item: &Value) -> Option<Value> {
-    let mut out = serde_json::Map::new();
-    for k in KEPT {
-        if let Some(v) = item.get(*k) {
-            if v.as_str().is_some_and(|s| s.len() > MAX_FIELD_LEN) {
-                return None;
-            }
-            out.insert((*k).to_owned(), v.clone());
-        }
-    }
-    Some(Value::Object(out))
+/// An item typed (only the fields the fold reads are kept), or `None` when a text is oversized;
+/// an item of another shape is an error.
+fn slim(item: &Value) -> Result<Option<RetailPrice>, MissingField> {
+    let it: RetailPrice = resources::parse(item, "Retail Prices item")?;
+    Ok((!it.texts().iter().flatten().any(|s| s.len() > MAX_FIELD_LEN)).then_some(it))
 }
 
 fn refused(first: &str, message: String) -> ArmError {
@@ -85,7 +77,7 @@ struct RetailPage {
 /// Every item for one query, following pages; at most `MAX_PAGES` pages and `MAX_ITEMS`
 /// items. A page seen before (a server that ignores `$skip`, or a link back to the same
 /// page) is an error, not a loop.
-pub async fn fetch(client: &ArmClient, step: &Step, what: &str) -> Result<Vec<Value>, ArmError> {
+pub async fn fetch(client: &ArmClient, step: &Step, what: &str) -> Result<Vec<RetailPrice>, ArmError> {
     let first = step.url.as_str();
     let mut items = Vec::new();
     let mut next = step.clone();
@@ -110,7 +102,11 @@ pub async fn fetch(client: &ArmClient, step: &Step, what: &str) -> Result<Vec<Va
                 format!("the Retail Prices API returned more than {MAX_ITEMS} items for {what}; refused"),
             ));
         }
-        items.extend(got.iter().filter_map(slim));
+        for it in got {
+            if let Some(it) = slim(it).map_err(|e| refused(first, format!("{e} ({what}, page {page_no})")))? {
+                items.push(it);
+            }
+        }
         skip += n;
         match page.next_page_link.as_deref().filter(|s| !s.is_empty()) {
             Some(link) if link == next.url => {
@@ -132,7 +128,7 @@ pub async fn fetch_all(
     client: &ArmClient,
     plan: &Plan,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Vec<Value>, ArmError> {
+) -> Result<Vec<RetailPrice>, ArmError> {
     let total = plan.steps.len();
     let mut done = 0;
     let mut all = Vec::new();

@@ -10,7 +10,7 @@
 use serde_json::Value;
 
 use super::{wire, Progress};
-use crate::arm::lro::provisioning_state;
+use crate::arm::lro::{provisioning_error, provisioning_state};
 use crate::arm::{ArmClient, ArmError, ArmResponse, ErrorBody, Req};
 use crate::plan::Step;
 
@@ -165,7 +165,8 @@ pub async fn read_back(client: &ArmClient, check: &Check<'_>, lost: &str) -> Res
             })
         }
     };
-    let state = provisioning_state(&v).unwrap_or("Unknown");
+    let state = provisioning_state(&v);
+    let state = state.as_deref().unwrap_or("Unknown");
     let carries = (check.carries)(&v);
     // Only the fields the change sets decide: a resource that carries them is ours in any state
     // its write leads to, and in any state of an operation still running (whatever else Azure
@@ -181,7 +182,7 @@ pub async fn read_back(client: &ArmClient, check: &Check<'_>, lost: &str) -> Res
         return Err(ArmError::OperationFailed {
             what: check.what.clone(),
             status: state.to_owned(),
-            body: v.pointer("/properties/status/provisioningError").and_then(ErrorBody::from_value).map(Box::new),
+            body: provisioning_error(&v),
             correlation_id: client.correlation_id.clone(),
         });
     }
@@ -217,5 +218,5 @@ pub fn busy(resp: &ArmResponse) -> bool {
 
 /// True when `v` is in one of `states` (case-insensitive).
 pub fn in_state(v: &Value, states: &[&str]) -> bool {
-    provisioning_state(v).is_some_and(|s| states.iter().any(|x| x.eq_ignore_ascii_case(s)))
+    provisioning_state(v).is_some_and(|s| states.iter().any(|x| x.eq_ignore_ascii_case(&s)))
 }

@@ -91,3 +91,16 @@ fn an_operation_status_of_the_wrong_shape_is_an_error() {
     assert!(r.stderr.contains("operation status"), "{}", r.stderr);
     assert!(!r.stderr.contains("timed out"), "{}", r.stderr);
 }
+
+/// A list page without `value` (required in ARM's list results, e.g. `AgentPoolListResult` in
+/// `managedClusters.json`) is an answer of another shape: the usages are not read as an empty
+/// list (no counter, nothing checked), `quota show` fails naming the field.
+#[test]
+fn a_list_page_without_value_is_not_an_empty_list() {
+    let arm = FakeArm::start();
+    arm.fault("GET", "/usages", 1, respond(200, json!({"nextLink": null})));
+    let show = aksgpu_arm(&arm.base, &["quota", "show", "--location", "eastus", "--family", FAMILY, "-o", "json"], &[]);
+    assert_ne!(show.code, 0, "{}", show.stdout);
+    assert!(show.stderr.contains("list page has no value"), "{}", show.stderr);
+    assert!(!show.stdout.contains("\"free\""), "{}", show.stdout);
+}

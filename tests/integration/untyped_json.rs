@@ -2,8 +2,7 @@
 //! `serde_json::Value` is indexed (`.pointer(`, `["key"]`, `.get("key")`) in the code outside
 //! them. The one exception is ARM's error envelope, which `arm/error.rs` parses whatever shape
 //! a service sends (ARM's `ErrorResponse` nests `error` or not, and carries `details` of any
-//! depth). Files that still read JSON untyped are listed with how many lines do: the number
-//! may only go down, and a file not listed may have none.
+//! depth). No other file indexes JSON in its non-test code.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -15,22 +14,6 @@ const ALLOWED: &[(&str, &str)] = &[
     ("src/resources.rs", "the typed resources"),
     ("src/resources/", "the typed resources"),
     ("src/arm/error.rs", "ARM's error envelope, parsed whatever shape a service sends"),
-];
-
-/// Files that still index raw JSON (non-test lines), to be typed: each count may only go down.
-const NOT_YET_TYPED: &[(&str, usize)] = &[
-    ("src/arm/auth.rs", 4),
-    ("src/arm/client.rs", 3),
-    ("src/arm/graph.rs", 3),
-    ("src/arm/lro.rs", 4),
-    ("src/hub.rs", 11),
-    ("src/plan/cluster.rs", 2),
-    ("src/plan/cluster_ops.rs", 2),
-    ("src/plan/install.rs", 4),
-    ("src/plan/manifest.rs", 1),
-    ("src/pricing.rs", 1),
-    ("src/provision/cluster_ops.rs", 1),
-    ("src/provision/reconcile.rs", 1),
 ];
 
 /// The code of a file without its test module (`#[cfg(test)]` and what follows) and comments.
@@ -80,18 +63,9 @@ fn untyped() -> BTreeMap<String, usize> {
 #[test]
 fn raw_json_is_read_only_through_the_typed_resources() {
     let found = untyped();
-    let mut over = Vec::new();
-    for (file, n) in &found {
-        let budget = NOT_YET_TYPED.iter().find(|(f, _)| f == file).map_or(0, |(_, b)| *b);
-        if *n > budget {
-            over.push(format!("{file}: {n} line(s) index raw JSON (allowed {budget}): read it through src/resources"));
-        }
-    }
-    let table: Vec<String> = found.iter().map(|(f, n)| format!("    (\"{f}\", {n}),")).collect();
-    assert!(over.is_empty(), "{}\n\nnow:\n{}", over.join("\n"), table.join("\n"));
-    let stale: Vec<&str> =
-        NOT_YET_TYPED.iter().filter(|(f, b)| found.get(*f).copied().unwrap_or(0) < *b).map(|(f, _)| *f).collect();
-    assert!(stale.is_empty(), "lower NOT_YET_TYPED for {stale:?}; now:\n{}", table.join("\n"));
+    let table: Vec<String> =
+        found.iter().map(|(f, n)| format!("{f}: {n} line(s) index raw JSON: read it through src/resources")).collect();
+    assert!(found.is_empty(), "{}", table.join("\n"));
 }
 
 #[test]

@@ -247,7 +247,10 @@ async fn pool(run: &Run<'_>, live: &Live, c: &Change, progress: &Progress) -> Re
                 CreateOutcome::Created { pool, .. } => Row::of(
                     c,
                     RowResult::Done,
-                    format!("created ({})", crate::arm::lro::provisioning_state(&pool).unwrap_or("state not returned")),
+                    format!(
+                        "created ({})",
+                        crate::arm::lro::provisioning_state(&pool).as_deref().unwrap_or("state not returned")
+                    ),
                 ),
                 CreateOutcome::Unchanged { .. } => Row::of(c, RowResult::Unchanged, "already as in the file"),
                 CreateOutcome::Accepted { pool_path } => Row::of(c, RowResult::Done, format!("accepted: {pool_path}")),
