@@ -57,6 +57,45 @@ pub enum HubError {
     Runtime { kind: std::io::ErrorKind, reason: String },
 }
 
+/// An `HF_ENDPOINT` the token may not be sent to.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum EndpointError {
+    #[error("HF_ENDPOINT {endpoint:?} is not a URL ({why})")]
+    NotUrl { endpoint: String, why: String },
+    #[error("HF_ENDPOINT {endpoint:?} must be an https URL (plain http only on loopback)")]
+    NotHttps { endpoint: String },
+}
+
+/// Why a model's files on the Hub cannot size it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Unusable {
+    #[error("model.safetensors header is not JSON ({0})")]
+    HeaderNotJson(String),
+    #[error("model.safetensors header is not a JSON object")]
+    HeaderNotObject,
+    #[error("tensor {0} has no data_offsets")]
+    NoOffsets(String),
+    #[error("tensor {tensor} {why}")]
+    BadTensor { tensor: String, why: &'static str },
+    #[error("model.safetensors holds no tensors")]
+    NoTensors,
+    #[error("config.json is not an object of the documented shape")]
+    ConfigShape,
+    #[error("config.json's quantization_config is not an object of the documented shape")]
+    QuantizationShape,
+    #[error("quantization_config {method:?} ({bits} bits) is not a format aksgpu sizes")]
+    Quantization { method: String, bits: u64 },
+    #[error("torch_dtype {0:?} is not a weight format aksgpu sizes")]
+    Dtype(String),
+    #[error("config.json has no {what} ({keys})")]
+    NoField { what: &'static str, keys: String },
+    #[error("config.json has no max_position_embeddings")]
+    NoContext,
+    /// The record made from it breaks a rule every catalog model keeps (`LlmModel::problems`).
+    #[error("{0}")]
+    Implausible(String),
+}
+
 /// What the Hub says about a model: its config.json and weight totals (the cached form).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HubFacts {
@@ -95,8 +134,9 @@ pub fn endpoint_from_env() -> String {
 }
 
 /// An endpoint the token may be sent to: https, or plain http on a loopback host (tests).
-pub fn check_endpoint(endpoint: &str) -> Result<(), String> {
-    let u = url::Url::parse(endpoint).map_err(|e| format!("HF_ENDPOINT {endpoint:?} is not a URL ({e})"))?;
+pub fn check_endpoint(endpoint: &str) -> Result<(), EndpointError> {
+    let u = url::Url::parse(endpoint)
+        .map_err(|e| EndpointError::NotUrl { endpoint: endpoint.to_owned(), why: e.to_string() })?;
     let loopback = match u.host() {
         Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
         Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
@@ -106,7 +146,7 @@ pub fn check_endpoint(endpoint: &str) -> Result<(), String> {
     match u.scheme() {
         "https" if u.host().is_some() => Ok(()),
         "http" if loopback => Ok(()),
-        _ => Err(format!("HF_ENDPOINT {endpoint:?} must be an https URL (plain http only on loopback)")),
+        _ => Err(EndpointError::NotHttps { endpoint: endpoint.to_owned() }),
     }
 }
 
@@ -225,7 +265,7 @@ impl Hub {
         let want = usize::try_from(8 + len).map_err(|_| bad("header too large".into()))?;
         let all = self.get(id, "model.safetensors", Some(8 + len), want).await?.ok_or_else(missing)?;
         let header = all.get(8..want).ok_or_else(|| bad("model.safetensors header is truncated".into()))?;
-        parse_safetensors_header(header).map_err(bad)
+        parse_safetensors_header(header).map_err(|e| bad(e.to_string()))
     }
 
     /// GET one file of the repository: `Ok(None)` when the file (not the repository) is absent.
@@ -303,27 +343,26 @@ fn describe(e: &reqwest::Error) -> String {
 }
 
 /// Bytes and parameters from a safetensors JSON header.
-pub fn parse_safetensors_header(header: &[u8]) -> Result<(u64, u64), String> {
-    let v: Value = serde_json::from_slice(header).map_err(|e| format!("model.safetensors header is not JSON ({e})"))?;
-    let map = v.as_object().ok_or("model.safetensors header is not a JSON object")?;
+pub fn parse_safetensors_header(header: &[u8]) -> Result<(u64, u64), Unusable> {
+    let v: Value = serde_json::from_slice(header).map_err(|e| Unusable::HeaderNotJson(e.to_string()))?;
+    let map = v.as_object().ok_or(Unusable::HeaderNotObject)?;
     let (mut end, mut params) = (0u64, 0u64);
     for (name, t) in map.iter().filter(|(k, _)| k.as_str() != "__metadata__") {
-        let no_offsets = || format!("tensor {name} has no data_offsets");
+        let no_offsets = || Unusable::NoOffsets(name.clone());
         let t = TensorInfo::read(t).map_err(|_| no_offsets())?;
         end = end.max(t.end().ok_or_else(no_offsets)?);
-        params = params.saturating_add(t.elements().map_err(|why| format!("tensor {name} {why}"))?);
+        let elements = t.elements().map_err(|why| Unusable::BadTensor { tensor: name.clone(), why })?;
+        params = params.saturating_add(elements);
     }
     if end == 0 {
-        return Err("model.safetensors holds no tensors".into());
+        return Err(Unusable::NoTensors);
     }
     Ok((end, params))
 }
 
 /// The published weight format: `quantization_config` first, then `torch_dtype`/`dtype`.
-fn native_dtype(config: &ModelConfig) -> Result<NativeDtype, String> {
-    let quantization = config
-        .quantization()
-        .map_err(|_| "config.json's quantization_config is not an object of the documented shape".to_owned())?;
+fn native_dtype(config: &ModelConfig) -> Result<NativeDtype, Unusable> {
+    let quantization = config.quantization().map_err(|_| Unusable::QuantizationShape)?;
     if let Some(q) = quantization {
         let method = q.method();
         return match (method.as_str(), q.bits()) {
@@ -333,7 +372,7 @@ fn native_dtype(config: &ModelConfig) -> Result<NativeDtype, String> {
             ("bitsandbytes", _) => Ok(NativeDtype::Int8),
             ("awq" | "gptq" | "compressed-tensors" | "autoround", Some(4) | None) => Ok(NativeDtype::Int4),
             ("awq" | "gptq" | "compressed-tensors" | "autoround", Some(8)) => Ok(NativeDtype::Int8),
-            (m, b) => Err(format!("quantization_config {m:?} ({} bits) is not a format aksgpu sizes", b.unwrap_or(0))),
+            (m, b) => Err(Unusable::Quantization { method: m.to_owned(), bits: b.unwrap_or(0) }),
         };
     }
     let dtype = config.text(&["torch_dtype", "dtype"]).unwrap_or("bfloat16");
@@ -342,7 +381,7 @@ fn native_dtype(config: &ModelConfig) -> Result<NativeDtype, String> {
         "float16" | "fp16" | "half" => Ok(NativeDtype::Fp16),
         "float32" | "fp32" | "float" => Ok(NativeDtype::Fp32),
         "float8_e4m3fn" | "fp8" => Ok(NativeDtype::Fp8),
-        other => Err(format!("torch_dtype {other:?} is not a weight format aksgpu sizes")),
+        other => Err(Unusable::Dtype(other.to_owned())),
     }
 }
 
@@ -364,11 +403,10 @@ fn sliding(config: &ModelConfig, layers: u32) -> (Option<u32>, Option<u32>) {
 }
 
 /// The catalog record for a model read from the Hub.
-pub fn to_model(f: &HubFacts) -> Result<LlmModel, String> {
-    let c =
-        &ModelConfig::read(&f.config).map_err(|_| "config.json is not an object of the documented shape".to_owned())?;
-    let need = |keys: &[&str], what: &str| {
-        c.uint(keys).filter(|n| *n > 0).ok_or_else(|| format!("config.json has no {what} ({})", keys.join(" / ")))
+pub fn to_model(f: &HubFacts) -> Result<LlmModel, Unusable> {
+    let c = &ModelConfig::read(&f.config).map_err(|_| Unusable::ConfigShape)?;
+    let need = |keys: &[&str], what: &'static str| {
+        c.uint(keys).filter(|n| *n > 0).ok_or_else(|| Unusable::NoField { what, keys: keys.join(" / ") })
     };
     let layers = need(&["num_hidden_layers", "n_layer", "num_layers"], "layer count")?;
     let hidden = need(&["hidden_size", "n_embd", "d_model"], "hidden size")?;
@@ -387,7 +425,7 @@ pub fn to_model(f: &HubFacts) -> Result<LlmModel, String> {
     let context = c
         .u64(&["max_position_embeddings", "n_positions", "max_seq_len", "seq_length"])
         .filter(|n| *n > 0)
-        .ok_or("config.json has no max_position_embeddings")?;
+        .ok_or(Unusable::NoContext)?;
     let native = native_dtype(c)?;
     let params =
         f.total_parameters.filter(|p| *p > 0).map_or_else(|| f.total_size as f64 / native.bytes(), |p| p as f64);
@@ -436,7 +474,7 @@ pub fn to_model(f: &HubFacts) -> Result<LlmModel, String> {
         fp16_unstable: fp16_unstable(c),
     };
     match m.problems().into_iter().next() {
-        Some(p) => Err(p),
+        Some(p) => Err(Unusable::Implausible(p)),
         None => Ok(m),
     }
 }
@@ -532,10 +570,10 @@ mod tests {
         assert_eq!((m.native_dtype, m.head_dim), (NativeDtype::Int4, 128));
         let mut odd = base.clone();
         odd["quantization_config"] = serde_json::json!({"quant_method": "hqq", "bits": 3});
-        assert!(to_model(&facts(odd, 6_100_000_000)).expect_err("refused").contains("hqq"));
+        assert!(to_model(&facts(odd, 6_100_000_000)).expect_err("refused").to_string().contains("hqq"));
         let mut no_layers = base;
         no_layers.as_object_mut().expect("object").remove("num_hidden_layers");
-        assert!(to_model(&facts(no_layers, 6_100_000_000)).expect_err("refused").contains("layer count"));
+        assert!(to_model(&facts(no_layers, 6_100_000_000)).expect_err("refused").to_string().contains("layer count"));
     }
 
     #[test]
@@ -563,7 +601,10 @@ mod tests {
         let h = br#"{"__metadata__":{"format":"pt"},"a":{"dtype":"BF16","shape":[4,8],"data_offsets":[0,64]},"b":{"dtype":"BF16","shape":[8],"data_offsets":[64,80]}}"#;
         assert_eq!(parse_safetensors_header(h), Ok((80, 40)));
         assert!(parse_safetensors_header(b"{}").is_err());
-        assert!(parse_safetensors_header(br#"{"a":{"shape":[2]}}"#).expect_err("refused").contains("data_offsets"));
+        assert!(parse_safetensors_header(br#"{"a":{"shape":[2]}}"#)
+            .expect_err("refused")
+            .to_string()
+            .contains("data_offsets"));
         assert!(parse_safetensors_header(b"not json").is_err());
     }
 

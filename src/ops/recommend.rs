@@ -644,7 +644,7 @@ pub fn hub_model(
     }
     let endpoint = hub::endpoint_from_env();
     hub::check_endpoint(&endpoint)
-        .map_err(|e| Error::usage(e, Some("unset HF_ENDPOINT to use https://huggingface.co".to_owned())))?;
+        .map_err(|e| Error::usage(e.to_string(), Some("unset HF_ENDPOINT to use https://huggingface.co".to_owned())))?;
     match hub::fetch(name, &endpoint, token) {
         Ok((facts, cached)) => {
             let m = hub::to_model(&facts).map_err(|e| {

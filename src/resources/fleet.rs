@@ -415,21 +415,31 @@ pub struct PromSeries {
     pub values: Option<Vec<(f64, String)>>,
 }
 
+/// Why a Prometheus answer holds no series to read (the HTTP API's response format).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PromRefusal {
+    /// Prometheus answered `status: error` (or no status): its `errorType` and `error`.
+    #[error("{}: {}", .kind.as_deref().unwrap_or("error"), .reason.as_deref().unwrap_or("Prometheus gave no reason"))]
+    Error { kind: Option<String>, reason: Option<String> },
+    /// A field the answer needs is missing.
+    #[error("the answer has no {0}")]
+    Missing(&'static str),
+    /// Not a range query's answer.
+    #[error("expected a matrix, got {}", .0.as_deref().unwrap_or("nothing"))]
+    NotMatrix(Option<String>),
+}
+
 impl PromAnswer {
-    /// The series of a successful matrix answer; an error answer is its error text.
-    pub fn series(&self) -> Result<&[PromSeries], String> {
+    /// The series of a successful matrix answer; an error answer is Prometheus's error.
+    pub fn series(&self) -> Result<&[PromSeries], PromRefusal> {
         if self.status.as_deref() != Some("success") {
-            return Err(format!(
-                "{}: {}",
-                self.error_type.as_deref().unwrap_or("error"),
-                self.error.as_deref().unwrap_or("Prometheus gave no reason")
-            ));
+            return Err(PromRefusal::Error { kind: self.error_type.clone(), reason: self.error.clone() });
         }
-        let d = self.data.as_ref().ok_or("the answer has no data")?;
+        let d = self.data.as_ref().ok_or(PromRefusal::Missing("data"))?;
         if d.result_type.as_deref() != Some("matrix") {
-            return Err(format!("expected a matrix, got {}", d.result_type.as_deref().unwrap_or("nothing")));
+            return Err(PromRefusal::NotMatrix(d.result_type.clone()));
         }
-        d.result.as_deref().ok_or_else(|| "the answer has no data.result".to_owned())
+        d.result.as_deref().ok_or(PromRefusal::Missing("data.result"))
     }
 }
 
@@ -504,6 +514,6 @@ mod tests {
         let bad: PromAnswer =
             serde_json::from_value(json!({"status": "error", "errorType": "bad_data", "error": "parse error"}))
                 .expect("parses");
-        assert!(bad.series().expect_err("error").contains("parse error"));
+        assert!(bad.series().expect_err("error").to_string().contains("parse error"));
     }
 }
