@@ -198,6 +198,14 @@ pub fn flag_text(w: &Words) -> String {
     w.render(flag, flag)
 }
 
+/// Words in JSON and YAML output are the CLI's: a string, each setting named by its flag
+/// (`"--include-unpriced to list it"`), as the table says it.
+impl serde::Serialize for Words {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&flag_text(self))
+    }
+}
+
 /// What an error's hint may be given as: none (`None`), plain text, or [`Words`] naming settings.
 pub trait IntoHint {
     /// The hint, if any.

@@ -1,5 +1,32 @@
 use super::*;
 
+/// Words as the CLI words them (for assertions on the text).
+trait Cli {
+    fn cli(&self) -> String;
+}
+
+impl Cli for Words {
+    fn cli(&self) -> String {
+        let flag = |s: Setting| format!("--{}", s.long());
+        self.render(flag, flag)
+    }
+}
+
+/// A constraint's name as the CLI's JSON gives it: a limit's flag, a check's name.
+trait Named {
+    fn name(&self) -> String;
+}
+
+impl Named for Constraint {
+    fn name(&self) -> String {
+        match (self, self.setting(), self.check()) {
+            (Constraint::Region, _, _) => "--region".to_owned(),
+            (_, Some(s), _) => format!("--{}", s.long()),
+            (_, None, c) => c.unwrap_or_default().to_owned(),
+        }
+    }
+}
+
 const SIZES: &str = r#"
 - series: Small
   family: NC
@@ -151,14 +178,14 @@ fn price_limit_names_the_constraint_and_sorts_alternatives_by_cost() {
         ["Standard_NC4_small", "Standard_ND8_big"]
     );
     // The price limit does not push the model onto several small nodes.
-    assert!(o.rejected.iter().all(|x| !x.reason.contains("nodes")));
+    assert!(o.rejected.iter().all(|x| !x.reason.cli().contains("nodes")));
     // The same limit a month: 730 h × $1 = $730; the tighter of the two applies.
     r.max_price_per_hour = None;
     r.max_price_per_month = Some(730.0);
     let o = recommend(&c, &r);
     let nf = o.no_fit().expect("nothing fits");
     assert_eq!(nf.constraint.name(), "--max-price-per-month");
-    assert!(nf.closest[0].reason.ends_with("/month is over --max-price-per-month 730"), "{:?}", nf.closest);
+    assert!(nf.closest[0].reason.cli().ends_with("/month is over --max-price-per-month 730"), "{:?}", nf.closest);
     r.max_price_per_hour = Some(0.5);
     assert_eq!(recommend(&c, &r).no_fit().expect("nothing fits").constraint.name(), "--max-price-per-hour");
     r.max_price_per_hour = Some(100.0);
@@ -192,7 +219,7 @@ fn mxfp4_and_fp8_need_the_compute_capability_vllm_needs() {
     assert_eq!(names(&o), ["Standard_ND8_big"]);
     let small = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
     assert_eq!(small.constraint.name(), "precision support");
-    assert!(small.reason.contains("≥ 8.0") && small.reason.contains("7.5"), "{}", small.reason);
+    assert!(small.reason.cli().contains("≥ 8.0") && small.reason.cli().contains("7.5"), "{}", small.reason.cli());
     r.precision = Precision::Fp8;
     let o = recommend(&c, &r);
     assert!(o.rejected.iter().any(|x| x.vm_size == "Standard_NC4_small" && x.constraint.name() == "precision support"));
@@ -204,9 +231,13 @@ fn bf16_without_bf16_warns_on_every_result() {
     let c = catalog();
     let o = recommend(&c, &req(Workload::Inference, Some(8.03)));
     let small = o.recommendations.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("fits");
-    assert!(small.warnings.iter().any(|w| w.contains("no BF16") && w.contains("fp16")), "{:?}", small.warnings);
+    assert!(
+        small.warnings.iter().any(|w| w.cli().contains("no BF16") && w.cli().contains("fp16")),
+        "{:?}",
+        small.warnings
+    );
     let big = o.recommendations.iter().find(|x| x.vm_size == "Standard_ND8_big").expect("fits");
-    assert!(!big.warnings.iter().any(|w| w.contains("BF16")));
+    assert!(!big.warnings.iter().any(|w| w.cli().contains("BF16")));
 }
 
 /// Tensor parallelism must divide the heads; where it cannot, the rest of the GPUs are
@@ -226,7 +257,7 @@ fn pipeline_parallel_where_the_heads_rule_out_tensor_parallel() {
     let four = o.recommendations.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("fits");
     let l = four.fit.layout.expect("layout");
     assert_eq!((l.tensor_parallel, l.gpus, four.fit.replicas_per_node), (1, 2.0, 2));
-    assert!(four.reasons.iter().any(|x| x.contains("tensor parallel 1 × 2 pipeline")), "{:?}", four.reasons);
+    assert!(four.reasons.iter().any(|x| x.cli().contains("tensor parallel 1 × 2 pipeline")), "{:?}", four.reasons);
     let phi4 = Arch::full_attention(40, 5120, 40, 10, 128);
     assert!(!phi4.tp_ok(4));
     assert_eq!(split_tp(&r, phi4, 4, false), Some(2));
@@ -294,7 +325,7 @@ fn tight_fits_are_warned_with_the_numbers() {
     r.compute_need();
     let o = recommend(&c, &r);
     let two = o.recommendations.iter().find(|x| x.fit.gpus_used_per_node == 2.0).expect("a 2-GPU fit");
-    let w = two.warnings.iter().find(|w| w.starts_with("tight fit")).expect("a tight-fit warning");
+    let w = two.warnings.iter().find(|w| w.cli().starts_with("tight fit")).expect("a tight-fit warning").cli();
     assert!(w.starts_with("tight fit: room for 1 sequence(s) of 4096 tokens"), "{w}");
 }
 
@@ -313,9 +344,9 @@ fn a_model_that_overflows_in_fp16_is_sized_in_fp32_without_bf16() {
     let t4 = o.recommendations.iter().find(|x| x.gpu_model == "T4").expect("a T4 fit");
     let w = t4.fit.estimate.as_ref().and_then(|e| e.breakdown.first()).expect("weights term");
     assert!((w.gib - 9.24e9 * 4.0 * 1.02 / GIB).abs() < 0.01, "{w:?}");
-    assert!(t4.warnings.iter().any(|x| x.contains("runs in fp32")), "{:?}", t4.warnings);
+    assert!(t4.warnings.iter().any(|x| x.cli().contains("runs in fp32")), "{:?}", t4.warnings);
     let a10 = o.recommendations.iter().find(|x| x.gpu_model == "A10").expect("an A10 fit");
-    assert!(!a10.warnings.iter().any(|x| x.contains("fp32")), "{:?}", a10.warnings);
+    assert!(!a10.warnings.iter().any(|x| x.cli().contains("fp32")), "{:?}", a10.warnings);
 }
 
 #[test]
@@ -337,7 +368,7 @@ fn inference_spans_nodes_only_when_no_single_node_fits() {
     let o = recommend(&c, &req(Workload::Inference, Some(300.0)));
     assert_eq!(names(&o), ["Standard_ND8_big"]);
     assert_eq!(o.recommendations[0].fit.nodes, 2);
-    assert!(o.recommendations[0].warnings.iter().any(|w| w.contains("multi-node")));
+    assert!(o.recommendations[0].warnings.iter().any(|w| w.cli().contains("multi-node")));
 }
 
 #[test]
@@ -347,7 +378,11 @@ fn training_across_nodes_needs_infiniband() {
     let o = recommend(&c, &req(Workload::Training, Some(8.03)));
     assert_eq!(names(&o), ["Standard_ND8_big"]);
     let small = o.rejected.iter().find(|r| r.vm_size == "Standard_NC4_small").expect("rejected");
-    assert!(small.reason.contains("InfiniBand") || small.reason.contains("cannot be split"), "{}", small.reason);
+    assert!(
+        small.reason.cli().contains("InfiniBand") || small.reason.cli().contains("cannot be split"),
+        "{}",
+        small.reason.cli()
+    );
 }
 
 #[test]
@@ -371,7 +406,7 @@ fn windows_uses_windows_prices_and_sizes() {
     let o = recommend(&c, &r);
     assert_eq!(names(&o), ["Standard_ND8_big"]);
     assert_eq!(o.recommendations[0].price_per_hour, Some(40.0));
-    assert!(o.recommendations[0].warnings.iter().any(|w| w.contains("WindowsGPUPreview")));
+    assert!(o.recommendations[0].warnings.iter().any(|w| w.cli().contains("WindowsGPUPreview")));
 }
 
 #[test]
@@ -428,7 +463,7 @@ fn region_without_a_list_price_rejects_the_size_unless_include_unpriced() {
     assert_eq!(names(&o), ["Standard_NC1_small", "Standard_ND8_big"]);
     let nc4 = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
     assert_eq!(nc4.constraint.name(), "--region");
-    assert!(nc4.reason.contains("no list price in westeurope: not sold there"), "{}", nc4.reason);
+    assert!(nc4.reason.cli().contains("no list price in westeurope: not sold there"), "{}", nc4.reason.cli());
     // The retired size has no price anywhere: rejected as retired first.
     assert_eq!(o.rejected.iter().find(|x| x.vm_size == "Standard_NC1_old").expect("old").constraint.name(), "retired");
 
@@ -437,7 +472,7 @@ fn region_without_a_list_price_rejects_the_size_unless_include_unpriced() {
     assert_eq!(names(&o), ["Standard_NC1_small", "Standard_ND8_big", "Standard_NC4_small"]);
     let last = &o.recommendations[2];
     assert_eq!((last.price_per_hour, last.price_basis.as_str()), (None, "unpriced"));
-    assert!(last.warnings.iter().any(|w| w.contains("no list price in westeurope")), "{:?}", last.warnings);
+    assert!(last.warnings.iter().any(|w| w.cli().contains("no list price in westeurope")), "{:?}", last.warnings);
 }
 
 /// Nothing sold in the region: the --region stage is named, not a stage before it.
@@ -468,7 +503,7 @@ fn windows_without_a_windows_price_ranks_by_linux_and_shows_unknown() {
     assert_eq!(big.price_per_hour, None);
     assert_eq!(big.rank_price_per_hour, Some(20.0));
     assert_eq!(big.price_basis, "linux on-demand (windows unknown)");
-    assert!(big.warnings.iter().any(|w| w.contains("windows on-demand price unknown in westeurope")));
+    assert!(big.warnings.iter().any(|w| w.cli().contains("windows on-demand price unknown in westeurope")));
 }
 
 /// Spot: known spot prices rank first; unknown ones after, by their on-demand price.
