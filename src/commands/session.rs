@@ -5,7 +5,7 @@ use std::future::Future;
 
 use crate::cli::ArmArgs;
 use crate::error::Error;
-use crate::ops::session::{self, ArmError, Connection};
+use crate::ops::session::{self, ArmError, Connection, SubscriptionError};
 
 pub use crate::ops::session::{ArmClient, Azure, Progress};
 pub use crate::ops::Cred;
@@ -33,7 +33,7 @@ pub fn base_url(args: &ArmArgs) -> String {
 pub fn subscription(az: &Azure) -> Result<String, Error> {
     match &az.subscription {
         Ok((s, _)) => Ok(s.clone()),
-        Err(ArmError::Config { message, hint }) => Err(Error::usage(
+        Err(SubscriptionError::Arm(ArmError::Config { message, hint })) => Err(Error::usage(
             message.clone(),
             hint.clone().or_else(|| Some("pass --subscription or set AZURE_SUBSCRIPTION_ID".into())),
         )),
