@@ -332,6 +332,13 @@ mod tests {
     }
 
     #[test]
+    fn words_in_json_name_each_setting_by_its_flag() {
+        use crate::domain::setting::Setting;
+        let w = Words::new("{0} bf16 instead of {1}", &[Setting::Precision, Setting::KvCachePrecision]);
+        assert_eq!(serde_json::to_value(&w).expect("json"), "--precision bf16 instead of --kv-cache-precision");
+    }
+
+    #[test]
     fn exit_codes_and_hints() {
         let e = Error::usage("bad", Some("do this".to_owned()));
         assert_eq!(e.exit_code(), 2);

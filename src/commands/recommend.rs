@@ -433,3 +433,21 @@ fn fmt_num_frac(v: f64) -> String {
         _ => fmt_num(v),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_constraint_is_named_by_its_flag_and_json_keeps_its_stable_names() {
+        assert_eq!(constraint_words(Constraint::GpuMemory), "the --gpu-memory limit");
+        assert_eq!(constraint_words(Constraint::Region), "the --location limit");
+        assert_eq!(constraint_words(Constraint::MemoryFit), "the memory fit check");
+        assert_eq!(constraint_json_name(Constraint::Region), "--region");
+        assert_eq!(constraint_json_name(Constraint::Top), "--top");
+        assert_eq!(constraint_json_name(Constraint::AksSupport), "AKS support");
+        let binding = serde_json::to_value(recommend::service::Binding::MaxTtft).expect("json");
+        assert_eq!(binding, "--max-ttft");
+        assert_eq!(serde_json::to_value(recommend::service::Binding::KvCapacity).expect("json"), "kv-capacity");
+    }
+}

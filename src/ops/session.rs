@@ -57,14 +57,14 @@ pub enum SubscriptionError {
     /// the words naming the setting.
     Name { message: Words, hint: Words },
     /// None found, or the read that resolves a name failed (with its own class).
-    Arm(crate::arm::ArmError),
+    Arm(Box<crate::arm::ArmError>),
 }
 
 impl From<SubscriptionError> for Error {
     fn from(e: SubscriptionError) -> Self {
         match e {
             SubscriptionError::Name { message, hint } => Error::usage(message, hint),
-            SubscriptionError::Arm(e) => Error::from(e),
+            SubscriptionError::Arm(e) => Error::Arm(e),
         }
     }
 }
@@ -145,7 +145,7 @@ pub fn connect(c: &Connection) -> Result<Azure, Error> {
         Some(name) => resolve_name(&crate::ops::runtime()?, &client, name),
         None => auth::subscription(c.subscription.as_deref(), &env)
             .map(|(s, from)| (s, SubscriptionSource::Found(from)))
-            .map_err(SubscriptionError::Arm),
+            .map_err(|e| SubscriptionError::Arm(Box::new(e))),
     };
     Ok(Azure { client, method, source, subscription })
 }
@@ -164,7 +164,7 @@ fn resolve_name(
 ) -> Result<(String, SubscriptionSource), SubscriptionError> {
     let subs = rt
         .block_on(crate::provision::wire::list(client, &crate::plan::read_subscriptions()))
-        .map_err(SubscriptionError::Arm)?;
+        .map_err(|e| SubscriptionError::Arm(Box::new(e)))?;
     let field = |s: &serde_json::Value, k: &str| s.get(k).and_then(serde_json::Value::as_str).unwrap_or("").to_owned();
     let found: Vec<String> = subs
         .iter()

@@ -12,21 +12,6 @@ impl Cli for Words {
     }
 }
 
-/// A constraint's name as the CLI's JSON gives it: a limit's flag, a check's name.
-trait Named {
-    fn name(&self) -> String;
-}
-
-impl Named for Constraint {
-    fn name(&self) -> String {
-        match (self, self.setting(), self.check()) {
-            (Constraint::Region, _, _) => "--region".to_owned(),
-            (_, Some(s), _) => format!("--{}", s.long()),
-            (_, None, c) => c.unwrap_or_default().to_owned(),
-        }
-    }
-}
-
 const SIZES: &str = r#"
 - series: Small
   family: NC
@@ -144,9 +129,9 @@ fn ranks_cheapest_fit_first_with_hand_worked_gpu_counts() {
     assert_eq!(first.monthly_cost, Some(2920.0));
     assert_eq!(o.recommendations[1].fit.gpus_used_per_node, 1.0);
     let small = o.rejected.iter().find(|r| r.vm_size == "Standard_NC1_small").expect("rejected");
-    assert_eq!(small.constraint.name(), "memory fit");
+    assert_eq!(small.constraint, Constraint::MemoryFit);
     let old = o.rejected.iter().find(|r| r.vm_size == "Standard_NC1_old").expect("rejected");
-    assert_eq!(old.constraint.name(), "retired");
+    assert_eq!(old.constraint, Constraint::Retired);
 }
 
 #[test]
@@ -172,7 +157,7 @@ fn price_limit_names_the_constraint_and_sorts_alternatives_by_cost() {
     r.max_price_per_hour = Some(1.0);
     let o = recommend(&c, &r);
     let nf = o.no_fit().expect("nothing fits");
-    assert_eq!(nf.constraint.name(), "--max-price-per-hour");
+    assert_eq!(nf.constraint, Constraint::MaxPricePerHour);
     assert_eq!(
         nf.closest.iter().map(|x| x.vm_size.as_str()).collect::<Vec<_>>(),
         ["Standard_NC4_small", "Standard_ND8_big"]
@@ -184,12 +169,12 @@ fn price_limit_names_the_constraint_and_sorts_alternatives_by_cost() {
     r.max_price_per_month = Some(730.0);
     let o = recommend(&c, &r);
     let nf = o.no_fit().expect("nothing fits");
-    assert_eq!(nf.constraint.name(), "--max-price-per-month");
+    assert_eq!(nf.constraint, Constraint::MaxPricePerMonth);
     assert!(nf.closest[0].reason.cli().ends_with("/month is over --max-price-per-month 730"), "{:?}", nf.closest);
     r.max_price_per_hour = Some(0.5);
-    assert_eq!(recommend(&c, &r).no_fit().expect("nothing fits").constraint.name(), "--max-price-per-hour");
+    assert_eq!(recommend(&c, &r).no_fit().expect("nothing fits").constraint, Constraint::MaxPricePerHour);
     r.max_price_per_hour = Some(100.0);
-    assert_eq!(recommend(&c, &r).no_fit().expect("nothing fits").constraint.name(), "--max-price-per-month");
+    assert_eq!(recommend(&c, &r).no_fit().expect("nothing fits").constraint, Constraint::MaxPricePerMonth);
 }
 
 /// 5000B bf16 fits nowhere: 9313 GiB × 1.071 = 9975 GiB. On 8 nodes the big size lacks
@@ -200,7 +185,7 @@ fn closest_lists_the_smallest_shortfall_first() {
     let c = catalog();
     let o = recommend(&c, &req(Workload::Inference, Some(5000.0)));
     let nf = o.no_fit().expect("nothing fits");
-    assert_eq!(nf.constraint.name(), "memory fit");
+    assert_eq!(nf.constraint, Constraint::MemoryFit);
     let order: Vec<&str> = nf.closest.iter().map(|x| x.vm_size.as_str()).collect();
     assert_eq!(order, ["Standard_ND8_big", "Standard_NC4_small", "Standard_NC1_small"]);
     let big = &o.rejected.iter().find(|r| r.vm_size == "Standard_ND8_big").expect("rejected");
@@ -218,11 +203,14 @@ fn mxfp4_and_fp8_need_the_compute_capability_vllm_needs() {
     // G16 has compute capability 7.5, G80 9.0.
     assert_eq!(names(&o), ["Standard_ND8_big"]);
     let small = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
-    assert_eq!(small.constraint.name(), "precision support");
+    assert_eq!(small.constraint, Constraint::PrecisionSupport);
     assert!(small.reason.cli().contains("≥ 8.0") && small.reason.cli().contains("7.5"), "{}", small.reason.cli());
     r.precision = Precision::Fp8;
     let o = recommend(&c, &r);
-    assert!(o.rejected.iter().any(|x| x.vm_size == "Standard_NC4_small" && x.constraint.name() == "precision support"));
+    assert!(o
+        .rejected
+        .iter()
+        .any(|x| x.vm_size == "Standard_NC4_small" && x.constraint == Constraint::PrecisionSupport));
 }
 
 /// bf16 on a GPU without BF16 is never silent, chosen or defaulted.
@@ -418,7 +406,7 @@ fn workload_kinds_filter() {
     assert_eq!(names(&hpc), ["Standard_ND8_big"]);
     let vdi = recommend(&c, &req(Workload::Vdi, None));
     assert!(vdi.recommendations.is_empty());
-    assert_eq!(vdi.no_fit().expect("no fit").constraint.name(), "--workload");
+    assert_eq!(vdi.no_fit().expect("no fit").constraint, Constraint::Workload);
 }
 
 fn catalog_with_prices(prices: &str) -> Catalog {
@@ -462,10 +450,13 @@ fn region_without_a_list_price_rejects_the_size_unless_include_unpriced() {
     let o = recommend(&c, &r);
     assert_eq!(names(&o), ["Standard_NC1_small", "Standard_ND8_big"]);
     let nc4 = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
-    assert_eq!(nc4.constraint.name(), "--region");
+    assert_eq!(nc4.constraint, Constraint::Region);
     assert!(nc4.reason.cli().contains("no list price in westeurope: not sold there"), "{}", nc4.reason.cli());
     // The retired size has no price anywhere: rejected as retired first.
-    assert_eq!(o.rejected.iter().find(|x| x.vm_size == "Standard_NC1_old").expect("old").constraint.name(), "retired");
+    assert_eq!(
+        o.rejected.iter().find(|x| x.vm_size == "Standard_NC1_old").expect("old").constraint,
+        Constraint::Retired
+    );
 
     r.include_unpriced = true;
     let o = recommend(&c, &r);
@@ -483,7 +474,8 @@ fn a_region_with_no_prices_names_the_region_as_the_constraint() {
     r.region = Some("brazilsouth".into());
     let o = recommend(&c, &r);
     assert!(o.recommendations.is_empty());
-    assert_eq!(o.no_fit().expect("no fit").constraint.name(), "--region");
+    assert_eq!(o.no_fit().expect("no fit").constraint, Constraint::Region);
+    assert_eq!(Constraint::Region.setting(), Some(Setting::Location), "the region is the location setting");
 }
 
 /// Windows with no Windows price: ranked by the Linux price, shown as unknown. A region
