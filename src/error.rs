@@ -198,6 +198,14 @@ pub fn flag_text(w: &Words) -> String {
     w.render(flag, flag)
 }
 
+/// Words in JSON and YAML output are the CLI's: a string, each setting named by its flag
+/// (`"--include-unpriced to list it"`), as the table says it.
+impl serde::Serialize for Words {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&flag_text(self))
+    }
+}
+
 /// What an error's hint may be given as: none (`None`), plain text, or [`Words`] naming settings.
 pub trait IntoHint {
     /// The hint, if any.
@@ -321,6 +329,13 @@ mod tests {
         assert_eq!(e.exit_code(), 2);
         assert_eq!(e.to_string(), "--context 9000 is too long");
         assert_eq!(e.hint().as_deref(), Some("use --context 4096"));
+    }
+
+    #[test]
+    fn words_in_json_name_each_setting_by_its_flag() {
+        use crate::domain::setting::Setting;
+        let w = Words::new("{0} bf16 instead of {1}", &[Setting::Precision, Setting::KvCachePrecision]);
+        assert_eq!(serde_json::to_value(&w).expect("json"), "--precision bf16 instead of --kv-cache-precision");
     }
 
     #[test]

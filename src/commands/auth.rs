@@ -10,6 +10,18 @@ use crate::commands::session as azure;
 use crate::commands::Ctx;
 use crate::error::Error;
 
+/// Where the subscription came from, as the CLI says it: `--subscription (by name)`, or the
+/// credential layer's own words (`AZURE_SUBSCRIPTION_ID`).
+fn source_words(src: crate::ops::session::SubscriptionSource) -> String {
+    use crate::ops::session::SubscriptionSource;
+    match src {
+        SubscriptionSource::ByName => {
+            format!("{} (by name)", crate::error::flag(crate::domain::setting::Setting::Subscription))
+        }
+        SubscriptionSource::Found(from) => from.to_owned(),
+    }
+}
+
 /// `aksgpu auth status`
 pub fn status(ctx: &Ctx, a: &AuthStatusArgs) -> anyhow::Result<()> {
     let az = azure::connect(&a.arm)?;
@@ -19,7 +31,7 @@ pub fn status(ctx: &Ctx, a: &AuthStatusArgs) -> anyhow::Result<()> {
     let expires_in =
         |at: Option<SystemTime>| at.and_then(|t| t.duration_since(SystemTime::now()).ok()).map(|d| d.as_secs() / 60);
     let (sub, sub_source) = match &az.subscription {
-        Ok((s, src)) => (Some(s.clone()), Some(*src)),
+        Ok((s, src)) => (Some(s.clone()), Some(source_words(*src))),
         Err(_) => (None, None),
     };
     let v = json!({
@@ -34,7 +46,7 @@ pub fn status(ctx: &Ctx, a: &AuthStatusArgs) -> anyhow::Result<()> {
         },
     });
     let mut out = format!("credential    {}\nendpoint      {}\n", az.method.describe(), az.client.endpoint.base());
-    match (&sub, sub_source) {
+    match (&sub, &sub_source) {
         (Some(s), Some(src)) => out.push_str(&format!("subscription  {s} (from {src})\n")),
         _ => out.push_str("subscription  none (pass --subscription or set AZURE_SUBSCRIPTION_ID)\n"),
     }

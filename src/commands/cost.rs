@@ -47,7 +47,7 @@ pub fn run(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
         .map(|r| crate::ops::recommend::region_or_override(&catalog, r, &a.overrides, &mut warnings))
         .transpose()?;
     for w in &warnings {
-        p.note(&format!("warning: {w}"));
+        p.note(&format!("warning: {}", crate::error::flag_text(w)));
     }
     let mut notes = Vec::new();
     let reports: Vec<CostReport> = match (&a.vm_size, &a.cluster) {

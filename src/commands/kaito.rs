@@ -96,17 +96,18 @@ pub fn workspace(ctx: &Ctx, a: &KaitoWorkspaceArgs) -> anyhow::Result<()> {
     };
     let w = crate::ops::kaito::workspace(&catalog, &req)?;
     for n in &w.notes {
-        ctx.printer.note(&format!("note: {n}"));
+        ctx.printer.note(&format!("note: {}", crate::error::flag_text(n)));
     }
     for warning in &w.warnings {
-        ctx.printer.note(&format!("warning: {warning}"));
+        ctx.printer.note(&format!("warning: {}", crate::error::flag_text(warning)));
     }
     for line in w.cost.lines() {
         ctx.printer.note(&format!("note: {line}"));
     }
     let mut yaml = crate::ops::kaito::workspace_yaml(&w.spec);
     if a.output == ManifestFormat::Yaml {
-        yaml.insert_str(0, &format!("# aksgpu: instanceType {}: {}\n", w.spec.instance_type, w.place));
+        let place = crate::error::flag_text(&w.place);
+        yaml.insert_str(0, &format!("# aksgpu: instanceType {}: {place}\n", w.spec.instance_type));
     }
     crate::commands::print_document(&ctx.printer, a.output, &yaml)
 }

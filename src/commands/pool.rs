@@ -35,9 +35,10 @@ fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, facts: &ClusterFacts,
         },
         e => in_flags(e, no_fit),
     })?;
-    p.note(&format!("recommended {}: {}", top.vm_size, top.reasons.join("; ")));
+    let reasons: Vec<String> = top.reasons.iter().map(crate::error::flag_text).collect();
+    p.note(&format!("recommended {}: {}", top.vm_size, reasons.join("; ")));
     for w in &top.warnings {
-        p.note(&format!("warning: {w}"));
+        p.note(&format!("warning: {}", crate::error::flag_text(w)));
     }
     Ok(top.vm_size)
 }
@@ -52,7 +53,7 @@ pub(crate) fn in_flags(e: RequestError, no_fit: &str) -> Error {
         ),
         RequestError::NoFit(why) => Error::NoFit {
             message: match why {
-                Some(c) => format!("{no_fit} (the {} check removed the last candidates)", check_name(c)).into(),
+                Some(c) => format!("{no_fit} ({} removed the last candidates)", check_words(c)).into(),
                 None => no_fit.to_owned().into(),
             },
             hint: Some("run `aksgpu recommend` with the same flags to see why".into()),
@@ -61,12 +62,12 @@ pub(crate) fn in_flags(e: RequestError, no_fit: &str) -> Error {
     }
 }
 
-/// A check of `recommend` as create-pool names it: a limit by its canonical flag, another
-/// check by its name.
-fn check_name(c: crate::ops::recommend::Constraint) -> String {
-    match c {
-        crate::ops::recommend::Constraint::Region => crate::error::flag(crate::domain::setting::Setting::Location),
-        c => c.name().to_owned(),
+/// A check of `recommend` as create-pool names it: a limit by its flag, another check by its
+/// name; always "the … check", as create-pool has always said it.
+fn check_words(c: crate::ops::recommend::Constraint) -> String {
+    match (c.setting(), c.check()) {
+        (Some(s), _) => format!("the {} check", crate::error::flag(s)),
+        (None, check) => format!("the {} check", check.unwrap_or_default()),
     }
 }
 
@@ -341,7 +342,7 @@ fn check_flags(catalog: &Catalog, a: &CreatePoolArgs, p: &Printer) -> Result<(),
         let mut warnings = Vec::new();
         crate::ops::recommend::region_or_override(catalog, l, &a.overrides, &mut warnings)?;
         for w in &warnings {
-            p.note(&format!("warning: {w}"));
+            p.note(&format!("warning: {}", crate::error::flag_text(w)));
         }
     }
     if a.install_operator && a.pool.managed_gpu {
@@ -681,8 +682,8 @@ mod tests {
 
     #[test]
     fn a_region_check_is_named_by_the_canonical_flag() {
-        assert_eq!(check_name(crate::ops::recommend::Constraint::Region), "--location");
-        assert_eq!(check_name(crate::ops::recommend::Constraint::MemoryFit), "memory fit");
+        assert_eq!(check_words(crate::ops::recommend::Constraint::Region), "the --location check");
+        assert_eq!(check_words(crate::ops::recommend::Constraint::MemoryFit), "the memory fit check");
     }
 
     #[test]

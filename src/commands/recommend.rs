@@ -2,7 +2,7 @@
 
 use crate::cli::{Format, RecommendArgs};
 use crate::commands::Ctx;
-use crate::error::Error;
+use crate::error::{flag, flag_text, Error};
 use crate::ops::recommend::{self as recommend, fmt_num, Constraint, Os, Ranking, Requirements, Workload};
 use crate::ops::recommend::{has_requirements, prefer_reserved};
 use crate::output::{emit, table, Align, Printer, Render};
@@ -56,7 +56,8 @@ pub fn run(ctx: &Ctx, args: &RecommendArgs) -> anyhow::Result<()> {
     std::mem::forget(catalog);
     std::mem::forget(outcome);
     if let Some(nf) = no_fit {
-        let closest: Vec<String> = nf.closest.iter().map(|r| format!("{} ({})", r.vm_size, r.reason)).collect();
+        let closest: Vec<String> =
+            nf.closest.iter().map(|r| format!("{} ({})", r.vm_size, flag_text(&r.reason))).collect();
         return Err(Error::NoFit {
             message: format!(
                 "no size fits: {} removed the last {} candidate(s)",
@@ -104,10 +105,37 @@ fn top_pick_cost(
 
 /// A constraint as `recommend`'s flags name it: "the --gpu-memory limit", "the memory fit check".
 pub(crate) fn constraint_words(c: Constraint) -> String {
-    if c.is_limit() {
-        format!("the {} limit", c.name())
-    } else {
-        format!("the {} check", c.name())
+    match (c.setting(), c.check()) {
+        (Some(s), _) => format!("the {} limit", flag(s)),
+        (None, check) => format!("the {} check", check.unwrap_or_default()),
+    }
+}
+
+/// A constraint's stable name in JSON (`rejected[].constraint`): the flag that sets a limit
+/// (`--gpu-memory`), or the check's name (`memory fit`). The region's is `--region`, as it
+/// was named before `--location` became the flag, so that scripts comparing it keep working.
+pub(crate) fn constraint_json_name(c: Constraint) -> String {
+    match (c, c.setting(), c.check()) {
+        (Constraint::Region, _, _) => "--region".to_owned(),
+        (_, Some(s), _) => flag(s),
+        (_, None, check) => check.unwrap_or_default().to_owned(),
+    }
+}
+
+impl serde::Serialize for Constraint {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&constraint_json_name(*self))
+    }
+}
+
+/// What sets a deployment in JSON (`serving.binding`): a target's flag (`--max-ttft`), or the
+/// cap's name (`kv-capacity`).
+impl serde::Serialize for recommend::service::Binding {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match (self.setting(), self.cap()) {
+            (Some(t), _) => s.serialize_str(&flag(t)),
+            (None, cap) => s.serialize_str(cap.unwrap_or_default()),
+        }
     }
 }
 
@@ -151,10 +179,10 @@ fn managed_gpu_next(p: &Printer, catalog: &crate::ops::Catalog, o: &Ranking, spo
 
 fn notes(p: &Printer, o: &Ranking) {
     for n in &o.requirements.notes {
-        p.note(&format!("note: {n}"));
+        p.note(&format!("note: {}", flag_text(n)));
     }
     for w in &o.requirements.warnings {
-        p.note(&format!("warning: {w}"));
+        p.note(&format!("warning: {}", flag_text(w)));
     }
 }
 
@@ -168,7 +196,7 @@ impl Render for Ranking {
 pub fn render(o: &Ranking) -> String {
     let r = &o.requirements;
     let mut out = describe(r, o.recommendations.first());
-    let advice = o.advice.as_ref().map(|a| a.line(|v| crate::output::money_in(Some(v), &o.currency)));
+    let advice = o.advice.as_ref().map(|a| flag_text(&a.line(|v| crate::output::money_in(Some(v), &o.currency))));
     if o.recommendations.is_empty() {
         // The error on stderr says "no size fits" with the constraint and the closest sizes.
         if let Some(a) = advice {
@@ -183,10 +211,10 @@ pub fn render(o: &Ranking) -> String {
     for (i, rec) in o.recommendations.iter().enumerate() {
         out.push_str(&format!("\n{}. {}\n", i + 1, rec.vm_size));
         for reason in &rec.reasons {
-            out.push_str(&format!("   + {reason}\n"));
+            out.push_str(&format!("   + {}\n", flag_text(reason)));
         }
         for w in &rec.warnings {
-            out.push_str(&format!("   ! {w}\n"));
+            out.push_str(&format!("   ! {}\n", flag_text(w)));
         }
         if rec.price_source.is_some() {
             // As a `cost` row says it: where from, its date and age, per size and region (the
@@ -403,5 +431,23 @@ fn fmt_num_frac(v: f64) -> String {
     match c {
         Ok(c) if c.den != 1 => c.to_string(),
         _ => fmt_num(v),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_constraint_is_named_by_its_flag_and_json_keeps_its_stable_names() {
+        assert_eq!(constraint_words(Constraint::GpuMemory), "the --gpu-memory limit");
+        assert_eq!(constraint_words(Constraint::Region), "the --location limit");
+        assert_eq!(constraint_words(Constraint::MemoryFit), "the memory fit check");
+        assert_eq!(constraint_json_name(Constraint::Region), "--region");
+        assert_eq!(constraint_json_name(Constraint::Top), "--top");
+        assert_eq!(constraint_json_name(Constraint::AksSupport), "AKS support");
+        let binding = serde_json::to_value(recommend::service::Binding::MaxTtft).expect("json");
+        assert_eq!(binding, "--max-ttft");
+        assert_eq!(serde_json::to_value(recommend::service::Binding::KvCapacity).expect("json"), "kv-capacity");
     }
 }

@@ -5,7 +5,7 @@ use std::future::Future;
 
 use crate::cli::ArmArgs;
 use crate::error::Error;
-use crate::ops::session::{self, ArmError, Connection};
+use crate::ops::session::{self, ArmError, Connection, SubscriptionError};
 
 pub use crate::ops::session::{ArmClient, Azure, Progress};
 pub use crate::ops::Cred;
@@ -33,10 +33,13 @@ pub fn base_url(args: &ArmArgs) -> String {
 pub fn subscription(az: &Azure) -> Result<String, Error> {
     match &az.subscription {
         Ok((s, _)) => Ok(s.clone()),
-        Err(ArmError::Config { message, hint }) => Err(Error::usage(
-            message.clone(),
-            hint.clone().or_else(|| Some("pass --subscription or set AZURE_SUBSCRIPTION_ID".into())),
-        )),
+        Err(SubscriptionError::Arm(e)) => match &**e {
+            ArmError::Config { message, hint } => Err(Error::usage(
+                message.clone(),
+                hint.clone().or_else(|| Some("pass --subscription or set AZURE_SUBSCRIPTION_ID".into())),
+            )),
+            _ => Err(Error::Arm(e.clone())),
+        },
         Err(e) => Err(Error::from(e.clone())),
     }
 }

@@ -431,6 +431,15 @@ impl Words {
     }
 }
 
+impl Words {
+    /// The parts one after the other, `sep` between them, each keeping its settings.
+    pub fn join(parts: &[Words], sep: &str) -> Words {
+        let mut iter = parts.iter().cloned();
+        let first = iter.next().unwrap_or_default();
+        iter.fold(first, |all, w| all.then(sep, w))
+    }
+}
+
 impl From<String> for Words {
     fn from(text: String) -> Self {
         Words::plain(text)
@@ -479,6 +488,14 @@ mod tests {
         let both = a.then("; ", b);
         let out = both.render(|s| format!("<{}>", s.long()), |s| format!("--{}", s.long()));
         assert_eq!(out, "<context> is set; lower <model> or drop <top> (`x --model`)");
+    }
+
+    #[test]
+    fn join_keeps_each_part_naming_its_own_settings() {
+        let parts = [Words::new("{0} a", &[Setting::Top]), Words::plain("b"), Words::new("c {0}", &[Setting::Os])];
+        let out = Words::join(&parts, "; ").render(|s| s.long().to_owned(), |s| s.long().to_owned());
+        assert_eq!(out, "top a; b; c os");
+        assert_eq!(Words::join(&[], "; "), Words::default());
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use crate::catalog::{Catalog, LlmModel, Vendor};
 use crate::cost::{PlanPricing, PoolPricing};
 use crate::domain::did_you_mean;
+use crate::domain::setting::{Setting, Words};
 use crate::error::Error;
 use crate::plan::kaito::{workspace_name, WorkspaceSpec};
 
@@ -41,11 +42,11 @@ pub struct Workspace {
     /// The Workspace to render.
     pub spec: WorkspaceSpec,
     /// Where and why the instance type was chosen (the manifest's comment).
-    pub place: String,
+    pub place: Words,
     /// Notes about the choice, first the place.
-    pub notes: Vec<String>,
+    pub notes: Vec<Words>,
     /// Warnings: a catalog rule overridden.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Words>,
     /// What the Workspace's nodes cost.
     pub cost: PlanPricing,
 }
@@ -74,7 +75,7 @@ pub async fn cluster_location(
 pub fn check_workspace_model<'c>(catalog: &'c Catalog, model: &str) -> Result<(&'c LlmModel, String), Error> {
     let m = catalog.model(model).ok_or_else(|| {
         Error::Setting(Box::new(crate::domain::setting::SettingError {
-            settings: vec![crate::domain::setting::Setting::Model],
+            settings: vec![Setting::Model],
             message: format!("{{0}} {model:?} is not in the catalog"),
             hint: did_you_mean(&catalog.suggest_models(model)),
             rule: None,
@@ -82,16 +83,19 @@ pub fn check_workspace_model<'c>(catalog: &'c Catalog, model: &str) -> Result<(&
     })?;
     let Some(preset) = m.kaito_preset.clone() else {
         let hint = match catalog.nearest_kaito_preset(m) {
-            Some(near) => format!(
-                "the nearest model with a preset is {} ({}, {}B params): aksgpu kaito workspace --model {}",
-                near.aliases.first().unwrap_or(&near.id),
-                near.id,
-                near.params_b,
-                near.aliases.first().unwrap_or(&near.id)
+            Some(near) => Words::new(
+                format!(
+                    "the nearest model with a preset is {} ({}, {}B params): aksgpu kaito workspace {{0:flag}} {}",
+                    near.aliases.first().unwrap_or(&near.id),
+                    near.id,
+                    near.params_b,
+                    near.aliases.first().unwrap_or(&near.id)
+                ),
+                &[Setting::Model],
             ),
-            None => "no model in the catalog has a KAITO preset".to_owned(),
+            None => "no model in the catalog has a KAITO preset".into(),
         };
-        return Err(Error::usage(format!("{} has no KAITO preset", m.id), Some(hint)));
+        return Err(Error::usage(format!("{} has no KAITO preset", m.id), hint));
     };
     Ok((m, preset))
 }
@@ -100,20 +104,20 @@ pub fn check_workspace_model<'c>(catalog: &'c Catalog, model: &str) -> Result<(&
 pub fn workspace(catalog: &Catalog, a: &WorkspaceRequest) -> Result<Workspace, Error> {
     let (model, preset) = check_workspace_model(catalog, &a.model)?;
     if let Some(bad) = a.overrides.iter().find(|o| o.as_str() != "kaito-min-compute-capability") {
-        return Err(Error::usage(
-            format!("--override {bad:?}: kaito workspace can only override kaito-min-compute-capability"),
-            None,
-        ));
+        let message = format!("{{0}} {bad:?}: kaito workspace can only override kaito-min-compute-capability");
+        return Err(Error::usage(Words::new(message, &[Setting::Override]), None));
     }
     let region = a.region.as_deref();
     let (instance, count, mut notes, warnings) =
         kaito_instance(catalog, model, a.instance_type.as_deref(), (region, &a.overrides), &a.service)?;
     if let (Some(cluster), Some(first)) = (&a.cluster, notes.first_mut()) {
-        *first = format!("{first}, the location of cluster {cluster}");
+        first.text.push_str(&format!(", the location of cluster {cluster}"));
     }
     let place = match (region, &a.instance_type) {
-        (Some(r), Some(_)) => format!("instance type given; prices in region {r}"),
-        (None, Some(_)) => "instance type given; no region (pass --location for your cluster's location)".to_owned(),
+        (Some(r), Some(_)) => format!("instance type given; prices in region {r}").into(),
+        (None, Some(_)) => {
+            Words::new("instance type given; no region (pass {0} for your cluster's location)", &[Setting::Location])
+        }
         (_, None) => notes.first().cloned().unwrap_or_default(),
     };
     let name = a.name.clone().unwrap_or_else(|| workspace_name(&model.id));
@@ -143,19 +147,20 @@ pub fn workspace(catalog: &Catalog, a: &WorkspaceRequest) -> Result<Workspace, E
 /// A refused `--instance-type`: with `--override kaito-min-compute-capability`, a refusal by
 /// the catalog's compute-capability floor (its reading of KAITO and vLLM) becomes a warning
 /// (returned); any other refusal stands.
-pub(crate) fn kaito_override(catalog: &Catalog, why: NotKaito, overrides: &[String]) -> Result<String, Error> {
+pub(crate) fn kaito_override(catalog: &Catalog, why: NotKaito, overrides: &[String]) -> Result<Words, Error> {
     let rule =
         catalog.rules.iter().find(|r| matches!(r.kind, crate::catalog::RuleKind::KaitoMinComputeCapability { .. }));
+    let instance = |text: String| Words::new(text, &[Setting::InstanceType, Setting::Override]);
     match (rule, why) {
-        (Some(rule), NotKaito::BelowFloor(m)) if overrides.contains(&rule.id) => Ok(format!(
-            "overriding catalog rule {} (--instance-type: {m}; source: {}); risk: the preset may fail to start on this GPU",
+        (Some(rule), NotKaito::BelowFloor(m)) if overrides.contains(&rule.id) => Ok(instance(format!(
+            "overriding catalog rule {} ({{0}}: {m}; source: {}); risk: the preset may fail to start on this GPU",
             rule.id, rule.source
-        )),
+        ))),
         (Some(rule), NotKaito::BelowFloor(m)) => Err(Error::usage(
-            format!("--instance-type: {m}"),
-            Some(format!("this rests on the catalog (rule {}); `--override {}` proceeds anyway", rule.id, rule.id)),
+            instance(format!("{{0}}: {m}")),
+            instance(format!("this rests on the catalog (rule {}); `{{1:flag}} {}` proceeds anyway", rule.id, rule.id)),
         )),
-        (_, NotKaito::BelowFloor(m) | NotKaito::Never(m)) => Err(Error::usage(format!("--instance-type: {m}"), None)),
+        (_, NotKaito::BelowFloor(m) | NotKaito::Never(m)) => Err(Error::usage(instance(format!("{{0}}: {m}")), None)),
     }
 }
 
@@ -202,7 +207,7 @@ pub fn kaito_instance(
     instance: Option<&str>,
     (region, overrides): (Option<&str>, &[String]),
     service: &super::recommend::Need,
-) -> Result<(String, u32, Vec<String>, Vec<String>), Error> {
+) -> Result<(String, u32, Vec<Words>, Vec<Words>), Error> {
     let min_cc = catalog.kaito_min_compute_capability().unwrap_or((8, 0));
     // The same precision, checkpoint and context resolution as `recommend --model`.
     let spec = ModelSpec::from_model(model);
@@ -222,18 +227,21 @@ pub fn kaito_instance(
     let req: Requirements = super::recommend::requirements(catalog, &ask)?;
     let out = recommend::recommend(catalog, &req);
     let kaito_ok = |name: &str| kaito_capable(catalog, name, min_cc);
-    let mut notes = resolved.notes;
-    notes.push(format!(
-        "sized for {} in {} ({}) with a {}-token context",
-        model.id,
-        req.precision.name(),
-        resolved.weights.map_or_else(String::new, |w| w.formula),
-        req.context
-    ));
+    let mut notes: Vec<Words> = resolved.notes.into_iter().map(Words::from).collect();
+    notes.push(
+        format!(
+            "sized for {} in {} ({}) with a {}-token context",
+            model.id,
+            req.precision.name(),
+            resolved.weights.map_or_else(String::new, |w| w.formula),
+            req.context
+        )
+        .into(),
+    );
     if let Some(want) = instance {
         let size = catalog.size(want).ok_or_else(|| {
             Error::usage(
-                format!("--instance-type {want:?} is not in the catalog"),
+                Words::new(format!("{{0}} {want:?} is not in the catalog"), &[Setting::InstanceType]),
                 did_you_mean(&catalog.suggest_sizes(want)),
             )
         })?;
@@ -251,24 +259,35 @@ pub fn kaito_instance(
             .find(|r| r.vm_size == size.name)
             .map(|r| r.reason.clone())
             .unwrap_or_default();
+        let cannot = format!("{{0}} {}: it cannot hold {}: ", size.name, model.id);
         return Err(Error::usage(
-            format!("--instance-type {}: it cannot hold {}: {why}", size.name, model.id),
-            Some("leave out --instance-type to get the cheapest size that fits".into()),
+            Words::new(cannot, &[Setting::InstanceType]).then("", why),
+            Words::new("leave out {0} to get the cheapest size that fits", &[Setting::InstanceType]),
         ));
     }
     let pick = out.recommendations.iter().find(|r| kaito_ok(&r.vm_size).is_ok()).ok_or_else(|| Error::NoFit {
         message: format!("no KAITO-capable size holds {}", model.id).into(),
         hint: Some("try a smaller model".into()),
     })?;
-    notes.push(format!("instance type {}: {}", pick.vm_size, pick.reasons.join("; ")));
+    let chosen = Words::plain(format!("instance type {}: ", pick.vm_size));
+    notes.push(chosen.then("", Words::join(&pick.reasons, "; ")));
     // The first note says where the choice was priced; the manifest carries it as a comment.
-    let place = match (region, pick.price_region.as_deref()) {
-        (Some(r), _) => format!("chosen for region {r} (priced there)"),
-        (None, Some(r)) => format!(
-            "chosen without a region: the cheapest list price is in {r}; pass --location for your cluster's location"
-        ),
-        (None, None) => "chosen without a region or a price; pass --location for your cluster's location".to_owned(),
-    };
-    notes.insert(0, place);
+    notes.insert(0, place(region, pick.price_region.as_deref()));
     Ok((pick.vm_size.clone(), pick.fit.nodes, notes, Vec::new()))
+}
+
+/// Where a chosen instance type was priced: the region asked for, else its cheapest one.
+fn place(region: Option<&str>, priced_in: Option<&str>) -> Words {
+    match (region, priced_in) {
+        (Some(r), _) => format!("chosen for region {r} (priced there)").into(),
+        (None, Some(r)) => Words::new(
+            format!(
+                "chosen without a region: the cheapest list price is in {r}; pass {{0}} for your cluster's location"
+            ),
+            &[Setting::Location],
+        ),
+        (None, None) => {
+            Words::new("chosen without a region or a price; pass {0} for your cluster's location", &[Setting::Location])
+        }
+    }
 }

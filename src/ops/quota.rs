@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::arm::ArmClient;
 use crate::catalog::Catalog;
+use crate::domain::setting::{Setting, Words};
 use crate::error::Error;
 use crate::plan::quota::{self as plan, Decision};
 
@@ -43,8 +44,8 @@ pub fn resolve(catalog: &Catalog, w: &QuotaQuery) -> Result<QuotaTarget, Error> 
         None => None,
         Some(s) => Some(catalog.size(s).ok_or_else(|| {
             Error::usage(
-                format!("--vm-size {s:?} is not in the catalog"),
-                Some("pass --family with the quota family name".into()),
+                Words::new(format!("{{0}} {s:?} is not in the catalog"), &[Setting::VmSize]),
+                Words::new("pass {0} with the quota family name", &[Setting::Family]),
             )
         })?),
     };
@@ -53,7 +54,7 @@ pub fn resolve(catalog: &Catalog, w: &QuotaQuery) -> Result<QuotaTarget, Error> 
         (None, Some(s)) => Some(s.quota_family.as_deref().map(str::to_owned).ok_or_else(|| {
             Error::usage(
                 format!("the catalog has no quota family for {}", s.name),
-                Some("pass --family (az vm list-usage --location L shows the names)".into()),
+                Words::new("pass {0} (az vm list-usage --location L shows the names)", &[Setting::Family]),
             )
         })?),
         (None, None) => None,
@@ -145,7 +146,7 @@ pub fn decide(w: &QuotaTarget, family: &str, usages: &[Value], ask: QuotaAsk) ->
     let wanted = match (ask.limit, ask.nodes, &w.size) {
         (Some(l), _, _) => l,
         (None, Some(n), Some((_, vcpus))) => plan::limit_for_nodes(&current, *vcpus, n),
-        _ => return Err(Error::usage("--nodes needs --vm-size", None)),
+        _ => return Err(Error::usage(Words::new("{0} needs {1}", &[Setting::Nodes, Setting::VmSize]), None)),
     };
     match plan::decide(&current, wanted) {
         Decision::Lower { limit, asked } => Err(Error::usage(

@@ -5,11 +5,11 @@
 //! A refused setting is a `SettingError`: the `Setting`s it names and words with a place for
 //! each, which each front end fills: the CLI with its flags (`--tensor-parallel`), a GpuConfig
 //! with the pool's keys (`pools[1].recommend.tensorParallel`) at that key's line and column.
-//! Notes and warnings name the CLI flags, as `recommend --help` does.
+//! Notes and warnings are `Words` too: each front end names their settings.
 
 use crate::catalog::{Catalog, KubeVersion, RuleKind};
 use crate::domain::did_you_mean;
-use crate::domain::setting::{Setting, SettingError};
+use crate::domain::setting::{Setting, SettingError, Words};
 use crate::domain::{GpuDriver, Precision, RankBy};
 use crate::error::Error;
 use crate::plan::agent_pool::{OVERRIDE_RISK, RULE_REGION};
@@ -24,12 +24,6 @@ pub use crate::recommend::{
     Workload,
 };
 use crate::units::Memory;
-
-/// A setting as a note names it: notes are still plain text that `recommend` prints, worded
-/// with the CLI's flag (a GpuConfig or the wizard shows them as they are).
-fn note_flag(s: Setting) -> String {
-    format!("--{}", s.long())
-}
 
 /// A precision the workload cannot use, naming the precision and workload settings.
 pub(crate) fn precision_error(e: recommend::weights::PrecisionError) -> Error {
@@ -191,11 +185,14 @@ pub fn recommend(catalog: &mut Catalog, a: &RecommendRequest, source: &PriceSour
     if let PriceSource::Cache { .. } = source {
         // The cache holds the sizes and regions refreshed; every other price is bundled, and
         // each row's `price_source` says which it is.
-        req.notes.push(format!(
-            "prices: {} for the sizes and regions it holds; the others from the bundled table (as of {})",
-            source.describe(),
-            catalog.prices.as_of
-        ));
+        req.notes.push(
+            format!(
+                "prices: {} for the sizes and regions it holds; the others from the bundled table (as of {})",
+                source.describe(),
+                catalog.prices.as_of
+            )
+            .into(),
+        );
     }
     req.price_source = Some(source.describe());
     let mut outcome = recommend::recommend(catalog, &req);
@@ -267,12 +264,12 @@ fn range(
     min: Option<Memory>,
     max: Option<Memory>,
     settings: [Setting; 3],
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Words>,
 ) -> Result<Range, Error> {
-    let [flag, flag_min, flag_max] = settings.map(note_flag);
-    for (flag, m) in [(&flag_min, min), (&flag_max, max)] {
-        if let Some(n) = m.and_then(|m| m.note(&format!("{flag} {}GB", fmt_num(m.gib)))) {
-            notes.push(n);
+    let [_, setting_min, setting_max] = settings;
+    for (setting, m) in [(setting_min, min), (setting_max, max)] {
+        if let Some(n) = m.and_then(|m| m.note(&format!("{{0}} {}GB", fmt_num(m.gib)))) {
+            notes.push(Words::new(n, &[setting]));
         }
     }
     if at_least.is_some() && min.is_some() {
@@ -286,8 +283,8 @@ fn range(
     if let Some(m) = at_least {
         let unit = if m.decimal { "GB" } else { "GiB" };
         let read = m.note(&format!("{}GB", fmt_num(m.gib))).map(|n| format!("; {n}")).unwrap_or_default();
-        notes
-            .push(format!("{flag} {}{unit}: at least that much ({flag_max} for an upper bound){read}", fmt_num(m.gib)));
+        let text = format!("{{0}} {}{unit}: at least that much ({{1}} for an upper bound){read}", fmt_num(m.gib));
+        notes.push(Words::new(text, &[settings[0], setting_max]));
     }
     num_range(None, to(at_least.or(min)), to(max), settings)
 }
@@ -324,7 +321,8 @@ pub fn requirements(catalog: &Catalog, a: &RecommendRequest) -> Result<Requireme
     let model = model_arg(catalog, a, &mut notes)?;
     let workload = a.need.workload.unwrap_or(Workload::Inference);
     if a.need.workload.is_none() && model.is_some() {
-        notes.push("workload: inference (default with --model; --workload to change)".to_owned());
+        let note = "workload: inference (default with {0}; {1} to change)";
+        notes.push(Words::new(note, &[Setting::Model, Setting::Workload]));
     }
     let mut req = Requirements::new(workload);
     let resolved = recommend::weights::resolve(model.as_ref(), a.need.precision, workload).map_err(precision_error)?;
@@ -340,12 +338,13 @@ pub fn requirements(catalog: &Catalog, a: &RecommendRequest) -> Result<Requireme
             "use {0} bf16 (GPUs without bf16 then run it in fp32) or fp32".to_owned(),
         ));
     }
-    notes.extend(resolved.notes);
+    notes.extend(resolved.notes.into_iter().map(Words::from));
     let lengths = lengths(model.as_ref(), workload, a)?;
     req.context = lengths.0;
     req.concurrency = a.need.concurrency.unwrap_or(1);
     if model.is_some() && a.need.context.is_none() && a.need.input_tokens.is_none() && a.need.output_tokens.is_none() {
-        notes.push(format!("context: {} tokens (default; --context to change)", req.context));
+        let note = format!("context: {} tokens (default; {{0}} to change)", req.context);
+        notes.push(Words::new(note, &[Setting::Context]));
     }
     if let Some(s) = lengths.1 {
         req.serving = s;
@@ -367,11 +366,12 @@ pub fn requirements(catalog: &Catalog, a: &RecommendRequest) -> Result<Requireme
     req.max_price_per_month = a.need.max_price_per_month;
     req.currency = catalog.prices.currency.clone();
     let currency = &catalog.prices.currency;
-    for (flag, given) in
-        [("--max-price-per-hour", req.max_price_per_hour), ("--max-price-per-month", req.max_price_per_month)]
+    for (setting, given) in
+        [(Setting::MaxPricePerHour, req.max_price_per_hour), (Setting::MaxPricePerMonth, req.max_price_per_month)]
     {
         if given.is_some() && !currency.eq_ignore_ascii_case("USD") {
-            notes.push(format!("{flag} is in {currency}, the currency of the prices (--currency)"));
+            let note = format!("{{0}} is in {currency}, the currency of the prices ({{1}})");
+            notes.push(Words::new(note, &[setting, Setting::Currency]));
         }
     }
     req.spot = a.spot;
@@ -391,7 +391,7 @@ fn regions(
     catalog: &Catalog,
     a: &RecommendRequest,
     req: &mut Requirements,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Words>,
 ) -> Result<(), Error> {
     let Some(r) = &a.region else { return Ok(()) };
     let mut regions = Vec::new();
@@ -405,7 +405,7 @@ fn regions(
         0 => return Err(refuse(&[Setting::Location], "{0}: no region given", None)),
         1 => req.region = regions.pop(),
         _ => {
-            notes.push(format!("each size priced in the cheapest of {}", regions.join(", ")));
+            notes.push(format!("each size priced in the cheapest of {}", regions.join(", ")).into());
             req.regions = regions;
         }
     }
@@ -458,7 +458,7 @@ fn serving_ask(
     catalog: &Catalog,
     a: &RecommendRequest,
     req: &mut Requirements,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Words>,
 ) -> Result<(), Error> {
     let n = &a.need;
     let s = &mut req.serving;
@@ -498,8 +498,8 @@ fn serving_ask(
         || n.rank_by.is_some();
     if req.workload == Workload::Inference && req.model.is_some() {
         let s = &req.serving;
-        notes.push(format!(
-            "serving: {} input + {} output tokens per request, {} (--input-tokens, --output-tokens, --concurrency)",
+        let note = format!(
+            "serving: {} input + {} output tokens per request, {} ({{0}}, {{1}}, {{2}})",
             s.input_tokens,
             s.output_tokens,
             if s.concurrency_given {
@@ -509,7 +509,8 @@ fn serving_ask(
             } else {
                 "the largest batch that fits in memory".to_owned()
             }
-        ));
+        );
+        notes.push(Words::new(note, &[Setting::InputTokens, Setting::OutputTokens, Setting::Concurrency]));
     }
     Ok(())
 }
@@ -520,7 +521,7 @@ fn size_and_kv(
     catalog: &Catalog,
     a: &RecommendRequest,
     req: &mut Requirements,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Words>,
 ) -> Result<(), Error> {
     let s = &mut req.serving;
     if let Some(name) = &a.vm_size {
@@ -534,7 +535,7 @@ fn size_and_kv(
         })?;
         s.vm_size = Some(size.name.clone());
         req.include_unpriced = true;
-        notes.push(format!("--vm-size {}: evaluating this size only", size.name));
+        notes.push(Words::new(format!("{{0}} {}: evaluating this size only", size.name), &[Setting::VmSize]));
     }
     if s.kv_cache_precision == Some(recommend::Precision::Fp8) {
         let named: Vec<&str> = match &s.vm_size {
@@ -560,25 +561,32 @@ fn size_and_kv(
     Ok(())
 }
 
-/// The hint for a model aksgpu cannot size by name.
-const PARAMS_HINT: &str =
-    "pass --model-params with its parameter count (e.g. --model-params 8B) to size it by parameters";
+/// The hint for a model aksgpu cannot size by name, with `{0}` for the model-params setting
+/// (in words from `hub_words`).
+const PARAMS_HINT: &str = "pass {0} with its parameter count (e.g. {0} 8B) to size it by parameters";
 
-/// `PARAMS_HINT` with `{1}` for `--model-params` (in a `SettingError` naming `[Model, ModelParams]`).
+/// Words about the Hub naming the model-params setting at `{0}` and the Hub token at `{1}`.
+fn hub_words(text: String) -> Words {
+    Words::new(text, &[Setting::ModelParams, Setting::HfToken])
+}
+
+/// `params_hint` with `{1}` for the model-params setting (in a `SettingError` naming
+/// `[Model, ModelParams]`).
 const PARAMS_TEMPLATE: &str = "pass {1} with its parameter count (e.g. {1} 8B) to size it by parameters";
 
 /// `--model` (a catalog model, a base/instruct sibling of one, a model read from the Hugging
 /// Face Hub by `hub_model`, with a did-you-mean otherwise) or `--model-params` (any size). Both
 /// together only for a model the catalog does not know: the parameter count is the offline
 /// fallback.
-fn model_arg(catalog: &Catalog, a: &RecommendRequest, notes: &mut Vec<String>) -> Result<Option<ModelSpec>, Error> {
+fn model_arg(catalog: &Catalog, a: &RecommendRequest, notes: &mut Vec<Words>) -> Result<Option<ModelSpec>, Error> {
     let found = a.need.model.as_deref().and_then(|name| {
         catalog.model(name).map(|m| (m, false)).or_else(|| catalog.model_variant(name).map(|m| (m, true)))
     });
     let from_hub = |m: &crate::catalog::LlmModel| m.note.as_deref() == Some(crate::hub::HUB_NOTE);
     Ok(match (&a.need.model, a.need.model_params, found) {
         (Some(_), Some(_), Some((m, _))) if from_hub(m) => {
-            notes.push("--model-params ignored: the Hugging Face Hub gave the model's exact size".to_owned());
+            let note = "{0} ignored: the Hugging Face Hub gave the model's exact size";
+            notes.push(Words::new(note, &[Setting::ModelParams]));
             Some(ModelSpec::from_model(m))
         }
         (Some(_), Some(_), Some(_)) => {
@@ -590,7 +598,7 @@ fn model_arg(catalog: &Catalog, a: &RecommendRequest, notes: &mut Vec<String>) -
         }
         (Some(name), None, Some((m, variant))) => {
             if variant {
-                notes.push(format!("model: {name} sized as {} (same architecture and size)", m.id));
+                notes.push(format!("model: {name} sized as {} (same architecture and size)", m.id).into());
             }
             Some(ModelSpec::from_model(m))
         }
@@ -598,12 +606,12 @@ fn model_arg(catalog: &Catalog, a: &RecommendRequest, notes: &mut Vec<String>) -
         (Some(name), Some(p), None) => {
             let mut spec = ModelSpec::from_params(catalog, p);
             spec.id = Some(name.clone());
-            notes.push(format!("architecture for KV cache and activations: {}", spec.arch_from));
+            notes.push(format!("architecture for KV cache and activations: {}", spec.arch_from).into());
             Some(spec)
         }
         (None, Some(p), _) => {
             let spec = ModelSpec::from_params(catalog, p);
-            notes.push(format!("architecture for KV cache and activations: {}", spec.arch_from));
+            notes.push(format!("architecture for KV cache and activations: {}", spec.arch_from).into());
             Some(spec)
         }
         (None, None, _) => None,
@@ -631,7 +639,7 @@ fn unknown_model(catalog: &Catalog, name: &str) -> Error {
 pub fn hub_model(
     catalog: &Catalog,
     a: &RecommendRequest,
-) -> Result<(Option<crate::catalog::LlmModel>, Vec<String>), Error> {
+) -> Result<(Option<crate::catalog::LlmModel>, Vec<Words>), Error> {
     use crate::hub::{self, HubError};
     let Some(name) = a.need.model.as_deref().map(str::trim) else { return Ok((None, Vec::new())) };
     if catalog.model(name).is_some() || catalog.model_variant(name).is_some() || !hub::is_repo_id(name) {
@@ -648,7 +656,10 @@ pub fn hub_model(
     match hub::fetch(name, &endpoint, token) {
         Ok((facts, cached)) => {
             let m = hub::to_model(&facts).map_err(|e| {
-                Error::usage(format!("cannot size {name} from the Hugging Face Hub: {e}"), Some(PARAMS_HINT.to_owned()))
+                Error::usage(
+                    format!("cannot size {name} from the Hugging Face Hub: {e}"),
+                    hub_words(PARAMS_HINT.to_owned()),
+                )
             })?;
             let how = if cached { "cached" } else { "fetched" };
             let note = format!(
@@ -661,30 +672,32 @@ pub fn hub_model(
                 m.checkpoint_gib,
                 facts.weights_from
             );
-            Ok((Some(m), vec![note]))
+            Ok((Some(m), vec![note.into()]))
         }
         Err(e @ HubError::Offline { .. }) if a.need.model_params.is_some() => {
-            Ok((None, vec![format!("model: {e}; sized from --model-params instead")]))
+            Ok((None, vec![hub_words(format!("model: {e}; sized from {{0}} instead"))]))
         }
         Err(e @ HubError::Offline { .. }) => Err(Error::Unavailable {
             message: format!("{name} is not in the catalog and {e}").into(),
-            hint: Some(format!("offline: {PARAMS_HINT} without the Hub").into()),
+            hint: Some(hub_words(format!("offline: {PARAMS_HINT} without the Hub"))),
         }),
-        Err(e @ HubError::Gated { had_token, .. }) => Err(Error::Denied {
-            message: e.to_string().into(),
-            hint: Some(if had_token {
-                format!("the token has no access: accept the model's terms at {endpoint}/{name} with the account the token belongs to, or {PARAMS_HINT}").into()
-            } else {
-                format!("accept the model's terms at {endpoint}/{name}, then pass --hf-token or set HF_TOKEN; or {PARAMS_HINT}").into()
-            }),
-        }),
+        Err(e @ HubError::Gated { had_token, .. }) => {
+            Err(Error::Denied {
+                message: e.to_string().into(),
+                hint: Some(if had_token {
+                    hub_words(format!("the token has no access: accept the model's terms at {endpoint}/{name} with the account the token belongs to, or {PARAMS_HINT}"))
+                } else {
+                    hub_words(format!("accept the model's terms at {endpoint}/{name}, then pass {{1}} or set HF_TOKEN; or {PARAMS_HINT}"))
+                }),
+            })
+        }
         Err(e @ HubError::NotFound { .. }) => {
             let near = catalog.suggest_models(name.rsplit('/').next().unwrap_or(name));
             let d = did_you_mean(&near).map(|d| format!("{d} Or ")).unwrap_or_default();
-            Err(Error::usage(e.to_string(), Some(format!("{d}check the id on {endpoint}, or {PARAMS_HINT}"))))
+            Err(Error::usage(e.to_string(), hub_words(format!("{d}check the id on {endpoint}, or {PARAMS_HINT}"))))
         }
         Err(e @ HubError::Bad { .. }) => {
-            Err(Error::Unavailable { message: e.to_string().into(), hint: Some(PARAMS_HINT.to_owned().into()) })
+            Err(Error::Unavailable { message: e.to_string().into(), hint: Some(hub_words(PARAMS_HINT.to_owned())) })
         }
         // Not the Hub's fault: the process could not start its event loop (exit 1, as
         // every other command's runtime).
@@ -719,12 +732,12 @@ fn os_and_version(
     catalog: &Catalog,
     a: &RecommendRequest,
     req: &mut Requirements,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Words>,
 ) -> Result<(), Error> {
     let workload = req.workload;
     req.os = a.os.unwrap_or(if workload == Workload::Vdi { Os::Windows } else { Os::Linux });
     if a.os.is_none() && workload == Workload::Vdi {
-        notes.push("os: windows (default for vdi; --os linux to change)".to_owned());
+        notes.push(Words::new("os: windows (default for vdi; {0} linux to change)", &[Setting::Os]));
     }
     req.kubernetes_version = a.k8s_version;
     if req.os == Os::Windows {
@@ -746,8 +759,9 @@ fn os_and_version(
                     )?;
                 }
                 Some(_) => {}
-                None => notes.push(format!(
-                    "Windows GPU pools need Kubernetes ≥ {min} and the {feature} preview feature (pass --kubernetes-version to check)"
+                None => notes.push(Words::new(
+                    format!("Windows GPU pools need Kubernetes ≥ {min} and the {feature} preview feature (pass {{0}} to check)"),
+                    &[Setting::KubernetesVersion],
                 )),
             }
         }
@@ -790,7 +804,7 @@ pub fn region_or_override(
     catalog: &Catalog,
     typed: &str,
     overrides: &[String],
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Words>,
 ) -> Result<String, Error> {
     let e = match region_arg(catalog, typed) {
         Ok(name) => return Ok(name),
@@ -802,9 +816,9 @@ pub fn region_or_override(
     }
     let (id, source) = (RULE_REGION, catalog.regions.source.as_str());
     if overrides.iter().any(|o| o == id) {
-        let flag = note_flag(Setting::Location);
-        warnings.push(format!(
-            "overriding catalog rule {id} ({flag} {norm:?} is not in the catalog's regions; source: {source}); risk: {REGION_RISK}"
+        warnings.push(Words::new(
+            format!("overriding catalog rule {id} ({{0}} {norm:?} is not in the catalog's regions; source: {source}); risk: {REGION_RISK}"),
+            &[Setting::Location],
         ));
         return Ok(norm);
     }
@@ -831,7 +845,7 @@ fn rule_of(catalog: &Catalog, fallback: &str, kind: impl Fn(&RuleKind) -> bool) 
 /// how to override.
 fn overridable(
     a: &RecommendRequest,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Words>,
     (id, source, risk): (&str, &str, &str),
     settings: &[Setting],
     message: String,
@@ -844,8 +858,8 @@ fn overridable(
         rule: Some((id.to_owned(), source.to_owned())),
     };
     if a.overrides.iter().any(|o| o == id) {
-        let (said, _) = e.render(note_flag, note_flag);
-        warnings.push(format!("overriding catalog rule {id} ({said}; source: {source}); risk: {risk}"));
+        let said = format!("overriding catalog rule {id} ({}; source: {source}); risk: {risk}", e.message);
+        warnings.push(Words::new(said, &e.settings));
         return Ok(());
     }
     Err(Error::Setting(Box::new(e)))
@@ -878,11 +892,11 @@ pub fn reservation_subscription(id: &str) -> Result<String, Error> {
         && segs[6].eq_ignore_ascii_case("capacityReservationGroups");
     if !ok {
         return Err(Error::usage(
-            format!("--capacity-reservation-group {id:?} is not a capacity reservation group resource id"),
-            Some(
-                "pass /subscriptions/SUB/resourceGroups/RG/providers/Microsoft.Compute/capacityReservationGroups/NAME"
-                    .into(),
+            Words::new(
+                format!("{{0}} {id:?} is not a capacity reservation group resource id"),
+                &[Setting::CapacityReservationGroup],
             ),
+            "pass /subscriptions/SUB/resourceGroups/RG/providers/Microsoft.Compute/capacityReservationGroups/NAME",
         ));
     }
     Ok(segs[1].to_owned())
@@ -916,7 +930,7 @@ pub(crate) fn prefer_reserved(outcome: &mut Ranking, id: &str, reserved: &[(Stri
         std::mem::take(&mut outcome.recommendations).into_iter().partition(|r| free(&r.vm_size).is_some());
     for r in &mut mine {
         let n = free(&r.vm_size).unwrap_or(0);
-        r.reasons.insert(0, format!("reserved in {name}: {n} instance(s) free"));
+        r.reasons.insert(0, format!("reserved in {name}: {n} instance(s) free").into());
     }
     let missing: Vec<&str> = reserved
         .iter()
@@ -924,10 +938,9 @@ pub(crate) fn prefer_reserved(outcome: &mut Ranking, id: &str, reserved: &[(Stri
         .map(|(s, _)| s.as_str())
         .collect();
     if !missing.is_empty() {
-        outcome.requirements.notes.push(format!(
-            "{name} also reserves {}: not recommended for this workload (or below --top)",
-            missing.join(", ")
-        ));
+        let note =
+            format!("{name} also reserves {}: not recommended for this workload (or below {{0}})", missing.join(", "));
+        outcome.requirements.notes.push(Words::new(note, &[Setting::Top]));
     }
     mine.extend(rest);
     outcome.recommendations = mine;
@@ -976,8 +989,9 @@ mod tests {
             hint: Some("use {1} for the rest".into()),
             rule: None,
         };
-        assert_eq!(e.render(note_flag, note_flag).0, "--tensor-parallel 3 does not split");
-        let (message, hint) = e.render(|s| s.file_key().unwrap_or_default().to_owned(), note_flag);
+        let flag = |s: Setting| format!("--{}", s.long());
+        assert_eq!(e.render(flag, flag).0, "--tensor-parallel 3 does not split");
+        let (message, hint) = e.render(|s| s.file_key().unwrap_or_default().to_owned(), flag);
         assert_eq!(message, "recommend.tensorParallel 3 does not split");
         assert_eq!(hint.as_deref(), Some("use recommend.pipelineParallel for the rest"));
     }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use crate::arm::auth::{self, AuthMethod, ProcessEnv, TokenCache};
 use crate::arm::retry::Sleeper;
 use crate::arm::{Cloud, Endpoint, Verbosity};
+use crate::domain::setting::{Setting, Words};
 use crate::error::Error;
 
 pub use crate::arm::{ArmClient, ArmError};
@@ -36,7 +37,36 @@ pub struct Azure {
     pub method: AuthMethod,
     /// The credential (for tokens with other scopes, e.g. runCommand's clusterToken).
     pub source: Arc<dyn auth::TokenSource>,
-    pub subscription: Result<(String, &'static str), crate::arm::ArmError>,
+    pub subscription: Result<(String, SubscriptionSource), SubscriptionError>,
+}
+
+/// Where the subscription came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubscriptionSource {
+    /// The subscription setting gave a display name, resolved to its id with one read.
+    ByName,
+    /// As the credential layer found it: the setting's id, `AZURE_SUBSCRIPTION_ID` or az's
+    /// default, said in its own words.
+    Found(&'static str),
+}
+
+/// Why there is no subscription to use.
+#[derive(Debug, Clone)]
+pub enum SubscriptionError {
+    /// The name given for the subscription setting matches none, or several: usage (exit 2),
+    /// the words naming the setting.
+    Name { message: Words, hint: Words },
+    /// None found, or the read that resolves a name failed (with its own class).
+    Arm(Box<crate::arm::ArmError>),
+}
+
+impl From<SubscriptionError> for Error {
+    fn from(e: SubscriptionError) -> Self {
+        match e {
+            SubscriptionError::Name { message, hint } => Error::usage(message, hint),
+            SubscriptionError::Arm(e) => Error::Arm(e),
+        }
+    }
 }
 
 impl Azure {
@@ -89,7 +119,7 @@ pub fn dry_run_reads<T>(
     };
     let sub = match &az.subscription {
         Ok((s, _)) => s.clone(),
-        Err(e) => return fallback(e.to_string()),
+        Err(e) => return fallback(Error::from(e.clone()).to_string()),
     };
     let client = az.client;
     match run_interruptible(&Progress::default(), None, read(&client, &sub)) {
@@ -113,7 +143,9 @@ pub fn connect(c: &Connection) -> Result<Azure, Error> {
     client.log_sink = c.log_sink;
     let subscription = match subscription_name(c) {
         Some(name) => resolve_name(&crate::ops::runtime()?, &client, name),
-        None => auth::subscription(c.subscription.as_deref(), &env),
+        None => auth::subscription(c.subscription.as_deref(), &env)
+            .map(|(s, from)| (s, SubscriptionSource::Found(from)))
+            .map_err(|e| SubscriptionError::Arm(Box::new(e))),
     };
     Ok(Azure { client, method, source, subscription })
 }
@@ -129,9 +161,10 @@ fn resolve_name(
     rt: &tokio::runtime::Runtime,
     client: &ArmClient,
     name: &str,
-) -> Result<(String, &'static str), crate::arm::ArmError> {
-    use crate::arm::ArmError;
-    let subs = rt.block_on(crate::provision::wire::list(client, &crate::plan::read_subscriptions()))?;
+) -> Result<(String, SubscriptionSource), SubscriptionError> {
+    let subs = rt
+        .block_on(crate::provision::wire::list(client, &crate::plan::read_subscriptions()))
+        .map_err(|e| SubscriptionError::Arm(Box::new(e)))?;
     let field = |s: &serde_json::Value, k: &str| s.get(k).and_then(serde_json::Value::as_str).unwrap_or("").to_owned();
     let found: Vec<String> = subs
         .iter()
@@ -139,23 +172,30 @@ fn resolve_name(
         .map(|s| field(s, "subscriptionId"))
         .collect();
     match found.as_slice() {
-        [id] if auth::is_subscription_id(id) => Ok((id.to_ascii_lowercase(), "--subscription (by name)")),
+        [id] if auth::is_subscription_id(id) => Ok((id.to_ascii_lowercase(), SubscriptionSource::ByName)),
         [] => {
             let names: Vec<String> = subs.iter().map(|s| field(s, "displayName")).take(10).collect();
-            Err(ArmError::Config {
-                message: format!("--subscription {name:?}: no subscription of that name is visible to this credential"),
-                hint: Some(if names.is_empty() {
-                    "the credential sees no subscription; check `aksgpu auth status`".to_owned()
+            Err(SubscriptionError::Name {
+                message: subscription_words(format!(
+                    "{{0}} {name:?}: no subscription of that name is visible to this credential"
+                )),
+                hint: if names.is_empty() {
+                    "the credential sees no subscription; check `aksgpu auth status`".into()
                 } else {
-                    format!("pass an id, or one of: {}", names.join(", "))
-                }),
+                    format!("pass an id, or one of: {}", names.join(", ")).into()
+                },
             })
         }
-        ids => Err(ArmError::Config {
-            message: format!("--subscription {name:?}: {} subscriptions have that name", ids.len()),
-            hint: Some(format!("pass the id instead: {}", ids.join(", "))),
+        ids => Err(SubscriptionError::Name {
+            message: subscription_words(format!("{{0}} {name:?}: {} subscriptions have that name", ids.len())),
+            hint: format!("pass the id instead: {}", ids.join(", ")).into(),
         }),
     }
+}
+
+/// Words naming the subscription setting at `{0}`.
+fn subscription_words(text: String) -> Words {
+    Words::new(text, &[Setting::Subscription])
 }
 
 /// A client with no credentials (dry runs when none can be set up), logging as asked.
@@ -275,7 +315,7 @@ pub fn connect_or_offline(c: &Connection, offline_ok: bool) -> Result<Connected,
                 Ok((s, _)) => {
                     Ok(Connected { client: az.client, subscription: s, cred: Some(cred), offline_because: None })
                 }
-                Err(e) if offline_ok => offline_with(e.to_string()),
+                Err(e) if offline_ok => offline_with(Error::from(e).to_string()),
                 Err(e) => Err(Error::from(e)),
             }
         }

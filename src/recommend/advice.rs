@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::{Precision, Ranking, Requirements, Workload};
 use crate::catalog::{Catalog, VmSize};
+use crate::domain::setting::{Setting, Words};
 
 /// The cheaper deployment another precision gives (`advice` in the JSON).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -109,20 +110,21 @@ pub fn advise(catalog: &Catalog, req: &Requirements, out: &Ranking) -> Option<Ad
 
 impl Advice {
     /// The advice in one line.
-    pub fn line(&self, money: impl Fn(f64) -> String) -> String {
-        let what = match self.kv_cache_precision {
-            Some(k) => format!("--kv-cache-precision {}", k.name()),
-            None => format!("--precision {}", self.precision.name()),
+    pub fn line(&self, money: impl Fn(f64) -> String) -> Words {
+        let (setting, value) = match self.kv_cache_precision {
+            Some(k) => (Setting::KvCachePrecision, k.name()),
+            None => (Setting::Precision, self.precision.name()),
         };
         let instead = self.instead_of_per_hour.map_or(String::new(), |p| format!(" instead of {}/h", money(p)));
-        format!(
-            "cheaper precision: {what} {} on {} × {} at {}/h{instead}; {} ({})",
+        let text = format!(
+            "cheaper precision: {{0}} {value} {} on {} × {} at {}/h{instead}; {} ({})",
             if self.meets_targets { "meets the same targets" } else { "serves the same model" },
             self.nodes,
             self.vm_size,
             money(self.price_per_hour),
             self.quality,
             self.source
-        )
+        );
+        Words::new(text, &[setting])
     }
 }

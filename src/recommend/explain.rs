@@ -9,9 +9,9 @@ pub(super) fn explain(
     gpu: Option<&GpuModel>,
     fit: &Fit,
     price: Option<&Price>,
-) -> (Vec<String>, Vec<String>) {
-    let mut reasons = Vec::new();
-    let mut warnings = Vec::new();
+) -> (Vec<Words>, Vec<Words>) {
+    let mut reasons: Vec<String> = Vec::new();
+    let mut warnings: Vec<String> = Vec::new();
     explain_fit(req, size, fit, &mut reasons, &mut warnings);
     explain_workload(req, size, gpu, &mut reasons);
     if let (Some(g), Some(_)) = (gpu, &req.model) {
@@ -25,12 +25,13 @@ pub(super) fn explain(
             fmt_num(size.gpu_memory_gib)
         ));
     }
+    let mut reasons: Vec<Words> = reasons.into_iter().map(Words::from).collect();
+    let mut warnings: Vec<Words> = warnings.into_iter().map(Words::from).collect();
     explain_price(req, price, &mut reasons, &mut warnings);
     size_warnings(catalog, req, size, &mut warnings);
     if req.spot {
         warnings.push(
-            "spot: Azure can evict these nodes at any time (taint kubernetes.azure.com/scalesetpriority=spot)"
-                .to_owned(),
+            "spot: Azure can evict these nodes at any time (taint kubernetes.azure.com/scalesetpriority=spot)".into(),
         );
     }
     (reasons, warnings)
@@ -117,44 +118,50 @@ pub(super) fn explain_workload(req: &Requirements, size: &VmSize, gpu: Option<&G
 
 /// Warnings about the size itself: preview, Windows, lifecycle, AKS support, Arm64 host, driver,
 /// and Microsoft's minimum recommended size.
-pub(super) fn size_warnings(catalog: &Catalog, req: &Requirements, size: &VmSize, warnings: &mut Vec<String>) {
+pub(super) fn size_warnings(catalog: &Catalog, req: &Requirements, size: &VmSize, warnings: &mut Vec<Words>) {
     if let Some((crate::catalog::AksStatus::Preview, rule)) = catalog.series_status(&size.series) {
-        warnings.push(format!("preview: {}", rule.summary));
+        warnings.push(format!("preview: {}", rule.summary).into());
     }
     if req.os == Os::Windows {
         if let Some((v, feature, _)) = catalog.windows_min_kubernetes() {
-            warnings.push(format!("Windows GPU pools are preview: Kubernetes ≥ {v} and the {feature} feature"));
+            warnings.push(format!("Windows GPU pools are preview: Kubernetes ≥ {v} and the {feature} feature").into());
         }
     }
+    let on = size.retirement_date.as_ref().map(|d| format!(" on {d}")).unwrap_or_default();
     match size.status {
-        Status::Retiring => warnings
-            .push(format!("retiring{}", size.retirement_date.as_ref().map(|d| format!(" on {d}")).unwrap_or_default())),
-        Status::Retired => warnings
-            .push(format!("retired{}", size.retirement_date.as_ref().map(|d| format!(" on {d}")).unwrap_or_default())),
+        Status::Retiring => warnings.push(format!("retiring{on}").into()),
+        Status::Retired => warnings.push(format!("retired{on}").into()),
         Status::Current => {}
     }
     if !size.aks_supported {
-        warnings.push(
-            "not supported for AKS GPU node pools: only with --gpu-driver none, and you install and own the driver (rule driver-none-any-size)"
-                .to_owned(),
-        );
+        warnings.push(Words::new(
+            "not supported for AKS GPU node pools: only with {0} none, and you install and own the driver (rule driver-none-any-size)",
+            &[Setting::GpuDriver],
+        ));
     }
     if size.cpu_architecture == crate::catalog::CpuArch::Arm64 {
-        warnings.push("Arm64 host (NVIDIA Grace): container images must be built for linux/arm64".to_owned());
+        warnings.push("Arm64 host (NVIDIA Grace): container images must be built for linux/arm64".into());
     }
     if size.gpu_vendor == Vendor::Amd {
-        warnings.push("AMD: create the pool with --gpu-driver none and install the AMD GPU Operator".to_owned());
+        warnings.push(Words::new(
+            "AMD: create the pool with {0} none and install the AMD GPU Operator",
+            &[Setting::GpuDriver],
+        ));
     } else if size.driver == Driver::None {
-        warnings.push(format!(
-            "AKS installs no GPU driver on {}: create the pool with --gpu-driver none and install the NVIDIA GPU Operator (--install-operator)",
-            size.series
+        warnings.push(Words::new(
+            format!(
+                "AKS installs no GPU driver on {}: create the pool with {{0}} none and install the NVIDIA GPU Operator ({{1}})",
+                size.series
+            ),
+            &[Setting::GpuDriver, Setting::InstallOperator],
         ));
     }
     let os_key = if req.os == Os::Windows { "windows" } else { "linux" };
     if let Some((min, _)) = catalog.min_recommended_size(os_key) {
         if let Some(min) = catalog.size(min) {
             if size.gpu_memory_per_gpu_gib + 1e-9 < min.gpu_memory_per_gpu_gib && size.vcpus < min.vcpus {
-                warnings.push(format!("smaller than Microsoft's minimum recommended {} size {}", os_key, min.name));
+                warnings
+                    .push(format!("smaller than Microsoft's minimum recommended {} size {}", os_key, min.name).into());
             }
         }
     }
@@ -163,25 +170,33 @@ pub(super) fn size_warnings(catalog: &Catalog, req: &Requirements, size: &VmSize
 pub(super) fn explain_price(
     req: &Requirements,
     price: Option<&Price>,
-    reasons: &mut Vec<String>,
-    warnings: &mut Vec<String>,
+    reasons: &mut Vec<Words>,
+    warnings: &mut Vec<Words>,
 ) {
     let Some(p) = price else { return };
     let region = p.region.as_deref().unwrap_or("any region");
-    let where_ =
-        if p.cheapest_region { format!("{region} (cheapest region; --location to choose)") } else { region.to_owned() };
     match (p.per_node_hour, p.rank_per_node_hour) {
-        (Some(v), _) => reasons.push(format!("{} per node in {where_}", hour_in(v, req))),
-        (None, Some(v)) => warnings.push(format!(
-            "{} price unknown in {region} (`aksgpu prices refresh` fetches it); ranked by the {} price {} per node",
-            price_kind(req),
-            p.basis.split(" (").next().unwrap_or(&p.basis),
-            hour_in(v, req)
+        (Some(v), _) if p.cheapest_region => reasons.push(Words::new(
+            format!("{} per node in {region} (cheapest region; {{0}} to choose)", hour_in(v, req)),
+            &[Setting::Location],
         )),
-        (None, None) => warnings.push(format!(
-            "no list price{}: Azure may not sell this size there; ranked last",
-            p.region.as_ref().map(|r| format!(" in {r}")).unwrap_or_else(|| " in any region".to_owned())
-        )),
+        (Some(v), _) => reasons.push(format!("{} per node in {region}", hour_in(v, req)).into()),
+        (None, Some(v)) => warnings.push(
+            format!(
+                "{} price unknown in {region} (`aksgpu prices refresh` fetches it); ranked by the {} price {} per node",
+                price_kind(req),
+                p.basis.split(" (").next().unwrap_or(&p.basis),
+                hour_in(v, req)
+            )
+            .into(),
+        ),
+        (None, None) => warnings.push(
+            format!(
+                "no list price{}: Azure may not sell this size there; ranked last",
+                p.region.as_ref().map(|r| format!(" in {r}")).unwrap_or_else(|| " in any region".to_owned())
+            )
+            .into(),
+        ),
     }
 }
 

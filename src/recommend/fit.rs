@@ -14,7 +14,13 @@ pub fn gpu_matches(want: &str, size: &VmSize, gpu: Option<&GpuModel>) -> bool {
         || gpu.is_some_and(|g| g.name.to_ascii_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).any(|t| t == w))
 }
 
-pub(super) fn workload_mismatch(req: &Requirements, size: &VmSize, gpu: Option<&GpuModel>) -> Option<String> {
+/// An AMD size for a CUDA workload.
+fn rocm(size: &VmSize) -> Words {
+    let why = format!("{} GPUs need ROCm, not CUDA (name the model with {{0}} to include AMD)", size.gpu_vendor);
+    Words::new(why, &[Setting::GpuModel])
+}
+
+pub(super) fn workload_mismatch(req: &Requirements, size: &VmSize, gpu: Option<&GpuModel>) -> Option<Words> {
     let cc = gpu.and_then(GpuModel::cc);
     let amd_named = req.serving.vm_size.is_some()
         || req.gpu_models.iter().any(|m| {
@@ -25,49 +31,51 @@ pub(super) fn workload_mismatch(req: &Requirements, size: &VmSize, gpu: Option<&
     match req.workload {
         Workload::Training | Workload::FineTuning | Workload::Hpc | Workload::DataScience => {
             if size.gpu_count.is_partial() {
-                return Some(format!(
-                    "{} is a partial GPU ({} of one); {} needs whole GPUs",
-                    size.name,
-                    size.gpu_count,
-                    req.workload.name()
-                ));
+                return Some(
+                    format!(
+                        "{} is a partial GPU ({} of one); {} needs whole GPUs",
+                        size.name,
+                        size.gpu_count,
+                        req.workload.name()
+                    )
+                    .into(),
+                );
             }
             if !cuda && !amd_named {
-                return Some(format!(
-                    "{} GPUs need ROCm, not CUDA (name the model with --gpu-model to include AMD)",
-                    size.gpu_vendor
-                ));
+                return Some(rocm(size));
             }
         }
         Workload::Inference | Workload::Cv => {
             if !cuda && !amd_named {
-                return Some(format!(
-                    "{} GPUs need ROCm, not CUDA (name the model with --gpu-model to include AMD)",
-                    size.gpu_vendor
-                ));
+                return Some(rocm(size));
             }
         }
         Workload::Vdi => {
             if !size.driver.is_grid() {
-                return Some(format!("virtual desktops need a GRID (vGPU) driver; AKS installs {} here", size.driver));
+                return Some(
+                    format!("virtual desktops need a GRID (vGPU) driver; AKS installs {} here", size.driver).into(),
+                );
             }
         }
         Workload::Video => {
             if !gpu.is_some_and(|g| g.nvenc) {
-                return Some(format!("{} has no hardware video encoder (NVENC)", size.gpu_model));
+                return Some(format!("{} has no hardware video encoder (NVENC)", size.gpu_model).into());
             }
         }
     }
     if req.workload == Workload::Hpc && !size.infiniband() {
-        return Some("HPC needs InfiniBand between nodes; this size has none".to_owned());
+        return Some("HPC needs InfiniBand between nodes; this size has none".into());
     }
     if req.workload == Workload::DataScience && cc.is_some_and(|c| c < (7, 0)) {
-        return Some(format!(
-            "RAPIDS needs CUDA compute capability ≥ 7.0; {} has {}.{}",
-            size.gpu_model,
-            cc.map_or(0, |c| c.0),
-            cc.map_or(0, |c| c.1)
-        ));
+        return Some(
+            format!(
+                "RAPIDS needs CUDA compute capability ≥ 7.0; {} has {}.{}",
+                size.gpu_model,
+                cc.map_or(0, |c| c.0),
+                cc.map_or(0, |c| c.1)
+            )
+            .into(),
+        );
     }
     None
 }

@@ -18,6 +18,7 @@ pub mod weights;
 
 use serde::Serialize;
 
+use crate::domain::setting::{Setting, Words};
 use crate::units::money_in;
 
 use crate::catalog::{
@@ -246,11 +247,11 @@ pub struct Requirements {
     pub top: usize,
     /// The memory need, when a model was given.
     pub need: Option<Need>,
-    /// How input was read and which defaults were applied.
-    pub notes: Vec<String>,
+    /// How input was read and which defaults were applied (the front end words the settings).
+    pub notes: Vec<Words>,
     /// Catalog refusals turned into warnings by `--override`: rule, source and risk.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Words>,
     /// Where the prices come from (bundled or the live cache).
     pub price_source: Option<String>,
     /// The currency of the prices and of the price limits (`Ranking::currency` says it).
@@ -425,8 +426,9 @@ pub struct Recommendation {
     /// Inference: what the deployment serves (throughput, latency, cost per token).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub serving: Option<service::Serving>,
-    pub reasons: Vec<String>,
-    pub warnings: Vec<String>,
+    /// Why it fits, naming settings as the front end words them.
+    pub reasons: Vec<Words>,
+    pub warnings: Vec<Words>,
     /// A tight fit: why (fewer than 4 full-context sequences fit, or under 5 % of memory left).
     #[serde(skip)]
     pub tight: Option<String>,
@@ -439,8 +441,8 @@ pub struct Recommendation {
 }
 
 /// The hard constraint that rules a size out, whatever front end set it. Each front end words
-/// it in its own names (a flag for the CLI, a key for a GpuConfig file); JSON output gives
-/// `name()`, a stable string.
+/// it in its own names (a flag for the CLI, a key for a GpuConfig file): a limit by its
+/// [`Setting`], a check by [`Constraint::check`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Constraint {
     Retired,
@@ -466,57 +468,49 @@ pub enum Constraint {
 }
 
 impl Constraint {
-    /// The stable name in JSON output (`rejected[].constraint`): the `recommend` flag that
-    /// sets a limit (`--gpu-memory`), or the check's name (`memory fit`).
-    pub fn name(self) -> &'static str {
-        match self {
+    /// The setting of a limit the request sets (`GpuMemory`; `Location` for the region); none
+    /// for a check the recommender always makes (lifecycle, AKS support, memory fit).
+    pub fn setting(self) -> Option<Setting> {
+        Some(match self {
+            Constraint::Os => Setting::Os,
+            Constraint::Workload => Setting::Workload,
+            Constraint::GpuModel => Setting::GpuModel,
+            Constraint::GpuDriver => Setting::GpuDriver,
+            Constraint::Gpus => Setting::Gpus,
+            Constraint::Mig => Setting::Mig,
+            Constraint::GpuMemory => Setting::GpuMemory,
+            Constraint::TotalGpuMemory => Setting::TotalGpuMemory,
+            Constraint::Region => Setting::Location,
+            Constraint::MinTokensPerSecond => Setting::MinTokensPerSecond,
+            Constraint::MinTokensPerSecondPerUser => Setting::MinTokensPerSecondPerUser,
+            Constraint::MaxTtft => Setting::MaxTtft,
+            Constraint::MaxPricePerHour => Setting::MaxPricePerHour,
+            Constraint::MaxPricePerMonth => Setting::MaxPricePerMonth,
+            Constraint::Top => Setting::Top,
+            Constraint::Retired
+            | Constraint::AksSupport
+            | Constraint::PrecisionSupport
+            | Constraint::MemoryFit
+            | Constraint::ServingEstimate => return None,
+        })
+    }
+
+    /// The name of a check the recommender always makes (`memory fit`); none for a limit.
+    pub fn check(self) -> Option<&'static str> {
+        Some(match self {
             Constraint::Retired => "retired",
             Constraint::AksSupport => "AKS support",
-            Constraint::Os => "--os",
-            Constraint::Workload => "--workload",
-            Constraint::GpuModel => "--gpu-model",
-            Constraint::GpuDriver => "--gpu-driver",
-            Constraint::Gpus => "--gpus",
-            Constraint::Mig => "--mig",
-            Constraint::GpuMemory => "--gpu-memory",
-            Constraint::TotalGpuMemory => "--total-gpu-memory",
-            Constraint::Region => "--region",
             Constraint::PrecisionSupport => "precision support",
             Constraint::MemoryFit => "memory fit",
             Constraint::ServingEstimate => "serving estimate",
-            Constraint::MinTokensPerSecond => "--min-tokens-per-second",
-            Constraint::MinTokensPerSecondPerUser => "--min-tokens-per-second-per-user",
-            Constraint::MaxTtft => "--max-ttft",
-            Constraint::MaxPricePerHour => "--max-price-per-hour",
-            Constraint::MaxPricePerMonth => "--max-price-per-month",
-            Constraint::Top => "--top",
-        }
+            _ => return None,
+        })
     }
 
     /// True for a limit the request sets (a flag, a file key); false for a check the
     /// recommender always makes (lifecycle, AKS support, memory fit).
     pub fn is_limit(self) -> bool {
-        !matches!(
-            self,
-            Constraint::Retired
-                | Constraint::AksSupport
-                | Constraint::PrecisionSupport
-                | Constraint::MemoryFit
-                | Constraint::ServingEstimate
-        )
-    }
-}
-
-/// Compares with the stable name (`c == "--top"`), as JSON consumers do.
-impl PartialEq<&str> for Constraint {
-    fn eq(&self, other: &&str) -> bool {
-        self.name() == *other
-    }
-}
-
-impl Serialize for Constraint {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
+        self.setting().is_some()
     }
 }
 
@@ -524,8 +518,9 @@ impl Serialize for Constraint {
 #[derive(Debug, Clone, Serialize)]
 pub struct Rejected {
     pub vm_size: String,
-    pub reason: String,
-    /// The constraint that ruled it out (in JSON its stable name, `Constraint::name`).
+    /// Why, naming settings as the front end words them.
+    pub reason: Words,
+    /// The constraint that ruled it out (in JSON the front end's stable name for it).
     pub constraint: Constraint,
     #[serde(skip)]
     stage: usize,
@@ -690,7 +685,8 @@ fn below_top(accepted: &[Recommendation], req: &Requirements) -> Vec<Rejected> {
                     (None, Some(p)) => format!("price unknown; {} by {}", hour_in(p, req), r.price_basis),
                     (None, None) => "price unknown".to_owned(),
                 }
-            ),
+            )
+            .into(),
             constraint: Constraint::Top,
             stage: usize::MAX,
             sort_key: 0.0,
@@ -716,18 +712,18 @@ fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) 
         (r.reasons, r.warnings) = explain(catalog, req, size, catalog.gpu(&size.gpu_model), &r.fit, r.price.as_ref());
     }
     if let Some(t) = &r.tight {
-        r.warnings.insert(0, t.clone());
+        r.warnings.insert(0, Words::plain(t.as_str()));
     }
     if let Some(s) = &r.serving {
         if req.serving.has_targets() {
             // The serving search chose the GPUs for the targets, not for memory alone.
-            r.warnings.retain(|w| !w.starts_with("over-provisioned"));
+            r.warnings.retain(|w| !w.text.starts_with("over-provisioned"));
         }
         if let Some(w) = &s.calibration_warning {
-            r.warnings.insert(0, w.clone());
+            r.warnings.insert(0, Words::plain(w.as_str()));
         }
-        r.reasons.push(format!(
-            "serves {} output tokens/s ({} per sequence, first token in {} s) with {} cop{} at TP {} × PP {}, {} sequence(s) per copy, on {} node(s): {}-bound{}",
+        let serves = format!(
+            "serves {} output tokens/s ({} per sequence, first token in {} s) with {} cop{} at TP {} × PP {}, {} sequence(s) per copy, on {} node(s): {}-bound",
             service::fmt_sig(s.aggregate_output_tokens_per_second),
             service::fmt_sig(s.decode_tokens_per_second_per_sequence),
             service::fmt_sig(s.ttft_seconds),
@@ -738,8 +734,11 @@ fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) 
             s.concurrency_per_replica,
             s.nodes,
             s.bound.name(),
-            if s.binding.is_target() { format!("; binding: {}", s.binding.name()) } else { String::new() }
-        ));
+        );
+        r.reasons.push(match s.binding.setting() {
+            Some(b) => Words::new(format!("{serves}; binding: {{0}}"), &[b]),
+            None => Words::plain(serves),
+        });
     }
 }
 

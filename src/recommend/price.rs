@@ -104,15 +104,14 @@ pub(super) fn pick_price(catalog: &Catalog, req: &Requirements, size: &VmSize) -
 }
 
 /// Why a size is taken as not sold: no list price in `--region` (or in any region).
-pub(super) fn unpriced(req: &Requirements, price: Option<&Price>) -> Option<String> {
+pub(super) fn unpriced(req: &Requirements, price: Option<&Price>) -> Option<Words> {
     if price.is_some() {
         return None;
     }
-    Some(match &req.region {
-        Some(r) => format!("no list price in {r}: not sold there (--include-unpriced to list it)"),
-        None if !req.regions.is_empty() => {
-            format!("no list price in {}: not sold there (--include-unpriced to list it)", req.regions.join(", "))
-        }
-        None => "no list price in any region: not sold (--include-unpriced to list it)".to_owned(),
-    })
+    let why = match &req.region {
+        Some(r) => format!("no list price in {r}: not sold there"),
+        None if !req.regions.is_empty() => format!("no list price in {}: not sold there", req.regions.join(", ")),
+        None => "no list price in any region: not sold".to_owned(),
+    };
+    Some(Words::new(format!("{why} ({{0}} to list it)"), &[Setting::IncludeUnpriced]))
 }

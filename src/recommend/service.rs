@@ -9,6 +9,7 @@ use super::estimate::{self, round3};
 use super::serving::{self, Bound, Hardware, Shape, Split};
 use super::{fmt_num, Constraint, Fit, Layout, Precision, Requirements, Workload};
 use crate::catalog::{Catalog, GpuModel, GpuPerf, VmSize};
+use crate::domain::setting::{Setting, Words};
 
 const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 /// Most nodes of copies tried to meet a target.
@@ -18,8 +19,8 @@ pub const MAX_REPLICA_NODES: u32 = 64;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Assumption {
     pub name: &'static str,
-    pub value: String,
-    pub source: String,
+    pub value: Words,
+    pub source: Words,
 }
 
 /// What a deployment serves (`recommendations[].serving`).
@@ -103,7 +104,7 @@ pub fn compute_precision(p: Precision, perf: &GpuPerf) -> &'static str {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Shortfall {
     pub constraint: Constraint,
-    pub message: String,
+    pub message: Words,
     pub ratio: f64,
 }
 
@@ -329,14 +330,24 @@ pub enum Binding {
 }
 
 impl Binding {
-    pub fn name(self) -> &'static str {
+    /// The setting of a target of the request (`Concurrency`, `MaxTtft`); none for a cap of
+    /// the hardware or engine.
+    pub fn setting(self) -> Option<Setting> {
         match self {
-            Binding::Concurrency => "--concurrency",
-            Binding::KvCapacity => "kv-capacity",
-            Binding::MaxBatch => "max-batch",
-            Binding::MinTokensPerSecond => "--min-tokens-per-second",
-            Binding::MinTokensPerSecondPerUser => "--min-tokens-per-second-per-user",
-            Binding::MaxTtft => "--max-ttft",
+            Binding::Concurrency => Some(Setting::Concurrency),
+            Binding::MinTokensPerSecond => Some(Setting::MinTokensPerSecond),
+            Binding::MinTokensPerSecondPerUser => Some(Setting::MinTokensPerSecondPerUser),
+            Binding::MaxTtft => Some(Setting::MaxTtft),
+            Binding::KvCapacity | Binding::MaxBatch => None,
+        }
+    }
+
+    /// The name of a cap of the hardware or engine (`kv-capacity`); none for a target.
+    pub fn cap(self) -> Option<&'static str> {
+        match self {
+            Binding::KvCapacity => Some("kv-capacity"),
+            Binding::MaxBatch => Some("max-batch"),
+            _ => None,
         }
     }
 
@@ -351,12 +362,6 @@ impl Binding {
             Constraint::MaxTtft => Binding::MaxTtft,
             _ => Binding::MinTokensPerSecondPerUser,
         }
-    }
-}
-
-impl Serialize for Binding {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
     }
 }
 
@@ -394,17 +399,9 @@ impl Nearest {
             return;
         }
         let (constraint, ratio, what, got, want) = worst;
-        self.0 = Some(Shortfall {
-            constraint,
-            message: format!(
-                "at best serves {} {what} ({}), {} asks {}",
-                fmt_sig(got),
-                describe(d),
-                constraint.name(),
-                fmt_sig(want)
-            ),
-            ratio,
-        });
+        let message = format!("at best serves {} {what} ({}), {{0}} asks {}", fmt_sig(got), describe(d), fmt_sig(want));
+        let settings: Vec<Setting> = constraint.setting().into_iter().collect();
+        self.0 = Some(Shortfall { constraint, message: Words::new(message, &settings), ratio });
     }
 }
 
@@ -556,7 +553,7 @@ pub fn meet_targets(
         Some(d) => Ok(Some(build(req, &s, &d, node_price))),
         None => Err(near.0.unwrap_or(Shortfall {
             constraint: Constraint::MemoryFit,
-            message: "no split of the model leaves room for one sequence".to_owned(),
+            message: "no split of the model leaves room for one sequence".into(),
             ratio: f64::INFINITY,
         })),
     }
@@ -605,7 +602,9 @@ fn assumptions(
     max_batch: u64,
 ) -> Vec<Assumption> {
     let factors = format!("serving-factors.yaml ({} × {}): {}", hw.eff.architecture, hw.eff.precision, hw.eff.source);
-    let a = |name, value: String, source: &str| Assumption { name, value, source: source.to_owned() };
+    fn a(name: &'static str, value: impl Into<Words>, source: impl Into<Words>) -> Assumption {
+        Assumption { name, value: value.into(), source: source.into() }
+    }
     vec![
         a("peak", format!("{} dense {precision} TFLOPS per {}", fmt_num(hw.tflops), gpu.id), &perf.source),
         a("memory_bandwidth", format!("{} GB/s per GPU", fmt_num(hw.memory_gb_s)), &perf.source),
@@ -635,16 +634,16 @@ fn assumptions(
         a(
             "lengths",
             format!("{} input + {} output tokens per request", req.serving.input_tokens, req.serving.output_tokens),
-            "--input-tokens, --output-tokens",
+            Words::new("{0}, {1}", &[Setting::InputTokens, Setting::OutputTokens]),
         ),
         a(
             "batch",
             if req.serving.concurrency_given {
-                format!("--concurrency {} split across the copies", req.concurrency)
+                Words::new(format!("{{0}} {} split across the copies", req.concurrency), &[Setting::Concurrency])
             } else if req.serving.min_tokens_per_second_per_user.is_some() || req.serving.max_ttft_seconds.is_some() {
-                format!("the most sequences per copy that still meet the per-user and first-token targets, at most {max_batch}")
+                format!("the most sequences per copy that still meet the per-user and first-token targets, at most {max_batch}").into()
             } else {
-                format!("the largest batch that fits in memory, at most {max_batch} per copy (offline scenario)")
+                format!("the largest batch that fits in memory, at most {max_batch} per copy (offline scenario)").into()
             },
             "MLPerf Inference offline scenario; TensorRT-LLM max_batch_size",
         ),

@@ -54,7 +54,7 @@ pub(super) struct Reject {
 }
 
 /// How a stage turns a reason into a rejection of this size.
-type RejectFn<'r> = dyn Fn(Reject, String) -> Rejected + 'r;
+type RejectFn<'r> = dyn Fn(Reject, Words) -> Rejected + 'r;
 
 pub(super) fn evaluate(
     catalog: &Catalog,
@@ -65,7 +65,7 @@ pub(super) fn evaluate(
     let gpu = catalog.gpu(&size.gpu_model);
     let price = pick_price(catalog, req, size);
     let price_key = price.as_ref().and_then(|p| p.rank_per_node_hour).unwrap_or(f64::MAX);
-    let reject = |r: Reject, reason: String| Rejected {
+    let reject = |r: Reject, reason: Words| Rejected {
         vm_size: size.name.clone(),
         reason,
         constraint: r.constraint,
@@ -91,7 +91,7 @@ pub(super) fn evaluate(
     let req = upcast.as_ref().unwrap_or(req);
     // … and holds the model; "closest" ranks these by the GiB per GPU they lack.
     let fit = fit_size(req, size, mig_profiles, max_nodes).map_err(|(why, short)| {
-        let mut r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: Constraint::MemoryFit }, why);
+        let mut r = reject(Reject { stage: STAGE_MEMORY_FIT, constraint: Constraint::MemoryFit }, why.into());
         r.sort_key = short;
         r
     })?;
@@ -125,9 +125,12 @@ pub(super) fn check_eligible(
     if size.status == Status::Retired && !req.include_retired {
         return Err(reject(
             Reject { stage: 1, constraint: Constraint::Retired },
-            format!(
-                "retired{} (--include-retired to list it)",
-                size.retirement_date.as_ref().map(|d| format!(" on {d}")).unwrap_or_default()
+            Words::new(
+                format!(
+                    "retired{} ({{0}} to list it)",
+                    size.retirement_date.as_ref().map(|d| format!(" on {d}")).unwrap_or_default()
+                ),
+                &[Setting::IncludeRetired],
             ),
         ));
     }
@@ -146,7 +149,7 @@ pub(super) fn check_eligible(
             .unwrap_or_else(|| "not supported for AKS GPU node pools".to_owned());
         return Err(reject(
             Reject { stage: 2, constraint: Constraint::AksSupport },
-            format!("{why} (--include-unsupported to list it)"),
+            Words::new(format!("{why} ({{0}} to list it)"), &[Setting::IncludeUnsupported]),
         ));
     }
     // 3. Operating system.
@@ -157,7 +160,7 @@ pub(super) fn check_eligible(
     if !os_ok {
         return Err(reject(
             Reject { stage: 3, constraint: Constraint::Os },
-            format!("AKS allows only {} on this size", size.aks_os_skus.join(", ")),
+            format!("AKS allows only {} on this size", size.aks_os_skus.join(", ")).into(),
         ));
     }
     // 4. Workload kind.
@@ -169,7 +172,7 @@ pub(super) fn check_eligible(
     if !req.gpu_models.is_empty() && !req.gpu_models.iter().any(|w| gpu_matches(w, size, gpu)) {
         return Err(reject(
             Reject { stage: 5, constraint: Constraint::GpuModel },
-            format!("GPU is {}, not {}", size.gpu_model, req.gpu_models.join(" or ")),
+            format!("GPU is {}, not {}", size.gpu_model, req.gpu_models.join(" or ")).into(),
         ));
     }
     // 5b. Sizes AKS supports only without its GPU driver (confidential NCC H100, AMD): only when
@@ -178,9 +181,12 @@ pub(super) fn check_eligible(
     {
         return Err(reject(
             Reject { stage: 5, constraint: Constraint::GpuDriver },
-            format!(
-                "AKS installs no GPU driver on {}; pass --gpu-driver none (NVIDIA GPU Operator) or name it with --gpu-model",
-                size.gpu_model
+            Words::new(
+                format!(
+                    "AKS installs no GPU driver on {}; pass {{0}} none (NVIDIA GPU Operator) or name it with {{1}}",
+                    size.gpu_model
+                ),
+                &[Setting::GpuDriver, Setting::GpuModel],
             ),
         ));
     }
@@ -198,14 +204,14 @@ pub(super) fn check_shape(
     if !req.gpus.contains(size.gpu_count.value()) {
         return Err(reject(
             Reject { stage: 6, constraint: Constraint::Gpus },
-            format!("{} GPU(s) per VM, wanted {}", size.gpu_count, req.gpus.describe("")),
+            format!("{} GPU(s) per VM, wanted {}", size.gpu_count, req.gpus.describe("")).into(),
         ));
     }
     // 7. MIG.
     if req.mig && !size.mig_capable {
         return Err(reject(
             Reject { stage: 7, constraint: Constraint::Mig },
-            format!("{} does not support MIG on AKS", size.gpu_model),
+            format!("{} does not support MIG on AKS", size.gpu_model).into(),
         ));
     }
     // 8. Memory per GPU (or per MIG slice).
@@ -217,7 +223,8 @@ pub(super) fn check_shape(
                     "{} GiB per GPU, wanted {}",
                     fmt_num(size.gpu_memory_per_gpu_gib),
                     req.gpu_memory_gib.describe(" GiB")
-                ),
+                )
+                .into(),
             ),
             req.gpu_memory_gib.distance(size.gpu_memory_per_gpu_gib),
         ));
@@ -225,7 +232,7 @@ pub(super) fn check_shape(
     if req.mig && !mig_profiles.iter().any(|p| req.gpu_memory_gib.contains(p.memory_gib)) {
         return Err(reject(
             Reject { stage: 8, constraint: Constraint::GpuMemory },
-            format!("no MIG slice of {} has {}", size.gpu_model, req.gpu_memory_gib.describe(" GiB")),
+            format!("no MIG slice of {} has {}", size.gpu_model, req.gpu_memory_gib.describe(" GiB")).into(),
         ));
     }
     // 9. Total GPU memory per VM.
@@ -237,7 +244,8 @@ pub(super) fn check_shape(
                     "{} GiB of GPU memory per VM, wanted {}",
                     fmt_num(size.gpu_memory_gib),
                     req.total_gpu_memory_gib.describe(" GiB")
-                ),
+                )
+                .into(),
             ),
             req.total_gpu_memory_gib.distance(size.gpu_memory_gib),
         ));
@@ -275,7 +283,7 @@ pub(super) fn serving_stage(
     match service::meet_targets(catalog, req, size, fit, node_price, service::MAX_REPLICA_NODES) {
         Ok(None) if req.serving.has_targets() => Err(reject(
             Reject { stage: STAGE_SERVING, constraint: Constraint::ServingEstimate },
-            format!("no datasheet figures for {} to estimate what it serves (gpus.yaml perf)", size.gpu_model),
+            format!("no datasheet figures for {} to estimate what it serves (gpus.yaml perf)", size.gpu_model).into(),
         )),
         Ok(s) => Ok(s),
         Err(miss) => {
@@ -381,21 +389,18 @@ pub(super) fn check_price_cap(
                 };
                 return Err(reject(
                     Reject { stage: STAGE_PRICE, constraint: flag },
-                    format!("price unknown{}, so it cannot be held to {limit}", in_region(req)),
+                    format!("price unknown{}, so it cannot be held to {limit}", in_region(req)).into(),
                 ));
             }
             Some(p) if p > max + 1e-9 => {
                 let nodes = if nodes > 1 { format!(" for {} nodes", nodes) } else { String::new() };
                 let over = if monthly {
-                    format!(
-                        "{}/month{nodes} is over {} {typed}",
-                        money_in(Some(p * HOURS_PER_MONTH), &req.currency),
-                        flag.name()
-                    )
+                    format!("{}/month{nodes} is over {{0}} {typed}", money_in(Some(p * HOURS_PER_MONTH), &req.currency))
                 } else {
-                    format!("{}{nodes} is over {} {typed}", hour_in(p, req), flag.name())
+                    format!("{}{nodes} is over {{0}} {typed}", hour_in(p, req))
                 };
-                let mut r = reject(Reject { stage: STAGE_PRICE, constraint: flag }, over);
+                let settings: Vec<Setting> = flag.setting().into_iter().collect();
+                let mut r = reject(Reject { stage: STAGE_PRICE, constraint: flag }, Words::new(over, &settings));
                 r.sort_key = p;
                 return Err(r);
             }
@@ -461,24 +466,29 @@ pub(super) fn shortfall(mut r: Rejected, by: f64) -> Rejected {
 /// natively from 8.9 and weight-only through FP8 Marlin from 8.0 (vllm-project/vllm#5975), FP8
 /// mixture-of-experts only from 8.9; Marlin needs Ampere (docs.vllm.ai quantization
 /// supported_hardware). AMD GPUs and unknown capabilities are not judged here.
-pub(super) fn precision_unsupported(req: &Requirements, gpu: Option<&GpuModel>) -> Option<String> {
+pub(super) fn precision_unsupported(req: &Requirements, gpu: Option<&GpuModel>) -> Option<Words> {
     let model = req.model.as_ref()?;
     if let Some(g) = gpu.filter(|g| !g.fp8 && req.serving.kv_cache_precision == Some(Precision::Fp8)) {
-        return Some(format!("--kv-cache-precision fp8 needs FP8 support, which the {} lacks", g.id));
+        let why = format!("{{0}} fp8 needs FP8 support, which the {} lacks", g.id);
+        return Some(Words::new(why, &[Setting::KvCachePrecision]));
     }
     let g = gpu.filter(|g| g.vendor == Vendor::Nvidia)?;
     let cc = g.cc()?;
     let have = format!("{} has compute capability {}.{}", g.id, cc.0, cc.1);
     match req.precision {
-        Precision::Mxfp4 | Precision::Nvfp4 if cc < (8, 0) => Some(format!(
-            "{} weights need compute capability ≥ 8.0 in vLLM; {have} (--precision bf16 sizes the weights upcast)",
-            req.precision.name().to_uppercase()
+        Precision::Mxfp4 | Precision::Nvfp4 if cc < (8, 0) => Some(Words::new(
+            format!(
+                "{} weights need compute capability ≥ 8.0 in vLLM; {have} ({{0}} bf16 sizes the weights upcast)",
+                req.precision.name().to_uppercase()
+            ),
+            &[Setting::Precision],
         )),
-        Precision::Fp8 if cc < (8, 0) => {
-            Some(format!("FP8 weights need compute capability ≥ 8.0 (weight-only FP8 Marlin; native from 8.9); {have}"))
-        }
+        Precision::Fp8 if cc < (8, 0) => Some(
+            format!("FP8 weights need compute capability ≥ 8.0 (weight-only FP8 Marlin; native from 8.9); {have}")
+                .into(),
+        ),
         Precision::Fp8 if cc < (8, 9) && model.moe => {
-            Some(format!("vLLM runs FP8 mixture-of-experts weights only from compute capability 8.9; {have}"))
+            Some(format!("vLLM runs FP8 mixture-of-experts weights only from compute capability 8.9; {have}").into())
         }
         _ => None,
     }

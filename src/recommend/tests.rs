@@ -1,5 +1,17 @@
 use super::*;
 
+/// Words as the CLI words them (for assertions on the text).
+trait Cli {
+    fn cli(&self) -> String;
+}
+
+impl Cli for Words {
+    fn cli(&self) -> String {
+        let flag = |s: Setting| format!("--{}", s.long());
+        self.render(flag, flag)
+    }
+}
+
 const SIZES: &str = r#"
 - series: Small
   family: NC
@@ -117,9 +129,9 @@ fn ranks_cheapest_fit_first_with_hand_worked_gpu_counts() {
     assert_eq!(first.monthly_cost, Some(2920.0));
     assert_eq!(o.recommendations[1].fit.gpus_used_per_node, 1.0);
     let small = o.rejected.iter().find(|r| r.vm_size == "Standard_NC1_small").expect("rejected");
-    assert_eq!(small.constraint.name(), "memory fit");
+    assert_eq!(small.constraint, Constraint::MemoryFit);
     let old = o.rejected.iter().find(|r| r.vm_size == "Standard_NC1_old").expect("rejected");
-    assert_eq!(old.constraint.name(), "retired");
+    assert_eq!(old.constraint, Constraint::Retired);
 }
 
 #[test]
@@ -145,24 +157,24 @@ fn price_limit_names_the_constraint_and_sorts_alternatives_by_cost() {
     r.max_price_per_hour = Some(1.0);
     let o = recommend(&c, &r);
     let nf = o.no_fit().expect("nothing fits");
-    assert_eq!(nf.constraint.name(), "--max-price-per-hour");
+    assert_eq!(nf.constraint, Constraint::MaxPricePerHour);
     assert_eq!(
         nf.closest.iter().map(|x| x.vm_size.as_str()).collect::<Vec<_>>(),
         ["Standard_NC4_small", "Standard_ND8_big"]
     );
     // The price limit does not push the model onto several small nodes.
-    assert!(o.rejected.iter().all(|x| !x.reason.contains("nodes")));
+    assert!(o.rejected.iter().all(|x| !x.reason.cli().contains("nodes")));
     // The same limit a month: 730 h × $1 = $730; the tighter of the two applies.
     r.max_price_per_hour = None;
     r.max_price_per_month = Some(730.0);
     let o = recommend(&c, &r);
     let nf = o.no_fit().expect("nothing fits");
-    assert_eq!(nf.constraint.name(), "--max-price-per-month");
-    assert!(nf.closest[0].reason.ends_with("/month is over --max-price-per-month 730"), "{:?}", nf.closest);
+    assert_eq!(nf.constraint, Constraint::MaxPricePerMonth);
+    assert!(nf.closest[0].reason.cli().ends_with("/month is over --max-price-per-month 730"), "{:?}", nf.closest);
     r.max_price_per_hour = Some(0.5);
-    assert_eq!(recommend(&c, &r).no_fit().expect("nothing fits").constraint.name(), "--max-price-per-hour");
+    assert_eq!(recommend(&c, &r).no_fit().expect("nothing fits").constraint, Constraint::MaxPricePerHour);
     r.max_price_per_hour = Some(100.0);
-    assert_eq!(recommend(&c, &r).no_fit().expect("nothing fits").constraint.name(), "--max-price-per-month");
+    assert_eq!(recommend(&c, &r).no_fit().expect("nothing fits").constraint, Constraint::MaxPricePerMonth);
 }
 
 /// 5000B bf16 fits nowhere: 9313 GiB × 1.071 = 9975 GiB. On 8 nodes the big size lacks
@@ -173,7 +185,7 @@ fn closest_lists_the_smallest_shortfall_first() {
     let c = catalog();
     let o = recommend(&c, &req(Workload::Inference, Some(5000.0)));
     let nf = o.no_fit().expect("nothing fits");
-    assert_eq!(nf.constraint.name(), "memory fit");
+    assert_eq!(nf.constraint, Constraint::MemoryFit);
     let order: Vec<&str> = nf.closest.iter().map(|x| x.vm_size.as_str()).collect();
     assert_eq!(order, ["Standard_ND8_big", "Standard_NC4_small", "Standard_NC1_small"]);
     let big = &o.rejected.iter().find(|r| r.vm_size == "Standard_ND8_big").expect("rejected");
@@ -191,11 +203,14 @@ fn mxfp4_and_fp8_need_the_compute_capability_vllm_needs() {
     // G16 has compute capability 7.5, G80 9.0.
     assert_eq!(names(&o), ["Standard_ND8_big"]);
     let small = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
-    assert_eq!(small.constraint.name(), "precision support");
-    assert!(small.reason.contains("≥ 8.0") && small.reason.contains("7.5"), "{}", small.reason);
+    assert_eq!(small.constraint, Constraint::PrecisionSupport);
+    assert!(small.reason.cli().contains("≥ 8.0") && small.reason.cli().contains("7.5"), "{}", small.reason.cli());
     r.precision = Precision::Fp8;
     let o = recommend(&c, &r);
-    assert!(o.rejected.iter().any(|x| x.vm_size == "Standard_NC4_small" && x.constraint.name() == "precision support"));
+    assert!(o
+        .rejected
+        .iter()
+        .any(|x| x.vm_size == "Standard_NC4_small" && x.constraint == Constraint::PrecisionSupport));
 }
 
 /// bf16 on a GPU without BF16 is never silent, chosen or defaulted.
@@ -204,9 +219,13 @@ fn bf16_without_bf16_warns_on_every_result() {
     let c = catalog();
     let o = recommend(&c, &req(Workload::Inference, Some(8.03)));
     let small = o.recommendations.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("fits");
-    assert!(small.warnings.iter().any(|w| w.contains("no BF16") && w.contains("fp16")), "{:?}", small.warnings);
+    assert!(
+        small.warnings.iter().any(|w| w.cli().contains("no BF16") && w.cli().contains("fp16")),
+        "{:?}",
+        small.warnings
+    );
     let big = o.recommendations.iter().find(|x| x.vm_size == "Standard_ND8_big").expect("fits");
-    assert!(!big.warnings.iter().any(|w| w.contains("BF16")));
+    assert!(!big.warnings.iter().any(|w| w.cli().contains("BF16")));
 }
 
 /// Tensor parallelism must divide the heads; where it cannot, the rest of the GPUs are
@@ -226,7 +245,7 @@ fn pipeline_parallel_where_the_heads_rule_out_tensor_parallel() {
     let four = o.recommendations.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("fits");
     let l = four.fit.layout.expect("layout");
     assert_eq!((l.tensor_parallel, l.gpus, four.fit.replicas_per_node), (1, 2.0, 2));
-    assert!(four.reasons.iter().any(|x| x.contains("tensor parallel 1 × 2 pipeline")), "{:?}", four.reasons);
+    assert!(four.reasons.iter().any(|x| x.cli().contains("tensor parallel 1 × 2 pipeline")), "{:?}", four.reasons);
     let phi4 = Arch::full_attention(40, 5120, 40, 10, 128);
     assert!(!phi4.tp_ok(4));
     assert_eq!(split_tp(&r, phi4, 4, false), Some(2));
@@ -294,7 +313,7 @@ fn tight_fits_are_warned_with_the_numbers() {
     r.compute_need();
     let o = recommend(&c, &r);
     let two = o.recommendations.iter().find(|x| x.fit.gpus_used_per_node == 2.0).expect("a 2-GPU fit");
-    let w = two.warnings.iter().find(|w| w.starts_with("tight fit")).expect("a tight-fit warning");
+    let w = two.warnings.iter().find(|w| w.cli().starts_with("tight fit")).expect("a tight-fit warning").cli();
     assert!(w.starts_with("tight fit: room for 1 sequence(s) of 4096 tokens"), "{w}");
 }
 
@@ -313,9 +332,9 @@ fn a_model_that_overflows_in_fp16_is_sized_in_fp32_without_bf16() {
     let t4 = o.recommendations.iter().find(|x| x.gpu_model == "T4").expect("a T4 fit");
     let w = t4.fit.estimate.as_ref().and_then(|e| e.breakdown.first()).expect("weights term");
     assert!((w.gib - 9.24e9 * 4.0 * 1.02 / GIB).abs() < 0.01, "{w:?}");
-    assert!(t4.warnings.iter().any(|x| x.contains("runs in fp32")), "{:?}", t4.warnings);
+    assert!(t4.warnings.iter().any(|x| x.cli().contains("runs in fp32")), "{:?}", t4.warnings);
     let a10 = o.recommendations.iter().find(|x| x.gpu_model == "A10").expect("an A10 fit");
-    assert!(!a10.warnings.iter().any(|x| x.contains("fp32")), "{:?}", a10.warnings);
+    assert!(!a10.warnings.iter().any(|x| x.cli().contains("fp32")), "{:?}", a10.warnings);
 }
 
 #[test]
@@ -337,7 +356,7 @@ fn inference_spans_nodes_only_when_no_single_node_fits() {
     let o = recommend(&c, &req(Workload::Inference, Some(300.0)));
     assert_eq!(names(&o), ["Standard_ND8_big"]);
     assert_eq!(o.recommendations[0].fit.nodes, 2);
-    assert!(o.recommendations[0].warnings.iter().any(|w| w.contains("multi-node")));
+    assert!(o.recommendations[0].warnings.iter().any(|w| w.cli().contains("multi-node")));
 }
 
 #[test]
@@ -347,7 +366,11 @@ fn training_across_nodes_needs_infiniband() {
     let o = recommend(&c, &req(Workload::Training, Some(8.03)));
     assert_eq!(names(&o), ["Standard_ND8_big"]);
     let small = o.rejected.iter().find(|r| r.vm_size == "Standard_NC4_small").expect("rejected");
-    assert!(small.reason.contains("InfiniBand") || small.reason.contains("cannot be split"), "{}", small.reason);
+    assert!(
+        small.reason.cli().contains("InfiniBand") || small.reason.cli().contains("cannot be split"),
+        "{}",
+        small.reason.cli()
+    );
 }
 
 #[test]
@@ -371,7 +394,7 @@ fn windows_uses_windows_prices_and_sizes() {
     let o = recommend(&c, &r);
     assert_eq!(names(&o), ["Standard_ND8_big"]);
     assert_eq!(o.recommendations[0].price_per_hour, Some(40.0));
-    assert!(o.recommendations[0].warnings.iter().any(|w| w.contains("WindowsGPUPreview")));
+    assert!(o.recommendations[0].warnings.iter().any(|w| w.cli().contains("WindowsGPUPreview")));
 }
 
 #[test]
@@ -383,7 +406,7 @@ fn workload_kinds_filter() {
     assert_eq!(names(&hpc), ["Standard_ND8_big"]);
     let vdi = recommend(&c, &req(Workload::Vdi, None));
     assert!(vdi.recommendations.is_empty());
-    assert_eq!(vdi.no_fit().expect("no fit").constraint.name(), "--workload");
+    assert_eq!(vdi.no_fit().expect("no fit").constraint, Constraint::Workload);
 }
 
 fn catalog_with_prices(prices: &str) -> Catalog {
@@ -427,17 +450,20 @@ fn region_without_a_list_price_rejects_the_size_unless_include_unpriced() {
     let o = recommend(&c, &r);
     assert_eq!(names(&o), ["Standard_NC1_small", "Standard_ND8_big"]);
     let nc4 = o.rejected.iter().find(|x| x.vm_size == "Standard_NC4_small").expect("rejected");
-    assert_eq!(nc4.constraint.name(), "--region");
-    assert!(nc4.reason.contains("no list price in westeurope: not sold there"), "{}", nc4.reason);
+    assert_eq!(nc4.constraint, Constraint::Region);
+    assert!(nc4.reason.cli().contains("no list price in westeurope: not sold there"), "{}", nc4.reason.cli());
     // The retired size has no price anywhere: rejected as retired first.
-    assert_eq!(o.rejected.iter().find(|x| x.vm_size == "Standard_NC1_old").expect("old").constraint.name(), "retired");
+    assert_eq!(
+        o.rejected.iter().find(|x| x.vm_size == "Standard_NC1_old").expect("old").constraint,
+        Constraint::Retired
+    );
 
     r.include_unpriced = true;
     let o = recommend(&c, &r);
     assert_eq!(names(&o), ["Standard_NC1_small", "Standard_ND8_big", "Standard_NC4_small"]);
     let last = &o.recommendations[2];
     assert_eq!((last.price_per_hour, last.price_basis.as_str()), (None, "unpriced"));
-    assert!(last.warnings.iter().any(|w| w.contains("no list price in westeurope")), "{:?}", last.warnings);
+    assert!(last.warnings.iter().any(|w| w.cli().contains("no list price in westeurope")), "{:?}", last.warnings);
 }
 
 /// Nothing sold in the region: the --region stage is named, not a stage before it.
@@ -448,7 +474,8 @@ fn a_region_with_no_prices_names_the_region_as_the_constraint() {
     r.region = Some("brazilsouth".into());
     let o = recommend(&c, &r);
     assert!(o.recommendations.is_empty());
-    assert_eq!(o.no_fit().expect("no fit").constraint.name(), "--region");
+    assert_eq!(o.no_fit().expect("no fit").constraint, Constraint::Region);
+    assert_eq!(Constraint::Region.setting(), Some(Setting::Location), "the region is the location setting");
 }
 
 /// Windows with no Windows price: ranked by the Linux price, shown as unknown. A region
@@ -468,7 +495,7 @@ fn windows_without_a_windows_price_ranks_by_linux_and_shows_unknown() {
     assert_eq!(big.price_per_hour, None);
     assert_eq!(big.rank_price_per_hour, Some(20.0));
     assert_eq!(big.price_basis, "linux on-demand (windows unknown)");
-    assert!(big.warnings.iter().any(|w| w.contains("windows on-demand price unknown in westeurope")));
+    assert!(big.warnings.iter().any(|w| w.cli().contains("windows on-demand price unknown in westeurope")));
 }
 
 /// Spot: known spot prices rank first; unknown ones after, by their on-demand price.

@@ -64,7 +64,7 @@ proptest! {
         let out = recommend(&catalog, &req);
         prop_assert!(out.recommendations.len() <= top);
         prop_assert_eq!(out.recommendations.len() + out.rejected.len() + out.below_top.len(), catalog.sizes.len());
-        prop_assert!(out.rejected.iter().all(|r| r.constraint != "--top"));
+        prop_assert!(out.rejected.iter().all(|r| r.constraint != aksgpu::recommend::Constraint::Top));
         for r in &out.recommendations {
             if let Some(p) = r.price_per_hour { prop_assert!(p > 0.0); }
             if let (Some(max), Some(p)) = (price, r.price_per_hour) { prop_assert!(p <= max + 0.01); }

@@ -360,7 +360,7 @@ fn with_a_region_unpriced_sizes_are_not_sold_there_unless_include_unpriced() {
     // A real region with no GPU list price: nothing is sold there.
     let none = aksgpu(&["recommend", "--model", "llama-3.1-8b", "--region", "austriaeast"]);
     assert_eq!(none.code, 1, "{}", none.stderr);
-    assert!(none.stderr.contains("the --region limit removed the last"), "{}", none.stderr);
+    assert!(none.stderr.contains("the --location limit removed the last"), "{}", none.stderr);
     let v = aksgpu(&[
         "recommend",
         "--model",

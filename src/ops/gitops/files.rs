@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use crate::domain::setting::{Setting, Words};
 use crate::error::Error;
 use crate::ops::pool::ClusterFacts;
 use crate::plan::gitops::config::{self, GpuConfig, PoolConfig, RecommendConfig, Source};
@@ -108,9 +109,10 @@ fn bounded_read(
     let bytes = match rx.recv_timeout(timeout) {
         Ok(r) => r.map_err(|e| Error::io(path, "read the file", e))?,
         Err(_) => {
-            let e =
-                std::io::Error::new(std::io::ErrorKind::TimedOut, format!("no answer within --timeout {timeout:?}"));
-            return Err(Error::io(path, "read the file", e));
+            // As a failed read says it (`path: cannot read the file: …`), exit 1, with the
+            // timeout setting named by the front end.
+            let said = format!("{}: cannot read the file: no answer within {{0}} {timeout:?}", path.display());
+            return Err(Error::Unavailable { message: Words::new(said, &[Setting::Timeout]), hint: None });
         }
     };
     if bytes.len() as u64 > MAX_FILE {

@@ -219,7 +219,13 @@ fn constraint_words(c: Constraint) -> String {
         Constraint::MaxTtft => "recommend.maxTtft",
         Constraint::MaxPricePerHour => "recommend.maxPricePerHour",
         Constraint::MaxPricePerMonth => "recommend.maxPricePerMonth",
-        other => return format!("the {} {}", other.name(), if other.is_limit() { "limit" } else { "check" }),
+        // A limit a file cannot set (`gpus`, `top`) is named by its setting's long name.
+        other => {
+            return match (other.check(), other.setting()) {
+                (Some(check), _) => format!("the {check} check"),
+                (None, s) => format!("the {} limit", s.map_or("", |s| s.long())),
+            }
+        }
     };
     format!("the {key} limit")
 }
