@@ -246,8 +246,27 @@ pub fn flag_words(e: &crate::domain::setting::SettingError) -> (String, Option<S
 /// `hint`, then how to override catalog rule `(id, source)` from the CLI.
 pub fn with_override(hint: Option<String>, rule: Option<&(String, String)>) -> Option<String> {
     let Some((id, source)) = rule else { return hint };
-    let also = crate::plan::agent_pool::override_hint(id, source);
+    let also = flag_text(&crate::plan::agent_pool::override_hint(id, source));
     Some(hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}")))
+}
+
+/// `hint`, then how to override catalog rule `(id, source)`, as [`Words`] the front end words.
+pub fn with_override_words(hint: Option<Words>, rule: Option<&(String, String)>) -> Option<Words> {
+    let Some((id, source)) = rule else { return hint };
+    let also = crate::plan::agent_pool::override_hint(id, source);
+    Some(match hint {
+        Some(h) => h.then("; ", also),
+        None => also,
+    })
+}
+
+/// A refused pool setting (exit 2), worded with the CLI's flags: `--min-count: --min-count 3
+/// is larger than --max-count 1`; one resting on a catalog rule says how to override it.
+impl From<crate::plan::SpecError> for Error {
+    fn from(e: crate::plan::SpecError) -> Self {
+        let hint = with_override_words(e.hint.clone(), e.rule.as_deref());
+        Error::Usage { message: e.words(), hint }
+    }
 }
 
 /// What an internal error asks for.

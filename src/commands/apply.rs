@@ -95,7 +95,7 @@ fn load(
     let mut desired = adapter::validate(&catalog, input, &cfg, &guess, &place)?;
     for spec in &desired.pools {
         // Said in the file's terms (`taints`, not `--node-taints`).
-        let words = adapter::file_words;
+        let words = |w| crate::error::flag_text(&adapter::hint_words(w));
         for n in &spec.notes {
             ctx.printer.note(&format!("note: pool {}: {}", spec.name, words(n)));
         }
@@ -366,7 +366,7 @@ fn refusal(changes: &[Change], cost: &PlanPricing) -> Option<FileOutcome> {
     if let Some(r) = changes.iter().find(|c| c.action == Action::Refused) {
         let e = Error::Refused {
             message: format!("apply refused before sending anything: {} {}: {}", r.kind, r.name, r.detail).into(),
-            hint: r.hint.clone().map(Into::into),
+            hint: r.hint.clone(),
         };
         return Some((Some(render::changes(changes, cost).into()), Err(e.into())));
     }
@@ -381,7 +381,7 @@ fn refusal(changes: &[Change], cost: &PlanPricing) -> Option<FileOutcome> {
         .collect();
     let e = Error::Refused {
         message: format!("apply refused before sending anything: pool {} is {}", f.name, f.detail).into(),
-        hint: f.hint.clone().map(Into::into),
+        hint: f.hint.clone(),
     };
     Some((Some(render::results(&rows, cost).into()), Err(e.into())))
 }
@@ -492,9 +492,7 @@ pub fn export(ctx: &Ctx, a: &ExportArgs) -> anyhow::Result<()> {
     use crate::ops::gitops::{check_cluster, check_resource_group};
     let (rg, name) = (&a.target.resource_group, &a.target.cluster);
     // The names go into the request URLs: checked before anything is sent.
-    check_resource_group(rg)
-        .and_then(|()| check_cluster(name))
-        .map_err(|e| Error::usage(format!("{}: {}", e.field.flag(), e.flag_words()), e.hint))?;
+    check_resource_group(rg).and_then(|()| check_cluster(name)).map_err(Error::from)?;
     let catalog = ctx.catalog()?;
     let az = azure::connect(&a.arm)?;
     let sub = azure::subscription(&az)?;

@@ -6,6 +6,7 @@ use serde_json::json;
 use crate::cli::{Format, InstallOperatorArgs};
 use crate::commands::session::{self as azure, base_url, subscription, Cred, Progress};
 use crate::commands::Ctx;
+use crate::domain::setting::Words;
 use crate::domain::{DriverMode, MigStrategy};
 use crate::error::Error;
 use crate::ops::operator::{Install, InstallReport as Report, InstallRequest};
@@ -76,7 +77,7 @@ pub fn run(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
     if let Some(p) = &a.pool {
         crate::ops::wait::check_pool_name(p)
-            .map_err(|e| Error::usage(format!("--pool: {}", e.flag_words()), e.hint))?;
+            .map_err(|e| Error::Usage { message: Words::plain("--pool: ").then("", e.message), hint: e.hint })?;
     }
     if a.time_slicing == Some(0) {
         return Err(Error::usage("--time-slicing must be at least 1", None).into());

@@ -7,6 +7,7 @@ use crate::cli::{KindArg, ManifestArgs};
 use crate::commands::print_document;
 use crate::commands::session::{self as azure, subscription};
 use crate::commands::Ctx;
+use crate::domain::setting::Words;
 use crate::domain::MigStrategy;
 use crate::error::{did_you_mean, Error};
 use crate::ops::manifest::{self as mf, Os};
@@ -232,7 +233,10 @@ fn spec(
         .flat_map(|x| x.split(','))
         .map(str::trim)
         .filter(|x| !x.is_empty())
-        .map(|x| mf::parse_taint(x).map_err(|e| Error::usage(format!("--taints: {}", e.flag_words()), e.hint)))
+        .map(|x| {
+            mf::parse_taint(x)
+                .map_err(|e| Error::Usage { message: Words::plain("--taints: ").then("", e.message), hint: e.hint })
+        })
         .collect::<Result<_, _>>()?;
     let mut node_selector = BTreeMap::new();
     match (&a.pool, size) {

@@ -9,7 +9,8 @@ use crate::cli::{CreatePoolArgs, Format, PoolScaleArgs};
 use crate::commands::install_operator;
 use crate::commands::session::{self as azure, base_url};
 use crate::commands::Ctx;
-use crate::error::Error;
+use crate::domain::setting::Words;
+use crate::error::{flag_text, Error};
 use crate::ops::cluster::{ClusterAction, ClusterChange, ClusterRequest, Scale, ScaleAskError};
 use crate::ops::feature::{Feature, Registration as FeatureOutcome};
 use crate::ops::operator::InstallRequest;
@@ -46,7 +47,7 @@ fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, facts: &ClusterFacts,
 /// A refused pool request worded in create-pool's flags; `no_fit` says that nothing fit.
 pub(crate) fn in_flags(e: RequestError, no_fit: &str) -> Error {
     match e {
-        RequestError::Spec(e) => Error::usage(format!("{}: {}", e.field.flag(), e.flag_words()), e.hint),
+        RequestError::Spec(e) => Error::from(e),
         RequestError::NoWorkload => Error::usage(
             "--recommend needs a workload description",
             Some("add --workload and/or --model (or --gpu-memory-min), or pass --vm-size".into()),
@@ -107,7 +108,7 @@ pub fn spec(
     };
     let req = a.pool_request(subscription, vm_size, gpu_driver);
     let mut spec = crate::ops::pool::validate(catalog, &req).map_err(|e| in_flags(e, ""))?;
-    spec.notes.extend(notes);
+    spec.notes.extend(notes.into_iter().map(Words::plain));
     Ok(spec)
 }
 
@@ -240,13 +241,13 @@ pub fn create(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
     })?;
     let mut spec = spec(&catalog, a, &subscription, &facts, p)?;
     if a.install_operator {
-        spec.warnings.extend(check_operator_pool(&catalog, &spec)?);
+        spec.warnings.extend(check_operator_pool(&catalog, &spec)?.map(Words::plain));
     }
     for n in &spec.notes {
-        p.note(&format!("note: {n}"));
+        p.note(&format!("note: {}", flag_text(n)));
     }
     for w in &spec.warnings {
-        p.note(&format!("warning: {w}"));
+        p.note(&format!("warning: {}", flag_text(w)));
     }
     let floors = azure::run_with_spinner(p, &Progress::default(), None, async |report| {
         Ok(pool_facts::node_image_floor_warnings((&client, &store), &catalog, &spec, a.skip_preflight, &report).await)
@@ -298,7 +299,7 @@ pub fn create(ctx: &Ctx, a: &CreatePoolArgs) -> anyhow::Result<()> {
 /// price, ...), checked on the size ranked first without a location (or any catalog size when
 /// none fits there). Which size fits, and what depends on it, waits for the cluster.
 fn check_alone(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str) -> Result<(), Error> {
-    use crate::ops::pool::Field;
+    use crate::domain::setting::Setting as Field;
     if !a.recommend || a.vm_size.is_some() {
         return Ok(());
     }
@@ -330,7 +331,7 @@ fn check_alone(catalog: &Catalog, a: &CreatePoolArgs, subscription: &str) -> Res
         )
     };
     match crate::ops::pool::validate(catalog, &a.pool_request(subscription, size, a.pool.gpu_driver)) {
-        Err(RequestError::Spec(e)) if alone(e.field) => Err(in_flags(RequestError::Spec(e), "")),
+        Err(RequestError::Spec(e)) if alone(e.setting) => Err(in_flags(RequestError::Spec(e), "")),
         _ => Ok(()),
     }
 }
@@ -542,7 +543,7 @@ fn render_summary(spec: &PoolSpec, created: &Created<'_>, c: &Cost) -> String {
 /// `aksgpu pool scale`
 pub fn scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     crate::ops::wait::check_pool_name(&a.at.name)
-        .map_err(|e| Error::usage(format!("--name: {}", e.flag_words()), e.hint))?;
+        .map_err(|e| Error::Usage { message: Words::plain("--name: ").then("", e.message), hint: e.hint })?;
     let how = crate::ops::cluster::scale_of(a.count, a.min_count, a.max_count).map_err(|e| match e {
         ScaleAskError::MinAboveMax { min, max } => {
             Error::usage(format!("--min-count {min} is larger than --max-count {max}"), None)

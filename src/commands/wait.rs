@@ -12,7 +12,7 @@ use crate::output::{emit, Shown};
 
 /// `aksgpu wait`
 pub fn run(ctx: &Ctx, a: &WaitArgs) -> anyhow::Result<()> {
-    check_pool_name(&a.at.name).map_err(|e| Error::usage(format!("{}: {}", e.field.flag(), e.flag_words()), e.hint))?;
+    check_pool_name(&a.at.name).map_err(Error::from)?;
     let az = azure::connect(&a.at.arm)?;
     let (sub, _) = az.subscription.map_err(Error::from)?;
     let resume = format!(

@@ -80,6 +80,7 @@ pub enum Setting {
     TimeSlicing,
     Timeout,
     Top,
+    RegisterFeatures,
 }
 
 impl Setting {
@@ -157,6 +158,7 @@ impl Setting {
         Setting::TimeSlicing,
         Setting::Timeout,
         Setting::Top,
+        Setting::RegisterFeatures,
     ];
 
     /// The canonical long name of the CLI argument, without its dashes (`gpu-memory-min`):
@@ -236,13 +238,20 @@ impl Setting {
             Setting::TimeSlicing => "time-slicing",
             Setting::Timeout => "timeout",
             Setting::Top => "top",
+            Setting::RegisterFeatures => "register-features",
         }
     }
 
-    /// The key of a GpuConfig pool that holds the setting, relative to the pool
-    /// (`recommend.gpuMemoryMin`, `os`); none for a setting a file cannot give.
+    /// The key of a GpuConfig file that holds the setting: relative to the pool
+    /// (`recommend.gpuMemoryMin`, `os`), or from the top of the file for what is not a pool's
+    /// (`cluster.name`, `overrides`: see [`Setting::is_file_level`]); none for a setting a file
+    /// cannot give.
     pub fn file_key(self) -> Option<&'static str> {
         Some(match self {
+            Setting::VmSize => "vmSize",
+            Setting::ResourceGroup => "cluster.resourceGroup",
+            Setting::Cluster => "cluster.name",
+            Setting::Override => "overrides",
             Setting::Workload => "recommend.workload",
             Setting::Model => "recommend.model",
             Setting::Precision => "recommend.precision",
@@ -291,12 +300,8 @@ impl Setting {
             | Setting::GpusMin
             | Setting::GpusMax
             | Setting::Context
-            | Setting::VmSize
             | Setting::Location
-            | Setting::ResourceGroup
-            | Setting::Cluster
             | Setting::Subscription
-            | Setting::Override
             | Setting::DriverMode
             | Setting::Pool
             | Setting::InstanceType
@@ -314,8 +319,23 @@ impl Setting {
             | Setting::Nodes
             | Setting::TimeSlicing
             | Setting::Timeout
-            | Setting::Top => return None,
+            | Setting::Top
+            | Setting::RegisterFeatures => return None,
         })
+    }
+}
+
+impl Setting {
+    /// True for a setting whose GpuConfig key is from the top of the file, not under a pool.
+    pub fn is_file_level(self) -> bool {
+        matches!(self, Setting::ResourceGroup | Setting::Cluster | Setting::Override)
+    }
+
+    /// The GpuConfig key of the setting in the pool at `at` (`pools[1]`): `pools[1].vmSize`,
+    /// or the file-level key (`cluster.name`); none for a setting a file cannot give.
+    pub fn file_path(self, at: &str) -> Option<String> {
+        let key = self.file_key()?;
+        Some(if self.is_file_level() { key.to_owned() } else { format!("{at}.{key}") })
     }
 }
 
@@ -348,8 +368,9 @@ impl SettingError {
 }
 
 /// `text` with each `{i:flag}` replaced by `flag(settings[i])` (a setting inside an aksgpu
-/// command line, which names it by its flag on every surface) and each `{i}` by
-/// `name(settings[i])` (the surface's own name for it).
+/// command line, which names it by its flag on every surface), each `{i:none}` by the setting
+/// given no value (`name(settings[i])` then `''`, unless the surface wrote it in with
+/// [`Words::name_none`]) and each `{i}` by `name(settings[i])` (the surface's own name for it).
 fn fill(
     text: &str,
     settings: &[Setting],
@@ -357,9 +378,14 @@ fn fill(
     flag: &impl Fn(Setting) -> String,
 ) -> String {
     settings.iter().enumerate().fold(text.to_owned(), |t, (i, s)| {
-        t.replace(&format!("{{{i}:flag}}"), &flag(*s)).replace(&format!("{{{i}}}"), &name(*s))
+        t.replace(&format!("{{{i}:flag}}"), &flag(*s))
+            .replace(&format!("{{{i}:none}}"), &format!("{} ''", name(*s)))
+            .replace(&format!("{{{i}}}"), &name(*s))
     })
 }
+
+/// The forms of a slot: `{i}`, `{i:flag}`, `{i:none}`.
+const FORMS: [&str; 3] = ["", ":flag", ":none"];
 
 /// Text for the user that names settings (a note, a hint, a warning): `{0}`, `{1}`… where
 /// each front end names `settings[0]`, `settings[1]`… Like [`SettingError`] it has no
@@ -395,22 +421,23 @@ impl Words {
     /// The words with each setting that `name` names written in (a GpuConfig key, say) and
     /// the others kept as slots for the front end to word.
     pub fn name_some(&self, name: impl Fn(Setting) -> Option<String>) -> Words {
-        let (mut text, mut kept) = (self.text.clone(), Vec::new());
-        for (i, s) in self.settings.iter().enumerate() {
-            match name(*s) {
-                Some(n) => text = text.replace(&format!("{{{i}}}"), &n),
-                None => {
-                    let j = kept.len();
-                    text = text.replace(&format!("{{{i}}}"), &format!("{{\u{1}{j}}}"));
-                    text = text.replace(&format!("{{{i}:flag}}"), &format!("{{\u{1}{j}:flag}}"));
-                    kept.push(*s);
-                    continue;
-                }
-            }
-            text = text.replace(&format!("{{{i}:flag}}"), &format!("{{\u{1}{}:flag}}", kept.len()));
-            kept.push(*s);
-        }
-        Words { text: text.replace('\u{1}', ""), settings: kept }
+        self.write_in("", name)
+    }
+
+    /// The words with each setting given no value (`{i:none}`) that `name` words written in
+    /// (a GpuConfig's `` `taints: []` ``), the others kept as slots.
+    pub fn name_none(&self, name: impl Fn(Setting) -> Option<String>) -> Words {
+        self.write_in(":none", name)
+    }
+
+    /// Each `{i<form>}` slot whose setting `name` words written in; every setting is kept, so
+    /// the other slots keep their numbers.
+    fn write_in(&self, form: &str, name: impl Fn(Setting) -> Option<String>) -> Words {
+        let text = self.settings.iter().enumerate().fold(self.text.clone(), |t, (i, s)| match name(*s) {
+            Some(n) => t.replace(&format!("{{{i}{form}}}"), &n),
+            None => t,
+        });
+        Words { text, settings: self.settings.clone() }
     }
 
     /// True when the text names no setting.
@@ -422,8 +449,7 @@ impl Words {
     pub fn then(self, sep: &str, more: Words) -> Words {
         let shift = self.settings.len();
         let text = more.settings.iter().enumerate().rev().fold(more.text, |t, (i, _)| {
-            t.replace(&format!("{{{i}:flag}}"), &format!("{{{}:flag}}", i + shift))
-                .replace(&format!("{{{i}}}"), &format!("{{{}}}", i + shift))
+            FORMS.iter().fold(t, |t, f| t.replace(&format!("{{{i}{f}}}"), &format!("{{{}{f}}}", i + shift)))
         });
         let mut settings = self.settings;
         settings.extend(more.settings);
@@ -496,6 +522,30 @@ mod tests {
         let out = Words::join(&parts, "; ").render(|s| s.long().to_owned(), |s| s.long().to_owned());
         assert_eq!(out, "top a; b; c os");
         assert_eq!(Words::join(&[], "; "), Words::default());
+    }
+
+    #[test]
+    fn a_surface_writes_in_the_names_it_has_and_leaves_the_rest() {
+        let w = Words::new(
+            "{0} to change, {0:none} for none; see {1} (`aksgpu x {0:flag}`)",
+            &[Setting::NodeTaints, Setting::Top],
+        );
+        let flag = |s: Setting| format!("--{}", s.long());
+        assert_eq!(
+            w.render(flag, flag),
+            "--node-taints to change, --node-taints '' for none; see --top (`aksgpu x --node-taints`)"
+        );
+        let file =
+            w.name_none(|s| s.file_key().map(|k| format!("`{k}: []`"))).name_some(|s| s.file_key().map(str::to_owned));
+        assert_eq!(
+            file.render(flag, flag),
+            "taints to change, `taints: []` for none; see --top (`aksgpu x --node-taints`)"
+        );
+        let shifted = Words::plain("a").then(" ", w.clone());
+        assert_eq!(shifted.render(flag, flag), format!("a {}", w.render(flag, flag)));
+        assert_eq!(Setting::MinCount.file_path("pools[1]").as_deref(), Some("pools[1].minCount"));
+        assert_eq!(Setting::Cluster.file_path("pools[1]").as_deref(), Some("cluster.name"));
+        assert_eq!(Setting::Location.file_path("pools[1]"), None);
     }
 
     #[test]

@@ -27,7 +27,6 @@ use super::{Cred, Report};
 
 /// What the front end renders of a pool request and its run.
 pub use crate::arm::lro::provisioning_state;
-pub use crate::plan::agent_pool::Field;
 pub use crate::plan::install::{autoscaler_min_warning, operator_pool_problem, OperatorPoolProblem};
 pub use crate::provision::pool::resume_command;
 
@@ -48,7 +47,7 @@ impl From<CreateError> for Error {
     fn from(e: CreateError) -> Self {
         match e {
             CreateError::Arm(a) => Error::from(a),
-            CreateError::Refused(r) => Error::refused(r.message, r.hint),
+            CreateError::Refused(r) => Error::Refused { message: r.message, hint: r.hint },
         }
     }
 }
@@ -74,7 +73,7 @@ impl ClusterFacts {
 /// words it in its own names (flags for the CLI, keys for a GpuConfig file).
 #[derive(Debug)]
 pub enum RequestError {
-    /// A pool setting is invalid ([`SpecError::field`] says which).
+    /// A pool setting is invalid ([`SpecError::setting`] says which).
     Spec(SpecError),
     /// A size was to be recommended, but nothing describes the workload.
     NoWorkload,

@@ -315,8 +315,7 @@ fn num_range(exact: Option<f64>, min: Option<f64>, max: Option<f64>, settings: [
 
 /// Turn flags into validated requirements (pure apart from reading the catalog).
 pub fn requirements(catalog: &Catalog, a: &RecommendRequest) -> Result<Requirements, Error> {
-    crate::plan::agent_pool::check_override_ids(catalog, &a.overrides)
-        .map_err(|e| Error::usage(e.to_string(), e.hint))?;
+    crate::plan::agent_pool::check_override_ids(catalog, &a.overrides).map_err(Error::from)?;
     let mut notes = Vec::new();
     let model = model_arg(catalog, a, &mut notes)?;
     let workload = a.need.workload.unwrap_or(Workload::Inference);
@@ -968,7 +967,8 @@ mod tests {
         let schema: serde_json::Value =
             serde_json::from_str(include_str!("../../schema/gpuconfig.schema.json")).expect("schema");
         let mut keyed = 0;
-        for s in Setting::ALL {
+        // A file-level key (`cluster.name`, `overrides`) is not a pool's.
+        for s in Setting::ALL.iter().filter(|s| !s.is_file_level()) {
             let Some(key) = s.file_key() else { continue };
             let (def, name) = key.split_once('.').map_or(("pool", key), |(_, n)| ("recommend", n));
             assert!(

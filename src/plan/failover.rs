@@ -16,6 +16,7 @@ use super::agent_pool::{PoolRequest, PoolSpec, SpecError};
 use super::preflight::{Facts, SizeVerdict};
 use super::{Plan, Step, StepKind};
 use crate::catalog::Catalog;
+use crate::domain::setting::Words;
 
 /// How one attempt ended (the JSON `outcome`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -64,7 +65,11 @@ pub fn candidates(catalog: &Catalog, req: &PoolRequest, fallbacks: &[String]) ->
     for size in std::iter::once(&req.vm_size).chain(fallbacks) {
         let r = PoolRequest { vm_size: size.clone(), ..req.clone() };
         let spec = PoolSpec::validate(catalog, &r).map_err(|e| SpecError {
-            message: if size == &req.vm_size { e.message } else { format!("fallback {size}: {}", e.message) },
+            message: if size == &req.vm_size {
+                e.message
+            } else {
+                Words::plain(format!("fallback {size}: ")).then("", e.message)
+            },
             ..e
         })?;
         if !out.iter().any(|s| key(s) == key(&spec)) {
@@ -226,19 +231,26 @@ pub fn plan(reads: Vec<Step>, puts: &[PoolSpec], max_attempts: Option<u32>) -> P
     Plan { steps }
 }
 
+/// A refusal's message as a reason: the reservation, SKU and quota checks name no setting in
+/// their messages (only in their hints), so the text is the whole of it.
+fn reason(message: Words) -> String {
+    debug_assert!(message.is_plain(), "{message:?}");
+    message.text
+}
+
 /// Preflight's word on one candidate, as an outcome and reason (`None`: go ahead). With a
 /// capacity reservation group, a size it cannot hold is `restricted` too.
 pub fn preflight(spec: &PoolSpec, facts: &Facts) -> Option<(AttemptResult, String)> {
     if let Some(r) = &facts.reservation {
         let loc = super::preflight::location(&facts.cluster).unwrap_or_default();
         if let Err(refusal) = super::preflight::check_reservation(spec, r, &loc) {
-            return Some((AttemptResult::Restricted, refusal.message));
+            return Some((AttemptResult::Restricted, reason(refusal.message)));
         }
     }
     match super::preflight::size_verdict(spec, facts) {
         SizeVerdict::Go => None,
-        SizeVerdict::Restricted(r) => Some((AttemptResult::Restricted, r.message)),
-        SizeVerdict::Quota(r) => Some((AttemptResult::Quota, r.message)),
+        SizeVerdict::Restricted(r) => Some((AttemptResult::Restricted, reason(r.message))),
+        SizeVerdict::Quota(r) => Some((AttemptResult::Quota, reason(r.message))),
     }
 }
 
@@ -267,7 +279,7 @@ mod tests {
             [("Standard_NC24ads_A100_v4".into(), vec![], false), ("Standard_NC4as_T4_v3".into(), vec![], false)]
         );
         let e = candidates(&c, &req(|r| r.mig_profile = Some("MIG1g".into())), &fallbacks[..1]).expect_err("no MIG");
-        assert!(e.message.starts_with("fallback Standard_NC4as_T4_v3:"), "{}", e.message);
+        assert!(e.message.text.starts_with("fallback Standard_NC4as_T4_v3:"), "{:?}", e.message);
     }
 
     #[test]

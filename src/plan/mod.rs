@@ -23,7 +23,7 @@ pub mod zip;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use agent_pool::{Field, PoolSpec, SpecError};
+pub use agent_pool::{PoolSpec, SpecError};
 
 /// What a step is for: the executor finds the steps it sends by this, never by position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -278,6 +278,16 @@ impl Plan {
 /// `/subscriptions/{sub}/resourceGroups/{rg}/providers/Microsoft.ContainerService/managedClusters/{c}`
 pub fn cluster_path(sub: &str, rg: &str, cluster: &str) -> String {
     format!("/subscriptions/{sub}/resourceGroups/{rg}/providers/Microsoft.ContainerService/managedClusters/{cluster}")
+}
+
+/// The `aksgpu wait` command line that follows a pool's operation: `aksgpu wait --subscription
+/// SUB -g RG --cluster C --name POOL` once the front end words its flags.
+pub fn wait_command(sub: &str, rg: &str, cluster: &str, pool: &str) -> crate::domain::setting::Words {
+    use crate::domain::setting::{Setting, Words};
+    Words::new(
+        format!("aksgpu wait {{0:flag}} {sub} -g {rg} {{1:flag}} {cluster} {{2:flag}} {pool}"),
+        &[Setting::Subscription, Setting::Cluster, Setting::Name],
+    )
 }
 
 /// The agent pool path.

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::agent_pool::{Difference, PoolSpec};
 use crate::catalog::{Catalog, KubeVersion};
+use crate::domain::setting::{Setting, Words};
 use crate::domain::Os;
 use crate::resources::compute::{CapacityReservation, ReservationGroup, ResourceSku};
 use crate::resources::{self, AgentPool, ManagedCluster, MissingField, ProvisioningState};
@@ -96,17 +97,26 @@ pub enum Verdict {
 }
 
 /// A failed check.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{message}")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PreflightFailure {
-    pub message: String,
-    pub hint: Option<String>,
+    /// What failed, naming settings by id (the front end words them).
+    pub message: Words,
+    pub hint: Option<Words>,
     /// The differences, when the pool exists with other settings.
     pub differences: Vec<Difference>,
 }
 
-fn refuse(message: impl Into<String>, hint: impl Into<Option<String>>) -> PreflightFailure {
-    PreflightFailure { message: message.into(), hint: hint.into(), differences: Vec::new() }
+fn refuse(message: impl Into<Words>, hint: Option<impl Into<Words>>) -> PreflightFailure {
+    PreflightFailure { message: message.into(), hint: hint.map(Into::into), differences: Vec::new() }
+}
+
+/// "run `aksgpu register-feature F` (or `az …`), or pass --register-features; " and how to
+/// override the rule.
+fn register_hint(feature: &str, ns: &str, also: Words) -> Words {
+    let run = format!(
+        "run `aksgpu register-feature {feature}` (or `az feature register --namespace {ns} --name {feature}`), or pass {{0}}; "
+    );
+    Words::new(run, &[Setting::RegisterFeatures]).then("", also)
 }
 
 /// The cluster's location (lower case, no spaces).
@@ -167,7 +177,7 @@ pub fn check_reservation(spec: &PoolSpec, r: &Reservation, loc: &str) -> Result<
     let Some(group) = &r.group else {
         return Err(refuse(
             format!("capacity reservation group {name} does not exist ({id})"),
-            Some("check the id: az capacity reservation group list -o table".into()),
+            Some("check the id: az capacity reservation group list -o table"),
         ));
     };
     let group: ReservationGroup = resources::parse(group, "capacity reservation group").map_err(missing)?;
@@ -178,7 +188,7 @@ pub fn check_reservation(spec: &PoolSpec, r: &Reservation, loc: &str) -> Result<
     if !loc.is_empty() && at != loc {
         return Err(refuse(
             format!("capacity reservation group {name} is in {at}, but the cluster is in {loc}"),
-            Some("a pool can only draw on a reservation group in its cluster's region".into()),
+            Some("a pool can only draw on a reservation group in its cluster's region"),
         ));
     }
     let size = &spec.size.name;
@@ -198,10 +208,10 @@ pub fn check_reservation(spec: &PoolSpec, r: &Reservation, loc: &str) -> Result<
                 "capacity reservation group {name} has {free} free {size} instance(s); the pool asks for {}",
                 spec.count
             ),
-            Some(
-                "raise the reservation's capacity (`az capacity reservation update --capacity N`), or lower --count"
-                    .into(),
-            ),
+            Some(Words::new(
+                "raise the reservation's capacity (`az capacity reservation update --capacity N`), or lower {0}",
+                &[Setting::Count],
+            )),
         ));
     }
     Ok(())
@@ -237,9 +247,7 @@ fn check_managed_feature(catalog: &Catalog, spec: &PoolSpec, state: Option<&str>
             "the {feature} preview feature is {state} on this subscription; AKS-managed GPU pools need it Registered (rule {}, source {})",
             rule.id, rule.source
         ),
-        Some(format!(
-            "run `aksgpu register-feature {feature}` (or `az feature register --namespace Microsoft.ContainerService --name {feature}`), or pass --register-features; {also}"
-        )),
+        Some(register_hint(feature, "Microsoft.ContainerService", also)),
     ))
 }
 
@@ -273,11 +281,11 @@ fn check_versions(spec: &PoolSpec, cluster_version: Option<KubeVersion>) -> Resu
     if let (Some(want), Some(have)) = (spec.kubernetes_version, cluster_version) {
         if have.minor_lt(&want) {
             return Err(refuse(
-                format!("--kubernetes-version {want} is newer than the control plane ({have})"),
-                Some(
-                    "a node pool cannot run a newer Kubernetes than its control plane; upgrade the cluster first"
-                        .into(),
+                Words::new(
+                    format!("{{0}} {want} is newer than the control plane ({have})"),
+                    &[Setting::KubernetesVersion],
                 ),
+                Some("a node pool cannot run a newer Kubernetes than its control plane; upgrade the cluster first"),
             ));
         }
     }
@@ -306,10 +314,13 @@ fn check_windows(
         if v.minor_lt(&min) {
             return Err(refuse(
                 format!("Windows GPU node pools need Kubernetes {min} or later; cluster {name} runs {v}"),
-                Some(format!(
-                    "upgrade the cluster: az aks upgrade -g {} -n {name} --kubernetes-version {min}; {also}",
-                    spec.resource_group
-                )),
+                Some(
+                    Words::plain(format!(
+                        "upgrade the cluster: az aks upgrade -g {} -n {name} --kubernetes-version {min}",
+                        spec.resource_group
+                    ))
+                    .then("; ", also),
+                ),
             ));
         }
     }
@@ -317,9 +328,7 @@ fn check_windows(
         if !state.eq_ignore_ascii_case("Registered") {
             return Err(refuse(
                 format!("the {feature} preview feature is {state} on this subscription; Windows GPU pools need it Registered"),
-                Some(format!(
-                    "run `aksgpu register-feature {feature}` (or `az feature register --namespace {ns} --name {feature}`), or pass --register-features; {also}"
-                )),
+                Some(register_hint(feature, ns, also)),
             ));
         }
     }
@@ -330,8 +339,8 @@ fn check_windows(
 /// until gone, Failed → refused with how to recover; never "no change"). A Succeeded pool
 /// identical to the spec is a no-op; anything else is refused with the differences.
 fn check_existing(catalog: &Catalog, spec: &PoolSpec, pool: &Value) -> Result<Verdict, PreflightFailure> {
-    let typed: AgentPool = resources::parse(pool, "agent pool").map_err(|e| refuse(e.to_string(), None::<String>))?;
-    match typed.state().map_err(|e| refuse(e.to_string(), None::<String>))? {
+    let typed: AgentPool = resources::parse(pool, "agent pool").map_err(|e| refuse(e.to_string(), None::<Words>))?;
+    match typed.state().map_err(|e| refuse(e.to_string(), None::<Words>))? {
         ProvisioningState::InProgress(state) => return Ok(Verdict::InProgress(state)),
         ProvisioningState::Deleting => return Ok(Verdict::Deleting),
         ProvisioningState::Failed | ProvisioningState::Canceled => return Err(failed_pool(spec, &typed)),
@@ -352,9 +361,13 @@ fn check_existing(catalog: &Catalog, spec: &PoolSpec, pool: &Value) -> Result<Ve
             spec.name,
             spec.cluster,
             listed.join("; ")
-        ),
+        )
+        .into(),
         hint: Some(if immutable.is_empty() {
-            "change counts, taints or labels with `az aks nodepool update`, or choose another --name".to_owned()
+            Words::new(
+                "change counts, taints or labels with `az aks nodepool update`, or choose another {0}",
+                &[Setting::Name],
+            )
         } else {
             let rule = catalog
                 .rules
@@ -362,7 +375,10 @@ fn check_existing(catalog: &Catalog, spec: &PoolSpec, pool: &Value) -> Result<Ve
                 .find(|r| matches!(r.kind, crate::catalog::RuleKind::NoGpuOnExistingPool {}))
                 .map(|r| format!(" ({} [{}; {}])", r.summary.trim_end_matches('.'), r.id, r.source))
                 .unwrap_or_default();
-            format!("{} cannot change on an existing pool{rule}: choose another --name", immutable.join(", "))
+            Words::new(
+                format!("{} cannot change on an existing pool{rule}: choose another {{0}}", immutable.join(", ")),
+                &[Setting::Name],
+            )
         }),
         differences: diffs,
     })
@@ -407,14 +423,17 @@ fn check_sku(spec: &PoolSpec, skus: &[Value], loc: &str) -> Result<(), Preflight
                 bad.iter().map(|z| z.as_str()).collect::<Vec<_>>().join(", ")
             ),
             Some(if offered.is_empty() {
-                "drop --zones: the size has no zones available here".to_owned()
+                Words::new("drop {0}: the size has no zones available here", &[Setting::Zones])
             } else {
-                format!("use --zones {}", offered.join(","))
+                Words::new(format!("use {{0}} {}", offered.join(",")), &[Setting::Zones])
             }),
         ));
     }
     if spec.spot && sku.capability("LowPriorityCapable").is_some_and(|v| v.eq_ignore_ascii_case("False")) {
-        return Err(refuse(format!("{} cannot run as spot in {loc}", spec.size.name), Some("drop --spot".into())));
+        return Err(refuse(
+            format!("{} cannot run as spot in {loc}", spec.size.name),
+            Some(Words::new("drop {0}", &[Setting::Spot])),
+        ));
     }
     Ok(())
 }
@@ -428,7 +447,7 @@ fn restrictions(spec: &PoolSpec, sku: &ResourceSku, loc: &str) -> Result<Vec<Str
             Some("Location") => {
                 return Err(refuse(
                     format!("{} is not available to this subscription in {loc} ({reason})", spec.size.name),
-                    Some("ask Azure support to enable the size for the subscription, or use another region".into()),
+                    Some("ask Azure support to enable the size for the subscription, or use another region"),
                 ))
             }
             Some("Zone") => {
@@ -450,7 +469,7 @@ fn usage(usages: &[Value], key: &str) -> Result<Option<Usage>, PreflightFailure>
 
 /// A field Azure did not send, as a refusal (never a guess).
 fn missing(e: resources::MissingField) -> PreflightFailure {
-    refuse(e.to_string(), None)
+    refuse(e.to_string(), None::<Words>)
 }
 
 /// The size's quota family: Azure's SKU list says (`family`), else the catalog.
@@ -549,9 +568,12 @@ fn check_quota(spec: &PoolSpec, skus: Option<&[Value]>, usages: &[Value], loc: &
                         spec.max_nodes(),
                         spec.surge_nodes()
                     ),
-                    Some(format!(
-                        "request at least {} vCPUs for {key} in {loc}: Azure portal → Quotas → Compute (https://aka.ms/ProdportalCRP), or az quota update; or lower --max-count",
-                        u64::try_from(current).unwrap_or(0) + need
+                    Some(Words::new(
+                        format!(
+                            "request at least {} vCPUs for {key} in {loc}: Azure portal → Quotas → Compute (https://aka.ms/ProdportalCRP), or az quota update; or lower {{0}}",
+                            u64::try_from(current).unwrap_or(0) + need
+                        ),
+                        &[Setting::MaxCount],
                     )),
                 ));
             }
@@ -595,6 +617,12 @@ mod tests {
     use crate::plan::agent_pool::PoolRequest;
     use serde_json::json;
 
+    /// Words as the CLI says them.
+    fn cli(w: &Words) -> String {
+        let flag = |s: Setting| format!("--{}", s.long());
+        w.render(flag, flag)
+    }
+
     fn spec(f: impl FnOnce(&mut PoolRequest)) -> PoolSpec {
         let mut r = PoolRequest::example("Standard_NC24ads_A100_v4");
         f(&mut r);
@@ -634,11 +662,15 @@ mod tests {
         });
         // 24 × (2 + 1) = 72 > 48.
         let e = check(&catalog(), &big, &facts()).expect_err("quota");
-        assert!(e.message.contains("standardNCADSA100v4Family") && e.message.contains("needs 72"), "{}", e.message);
-        assert!(e.hint.expect("hint").contains("Quotas"));
+        assert!(
+            cli(&e.message).contains("standardNCADSA100v4Family") && cli(&e.message).contains("needs 72"),
+            "{}",
+            cli(&e.message)
+        );
+        assert!(cli(&e.hint.expect("hint")).contains("Quotas"));
         let spot = spec(|r| r.spot = true);
         let e = check(&catalog(), &spot, &facts()).expect_err("spot quota");
-        assert!(e.message.contains("lowPriorityCores"), "{}", e.message);
+        assert!(cli(&e.message).contains("lowPriorityCores"), "{}", cli(&e.message));
     }
 
     /// Two pools that pass alone but not together: the refusal names both, the numbers, the
@@ -658,12 +690,12 @@ mod tests {
         });
         let e = check_together(&[&a, &b, &c], Some(&skus), &usages, "eastus").expect_err("together");
         assert_eq!(
-            e.message,
+            cli(&e.message),
             "not enough quota for the file's pools together (vcpu-quota-together): gpua 48 + gpub 48 = 96 vCPUs of \
              Standard NCADS_A100_v4 Family vCPUs (standardNCADSA100v4Family) in eastus, which has 48 free (0 of 48 \
              used); each pool counts its node count plus surge nodes; no pool was created"
         );
-        let hint = e.hint.expect("hint");
+        let hint = cli(&e.hint.expect("hint"));
         assert!(
             hint.contains("`aksgpu quota request --location eastus --family standardNCADSA100v4Family --limit 96`"),
             "{hint}"
@@ -675,16 +707,20 @@ mod tests {
     fn zones_sizes_and_cluster_state() {
         let z = spec(|r| r.zones = vec!["3".into()]);
         let e = check(&catalog(), &z, &facts()).expect_err("zone 3 restricted");
-        assert!(e.hint.expect("hint").contains("--zones 1,2"));
+        assert!(cli(&e.hint.expect("hint")).contains("--zones 1,2"));
         let mut f = facts();
         f.skus = Some(vec![]);
-        assert!(check(&catalog(), &spec(|_| {}), &f).expect_err("absent").message.contains("not offered in eastus"));
+        assert!(check(&catalog(), &spec(|_| {}), &f)
+            .expect_err("absent")
+            .message
+            .text
+            .contains("not offered in eastus"));
         let mut f = facts();
         f.cluster["properties"]["provisioningState"] = json!("Updating");
-        assert!(check(&catalog(), &spec(|_| {}), &f).expect_err("busy").message.contains("Updating"));
+        assert!(check(&catalog(), &spec(|_| {}), &f).expect_err("busy").message.text.contains("Updating"));
         let mut f = facts();
         f.cluster["properties"]["powerState"] = json!({"code": "Stopped"});
-        assert!(check(&catalog(), &spec(|_| {}), &f).expect_err("stopped").message.contains("stopped"));
+        assert!(check(&catalog(), &spec(|_| {}), &f).expect_err("stopped").message.text.contains("stopped"));
     }
 
     #[test]
@@ -698,8 +734,12 @@ mod tests {
         existing["properties"]["gpuInstanceProfile"] = json!("MIG1g");
         f.pool = Some(existing);
         let e = check(&catalog(), &s, &f).expect_err("different");
-        assert!(e.message.contains("gpuInstanceProfile") && e.message.contains("(immutable)"), "{}", e.message);
-        let hint = e.hint.expect("hint");
+        assert!(
+            cli(&e.message).contains("gpuInstanceProfile") && cli(&e.message).contains("(immutable)"),
+            "{}",
+            cli(&e.message)
+        );
+        let hint = cli(&e.hint.expect("hint"));
         assert!(hint.contains("cannot change") && hint.contains("no-gpu-on-existing-pool"), "{hint}");
     }
 
@@ -714,17 +754,17 @@ mod tests {
         f.skus = None;
         f.usages = None;
         f.cluster["properties"]["currentKubernetesVersion"] = json!("1.28.9");
-        assert!(check(&catalog(), &w, &f).expect_err("old").message.contains("1.29"));
+        assert!(check(&catalog(), &w, &f).expect_err("old").message.text.contains("1.29"));
         f.cluster["properties"]["currentKubernetesVersion"] = json!("1.30.1");
         f.windows_feature = Some("NotRegistered".into());
         let e = check(&catalog(), &w, &f).expect_err("feature");
-        assert!(e.hint.expect("hint").contains("register-feature WindowsGPUPreview"));
+        assert!(cli(&e.hint.expect("hint")).contains("register-feature WindowsGPUPreview"));
         // Registered by this run before the pool: the state read before is no refusal, but
         // the Kubernetes minimum still is.
         f.feature_registered_first = true;
         assert_eq!(check(&catalog(), &w, &f), Ok(Verdict::Create));
         f.cluster["properties"]["currentKubernetesVersion"] = json!("1.28.9");
-        assert!(check(&catalog(), &w, &f).expect_err("old").message.contains("1.29"));
+        assert!(check(&catalog(), &w, &f).expect_err("old").message.text.contains("1.29"));
         f.cluster["properties"]["currentKubernetesVersion"] = json!("1.30.1");
         f.feature_registered_first = false;
         f.windows_feature = Some("Registered".into());
@@ -750,9 +790,9 @@ mod tests {
         f.cluster["properties"]["currentKubernetesVersion"] = json!("1.28.9");
         f.windows_feature = Some("NotRegistered".into());
         let e = check(&catalog(), &win(vec![]), &f).expect_err("old");
-        assert!(e.hint.expect("hint").contains("--override windows-gpu-min-kubernetes"));
+        assert!(cli(&e.hint.expect("hint")).contains("--override windows-gpu-min-kubernetes"));
         let w = win(vec!["windows-gpu-min-kubernetes".into()]);
-        assert!(w.warnings.iter().any(|x| x.contains("windows-gpu-min-kubernetes")), "{:?}", w.warnings);
+        assert!(w.warnings.iter().any(|x| x.text.contains("windows-gpu-min-kubernetes")), "{:?}", w.warnings);
         assert_eq!(check(&catalog(), &w, &f), Ok(Verdict::Create));
     }
 }

@@ -289,12 +289,15 @@ async fn read_back(
 /// The marker saying a feature registration was sent for `sub` and the `namespace` provider
 /// is still owed its re-registration; `None` without a cache directory.
 pub fn refresh_marker(sub: &str, namespace: &str) -> Option<PathBuf> {
+    const SEPARATOR: &str = "--";
     let safe = |s: &str| -> String {
         s.chars()
             .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c.to_ascii_lowercase() } else { '_' })
             .collect()
     };
-    crate::cache::cache_dir().map(|d| d.join("provider-refresh").join(format!("{}--{}", safe(sub), safe(namespace))))
+    // `SUB--NAMESPACE` (the separator is no flag: it names a file).
+    let name = [safe(sub), safe(namespace)].join(SEPARATOR);
+    crate::cache::cache_dir().map(|d| d.join("provider-refresh").join(name))
 }
 
 /// Whether an earlier registration left the provider's re-registration owed (a regular file

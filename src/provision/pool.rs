@@ -18,6 +18,7 @@ use super::Progress;
 use crate::arm::lro::{self, Operation};
 use crate::arm::{ArmClient, ArmError, ArmResponse};
 use crate::catalog::Catalog;
+use crate::domain::setting::{Setting, Words};
 use crate::plan::agent_pool::PoolSpec;
 pub use crate::plan::pool::{feature_path, plan, plan_listed};
 use crate::plan::preflight::{self, Facts, PreflightFailure, Reservation, Verdict};
@@ -226,8 +227,15 @@ pub fn resume_command(spec: &PoolSpec) -> String {
 pub enum CreateError {
     #[error(transparent)]
     Arm(#[from] ArmError),
-    #[error(transparent)]
-    Refused(#[from] PreflightFailure),
+    /// Its words name settings by id: the front end words them (`Refused`'s fields).
+    #[error("the preflight refused the pool")]
+    Refused(PreflightFailure),
+}
+
+impl From<PreflightFailure> for CreateError {
+    fn from(r: PreflightFailure) -> Self {
+        CreateError::Refused(r)
+    }
 }
 
 /// Create the pool (or show the plan).
@@ -400,12 +408,14 @@ async fn settle_existing(
     if opts.no_wait {
         return Err(match verdict {
             Verdict::Deleting => PreflightFailure {
-                message: format!(
-                    "{text}; with --no-wait it is not waited for, and it cannot be created while it exists"
+                message: Words::new(
+                    format!("{text}; with {{0}} it is not waited for, and it cannot be created while it exists"),
+                    &[Setting::NoWait],
                 ),
-                hint: Some(
-                    "run again without --no-wait (it waits until the pool is gone), or choose another --name".into(),
-                ),
+                hint: Some(Words::new(
+                    "run again without {0} (it waits until the pool is gone), or choose another {1}",
+                    &[Setting::NoWait, Setting::Name],
+                )),
                 differences: vec![],
             }
             .into(),
@@ -483,7 +493,8 @@ pub(crate) async fn put_once(
             200..=202 => return Ok(Some(resp)),
             412 => {
                 return Err(PreflightFailure {
-                    message: format!("pool {} was created by someone else in the meantime (HTTP 412)", spec.name),
+                    message: format!("pool {} was created by someone else in the meantime (HTTP 412)", spec.name)
+                        .into(),
                     hint: Some("run the command again to compare it with what you asked for".into()),
                     differences: vec![],
                 }

@@ -4,6 +4,7 @@ use serde_json::json;
 
 use crate::cli::Format;
 use crate::commands::dry_run::PlanPricing;
+use crate::domain::setting::Words;
 use crate::error::Error;
 use crate::ops::gitops::{Action, Change};
 use crate::ops::gitops::{Row, RowResult};
@@ -42,17 +43,33 @@ fn clean(text: &str) -> String {
 pub fn changes(changes: &[Change], cost: &PlanPricing) -> Shown {
     let changes: Vec<Change> = changes
         .iter()
-        .map(|c| Change { detail: clean(&c.detail), hint: c.hint.as_deref().map(clean), ..c.clone() })
+        .map(|c| Change {
+            detail: clean(&c.detail),
+            hint: c.hint.as_ref().map(|h| Words::plain(clean(&crate::error::flag_text(h)))),
+            ..c.clone()
+        })
         .collect();
     let changes = &changes[..];
-    let doc = json!({"changed": crate::ops::gitops::any_changes(changes), "changes": changes, "cost": cost});
+    // A change's hint names settings by id: worded here (the CLI's flags), then written in.
+    let mut listed = json!(changes);
+    for (v, c) in listed.as_array_mut().into_iter().flatten().zip(changes) {
+        if let (Some(h), Some(obj)) = (&c.hint, v.as_object_mut()) {
+            obj.insert("hint".to_owned(), json!(h.text));
+        }
+    }
+    let doc = json!({"changed": crate::ops::gitops::any_changes(changes), "changes": listed, "cost": cost});
     let rows: Vec<Vec<String>> = changes
         .iter()
         .map(|c| vec![c.kind.to_owned(), c.name.clone(), c.action.word().to_owned(), c.detail.clone()])
         .collect();
     let mut out = table(&["RESOURCE", "NAME", "ACTION", "DETAIL"], &[Align::Left; 4], &rows);
     for c in changes.iter().filter(|c| c.hint.is_some()) {
-        out.push_str(&format!("\n{} {}: {}", c.kind, c.name, c.hint.as_deref().unwrap_or_default()));
+        out.push_str(&format!(
+            "\n{} {}: {}",
+            c.kind,
+            c.name,
+            c.hint.as_ref().map(|h| h.text.as_str()).unwrap_or_default()
+        ));
     }
     out.push_str(&format!("\n{}\n\n{}", summary(changes), crate::commands::dry_run::plan_pricing_text(cost)));
     Shown::new(out, doc)

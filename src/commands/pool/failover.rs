@@ -122,7 +122,7 @@ fn candidates(
         p.note(&format!("failover candidates{at}: {}", list.join(", ")));
     }
     for n in found.specs.first().map(|s| s.notes.clone()).unwrap_or_default() {
-        p.note(&format!("note: {n}"));
+        p.note(&format!("note: {}", crate::error::flag_text(&n)));
     }
     opts.location = found.location;
     Ok(found.specs)

@@ -12,7 +12,7 @@ use crate::plan::gitops::{ConfigError, Desired};
 
 impl From<ConfigError> for Error {
     fn from(e: ConfigError) -> Self {
-        Error::usage(e.to_string(), e.hint)
+        Error::Usage { message: e.words(), hint: e.hint.map(|h| *h) }
     }
 }
 

@@ -15,7 +15,7 @@ pub use quota::check as check_quota;
 
 /// What the front end renders of a file's run: the changes, the live state, the export.
 pub use crate::plan::agent_pool::{check_cluster, check_resource_group};
-pub use crate::plan::gitops::config::file_words;
+pub use crate::plan::gitops::config::{hint_words, message_words};
 pub use crate::plan::gitops::diff::changes as any_changes;
 pub use crate::plan::gitops::export::export;
 pub use crate::plan::gitops::{Action, Change};
@@ -29,7 +29,7 @@ use super::pool::ClusterFacts;
 use super::{Cred, Report};
 use crate::arm::ArmClient;
 use crate::catalog::{Catalog, KubeVersion};
-use crate::domain::setting::Setting;
+use crate::domain::setting::{Setting, Words};
 use crate::domain::{GpuDriver, Os, Precision, Workload};
 use crate::error::Error;
 use crate::ops::recommend::{Need, RecommendRequest};
@@ -80,11 +80,11 @@ pub fn pick(
     match rank(catalog, place, at, (p, r), overrides)? {
         Ok(top) => Ok(top.vm_size),
         Err(why) => Err(PickRefusal {
-            message: format!(
+            message: Words::plain(format!(
                 "no size fits ({} removed the last candidates)",
                 why.map_or_else(|| "the catalog check".to_owned(), constraint_words)
-            ),
-            hint: Some("run `aksgpu recommend` with the same settings to see why".to_owned()),
+            )),
+            hint: Some(Words::plain("run `aksgpu recommend` with the same settings to see why")),
             key: None,
         }),
     }
@@ -119,26 +119,23 @@ pub fn check_recommend(
 }
 
 /// A refusal of `recommend` worded in the file: each setting named by its key under the pool
-/// at `at` (`pools[1].recommend.tensorParallel`, a flag for a setting a file cannot give) and
-/// placed at the first such key; a refusal resting on the catalog says how to override it: in
-/// a file, `overrides:`.
+/// at `at` (`pools[1].recommend.tensorParallel`; a setting a file cannot give stays a slot the
+/// front end words as a flag) and placed at the first such key; a refusal resting on the
+/// catalog says how to override it: in a file, `overrides:`.
 fn in_file(at: &str, e: Error) -> PickRefusal {
     let Error::Setting(e) = e else {
-        return PickRefusal { message: e.to_string(), hint: e.hint(), key: None };
+        return PickRefusal { message: e.to_string().into(), hint: e.hint().map(Words::plain), key: None };
     };
-    let key = |s: Setting| s.file_key().map(|k| format!("{at}.{k}"));
-    let flag = |s: Setting| format!("--{}", s.long());
-    let (message, hint) = e.render(|s| key(s).unwrap_or_else(|| flag(s)), flag);
+    let key = |s: Setting| s.file_path(at);
+    let words = |text: &str| Words::new(text, &e.settings).name_some(key);
+    let (message, hint) = (words(&e.message), e.hint.as_deref().map(words));
     let key = e.settings.iter().find_map(|s| key(*s));
     match &e.rule {
         Some((id, source)) => {
             let also = crate::plan::agent_pool::override_hint(id, source);
-            let h = hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}"));
-            PickRefusal {
-                message: format!("{message} ({h}; in a GpuConfig, list the id under `overrides:`)"),
-                hint: None,
-                key,
-            }
+            let h = hint.map_or_else(|| also.clone(), |h| h.then("; ", also.clone()));
+            let end = Words::plain("; in a GpuConfig, list the id under `overrides:`)");
+            PickRefusal { message: message.then(" (", h).then("", end), hint: None, key }
         }
         None => PickRefusal { message, hint, key },
     }

@@ -41,5 +41,5 @@ pub async fn check(
     // there is nothing to check here.
     let Ok(usages) = usages else { return Ok(()) };
     preflight::check_together(&specs, skus.as_deref().ok(), &usages, &loc)
-        .map_err(|r| Error::refused(r.message, r.hint))
+        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })
 }

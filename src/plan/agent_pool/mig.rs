@@ -7,9 +7,9 @@ use super::*;
 pub(super) fn managed_refusal(
     catalog: &Catalog,
     r: &PoolRequest,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Words>,
     limit: crate::catalog::ManagedGpuLimit,
-    (field, message, hint): (Field, String, Option<String>),
+    (field, message, hint): (Setting, Words, Option<Words>),
 ) -> Result<(), SpecError> {
     let rule = catalog.managed_gpu_rule(limit);
     let (id, source) = rule.map_or((limit.rule_id(), "catalog/rules.yaml"), |x| (x.id.as_str(), x.source.as_str()));
@@ -39,7 +39,7 @@ pub(super) fn check_managed(
     size: &VmSize,
     r: &PoolRequest,
     (os, gpu_driver, autoscale): (Os, Option<&'static str>, bool),
-    (notes, warnings): (&mut Vec<String>, &mut Vec<String>),
+    (notes, warnings): (&mut Vec<Words>, &mut Vec<Words>),
 ) -> Result<(Option<&'static str>, Option<NvidiaSpec>), SpecError> {
     use crate::catalog::ManagedGpuLimit as L;
     let mig = r.mig_strategy.is_some() || !r.mig_profiles.is_empty();
@@ -47,13 +47,16 @@ pub(super) fn check_managed(
         return Ok((gpu_driver, None));
     }
     if !r.managed_gpu {
-        let m = "managed MIG ({MigStrategy}, {MigProfiles}) configures AKS-managed GPU pools".to_owned();
+        let m = Words::new(
+            "managed MIG ({0}, {1}) configures AKS-managed GPU pools",
+            &[Setting::MigStrategy, Setting::MigProfiles],
+        );
         managed_refusal(
             catalog,
             r,
             warnings,
             L::MigNeedsManaged,
-            (Field::MigStrategy, m, Some("add --managed-gpu".into())),
+            (Setting::MigStrategy, m, Some(Words::new("add {0}", &[Setting::ManagedGpu]))),
         )?;
     }
     if r.managed_gpu {
@@ -64,25 +67,29 @@ pub(super) fn check_managed(
                 size.gpu_model,
                 os_name(os)
             );
-            managed_refusal(catalog, r, warnings, L::NvidiaLinux, (Field::ManagedGpu, m, None))?;
+            managed_refusal(catalog, r, warnings, L::NvidiaLinux, (Setting::ManagedGpu, m.into(), None))?;
         }
         if gpu_driver == Some("None") {
-            let m =
-                "{GpuDriver} none cannot go with an AKS-managed GPU pool: AKS installs the driver (it ignores None)"
-                    .to_owned();
-            let hint = Some("drop --gpu-driver none, or drop --managed-gpu to bring your own driver".into());
-            managed_refusal(catalog, r, warnings, L::DriverInstall, (Field::GpuDriver, m, hint))?;
+            let m = Words::new(
+                "{0} none cannot go with an AKS-managed GPU pool: AKS installs the driver (it ignores None)",
+                &[Setting::GpuDriver],
+            );
+            let hint = Some(Words::new(
+                "drop {0} none, or drop {1} to bring your own driver",
+                &[Setting::GpuDriver, Setting::ManagedGpu],
+            ));
+            managed_refusal(catalog, r, warnings, L::DriverInstall, (Setting::GpuDriver, m, hint))?;
         }
         if autoscale {
-            let m = "the cluster autoscaler is not supported on AKS-managed GPU pools during the preview".to_owned();
-            let hint = Some("use --count, and scale with `aksgpu pool scale`".into());
-            managed_refusal(catalog, r, warnings, L::NoAutoscaler, (Field::MinCount, m, hint))?;
+            let m = "the cluster autoscaler is not supported on AKS-managed GPU pools during the preview".into();
+            let hint = Some(Words::new("use {0}, and scale with `aksgpu pool scale`", &[Setting::Count]));
+            managed_refusal(catalog, r, warnings, L::NoAutoscaler, (Setting::MinCount, m, hint))?;
         }
         let fixed = catalog.managed_gpu_rule(L::Immutable).map(|x| format!(" (rule {}, {})", x.id, x.source));
-        notes.push(format!(
+        notes.push(Words::plain(format!(
             "managed GPU: AKS installs and keeps the driver, device plugin, DCGM and dcgm-exporter; fixed once the pool exists{}",
             fixed.unwrap_or_default()
-        ));
+        )));
     }
     let mig_strategy = check_mig_layout(catalog, size, r, (notes, warnings))?;
     let nvidia = NvidiaSpec { managed: r.managed_gpu, mig_strategy, mig_profiles: canonical_profiles(&r.mig_profiles) };
@@ -107,7 +114,7 @@ fn mig_strategy(r: &PoolRequest) -> Result<Option<&'static str>, SpecError> {
         Some(s) if s.eq_ignore_ascii_case("single") => Ok(Some("Single")),
         Some(s) if s.eq_ignore_ascii_case("mixed") => Ok(Some("Mixed")),
         Some(s) => {
-            Err(err(Field::MigStrategy, format!("{s:?} is not a MIG strategy"), Some("use Single or Mixed".into())))
+            Err(err(Setting::MigStrategy, format!("{s:?} is not a MIG strategy"), Some("use Single or Mixed".into())))
         }
     }
 }
@@ -119,7 +126,7 @@ pub(super) fn check_mig_layout(
     catalog: &Catalog,
     size: &VmSize,
     r: &PoolRequest,
-    (notes, warnings): (&mut Vec<String>, &mut Vec<String>),
+    (notes, warnings): (&mut Vec<Words>, &mut Vec<Words>),
 ) -> Result<Option<&'static str>, SpecError> {
     let strategy = mig_strategy(r)?;
     if strategy.is_none() && r.mig_profiles.is_empty() {
@@ -127,41 +134,51 @@ pub(super) fn check_mig_layout(
     }
     if r.mig_profile.is_some() {
         return Err(err(
-            Field::MigProfiles,
-            "{MigProfiles} (gpuProfile.nvidia.migProfiles) and {MigProfile} (gpuInstanceProfile) are mutually exclusive (AKS API spec)",
-            Some("drop --mig-profile; --mig-profiles replaces it on managed pools".into()),
+            Setting::MigProfiles,
+            Words::new(
+                "{0} (gpuProfile.nvidia.migProfiles) and {1} (gpuInstanceProfile) are mutually exclusive (AKS API spec)",
+                &[Setting::MigProfiles, Setting::MigProfile],
+            ),
+            Some(Words::new("drop {0}; {1} replaces it on managed pools", &[Setting::MigProfile, Setting::MigProfiles])),
         ));
     }
     let Some(strategy) = strategy else {
-        return Err(err(Field::MigStrategy, "{MigProfiles} needs {MigStrategy} Single or Mixed", None));
+        let m = Words::new("{0} needs {1} Single or Mixed", &[Setting::MigProfiles, Setting::MigStrategy]);
+        return Err(err(Setting::MigStrategy, m, None));
     };
     let profiles = canonical_profiles(&r.mig_profiles);
     if profiles.is_empty() {
         return Err(err(
-            Field::MigProfiles,
-            format!("{{MigStrategy}} {strategy} needs {{MigProfiles}} (e.g. MIG3g,MIG3g)"),
+            Setting::MigProfiles,
+            Words::new(
+                format!("{{0}} {strategy} needs {{1}} (e.g. MIG3g,MIG3g)"),
+                &[Setting::MigStrategy, Setting::MigProfiles],
+            ),
             None,
         ));
     }
     if strategy == "Single" && profiles.len() != 1 {
         return Err(err(
-            Field::MigProfiles,
-            format!("{{MigStrategy}} Single takes exactly one profile (AKS API spec); got {}", profiles.join(",")),
-            Some("list one profile, or use --gpu-mig-strategy Mixed".into()),
+            Setting::MigProfiles,
+            Words::new(
+                format!("{{0}} Single takes exactly one profile (AKS API spec); got {}", profiles.join(",")),
+                &[Setting::MigStrategy],
+            ),
+            Some(Words::new("list one profile, or use {0} Mixed", &[Setting::MigStrategy])),
         ));
     }
     if let Some(bad) = profiles.iter().find(|p| mig_slices(p).is_none()) {
         return Err(err(
-            Field::MigProfiles,
+            Setting::MigProfiles,
             format!("{bad:?} is not a GPU instance profile"),
-            Some(format!("use {}", API_MIG_PROFILES.join(", "))),
+            Some(format!("use {}", API_MIG_PROFILES.join(", ")).into()),
         ));
     }
     let rule = catalog.rules.iter().find(|x| matches!(x.kind, RuleKind::Mig { .. }));
     let (id, source) = rule.map_or(("mig-models", "catalog/rules.yaml"), |x| (x.id.as_str(), x.source.as_str()));
     if !size.mig_capable {
         let e =
-            err(Field::MigProfiles, format!("{} ({}) does not support MIG on AKS", size.name, size.gpu_model), None);
+            err(Setting::MigProfiles, format!("{} ({}) does not support MIG on AKS", size.name, size.gpu_model), None);
         catalog_refusal(r, warnings, (id, source), e)?;
     }
     // Single repeats its one profile on every GPU; Mixed lists the partitions of each GPU.
@@ -173,7 +190,7 @@ pub(super) fn check_mig_layout(
     };
     if compute > 7 || memory > 8 {
         return Err(err(
-            Field::MigProfiles,
+            Setting::MigProfiles,
             format!(
                 "{} is too wide for one {} GPU: {compute} of 7 compute slices and {memory} of 8 memory slices (3g and 4g take 4 memory slices each)",
                 profiles.join(","),
@@ -182,7 +199,7 @@ pub(super) fn check_mig_layout(
             Some("fewer or smaller partitions, e.g. MIG3g,MIG3g or MIG4g,MIG2g,MIG1g (NVIDIA MIG User Guide, supported profiles)".into()),
         ));
     }
-    notes.push(format!("managed MIG {strategy}: {} per GPU", profiles.join(", ")));
+    notes.push(format!("managed MIG {strategy}: {} per GPU", profiles.join(", ")).into());
     Ok(Some(strategy))
 }
 
@@ -194,21 +211,21 @@ pub(super) fn check_mig(
     size: &VmSize,
     r: &PoolRequest,
     os: Os,
-    (notes, warnings): (&mut Vec<String>, &mut Vec<String>),
+    (notes, warnings): (&mut Vec<Words>, &mut Vec<Words>),
 ) -> Result<Option<String>, SpecError> {
     let Some(p) = &r.mig_profile else { return Ok(None) };
     let want = p.trim();
     let rule = catalog.rules.iter().find(|x| matches!(x.kind, RuleKind::Mig { .. }));
     let (id, source) = rule.map_or(("mig-models", "catalog/rules.yaml"), |x| (x.id.as_str(), x.source.as_str()));
     if os == Os::Windows {
-        let e = err(Field::MigProfile, "MIG is not available on Windows node pools", None);
+        let e = err(Setting::MigProfile, "MIG is not available on Windows node pools", None);
         catalog_refusal(r, warnings, (id, source), e)?;
     }
     if !size.mig_capable {
         let e = err(
-            Field::MigProfile,
+            Setting::MigProfile,
             format!("{} ({}) does not support MIG on AKS", size.name, size.gpu_model),
-            Some("MIG needs an A100, H100 or H200 size: `aksgpu recommend --mig`".into()),
+            Some(Words::new("MIG needs an A100, H100 or H200 size: `aksgpu recommend {0:flag}`", &[Setting::Mig])),
         );
         catalog_refusal(r, warnings, (id, source), e)?;
     }
@@ -217,29 +234,31 @@ pub(super) fn check_mig(
     if let Some(m) =
         profiles.iter().find(|m| m.profile.eq_ignore_ascii_case(want) || m.slice.eq_ignore_ascii_case(want))
     {
-        notes.push(format!("MIG {} = {} × {} per GPU; fixed once the pool exists", m.profile, m.instances, m.slice));
+        notes.push(
+            format!("MIG {} = {} × {} per GPU; fixed once the pool exists", m.profile, m.instances, m.slice).into(),
+        );
         return Ok(Some(m.profile.clone()));
     }
     let listed = profiles.iter().map(|m| format!("{} ({})", m.profile, m.slice)).collect::<Vec<_>>();
     let e = err(
-        Field::MigProfile,
+        Setting::MigProfile,
         format!("{want:?} is not a MIG profile of {}", size.gpu_model),
-        Some(if listed.is_empty() {
+        Some(Words::plain(if listed.is_empty() {
             format!("the catalog lists no MIG profile for {}", size.gpu_model)
         } else {
             format!("use one of {}", listed.join(", "))
-        }),
+        })),
     );
     let gpu_source = gpu.map_or("catalog/gpus.yaml", |g| g.source.as_str());
     catalog_refusal(r, warnings, (RULE_MIG_PROFILES, gpu_source), e)?;
     // Overridden: the catalog cannot map a slice name, and the API takes only its own values.
     let Some(api) = API_MIG_PROFILES.iter().find(|v| v.eq_ignore_ascii_case(want)) else {
         return Err(err(
-            Field::MigProfile,
+            Setting::MigProfile,
             format!("{want:?} is not a value the AKS API takes: use one of {}", API_MIG_PROFILES.join(", ")),
             Some("gpuInstanceProfile is an enum of the AgentPool API (managedClusters.json)".into()),
         ));
     };
-    notes.push(format!("MIG {api}: the instance count and memory per slice are unknown to the catalog"));
+    notes.push(format!("MIG {api}: the instance count and memory per slice are unknown to the catalog").into());
     Ok(Some((*api).to_owned()))
 }

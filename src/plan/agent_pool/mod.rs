@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 use crate::catalog::AKS_OS_SKUS as OS_SKUS;
 use crate::catalog::{Catalog, ConflictFact, Driver, KubeVersion, RuleKind, Status, Vendor, VmSize};
 use crate::domain::did_you_mean;
+use crate::domain::setting::{Setting, Words};
 use crate::domain::{EvictionPolicy, GpuDriver, Os, OsDiskType};
 
 mod body;
@@ -18,7 +19,7 @@ mod validate;
 
 pub use diff::Difference;
 pub use names::{check_cluster, check_pool_name, check_resource_group, parse_taint};
-pub use validate::{check_override_ids, override_hint, override_ids};
+pub use validate::{check_override_ids, file_override_hint, override_hint, override_ids};
 #[allow(unused_imports)]
 use {mig::*, names::*, validate::*};
 
@@ -126,9 +127,9 @@ pub struct PoolSpec {
     /// Capacity reservation group resource id the nodes draw on.
     pub capacity_reservation_group: Option<String>,
     /// Notes for the user (defaults applied).
-    pub notes: Vec<String>,
+    pub notes: Vec<Words>,
     /// Catalog refusals turned into warnings by `overrides`: rule, source and risk.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Words>,
     /// The rule ids the request overrides (the preflight honours them too).
     pub overrides: Vec<String>,
 }
@@ -145,170 +146,29 @@ pub struct NvidiaSpec {
     pub mig_profiles: Vec<String>,
 }
 
-/// A validation failure: which field of the pool, what is wrong, and the fix. Each front end
-/// names the field its own way: `Field::flag` for the CLI, `Field::config_key` for a GpuConfig.
-/// The message names other settings by id, as `{MinCount}` (a [`Field`] variant's name in
-/// braces): [`SpecError::words`] fills each with the surface's name for it.
+/// A validation failure: which setting of the pool, what is wrong, and the fix, in [`Words`]
+/// that name settings by id. Like `SettingError` it has no `Display`: each front end names the
+/// settings its own way (the CLI's flags, a GpuConfig's keys).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpecError {
-    pub field: Field,
-    /// The words, with `{Variant}` where a [`Field`] is named.
-    pub message: String,
-    pub hint: Option<String>,
+    /// The setting to fix.
+    pub setting: Setting,
+    pub message: Words,
+    pub hint: Option<Words>,
+    /// The catalog rule the refusal rests on, `(id, source)`: each front end says how to
+    /// override it (a flag, a file's `overrides:`). Boxed: the error stays small.
+    pub rule: Option<Box<(String, String)>>,
 }
 
 impl SpecError {
-    /// The message with each `{Variant}` placeholder named by `name`.
-    pub fn words(&self, name: impl Fn(Field) -> &'static str) -> String {
-        Field::ALL.iter().fold(self.message.clone(), |m, f| m.replace(&format!("{{{f:?}}}"), name(*f)))
-    }
-
-    /// The message as the CLI words it (`--min-count 3 is larger than --max-count 1`).
-    pub fn flag_words(&self) -> String {
-        self.words(Field::flag)
-    }
-
-    /// The message as a GpuConfig file words it (`minCount 3 is larger than maxCount 1`).
-    pub fn key_words(&self) -> String {
-        self.words(Field::config_key)
+    /// The message after the setting it refuses (`{0}: …`).
+    pub fn words(&self) -> Words {
+        Words::new("{0}: ", &[self.setting]).then("", self.message.clone())
     }
 }
 
-impl std::fmt::Display for SpecError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.field.flag(), self.flag_words())
-    }
-}
-
-impl std::error::Error for SpecError {}
-
-/// A setting of a pool request, whatever front end gave it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Field {
-    Name,
-    ResourceGroup,
-    Cluster,
-    VmSize,
-    Count,
-    MinCount,
-    MaxCount,
-    Os,
-    OsSku,
-    GpuDriver,
-    KubernetesVersion,
-    Labels,
-    NodeTaints,
-    Tags,
-    MaxPods,
-    MigProfile,
-    SpotMaxPrice,
-    EvictionPolicy,
-    Zones,
-    CapacityReservationGroup,
-    Override,
-    ManagedGpu,
-    MigStrategy,
-    MigProfiles,
-}
-
-impl Field {
-    /// Every field.
-    pub const ALL: [Field; 24] = [
-        Field::ManagedGpu,
-        Field::MigStrategy,
-        Field::MigProfiles,
-        Field::Name,
-        Field::ResourceGroup,
-        Field::Cluster,
-        Field::VmSize,
-        Field::Count,
-        Field::MinCount,
-        Field::MaxCount,
-        Field::Os,
-        Field::OsSku,
-        Field::GpuDriver,
-        Field::KubernetesVersion,
-        Field::Labels,
-        Field::NodeTaints,
-        Field::Tags,
-        Field::MaxPods,
-        Field::MigProfile,
-        Field::SpotMaxPrice,
-        Field::EvictionPolicy,
-        Field::Zones,
-        Field::CapacityReservationGroup,
-        Field::Override,
-    ];
-
-    /// The CLI flag (`create-pool --vm-size`).
-    pub fn flag(self) -> &'static str {
-        match self {
-            Field::Name => "--name",
-            Field::ResourceGroup => "--resource-group",
-            Field::Cluster => "--cluster",
-            Field::VmSize => "--vm-size",
-            Field::Count => "--count",
-            Field::MinCount => "--min-count",
-            Field::MaxCount => "--max-count",
-            Field::Os => "--os",
-            Field::OsSku => "--os-sku",
-            Field::GpuDriver => "--gpu-driver",
-            Field::KubernetesVersion => "--kubernetes-version",
-            Field::Labels => "--labels",
-            Field::NodeTaints => "--node-taints",
-            Field::Tags => "--tags",
-            Field::MaxPods => "--max-pods",
-            Field::MigProfile => "--mig-profile",
-            Field::SpotMaxPrice => "--spot-max-price",
-            Field::EvictionPolicy => "--eviction-policy",
-            Field::Zones => "--zones",
-            Field::CapacityReservationGroup => "--capacity-reservation-group",
-            Field::Override => "--override",
-            Field::ManagedGpu => "--managed-gpu",
-            Field::MigStrategy => "--gpu-mig-strategy",
-            Field::MigProfiles => "--mig-profiles",
-        }
-    }
-
-    /// The key in a GpuConfig file: relative to the pool (`vmSize`), or from the top of the
-    /// file for what is not a pool's (`cluster.name`, `overrides`).
-    pub fn config_key(self) -> &'static str {
-        match self {
-            Field::Name => "name",
-            Field::ResourceGroup => "cluster.resourceGroup",
-            Field::Cluster => "cluster.name",
-            Field::VmSize => "vmSize",
-            Field::Count => "count",
-            Field::MinCount => "minCount",
-            Field::MaxCount => "maxCount",
-            Field::Os => "os",
-            Field::OsSku => "osSku",
-            Field::GpuDriver => "gpuDriver",
-            Field::KubernetesVersion => "kubernetesVersion",
-            Field::Labels => "labels",
-            Field::NodeTaints => "taints",
-            Field::Tags => "tags",
-            Field::MaxPods => "maxPods",
-            Field::MigProfile => "migProfile",
-            Field::SpotMaxPrice => "spotMaxPrice",
-            Field::EvictionPolicy => "evictionPolicy",
-            Field::Zones => "zones",
-            Field::CapacityReservationGroup => "capacityReservationGroup",
-            Field::Override => "overrides",
-            Field::ManagedGpu => "managedGpu",
-            Field::MigStrategy => "migStrategy",
-            Field::MigProfiles => "migProfiles",
-        }
-    }
-
-    /// True for a key from the top of a GpuConfig file, not under the pool.
-    pub fn is_file_level(self) -> bool {
-        matches!(self, Field::ResourceGroup | Field::Cluster | Field::Override)
-    }
-}
-
-fn err(field: Field, message: impl Into<String>, hint: impl Into<Option<String>>) -> SpecError {
-    SpecError { field, message: message.into(), hint: hint.into() }
+fn err(setting: Setting, message: impl Into<Words>, hint: Option<Words>) -> SpecError {
+    SpecError { setting, message: message.into(), hint, rule: None }
 }
 
 /// Rule id for a size the catalog marks unsupported (`aks.supported: false`) with no rule of
@@ -394,10 +254,32 @@ mod tests {
         PoolRequest::example(size)
     }
 
-    fn fails(r: &PoolRequest, flag: &str) -> SpecError {
+    /// Words as the CLI says them.
+    fn cli(w: &Words) -> String {
+        let flag = |s: Setting| format!("--{}", s.long());
+        w.render(flag, flag)
+    }
+
+    /// A refusal as the CLI says it: the message, and the hint with how to override its rule.
+    #[derive(Debug)]
+    struct Refusal {
+        message: String,
+        hint: Option<String>,
+    }
+
+    fn fails(r: &PoolRequest, flag: &str) -> Refusal {
         let e = PoolSpec::validate(&catalog(), r).expect_err("should fail");
-        assert_eq!(e.field.flag(), flag, "{e:?}");
-        e
+        assert_eq!(format!("--{}", e.setting.long()), flag, "{e:?}");
+        let also = e.rule.as_deref().map(|(id, source)| cli(&override_hint(id, source)));
+        let hint = match (e.hint.as_ref().map(cli), also) {
+            (Some(h), Some(a)) => Some(format!("{h}; {a}")),
+            (h, a) => h.or(a),
+        };
+        Refusal { message: cli(&e.message), hint }
+    }
+
+    fn warnings(spec: &PoolSpec) -> Vec<String> {
+        spec.warnings.iter().map(cli).collect()
     }
 
     #[test]
@@ -495,8 +377,8 @@ mod tests {
         assert!(e.hint.as_deref().unwrap_or("").contains("--override ncv6-aks-status"), "{e:?}");
         let r = PoolRequest { overrides: vec!["ncv6-aks-status".into()], ..req(ncv6) };
         let spec = PoolSpec::validate(&catalog(), &r).expect("overridden");
-        assert_eq!(spec.warnings.len(), 1, "{:?}", spec.warnings);
-        let w = &spec.warnings[0];
+        assert_eq!(warnings(&spec).len(), 1, "{:?}", spec.warnings);
+        let w = &warnings(&spec)[0];
         assert!(w.starts_with("overriding catalog rule ncv6-aks-status (--vm-size: "), "{w}");
         assert!(w.contains("source: azure-compute-docs:") && w.contains("risk: Azure may refuse"), "{w}");
         // An OS SKU the catalog's size facts do not list.
@@ -504,12 +386,14 @@ mod tests {
         let e = fails(&os, "--os-sku");
         assert!(e.hint.as_deref().unwrap_or("").contains("--override catalog-size-os-skus"), "{e:?}");
         let os = PoolRequest { overrides: vec![RULE_SIZE_OS_SKUS.into()], ..os };
-        assert!(PoolSpec::validate(&catalog(), &os).expect("overridden").warnings[0].contains("AzureLinux"));
+        assert!(warnings(&PoolSpec::validate(&catalog(), &os).expect("overridden"))[0].contains("AzureLinux"));
         // Windows limits from rules.yaml.
         let win = PoolRequest { os: Some(Os::Windows), name: "gpuwin7".into(), ..req("Standard_NC4as_T4_v3") };
         assert!(fails(&win, "--name").hint.unwrap_or_default().contains("--override windows-pool-name-max"));
         let win = PoolRequest { overrides: vec!["windows-pool-name-max".into()], ..win };
-        assert!(PoolSpec::validate(&catalog(), &win).expect("overridden").warnings[0].contains("windows-pool-name-max"));
+        assert!(
+            warnings(&PoolSpec::validate(&catalog(), &win).expect("overridden"))[0].contains("windows-pool-name-max")
+        );
         // A typo overrides nothing: refused, with the ids listed.
         let typo = PoolRequest { overrides: vec!["ncv6-status".into()], ..req(ncv6) };
         let e = fails(&typo, "--override");
@@ -529,8 +413,8 @@ mod tests {
     fn retired_sizes_are_overridable() {
         let r = PoolRequest { overrides: vec![RULE_SIZE_RETIRED.into()], ..req("Standard_NC6s_v3") };
         let spec = PoolSpec::validate(&catalog(), &r).expect("overridden");
-        assert_eq!(spec.warnings.len(), 1, "{:?}", spec.warnings);
-        let w = &spec.warnings[0];
+        assert_eq!(warnings(&spec).len(), 1, "{:?}", spec.warnings);
+        let w = &warnings(&spec)[0];
         assert!(
             w.starts_with("overriding catalog rule catalog-size-retired (--vm-size: Standard_NC6s_v3 is retired"),
             "{w}"
@@ -540,7 +424,7 @@ mod tests {
         let e = fails(&nvv4, "--vm-size");
         assert!(e.hint.as_deref().unwrap_or("").contains("--override nvv4-unsupported"), "{e:?}");
         let both = PoolRequest { overrides: vec![RULE_SIZE_RETIRED.into(), "nvv4-unsupported".into()], ..nvv4 };
-        assert_eq!(PoolSpec::validate(&catalog(), &both).expect("both overridden").warnings.len(), 2);
+        assert_eq!(warnings(&PoolSpec::validate(&catalog(), &both).expect("both overridden")).len(), 2);
     }
 
     /// MIG refusals rest on the catalog: which GPUs AKS offers MIG on (rule mig-models, also
@@ -558,9 +442,13 @@ mod tests {
         let t4_both = PoolRequest { overrides: vec!["mig-models".into(), RULE_MIG_PROFILES.into()], ..t4.clone() };
         let spec = PoolSpec::validate(&catalog(), &t4_both).expect("overridden");
         assert_eq!(spec.body()["properties"]["gpuInstanceProfile"], "MIG1g");
-        assert_eq!(spec.warnings.len(), 2, "{:?}", spec.warnings);
-        assert!(spec.warnings.iter().all(|w| w.contains("risk: ")), "{:?}", spec.warnings);
-        assert!(spec.warnings[0].contains("azure-aks-docs:articles/aks/gpu-multi-instance.md"), "{:?}", spec.warnings);
+        assert_eq!(warnings(&spec).len(), 2, "{:?}", spec.warnings);
+        assert!(warnings(&spec).iter().all(|w| w.contains("risk: ")), "{:?}", spec.warnings);
+        assert!(
+            warnings(&spec)[0].contains("azure-aks-docs:articles/aks/gpu-multi-instance.md"),
+            "{:?}",
+            spec.warnings
+        );
         // A profile the catalog does not list for the A100 80GB (a slice of the 40 GB part).
         let slice = PoolRequest { mig_profile: Some("1g.5gb".into()), ..req("Standard_NC24ads_A100_v4") };
         let e = fails(&slice, "--mig-profile");
@@ -599,7 +487,7 @@ mod tests {
         r.os_sku = Some("azurelinux3".into());
         let spec = PoolSpec::validate(&catalog(), &r).expect("Azure Linux 3 is provisioned");
         assert_eq!(spec.os_sku.as_deref(), Some("AzureLinux3"));
-        assert!(spec.notes.iter().any(|n| n.contains("a100-h100-azure-linux")), "{:?}", spec.notes);
+        assert!(spec.notes.iter().any(|n| n.text.contains("a100-h100-azure-linux")), "{:?}", spec.notes);
         // Versioned Ubuntu SKUs are the ubuntu family; Azure Linux 3 is not offered on A10 sizes.
         r.os_sku = Some("Ubuntu2404".into());
         assert!(PoolSpec::validate(&catalog(), &r).is_ok());

@@ -40,7 +40,7 @@ pub fn parse_taint(t: &str) -> Result<String, SpecError> {
     let t = t.trim();
     let bad = |why: &str| {
         err(
-            Field::NodeTaints,
+            Setting::NodeTaints,
             format!("{t:?} is not a taint: {why}"),
             Some("write key=value:Effect with Effect NoSchedule, PreferNoSchedule or NoExecute".into()),
         )
@@ -60,7 +60,7 @@ pub fn parse_taint(t: &str) -> Result<String, SpecError> {
 }
 
 pub(super) fn parse_pairs(
-    flag: Field,
+    flag: Setting,
     items: &[String],
     check: impl Fn(&str, &str) -> bool,
 ) -> Result<BTreeMap<String, String>, SpecError> {
@@ -68,7 +68,7 @@ pub(super) fn parse_pairs(
     for item in items.iter().flat_map(|s| s.split(',')).map(str::trim).filter(|s| !s.is_empty()) {
         let (k, v) = item
             .split_once('=')
-            .ok_or_else(|| err(flag, format!("{item:?} is not key=value"), Some("write key=value".to_owned())))?;
+            .ok_or_else(|| err(flag, format!("{item:?} is not key=value"), Some("write key=value".into())))?;
         if !check(k, v) {
             return Err(err(flag, format!("{item:?} has an invalid key or value"), None));
         }
@@ -87,7 +87,7 @@ pub fn check_pool_name(name: &str) -> Result<(), SpecError> {
         Ok(())
     } else {
         Err(err(
-            Field::Name,
+            Setting::Name,
             format!("pool name {name:?} is invalid"),
             Some("use 1–12 lowercase letters and digits, starting with a letter (e.g. gpu1)".into()),
         ))
@@ -103,7 +103,7 @@ pub fn check_resource_group(rg: &str) -> Result<(), SpecError> {
     if ok {
         Ok(())
     } else {
-        Err(err(Field::ResourceGroup, format!("{rg:?} is not a resource group name"), None))
+        Err(err(Setting::ResourceGroup, format!("{rg:?} is not a resource group name"), None))
     }
 }
 
@@ -117,6 +117,6 @@ pub fn check_cluster(c: &str) -> Result<(), SpecError> {
     if ok {
         Ok(())
     } else {
-        Err(err(Field::Cluster, format!("{c:?} is not an AKS cluster name"), None))
+        Err(err(Setting::Cluster, format!("{c:?} is not an AKS cluster name"), None))
     }
 }

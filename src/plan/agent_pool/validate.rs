@@ -3,25 +3,21 @@
 
 use super::*;
 
-/// A refusal that rests on catalog rule `id` (not on Azure's answer): with `--override id` it
-/// becomes a warning naming the rule, its source and the risk; otherwise the refusal says how
-/// to override it.
+/// A refusal that rests on catalog rule `id` (not on Azure's answer): overridden, it becomes a
+/// warning naming the rule, its source and the risk; otherwise the refusal carries the rule,
+/// for each front end to say how to override it.
 pub(super) fn catalog_refusal(
     r: &PoolRequest,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Words>,
     (id, source): (&str, &str),
     e: SpecError,
 ) -> Result<(), SpecError> {
     if r.overrides.iter().any(|o| o == id) {
-        warnings.push(format!(
-            "overriding catalog rule {id} ({}: {}; source: {source}); risk: {OVERRIDE_RISK}",
-            e.field.flag(),
-            e.flag_words()
-        ));
+        let rest = Words::plain(format!("; source: {source}); risk: {OVERRIDE_RISK}"));
+        warnings.push(Words::plain(format!("overriding catalog rule {id} (")).then("", e.words()).then("", rest));
         return Ok(());
     }
-    let also = override_hint(id, source);
-    Err(SpecError { hint: Some(e.hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}"))), ..e })
+    Err(SpecError { rule: Some(Box::new((id.to_owned(), source.to_owned()))), ..e })
 }
 
 /// Every id `--override` accepts: the rules in `rules.yaml` and the catalog-fact ids.
@@ -39,9 +35,20 @@ pub fn override_ids(catalog: &Catalog) -> Vec<String> {
     ids
 }
 
-/// The hint a refusal resting on catalog rule `id` carries: how to override it.
-pub fn override_hint(id: &str, source: &str) -> String {
-    format!("this rests on the catalog (rule {id}, source {source}); `--override {id}` proceeds anyway")
+/// The hint a refusal resting on catalog rule `id` carries on the CLI: how to override it.
+pub fn override_hint(id: &str, source: &str) -> Words {
+    rests_on(id, source, Words::new(format!("{{0:flag}} {id}"), &[Setting::Override]))
+}
+
+/// The same in a GpuConfig file: the line that overrides it.
+pub fn file_override_hint(id: &str, source: &str) -> Words {
+    rests_on(id, source, Words::plain(format!("overrides: [{id}]")))
+}
+
+/// "this rests on the catalog …; `how` proceeds anyway".
+fn rests_on(id: &str, source: &str, how: Words) -> Words {
+    let head = Words::plain(format!("this rests on the catalog (rule {id}, source {source}); `"));
+    head.then("", how).then("", Words::plain("` proceeds anyway"))
 }
 
 /// `--override` ids must name a rule: a typo would otherwise override nothing, silently.
@@ -58,9 +65,9 @@ pub fn check_override_ids(catalog: &Catalog, overrides: &[String]) -> Result<(),
     match overrides.iter().find(|o| !ids.contains(o)) {
         None => Ok(()),
         Some(bad) => Err(err(
-            Field::Override,
+            Setting::Override,
             format!("{bad:?} is not a catalog rule id"),
-            Some(format!("rule ids: {}", ids.join(", "))),
+            Some(format!("rule ids: {}", ids.join(", ")).into()),
         )),
     }
 }
@@ -72,7 +79,7 @@ pub(super) fn check_os(
     catalog: &Catalog,
     size: &VmSize,
     r: &PoolRequest,
-    (notes, warnings): (&mut Vec<String>, &mut Vec<String>),
+    (notes, warnings): (&mut Vec<Words>, &mut Vec<Words>),
 ) -> Result<(Os, Option<String>), SpecError> {
     let os = r.os.unwrap_or_else(|| {
         if r.os_sku.as_deref().is_some_and(|s| s.starts_with("Windows")) {
@@ -95,23 +102,25 @@ pub(super) fn check_os(
             warnings,
             (RULE_SIZE_OS_SKUS, sizes_source),
             err(
-                Field::Os,
+                Setting::Os,
                 format!("AKS allows only {} on {}", size.aks_os_skus.join(", "), size.name),
-                Some("choose another --os or size".into()),
+                Some(Words::new("choose another {0} or size", &[Setting::Os])),
             ),
         )?;
     }
     let Some(s) = &r.os_sku else { return Ok((os, None)) };
     let canon = OS_SKUS.iter().find(|k| k.eq_ignore_ascii_case(s)).copied().ok_or_else(|| {
-        err(Field::OsSku, format!("{s:?} is not an AKS OS SKU"), Some(format!("use one of {}", OS_SKUS.join(", "))))
+        let hint = format!("use one of {}", OS_SKUS.join(", "));
+        err(Setting::OsSku, format!("{s:?} is not an AKS OS SKU"), Some(hint.into()))
     })?;
     if canon.starts_with("Windows") != (os == Os::Windows) {
-        return Err(err(Field::OsSku, format!("{canon} does not match {{Os}} {}", os_name(os)), None));
+        let m = Words::new(format!("{canon} does not match {{0}} {}", os_name(os)), &[Setting::Os]);
+        return Err(err(Setting::OsSku, m, None));
     }
     for rule in &catalog.rules {
         if let RuleKind::UnsupportedOsSkus { os_skus, reason } = &rule.kind {
             if os_skus.iter().any(|o| o.eq_ignore_ascii_case(canon)) {
-                let e = err(Field::OsSku, format!("{canon}: {reason}"), Some(rule.source.clone()));
+                let e = err(Setting::OsSku, format!("{canon}: {reason}"), Some(rule.source.as_str().into()));
                 catalog_refusal(r, warnings, (&rule.id, &rule.source), e)?;
             }
         }
@@ -124,16 +133,16 @@ pub(super) fn check_os(
             .filter(|o| o.starts_with("Windows") == (os == Os::Windows))
             .collect();
         let e = err(
-            Field::OsSku,
+            Setting::OsSku,
             format!("AKS does not provision {} GPU nodes with {canon}; it allows {}", size.name, same_os.join(", ")),
-            Some(format!("use --os-sku {} (source: {sizes_source})", same_os.join(" or "))),
+            Some(Words::new(format!("use {{0}} {} (source: {sizes_source})", same_os.join(" or ")), &[Setting::OsSku])),
         );
         catalog_refusal(r, warnings, (RULE_SIZE_OS_SKUS, sizes_source), e)?;
     }
     for rule in catalog.rules_for(size) {
         if let Some((ConflictFact::OsSkus, win, lose)) = rule.kind.conflict() {
             if win.iter().any(|o| o == canon) != lose.iter().any(|o| o == canon) {
-                notes.push(format!("{canon} on {}: {} [rule {}]", size.name, rule.summary, rule.id));
+                notes.push(format!("{canon} on {}: {} [rule {}]", size.name, rule.summary, rule.id).into());
             }
         }
     }
@@ -157,20 +166,20 @@ pub(super) fn os_sku_provisioned(allowed: &[String], sku: &str) -> bool {
 pub(super) fn check_size<'a>(
     catalog: &'a Catalog,
     r: &PoolRequest,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Words>,
 ) -> Result<&'a VmSize, SpecError> {
     let Some(size) = catalog.size(&r.vm_size) else {
         let near = catalog.suggest_sizes(&r.vm_size);
         return Err(err(
-            Field::VmSize,
+            Setting::VmSize,
             format!("{:?} is not a GPU size in the catalog", r.vm_size),
-            did_you_mean(&near).or_else(|| Some("list sizes with `aksgpu catalog list`".into())),
+            Some(did_you_mean(&near).unwrap_or_else(|| "list sizes with `aksgpu catalog list`".into()).into()),
         ));
     };
     let retired = size.status == Status::Retired;
     if retired {
         let e = err(
-            Field::VmSize,
+            Setting::VmSize,
             format!(
                 "{} is retired{}",
                 size.name,
@@ -200,19 +209,20 @@ pub(super) fn check_size<'a>(
         // a refusal, when the driver is the user's (and the flag that allows it named otherwise).
         let byo = catalog.driver_none_any_size().filter(|_| !retired);
         match byo {
-            Some(any) if r.gpu_driver == Some(GpuDriver::None) => warnings.push(format!(
+            Some(any) if r.gpu_driver == Some(GpuDriver::None) => warnings.push(Words::plain(format!(
                 "{}: AKS does not support this size ({why}); you install and own the driver (rule {}, source {}; catalog rule {id}, source {source})",
                 size.name, any.id, any.source
-            )),
+            ))),
             _ => {
                 let through = byo.map(|any| {
-                    format!("or --gpu-driver none to bring your own driver (rule {}, source {})", any.id, any.source)
+                    let t = format!("or {{0}} none to bring your own driver (rule {}, source {})", any.id, any.source);
+                    Words::new(t, &[Setting::GpuDriver])
                 });
                 let hint = match through {
-                    Some(t) => format!("pick another size: `aksgpu recommend`, {t}"),
-                    None => "pick another size: `aksgpu recommend`".to_owned(),
+                    Some(t) => Words::plain("pick another size: `aksgpu recommend`").then(", ", t),
+                    None => Words::plain("pick another size: `aksgpu recommend`"),
                 };
-                let e = err(Field::VmSize, format!("{}: {why}", size.name), Some(hint));
+                let e = err(Setting::VmSize, format!("{}: {why}", size.name), Some(hint));
                 catalog_refusal(r, warnings, (id, source), e)?;
             }
         }
@@ -225,7 +235,7 @@ pub(super) fn check_windows(
     catalog: &Catalog,
     r: &PoolRequest,
     os: Os,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Words>,
 ) -> Result<Option<KubeVersion>, SpecError> {
     let kubernetes_version = r.kubernetes_version;
     if os == Os::Windows {
@@ -233,13 +243,15 @@ pub(super) fn check_windows(
             if let RuleKind::WindowsPoolNameMax { max_length } = rule.kind {
                 if r.name.len() > max_length {
                     let e = err(
-                        Field::Name,
+                        Setting::Name,
                         format!(
                             "Windows pool names are limited to {max_length} characters; {:?} has {}",
                             r.name,
                             r.name.len()
                         ),
-                        Some(format!("use a shorter name such as {:?}", &r.name[..max_length.min(r.name.len())])),
+                        Some(
+                            format!("use a shorter name such as {:?}", &r.name[..max_length.min(r.name.len())]).into(),
+                        ),
                     );
                     catalog_refusal(r, warnings, (&rule.id, &rule.source), e)?;
                 }
@@ -248,9 +260,9 @@ pub(super) fn check_windows(
         if let (Some(v), Some((min, feature, ns))) = (kubernetes_version, catalog.windows_min_kubernetes()) {
             if v.minor_lt(&min) {
                 let e = err(
-                    Field::KubernetesVersion,
+                    Setting::KubernetesVersion,
                     format!("Windows GPU node pools need Kubernetes {min} or later, not {v}"),
-                    Some(format!("use {min} or later; the {feature} feature ({ns}) must also be registered")),
+                    Some(format!("use {min} or later; the {feature} feature ({ns}) must also be registered").into()),
                 );
                 let rule = catalog.rules.iter().find(|x| matches!(x.kind, RuleKind::WindowsMinKubernetes { .. }));
                 let (id, source) = rule.map_or(("windows-gpu-min-kubernetes", "catalog/rules.yaml"), |x| {
@@ -268,15 +280,15 @@ pub(super) fn check_windows(
 
 /// With `--override windows-gpu-min-kubernetes` on a Windows pool: the preflight will not hold
 /// the cluster's version or the preview feature's registration to the rule either; say so.
-pub(super) fn windows_override_warning(catalog: &Catalog, r: &PoolRequest, warnings: &[String]) -> Option<String> {
+pub(super) fn windows_override_warning(catalog: &Catalog, r: &PoolRequest, warnings: &[Words]) -> Option<Words> {
     let rule = catalog.rules.iter().find(|x| matches!(x.kind, RuleKind::WindowsMinKubernetes { .. }))?;
     let (_, feature, _) = catalog.windows_min_kubernetes()?;
-    let said = warnings.iter().any(|w| w.contains(&format!("catalog rule {} ", rule.id)));
+    let said = warnings.iter().any(|w| w.text.contains(&format!("catalog rule {} ", rule.id)));
     (r.overrides.contains(&rule.id) && !said).then(|| {
-        format!(
+        Words::plain(format!(
             "overriding catalog rule {} (the cluster's Kubernetes version and the {feature} registration are not checked; source: {}); risk: {OVERRIDE_RISK}",
             rule.id, rule.source
-        )
+        ))
     })
 }
 
@@ -285,30 +297,35 @@ pub(super) fn check_counts(r: &PoolRequest) -> Result<(u32, Option<(u32, u32)>),
     let autoscale = match (r.min_count, r.max_count) {
         (Some(a), Some(b)) => {
             if a > b {
-                return Err(err(Field::MinCount, format!("{{MinCount}} {a} is larger than {{MaxCount}} {b}"), None));
+                let m =
+                    Words::new(format!("{{0}} {a} is larger than {{1}} {b}"), &[Setting::MinCount, Setting::MaxCount]);
+                return Err(err(Setting::MinCount, m, None));
             }
             if b == 0 {
-                return Err(err(Field::MaxCount, "{MaxCount} must be at least 1", None));
+                return Err(err(Setting::MaxCount, Words::new("{0} must be at least 1", &[Setting::MaxCount]), None));
             }
             if b > 1000 {
-                return Err(err(Field::MaxCount, "{MaxCount} must be at most 1000", None));
+                return Err(err(Setting::MaxCount, Words::new("{0} must be at most 1000", &[Setting::MaxCount]), None));
             }
             Some((a, b))
         }
         (None, None) => None,
         _ => {
             return Err(err(
-                Field::MinCount,
-                "{MinCount} and {MaxCount} enable the autoscaler together",
-                Some("pass both, or --count alone".into()),
+                Setting::MinCount,
+                Words::new("{0} and {1} enable the autoscaler together", &[Setting::MinCount, Setting::MaxCount]),
+                Some(Words::new("pass both, or {0} alone", &[Setting::Count])),
             ))
         }
     };
     let count = match (r.count, autoscale) {
         (Some(c), Some((a, b))) if c < a || c > b => {
             return Err(err(
-                Field::Count,
-                format!("{{Count}} {c} is outside {{MinCount}} {a} … {{MaxCount}} {b}"),
+                Setting::Count,
+                Words::new(
+                    format!("{{0}} {c} is outside {{1}} {a} … {{2}} {b}"),
+                    &[Setting::Count, Setting::MinCount, Setting::MaxCount],
+                ),
                 None,
             ))
         }
@@ -317,7 +334,7 @@ pub(super) fn check_counts(r: &PoolRequest) -> Result<(u32, Option<(u32, u32)>),
         (None, None) => 1,
     };
     if count > 1000 {
-        return Err(err(Field::Count, "{Count} must be at most 1000", None));
+        return Err(err(Setting::Count, Words::new("{0} must be at most 1000", &[Setting::Count]), None));
     }
     Ok((count, autoscale))
 }
@@ -329,7 +346,7 @@ pub(super) fn check_gpu_driver(
     size: &VmSize,
     r: &PoolRequest,
     (os, os_sku): (Os, Option<&str>),
-    (notes, notes_w): (&mut Vec<String>, &mut Vec<String>),
+    (notes, notes_w): (&mut Vec<Words>, &mut Vec<Words>),
 ) -> Result<Option<&'static str>, SpecError> {
     let amd_rule = catalog.rules.iter().find_map(|rule| match &rule.kind {
         RuleKind::SeriesOsDriver { series, os_skus, driver } if series.iter().any(|s| **s == *size.series) => {
@@ -341,9 +358,12 @@ pub(super) fn check_gpu_driver(
     if size.gpu_vendor == Vendor::Amd || size.driver == Driver::None {
         if gpu_driver == Some("Install") {
             let e = err(
-                Field::GpuDriver,
-                format!("{} ({}) needs {{GpuDriver}} none: AKS installs no driver for it", size.name, size.gpu_model),
-                amd_rule.as_ref().map(|(_, _, rule)| format!("{} [{}]", rule.summary, rule.source)),
+                Setting::GpuDriver,
+                Words::new(
+                    format!("{} ({}) needs {{0}} none: AKS installs no driver for it", size.name, size.gpu_model),
+                    &[Setting::GpuDriver],
+                ),
+                amd_rule.as_ref().map(|(_, _, rule)| format!("{} [{}]", rule.summary, rule.source).into()),
             );
             match &amd_rule {
                 Some((_, _, rule)) => catalog_refusal(r, notes_w, (&rule.id, &rule.source), e)?,
@@ -358,7 +378,7 @@ pub(super) fn check_gpu_driver(
     if let Some((skus, _, rule)) = &amd_rule {
         let chosen = os_sku.unwrap_or(if os == Os::Windows { "Windows2022" } else { "Ubuntu" });
         if !skus.iter().any(|s| s.eq_ignore_ascii_case(chosen)) {
-            let e = err(Field::OsSku, format!("{}: {}", size.name, rule.summary), Some(rule.source.clone()));
+            let e = err(Setting::OsSku, format!("{}: {}", size.name, rule.summary), Some(rule.source.as_str().into()));
             catalog_refusal(r, notes_w, (&rule.id, &rule.source), e)?;
         }
     }
@@ -366,18 +386,18 @@ pub(super) fn check_gpu_driver(
 }
 
 /// Spot settings; returns the eviction policy.
-pub(super) fn check_spot(r: &PoolRequest, notes: &mut Vec<String>) -> Result<Option<&'static str>, SpecError> {
+pub(super) fn check_spot(r: &PoolRequest, notes: &mut Vec<Words>) -> Result<Option<&'static str>, SpecError> {
     if !r.spot && (r.spot_max_price.is_some() || r.eviction_policy.is_some()) {
         return Err(err(
-            if r.spot_max_price.is_some() { Field::SpotMaxPrice } else { Field::EvictionPolicy },
+            if r.spot_max_price.is_some() { Setting::SpotMaxPrice } else { Setting::EvictionPolicy },
             "only applies to spot pools",
-            Some("add --spot".into()),
+            Some(Words::new("add {0}", &[Setting::Spot])),
         ));
     }
     if let Some(p) = r.spot_max_price {
         if !(p == -1.0 || (p.is_finite() && p > 0.0)) {
             return Err(err(
-                Field::SpotMaxPrice,
+                Setting::SpotMaxPrice,
                 format!("{p} is not a price: use -1 (up to the on-demand price) or a positive USD/hour"),
                 None,
             ));
@@ -404,7 +424,7 @@ pub(super) fn check_crg(id: Option<&str>) -> Result<Option<String>, SpecError> {
         && segs.iter().all(|s| !s.is_empty());
     if !ok {
         return Err(err(
-            Field::CapacityReservationGroup,
+            Setting::CapacityReservationGroup,
             format!("{id:?} is not a capacity reservation group resource id"),
             Some(
                 "pass /subscriptions/SUB/resourceGroups/RG/providers/Microsoft.Compute/capacityReservationGroups/NAME"
@@ -420,7 +440,7 @@ pub(super) fn check_placement(r: &PoolRequest) -> Result<(Vec<String>, Option<&'
     let mut zones = Vec::new();
     for z in r.zones.iter().flat_map(|s| s.split(',')).map(str::trim).filter(|s| !s.is_empty()) {
         if !matches!(z, "1" | "2" | "3") {
-            return Err(err(Field::Zones, format!("{z:?} is not an availability zone (1, 2 or 3)"), None));
+            return Err(err(Setting::Zones, format!("{z:?} is not an availability zone (1, 2 or 3)"), None));
         }
         if !zones.iter().any(|x: &String| x == z) {
             zones.push(z.to_owned());
@@ -428,17 +448,18 @@ pub(super) fn check_placement(r: &PoolRequest) -> Result<(Vec<String>, Option<&'
     }
     if let Some(p) = r.max_pods {
         if !(10..=250).contains(&p) {
-            return Err(err(Field::MaxPods, format!("{p} is outside 10…250"), None));
+            return Err(err(Setting::MaxPods, format!("{p} is outside 10…250"), None));
         }
     }
     Ok((zones, r.os_disk_type.map(OsDiskType::name)))
 }
 
 /// The taints asked for (the default GPU taint when none were given).
-fn taints(r: &PoolRequest, notes: &mut Vec<String>) -> Result<Vec<String>, SpecError> {
+fn taints(r: &PoolRequest, notes: &mut Vec<Words>) -> Result<Vec<String>, SpecError> {
     match &r.taints {
         None => {
-            notes.push(format!("taint {DEFAULT_TAINT} (default; --node-taints to change, --node-taints '' for none)"));
+            let t = format!("taint {DEFAULT_TAINT} (default; {{0}} to change, {{0:none}} for none)");
+            notes.push(Words::new(t, &[Setting::NodeTaints]));
             Ok(vec![DEFAULT_TAINT.to_owned()])
         }
         Some(list) => list
@@ -464,8 +485,8 @@ impl PoolSpec {
         let kubernetes_version = check_windows(catalog, r, os, &mut warnings)?;
         let (count, autoscale) = check_counts(r)?;
         let taints = taints(r, &mut notes)?;
-        let labels = parse_pairs(Field::Labels, &r.labels, |k, v| valid_key(k) && valid_value(v))?;
-        let tags = parse_pairs(Field::Tags, &r.tags, |k, v| {
+        let labels = parse_pairs(Setting::Labels, &r.labels, |k, v| valid_key(k) && valid_value(v))?;
+        let tags = parse_pairs(Setting::Tags, &r.tags, |k, v| {
             !k.is_empty() && k.len() <= 512 && v.len() <= 256 && !k.contains(['<', '>', '%', '&', '\\', '?', '/'])
         })?;
         let gpu_driver = check_gpu_driver(catalog, size, r, (os, os_sku.as_deref()), (&mut notes, &mut warnings))?;
@@ -484,10 +505,10 @@ impl PoolSpec {
         if let Some((min, rule)) = catalog.min_recommended_size(os_name(os)) {
             if let Some(m) = catalog.size(min) {
                 if size.gpu_memory_per_gpu_gib + 1e-9 < m.gpu_memory_per_gpu_gib && size.vcpus < m.vcpus {
-                    notes.push(format!(
+                    notes.push(Words::plain(format!(
                         "{} is smaller than Microsoft's minimum recommended size {} ({})",
                         size.name, m.name, rule.source
-                    ));
+                    )));
                 }
             }
         }

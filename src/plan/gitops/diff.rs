@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::config::Desired;
 use super::release::State;
+use crate::domain::setting::Words;
 use crate::plan::agent_pool::{Difference, PoolSpec};
 use crate::plan::cluster::{kaito_enabled, Scale};
 
@@ -78,8 +79,9 @@ pub struct Change {
     pub name: String,
     pub action: Action,
     pub detail: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hint: Option<String>,
+    /// The fix, naming settings by id: the front end words it (and writes it into the JSON).
+    #[serde(skip)]
+    pub hint: Option<Words>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub differences: Vec<Difference>,
     #[serde(skip)]
@@ -148,7 +150,7 @@ pub fn diff(d: &Desired, live: &Live) -> Vec<Change> {
                 c.hint = Some(format!(
                     "set kaito.enabled: true, or disable it yourself: az aks update -g {} -n {} --disable-ai-toolchain-operator",
                     d.resource_group, d.cluster
-                ));
+                ).into());
                 c
             }
         });
@@ -180,7 +182,7 @@ fn operator(o: &super::config::OperatorConfig, state: Option<&State>) -> Change 
         None => Change::new("operator", name, Action::Create, format!("release not read: {install} (idempotent)")),
         Some(State::Refused { message, hint }) => {
             let mut c = Change::new("operator", name, Action::Refused, message.clone());
-            c.hint.clone_from(hint);
+            c.hint = hint.clone().map(Words::plain);
             c
         }
     }
@@ -215,9 +217,11 @@ fn feature(name: &str, state: Option<&str>, read: bool) -> Change {
 fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -> Change {
     let Some(have) = have else {
         if let Some(e) = d.new_only.get(&spec.name) {
+            // A pool refusal in a file names each of its settings by its key: no slot is left.
+            let e_text = e.words().text;
             let mut c =
-                Change::new("pool", &spec.name, Action::Refused, format!("a new pool cannot be created so: {e}"));
-            c.hint.clone_from(&e.hint);
+                Change::new("pool", &spec.name, Action::Refused, format!("a new pool cannot be created so: {e_text}"));
+            c.hint = e.hint.as_deref().cloned();
             return c;
         }
         let nodes = match spec.autoscale {
@@ -254,7 +258,7 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -
             c.hint = Some(format!(
                 "turn the autoscaler off first (az aks nodepool update -g {} --cluster-name {} -n {} --disable-cluster-autoscaler), or write minCount/maxCount in the file",
                 d.resource_group, d.cluster, spec.name
-            ));
+            ).into());
             c.differences = diffs;
             return c;
         }
@@ -276,7 +280,7 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -
             "{} cannot change on an existing pool. To replace it: give the pool a new name in the file (e.g. {}2) and apply; move the workloads; then delete the old pool yourself: az aks nodepool delete -g {} --cluster-name {} -n {}",
             immutable.join(", "), spec.name.chars().take(11).collect::<String>(), d.resource_group, d.cluster, spec.name
         )
-    });
+    }.into());
     c.differences = diffs;
     c
 }
@@ -305,10 +309,8 @@ fn not_settled(d: &Desired, spec: &PoolSpec, have: &Value) -> Option<Change> {
         Ok(Some(Ok(busy))) => {
             let mut c = Change::new("pool", &spec.name, Action::Wait, busy);
             if !c.detail.starts_with("Deleting") {
-                c.hint = Some(format!(
-                    "to follow it yourself: aksgpu wait --subscription {} -g {} --cluster {} --name {}",
-                    d.subscription, d.resource_group, d.cluster, spec.name
-                ));
+                let wait = crate::plan::wait_command(&d.subscription, &d.resource_group, &d.cluster, &spec.name);
+                c.hint = Some(Words::plain("to follow it yourself: ").then("", wait));
             }
             return Some(c);
         }
@@ -323,7 +325,7 @@ fn not_settled(d: &Desired, spec: &PoolSpec, have: &Value) -> Option<Change> {
             c.hint = Some(format!(
                 "nothing is built on a Failed pool. Retry its last operation with az aks nodepool update -g {} --cluster-name {} -n {} (or delete it yourself and apply again)",
                 d.resource_group, d.cluster, spec.name
-            ));
+            ).into());
             Some(c)
         }
         Ok(None) => None,
@@ -396,7 +398,7 @@ mod tests {
         let c = diff(&d, &Live { pools: vec![have], features: vec![Some("Registered".into())], ..Live::default() });
         assert_eq!(c[1].action, Action::Refused);
         assert!(c[1].detail.contains("vmSize"), "{}", c[1].detail);
-        let hint = c[1].hint.as_deref().expect("hint");
+        let hint = c[1].hint.as_ref().map(|h| h.text.as_str()).expect("hint");
         assert!(hint.contains("gpu2") && hint.contains("az aks nodepool delete"), "{hint}");
     }
 

@@ -11,17 +11,16 @@ use serde::{Deserialize, Serialize};
 use super::locate::{locate, parse_path};
 use crate::catalog::Catalog;
 use crate::catalog::KubeVersion;
+use crate::domain::setting::{Setting, Words};
 use crate::domain::{EvictionPolicy, GpuDriver, Os, OsDiskType, Precision, RankBy};
-use crate::plan::agent_pool::{
-    check_cluster, check_pool_name, check_resource_group, Field, PoolRequest, PoolSpec, SpecError,
-};
+use crate::plan::agent_pool::{check_cluster, check_pool_name, check_resource_group, PoolRequest, PoolSpec, SpecError};
 
 mod parse;
 mod validate;
 
 #[allow(unused_imports)]
 use parse::*;
-pub use parse::{file_words, parse, MAX_EXPANDED};
+pub use parse::{parse, MAX_EXPANDED};
 #[allow(unused_imports)]
 use validate::*;
 pub use validate::{by_name, check_alone, validate, PickRefusal, Picker, RecommendCheck};
@@ -342,15 +341,42 @@ pub struct Desired {
     pub new_only: BTreeMap<String, ConfigError>,
 }
 
-/// A bad file: where, what, and the fix. Exit 2.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{file}:{line}:{column}: {message}")]
+/// A bad file: where, what, and the fix. Exit 2. The words name each setting a file gives by
+/// its key; one a file cannot give stays a slot for the front end to word (a flag). Like
+/// [`Words`] it has no `Display`.
+#[derive(Debug, Clone, PartialEq)]
 pub struct ConfigError {
     pub file: String,
     pub line: usize,
     pub column: usize,
-    pub message: String,
-    pub hint: Option<String>,
+    pub message: Words,
+    /// Boxed: the error stays small.
+    pub hint: Option<Box<Words>>,
+}
+
+impl ConfigError {
+    /// `file:line:column: message`.
+    pub fn words(&self) -> Words {
+        Words::plain(format!("{}:{}:{}: ", self.file, self.line, self.column)).then("", self.message.clone())
+    }
+}
+
+/// A pool refusal's message in a file's words: each setting named by its key (`minCount 3 is
+/// larger than maxCount 1`).
+pub fn message_words(w: &Words) -> Words {
+    w.name_some(|s| s.file_key().map(str::to_owned))
+}
+
+/// A hint or note in a file's words: each setting named by the key to write (`` `gpuDriver:` ``,
+/// and `` `taints: []` `` for one given no value). A setting inside an aksgpu command line
+/// keeps its flag, and one a file cannot give stays a slot for the front end.
+pub fn hint_words(w: &Words) -> Words {
+    w.name_none(|s| s.file_key().map(|k| format!("`{k}: []`"))).name_some(|s| s.file_key().map(|k| format!("`{k}:`")))
+}
+
+/// Words with each long word cut (a value pasted by mistake).
+fn clip_words(w: Words) -> Words {
+    Words { text: clip_message(&w.text), ..w }
 }
 
 /// The file's text with its name, for positions.
@@ -361,18 +387,18 @@ pub struct Source<'a> {
 
 impl Source<'_> {
     /// An error at `path` (e.g. `pools[1].vmSize`), or at its nearest parent.
-    pub fn error(&self, path: &str, message: impl Into<String>, hint: Option<String>) -> ConfigError {
+    pub fn error(&self, path: &str, message: impl Into<Words>, hint: Option<Words>) -> ConfigError {
         let (line, column) = locate(self.text, &parse_path(path)).unwrap_or((1, 1));
-        let message = clip_message(&format!("{path}: {}", message.into()));
-        ConfigError { file: self.name.clone(), line, column, message, hint: hint.map(|h| file_words(&h)) }
+        let message = clip_words(Words::plain(format!("{path}: ")).then("", message.into()));
+        ConfigError { file: self.name.clone(), line, column, message, hint: hint.map(|h| Box::new(hint_words(&h))) }
     }
 
     /// An error at `path` whose message names the key itself (`pools[1].recommend.model
     /// "x" is not in the catalog`).
-    pub fn error_naming(&self, path: &str, message: impl Into<String>, hint: Option<String>) -> ConfigError {
+    pub fn error_naming(&self, path: &str, message: impl Into<Words>, hint: Option<Words>) -> ConfigError {
         let (line, column) = locate(self.text, &parse_path(path)).unwrap_or((1, 1));
-        let hint = hint.map(|h| file_words(&h));
-        ConfigError { file: self.name.clone(), line, column, message: clip_message(&message.into()), hint }
+        let hint = hint.map(|h| Box::new(hint_words(&h)));
+        ConfigError { file: self.name.clone(), line, column, message: clip_words(message.into()), hint }
     }
 }
 
@@ -395,18 +421,52 @@ pools:
     spot: false
 ";
 
-    fn check(text: &str) -> Result<Desired, ConfigError> {
+    fn check(text: &str) -> Result<Desired, Shown> {
         let src = Source { name: "f.yaml".into(), text };
-        let cfg = parse(&src)?;
+        let cfg = parse(&src).map_err(shown)?;
         let no_pick = |_: &str, _: &PoolConfig, _: &RecommendConfig| Err("no".to_owned().into());
-        validate(&Catalog::bundled().expect("catalog"), &src, &cfg, "sub", &no_pick)
+        validate(&Catalog::bundled().expect("catalog"), &src, &cfg, "sub", &no_pick).map_err(shown)
+    }
+
+    /// A file's error as the CLI prints it.
+    #[derive(Debug)]
+    struct Shown {
+        line: usize,
+        column: usize,
+        message: String,
+        hint: Option<String>,
+    }
+
+    impl std::fmt::Display for Shown {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "f.yaml:{}:{}: {}", self.line, self.column, self.message)
+        }
+    }
+
+    fn shown(e: ConfigError) -> Shown {
+        Shown { line: e.line, column: e.column, message: cli(&e.message), hint: e.hint.as_deref().map(cli) }
+    }
+
+    /// Words as the CLI says them (a setting a file cannot give).
+    fn cli(w: &Words) -> String {
+        let flag = |s: Setting| format!("--{}", s.long());
+        w.render(flag, flag)
     }
 
     #[test]
-    fn flags_in_hints_read_as_file_fields() {
-        assert_eq!(parse::field_of_flag("--vm-size"), "vmSize");
-        assert_eq!(parse::field_of_flag("--node-taints"), "taints");
-        assert_eq!(parse::field_of_flag("--resource-group"), "cluster.resourceGroup");
+    fn settings_in_hints_read_as_file_keys() {
+        let w = Words::new(
+            "add {0}, or {1} (`aksgpu recommend {2:flag}`); {3:none} for none",
+            &[Setting::ManagedGpu, Setting::Location, Setting::Mig, Setting::NodeTaints],
+        );
+        assert_eq!(
+            cli(&hint_words(&w)),
+            "add `managedGpu:`, or --location (`aksgpu recommend --mig`); `taints: []` for none"
+        );
+        assert_eq!(
+            cli(&message_words(&Words::new("{0} is set", &[Setting::ResourceGroup]))),
+            "cluster.resourceGroup is set"
+        );
     }
 
     /// A pool refusal names its settings by id: the file words them as keys, with the line.
@@ -455,7 +515,7 @@ pools:
             + "operator: {install: true, migStrategy: single}\n";
         // The autoscaler minimum is advice: 0 is a warning naming the rule, its source and the risk.
         let zero = check(&text).expect("a minimum of 0 is allowed");
-        let w = &zero.pools[0].warnings;
+        let w: Vec<String> = zero.pools[0].warnings.iter().map(cli).collect();
         assert!(
             w.len() == 1
                 && w[0].contains("rule operator-autoscaler-min")
@@ -568,14 +628,14 @@ pools:
         let text = GOOD.replace("    gpuDriver: Install\n", "    gpuDriver: Install\n    osSku: AzureLinux\n");
         // The refusal binds a new pool only (an existing pool exported with it round-trips).
         let d = check(&text).expect("valid for an existing pool");
-        let e = &d.new_only["gpunp"];
+        let e = &shown(d.new_only["gpunp"].clone());
         assert!(
             e.message.contains("AzureLinux")
                 && e.hint.as_deref().unwrap_or("").contains("overrides: [catalog-size-os-skus]"),
             "{e:?}"
         );
         let ok = check(&(text.clone() + "overrides: [catalog-size-os-skus]\n")).expect("overridden");
-        let w = &ok.pools[0].warnings;
+        let w: Vec<String> = ok.pools[0].warnings.iter().map(cli).collect();
         assert!(
             w.len() == 1 && w[0].starts_with("overriding catalog rule catalog-size-os-skus") && w[0].contains("risk:"),
             "{w:?}"
@@ -584,18 +644,16 @@ pools:
         assert!(e.message.starts_with("overrides: "), "{e}");
     }
 
-    /// Every pool field a validation error can name is a key of the GpuConfig schema, and
-    /// the flag's words (which hints still carry) become the same key.
+    /// Every setting's GpuConfig key is a key of the GpuConfig schema.
     #[test]
-    fn every_field_names_a_key_of_the_file() {
+    fn every_file_key_is_a_key_of_the_file() {
         let schema: serde_json::Value =
             serde_json::from_str(include_str!("../../../../schema/gpuconfig.schema.json")).expect("schema");
         let text = schema.to_string();
-        for f in crate::plan::agent_pool::Field::ALL {
-            let key = f.config_key();
-            assert_eq!(parse::field_of_flag(f.flag()), key, "{f:?}");
+        for s in Setting::ALL {
+            let Some(key) = s.file_key() else { continue };
             let last = key.rsplit('.').next().unwrap_or(key);
-            assert!(text.contains(&format!("\"{last}\"")), "{f:?}: {key} is not in the schema");
+            assert!(text.contains(&format!("\"{last}\"")), "{s:?}: {key} is not in the schema");
         }
     }
 }

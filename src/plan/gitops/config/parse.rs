@@ -3,54 +3,6 @@
 
 use super::*;
 
-/// Text written for the CLI (a hint, a note) in the file's terms: a flag becomes the key that
-/// sets it (`--gpu-driver` → `gpuDriver`), and a backticked flag the file line that does it
-/// (`` `--override mig-models` `` → `` `overrides: [mig-models]` ``). Backticked commands
-/// (`` `aksgpu recommend --mig` ``) are left as they are: they are commands to run.
-pub fn file_words(text: &str) -> String {
-    let mut out = String::new();
-    for (i, part) in text.split('`').enumerate() {
-        if i > 0 {
-            out.push('`');
-        }
-        if i % 2 == 1 {
-            out.push_str(&match part.split_once(' ') {
-                Some(("--override", ids)) => format!("overrides: [{}]", ids.replace(',', ", ")),
-                Some((flag, value)) if flag.starts_with("--") => format!("{}: {value}", field_of_flag(flag)),
-                None if part.starts_with("--") => field_of_flag(part),
-                _ => part.to_owned(),
-            });
-        } else {
-            out.push_str(&bare_flags(part));
-        }
-    }
-    out
-}
-
-/// Flags outside backticks as the file's keys: `--node-taints ''` → `` `taints: []` ``,
-/// `--gpu-driver` → `` `gpuDriver:` ``.
-pub(super) fn bare_flags(text: &str) -> String {
-    let words: Vec<&str> = text.split(' ').collect();
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let w = words[i];
-        match w.strip_prefix("--") {
-            Some(_) if words.get(i + 1) == Some(&"''") => {
-                out.push(format!("`{}: []`", field_of_flag(w)));
-                i += 1;
-            }
-            Some(_) => {
-                let end = w.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-')).unwrap_or(w.len());
-                out.push(format!("`{}:`{}", field_of_flag(&w[..end]), &w[end..]));
-            }
-            None => out.push(w.to_owned()),
-        }
-        i += 1;
-    }
-    out.join(" ")
-}
-
 /// serde's words for a value of the wrong type or range, and for unknown or missing keys, in
 /// a person's: `count: invalid type: floating point `1.5`, expected u32` → `count: must be
 /// a whole number, not 1.5`. The hint names the key that was meant, when one is close.
@@ -122,21 +74,28 @@ pub fn parse(src: &Source<'_>) -> Result<GpuConfig, ConfigError> {
             file: src.name.clone(),
             line,
             column,
-            message: clip_message(&message),
-            hint: hint.or_else(|| {
-                Some("see schema/gpuconfig.schema.json for every field; `aksgpu export` writes a valid file".into())
-            }),
+            message: clip_message(&message).into(),
+            hint: Some(Box::new(
+                hint.unwrap_or_else(|| {
+                    "see schema/gpuconfig.schema.json for every field; `aksgpu export` writes a valid file".into()
+                })
+                .into(),
+            )),
         }
     })?;
     if cfg.api_version != API_VERSION {
         return Err(src.error(
             "apiVersion",
             format!("{:?} is not supported", cfg.api_version),
-            Some(format!("use apiVersion: {API_VERSION}")),
+            Some(format!("use apiVersion: {API_VERSION}").into()),
         ));
     }
     if cfg.kind != KIND {
-        return Err(src.error("kind", format!("{:?} is not supported", cfg.kind), Some(format!("use kind: {KIND}"))));
+        return Err(src.error(
+            "kind",
+            format!("{:?} is not supported", cfg.kind),
+            Some(format!("use kind: {KIND}").into()),
+        ));
     }
     Ok(cfg)
 }
@@ -224,36 +183,10 @@ pub(super) fn check_expanded_size(src: &Source<'_>) -> Result<(), ConfigError> {
                 file: src.name.clone(),
                 line,
                 column,
-                message: format!("the document expands to more than {} MiB through YAML aliases", MAX_EXPANDED >> 20),
-                hint: Some("write the values out instead of repeating them through aliases".into()),
+                message: format!("the document expands to more than {} MiB through YAML aliases", MAX_EXPANDED >> 20)
+                    .into(),
+                hint: Some(Box::new("write the values out instead of repeating them through aliases".into())),
             })
-        }
-    }
-}
-
-/// The file key for a `create-pool` flag a hint names (`--vm-size` → `vmSize`); messages name
-/// settings by id instead (`SpecError::key_words`).
-pub(super) fn field_of_flag(flag: &str) -> String {
-    match flag {
-        "--node-taints" => "taints".into(),
-        "--resource-group" => "cluster.resourceGroup".into(),
-        "--cluster" => "cluster.name".into(),
-        "--override" => "overrides".into(),
-        "--gpu-mig-strategy" => "migStrategy".into(),
-        other => {
-            let mut out = String::new();
-            let mut upper = false;
-            for c in other.trim_start_matches('-').chars() {
-                if c == '-' {
-                    upper = true;
-                } else if upper {
-                    out.push(c.to_ascii_uppercase());
-                    upper = false;
-                } else {
-                    out.push(c);
-                }
-            }
-            out
         }
     }
 }

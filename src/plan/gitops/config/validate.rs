@@ -10,8 +10,8 @@ pub type Picker<'a> = dyn Fn(&str, &PoolConfig, &RecommendConfig) -> Result<Stri
 /// Why a pool's `recommend:` chose no size, worded in the file's keys, with the fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PickRefusal {
-    pub message: String,
-    pub hint: Option<String>,
+    pub message: Words,
+    pub hint: Option<Words>,
     /// The key the refusal is about (`pools[1].recommend.tensorParallel`), which its words
     /// name themselves; none for the pool's `recommend:` as a whole.
     pub key: Option<String>,
@@ -19,7 +19,7 @@ pub struct PickRefusal {
 
 impl From<String> for PickRefusal {
     fn from(message: String) -> Self {
-        PickRefusal { message, hint: None, key: None }
+        PickRefusal { message: message.into(), hint: None, key: None }
     }
 }
 
@@ -61,10 +61,10 @@ pub fn validate(
             return Err(src.error(
                 "kaito.workspaces",
                 "Workspaces are not applied by this version",
-                Some(
-                    "leave the list empty and apply each with: aksgpu kaito workspace --model M | kubectl apply -f -"
-                        .into(),
-                ),
+                Some(Words::new(
+                    "leave the list empty and apply each with: aksgpu kaito workspace {0:flag} M | kubectl apply -f -",
+                    &[Setting::Model],
+                )),
             ));
         }
     }
@@ -138,9 +138,8 @@ pub(super) fn check_values(src: &Source<'_>, p: &PoolConfig, at: &str) -> Result
 /// The names that go into every request URL (checked even when the file has no pools), and
 /// the features' names.
 pub(super) fn check_names(src: &Source<'_>, cfg: &GpuConfig) -> Result<(), ConfigError> {
-    check_resource_group(&cfg.cluster.resource_group)
-        .map_err(|e| src.error("cluster.resourceGroup", e.key_words(), e.hint))?;
-    check_cluster(&cfg.cluster.name).map_err(|e| src.error("cluster.name", e.key_words(), e.hint))?;
+    check_resource_group(&cfg.cluster.resource_group).map_err(|e| spec_error(src, "cluster.resourceGroup", e))?;
+    check_cluster(&cfg.cluster.name).map_err(|e| spec_error(src, "cluster.name", e))?;
     for (i, f) in cfg.features.iter().enumerate() {
         if f.is_empty() || !f.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
             return Err(src.error(&format!("features[{i}]"), format!("{} is not a feature name", clip(f)), None));
@@ -149,7 +148,7 @@ pub(super) fn check_names(src: &Source<'_>, cfg: &GpuConfig) -> Result<(), Confi
             return Err(src.error(
                 &format!("features[{i}]"),
                 format!("{f} is not a feature this version knows"),
-                Some(format!("did you mean {known}?")),
+                Some(format!("did you mean {known}?").into()),
             ));
         }
     }
@@ -179,7 +178,7 @@ pub fn check_alone(
         if cfg.pools[..i].iter().any(|q| q.name == p.name) {
             return Err(src.error(&format!("{at}.name"), format!("pool {} is listed twice", p.name), None));
         }
-        check_pool_name(&p.name).map_err(|e| src.error(&format!("{at}.name"), e.key_words(), e.hint))?;
+        check_pool_name(&p.name).map_err(|e| spec_error(src, &format!("{at}.name"), e))?;
         check_values(src, p, &at)?;
         let alone = |at: &str, p: &PoolConfig, r: &RecommendConfig| check(at, p, r).map(|()| String::new());
         vm_size(src, p, &at, &alone)?;
@@ -235,7 +234,7 @@ pub(super) fn pool_spec(
     installs_operator: bool,
     pick: &Picker<'_>,
 ) -> Result<(PoolSpec, Option<ConfigError>, Vec<PoolSpec>), ConfigError> {
-    check_pool_name(&p.name).map_err(|e| src.error(&format!("{at}.name"), e.key_words(), e.hint))?;
+    check_pool_name(&p.name).map_err(|e| spec_error(src, &format!("{at}.name"), e))?;
     check_values(src, p, at)?;
     let vm_size = vm_size(src, p, at, pick)?;
     let typed = Typed::parse(src, p, at, installs_operator)?;
@@ -269,15 +268,14 @@ pub(super) fn pool_spec(
         overrides: cfg.overrides.clone(),
     };
     let to_config = |e: SpecError| {
-        let key = e.field.config_key();
-        let path = if e.field.is_file_level() { key.to_owned() } else { format!("{at}.{key}") };
-        src.error(&path, e.key_words(), e.hint)
+        let path = e.setting.file_path(at).unwrap_or_else(|| at.to_owned());
+        spec_error(src, &path, e)
     };
     let more: Vec<PoolSpec> = if p.fallback_vm_sizes.is_empty() {
         Vec::new()
     } else {
         crate::plan::failover::candidates(catalog, &req, &p.fallback_vm_sizes)
-            .map_err(|e| src.error(&format!("{at}.fallbackVmSizes"), e.key_words(), e.hint))?
+            .map_err(|e| spec_error(src, &format!("{at}.fallbackVmSizes"), e))?
             .into_iter()
             .skip(1)
             .collect()
@@ -287,7 +285,7 @@ pub(super) fn pool_spec(
         // A new pool's OS SKU rules do not bind a pool that already exists (whatever `export`
         // wrote, `apply` accepts): the file's value is kept to compare, and the refusal
         // applies only if the pool has to be created.
-        Err(e) if e.field == Field::OsSku && req.os_sku.is_some() => {
+        Err(e) if e.setting == Setting::OsSku && req.os_sku.is_some() => {
             let for_new = to_config(e);
             let mut spec =
                 PoolSpec::validate(catalog, &PoolRequest { os_sku: None, ..req.clone() }).map_err(to_config)?;
@@ -296,6 +294,17 @@ pub(super) fn pool_spec(
         }
         Err(e) => Err(to_config(e)),
     }
+}
+
+/// A pool refusal at `path` in the file's words: its settings named by their keys, and a
+/// refusal resting on the catalog says how to override it in a file (`overrides:`).
+fn spec_error(src: &Source<'_>, path: &str, e: SpecError) -> ConfigError {
+    let also = e.rule.as_deref().map(|(id, source)| crate::plan::agent_pool::file_override_hint(id, source));
+    let hint = match (e.hint, also) {
+        (Some(h), Some(a)) => Some(h.then("; ", a)),
+        (h, a) => h.or(a),
+    };
+    src.error(path, message_words(&e.message), hint)
 }
 
 /// The value among `all` whose `name` is `text` (any case): the name tables the CLI's flags use.
@@ -382,7 +391,7 @@ pub(super) fn check_operator<'p>(
             // label keeps the operator off its nodes.
             Some(P::Managed) => continue,
             Some(P::AutoscalerMin { min, required, rule }) => {
-                spec.warnings.push(crate::plan::install::autoscaler_min_warning(min, required, &rule));
+                spec.warnings.push(crate::plan::install::autoscaler_min_warning(min, required, &rule).into());
                 continue;
             }
         };
