@@ -445,6 +445,8 @@ pub fn to_model(f: &HubFacts) -> Result<LlmModel, String> {
         intermediate_size: if experts.is_some() { moe_ffn.or(ffn) } else { ffn },
         vocab_size: uint(c, &["vocab_size", "padded_vocab_size"]),
         fp16_unstable: fp16_unstable(&f.config),
+        attention_layers: None,
+        mamba: None,
     };
     match m.problems().into_iter().next() {
         Some(p) => Err(p),
