@@ -881,7 +881,7 @@ mod tests {
         assert!(heads.problems()[0].contains("multiple of kv_heads"));
         let active = LlmModel { active_params_b: Some(200.0), ..m.clone() };
         assert!(active.problems()[0].contains("active_params_b"));
-        let mamba = MambaLayers { layers: 30, heads: 64, head_dim: 64, state_size: 128, groups: 8, conv_kernel: 4 };
+        let mamba = MambaLayers { layers: 31, heads: 64, head_dim: 64, state_size: 128, groups: 8, conv_kernel: 4 };
         let hybrid = LlmModel { attention_layers: Some(6), mamba: Some(mamba), ..m.clone() };
         assert!(hybrid.problems()[0].contains("attention_layers"), "{:?}", hybrid.problems());
         let hybrid = LlmModel { attention_layers: Some(6), mamba: Some(MambaLayers { layers: 23, ..mamba }), ..m };
