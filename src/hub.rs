@@ -472,6 +472,8 @@ pub fn to_model(f: &HubFacts) -> Result<LlmModel, Unusable> {
         intermediate_size: if experts.is_some() { moe_ffn.or(ffn) } else { ffn },
         vocab_size: c.uint(&["vocab_size", "padded_vocab_size"]),
         fp16_unstable: fp16_unstable(c),
+        attention_layers: None,
+        mamba: None,
     };
     match m.problems().into_iter().next() {
         Some(p) => Err(Unusable::Implausible(p)),

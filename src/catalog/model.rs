@@ -749,6 +749,42 @@ pub struct LlmModel {
     /// gemma2, gemma3, …, "numerical instability"), so it runs in bf16 or fp32.
     #[serde(default)]
     pub fp16_unstable: bool,
+    /// Layers that attend and keep a KV cache, where fewer than `layers` do (hybrid Mamba /
+    /// attention models: the `*` of Nemotron-H's `hybrid_override_pattern`). Absent: all.
+    #[serde(default)]
+    pub attention_layers: Option<u32>,
+    /// The Mamba-2 layers of a hybrid model, which keep a fixed-size state per sequence
+    /// instead of a KV cache.
+    #[serde(default)]
+    pub mamba: Option<MambaLayers>,
+}
+
+/// Mamba-2 layers as config.json describes them (`mamba_num_heads`, `mamba_head_dim`,
+/// `ssm_state_size`, `n_groups`, `conv_kernel`; `layers` counts the `M` of the pattern).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MambaLayers {
+    pub layers: u32,
+    pub heads: u32,
+    pub head_dim: u32,
+    pub state_size: u32,
+    pub groups: u32,
+    pub conv_kernel: u32,
+}
+
+impl MambaLayers {
+    /// Values one sequence keeps across every Mamba layer: per layer a convolution state of
+    /// (conv_kernel − 1) × (heads × head_dim + 2 × groups × state_size) and an SSM state of
+    /// heads × head_dim × state_size (Dao & Gu 2024, "Transformers are SSMs", the Mamba-2
+    /// block, section 7; vLLM's `MambaStateShapeCalculator.mamba2_state_shape`, which sizes
+    /// vLLM's `MambaSpec` cache pages from these two shapes).
+    pub fn state_values(&self) -> f64 {
+        let inner = f64::from(self.heads) * f64::from(self.head_dim);
+        let conv = f64::from(self.conv_kernel.saturating_sub(1))
+            * (inner + 2.0 * f64::from(self.groups) * f64::from(self.state_size));
+        let ssm = inner * f64::from(self.state_size);
+        f64::from(self.layers) * (conv + ssm)
+    }
 }
 
 impl LlmModel {
@@ -767,8 +803,16 @@ impl LlmModel {
             p.push(format!("model {}: attention_heads must be a positive multiple of kv_heads", self.id));
         }
         // A checkpoint far from parameters × bytes is a typo (or a duplicated download, as
-        // KAITO's first gpt-oss-120b figure was: kaito-project/kaito#2308).
-        let expected = self.params_b * 1e9 * self.native_dtype.bytes() / (1024.0 * 1024.0 * 1024.0);
+        // KAITO's first gpt-oss-120b figure was: kaito-project/kaito#2308). Integer (AWQ/GPTQ)
+        // checkpoints quantize only the decoder's linear layers: the input embedding stays
+        // 16-bit (AutoAWQ, casper-hansen/AutoAWQ: awq/quantize/quantizer.py quantizes the
+        // `nn.Linear` modules of each decoder layer).
+        let embedding = match (self.native_dtype, self.vocab_size) {
+            (NativeDtype::Int4 | NativeDtype::Int8, Some(v)) => f64::from(v) * f64::from(self.hidden_size),
+            _ => 0.0,
+        };
+        let expected = ((self.params_b * 1e9 - embedding) * self.native_dtype.bytes() + embedding * 2.0)
+            / (1024.0 * 1024.0 * 1024.0);
         if !(self.checkpoint_gib.is_finite() && self.checkpoint_gib > 0.0) {
             p.push(format!("model {}: checkpoint_gib must be positive", self.id));
         } else if !(0.7..=1.4).contains(&(self.checkpoint_gib / expected)) {
@@ -796,6 +840,16 @@ impl LlmModel {
             if k == 0 || k > e {
                 p.push(format!("model {}: experts_per_token must be within 1..=experts", self.id));
             }
+        }
+        let mamba_layers = self.mamba.map_or(0, |m| m.layers);
+        if self.attention_layers.is_some_and(|a| a == 0 || a + mamba_layers > self.layers)
+            || self.mamba.is_some_and(|m| m.layers == 0 || m.heads == 0 || m.head_dim == 0 || m.state_size == 0)
+        {
+            p.push(format!(
+                "model {}: attention_layers and mamba.layers must be positive and together at most `layers`; \
+                 mamba heads, head_dim and state_size positive",
+                self.id
+            ));
         }
         p
     }
@@ -825,7 +879,26 @@ mod tests {
         assert!(doubled.problems()[0].contains("far from"), "{:?}", doubled.problems());
         let heads = LlmModel { attention_heads: 60, kv_heads: 8, ..m.clone() };
         assert!(heads.problems()[0].contains("multiple of kv_heads"));
-        let active = LlmModel { active_params_b: Some(200.0), ..m };
+        let active = LlmModel { active_params_b: Some(200.0), ..m.clone() };
         assert!(active.problems()[0].contains("active_params_b"));
+        let mamba = MambaLayers { layers: 31, heads: 64, head_dim: 64, state_size: 128, groups: 8, conv_kernel: 4 };
+        let hybrid = LlmModel { attention_layers: Some(6), mamba: Some(mamba), ..m.clone() };
+        assert!(hybrid.problems()[0].contains("attention_layers"), "{:?}", hybrid.problems());
+        let hybrid = LlmModel { attention_layers: Some(6), mamba: Some(MambaLayers { layers: 23, ..mamba }), ..m };
+        assert_eq!(hybrid.problems(), Vec::<String>::new());
+    }
+
+    /// Qwen/Qwen3-8B-AWQ: 8.19B parameters, 5.68 GiB (KAITO). At 0.5 B each that would be 3.81
+    /// GiB, 1.49× off; with the 151936 × 4096 embedding at 2 B it is 4.68 GiB, 1.21×.
+    #[test]
+    fn an_int4_checkpoint_counts_its_embedding_at_16_bits() {
+        let awq: LlmModel = serde_yaml_ng::from_str(
+            "{id: Qwen/Qwen3-8B-AWQ, params_b: 8.19, layers: 36, hidden_size: 4096, attention_heads: 32, \
+             kv_heads: 8, head_dim: 128, context: 40960, native_dtype: int4, checkpoint_gib: 5.68, source: t}",
+        )
+        .expect("model parses");
+        assert!(awq.problems()[0].contains("far from"), "{:?}", awq.problems());
+        let awq = LlmModel { vocab_size: Some(151_936), ..awq };
+        assert_eq!(awq.problems(), Vec::<String>::new());
     }
 }

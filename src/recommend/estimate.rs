@@ -70,10 +70,21 @@ pub struct Arch {
     /// Layers that use the window (the rest keep every token).
     #[serde(skip_serializing_if = "is_zero")]
     pub windowed_layers: u32,
+    /// Layers that keep a KV cache, where fewer than `layers` do (hybrid Mamba / attention
+    /// models); 0: every layer.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub attention_layers: u32,
+    /// Bytes of recurrent (Mamba) state one sequence keeps whatever its length (0: none).
+    #[serde(skip_serializing_if = "is_zero_f64")]
+    pub state_bytes: f64,
 }
 
 fn is_zero(v: &u32) -> bool {
     *v == 0
+}
+
+fn is_zero_f64(v: &f64) -> bool {
+    *v == 0.0
 }
 
 impl Arch {
@@ -85,37 +96,63 @@ impl Arch {
         kv_heads: u32,
         head_dim: u32,
     ) -> Arch {
-        Arch { layers, hidden_size, attention_heads, kv_heads, head_dim, window: 0, windowed_layers: 0 }
+        Arch {
+            layers,
+            hidden_size,
+            attention_heads,
+            kv_heads,
+            head_dim,
+            window: 0,
+            windowed_layers: 0,
+            attention_layers: 0,
+            state_bytes: 0.0,
+        }
+    }
+
+    /// Layers that keep a KV cache: the attention layers of a hybrid model, else every layer.
+    pub fn kv_layers(&self) -> u32 {
+        if self.attention_layers > 0 {
+            self.attention_layers.min(self.layers)
+        } else {
+            self.layers
+        }
     }
 
     /// KV-cache bytes of one sequence of `context` tokens: 2 (K and V) × KV heads × head dim ×
     /// `bytes` per layer and token, every token on full-attention layers and at most `window` on
     /// sliding-window layers (Mistral 7B's rolling buffer cache, Jiang et al. 2023 section 2; vLLM
-    /// allocates windowed layers only up to the window).
+    /// allocates windowed layers only up to the window). A hybrid model caches only on its
+    /// attention layers and adds its fixed recurrent state (`state_bytes`) per sequence.
     pub fn kv_bytes(&self, context: u64, bytes: f64) -> f64 {
         let per_layer_token = 2.0 * f64::from(self.kv_heads) * f64::from(self.head_dim) * bytes;
-        let windowed = if self.window > 0 { self.windowed_layers.min(self.layers) } else { 0 };
-        let full = f64::from(self.layers - windowed) * context as f64;
+        let layers = self.kv_layers();
+        let windowed = if self.window > 0 { self.windowed_layers.min(layers) } else { 0 };
+        let full = f64::from(layers - windowed) * context as f64;
         let win = f64::from(windowed) * context.min(u64::from(self.window)) as f64;
-        per_layer_token * (full + win)
+        per_layer_token * (full + win) + self.state_bytes
     }
 
     /// The KV-cache formula in words, for the breakdown.
     fn kv_formula(&self, context: u64, bytes: f64, concurrency: u64) -> String {
-        let windowed = if self.window > 0 { self.windowed_layers.min(self.layers) } else { 0 };
+        let layers = self.kv_layers();
+        let windowed = if self.window > 0 { self.windowed_layers.min(layers) } else { 0 };
+        let kind = if layers < self.layers { "attention layers" } else { "layers" };
         let tokens = if windowed == 0 {
-            format!("{} layers × {context} tokens", self.layers)
+            format!("{layers} {kind} × {context} tokens")
         } else {
             format!(
-                "({} layers × {context} + {windowed} windowed layers × {} tokens)",
-                self.layers - windowed,
+                "({} {kind} × {context} + {windowed} windowed layers × {} tokens)",
+                layers - windowed,
                 context.min(u64::from(self.window))
             )
         };
-        format!(
-            "2 × {} KV heads × {} head dim × {bytes} B × {tokens} × {concurrency} sequences",
-            self.kv_heads, self.head_dim
-        )
+        let kv = format!("2 × {} KV heads × {} head dim × {bytes} B × {tokens}", self.kv_heads, self.head_dim);
+        if self.state_bytes > 0.0 {
+            let mib = self.state_bytes / (1024.0 * 1024.0);
+            format!("({kv} + {mib:.1} MiB Mamba state) × {concurrency} sequences")
+        } else {
+            format!("{kv} × {concurrency} sequences")
+        }
     }
 
     /// vLLM's tensor-parallel rule: the attention heads must divide evenly across `tp` GPUs,
@@ -554,6 +591,37 @@ mod tests {
         assert!(close(need.per_gpu_at(&one), 67.698), "{}", need.per_gpu_at(&one));
         assert!(need.per_gpu_at(&one) <= 0.92 * 80.0);
         assert!(need.per_gpu_at(&one) > 0.84 * 80.0);
+    }
+
+    /// NVIDIA-Nemotron-Nano-9B-v2 (config.json): 4 attention layers of 56, 8 KV heads × 128, and
+    /// 27 Mamba-2 layers of 128 heads × 80, state 128, 8 groups, kernel 4. KV: 2 × 8 × 128 × 2 B
+    /// × 4 layers = 16 KiB per token, 2 GiB at 131072 tokens (a full-attention count would be 14×
+    /// that); the Mamba state 27 × (3 × (10240 + 2 × 8 × 128) + 10240 × 128) × 2 B = 69.4 MiB
+    /// per sequence whatever its length.
+    #[test]
+    fn a_hybrid_model_caches_only_its_attention_layers_plus_its_mamba_state() {
+        let mamba = crate::catalog::MambaLayers {
+            layers: 27,
+            heads: 128,
+            head_dim: 80,
+            state_size: 128,
+            groups: 8,
+            conv_kernel: 4,
+        };
+        assert_eq!(mamba.state_values(), 36_384_768.0);
+        let arch = Arch {
+            attention_layers: 4,
+            state_bytes: mamba.state_values() * 2.0,
+            ..Arch::full_attention(56, 4480, 40, 8, 128)
+        };
+        assert_eq!(arch.kv_layers(), 4);
+        let state = 72_769_536.0;
+        assert_eq!(arch.kv_bytes(131_072, 2.0), 2.0 * GIB + state);
+        assert_eq!(arch.kv_bytes(0, 2.0), state);
+        let need = inference(&bf16(16.56), arch, 131_072, 1, 2.0);
+        assert!(close(need.kv_cache_gib, 2.0 + state / GIB), "{}", need.kv_cache_gib);
+        let f = &need.breakdown[2].formula;
+        assert!(f.contains("4 attention layers") && f.contains("69.4 MiB Mamba state"), "{f}");
     }
 
     #[test]

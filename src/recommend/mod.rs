@@ -164,6 +164,9 @@ fn arch_of(m: &LlmModel) -> Arch {
         head_dim: m.head_dim,
         window: m.sliding_window.unwrap_or(0),
         windowed_layers: m.sliding_window.map_or(0, |_| m.sliding_window_layers.unwrap_or(m.layers)),
+        attention_layers: m.attention_layers.unwrap_or(0),
+        // vLLM keeps the Mamba state in the model's dtype (`mamba_cache_dtype: auto`), 2 B here.
+        state_bytes: m.mamba.map_or(0.0, |s| s.state_values() * 2.0),
     }
 }
 

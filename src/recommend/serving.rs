@@ -163,11 +163,13 @@ fn allreduce(hw: &Hardware, tp: u32, bytes: f64) -> f64 {
 }
 
 /// Attention FLOPs for `tokens` new tokens that attend to `context` earlier ones (both Q·K and
-/// A·V, 2 FLOPs per multiply-add), windowed layers up to their window.
+/// A·V, 2 FLOPs per multiply-add), windowed layers up to their window; only the attention
+/// layers of a hybrid model attend.
 fn attention_flops(a: &Arch, tokens: f64, context: f64) -> f64 {
     let dim = f64::from(a.attention_heads) * f64::from(a.head_dim);
-    let windowed = if a.window > 0 { a.windowed_layers.min(a.layers) } else { 0 };
-    let full = f64::from(a.layers - windowed) * context;
+    let layers = a.kv_layers();
+    let windowed = if a.window > 0 { a.windowed_layers.min(layers) } else { 0 };
+    let full = f64::from(layers - windowed) * context;
     let win = f64::from(windowed) * context.min(f64::from(a.window));
     4.0 * dim * tokens * (full + win)
 }

@@ -24,6 +24,7 @@ mod fleet;
 mod gpu_fields;
 mod gpu_stack;
 mod hint_flags;
+mod kaito_presets;
 mod manifest_cli;
 mod missing_fields;
 mod money;
