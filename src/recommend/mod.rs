@@ -726,10 +726,10 @@ fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) 
             r.warnings.insert(0, Words::plain(w.as_str()));
         }
         let serves = format!(
-            "serves {} output tokens/s ({} per sequence, first token in {} s) with {} cop{} at TP {} × PP {}, {} sequence(s) per copy, on {} node(s): {}-bound",
+            "serves {} output tokens/s ({} per sequence, first token in {}) with {} cop{} at TP {} × PP {}, {} sequence(s) per copy, on {} node(s): {}-bound",
             service::fmt_sig(s.aggregate_output_tokens_per_second),
             service::fmt_sig(s.decode_tokens_per_second_per_sequence),
-            service::fmt_sig(s.ttft_seconds),
+            ttft_words(s),
             s.replicas,
             if s.replicas == 1 { "y" } else { "ies" },
             s.tensor_parallel,
@@ -743,6 +743,20 @@ fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) 
             None => Words::plain(serves),
         });
     }
+}
+
+/// The time to the first token: the mean, and where the prompt queue is modelled (its tail
+/// differs from the mean by more than 5 %) the median and p90 too.
+fn ttft_words(s: &service::Serving) -> String {
+    let mean = format!("{} s", service::fmt_sig(s.ttft_seconds));
+    if (s.ttft_p90_seconds - s.ttft_seconds).abs() <= 0.05 * s.ttft_seconds {
+        return mean;
+    }
+    format!(
+        "{mean} on average, median {} s, p90 {} s",
+        service::fmt_sig(s.ttft_median_seconds),
+        service::fmt_sig(s.ttft_p90_seconds)
+    )
 }
 
 #[cfg(test)]
