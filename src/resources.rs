@@ -651,6 +651,24 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A listed item of another shape names the item and the deepest field of the wrong type.
+    #[test]
+    fn a_listed_item_of_another_shape_names_its_field() {
+        let listed = [
+            json!({"name": "Standard_A", "resourceType": "virtualMachines"}),
+            json!({"name": "Standard_B", "locationInfo": [{"location": "eastus", "zones": "1"}]}),
+        ];
+        let e = parse_listed::<compute::ResourceSku>(&listed).expect_err("zones is not a list");
+        assert_eq!(
+            (e.resource.as_str(), e.field.as_ref()),
+            ("a resource SKU Standard_B", "locationInfo[0].zones of the documented type")
+        );
+        let e = parse_listed::<compute::ResourceSku>(&[json!({"resourceType": "disks"})]).expect_err("no name");
+        assert_eq!(e.field, "name");
+        let pool: AsRead<AgentPool> = AsRead::parse(json!({"name": "gpu", "x": 1}), "agent pool").expect("a pool");
+        assert_eq!((pool.name.as_deref(), &pool.json["x"]), (Some("gpu"), &json!(1)), "unknown fields are kept");
+    }
+
     /// A pool without `count` has no node range: the error names the field (it used to cost $0).
     #[test]
     fn a_missing_count_is_an_error_naming_the_field() {
