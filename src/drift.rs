@@ -140,7 +140,7 @@ mod tests {
             sku("Standard_NP10s", "10", "168", None),
             sku("Standard_D4s_v5", "4", "16", None),
         ];
-        let skus = crate::resources::compute::skus(&skus).expect("typed");
+        let skus: Vec<crate::resources::compute::ResourceSku> = crate::resources::parse_listed(&skus).expect("typed");
         let d = compare(&c, "eastus", &skus);
         assert_eq!(d.missing_from_catalog, ["Standard_ND96is_H100_v5"]);
         assert_eq!(

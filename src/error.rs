@@ -404,7 +404,8 @@ mod tests {
     /// Each class has one code, whatever raised it.
     #[test]
     fn classes_by_type() {
-        let missing = Error::from(crate::resources::MissingField { resource: "cluster".into(), field: "location" });
+        let missing =
+            Error::from(crate::resources::MissingField { resource: "cluster".into(), field: "location".into() });
         assert_eq!(missing.exit_code(), 1, "Azure's answer lacking a field is not a refused request");
         assert!(missing.to_string().contains("cluster has no location"), "{missing}");
         assert_eq!(Error::Pending { message: "m".into(), hint: None }.exit_code(), 4);

@@ -24,18 +24,18 @@ pub struct MissingField {
     /// "agent pool gpu".
     pub resource: String,
     /// The JSON path, e.g. `properties.count`.
-    pub field: &'static str,
+    pub field: std::borrow::Cow<'static, str>,
 }
 
 /// Take a needed field or fail naming it.
 pub fn required<T: Clone>(v: &Option<T>, resource: &str, field: &'static str) -> Result<T, MissingField> {
-    v.clone().ok_or_else(|| MissingField { resource: resource.to_owned(), field })
+    v.clone().ok_or_else(|| MissingField { resource: resource.to_owned(), field: field.into() })
 }
 
 /// Parse a resource from JSON: a body of the wrong shape is a `MissingField` on the whole.
 pub fn parse<T: for<'de> Deserialize<'de>>(v: &Value, resource: &str) -> Result<T, MissingField> {
     T::deserialize(v)
-        .map_err(|_| MissingField { resource: resource.to_owned(), field: "(a body of the documented shape)" })
+        .map_err(|_| MissingField { resource: resource.to_owned(), field: "(a body of the documented shape)".into() })
 }
 
 /// `provisioningState` of a cluster or pool, as the tool acts on it.
@@ -442,9 +442,165 @@ pub struct Provider {
     pub registration_state: Option<String>,
 }
 
+/// A resource Azure lists (an item of an ARM list page): what messages call it, and the fields
+/// an item must carry to be used at all.
+pub trait Listed: serde::de::DeserializeOwned {
+    /// "agent pool", "resource SKU".
+    const WHAT: &'static str;
+
+    /// The fields every item must carry; an item without one is an error naming it.
+    fn check(&self) -> Result<(), MissingField> {
+        Ok(())
+    }
+}
+
+/// A resource with a `name` (ARM names compare ignoring case).
+pub trait Named {
+    fn name(&self) -> Option<&str>;
+}
+
 /// Find the resource named `name` in a list (ARM names are case-insensitive).
-pub fn find_named<'a>(list: &'a [Value], name: &str) -> Option<&'a Value> {
-    list.iter().find(|v| v.get("name").and_then(Value::as_str).is_some_and(|n| n.eq_ignore_ascii_case(name)))
+pub fn find_named<'a, T: Named>(list: &'a [T], name: &str) -> Option<&'a T> {
+    list.iter().find(|v| v.name().is_some_and(|n| n.eq_ignore_ascii_case(name)))
+}
+
+impl Named for Value {
+    fn name(&self) -> Option<&str> {
+        self.get("name").and_then(Value::as_str)
+    }
+}
+
+impl Named for AgentPool {
+    fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+}
+
+impl Listed for AgentPool {
+    const WHAT: &'static str = "agent pool";
+}
+
+/// A resource as Azure sent it: read typed (`item`), with its JSON kept only for a write that
+/// sends it back (fields this tool does not know must round-trip) or to show it as read.
+#[derive(Debug, Clone)]
+pub struct AsRead<T> {
+    pub item: T,
+    pub json: Value,
+}
+
+impl<T: serde::de::DeserializeOwned> AsRead<T> {
+    /// Read `json` as `T`, keeping it; a body of another shape is an error naming the field.
+    pub fn parse(json: Value, resource: &str) -> Result<Self, MissingField> {
+        Ok(AsRead { item: parse_item(&json, resource)?, json })
+    }
+}
+
+impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for AsRead<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let json = Value::deserialize(d)?;
+        let item = T::deserialize(&json).map_err(serde::de::Error::custom)?;
+        Ok(AsRead { item, json })
+    }
+}
+
+impl<T> std::ops::Deref for AsRead<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.item
+    }
+}
+
+impl<T: Named> Named for AsRead<T> {
+    fn name(&self) -> Option<&str> {
+        self.item.name()
+    }
+}
+
+impl<T: Listed> Listed for AsRead<T> {
+    const WHAT: &'static str = T::WHAT;
+    fn check(&self) -> Result<(), MissingField> {
+        self.item.check()
+    }
+}
+
+/// Parse one resource; a body of the wrong shape is an error naming the resource (with its
+/// `name`, when it has one) and the field of the wrong type. Every field the tool reads is
+/// optional, so that field is found by leaving fields out, one at a time, until the body parses.
+pub fn parse_item<T: serde::de::DeserializeOwned>(v: &Value, resource: &str) -> Result<T, MissingField> {
+    T::deserialize(v).map_err(|_| {
+        let label = match v.get("name").and_then(Value::as_str) {
+            Some(n) => format!("{resource} {n}"),
+            None => resource.to_owned(),
+        };
+        let field = culprit::<T>(v, &[]).unwrap_or_else(|| "(a body of the documented shape)".into());
+        MissingField { resource: label, field: format!("{field} of the documented type").into() }
+    })
+}
+
+/// Parse the items of a list, in order: an item of the wrong shape, or without a field every
+/// item must carry, is an error naming it (never skipped).
+pub fn parse_listed<T: Listed>(items: &[Value]) -> Result<Vec<T>, MissingField> {
+    items
+        .iter()
+        .map(|v| {
+            let t: T = parse_item(v, T::WHAT)?;
+            t.check()?;
+            Ok(t)
+        })
+        .collect()
+}
+
+/// The path (`properties.count`, `locationInfo[0].zones`) under `at` whose removal lets `root`
+/// parse as `T`: the deepest such field, or `None` when removing no single one helps.
+fn culprit<T: serde::de::DeserializeOwned>(root: &Value, at: &[PathPart]) -> Option<String> {
+    let here = at.iter().try_fold(root, |v, p| match p {
+        PathPart::Key(k) => v.get(k),
+        PathPart::Index(i) => v.get(i),
+    })?;
+    let parts: Vec<PathPart> = match here {
+        Value::Object(m) => m.keys().cloned().map(PathPart::Key).collect(),
+        Value::Array(a) => (0..a.len()).map(PathPart::Index).collect(),
+        _ => return None,
+    };
+    for part in parts {
+        let mut without = root.clone();
+        let slot = at.iter().try_fold(&mut without, |v, p| match p {
+            PathPart::Key(k) => v.get_mut(k),
+            PathPart::Index(i) => v.get_mut(i),
+        })?;
+        match (slot, &part) {
+            (Value::Object(m), PathPart::Key(k)) => drop(m.remove(k)),
+            (Value::Array(a), PathPart::Index(i)) => drop(a.remove(*i)),
+            _ => return None,
+        }
+        if T::deserialize(&without).is_ok() {
+            let mut path = at.to_vec();
+            path.push(part);
+            return Some(culprit::<T>(root, &path).unwrap_or_else(|| dotted(&path)));
+        }
+    }
+    None
+}
+
+#[derive(Debug, Clone)]
+enum PathPart {
+    Key(String),
+    Index(usize),
+}
+
+fn dotted(path: &[PathPart]) -> String {
+    let mut out = String::new();
+    for p in path {
+        match p {
+            PathPart::Key(k) if out.is_empty() => out.push_str(k),
+            PathPart::Key(k) => {
+                out.push('.');
+                out.push_str(k);
+            }
+            PathPart::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
 }
 
 /// A preview feature (`Microsoft.Features/providers/.../features/{name}`).
@@ -494,6 +650,24 @@ pub struct RunCommandResultProperties {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A listed item of another shape names the item and the deepest field of the wrong type.
+    #[test]
+    fn a_listed_item_of_another_shape_names_its_field() {
+        let listed = [
+            json!({"name": "Standard_A", "resourceType": "virtualMachines"}),
+            json!({"name": "Standard_B", "locationInfo": [{"location": "eastus", "zones": "1"}]}),
+        ];
+        let e = parse_listed::<compute::ResourceSku>(&listed).expect_err("zones is not a list");
+        assert_eq!(
+            (e.resource.as_str(), e.field.as_ref()),
+            ("a resource SKU Standard_B", "locationInfo[0].zones of the documented type")
+        );
+        let e = parse_listed::<compute::ResourceSku>(&[json!({"resourceType": "disks"})]).expect_err("no name");
+        assert_eq!(e.field, "name");
+        let pool: AsRead<AgentPool> = AsRead::parse(json!({"name": "gpu", "x": 1}), "agent pool").expect("a pool");
+        assert_eq!((pool.name.as_deref(), &pool.json["x"]), (Some("gpu"), &json!(1)), "unknown fields are kept");
+    }
 
     /// A pool without `count` has no node range: the error names the field (it used to cost $0).
     #[test]

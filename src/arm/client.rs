@@ -634,8 +634,9 @@ impl ArmClient {
     /// Send `first` and GET every further page of the list at the `nextLink` each page returns
     /// (a URL Azure gives), until it is absent or a page is empty. A page without `value`, a
     /// `nextLink` that repeats an earlier page, or more than [`MAX_PAGES`] pages, is an error:
-    /// never a silent partial or duplicated list.
-    pub async fn list(&self, first: &Req) -> Result<Vec<serde_json::Value>, ArmError> {
+    /// never a silent partial or duplicated list. Each item is read as `T`: an item of another
+    /// shape, or without a field every item carries, is an error naming it, never skipped.
+    pub async fn list<T: crate::resources::Listed>(&self, first: &Req) -> Result<Vec<T>, ArmError> {
         let mut out = Vec::new();
         let mut next = Some(first.clone());
         let mut seen = std::collections::HashSet::new();
@@ -663,7 +664,7 @@ impl ArmClient {
             // A page without `value` is an answer of another shape, never an empty last page.
             let page: Page = resp.json()?;
             let link = page.next().map(Req::get);
-            let items = page.items().map_err(|e| resp.shape_error(&e))?;
+            let items: Vec<T> = page.typed().map_err(|e| resp.shape_error(&e))?;
             if items.is_empty() {
                 break;
             }

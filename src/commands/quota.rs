@@ -8,7 +8,9 @@ use serde_json::{json, Value};
 use crate::cli::{QuotaFamilyArgs, QuotaRequestArgs, QuotaShowArgs};
 use crate::commands::{session as azure, Ctx};
 use crate::error::Error;
-use crate::ops::quota::{self as ops, QuotaAsk, QuotaPlan, QuotaQuery, QuotaTarget, RequestStatus, Usage};
+use crate::ops::quota::{
+    self as ops, ComputeUsage, QuotaAsk, QuotaPlan, QuotaQuery, QuotaTarget, RequestStatus, Usage,
+};
 use crate::ops::session::{ArmClient, Progress};
 use crate::output::{emit, table, Align, Shown};
 
@@ -125,7 +127,7 @@ fn decide(
     a: &QuotaRequestArgs,
     w: &QuotaTarget,
     family: &str,
-    usages: &[Value],
+    usages: &[ComputeUsage],
 ) -> anyhow::Result<Option<(String, u64, u64)>> {
     match ops::decide(w, family, usages, QuotaAsk { limit: a.limit, nodes: a.nodes })? {
         QuotaPlan::Enough { family, limit, used } => {
@@ -147,7 +149,7 @@ fn dry_run(
     w: &QuotaTarget,
     family: &str,
     sub: &str,
-    usages: Option<&[Value]>,
+    usages: Option<&[ComputeUsage]>,
 ) -> anyhow::Result<()> {
     let base = azure::base_url(&a.arm);
     let Some(usages) = usages else {

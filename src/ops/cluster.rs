@@ -32,7 +32,6 @@ pub fn scale_of(count: Option<u32>, min: Option<u32>, max: Option<u32>) -> Resul
     }
 }
 use crate::plan::cluster_ops::{self as plan, Target};
-pub use crate::plan::preflight::node_image_warning;
 pub use crate::provision::cluster_ops::ClusterChange;
 use crate::provision::cluster_ops::{self, OpsError, Run};
 use crate::provision::kaito;
@@ -248,4 +247,11 @@ pub fn issuer_and_state(v: &Value) -> (Option<String>, Option<String>) {
         Ok(c) => (c.properties.oidc_issuer_profile.and_then(|o| o.issuer_url), c.properties.provisioning_state),
         Err(_) => (None, None),
     }
+}
+
+/// The node image warning of a pool shown as read (see `plan::preflight::node_image_warning`);
+/// none for a body that is not a pool (a warning only, never a refusal).
+pub fn node_image_warning(catalog: &Catalog, pool: &Value, at: (&str, &str, &str)) -> Option<String> {
+    let typed: crate::resources::AgentPool = crate::resources::parse(pool, "agent pool").ok()?;
+    crate::plan::preflight::node_image_warning(catalog, &typed, at)
 }

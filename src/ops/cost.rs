@@ -92,11 +92,10 @@ pub fn size_report(catalog: &Catalog, a: &SizeCost, u: Usage, region: Option<Str
 /// GPU pool).
 fn pool_input(
     catalog: &Catalog,
-    pool: &Value,
+    typed: &AgentPool,
     region: Option<String>,
     u: Usage,
 ) -> Result<Option<CostInput>, MissingField> {
-    let typed: AgentPool = resources::parse(pool, "agent pool")?;
     let p = &typed.properties;
     let Some(size) = p.vm_size.as_deref().and_then(|s| catalog.size(s)).cloned() else { return Ok(None) };
     let (min, max) = typed.node_range()?;
@@ -123,7 +122,7 @@ fn pool_input(
 /// `region` or the cluster's location; `notes` hears a stopped cluster or one without GPU pools.
 pub fn cluster_reports(
     catalog: &Catalog,
-    (cluster, c, pools): (&str, &Value, &[Value]),
+    (cluster, c, pools): (&str, &Value, &[AgentPool]),
     u: Usage,
     region: Option<String>,
     notes: &mut Vec<String>,
@@ -158,6 +157,7 @@ pub async fn read_cluster_reports(
     let facts = crate::provision::facts::Store::with_cache_dir();
     let (c, pools) =
         crate::provision::read_cluster_and_pools(client, &facts, subscription, resource_group, cluster).await?;
+    let pools: Vec<AgentPool> = pools.into_iter().map(|p| p.item).collect();
     cluster_reports(catalog, (cluster, &c, &pools), u, region, notes)
 }
 

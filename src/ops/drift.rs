@@ -18,8 +18,7 @@ pub async fn compare(
 ) -> Result<Drift, Error> {
     report("listing the resource SKUs");
     let step = crate::plan::read_skus(subscription, location);
-    let skus = crate::provision::wire::list(client, &step).await?;
-    let skus = crate::resources::compute::skus(&skus).map_err(|e| Error::refused(e.to_string(), None))?;
+    let skus: Vec<crate::resources::compute::ResourceSku> = crate::provision::wire::list(client, &step).await?;
     Ok(drift::compare(catalog, location, &skus))
 }
 

@@ -77,8 +77,7 @@ pub struct FleetView {
 
 /// Every subscription Subscriptions - List shows (every page).
 async fn visible(client: &ArmClient) -> Result<Vec<SubscriptionEntry>, Error> {
-    let list = crate::provision::wire::list(client, &crate::plan::read_subscriptions()).await?;
-    Ok(list.iter().filter_map(|v| crate::resources::parse::<SubscriptionEntry>(v, "subscription").ok()).collect())
+    Ok(crate::provision::wire::list(client, &crate::plan::read_subscriptions()).await?)
 }
 
 /// The subscriptions named in `wanted` (ids as given, names looked up), or every visible one.

@@ -66,7 +66,7 @@ pub async fn cluster_location(
     let v = crate::provision::wire::get::<serde_json::Value>(client, &step).await?;
     let facts = super::pool::ClusterFacts::from_cluster(v)?;
     facts.location.ok_or_else(|| {
-        Error::from(crate::resources::MissingField { resource: format!("cluster {cluster}"), field: "location" })
+        Error::from(crate::resources::MissingField { resource: format!("cluster {cluster}"), field: "location".into() })
     })
 }
 

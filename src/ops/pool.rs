@@ -287,14 +287,10 @@ async fn operator_preflight(
         crate::plan::read_cluster(&at, "the cluster (the GPU Operator's preflight)"),
         crate::plan::read_pools(&at, "the cluster's pools (the GPU Operator's preflight)"),
     ];
-    let named = |p: &Value| {
-        let listed: Option<resources::AgentPool> = serde_json::from_value(p.clone()).ok();
-        listed.and_then(|l| l.name).is_some_and(|n| n.eq_ignore_ascii_case(&spec.name))
-    };
-    if !pools.iter().any(named) {
+    if resources::find_named(&pools, &spec.name).is_none() {
         let labelled = crate::plan::install::with_driver_label(catalog, spec, &pools);
         let spec = labelled.as_ref().map_or(spec, |(s, _)| s);
-        pools.push(spec.as_listed());
+        pools.push(spec.as_read()?);
     }
     let install = operator::resolve(catalog, op, &cluster, &pools).map_err(|r| Error::refused(r.message, r.hint))?;
     Ok((reads, Some(install)))
@@ -364,7 +360,7 @@ pub fn pool_feature<'c>(catalog: &'c Catalog, spec: &PoolSpec) -> Option<(&'c st
 /// The operator install's steps for a pool not yet created (a dry run): resolved against the
 /// pool's own body.
 pub fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Result<(Plan, String), Error> {
-    let pool = spec.as_listed();
+    let pool = spec.as_read()?;
     let install: Install =
         operator::resolve(catalog, req, &json!({}), &[pool]).map_err(|r| Error::refused(r.message, r.hint))?;
     Ok((operator::plan(req, &install), install.values_yaml))

@@ -64,12 +64,8 @@ pub async fn node_image_floor_warnings(
     let Ok(pools) = store.pools(client, sub, rg, cluster).await else { return Vec::new() };
     pools
         .iter()
-        .filter(|x| {
-            crate::resources::parse::<crate::resources::AgentPool>(x, "agent pool")
-                .ok()
-                .and_then(|p| p.properties.vm_size)
-                .and_then(|v| catalog.size(&v))
-                .is_some_and(|v| v.series == spec.size.series)
+        .filter(|p| {
+            p.properties.vm_size.as_deref().and_then(|v| catalog.size(v)).is_some_and(|v| v.series == spec.size.series)
         })
         .filter_map(|pool| crate::plan::preflight::node_image_warning(catalog, pool, (sub, rg, cluster)))
         .collect()

@@ -15,6 +15,8 @@ pub use crate::plan::quota::{RequestStatus, Usage};
 pub use crate::plan::read_at_run_time;
 use crate::provision::quota as exec;
 use crate::provision::Progress;
+/// One usage counter as Azure lists it (what `usages` reads).
+pub use crate::resources::compute::Usage as ComputeUsage;
 
 use super::Report;
 
@@ -73,7 +75,7 @@ pub struct QuotaUsage {
 }
 
 /// The families to show from the usages Azure listed for the location.
-pub fn usage(catalog: &Catalog, w: &QuotaTarget, usages: &[Value]) -> Result<QuotaUsage, Error> {
+pub fn usage(catalog: &Catalog, w: &QuotaTarget, usages: &[ComputeUsage]) -> Result<QuotaUsage, Error> {
     let mut names: Vec<String> = match &w.family {
         Some(f) => vec![f.clone()],
         None => {
@@ -138,7 +140,7 @@ fn missing(e: crate::resources::MissingField) -> Error {
 }
 
 /// Decide the request from the family's usage; a request that would lower the limit is refused.
-pub fn decide(w: &QuotaTarget, family: &str, usages: &[Value], ask: QuotaAsk) -> Result<QuotaPlan, Error> {
+pub fn decide(w: &QuotaTarget, family: &str, usages: &[ComputeUsage], ask: QuotaAsk) -> Result<QuotaPlan, Error> {
     let Some(current) = plan::usage(usages, family).map_err(missing)? else {
         return Err(unknown_family(family, &w.location));
     };
@@ -178,7 +180,7 @@ pub async fn raise(
 }
 
 /// The vCPU usages and limits Azure lists for the location.
-pub async fn usages(client: &ArmClient, subscription: &str, location: &str) -> Result<Vec<Value>, Error> {
+pub async fn usages(client: &ArmClient, subscription: &str, location: &str) -> Result<Vec<ComputeUsage>, Error> {
     Ok(exec::usages(client, subscription, location).await?)
 }
 

@@ -162,19 +162,20 @@ fn resolve_name(
     client: &ArmClient,
     name: &str,
 ) -> Result<(String, SubscriptionSource), SubscriptionError> {
-    let subs = rt
+    let subs: Vec<crate::resources::fleet::SubscriptionEntry> = rt
         .block_on(crate::provision::wire::list(client, &crate::plan::read_subscriptions()))
         .map_err(|e| SubscriptionError::Arm(Box::new(e)))?;
-    let field = |s: &serde_json::Value, k: &str| s.get(k).and_then(serde_json::Value::as_str).unwrap_or("").to_owned();
+    // An entry without a display name matches no name; one without an id is no id (refused below).
+    let display = |s: &crate::resources::fleet::SubscriptionEntry| s.display_name.clone().unwrap_or_default();
     let found: Vec<String> = subs
         .iter()
-        .filter(|s| field(s, "displayName").eq_ignore_ascii_case(name))
-        .map(|s| field(s, "subscriptionId"))
+        .filter(|s| display(s).eq_ignore_ascii_case(name))
+        .map(|s| s.subscription_id.clone().unwrap_or_default())
         .collect();
     match found.as_slice() {
         [id] if auth::is_subscription_id(id) => Ok((id.to_ascii_lowercase(), SubscriptionSource::ByName)),
         [] => {
-            let names: Vec<String> = subs.iter().map(|s| field(s, "displayName")).take(10).collect();
+            let names: Vec<String> = subs.iter().map(display).take(10).collect();
             Err(SubscriptionError::Name {
                 message: subscription_words(format!(
                     "{{0}} {name:?}: no subscription of that name is visible to this credential"

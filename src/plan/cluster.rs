@@ -189,7 +189,10 @@ pub fn scale_pool(pool: &Value, scale: Scale) -> Result<Value, ChangeRefused> {
 pub fn set_counts(pool: &Value, scale: Scale, autoscaled: bool, count: Option<u32>) -> Result<Value, ChangeRefused> {
     let mut v = writable_pool(pool);
     let props = v.get_mut("properties").and_then(Value::as_object_mut).ok_or_else(|| {
-        ChangeRefused::Missing(crate::resources::MissingField { resource: "agent pool".into(), field: "properties" })
+        ChangeRefused::Missing(crate::resources::MissingField {
+            resource: "agent pool".into(),
+            field: "properties".into(),
+        })
     })?;
     let (count_setting, min_count, max_count) = (Setting::Count, Setting::MinCount, Setting::MaxCount);
     match scale {

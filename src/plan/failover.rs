@@ -307,12 +307,16 @@ mod tests {
         let spec = &candidates(&c, &req(|r| r.count = Some(2)), &[]).expect("valid")[0];
         let facts = |restrictions: serde_json::Value, limit: i64| Facts {
             cluster: json!({"location": "eastus", "properties": {"provisioningState": "Succeeded"}}),
-            skus: Some(vec![json!({"resourceType": "virtualMachines", "name": "Standard_NC24ads_A100_v4",
+            skus: crate::resources::parse_listed(&[
+                json!({"resourceType": "virtualMachines", "name": "Standard_NC24ads_A100_v4",
                 "family": "standardNCADSA100v4Family", "locationInfo": [{"location": "eastus", "zones": ["1"]}],
-                "restrictions": restrictions})]),
-            usages: Some(vec![
+                "restrictions": restrictions}),
+            ])
+            .ok(),
+            usages: crate::resources::parse_listed(&[
                 json!({"name": {"value": "standardNCADSA100v4Family"}, "limit": limit, "currentValue": 0}),
-            ]),
+            ])
+            .ok(),
             ..Facts::default()
         };
         assert_eq!(preflight(spec, &facts(json!([]), 72)), None);

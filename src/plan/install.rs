@@ -9,7 +9,7 @@ use super::operator::{self as op, DriverMode, MigStrategy, OperatorSpec};
 use super::{cluster_path, read_at_run_time, runcommand, Plan, Step, StepKind};
 use crate::catalog::{Catalog, Vendor};
 use crate::resources::helm::OperatorValues;
-use crate::resources::{self, AgentPool, PoolDriver};
+use crate::resources::{self, AgentPool, AsRead, PoolDriver};
 
 /// Why a pool cannot be served by the NVIDIA GPU Operator (the rules `create-pool
 /// --install-operator` and a GpuConfig with `operator.install` both enforce).
@@ -83,6 +83,13 @@ pub struct OperatorRefusal {
     pub hint: Option<String>,
 }
 
+/// A field missing from a pool or cluster the install decides from.
+impl From<resources::MissingField> for OperatorRefusal {
+    fn from(e: resources::MissingField) -> Self {
+        refuse(e.to_string(), None)
+    }
+}
+
 fn refuse(message: impl Into<String>, hint: impl Into<Option<String>>) -> OperatorRefusal {
     OperatorRefusal { message: message.into(), hint: hint.into() }
 }
@@ -131,14 +138,6 @@ fn spec_for(req: &InstallRequest, mode: DriverMode, taints: &[String]) -> Operat
 
 fn pool_name(p: &AgentPool) -> &str {
     p.name.as_deref().unwrap_or("?")
-}
-
-/// The pools as typed resources; a pool of the wrong shape is a refusal naming it.
-fn typed(pools: &[Value]) -> Result<Vec<AgentPool>, OperatorRefusal> {
-    pools
-        .iter()
-        .map(|p| resources::parse::<AgentPool>(p, "agent pool").map_err(|e| refuse(e.to_string(), None)))
-        .collect()
 }
 
 /// The pools the install is for: the one `--pool` names, else every GPU pool.
@@ -330,9 +329,8 @@ pub fn resolve(
     catalog: &Catalog,
     req: &InstallRequest,
     cluster: &Value,
-    pools: &[Value],
+    listed: &[AsRead<AgentPool>],
 ) -> Result<Install, OperatorRefusal> {
-    let raw_pools = pools;
     if typed_cluster(cluster)?.properties.api_server_access_profile.and_then(|a| a.disable_run_command) == Some(true) {
         let spec = spec_for(req, req.driver_mode.unwrap_or(DriverMode::Aks), &[]);
         return Err(refuse(
@@ -343,7 +341,7 @@ pub fn resolve(
             )),
         ));
     }
-    let pools = typed(pools)?;
+    let pools: Vec<AgentPool> = listed.iter().map(|p| p.item.clone()).collect();
     let targets = targets(catalog, req, &pools)?;
     for p in &targets {
         check_target(catalog, req, p)?;
@@ -353,7 +351,7 @@ pub fn resolve(
     if !missing.is_empty() && !req.label_pools {
         return Err(missing_labels_refusal(catalog, req, &missing));
     }
-    let label_updates = label_plans(req, raw_pools, &missing);
+    let label_updates = label_plans(req, listed, &missing);
     let others = all
         .iter()
         .filter(|p| operator_runs_on(catalog, p) && p.driver() != PoolDriver::Managed)
@@ -374,7 +372,7 @@ pub fn resolve(
 
 /// One label update per pool that lacks its label: from the pool as listed (read with
 /// `api::AKS_MANAGED_GPU`, the version the PUT is sent with).
-fn label_plans(req: &InstallRequest, pools: &[Value], missing: &[MissingLabel]) -> Vec<Plan> {
+fn label_plans(req: &InstallRequest, pools: &[AsRead<AgentPool>], missing: &[MissingLabel]) -> Vec<Plan> {
     let t = super::cluster_ops::Target {
         subscription: &req.subscription,
         resource_group: &req.resource_group,
@@ -384,7 +382,7 @@ fn label_plans(req: &InstallRequest, pools: &[Value], missing: &[MissingLabel]) 
         .iter()
         .filter_map(|m| {
             let listed = crate::resources::find_named(pools, &m.pool)?;
-            Some(super::cluster_ops::label_pool(t, &m.pool, listed, m.label, crate::domain::api::AKS_MANAGED_GPU))
+            Some(super::cluster_ops::label_pool(t, &m.pool, &listed.json, m.label, crate::domain::api::AKS_MANAGED_GPU))
         })
         .collect()
 }
@@ -699,18 +697,18 @@ pub fn may_need_driver_label(spec: &super::agent_pool::PoolSpec) -> bool {
 pub fn with_driver_label(
     catalog: &Catalog,
     spec: &super::agent_pool::PoolSpec,
-    pools: &[Value],
+    pools: &[AsRead<AgentPool>],
 ) -> Option<(super::agent_pool::PoolSpec, String)> {
     if !may_need_driver_label(spec) || spec.labels.contains_key(NO_DRIVER_LABEL.0) {
         return None;
     }
     let without: Vec<String> = pools
         .iter()
-        .filter_map(|p| resources::parse::<AgentPool>(p, "agent pool").ok())
+        .map(|p| &p.item)
         .filter(|p| p.name.as_deref().is_some_and(|n| !n.eq_ignore_ascii_case(&spec.name)))
         .filter(|p| p.driver() == PoolDriver::None && operator_runs_on(catalog, p))
         .filter(|p| p.properties.vm_size.as_deref().and_then(|v| catalog.size(v)).is_some())
-        .filter_map(|p| p.name)
+        .filter_map(|p| p.name.clone())
         .collect();
     if without.is_empty() {
         return None;

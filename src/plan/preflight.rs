@@ -7,20 +7,20 @@ use super::agent_pool::{Difference, PoolSpec};
 use crate::catalog::{Catalog, KubeVersion};
 use crate::domain::setting::{Setting, Words};
 use crate::domain::Os;
-use crate::resources::compute::{CapacityReservation, ReservationGroup, ResourceSku};
-use crate::resources::{self, AgentPool, ManagedCluster, MissingField, ProvisioningState};
+use crate::resources::compute::{CapacityReservation, ReservationGroup, ResourceSku, Usage as ComputeUsage};
+use crate::resources::{self, AgentPool, AsRead, ManagedCluster, MissingField, ProvisioningState};
 
 /// What the executor read.
 #[derive(Debug, Clone, Default)]
 pub struct Facts {
     /// The managed cluster.
     pub cluster: Value,
-    /// The pool, when it exists.
-    pub pool: Option<Value>,
+    /// The pool, when it exists (its JSON kept to show it as read).
+    pub pool: Option<AsRead<AgentPool>>,
     /// Resource SKUs in the cluster's location (None = not read).
-    pub skus: Option<Vec<Value>>,
+    pub skus: Option<Vec<ResourceSku>>,
     /// Compute usages in the location (None = not read).
-    pub usages: Option<Vec<Value>>,
+    pub usages: Option<Vec<ComputeUsage>>,
     /// `WindowsGPUPreview` state, for Windows pools (None = not read).
     pub windows_feature: Option<String>,
     /// This run registers `WindowsGPUPreview` before the pool (`--register-features`), so the
@@ -35,27 +35,24 @@ pub struct Facts {
 /// it does not exist, and its capacity reservations (each with `sku.name`, `sku.capacity`).
 #[derive(Debug, Clone, Default)]
 pub struct Reservation {
-    pub group: Option<Value>,
-    pub reservations: Vec<Value>,
+    pub group: Option<ReservationGroup>,
+    pub reservations: Vec<CapacityReservation>,
 }
 
 impl Reservation {
-    fn typed(&self) -> Result<(Option<ReservationGroup>, Vec<CapacityReservation>), MissingField> {
-        let group = self.group.as_ref().map(|g| resources::parse(g, "capacity reservation group")).transpose()?;
-        let list: Result<Vec<CapacityReservation>, MissingField> =
-            self.reservations.iter().map(|r| resources::parse(r, "capacity reservation")).collect();
-        Ok((group, list?))
-    }
-
     /// Instances of `vm_size` reserved and not yet allocated: per reservation of that size,
     /// `utilizationInfo.currentCapacity` (else `sku.capacity`) minus the VMs allocated to it.
     /// `None` when no reservation is of that size; a reservation whose numbers Azure did not
     /// send is an error naming the field, never free.
     pub fn free(&self, vm_size: &str) -> Result<Option<u64>, MissingField> {
-        let (group, reservations) = self.typed()?;
-        let views = group.and_then(|g| g.properties.instance_view).map(|v| v.capacity_reservations).unwrap_or_default();
+        let views = self
+            .group
+            .as_ref()
+            .and_then(|g| g.properties.instance_view.as_ref())
+            .map(|v| v.capacity_reservations.as_slice())
+            .unwrap_or_default();
         let mut free = None;
-        for r in reservations.iter().filter(|r| r.size().is_some_and(|n| n.eq_ignore_ascii_case(vm_size))) {
+        for r in self.reservations.iter().filter(|r| r.size().is_some_and(|n| n.eq_ignore_ascii_case(vm_size))) {
             let label = format!("capacity reservation {}", r.name.as_deref().unwrap_or("?"));
             let view = views.iter().find(|v| v.name.is_some() && v.name == r.name);
             let util = view.and_then(|v| v.utilization_info.as_ref());
@@ -71,7 +68,7 @@ impl Reservation {
     /// The sizes the group reserves (for `recommend`), in the order listed.
     pub fn sizes(&self) -> Result<Vec<String>, MissingField> {
         let mut out: Vec<String> = Vec::new();
-        for r in self.typed()?.1 {
+        for r in &self.reservations {
             if let Some(n) = r.size() {
                 if !out.iter().any(|x| x.eq_ignore_ascii_case(n)) {
                     out.push(n.to_owned());
@@ -180,7 +177,6 @@ pub fn check_reservation(spec: &PoolSpec, r: &Reservation, loc: &str) -> Result<
             Some("check the id: az capacity reservation group list -o table"),
         ));
     };
-    let group: ReservationGroup = resources::parse(group, "capacity reservation group").map_err(missing)?;
     let at = resources::required(&group.location, &format!("capacity reservation group {name}"), "location")
         .map_err(missing)?
         .replace(' ', "")
@@ -338,15 +334,14 @@ fn check_windows(
 /// The pool exists: its `provisioningState` decides first (running → wait, Deleting → wait
 /// until gone, Failed → refused with how to recover; never "no change"). A Succeeded pool
 /// identical to the spec is a no-op; anything else is refused with the differences.
-fn check_existing(catalog: &Catalog, spec: &PoolSpec, pool: &Value) -> Result<Verdict, PreflightFailure> {
-    let typed: AgentPool = resources::parse(pool, "agent pool").map_err(|e| refuse(e.to_string(), None::<Words>))?;
+fn check_existing(catalog: &Catalog, spec: &PoolSpec, typed: &AgentPool) -> Result<Verdict, PreflightFailure> {
     match typed.state().map_err(|e| refuse(e.to_string(), None::<Words>))? {
         ProvisioningState::InProgress(state) => return Ok(Verdict::InProgress(state)),
         ProvisioningState::Deleting => return Ok(Verdict::Deleting),
-        ProvisioningState::Failed | ProvisioningState::Canceled => return Err(failed_pool(spec, &typed)),
+        ProvisioningState::Failed | ProvisioningState::Canceled => return Err(failed_pool(spec, typed)),
         ProvisioningState::Succeeded => {}
     }
-    let diffs = spec.diff(&typed);
+    let diffs = spec.diff(typed);
     if diffs.is_empty() {
         return Ok(Verdict::Identical);
     }
@@ -400,8 +395,7 @@ fn failed_pool(spec: &PoolSpec, pool: &AgentPool) -> PreflightFailure {
 }
 
 /// The size is offered in the location (and zones) to this subscription, as spot when asked.
-fn check_sku(spec: &PoolSpec, skus: &[Value], loc: &str) -> Result<(), PreflightFailure> {
-    let skus = resources::compute::skus(skus).map_err(missing)?;
+fn check_sku(spec: &PoolSpec, skus: &[ResourceSku], loc: &str) -> Result<(), PreflightFailure> {
     let sku = skus.iter().find(|s| s.is_vm(&spec.size.name));
     let Some(sku) = sku else {
         return Err(refuse(
@@ -462,7 +456,7 @@ fn restrictions(spec: &PoolSpec, sku: &ResourceSku, loc: &str) -> Result<Vec<Str
 /// One usage counter: free vCPUs, limit, current, display name and id.
 type Usage = (u64, i64, i64, String, String);
 
-fn usage(usages: &[Value], key: &str) -> Result<Option<Usage>, PreflightFailure> {
+fn usage(usages: &[ComputeUsage], key: &str) -> Result<Option<Usage>, PreflightFailure> {
     let Some(c) = resources::compute::find_usage(usages, key).map_err(missing)? else { return Ok(None) };
     Ok(Some((u64::try_from((c.limit - c.used).max(0)).unwrap_or(0), c.limit, c.used, c.display, c.name)))
 }
@@ -473,14 +467,11 @@ fn missing(e: resources::MissingField) -> PreflightFailure {
 }
 
 /// The size's quota family: Azure's SKU list says (`family`), else the catalog.
-fn family_of(spec: &PoolSpec, skus: Option<&[Value]>) -> Option<String> {
-    // A SKU list of another shape gives no family: the catalog's is used (the quota check
-    // still runs against it).
-    let skus = skus.and_then(|s| resources::compute::skus(s).ok());
+fn family_of(spec: &PoolSpec, skus: Option<&[ResourceSku]>) -> Option<String> {
     skus.and_then(|skus| {
-        skus.into_iter()
+        skus.iter()
             .find(|s| s.name.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(&spec.size.name)))
-            .and_then(|s| s.family)
+            .and_then(|s| s.family.clone())
     })
     .or_else(|| spec.size.quota_family.as_deref().map(str::to_owned))
 }
@@ -497,8 +488,8 @@ pub const QUOTA_TOGETHER: &str = "vcpu-quota-together";
 /// `aksgpu quota request` that makes room, and how many nodes of the last pool would fit.
 pub fn check_together(
     specs: &[&PoolSpec],
-    skus: Option<&[Value]>,
-    usages: &[Value],
+    skus: Option<&[ResourceSku]>,
+    usages: &[ComputeUsage],
     loc: &str,
 ) -> Result<(), PreflightFailure> {
     use super::quota::{charge_together, nodes_that_fit, Demand};
@@ -548,7 +539,12 @@ pub fn check_together(
 }
 
 /// vCPU quota: the family's and the regional total (or low-priority cores for spot).
-fn check_quota(spec: &PoolSpec, skus: Option<&[Value]>, usages: &[Value], loc: &str) -> Result<(), PreflightFailure> {
+fn check_quota(
+    spec: &PoolSpec,
+    skus: Option<&[ResourceSku]>,
+    usages: &[ComputeUsage],
+    loc: &str,
+) -> Result<(), PreflightFailure> {
     let family = family_of(spec, skus);
     let need = spec.vcpus_needed();
     let mut checks: Vec<String> = Vec::new();
@@ -587,8 +583,7 @@ fn check_quota(spec: &PoolSpec, skus: Option<&[Value]>, usages: &[Value], loc: &
 /// and ARM). `None` when the size has no floor or the image is at or above it. A pool whose
 /// `nodeImageVersion` Azure did not send, or that is not a version, is said so: never assumed
 /// new enough.
-pub fn node_image_warning(catalog: &Catalog, pool: &Value, (sub, rg, cluster): (&str, &str, &str)) -> Option<String> {
-    let p: crate::resources::AgentPool = crate::resources::parse(pool, "agent pool").ok()?;
+pub fn node_image_warning(catalog: &Catalog, p: &AgentPool, (sub, rg, cluster): (&str, &str, &str)) -> Option<String> {
     let size = p.properties.vm_size.as_deref()?;
     let (floor, rule) = catalog.node_image_floor(size)?;
     let name = p.name.as_deref().unwrap_or("?");
@@ -629,20 +624,24 @@ mod tests {
         PoolSpec::validate(&Catalog::bundled().expect("catalog"), &r).expect("valid")
     }
 
+    fn listed<T: resources::Listed>(items: &[Value]) -> Vec<T> {
+        resources::parse_listed(items).expect("items of the documented shape")
+    }
+
     fn facts() -> Facts {
         Facts {
             cluster: json!({"location": "eastus", "properties": {"provisioningState": "Succeeded", "currentKubernetesVersion": "1.33.2"}}),
             pool: None,
-            skus: Some(vec![json!({
+            skus: Some(listed(&[json!({
                 "resourceType": "virtualMachines", "name": "Standard_NC24ads_A100_v4", "family": "StandardNCADSA100v4Family",
                 "locationInfo": [{"location": "eastus", "zones": ["1", "2", "3"]}],
                 "restrictions": [{"type": "Zone", "values": ["eastus"], "restrictionInfo": {"zones": ["3"]}, "reasonCode": "NotAvailableForSubscription"}]
-            })]),
-            usages: Some(vec![
+            })])),
+            usages: Some(listed(&[
                 json!({"name": {"value": "standardNCADSA100v4Family", "localizedValue": "Standard NCADS_A100_v4 Family vCPUs"}, "limit": 48, "currentValue": 0}),
                 json!({"name": {"value": "cores", "localizedValue": "Total Regional vCPUs"}, "limit": 100, "currentValue": 10}),
                 json!({"name": {"value": "lowPriorityCores"}, "limit": 0, "currentValue": 0}),
-            ]),
+            ])),
             windows_feature: None,
             feature_registered_first: false,
             reservation: None,
@@ -729,10 +728,10 @@ mod tests {
         let mut f = facts();
         let mut existing = s.body();
         existing["properties"]["provisioningState"] = json!("Succeeded");
-        f.pool = Some(existing.clone());
+        f.pool = Some(AsRead::parse(existing.clone(), "agent pool").expect("pool"));
         assert_eq!(check(&catalog(), &s, &f), Ok(Verdict::Identical));
         existing["properties"]["gpuInstanceProfile"] = json!("MIG1g");
-        f.pool = Some(existing);
+        f.pool = Some(AsRead::parse(existing, "agent pool").expect("pool"));
         let e = check(&catalog(), &s, &f).expect_err("different");
         assert!(
             cli(&e.message).contains("gpuInstanceProfile") && cli(&e.message).contains("(immutable)"),

@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 use super::agent_pool::surge_for;
 use super::{Plan, Step, StepKind};
 use crate::domain::api;
+use crate::resources::compute::Usage as ComputeUsage;
 use crate::resources::{self, MissingField};
 
 /// The Compute quota scope of a region.
@@ -110,11 +111,12 @@ impl Usage {
 
 /// The usage counter named `name` (spaces and case ignored), if Azure listed one; a counter
 /// without its numbers is an error naming the field (never 0 used).
-pub fn usage(usages: &[Value], name: &str) -> Result<Option<Usage>, MissingField> {
+pub fn usage(usages: &[ComputeUsage], name: &str) -> Result<Option<Usage>, MissingField> {
     let Some(c) = resources::compute::find_usage(usages, name)? else { return Ok(None) };
     let label = format!("usage {}", c.name);
-    let count =
-        |n: i64, field: &'static str| u64::try_from(n).map_err(|_| MissingField { resource: label.clone(), field });
+    let count = |n: i64, field: &'static str| {
+        u64::try_from(n).map_err(|_| MissingField { resource: label.clone(), field: field.into() })
+    };
     Ok(Some(Usage {
         used: count(c.used, "currentValue")?,
         limit: count(c.limit, "limit")?,
@@ -193,7 +195,10 @@ impl Overrun {
 /// every counter each draws on, from one read of the usages. Returns, per pool in the same
 /// order, the counters that the pools up to it overrun (empty: it fits with those before it).
 /// A counter Azure did not list is not checked (Azure decides).
-pub fn charge_together(usages: &[Value], demands: &[Demand]) -> Result<Vec<(String, Vec<Overrun>)>, MissingField> {
+pub fn charge_together(
+    usages: &[ComputeUsage],
+    demands: &[Demand],
+) -> Result<Vec<(String, Vec<Overrun>)>, MissingField> {
     let mut charged: Vec<(String, Vec<(String, u64)>)> = Vec::new();
     let mut out = Vec::new();
     for d in demands {
@@ -293,7 +298,7 @@ pub fn request_id(location: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn together(usages: &[Value], demands: &[Demand]) -> Vec<(String, Vec<Overrun>)> {
+    fn together(usages: &[ComputeUsage], demands: &[Demand]) -> Vec<(String, Vec<Overrun>)> {
         charge_together(usages, demands).expect("usages of the documented shape")
     }
 
@@ -315,9 +320,10 @@ mod tests {
         assert_eq!(decide(&cur, 64), Decision::Lower { limit: 96, asked: 64 });
     }
 
-    fn usages() -> Vec<Value> {
+    fn usages() -> Vec<ComputeUsage> {
         let u = |name: &str, limit: u64, used: u64| json!({"name": {"value": name, "localizedValue": name}, "limit": limit, "currentValue": used});
-        vec![u("standardNCADSA100v4Family", 96, 0), u("cores", 200, 20), u("lowPriorityCores", 48, 0)]
+        let listed = [u("standardNCADSA100v4Family", 96, 0), u("cores", 200, 20), u("lowPriorityCores", 48, 0)];
+        resources::parse_listed(&listed).expect("usages")
     }
 
     fn a100(pool: &str, nodes: u32) -> Demand {
@@ -365,7 +371,12 @@ mod tests {
     #[test]
     fn the_regional_limit_counts_every_family() {
         let mut u = usages();
-        u.push(json!({"name": {"value": "standardNCADSH100v5Family"}, "limit": 960, "currentValue": 0}));
+        u.extend(
+            resources::parse_listed::<ComputeUsage>(&[
+                json!({"name": {"value": "standardNCADSH100v5Family"}, "limit": 960, "currentValue": 0}),
+            ])
+            .expect("usage"),
+        );
         let h100 = |pool: &str, nodes: u32| Demand {
             vm_size: "Standard_NC40ads_H100_v5".into(),
             vcpus: 40,

@@ -19,25 +19,20 @@ pub mod locations;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use std::any::Any;
+
 use serde_json::Value;
 use tokio::sync::OnceCell;
 
 use super::wire;
 use crate::arm::{ArmClient, ArmError};
 use crate::plan::{cluster_path, Step};
+use crate::resources::{AgentPool, AsRead, Listed};
 
-/// How a fact is read.
-#[derive(Debug, Clone, Copy)]
-enum Read {
-    /// A GET whose non-2xx answer is an error.
-    Get,
-    /// A GET whose 404 means "absent" (remembered as `null`).
-    GetOpt,
-    /// Every page of a list (remembered as an array).
-    List,
-}
+/// A fact as held: the JSON of a GET (`null` for a 404 read with `get_opt`), or a typed list.
+type Fact = Arc<dyn Any + Send + Sync>;
 
-type Cell = Arc<OnceCell<Value>>;
+type Cell = Arc<OnceCell<Fact>>;
 
 /// The facts of one run; cheap to clone (clones share the memo).
 #[derive(Debug, Clone, Default)]
@@ -66,37 +61,40 @@ impl Store {
         }
     }
 
-    async fn read(&self, client: &ArmClient, step: &Step, how: Read) -> Result<Value, ArmError> {
+    /// The fact `step` reads, read by `read` the first time it is asked for; held as `F`.
+    async fn read<F, Fut>(&self, step: &Step, read: impl FnOnce() -> Fut) -> Result<Arc<F>, ArmError>
+    where
+        F: Any + Send + Sync,
+        Fut: std::future::Future<Output = Result<F, ArmError>>,
+    {
         let cell = self.cell(&step.url);
-        let v = cell
-            .get_or_try_init(|| async {
-                match how {
-                    Read::Get => wire::get::<Value>(client, step).await,
-                    Read::GetOpt => Ok(wire::get_opt::<Value>(client, step).await?.unwrap_or(Value::Null)),
-                    Read::List => Ok(Value::Array(wire::list(client, step).await?)),
-                }
-            })
-            .await?;
-        Ok(v.clone())
+        let fact = cell.get_or_try_init(|| async { Ok::<Fact, ArmError>(Arc::new(read().await?)) }).await?;
+        fact.clone().downcast::<F>().map_err(|_| ArmError::Bug {
+            message: format!("the run's facts hold {} as another type than asked", step.url),
+        })
     }
 
     /// Send the plan's read `step` once per run; any non-2xx answer is an error (and is not
     /// remembered).
     pub async fn get(&self, client: &ArmClient, step: &Step) -> Result<Value, ArmError> {
-        self.read(client, step, Read::Get).await
+        let v: Arc<Value> = self.read(step, || wire::get::<Value>(client, step)).await?;
+        Ok(Value::clone(&v))
     }
 
     /// Send the plan's read `step` once per run; 404 is `None`.
     pub async fn get_opt(&self, client: &ArmClient, step: &Step) -> Result<Option<Value>, ArmError> {
-        Ok(Some(self.read(client, step, Read::GetOpt).await?).filter(|v| !v.is_null()))
+        let v: Arc<Option<Value>> = self.read(step, || wire::get_opt::<Value>(client, step)).await?;
+        Ok(Option::clone(&v))
     }
 
-    /// Every page of the list the plan's `step` reads, once per run.
-    pub async fn list(&self, client: &ArmClient, step: &Step) -> Result<Vec<Value>, ArmError> {
-        match self.read(client, step, Read::List).await? {
-            Value::Array(items) => Ok(items),
-            _ => Ok(Vec::new()),
-        }
+    /// Every page of the list the plan's `step` reads, once per run, each item read as `T`
+    /// (an item of another shape is an error naming it, never skipped).
+    pub async fn list<T>(&self, client: &ArmClient, step: &Step) -> Result<Vec<T>, ArmError>
+    where
+        T: Listed + Clone + Send + Sync + 'static,
+    {
+        let v: Arc<Vec<T>> = self.read(step, || wire::list::<T>(client, step)).await?;
+        Ok(Vec::clone(&v))
     }
 
     /// The managed cluster, read once per run; its location is remembered for later runs.
@@ -108,8 +106,15 @@ impl Store {
         Ok(v)
     }
 
-    /// The cluster's agent pools (every page), read once per run.
-    pub async fn pools(&self, client: &ArmClient, sub: &str, rg: &str, cluster: &str) -> Result<Vec<Value>, ArmError> {
+    /// The cluster's agent pools (every page), read once per run; each keeps its JSON for a
+    /// write that sends it back.
+    pub async fn pools(
+        &self,
+        client: &ArmClient,
+        sub: &str,
+        rg: &str,
+        cluster: &str,
+    ) -> Result<Vec<AsRead<AgentPool>>, ArmError> {
         self.list(client, &crate::plan::read_pools(&cluster_path(sub, rg, cluster), "the cluster's pools")).await
     }
 
@@ -120,7 +125,7 @@ impl Store {
         client: &ArmClient,
         (sub, rg, cluster): (&str, &str, &str),
         pool: &str,
-    ) -> Result<Option<Value>, ArmError> {
+    ) -> Result<Option<AsRead<AgentPool>>, ArmError> {
         let pools = self.pools(client, sub, rg, cluster).await?;
         Ok(crate::resources::find_named(&pools, pool).cloned())
     }

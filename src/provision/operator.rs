@@ -17,6 +17,7 @@ use crate::arm::{ArmClient, ArmError};
 use crate::plan::gitops::release::{self, Release};
 use crate::plan::operator as op;
 use crate::plan::{Plan, Step, StepKind};
+use crate::resources::{AgentPool, AsRead};
 
 pub use crate::plan::install::{from_flags, plan, resolve, Install, InstallRequest, OperatorRefusal};
 
@@ -74,7 +75,7 @@ pub async fn read(
     client: &ArmClient,
     facts: &super::facts::Store,
     req: &InstallRequest,
-) -> Result<(Value, Vec<Value>), ArmError> {
+) -> Result<(Value, Vec<AsRead<AgentPool>>), ArmError> {
     super::read_cluster_and_pools(client, facts, &req.subscription, &req.resource_group, &req.cluster).await
 }
 

@@ -23,6 +23,8 @@ use crate::plan::agent_pool::PoolSpec;
 pub use crate::plan::pool::{feature_path, plan, plan_listed};
 use crate::plan::preflight::{self, Facts, PreflightFailure, Reservation, Verdict};
 use crate::plan::{cluster_path, Plan, Step, StepKind};
+use crate::resources::compute::{ReservationGroup, ResourceSku, Usage};
+use crate::resources::{AgentPool, AsRead};
 
 /// How to run.
 #[derive(Debug, Clone)]
@@ -86,7 +88,7 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, opts: &CreateOption
     // the rest (the run's facts keep it for the label decision after preflight).
     let listed = async {
         match p.step(StepKind::ReadPools) {
-            Some(step) if !opts.pools_listed => store.list(client, step).await.map(|_| ()),
+            Some(step) if !opts.pools_listed => store.list::<AsRead<AgentPool>>(client, step).await.map(|_| ()),
             _ => Ok(()),
         }
     };
@@ -136,7 +138,7 @@ pub(super) async fn driver_label(
     }
     let p = plan_of(spec, None, opts);
     let Some(step) = p.step(StepKind::ReadPools) else { return Ok(None) };
-    let pools = opts.facts.list(client, step).await?;
+    let pools: Vec<AsRead<AgentPool>> = opts.facts.list(client, step).await?;
     Ok(crate::plan::install::with_driver_label(catalog, spec, &pools))
 }
 
@@ -155,7 +157,7 @@ async fn sku_and_usage_lists(
     store: &Store,
     spec: &PoolSpec,
     location: &str,
-) -> (Result<Vec<Value>, ArmError>, Result<Vec<Value>, ArmError>) {
+) -> (Result<Vec<ResourceSku>, ArmError>, Result<Vec<Usage>, ArmError>) {
     let p = plan(spec, Some(location));
     let (Some(skus), Some(usages)) = (p.step(StepKind::ReadSkus), p.step(StepKind::ReadUsages)) else {
         let e = || ArmError::Config { message: "internal: the plan has no SKU or usage read".into(), hint: None };
@@ -166,13 +168,19 @@ async fn sku_and_usage_lists(
 
 /// The pool as it is now: from the agentPools list when the run reads it for every pool
 /// (`pools_listed`), else one GET.
-async fn read_pool(client: &ArmClient, spec: &PoolSpec, opts: &CreateOptions) -> Result<Option<Value>, ArmError> {
+async fn read_pool(
+    client: &ArmClient,
+    spec: &PoolSpec,
+    opts: &CreateOptions,
+) -> Result<Option<AsRead<AgentPool>>, ArmError> {
     let store = &opts.facts;
     if opts.pools_listed {
         let cluster = (spec.subscription.as_str(), spec.resource_group.as_str(), spec.cluster.as_str());
         return store.pool_from_list(client, cluster, &spec.name).await;
     }
-    store.get_opt(client, &crate::plan::pool::read_pool(spec)).await
+    let step = crate::plan::pool::read_pool(spec);
+    let Some(pool) = store.get_opt(client, &step).await? else { return Ok(None) };
+    AsRead::parse(pool, "agent pool").map(Some).map_err(|e| wire::step_shape_error(&step, &e))
 }
 
 /// The state of the preview feature a Windows pool needs (`NotRegistered` when absent).
@@ -207,7 +215,7 @@ pub async fn read_reservation(client: &ArmClient, spec: &PoolSpec) -> Result<Opt
 /// A capacity reservation group (None inside when it does not exist) and its reservations.
 pub async fn read_group(client: &ArmClient, id: &str) -> Result<Reservation, ArmError> {
     let [group, list] = crate::plan::pool::reservation_reads(id);
-    let Some(group) = wire::get_opt::<Value>(client, &group).await? else {
+    let Some(group) = wire::get_opt::<ReservationGroup>(client, &group).await? else {
         return Ok(Reservation { group: None, reservations: vec![] });
     };
     let reservations = wire::list(client, &list).await?;
@@ -360,7 +368,9 @@ pub async fn preflight_step(
         let location = preflight::location(&facts.cluster).or_else(|| opts.location.clone());
         let verdict = preflight::check(catalog, spec, &facts)?;
         match verdict {
-            Verdict::Identical => return Ok(Err(CreateOutcome::Unchanged { pool: facts.pool.unwrap_or(Value::Null) })),
+            Verdict::Identical => {
+                return Ok(Err(CreateOutcome::Unchanged { pool: facts.pool.map_or(Value::Null, |p| p.json) }))
+            }
             Verdict::Create => return Ok(Ok(location)),
             Verdict::InProgress(_) | Verdict::Deleting if opts.dry_run => {
                 let note = format!("{}; a real run waits for it first", busy_text(spec, &verdict));

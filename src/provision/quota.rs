@@ -10,9 +10,10 @@ use super::{wire, Progress};
 use crate::arm::lro::{Operation, Poller};
 use crate::arm::{ArmClient, ArmError};
 use crate::plan::quota::{self, RequestStatus};
+use crate::resources::compute::Usage;
 
 /// The Compute usages (per family, and the regional totals) of `location`.
-pub async fn usages(client: &ArmClient, sub: &str, location: &str) -> Result<Vec<Value>, ArmError> {
+pub async fn usages(client: &ArmClient, sub: &str, location: &str) -> Result<Vec<Usage>, ArmError> {
     wire::list(client, &quota::read_usages(sub, location)).await
 }
 

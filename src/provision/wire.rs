@@ -75,8 +75,9 @@ pub async fn get_opt<T: DeserializeOwned>(client: &ArmClient, step: &Step) -> Re
     client.get_json_opt(&request(step, None)?).await
 }
 
-/// Send a list read, then every `nextLink` page Azure returns.
-pub async fn list(client: &ArmClient, step: &Step) -> Result<Vec<Value>, ArmError> {
+/// Send a list read, then every `nextLink` page Azure returns; each item is read as `T` (an
+/// item of another shape is an error naming its field, never skipped).
+pub async fn list<T: crate::resources::Listed>(client: &ArmClient, step: &Step) -> Result<Vec<T>, ArmError> {
     client.list(&request(step, None)?).await
 }
 

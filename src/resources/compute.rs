@@ -61,15 +61,16 @@ impl Usage {
 /// The counter named `name` (spaces and case ignored) among the usages Azure listed: `None`
 /// when Azure listed no such counter, an error when it listed one without its numbers or a
 /// usage of the wrong shape.
-pub fn find_usage(usages: &[Value], name: &str) -> Result<Option<Counter>, MissingField> {
+pub fn find_usage(usages: &[Usage], name: &str) -> Result<Option<Counter>, MissingField> {
     let want = norm(name);
-    for v in usages {
-        let u: Usage = super::parse(v, "a usage")?;
-        if u.id().is_some_and(|n| norm(n) == want) {
-            return u.counter().map(Some);
-        }
+    match usages.iter().find(|u| u.id().is_some_and(|n| norm(n) == want)) {
+        Some(u) => u.counter().map(Some),
+        None => Ok(None),
     }
-    Ok(None)
+}
+
+impl super::Listed for Usage {
+    const WHAT: &'static str = "a usage";
 }
 
 /// One resource SKU (`ResourceSku`), the fields the tool reads.
@@ -141,15 +142,16 @@ impl ResourceSku {
     }
 }
 
-/// Read a SKU list; a SKU of another shape, or without its `name`, is an error naming it.
-pub fn skus(list: &[Value]) -> Result<Vec<ResourceSku>, MissingField> {
-    list.iter()
-        .map(|v| {
-            let s: ResourceSku = super::parse(v, "a resource SKU")?;
-            super::required(&s.name, "a resource SKU", "name")?;
-            Ok(s)
-        })
-        .collect()
+/// A SKU of another shape, or without its `name`, is an error naming it.
+impl super::Listed for ResourceSku {
+    const WHAT: &'static str = "a resource SKU";
+    fn check(&self) -> Result<(), MissingField> {
+        super::required(&self.name, Self::WHAT, "name").map(|_| ())
+    }
+}
+
+impl super::Listed for CapacityReservation {
+    const WHAT: &'static str = "capacity reservation";
 }
 
 /// A capacity reservation group read with `$expand=instanceView`.
@@ -221,10 +223,11 @@ mod tests {
     /// Shaped like Microsoft's Usage_List example.
     #[test]
     fn a_usage_without_current_value_is_missing_not_free() {
-        let listed = [
+        let listed: Vec<Usage> = crate::resources::parse_listed(&[
             json!({"name": {"value": "cores", "localizedValue": "Total Regional vCPUs"}, "limit": 100, "currentValue": 10, "unit": "Count"}),
             json!({"name": {"value": "standardNCADSA100v4Family"}, "limit": 96, "unit": "Count"}),
-        ];
+        ])
+        .expect("usages");
         let c = find_usage(&listed, "Cores").expect("typed").expect("listed");
         assert_eq!((c.limit, c.used, c.display.as_str()), (100, 10, "Total Regional vCPUs"));
         let e = find_usage(&listed, "standardNCADSA100v4Family").expect_err("no currentValue");

@@ -36,7 +36,9 @@ pub struct GraphPage {
 impl GraphPage {
     /// The rows (`data` as an object array); a page without `data` is an error naming it.
     pub fn rows(&self) -> Result<&[ClusterRow], MissingField> {
-        self.data.as_deref().ok_or_else(|| MissingField { resource: "Resource Graph answer".into(), field: "data" })
+        self.data
+            .as_deref()
+            .ok_or_else(|| MissingField { resource: "Resource Graph answer".into(), field: "data".into() })
     }
 
     /// True when Resource Graph says it cut the result short.
@@ -115,7 +117,7 @@ impl ClusterRow {
             .clone()
             .or_else(|| id_segment(self.id.as_deref()?, "subscriptions"))
             .map(|s| s.to_ascii_lowercase())
-            .ok_or_else(|| MissingField { resource: self.label(), field: "subscriptionId" })
+            .ok_or_else(|| MissingField { resource: self.label(), field: "subscriptionId".into() })
     }
 
     /// The resource group: the row's column, else the id's segment.
@@ -123,7 +125,7 @@ impl ClusterRow {
         self.resource_group
             .clone()
             .or_else(|| id_segment(self.id.as_deref()?, "resourcegroups"))
-            .ok_or_else(|| MissingField { resource: self.label(), field: "resourceGroup" })
+            .ok_or_else(|| MissingField { resource: self.label(), field: "resourceGroup".into() })
     }
 
     /// The location, lower case without spaces.
@@ -136,7 +138,7 @@ impl ClusterRow {
         self.properties
             .agent_pool_profiles
             .as_deref()
-            .ok_or_else(|| MissingField { resource: self.label(), field: "properties.agentPoolProfiles" })
+            .ok_or_else(|| MissingField { resource: self.label(), field: "properties.agentPoolProfiles".into() })
     }
 
     /// `powerState.code`, when Azure sent it.
@@ -280,6 +282,10 @@ pub struct SubscriptionEntry {
     pub state: Option<String>,
 }
 
+impl super::Listed for SubscriptionEntry {
+    const WHAT: &'static str = "subscription";
+}
+
 impl SubscriptionEntry {
     /// The id, lower case.
     pub fn id(&self) -> Result<String, MissingField> {
@@ -312,8 +318,10 @@ impl DcrAssociationList {
     /// The rule ids the associations name (an association without one names none: an
     /// endpoint association, for instance).
     pub fn rule_ids(&self) -> Result<Vec<String>, MissingField> {
-        let list =
-            self.value.as_ref().ok_or_else(|| MissingField { resource: "DCR associations".into(), field: "value" })?;
+        let list = self
+            .value
+            .as_ref()
+            .ok_or_else(|| MissingField { resource: "DCR associations".into(), field: "value".into() })?;
         Ok(list.iter().filter_map(|a| a.properties.data_collection_rule_id.clone()).collect())
     }
 }
@@ -454,7 +462,7 @@ impl PromSeries {
         let v = self
             .values
             .as_ref()
-            .ok_or_else(|| MissingField { resource: "Prometheus series".into(), field: "values" })?;
+            .ok_or_else(|| MissingField { resource: "Prometheus series".into(), field: "values".into() })?;
         Ok(v.iter().filter_map(|(t, s)| s.parse::<f64>().ok().filter(|x| x.is_finite()).map(|x| (*t, x))).collect())
     }
 }

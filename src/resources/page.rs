@@ -20,12 +20,20 @@ pub struct Page<T = Value> {
 impl<T> Page<T> {
     /// The items of this page; a page without `value` is an error naming it.
     pub fn items(self) -> Result<Vec<T>, MissingField> {
-        self.value.ok_or_else(|| MissingField { resource: "list page".into(), field: "value" })
+        self.value.ok_or_else(|| MissingField { resource: "list page".into(), field: "value".into() })
     }
 
     /// The URL of the next page, when Azure gave one (an empty link is none).
     pub fn next(&self) -> Option<&str> {
         self.next_link.as_deref().filter(|s| !s.is_empty())
+    }
+}
+
+impl Page<Value> {
+    /// The items of this page, typed: a page without `value`, or an item of another shape or
+    /// without a field every item carries, is an error naming it (an item is never skipped).
+    pub fn typed<T: super::Listed>(self) -> Result<Vec<T>, MissingField> {
+        super::parse_listed(&self.items()?)
     }
 }
 

@@ -364,14 +364,16 @@ fn capacity_reservation_examples_carry_what_preflight_reads() {
         .expect("reservations");
     // The list example's names are placeholders (`{capacityReservationName}`); the group
     // example's instance view names them myCapacityReservation1 and 2.
-    let unnamed = aksgpu::plan::preflight::Reservation { group: Some(group.clone()), reservations: list.clone() };
+    let typed_group = || Some(aksgpu::resources::parse(&group, "capacity reservation group").expect("group"));
+    let typed_list = |l: &[serde_json::Value]| aksgpu::resources::parse_listed(l).expect("reservations");
+    let unnamed = aksgpu::plan::preflight::Reservation { group: typed_group(), reservations: typed_list(&list) };
     let e = unnamed.free("Standard_DS1_v2").expect_err("no utilization for an unnamed reservation");
     assert_eq!(e.field, "instanceView.utilizationInfo", "{e}");
     let mut list = list;
     for (i, r) in list.iter_mut().enumerate() {
         r["name"] = serde_json::json!(format!("myCapacityReservation{}", i + 1));
     }
-    let r = aksgpu::plan::preflight::Reservation { group: Some(group.clone()), reservations: list.clone() };
+    let r = aksgpu::plan::preflight::Reservation { group: typed_group(), reservations: typed_list(&list) };
     assert_eq!(r.sizes().expect("typed").first().map(String::as_str), Some("Standard_DS1_v2"));
     // currentCapacity 5, two VMs allocated.
     assert_eq!(r.free("Standard_DS1_v2").expect("typed"), Some(3));

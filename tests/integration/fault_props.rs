@@ -171,7 +171,7 @@ fn list_follows_next_link_until_empty() {
         arm.put_pool("c1", &format!("p{i}"), json!({"name": format!("p{i}"), "properties": {}}));
     }
     let url = format!("{}/agentPools?api-version=2026-10-01", crate::fake_arm::cluster_path("c1"));
-    let pools = rt.block_on(c.list(&aksgpu::arm::Req::get(url))).expect("list");
+    let pools: Vec<aksgpu::resources::AgentPool> = rt.block_on(c.list(&aksgpu::arm::Req::get(url))).expect("list");
     assert_eq!(pools.len(), 5);
     // 5 pools at 2 per page: 3 pages, then the empty page the last nextLink points at.
     assert_eq!(arm.count("GET", "/agentPools"), 4);

@@ -104,3 +104,23 @@ fn a_list_page_without_value_is_not_an_empty_list() {
     assert!(show.stderr.contains("list page has no value"), "{}", show.stderr);
     assert!(!show.stdout.contains("\"free\""), "{}", show.stdout);
 }
+
+/// A listed item of another shape is an error naming its field, never skipped: a pool of the
+/// cluster whose `maxPods` is not a number, and that leaves its driver to the GPU Operator, is
+/// not left out of the driver-label decision (leaving it out would create the new pool without
+/// `nvidia.com/gpu.deploy.driver=false`, and the operator would put a second driver on it).
+#[test]
+fn a_listed_pool_of_another_shape_is_an_error_not_skipped() {
+    let arm = FakeArm::start();
+    arm.put_pool(
+        "c1",
+        "op",
+        json!({"id": pool_path("c1", "op"), "name": "op", "properties": {
+            "vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "User", "osType": "Linux",
+            "provisioningState": "Succeeded", "maxPods": "thirty", "gpuProfile": {"driver": "None"}}}),
+    );
+    let r = aksgpu_arm(&arm.base, &CreatePool::new().vm_size("Standard_NC4as_T4_v3").args(), &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("agent pool op has no properties.maxPods of the documented type"), "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 0, "{:?}", arm.calls());
+}

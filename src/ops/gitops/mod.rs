@@ -46,11 +46,12 @@ use crate::provision::cluster_ops::{self, ClusterChange as OpsOutcome};
 use crate::provision::facts::Store;
 use crate::provision::features::{self, Registration as FeatureOutcome};
 use crate::provision::kaito::{self, KaitoEnable as KaitoOutcome};
-use crate::provision::operator::{self, InstallRequest};
+use crate::provision::operator::{self, InstallRequest, OperatorRefusal};
 use crate::provision::pool::{self, CreateOutcome};
 use crate::provision::runcommand;
 use crate::provision::Progress;
 use crate::recommend::Constraint;
+use crate::resources::{AgentPool, AsRead};
 use crate::units;
 
 /// The cluster's location and Kubernetes version for `recommend:` pools, read once (into the
@@ -286,21 +287,21 @@ pub fn live_reads(d: &Desired) -> Plan {
 }
 
 /// The live pools plus the pools the file would create (what the operator will serve).
-fn pools_after(d: &Desired, live_pools: &[Value]) -> Vec<Value> {
+fn pools_after(d: &Desired, live_pools: &[AsRead<AgentPool>]) -> Result<Vec<AsRead<AgentPool>>, OperatorRefusal> {
     let mut pools = live_pools.to_vec();
     for spec in &d.pools {
         if crate::resources::find_named(&pools, &spec.name).is_none() {
-            pools.push(spec.as_listed());
+            pools.push(spec.as_read()?);
         }
     }
-    pools
+    Ok(pools)
 }
 
 /// What the reader should know about how the operator would be installed: where AKS manages
 /// the driver, the operator's own driver and toolkit are disabled.
 pub fn operator_note(catalog: &Catalog, d: &Desired, o: &OperatorConfig, live: &Live) -> Option<String> {
-    let install =
-        operator::resolve(catalog, &install_request(d, o), &live.cluster, &pools_after(d, &live.pools)).ok()?;
+    let pools = pools_after(d, &live.pools).ok()?;
+    let install = operator::resolve(catalog, &install_request(d, o), &live.cluster, &pools).ok()?;
     (install.spec.driver_mode == crate::plan::operator::DriverMode::Aks).then(|| {
         format!(
             "AKS manages the GPU driver on {}: the operator is installed with its driver and toolkit disabled",
@@ -324,8 +325,9 @@ pub async fn operator_state(
     deadline: Instant,
     check: bool,
 ) -> (State, Option<(String, Value)>) {
-    let install = match operator::resolve(catalog, &install_request(d, o), &live.cluster, &pools_after(d, &live.pools))
-    {
+    let resolved =
+        pools_after(d, &live.pools).and_then(|p| operator::resolve(catalog, &install_request(d, o), &live.cluster, &p));
+    let install = match resolved {
         Ok(i) => i,
         Err(r) => return (State::Refused { message: r.message, hint: r.hint }, None),
     };
@@ -372,7 +374,7 @@ pub async fn read_export(
     sub: &str,
     rg: &str,
     cluster: &str,
-) -> Result<(Value, Vec<Value>, Vec<(&'static str, Option<String>)>), Error> {
+) -> Result<(Value, Vec<AgentPool>, Vec<(&'static str, Option<String>)>), Error> {
     let d = Desired {
         subscription: sub.into(),
         resource_group: rg.into(),
@@ -387,7 +389,7 @@ pub async fn read_export(
     };
     let live = read_live(client, &Store::with_cache_dir(), &d).await?;
     let states = features::GPU_FEATURES.iter().map(|f| f.0).zip(live.features).collect();
-    Ok((live.cluster, live.pools, states))
+    Ok((live.cluster, live.pools.into_iter().map(|p| p.item).collect(), states))
 }
 
 /// `register-feature NAME`; `on_feature` hears how it went.
@@ -500,10 +502,11 @@ pub fn release_check(
     catalog: &Catalog,
     d: &Desired,
     cluster: &Value,
-    live_pools: &[Value],
+    live_pools: &[AsRead<AgentPool>],
 ) -> Option<crate::plan::Step> {
     let o = d.operator.as_ref()?;
-    let install = operator::resolve(catalog, &install_request(d, o), cluster, &pools_after(d, live_pools)).ok()?;
+    let pools = pools_after(d, live_pools).ok()?;
+    let install = operator::resolve(catalog, &install_request(d, o), cluster, &pools).ok()?;
     Some(release::check_step(&install.cluster_path, install.needs_cluster_token))
 }
 
@@ -513,11 +516,12 @@ pub fn operator_plan(
     catalog: &Catalog,
     d: &Desired,
     o: &OperatorConfig,
-    (cluster, live_pools): (&Value, &[Value]),
+    (cluster, live_pools): (&Value, &[AsRead<AgentPool>]),
     release: Option<&Value>,
 ) -> Result<Plan, Error> {
     let req = install_request(d, o);
-    let install = operator::resolve(catalog, &req, cluster, &pools_after(d, live_pools))
+    let install = pools_after(d, live_pools)
+        .and_then(|p| operator::resolve(catalog, &req, cluster, &p))
         .map_err(|r| Error::refused(r.message, r.hint))?;
     let mut plan = operator::plan(&req, &install);
     if let Some(current) = release {
@@ -541,7 +545,8 @@ pub fn operator_values(
 ) -> Option<(String, Option<super::operator::ReleaseView>)> {
     let o = d.operator.as_ref()?;
     let (cluster, pools) = live.map_or((json!({}), Vec::new()), |l| (l.cluster.clone(), l.pools.clone()));
-    let install = operator::resolve(catalog, &install_request(d, o), &cluster, &pools_after(d, &pools)).ok()?;
+    let pools = pools_after(d, &pools).ok()?;
+    let install = operator::resolve(catalog, &install_request(d, o), &cluster, &pools).ok()?;
     let Some((name, current)) = live.and_then(|l| l.operator_release.as_ref()) else {
         return Some((install.values_yaml, None));
     };

@@ -66,7 +66,7 @@ pub async fn dry_run_steps(
                 match c.scale {
                     Some(how) => {
                         let current = crate::resources::find_named(&live.pools, &spec.name);
-                        let current = current.cloned().unwrap_or_else(crate::plan::cluster_ops::pool_as_read);
+                        let current = current.map_or_else(crate::plan::cluster_ops::pool_as_read, |p| p.json.clone());
                         out.extend(super::scale_plan(spec, &current, how)?.steps)
                     }
                     None => {
@@ -95,7 +95,12 @@ pub async fn dry_run_steps(
 
 /// The reads that compare the file with Azure, then (when the file asks for the operator) the
 /// release check, which `apply` sends before anything else.
-fn live_and_check(catalog: &Catalog, d: &Desired, cluster: &serde_json::Value, pools: &[serde_json::Value]) -> Plan {
+fn live_and_check(
+    catalog: &Catalog,
+    d: &Desired,
+    cluster: &serde_json::Value,
+    pools: &[crate::resources::AsRead<crate::resources::AgentPool>],
+) -> Plan {
     let mut plan = super::live_reads(d);
     plan.steps.extend(super::release_check(catalog, d, cluster, pools));
     plan

@@ -14,6 +14,13 @@ impl PoolSpec {
         json!({ "name": self.name, "properties": self.properties() })
     }
 
+    /// The pool as `as_listed` shows it, read as the agentPools list is read.
+    pub fn as_read(
+        &self,
+    ) -> Result<crate::resources::AsRead<crate::resources::AgentPool>, crate::resources::MissingField> {
+        crate::resources::AsRead::parse(self.as_listed(), "agent pool")
+    }
+
     /// The body's `properties`.
     fn properties(&self) -> Value {
         let mut p = Map::new();

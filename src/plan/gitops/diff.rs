@@ -15,12 +15,14 @@ use super::release::State;
 use crate::domain::setting::Words;
 use crate::plan::agent_pool::{Difference, PoolSpec};
 use crate::plan::cluster::{kaito_enabled, Scale};
+use crate::resources::{AgentPool, AsRead};
 
 /// What the executor read.
 #[derive(Debug, Clone, Default)]
 pub struct Live {
     pub cluster: Value,
-    pub pools: Vec<Value>,
+    /// The cluster's agent pools, as listed (each keeps its JSON for a scale that sends it back).
+    pub pools: Vec<AsRead<AgentPool>>,
     /// States of `Desired::features`, in order (`None`: the feature does not exist).
     pub features: Vec<Option<String>>,
     /// The resource provider's `registrationState`, read when the file names features.
@@ -214,7 +216,7 @@ fn feature(name: &str, state: Option<&str>, read: bool) -> Change {
     }
 }
 
-fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -> Change {
+fn pool(d: &Desired, spec: &PoolSpec, have: Option<&AsRead<AgentPool>>, implicit: &[&str]) -> Change {
     let Some(have) = have else {
         if let Some(e) = d.new_only.get(&spec.name) {
             // A pool refusal in a file names each of its settings by its key: no slot is left.
@@ -233,12 +235,7 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -
     if let Some(c) = not_settled(d, spec, have) {
         return c;
     }
-    let typed = match crate::resources::parse::<crate::resources::AgentPool>(have, &format!("agent pool {}", spec.name))
-    {
-        Ok(p) => p,
-        Err(e) => return Change::new("pool", &spec.name, Action::Refused, format!("cannot read the pool: {e}")),
-    };
-    let mut diffs = spec.diff(&typed);
+    let mut diffs = spec.diff(have);
     diffs.retain(|x| !implicit.contains(&x.field));
     if diffs.is_empty() {
         return Change::new("pool", &spec.name, Action::NoChange, format!("{} as in the file", spec.size.name));
@@ -251,7 +248,7 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -
             None => Scale::Count(spec.count),
         };
         // The same check `pool scale` (and so apply) makes: refused here, not promised.
-        if let Err(why) = crate::plan::cluster::scale_pool(have, how) {
+        if let Err(why) = crate::plan::cluster::scale_pool(&have.json, how) {
             let why = why.words(|s| s.file_key().unwrap_or(s.long()).to_owned());
             let mut c =
                 Change::new("pool", &spec.name, Action::Refused, format!("{listed}: apply cannot scale it: {why}"));
@@ -288,11 +285,10 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&Value>, implicit: &[&str]) -
 /// A pool Azure has not settled: `Wait` while an operation runs (or it is being deleted),
 /// `Failed` with Azure's error, `Refused` when its state cannot be read; `None` when it is
 /// Succeeded or Canceled (compared next).
-fn not_settled(d: &Desired, spec: &PoolSpec, have: &Value) -> Option<Change> {
-    let typed = crate::resources::parse::<crate::resources::AgentPool>(have, &format!("agent pool {}", spec.name));
-    let failure = typed.and_then(|p| {
+fn not_settled(d: &Desired, spec: &PoolSpec, p: &AgentPool) -> Option<Change> {
+    let failure = {
         use crate::resources::ProvisioningState as S;
-        Ok(match p.state()? {
+        p.state().map(|state| match state {
             S::Failed => Some(Err(p
                 .provisioning_error()
                 .unwrap_or_else(|| "Azure gave no error detail (see the pool's activity log)".into()))),
@@ -304,7 +300,7 @@ fn not_settled(d: &Desired, spec: &PoolSpec, have: &Value) -> Option<Change> {
             }
             S::Succeeded | S::Canceled => None,
         })
-    });
+    };
     let failure = match failure {
         Ok(Some(Ok(busy))) => {
             let mut c = Change::new("pool", &spec.name, Action::Wait, busy);
@@ -363,6 +359,10 @@ mod tests {
         }
     }
 
+    fn listed(v: Value) -> AsRead<AgentPool> {
+        AsRead::parse(v, "agent pool").expect("a pool of the documented shape")
+    }
+
     fn live_pool(d: &Desired) -> Value {
         let mut v = d.pools[0].body();
         v["name"] = json!("gpu");
@@ -378,7 +378,7 @@ mod tests {
         assert_eq!(actions, [Action::Create, Action::Create, Action::Create]);
         let live = Live {
             cluster: json!({"properties": {"aiToolchainOperatorProfile": {"enabled": true}, "oidcIssuerProfile": {"enabled": true}}}),
-            pools: vec![live_pool(&d)],
+            pools: vec![listed(live_pool(&d))],
             features: vec![Some("Registered".into())],
             ..Live::default()
         };
@@ -390,12 +390,15 @@ mod tests {
     fn counts_scale_and_immutable_fields_are_refused() {
         let d = desired(|r| r.count = Some(3));
         let mut have = live_pool(&desired(|_| {}));
-        let c =
-            diff(&d, &Live { pools: vec![have.clone()], features: vec![Some("Registered".into())], ..Live::default() });
+        let c = diff(
+            &d,
+            &Live { pools: vec![listed(have.clone())], features: vec![Some("Registered".into())], ..Live::default() },
+        );
         assert_eq!(c[1].action, Action::Scale, "{c:?}");
         assert_eq!(c[1].scale, Some(Scale::Count(3)));
         have["properties"]["vmSize"] = json!("Standard_NC48ads_A100_v4");
-        let c = diff(&d, &Live { pools: vec![have], features: vec![Some("Registered".into())], ..Live::default() });
+        let c =
+            diff(&d, &Live { pools: vec![listed(have)], features: vec![Some("Registered".into())], ..Live::default() });
         assert_eq!(c[1].action, Action::Refused);
         assert!(c[1].detail.contains("vmSize"), "{}", c[1].detail);
         let hint = c[1].hint.as_ref().map(|h| h.text.as_str()).expect("hint");
@@ -427,7 +430,8 @@ mod tests {
         assert_eq!(d.pools[0].gpu_driver, Some("None"), "a new pool would get the operator's driver");
         let have = json!({"name": "gpu", "properties": {"vmSize": "Standard_NC24ads_A100_v4", "count": 1, "mode": "System",
             "osType": "Linux", "provisioningState": "Succeeded"}});
-        let live = Live { pools: vec![have], operator_note: Some("AKS manages the driver".into()), ..Live::default() };
+        let live =
+            Live { pools: vec![listed(have)], operator_note: Some("AKS manages the driver".into()), ..Live::default() };
         let c = diff(&d, &live);
         assert_eq!(c[0].action, Action::NoChange, "{c:?}");
         assert!(c[1].detail.contains("AKS manages the driver"), "{c:?}");
@@ -444,14 +448,17 @@ mod tests {
         });
         d.kaito = None;
         let mut have = live_pool(&d);
-        let same =
-            diff(&d, &Live { pools: vec![have.clone()], features: vec![Some("Registered".into())], ..Live::default() });
+        let same = diff(
+            &d,
+            &Live { pools: vec![listed(have.clone())], features: vec![Some("Registered".into())], ..Live::default() },
+        );
         assert!(!changes(&same), "{same:?}");
         have["properties"]["tags"] = json!({"team": "ops"});
         have["properties"]["spotMaxPrice"] = json!(0.9);
         have["properties"]["scaleSetEvictionPolicy"] = json!("Delete");
         have["properties"]["orchestratorVersion"] = json!("1.30.1");
-        let c = diff(&d, &Live { pools: vec![have], features: vec![Some("Registered".into())], ..Live::default() });
+        let c =
+            diff(&d, &Live { pools: vec![listed(have)], features: vec![Some("Registered".into())], ..Live::default() });
         for f in ["tags", "spotMaxPrice", "scaleSetEvictionPolicy", "orchestratorVersion"] {
             assert!(c[1].detail.contains(f), "{f}: {}", c[1].detail);
         }
@@ -465,7 +472,8 @@ mod tests {
         have["properties"]["enableAutoScaling"] = json!(true);
         have["properties"]["minCount"] = json!(1);
         have["properties"]["maxCount"] = json!(3);
-        let c = diff(&d, &Live { pools: vec![have], features: vec![Some("Registered".into())], ..Live::default() });
+        let c =
+            diff(&d, &Live { pools: vec![listed(have)], features: vec![Some("Registered".into())], ..Live::default() });
         assert_eq!(c[1].action, Action::Refused, "{c:?}");
         assert!(c[1].detail.contains("autoscaler"), "{}", c[1].detail);
     }
@@ -477,7 +485,8 @@ mod tests {
         have["properties"]["provisioningState"] = json!("Failed");
         have["properties"]["status"] =
             json!({"provisioningError": {"code": "AllocationFailed", "message": "no capacity"}});
-        let c = diff(&d, &Live { pools: vec![have], features: vec![Some("Registered".into())], ..Live::default() });
+        let c =
+            diff(&d, &Live { pools: vec![listed(have)], features: vec![Some("Registered".into())], ..Live::default() });
         assert_eq!(c[1].action, Action::Failed);
         assert!(c[1].detail.contains("AllocationFailed: no capacity"), "{}", c[1].detail);
         assert!(changes(&c));
@@ -488,7 +497,7 @@ mod tests {
         let mut d = desired(|_| {});
         d.kaito = None;
         let live = |p: &str, f: Option<&str>| Live {
-            pools: vec![live_pool(&desired(|_| {}))],
+            pools: vec![listed(live_pool(&desired(|_| {})))],
             features: vec![f.map(str::to_owned)],
             provider: Some(p.to_owned()),
             ..Live::default()

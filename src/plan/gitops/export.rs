@@ -50,14 +50,13 @@ pub fn export(
     resource_group: &str,
     cluster_name: &str,
     cluster: &Value,
-    pools: &[Value],
+    pools: &[AgentPool],
     features: &[(&str, Option<String>)],
 ) -> Result<GpuConfig, MissingField> {
     let mut gpu: Vec<PoolConfig> = Vec::new();
     for p in pools {
-        let p: AgentPool = resources::parse(p, "agent pool")?;
         if p.properties.vm_size.as_deref().and_then(|s| catalog.size(s)).is_some() {
-            gpu.push(pool(&p)?);
+            gpu.push(pool(p)?);
         }
     }
     gpu.sort_by(|a, b| a.name.cmp(&b.name));
@@ -86,6 +85,10 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn typed(pools: &[Value]) -> Vec<AgentPool> {
+        resources::parse_listed(pools).expect("pools of the documented shape")
+    }
+
     #[test]
     fn exports_gpu_pools_only_without_the_spot_taint() {
         let catalog = Catalog::bundled().expect("catalog");
@@ -95,9 +98,16 @@ mod tests {
                 "minCount": 1, "maxCount": 3, "scaleSetPriority": "Spot", "spotMaxPrice": -1.0, "scaleSetEvictionPolicy": "Delete",
                 "nodeTaints": ["sku=gpu:NoSchedule", SPOT_TAINT], "gpuProfile": {"driver": "None"}}}),
         ];
-        let f =
-            export(&catalog, None, "rg", "c1", &json!({}), &pools, &[("WindowsGPUPreview", Some("Registered".into()))])
-                .expect("typed");
+        let f = export(
+            &catalog,
+            None,
+            "rg",
+            "c1",
+            &json!({}),
+            &typed(&pools),
+            &[("WindowsGPUPreview", Some("Registered".into()))],
+        )
+        .expect("typed");
         assert_eq!(f.pools.len(), 1);
         let p = &f.pools[0];
         assert_eq!((p.count, p.min_count, p.max_count), (None, Some(1), Some(3)));
@@ -112,7 +122,7 @@ mod tests {
     fn a_pool_without_a_name_is_an_error() {
         let catalog = Catalog::bundled().expect("catalog");
         let pools = [json!({"properties": {"vmSize": "Standard_NC24ads_A100_v4", "count": 1}})];
-        let e = export(&catalog, None, "rg", "c1", &json!({}), &pools, &[]).expect_err("no name");
+        let e = export(&catalog, None, "rg", "c1", &json!({}), &typed(&pools), &[]).expect_err("no name");
         assert_eq!(e.field, "name");
     }
 }
