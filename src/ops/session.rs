@@ -249,21 +249,34 @@ pub fn run_interruptible<T>(
 
 /// Send the abort POST once (no retry), giving up on its answer after `ABORT_LIMIT` or at a
 /// second Ctrl-C. `Ok(())` when Azure accepted it, else why not.
-async fn send_abort(client: &ArmClient, step: &crate::plan::Step) -> Result<(), String> {
-    let req = crate::provision::wire::request(step, None).map_err(|e| e.to_string())?.once();
+async fn send_abort(client: &ArmClient, step: &crate::plan::Step) -> Result<(), AbortFailed> {
+    let req = crate::provision::wire::request(step, None).map_err(|e| AbortFailed::Request(Box::new(e)))?.once();
     tokio::select! {
         r = tokio::time::timeout(ABORT_LIMIT, client.send(&req)) => match r {
             Ok(Ok(resp)) if resp.ok() => Ok(()),
-            Ok(Ok(resp)) => Err(format!("HTTP {}", resp.status)),
-            Ok(Err(e)) => Err(e.to_string()),
-            Err(_) => Err(format!("no answer within {}", crate::arm::error::human(ABORT_LIMIT))),
+            Ok(Ok(resp)) => Err(AbortFailed::Status(resp.status)),
+            Ok(Err(e)) => Err(AbortFailed::Request(Box::new(e))),
+            Err(_) => Err(AbortFailed::NoAnswer),
         },
-        _ = tokio::signal::ctrl_c() => Err("second Ctrl-C: stopped waiting for its answer".into()),
+        _ = tokio::signal::ctrl_c() => Err(AbortFailed::SecondInterrupt),
     }
 }
 
+/// Why the abort POST did not go through.
+#[derive(Debug, thiserror::Error)]
+enum AbortFailed {
+    #[error("HTTP {0}")]
+    Status(u16),
+    #[error("{0}")]
+    Request(Box<crate::arm::ArmError>),
+    #[error("no answer within {}", crate::arm::error::human(ABORT_LIMIT))]
+    NoAnswer,
+    #[error("second Ctrl-C: stopped waiting for its answer")]
+    SecondInterrupt,
+}
+
 /// The Ctrl-C error for what had been sent.
-fn interrupted(s: Started, aborted: Option<Result<(), String>>) -> Error {
+fn interrupted(s: Started, aborted: Option<Result<(), AbortFailed>>) -> Error {
     let (Some(res), Some(resume)) = (s.resource, s.resume) else {
         return Error::Interrupted {
             message: "interrupted before any change was sent: Nothing was changed in Azure".into(),
