@@ -128,8 +128,8 @@ pub fn check(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<Verdic
     if let Some(pool) = &facts.pool {
         return check_existing(catalog, spec, pool);
     }
-    let loc = location(&facts.cluster).unwrap_or_default();
-    if let SizeVerdict::Restricted(r) | SizeVerdict::Quota(r) = size_verdict(spec, facts) {
+    let loc = cluster_location(facts)?;
+    if let SizeVerdict::Restricted(r) | SizeVerdict::Quota(r) = size_verdict(spec, facts)? {
         return Err(r);
     }
     if let Some(r) = &facts.reservation {
@@ -150,20 +150,27 @@ pub enum SizeVerdict {
     Quota(PreflightFailure),
 }
 
-/// The SKU and quota checks alone, for one candidate size.
-pub fn size_verdict(spec: &PoolSpec, facts: &Facts) -> SizeVerdict {
-    let loc = location(&facts.cluster).unwrap_or_default();
+/// The SKU and quota checks alone, for one candidate size. A cluster without its location is
+/// an error naming it (the checks are never run against an empty region).
+pub fn size_verdict(spec: &PoolSpec, facts: &Facts) -> Result<SizeVerdict, PreflightFailure> {
+    let loc = cluster_location(facts)?;
     if let Some(skus) = &facts.skus {
         if let Err(r) = check_sku(spec, skus, &loc) {
-            return SizeVerdict::Restricted(r);
+            return Ok(SizeVerdict::Restricted(r));
         }
     }
     if let Some(usages) = &facts.usages {
         if let Err(r) = check_quota(spec, facts.skus.as_deref(), usages, &loc) {
-            return SizeVerdict::Quota(r);
+            return Ok(SizeVerdict::Quota(r));
         }
     }
-    SizeVerdict::Go
+    Ok(SizeVerdict::Go)
+}
+
+/// The cluster's location (lower case, no spaces); a cluster without one is an error naming
+/// `location`.
+pub fn cluster_location(facts: &Facts) -> Result<String, PreflightFailure> {
+    resources::parse::<ManagedCluster>(&facts.cluster, "cluster").and_then(|c| c.location()).map_err(missing)
 }
 
 /// The capacity reservation group is there, in the cluster's region, reserves the size, and
@@ -217,6 +224,7 @@ pub fn check_reservation(spec: &PoolSpec, r: &Reservation, loc: &str) -> Result<
 /// size shares.
 pub fn check_cluster(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<(), PreflightFailure> {
     let c: ManagedCluster = resources::parse(&facts.cluster, "cluster").map_err(missing)?;
+    c.location().map_err(missing)?;
     check_cluster_state(spec, &c)?;
     let cluster_version = c.kubernetes_version().and_then(|v| KubeVersion::parse(v).ok());
     check_versions(spec, cluster_version)?;
@@ -670,6 +678,18 @@ mod tests {
         let spot = spec(|r| r.spot = true);
         let e = check(&catalog(), &spot, &facts()).expect_err("spot quota");
         assert!(cli(&e.message).contains("lowPriorityCores"), "{}", cli(&e.message));
+    }
+
+    /// A cluster without `location` is refused naming the field: the SKU, quota and capacity
+    /// reservation checks never run against an empty region.
+    #[test]
+    fn a_cluster_without_a_location_is_refused_naming_it() {
+        let mut f = facts();
+        f.cluster = json!({"name": "c1", "properties": {"provisioningState": "Succeeded", "currentKubernetesVersion": "1.33.2"}});
+        let e = check(&catalog(), &spec(|_| {}), &f).expect_err("no location");
+        assert!(cli(&e.message).contains("cluster c1 has no location"), "{}", cli(&e.message));
+        assert!(size_verdict(&spec(|_| {}), &f).is_err());
+        assert!(check_cluster(&catalog(), &spec(|_| {}), &f).is_err());
     }
 
     /// Two pools that pass alone but not together: the refusal names both, the numbers, the
