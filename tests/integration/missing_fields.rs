@@ -153,3 +153,25 @@ fn a_cluster_without_a_location_is_an_error_before_any_write() {
         assert_eq!(arm.count("PUT", "/"), 0, "{extra:?}: {:?}", arm.calls());
     }
 }
+
+/// A usage without `name.value` (`name` is required on `Usage` in `computeRPCommon.json`) is
+/// an error naming the field: it is not passed over while looking for the family's counter,
+/// and no pool is created.
+#[test]
+fn a_usage_without_a_name_is_an_error_not_passed_over() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        for u in &mut s.usages {
+            if u["name"]["value"] == FAMILY {
+                u["name"].as_object_mut().expect("name").remove("value");
+            }
+        }
+    });
+    let show = aksgpu_arm(&arm.base, &["quota", "show", "--location", "eastus", "--family", FAMILY, "-o", "json"], &[]);
+    assert_eq!(show.code, 1, "{}", show.stdout);
+    assert!(show.stderr.contains("a usage has no name.value"), "{}", show.stderr);
+    let create = aksgpu_arm(&arm.base, &CreatePool::new().args(), &[]);
+    assert_eq!(create.code, 1, "{}", create.stdout);
+    assert!(create.stderr.contains("a usage has no name.value"), "{}", create.stderr);
+    assert_eq!(arm.count("PUT", "/"), 0, "{:?}", arm.calls());
+}
