@@ -318,7 +318,11 @@ mod tests {
         let c = Catalog::bundled().expect("catalog");
         let spec = &candidates(&c, &req(|r| r.count = Some(2)), &[]).expect("valid")[0];
         let facts = |restrictions: serde_json::Value, limit: i64| Facts {
-            cluster: json!({"location": "eastus", "properties": {"provisioningState": "Succeeded"}}),
+            cluster: crate::resources::parse(
+                &json!({"location": "eastus", "properties": {"provisioningState": "Succeeded"}}),
+                "cluster",
+            )
+            .expect("cluster"),
             skus: crate::resources::parse_listed(&[
                 json!({"resourceType": "virtualMachines", "name": "Standard_NC24ads_A100_v4",
                 "family": "standardNCADSA100v4Family", "locationInfo": [{"location": "eastus", "zones": ["1"]}],
@@ -341,7 +345,8 @@ mod tests {
         assert_eq!(o, AttemptResult::Quota);
         assert!(why.contains("needs 72"), "{why}");
         let mut nowhere = facts(json!([]), 72);
-        nowhere.cluster = json!({"name": "c1", "properties": {"provisioningState": "Succeeded"}});
+        nowhere.cluster.location = None;
+        nowhere.cluster.name = Some("c1".into());
         let e = preflight(spec, &nowhere).expect_err("a cluster without its location");
         assert!(e.message.text.contains("cluster c1 has no location"), "{e:?}");
     }

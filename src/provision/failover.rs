@@ -125,7 +125,7 @@ pub async fn create(
             .map(Failover::Existing)
             .map_err(|e| stop(e, &[]));
     }
-    let location = facts.as_ref().and_then(|f| preflight::location(&f.cluster)).or_else(|| opts.location.clone());
+    let location = facts.as_ref().and_then(|f| f.cluster.location().ok()).or_else(|| opts.location.clone());
     // Each candidate as create-pool makes it: with the GPU Operator's no-driver label when the
     // cluster's pools (read by preflight) leave their driver to the operator.
     let mut candidates = candidates;

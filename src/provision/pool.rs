@@ -104,8 +104,8 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, opts: &CreateOption
     let cluster = cluster?;
     // The cluster decides the location: one without it is an error naming the field (never
     // `--location` in its place, nor checks against an empty region).
-    let loc = crate::resources::parse::<crate::resources::ManagedCluster>(&cluster, "cluster")
-        .and_then(|c| c.location())
+    let loc = cluster
+        .location()
         .map_err(|e| no_location(p.step(StepKind::ReadCluster).map_or("", |s| s.url.as_str()), &e))?;
     let (skus, usages) = match early {
         Some((skus, usages)) if guess.as_deref() == Some(loc.as_str()) => (skus?, usages?),
@@ -116,7 +116,7 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, opts: &CreateOption
         }
     };
     Ok(Facts {
-        cluster,
+        cluster: cluster.item,
         pool: pool?,
         skus: Some(skus),
         usages: Some(usages),
@@ -367,7 +367,7 @@ pub async fn preflight_step(
             }
             Err(e) => return Err(e.into()),
         };
-        let location = preflight::location(&facts.cluster).or_else(|| opts.location.clone());
+        let location = facts.cluster.location().ok().or_else(|| opts.location.clone());
         let verdict = preflight::check(catalog, spec, &facts)?;
         match verdict {
             Verdict::Identical => {
