@@ -482,7 +482,7 @@ impl Listed for AgentPool {
 
 /// A resource as Azure sent it: read typed (`item`), with its JSON kept only for a write that
 /// sends it back (fields this tool does not know must round-trip) or to show it as read.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct AsRead<T> {
     pub item: T,
     pub json: Value,

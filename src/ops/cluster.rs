@@ -160,7 +160,8 @@ pub fn scale_plan(
 
 /// `kaito enable`: a dry run's plan from the request alone, with placeholders.
 pub fn kaito_dry_run(req: &ClusterRequest) -> KaitoEnable {
-    KaitoEnable::DryRun(plan::kaito(req.target(), &plan::cluster_as_read()))
+    let stand_in = crate::resources::AsRead { item: Default::default(), json: plan::cluster_as_read() };
+    KaitoEnable::DryRun(plan::kaito(req.target(), &stand_in))
 }
 
 /// `kaito enable`: turn on KAITO and the OIDC issuer (nothing is sent when they are on).
@@ -204,7 +205,9 @@ pub fn scale_cost(catalog: &Catalog, name: &str, how: Scale, pool: &Value, clust
     let size = catalog.size(vm).map_or_else(|| vm.to_owned(), |s| s.name.clone());
     let os = if p.is_windows() { Os::Windows } else { Os::Linux };
     let spot = p.is_spot();
-    let region = crate::plan::preflight::location(cluster);
+    let region = crate::resources::parse::<crate::resources::ManagedCluster>(cluster, "cluster")
+        .ok()
+        .and_then(|c| c.location().ok());
     let pricing = PoolPricing { pool: name, size: &size, os, spot, min_nodes: counts.0, max_nodes: counts.1 };
     PlanPricing::new(catalog, &[pricing], region.as_deref())
         .region_unknown_because("Azure did not send the cluster's location")

@@ -4,7 +4,6 @@
 use std::time::SystemTime;
 
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::catalog::Catalog;
 use crate::cost::{self, CostInput};
@@ -122,14 +121,13 @@ fn pool_input(
 /// `region` or the cluster's location; `notes` hears a stopped cluster or one without GPU pools.
 pub fn cluster_reports(
     catalog: &Catalog,
-    (cluster, c, pools): (&str, &Value, &[AgentPool]),
+    (cluster, c, pools): (&str, &resources::ManagedCluster, &[AgentPool]),
     u: Usage,
     region: Option<String>,
     notes: &mut Vec<String>,
 ) -> Result<Vec<CostReport>, Error> {
-    let region = region.or_else(|| crate::plan::preflight::location(c));
-    let typed: Option<resources::ManagedCluster> = resources::parse(c, "cluster").ok();
-    if typed.is_some_and(|c| c.power().is_ok_and(|p| p == "Stopped")) {
+    let region = region.or_else(|| c.location().ok());
+    if c.power().is_ok_and(|p| p == "Stopped") {
         notes.push(format!("cluster {cluster} is stopped: its nodes cost nothing until it starts (disks still do)"));
     }
     let mut r = Vec::new();
@@ -158,7 +156,7 @@ pub async fn read_cluster_reports(
     let (c, pools) =
         crate::provision::read_cluster_and_pools(client, &facts, subscription, resource_group, cluster).await?;
     let pools: Vec<AgentPool> = pools.into_iter().map(|p| p.item).collect();
-    cluster_reports(catalog, (cluster, &c, &pools), u, region, notes)
+    cluster_reports(catalog, (cluster, &c.item, &pools), u, region, notes)
 }
 
 /// The view of `reports` priced from `source`, with each report's price age and the notes a

@@ -115,7 +115,7 @@ pub async fn candidates(
             if location.is_none() && client.has_credentials() {
                 report("reading the cluster's region");
                 let cluster = store.cluster(client, &pool.subscription, &pool.resource_group, &pool.cluster).await;
-                location = crate::plan::preflight::location(&cluster.map_err(Error::from)?);
+                location = Some(cluster.map_err(Error::from)?.location().map_err(Error::from)?);
             }
             let list = ranked(catalog, *ra, location.as_deref())?;
             ranked_sizes = Some(list.clone());

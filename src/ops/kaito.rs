@@ -63,8 +63,8 @@ pub async fn cluster_location(
         "the cluster's location",
     );
     report("reading the cluster's location");
-    let v = crate::provision::wire::get::<serde_json::Value>(client, &step).await?;
-    let facts = super::pool::ClusterFacts::from_cluster(v)?;
+    let c = crate::provision::wire::get::<crate::resources::ManagedCluster>(client, &step).await?;
+    let facts = super::pool::ClusterFacts::from_cluster(&c)?;
     facts.location.ok_or_else(|| {
         Error::from(crate::resources::MissingField { resource: format!("cluster {cluster}"), field: "location".into() })
     })

@@ -183,10 +183,7 @@ pub async fn release_mig(
         Ok(c) => c,
         Err(e) => return ReleaseMig::Unread(format!("the cluster could not be read ({e})")),
     };
-    let typed = match crate::resources::parse::<crate::resources::ManagedCluster>(&c, "cluster") {
-        Ok(t) => t.properties,
-        Err(e) => return ReleaseMig::Unread(format!("the cluster could not be read ({e})")),
-    };
+    let typed = c.item.properties;
     if typed.api_server_access_profile.and_then(|a| a.disable_run_command) == Some(true) {
         return ReleaseMig::Unread("runCommand is disabled on the cluster, so its release cannot be read".into());
     }

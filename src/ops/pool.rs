@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::arm::{ArmClient, ArmError};
 use crate::catalog::{Catalog, KubeVersion};
@@ -61,8 +61,7 @@ pub struct ClusterFacts {
 
 impl ClusterFacts {
     /// From a cluster GET: a cluster without `location` is an error naming the field.
-    pub fn from_cluster(v: Value) -> Result<Self, Error> {
-        let c: ManagedCluster = resources::parse(&v, "cluster")?;
+    pub fn from_cluster(c: &ManagedCluster) -> Result<Self, Error> {
         let location = c.location()?;
         let kubernetes = c.kubernetes_version().and_then(|k| KubeVersion::parse(k).ok());
         Ok(Self { location: Some(location), kubernetes })
@@ -362,7 +361,7 @@ pub fn pool_feature<'c>(catalog: &'c Catalog, spec: &PoolSpec) -> Option<(&'c st
 pub fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Result<(Plan, String), Error> {
     let pool = spec.as_read()?;
     let install: Install =
-        operator::resolve(catalog, req, &json!({}), &[pool]).map_err(|r| Error::refused(r.message, r.hint))?;
+        operator::resolve(catalog, req, &Default::default(), &[pool]).map_err(|r| Error::refused(r.message, r.hint))?;
     Ok((operator::plan(req, &install), install.values_yaml))
 }
 

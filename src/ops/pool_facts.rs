@@ -35,7 +35,7 @@ pub async fn cluster_facts(
     }
     report("reading the cluster's location and Kubernetes version");
     match store.cluster(client, subscription, resource_group, cluster).await {
-        Ok(v) => ClusterFacts::from_cluster(v),
+        Ok(c) => ClusterFacts::from_cluster(&c),
         // A dry run whose credentials fail still plans from the flags alone.
         Err(ArmError::Auth { .. }) if when.dry_run => Ok(ClusterFacts::default()),
         Err(e) => Err(e.into()),

@@ -182,8 +182,10 @@ pub fn cost_analysis(t: Target<'_>, current: &Value) -> Result<Plan, cluster::Ch
     })
 }
 
-/// `kaito enable` for the cluster as read.
-pub fn kaito(t: Target<'_>, current: &Value) -> Plan {
+/// `kaito enable` for the cluster as read (its JSON sent back: fields this tool does not know
+/// round-trip).
+pub fn kaito(t: Target<'_>, current: &crate::resources::AsRead<crate::resources::ManagedCluster>) -> Plan {
+    let current = &current.json;
     Plan {
         steps: vec![
             read_cluster(t, "read the cluster"),
@@ -233,7 +235,7 @@ mod tests {
 
     #[test]
     fn dry_run_plans_show_placeholders_for_what_is_read() {
-        let p = kaito(T, &cluster_as_read());
+        let p = kaito(T, &crate::resources::AsRead { item: Default::default(), json: cluster_as_read() });
         let put = p.step(StepKind::UpdateCluster).expect("a PUT");
         assert_eq!(put.headers["If-Match"], "<read at run time: cluster eTag>");
         let body = put.body.as_ref().expect("a body");

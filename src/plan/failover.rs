@@ -13,7 +13,7 @@ use std::collections::{HashSet, VecDeque};
 use serde::Serialize;
 
 use super::agent_pool::{PoolRequest, PoolSpec, SpecError};
-use super::preflight::{Facts, SizeVerdict};
+use super::preflight::{Facts, PreflightFailure, SizeVerdict};
 use super::{Plan, Step, StepKind};
 use crate::catalog::Catalog;
 use crate::domain::setting::Words;
@@ -142,10 +142,11 @@ impl Queue {
     /// Preflight skipped `spec` with `outcome` on `facts`: a restricted multi-zone request is
     /// followed by each of its zones that preflight finds open, alone (never by the restricted
     /// ones, so a skipped size is one attempt, with the zones it was asked for).
-    pub fn skipped(&mut self, spec: &PoolSpec, outcome: AttemptResult, facts: &Facts) {
+    pub fn skipped(&mut self, spec: &PoolSpec, outcome: AttemptResult, facts: &Facts) -> Result<(), PreflightFailure> {
         if outcome == AttemptResult::Restricted {
-            self.first(open_zones(spec, facts));
+            self.first(open_zones(spec, facts)?);
         }
+        Ok(())
     }
 
     fn first(&mut self, next: Vec<PoolSpec>) {
@@ -158,15 +159,17 @@ impl Queue {
 /// For a request in several zones: each zone alone that preflight on `facts` does not find
 /// restricted, in the order given (none when the size is restricted in the region or in
 /// every zone asked).
-pub fn open_zones(spec: &PoolSpec, facts: &Facts) -> Vec<PoolSpec> {
+pub fn open_zones(spec: &PoolSpec, facts: &Facts) -> Result<Vec<PoolSpec>, PreflightFailure> {
     if spec.zones.len() < 2 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    spec.zones
-        .iter()
-        .map(|z| PoolSpec { zones: vec![z.clone()], ..spec.clone() })
-        .filter(|one| !matches!(preflight(one, facts), Some((AttemptResult::Restricted, _))))
-        .collect()
+    let mut open = Vec::new();
+    for one in spec.zones.iter().map(|z| PoolSpec { zones: vec![z.clone()], ..spec.clone() }) {
+        if !matches!(preflight(&one, facts)?, Some((AttemptResult::Restricted, _))) {
+            open.push(one);
+        }
+    }
+    Ok(open)
 }
 
 /// Every pool a run may PUT, in the order it would: the candidates preflight does not skip
@@ -174,19 +177,27 @@ pub fn open_zones(spec: &PoolSpec, facts: &Facts) -> Vec<PoolSpec> {
 /// with the most follow-ups; a quota failure has none). A real run sends a prefix of them, in
 /// this order, skipping the follow-ups of attempts that failed otherwise; each PUT after the
 /// first is sent only when the attempts before it failed.
-pub fn possible_puts(candidates: Vec<PoolSpec>, facts: Option<&Facts>, fallback_on_demand: bool) -> Vec<PoolSpec> {
+pub fn possible_puts(
+    candidates: Vec<PoolSpec>,
+    facts: Option<&Facts>,
+    fallback_on_demand: bool,
+) -> Result<Vec<PoolSpec>, PreflightFailure> {
     let mut queue = Queue::new(candidates);
     let mut out = Vec::new();
     while let Some(spec) = queue.pop() {
-        match facts.and_then(|f| preflight(&spec, f).map(|(o, _)| (o, f))) {
-            Some((outcome, f)) => queue.skipped(&spec, outcome, f),
+        let skip = match facts {
+            Some(f) => preflight(&spec, f)?.map(|(o, _)| (o, f)),
+            None => None,
+        };
+        match skip {
+            Some((outcome, f)) => queue.skipped(&spec, outcome, f)?,
             None => {
                 queue.failed(&spec, AttemptResult::Capacity, fallback_on_demand);
                 out.push(spec);
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// The steps of attempt `n` (from 1), as a failover plan lists them: the pool's create PUT
@@ -239,19 +250,20 @@ fn reason(message: Words) -> String {
 }
 
 /// Preflight's word on one candidate, as an outcome and reason (`None`: go ahead). With a
-/// capacity reservation group, a size it cannot hold is `restricted` too.
-pub fn preflight(spec: &PoolSpec, facts: &Facts) -> Option<(AttemptResult, String)> {
+/// capacity reservation group, a size it cannot hold is `restricted` too. A cluster without
+/// its location is an error (no candidate is checked against an empty region).
+pub fn preflight(spec: &PoolSpec, facts: &Facts) -> Result<Option<(AttemptResult, String)>, PreflightFailure> {
     if let Some(r) = &facts.reservation {
-        let loc = super::preflight::location(&facts.cluster).unwrap_or_default();
+        let loc = super::preflight::cluster_location(facts)?;
         if let Err(refusal) = super::preflight::check_reservation(spec, r, &loc) {
-            return Some((AttemptResult::Restricted, reason(refusal.message)));
+            return Ok(Some((AttemptResult::Restricted, reason(refusal.message))));
         }
     }
-    match super::preflight::size_verdict(spec, facts) {
+    Ok(match super::preflight::size_verdict(spec, facts)? {
         SizeVerdict::Go => None,
         SizeVerdict::Restricted(r) => Some((AttemptResult::Restricted, reason(r.message))),
         SizeVerdict::Quota(r) => Some((AttemptResult::Quota, reason(r.message))),
-    }
+    })
 }
 
 #[cfg(test)]
@@ -306,7 +318,11 @@ mod tests {
         let c = Catalog::bundled().expect("catalog");
         let spec = &candidates(&c, &req(|r| r.count = Some(2)), &[]).expect("valid")[0];
         let facts = |restrictions: serde_json::Value, limit: i64| Facts {
-            cluster: json!({"location": "eastus", "properties": {"provisioningState": "Succeeded"}}),
+            cluster: crate::resources::parse(
+                &json!({"location": "eastus", "properties": {"provisioningState": "Succeeded"}}),
+                "cluster",
+            )
+            .expect("cluster"),
             skus: crate::resources::parse_listed(&[
                 json!({"resourceType": "virtualMachines", "name": "Standard_NC24ads_A100_v4",
                 "family": "standardNCADSA100v4Family", "locationInfo": [{"location": "eastus", "zones": ["1"]}],
@@ -319,14 +335,19 @@ mod tests {
             .ok(),
             ..Facts::default()
         };
-        assert_eq!(preflight(spec, &facts(json!([]), 72)), None);
+        assert_eq!(preflight(spec, &facts(json!([]), 72)), Ok(None));
         let loc = json!([{"type": "Location", "values": ["eastus"], "reasonCode": "NotAvailableForSubscription"}]);
-        let (o, why) = preflight(spec, &facts(loc, 72)).expect("restricted");
+        let (o, why) = preflight(spec, &facts(loc, 72)).expect("checked").expect("restricted");
         assert_eq!(o, AttemptResult::Restricted);
         assert!(why.contains("NotAvailableForSubscription"), "{why}");
         // 24 vCPUs × (2 nodes + 1 surge) = 72 > 48.
-        let (o, why) = preflight(spec, &facts(json!([]), 48)).expect("quota");
+        let (o, why) = preflight(spec, &facts(json!([]), 48)).expect("checked").expect("quota");
         assert_eq!(o, AttemptResult::Quota);
         assert!(why.contains("needs 72"), "{why}");
+        let mut nowhere = facts(json!([]), 72);
+        nowhere.cluster.location = None;
+        nowhere.cluster.name = Some("c1".into());
+        let e = preflight(spec, &nowhere).expect_err("a cluster without its location");
+        assert!(e.message.text.contains("cluster c1 has no location"), "{e:?}");
     }
 }

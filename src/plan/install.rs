@@ -6,6 +6,8 @@
 use serde_json::Value;
 
 use super::operator::{self as op, DriverMode, MigStrategy, OperatorSpec};
+use crate::resources::ManagedCluster;
+
 use super::{cluster_path, read_at_run_time, runcommand, Plan, Step, StepKind};
 use crate::catalog::{Catalog, Vendor};
 use crate::resources::helm::OperatorValues;
@@ -92,11 +94,6 @@ impl From<resources::MissingField> for OperatorRefusal {
 
 fn refuse(message: impl Into<String>, hint: impl Into<Option<String>>) -> OperatorRefusal {
     OperatorRefusal { message: message.into(), hint: hint.into() }
-}
-
-/// The cluster, typed; a body of another shape is refused.
-fn typed_cluster(cluster: &Value) -> Result<crate::resources::ManagedCluster, OperatorRefusal> {
-    crate::resources::parse(cluster, "cluster").map_err(|e| refuse(e.to_string(), None))
 }
 
 /// The resolved install: the operator spec, the pools it targets, and what runCommand needs.
@@ -328,10 +325,10 @@ fn missing_labels_refusal(catalog: &Catalog, req: &InstallRequest, missing: &[Mi
 pub fn resolve(
     catalog: &Catalog,
     req: &InstallRequest,
-    cluster: &Value,
+    cluster: &ManagedCluster,
     listed: &[AsRead<AgentPool>],
 ) -> Result<Install, OperatorRefusal> {
-    if typed_cluster(cluster)?.properties.api_server_access_profile.and_then(|a| a.disable_run_command) == Some(true) {
+    if cluster.properties.api_server_access_profile.as_ref().and_then(|a| a.disable_run_command) == Some(true) {
         let spec = spec_for(req, req.driver_mode.unwrap_or(DriverMode::Aks), &[]);
         return Err(refuse(
             format!("runCommand is disabled on cluster {} (apiServerAccessProfile.disableRunCommand)", req.cluster),
@@ -363,7 +360,7 @@ pub fn resolve(
         .filter(|p| operator_runs_on(catalog, p) && p.driver() != PoolDriver::Managed)
         .flat_map(|p| p.taints().iter().cloned())
         .collect();
-    let needs_cluster_token = typed_cluster(cluster)?.properties.aad_profile.and_then(|a| a.managed) == Some(true);
+    let needs_cluster_token = cluster.properties.aad_profile.as_ref().and_then(|a| a.managed) == Some(true);
     let names = targets.iter().filter_map(|p| p.name.clone()).collect();
     let spec = spec_for(req, mode, &taints);
     let i = install(req, spec.clone(), op::values(&spec), (names, Some(needs_cluster_token)), None);

@@ -1,8 +1,6 @@
 //! Preflight checks for a new GPU pool, as a pure function of the facts the executor read
 //! (cluster, existing pool, resource SKUs, usages, preview feature state).
 
-use serde_json::Value;
-
 use super::agent_pool::{Difference, PoolSpec};
 use crate::catalog::{Catalog, KubeVersion};
 use crate::domain::setting::{Setting, Words};
@@ -14,7 +12,7 @@ use crate::resources::{self, AgentPool, AsRead, ManagedCluster, MissingField, Pr
 #[derive(Debug, Clone, Default)]
 pub struct Facts {
     /// The managed cluster.
-    pub cluster: Value,
+    pub cluster: ManagedCluster,
     /// The pool, when it exists (its JSON kept to show it as read).
     pub pool: Option<AsRead<AgentPool>>,
     /// Resource SKUs in the cluster's location (None = not read).
@@ -116,11 +114,6 @@ fn register_hint(feature: &str, ns: &str, also: Words) -> Words {
     Words::new(run, &[Setting::RegisterFeatures]).then("", also)
 }
 
-/// The cluster's location (lower case, no spaces).
-pub fn location(cluster: &Value) -> Option<String> {
-    resources::parse::<ManagedCluster>(cluster, "cluster").ok()?.location().ok()
-}
-
 /// Run every check that the facts allow, in order: the cluster's state, Kubernetes versions,
 /// Windows prerequisites, an existing pool, SKU availability, then quota.
 pub fn check(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<Verdict, PreflightFailure> {
@@ -128,8 +121,8 @@ pub fn check(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<Verdic
     if let Some(pool) = &facts.pool {
         return check_existing(catalog, spec, pool);
     }
-    let loc = location(&facts.cluster).unwrap_or_default();
-    if let SizeVerdict::Restricted(r) | SizeVerdict::Quota(r) = size_verdict(spec, facts) {
+    let loc = cluster_location(facts)?;
+    if let SizeVerdict::Restricted(r) | SizeVerdict::Quota(r) = size_verdict(spec, facts)? {
         return Err(r);
     }
     if let Some(r) = &facts.reservation {
@@ -150,20 +143,27 @@ pub enum SizeVerdict {
     Quota(PreflightFailure),
 }
 
-/// The SKU and quota checks alone, for one candidate size.
-pub fn size_verdict(spec: &PoolSpec, facts: &Facts) -> SizeVerdict {
-    let loc = location(&facts.cluster).unwrap_or_default();
+/// The SKU and quota checks alone, for one candidate size. A cluster without its location is
+/// an error naming it (the checks are never run against an empty region).
+pub fn size_verdict(spec: &PoolSpec, facts: &Facts) -> Result<SizeVerdict, PreflightFailure> {
+    let loc = cluster_location(facts)?;
     if let Some(skus) = &facts.skus {
         if let Err(r) = check_sku(spec, skus, &loc) {
-            return SizeVerdict::Restricted(r);
+            return Ok(SizeVerdict::Restricted(r));
         }
     }
     if let Some(usages) = &facts.usages {
         if let Err(r) = check_quota(spec, facts.skus.as_deref(), usages, &loc) {
-            return SizeVerdict::Quota(r);
+            return Ok(SizeVerdict::Quota(r));
         }
     }
-    SizeVerdict::Go
+    Ok(SizeVerdict::Go)
+}
+
+/// The cluster's location (lower case, no spaces); a cluster without one is an error naming
+/// `location`.
+pub fn cluster_location(facts: &Facts) -> Result<String, PreflightFailure> {
+    facts.cluster.location().map_err(missing)
 }
 
 /// The capacity reservation group is there, in the cluster's region, reserves the size, and
@@ -216,8 +216,9 @@ pub fn check_reservation(spec: &PoolSpec, r: &Reservation, loc: &str) -> Result<
 /// The cluster's state, Kubernetes versions and Windows prerequisites: what every candidate
 /// size shares.
 pub fn check_cluster(catalog: &Catalog, spec: &PoolSpec, facts: &Facts) -> Result<(), PreflightFailure> {
-    let c: ManagedCluster = resources::parse(&facts.cluster, "cluster").map_err(missing)?;
-    check_cluster_state(spec, &c)?;
+    let c = &facts.cluster;
+    c.location().map_err(missing)?;
+    check_cluster_state(spec, c)?;
     let cluster_version = c.kubernetes_version().and_then(|v| KubeVersion::parse(v).ok());
     check_versions(spec, cluster_version)?;
     if spec.os == Os::Windows {
@@ -624,13 +625,21 @@ mod tests {
         PoolSpec::validate(&Catalog::bundled().expect("catalog"), &r).expect("valid")
     }
 
+    use serde_json::Value;
+
     fn listed<T: resources::Listed>(items: &[Value]) -> Vec<T> {
         resources::parse_listed(items).expect("items of the documented shape")
     }
 
+    fn cluster(v: Value) -> ManagedCluster {
+        resources::parse(&v, "cluster").expect("a cluster of the documented shape")
+    }
+
     fn facts() -> Facts {
         Facts {
-            cluster: json!({"location": "eastus", "properties": {"provisioningState": "Succeeded", "currentKubernetesVersion": "1.33.2"}}),
+            cluster: cluster(
+                json!({"location": "eastus", "properties": {"provisioningState": "Succeeded", "currentKubernetesVersion": "1.33.2"}}),
+            ),
             pool: None,
             skus: Some(listed(&[json!({
                 "resourceType": "virtualMachines", "name": "Standard_NC24ads_A100_v4", "family": "StandardNCADSA100v4Family",
@@ -670,6 +679,20 @@ mod tests {
         let spot = spec(|r| r.spot = true);
         let e = check(&catalog(), &spot, &facts()).expect_err("spot quota");
         assert!(cli(&e.message).contains("lowPriorityCores"), "{}", cli(&e.message));
+    }
+
+    /// A cluster without `location` is refused naming the field: the SKU, quota and capacity
+    /// reservation checks never run against an empty region.
+    #[test]
+    fn a_cluster_without_a_location_is_refused_naming_it() {
+        let mut f = facts();
+        f.cluster = cluster(
+            json!({"name": "c1", "properties": {"provisioningState": "Succeeded", "currentKubernetesVersion": "1.33.2"}}),
+        );
+        let e = check(&catalog(), &spec(|_| {}), &f).expect_err("no location");
+        assert!(cli(&e.message).contains("cluster c1 has no location"), "{}", cli(&e.message));
+        assert!(size_verdict(&spec(|_| {}), &f).is_err());
+        assert!(check_cluster(&catalog(), &spec(|_| {}), &f).is_err());
     }
 
     /// Two pools that pass alone but not together: the refusal names both, the numbers, the
@@ -715,10 +738,10 @@ mod tests {
             .text
             .contains("not offered in eastus"));
         let mut f = facts();
-        f.cluster["properties"]["provisioningState"] = json!("Updating");
+        f.cluster.properties.provisioning_state = Some("Updating".into());
         assert!(check(&catalog(), &spec(|_| {}), &f).expect_err("busy").message.text.contains("Updating"));
         let mut f = facts();
-        f.cluster["properties"]["powerState"] = json!({"code": "Stopped"});
+        f.cluster.properties.power_state = Some(resources::PowerState { code: Some("Stopped".into()) });
         assert!(check(&catalog(), &spec(|_| {}), &f).expect_err("stopped").message.text.contains("stopped"));
     }
 
@@ -752,9 +775,9 @@ mod tests {
         let mut f = facts();
         f.skus = None;
         f.usages = None;
-        f.cluster["properties"]["currentKubernetesVersion"] = json!("1.28.9");
+        f.cluster.properties.current_kubernetes_version = Some("1.28.9".into());
         assert!(check(&catalog(), &w, &f).expect_err("old").message.text.contains("1.29"));
-        f.cluster["properties"]["currentKubernetesVersion"] = json!("1.30.1");
+        f.cluster.properties.current_kubernetes_version = Some("1.30.1".into());
         f.windows_feature = Some("NotRegistered".into());
         let e = check(&catalog(), &w, &f).expect_err("feature");
         assert!(cli(&e.hint.expect("hint")).contains("register-feature WindowsGPUPreview"));
@@ -762,9 +785,9 @@ mod tests {
         // the Kubernetes minimum still is.
         f.feature_registered_first = true;
         assert_eq!(check(&catalog(), &w, &f), Ok(Verdict::Create));
-        f.cluster["properties"]["currentKubernetesVersion"] = json!("1.28.9");
+        f.cluster.properties.current_kubernetes_version = Some("1.28.9".into());
         assert!(check(&catalog(), &w, &f).expect_err("old").message.text.contains("1.29"));
-        f.cluster["properties"]["currentKubernetesVersion"] = json!("1.30.1");
+        f.cluster.properties.current_kubernetes_version = Some("1.30.1".into());
         f.feature_registered_first = false;
         f.windows_feature = Some("Registered".into());
         assert_eq!(check(&catalog(), &w, &f), Ok(Verdict::Create));
@@ -786,7 +809,7 @@ mod tests {
         let mut f = facts();
         f.skus = None;
         f.usages = None;
-        f.cluster["properties"]["currentKubernetesVersion"] = json!("1.28.9");
+        f.cluster.properties.current_kubernetes_version = Some("1.28.9".into());
         f.windows_feature = Some("NotRegistered".into());
         let e = check(&catalog(), &win(vec![]), &f).expect_err("old");
         assert!(cli(&e.hint.expect("hint")).contains("--override windows-gpu-min-kubernetes"));

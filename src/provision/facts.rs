@@ -27,7 +27,7 @@ use tokio::sync::OnceCell;
 use super::wire;
 use crate::arm::{ArmClient, ArmError};
 use crate::plan::{cluster_path, Step};
-use crate::resources::{AgentPool, AsRead, Listed};
+use crate::resources::{AgentPool, AsRead, Listed, ManagedCluster};
 
 /// A fact as held: the JSON of a GET (`null` for a 404 read with `get_opt`), or a typed list.
 type Fact = Arc<dyn Any + Send + Sync>;
@@ -97,13 +97,23 @@ impl Store {
         Ok(Vec::clone(&v))
     }
 
-    /// The managed cluster, read once per run; its location is remembered for later runs.
-    pub async fn cluster(&self, client: &ArmClient, sub: &str, rg: &str, cluster: &str) -> Result<Value, ArmError> {
-        let v = self.get(client, &crate::plan::read_cluster(&cluster_path(sub, rg, cluster), "the cluster")).await?;
-        if let Some(loc) = crate::plan::preflight::location(&v) {
+    /// The managed cluster, read once per run, typed (its JSON kept for a write that sends it
+    /// back); a body of another shape is an error naming the field. Its location, when sent, is
+    /// remembered for later runs.
+    pub async fn cluster(
+        &self,
+        client: &ArmClient,
+        sub: &str,
+        rg: &str,
+        cluster: &str,
+    ) -> Result<AsRead<ManagedCluster>, ArmError> {
+        let step = crate::plan::read_cluster(&cluster_path(sub, rg, cluster), "the cluster");
+        let v = self.get(client, &step).await?;
+        let c = AsRead::<ManagedCluster>::parse(v, "cluster").map_err(|e| wire::step_shape_error(&step, &e))?;
+        if let Ok(loc) = c.location() {
             self.locations.remember(&locations::Key::new(sub, rg, cluster), &loc);
         }
-        Ok(v)
+        Ok(c)
     }
 
     /// The cluster's agent pools (every page), read once per run; each keeps its JSON for a

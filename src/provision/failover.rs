@@ -22,7 +22,7 @@ use crate::arm::{ArmClient, ArmError};
 use crate::catalog::Catalog;
 use crate::plan::agent_pool::PoolSpec;
 use crate::plan::failover::{self as plan, AttemptResult};
-use crate::plan::preflight::{self, Facts};
+use crate::plan::preflight::{self, Facts, PreflightFailure};
 use crate::plan::StepKind;
 
 /// How far to go.
@@ -125,7 +125,7 @@ pub async fn create(
             .map(Failover::Existing)
             .map_err(|e| stop(e, &[]));
     }
-    let location = facts.as_ref().and_then(|f| preflight::location(&f.cluster)).or_else(|| opts.location.clone());
+    let location = facts.as_ref().and_then(|f| f.cluster.location().ok()).or_else(|| opts.location.clone());
     // Each candidate as create-pool makes it: with the GPU Operator's no-driver label when the
     // cluster's pools (read by preflight) leave their driver to the operator.
     let mut candidates = candidates;
@@ -145,7 +145,7 @@ pub async fn create(
         preflight::check_cluster(catalog, &first, f).map_err(|r| stop(r.into(), &[]))?;
     }
     if opts.dry_run {
-        return Ok(dry_run(candidates, facts.as_ref(), location, policy));
+        return dry_run(candidates, facts.as_ref(), location, policy).map_err(|r| stop(r.into(), &[]));
     }
     let deadline = started_at + opts.timeout;
     let mut run =
@@ -156,23 +156,34 @@ pub async fn create(
     }
 }
 
-fn dry_run(candidates: Vec<PoolSpec>, facts: Option<&Facts>, location: Option<String>, policy: Policy) -> Failover {
+fn dry_run(
+    candidates: Vec<PoolSpec>,
+    facts: Option<&Facts>,
+    location: Option<String>,
+    policy: Policy,
+) -> Result<Failover, PreflightFailure> {
     let list = candidates
         .iter()
         .map(|c| {
-            let (verdict, reason) = match facts.map(|f| plan::preflight(c, f)) {
+            let (verdict, reason) = match facts.map(|f| plan::preflight(c, f)).transpose()? {
                 None => ("not checked".to_owned(), None),
                 Some(None) => ("go".to_owned(), None),
                 Some(Some((o, why))) => (o.word().to_owned(), Some(why)),
             };
-            Candidate { vm_size: c.size.name.clone(), zones: c.zones.clone(), spot: c.spot, preflight: verdict, reason }
+            Ok(Candidate {
+                vm_size: c.size.name.clone(),
+                zones: c.zones.clone(),
+                spot: c.spot,
+                preflight: verdict,
+                reason,
+            })
         })
-        .collect();
+        .collect::<Result<_, PreflightFailure>>()?;
     let mut reads = pool::plan(&candidates[0], location.as_deref()).steps;
     reads.retain(|s| s.read_only && s.kind != StepKind::Await);
     // Every PUT a real run may send, in its order, as the same queue decides them.
-    let puts = plan::possible_puts(candidates, facts, policy.fallback_on_demand);
-    Failover::DryRun { candidates: list, plan: plan::plan(reads, &puts, policy.max_attempts), location }
+    let puts = plan::possible_puts(candidates, facts, policy.fallback_on_demand)?;
+    Ok(Failover::DryRun { candidates: list, plan: plan::plan(reads, &puts, policy.max_attempts), location })
 }
 
 /// One failover run's state.
@@ -194,11 +205,14 @@ impl Run<'_> {
         let mut queue = plan::Queue::new(candidates);
         let mut puts = 0u32;
         while let Some(spec) = queue.pop() {
-            if let Some((outcome, why, f)) = self.facts.and_then(|f| plan::preflight(&spec, f).map(|(o, w)| (o, w, f)))
-            {
+            let skip = match self.facts {
+                Some(f) => plan::preflight(&spec, f)?.map(|(o, w)| (o, w, f)),
+                None => None,
+            };
+            if let Some((outcome, why, f)) = skip {
                 (self.progress)(&format!("skipping {}: {why}", spec.size.name));
                 self.attempts.push(Attempt::new(&spec, outcome, None, why));
-                queue.skipped(&spec, outcome, f);
+                queue.skipped(&spec, outcome, f)?;
                 continue;
             }
             if self.policy.max_attempts.is_some_and(|m| puts >= m) {

@@ -4,6 +4,7 @@
 //! only when the final GET shows the profile enabled; a lost answer is read back, and resent
 //! (under `If-Match`) only when it did not land.
 
+use crate::resources::{AsRead, ManagedCluster};
 use std::time::Instant;
 
 use reqwest::Method;
@@ -37,8 +38,8 @@ pub async fn enable(
 ) -> Result<KaitoEnable, ArmError> {
     let started_at = Instant::now();
     let (path, rg, cluster) = (t.cluster_path(), t.resource_group, t.cluster);
-    let current: Value = wire::get(client, &ops::read_cluster(t, "read the cluster")).await?;
-    if kaito_enabled(&current) {
+    let current: AsRead<ManagedCluster> = wire::get(client, &ops::read_cluster(t, "read the cluster")).await?;
+    if current.kaito_enabled() {
         return Ok(KaitoEnable::AlreadyEnabled);
     }
     let p = ops::kaito(t, &current);

@@ -16,11 +16,9 @@ pub mod wire;
 
 use std::sync::{Arc, Mutex};
 
-use serde_json::Value;
-
 use crate::arm::{ArmClient, ArmError};
 use crate::plan::{Plan, StepKind};
-use crate::resources::{AgentPool, AsRead};
+use crate::resources::{AgentPool, AsRead, ManagedCluster};
 
 /// Read a cluster and its agent pools, at once, through the run's facts (each is read once
 /// per run, whichever step asks first).
@@ -30,7 +28,7 @@ pub async fn read_cluster_and_pools(
     sub: &str,
     rg: &str,
     cluster: &str,
-) -> Result<(Value, Vec<AsRead<AgentPool>>), ArmError> {
+) -> Result<(AsRead<ManagedCluster>, Vec<AsRead<AgentPool>>), ArmError> {
     let (c, pools) = tokio::join!(facts.cluster(client, sub, rg, cluster), facts.pools(client, sub, rg, cluster));
     Ok((c?, pools?))
 }

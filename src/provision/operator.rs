@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::resources::ManagedCluster;
+
 use super::runcommand::{self, CommandResult};
 use crate::arm::auth::Secret;
 use crate::arm::{ArmClient, ArmError};
@@ -75,7 +77,7 @@ pub async fn read(
     client: &ArmClient,
     facts: &super::facts::Store,
     req: &InstallRequest,
-) -> Result<(Value, Vec<AsRead<AgentPool>>), ArmError> {
+) -> Result<(AsRead<ManagedCluster>, Vec<AsRead<AgentPool>>), ArmError> {
     super::read_cluster_and_pools(client, facts, &req.subscription, &req.resource_group, &req.cluster).await
 }
 

@@ -102,9 +102,11 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, opts: &CreateOption
     );
     listed?;
     let cluster = cluster?;
-    let loc = preflight::location(&cluster)
-        .or_else(|| opts.location.clone())
-        .ok_or_else(|| no_location(p.step(StepKind::ReadCluster).map_or("", |s| s.url.as_str())))?;
+    // The cluster decides the location: one without it is an error naming the field (never
+    // `--location` in its place, nor checks against an empty region).
+    let loc = cluster
+        .location()
+        .map_err(|e| no_location(p.step(StepKind::ReadCluster).map_or("", |s| s.url.as_str()), &e))?;
     let (skus, usages) = match early {
         Some((skus, usages)) if guess.as_deref() == Some(loc.as_str()) => (skus?, usages?),
         // No guess, or a wrong one: read them for the cluster's own location.
@@ -114,7 +116,7 @@ pub async fn read_facts(client: &ArmClient, spec: &PoolSpec, opts: &CreateOption
         }
     };
     Ok(Facts {
-        cluster,
+        cluster: cluster.item,
         pool: pool?,
         skus: Some(skus),
         usages: Some(usages),
@@ -195,12 +197,12 @@ async fn read_feature(client: &ArmClient, store: &Store, step: Option<&Step>) ->
     ))
 }
 
-fn no_location(path: &str) -> ArmError {
+fn no_location(path: &str, e: &crate::resources::MissingField) -> ArmError {
     ArmError::InvalidResponse {
         method: "GET".into(),
         path: path.to_owned(),
         status: 200,
-        message: "the cluster has no location".into(),
+        message: e.to_string(),
         snippet: String::new(),
         request_id: None,
     }
@@ -365,7 +367,7 @@ pub async fn preflight_step(
             }
             Err(e) => return Err(e.into()),
         };
-        let location = preflight::location(&facts.cluster).or_else(|| opts.location.clone());
+        let location = facts.cluster.location().ok().or_else(|| opts.location.clone());
         let verdict = preflight::check(catalog, spec, &facts)?;
         match verdict {
             Verdict::Identical => {

@@ -61,16 +61,25 @@ impl Usage {
 /// The counter named `name` (spaces and case ignored) among the usages Azure listed: `None`
 /// when Azure listed no such counter, an error when it listed one without its numbers or a
 /// usage of the wrong shape.
+/// A usage without `name.value` is an error naming it (never passed over).
 pub fn find_usage(usages: &[Usage], name: &str) -> Result<Option<Counter>, MissingField> {
     let want = norm(name);
-    match usages.iter().find(|u| u.id().is_some_and(|n| norm(n) == want)) {
-        Some(u) => u.counter().map(Some),
-        None => Ok(None),
+    for u in usages {
+        let id = super::required(&u.id().map(str::to_owned), "a usage", "name.value")?;
+        if norm(&id) == want {
+            return u.counter().map(Some);
+        }
     }
+    Ok(None)
 }
 
+/// A usage without `name.value` (required by the spec) is an error naming it: the counter it
+/// holds cannot be told from the others.
 impl super::Listed for Usage {
     const WHAT: &'static str = "a usage";
+    fn check(&self) -> Result<(), MissingField> {
+        super::required(&self.id().map(str::to_owned), Self::WHAT, "name.value").map(|_| ())
+    }
 }
 
 /// One resource SKU (`ResourceSku`), the fields the tool reads.
@@ -234,5 +243,19 @@ mod tests {
         assert_eq!(e.field, "currentValue");
         assert!(e.to_string().contains("usage standardNCADSA100v4Family has no currentValue"), "{e}");
         assert_eq!(find_usage(&listed, "lowPriorityCores"), Ok(None));
+    }
+
+    /// `name` is required on a usage (`Usage` in `computeRPCommon.json`): an item without
+    /// `name.value` is an error naming it, never passed over while looking for a counter.
+    #[test]
+    fn a_usage_without_a_name_is_an_error_not_passed_over() {
+        let nameless = json!({"name": {"localizedValue": "Standard NCADS_A100_v4 Family vCPUs"}, "limit": 96, "currentValue": 0, "unit": "Count"});
+        let cores = json!({"name": {"value": "cores"}, "limit": 100, "currentValue": 10, "unit": "Count"});
+        let e = crate::resources::parse_listed::<Usage>(&[nameless.clone(), cores.clone()]).expect_err("no name.value");
+        assert_eq!(e.field, "name.value");
+        assert!(e.to_string().contains("a usage has no name.value"), "{e}");
+        let unnamed: Vec<Usage> =
+            vec![serde_json::from_value(nameless).expect("usage"), serde_json::from_value(cores).expect("usage")];
+        assert_eq!(find_usage(&unnamed, "cores").expect_err("no name.value").field, "name.value");
     }
 }

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::fake_arm::{pool_path, respond, Action, FakeArm};
+use crate::fake_arm::{pool_path, respond, Action, FakeArm, SUB};
 use crate::support::{aksgpu_arm, CreatePool};
 
 const FAMILY: &str = "standardNCADSA100v4Family";
@@ -122,5 +122,56 @@ fn a_listed_pool_of_another_shape_is_an_error_not_skipped() {
     let r = aksgpu_arm(&arm.base, &CreatePool::new().vm_size("Standard_NC4as_T4_v3").args(), &[]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("agent pool op has no properties.maxPods of the documented type"), "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 0, "{:?}", arm.calls());
+}
+
+/// A cluster without `location` (required on a tracked resource, `ManagedCluster` in
+/// `managedClusters.json`) is an error naming the field before any write, whether or not
+/// `--location` is given: the checks never run against an empty region (which would skip the
+/// capacity reservation group's region check), and no PUT is sent.
+#[test]
+fn a_cluster_without_a_location_is_an_error_before_any_write() {
+    let arm = FakeArm::start();
+    arm.edit_cluster("c1", |c| {
+        c.as_object_mut().expect("cluster").remove("location");
+    });
+    let west =
+        format!("/subscriptions/{SUB}/resourceGroups/rg/providers/Microsoft.Compute/capacityReservationGroups/crgwest");
+    let group = json!({"id": west, "name": "crgwest", "location": "westus",
+        "properties": {"instanceView": {"capacityReservations": [{"name": "r1", "utilizationInfo": {"currentCapacity": 4, "virtualMachinesAllocated": []}}]}}});
+    let res = json!({"name": "r1", "location": "westus", "sku": {"name": "Standard_NC24ads_A100_v4", "capacity": 4}});
+    arm.with(|s| s.reservation_groups.insert(west.to_ascii_lowercase(), (group, vec![res])));
+    for extra in [
+        vec!["--location", "eastus"],
+        vec!["--location", "eastus", "--capacity-reservation-group", &west],
+        vec!["--location", "eastus", "--fallback-vm-size", "Standard_NC4as_T4_v3"],
+        vec![],
+    ] {
+        let r = aksgpu_arm(&arm.base, &CreatePool::new().with(&extra).args(), &[]);
+        assert_eq!(r.code, 1, "{extra:?}: {}", r.stderr);
+        assert!(r.stderr.contains("cluster c1 has no location"), "{extra:?}: {}", r.stderr);
+        assert_eq!(arm.count("PUT", "/"), 0, "{extra:?}: {:?}", arm.calls());
+    }
+}
+
+/// A usage without `name.value` (`name` is required on `Usage` in `computeRPCommon.json`) is
+/// an error naming the field: it is not passed over while looking for the family's counter,
+/// and no pool is created.
+#[test]
+fn a_usage_without_a_name_is_an_error_not_passed_over() {
+    let arm = FakeArm::start();
+    arm.with(|s| {
+        for u in &mut s.usages {
+            if u["name"]["value"] == FAMILY {
+                u["name"].as_object_mut().expect("name").remove("value");
+            }
+        }
+    });
+    let show = aksgpu_arm(&arm.base, &["quota", "show", "--location", "eastus", "--family", FAMILY, "-o", "json"], &[]);
+    assert_eq!(show.code, 1, "{}", show.stdout);
+    assert!(show.stderr.contains("a usage has no name.value"), "{}", show.stderr);
+    let create = aksgpu_arm(&arm.base, &CreatePool::new().args(), &[]);
+    assert_eq!(create.code, 1, "{}", create.stdout);
+    assert!(create.stderr.contains("a usage has no name.value"), "{}", create.stderr);
     assert_eq!(arm.count("PUT", "/"), 0, "{:?}", arm.calls());
 }

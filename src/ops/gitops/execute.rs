@@ -229,7 +229,7 @@ async fn pool(run: &Run<'_>, live: &Live, c: &Change, progress: &Progress) -> Re
         // Create, or wait for the pool's running operation (create-pool's preflight waits for
         // it, reads again, and then finds the pool as in the file, to create, or refused).
         (Action::Create | Action::Wait, _) => {
-            let location = crate::plan::preflight::location(&live.cluster);
+            let location = super::cluster_location(&live.cluster);
             let fallbacks = l.desired.fallbacks.get(&spec.name).map_or(&[][..], Vec::as_slice);
             let out = super::create_pool(
                 (l.client, l.facts),

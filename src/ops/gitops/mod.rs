@@ -19,13 +19,19 @@ pub use crate::plan::gitops::config::{hint_words, message_words};
 pub use crate::plan::gitops::diff::changes as any_changes;
 pub use crate::plan::gitops::export::export;
 pub use crate::plan::gitops::{Action, Change};
-pub use crate::plan::preflight::location as cluster_location;
 
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::pool::ClusterFacts;
+use crate::resources::ManagedCluster;
+
+/// The cluster's location as read (lower case, no spaces); `None` when Azure did not send it
+/// (what is shown then says the region is unknown).
+pub fn cluster_location(cluster: &ManagedCluster) -> Option<String> {
+    cluster.location().ok()
+}
 use super::{Cred, Report};
 use crate::arm::ArmClient;
 use crate::catalog::{Catalog, KubeVersion};
@@ -65,7 +71,7 @@ pub async fn cluster_place(
     if !client.has_credentials() {
         return Ok(ClusterFacts::default());
     }
-    ClusterFacts::from_cluster(facts.cluster(client, sub, &c.resource_group, &c.name).await?)
+    ClusterFacts::from_cluster(&facts.cluster(client, sub, &c.resource_group, &c.name).await?.item)
 }
 
 /// The size `create-pool --recommend` would take for these settings, in the cluster's
@@ -374,7 +380,7 @@ pub async fn read_export(
     sub: &str,
     rg: &str,
     cluster: &str,
-) -> Result<(Value, Vec<AgentPool>, Vec<(&'static str, Option<String>)>), Error> {
+) -> Result<(ManagedCluster, Vec<AgentPool>, Vec<(&'static str, Option<String>)>), Error> {
     let d = Desired {
         subscription: sub.into(),
         resource_group: rg.into(),
@@ -389,7 +395,7 @@ pub async fn read_export(
     };
     let live = read_live(client, &Store::with_cache_dir(), &d).await?;
     let states = features::GPU_FEATURES.iter().map(|f| f.0).zip(live.features).collect();
-    Ok((live.cluster, live.pools.into_iter().map(|p| p.item).collect(), states))
+    Ok((live.cluster.item, live.pools.into_iter().map(|p| p.item).collect(), states))
 }
 
 /// `register-feature NAME`; `on_feature` hears how it went.
@@ -501,7 +507,7 @@ pub fn pool_plan(spec: &PoolSpec, location: Option<&str>) -> Plan {
 pub fn release_check(
     catalog: &Catalog,
     d: &Desired,
-    cluster: &Value,
+    cluster: &ManagedCluster,
     live_pools: &[AsRead<AgentPool>],
 ) -> Option<crate::plan::Step> {
     let o = d.operator.as_ref()?;
@@ -516,7 +522,7 @@ pub fn operator_plan(
     catalog: &Catalog,
     d: &Desired,
     o: &OperatorConfig,
-    (cluster, live_pools): (&Value, &[AsRead<AgentPool>]),
+    (cluster, live_pools): (&ManagedCluster, &[AsRead<AgentPool>]),
     release: Option<&Value>,
 ) -> Result<Plan, Error> {
     let req = install_request(d, o);
@@ -544,7 +550,7 @@ pub fn operator_values(
     live: Option<&Live>,
 ) -> Option<(String, Option<super::operator::ReleaseView>)> {
     let o = d.operator.as_ref()?;
-    let (cluster, pools) = live.map_or((json!({}), Vec::new()), |l| (l.cluster.clone(), l.pools.clone()));
+    let (cluster, pools) = live.map_or_else(Default::default, |l| (l.cluster.item.clone(), l.pools.clone()));
     let pools = pools_after(d, &pools).ok()?;
     let install = operator::resolve(catalog, &install_request(d, o), &cluster, &pools).ok()?;
     let Some((name, current)) = live.and_then(|l| l.operator_release.as_ref()) else {
@@ -562,6 +568,6 @@ pub fn operator_values(
 }
 
 /// The steps `kaito enable` sends for the cluster as read (`{}` when not read).
-pub fn kaito_plan(d: &Desired, cluster: &Value) -> Plan {
+pub fn kaito_plan(d: &Desired, cluster: &AsRead<ManagedCluster>) -> Plan {
     ops::kaito(target(d), cluster)
 }

@@ -47,7 +47,7 @@ pub async fn dry_run_steps(
     (timeout, skip_preflight): (Duration, bool),
     progress: &Progress,
 ) -> Result<Plan, Error> {
-    let location = crate::plan::preflight::location(&live.cluster);
+    let location = super::cluster_location(&live.cluster);
     if !skip_preflight {
         super::quota::check(at, d, (live, changes)).await?;
     }
@@ -98,7 +98,7 @@ pub async fn dry_run_steps(
 fn live_and_check(
     catalog: &Catalog,
     d: &Desired,
-    cluster: &serde_json::Value,
+    cluster: &crate::resources::ManagedCluster,
     pools: &[crate::resources::AsRead<crate::resources::AgentPool>],
 ) -> Plan {
     let mut plan = super::live_reads(d);
@@ -128,7 +128,7 @@ pub fn pool_pricing(d: &Desired) -> Vec<PoolPricing<'_>> {
 
 /// The file's pools priced in the cluster's region (read from `live`).
 pub fn plan_pricing(catalog: &Catalog, d: &Desired, live: Option<&Live>) -> PlanPricing {
-    let region = live.and_then(|v| crate::plan::preflight::location(&v.cluster));
+    let region = live.and_then(|v| super::cluster_location(&v.cluster));
     PlanPricing::new(catalog, &pool_pricing(d), region.as_deref())
         .region_unknown_because("Azure did not send the cluster's location")
 }
@@ -143,13 +143,14 @@ pub fn offline_plan(catalog: &Catalog, d: &Desired) -> Result<Plan, Error> {
         stages[1].steps.extend(super::pool_plan(spec, None).steps);
     }
     if let Some(o) = &d.operator {
-        let steps = super::operator_plan(catalog, d, o, (&json!({}), &[]), None)?.steps;
+        let steps = super::operator_plan(catalog, d, o, (&Default::default(), &[]), None)?.steps;
         stages[2].steps.extend(steps.into_iter().map(|s| s.only_if(crate::plan::gitops::release::INSTALL_WHEN)));
     }
     if d.kaito == Some(true) {
-        stages[3].steps.extend(super::kaito_plan(d, &json!({})).steps);
+        let unread = crate::resources::AsRead { item: Default::default(), json: json!({}) };
+        stages[3].steps.extend(super::kaito_plan(d, &unread).steps);
     }
-    Ok(staged(live_and_check(catalog, d, &json!({}), &[]), stages))
+    Ok(staged(live_and_check(catalog, d, &Default::default(), &[]), stages))
 }
 
 /// `create-pool --dry-run` for one pool: the preflight reads run and must pass.

@@ -27,10 +27,12 @@ pub async fn check(
     (live, changes): (&Live, &[Change]),
 ) -> Result<(), Error> {
     let specs = created(d, changes);
-    let (Some(first), Some(loc)) = (specs.first(), preflight::location(&live.cluster)) else { return Ok(()) };
+    let Some(first) = specs.first() else { return Ok(()) };
     if !client.has_credentials() {
         return Ok(());
     }
+    // A cluster without its location is an error naming it, never "nothing to check".
+    let loc = live.cluster.location()?;
     let p = crate::plan::pool::plan(first, Some(&loc));
     let (Some(skus), Some(usages)) = (p.step(StepKind::ReadSkus), p.step(StepKind::ReadUsages)) else {
         return Ok(());

@@ -14,13 +14,14 @@ use super::config::Desired;
 use super::release::State;
 use crate::domain::setting::Words;
 use crate::plan::agent_pool::{Difference, PoolSpec};
-use crate::plan::cluster::{kaito_enabled, Scale};
-use crate::resources::{AgentPool, AsRead};
+use crate::plan::cluster::Scale;
+use crate::resources::{AgentPool, AsRead, ManagedCluster};
 
 /// What the executor read.
 #[derive(Debug, Clone, Default)]
 pub struct Live {
-    pub cluster: Value,
+    /// The managed cluster, as read (its JSON kept for the KAITO PUT that sends it back).
+    pub cluster: AsRead<ManagedCluster>,
     /// The cluster's agent pools, as listed (each keeps its JSON for a scale that sends it back).
     pub pools: Vec<AsRead<AgentPool>>,
     /// States of `Desired::features`, in order (`None`: the feature does not exist).
@@ -141,7 +142,7 @@ pub fn diff(d: &Desired, live: &Live) -> Vec<Change> {
         out.push(c);
     }
     if let Some(want) = d.kaito {
-        let on = kaito_enabled(&live.cluster);
+        let on = live.cluster.kaito_enabled();
         out.push(match (want, on) {
             (true, true) | (false, false) => {
                 Change::new("kaito", &d.cluster, Action::NoChange, if on { "enabled" } else { "not enabled" })
@@ -377,7 +378,11 @@ mod tests {
         let actions: Vec<Action> = c.iter().map(|x| x.action).collect();
         assert_eq!(actions, [Action::Create, Action::Create, Action::Create]);
         let live = Live {
-            cluster: json!({"properties": {"aiToolchainOperatorProfile": {"enabled": true}, "oidcIssuerProfile": {"enabled": true}}}),
+            cluster: AsRead::parse(
+                json!({"properties": {"aiToolchainOperatorProfile": {"enabled": true}, "oidcIssuerProfile": {"enabled": true}}}),
+                "cluster",
+            )
+            .expect("cluster"),
             pools: vec![listed(live_pool(&d))],
             features: vec![Some("Registered".into())],
             ..Live::default()
@@ -410,7 +415,11 @@ mod tests {
         let mut d = desired(|_| {});
         d.kaito = Some(false);
         let live = Live {
-            cluster: json!({"properties": {"aiToolchainOperatorProfile": {"enabled": true}, "oidcIssuerProfile": {"enabled": true}}}),
+            cluster: AsRead::parse(
+                json!({"properties": {"aiToolchainOperatorProfile": {"enabled": true}, "oidcIssuerProfile": {"enabled": true}}}),
+                "cluster",
+            )
+            .expect("cluster"),
             ..Live::default()
         };
         assert_eq!(diff(&d, &live).last().map(|c| c.action), Some(Action::Refused));

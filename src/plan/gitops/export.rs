@@ -1,12 +1,11 @@
 //! The live GPU setup of a cluster as a `GpuConfig` (pure): GPU pools (sizes the catalog
 //! knows), Registered GPU preview features, and KAITO. Applying the result changes nothing.
 
-use serde_json::Value;
+use crate::resources::ManagedCluster;
 
 use super::config::{ClusterRef, GpuConfig, KaitoConfig, PoolConfig, Zone, API_VERSION, KIND};
 use crate::catalog::Catalog;
 use crate::plan::agent_pool::SPOT_TAINT;
-use crate::plan::cluster::kaito_enabled;
 use crate::resources::{self, AgentPool, MissingField};
 
 /// One live pool as the file writes it; a pool without a name is an error naming it.
@@ -49,7 +48,7 @@ pub fn export(
     subscription: Option<&str>,
     resource_group: &str,
     cluster_name: &str,
-    cluster: &Value,
+    cluster: &ManagedCluster,
     pools: &[AgentPool],
     features: &[(&str, Option<String>)],
 ) -> Result<GpuConfig, MissingField> {
@@ -75,7 +74,7 @@ pub fn export(
             .collect(),
         pools: gpu,
         operator: None,
-        kaito: Some(KaitoConfig { enabled: kaito_enabled(cluster), workspaces: vec![] }),
+        kaito: Some(KaitoConfig { enabled: cluster.kaito_enabled(), workspaces: vec![] }),
         overrides: vec![],
     })
 }
@@ -85,7 +84,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn typed(pools: &[Value]) -> Vec<AgentPool> {
+    fn typed(pools: &[serde_json::Value]) -> Vec<AgentPool> {
         resources::parse_listed(pools).expect("pools of the documented shape")
     }
 
@@ -103,7 +102,7 @@ mod tests {
             None,
             "rg",
             "c1",
-            &json!({}),
+            &ManagedCluster::default(),
             &typed(&pools),
             &[("WindowsGPUPreview", Some("Registered".into()))],
         )
@@ -122,7 +121,8 @@ mod tests {
     fn a_pool_without_a_name_is_an_error() {
         let catalog = Catalog::bundled().expect("catalog");
         let pools = [json!({"properties": {"vmSize": "Standard_NC24ads_A100_v4", "count": 1}})];
-        let e = export(&catalog, None, "rg", "c1", &json!({}), &typed(&pools), &[]).expect_err("no name");
+        let e =
+            export(&catalog, None, "rg", "c1", &ManagedCluster::default(), &typed(&pools), &[]).expect_err("no name");
         assert_eq!(e.field, "name");
     }
 }
