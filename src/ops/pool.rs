@@ -296,7 +296,8 @@ async fn operator_preflight(
         let spec = labelled.as_ref().map_or(spec, |(s, _)| s);
         pools.push(spec.as_listed());
     }
-    let install = operator::resolve(catalog, op, &cluster, &pools).map_err(|r| Error::refused(r.message, r.hint))?;
+    let install = operator::resolve(catalog, op, &cluster, &pools)
+        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
     Ok((reads, Some(install)))
 }
 
@@ -365,8 +366,8 @@ pub fn pool_feature<'c>(catalog: &'c Catalog, spec: &PoolSpec) -> Option<(&'c st
 /// pool's own body.
 pub fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Result<(Plan, String), Error> {
     let pool = spec.as_listed();
-    let install: Install =
-        operator::resolve(catalog, req, &json!({}), &[pool]).map_err(|r| Error::refused(r.message, r.hint))?;
+    let install: Install = operator::resolve(catalog, req, &json!({}), &[pool])
+        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
     Ok((operator::plan(req, &install), install.values_yaml))
 }
 

@@ -518,7 +518,7 @@ pub fn operator_plan(
 ) -> Result<Plan, Error> {
     let req = install_request(d, o);
     let install = operator::resolve(catalog, &req, cluster, &pools_after(d, live_pools))
-        .map_err(|r| Error::refused(r.message, r.hint))?;
+        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
     let mut plan = operator::plan(&req, &install);
     if let Some(current) = release {
         let (merged, _) = crate::plan::install::merge(&install, current);
