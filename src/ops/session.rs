@@ -272,7 +272,7 @@ fn interrupted(s: Started, aborted: Option<Result<(), String>>) -> Error {
     if s.in_flight {
         return Error::Interrupted {
             message: "interrupted while a change was in flight: it may have been accepted by Azure".into(),
-            hints: vec![format!("resource: {res}").into(), format!("check its state with: {resume}").into()],
+            hints: vec![format!("resource: {res}").into(), Words::plain("check its state with: ").then("", resume)],
         };
     }
     let message = match aborted {
@@ -284,7 +284,7 @@ fn interrupted(s: Started, aborted: Option<Result<(), String>>) -> Error {
     };
     Error::Interrupted {
         message,
-        hints: vec![format!("resource: {res}").into(), format!("resume with: {resume}").into()],
+        hints: vec![format!("resource: {res}").into(), Words::plain("resume with: ").then("", resume)],
     }
 }
 

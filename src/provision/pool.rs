@@ -214,12 +214,9 @@ pub async fn read_group(client: &ArmClient, id: &str) -> Result<Reservation, Arm
     Ok(Reservation { group: Some(group), reservations })
 }
 
-/// The `aksgpu wait` command line for a pool.
-pub fn resume_command(spec: &PoolSpec) -> String {
-    format!(
-        "aksgpu wait --subscription {} -g {} --cluster {} --name {}",
-        spec.subscription, spec.resource_group, spec.cluster, spec.name
-    )
+/// The `aksgpu wait` command line for a pool, naming its settings by id.
+pub fn resume_command(spec: &PoolSpec) -> Words {
+    crate::plan::wait_command(&spec.subscription, &spec.resource_group, &spec.cluster, &spec.name)
 }
 
 /// Errors of the executor: ARM errors, or a preflight refusal.
