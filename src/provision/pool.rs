@@ -219,7 +219,8 @@ pub fn resume_command(spec: &PoolSpec) -> Words {
     crate::plan::wait_command(&spec.subscription, &spec.resource_group, &spec.cluster, &spec.name)
 }
 
-/// Errors of the executor: ARM errors, or a preflight refusal.
+/// Errors of the executor: ARM errors, a preflight refusal, or an operation this run does
+/// not wait for.
 #[derive(Debug, thiserror::Error)]
 pub enum CreateError {
     #[error(transparent)]
@@ -227,6 +228,10 @@ pub enum CreateError {
     /// Its words name settings by id: the front end words them (`Refused`'s fields).
     #[error("the preflight refused the pool")]
     Refused(PreflightFailure),
+    /// An operation runs on the pool and `--no-wait` does not wait for it (exit 4, as
+    /// [`ArmError::Pending`]): `message` and `resume` name settings by id.
+    #[error("{what}: an operation is running and is not waited for")]
+    Pending { what: String, message: Words, resume: Words },
 }
 
 impl From<PreflightFailure> for CreateError {
@@ -416,12 +421,11 @@ async fn settle_existing(
                 differences: vec![],
             }
             .into(),
-            _ => ArmError::Pending {
+            _ => CreateError::Pending {
                 what: op.what,
-                message: format!("{text}; not waiting (--no-wait)"),
+                message: Words::new(format!("{text}; not waiting ({{0}})"), &[Setting::NoWait]),
                 resume: op.resume,
-            }
-            .into(),
+            },
         });
     }
     progress(&format!("{text}; waiting for it"));
