@@ -280,7 +280,7 @@ pub async fn create(
     // Whatever its answer, the PUT may have changed the cluster's pools and the quota.
     opts.facts.changed(&cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster));
     let accepted = accepted?;
-    started.accepted(&spec.path(), &resume_command(spec));
+    started.accepted(&spec.path(), resume_command(spec));
     if opts.abort_on_interrupt {
         started.abort_with(&crate::plan::pool::abort(spec));
     }
