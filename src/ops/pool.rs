@@ -506,7 +506,7 @@ mod tests {
     use super::*;
     use crate::domain::setting::Setting;
 
-    /// `--no-wait` on a busy pool reads as an ARM pending error did: exit 4, `what: message`,
+    /// `--no-wait` on a busy pool reads as an ARM pending error did: pending, `what: message`,
     /// and the resume command worded with the CLI's flags.
     #[test]
     fn a_pool_not_waited_for_is_pending_with_its_resume_command() {
@@ -515,7 +515,7 @@ mod tests {
             message: Words::new("pool gpu is Scaling: busy; not waiting ({0})", &[Setting::NoWait]),
             resume: crate::plan::wait_command("s", "rg", "c", "gpu"),
         });
-        assert_eq!(e.exit_code(), crate::error::exit::TIMEOUT);
+        assert!(matches!(e, Error::Pending { .. }), "{e:?}");
         assert_eq!(e.to_string(), "pool gpu in cluster c: pool gpu is Scaling: busy; not waiting (--no-wait)");
         assert_eq!(e.hint().as_deref(), Some("resume with: aksgpu wait --subscription s -g rg --cluster c --name gpu"));
     }
