@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::units::{self, Amount};
 
 use crate::catalog::{Catalog, RegionPrice, VmSize};
+use crate::domain::setting::{Setting, Words};
 use crate::recommend::{self, fmt_num, Os, Range, Requirements, Workload, HOURS_PER_MONTH};
 
 /// Days in an average month (730 h / 24).
@@ -64,7 +65,7 @@ pub struct CostReport {
     /// `hours_per_day`: the figure the advice names. `None` when either price is unknown (the
     /// advice then says so) or spot is not cheaper.
     pub spot_saving_monthly: Option<f64>,
-    pub advice: Vec<String>,
+    pub advice: Vec<Words>,
     pub price_unknown: bool,
     /// Where this price comes from (the live cache or the bundled table), with its date.
     pub price_source: Option<String>,
@@ -149,23 +150,27 @@ pub fn estimate(catalog: &Catalog, i: &CostInput) -> CostReport {
     let mut advice = Vec::new();
     if price.is_none() {
         let cur = &catalog.prices.currency;
-        advice.push(format!(
-            "price unknown for {} ({kind}{}): run `aksgpu prices refresh{}`",
+        let unknown = format!(
+            "price unknown for {} ({kind}{}): run `aksgpu prices refresh",
             i.size.name,
             region.as_ref().map(|r| format!(" in {r}")).unwrap_or_default(),
-            if cur.eq_ignore_ascii_case("USD") { String::new() } else { format!(" --currency {cur}") }
-        ));
+        );
+        advice.push(if cur.eq_ignore_ascii_case("USD") {
+            Words::plain(format!("{unknown}`"))
+        } else {
+            Words::new(format!("{unknown} {{0:flag}} {cur}`"), &[Setting::Currency])
+        });
     }
     cheaper_size(catalog, i, price, region.as_deref().filter(|_| !cheapest), &mut advice);
     share_gpu(catalog, i, &mut advice);
     idle_and_spot(i, (idle_monthly, spot_saving), &catalog.prices.currency, &mut advice);
     if !i.spot && on_demand.is_some() && spot_price.is_none() {
-        advice.push(format!(
+        advice.push(Words::plain(format!(
             "spot saving unknown: no {} spot price for {}{} (`aksgpu prices refresh` fetches spot prices)",
             if i.os == Os::Windows { "windows" } else { "linux" },
             i.size.name,
             region.as_ref().map(|r| format!(" in {r}")).unwrap_or_default()
-        ));
+        )));
     }
     managed_gpu_metrics(catalog, i, idle_monthly, &mut advice);
     CostReport {
@@ -196,7 +201,7 @@ fn hour_in(v: f64, currency: &str) -> String {
 }
 
 /// A cheaper size that still fits the stated need (`region`: only there; none: anywhere).
-fn cheaper_size(catalog: &Catalog, i: &CostInput, price: Option<f64>, region: Option<&str>, advice: &mut Vec<String>) {
+fn cheaper_size(catalog: &Catalog, i: &CostInput, price: Option<f64>, region: Option<&str>, advice: &mut Vec<Words>) {
     // Usable memory, as `recommend` counts it (USABLE/GPU: vLLM's 0.92 of a GPU, 0.82 on an
     // A10): an alternative must offer the need, or at least what this size offers, usably.
     let fraction = recommend::estimate::layout(&i.size.gpu_model, 1.0, 1, None).usable_fraction;
@@ -214,7 +219,7 @@ fn cheaper_size(catalog: &Catalog, i: &CostInput, price: Option<f64>, region: Op
     if let (Some(p), Some(best)) = (price, alt.recommendations.iter().find(fits)) {
         if let Some(bp) = best.price_per_hour {
             if bp + 0.005 < p {
-                advice.push(format!(
+                advice.push(Words::plain(format!(
                     "{} also gives ≥ {} GiB usable per GPU and ≥ {} GPU(s) for {} less per node ({}{}): {}/month saved at {} node(s)",
                     best.vm_size,
                     fmt_num(usable_need),
@@ -227,31 +232,34 @@ fn cheaper_size(catalog: &Catalog, i: &CostInput, price: Option<f64>, region: Op
                         &catalog.prices.currency
                     ),
                     i.min_nodes.max(1)
-                ));
+                )));
             }
         }
     }
 }
 
 /// MIG or time slicing, when a workload needs less than a whole GPU.
-fn share_gpu(catalog: &Catalog, i: &CostInput, advice: &mut Vec<String>) {
+fn share_gpu(catalog: &Catalog, i: &CostInput, advice: &mut Vec<Words>) {
     if i.mig_profile.is_none() && !i.size.gpu_count.is_partial() {
         if i.size.mig_capable {
             let g = catalog.gpu(&i.size.gpu_model);
             let smallest = g.and_then(|g| g.mig_profiles.iter().min_by(|a, b| a.memory_gib.total_cmp(&b.memory_gib)));
             if let Some(m) = smallest {
-                advice.push(format!(
+                advice.push(Words::plain(format!(
                     "if a workload needs less than a whole {}, MIG splits each GPU (e.g. {} = {} × {} GiB per GPU); the profile is fixed when the pool is created",
                     i.size.gpu_model,
                     m.profile,
                     m.instances,
                     fmt_num(m.memory_gib)
-                ));
+                )));
             }
         } else if i.size.gpu_vendor == crate::catalog::Vendor::Nvidia {
-            advice.push(format!(
-                "if a workload needs less than a whole {}, time slicing shares each GPU between pods (`aksgpu install-operator --time-slicing N`; no memory isolation)",
-                i.size.gpu_model
+            advice.push(Words::new(
+                format!(
+                    "if a workload needs less than a whole {}, time slicing shares each GPU between pods (`aksgpu install-operator {{0:flag}} N`; no memory isolation)",
+                    i.size.gpu_model
+                ),
+                &[Setting::TimeSlicing],
             ));
         }
     }
@@ -262,23 +270,26 @@ fn idle_and_spot(
     i: &CostInput,
     (idle_monthly, spot_saving): (Option<f64>, Option<f64>),
     cur: &str,
-    advice: &mut Vec<String>,
+    advice: &mut Vec<Words>,
 ) {
     if i.deallocate {
-        advice.push("deallocated nodes still pay for their OS disks and keep holding vCPU quota".into());
+        advice.push(Words::plain("deallocated nodes still pay for their OS disks and keep holding vCPU quota"));
     }
     if i.min_nodes > 0 {
         if let Some(idle) = idle_monthly {
-            advice.push(format!(
-                "the minimum of {} node(s) costs {}/month even when idle: lower it (`aksgpu pool scale --min-count 0`, or 1 with the GPU Operator), or stop the cluster when nobody uses it (`aksgpu cluster stop`)",
-                i.min_nodes,
-                units::money_in(Some(idle), cur)
+            advice.push(Words::new(
+                format!(
+                    "the minimum of {} node(s) costs {}/month even when idle: lower it (`aksgpu pool scale {{0:flag}} 0`, or 1 with the GPU Operator), or stop the cluster when nobody uses it (`aksgpu cluster stop`)",
+                    i.min_nodes,
+                    units::money_in(Some(idle), cur)
+                ),
+                &[Setting::MinCount],
             ));
         }
     }
     if !i.spot {
         if let Some(s) = spot_saving {
-            advice.push(format!(
+            advice.push(Words::plain(format!(
                 "spot would save about {}/month at {} node(s){}, if the workload tolerates eviction",
                 units::money_in(Some(s), cur),
                 i.min_nodes.max(1),
@@ -287,7 +298,7 @@ fn idle_and_spot(
                 } else {
                     format!(" at {} h/day", i.hours_per_day)
                 }
-            ));
+            )));
         }
     }
 }
@@ -295,13 +306,16 @@ fn idle_and_spot(
 /// Idle NVIDIA Linux nodes cost money and nothing shows they are idle: AKS-managed GPU pools
 /// ship DCGM and dcgm-exporter, the per-GPU utilisation metrics (rule `managed-gpu-owns-stack`
 /// says what AKS installs on them).
-fn managed_gpu_metrics(catalog: &Catalog, i: &CostInput, idle_monthly: Option<f64>, advice: &mut Vec<String>) {
+fn managed_gpu_metrics(catalog: &Catalog, i: &CostInput, idle_monthly: Option<f64>, advice: &mut Vec<Words>) {
     let nvidia_linux = i.size.gpu_vendor == crate::catalog::Vendor::Nvidia && i.os == Os::Linux;
     let rule = catalog.managed_gpu_rule(crate::catalog::ManagedGpuLimit::OwnsStack);
     if let (true, Some(_), Some(rule)) = (nvidia_linux && i.min_nodes > 0, idle_monthly, rule) {
-        advice.push(format!(
-            "to see which GPUs sit idle, an AKS-managed GPU pool (`aksgpu create-pool --managed-gpu`) ships DCGM and dcgm-exporter GPU utilisation metrics (rule {})",
-            rule.id
+        advice.push(Words::new(
+            format!(
+                "to see which GPUs sit idle, an AKS-managed GPU pool (`aksgpu create-pool {{0:flag}}`) ships DCGM and dcgm-exporter GPU utilisation metrics (rule {})",
+                rule.id
+            ),
+            &[Setting::ManagedGpu],
         ));
     }
 }
@@ -523,9 +537,9 @@ mod tests {
         assert_eq!(r.at_min, Money { nodes: 1, hourly: Some(3.67), daily: Some(88.15), monthly: Some(2681.29) });
         assert_eq!(r.at_max, Money { nodes: 3, hourly: Some(11.02), daily: Some(264.46), monthly: Some(8043.87) });
         assert_eq!(r.idle_monthly, Some(2681.29));
-        assert!(r.advice.iter().any(|a| a.contains("MIG")), "{:?}", r.advice);
-        assert!(r.advice.iter().any(|a| a.contains("spot would save")), "{:?}", r.advice);
-        assert!(r.advice.iter().any(|a| a.contains("costs $2,681/month even when idle")), "{:?}", r.advice);
+        assert!(r.advice.iter().any(|a| a.text.contains("MIG")), "{:?}", r.advice);
+        assert!(r.advice.iter().any(|a| a.text.contains("spot would save")), "{:?}", r.advice);
+        assert!(r.advice.iter().any(|a| a.text.contains("costs $2,681/month even when idle")), "{:?}", r.advice);
     }
 
     /// Hand-worked on the fixture: spot $0.80 × 8 h = $6.40 a day; spot saves
@@ -550,7 +564,7 @@ mod tests {
         let r = estimate(&c, &i);
         assert!(r.price_unknown);
         assert_eq!(r.at_min.hourly, None);
-        assert!(r.advice[0].contains("price unknown"));
+        assert!(r.advice[0].text.contains("price unknown"));
         let mut w = input("Standard_NC4as_T4_v3");
         w.os = Os::Windows;
         assert!(estimate(&c, &w).price_unknown);
@@ -634,9 +648,9 @@ mod tests {
         let mut i = input("Standard_NC16as_T4_v3");
         i.deallocate = true;
         let r = estimate(&c, &i);
-        assert!(r.advice.iter().any(|a| a.starts_with("Standard_NC4as_T4_v3 also gives")), "{:?}", r.advice);
-        assert!(r.advice.iter().any(|a| a.contains("OS disks")));
-        assert!(r.advice.iter().any(|a| a.contains("time slicing")));
+        assert!(r.advice.iter().any(|a| a.text.starts_with("Standard_NC4as_T4_v3 also gives")), "{:?}", r.advice);
+        assert!(r.advice.iter().any(|a| a.text.contains("OS disks")));
+        assert!(r.advice.iter().any(|a| a.text.contains("time slicing")));
     }
 }
 /// The cost of a plan's pools: notes said first, then each pool at its minimum and maximum.

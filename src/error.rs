@@ -176,7 +176,7 @@ impl Error {
                 vec!["fix the file, or drop --catalog / AKSGPU_CATALOG to use the bundled catalog".to_owned()]
             }
             Error::Catalog(_) => vec!["check the --catalog / AKSGPU_CATALOG path".to_owned()],
-            Error::Arm(e) => e.hints(),
+            Error::Arm(e) => e.hints().iter().map(flag_text).collect(),
             Error::Interrupted { hints, .. } => hints.iter().map(flag_text).collect(),
             Error::Output(_) | Error::Io { .. } | Error::NotConfirmed => vec![],
         }

@@ -11,6 +11,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::redact::sanitize;
+use crate::domain::setting::Words;
 
 /// One ARM error object (recursive).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -233,7 +234,7 @@ pub enum ArmError {
     OutcomeUnknown { method: String, path: String, message: String, correlation_id: String },
     /// A write's outcome is unknown and its state could not be read either.
     #[error("{what}: the request may have been accepted, but its state cannot be read ({message})")]
-    Unconfirmed { what: String, message: String, resume: String },
+    Unconfirmed { what: String, message: String, resume: Words },
     /// A write whose answer was lost turned out not to have been applied (state read back).
     #[error("{what}: {message}")]
     NotApplied { what: String, message: String, hint: Option<String> },
@@ -261,15 +262,15 @@ pub enum ArmError {
     OperationFailed { what: String, status: String, body: Option<Box<ErrorBody>>, correlation_id: String },
     /// `--timeout` ran out while the operation continues in Azure.
     #[error("timed out after {} waiting for {what}; it is still running in Azure", human(*elapsed))]
-    TimedOut { what: String, elapsed: Duration, resume: String },
+    TimedOut { what: String, elapsed: Duration, resume: Words },
     /// Polling lost the connection too often.
     #[error("lost contact with Azure while waiting for {what} ({message}); the operation is still running in Azure")]
-    PollingLost { what: String, message: String, resume: String },
+    PollingLost { what: String, message: String, resume: Words },
     /// An operation goes on in Azure that this run does not follow: the operation URL of an
     /// accepted write points at a host the token must not go to, or `--no-wait` met an
     /// operation already running. `resume` follows it.
     #[error("{what}: {message}")]
-    Pending { what: String, message: String, resume: String },
+    Pending { what: String, message: String, resume: Words },
     /// Refused before sending: a configuration problem (endpoint, URL, subscription).
     #[error("{message}")]
     Config { message: String, hint: Option<String> },
@@ -334,8 +335,22 @@ fn describe_body(body: Option<&ErrorBody>, snippet: &str) -> String {
 }
 
 impl ArmError {
-    /// Hints: the known fix, the resume command, the correlation id.
-    pub fn hints(&self) -> Vec<String> {
+    /// Hints: the known fix, the resume command, the correlation id; a resume command names
+    /// settings by id, for the front end to word.
+    pub fn hints(&self) -> Vec<Words> {
+        match self {
+            ArmError::TimedOut { resume, .. }
+            | ArmError::PollingLost { resume, .. }
+            | ArmError::Pending { resume, .. } => vec![Words::plain("resume with: ").then("", resume.clone())],
+            ArmError::Unconfirmed { resume, .. } => {
+                vec![Words::plain("check its state with: ").then("", resume.clone())]
+            }
+            _ => self.text_hints().into_iter().map(Words::plain).collect(),
+        }
+    }
+
+    /// The hints that name no setting.
+    fn text_hints(&self) -> Vec<String> {
         let mut h = Vec::new();
         match self {
             ArmError::Http(f) => {
@@ -359,12 +374,10 @@ impl ArmError {
                 h.push("check the network and that the ARM endpoint is reachable".into());
                 h.push(ids(None, correlation_id));
             }
-            ArmError::TimedOut { resume, .. }
-            | ArmError::PollingLost { resume, .. }
-            | ArmError::Pending { resume, .. } => {
-                h.push(format!("resume with: {resume}"));
-            }
-            ArmError::Unconfirmed { resume, .. } => h.push(format!("check its state with: {resume}")),
+            ArmError::TimedOut { .. }
+            | ArmError::PollingLost { .. }
+            | ArmError::Pending { .. }
+            | ArmError::Unconfirmed { .. } => {}
             ArmError::OutcomeUnknown { correlation_id, .. } => {
                 h.push("read the resource's state before sending the request again".into());
                 h.push(ids(None, correlation_id));
@@ -448,7 +461,7 @@ mod tests {
     #[test]
     fn timed_out_says_how_to_resume() {
         let t = ArmError::TimedOut { what: "x".into(), elapsed: Duration::from_secs(1), resume: "r".into() };
-        assert!(t.hints()[0].contains("resume with: r"));
+        assert!(t.hints()[0].text.contains("resume with: r"));
         assert!(t.to_string().contains("after 1.0 s"), "{t}");
     }
 

@@ -48,8 +48,8 @@ pub struct Operation {
     /// The GET of the resource (for the final GET and resource-state polling), built by the
     /// executor from a plan step.
     pub resource: Req,
-    /// The command that resumes waiting.
-    pub resume: String,
+    /// The command that resumes waiting, naming settings by id (the front end words it).
+    pub resume: crate::domain::setting::Words,
     /// When to give up (the `--timeout`).
     pub deadline: Instant,
     /// When waiting started.

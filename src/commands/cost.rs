@@ -4,7 +4,7 @@ use crate::cli::CostArgs;
 use crate::cli::Format;
 use crate::commands::session::{self as azure, subscription, Progress};
 use crate::commands::{prices_in, Ctx};
-use crate::error::Error;
+use crate::error::{flag_text, Error};
 use crate::ops::cost::{self as ops_cost, CostReport, Money};
 use crate::ops::Catalog;
 use crate::output::{emit, money_in, table, Align, Render};
@@ -47,7 +47,7 @@ pub fn run(ctx: &Ctx, a: &CostArgs) -> anyhow::Result<()> {
         .map(|r| crate::ops::recommend::region_or_override(&catalog, r, &a.overrides, &mut warnings))
         .transpose()?;
     for w in &warnings {
-        p.note(&format!("warning: {}", crate::error::flag_text(w)));
+        p.note(&format!("warning: {}", flag_text(w)));
     }
     let mut notes = Vec::new();
     let reports: Vec<CostReport> = match (&a.vm_size, &a.cluster) {
@@ -150,7 +150,7 @@ fn render(r: &CostReport) -> String {
         out.push_str(&format!("spot saves: {}/month against on-demand\n", money_in(Some(s), &r.currency)));
     }
     for a in &r.advice {
-        out.push_str(&format!("  - {a}\n"));
+        out.push_str(&format!("  - {}\n", flag_text(a)));
     }
     out
 }

@@ -1,7 +1,7 @@
 //! How a dry run is shown: each request of the plan with its headers and body (or the plan
 //! as JSON/YAML for scripts), and a plan's cost after its steps.
 
-use crate::error::Error;
+use crate::error::{flag_text, Error};
 use crate::output::{money_in, table, Align};
 
 /// A dry run as shown: JSON/YAML `{"dry_run": true, "steps": [...], …extra}`, or a listing
@@ -42,13 +42,13 @@ impl crate::output::Render for DryRun {
         for (i, s) in self.steps.iter().enumerate() {
             out.push_str(&format!("\n{}. {} {}\n   {}\n", i + 1, s.method, s.url, s.purpose));
             if let Some(when) = &s.when {
-                out.push_str(&format!("   sent {when}\n"));
+                out.push_str(&format!("   sent {}\n", flag_text(when)));
             }
             if let Some(f) = s.follow {
                 out.push_str(&format!("   {}\n", f.describe()));
             }
             if let Some(until) = &s.repeat {
-                out.push_str(&format!("   sent again {until}\n"));
+                out.push_str(&format!("   sent again {}\n", flag_text(until)));
             }
             for (k, v) in &s.headers {
                 out.push_str(&format!("   {k}: {v}\n"));

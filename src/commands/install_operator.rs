@@ -8,7 +8,7 @@ use crate::commands::session::{self as azure, base_url, subscription, Cred, Prog
 use crate::commands::Ctx;
 use crate::domain::setting::Words;
 use crate::domain::{DriverMode, MigStrategy};
-use crate::error::Error;
+use crate::error::{flag_text, Error};
 use crate::ops::operator::{Install, InstallReport as Report, InstallRequest};
 use crate::ops::Plan;
 use crate::output::{emit, Printer, Shown};
@@ -115,7 +115,7 @@ pub fn run(ctx: &Ctx, a: &InstallOperatorArgs) -> anyhow::Result<()> {
                 }
                 Ok((install, plan))
             },
-            |sub| Ok(crate::ops::operator::dry_run(&request(sub.to_owned()))),
+            |sub| Ok(crate::ops::operator::dry_run(&request(sub.to_owned()), flag_text)),
         )?)
     } else {
         let az = azure::connect(&a.arm)?;

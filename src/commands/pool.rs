@@ -471,7 +471,7 @@ fn shown(catalog: &Catalog, spec: &PoolSpec, o: &CreateOutcome) -> Result<Option
             Shown::new(msg, v)
         }
         CreateOutcome::Accepted { pool_path } => {
-            let resume = resume_command(spec);
+            let resume = flag_text(&resume_command(spec));
             let msg = format!(
                 "Azure accepted pool {} ({pool_path}); it is being created.\nFollow it with: {resume}",
                 spec.name

@@ -478,6 +478,12 @@ impl From<&str> for Words {
     }
 }
 
+impl From<&Words> for Words {
+    fn from(w: &Words) -> Self {
+        w.clone()
+    }
+}
+
 impl From<&String> for Words {
     fn from(text: &String) -> Self {
         Words::plain(text.as_str())

@@ -10,6 +10,7 @@ use crate::cost::{self, CostInput};
 
 pub use crate::cost::{plan_cost, sum_cents, CostReport, Money, PlanCost, PlanPricing, PoolPricing};
 use crate::domain::did_you_mean;
+use crate::domain::setting::{Setting, Words};
 use crate::error::Error;
 use crate::pricing::PriceSource;
 use crate::recommend::Os;
@@ -60,11 +61,14 @@ pub struct CostView {
 pub fn size_report(catalog: &Catalog, a: &SizeCost, u: Usage, region: Option<String>) -> Result<CostReport, Error> {
     let name = &a.vm_size;
     let size = catalog.size(name).ok_or_else(|| {
-        Error::usage(format!("--vm-size {name:?} is not in the catalog"), did_you_mean(&catalog.suggest_sizes(name)))
+        let message = Words::new(format!("{{0}} {name:?} is not in the catalog"), &[Setting::VmSize]);
+        Error::usage(message, did_you_mean(&catalog.suggest_sizes(name)))
     })?;
     let (min, max) = match (a.count, a.min_count, a.max_count) {
         (_, Some(lo), Some(hi)) if lo > hi => {
-            return Err(Error::usage(format!("--min-count {lo} is larger than --max-count {hi}"), None));
+            let message =
+                Words::new(format!("{{0}} {lo} is larger than {{1}} {hi}"), &[Setting::MinCount, Setting::MaxCount]);
+            return Err(Error::usage(message, None));
         }
         (_, Some(lo), Some(hi)) => (lo, hi),
         (Some(c), _, _) => (c, c),

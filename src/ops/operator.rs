@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::arm::{ArmClient, ArmError};
 use crate::catalog::Catalog;
+use crate::domain::setting::Words;
 use crate::error::Error;
 use crate::plan::Plan;
 use crate::provision::facts::Store;
@@ -28,7 +29,8 @@ pub async fn install(
 ) -> Result<Installed, Error> {
     let deadline = Instant::now() + timeout;
     let (cluster, pools) = operator::read(client, facts, req).await?;
-    let install = operator::resolve(catalog, req, &cluster, &pools).map_err(|r| Error::refused(r.message, r.hint))?;
+    let install = operator::resolve(catalog, req, &cluster, &pools)
+        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
     let token = match install.needs_cluster_token {
         Some(true) => Some(crate::arm::auth::cluster_token(cred.method, &cred.source, deadline).await?),
         _ => None,
@@ -46,7 +48,8 @@ pub async fn dry_run_read(
     req: &InstallRequest,
 ) -> Result<(Install, Plan), Error> {
     let (cluster, pools) = operator::read(client, facts, req).await?;
-    let install = operator::resolve(catalog, req, &cluster, &pools).map_err(|r| Error::refused(r.message, r.hint))?;
+    let install = operator::resolve(catalog, req, &cluster, &pools)
+        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
     let plan = operator::plan(req, &install);
     Ok((install, plan))
 }
@@ -122,7 +125,7 @@ async fn read_release_with(
         }
     };
     if let Some(r) = crate::plan::install::others_refusal(install, &current) {
-        return Err(Error::refused(r.message, r.hint));
+        return Err(Error::Refused { message: r.message, hint: r.hint });
     }
     let (merged, values_diff) = crate::plan::install::merge(install, &current);
     let install_step = crate::plan::install::install_step(&merged);
@@ -208,9 +211,9 @@ pub async fn release_mig(
 }
 
 /// A dry run from the request alone: nothing is read or sent, and what would be read is a
-/// placeholder.
-pub fn dry_run(req: &InstallRequest) -> (Install, Plan) {
-    let install = operator::from_flags(req);
+/// placeholder (its note worded by `word`, the front end's words for settings).
+pub fn dry_run(req: &InstallRequest, word: impl Fn(&Words) -> String) -> (Install, Plan) {
+    let install = operator::from_flags(req, word);
     let plan = operator::plan(req, &install);
     (install, plan)
 }
@@ -219,7 +222,7 @@ impl From<InstallError> for Error {
     fn from(e: InstallError) -> Self {
         match e {
             InstallError::Arm(a) => Error::from(a),
-            InstallError::Refused(r) => Error::refused(r.message, r.hint),
+            InstallError::Refused(r) => Error::Refused { message: r.message, hint: r.hint },
             InstallError::Command { what, result } => {
                 let logs: String = result
                     .logs

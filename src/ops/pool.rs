@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::arm::{ArmClient, ArmError};
 use crate::catalog::{Catalog, KubeVersion};
+use crate::domain::setting::Words;
 use crate::error::Error;
 use crate::ops::recommend::RecommendRequest;
 pub use crate::plan::agent_pool::{PoolRequest, PoolSpec, SpecError};
@@ -48,6 +49,11 @@ impl From<CreateError> for Error {
         match e {
             CreateError::Arm(a) => Error::from(a),
             CreateError::Refused(r) => Error::Refused { message: r.message, hint: r.hint },
+            // As `ArmError::Pending` says it: `what: message`, and how to resume (exit 4).
+            CreateError::Pending { what, message, resume } => Error::Pending {
+                message: Words::plain(format!("{what}: ")).then("", message),
+                hint: Some(Words::plain("resume with: ").then("", resume)),
+            },
         }
     }
 }
@@ -291,7 +297,8 @@ async fn operator_preflight(
         let spec = labelled.as_ref().map_or(spec, |(s, _)| s);
         pools.push(spec.as_read()?);
     }
-    let install = operator::resolve(catalog, op, &cluster, &pools).map_err(|r| Error::refused(r.message, r.hint))?;
+    let install = operator::resolve(catalog, op, &cluster, &pools)
+        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
     Ok((reads, Some(install)))
 }
 
@@ -360,8 +367,8 @@ pub fn pool_feature<'c>(catalog: &'c Catalog, spec: &PoolSpec) -> Option<(&'c st
 /// pool's own body.
 pub fn operator_plan(catalog: &Catalog, spec: &PoolSpec, req: &InstallRequest) -> Result<(Plan, String), Error> {
     let pool = spec.as_read()?;
-    let install: Install =
-        operator::resolve(catalog, req, &Default::default(), &[pool]).map_err(|r| Error::refused(r.message, r.hint))?;
+    let install: Install = operator::resolve(catalog, req, &Default::default(), &[pool])
+        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
     Ok((operator::plan(req, &install), install.values_yaml))
 }
 
@@ -487,4 +494,24 @@ pub fn created_pool(spec: &PoolSpec, pool: &Value) -> Result<CreatedPool, Error>
         gpu_driver: driver,
         mig_profile: p.gpu_instance_profile.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::setting::Setting;
+
+    /// `--no-wait` on a busy pool reads as an ARM pending error did: pending, `what: message`,
+    /// and the resume command worded with the CLI's flags.
+    #[test]
+    fn a_pool_not_waited_for_is_pending_with_its_resume_command() {
+        let e = Error::from(CreateError::Pending {
+            what: "pool gpu in cluster c".into(),
+            message: Words::new("pool gpu is Scaling: busy; not waiting ({0})", &[Setting::NoWait]),
+            resume: crate::plan::wait_command("s", "rg", "c", "gpu"),
+        });
+        assert!(matches!(e, Error::Pending { .. }), "{e:?}");
+        assert_eq!(e.to_string(), "pool gpu in cluster c: pool gpu is Scaling: busy; not waiting (--no-wait)");
+        assert_eq!(e.hint().as_deref(), Some("resume with: aksgpu wait --subscription s -g rg --cluster c --name gpu"));
+    }
 }

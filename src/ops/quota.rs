@@ -216,6 +216,6 @@ pub fn not_granted(s: &RequestStatus, family: &str, waited: std::time::Duration,
     Some(Error::from(crate::arm::ArmError::TimedOut {
         what: format!("quota request {}", s.id),
         elapsed: waited,
-        resume: check.to_owned(),
+        resume: check.into(),
     }))
 }

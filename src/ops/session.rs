@@ -286,7 +286,7 @@ fn interrupted(s: Started, aborted: Option<Result<(), AbortFailed>>) -> Error {
     if s.in_flight {
         return Error::Interrupted {
             message: "interrupted while a change was in flight: it may have been accepted by Azure".into(),
-            hints: vec![format!("resource: {res}").into(), format!("check its state with: {resume}").into()],
+            hints: vec![format!("resource: {res}").into(), Words::plain("check its state with: ").then("", resume)],
         };
     }
     let message = match aborted {
@@ -298,7 +298,7 @@ fn interrupted(s: Started, aborted: Option<Result<(), AbortFailed>>) -> Error {
     };
     Error::Interrupted {
         message,
-        hints: vec![format!("resource: {res}").into(), format!("resume with: {resume}").into()],
+        hints: vec![format!("resource: {res}").into(), Words::plain("resume with: ").then("", resume)],
     }
 }
 

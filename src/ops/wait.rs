@@ -50,7 +50,7 @@ pub async fn wait_pool(
     let op = Operation {
         what: format!("pool {} in cluster {}", req.pool, req.cluster),
         resource: crate::provision::wire::request(&crate::plan::cluster_ops::await_pool(target, &req.pool), None)?,
-        resume: req.resume.clone(),
+        resume: (&req.resume).into(),
         deadline: started + req.timeout,
         started,
     };

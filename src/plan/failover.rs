@@ -16,7 +16,7 @@ use super::agent_pool::{PoolRequest, PoolSpec, SpecError};
 use super::preflight::{Facts, PreflightFailure, SizeVerdict};
 use super::{Plan, Step, StepKind};
 use crate::catalog::Catalog;
-use crate::domain::setting::Words;
+use crate::domain::setting::{Setting, Words};
 
 /// How one attempt ended (the JSON `outcome`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -212,11 +212,12 @@ pub fn attempt_steps(spec: &PoolSpec, n: usize, max_attempts: Option<u32>) -> Ve
     let (Some(put), Some(wait)) = (p.step(StepKind::CreatePool), p.step(StepKind::Await)) else { return vec![] };
     let mut put = put.clone().saying(format!("{what}: {}", put.purpose));
     if n > 1 {
-        let cap = max_attempts.map(|m| format!(", and fewer than {m} PUT(s) were sent (--max-attempts)"));
-        put = put.only_if(format!(
-            "only if every attempt before it failed for capacity or quota{}",
-            cap.unwrap_or_default()
-        ));
+        let cap = max_attempts.map(|m| format!(", and fewer than {m} PUT(s) were sent ({{0}})"));
+        let when = "only if every attempt before it failed for capacity or quota";
+        put = put.only_if(match cap {
+            Some(cap) => Words::new(format!("{when}{cap}"), &[Setting::MaxAttempts]),
+            None => Words::plain(when),
+        });
     }
     let failed = format!("only if attempt {n}'s operation fails for capacity or quota after Azure accepted its PUT");
     let delete = super::pool::delete(spec).saying(format!("{what}: delete the pool this run created, which failed"));
@@ -228,7 +229,7 @@ pub fn attempt_steps(spec: &PoolSpec, n: usize, max_attempts: Option<u32>) -> Ve
         put,
         wait.clone().saying(format!("{what}: {}", wait.purpose)),
         delete.only_if(failed.clone()),
-        Step { when: Some(failed), ..gone },
+        Step { when: Some(failed.into()), ..gone },
     ]
 }
 

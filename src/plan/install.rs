@@ -10,6 +10,7 @@ use crate::resources::ManagedCluster;
 
 use super::{cluster_path, read_at_run_time, runcommand, Plan, Step, StepKind};
 use crate::catalog::{Catalog, Vendor};
+use crate::domain::setting::{Setting, Words};
 use crate::resources::helm::OperatorValues;
 use crate::resources::{self, AgentPool, AsRead, PoolDriver};
 
@@ -77,12 +78,12 @@ pub struct InstallRequest {
     pub label_pools: bool,
 }
 
-/// A refusal with its reason and the fix.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{message}")]
+/// A refusal with its reason and the fix, naming settings by their id: the front end words
+/// them.
+#[derive(Debug, Clone, PartialEq)]
 pub struct OperatorRefusal {
-    pub message: String,
-    pub hint: Option<String>,
+    pub message: Words,
+    pub hint: Option<Words>,
 }
 
 /// A field missing from a pool or cluster the install decides from.
@@ -92,8 +93,8 @@ impl From<resources::MissingField> for OperatorRefusal {
     }
 }
 
-fn refuse(message: impl Into<String>, hint: impl Into<Option<String>>) -> OperatorRefusal {
-    OperatorRefusal { message: message.into(), hint: hint.into() }
+fn refuse(message: impl Into<Words>, hint: Option<Words>) -> OperatorRefusal {
+    OperatorRefusal { message: message.into(), hint }
 }
 
 /// The resolved install: the operator spec, the pools it targets, and what runCommand needs.
@@ -148,10 +149,10 @@ fn targets<'a>(
             let p = pools.iter().find(|p| p.name.as_deref() == Some(name.as_str())).ok_or_else(|| {
                 refuse(
                     format!("pool {name} does not exist in cluster {}", req.cluster),
-                    Some(format!(
+                    Some(Words::plain(format!(
                         "existing pools: {}",
                         pools.iter().filter_map(|p| p.name.as_deref()).collect::<Vec<_>>().join(", ")
-                    )),
+                    ))),
                 )
             })?;
             vec![p]
@@ -161,7 +162,7 @@ fn targets<'a>(
     if targets.is_empty() {
         return Err(refuse(
             format!("cluster {} has no GPU node pool the GPU Operator serves", req.cluster),
-            Some("create one first: aksgpu create-pool … (or name it with --pool)".into()),
+            Some(Words::new("create one first: aksgpu create-pool … (or name it with {0})", &[Setting::Pool])),
         ));
     }
     Ok(targets)
@@ -192,14 +193,14 @@ fn check_target(catalog: &Catalog, req: &InstallRequest, p: &AgentPool) -> Resul
     if p.is_windows() {
         return Err(refuse(
             format!("pool {name} runs Windows; the NVIDIA GPU Operator does not support Windows nodes"),
-            Some("Windows GPU pools use the AKS-installed driver and the DirectX device plugin".into()),
+            Some(Words::plain("Windows GPU pools use the AKS-installed driver and the DirectX device plugin")),
         ));
     }
     if let Some(size) = p.properties.vm_size.as_deref().and_then(|s| catalog.size(s)) {
         if size.gpu_vendor == Vendor::Amd {
             return Err(refuse(
                 format!("pool {name} has AMD GPUs ({}); the NVIDIA GPU Operator is for NVIDIA GPUs", size.gpu_model),
-                Some("install the AMD GPU Operator instead".into()),
+                Some(Words::plain("install the AMD GPU Operator instead")),
             ));
         }
     }
@@ -211,7 +212,7 @@ fn check_target(catalog: &Catalog, req: &InstallRequest, p: &AgentPool) -> Resul
                     "pool {name} is an AKS-managed GPU pool (gpuProfile.nvidia.managementMode Managed): AKS installs and keeps its driver, device plugin and DCGM exporter, so the GPU Operator must not{}",
                     rule.map(|r| format!(" (rule {}: {})", r.id, r.source)).unwrap_or_default()
                 ),
-                Some("nothing to install for that pool; name another pool with --pool".into()),
+                Some(Words::new("nothing to install for that pool; name another pool with {0}", &[Setting::Pool])),
             ));
         }
         PoolDriver::None => DriverMode::Operator,
@@ -219,15 +220,21 @@ fn check_target(catalog: &Catalog, req: &InstallRequest, p: &AgentPool) -> Resul
     };
     match req.driver_mode {
         Some(wanted) if wanted != mode => Err(refuse(
-            match wanted {
-                DriverMode::Operator => format!(
-                    "--driver-mode operator conflicts with pool {name}: AKS already installs the driver there (gpuProfile.driver Install); two drivers would fight"
-                ),
-                DriverMode::Aks => format!(
-                    "--driver-mode aks conflicts with pool {name}: it was created with gpuProfile.driver None, so no driver is installed"
-                ),
-            },
-            Some("drop --driver-mode to follow the pool, or create the pool with the matching --gpu-driver".into()),
+            Words::new(
+                match wanted {
+                    DriverMode::Operator => format!(
+                        "{{0}} operator conflicts with pool {name}: AKS already installs the driver there (gpuProfile.driver Install); two drivers would fight"
+                    ),
+                    DriverMode::Aks => format!(
+                        "{{0}} aks conflicts with pool {name}: it was created with gpuProfile.driver None, so no driver is installed"
+                    ),
+                },
+                &[Setting::DriverMode],
+            ),
+            Some(Words::new(
+                "drop {0} to follow the pool, or create the pool with the matching {1}",
+                &[Setting::DriverMode, Setting::GpuDriver],
+            )),
         )),
         _ => Ok(()),
     }
@@ -258,11 +265,17 @@ fn layout(
     let without: Vec<&str> = served.iter().filter(|p| p.driver() == PoolDriver::None).map(|p| pool_name(p)).collect();
     if req.driver_mode == Some(DriverMode::Aks) && !without.is_empty() {
         return Err(refuse(
-            format!(
-                "--driver-mode aks would turn the GPU Operator's driver off for the whole cluster, and pool(s) {} have no other driver (gpuProfile.driver None): they would be left without a driver",
-                without.join(", ")
+            Words::new(
+                format!(
+                    "{{0}} aks would turn the GPU Operator's driver off for the whole cluster, and pool(s) {} have no other driver (gpuProfile.driver None): they would be left without a driver",
+                    without.join(", ")
+                ),
+                &[Setting::DriverMode],
             ),
-            Some("drop --driver-mode: aksgpu then keeps the operator's driver on and off the AKS-driver pools by node label".into()),
+            Some(Words::new(
+                "drop {0}: aksgpu then keeps the operator's driver on and off the AKS-driver pools by node label",
+                &[Setting::DriverMode],
+            )),
         ));
     }
     let mode = if without.is_empty() && req.driver_mode != Some(DriverMode::Operator) {
@@ -312,9 +325,12 @@ fn missing_labels_refusal(catalog: &Catalog, req: &InstallRequest, missing: &[Mi
             names.join("; "),
             rule.unwrap_or_default()
         ),
-        Some(format!(
-            "label the pools first, then run the same command again (or let `aksgpu install-operator --label-pools` label them, each a write of its own in its plan):\n{}",
-            commands.join("\n")
+        Some(Words::new(
+            format!(
+                "label the pools first, then run the same command again (or let `aksgpu install-operator {{0:flag}}` label them, each a write of its own in its plan):\n{}",
+                commands.join("\n")
+            ),
+            &[Setting::LabelPools],
         )),
     )
 }
@@ -332,9 +348,12 @@ pub fn resolve(
         let spec = spec_for(req, req.driver_mode.unwrap_or(DriverMode::Aks), &[]);
         return Err(refuse(
             format!("runCommand is disabled on cluster {} (apiServerAccessProfile.disableRunCommand)", req.cluster),
-            Some(format!(
-                "run Helm yourself with cluster access; save the values from `aksgpu install-operator … --dry-run` as gpu-operator-values.yaml, then: {}",
-                op::helm_command_line(&spec)
+            Some(Words::new(
+                format!(
+                    "run Helm yourself with cluster access; save the values from `aksgpu install-operator … {{0:flag}}` as gpu-operator-values.yaml, then: {}",
+                    op::helm_command_line(&spec)
+                ),
+                &[Setting::DryRun],
             )),
         ));
     }
@@ -386,17 +405,23 @@ fn label_plans(req: &InstallRequest, pools: &[AsRead<AgentPool>], missing: &[Mis
 
 /// The install a dry run shows without credentials: from the flags alone. The driver mode is
 /// `--driver-mode` (else the AKS driver); the GPU pools, their taints and whether the cluster
-/// needs a token are read at run time and shown as placeholders.
-pub fn from_flags(req: &InstallRequest) -> Install {
+/// needs a token are read at run time and shown as placeholders, the values file's note worded
+/// by `word` (the front end's words for the settings it names).
+pub fn from_flags(req: &InstallRequest, word: impl Fn(&Words) -> String) -> Install {
     let pools = match &req.pool {
         Some(p) => vec![p.clone()],
         None => vec![read_at_run_time("the cluster's GPU pools")],
     };
     let read = match req.driver_mode {
-        Some(_) => "a toleration for every taint of the GPU pools, whose gpuProfile.driver must match --driver-mode",
-        None => "a toleration for every taint of the GPU pools, and the driver mode their gpuProfile.driver sets",
+        Some(_) => Words::new(
+            "a toleration for every taint of the GPU pools, whose gpuProfile.driver must match {0}",
+            &[Setting::DriverMode],
+        ),
+        None => Words::plain(
+            "a toleration for every taint of the GPU pools, and the driver mode their gpuProfile.driver sets",
+        ),
     };
-    let note = format!("# {}\n", read_at_run_time(read));
+    let note = format!("# {}\n", read_at_run_time(&word(&read)));
     let spec = spec_for(req, req.driver_mode.unwrap_or(DriverMode::Operator), &[]);
     let mut values = op::values(&spec);
     if req.driver_mode.is_none() {
@@ -576,7 +601,7 @@ pub fn others_refusal(i: &Install, current: &Value) -> Option<OperatorRefusal> {
             i.pools.join(", "),
             hit.join(", ")
         ),
-        Some("keep the release's value (leave the setting out: the install keeps it), or change it for every GPU pool at once by installing without naming a pool".into()),
+        Some(Words::plain("keep the release's value (leave the setting out: the install keeps it), or change it for every GPU pool at once by installing without naming a pool")),
     ))
 }
 

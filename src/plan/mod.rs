@@ -20,6 +20,7 @@ pub mod quota;
 pub mod runcommand;
 pub mod zip;
 
+use crate::domain::setting::Words;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -141,12 +142,12 @@ pub struct Step {
     pub follow: Option<Follow>,
     /// When the step is sent more than once: until what (e.g. "until the pool is Succeeded").
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub repeat: Option<String>,
+    pub repeat: Option<Words>,
     /// When the step is conditional: the only case in which it is sent (e.g. "only if the
     /// PUT's answer does not show a final state"). A step without it is always sent (once, or
     /// with `repeat` at least once); a conditional one may not be sent at all.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub when: Option<String>,
+    pub when: Option<Words>,
 }
 
 impl Step {
@@ -195,13 +196,13 @@ impl Step {
     }
 
     /// The step, sent again `until` something holds (a wait or a readiness check).
-    pub fn repeated(mut self, until: impl Into<String>) -> Step {
+    pub fn repeated(mut self, until: impl Into<Words>) -> Step {
         self.repeat = Some(until.into());
         self
     }
 
     /// The step, sent only `when` something holds (it may not be sent at all).
-    pub fn only_if(mut self, when: impl Into<String>) -> Step {
+    pub fn only_if(mut self, when: impl Into<Words>) -> Step {
         self.when = Some(when.into());
         self
     }

@@ -16,6 +16,7 @@ use super::agent_pool::surge_for;
 use super::{Plan, Step, StepKind};
 use crate::domain::api;
 use crate::resources::compute::Usage as ComputeUsage;
+use crate::domain::setting::{Setting, Words};
 use crate::resources::{self, MissingField};
 
 /// The Compute quota scope of a region.
@@ -67,7 +68,8 @@ pub fn shown_plan(sub: &str, location: &str, family: &str, limit: u64, body_limi
                 Some(body_of(family, body_limit)),
                 format!("ask for a {family} limit of {limit} vCPUs in {location}"),
             ),
-            read_request(sub, location, &id).repeated("until Succeeded, Failed or Invalid, or --timeout"),
+            read_request(sub, location, &id)
+                .repeated(Words::new("until Succeeded, Failed or Invalid, or {0}", &[Setting::Timeout])),
         ],
     }
 }

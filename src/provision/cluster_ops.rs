@@ -13,6 +13,7 @@ use super::reconcile::{self, send_write, Check, Landed, Sent};
 use super::{wire, Progress};
 use crate::arm::lro::{self, Operation};
 use crate::arm::{ArmClient, ArmError};
+use crate::domain::setting::Words;
 use crate::plan::cluster::{self, Scale};
 use crate::plan::cluster_ops::{self as ops, Target};
 use crate::plan::{Plan, Step, StepKind};
@@ -54,7 +55,7 @@ impl From<crate::plan::cluster::ChangeRefused> for OpsError {
 }
 
 /// An operation on the resource the plan's `Await` step reads.
-fn op(what: String, plan: &Plan, resume: String, timeout: Duration) -> Result<Operation, ArmError> {
+fn op(what: String, plan: &Plan, resume: Words, timeout: Duration) -> Result<Operation, ArmError> {
     let now = Instant::now();
     let resource = wire::request(super::step(plan, StepKind::Await)?, None)?;
     Ok(Operation { what, resource, resume, deadline: now + timeout, started: now })
@@ -90,7 +91,7 @@ pub async fn power(
     let verb = if start { "start" } else { "stop" };
     let post = super::step(&plan, StepKind::PowerCluster)?;
     progress(&format!("{} cluster {name}", if start { "starting" } else { "stopping" }));
-    let resume = format!("az aks show -g {rg} -n {name} --query powerState");
+    let resume = Words::plain(format!("az aks show -g {rg} -n {name} --query powerState"));
     let o = op(format!("cluster {name} ({verb})"), &plan, resume.clone(), run.timeout)?;
     let read = super::step(&plan, StepKind::Await)?;
     match send_write(client, post, started, &path, &resume).await? {
@@ -157,7 +158,8 @@ struct Put<'a> {
     /// The plan's write.
     kind: StepKind,
     what: String,
-    resume: String,
+    /// The command that checks or resumes, naming settings by id.
+    resume: Words,
     /// The resource id (for Ctrl-C messages).
     resource: String,
     /// `provisioningState`s the PUT leads to.
@@ -199,7 +201,7 @@ pub async fn update_pool(
     let put = Put {
         plan: plan.clone(),
         kind: StepKind::UpdatePool,
-        resume: format!("read it back: az aks nodepool show --ids {resource}"),
+        resume: format!("read it back: az aks nodepool show --ids {resource}").into(),
         what,
         resource: resource.to_owned(),
         states: &["Updating", "Succeeded"],
@@ -228,7 +230,7 @@ pub async fn cost_analysis(
         plan: ops::cost_analysis(t, &current)?,
         kind: StepKind::UpdateCluster,
         what: format!("cluster {name} (enabling cost analysis)"),
-        resume: format!("az aks show -g {rg} -n {name}"),
+        resume: format!("az aks show -g {rg} -n {name}").into(),
         resource: t.cluster_path(),
         states: &["Updating", "Succeeded"],
         carries: &cluster::cost_analysis_enabled,
@@ -273,7 +275,7 @@ pub async fn scale(
         plan,
         kind: StepKind::UpdatePool,
         what: format!("pool {pool} in cluster {name} (scaling)"),
-        resume: format!("aksgpu wait --subscription {sub} -g {rg} --cluster {name} --name {pool}"),
+        resume: crate::plan::wait_command(sub, rg, name, pool),
         resource: t.pool_path(pool),
         states: &["Scaling", "Updating", "Creating", "Succeeded"],
         carries: &counts,

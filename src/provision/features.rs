@@ -158,7 +158,7 @@ pub async fn register(
     let began = Instant::now();
     let resume = format!("az feature show --namespace {namespace} --name {name}");
     let timed_out =
-        |what: &str| ArmError::TimedOut { what: what.to_owned(), elapsed: began.elapsed(), resume: resume.clone() };
+        |what: &str| ArmError::TimedOut { what: what.to_owned(), elapsed: began.elapsed(), resume: (&resume).into() };
     match decide(client, feature, progress).await? {
         Decision::Done(outcome) => return Ok(outcome),
         Decision::RefreshProvider => {
@@ -281,7 +281,7 @@ async fn read_back(
         Err(e) => Err(ArmError::Unconfirmed {
             what: what.to_owned(),
             message: format!("{lost}; reading it back failed: {e}"),
-            resume: resume.to_owned(),
+            resume: resume.into(),
         }),
     }
 }

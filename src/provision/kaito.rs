@@ -49,10 +49,11 @@ pub async fn enable(
     let put = super::step(&p, StepKind::UpdateCluster)?;
     let read = super::step(&p, StepKind::Await)?;
     progress("enabling KAITO");
+    let check_command = format!("az aks show -g {rg} -n {cluster} --query aiToolchainOperatorProfile");
     let op = Operation {
         what: format!("cluster {cluster} (enabling KAITO)"),
         resource: wire::request(read, None)?,
-        resume: format!("az aks show -g {rg} -n {cluster} --query aiToolchainOperatorProfile"),
+        resume: check_command.as_str().into(),
         deadline: started_at + run.timeout,
         started: started_at,
     };
@@ -73,7 +74,7 @@ pub async fn enable(
             message: "Azure reports the update done, but the cluster read back does not have \
                       aiToolchainOperatorProfile.enabled = true"
                 .into(),
-            hint: Some(format!("check the cluster with: {}", op.resume)),
+            hint: Some(format!("check the cluster with: {check_command}")),
         });
     }
     Ok(KaitoEnable::Enabled(v))

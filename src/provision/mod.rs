@@ -17,6 +17,7 @@ pub mod wire;
 use std::sync::{Arc, Mutex};
 
 use crate::arm::{ArmClient, ArmError};
+use crate::domain::setting::Words;
 use crate::plan::{Plan, StepKind};
 use crate::resources::{AgentPool, AsRead, ManagedCluster};
 
@@ -45,7 +46,7 @@ pub struct Progress {
     inner: Arc<Mutex<Started>>,
     /// Set by [`Progress::child`]: the parent's state, and what it reports, once this one
     /// sends a write.
-    parent: Option<(Arc<Mutex<Started>>, String, String)>,
+    parent: Option<(Arc<Mutex<Started>>, String, Words)>,
 }
 
 /// The write in flight or accepted, if any.
@@ -53,8 +54,8 @@ pub struct Progress {
 pub struct Started {
     /// Resource id / path of what is being changed.
     pub resource: Option<String>,
-    /// The command that resumes waiting (or checks the state).
-    pub resume: Option<String>,
+    /// The command that resumes waiting (or checks the state), naming settings by id.
+    pub resume: Option<Words>,
     /// True while the write is sent but not answered (or its answer was lost): Azure may or
     /// may not have accepted it.
     pub in_flight: bool,
@@ -67,15 +68,15 @@ impl Progress {
     /// another sent, and its first write marks this (the parent) as changing `resource`,
     /// resumed by `resume`. Until then the parent still says nothing was sent, so a Ctrl-C
     /// during reads says "nothing was changed".
-    pub fn child(&self, resource: &str, resume: &str) -> Progress {
-        Progress { inner: Arc::default(), parent: Some((self.inner.clone(), resource.to_owned(), resume.to_owned())) }
+    pub fn child(&self, resource: &str, resume: impl Into<Words>) -> Progress {
+        Progress { inner: Arc::default(), parent: Some((self.inner.clone(), resource.to_owned(), resume.into())) }
     }
 
     /// Record that a write is about to be sent.
-    pub fn sending(&self, resource: &str, resume: &str) {
+    pub fn sending(&self, resource: &str, resume: impl Into<Words>) {
         if let Ok(mut s) = self.inner.lock() {
             s.resource = Some(resource.to_owned());
-            s.resume = Some(resume.to_owned());
+            s.resume = Some(resume.into());
             s.in_flight = true;
         }
         if let Some((parent, what, resume)) = &self.parent {
@@ -89,10 +90,10 @@ impl Progress {
     }
 
     /// Record that a write was accepted.
-    pub fn accepted(&self, resource: &str, resume: &str) {
+    pub fn accepted(&self, resource: &str, resume: impl Into<Words>) {
         if let Ok(mut s) = self.inner.lock() {
             s.resource = Some(resource.to_owned());
-            s.resume = Some(resume.to_owned());
+            s.resume = Some(resume.into());
             s.in_flight = false;
         }
         if let Some((parent, what, resume)) = &self.parent {
@@ -138,6 +139,6 @@ mod tests {
         a.sending("/pools/a", "az aks nodepool show");
         b.clear();
         let s = parent.started();
-        assert!(s.in_flight && s.resume.as_deref() == Some("aksgpu apply -f f.yaml"), "{s:?}");
+        assert!(s.in_flight && s.resume == Some(Words::plain("aksgpu apply -f f.yaml")), "{s:?}");
     }
 }

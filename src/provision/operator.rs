@@ -62,14 +62,21 @@ pub fn not_ready(validators: &[(String, String)], nodes: &[(String, u32)]) -> Ve
 pub enum InstallError {
     #[error(transparent)]
     Arm(#[from] ArmError),
-    #[error(transparent)]
-    Refused(#[from] OperatorRefusal),
+    /// Refused: its words name settings by id, for the front end to word.
+    #[error("the GPU Operator install is refused")]
+    Refused(OperatorRefusal),
     /// The in-cluster command failed.
     #[error("{what} failed in the cluster ({}){}", result.describe(), result.reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default())]
     Command { what: String, result: CommandResult },
     /// Installed, but not ready before the timeout.
     #[error("the GPU Operator is installed but not ready after {}: {}", crate::arm::error::human(*waited), missing.join("; "))]
     NotReady { waited: Duration, missing: Vec<String> },
+}
+
+impl From<OperatorRefusal> for InstallError {
+    fn from(r: OperatorRefusal) -> Self {
+        InstallError::Refused(r)
+    }
 }
 
 /// Read the cluster and its pools (through the run's facts: not again when read already).
@@ -86,10 +93,10 @@ fn label_error(e: super::cluster_ops::OpsError) -> InstallError {
     use super::cluster_ops::OpsError;
     match e {
         OpsError::Arm(a) => InstallError::Arm(a),
-        OpsError::Refused(m) => InstallError::Refused(OperatorRefusal { message: m, hint: None }),
-        OpsError::Missing(m) => InstallError::Refused(OperatorRefusal { message: m.to_string(), hint: None }),
+        OpsError::Refused(m) => InstallError::Refused(OperatorRefusal { message: m.into(), hint: None }),
+        OpsError::Missing(m) => InstallError::Refused(OperatorRefusal { message: m.to_string().into(), hint: None }),
         OpsError::Change(c) => InstallError::Refused(OperatorRefusal {
-            message: c.words(|s| s.file_key().unwrap_or(s.long()).to_owned()),
+            message: c.words(|s| s.file_key().unwrap_or(s.long()).to_owned()).into(),
             hint: None,
         }),
     }
@@ -132,7 +139,7 @@ pub async fn run(
         Release::Present { chart, status, values } => (format!("{chart} ({status})"), values),
         Release::Unread(why) => {
             return Err(OperatorRefusal {
-                message: format!("the GPU Operator's Helm release could not be read ({why}); refusing to upgrade it without knowing its values"),
+                message: format!("the GPU Operator's Helm release could not be read ({why}); refusing to upgrade it without knowing its values").into(),
                 hint: Some("check `helm list -n gpu-operator` in the cluster, then run the same command again".into()),
             }
             .into())

@@ -224,15 +224,13 @@ pub async fn read_group(client: &ArmClient, id: &str) -> Result<Reservation, Arm
     Ok(Reservation { group: Some(group), reservations })
 }
 
-/// The `aksgpu wait` command line for a pool.
-pub fn resume_command(spec: &PoolSpec) -> String {
-    format!(
-        "aksgpu wait --subscription {} -g {} --cluster {} --name {}",
-        spec.subscription, spec.resource_group, spec.cluster, spec.name
-    )
+/// The `aksgpu wait` command line for a pool, naming its settings by id.
+pub fn resume_command(spec: &PoolSpec) -> Words {
+    crate::plan::wait_command(&spec.subscription, &spec.resource_group, &spec.cluster, &spec.name)
 }
 
-/// Errors of the executor: ARM errors, or a preflight refusal.
+/// Errors of the executor: ARM errors, a preflight refusal, or an operation this run does
+/// not wait for.
 #[derive(Debug, thiserror::Error)]
 pub enum CreateError {
     #[error(transparent)]
@@ -240,6 +238,10 @@ pub enum CreateError {
     /// Its words name settings by id: the front end words them (`Refused`'s fields).
     #[error("the preflight refused the pool")]
     Refused(PreflightFailure),
+    /// An operation runs on the pool and `--no-wait` does not wait for it (exit 4, as
+    /// [`ArmError::Pending`]): `message` and `resume` name settings by id.
+    #[error("{what}: an operation is running and is not waited for")]
+    Pending { what: String, message: Words, resume: Words },
 }
 
 impl From<PreflightFailure> for CreateError {
@@ -288,7 +290,7 @@ pub async fn create(
     // Whatever its answer, the PUT may have changed the cluster's pools and the quota.
     opts.facts.changed(&cluster_path(&spec.subscription, &spec.resource_group, &spec.cluster));
     let accepted = accepted?;
-    started.accepted(&spec.path(), &resume_command(spec));
+    started.accepted(&spec.path(), resume_command(spec));
     if opts.abort_on_interrupt {
         started.abort_with(&crate::plan::pool::abort(spec));
     }
@@ -431,12 +433,11 @@ async fn settle_existing(
                 differences: vec![],
             }
             .into(),
-            _ => ArmError::Pending {
+            _ => CreateError::Pending {
                 what: op.what,
-                message: format!("{text}; not waiting (--no-wait)"),
+                message: Words::new(format!("{text}; not waiting ({{0}})"), &[Setting::NoWait]),
                 resume: op.resume,
-            }
-            .into(),
+            },
         });
     }
     progress(&format!("{text}; waiting for it"));

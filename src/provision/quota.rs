@@ -33,11 +33,9 @@ pub async fn submit(
     match send_write(client, put, started, &put.url, check).await? {
         Sent::Answer(resp) if resp.ok() => Ok(resp.header("location").and_then(quota::request_id)),
         Sent::Answer(resp) => Err(resp.to_error()),
-        Sent::Lost(message) => Err(ArmError::Unconfirmed {
-            what: format!("the {family} quota request"),
-            message,
-            resume: check.to_owned(),
-        }),
+        Sent::Lost(message) => {
+            Err(ArmError::Unconfirmed { what: format!("the {family} quota request"), message, resume: check.into() })
+        }
     }
 }
 
@@ -62,7 +60,7 @@ pub async fn follow(
     let op = Operation {
         what: format!("quota request {id}"),
         resource: wire::request(&quota::read_request(sub, location, id), None)?,
-        resume: check.to_owned(),
+        resume: check.into(),
         deadline,
         started: Instant::now(),
     };

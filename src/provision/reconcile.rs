@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::{wire, Progress};
 use crate::arm::lro::{provisioning_error, provisioning_state};
 use crate::arm::{ArmClient, ArmError, ArmResponse, ErrorBody, Req};
+use crate::domain::setting::Words;
 use crate::plan::Step;
 
 /// How a write went.
@@ -30,7 +31,7 @@ pub async fn send_write(
     step: &Step,
     started: &Progress,
     resource: &str,
-    resume: &str,
+    resume: impl Into<Words>,
 ) -> Result<Sent, ArmError> {
     send_request(client, &wire::request(step, None)?, started, resource, resume).await
 }
@@ -41,9 +42,10 @@ pub async fn send_request(
     req: &Req,
     started: &Progress,
     resource: &str,
-    resume: &str,
+    resume: impl Into<Words>,
 ) -> Result<Sent, ArmError> {
-    started.sending(resource, resume);
+    let resume = resume.into();
+    started.sending(resource, &resume);
     match client.send(req).await {
         Ok(resp) if resp.ok() => {
             started.accepted(resource, resume);
@@ -144,8 +146,8 @@ pub struct Check<'a> {
     pub what: String,
     /// The plan's read of the resource.
     pub read: Step,
-    /// The command that checks or resumes.
-    pub resume: String,
+    /// The command that checks or resumes, naming settings by id.
+    pub resume: Words,
     /// `provisioningState`s the write leads to (case-insensitive).
     pub states: &'a [&'a str],
     /// True when the resource carries what was asked.

@@ -746,7 +746,7 @@ fn own_flags() -> BTreeSet<String> {
 /// keeps its count): the debt that is left. A count may only go down (then lower it here); a
 /// higher one fails, and so does a module not listed that starts naming flags.
 const FLAG_TEXT_LEFT: &[(&str, usize)] =
-    &[("cost", 4), ("fleet", 0), ("ops", 2), ("plan", 12), ("provision", 3), ("recommend", 0)];
+    &[("cost", 0), ("fleet", 0), ("ops", 0), ("plan", 0), ("provision", 0), ("recommend", 0)];
 
 /// Per module, the non-test lines below the front end naming a flag (each with its file).
 fn flag_text_below_the_front_end() -> std::collections::BTreeMap<String, Vec<String>> {

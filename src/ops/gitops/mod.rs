@@ -528,7 +528,7 @@ pub fn operator_plan(
     let req = install_request(d, o);
     let install = pools_after(d, live_pools)
         .and_then(|p| operator::resolve(catalog, &req, cluster, &p))
-        .map_err(|r| Error::refused(r.message, r.hint))?;
+        .map_err(|r| Error::Refused { message: r.message, hint: r.hint })?;
     let mut plan = operator::plan(&req, &install);
     if let Some(current) = release {
         let (merged, _) = crate::plan::install::merge(&install, current);

@@ -184,8 +184,10 @@ fn operator(o: &super::config::OperatorConfig, state: Option<&State>) -> Change 
         ),
         None => Change::new("operator", name, Action::Create, format!("release not read: {install} (idempotent)")),
         Some(State::Refused { message, hint }) => {
-            let mut c = Change::new("operator", name, Action::Refused, message.clone());
-            c.hint = hint.clone().map(Words::plain);
+            // In a file's terms; apply asks for no driver mode, so no refusal it meets names one.
+            let detail = message.render(|s| s.file_key().unwrap_or(s.long()).to_owned(), |s| s.long().to_owned());
+            let mut c = Change::new("operator", name, Action::Refused, detail);
+            c.hint = hint.clone();
             c
         }
     }

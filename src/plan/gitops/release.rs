@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use crate::domain::setting::Words;
 use crate::plan::operator::NAMESPACE;
 
 /// Separates the two outputs of `CHECK_COMMAND`.
@@ -48,7 +49,7 @@ pub enum State {
     /// never send.
     NotChecked(String),
     /// The install is refused for this cluster (runCommand disabled, mixed driver modes, …).
-    Refused { message: String, hint: Option<String> },
+    Refused { message: Words, hint: Option<Words> },
 }
 
 /// The GPU Operator's release as [`check_command`] printed it.
