@@ -15,8 +15,8 @@ use serde_json::{json, Value};
 use super::agent_pool::surge_for;
 use super::{Plan, Step, StepKind};
 use crate::domain::api;
-use crate::resources::compute::Usage as ComputeUsage;
 use crate::domain::setting::{Setting, Words};
+use crate::resources::compute::Usage as ComputeUsage;
 use crate::resources::{self, MissingField};
 
 /// The Compute quota scope of a region.
