@@ -107,7 +107,7 @@ impl Workload {
             Workload::Video => "video encode/transcode: GPUs with NVENC; one node",
             Workload::Hpc => "MPI/HPC jobs across nodes: InfiniBand sizes, whole GPUs",
             Workload::DataScience => "notebooks and RAPIDS: whole GPUs of compute capability 7.0 or later; one node",
-            Workload::Cv => "computer vision and other GPU jobs sized by --gpu-memory-min and --gpus; one node",
+            Workload::Cv => "computer vision and other GPU jobs sized by the GPU memory and GPU count asked for; one node",
         })
     }
 

@@ -21,6 +21,7 @@ use tokio::sync::Mutex;
 
 use super::endpoint::Cloud;
 use super::error::ArmError;
+use crate::domain::setting::{Setting, Words};
 use crate::resources::auth::{AzureProfile, JwtClaims};
 
 pub use crate::secret::Secret;
@@ -263,7 +264,7 @@ pub fn source(method: AuthMethod, cloud: Cloud, env: &dyn Env) -> Result<Arc<dyn
     };
     let missing = |what: &str| ArmError::Auth {
         message: format!("{} needs {what}", method.describe()),
-        hint: Some("set the variable, or choose another credential with --auth".into()),
+        hint: Some(Words::new("set the variable, or choose another credential with {0}", &[Setting::Auth])),
     };
     Ok(match method {
         AuthMethod::AccessToken => {
@@ -388,13 +389,24 @@ impl TokenCache {
     }
 }
 
-/// Subscription: flag, then `AZURE_SUBSCRIPTION_ID`, then the az CLI default.
-pub fn subscription(flag: Option<&str>, env: &dyn Env) -> Result<(String, &'static str), ArmError> {
+/// Where the subscription id came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubscriptionOrigin {
+    /// The subscription setting (a flag, a file) gave the id.
+    Setting,
+    /// `AZURE_SUBSCRIPTION_ID`.
+    Env,
+    /// The az CLI's default (`azureProfile.json`).
+    AzDefault,
+}
+
+/// Subscription: the setting, then `AZURE_SUBSCRIPTION_ID`, then the az CLI default.
+pub fn subscription(flag: Option<&str>, env: &dyn Env) -> Result<(String, SubscriptionOrigin), ArmError> {
     if let Some(s) = flag.map(str::trim).filter(|s| !s.is_empty()) {
-        return check_subscription(s).map(|s| (s, "--subscription"));
+        return check_subscription(s).map(|s| (s, SubscriptionOrigin::Setting));
     }
     if let Some(s) = env.var("AZURE_SUBSCRIPTION_ID") {
-        return check_subscription(&s).map(|s| (s, "AZURE_SUBSCRIPTION_ID"));
+        return check_subscription(&s).map(|s| (s, SubscriptionOrigin::Env));
     }
     let dir = env
         .var("AZURE_CONFIG_DIR")
@@ -406,14 +418,17 @@ pub fn subscription(flag: Option<&str>, env: &dyn Env) -> Result<(String, &'stat
             let text = String::from_utf8_lossy(&bytes);
             if let Ok(profile) = serde_json::from_str::<AzureProfile>(text.trim_start_matches('\u{feff}')) {
                 if let Some(id) = profile.default_subscription() {
-                    return check_subscription(id).map(|s| (s, "az CLI default (azureProfile.json)"));
+                    return check_subscription(id).map(|s| (s, SubscriptionOrigin::AzDefault));
                 }
             }
         }
     }
     Err(ArmError::Config {
-        message: "no subscription: pass --subscription".into(),
-        hint: Some("or set AZURE_SUBSCRIPTION_ID, or choose a default with `az account set --subscription …`".into()),
+        message: "no subscription given".into(),
+        hint: Some(Words::new(
+            "pass {0}, or set AZURE_SUBSCRIPTION_ID, or choose a default with `az account set --subscription …`",
+            &[Setting::Subscription],
+        )),
     })
 }
 
@@ -548,7 +563,7 @@ mod tests {
     #[test]
     fn subscription_resolution() {
         let id = "00000000-1111-2222-3333-444444444444";
-        assert_eq!(subscription(Some(id), &env(&[])).expect("ok").1, "--subscription");
+        assert_eq!(subscription(Some(id), &env(&[])).expect("ok").1, SubscriptionOrigin::Setting);
         assert_eq!(subscription(None, &env(&[("AZURE_SUBSCRIPTION_ID", id)])).expect("ok").0, id);
         assert!(subscription(Some("nope"), &env(&[])).is_err());
         let dir = std::env::temp_dir().join(format!("aksgpu-az-{}", std::process::id()));

@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::redact::sanitize;
-use crate::domain::setting::Words;
+use crate::domain::setting::{Setting, Words};
 
 /// One ARM error object (recursive).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -173,9 +173,27 @@ impl ArmError {
 }
 
 /// A hint for a known ARM error code (innermost first), if any.
-pub fn hint_for(body: &ErrorBody) -> Option<String> {
+pub fn hint_for(body: &ErrorBody) -> Option<Words> {
     for code in body.codes() {
         let msg = body.innermost().message.to_ascii_lowercase();
+        let named = match code {
+            "SkuNotAvailable" => Some(Words::new(
+                "the size is not offered to this subscription in that region or those zones: try other {0} (or none), \
+                 another region, or `aksgpu recommend` for alternatives",
+                &[Setting::Zones],
+            )),
+            "AvailabilityZoneNotSupported" => {
+                Some(Words::new("the size does not support zones here: drop {0}", &[Setting::Zones]))
+            }
+            "ResourceNotFound" | "ResourceGroupNotFound" | "NotFound" => Some(Words::new(
+                "check {0}, {1} and {2}",
+                &[Setting::Subscription, Setting::ResourceGroup, Setting::Cluster],
+            )),
+            _ => None,
+        };
+        if named.is_some() {
+            return named;
+        }
         let h = match code {
             "QuotaExceeded" | "ErrCode_InsufficientVCPUQuota" | "InsufficientVCPUQuota" => {
                 "request more vCPU quota for the VM family (Azure portal → Quotas → Compute, or https://aka.ms/ProdportalCRP), \
@@ -187,16 +205,11 @@ pub fn hint_for(body: &ErrorBody) -> Option<String> {
             "OperationNotAllowed" | "AKSOperationPreempted" | "NotLatestOperation" => {
                 "another operation is running on the cluster; wait for it to finish and run the command again"
             }
-            "SkuNotAvailable" => {
-                "the size is not offered to this subscription in that region or those zones: try other --zones (or none), \
-                 another region, or `aksgpu recommend` for alternatives"
-            }
             "ZonalAllocationFailed" | "AllocationFailed" | "OverconstrainedAllocationRequest"
             | "OverconstrainedZonalAllocationRequest" => {
                 "Azure has no capacity for this size there right now: try other zones, another region or another size"
             }
             "AKSCapacityError" | "AksCapacityHeavyUsage" => "the region is short of capacity: try another region",
-            "AvailabilityZoneNotSupported" => "the size does not support zones here: drop --zones",
             "MissingSubscriptionRegistration" => {
                 "register the resource provider: az provider register --namespace Microsoft.ContainerService"
             }
@@ -204,9 +217,6 @@ pub fn hint_for(body: &ErrorBody) -> Option<String> {
                 "your identity lacks the permission named in the message; ask for a role that grants it (e.g. Azure Kubernetes Service Contributor)"
             }
             "RequestDisallowedByPolicy" => "an Azure Policy forbids this request; ask the policy owner",
-            "ResourceNotFound" | "ResourceGroupNotFound" | "NotFound" => {
-                "check --subscription, --resource-group and --cluster"
-            }
             "SystemPoolHasRestrictedTaint" => "GPU pools are created with mode User; taints are not allowed on system pools",
             "InvalidParameter" | "BadRequest" => "fix the field named by target and run again",
             "Throttled" | "SubscriptionRequestsThrottled" | "TooManyRequestsReceived" => {
@@ -214,7 +224,7 @@ pub fn hint_for(body: &ErrorBody) -> Option<String> {
             }
             _ => continue,
         };
-        return Some(h.to_owned());
+        return Some(Words::plain(h));
     }
     None
 }
@@ -256,7 +266,7 @@ pub enum ArmError {
     Throttled { path: String, wait: Duration, left: Duration },
     /// Credentials are missing, wrong or not authorised.
     #[error("{message}")]
-    Auth { message: String, hint: Option<String> },
+    Auth { message: String, hint: Option<Words> },
     /// The long-running operation ended in Failed or Canceled.
     #[error("{what} ended {status}: {}", body.as_deref().map_or_else(|| "no error details".to_owned(), ErrorBody::describe))]
     OperationFailed { what: String, status: String, body: Option<Box<ErrorBody>>, correlation_id: String },
@@ -273,7 +283,7 @@ pub enum ArmError {
     Pending { what: String, message: String, resume: Words },
     /// Refused before sending: a configuration problem (endpoint, URL, subscription).
     #[error("{message}")]
-    Config { message: String, hint: Option<String> },
+    Config { message: String, hint: Option<Words> },
     /// A bug in aksgpu found before sending (a plan step that is not a valid request): exit
     /// 70, not the user's input and not Azure.
     #[error("internal error: {message}")]
@@ -312,9 +322,9 @@ pub fn human(d: Duration) -> String {
 
 fn deadline_text(waited: Duration) -> String {
     if waited < Duration::from_secs(1) {
-        "not sent: no time was left before the --timeout deadline".to_owned()
+        "not sent: no time was left before the run's deadline".to_owned()
     } else {
-        format!("no answer before the --timeout deadline (waited {})", human(waited))
+        format!("no answer before the run's deadline (waited {})", human(waited))
     }
 }
 
@@ -345,12 +355,12 @@ impl ArmError {
             ArmError::Unconfirmed { resume, .. } => {
                 vec![Words::plain("check its state with: ").then("", resume.clone())]
             }
-            _ => self.text_hints().into_iter().map(Words::plain).collect(),
+            _ => self.text_hints(),
         }
     }
 
-    /// The hints that name no setting.
-    fn text_hints(&self) -> Vec<String> {
+    /// The other hints, some naming settings by id.
+    fn text_hints(&self) -> Vec<Words> {
         let mut h = Vec::new();
         match self {
             ArmError::Http(f) => {
@@ -362,17 +372,17 @@ impl ArmError {
                             .into(),
                     );
                 }
-                h.push(ids(f.request_id.as_deref(), &f.correlation_id));
+                h.push(ids(f.request_id.as_deref(), &f.correlation_id).into());
             }
             ArmError::OperationFailed { body, correlation_id, .. } => {
                 if let Some(x) = body.as_deref().and_then(hint_for) {
                     h.push(x);
                 }
-                h.push(ids(None, correlation_id));
+                h.push(ids(None, correlation_id).into());
             }
             ArmError::Transport { correlation_id, .. } => {
                 h.push("check the network and that the ARM endpoint is reachable".into());
-                h.push(ids(None, correlation_id));
+                h.push(ids(None, correlation_id).into());
             }
             ArmError::TimedOut { .. }
             | ArmError::PollingLost { .. }
@@ -380,20 +390,19 @@ impl ArmError {
             | ArmError::Unconfirmed { .. } => {}
             ArmError::OutcomeUnknown { correlation_id, .. } => {
                 h.push("read the resource's state before sending the request again".into());
-                h.push(ids(None, correlation_id));
+                h.push(ids(None, correlation_id).into());
             }
-            ArmError::Deadline { .. } => h.push("run again with a longer --timeout".into()),
+            ArmError::Deadline { .. } => h.push(Words::new("run again with a longer {0}", &[Setting::Timeout])),
             ArmError::Bug { .. } => h.push(
                 "this is a bug in aksgpu, not in your input: please report it with the command line, `aksgpu --version` and this message"
                     .into(),
             ),
-            ArmError::Throttled { wait, .. } => h.push(format!("wait {} and run again", human(*wait))),
-            ArmError::Auth { hint, .. } | ArmError::Config { hint, .. } | ArmError::NotApplied { hint, .. } => {
-                h.extend(hint.clone())
-            }
+            ArmError::Throttled { wait, .. } => h.push(format!("wait {} and run again", human(*wait)).into()),
+            ArmError::Auth { hint, .. } | ArmError::Config { hint, .. } => h.extend(hint.clone()),
+            ArmError::NotApplied { hint, .. } => h.extend(hint.clone().map(Words::plain)),
             ArmError::InvalidResponse { request_id, .. } => {
                 if let Some(r) = request_id {
-                    h.push(format!("request id {r}"));
+                    h.push(format!("request id {r}").into());
                 }
             }
         }
@@ -425,7 +434,7 @@ mod tests {
         assert_eq!(e.innermost().code, "QuotaExceeded");
         assert_eq!(e.codes(), ["QuotaExceeded", "InvalidTemplateDeployment"]);
         assert!(e.describe().starts_with("QuotaExceeded: exceeding"), "{}", e.describe());
-        assert!(hint_for(&e).expect("hint").contains("quota"));
+        assert!(hint_for(&e).expect("hint").text.contains("quota"));
         let flat = br#"{"code":"InvalidParameter","details":null,"message":"bad","subcode":"","target":"localDNSProfile.mode"}"#;
         let e = ErrorBody::parse(flat).expect("parses");
         assert_eq!(e.code, "InvalidParameter");

@@ -18,7 +18,13 @@ fn source_words(src: crate::ops::session::SubscriptionSource) -> String {
         SubscriptionSource::ByName => {
             format!("{} (by name)", crate::error::flag(crate::domain::setting::Setting::Subscription))
         }
-        SubscriptionSource::Found(from) => from.to_owned(),
+        SubscriptionSource::Found(from) => match from {
+            crate::ops::session::SubscriptionOrigin::Setting => {
+                crate::error::flag(crate::domain::setting::Setting::Subscription)
+            }
+            crate::ops::session::SubscriptionOrigin::Env => "AZURE_SUBSCRIPTION_ID".to_owned(),
+            crate::ops::session::SubscriptionOrigin::AzDefault => "az CLI default (azureProfile.json)".to_owned(),
+        },
     }
 }
 

@@ -34,10 +34,10 @@ pub fn subscription(az: &Azure) -> Result<String, Error> {
     match &az.subscription {
         Ok((s, _)) => Ok(s.clone()),
         Err(SubscriptionError::Arm(e)) => match &**e {
-            ArmError::Config { message, hint } => Err(Error::usage(
-                message.clone(),
-                hint.clone().or_else(|| Some("pass --subscription or set AZURE_SUBSCRIPTION_ID".into())),
-            )),
+            ArmError::Config { message, hint } => Err(Error::Usage {
+                message: message.clone().into(),
+                hint: hint.clone().or_else(|| Some("pass --subscription or set AZURE_SUBSCRIPTION_ID".into())),
+            }),
             _ => Err(Error::Arm(e.clone())),
         },
         Err(e) => Err(Error::from(e.clone())),

@@ -40,6 +40,7 @@ pub enum Setting {
     ResourceGroup,
     Cluster,
     Subscription,
+    Auth,
     OsSku,
     GpuDriver,
     Labels,
@@ -118,6 +119,7 @@ impl Setting {
         Setting::ResourceGroup,
         Setting::Cluster,
         Setting::Subscription,
+        Setting::Auth,
         Setting::OsSku,
         Setting::GpuDriver,
         Setting::Labels,
@@ -198,6 +200,7 @@ impl Setting {
             Setting::ResourceGroup => "resource-group",
             Setting::Cluster => "cluster",
             Setting::Subscription => "subscription",
+            Setting::Auth => "auth",
             Setting::OsSku => "os-sku",
             Setting::GpuDriver => "gpu-driver",
             Setting::Labels => "labels",
@@ -302,6 +305,7 @@ impl Setting {
             | Setting::Context
             | Setting::Location
             | Setting::Subscription
+            | Setting::Auth
             | Setting::DriverMode
             | Setting::Pool
             | Setting::InstanceType

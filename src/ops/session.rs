@@ -40,14 +40,16 @@ pub struct Azure {
     pub subscription: Result<(String, SubscriptionSource), SubscriptionError>,
 }
 
+pub use crate::arm::auth::SubscriptionOrigin;
+
 /// Where the subscription came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SubscriptionSource {
     /// The subscription setting gave a display name, resolved to its id with one read.
     ByName,
     /// As the credential layer found it: the setting's id, `AZURE_SUBSCRIPTION_ID` or az's
-    /// default, said in its own words.
-    Found(&'static str),
+    /// default.
+    Found(crate::arm::auth::SubscriptionOrigin),
 }
 
 /// Why there is no subscription to use.

@@ -679,8 +679,25 @@ fn the_length_scan_counts_braces_in_code_only() {
 }
 
 /// The layers below the front end, which name a setting by its id (`domain::setting::Setting`)
-/// and never by the flag text the CLI gives it.
-const BELOW_FRONT: &[&str] = &["ops", "plan", "recommend", "cost", "fleet", "provision"];
+/// and never by the flag text the CLI gives it: the workflows and everything under them.
+const BELOW_FRONT: &[&str] = &[
+    "ops",
+    "plan",
+    "recommend",
+    "cost",
+    "fleet",
+    "provision",
+    "arm",
+    "catalog",
+    "hub",
+    "pricing",
+    "drift",
+    "cache",
+    "domain",
+    "units",
+    "resources",
+    "secret",
+];
 
 /// The string literals of a line of code (none in a comment line).
 fn literals(line: &str) -> Vec<String> {
@@ -745,8 +762,16 @@ fn own_flags() -> BTreeSet<String> {
 /// Lines below the front end whose strings still name a CLI flag, per module (so a file split
 /// keeps its count): the debt that is left. A count may only go down (then lower it here); a
 /// higher one fails, and so does a module not listed that starts naming flags.
-const FLAG_TEXT_LEFT: &[(&str, usize)] =
-    &[("cost", 0), ("fleet", 0), ("ops", 0), ("plan", 0), ("provision", 0), ("recommend", 0)];
+const FLAG_TEXT_LEFT: &[(&str, usize)] = &[
+    ("cost", 0),
+    ("fleet", 0),
+    ("ops", 0),
+    ("plan", 0),
+    ("provision", 0),
+    ("recommend", 0),
+    ("arm", 0),
+    ("domain", 0),
+];
 
 /// Per module, the non-test lines below the front end naming a flag (each with its file).
 fn flag_text_below_the_front_end() -> std::collections::BTreeMap<String, Vec<String>> {

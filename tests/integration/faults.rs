@@ -244,7 +244,8 @@ fn stall_before_headers_ends_at_the_timeout() {
     let took = started.elapsed();
     assert_eq!(r.code, 4, "{}", r.stderr);
     assert!(took < Duration::from_secs(20), "took {took:?}");
-    assert!(r.stderr.contains("no answer before the --timeout deadline"), "{}", r.stderr);
+    assert!(r.stderr.contains("no answer before the run's deadline"), "{}", r.stderr);
+    assert!(r.stderr.contains("hint: run again with a longer --timeout"), "{}", r.stderr);
     assert_eq!(arm.count("GET", "managedClusters/c1?"), 1);
     assert_eq!(arm.count("PUT", "/"), 0);
 }
