@@ -18,7 +18,7 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::catalog::{LlmModel, NativeDtype};
+use crate::catalog::{LlmModel, MambaLayers, NativeDtype};
 use crate::resources::hub::{ModelConfig, SafetensorsIndex, TensorInfo};
 
 /// The `note` of a catalog record made from the Hub.
@@ -402,6 +402,32 @@ fn sliding(config: &ModelConfig, layers: u32) -> (Option<u32>, Option<u32>) {
     (Some(window), Some(count.min(layers)))
 }
 
+/// A hybrid Mamba/attention model's layers (Nemotron-H's `hybrid_override_pattern`: `*`
+/// attention, `M` Mamba-2, `-` MLP): the attention layers, which alone keep a KV cache, and
+/// the Mamba layers' state sizes (Dao & Gu 2024, the Mamba-2 block; the fields are those of
+/// transformers' `NemotronHConfig`). `(None, None)` for a model without the pattern; a
+/// pattern with Mamba layers but a state size missing is refused, never guessed.
+fn hybrid(c: &ModelConfig) -> Result<(Option<u32>, Option<MambaLayers>), Unusable> {
+    let Some(pattern) = c.text(&["hybrid_override_pattern"]) else { return Ok((None, None)) };
+    let count = |ch: char| pattern.chars().filter(|c| *c == ch).count() as u32;
+    let (attention, mamba) = (count('*'), count('M'));
+    if mamba == 0 {
+        return Ok((Some(attention), None));
+    }
+    let need = |keys: &[&str], what: &'static str| {
+        c.uint(keys).filter(|n| *n > 0).ok_or_else(|| Unusable::NoField { what, keys: keys.join(" / ") })
+    };
+    let layers = MambaLayers {
+        layers: mamba,
+        heads: need(&["mamba_num_heads"], "Mamba head count")?,
+        head_dim: need(&["mamba_head_dim"], "Mamba head size")?,
+        state_size: need(&["ssm_state_size"], "Mamba state size")?,
+        groups: need(&["n_groups", "mamba_n_groups"], "Mamba group count")?,
+        conv_kernel: need(&["conv_kernel", "mamba_d_conv"], "Mamba convolution width")?,
+    };
+    Ok((Some(attention), Some(layers)))
+}
+
 /// The catalog record for a model read from the Hub.
 pub fn to_model(f: &HubFacts) -> Result<LlmModel, Unusable> {
     let c = &ModelConfig::read(&f.config).map_err(|_| Unusable::ConfigShape)?;
@@ -446,6 +472,7 @@ pub fn to_model(f: &HubFacts) -> Result<LlmModel, Unusable> {
         _ => None,
     };
     let (sliding_window, sliding_window_layers) = sliding(c, layers);
+    let (attention_layers, mamba) = hybrid(c)?;
     let round = |x: f64| (x * 100.0).round() / 100.0;
     let day = crate::cache::date_of(f.fetched_at);
     let m = LlmModel {
@@ -472,8 +499,8 @@ pub fn to_model(f: &HubFacts) -> Result<LlmModel, Unusable> {
         intermediate_size: if experts.is_some() { moe_ffn.or(ffn) } else { ffn },
         vocab_size: c.uint(&["vocab_size", "padded_vocab_size"]),
         fp16_unstable: fp16_unstable(c),
-        attention_layers: None,
-        mamba: None,
+        attention_layers,
+        mamba,
     };
     match m.problems().into_iter().next() {
         Some(p) => Err(Unusable::Implausible(p)),
@@ -526,6 +553,28 @@ mod tests {
             weights_from: "model.safetensors.index.json metadata.total_size".into(),
             fetched_at: 1_800_000_000,
         }
+    }
+
+    #[test]
+    fn a_hybrid_mamba_config_keeps_kv_only_on_its_attention_layers() {
+        // nvidia/NVIDIA-Nemotron-Nano-9B-v2's config.json fields, with a layer pattern of the same
+        // composition as its `hybrid_override_pattern` (56 layers: 27 M, 25 -, 4 *; the catalog's
+        // entry cites the source); the Hub read must give what the catalog holds.
+        let pattern = "M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-";
+        let c = serde_json::json!({"architectures": ["NemotronHForCausalLM"], "torch_dtype": "bfloat16",
+            "hidden_size": 4480, "num_hidden_layers": 56, "num_attention_heads": 40, "num_key_value_heads": 8,
+            "head_dim": 128, "max_position_embeddings": 131072, "intermediate_size": 15680, "vocab_size": 131072,
+            "hybrid_override_pattern": pattern, "mamba_num_heads": 128, "mamba_head_dim": 80,
+            "ssm_state_size": 128, "n_groups": 8, "conv_kernel": 4});
+        let m = to_model(&facts(c.clone(), 17_780_000_000)).expect("model");
+        let catalog = crate::catalog::Catalog::bundled().expect("catalog");
+        let want = catalog.model("nvidia/NVIDIA-Nemotron-Nano-9B-v2").expect("in the catalog");
+        assert_eq!(m.attention_layers, want.attention_layers);
+        assert_eq!(m.mamba, want.mamba);
+        let mut no_state = c;
+        no_state["ssm_state_size"] = serde_json::Value::Null;
+        let e = to_model(&facts(no_state, 17_780_000_000)).expect_err("refused");
+        assert!(e.to_string().contains("Mamba state size"), "{e}");
     }
 
     #[test]
