@@ -77,6 +77,9 @@ pub struct Arch {
     /// Bytes of recurrent (Mamba) state one sequence keeps whatever its length (0: none).
     #[serde(skip_serializing_if = "is_zero_f64")]
     pub state_bytes: f64,
+    /// A hybrid model's Mamba heads and groups, which tensor parallelism splits too.
+    #[serde(skip)]
+    pub mamba_split: Option<(u32, u32)>,
 }
 
 fn is_zero(v: &u32) -> bool {
@@ -106,6 +109,7 @@ impl Arch {
             windowed_layers: 0,
             attention_layers: 0,
             state_bytes: 0.0,
+            mamba_split: None,
         }
     }
 
@@ -159,9 +163,13 @@ impl Arch {
     /// and the KV heads must either divide across them or be replicated a whole number of times
     /// (vllm-project/vllm:vllm/config.py `ModelConfig.verify_with_parallel_config` for the heads;
     /// vllm/model_executor/layers/linear.py `QKVParallelLinear` divides or replicates KV heads).
+    /// A hybrid model's Mamba-2 layers split too: their heads must divide across the GPUs, and
+    /// their groups divide or be one group, replicated (vllm/model_executor/layers/mamba/
+    /// mamba_mixer2.py, `MambaMixer2`'s tensor-parallel checks).
     pub fn tp_ok(&self, tp: u32) -> bool {
         let (a, kv) = (self.attention_heads.max(1), self.kv_heads.max(1));
-        tp >= 1 && a % tp == 0 && (kv % tp == 0 || tp % kv == 0)
+        let mamba = self.mamba_split.is_none_or(|(heads, groups)| heads % tp == 0 && (groups % tp == 0 || groups == 1));
+        tp >= 1 && a % tp == 0 && (kv % tp == 0 || tp % kv == 0) && mamba
     }
 }
 
@@ -622,6 +630,18 @@ mod tests {
         assert!(close(need.kv_cache_gib, 2.0 + state / GIB), "{}", need.kv_cache_gib);
         let f = &need.breakdown[2].formula;
         assert!(f.contains("4 attention layers") && f.contains("69.4 MiB Mamba state"), "{f}");
+    }
+
+    #[test]
+    fn tensor_parallelism_splits_a_hybrid_models_mamba_heads_and_groups_too() {
+        let attention = Arch::full_attention(56, 4480, 40, 8, 128);
+        assert!(attention.tp_ok(8));
+        let uneven = Arch { mamba_split: Some((100, 8)), ..attention };
+        assert!(uneven.tp_ok(4) && !uneven.tp_ok(8), "100 Mamba heads do not split over 8 GPUs");
+        let groups = Arch { mamba_split: Some((128, 6)), ..attention };
+        assert!(groups.tp_ok(2) && !groups.tp_ok(4), "6 groups do not split over 4 GPUs");
+        let one_group = Arch { mamba_split: Some((128, 1)), ..attention };
+        assert!(one_group.tp_ok(8), "a single group is replicated");
     }
 
     #[test]

@@ -167,6 +167,7 @@ fn arch_of(m: &LlmModel) -> Arch {
         attention_layers: m.attention_layers.unwrap_or(0),
         // vLLM keeps the Mamba state in the model's dtype (`mamba_cache_dtype: auto`), 2 B here.
         state_bytes: m.mamba.map_or(0.0, |s| s.state_values() * 2.0),
+        mamba_split: m.mamba.map(|s| (s.heads, s.groups)),
     }
 }
 
