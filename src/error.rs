@@ -239,15 +239,9 @@ impl IntoHint for Words {
 /// A refused setting worded with the CLI's flags; one resting on a catalog rule says how to
 /// override it.
 pub fn flag_words(e: &crate::domain::setting::SettingError) -> (String, Option<String>) {
-    let (message, hint) = e.render(flag, flag);
-    (message, with_override(hint, e.rule.as_ref()))
-}
-
-/// `hint`, then how to override catalog rule `(id, source)` from the CLI.
-pub fn with_override(hint: Option<String>, rule: Option<&(String, String)>) -> Option<String> {
-    let Some((id, source)) = rule else { return hint };
-    let also = flag_text(&crate::plan::agent_pool::override_hint(id, source));
-    Some(hint.map_or_else(|| also.clone(), |h| format!("{h}; {also}")))
+    let (message, _) = e.render(flag, flag);
+    let hint = e.hint.as_ref().map(|h| Words::new(h.as_str(), &e.settings));
+    (message, with_override_words(hint, e.rule.as_ref()).as_ref().map(flag_text))
 }
 
 /// `hint`, then how to override catalog rule `(id, source)`, as [`Words`] the front end words.

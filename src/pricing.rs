@@ -268,6 +268,9 @@ pub enum FormatError {
     BadPrice { price: f64, size: String, region: String },
     #[error("the price cache cannot hold {count} {what}")]
     TooMany { count: usize, what: &'static str },
+    /// A bug in `pack`: every region of every size is indexed before the sizes are written.
+    #[error("region {region} not indexed")]
+    NotIndexed { region: String },
 }
 
 /// Why a cache cannot give prices in the currency asked for.
@@ -440,8 +443,9 @@ pub fn pack(cache: &PriceCache) -> Result<Vec<u8>, FormatError> {
         put_text(&mut out, size)?;
         put_u16(&mut out, per_region.len(), "regions of one size")?;
         for (region, p) in per_region {
-            // Every region of every size was collected into `regions` above.
-            let idx = regions.binary_search(&region.as_str()).unwrap_or(usize::MAX);
+            let idx = regions
+                .binary_search(&region.as_str())
+                .map_err(|_| FormatError::NotIndexed { region: region.clone() })?;
             put_u16(&mut out, idx, "regions")?;
             for cell in [p.linux, p.linux_spot, p.windows, p.windows_spot] {
                 out.extend_from_slice(&cell.map_or(UNKNOWN, f64::to_bits).to_le_bytes());
