@@ -252,7 +252,8 @@ pub(super) fn fit_nodes(
     }
     for nodes in 2..=max_nodes {
         for r in recomputes {
-            let l = estimate::layout(gpu_id, f64::from(per_node * nodes), tp, *r).with_experts(req.serving.expert_parallel);
+            let l =
+                estimate::layout(gpu_id, f64::from(per_node * nodes), tp, *r).with_experts(req.serving.expert_parallel);
             if need.per_gpu_at(&l) > avail {
                 continue;
             }

@@ -322,7 +322,8 @@ impl Requirements {
                 Workload::Training => estimate::training(p, a, c, n),
                 Workload::FineTuning => estimate::fine_tuning(&w, p, a, c, n, self.precision == Precision::Int4),
                 _ => {
-                    let routed = estimate::routed_params(p, m.active_params_b.unwrap_or(p), m.experts.unwrap_or((0, 0)));
+                    let routed =
+                        estimate::routed_params(p, m.active_params_b.unwrap_or(p), m.experts.unwrap_or((0, 0)));
                     estimate::inference(&w, a, c, n, self.kv_bytes()).with_routed(routed / p.max(1e-9))
                 }
             }

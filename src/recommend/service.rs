@@ -293,7 +293,13 @@ pub fn candidates(req: &Requirements, size: &VmSize, fit: &Fit) -> Vec<Candidate
             let l = estimate::layout(&size.gpu_model, f64::from(n), tp, None);
             let max_seqs = need.max_sequences(&l, avail);
             if need.per_gpu_with(&l, 1) <= avail && max_seqs > 0 {
-                out.push(Candidate { layout: l, split: Split::tp_pp(tp, pp), copies_per_step: g / n, step: 1, max_seqs });
+                out.push(Candidate {
+                    layout: l,
+                    split: Split::tp_pp(tp, pp),
+                    copies_per_step: g / n,
+                    step: 1,
+                    max_seqs,
+                });
             }
         }
     }
