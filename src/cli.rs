@@ -302,6 +302,11 @@ pub struct WorkloadArgs {
     /// Pipeline stages per copy of the model [default: chosen].
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
     pub pipeline_parallel: Option<u32>,
+    /// Mixture of experts: GPUs per stage that each hold 1/N of the experts and run attention
+    /// for their own sequences (attention data parallel; TensorRT-LLM's DEP). Never chosen by
+    /// itself: KAITO's presets deploy tensor parallelism.
+    #[arg(long, value_name = "N", value_parser = parse_u32, allow_negative_numbers = true)]
+    pub expert_parallel: Option<u32>,
     /// Rank by the cheapest deployment or the lowest USD per million output tokens [default: price].
     #[arg(long, value_name = "price|cost-per-token", value_parser = rank_by())]
     pub rank_by: Option<RankBy>,
@@ -329,6 +334,7 @@ impl WorkloadArgs {
             (self.kv_cache_precision.is_some(), "--kv-cache-precision"),
             (self.tensor_parallel.is_some(), "--tensor-parallel"),
             (self.pipeline_parallel.is_some(), "--pipeline-parallel"),
+            (self.expert_parallel.is_some(), "--expert-parallel"),
             (self.rank_by.is_some(), "--rank-by"),
         ]
         .into_iter()
@@ -552,7 +558,7 @@ pub struct CreatePoolArgs {
 }
 
 /// How `create-pool` words the `WorkloadArgs` flags: each needs `--recommend`.
-const WITH_RECOMMEND: [(&str, &str); 19] = [
+const WITH_RECOMMEND: [(&str, &str); 20] = [
     ("workload", "With --recommend: the workload"),
     ("model", "With --recommend: the model (alias or Hugging Face id)"),
     ("model_params", "With --recommend: parameter count of another model"),
@@ -571,6 +577,7 @@ const WITH_RECOMMEND: [(&str, &str); 19] = [
     ("kv_cache_precision", "With --recommend: KV-cache precision (bf16, fp16, fp8)"),
     ("tensor_parallel", "With --recommend: tensor-parallel GPUs per copy of the model"),
     ("pipeline_parallel", "With --recommend: pipeline stages per copy of the model"),
+    ("expert_parallel", "With --recommend: expert-parallel GPUs per stage, attention data parallel (MoE)"),
     ("rank_by", "With --recommend: rank by price or cost-per-token"),
 ];
 
@@ -789,6 +796,7 @@ impl WorkloadArgs {
             kv_cache_precision: self.kv_cache_precision,
             tensor_parallel: self.tensor_parallel,
             pipeline_parallel: self.pipeline_parallel,
+            expert_parallel: self.expert_parallel,
             rank_by: self.rank_by,
         }
     }

@@ -402,7 +402,11 @@ fn serving_cells(s: Option<&recommend::service::Serving>, currency: &str) -> Vec
     let Some(s) = s else { return vec!["-".to_owned(); 6] };
     let sig = recommend::service::fmt_sig;
     vec![
-        format!("{}×{}×{}", s.tensor_parallel, s.pipeline_parallel, s.replicas),
+        if s.expert_parallel > 1 {
+            format!("EP{}×{}×{}", s.expert_parallel, s.pipeline_parallel, s.replicas)
+        } else {
+            format!("{}×{}×{}", s.tensor_parallel, s.pipeline_parallel, s.replicas)
+        },
         s.concurrency_per_replica.to_string(),
         sig(s.aggregate_output_tokens_per_second),
         sig(s.decode_tokens_per_second_per_sequence),

@@ -28,6 +28,7 @@ pub enum Setting {
     KvCachePrecision,
     TensorParallel,
     PipelineParallel,
+    ExpertParallel,
     VmSize,
     Os,
     KubernetesVersion,
@@ -107,6 +108,7 @@ impl Setting {
         Setting::KvCachePrecision,
         Setting::TensorParallel,
         Setting::PipelineParallel,
+        Setting::ExpertParallel,
         Setting::VmSize,
         Setting::Os,
         Setting::KubernetesVersion,
@@ -188,6 +190,7 @@ impl Setting {
             Setting::KvCachePrecision => "kv-cache-precision",
             Setting::TensorParallel => "tensor-parallel",
             Setting::PipelineParallel => "pipeline-parallel",
+            Setting::ExpertParallel => "expert-parallel",
             Setting::VmSize => "vm-size",
             Setting::Os => "os",
             Setting::KubernetesVersion => "kubernetes-version",
@@ -294,6 +297,7 @@ impl Setting {
             Setting::MinTokensPerSecondPerUser => "recommend.minTokensPerSecondPerUser",
             Setting::MaxTtft => "recommend.maxTtft",
             Setting::ModelParams
+            | Setting::ExpertParallel
             | Setting::GpuMemory
             | Setting::GpuMemoryMax
             | Setting::TotalGpuMemory

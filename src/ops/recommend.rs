@@ -80,6 +80,8 @@ pub struct Need {
     pub tensor_parallel: Option<u32>,
     /// Pipeline stages (`--pipeline-parallel`).
     pub pipeline_parallel: Option<u32>,
+    /// Expert-parallel GPUs per stage, attention data parallel across them (`--expert-parallel`).
+    pub expert_parallel: Option<u32>,
     /// Rank by price or by cost per token (`--rank-by`).
     pub rank_by: Option<RankBy>,
 }
@@ -486,12 +488,14 @@ fn serving_ask(
     }
     s.tensor_parallel = n.tensor_parallel;
     s.pipeline_parallel = n.pipeline_parallel;
+    s.expert_parallel = expert_parallel(n, req.model.as_ref())?;
     size_and_kv(catalog, a, req, notes)?;
     let s = &mut req.serving;
     s.asked = (req.workload == Workload::Inference && req.model.is_some())
         || s.has_targets()
         || s.tensor_parallel.is_some()
         || s.pipeline_parallel.is_some()
+        || s.expert_parallel.is_some()
         || s.kv_cache_precision.is_some()
         || s.vm_size.is_some()
         || n.rank_by.is_some();
@@ -512,6 +516,40 @@ fn serving_ask(
         notes.push(Words::new(note, &[Setting::InputTokens, Setting::OutputTokens, Setting::Concurrency]));
     }
     Ok(())
+}
+
+/// `--expert-parallel`: a mixture of experts whose experts split evenly over the GPUs of a
+/// stage (TensorRT-LLM's `Mapping` and vLLM's expert-parallel `FusedMoE` place E/ep experts on
+/// each), attention data parallel across them, so never with `--tensor-parallel` above 1. A
+/// degree of 1 is no expert parallelism.
+fn expert_parallel(n: &Need, model: Option<&recommend::ModelSpec>) -> Result<Option<u32>, Error> {
+    let Some(ep) = n.expert_parallel else { return Ok(None) };
+    if ep == 0 {
+        return Err(refuse(&[Setting::ExpertParallel], "{0} must be at least 1", None));
+    }
+    if ep == 1 {
+        return Ok(None);
+    }
+    if let Some(tp) = n.tensor_parallel.filter(|t| *t > 1) {
+        return Err(refuse(
+            &[Setting::ExpertParallel, Setting::TensorParallel],
+            format!("{{0}} {ep} runs attention data parallel on its GPUs: it does not combine with {{1}} {tp}"),
+            "leave out {1}, or {0} for tensor parallelism".to_owned(),
+        ));
+    }
+    match model.and_then(|m| m.experts) {
+        Some((e, _)) if e % ep == 0 => Ok(Some(ep)),
+        Some((e, _)) => Err(refuse(
+            &[Setting::ExpertParallel],
+            format!("{{0}} {ep} does not split {e} experts evenly"),
+            "choose a degree that divides the experts".to_owned(),
+        )),
+        None => Err(refuse(
+            &[Setting::ExpertParallel, Setting::Model],
+            "{0} splits the experts of a mixture of experts; {1} names no such model".to_owned(),
+            None,
+        )),
+    }
 }
 
 /// `--vm-size` (one size to evaluate, from the catalog) and `--kv-cache-precision fp8`, which
@@ -978,6 +1016,55 @@ mod tests {
             keyed += 1;
         }
         assert!(keyed >= 10, "{keyed} settings with keys");
+    }
+
+    /// `--expert-parallel` is a pin for a mixture of experts whose experts it splits evenly,
+    /// without tensor parallelism; it gives a copy of EP × 1 whose GPUs each hold the shared
+    /// weights whole. The search never chooses it, even for a target.
+    #[test]
+    fn expert_parallelism_is_pinned_for_a_mixture_of_experts_only() {
+        let catalog = Catalog::bundled().expect("catalog");
+        let ask = |model: &str, tp: Option<u32>, ep: Option<u32>, target: Option<f64>| RecommendRequest {
+            need: Need {
+                workload: Some(Workload::Inference),
+                model: Some(model.to_owned()),
+                precision: Some(Precision::Nvfp4),
+                input_tokens: Some(2048),
+                output_tokens: Some(128),
+                tensor_parallel: tp,
+                expert_parallel: ep,
+                min_tokens_per_second: target,
+                ..Need::default()
+            },
+            vm_size: Some("Standard_NC288ds_xl_RTXPRO6000BSE_v6".to_owned()),
+            include_unsupported: true,
+            ..RecommendRequest::default()
+        };
+        let refused = |a: RecommendRequest| match requirements(&catalog, &a) {
+            Err(Error::Setting(e)) => e.message.clone(),
+            other => panic!("not refused: {:?}", other.map(|r| r.serving)),
+        };
+        let qwen = "Qwen/Qwen3-30B-A3B";
+        assert!(refused(ask("meta-llama/Llama-3.1-8B-Instruct", None, Some(2), None)).contains("mixture of experts"));
+        assert!(refused(ask(qwen, None, Some(3), None)).contains("does not split 128 experts"));
+        assert!(refused(ask(qwen, Some(2), Some(2), None)).contains("does not combine with {1} 2"));
+        assert!(refused(ask(qwen, None, Some(0), None)).contains("at least 1"));
+        let first = |a: RecommendRequest| {
+            let req = requirements(&catalog, &a).expect("requirements");
+            let mut out = recommend::recommend(&catalog, &req);
+            let r = out.recommendations.remove(0);
+            (r.fit, r.serving.expect("serving"))
+        };
+        let (fit, dep) = first(ask(qwen, None, Some(2), None));
+        let l = fit.layout.expect("layout");
+        assert_eq!((l.expert_parallel, l.tensor_parallel, l.gpus), (2, 1, 2.0));
+        assert_eq!((dep.expert_parallel, dep.tensor_parallel, dep.pipeline_parallel), (2, 1, 1));
+        // Each GPU holds the shared weights whole: more than TP 2's even half of everything.
+        let (tp_fit, tp) = first(ask(qwen, Some(2), None, None));
+        assert!(fit.required_per_gpu_gib > tp_fit.required_per_gpu_gib, "{fit:?} vs {tp_fit:?}");
+        assert_eq!(tp.expert_parallel, 1);
+        let (_, searched) = first(ask(qwen, None, None, Some(1000.0)));
+        assert_eq!(searched.expert_parallel, 1, "the search deploys tensor parallelism, as KAITO does");
     }
 
     /// A message names each setting where its template says, in the front end's words.

@@ -56,6 +56,17 @@ fn gib(bytes: f64) -> f64 {
     bytes / GIB
 }
 
+/// Parameters in the routed experts of a mixture of experts, as a count (0 for a dense model):
+/// params = shared + routed, active = shared + k/E × routed.
+pub fn routed_params(params: f64, active: f64, experts: (u32, u32)) -> f64 {
+    let (e, k) = experts;
+    if e == 0 || k == 0 || active >= params {
+        return 0.0;
+    }
+    let share = f64::from(k) / f64::from(e);
+    ((params - active) / (1.0 - share)).min(params)
+}
+
 /// Architecture numbers the estimator needs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Arch {
@@ -88,6 +99,11 @@ fn is_zero(v: &u32) -> bool {
 
 fn is_zero_f64(v: &f64) -> bool {
     *v == 0.0
+}
+
+/// True for a degree of 1 (no parallelism of that kind: left out of the JSON).
+pub fn is_one(v: &u32) -> bool {
+    *v == 1
 }
 
 impl Arch {
@@ -269,6 +285,10 @@ pub struct Weights {
 pub struct Layout {
     pub gpus: f64,
     pub tensor_parallel: u32,
+    /// GPUs per pipeline stage that split the experts and run attention data parallel
+    /// (`--expert-parallel`; 1: none, tensor parallelism alone).
+    #[serde(skip_serializing_if = "is_one")]
+    pub expert_parallel: u32,
     /// Chosen recomputation (training and fine-tuning only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recompute: Option<Recompute>,
@@ -282,9 +302,22 @@ pub fn layout(gpu_id: &str, gpus: f64, tp: u32, recompute: Option<Recompute>) ->
     Layout {
         gpus,
         tensor_parallel: tp.max(1),
+        expert_parallel: 1,
         recompute,
         usable_fraction: if a10 { USABLE_FRACTION_A10 } else { USABLE_FRACTION },
         overhead_per_gpu_gib: if a10 { OVERHEAD_PER_GPU_GIB_A10 } else { OVERHEAD_PER_GPU_GIB },
+    }
+}
+
+impl Layout {
+    /// This layout with expert parallelism over `ep` GPUs per stage (none for `None` or 1).
+    pub fn with_experts(self, ep: Option<u32>) -> Layout {
+        Layout { expert_parallel: ep.unwrap_or(1).max(1), ..self }
+    }
+
+    /// Pipeline stages: the GPUs over the tensor-parallel (or expert-parallel) GPUs of a stage.
+    pub fn stages(&self) -> u32 {
+        fmt_stages(self.gpus, self.tensor_parallel.max(self.expert_parallel))
     }
 }
 
@@ -300,6 +333,10 @@ pub struct Need {
     pub kv_cache_gib: f64,
     #[serde(skip)]
     pub kv_heads: u32,
+    /// GiB of `sharded_gib` outside a mixture of experts' routed experts (attention, embeddings,
+    /// with their overhead): what expert parallelism holds whole on every GPU of a stage.
+    #[serde(skip)]
+    pub shared_gib: f64,
     /// GiB of KV cache one sequence of the full context takes (inference).
     #[serde(skip)]
     pub kv_per_sequence_gib: f64,
@@ -356,7 +393,17 @@ impl Need {
             (Some(a), None) => gib(a.bytes(Recompute::Full, l.tensor_parallel)),
             _ => 0.0,
         };
-        self.sharded_gib / gpus + self.kv_cache_gib / kv_split + act + l.overhead_per_gpu_gib
+        // Expert parallelism: each of a stage's `ep` GPUs holds the stage's shared weights whole
+        // and 1/ep of its experts; its sequences' KV cache is its own (kv_split = every GPU).
+        let ep = f64::from(l.expert_parallel.max(1));
+        let replicated = self.shared_gib * (ep - 1.0) / gpus;
+        self.sharded_gib / gpus + replicated + self.kv_cache_gib / kv_split + act + l.overhead_per_gpu_gib
+    }
+
+    /// This need for a mixture of experts whose routed experts are `routed` of its parameters
+    /// (a fraction): the rest of the weights is what expert parallelism replicates.
+    pub fn with_routed(self, routed: f64) -> Need {
+        Need { shared_gib: self.sharded_gib * (1.0 - routed.clamp(0.0, 1.0)), ..self }
     }
 
     /// GiB each GPU needs in `l` when the KV cache holds `sequences` sequences instead.
@@ -411,6 +458,11 @@ impl Need {
         let gpus = fmt_stages(l.gpus, 1);
         let recompute = l.recompute.unwrap_or(Recompute::Full).words();
         n.setup = Some(match self.method {
+            Method::Inference if l.expert_parallel > 1 => format!(
+                "expert parallel {} (attention data parallel) × {} pipeline stage(s)",
+                l.expert_parallel,
+                l.stages()
+            ),
             Method::Inference => format!(
                 "vLLM, tensor parallel {} × {} pipeline stage(s)",
                 l.tensor_parallel,
@@ -441,6 +493,7 @@ pub fn inference(w: &Weights, arch: Arch, context: u64, concurrency: u64, kv_byt
         sharded_gib: loaded * (1.0 + OVERHEAD_WEIGHT_FACTOR),
         kv_cache_gib: kv,
         kv_heads: arch.kv_heads,
+        shared_gib: loaded * (1.0 + OVERHEAD_WEIGHT_FACTOR),
         kv_per_sequence_gib: gib(arch.kv_bytes(context, kv_bytes)),
         sequences: concurrency,
         activations: None,
@@ -509,6 +562,7 @@ fn trained(method: Method, arch: Arch, seq: u64, micro_batch: u64, sharded: Vec<
         sharded_gib,
         kv_cache_gib: 0.0,
         kv_heads: arch.kv_heads,
+        shared_gib: sharded_gib,
         kv_per_sequence_gib: 0.0,
         sequences: micro_batch,
         activations: Some(act),

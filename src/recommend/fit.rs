@@ -141,7 +141,7 @@ pub(super) fn fit_size(
         let replicas = if train { 1 } else { g / n };
         let seqs = req.concurrency.div_ceil(u64::from(replicas.max(1)));
         for r in recomputes {
-            let l = estimate::layout(gpu_id, f64::from(n), tp, *r);
+            let l = estimate::layout(gpu_id, f64::from(n), tp, *r).with_experts(req.serving.expert_parallel);
             let per_gpu = if train { need.per_gpu_at(&l) } else { need.per_gpu_with(&l, seqs) };
             if per_gpu <= avail {
                 let mut f = make(l, f64::from(n), 1);
@@ -186,9 +186,9 @@ pub(super) fn gpu_options(req: &Requirements, g: u32, train: bool) -> Vec<u32> {
 /// GPUs of one copy when `--tensor-parallel`/`--pipeline-parallel` pin the split.
 pub(super) fn pinned_gpus(req: &Requirements) -> Option<u32> {
     let s = &req.serving;
-    match (s.tensor_parallel, s.pipeline_parallel) {
-        (None, None) => None,
-        (tp, pp) => Some(tp.unwrap_or(1) * pp.unwrap_or(1)),
+    match (s.tensor_parallel, s.pipeline_parallel, s.expert_parallel) {
+        (None, None, None) => None,
+        (tp, pp, ep) => Some(tp.unwrap_or(1) * pp.unwrap_or(1) * ep.unwrap_or(1)),
     }
 }
 
@@ -200,6 +200,10 @@ pub(super) fn pinned_gpus(req: &Requirements) -> Option<u32> {
 pub(super) fn split_tp(req: &Requirements, arch: Arch, n: u32, train: bool) -> Option<u32> {
     if train {
         return tensor_parallel(arch, n, true);
+    }
+    // Expert parallelism runs attention data parallel: no tensor parallelism.
+    if let Some(ep) = req.serving.expert_parallel {
+        return (n % ep == 0).then_some(1);
     }
     match (req.serving.tensor_parallel, req.serving.pipeline_parallel) {
         (Some(tp), _) => (n % tp == 0 && arch.tp_ok(tp)).then_some(tp),
@@ -248,7 +252,8 @@ pub(super) fn fit_nodes(
     }
     for nodes in 2..=max_nodes {
         for r in recomputes {
-            let l = estimate::layout(gpu_id, f64::from(per_node * nodes), tp, *r);
+            let l =
+                estimate::layout(gpu_id, f64::from(per_node * nodes), tp, *r).with_experts(req.serving.expert_parallel);
             if need.per_gpu_at(&l) > avail {
                 continue;
             }

@@ -189,6 +189,10 @@ pub struct ServingAsk {
     pub tensor_parallel: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pipeline_parallel: Option<u32>,
+    /// Expert parallelism over this many GPUs per stage, attention data parallel across them
+    /// (a mixture of experts only; never chosen by the search, see `service::candidates`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expert_parallel: Option<u32>,
     /// KV-cache precision; `None`: 16-bit (32-bit for fp32 weights).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kv_cache_precision: Option<Precision>,
@@ -317,7 +321,11 @@ impl Requirements {
             match self.workload {
                 Workload::Training => estimate::training(p, a, c, n),
                 Workload::FineTuning => estimate::fine_tuning(&w, p, a, c, n, self.precision == Precision::Int4),
-                _ => estimate::inference(&w, a, c, n, self.kv_bytes()),
+                _ => {
+                    let routed =
+                        estimate::routed_params(p, m.active_params_b.unwrap_or(p), m.experts.unwrap_or((0, 0)));
+                    estimate::inference(&w, a, c, n, self.kv_bytes()).with_routed(routed / p.max(1e-9))
+                }
             }
         });
     }
@@ -727,14 +735,13 @@ fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) 
             r.warnings.insert(0, Words::plain(w.as_str()));
         }
         let serves = format!(
-            "serves {} output tokens/s ({} per sequence, first token in {}) with {} cop{} at TP {} × PP {}, {} sequence(s) per copy, on {} node(s): {}-bound",
+            "serves {} output tokens/s ({} per sequence, first token in {}) with {} cop{} at {}, {} sequence(s) per copy, on {} node(s): {}-bound",
             service::fmt_sig(s.aggregate_output_tokens_per_second),
             service::fmt_sig(s.decode_tokens_per_second_per_sequence),
             ttft_words(s),
             s.replicas,
             if s.replicas == 1 { "y" } else { "ies" },
-            s.tensor_parallel,
-            s.pipeline_parallel,
+            service::split_words(s.tensor_parallel, s.pipeline_parallel, s.expert_parallel),
             s.concurrency_per_replica,
             s.nodes,
             s.bound.name(),

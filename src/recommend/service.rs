@@ -35,6 +35,10 @@ pub struct Serving {
     pub max_concurrent_sequences: u64,
     pub tensor_parallel: u32,
     pub pipeline_parallel: u32,
+    /// Expert-parallel GPUs per stage, attention data parallel across them (`--expert-parallel`;
+    /// left out when 1).
+    #[serde(skip_serializing_if = "estimate::is_one")]
+    pub expert_parallel: u32,
     /// Copies of the model, on one node or across several.
     pub replicas: u32,
     pub nodes: u32,
@@ -246,13 +250,17 @@ pub struct Candidate {
 /// two and the whole node) and every tensor × pipeline split of it that vLLM's head rule
 /// allows and whose weights fit; a copy that spans nodes keeps its fitted layout. Without a
 /// target only the fitted copy is estimated (the memory fit's answer).
+///
+/// Expert parallelism is never searched: KAITO's vLLM presets deploy tensor (and pipeline)
+/// parallelism, and `kaito workspace` must size a service as `recommend` does. Only a pinned
+/// `--expert-parallel` evaluates it, on the fitted copy.
 pub fn candidates(req: &Requirements, size: &VmSize, fit: &Fit) -> Vec<Candidate> {
     let (Some(l0), Some(need), Some(model)) = (fit.layout, req.need.as_ref(), req.model.as_ref()) else {
         return Vec::new();
     };
-    let split_of = |l: &Layout| {
-        let tp = l.tensor_parallel.max(1);
-        Split { tp, pp: ((l.gpus / f64::from(tp)).round() as u32).max(1) }
+    let split_of = |l: &Layout| match l.expert_parallel {
+        ep if ep > 1 => Split { tp: 1, pp: l.stages(), ep },
+        _ => Split::tp_pp(l.tensor_parallel.max(1), l.stages()),
     };
     let avail = fit.available_per_gpu_gib;
     let fitted = Candidate {
@@ -262,7 +270,7 @@ pub fn candidates(req: &Requirements, size: &VmSize, fit: &Fit) -> Vec<Candidate
         step: fit.nodes.max(1),
         max_seqs: need.max_sequences(&l0, avail),
     };
-    if !req.serving.has_targets() || fit.nodes > 1 {
+    if !req.serving.has_targets() || fit.nodes > 1 || req.serving.expert_parallel.is_some() {
         return vec![fitted];
     }
     let g = size.gpu_count.whole().max(1);
@@ -285,7 +293,13 @@ pub fn candidates(req: &Requirements, size: &VmSize, fit: &Fit) -> Vec<Candidate
             let l = estimate::layout(&size.gpu_model, f64::from(n), tp, None);
             let max_seqs = need.max_sequences(&l, avail);
             if need.per_gpu_with(&l, 1) <= avail && max_seqs > 0 {
-                out.push(Candidate { layout: l, split: Split { tp, pp }, copies_per_step: g / n, step: 1, max_seqs });
+                out.push(Candidate {
+                    layout: l,
+                    split: Split::tp_pp(tp, pp),
+                    copies_per_step: g / n,
+                    step: 1,
+                    max_seqs,
+                });
             }
         }
     }
@@ -405,12 +419,21 @@ impl Nearest {
     }
 }
 
+/// A split in words: "TP 2 × PP 1", or "EP 4 (attention data parallel) × PP 1".
+pub fn split_words(tp: u32, pp: u32, ep: u32) -> String {
+    if ep > 1 {
+        format!("EP {ep} (attention data parallel) × PP {pp}")
+    } else {
+        format!("TP {tp} × PP {pp}")
+    }
+}
+
 fn describe(d: &Deployment) -> String {
     let r = d.replicas();
+    let split = d.cand.split;
     format!(
-        "TP {} × PP {}, {r} cop{} of {} sequence(s), {} node(s)",
-        d.cand.split.tp,
-        d.cand.split.pp,
+        "{}, {r} cop{} of {} sequence(s), {} node(s)",
+        split_words(split.tp, split.pp, split.ep),
         if r == 1 { "y" } else { "ies" },
         d.per_copy,
         d.nodes
@@ -569,6 +592,7 @@ fn build(req: &Requirements, s: &Setup<'_>, d: &Deployment, node_price: Option<f
         max_concurrent_sequences: d.cand.max_seqs,
         tensor_parallel: d.cand.split.tp,
         pipeline_parallel: d.cand.split.pp,
+        expert_parallel: d.cand.split.ep,
         replicas,
         nodes: d.nodes,
         binding: d.binding,

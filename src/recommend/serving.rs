@@ -15,7 +15,15 @@
 //!   2019, "Megatron-LM" section 3) over the GPU link × `link`, each with a fixed latency; **pipeline
 //!   parallelism** splits the layers into stages that work on micro-batches in turn;
 //! - **mixture of experts**: the active parameters set the FLOPs; the expert weights read per step
-//!   are those the batch touches, 1 − (1 − k/E)^tokens of them (near all at large batches).
+//!   are those the batch touches, 1 − (1 − k/E)^tokens of them (near all at large batches);
+//! - **expert parallelism** (`--expert-parallel`, TensorRT-LLM's DEP, vLLM's data parallel with
+//!   expert parallel): each of `ep` GPUs holds the shared weights whole and 1/ep of the experts,
+//!   and runs attention for its own sequences within its own token budget and engine (no
+//!   attention all-reduce); per MoE layer each token goes to the other GPUs holding its top-k
+//!   experts, once per GPU as DeepEP deduplicates, and comes back (an all-to-all over the link:
+//!   GShard; DeepSpeed-MoE), and every GPU waits for the busiest, whose share of randomly
+//!   routed tokens is that of the fullest of ep bins (Raab and Steger 1998). The search never
+//!   chooses it: KAITO's presets deploy tensor parallelism.
 //!
 //! - **chunked prefill** (Agrawal et al. 2024, "Sarathi-Serve"; vLLM's scheduler): a step carries
 //!   every decoding sequence and fills the rest of a token budget with prompt chunks, so decode
@@ -28,7 +36,7 @@
 
 use serde::Serialize;
 
-use super::estimate::Arch;
+use super::estimate::{routed_params, Arch};
 use crate::catalog::{Efficiency, GpuPerf, ServingFactors};
 
 /// What the roofline needs of the model.
@@ -145,11 +153,27 @@ pub struct Figures {
     pub bound: Bound,
 }
 
-/// Tensor × pipeline split of one replica.
+/// Tensor × pipeline split of one replica, or expert parallelism: `ep` GPUs per stage that each
+/// run attention for their own sequences (attention data parallel, tp 1) and hold 1/ep of the
+/// experts (TensorRT-LLM's DEP; vLLM's `--data-parallel-size` with `--enable-expert-parallel`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Split {
     pub tp: u32,
     pub pp: u32,
+    /// Expert-parallel degree, attention data parallel across the same GPUs (1: none).
+    pub ep: u32,
+}
+
+impl Split {
+    /// Tensor × pipeline parallelism, no expert parallelism.
+    pub const fn tp_pp(tp: u32, pp: u32) -> Split {
+        Split { tp, pp, ep: 1 }
+    }
+
+    /// The attention data-parallel ranks of a stage: `ep` (1 without expert parallelism).
+    fn ranks(self) -> f64 {
+        f64::from(self.ep.max(1))
+    }
 }
 
 /// Time of one all-reduce of `bytes` across `tp` GPUs (ring: 2(tp−1)/tp of the data crosses each
@@ -174,19 +198,65 @@ fn attention_flops(a: &Arch, tokens: f64, context: f64) -> f64 {
     4.0 * dim * tokens * (full + win)
 }
 
-/// Bytes of weights a step over `tokens` tokens reads: everything for a dense model; the shared
-/// part and the experts the tokens touch for a mixture of experts.
-fn weights_touched(s: &Shape, tokens: f64) -> f64 {
+/// The weights of a mixture of experts: the shared part (attention, embeddings, dense layers)
+/// and the routed experts, in bytes, with the share of the experts a token uses (k/E); all
+/// shared for a dense model.
+fn weight_parts(s: &Shape) -> (f64, f64, f64) {
+    let routed = routed_params(s.params, s.active, s.experts);
+    let expert_bytes = s.weight_bytes * routed / s.params.max(1.0);
     let (e, k) = s.experts;
-    if e == 0 || k == 0 || s.active >= s.params {
-        return s.weight_bytes;
+    let share = if routed > 0.0 { f64::from(k) / f64::from(e) } else { 0.0 };
+    (s.weight_bytes - expert_bytes, expert_bytes, share)
+}
+
+/// Bytes of weights a step over `tokens` tokens reads: everything for a dense model; the shared
+/// part and the experts the tokens touch for a mixture of experts, 1 − (1 − k/E)^tokens of
+/// them. Under expert parallelism `tokens` are those of every rank, and each GPU reads the
+/// touched share of its own 1/ep of the experts.
+fn weights_touched(s: &Shape, tokens: f64) -> f64 {
+    let (shared, experts, share) = weight_parts(s);
+    shared + experts * (1.0 - (1.0 - share).powf(tokens.max(1.0)))
+}
+
+/// Other GPUs a token's hidden state goes to under expert parallelism over `ep` GPUs: those
+/// holding at least one of its k experts (E/ep experts each), deduplicated per GPU as DeepEP's
+/// dispatch sends a token once to each GPU it needs (DeepSeek-AI 2025, DeepEP; DeepSpeed-MoE,
+/// Rajbhandari et al. 2022, section 5.3: the all-to-all of expert parallelism). A GPU misses all
+/// k experts with probability C(E − E/ep, k) / C(E, k).
+fn remote_ranks(experts: (u32, u32), ep: u32) -> f64 {
+    let (e, k) = experts;
+    if ep <= 1 || e == 0 || k == 0 {
+        return 0.0;
     }
-    let share = f64::from(k) / f64::from(e);
-    // params = shared + experts_total; active = shared + share × experts_total.
-    let experts_total = ((s.params - s.active) / (1.0 - share)).min(s.params);
-    let touched = 1.0 - (1.0 - share).powf(tokens.max(1.0));
-    let fraction = (s.params - experts_total + experts_total * touched) / s.params;
-    s.weight_bytes * fraction
+    let (e, per) = (f64::from(e), f64::from(e) / f64::from(ep));
+    let miss: f64 = (0..k).map(|j| ((e - per - f64::from(j)) / (e - f64::from(j))).max(0.0)).product();
+    f64::from(ep - 1) * (1.0 - miss)
+}
+
+/// The busiest of `ep` GPUs' share of the routed work over the mean, when `slots` token-expert
+/// pairs are routed at random (a synthetic benchmark's random tokens): balls into bins, the
+/// fullest of n bins holding m/n + sqrt(2 (m/n) ln n) of m balls when m ≫ n ln n (Raab and
+/// Steger 1998, "Balls into Bins: A Simple and Tight Analysis", theorem 1). Every rank waits
+/// for the busiest at the combine.
+fn busiest_rank(ep: u32, slots: f64) -> f64 {
+    if ep <= 1 {
+        return 1.0;
+    }
+    let n = f64::from(ep);
+    1.0 + (2.0 * n * n.ln() / slots.max(1.0)).sqrt().min(n - 1.0)
+}
+
+/// Expert parallelism's all-to-all per MoE layer: each of a rank's `tokens` hidden states sent
+/// to the other GPUs holding its experts (dispatch) and the weighted outputs sent back
+/// (combine), 16-bit values over the GPU link × `link`, each with the link's latency (GShard,
+/// Lepikhin et al. 2021, section 2.2; DeepSpeed-MoE section 5.3).
+fn all_to_all(s: &Shape, hw: &Hardware, ep: u32, tokens: f64) -> f64 {
+    let remote = remote_ranks(s.experts, ep);
+    if remote <= 0.0 {
+        return 0.0;
+    }
+    let bytes = tokens * remote * f64::from(s.arch.hidden_size) * 2.0;
+    2.0 * f64::from(s.arch.layers) * (hw.allreduce_latency_s + bytes / (hw.link_gb_s * 1e9 * hw.eff.link))
 }
 
 /// One engine step: every one of `batch` decoding sequences gets a token and `chunk` prompt
@@ -196,9 +266,13 @@ fn weights_touched(s: &Shape, tokens: f64) -> f64 {
 /// stages the batch is split into min(pp, batch) micro-batches of `x` sequences; each of the pp
 /// stages handles a micro-batch in 1/pp of the time the whole model takes, so a round takes the
 /// whole model's time for one micro-batch: weights are read once per micro-batch, not once
-/// per round.
+/// per round. Under expert parallelism each of the `ep` ranks of a stage steps its own 1/ep of
+/// the sequences and prompt tokens (a lone prompt's chunk stays whole on its rank) with the
+/// others, which hold the same share: the step is one rank's.
 fn hybrid_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64, chunk: Chunk) -> (f64, Bound) {
-    let tp = f64::from(split.tp);
+    let (tp, ranks) = (f64::from(split.tp), split.ranks());
+    let batch = batch / ranks;
+    let chunk = if chunk.alone { chunk } else { chunk.per_rank(ranks) };
     let micro = f64::from(split.pp).min(batch).max(1.0);
     // Prompt tokens ride with the micro-batches: in a round each stage works on every
     // micro-batch once, so the round grows by the chunk's whole-model time over the stages.
@@ -212,12 +286,14 @@ fn hybrid_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64,
     // The prefill chunk shares the weight read with the decodes and adds its FLOPs: what makes
     // a chunk nearly free while decode is memory bound, and slows decode once it is not.
     let (bw, peak) = (tp * hw.bytes_per_s(), tp * hw.flops());
-    let (gemm_mem, gemm_flops) = (weights_touched(s, x + p) / bw, 2.0 * s.active * (x + p) / peak);
+    let (gemm_mem, gemm_flops, routed) = weight_gemms(s, split, x + p);
+    let (gemm_mem, gemm_flops) = (gemm_mem / bw, gemm_flops / peak);
     let attn_flops = attention_flops(&s.arch, x, context) + chunk.attention_flops / spread;
     let (attn_mem, attn_flops) = (x * kv / bw, attn_flops / peak);
     let work = gemm_mem.max(gemm_flops) + attn_mem.max(attn_flops);
     let tokens = (x + p) * f64::from(s.arch.hidden_size) * 2.0;
-    let comm = 2.0 * f64::from(s.arch.layers) * allreduce(hw, split.tp, tokens) + moe_dispatch(s, hw, x + p);
+    let comm = 2.0 * f64::from(s.arch.layers) * allreduce(hw, split.tp, tokens) + all_to_all(s, hw, split.ep, x + p);
+    let comm = comm + moe_dispatch(s, hw, routed);
     let bound = if comm > work / 2.0 {
         Bound::Interconnect
     } else if gemm_flops.max(attn_flops) > gemm_mem.max(attn_mem) && gemm_flops > gemm_mem {
@@ -231,6 +307,26 @@ fn hybrid_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64,
     // inputs and the sampler and detokeniser walk the sequences.
     let gpu = work + comm + hw.step_overhead_s + batch * hw.sequence_overhead_s;
     host_floor(hw, batch, gpu, bound)
+}
+
+/// The weight GEMMs of one rank's step over `tokens` tokens: bytes read and FLOPs (before the
+/// tensor-parallel split), and the token-expert pairs its MoE layers permute. Under tensor
+/// parallelism every GPU holds a slice of every expert and handles every token. Under expert
+/// parallelism a rank reads the shared weights whole and its 1/ep of the experts, those that
+/// the tokens of every rank touch, and computes the expert FLOPs of the tokens routed to it:
+/// the mean share, times the busiest rank's excess, which every rank waits for.
+fn weight_gemms(s: &Shape, split: Split, tokens: f64) -> (f64, f64, f64) {
+    let ranks = split.ranks();
+    if ranks <= 1.0 {
+        return (weights_touched(s, tokens), 2.0 * s.active * tokens, tokens);
+    }
+    let (shared, experts, share) = weight_parts(s);
+    let all = tokens * ranks;
+    let bytes = shared + experts / ranks * (1.0 - (1.0 - share).powf(all.max(1.0)));
+    let routed = routed_params(s.params, s.active, s.experts);
+    let busiest = busiest_rank(split.ep, all * f64::from(s.experts.1));
+    let flops = 2.0 * tokens * ((s.active - share * routed) + share * routed * busiest);
+    (bytes, flops, tokens * busiest)
 }
 
 /// A step that the engine's CPU work per sequence outlasts. Engines that overlap the next
@@ -263,6 +359,13 @@ struct Chunk {
     alone: bool,
 }
 
+impl Chunk {
+    /// One of `ranks` attention data-parallel ranks' share of the prompt tokens.
+    fn per_rank(self, ranks: f64) -> Chunk {
+        Chunk { tokens: self.tokens / ranks, attention_flops: self.attention_flops / ranks, alone: self.alone }
+    }
+}
+
 /// A step of decodes alone.
 fn decode_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64) -> (f64, Bound) {
     hybrid_step(s, hw, split, batch, context, Chunk::default())
@@ -273,7 +376,9 @@ fn decode_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64)
 /// (GShard, Lepikhin et al. 2021, section 2.2; DeepSpeed-MoE, Rajbhandari et al. 2022, section
 /// 5.3): 2 × k × hidden × 2 bytes per token written and read again around the expert GEMMs.
 /// Under tensor parallelism every GPU holds a slice of every expert and the permutation stays
-/// local (vLLM's fused MoE), so this is memory traffic, not link traffic.
+/// local (vLLM's fused MoE), so this is memory traffic, not link traffic; `tokens` are all the
+/// step's. Under expert parallelism a rank permutes the pairs routed to its own experts, and
+/// the link traffic is `all_to_all`'s.
 fn moe_dispatch(s: &Shape, hw: &Hardware, tokens: f64) -> f64 {
     let (e, k) = s.experts;
     if e == 0 || k == 0 {
@@ -302,7 +407,9 @@ struct Prefill {
 }
 
 fn prefill(s: &Shape, hw: &Hardware, split: Split, batch: f64, input: f64, context: f64) -> Prefill {
-    let steps = (input / room(hw, batch)).ceil().max(1.0);
+    // Under expert parallelism the prompt is prefilled on its own rank, next to that rank's
+    // share of the decodes.
+    let steps = (input / room(hw, batch / split.ranks())).ceil().max(1.0);
     Prefill { steps, step_s: chunk_step(s, hw, split, batch, input, input / steps, (context, true)) }
 }
 
@@ -310,6 +417,14 @@ fn prefill(s: &Shape, hw: &Hardware, split: Split, batch: f64, input: f64, conte
 /// budget: vLLM keeps prefills moving however many sequences decode).
 fn room(hw: &Hardware, batch: f64) -> f64 {
     (hw.token_budget - batch).max(hw.token_budget / 8.0).max(1.0)
+}
+
+/// Prompt tokens a replica's step has room for next to `batch` decodes: under expert
+/// parallelism each attention data-parallel rank schedules its own sequences within its own
+/// token budget (TensorRT-LLM's `max_num_tokens` and vLLM's `max_num_batched_tokens` hold per
+/// rank, each rank running its own scheduler).
+fn replica_room(hw: &Hardware, split: Split, batch: f64) -> f64 {
+    split.ranks() * room(hw, batch / split.ranks())
 }
 
 /// The steady state of one replica: prompt tokens per step, the share of steps that carry
@@ -333,7 +448,7 @@ struct Load {
 
 fn steady(s: &Shape, hw: &Hardware, split: Split, l: Load, per_step: f64, decode_s: f64) -> Steady {
     let (c, i) = (l.c, l.i);
-    let room = room(hw, c);
+    let room = replica_room(hw, split, c);
     // A step that carries prompt tokens carries at least one prompt's chunk, more when the
     // prompts arrive faster than one per step.
     let chunk = per_step.max(i.min(room)).min(room);
@@ -386,7 +501,7 @@ pub fn figures(s: &Shape, hw: &Hardware, split: Split, concurrency: u64, input: 
         let open = residual + queue + alone + o * st.mean_s;
         // The prompts cannot go through faster than the budget lets them, nor take more
         // than all of the replica's time.
-        let budget_bound = c * i * st.chunk_s / room(hw, c);
+        let budget_bound = c * i * st.chunk_s / replica_room(hw, split, c);
         cycle = open.max(budget_bound).max(c * service);
         ttft = cycle - o * st.mean_s;
     }
@@ -478,7 +593,7 @@ mod tests {
     #[test]
     fn batch_one_decode_is_weights_over_bandwidth() {
         let s = llama70(2.0);
-        let (step, bound) = decode_step(&s, &hw(989.5, 3350.0), Split { tp: 1, pp: 1 }, 1.0, 1.0);
+        let (step, bound) = decode_step(&s, &hw(989.5, 3350.0), Split::tp_pp(1, 1), 1.0, 1.0);
         assert_eq!(bound, Bound::MemoryBandwidth);
         let expect = (141.1e9 + 327_680.0) / 3350e9;
         assert!((step - expect).abs() / expect < 1e-3, "{step} vs {expect}");
@@ -488,7 +603,7 @@ mod tests {
     /// 4 × 8192 × 2048 × 80 × 2048 / 2 = 5.5e12, at 989.5 TFLOPS: 0.298 s, in one chunk.
     #[test]
     fn prefill_is_two_flops_per_parameter_per_token() {
-        let p = prefill(&llama70(2.0), &hw(989.5, 3350.0), Split { tp: 1, pp: 1 }, 0.0, 2048.0, 2048.0);
+        let p = prefill(&llama70(2.0), &hw(989.5, 3350.0), Split::tp_pp(1, 1), 0.0, 2048.0, 2048.0);
         let expect = (2.0 * 70.55e9 * 2048.0 + 4.0 * 8192.0 * 2048.0 * 80.0 * 2048.0 / 2.0) / 989.5e12;
         assert_eq!(p.steps, 1.0);
         assert!((p.step_s - expect).abs() / expect < 1e-6, "{} vs {expect}", p.step_s);
@@ -501,7 +616,7 @@ mod tests {
     fn long_prompts_are_chunked_and_slow_the_decodes() {
         let s = llama70(1.0);
         let h100 = hw(1979.0, 3350.0);
-        let split = Split { tp: 2, pp: 1 };
+        let split = Split::tp_pp(2, 1);
         let p = prefill(&s, &h100, split, 8.0, 20_000.0, 20_000.0);
         assert_eq!(p.steps, 3.0, "8184 tokens of budget per step");
         let alone = figures(&s, &h100, split, 1, 5000, 500);
@@ -520,7 +635,7 @@ mod tests {
         let s = llama70(1.0);
         let a100 = hw(312.0, 2039.0);
         let h100 = hw(989.5, 3350.0);
-        let split = Split { tp: 2, pp: 1 };
+        let split = Split::tp_pp(2, 1);
         let mut last = 0.0;
         for c in [1, 2, 4, 8, 16, 32, 64, 128, 256] {
             let f = figures(&s, &h100, split, c, 1000, 1000);
@@ -567,7 +682,7 @@ mod tests {
             weight_bytes: 30.53e9 * 0.5625,
             kv_bytes: 1.0,
         };
-        let split = Split { tp: 1, pp: 1 };
+        let split = Split::tp_pp(1, 1);
         let mut fast = hw(5000.0, 5600.0);
         let (gpu, _) = decode_step(&s, &fast, split, 1700.0, 1500.0);
         fast.host_sequence_s = 40e-6;
@@ -585,7 +700,7 @@ mod tests {
     #[test]
     fn sequences_beyond_the_kv_cache_wait_for_the_first_token() {
         let s = llama70(1.0);
-        let f = figures(&s, &hw(1979.0, 3350.0), Split { tp: 2, pp: 1 }, 40, 2000, 500);
+        let f = figures(&s, &hw(1979.0, 3350.0), Split::tp_pp(2, 1), 40, 2000, 500);
         let q = queued(&f, 40, 60);
         assert_eq!((q.output_tps, q.tpot_s, q.bound), (f.output_tps, f.tpot_s, Bound::KvCapacity));
         assert!((q.cycle_s - 1.5 * f.cycle_s).abs() < 1e-9);
@@ -603,6 +718,79 @@ mod tests {
         s.experts = (128, 8);
         let want = 2.0 * 2.0 * 8.0 * 8192.0 * 2.0 * 256.0 * 80.0 / 3350e9;
         assert!((moe_dispatch(&s, &h, 256.0) - want).abs() < 1e-12);
+    }
+
+    /// Qwen3-30B-A3B's shape (48 layers, hidden 2048, 128 experts, 8 per token) in NVFP4 with
+    /// an FP8 KV cache.
+    fn qwen3_30b() -> Shape {
+        Shape {
+            arch: Arch::full_attention(48, 2048, 32, 4, 128),
+            params: 30.53e9,
+            active: 3.35e9,
+            experts: (128, 8),
+            weight_bytes: 30.53e9 * 0.5625,
+            kv_bytes: 1.0,
+        }
+    }
+
+    /// A token goes once to each other GPU holding any of its experts: with 128 experts over 2
+    /// GPUs a token's 8 miss the other half with probability C(64,8)/C(128,8) (0.35 %); with
+    /// gpt-oss-120b's 4 of 128 over 4 GPUs each other GPU is hit with 1 − C(96,4)/C(128,4).
+    #[test]
+    fn a_token_is_sent_once_to_each_gpu_holding_its_experts() {
+        assert_eq!(remote_ranks((128, 8), 1), 0.0);
+        assert_eq!(remote_ranks((0, 0), 4), 0.0);
+        let miss: f64 = (0..8).map(|j| (64.0 - f64::from(j)) / (128.0 - f64::from(j))).product();
+        assert!((remote_ranks((128, 8), 2) - (1.0 - miss)).abs() < 1e-12 && miss < 0.004, "{miss}");
+        let hit = 1.0 - (96.0 * 95.0 * 94.0 * 93.0) / (128.0 * 127.0 * 126.0 * 125.0);
+        assert!((remote_ranks((128, 4), 4) - 3.0 * hit).abs() < 1e-12);
+        // Balls into bins: the busiest of 4 GPUs with 8192 pairs holds 1 + sqrt(8 ln 4 / 8192).
+        assert_eq!(busiest_rank(1, 10.0), 1.0);
+        assert!((busiest_rank(4, 8192.0) - (1.0 + (8.0 * 4f64.ln() / 8192.0).sqrt())).abs() < 1e-12);
+        assert!(busiest_rank(4, 64.0) > busiest_rank(4, 8192.0) && busiest_rank(4, 1.0) <= 4.0);
+    }
+
+    /// Under expert parallelism a rank reads the shared weights whole and its half of the
+    /// experts, computes its own tokens' FLOPs (times the busiest rank's excess), and sends its
+    /// tokens to the other GPU and back instead of two all-reduces per layer.
+    #[test]
+    fn an_expert_parallel_rank_holds_its_share_of_the_experts() {
+        let s = qwen3_30b();
+        let ep = Split { tp: 1, pp: 1, ep: 2 };
+        let (bytes, flops, routed) = weight_gemms(&s, ep, 4096.0);
+        let (shared, experts, share) = weight_parts(&s);
+        assert!((bytes - (shared + experts / 2.0)).abs() / bytes < 1e-6, "all experts touched by 8192 tokens");
+        let busiest = busiest_rank(2, 8192.0 * 8.0);
+        let routed_params = routed_params(s.params, s.active, s.experts);
+        let want = 2.0 * 4096.0 * (s.active + share * routed_params * (busiest - 1.0));
+        assert!((flops - want).abs() / want < 1e-12 && (routed - 4096.0 * busiest).abs() < 1e-9);
+        let mut h = hw(1920.0, 1597.0);
+        h.link_gb_s = 63.0;
+        let a2a = all_to_all(&s, &h, 2, 4096.0);
+        let want = 2.0 * 48.0 * 4096.0 * remote_ranks((128, 8), 2) * 2048.0 * 2.0 / 63e9;
+        assert!((a2a - want).abs() < 1e-12, "{a2a} vs {want}");
+        assert_eq!(all_to_all(&llama70(1.0), &h, 2, 4096.0), 0.0);
+    }
+
+    /// TensorRT-LLM's perf overview (v1.0) serves Qwen3-30B-A3B at 2048/128 on two PCIe RTX PRO
+    /// 6000s 1.16 times faster than on one (3,785 against 3,257 tokens/s), a configuration its
+    /// later overview labels DEP2. As one tensor-parallel engine the two GPUs share one token
+    /// budget among the decodes of both GPUs' KV cache and all-reduce every layer over PCIe:
+    /// slower than one GPU. As two attention data-parallel ranks each prefills in its own budget.
+    #[test]
+    fn expert_parallel_prefills_each_ranks_prompts_in_its_own_budget() {
+        let s = qwen3_30b();
+        let mut h = hw(1920.0, 1597.0);
+        h.link_gb_s = 63.0;
+        h.eff.compute = 0.5;
+        h.eff.memory = 0.7;
+        h.eff.link = 0.7;
+        h.allreduce_latency_s = 8e-6;
+        h.step_overhead_s = 2e-3;
+        let one = figures(&s, &h, Split::tp_pp(1, 1), 691, 2048, 128).output_tps;
+        let tp2 = figures(&s, &h, Split::tp_pp(2, 1), 1555, 2048, 128).output_tps;
+        let dep2 = figures(&s, &h, Split { tp: 1, pp: 1, ep: 2 }, 1555, 2048, 128).output_tps;
+        assert!(tp2 < one && dep2 > 1.1 * one, "one {one}, TP2 {tp2}, DEP2 {dep2}");
     }
 
     #[test]
