@@ -13,6 +13,8 @@
 //!   where the factors give one, a cost per sequence in the batch (the engine's CPU work); a
 //!   Python executor's CPU work per sequence (vLLM's, TensorRT-LLM's PyTorch backend's) runs
 //!   beside the GPU's step and floors it (`host_floor`);
+//! - **4-bit weights without FP4 math** (MXFP4/NVFP4 on Hopper or Ampere, AWQ/GPTQ int4 anywhere)
+//!   run mixed-input GEMMs at the 16-bit peak, with the `w4a16` efficiencies where fitted;
 //! - **tensor parallelism** adds two all-reduces of the activations per layer (Shoeybi et al.
 //!   2019, "Megatron-LM" section 3) over the GPU link × `link`, each with a fixed latency; **pipeline
 //!   parallelism** splits the layers into stages that work on micro-batches in turn;
