@@ -90,15 +90,18 @@ fn round5<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
 }
 
 /// The compute precision the weights run at on this GPU: FP8 and FP4 tensor cores where the GPU
-/// has them, else 16-bit (weight-only kernels dequantise int8/int4/fp8 to 16 bits). MXFP4 and
-/// NVFP4 weights on a GPU without FP4 math (Hopper, Ampere) are `w4a16`: a mixed-input GEMM
-/// that dequantises every weight tile to 16 bits inside its main loop, with its own fitted
-/// efficiency where published rows give one (the 16-bit one elsewhere).
+/// has them, else 16-bit (weight-only kernels dequantise int8/fp8 to 16 bits). 4-bit weights
+/// without FP4 math are `w4a16`: a mixed-input GEMM that dequantises every weight tile to 16
+/// bits inside its main loop, with its own fitted efficiency where published rows give one (the
+/// 16-bit one elsewhere). That is MXFP4 and NVFP4 on a GPU without FP4 tensor cores (Hopper,
+/// Ampere), and AWQ/GPTQ int4 on every GPU: their activations stay 16-bit (AutoAWQ's README:
+/// "AWQ quantized models only store the weights in INT4 but perform FP16 operations during
+/// inference"; vLLM runs them through the AWQ, Marlin and Machete mixed-input kernels).
 pub fn compute_precision(p: Precision, perf: &GpuPerf) -> &'static str {
     match p {
         Precision::Fp8 if perf.dense_tflops.fp8.is_some() => "fp8",
         Precision::Mxfp4 | Precision::Nvfp4 if perf.dense_tflops.fp4.is_some() => "fp4",
-        Precision::Mxfp4 | Precision::Nvfp4 => "w4a16",
+        Precision::Mxfp4 | Precision::Nvfp4 | Precision::Int4 => "w4a16",
         Precision::Fp32 => "fp32",
         _ => "fp16",
     }
@@ -745,5 +748,27 @@ mod tests {
         assert_eq!(none.rows, 0);
         assert!(none.warning().is_some_and(|w| w.contains("unchecked")));
         assert_eq!(none.speed, [0.8, 2.6]);
+    }
+
+    /// AWQ/GPTQ int4 weights run mixed-input GEMMs everywhere, FP4 tensor cores or not: on a T4
+    /// they take the bundled Turing `w4a16` efficiency, while the T4's 16-bit weights keep the
+    /// default entry (no published 16-bit T4 row says otherwise).
+    #[test]
+    fn int4_weights_are_a_mixed_input_gemm_with_their_own_turing_entry() {
+        let c = crate::catalog::Catalog::bundled().expect("bundled");
+        let f = c.serving.as_ref().expect("factors");
+        let t4 = c.gpu("T4").and_then(|g| g.perf.as_ref()).expect("T4 perf");
+        let gb200 = c.gpu("GB200").and_then(|g| g.perf.as_ref()).expect("GB200 perf");
+        assert_eq!(compute_precision(Precision::Int4, t4), "w4a16");
+        assert_eq!(compute_precision(Precision::Int4, gb200), "w4a16");
+        assert_eq!(compute_precision(Precision::Fp16, t4), "fp16");
+        let int4 = Hardware::new(t4, f, "Turing", "w4a16").expect("T4 int4");
+        assert_eq!(
+            (int4.tflops, int4.eff.architecture.as_str(), int4.eff.precision.as_str()),
+            (65.0, "Turing", "w4a16")
+        );
+        let fp16 = Hardware::new(t4, f, "Turing", "fp16").expect("T4 fp16");
+        assert_eq!((fp16.eff.architecture.as_str(), fp16.eff.precision.as_str()), ("*", "*"));
+        assert!(int4.eff.memory < fp16.eff.memory, "{} vs {}", int4.eff.memory, fp16.eff.memory);
     }
 }
