@@ -11,7 +11,7 @@ use crate::commands::session::{self as azure, base_url};
 use crate::commands::Ctx;
 use crate::domain::setting::Words;
 use crate::error::{flag_text, Error};
-use crate::ops::cluster::{ClusterAction, ClusterChange, ClusterRequest, Scale, ScaleAskError};
+use crate::ops::cluster::{ClusterAction, ClusterChange, ClusterRequest, Scale, ScaleAskError, ScaleRead};
 use crate::ops::feature::{Feature, Registration as FeatureOutcome};
 use crate::ops::operator::InstallRequest;
 use crate::ops::pool::{
@@ -606,8 +606,8 @@ fn scale_dry_run(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<()>
         |sub| Ok((sub.to_owned(), None)),
     )?;
     let req = crate::commands::cluster::request(sub, &a.at.target, arm);
-    if let Some((pool, _)) = &read {
-        node_image_note(ctx, &req, pool)?;
+    if let Some(r) = &read {
+        node_image_note(ctx, &req, &r.pool.json)?;
     }
     match crate::ops::cluster::scale_plan(&req, &a.at.name, how, read.as_ref())? {
         ClusterChange::DryRun(plan) => {
@@ -635,15 +635,15 @@ fn scale_cost(
     ctx: &Ctx,
     a: &PoolScaleArgs,
     how: Scale,
-    read: Option<(Value, Value)>,
+    read: Option<ScaleRead>,
 ) -> anyhow::Result<crate::commands::dry_run::PlanPricing> {
     let counts = crate::ops::cluster::scale_counts(how);
     let mut catalog = ctx.catalog()?;
-    let Some((pool, cluster)) = read else {
+    let Some(read) = read else {
         return Ok(crate::commands::dry_run::PlanPricing::unread(&catalog, &[(&a.at.name, counts)], SCALE_UNREAD));
     };
     crate::commands::with_live_prices(&mut catalog, &ctx.printer);
-    Ok(crate::ops::cluster::scale_cost(&catalog, &a.at.name, how, &pool, &cluster))
+    Ok(crate::ops::cluster::scale_cost(&catalog, &a.at.name, how, &read.pool, &read.cluster))
 }
 
 #[cfg(test)]

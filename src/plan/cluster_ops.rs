@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::cluster::{self, Scale};
 use super::{cluster_path, pool_path, read_at_run_time, with_api, Follow, Plan, Step, StepKind};
 use crate::domain::api;
-use crate::resources::ResourceState;
+use crate::resources::{AsRead, ManagedCluster, ResourceState};
 
 /// Which cluster (or pool) a plan is for.
 #[derive(Debug, Clone, Copy)]
@@ -45,6 +45,15 @@ pub fn cluster_as_read() -> Value {
         "eTag": read_at_run_time("cluster eTag"),
         "properties": {"…": read_at_run_time("every other writable field, unchanged")},
     })
+}
+
+/// The stand-in for a cluster a dry run does not read, read as a real answer is: typed, its
+/// JSON kept. Its tier is a placeholder, not Free, so the dry run of `cost-analysis enable`
+/// shows the PUT a paid cluster is sent.
+pub fn cluster_stand_in() -> AsRead<ManagedCluster> {
+    let json = cluster_as_read();
+    let item = crate::resources::parse_item(&json, "cluster").unwrap_or_default();
+    AsRead { item, json }
 }
 
 /// The stand-in for a pool a dry run does not read.
@@ -164,8 +173,9 @@ pub fn power(t: Target<'_>, start: bool) -> Plan {
     }
 }
 
-/// `cost-analysis enable` for the cluster as read. `Err` names why it is refused.
-pub fn cost_analysis(t: Target<'_>, current: &Value) -> Result<Plan, cluster::ChangeRefused> {
+/// `cost-analysis enable` for the cluster as read (its JSON sent back: fields this tool does not
+/// know round-trip). `Err` names why it is refused.
+pub fn cost_analysis(t: Target<'_>, current: &AsRead<ManagedCluster>) -> Result<Plan, cluster::ChangeRefused> {
     let body = cluster::enable_cost_analysis(current)?;
     Ok(Plan {
         steps: vec![
@@ -174,7 +184,7 @@ pub fn cost_analysis(t: Target<'_>, current: &Value) -> Result<Plan, cluster::Ch
                 StepKind::UpdateCluster,
                 t.cluster_url(),
                 body,
-                etag(current),
+                etag(&current.json),
                 "enable metricsProfile.costAnalysis (nothing else changes)".into(),
             ),
             await_cluster(t, "while it is Updating, when Azure gives no operation URL").only_if(super::UNLESS_FINAL),
@@ -184,8 +194,7 @@ pub fn cost_analysis(t: Target<'_>, current: &Value) -> Result<Plan, cluster::Ch
 
 /// `kaito enable` for the cluster as read (its JSON sent back: fields this tool does not know
 /// round-trip).
-pub fn kaito(t: Target<'_>, current: &crate::resources::AsRead<crate::resources::ManagedCluster>) -> Plan {
-    let current = &current.json;
+pub fn kaito(t: Target<'_>, current: &AsRead<ManagedCluster>) -> Plan {
     Plan {
         steps: vec![
             read_cluster(t, "read the cluster"),
@@ -193,7 +202,7 @@ pub fn kaito(t: Target<'_>, current: &crate::resources::AsRead<crate::resources:
                 StepKind::UpdateCluster,
                 t.cluster_url(),
                 cluster::enable_kaito(current),
-                etag(current),
+                etag(&current.json),
                 "enable aiToolchainOperatorProfile and oidcIssuerProfile (nothing else changes)".into(),
             ),
             await_cluster(t, "while it is Updating, when Azure gives no operation URL").only_if(super::UNLESS_FINAL),
@@ -235,13 +244,20 @@ mod tests {
 
     #[test]
     fn dry_run_plans_show_placeholders_for_what_is_read() {
-        let p = kaito(T, &crate::resources::AsRead { item: Default::default(), json: cluster_as_read() });
+        let p = kaito(T, &cluster_stand_in());
         let put = p.step(StepKind::UpdateCluster).expect("a PUT");
         assert_eq!(put.headers["If-Match"], "<read at run time: cluster eTag>");
         let body = put.body.as_ref().expect("a body");
         assert_eq!(body["properties"]["aiToolchainOperatorProfile"]["enabled"], true);
         assert_eq!(body["location"], "<read at run time: cluster location>");
         assert!(body.get("eTag").is_none(), "the eTag is read-only: {body}");
+        // The stand-in's tier is a placeholder, not Free: the dry run shows the PUT.
+        let p = cost_analysis(T, &cluster_stand_in()).expect("a stand-in is not refused as Free");
+        let put = p.step(StepKind::UpdateCluster).expect("a PUT");
+        assert_eq!(put.headers["If-Match"], "<read at run time: cluster eTag>");
+        let body = put.body.as_ref().expect("a body");
+        assert_eq!(body["sku"]["tier"], "<read at run time: cluster tier>");
+        assert_eq!(body["properties"]["metricsProfile"]["costAnalysis"]["enabled"], true);
 
         let p = scale(T, "gpu", &pool_as_read(), Scale::Autoscale { min: 1, max: 3 }).expect("plan");
         let put = p.step(StepKind::UpdatePool).expect("a PUT");
@@ -259,11 +275,12 @@ mod tests {
 
     #[test]
     fn real_plans_use_what_was_read() {
+        let read = |v: Value| AsRead::<ManagedCluster>::parse(v, "cluster").expect("a cluster");
         let cluster = json!({"location": "westeurope", "eTag": "e1", "sku": {"tier": "Standard"}, "properties": {}});
-        let p = cost_analysis(T, &cluster).expect("plan");
+        let p = cost_analysis(T, &read(cluster)).expect("plan");
         assert_eq!(p.step(StepKind::UpdateCluster).map(|s| s.headers["If-Match"].as_str()), Some("e1"));
         let free = json!({"sku": {"tier": "Free"}, "properties": {}});
-        assert!(cost_analysis(T, &free).is_err());
+        assert!(cost_analysis(T, &read(free)).is_err());
         let pool = json!({"properties": {"count": 2}});
         let p = scale(T, "gpu", &pool, Scale::Count(3)).expect("plan");
         let put = p.step(StepKind::UpdatePool).expect("a PUT");

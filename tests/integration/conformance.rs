@@ -279,9 +279,12 @@ fn bodies_built_from_gets_validate() {
     assert!(raw.iter().filter(|e| e.contains("read-only")).count() >= 3, "{raw:?}");
     let mut paid = cluster.clone();
     paid["sku"] = serde_json::json!({"name": "Base", "tier": "Standard"});
+    let read = |v: &serde_json::Value| {
+        aksgpu::resources::AsRead::<aksgpu::resources::ManagedCluster>::parse(v.clone(), "cluster").expect("typed")
+    };
     for (name, body) in [
-        ("kaito", aksgpu::plan::cluster::enable_kaito(&cluster)),
-        ("cost-analysis", aksgpu::plan::cluster::enable_cost_analysis(&paid).expect("paid tier")),
+        ("kaito", aksgpu::plan::cluster::enable_kaito(&read(&cluster))),
+        ("cost-analysis", aksgpu::plan::cluster::enable_cost_analysis(&read(&paid)).expect("paid tier")),
     ] {
         let mut errors = Vec::new();
         v.check(&defs["ManagedCluster"], &body, "body", &mut errors);
