@@ -88,7 +88,7 @@ pub fn dry_run(req: &ClusterRequest, action: &ClusterAction) -> Result<ClusterCh
     let plan = match action {
         ClusterAction::Power { start } => Ok(plan::power(t, *start)),
         ClusterAction::CostAnalysis => plan::cost_analysis(t, &plan::cluster_stand_in()),
-        ClusterAction::Scale { pool, how } => plan::scale(t, pool, &plan::pool_as_read(), *how),
+        ClusterAction::Scale { pool, how } => plan::scale(t, pool, &plan::pool_stand_in(), *how),
     }?;
     Ok(ClusterChange::DryRun(plan))
 }
@@ -145,7 +145,7 @@ pub fn scale_plan(
     how: Scale,
     read: Option<&ScaleRead>,
 ) -> Result<ClusterChange, Error> {
-    let current = read.map_or_else(plan::pool_as_read, |r| r.pool.json.clone());
+    let current = read.map_or_else(plan::pool_stand_in, |r| r.pool.clone());
     let steps = plan::scale(req.target(), pool, &current, how)?;
     let body = steps.step(crate::plan::StepKind::UpdatePool).and_then(|s| s.body.clone()).unwrap_or_default();
     let writable = crate::plan::cluster::writable_pool(&current);

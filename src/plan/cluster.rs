@@ -114,9 +114,10 @@ pub const POOL_READ_ONLY: &[&str] = &[
     "/properties/localDNSProfile/state",
 ];
 
-/// An agent pool as a PUT body: the GET result minus read-only fields.
-pub fn writable_pool(pool: &Value) -> Value {
-    without(pool, POOL_READ_ONLY)
+/// An agent pool as a PUT body: the GET result (as sent, fields this tool does not model
+/// included) minus read-only fields.
+pub fn writable_pool(pool: &AsRead<AgentPool>) -> Value {
+    without(&pool.json, POOL_READ_ONLY)
 }
 
 /// How to scale a pool.
@@ -165,19 +166,23 @@ impl ChangeRefused {
 /// The PUT body that scales a pool: only `count`, `minCount`, `maxCount` and
 /// `enableAutoScaling` change. `Err` says why the change is refused (a pool that Azure sent
 /// without the count the change keeps within the new bounds included).
-pub fn scale_pool(pool: &Value, scale: Scale) -> Result<Value, ChangeRefused> {
-    let read: AgentPool = crate::resources::parse(pool, "agent pool").map_err(ChangeRefused::Missing)?;
+pub fn scale_pool(pool: &AsRead<AgentPool>, scale: Scale) -> Result<Value, ChangeRefused> {
     let count = match scale {
-        Scale::Autoscale { .. } => Some(read.count().map_err(ChangeRefused::Missing)?),
+        Scale::Autoscale { .. } => Some(pool.count().map_err(ChangeRefused::Missing)?),
         Scale::Count(_) => None,
     };
-    set_counts(pool, scale, read.autoscaled(), count)
+    set_counts(pool, scale, pool.autoscaled(), count)
 }
 
 /// The PUT body of `pool` with the counts of `scale`: `autoscaled`, the pool as read uses the
 /// autoscaler; `count`, its node count as read, kept within the new bounds when autoscaling
 /// (`None`: `count` is left as it is in `pool`, a dry run's stand-in).
-pub fn set_counts(pool: &Value, scale: Scale, autoscaled: bool, count: Option<u32>) -> Result<Value, ChangeRefused> {
+pub fn set_counts(
+    pool: &AsRead<AgentPool>,
+    scale: Scale,
+    autoscaled: bool,
+    count: Option<u32>,
+) -> Result<Value, ChangeRefused> {
     let mut v = writable_pool(pool);
     let props = v.get_mut("properties").and_then(Value::as_object_mut).ok_or_else(|| {
         ChangeRefused::Missing(crate::resources::MissingField {
@@ -337,18 +342,25 @@ mod tests {
         }
     }
 
+    /// A pool as the edge reads it (typed, its JSON kept).
+    fn read_pool(v: Value) -> AsRead<AgentPool> {
+        AsRead::parse(v, "agent pool").expect("a pool of the documented shape")
+    }
+
     #[test]
     fn scale_bodies_change_only_counts() {
-        let pool = json!({"id": "x", "name": "gpu", "properties": {"count": 2, "vmSize": "Standard_NC24ads_A100_v4",
+        let pool = read_pool(
+            json!({"id": "x", "name": "gpu", "properties": {"count": 2, "vmSize": "Standard_NC24ads_A100_v4",
             "provisioningState": "Succeeded", "eTag": "e", "nodeImageVersion": "img", "currentOrchestratorVersion": "1.33.2",
-            "nodeTaints": ["sku=gpu:NoSchedule"], "enableAutoScaling": false}});
+            "nodeTaints": ["sku=gpu:NoSchedule"], "enableAutoScaling": false}}),
+        );
         let b = scale_pool(&pool, Scale::Count(0)).expect("scales");
         assert_eq!(differences(&writable_pool(&pool), &b), ["/properties/count"]);
         assert!(b.pointer("/properties/nodeImageVersion").is_none() && b.pointer("/id").is_none());
         let a = scale_pool(&pool, Scale::Autoscale { min: 1, max: 4 }).expect("autoscale");
         assert_eq!(a["properties"]["count"], 2);
         assert_eq!(a["properties"]["enableAutoScaling"], true);
-        let auto = scale_pool(&a, Scale::Count(3)).expect_err("autoscaled pools take min/max");
+        let auto = scale_pool(&read_pool(a), Scale::Count(3)).expect_err("autoscaled pools take min/max");
         assert!(auto.words(|s| format!("--{}", s.long())).contains("--min-count"));
         assert!(auto.words(|s| s.file_key().unwrap_or_default().to_owned()).contains("minCount/maxCount"));
         assert!(scale_pool(&pool, Scale::Autoscale { min: 3, max: 1 }).is_err());
@@ -359,10 +371,22 @@ mod tests {
     /// the autoscaler at minCount): the change is refused naming the field.
     #[test]
     fn autoscaling_a_pool_without_a_count_is_refused() {
-        let pool = json!({"name": "gpu", "properties": {"vmSize": "Standard_NC24ads_A100_v4"}});
+        let pool = read_pool(json!({"name": "gpu", "properties": {"vmSize": "Standard_NC24ads_A100_v4"}}));
         let e = scale_pool(&pool, Scale::Autoscale { min: 1, max: 3 }).expect_err("no count");
         assert!(matches!(&e, ChangeRefused::Missing(m) if m.field == "properties.count"), "{e:?}");
         assert_eq!(scale_pool(&pool, Scale::Count(2)).expect("a count needs none")["properties"]["count"], 2);
+    }
+
+    /// A scale body is the pool as Azure sent it: a field `AgentPool` does not model, and one
+    /// inside `properties`, is sent back as read.
+    #[test]
+    fn a_scale_keeps_the_pool_fields_the_type_does_not_model() {
+        let pool = read_pool(json!({"name": "gpu", "properties": {"count": 2, "futureKnob": {"x": 1},
+            "networkProfile": {"allowedHostPorts": [{"portStart": 80, "portEnd": 80, "protocol": "TCP"}]}}}));
+        let b = scale_pool(&pool, Scale::Count(3)).expect("scales");
+        assert_eq!(b["properties"]["futureKnob"], json!({"x": 1}));
+        assert_eq!(b["properties"]["networkProfile"], pool.json["properties"]["networkProfile"]);
+        assert_eq!(differences(&writable_pool(&pool), &b), ["/properties/count"]);
     }
 
     #[test]

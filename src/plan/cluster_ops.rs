@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::cluster::{self, Scale};
 use super::{cluster_path, pool_path, read_at_run_time, with_api, Follow, Plan, Step, StepKind};
 use crate::domain::api;
-use crate::resources::{AsRead, ManagedCluster, ResourceState};
+use crate::resources::{AgentPool, AsRead, ManagedCluster, ResourceState};
 
 /// Which cluster (or pool) a plan is for.
 #[derive(Debug, Clone, Copy)]
@@ -67,15 +67,22 @@ pub fn pool_as_read() -> Value {
     })
 }
 
-/// The `If-Match` value for what was read: its eTag, or none when it has none (the write is
-/// then sent without a precondition, as before eTags existed).
-fn etag(v: &Value) -> Option<String> {
-    ResourceState::read(v).ok()?.e_tag().map(str::to_owned)
+/// The stand-in for a pool a dry run does not read: its JSON `pool_as_read`, its typed view
+/// empty (its counts are placeholders, read at run time).
+pub fn pool_stand_in() -> AsRead<AgentPool> {
+    AsRead { item: AgentPool::default(), json: pool_as_read() }
+}
+
+/// The `If-Match` value for what was read: its eTag as sent (a stand-in's placeholder
+/// included), or none when it has none (the write is then sent without a precondition, as
+/// before eTags existed).
+fn etag<T>(read: &AsRead<T>) -> Option<String> {
+    ResourceState::read(&read.json).ok()?.e_tag().map(str::to_owned)
 }
 
 /// True for the stand-in of a pool a dry run does not read.
-fn is_stand_in(pool: &Value) -> bool {
-    *pool == pool_as_read()
+fn is_stand_in(pool: &AsRead<AgentPool>) -> bool {
+    pool.json == pool_as_read()
 }
 
 fn put(kind: StepKind, url: String, body: Value, etag: Option<String>, purpose: String) -> Step {
@@ -127,7 +134,13 @@ pub fn await_pool(t: Target<'_>, pool: &str) -> Step {
 /// Add one node label to a pool, from the pool as listed (`listed`, read with the
 /// api-version `api`, which the PUT is sent with too): the PUT of its writable fields with the
 /// label, under its eTag, then the wait. Only `nodeLabels` changes.
-pub fn label_pool(t: Target<'_>, pool: &str, listed: &Value, (key, value): (&str, &str), api: &str) -> Plan {
+pub fn label_pool(
+    t: Target<'_>,
+    pool: &str,
+    listed: &AsRead<AgentPool>,
+    (key, value): (&str, &str),
+    api: &str,
+) -> Plan {
     let mut body = cluster::writable_pool(listed);
     for k in ["id", "name", "type"] {
         if let Some(m) = body.as_object_mut() {
@@ -184,7 +197,7 @@ pub fn cost_analysis(t: Target<'_>, current: &AsRead<ManagedCluster>) -> Result<
                 StepKind::UpdateCluster,
                 t.cluster_url(),
                 body,
-                etag(&current.json),
+                etag(current),
                 "enable metricsProfile.costAnalysis (nothing else changes)".into(),
             ),
             await_cluster(t, "while it is Updating, when Azure gives no operation URL").only_if(super::UNLESS_FINAL),
@@ -202,7 +215,7 @@ pub fn kaito(t: Target<'_>, current: &AsRead<ManagedCluster>) -> Plan {
                 StepKind::UpdateCluster,
                 t.cluster_url(),
                 cluster::enable_kaito(current),
-                etag(&current.json),
+                etag(current),
                 "enable aiToolchainOperatorProfile and oidcIssuerProfile (nothing else changes)".into(),
             ),
             await_cluster(t, "while it is Updating, when Azure gives no operation URL").only_if(super::UNLESS_FINAL),
@@ -211,7 +224,12 @@ pub fn kaito(t: Target<'_>, current: &AsRead<ManagedCluster>) -> Plan {
 }
 
 /// `pool scale` for the pool as read. `Err` names why it is refused.
-pub fn scale(t: Target<'_>, pool: &str, current: &Value, how: Scale) -> Result<Plan, cluster::ChangeRefused> {
+pub fn scale(
+    t: Target<'_>,
+    pool: &str,
+    current: &AsRead<AgentPool>,
+    how: Scale,
+) -> Result<Plan, cluster::ChangeRefused> {
     let stand_in = is_stand_in(current);
     let mut body = if stand_in {
         // Its counts are read at run time: the autoscaler is off and the count unknown here.
@@ -259,7 +277,7 @@ mod tests {
         assert_eq!(body["sku"]["tier"], "<read at run time: cluster tier>");
         assert_eq!(body["properties"]["metricsProfile"]["costAnalysis"]["enabled"], true);
 
-        let p = scale(T, "gpu", &pool_as_read(), Scale::Autoscale { min: 1, max: 3 }).expect("plan");
+        let p = scale(T, "gpu", &pool_stand_in(), Scale::Autoscale { min: 1, max: 3 }).expect("plan");
         let put = p.step(StepKind::UpdatePool).expect("a PUT");
         assert_eq!(put.headers["If-Match"], "<read at run time: pool eTag>");
         let props = &put.body.as_ref().expect("a body")["properties"];
@@ -281,7 +299,7 @@ mod tests {
         assert_eq!(p.step(StepKind::UpdateCluster).map(|s| s.headers["If-Match"].as_str()), Some("e1"));
         let free = json!({"sku": {"tier": "Free"}, "properties": {}});
         assert!(cost_analysis(T, &read(free)).is_err());
-        let pool = json!({"properties": {"count": 2}});
+        let pool = AsRead::parse(json!({"properties": {"count": 2}}), "agent pool").expect("a pool");
         let p = scale(T, "gpu", &pool, Scale::Count(3)).expect("plan");
         let put = p.step(StepKind::UpdatePool).expect("a PUT");
         assert!(put.headers.is_empty(), "no eTag read, no If-Match");

@@ -269,7 +269,7 @@ pub async fn scale(
     started: &Progress,
 ) -> Result<ClusterChange, OpsError> {
     let (name, rg, sub) = (t.cluster, t.resource_group, t.subscription);
-    let current: Value = wire::get_opt(client, &ops::read_pool(t, pool))
+    let current: AsRead<AgentPool> = wire::get_read_opt(client, &ops::read_pool(t, pool), "agent pool")
         .await?
         .ok_or_else(|| OpsError::Refused(format!("pool {pool} does not exist in cluster {name}")))?;
     let plan = ops::scale(t, pool, &current, how)?;

@@ -292,7 +292,8 @@ fn bodies_built_from_gets_validate() {
         assert!(read_only.is_empty(), "{name} echoes read-only fields: {read_only:?}");
     }
     let pool = load(&examples.join("AgentPoolsGet.json"))["responses"]["200"]["body"].clone();
-    let scaled = aksgpu::plan::cluster::scale_pool(&pool, aksgpu::plan::cluster::Scale::Autoscale { min: 1, max: 5 })
+    let read = aksgpu::resources::AsRead::parse(pool.clone(), "agent pool").expect("typed");
+    let scaled = aksgpu::plan::cluster::scale_pool(&read, aksgpu::plan::cluster::Scale::Autoscale { min: 1, max: 5 })
         .expect("scales");
     let mut raw = Vec::new();
     v.check(&defs["AgentPool"], &pool, "body", &mut raw);
@@ -485,7 +486,7 @@ fn the_label_update_body_validates_against_2026_08_01() {
     let plan = aksgpu::plan::cluster_ops::label_pool(
         t,
         "agentpool1",
-        &got,
+        &aksgpu::resources::AsRead::parse(got, "agent pool").expect("typed"),
         ("nvidia.com/gpu.deploy.driver", "false"),
         "2026-08-01",
     );
