@@ -563,7 +563,8 @@ pub fn scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     let r = crate::commands::cluster::run_action(ctx, &a.at.arm, &a.at.target, false, &action)?;
     if let ClusterChange::Done(v) = &r {
         let sub = crate::ops::cluster::scaled_pool(v).and_then(|p| p.subscription).unwrap_or_default();
-        node_image_note(ctx, &crate::commands::cluster::request(sub, &a.at.target, &a.at.arm), v)?;
+        let req = crate::commands::cluster::request(sub, &a.at.target, &a.at.arm);
+        node_image_note(ctx, &req, |catalog, at| crate::ops::cluster::node_image_warning(catalog, v, at))?;
     }
     crate::commands::cluster::print_ops(&ctx.printer, a.write.output, &base_url(&a.at.arm), r, |v| {
         let Some(p) = crate::ops::cluster::scaled_pool(v) else {
@@ -581,11 +582,16 @@ pub fn scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
 
 pub use crate::ops::cluster::SCALE_UNREAD;
 
-/// Warn when the pool's size has a node image floor and the pool runs an older image.
-fn node_image_note(ctx: &Ctx, req: &ClusterRequest, pool: &Value) -> anyhow::Result<()> {
+/// Warn when the pool's size has a node image floor and the pool runs an older image (`warning`
+/// of the pool, in the cluster `at`).
+fn node_image_note(
+    ctx: &Ctx,
+    req: &ClusterRequest,
+    warning: impl FnOnce(&Catalog, (&str, &str, &str)) -> Option<String>,
+) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
     let at = (req.subscription.as_str(), req.resource_group.as_str(), req.cluster.as_str());
-    if let Some(w) = crate::ops::cluster::node_image_warning(&catalog, pool, at) {
+    if let Some(w) = warning(&catalog, at) {
         ctx.printer.note(&format!("warning: {w}"));
     }
     Ok(())
@@ -607,7 +613,7 @@ fn scale_dry_run(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<()>
     )?;
     let req = crate::commands::cluster::request(sub, &a.at.target, arm);
     if let Some(r) = &read {
-        node_image_note(ctx, &req, &r.pool.json)?;
+        node_image_note(ctx, &req, |catalog, at| crate::ops::cluster::read_node_image_warning(catalog, r, at))?;
     }
     match crate::ops::cluster::scale_plan(&req, &a.at.name, how, read.as_ref())? {
         ClusterChange::DryRun(plan) => {

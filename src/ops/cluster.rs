@@ -243,6 +243,12 @@ pub fn issuer_and_state(v: &Value) -> (Option<String>, Option<String>) {
     }
 }
 
+/// The node image warning of the pool a `pool scale` dry run read (see
+/// `plan::preflight::node_image_warning`).
+pub fn read_node_image_warning(catalog: &Catalog, read: &ScaleRead, at: (&str, &str, &str)) -> Option<String> {
+    crate::plan::preflight::node_image_warning(catalog, &read.pool, at)
+}
+
 /// The node image warning of a pool shown as read (see `plan::preflight::node_image_warning`);
 /// none for a body that is not a pool (a warning only, never a refusal).
 pub fn node_image_warning(catalog: &Catalog, pool: &Value, at: (&str, &str, &str)) -> Option<String> {

@@ -254,8 +254,8 @@ pub async fn read_pool_and_cluster(client: &ArmClient, t: Target<'_>, pool: &str
     let current = wire::get_read_opt(client, &ops::read_pool(t, pool), "agent pool")
         .await?
         .ok_or_else(|| OpsError::Refused(format!("pool {pool} does not exist in cluster {}", t.cluster)))?;
-    let cluster = wire::get_read(client, &ops::read_cluster(t, "read the cluster's region"), "cluster").await?;
-    Ok(ScaleRead { pool: current, cluster: cluster.item })
+    let cluster = wire::get_typed(client, &ops::read_cluster(t, "read the cluster's region"), "cluster").await?;
+    Ok(ScaleRead { pool: current, cluster })
 }
 
 /// Scale a pool: change only its counts.

@@ -157,13 +157,6 @@ pub struct Check<'a, T> {
     pub carries: &'a (dyn Fn(&T) -> bool + Sync),
 }
 
-impl<T: DeserializeOwned> Check<'_, T> {
-    /// The resource read back carries what was asked.
-    fn carried_by(&self, v: &Value) -> bool {
-        T::deserialize(v).is_ok_and(|t| (self.carries)(&t))
-    }
-}
-
 /// Read the resource after a lost answer: `Ok` with the resource when the write is ours.
 pub async fn read_back<T: DeserializeOwned>(
     client: &ArmClient,
@@ -183,7 +176,7 @@ pub async fn read_back<T: DeserializeOwned>(
     };
     let state = provisioning_state(&v);
     let state = state.as_deref().unwrap_or("Unknown");
-    let carries = check.carried_by(&v);
+    let carries = T::deserialize(&v).is_ok_and(|t| (check.carries)(&t));
     // Only the fields the change sets decide: a resource that carries them is ours in any state
     // its write leads to, and in any state of an operation still running (whatever else Azure
     // filled in or changed, its eTag included).
@@ -230,9 +223,4 @@ pub fn busy(resp: &ArmResponse) -> bool {
             inner.code.as_str(),
             "OperationNotAllowed" | "AKSOperationPreempted" | "NotLatestOperation" | "Conflict"
         )
-}
-
-/// True when `v` is in one of `states` (case-insensitive).
-pub fn in_state(v: &Value, states: &[&str]) -> bool {
-    provisioning_state(v).is_some_and(|s| states.iter().any(|x| x.eq_ignore_ascii_case(&s)))
 }

@@ -76,6 +76,13 @@ pub async fn get_opt<T: DeserializeOwned>(client: &ArmClient, step: &Step) -> Re
     client.get_json_opt(&request(step, None)?).await
 }
 
+/// Send a read and read its answer as the resource `T`; a body of another shape is an error
+/// naming the field.
+pub async fn get_typed<T: DeserializeOwned>(client: &ArmClient, step: &Step, resource: &str) -> Result<T, ArmError> {
+    let v: Value = get(client, step).await?;
+    crate::resources::parse(&v, resource).map_err(|e| step_shape_error(step, &e))
+}
+
 /// Send a read and read its answer as the resource `T`, its JSON kept for a write that sends
 /// it back; a body of another shape is an error naming the field.
 pub async fn get_read<T: DeserializeOwned>(

@@ -348,7 +348,8 @@ fn quota_request_body_and_status_follow_the_quota_spec() {
         ("quota/2025-03-01/examples/getQuotaRequestStatusInProgress.json", "InProgress"),
     ] {
         let body = &load(&vendored(file))["responses"]["200"]["body"];
-        let s = aksgpu::plan::quota::RequestStatus::parse("id", body).expect("the documented shape");
+        let read = aksgpu::resources::parse(body, "quota request").expect("the documented shape");
+        let s = aksgpu::plan::quota::RequestStatus::of("id", read);
         assert_eq!(s.state, state, "{file}");
         assert_eq!(s.is_final(), state == "Failed", "{file}");
     }
