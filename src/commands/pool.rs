@@ -11,7 +11,7 @@ use crate::commands::session::{self as azure, base_url};
 use crate::commands::Ctx;
 use crate::domain::setting::Words;
 use crate::error::{flag_text, Error};
-use crate::ops::cluster::{ClusterAction, ClusterChange, ClusterRequest, Scale, ScaleAskError};
+use crate::ops::cluster::{ClusterAction, ClusterChange, ClusterRequest, Scale, ScaleAskError, ScaleRead};
 use crate::ops::feature::{Feature, Registration as FeatureOutcome};
 use crate::ops::operator::InstallRequest;
 use crate::ops::pool::{
@@ -563,7 +563,8 @@ pub fn scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
     let r = crate::commands::cluster::run_action(ctx, &a.at.arm, &a.at.target, false, &action)?;
     if let ClusterChange::Done(v) = &r {
         let sub = crate::ops::cluster::scaled_pool(v).and_then(|p| p.subscription).unwrap_or_default();
-        node_image_note(ctx, &crate::commands::cluster::request(sub, &a.at.target, &a.at.arm), v)?;
+        let req = crate::commands::cluster::request(sub, &a.at.target, &a.at.arm);
+        node_image_note(ctx, &req, |catalog, at| crate::ops::cluster::node_image_warning(catalog, v, at))?;
     }
     crate::commands::cluster::print_ops(&ctx.printer, a.write.output, &base_url(&a.at.arm), r, |v| {
         let Some(p) = crate::ops::cluster::scaled_pool(v) else {
@@ -581,11 +582,16 @@ pub fn scale(ctx: &Ctx, a: &PoolScaleArgs) -> anyhow::Result<()> {
 
 pub use crate::ops::cluster::SCALE_UNREAD;
 
-/// Warn when the pool's size has a node image floor and the pool runs an older image.
-fn node_image_note(ctx: &Ctx, req: &ClusterRequest, pool: &Value) -> anyhow::Result<()> {
+/// Warn when the pool's size has a node image floor and the pool runs an older image (`warning`
+/// of the pool, in the cluster `at`).
+fn node_image_note(
+    ctx: &Ctx,
+    req: &ClusterRequest,
+    warning: impl FnOnce(&Catalog, (&str, &str, &str)) -> Option<String>,
+) -> anyhow::Result<()> {
     let catalog = ctx.catalog()?;
     let at = (req.subscription.as_str(), req.resource_group.as_str(), req.cluster.as_str());
-    if let Some(w) = crate::ops::cluster::node_image_warning(&catalog, pool, at) {
+    if let Some(w) = warning(&catalog, at) {
         ctx.printer.note(&format!("warning: {w}"));
     }
     Ok(())
@@ -606,8 +612,8 @@ fn scale_dry_run(ctx: &Ctx, a: &PoolScaleArgs, how: Scale) -> anyhow::Result<()>
         |sub| Ok((sub.to_owned(), None)),
     )?;
     let req = crate::commands::cluster::request(sub, &a.at.target, arm);
-    if let Some((pool, _)) = &read {
-        node_image_note(ctx, &req, pool)?;
+    if let Some(r) = &read {
+        node_image_note(ctx, &req, |catalog, at| crate::ops::cluster::read_node_image_warning(catalog, r, at))?;
     }
     match crate::ops::cluster::scale_plan(&req, &a.at.name, how, read.as_ref())? {
         ClusterChange::DryRun(plan) => {
@@ -635,15 +641,15 @@ fn scale_cost(
     ctx: &Ctx,
     a: &PoolScaleArgs,
     how: Scale,
-    read: Option<(Value, Value)>,
+    read: Option<ScaleRead>,
 ) -> anyhow::Result<crate::commands::dry_run::PlanPricing> {
     let counts = crate::ops::cluster::scale_counts(how);
     let mut catalog = ctx.catalog()?;
-    let Some((pool, cluster)) = read else {
+    let Some(read) = read else {
         return Ok(crate::commands::dry_run::PlanPricing::unread(&catalog, &[(&a.at.name, counts)], SCALE_UNREAD));
     };
     crate::commands::with_live_prices(&mut catalog, &ctx.printer);
-    Ok(crate::ops::cluster::scale_cost(&catalog, &a.at.name, how, &pool, &cluster))
+    Ok(crate::ops::cluster::scale_cost(&catalog, &a.at.name, how, &read.pool, &read.cluster))
 }
 
 #[cfg(test)]

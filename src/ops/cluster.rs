@@ -32,9 +32,10 @@ pub fn scale_of(count: Option<u32>, min: Option<u32>, max: Option<u32>) -> Resul
     }
 }
 use crate::plan::cluster_ops::{self as plan, Target};
-pub use crate::provision::cluster_ops::ClusterChange;
 use crate::provision::cluster_ops::{self, OpsError, Run};
+pub use crate::provision::cluster_ops::{ClusterChange, ScaleRead};
 use crate::provision::kaito;
+use crate::resources::{AgentPool, ManagedCluster};
 
 pub use crate::provision::kaito::KaitoEnable;
 use crate::provision::Progress;
@@ -86,8 +87,8 @@ pub fn dry_run(req: &ClusterRequest, action: &ClusterAction) -> Result<ClusterCh
     let t = req.target();
     let plan = match action {
         ClusterAction::Power { start } => Ok(plan::power(t, *start)),
-        ClusterAction::CostAnalysis => plan::cost_analysis(t, &plan::cluster_as_read()),
-        ClusterAction::Scale { pool, how } => plan::scale(t, pool, &plan::pool_as_read(), *how),
+        ClusterAction::CostAnalysis => plan::cost_analysis(t, &plan::cluster_stand_in()),
+        ClusterAction::Scale { pool, how } => plan::scale(t, pool, &plan::pool_stand_in(), *how),
     }?;
     Ok(ClusterChange::DryRun(plan))
 }
@@ -131,11 +132,7 @@ async fn execute(
 
 /// `pool scale --dry-run` with credentials: the pool (its counts, eTag, size) and its cluster
 /// (the region, for the cost), read once, GETs only.
-pub async fn read_pool_and_cluster(
-    client: &ArmClient,
-    req: &ClusterRequest,
-    pool: &str,
-) -> Result<(Value, Value), Error> {
+pub async fn read_pool_and_cluster(client: &ArmClient, req: &ClusterRequest, pool: &str) -> Result<ScaleRead, Error> {
     Ok(cluster_ops::read_pool_and_cluster(client, req.target(), pool).await?)
 }
 
@@ -146,9 +143,9 @@ pub fn scale_plan(
     req: &ClusterRequest,
     pool: &str,
     how: Scale,
-    read: Option<&(Value, Value)>,
+    read: Option<&ScaleRead>,
 ) -> Result<ClusterChange, Error> {
-    let current = read.map_or_else(plan::pool_as_read, |(p, _)| p.clone());
+    let current = read.map_or_else(plan::pool_stand_in, |r| r.pool.clone());
     let steps = plan::scale(req.target(), pool, &current, how)?;
     let body = steps.step(crate::plan::StepKind::UpdatePool).and_then(|s| s.body.clone()).unwrap_or_default();
     let writable = crate::plan::cluster::writable_pool(&current);
@@ -160,8 +157,7 @@ pub fn scale_plan(
 
 /// `kaito enable`: a dry run's plan from the request alone, with placeholders.
 pub fn kaito_dry_run(req: &ClusterRequest) -> KaitoEnable {
-    let stand_in = crate::resources::AsRead { item: Default::default(), json: plan::cluster_as_read() };
-    KaitoEnable::DryRun(plan::kaito(req.target(), &stand_in))
+    KaitoEnable::DryRun(plan::kaito(req.target(), &plan::cluster_stand_in()))
 }
 
 /// `kaito enable`: turn on KAITO and the OIDC issuer (nothing is sent when they are on).
@@ -194,20 +190,15 @@ pub fn scale_counts(how: Scale) -> (u32, u32) {
 
 /// What pool `name` costs at the counts `how` asks for, from the pool and the cluster as read
 /// (its size, OS and priority; the cluster's region).
-pub fn scale_cost(catalog: &Catalog, name: &str, how: Scale, pool: &Value, cluster: &Value) -> PlanPricing {
+pub fn scale_cost(catalog: &Catalog, name: &str, how: Scale, p: &AgentPool, cluster: &ManagedCluster) -> PlanPricing {
     let counts = scale_counts(how);
-    let Ok(p) = crate::resources::parse::<crate::resources::AgentPool>(pool, "agent pool") else {
-        return PlanPricing::unread(catalog, &[(name, counts)], "Azure sent the pool in another shape");
-    };
     let Some(vm) = p.properties.vm_size.as_deref() else {
         return PlanPricing::unread(catalog, &[(name, counts)], "Azure did not send the pool's vmSize");
     };
     let size = catalog.size(vm).map_or_else(|| vm.to_owned(), |s| s.name.clone());
     let os = if p.is_windows() { Os::Windows } else { Os::Linux };
     let spot = p.is_spot();
-    let region = crate::resources::parse::<crate::resources::ManagedCluster>(cluster, "cluster")
-        .ok()
-        .and_then(|c| c.location().ok());
+    let region = cluster.location().ok();
     let pricing = PoolPricing { pool: name, size: &size, os, spot, min_nodes: counts.0, max_nodes: counts.1 };
     PlanPricing::new(catalog, &[pricing], region.as_deref())
         .region_unknown_because("Azure did not send the cluster's location")
@@ -250,6 +241,12 @@ pub fn issuer_and_state(v: &Value) -> (Option<String>, Option<String>) {
         Ok(c) => (c.properties.oidc_issuer_profile.and_then(|o| o.issuer_url), c.properties.provisioning_state),
         Err(_) => (None, None),
     }
+}
+
+/// The node image warning of the pool a `pool scale` dry run read (see
+/// `plan::preflight::node_image_warning`).
+pub fn read_node_image_warning(catalog: &Catalog, read: &ScaleRead, at: (&str, &str, &str)) -> Option<String> {
+    crate::plan::preflight::node_image_warning(catalog, &read.pool, at)
 }
 
 /// The node image warning of a pool shown as read (see `plan::preflight::node_image_warning`);

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::domain::setting::{Setting, SettingError};
-use crate::resources::AgentPool;
+use crate::resources::{AgentPool, AsRead, ManagedCluster};
 
 /// Read-only paths of `ManagedCluster` in the 2026-10-01 spec (`*` = every array item or map
 /// value), plus `nodeImageVersion`, which is writable but rolls node images back when echoed.
@@ -68,28 +68,24 @@ fn remove(v: &mut Value, parts: &[&str]) {
     }
 }
 
-/// The cluster as a PUT body: the GET result minus every read-only field.
-pub fn writable(cluster: &Value) -> Value {
-    let mut v = cluster.clone();
-    for path in READ_ONLY {
+/// A body as read minus the fields at `paths` (`READ_ONLY`, `POOL_READ_ONLY`).
+fn without(read: &Value, paths: &[&str]) -> Value {
+    let mut v = read.clone();
+    for path in paths {
         let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
         remove(&mut v, &parts);
     }
     v
 }
 
-/// True when KAITO (the AI toolchain operator) and the OIDC issuer are both on.
-pub fn kaito_enabled(cluster: &Value) -> bool {
-    // A cluster of another shape says nothing is on: KAITO is then enabled, never skipped.
-    typed(cluster).is_some_and(|c| c.kaito_enabled())
-}
-
-fn typed(cluster: &Value) -> Option<crate::resources::ManagedCluster> {
-    crate::resources::parse(cluster, "cluster").ok()
+/// The cluster as a PUT body: the GET result (as sent, fields this tool does not model
+/// included) minus every read-only field.
+pub fn writable(cluster: &AsRead<ManagedCluster>) -> Value {
+    without(&cluster.json, READ_ONLY)
 }
 
 /// The PUT body that turns KAITO on: only the two profiles change.
-pub fn enable_kaito(cluster: &Value) -> Value {
+pub fn enable_kaito(cluster: &AsRead<ManagedCluster>) -> Value {
     let mut v = writable(cluster);
     if let Some(props) = v.get_mut("properties").and_then(Value::as_object_mut) {
         let ai = props.entry("aiToolchainOperatorProfile").or_insert_with(|| serde_json::json!({}));
@@ -118,14 +114,10 @@ pub const POOL_READ_ONLY: &[&str] = &[
     "/properties/localDNSProfile/state",
 ];
 
-/// An agent pool as a PUT body: the GET result minus read-only fields.
-pub fn writable_pool(pool: &Value) -> Value {
-    let mut v = pool.clone();
-    for path in POOL_READ_ONLY {
-        let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-        remove(&mut v, &parts);
-    }
-    v
+/// An agent pool as a PUT body: the GET result (as sent, fields this tool does not model
+/// included) minus read-only fields.
+pub fn writable_pool(pool: &AsRead<AgentPool>) -> Value {
+    without(&pool.json, POOL_READ_ONLY)
 }
 
 /// How to scale a pool.
@@ -174,19 +166,23 @@ impl ChangeRefused {
 /// The PUT body that scales a pool: only `count`, `minCount`, `maxCount` and
 /// `enableAutoScaling` change. `Err` says why the change is refused (a pool that Azure sent
 /// without the count the change keeps within the new bounds included).
-pub fn scale_pool(pool: &Value, scale: Scale) -> Result<Value, ChangeRefused> {
-    let read: AgentPool = crate::resources::parse(pool, "agent pool").map_err(ChangeRefused::Missing)?;
+pub fn scale_pool(pool: &AsRead<AgentPool>, scale: Scale) -> Result<Value, ChangeRefused> {
     let count = match scale {
-        Scale::Autoscale { .. } => Some(read.count().map_err(ChangeRefused::Missing)?),
+        Scale::Autoscale { .. } => Some(pool.count().map_err(ChangeRefused::Missing)?),
         Scale::Count(_) => None,
     };
-    set_counts(pool, scale, read.autoscaled(), count)
+    set_counts(pool, scale, pool.autoscaled(), count)
 }
 
 /// The PUT body of `pool` with the counts of `scale`: `autoscaled`, the pool as read uses the
 /// autoscaler; `count`, its node count as read, kept within the new bounds when autoscaling
 /// (`None`: `count` is left as it is in `pool`, a dry run's stand-in).
-pub fn set_counts(pool: &Value, scale: Scale, autoscaled: bool, count: Option<u32>) -> Result<Value, ChangeRefused> {
+pub fn set_counts(
+    pool: &AsRead<AgentPool>,
+    scale: Scale,
+    autoscaled: bool,
+    count: Option<u32>,
+) -> Result<Value, ChangeRefused> {
     let mut v = writable_pool(pool);
     let props = v.get_mut("properties").and_then(Value::as_object_mut).ok_or_else(|| {
         ChangeRefused::Missing(crate::resources::MissingField {
@@ -232,9 +228,9 @@ pub fn set_counts(pool: &Value, scale: Scale, autoscaled: bool, count: Option<u3
 }
 
 /// The PUT body that turns cost analysis on (`metricsProfile.costAnalysis.enabled`).
-pub fn enable_cost_analysis(cluster: &Value) -> Result<Value, ChangeRefused> {
+pub fn enable_cost_analysis(cluster: &AsRead<ManagedCluster>) -> Result<Value, ChangeRefused> {
     // The spec's default tier is Free (left out: Free), which refuses (fails safe).
-    let tier = typed(cluster).and_then(|c| c.sku).and_then(|s| s.tier).unwrap_or_else(|| "Free".to_owned());
+    let tier = cluster.sku.as_ref().and_then(|s| s.tier.clone()).unwrap_or_else(|| "Free".to_owned());
     if tier.eq_ignore_ascii_case("Free") {
         return Err(ChangeRefused::State {
             message: format!(
@@ -254,12 +250,6 @@ pub fn enable_cost_analysis(cluster: &Value) -> Result<Value, ChangeRefused> {
         }
     }
     Ok(v)
-}
-
-/// True when cost analysis is on.
-pub fn cost_analysis_enabled(cluster: &Value) -> bool {
-    // A cluster of another shape says it is off: turning it on is then offered, never skipped.
-    typed(cluster).is_some_and(|c| c.cost_analysis_enabled())
 }
 
 /// Paths (JSON pointers) where two bodies differ, for tests and `--dry-run` notes.
@@ -293,6 +283,11 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A cluster as the edge reads it (typed, its JSON kept).
+    fn read(v: &Value) -> AsRead<ManagedCluster> {
+        AsRead::parse(v.clone(), "cluster").expect("a cluster of the documented shape")
+    }
+
     fn cluster() -> Value {
         json!({
             "id": "/subscriptions/s/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/c1",
@@ -312,7 +307,7 @@ mod tests {
 
     #[test]
     fn strips_read_only_fields_everywhere() {
-        let w = writable(&cluster());
+        let w = writable(&read(&cluster()));
         for p in [
             "/id",
             "/eTag",
@@ -340,24 +335,32 @@ mod tests {
         let uai = "/subscriptions/s/resourceGroups/rg/providers/Microsoft.ManagedIdentity/userAssignedIdentities/id1";
         c["identity"] =
             json!({"type": "UserAssigned", "userAssignedIdentities": {uai: {"principalId": "p1", "clientId": "c1"}}});
+        let c = read(&c);
         for body in [writable(&c), enable_kaito(&c), enable_cost_analysis(&c).expect("paid tier")] {
             assert_eq!(body["identity"]["userAssignedIdentities"][uai], json!({}), "{body}");
             assert_eq!(body["identity"]["type"], "UserAssigned");
         }
     }
 
+    /// A pool as the edge reads it (typed, its JSON kept).
+    fn read_pool(v: Value) -> AsRead<AgentPool> {
+        AsRead::parse(v, "agent pool").expect("a pool of the documented shape")
+    }
+
     #[test]
     fn scale_bodies_change_only_counts() {
-        let pool = json!({"id": "x", "name": "gpu", "properties": {"count": 2, "vmSize": "Standard_NC24ads_A100_v4",
+        let pool = read_pool(
+            json!({"id": "x", "name": "gpu", "properties": {"count": 2, "vmSize": "Standard_NC24ads_A100_v4",
             "provisioningState": "Succeeded", "eTag": "e", "nodeImageVersion": "img", "currentOrchestratorVersion": "1.33.2",
-            "nodeTaints": ["sku=gpu:NoSchedule"], "enableAutoScaling": false}});
+            "nodeTaints": ["sku=gpu:NoSchedule"], "enableAutoScaling": false}}),
+        );
         let b = scale_pool(&pool, Scale::Count(0)).expect("scales");
         assert_eq!(differences(&writable_pool(&pool), &b), ["/properties/count"]);
         assert!(b.pointer("/properties/nodeImageVersion").is_none() && b.pointer("/id").is_none());
         let a = scale_pool(&pool, Scale::Autoscale { min: 1, max: 4 }).expect("autoscale");
         assert_eq!(a["properties"]["count"], 2);
         assert_eq!(a["properties"]["enableAutoScaling"], true);
-        let auto = scale_pool(&a, Scale::Count(3)).expect_err("autoscaled pools take min/max");
+        let auto = scale_pool(&read_pool(a), Scale::Count(3)).expect_err("autoscaled pools take min/max");
         assert!(auto.words(|s| format!("--{}", s.long())).contains("--min-count"));
         assert!(auto.words(|s| s.file_key().unwrap_or_default().to_owned()).contains("minCount/maxCount"));
         assert!(scale_pool(&pool, Scale::Autoscale { min: 3, max: 1 }).is_err());
@@ -368,38 +371,78 @@ mod tests {
     /// the autoscaler at minCount): the change is refused naming the field.
     #[test]
     fn autoscaling_a_pool_without_a_count_is_refused() {
-        let pool = json!({"name": "gpu", "properties": {"vmSize": "Standard_NC24ads_A100_v4"}});
+        let pool = read_pool(json!({"name": "gpu", "properties": {"vmSize": "Standard_NC24ads_A100_v4"}}));
         let e = scale_pool(&pool, Scale::Autoscale { min: 1, max: 3 }).expect_err("no count");
         assert!(matches!(&e, ChangeRefused::Missing(m) if m.field == "properties.count"), "{e:?}");
         assert_eq!(scale_pool(&pool, Scale::Count(2)).expect("a count needs none")["properties"]["count"], 2);
+    }
+
+    /// A scale body is the pool as Azure sent it: a field `AgentPool` does not model, and one
+    /// inside `properties`, is sent back as read.
+    #[test]
+    fn a_scale_keeps_the_pool_fields_the_type_does_not_model() {
+        let pool = read_pool(json!({"name": "gpu", "properties": {"count": 2, "futureKnob": {"x": 1},
+            "networkProfile": {"allowedHostPorts": [{"portStart": 80, "portEnd": 80, "protocol": "TCP"}]}}}));
+        let b = scale_pool(&pool, Scale::Count(3)).expect("scales");
+        assert_eq!(b["properties"]["futureKnob"], json!({"x": 1}));
+        assert_eq!(b["properties"]["networkProfile"], pool.json["properties"]["networkProfile"]);
+        assert_eq!(differences(&writable_pool(&pool), &b), ["/properties/count"]);
     }
 
     #[test]
     fn cost_analysis_needs_a_paid_tier() {
         let mut c = cluster();
         c["sku"]["tier"] = json!("Free");
-        assert!(enable_cost_analysis(&c)
+        assert!(enable_cost_analysis(&read(&c))
             .expect_err("free")
             .words(|s| s.long().to_owned())
             .contains("Standard or Premium"));
-        c["sku"]["tier"] = json!("Standard");
+        // No tier sent is the spec's default, Free: refused too.
+        if let Some(m) = c.as_object_mut() {
+            m.remove("sku");
+        }
+        assert!(matches!(enable_cost_analysis(&read(&c)), Err(ChangeRefused::State { .. })));
+        c["sku"] = json!({"name": "Base", "tier": "Standard"});
+        let c = read(&c);
         let b = enable_cost_analysis(&c).expect("ok");
         assert_eq!(differences(&writable(&c), &b), ["/properties/metricsProfile"]);
-        assert!(!cost_analysis_enabled(&c));
+        assert!(!c.cost_analysis_enabled());
     }
 
     #[test]
     fn kaito_body_changes_only_the_two_profiles() {
-        let c = cluster();
-        assert!(!kaito_enabled(&c));
+        let c = read(&cluster());
+        assert!(!c.kaito_enabled());
         let body = enable_kaito(&c);
         assert_eq!(
             differences(&writable(&c), &body),
             ["/properties/aiToolchainOperatorProfile", "/properties/oidcIssuerProfile/enabled"]
         );
-        let mut on = c.clone();
+        let mut on = cluster();
         on["properties"]["aiToolchainOperatorProfile"] = json!({"enabled": true});
         on["properties"]["oidcIssuerProfile"]["enabled"] = json!(true);
-        assert!(kaito_enabled(&on));
+        assert!(read(&on).kaito_enabled());
+    }
+
+    /// The bodies are built from the cluster as Azure sent it, not from the typed view: a field
+    /// `ManagedCluster` does not model (a whole profile, a key inside a profile the change
+    /// sets) is sent back as read, so a PUT never drops what this tool does not know.
+    #[test]
+    fn fields_the_type_does_not_model_are_sent_back() {
+        let mut c = cluster();
+        let unmodeled = json!({"outboundType": "userDefinedRouting", "podCidrs": ["10.244.0.0/16"]});
+        c["properties"]["networkProfile"] = unmodeled.clone();
+        c["properties"]["metricsProfile"] = json!({"costAnalysis": {"enabled": false, "futureKnob": 3}});
+        c["properties"]["aiToolchainOperatorProfile"] = json!({"enabled": false, "futureKnob": "x"});
+        c["futureTopLevel"] = json!({"a": [1, 2]});
+        let c = read(&c);
+        let kaito = enable_kaito(&c);
+        let cost = enable_cost_analysis(&c).expect("paid tier");
+        for body in [&kaito, &cost] {
+            assert_eq!(body["properties"]["networkProfile"], unmodeled, "{body}");
+            assert_eq!(body["futureTopLevel"], json!({"a": [1, 2]}), "{body}");
+        }
+        assert_eq!(kaito["properties"]["aiToolchainOperatorProfile"], json!({"enabled": true, "futureKnob": "x"}));
+        assert_eq!(cost["properties"]["metricsProfile"], json!({"costAnalysis": {"enabled": true, "futureKnob": 3}}));
     }
 }

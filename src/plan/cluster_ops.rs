@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::cluster::{self, Scale};
 use super::{cluster_path, pool_path, read_at_run_time, with_api, Follow, Plan, Step, StepKind};
 use crate::domain::api;
-use crate::resources::ResourceState;
+use crate::resources::{AgentPool, AsRead, ManagedCluster, ResourceState};
 
 /// Which cluster (or pool) a plan is for.
 #[derive(Debug, Clone, Copy)]
@@ -47,6 +47,15 @@ pub fn cluster_as_read() -> Value {
     })
 }
 
+/// The stand-in for a cluster a dry run does not read, read as a real answer is: typed, its
+/// JSON kept. Its tier is a placeholder, not Free, so the dry run of `cost-analysis enable`
+/// shows the PUT a paid cluster is sent.
+pub fn cluster_stand_in() -> AsRead<ManagedCluster> {
+    let json = cluster_as_read();
+    let item = crate::resources::parse_item(&json, "cluster").unwrap_or_default();
+    AsRead { item, json }
+}
+
 /// The stand-in for a pool a dry run does not read.
 pub fn pool_as_read() -> Value {
     json!({
@@ -58,15 +67,22 @@ pub fn pool_as_read() -> Value {
     })
 }
 
-/// The `If-Match` value for what was read: its eTag, or none when it has none (the write is
-/// then sent without a precondition, as before eTags existed).
-fn etag(v: &Value) -> Option<String> {
-    ResourceState::read(v).ok()?.e_tag().map(str::to_owned)
+/// The stand-in for a pool a dry run does not read: its JSON `pool_as_read`, its typed view
+/// empty (its counts are placeholders, read at run time).
+pub fn pool_stand_in() -> AsRead<AgentPool> {
+    AsRead { item: AgentPool::default(), json: pool_as_read() }
+}
+
+/// The `If-Match` value for what was read: its eTag as sent (a stand-in's placeholder
+/// included), or none when it has none (the write is then sent without a precondition, as
+/// before eTags existed).
+fn etag<T>(read: &AsRead<T>) -> Option<String> {
+    ResourceState::read(&read.json).ok()?.e_tag().map(str::to_owned)
 }
 
 /// True for the stand-in of a pool a dry run does not read.
-fn is_stand_in(pool: &Value) -> bool {
-    *pool == pool_as_read()
+fn is_stand_in(pool: &AsRead<AgentPool>) -> bool {
+    pool.json == pool_as_read()
 }
 
 fn put(kind: StepKind, url: String, body: Value, etag: Option<String>, purpose: String) -> Step {
@@ -118,7 +134,13 @@ pub fn await_pool(t: Target<'_>, pool: &str) -> Step {
 /// Add one node label to a pool, from the pool as listed (`listed`, read with the
 /// api-version `api`, which the PUT is sent with too): the PUT of its writable fields with the
 /// label, under its eTag, then the wait. Only `nodeLabels` changes.
-pub fn label_pool(t: Target<'_>, pool: &str, listed: &Value, (key, value): (&str, &str), api: &str) -> Plan {
+pub fn label_pool(
+    t: Target<'_>,
+    pool: &str,
+    listed: &AsRead<AgentPool>,
+    (key, value): (&str, &str),
+    api: &str,
+) -> Plan {
     let mut body = cluster::writable_pool(listed);
     for k in ["id", "name", "type"] {
         if let Some(m) = body.as_object_mut() {
@@ -164,8 +186,9 @@ pub fn power(t: Target<'_>, start: bool) -> Plan {
     }
 }
 
-/// `cost-analysis enable` for the cluster as read. `Err` names why it is refused.
-pub fn cost_analysis(t: Target<'_>, current: &Value) -> Result<Plan, cluster::ChangeRefused> {
+/// `cost-analysis enable` for the cluster as read (its JSON sent back: fields this tool does not
+/// know round-trip). `Err` names why it is refused.
+pub fn cost_analysis(t: Target<'_>, current: &AsRead<ManagedCluster>) -> Result<Plan, cluster::ChangeRefused> {
     let body = cluster::enable_cost_analysis(current)?;
     Ok(Plan {
         steps: vec![
@@ -184,8 +207,7 @@ pub fn cost_analysis(t: Target<'_>, current: &Value) -> Result<Plan, cluster::Ch
 
 /// `kaito enable` for the cluster as read (its JSON sent back: fields this tool does not know
 /// round-trip).
-pub fn kaito(t: Target<'_>, current: &crate::resources::AsRead<crate::resources::ManagedCluster>) -> Plan {
-    let current = &current.json;
+pub fn kaito(t: Target<'_>, current: &AsRead<ManagedCluster>) -> Plan {
     Plan {
         steps: vec![
             read_cluster(t, "read the cluster"),
@@ -202,7 +224,12 @@ pub fn kaito(t: Target<'_>, current: &crate::resources::AsRead<crate::resources:
 }
 
 /// `pool scale` for the pool as read. `Err` names why it is refused.
-pub fn scale(t: Target<'_>, pool: &str, current: &Value, how: Scale) -> Result<Plan, cluster::ChangeRefused> {
+pub fn scale(
+    t: Target<'_>,
+    pool: &str,
+    current: &AsRead<AgentPool>,
+    how: Scale,
+) -> Result<Plan, cluster::ChangeRefused> {
     let stand_in = is_stand_in(current);
     let mut body = if stand_in {
         // Its counts are read at run time: the autoscaler is off and the count unknown here.
@@ -235,15 +262,22 @@ mod tests {
 
     #[test]
     fn dry_run_plans_show_placeholders_for_what_is_read() {
-        let p = kaito(T, &crate::resources::AsRead { item: Default::default(), json: cluster_as_read() });
+        let p = kaito(T, &cluster_stand_in());
         let put = p.step(StepKind::UpdateCluster).expect("a PUT");
         assert_eq!(put.headers["If-Match"], "<read at run time: cluster eTag>");
         let body = put.body.as_ref().expect("a body");
         assert_eq!(body["properties"]["aiToolchainOperatorProfile"]["enabled"], true);
         assert_eq!(body["location"], "<read at run time: cluster location>");
         assert!(body.get("eTag").is_none(), "the eTag is read-only: {body}");
+        // The stand-in's tier is a placeholder, not Free: the dry run shows the PUT.
+        let p = cost_analysis(T, &cluster_stand_in()).expect("a stand-in is not refused as Free");
+        let put = p.step(StepKind::UpdateCluster).expect("a PUT");
+        assert_eq!(put.headers["If-Match"], "<read at run time: cluster eTag>");
+        let body = put.body.as_ref().expect("a body");
+        assert_eq!(body["sku"]["tier"], "<read at run time: cluster tier>");
+        assert_eq!(body["properties"]["metricsProfile"]["costAnalysis"]["enabled"], true);
 
-        let p = scale(T, "gpu", &pool_as_read(), Scale::Autoscale { min: 1, max: 3 }).expect("plan");
+        let p = scale(T, "gpu", &pool_stand_in(), Scale::Autoscale { min: 1, max: 3 }).expect("plan");
         let put = p.step(StepKind::UpdatePool).expect("a PUT");
         assert_eq!(put.headers["If-Match"], "<read at run time: pool eTag>");
         let props = &put.body.as_ref().expect("a body")["properties"];
@@ -259,12 +293,13 @@ mod tests {
 
     #[test]
     fn real_plans_use_what_was_read() {
+        let read = |v: Value| AsRead::<ManagedCluster>::parse(v, "cluster").expect("a cluster");
         let cluster = json!({"location": "westeurope", "eTag": "e1", "sku": {"tier": "Standard"}, "properties": {}});
-        let p = cost_analysis(T, &cluster).expect("plan");
+        let p = cost_analysis(T, &read(cluster)).expect("plan");
         assert_eq!(p.step(StepKind::UpdateCluster).map(|s| s.headers["If-Match"].as_str()), Some("e1"));
         let free = json!({"sku": {"tier": "Free"}, "properties": {}});
-        assert!(cost_analysis(T, &free).is_err());
-        let pool = json!({"properties": {"count": 2}});
+        assert!(cost_analysis(T, &read(free)).is_err());
+        let pool = AsRead::parse(json!({"properties": {"count": 2}}), "agent pool").expect("a pool");
         let p = scale(T, "gpu", &pool, Scale::Count(3)).expect("plan");
         let put = p.step(StepKind::UpdatePool).expect("a PUT");
         assert!(put.headers.is_empty(), "no eTag read, no If-Match");

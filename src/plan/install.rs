@@ -398,7 +398,7 @@ fn label_plans(req: &InstallRequest, pools: &[AsRead<AgentPool>], missing: &[Mis
         .iter()
         .filter_map(|m| {
             let listed = crate::resources::find_named(pools, &m.pool)?;
-            Some(super::cluster_ops::label_pool(t, &m.pool, &listed.json, m.label, crate::domain::api::AKS_MANAGED_GPU))
+            Some(super::cluster_ops::label_pool(t, &m.pool, listed, m.label, crate::domain::api::AKS_MANAGED_GPU))
         })
         .collect()
 }

@@ -265,19 +265,19 @@ pub struct RequestStatus {
 }
 
 impl RequestStatus {
-    /// Read a `quotaRequests/{id}` body. A body of another shape is an error; no state sent
-    /// reads "Unknown", which is not final (it is read again, never taken as done).
-    pub fn parse(id: &str, v: &Value) -> Result<RequestStatus, MissingField> {
-        let r: resources::quota::QuotaRequest = resources::parse(v, "quota request")?;
+    /// The status of a `quotaRequests/{id}` body read typed (a body of another shape is an
+    /// error where it is read); no state sent reads "Unknown", which is not final (it is read
+    /// again, never taken as done).
+    pub fn of(id: &str, r: resources::quota::QuotaRequest) -> RequestStatus {
         let p = r.properties;
         let sub_msg = p.value.iter().find_map(|x| x.message.clone());
         let (code, error_msg) = p.error.map_or((None, None), |e| (e.code, e.message));
-        Ok(RequestStatus {
+        RequestStatus {
             id: r.name.unwrap_or_else(|| id.to_owned()),
             state: p.provisioning_state.unwrap_or_else(|| "Unknown".to_owned()),
             message: error_msg.or(p.message).or(sub_msg),
             code,
-        })
+        }
     }
 
     /// Succeeded, Failed or Invalid: nothing more will happen.
@@ -415,11 +415,11 @@ mod tests {
         assert_eq!(request_id("https://x/other/abc"), None);
         let failed = json!({"name": "2B5C", "properties": {"provisioningState": "Failed", "message": "m",
             "error": {"code": "ContactSupport", "message": "Request failed, please contact support."}}});
-        let s = RequestStatus::parse("x", &failed).expect("typed");
+        let read = |v: &Value| resources::parse(v, "quota request").expect("typed");
+        let s = RequestStatus::of("x", read(&failed));
         assert_eq!((s.state.as_str(), s.code.as_deref(), s.is_final()), ("Failed", Some("ContactSupport"), true));
         assert_eq!(s.message.as_deref(), Some("Request failed, please contact support."));
-        assert!(!RequestStatus::parse("x", &json!({"properties": {"provisioningState": "InProgress"}}))
-            .expect("typed")
-            .is_final());
+        assert!(!RequestStatus::of("x", read(&json!({"properties": {"provisioningState": "InProgress"}}))).is_final());
+        assert_eq!(RequestStatus::of("x", read(&json!({}))).state, "Unknown");
     }
 }

@@ -7,6 +7,7 @@
 use std::time::{Duration, Instant};
 
 use reqwest::Method;
+use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_json::Value;
 
 use super::reconcile::{self, send_write, Check, Landed, Sent};
@@ -17,7 +18,7 @@ use crate::domain::setting::Words;
 use crate::plan::cluster::{self, Scale};
 use crate::plan::cluster_ops::{self as ops, Target};
 use crate::plan::{Plan, Step, StepKind};
-use crate::resources::{self, AgentPool, ManagedCluster};
+use crate::resources::{self, AgentPool, AsRead, ManagedCluster};
 
 /// What a change did.
 #[derive(Debug, Clone)]
@@ -101,7 +102,11 @@ pub async fn power(
         Sent::Lost(lost) => {
             // Read powerState: a cluster that is stopping/starting, or already there, is ours.
             let going = if start { "Starting" } else { "Stopping" };
-            let carries = |v: &Value| power_state(v).eq_ignore_ascii_case(want) || reconcile::in_state(v, &[going]);
+            let carries = |c: &ManagedCluster| {
+                let state = c.properties.provisioning_state.as_deref();
+                c.power().is_ok_and(|p| p.eq_ignore_ascii_case(want))
+                    || state.is_some_and(|s| s.eq_ignore_ascii_case(going))
+            };
             let check = Check {
                 what: o.what.clone(),
                 read: read.clone(),
@@ -144,16 +149,9 @@ async fn await_power(
     }
 }
 
-/// The cluster's `powerState.code`; "" when not sent (it then matches no state waited for).
-fn power_state(cluster: &Value) -> String {
-    crate::resources::parse::<crate::resources::ManagedCluster>(cluster, "cluster")
-        .ok()
-        .and_then(|c| c.power().ok())
-        .unwrap_or_default()
-}
-
-/// A PUT to send: the plan, how to recognise it when read back, and the messages.
-struct Put<'a> {
+/// A PUT to send: the plan, how to recognise it when read back (the resource read as `T`),
+/// and the messages.
+struct Put<'a, T> {
     plan: Plan,
     /// The plan's write.
     kind: StepKind,
@@ -164,12 +162,12 @@ struct Put<'a> {
     resource: String,
     /// `provisioningState`s the PUT leads to.
     states: &'a [&'a str],
-    carries: &'a (dyn Fn(&Value) -> bool + Sync),
+    carries: &'a (dyn Fn(&T) -> bool + Sync),
 }
 
-async fn put_and_wait(
+async fn put_and_wait<T: DeserializeOwned>(
     client: &ArmClient,
-    put: Put<'_>,
+    put: Put<'_, T>,
     run: Run,
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
@@ -197,7 +195,8 @@ pub async fn update_pool(
     progress: &(dyn Fn(&str) + Sync),
     started: &Progress,
 ) -> Result<Value, OpsError> {
-    let carries = |_: &Value| true;
+    // Any pool read back in a state the update leads to is taken as the update's.
+    let carries = |_: &IgnoredAny| true;
     let put = Put {
         plan: plan.clone(),
         kind: StepKind::UpdatePool,
@@ -222,8 +221,9 @@ pub async fn cost_analysis(
     started: &Progress,
 ) -> Result<ClusterChange, OpsError> {
     let (name, rg) = (t.cluster, t.resource_group);
-    let current: Value = wire::get(client, &ops::read_cluster(t, "read the cluster")).await?;
-    if cluster::cost_analysis_enabled(&current) {
+    let current: AsRead<ManagedCluster> =
+        wire::get_read(client, &ops::read_cluster(t, "read the cluster"), "cluster").await?;
+    if current.cost_analysis_enabled() {
         return Ok(ClusterChange::Unchanged(format!("cost analysis is already enabled on {name}")));
     }
     let put = Put {
@@ -233,19 +233,29 @@ pub async fn cost_analysis(
         resume: format!("az aks show -g {rg} -n {name}").into(),
         resource: t.cluster_path(),
         states: &["Updating", "Succeeded"],
-        carries: &cluster::cost_analysis_enabled,
+        carries: &ManagedCluster::cost_analysis_enabled,
     };
     put_and_wait(client, put, run, progress, started).await
 }
 
+/// What a priced dry run of `pool scale` read, once, GETs only.
+#[derive(Debug, Clone)]
+pub struct ScaleRead {
+    /// The pool as Azure sent it (its counts, eTag, size, OS and priority): the PUT is built
+    /// from it.
+    pub pool: AsRead<AgentPool>,
+    /// Its cluster (its region, for the cost): nothing of it is sent back.
+    pub cluster: ManagedCluster,
+}
+
 /// What a priced dry run of `pool scale` reads (GETs only): the pool (its size, OS and
 /// priority) and its cluster (its region). A missing pool is refused as the real run would.
-pub async fn read_pool_and_cluster(client: &ArmClient, t: Target<'_>, pool: &str) -> Result<(Value, Value), OpsError> {
-    let current: Value = wire::get_opt(client, &ops::read_pool(t, pool))
+pub async fn read_pool_and_cluster(client: &ArmClient, t: Target<'_>, pool: &str) -> Result<ScaleRead, OpsError> {
+    let current = wire::get_read_opt(client, &ops::read_pool(t, pool), "agent pool")
         .await?
         .ok_or_else(|| OpsError::Refused(format!("pool {pool} does not exist in cluster {}", t.cluster)))?;
-    let cluster: Value = wire::get(client, &ops::read_cluster(t, "read the cluster's region")).await?;
-    Ok((current, cluster))
+    let cluster = wire::get_typed(client, &ops::read_cluster(t, "read the cluster's region"), "cluster").await?;
+    Ok(ScaleRead { pool: current, cluster })
 }
 
 /// Scale a pool: change only its counts.
@@ -259,7 +269,7 @@ pub async fn scale(
     started: &Progress,
 ) -> Result<ClusterChange, OpsError> {
     let (name, rg, sub) = (t.cluster, t.resource_group, t.subscription);
-    let current: Value = wire::get_opt(client, &ops::read_pool(t, pool))
+    let current: AsRead<AgentPool> = wire::get_read_opt(client, &ops::read_pool(t, pool), "agent pool")
         .await?
         .ok_or_else(|| OpsError::Refused(format!("pool {pool} does not exist in cluster {name}")))?;
     let plan = ops::scale(t, pool, &current, how)?;
@@ -268,9 +278,8 @@ pub async fn scale(
         return Ok(ClusterChange::Unchanged(format!("pool {pool} already has these counts")));
     }
     // A pool read back carries the change when its counts are the body's (each as sent).
-    let counts_of = |v: &Value| resources::parse::<AgentPool>(v, "agent pool").ok().map(|p| p.counts());
-    let want = counts_of(&body);
-    let counts = |v: &Value| want.is_some() && counts_of(v) == want;
+    let want = resources::parse::<AgentPool>(&body, "agent pool").ok().map(|p| p.counts());
+    let counts = |p: &AgentPool| want == Some(p.counts());
     let put = Put {
         plan,
         kind: StepKind::UpdatePool,

@@ -43,17 +43,17 @@ pub enum Registration {
     Pending,
 }
 
-/// The state of a feature body; a body of another shape is an error. A feature without
-/// `properties.state` reads "Unknown", which fails safe: it is neither Registered nor
-/// Pending, so registration goes on polling until Azure says.
-fn state_of(v: &Value) -> Result<String, resources::MissingField> {
-    let f: FeatureResource = resources::parse(v, "feature")?;
-    Ok(f.properties.state.unwrap_or_else(|| "Unknown".to_owned()))
+/// The state of a feature. A feature without `properties.state` reads "Unknown", which fails
+/// safe: it is neither Registered nor Pending, so registration goes on polling until Azure says.
+fn state_of(f: &FeatureResource) -> String {
+    f.properties.state.clone().unwrap_or_else(|| "Unknown".to_owned())
 }
 
-/// `state_of` an answer, its shape error naming the request.
+/// `state_of` an answer read as a feature; a body of another shape is an error naming the
+/// request and the field.
 fn answer_state(resp: &crate::arm::ArmResponse) -> Result<String, ArmError> {
-    state_of(&resp.value()?).map_err(|e| resp.shape_error(&e))
+    let f: FeatureResource = resources::parse(&resp.value()?, "feature").map_err(|e| resp.shape_error(&e))?;
+    Ok(state_of(&f))
 }
 
 /// A feature's state; `None` when the feature does not exist: HTTP 404, or any refusal whose
@@ -62,7 +62,7 @@ pub async fn state(client: &ArmClient, sub: &str, namespace: &str, name: &str) -
     let read = crate::plan::features::read_feature(sub, namespace, name);
     match wire::get_opt::<FeatureResource>(client, &read).await {
         // No `properties.state` reads "Unknown" (see `state_of`: it fails safe).
-        Ok(f) => Ok(f.map(|f| f.properties.state.unwrap_or_else(|| "Unknown".to_owned()))),
+        Ok(f) => Ok(f.as_ref().map(state_of)),
         Err(ArmError::Http(h)) if h.body.as_ref().is_some_and(feature_not_found) => Ok(None),
         Err(e) => Err(e),
     }
@@ -182,13 +182,13 @@ pub async fn register(
         Sent::Lost(lost) => {
             // Read the feature's state: Registering, Registered or Pending means the POST took.
             let read = crate::plan::features::read_feature(sub, namespace, name);
-            let v = read_back(client, &read, &format!("feature {namespace}/{name}"), &resume, &lost, |v| {
-                let s = state_of(v).unwrap_or_default();
+            let f = read_back(client, &read, &format!("feature {namespace}/{name}"), &resume, &lost, |f| {
+                let s = state_of(f);
                 ["Registering", "Registered", "Pending"].iter().any(|x| x.eq_ignore_ascii_case(&s))
             })
             .await?;
             started.accepted(&resource, &resume);
-            state_of(&v).map_err(|e| wire::step_shape_error(&read, &e))?
+            state_of(&f)
         }
     };
     loop {
@@ -236,9 +236,8 @@ async fn refresh_provider(
             resp.require_ok()?;
         }
         Sent::Lost(lost) => {
-            read_back(client, &read, &format!("provider {namespace}"), &resume, &lost, |v| {
-                let p = resources::parse::<resources::Provider>(v, "provider").unwrap_or_default();
-                let s = p.registration_state.unwrap_or_default();
+            read_back(client, &read, &format!("provider {namespace}"), &resume, &lost, |p: &resources::Provider| {
+                let s = p.registration_state.as_deref().unwrap_or_default();
                 s.eq_ignore_ascii_case("Registering") || s.eq_ignore_ascii_case("Registered")
             })
             .await?;
@@ -266,17 +265,19 @@ async fn refresh_provider(
     }
 }
 
-/// After a lost answer to a register POST: read the state back; `ours` decides.
-async fn read_back(
+/// After a lost answer to a register POST: read the feature (or provider) back, typed as `T`;
+/// `ours` decides (a body of another shape shows no registration).
+async fn read_back<T: serde::de::DeserializeOwned>(
     client: &ArmClient,
     read: &crate::plan::Step,
     what: &str,
     resume: &str,
     lost: &str,
-    ours: impl Fn(&Value) -> bool + Sync,
-) -> Result<Value, ArmError> {
-    match wire::get_opt::<Value>(client, read).await {
-        Ok(Some(v)) if ours(&v) => Ok(v),
+    ours: impl Fn(&T) -> bool + Sync,
+) -> Result<T, ArmError> {
+    let read = wire::get_opt::<Value>(client, read).await;
+    match read.map(|v| v.and_then(|v| T::deserialize(&v).ok())) {
+        Ok(Some(f)) if ours(&f) => Ok(f),
         Ok(_) => Err(reconcile::not_applied(what, lost, "its state shows no registration")),
         Err(e) => Err(ArmError::Unconfirmed {
             what: what.to_owned(),

@@ -14,7 +14,6 @@ use super::reconcile::{self, Check, Landed};
 use super::{wire, Progress};
 use crate::arm::lro::{self, Operation};
 use crate::arm::{ArmClient, ArmError};
-use crate::plan::cluster::kaito_enabled;
 use crate::plan::cluster_ops::{self as ops, Target};
 use crate::plan::{Plan, StepKind};
 
@@ -38,7 +37,8 @@ pub async fn enable(
 ) -> Result<KaitoEnable, ArmError> {
     let started_at = Instant::now();
     let (path, rg, cluster) = (t.cluster_path(), t.resource_group, t.cluster);
-    let current: AsRead<ManagedCluster> = wire::get(client, &ops::read_cluster(t, "read the cluster")).await?;
+    let current: AsRead<ManagedCluster> =
+        wire::get_read(client, &ops::read_cluster(t, "read the cluster"), "cluster").await?;
     if current.kaito_enabled() {
         return Ok(KaitoEnable::AlreadyEnabled);
     }
@@ -62,13 +62,15 @@ pub async fn enable(
         read: read.clone(),
         resume: op.resume.clone(),
         states: &["Updating", "Succeeded"],
-        carries: &kaito_enabled,
+        carries: &ManagedCluster::kaito_enabled,
     };
     let v = match reconcile::put_guarded(client, put, &check, started, &path, op.deadline, progress).await? {
         Landed::Answer(resp) => lro::wait(client, resp, &Method::PUT, &op, progress).await?,
         Landed::Ours(_) => lro::wait_resource(client, &op, progress).await?,
     };
-    if !kaito_enabled(&v) {
+    // A cluster read back of another shape does not show the profile enabled.
+    let enabled = crate::resources::parse::<ManagedCluster>(&v, "cluster").is_ok_and(|c| c.kaito_enabled());
+    if !enabled {
         return Err(ArmError::NotApplied {
             what: op.what,
             message: "Azure reports the update done, but the cluster read back does not have \

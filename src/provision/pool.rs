@@ -485,9 +485,7 @@ pub(crate) async fn put_once(
 ) -> Result<Option<ArmResponse>, CreateError> {
     let mut conflicts = 0;
     // A pool of another shape does not carry the spec (it is read again, never taken as ours).
-    let carries = |v: &Value| {
-        crate::resources::parse::<crate::resources::AgentPool>(v, "agent pool").is_ok_and(|p| spec.diff(&p).is_empty())
-    };
+    let carries = |p: &crate::resources::AgentPool| spec.diff(p).is_empty();
     let check = Check {
         what: op.what.clone(),
         read: crate::plan::pool::await_pool(spec),

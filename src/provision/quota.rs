@@ -3,8 +3,6 @@
 
 use std::time::Instant;
 
-use serde_json::Value;
-
 use super::reconcile::{send_write, Sent};
 use super::{wire, Progress};
 use crate::arm::lro::{Operation, Poller};
@@ -42,8 +40,7 @@ pub async fn submit(
 /// Read a request's status once.
 pub async fn status(client: &ArmClient, sub: &str, location: &str, id: &str) -> Result<RequestStatus, ArmError> {
     let step = quota::read_request(sub, location, id);
-    let v: Value = wire::get(client, &step).await?;
-    RequestStatus::parse(id, &v).map_err(|e| wire::step_shape_error(&step, &e))
+    Ok(RequestStatus::of(id, wire::get_typed(client, &step, "quota request").await?))
 }
 
 /// Follow a request until it is Succeeded, Failed or Invalid, or `deadline` passes (then the

@@ -7,6 +7,7 @@
 //! if it is absent or different, Azure did not apply it (exit 1, nothing was resent); if it
 //! cannot be read, the outcome stays unknown (exit 4 with the command that checks it).
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::{wire, Progress};
@@ -79,10 +80,10 @@ pub enum Landed {
 /// ARM then refuses it with 412 rather than overwrite a change made by someone else in the
 /// meantime. At most the client's retry count of resends, within `--timeout`. Without a
 /// precondition nothing is resent (`NotApplied`); nor when the backoff would pass `deadline`.
-pub async fn put_guarded(
+pub async fn put_guarded<T: DeserializeOwned>(
     client: &ArmClient,
     put: &Step,
-    check: &Check<'_>,
+    check: &Check<'_, T>,
     started: &Progress,
     resource: &str,
     deadline: std::time::Instant,
@@ -140,8 +141,9 @@ fn may_resend(client: &ArmClient, resent: u32, deadline: std::time::Instant) -> 
     resent < client.policy.max_retries && in_time
 }
 
-/// What to read back and how to recognise the write.
-pub struct Check<'a> {
+/// What to read back and how to recognise the write: the resource read back is read as `T`
+/// (`ManagedCluster`, `AgentPool`; `IgnoredAny` when any answer is the write's).
+pub struct Check<'a, T> {
     /// "pool gpu in cluster c1", for messages.
     pub what: String,
     /// The plan's read of the resource.
@@ -150,12 +152,17 @@ pub struct Check<'a> {
     pub resume: Words,
     /// `provisioningState`s the write leads to (case-insensitive).
     pub states: &'a [&'a str],
-    /// True when the resource carries what was asked.
-    pub carries: &'a (dyn Fn(&Value) -> bool + Sync),
+    /// True when the resource, read typed, carries what was asked (a resource of another
+    /// shape carries nothing: it is never taken as the write's).
+    pub carries: &'a (dyn Fn(&T) -> bool + Sync),
 }
 
 /// Read the resource after a lost answer: `Ok` with the resource when the write is ours.
-pub async fn read_back(client: &ArmClient, check: &Check<'_>, lost: &str) -> Result<Value, ArmError> {
+pub async fn read_back<T: DeserializeOwned>(
+    client: &ArmClient,
+    check: &Check<'_, T>,
+    lost: &str,
+) -> Result<Value, ArmError> {
     let v = match wire::get_opt::<Value>(client, &check.read).await {
         Ok(Some(v)) => v,
         Ok(None) => return Err(not_applied(&check.what, lost, "it does not exist")),
@@ -169,7 +176,7 @@ pub async fn read_back(client: &ArmClient, check: &Check<'_>, lost: &str) -> Res
     };
     let state = provisioning_state(&v);
     let state = state.as_deref().unwrap_or("Unknown");
-    let carries = (check.carries)(&v);
+    let carries = T::deserialize(&v).is_ok_and(|t| (check.carries)(&t));
     // Only the fields the change sets decide: a resource that carries them is ours in any state
     // its write leads to, and in any state of an operation still running (whatever else Azure
     // filled in or changed, its eTag included).
@@ -216,9 +223,4 @@ pub fn busy(resp: &ArmResponse) -> bool {
             inner.code.as_str(),
             "OperationNotAllowed" | "AKSOperationPreempted" | "NotLatestOperation" | "Conflict"
         )
-}
-
-/// True when `v` is in one of `states` (case-insensitive).
-pub fn in_state(v: &Value, states: &[&str]) -> bool {
-    provisioning_state(v).is_some_and(|s| states.iter().any(|x| x.eq_ignore_ascii_case(&s)))
 }

@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use crate::arm::{ArmClient, ArmError, ArmResponse, Req};
 use crate::plan::Step;
+use crate::resources::AsRead;
 use crate::secret::Secret;
 
 /// The 200 answer to `step` (a GET read through [`get`], so its response is gone) lacks a
@@ -73,6 +74,36 @@ pub async fn get<T: DeserializeOwned>(client: &ArmClient, step: &Step) -> Result
 /// Send a read and parse its JSON; 404 is `None`.
 pub async fn get_opt<T: DeserializeOwned>(client: &ArmClient, step: &Step) -> Result<Option<T>, ArmError> {
     client.get_json_opt(&request(step, None)?).await
+}
+
+/// Send a read and read its answer as the resource `T`; a body of another shape is an error
+/// naming the field.
+pub async fn get_typed<T: DeserializeOwned>(client: &ArmClient, step: &Step, resource: &str) -> Result<T, ArmError> {
+    let v: Value = get(client, step).await?;
+    crate::resources::parse(&v, resource).map_err(|e| step_shape_error(step, &e))
+}
+
+/// Send a read and read its answer as the resource `T`, its JSON kept for a write that sends
+/// it back; a body of another shape is an error naming the field.
+pub async fn get_read<T: DeserializeOwned>(
+    client: &ArmClient,
+    step: &Step,
+    resource: &str,
+) -> Result<AsRead<T>, ArmError> {
+    let v: Value = get(client, step).await?;
+    AsRead::parse(v, resource).map_err(|e| step_shape_error(step, &e))
+}
+
+/// [`get_read`]; 404 is `None`.
+pub async fn get_read_opt<T: DeserializeOwned>(
+    client: &ArmClient,
+    step: &Step,
+    resource: &str,
+) -> Result<Option<AsRead<T>>, ArmError> {
+    match get_opt::<Value>(client, step).await? {
+        Some(v) => AsRead::parse(v, resource).map(Some).map_err(|e| step_shape_error(step, &e)),
+        None => Ok(None),
+    }
 }
 
 /// Send a list read, then every `nextLink` page Azure returns; each item is read as `T` (an

@@ -279,9 +279,12 @@ fn bodies_built_from_gets_validate() {
     assert!(raw.iter().filter(|e| e.contains("read-only")).count() >= 3, "{raw:?}");
     let mut paid = cluster.clone();
     paid["sku"] = serde_json::json!({"name": "Base", "tier": "Standard"});
+    let read = |v: &serde_json::Value| {
+        aksgpu::resources::AsRead::<aksgpu::resources::ManagedCluster>::parse(v.clone(), "cluster").expect("typed")
+    };
     for (name, body) in [
-        ("kaito", aksgpu::plan::cluster::enable_kaito(&cluster)),
-        ("cost-analysis", aksgpu::plan::cluster::enable_cost_analysis(&paid).expect("paid tier")),
+        ("kaito", aksgpu::plan::cluster::enable_kaito(&read(&cluster))),
+        ("cost-analysis", aksgpu::plan::cluster::enable_cost_analysis(&read(&paid)).expect("paid tier")),
     ] {
         let mut errors = Vec::new();
         v.check(&defs["ManagedCluster"], &body, "body", &mut errors);
@@ -289,7 +292,8 @@ fn bodies_built_from_gets_validate() {
         assert!(read_only.is_empty(), "{name} echoes read-only fields: {read_only:?}");
     }
     let pool = load(&examples.join("AgentPoolsGet.json"))["responses"]["200"]["body"].clone();
-    let scaled = aksgpu::plan::cluster::scale_pool(&pool, aksgpu::plan::cluster::Scale::Autoscale { min: 1, max: 5 })
+    let read = aksgpu::resources::AsRead::parse(pool.clone(), "agent pool").expect("typed");
+    let scaled = aksgpu::plan::cluster::scale_pool(&read, aksgpu::plan::cluster::Scale::Autoscale { min: 1, max: 5 })
         .expect("scales");
     let mut raw = Vec::new();
     v.check(&defs["AgentPool"], &pool, "body", &mut raw);
@@ -344,7 +348,8 @@ fn quota_request_body_and_status_follow_the_quota_spec() {
         ("quota/2025-03-01/examples/getQuotaRequestStatusInProgress.json", "InProgress"),
     ] {
         let body = &load(&vendored(file))["responses"]["200"]["body"];
-        let s = aksgpu::plan::quota::RequestStatus::parse("id", body).expect("the documented shape");
+        let read = aksgpu::resources::parse(body, "quota request").expect("the documented shape");
+        let s = aksgpu::plan::quota::RequestStatus::of("id", read);
         assert_eq!(s.state, state, "{file}");
         assert_eq!(s.is_final(), state == "Failed", "{file}");
     }
@@ -482,7 +487,7 @@ fn the_label_update_body_validates_against_2026_08_01() {
     let plan = aksgpu::plan::cluster_ops::label_pool(
         t,
         "agentpool1",
-        &got,
+        &aksgpu::resources::AsRead::parse(got, "agent pool").expect("typed"),
         ("nvidia.com/gpu.deploy.driver", "false"),
         "2026-08-01",
     );

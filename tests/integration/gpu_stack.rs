@@ -357,7 +357,10 @@ fn kaito_enable_changes_only_the_two_profiles_and_is_idempotent() {
     let put = arm.log().into_iter().find(|x| x.method == "PUT").expect("PUT");
     assert_eq!(put.headers.get("if-match").map(String::as_str), Some("etag-1"));
     let body = put.json();
-    let diffs = aksgpu::plan::cluster::differences(&aksgpu::plan::cluster::writable(&before), &body);
+    let diffs = aksgpu::plan::cluster::differences(
+        &aksgpu::plan::cluster::writable(&aksgpu::resources::AsRead::parse(before, "cluster").expect("typed")),
+        &body,
+    );
     assert_eq!(diffs, ["/properties/aiToolchainOperatorProfile", "/properties/oidcIssuerProfile"], "{body}");
     for ro in ["/id", "/properties/provisioningState", "/properties/currentKubernetesVersion", "/eTag"] {
         assert!(body.pointer(ro).is_none(), "{ro} echoed");

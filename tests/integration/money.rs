@@ -336,11 +336,73 @@ fn cost_analysis_refuses_free_tier_and_changes_only_the_metrics_profile() {
     let r = run(&arm, &cache, &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1", "--yes"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let put = arm.log().into_iter().find(|x| x.method == "PUT").expect("put");
-    let d = aksgpu::plan::cluster::differences(&aksgpu::plan::cluster::writable(&before), &put.json());
+    let d = aksgpu::plan::cluster::differences(
+        &aksgpu::plan::cluster::writable(&aksgpu::resources::AsRead::parse(before, "cluster").expect("typed")),
+        &put.json(),
+    );
     assert_eq!(d, ["/properties/metricsProfile"]);
     let again = run(&arm, &cache, &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1", "--yes"]);
     assert!(again.stdout.contains("already enabled"), "{}", again.stdout);
     assert_eq!(arm.count("PUT", "/"), 1);
+}
+
+/// `cost-analysis enable` and `kaito enable` read the cluster typed but send back the JSON
+/// Azure sent: fields `ManagedCluster` does not model (a whole profile, a key inside a profile
+/// the change sets, a top-level field) are in the PUT as read.
+#[test]
+fn cluster_puts_keep_the_fields_the_tool_does_not_model() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("unmodeled");
+    let network = json!({"networkPlugin": "azure", "outboundType": "userDefinedRouting", "futureKnob": [1, 2]});
+    arm.edit_cluster("c1", |c| {
+        c["properties"]["networkProfile"] = network.clone();
+        c["properties"]["metricsProfile"] = json!({"costAnalysis": {"enabled": false, "futureKnob": "m"}});
+        c["properties"]["aiToolchainOperatorProfile"] = json!({"enabled": false, "futureKnob": "k"});
+        c["futureTopLevel"] = json!({"kept": true});
+    });
+    for (args, changed, want) in [
+        (
+            &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1", "--yes"][..],
+            "/properties/metricsProfile",
+            json!({"costAnalysis": {"enabled": true, "futureKnob": "m"}}),
+        ),
+        (
+            &["kaito", "enable", "-g", "rg", "--cluster", "c1", "--yes"][..],
+            "/properties/aiToolchainOperatorProfile",
+            json!({"enabled": true, "futureKnob": "k"}),
+        ),
+    ] {
+        let r = run(&arm, &cache, args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let put = arm.log().into_iter().rev().find(|x| x.method == "PUT").expect("a PUT");
+        let body = put.json();
+        assert_eq!(body.pointer("/properties/networkProfile"), Some(&network), "{body}");
+        assert_eq!(body.pointer("/futureTopLevel"), Some(&json!({"kept": true})), "{body}");
+        assert_eq!(body.pointer(changed), Some(&want), "{body}");
+    }
+    assert_eq!(arm.count("PUT", "/"), 2);
+}
+
+/// The cluster is read typed once, before anything is decided: a field of another type is an
+/// error naming it (a tier is not read as the Free tier), and nothing is sent.
+#[test]
+fn cluster_writes_name_a_cluster_field_of_another_type() {
+    let arm = FakeArm::start();
+    let cache = temp_dir("cost-analysis-shape");
+    arm.edit_cluster("c1", |c| c["sku"]["tier"] = json!(2));
+    let r = run(&arm, &cache, &["cost-analysis", "enable", "-g", "rg", "--cluster", "c1", "--yes"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stderr.contains("sku.tier"), "{}", r.stderr);
+    assert!(!r.stderr.contains("Standard or Premium"), "{}", r.stderr);
+    // The same read for `kaito enable`.
+    arm.edit_cluster("c1", |c| {
+        c["sku"]["tier"] = json!("Standard");
+        c["properties"]["aiToolchainOperatorProfile"] = json!({"enabled": "yes"});
+    });
+    let r = run(&arm, &cache, &["kaito", "enable", "-g", "rg", "--cluster", "c1", "--yes"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stderr.contains("properties.aiToolchainOperatorProfile.enabled"), "{}", r.stderr);
+    assert_eq!(arm.count("PUT", "/"), 0);
 }
 
 /// `pool scale -g rg --cluster c1 --name gpu EXTRA`.

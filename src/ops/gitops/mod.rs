@@ -460,7 +460,7 @@ pub async fn scale_pool(
 }
 
 /// The steps `pool scale` sends for a spec, from the pool as read.
-pub fn scale_plan(spec: &PoolSpec, current: &Value, how: Scale) -> Result<Plan, Error> {
+pub fn scale_plan(spec: &PoolSpec, current: &AsRead<AgentPool>, how: Scale) -> Result<Plan, Error> {
     Ok(ops::scale(spec_target(spec), &spec.name, current, how)?)
 }
 

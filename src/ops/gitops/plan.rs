@@ -66,7 +66,7 @@ pub async fn dry_run_steps(
                 match c.scale {
                     Some(how) => {
                         let current = crate::resources::find_named(&live.pools, &spec.name);
-                        let current = current.map_or_else(crate::plan::cluster_ops::pool_as_read, |p| p.json.clone());
+                        let current = current.cloned().unwrap_or_else(crate::plan::cluster_ops::pool_stand_in);
                         out.extend(super::scale_plan(spec, &current, how)?.steps)
                     }
                     None => {

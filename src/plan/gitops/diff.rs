@@ -251,7 +251,7 @@ fn pool(d: &Desired, spec: &PoolSpec, have: Option<&AsRead<AgentPool>>, implicit
             None => Scale::Count(spec.count),
         };
         // The same check `pool scale` (and so apply) makes: refused here, not promised.
-        if let Err(why) = crate::plan::cluster::scale_pool(&have.json, how) {
+        if let Err(why) = crate::plan::cluster::scale_pool(have, how) {
             let why = why.words(|s| s.file_key().unwrap_or(s.long()).to_owned());
             let mut c =
                 Change::new("pool", &spec.name, Action::Refused, format!("{listed}: apply cannot scale it: {why}"));
