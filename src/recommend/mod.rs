@@ -731,6 +731,9 @@ fn explain_shown(catalog: &Catalog, req: &Requirements, r: &mut Recommendation) 
             // The serving search chose the GPUs for the targets, not for memory alone.
             r.warnings.retain(|w| !w.text.starts_with("over-provisioned"));
         }
+        for (i, w) in service::targets_at_risk(req, s).into_iter().enumerate() {
+            r.warnings.insert(i, w);
+        }
         if let Some(w) = &s.calibration_warning {
             r.warnings.insert(0, Words::plain(w.as_str()));
         }

@@ -401,6 +401,47 @@ fn misses(req: &Requirements, f: &serving::Figures, aggregate: f64) -> Vec<Miss>
     .collect()
 }
 
+/// The targets a deployment meets by its estimate but not at the pessimistic end of its range
+/// (`serving.range`), where its class is calibrated worse than 1.5× or not at all: a buyer
+/// should know the target rests on a figure the published measurements do not pin down. (The
+/// search meets a target at the highest concurrency that still does, so in a well-calibrated
+/// class the range's low end misses it too; the range is in the JSON for those.)
+pub fn targets_at_risk(req: &Requirements, s: &Serving) -> Vec<Words> {
+    if s.calibration_warning.is_none() {
+        return Vec::new();
+    }
+    let ask = &req.serving;
+    let r = &s.range;
+    let risk = |setting: Setting, what: &str, low: f64, high: f64, want: f64| {
+        Words::new(
+            format!(
+                "{{0}} {} is met by the estimate, not across its range: {}–{} {what} (serving.range)",
+                fmt_num(want),
+                fmt_sig(low),
+                fmt_sig(high)
+            ),
+            &[setting],
+        )
+    };
+    let agg = r.aggregate_output_tokens_per_second;
+    let user = r.decode_tokens_per_second_per_sequence;
+    let ttft = r.ttft_seconds;
+    [
+        ask.min_tokens_per_second
+            .filter(|w| agg.low < *w)
+            .map(|w| risk(Setting::MinTokensPerSecond, "output tokens/s", agg.low, agg.high, w)),
+        ask.min_tokens_per_second_per_user
+            .filter(|w| user.low < *w)
+            .map(|w| risk(Setting::MinTokensPerSecondPerUser, "tokens/s per sequence", user.low, user.high, w)),
+        ask.max_ttft_seconds
+            .filter(|w| ttft.high > *w)
+            .map(|w| risk(Setting::MaxTtft, "s to first token", ttft.low, ttft.high, w)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
 /// Per-user and TTFT targets met (the ones more nodes of copies cannot help without `--concurrency`).
 fn latency_ok(req: &Requirements, f: &serving::Figures) -> Option<Constraint> {
     misses(req, f, f64::INFINITY).first().map(|m| m.0)

@@ -219,3 +219,37 @@ fn a_workspace_is_written_offline_for_every_kaito_preset() {
         assert!(w["resource"]["count"].as_u64().is_some_and(|c| c >= 1), "{w}");
     }
 }
+
+/// A target met by the estimate but not at the pessimistic end of the figure's range
+/// (`serving.range`) is said on that recommendation, naming the flag; one the whole range meets
+/// is not. gpt-oss-120b on one A100 is an unchecked class (Ampere × w4a16 × MoE), so its range
+/// is the widest class's.
+#[test]
+fn a_target_met_only_by_the_estimate_is_warned() {
+    let at_risk = |r: &Value| {
+        r["warnings"].as_array().into_iter().flatten().any(|w| {
+            w.as_str().is_some_and(|w| w.starts_with("--min-tokens-per-second-per-user") && w.contains("serving.range"))
+        })
+    };
+    let base = ["--model", "gpt-oss-120b", "--vm-size", "Standard_NC24ads_A100_v4", "--concurrency", "32"];
+    let (code, v, err) = recommend(&base);
+    assert_eq!(code, 0, "{err}");
+    let s = &v["recommendations"][0]["serving"];
+    let (low, est) = (
+        num(&s["range"]["decode_tokens_per_second_per_sequence"], "low"),
+        num(s, "decode_tokens_per_second_per_sequence"),
+    );
+    assert!(low < est, "{s}");
+    let between = format!("{:.1}", (low + est) / 2.0);
+    let below = format!("{:.1}", low * 0.9);
+    let mut args = base.to_vec();
+    args.extend(["--min-tokens-per-second-per-user", &between]);
+    let (code, v, err) = recommend(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(at_risk(&v["recommendations"][0]), "{}", v["recommendations"][0]["warnings"]);
+    let mut args = base.to_vec();
+    args.extend(["--min-tokens-per-second-per-user", &below]);
+    let (code, v, err) = recommend(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(!at_risk(&v["recommendations"][0]), "{}", v["recommendations"][0]["warnings"]);
+}
