@@ -260,14 +260,17 @@ impl Setting {
             Setting::Override => "overrides",
             Setting::Workload => "recommend.workload",
             Setting::Model => "recommend.model",
+            Setting::ModelParams => "recommend.modelParams",
             Setting::Precision => "recommend.precision",
             Setting::GpuMemoryMin => "recommend.gpuMemoryMin",
             Setting::GpuModel => "recommend.gpuModel",
+            Setting::Context => "recommend.context",
             Setting::InputTokens => "recommend.inputTokens",
             Setting::OutputTokens => "recommend.outputTokens",
             Setting::KvCachePrecision => "recommend.kvCachePrecision",
             Setting::TensorParallel => "recommend.tensorParallel",
             Setting::PipelineParallel => "recommend.pipelineParallel",
+            Setting::ExpertParallel => "recommend.expertParallel",
             Setting::Os => "os",
             Setting::KubernetesVersion => "kubernetesVersion",
             Setting::Mig => "migProfile",
@@ -296,9 +299,9 @@ impl Setting {
             Setting::MinTokensPerSecond => "recommend.minTokensPerSecond",
             Setting::MinTokensPerSecondPerUser => "recommend.minTokensPerSecondPerUser",
             Setting::MaxTtft => "recommend.maxTtft",
-            Setting::ModelParams
-            | Setting::ExpertParallel
-            | Setting::GpuMemory
+            // `recommend`'s own filters on the ranking, which `create-pool --recommend` does not
+            // take either: a pool's `recommend:` asks what `create-pool --recommend` asks.
+            Setting::GpuMemory
             | Setting::GpuMemoryMax
             | Setting::TotalGpuMemory
             | Setting::TotalGpuMemoryMin
@@ -306,28 +309,38 @@ impl Setting {
             | Setting::Gpus
             | Setting::GpusMin
             | Setting::GpusMax
-            | Setting::Context
-            | Setting::Location
-            | Setting::Subscription
-            | Setting::Auth
-            | Setting::DriverMode
-            | Setting::Pool
-            | Setting::InstanceType
-            | Setting::HfToken
-            | Setting::Currency
-            | Setting::DryRun
-            | Setting::Family
             | Setting::IncludeRetired
             | Setting::IncludeUnpriced
             | Setting::IncludeUnsupported
+            | Setting::Top
+            // The cluster's location, read from Azure (`create-pool --location` only saves that
+            // read): a pool is where its cluster is.
+            | Setting::Location
+            // A run's settings, on `apply`'s command line as on `create-pool`'s: `apply
+            // --currency` is the currency the run prices in (and `maxPricePerHour` is in), as
+            // `create-pool --currency` is.
+            | Setting::Subscription
+            | Setting::Auth
+            | Setting::Currency
+            | Setting::DryRun
+            | Setting::Timeout
+            // A secret: read from $HF_TOKEN, never written into a file.
+            | Setting::HfToken
+            // Other commands' flags; the file says the same in its own way where it can:
+            // `operator:` (`--install-operator`, `--time-slicing`), `features:`
+            // (`--register-features`), `fallbackVmSizes` (`--max-attempts`), and `apply`
+            // always waits (`--no-wait`). The rest are `install-operator`'s, `quota`'s and
+            // `kaito workspace`'s.
             | Setting::InstallOperator
-            | Setting::LabelPools
+            | Setting::TimeSlicing
             | Setting::MaxAttempts
             | Setting::NoWait
+            | Setting::DriverMode
+            | Setting::Pool
+            | Setting::LabelPools
+            | Setting::Family
             | Setting::Nodes
-            | Setting::TimeSlicing
-            | Setting::Timeout
-            | Setting::Top
+            | Setting::InstanceType
             | Setting::RegisterFeatures => return None,
         })
     }

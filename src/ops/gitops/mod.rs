@@ -108,7 +108,7 @@ fn rank(
 ) -> Result<Result<crate::recommend::Recommendation, Option<Constraint>>, PickRefusal> {
     let ra = recommend_request(place, (p, r), overrides)?;
     if !crate::ops::recommend::has_requirements(&ra) {
-        return Err(PickRefusal::from("recommend needs a model, a workload or gpuMemoryMin".to_owned()));
+        return Err(PickRefusal::from("recommend needs a model, modelParams, a workload or gpuMemoryMin".to_owned()));
     }
     crate::ops::recommend::top_recommendation(catalog, &ra).map_err(|e| in_file(at, e))
 }
@@ -176,11 +176,13 @@ pub fn recommend_request(
     let need = Need {
         workload,
         model: r.model.clone(),
+        model_params: serving.model_params,
         precision,
         gpu_memory_min,
         gpu_model: r.gpu_model.clone(),
         max_price_per_hour: r.max_price_per_hour,
         max_price_per_month: r.max_price_per_month,
+        context: r.context,
         concurrency: r.concurrency,
         input_tokens: r.input_tokens,
         output_tokens: r.output_tokens,
@@ -190,8 +192,8 @@ pub fn recommend_request(
         kv_cache_precision: serving.kv_cache_precision,
         tensor_parallel: r.tensor_parallel,
         pipeline_parallel: r.pipeline_parallel,
+        expert_parallel: r.expert_parallel,
         rank_by: serving.rank_by,
-        ..Need::default()
     };
     let gpu_driver = p.gpu_driver.as_deref().and_then(|d| by_name(GpuDriver::ALL, GpuDriver::name, d));
     let ra = RecommendRequest {
