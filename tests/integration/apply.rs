@@ -1292,3 +1292,13 @@ fn a_bad_expert_parallel_or_context_names_the_key_and_line() {
         assert!(!r.stderr.contains("--expert-parallel") && !r.stderr.contains("--context"), "{}", r.stderr);
     }
 }
+
+/// A model the catalog lacks, with the Hub out of reach: the hint names the file's
+/// `modelParams` key, not `--model-params` (which a file cannot take).
+#[test]
+fn an_unknown_model_offline_points_at_model_params() {
+    let r = refused_file("      model: acme/Unknown-7B\n");
+    assert!(r.stderr.contains("pools[0].recommend: acme/Unknown-7B is not in the catalog"), "{}", r.stderr);
+    assert!(r.stderr.contains("pass `recommend.modelParams:` with its parameter count"), "{}", r.stderr);
+    assert!(!r.stderr.contains("--model-params"), "{}", r.stderr);
+}

@@ -130,10 +130,15 @@ pub fn check_recommend(
 /// front end words as a flag) and placed at the first such key; a refusal resting on the
 /// catalog says how to override it: in a file, `overrides:`.
 fn in_file(at: &str, e: Error) -> PickRefusal {
-    let Error::Setting(e) = e else {
-        return PickRefusal { message: e.to_string().into(), hint: e.hint().map(Words::plain), key: None };
-    };
     let key = |s: Setting| s.file_path(at);
+    let Error::Setting(e) = e else {
+        // Words about the whole block (the Hub cannot be read: give `modelParams`): the message
+        // names its settings by key, the hint by the key to write (`Source::error`).
+        return match e.words() {
+            Some((message, hint)) => PickRefusal { message: message.name_some(key), hint: hint.cloned(), key: None },
+            None => PickRefusal { message: e.to_string().into(), hint: e.hint().map(Words::plain), key: None },
+        };
+    };
     let words = |text: &str| Words::new(text, &e.settings).name_some(key);
     let (message, hint) = (words(&e.message), e.hint.as_deref().map(words));
     let key = e.settings.iter().find_map(|s| key(*s));
