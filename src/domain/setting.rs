@@ -251,7 +251,19 @@ impl Setting {
     /// The key of a GpuConfig file that holds the setting: relative to the pool
     /// (`recommend.gpuMemoryMin`, `os`), or from the top of the file for what is not a pool's
     /// (`cluster.name`, `overrides`: see [`Setting::is_file_level`]); none for a setting a file
-    /// cannot give.
+    /// cannot give. Those are, in the order of the last arm's groups:
+    /// - `recommend`'s own filters on the ranking (`--gpus`, `--gpu-memory-max`, `--top`, …),
+    ///   which `create-pool --recommend` does not take either: a pool's `recommend:` asks what
+    ///   `create-pool --recommend` asks;
+    /// - the location: the cluster's, read from Azure (`create-pool --location` only saves that
+    ///   read);
+    /// - a run's settings, on `apply`'s command line as on `create-pool`'s (`apply --currency`
+    ///   is the currency the run prices in, and `maxPricePerHour` is in);
+    /// - the Hugging Face token: a secret, read from `$HF_TOKEN`, never written into a file;
+    /// - other commands' flags, which the file says its own way where it can: `operator:`
+    ///   (`--install-operator`, `--time-slicing`), `features:` (`--register-features`),
+    ///   `fallbackVmSizes` (`--max-attempts`), and `apply` always waits (`--no-wait`); the rest
+    ///   are `install-operator`'s, `quota`'s and `kaito workspace`'s.
     pub fn file_key(self) -> Option<&'static str> {
         Some(match self {
             Setting::VmSize => "vmSize",
@@ -299,9 +311,7 @@ impl Setting {
             Setting::MinTokensPerSecond => "recommend.minTokensPerSecond",
             Setting::MinTokensPerSecondPerUser => "recommend.minTokensPerSecondPerUser",
             Setting::MaxTtft => "recommend.maxTtft",
-            // `recommend`'s own filters on the ranking, which `create-pool --recommend` does not
-            // take either: a pool's `recommend:` asks what `create-pool --recommend` asks.
-            Setting::GpuMemory
+            Setting::GpuMemory // `recommend`'s own filters
             | Setting::GpuMemoryMax
             | Setting::TotalGpuMemory
             | Setting::TotalGpuMemoryMin
@@ -313,25 +323,14 @@ impl Setting {
             | Setting::IncludeUnpriced
             | Setting::IncludeUnsupported
             | Setting::Top
-            // The cluster's location, read from Azure (`create-pool --location` only saves that
-            // read): a pool is where its cluster is.
-            | Setting::Location
-            // A run's settings, on `apply`'s command line as on `create-pool`'s: `apply
-            // --currency` is the currency the run prices in (and `maxPricePerHour` is in), as
-            // `create-pool --currency` is.
-            | Setting::Subscription
+            | Setting::Location // the cluster's
+            | Setting::Subscription // a run's settings
             | Setting::Auth
             | Setting::Currency
             | Setting::DryRun
             | Setting::Timeout
-            // A secret: read from $HF_TOKEN, never written into a file.
-            | Setting::HfToken
-            // Other commands' flags; the file says the same in its own way where it can:
-            // `operator:` (`--install-operator`, `--time-slicing`), `features:`
-            // (`--register-features`), `fallbackVmSizes` (`--max-attempts`), and `apply`
-            // always waits (`--no-wait`). The rest are `install-operator`'s, `quota`'s and
-            // `kaito workspace`'s.
-            | Setting::InstallOperator
+            | Setting::HfToken // a secret
+            | Setting::InstallOperator // other commands' flags
             | Setting::TimeSlicing
             | Setting::MaxAttempts
             | Setting::NoWait
