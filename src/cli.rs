@@ -1769,7 +1769,7 @@ mod tests {
     /// settings map into one and the same typed request.
     #[test]
     fn flags_and_a_gpuconfig_pool_make_the_same_recommend_request() {
-        use crate::plan::gitops::config::{PoolConfig, RecommendConfig};
+        use crate::plan::gitops::config::{Params, PoolConfig, RecommendConfig};
         let cli = Cli::try_parse_from([
             "aksgpu",
             "create-pool",
@@ -1790,6 +1790,12 @@ mod tests {
             "9",
             "--concurrency",
             "8",
+            "--context",
+            "32k",
+            "--model-params",
+            "30B",
+            "--expert-parallel",
+            "2",
             "--spot",
             "--os",
             "linux",
@@ -1815,6 +1821,9 @@ mod tests {
             gpu_memory_min: Some("40GiB".into()),
             max_price_per_hour: Some(9.0),
             concurrency: Some(8),
+            context: Some(32768),
+            model_params: Some(Params::Number(30.0)),
+            expert_parallel: Some(2),
             ..RecommendConfig::default()
         };
         let facts = crate::ops::pool::ClusterFacts::default();
@@ -1822,5 +1831,28 @@ mod tests {
         assert_eq!(from_file, from_flags);
         assert_eq!(from_flags.need.workload, Some(Workload::Inference), "{from_flags:?}");
         assert!(from_flags.spot && from_flags.top == 3, "{from_flags:?}");
+        assert_eq!((from_flags.need.context, from_flags.need.expert_parallel), (Some(32768), Some(2)));
+    }
+
+    /// Every setting `create-pool --recommend` takes for the workload is a key of a GpuConfig
+    /// pool's `recommend:` block (in the schema, and each setting's `file_key`), so a file
+    /// sizes a pool as the flags do.
+    #[test]
+    fn every_create_pool_recommend_flag_is_a_gpuconfig_key() {
+        let schema: serde_json::Value =
+            serde_json::from_str(include_str!("../schema/gpuconfig.schema.json")).expect("schema");
+        let keys = &schema["$defs"]["recommend"]["properties"];
+        for (id, _) in WITH_RECOMMEND {
+            let camel: String = id
+                .split('_')
+                .enumerate()
+                .map(|(i, w)| if i == 0 { w.to_owned() } else { w[..1].to_uppercase() + &w[1..] })
+                .collect();
+            assert!(keys.get(&camel).is_some(), "--{id}: no recommend.{camel} in the GpuConfig schema");
+            let long = id.replace('_', "-");
+            if let Some(s) = crate::domain::setting::Setting::ALL.iter().find(|s| s.long() == long) {
+                assert_eq!(s.file_key(), Some(format!("recommend.{camel}").as_str()), "{s:?}");
+            }
+        }
     }
 }

@@ -182,6 +182,21 @@ impl Error {
         }
     }
 
+    /// The message and hint of an error worded in [`Words`], for a front end that names their
+    /// settings its own way (a GpuConfig's keys); none for an error worded otherwise.
+    pub fn words(&self) -> Option<(&Words, Option<&Words>)> {
+        match self {
+            Error::Usage { message, hint }
+            | Error::NoFit { message, hint }
+            | Error::Refused { message, hint }
+            | Error::Denied { message, hint }
+            | Error::Unavailable { message, hint }
+            | Error::Pending { message, hint }
+            | Error::Differences { message, hint } => Some((message, hint.as_ref())),
+            _ => None,
+        }
+    }
+
     /// The first hint.
     pub fn hint(&self) -> Option<String> {
         self.hints().into_iter().next()

@@ -251,7 +251,19 @@ impl Setting {
     /// The key of a GpuConfig file that holds the setting: relative to the pool
     /// (`recommend.gpuMemoryMin`, `os`), or from the top of the file for what is not a pool's
     /// (`cluster.name`, `overrides`: see [`Setting::is_file_level`]); none for a setting a file
-    /// cannot give.
+    /// cannot give. Those are, in the order of the last arm's groups:
+    /// - `recommend`'s own filters on the ranking (`--gpus`, `--gpu-memory-max`, `--top`, …),
+    ///   which `create-pool --recommend` does not take either: a pool's `recommend:` asks what
+    ///   `create-pool --recommend` asks;
+    /// - the location: the cluster's, read from Azure (`create-pool --location` only saves that
+    ///   read);
+    /// - a run's settings, on `apply`'s command line as on `create-pool`'s (`apply --currency`
+    ///   is the currency the run prices in, and `maxPricePerHour` is in);
+    /// - the Hugging Face token: a secret, read from `$HF_TOKEN`, never written into a file;
+    /// - other commands' flags, which the file says its own way where it can: `operator:`
+    ///   (`--install-operator`, `--time-slicing`), `features:` (`--register-features`),
+    ///   `fallbackVmSizes` (`--max-attempts`), and `apply` always waits (`--no-wait`); the rest
+    ///   are `install-operator`'s, `quota`'s and `kaito workspace`'s.
     pub fn file_key(self) -> Option<&'static str> {
         Some(match self {
             Setting::VmSize => "vmSize",
@@ -260,14 +272,17 @@ impl Setting {
             Setting::Override => "overrides",
             Setting::Workload => "recommend.workload",
             Setting::Model => "recommend.model",
+            Setting::ModelParams => "recommend.modelParams",
             Setting::Precision => "recommend.precision",
             Setting::GpuMemoryMin => "recommend.gpuMemoryMin",
             Setting::GpuModel => "recommend.gpuModel",
+            Setting::Context => "recommend.context",
             Setting::InputTokens => "recommend.inputTokens",
             Setting::OutputTokens => "recommend.outputTokens",
             Setting::KvCachePrecision => "recommend.kvCachePrecision",
             Setting::TensorParallel => "recommend.tensorParallel",
             Setting::PipelineParallel => "recommend.pipelineParallel",
+            Setting::ExpertParallel => "recommend.expertParallel",
             Setting::Os => "os",
             Setting::KubernetesVersion => "kubernetesVersion",
             Setting::Mig => "migProfile",
@@ -296,9 +311,7 @@ impl Setting {
             Setting::MinTokensPerSecond => "recommend.minTokensPerSecond",
             Setting::MinTokensPerSecondPerUser => "recommend.minTokensPerSecondPerUser",
             Setting::MaxTtft => "recommend.maxTtft",
-            Setting::ModelParams
-            | Setting::ExpertParallel
-            | Setting::GpuMemory
+            Setting::GpuMemory // `recommend`'s own filters
             | Setting::GpuMemoryMax
             | Setting::TotalGpuMemory
             | Setting::TotalGpuMemoryMin
@@ -306,28 +319,27 @@ impl Setting {
             | Setting::Gpus
             | Setting::GpusMin
             | Setting::GpusMax
-            | Setting::Context
-            | Setting::Location
-            | Setting::Subscription
-            | Setting::Auth
-            | Setting::DriverMode
-            | Setting::Pool
-            | Setting::InstanceType
-            | Setting::HfToken
-            | Setting::Currency
-            | Setting::DryRun
-            | Setting::Family
             | Setting::IncludeRetired
             | Setting::IncludeUnpriced
             | Setting::IncludeUnsupported
-            | Setting::InstallOperator
-            | Setting::LabelPools
+            | Setting::Top
+            | Setting::Location // the cluster's
+            | Setting::Subscription // a run's settings
+            | Setting::Auth
+            | Setting::Currency
+            | Setting::DryRun
+            | Setting::Timeout
+            | Setting::HfToken // a secret
+            | Setting::InstallOperator // other commands' flags
+            | Setting::TimeSlicing
             | Setting::MaxAttempts
             | Setting::NoWait
+            | Setting::DriverMode
+            | Setting::Pool
+            | Setting::LabelPools
+            | Setting::Family
             | Setting::Nodes
-            | Setting::TimeSlicing
-            | Setting::Timeout
-            | Setting::Top
+            | Setting::InstanceType
             | Setting::RegisterFeatures => return None,
         })
     }

@@ -1164,3 +1164,141 @@ fn apply_with_the_operator_in_an_unlabelled_mixed_cluster_refuses_before_any_wri
     assert!(r.stderr.contains("aks needs nvidia.com/gpu.deploy.driver=false"), "{}", r.stderr);
     assert!(writes(&arm).is_empty(), "nothing is written: {:?}", writes(&arm));
 }
+
+/// A number no other call in this process got: a directory of its own for each run of the
+/// helpers below (tests run in parallel threads of one process).
+fn next_dir() -> usize {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The pool a dry run plans (its `vmSize` and `count`), offline: ranked without a region.
+fn planned_pool(args: &[&str]) -> (String, u64) {
+    let env = [("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9"), ("AZURE_SUBSCRIPTION_ID", SUB)];
+    let r = aksgpu_with(args, &env);
+    assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+    let put = r.json()["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .find(|s| s["method"] == "PUT" && s["url"].as_str().is_some_and(|u| u.contains("agentPools/gpu")))
+        .cloned()
+        .unwrap_or_else(|| panic!("no pool PUT: {}", r.stdout));
+    let p = &put["body"]["properties"];
+    (p["vmSize"].as_str().expect("vmSize").to_owned(), p["count"].as_u64().expect("count"))
+}
+
+/// The pool `create-pool --recommend FLAGS --dry-run` plans, and the one `apply -f --dry-run`
+/// plans for a file whose pool has `recommend: {RECOMMEND}`: they must be the same.
+fn same_pool_from_flags_and_file(flags: &[&str], recommend: &str) -> (String, u64) {
+    let mut args = vec!["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--recommend"];
+    args.extend_from_slice(flags);
+    args.extend(["--dry-run", "-o", "json"]);
+    let from_flags = planned_pool(&args);
+    let dir = temp_dir(&format!("apply-recommend-as-flags-{}", next_dir()));
+    let file = write(
+        &dir,
+        "gpu.yaml",
+        &format!(
+            "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\npools:\n  - name: gpu\n    recommend: {{{recommend}}}\n"
+        ),
+    );
+    let from_file = planned_pool(&["apply", "-f", file.to_str().expect("path"), "--dry-run", "-o", "json"]);
+    assert_eq!(from_file, from_flags, "recommend: {{{recommend}}} vs create-pool --recommend {flags:?}");
+    from_flags
+}
+
+/// `expertParallel` in a file sizes the pool as `create-pool --recommend --expert-parallel`
+/// does, and it changes the answer (a 1-GPU size holds Qwen3-30B-A3B; DEP2 needs 2 GPUs).
+#[test]
+fn expert_parallel_in_a_file_sizes_the_pool_as_the_flag_does() {
+    let model = ["--model", "qwen3-30b-a3b"];
+    let plain = same_pool_from_flags_and_file(&model, "model: qwen3-30b-a3b");
+    let ep = same_pool_from_flags_and_file(
+        &[&model[..], &["--expert-parallel", "2"]].concat(),
+        "model: qwen3-30b-a3b, expertParallel: 2",
+    );
+    assert_ne!(ep.0, plain.0, "--expert-parallel 2 must change the size for this test to mean anything");
+}
+
+/// `context` in a file sizes the pool as `create-pool --recommend --context` does, and it
+/// changes the answer (16 sequences of 32k tokens of KV cache).
+#[test]
+fn context_in_a_file_sizes_the_pool_as_the_flag_does() {
+    let flags = ["--model", "qwen3-30b-a3b", "--concurrency", "16"];
+    let plain = same_pool_from_flags_and_file(&flags, "model: qwen3-30b-a3b, concurrency: 16");
+    let long = same_pool_from_flags_and_file(
+        &[&flags[..], &["--context", "32k"]].concat(),
+        "model: qwen3-30b-a3b, concurrency: 16, context: 32768",
+    );
+    assert_ne!(long.0, plain.0, "--context 32k must change the size for this test to mean anything");
+}
+
+/// `modelParams` in a file sizes a model the catalog does not know as `--model-params` does.
+#[test]
+fn model_params_in_a_file_sizes_the_pool_as_the_flag_does() {
+    let big = same_pool_from_flags_and_file(&["--model-params", "70B"], "modelParams: 70B");
+    let small = same_pool_from_flags_and_file(&["--model-params", "8"], "modelParams: 8");
+    assert_ne!(big.0, small.0, "the parameter count must change the size for this test to mean anything");
+}
+
+/// A file whose `recommend:` is refused: the `apply --dry-run` error.
+fn refused_file(recommend: &str) -> Run {
+    let dir = temp_dir(&format!("apply-recommend-refused-{}", next_dir()));
+    let file = write(
+        &dir,
+        "gpu.yaml",
+        &format!("apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {{resourceGroup: rg, name: c1}}\npools:\n  - name: gpu\n    recommend:\n{recommend}"),
+    );
+    let r = aksgpu_with(
+        &["apply", "-f", file.to_str().expect("path"), "--dry-run", "-o", "json"],
+        &[
+            ("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9"),
+            ("AZURE_SUBSCRIPTION_ID", SUB),
+            ("HF_ENDPOINT", "http://127.0.0.1:9"),
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    r
+}
+
+/// A bad `expertParallel` or `context` is refused as its flag is, named by its key at its line
+/// and column; the CLI says the same with the flag.
+#[test]
+fn a_bad_expert_parallel_or_context_names_the_key_and_line() {
+    let cli = aksgpu_with(
+        &["recommend", "--model", "qwen3-30b-a3b", "--expert-parallel", "3"],
+        &[("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9")],
+    );
+    assert_eq!(cli.code, 2, "{}", cli.stderr);
+    assert!(cli.stderr.contains("error: --expert-parallel 3 does not split 128 experts evenly"), "{}", cli.stderr);
+    let cases = [
+        ("      model: qwen3-30b-a3b\n      expertParallel: 3\n", "gpu.yaml:8:23: pools[0].recommend.expertParallel 3 does not split 128 experts evenly"),
+        ("      model: qwen3-30b-a3b\n      expertParallel: 0\n", "gpu.yaml:8:23: pools[0].recommend.expertParallel: must be at least 1"),
+        (
+            "      model: llama-3.1-8b\n      expertParallel: 2\n",
+            "gpu.yaml:8:23: pools[0].recommend.expertParallel splits the experts of a mixture of experts; pools[0].recommend.model names no such model",
+        ),
+        (
+            "      model: qwen3-30b-a3b\n      context: 131072\n",
+            "gpu.yaml:8:16: pools[0].recommend.context 131072 is longer than the model's maximum context 40960",
+        ),
+        ("      model: qwen3-30b-a3b\n      context: 0\n", "gpu.yaml:8:16: pools[0].recommend.context: must be at least 1"),
+        ("      modelParams: lots\n", "gpu.yaml:7:20: pools[0].recommend.modelParams: \"lots\" is not a parameter count"),
+    ];
+    for (recommend, says) in cases {
+        let r = refused_file(recommend);
+        assert!(r.stderr.contains(says), "{recommend}: {}", r.stderr);
+        assert!(!r.stderr.contains("--expert-parallel") && !r.stderr.contains("--context"), "{}", r.stderr);
+    }
+}
+
+/// A model the catalog lacks, with the Hub out of reach: the hint names the file's
+/// `modelParams` key, not `--model-params` (which a file cannot take).
+#[test]
+fn an_unknown_model_offline_points_at_model_params() {
+    let r = refused_file("      model: acme/Unknown-7B\n");
+    assert!(r.stderr.contains("pools[0].recommend: acme/Unknown-7B is not in the catalog"), "{}", r.stderr);
+    assert!(r.stderr.contains("pass `recommend.modelParams:` with its parameter count"), "{}", r.stderr);
+    assert!(!r.stderr.contains("--model-params"), "{}", r.stderr);
+}

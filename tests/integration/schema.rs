@@ -169,11 +169,13 @@ fn every_field_the_parser_writes_is_in_the_schema() {
         recommend: Some(RecommendConfig {
             workload: Some("inference".into()),
             model: Some("llama-3.1-8b".into()),
+            model_params: Some(Params::Text("8B".into())),
             precision: Some("bf16".into()),
             gpu_memory_min: Some("24GB".into()),
             gpu_model: vec!["A100".into()],
             max_price_per_hour: Some(5.0),
             max_price_per_month: Some(3650.0),
+            context: Some(4096),
             concurrency: Some(200),
             input_tokens: Some(1024),
             output_tokens: Some(256),
@@ -183,6 +185,7 @@ fn every_field_the_parser_writes_is_in_the_schema() {
             kv_cache_precision: Some("fp8".into()),
             tensor_parallel: Some(2),
             pipeline_parallel: Some(1),
+            expert_parallel: Some(2),
             rank_by: Some("cost-per-token".into()),
         }),
         count: Some(1),
@@ -243,6 +246,9 @@ fn the_schema_rejects_what_the_parser_rejects() {
         ("/pools/0/recommend", json!({"model": "llama-3.1-8b", "rankBy": "speed"}), "is not one of"),
         ("/pools/0/recommend", json!({"model": "llama-3.1-8b", "concurrency": 0}), "below 1"),
         ("/pools/0/recommend", json!({"model": "llama-3.1-8b", "maxTtft": true}), "wrong type"),
+        ("/pools/0/recommend", json!({"model": "qwen3-30b-a3b", "expertParallel": 0}), "below 1"),
+        ("/pools/0/recommend", json!({"model": "qwen3-30b-a3b", "context": 0}), "below 1"),
+        ("/pools/0/recommend", json!({"modelParams": true}), "wrong type"),
         ("/overrides", json!(["no-such-rule"]), "is not one of"),
     ];
     for (ptr, value, want) in cases {

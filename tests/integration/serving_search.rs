@@ -146,11 +146,17 @@ fn closest_lines_give_the_best_any_deployment_reached() {
 
 /// `kaito workspace` sized for a service writes the Workspace `recommend` gives for the same
 /// service: the first KAITO-capable recommendation's instance type, and its nodes as the count.
+/// A mixture of experts too: `recommend` chooses tensor parallelism unless `--expert-parallel`
+/// is given, and `kaito workspace` does not take that flag (KAITO's vLLM runtime deploys
+/// tensor parallelism), so it cannot size what KAITO does not run.
 #[test]
 fn kaito_workspace_matches_recommend_for_the_same_service() {
     let service =
         ["--concurrency", "64", "--min-tokens-per-second-per-user", "40", "--max-ttft", "1s", "--region", "eastus"];
-    for model in ["llama-3.1-8b", "llama-3.3-70b"] {
+    let ep = aksgpu(&["kaito", "workspace", "--model", "gpt-oss-20b", "--expert-parallel", "2"]);
+    assert_eq!(ep.code, 2, "{}", ep.stderr);
+    assert!(ep.stderr.contains("unexpected argument '--expert-parallel'"), "{}", ep.stderr);
+    for model in ["llama-3.1-8b", "llama-3.3-70b", "gpt-oss-20b", "nemotron-3-nano"] {
         let mut args = vec!["--model", model, "--top", "50"];
         args.extend(service);
         let (code, v, err) = recommend(&args);

@@ -108,7 +108,7 @@ fn rank(
 ) -> Result<Result<crate::recommend::Recommendation, Option<Constraint>>, PickRefusal> {
     let ra = recommend_request(place, (p, r), overrides)?;
     if !crate::ops::recommend::has_requirements(&ra) {
-        return Err(PickRefusal::from("recommend needs a model, a workload or gpuMemoryMin".to_owned()));
+        return Err(PickRefusal::from("recommend needs a model, modelParams, a workload or gpuMemoryMin".to_owned()));
     }
     crate::ops::recommend::top_recommendation(catalog, &ra).map_err(|e| in_file(at, e))
 }
@@ -130,10 +130,15 @@ pub fn check_recommend(
 /// front end words as a flag) and placed at the first such key; a refusal resting on the
 /// catalog says how to override it: in a file, `overrides:`.
 fn in_file(at: &str, e: Error) -> PickRefusal {
-    let Error::Setting(e) = e else {
-        return PickRefusal { message: e.to_string().into(), hint: e.hint().map(Words::plain), key: None };
-    };
     let key = |s: Setting| s.file_path(at);
+    let Error::Setting(e) = e else {
+        // Words about the whole block (the Hub cannot be read: give `modelParams`): the message
+        // names its settings by key, the hint by the key to write (`Source::error`).
+        return match e.words() {
+            Some((message, hint)) => PickRefusal { message: message.name_some(key), hint: hint.cloned(), key: None },
+            None => PickRefusal { message: e.to_string().into(), hint: e.hint().map(Words::plain), key: None },
+        };
+    };
     let words = |text: &str| Words::new(text, &e.settings).name_some(key);
     let (message, hint) = (words(&e.message), e.hint.as_deref().map(words));
     let key = e.settings.iter().find_map(|s| key(*s));
@@ -176,11 +181,13 @@ pub fn recommend_request(
     let need = Need {
         workload,
         model: r.model.clone(),
+        model_params: serving.model_params,
         precision,
         gpu_memory_min,
         gpu_model: r.gpu_model.clone(),
         max_price_per_hour: r.max_price_per_hour,
         max_price_per_month: r.max_price_per_month,
+        context: r.context,
         concurrency: r.concurrency,
         input_tokens: r.input_tokens,
         output_tokens: r.output_tokens,
@@ -190,8 +197,8 @@ pub fn recommend_request(
         kv_cache_precision: serving.kv_cache_precision,
         tensor_parallel: r.tensor_parallel,
         pipeline_parallel: r.pipeline_parallel,
+        expert_parallel: r.expert_parallel,
         rank_by: serving.rank_by,
-        ..Need::default()
     };
     let gpu_driver = p.gpu_driver.as_deref().and_then(|d| by_name(GpuDriver::ALL, GpuDriver::name, d));
     let ra = RecommendRequest {

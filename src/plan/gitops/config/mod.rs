@@ -195,6 +195,10 @@ pub struct RecommendConfig {
     pub workload: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// Parameter count of a model not in the catalog: `8B`, `1.5T`, or a bare number (below
+    /// 10,000: billions), as `--model-params` reads it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_params: Option<Params>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -205,6 +209,9 @@ pub struct RecommendConfig {
     pub max_price_per_hour: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_price_per_month: Option<f64>,
+    /// Tokens of context per sequence (`--context`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concurrency: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -224,8 +231,20 @@ pub struct RecommendConfig {
     pub tensor_parallel: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pipeline_parallel: Option<u32>,
+    /// Mixture of experts: GPUs per stage that each hold 1/N of the experts, attention data
+    /// parallel across them (`--expert-parallel`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expert_parallel: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rank_by: Option<String>,
+}
+
+/// A parameter count, written `8B`, `"1.5T"` or a bare number (billions below 10,000).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Params {
+    Number(f64),
+    Text(String),
 }
 
 /// A latency, written `2s`, `"800ms"` or a bare number of seconds.
@@ -236,17 +255,19 @@ pub enum Latency {
     Text(String),
 }
 
-/// The serving fields of `recommend:` that are not plain numbers, parsed as their flags parse them.
+/// The fields of `recommend:` that are not plain numbers, parsed as their flags parse them.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct ServingChoices {
+    /// Billions of parameters (`modelParams`).
+    pub model_params: Option<f64>,
     pub max_ttft: Option<f64>,
     pub kv_cache_precision: Option<Precision>,
     pub rank_by: Option<RankBy>,
 }
 
 impl RecommendConfig {
-    /// The serving fields checked as `recommend`'s flags check them; an error names the field
-    /// (camelCase, under `recommend.`) and what is wrong.
+    /// The serving fields and the parameter count checked as `recommend`'s flags check them;
+    /// an error names the field (camelCase, under `recommend.`) and what is wrong.
     pub fn serving(&self) -> Result<ServingChoices, (&'static str, String)> {
         let positive = |field: &'static str, v: Option<f64>| match v {
             Some(x) if !x.is_finite() || x <= 0.0 => {
@@ -257,16 +278,25 @@ impl RecommendConfig {
         positive("minTokensPerSecond", self.min_tokens_per_second)?;
         positive("minTokensPerSecondPerUser", self.min_tokens_per_second_per_user)?;
         for (field, v) in [
+            ("context", self.context),
             ("concurrency", self.concurrency),
             ("inputTokens", self.input_tokens),
             ("outputTokens", self.output_tokens),
             ("tensorParallel", self.tensor_parallel.map(u64::from)),
             ("pipelineParallel", self.pipeline_parallel.map(u64::from)),
+            ("expertParallel", self.expert_parallel.map(u64::from)),
         ] {
             if v == Some(0) {
                 return Err((field, "must be at least 1".to_owned()));
             }
         }
+        let model_params = match &self.model_params {
+            None => None,
+            Some(Params::Number(x)) => {
+                Some(crate::units::parse_params(&x.to_string()).map_err(|e| ("modelParams", e))?)
+            }
+            Some(Params::Text(t)) => Some(crate::units::parse_params(t).map_err(|e| ("modelParams", e))?),
+        };
         let max_ttft = match &self.max_ttft {
             None => None,
             Some(Latency::Seconds(x)) => Some(crate::units::parse_latency(&x.to_string()).map_err(|e| ("maxTtft", e))?),
@@ -287,7 +317,7 @@ impl RecommendConfig {
                     .ok_or_else(|| ("rankBy", format!("{} is not price or cost-per-token", clip(t))))?,
             ),
         };
-        Ok(ServingChoices { max_ttft, kv_cache_precision, rank_by })
+        Ok(ServingChoices { model_params, max_ttft, kv_cache_precision, rank_by })
     }
 }
 
@@ -560,6 +590,10 @@ pools:
             ("kvCachePrecision: int4", "kvCachePrecision", "not bf16, fp16 or fp8"),
             ("concurrency: 0", "concurrency", "at least 1"),
             ("tensorParallel: 0", "tensorParallel", "at least 1"),
+            ("expertParallel: 0", "expertParallel", "at least 1"),
+            ("context: 0", "context", "at least 1"),
+            ("modelParams: 8Q", "modelParams", "not a parameter count"),
+            ("modelParams: -5", "modelParams", "cannot be negative"),
             ("minTokensPerSecondPerUser: -5", "minTokensPerSecondPerUser", "not a positive rate"),
             ("maxTtft: 0s", "maxTtft", "not a latency"),
         ] {
@@ -579,6 +613,14 @@ pools:
         assert_eq!((s.kv_cache_precision, s.rank_by), (Some(Precision::Fp8), Some(RankBy::CostPerToken)));
         let r = RecommendConfig { max_ttft: Some(Latency::Text("800ms".into())), ..r };
         assert!((r.serving().expect("valid").max_ttft.expect("ttft") - 0.8).abs() < 1e-9);
+        // A parameter count reads as `--model-params` reads it: billions.
+        for (given, billions) in
+            [(Params::Text("1.5T".into()), 1500.0), (Params::Number(7e9), 7.0), (Params::Number(8.0), 8.0)]
+        {
+            let r = RecommendConfig { model_params: Some(given.clone()), ..RecommendConfig::default() };
+            let got = r.serving().expect("valid").model_params.expect("params");
+            assert!((got - billions).abs() < 1e-9, "{given:?}: {got}");
+        }
     }
 
     #[test]
