@@ -18,8 +18,11 @@
 //! - **tensor parallelism** adds two all-reduces of the activations per layer (Shoeybi et al.
 //!   2019, "Megatron-LM" section 3) over the GPU link × `link`, each with a fixed latency; **pipeline
 //!   parallelism** splits the layers into stages that work on micro-batches in turn;
-//! - **mixture of experts**: the active parameters set the FLOPs; the expert weights read per step
-//!   are those the batch touches, 1 − (1 − k/E)^tokens of them (near all at large batches);
+//! - **mixture of experts**: the active parameters set the FLOPs, the expert GEMMs' in whole
+//!   token tiles (each expert's tokens padded to the kernel's M tile, the next power of two of
+//!   the mean tokens per expert from 16 to 128 as triton_kernels' `matmul_ogs` picks it; the
+//!   tokens per expert Poisson around that mean); the expert weights read per step are those
+//!   the batch touches, 1 − (1 − k/E)^tokens of them (near all at large batches);
 //! - **expert parallelism** (`--expert-parallel`, TensorRT-LLM's DEP, vLLM's data parallel with
 //!   expert parallel): each of `ep` GPUs holds the shared weights whole and 1/ep of the experts,
 //!   and runs attention for its own sequences within its own token budget and engine (no
