@@ -18,8 +18,11 @@
 //! - **tensor parallelism** adds two all-reduces of the activations per layer (Shoeybi et al.
 //!   2019, "Megatron-LM" section 3) over the GPU link × `link`, each with a fixed latency; **pipeline
 //!   parallelism** splits the layers into stages that work on micro-batches in turn;
-//! - **mixture of experts**: the active parameters set the FLOPs; the expert weights read per step
-//!   are those the batch touches, 1 − (1 − k/E)^tokens of them (near all at large batches);
+//! - **mixture of experts**: the active parameters set the FLOPs, the expert GEMMs' in whole
+//!   token tiles (each expert's tokens padded to the kernel's M tile, the next power of two of
+//!   the mean tokens per expert from 16 to 128 as triton_kernels' `matmul_ogs` picks it; the
+//!   tokens per expert Poisson around that mean); the expert weights read per step are those
+//!   the batch touches, 1 − (1 − k/E)^tokens of them (near all at large batches);
 //! - **expert parallelism** (`--expert-parallel`, TensorRT-LLM's DEP, vLLM's data parallel with
 //!   expert parallel): each of `ep` GPUs holds the shared weights whole and 1/ep of the experts,
 //!   and runs attention for its own sequences within its own token budget and engine (no
@@ -318,19 +321,77 @@ fn hybrid_step(s: &Shape, hw: &Hardware, split: Split, batch: f64, context: f64,
 /// parallelism every GPU holds a slice of every expert and handles every token. Under expert
 /// parallelism a rank reads the shared weights whole and its 1/ep of the experts, those that
 /// the tokens of every rank touch, and computes the expert FLOPs of the tokens routed to it:
-/// the mean share, times the busiest rank's excess, which every rank waits for.
+/// the mean share, times the busiest rank's excess, which every rank waits for. The expert
+/// FLOPs are those of whole token tiles (`expert_tile_padding`), the shared ones those of the
+/// tokens.
 fn weight_gemms(s: &Shape, split: Split, tokens: f64) -> (f64, f64, f64) {
     let ranks = split.ranks();
-    if ranks <= 1.0 {
+    let (shared, experts, share) = weight_parts(s);
+    if ranks <= 1.0 && share <= 0.0 {
         return (weights_touched(s, tokens), 2.0 * s.active * tokens, tokens);
     }
-    let (shared, experts, share) = weight_parts(s);
     let all = tokens * ranks;
-    let bytes = shared + experts / ranks * (1.0 - (1.0 - share).powf(all.max(1.0)));
+    let bytes = if ranks <= 1.0 {
+        weights_touched(s, tokens)
+    } else {
+        shared + experts / ranks * (1.0 - (1.0 - share).powf(all.max(1.0)))
+    };
     let routed = routed_params(s.params, s.active, s.experts);
     let busiest = busiest_rank(split.ep, all * f64::from(s.experts.1));
-    let flops = 2.0 * tokens * ((s.active - share * routed) + share * routed * busiest);
+    // Every rank's experts see the tokens of every rank: `all` × k/E of them each on the mean,
+    // the busiest rank's `busiest` times that.
+    let (e, k) = s.experts;
+    let per_expert = all * f64::from(k) / f64::from(e.max(1)) * busiest;
+    let padded = share * routed * busiest * expert_tile_padding(per_expert);
+    let flops = 2.0 * tokens * ((s.active - share * routed) + padded);
     (bytes, flops, tokens * busiest)
+}
+
+/// Smallest and largest token (M) tile of the grouped expert GEMMs: triton_kernels' `matmul_ogs`
+/// (triton-lang/triton, python/triton_kernels/triton_kernels/matmul_ogs_details/opt_flags.py,
+/// `make_default_opt_flags_nvidia`: `block_m = max(16, min(next_power_of_2(tokens_per_expt),
+/// 128))`), the MoE GEMM of TensorRT-LLM's TRITON backend (its perf overview's gpt-oss rows on
+/// Hopper) and of vLLM's MXFP4 path on Hopper.
+const MOE_TILE: (f64, f64) = (16.0, 128.0);
+
+/// Rows the tensor cores compute per token routed to an expert, over 1: grouped MoE GEMMs tile
+/// each expert's tokens in M tiles and compute whole tiles, padding rows included (vLLM's
+/// `moe_align_block_size` pads each expert's tokens to `BLOCK_SIZE_M`, 16 to 64 in its
+/// `get_default_config`; triton_kernels' `matmul_ogs` likewise), so an expert with 40 tokens
+/// under a 64-row tile does 64 rows of work. The kernels pick the tile from the mean tokens
+/// per expert `mean` (`MOE_TILE`: the next power of two, clamped); the tokens an expert gets
+/// vary around that mean (Poisson for random routing, as `busiest_rank`), and the expected
+/// rows are E[tile × ⌈X / tile⌉] over X ~ Poisson(mean), untouched experts costing nothing.
+/// Where the spread covers many tiles the remainder is uniform: (tile − 1) / 2 rows of padding
+/// per expert. The expert weights read are unchanged (`weights_touched`).
+fn expert_tile_padding(mean: f64) -> f64 {
+    if mean <= 0.0 {
+        return 1.0;
+    }
+    let tile = (2f64.powf(mean.log2().ceil())).clamp(MOE_TILE.0, MOE_TILE.1);
+    let sd = mean.sqrt();
+    if sd > 4.0 * tile {
+        return 1.0 + (tile - 1.0) / (2.0 * mean);
+    }
+    // Poisson weights relative to the mode, walked down and up some 8 standard deviations.
+    let mode = mean.floor();
+    let (lo, hi) = ((mode - 8.0 * sd - 8.0).max(0.0), mode + 8.0 * sd + 8.0);
+    let (mut rows, mut mass) = (tile * (mode / tile).ceil(), 1.0);
+    let (mut w, mut x) = (1.0, mode);
+    while x > lo {
+        w *= x / mean;
+        x -= 1.0;
+        rows += w * tile * (x / tile).ceil();
+        mass += w;
+    }
+    let (mut w, mut x) = (1.0, mode);
+    while x < hi {
+        x += 1.0;
+        w *= mean / x;
+        rows += w * tile * (x / tile).ceil();
+        mass += w;
+    }
+    rows / mass / mean
 }
 
 /// A step that the engine's CPU work per sequence outlasts. Engines that overlap the next
@@ -782,7 +843,8 @@ mod tests {
         assert!((bytes - (shared + experts / 2.0)).abs() / bytes < 1e-6, "all experts touched by 8192 tokens");
         let busiest = busiest_rank(2, 8192.0 * 8.0);
         let routed_params = routed_params(s.params, s.active, s.experts);
-        let want = 2.0 * 4096.0 * (s.active + share * routed_params * (busiest - 1.0));
+        let pad = expert_tile_padding(8192.0 * 8.0 / 128.0 * busiest);
+        let want = 2.0 * 4096.0 * (s.active - share * routed_params + share * routed_params * busiest * pad);
         assert!((flops - want).abs() / want < 1e-12 && (routed - 4096.0 * busiest).abs() < 1e-9);
         let mut h = hw(1920.0, 1597.0);
         h.link_gb_s = 63.0;
@@ -790,6 +852,43 @@ mod tests {
         let want = 2.0 * 48.0 * 4096.0 * remote_ranks((128, 8), 2) * 2048.0 * 2.0 / 63e9;
         assert!((a2a - want).abs() < 1e-12, "{a2a} vs {want}");
         assert_eq!(all_to_all(&llama70(1.0), &h, 2, 4096.0), 0.0);
+    }
+
+    /// An expert's tokens are computed in whole M tiles: 40 tokens an expert on the mean (a
+    /// 64-row tile, which Poisson(40) exceeds with probability 1e-4) cost 64 rows, 1.6 times;
+    /// at 64 on the mean half the experts spill into a second tile; a spread over many tiles
+    /// pads (tile − 1) / 2 rows; the padding never makes fewer rows than the tokens.
+    #[test]
+    fn expert_gemms_compute_whole_token_tiles() {
+        assert!((expert_tile_padding(40.0) - 1.6).abs() < 1e-3, "{}", expert_tile_padding(40.0));
+        let at_64 = expert_tile_padding(64.0);
+        assert!(at_64 > 1.4 && at_64 < 1.5, "{at_64}");
+        let small = expert_tile_padding(0.5);
+        assert!((small - 16.0 * (1.0 - (-0.5f64).exp()) / 0.5).abs() < 1e-6, "{small}");
+        assert!((expert_tile_padding(1e6) - (1.0 + 127.0 / 2e6)).abs() < 1e-12);
+        for mean in [1.0, 3.0, 17.0, 100.0, 127.0, 129.0, 512.0, 5000.0, 70_000.0] {
+            assert!(expert_tile_padding(mean) >= 1.0, "{mean}");
+        }
+        assert_eq!(expert_tile_padding(0.0), 1.0);
+    }
+
+    /// Qwen3-30B-A3B on one GPU at 256 tokens a step: 16 tokens per expert on the mean, so the
+    /// expert GEMMs cost more than 2 × active parameters × tokens (16-row tiles that Poisson(16)
+    /// overflows 43 % of the time); a dense model's FLOPs stay 2 × parameters × tokens.
+    #[test]
+    fn moe_compute_at_few_tokens_per_expert_exceeds_two_flops_per_active_parameter() {
+        let s = qwen3_30b();
+        let (_, flops, routed) = weight_gemms(&s, Split::tp_pp(1, 1), 256.0);
+        assert!(flops > 1.2 * 2.0 * s.active * 256.0, "{flops}");
+        assert_eq!(routed, 256.0);
+        let (_, _, share) = weight_parts(&s);
+        let routed_params = routed_params(s.params, s.active, s.experts);
+        let want = 2.0 * 256.0 * (s.active - share * routed_params + share * routed_params * expert_tile_padding(16.0));
+        assert!((flops - want).abs() / want < 1e-12);
+        let d = llama70(2.0);
+        for split in [Split::tp_pp(1, 1), Split::tp_pp(4, 2)] {
+            assert_eq!(weight_gemms(&d, split, 300.0).1, 2.0 * d.active * 300.0);
+        }
     }
 
     /// TensorRT-LLM's perf overview (v1.0) serves Qwen3-30B-A3B at 2048/128 on two PCIe RTX PRO
