@@ -15,8 +15,8 @@ use crate::ops::cluster::{ClusterAction, ClusterChange, ClusterRequest, Scale, S
 use crate::ops::feature::{Feature, Registration as FeatureOutcome};
 use crate::ops::operator::InstallRequest;
 use crate::ops::pool::{
-    resume_command, CreateOptions, CreateOutcome, CreatePoolRequest, CreatePoolResult, Deployment, PoolRequest, PoolSpec,
-    Question, RequestError,
+    resume_command, CreateOptions, CreateOutcome, CreatePoolRequest, CreatePoolResult, Deployment, PoolRequest,
+    PoolSpec, Question, RequestError,
 };
 use crate::ops::pool_facts::{self, EarlyRead};
 use crate::ops::session::{ArmClient, Progress};
