@@ -164,7 +164,9 @@ fn managed_gpu_next(p: &Printer, catalog: &crate::ops::Catalog, o: &Ranking, spo
         }
         Some(Ok(spec)) => {
             let feature = catalog.managed_gpu_feature().map(|(f, _)| f);
-            let spot = if spec.spot { " --spot" } else { "" };
+            // The recommended deployment's nodes, as the pool request sizes it.
+            let spot = if spec.count > 1 { format!(" --count {}", spec.count) } else { String::new() }
+                + if spec.spot { " --spot" } else { "" };
             let (name, size) = (&spec.name, &spec.size.name);
             let command = match feature {
                 Some(_) => format!("`aksgpu create-pool -g RESOURCE_GROUP --cluster CLUSTER --name {name} --vm-size {size} --managed-gpu{spot} --register-features`"),
