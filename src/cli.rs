@@ -727,6 +727,7 @@ impl CreatePoolArgs {
             tags: p.tags.clone(),
             capacity_reservation_group: self.failover.capacity_reservation_group.clone(),
             overrides: self.overrides.clone(),
+            deployment: None,
         }
     }
 

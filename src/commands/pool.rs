@@ -15,7 +15,8 @@ use crate::ops::cluster::{ClusterAction, ClusterChange, ClusterRequest, Scale, S
 use crate::ops::feature::{Feature, Registration as FeatureOutcome};
 use crate::ops::operator::InstallRequest;
 use crate::ops::pool::{
-    resume_command, CreateOptions, CreateOutcome, CreatePoolRequest, CreatePoolResult, PoolSpec, Question, RequestError,
+    resume_command, CreateOptions, CreateOutcome, CreatePoolRequest, CreatePoolResult, Deployment, PoolRequest,
+    PoolSpec, Question, RequestError,
 };
 use crate::ops::pool_facts::{self, EarlyRead};
 use crate::ops::session::{ArmClient, Progress};
@@ -26,7 +27,13 @@ pub use crate::ops::pool::ClusterFacts;
 
 /// `--recommend` ranks and prices in the cluster's location with its Kubernetes version (and
 /// the pool's OS, from the flags); an explicit `--location` or `--kubernetes-version` wins.
-fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, facts: &ClusterFacts, p: &Printer) -> Result<String, Error> {
+/// Returns the size and the deployment it was recommended for (its nodes size the pool).
+fn pick_recommended(
+    catalog: &Catalog,
+    a: &CreatePoolArgs,
+    facts: &ClusterFacts,
+    p: &Printer,
+) -> Result<(String, Deployment), Error> {
     let no_fit = "--recommend found no size that fits";
     let top = crate::ops::pool::recommended(catalog, a.recommend_request(), facts).map_err(|e| match e {
         // Not one candidate in the catalog: said as the catalog check, as `recommend` says it.
@@ -41,7 +48,8 @@ fn pick_recommended(catalog: &Catalog, a: &CreatePoolArgs, facts: &ClusterFacts,
     for w in &top.warnings {
         p.note(&format!("warning: {}", crate::error::flag_text(w)));
     }
-    Ok(top.vm_size)
+    let deployment = crate::ops::pool::deployment(&top);
+    Ok((top.vm_size, deployment))
 }
 
 /// A refused pool request worded in create-pool's flags; `no_fit` says that nothing fit.
@@ -96,9 +104,9 @@ pub fn spec(
             Some(format!("drop {flag}, or drop --vm-size and pass --recommend")),
         ));
     }
-    let vm_size = match (&a.vm_size, a.recommend) {
-        (Some(s), _) => s.clone(),
-        (None, true) => pick_recommended(catalog, a, facts, p)?,
+    let (vm_size, deployment) = match (&a.vm_size, a.recommend) {
+        (Some(s), _) => (s.clone(), None),
+        (None, true) => pick_recommended(catalog, a, facts, p).map(|(s, d)| (s, Some(d)))?,
         (None, false) => {
             return Err(Error::usage(
                 "--vm-size is required",
@@ -106,7 +114,7 @@ pub fn spec(
             ))
         }
     };
-    let req = a.pool_request(subscription, vm_size, gpu_driver);
+    let req = PoolRequest { deployment, ..a.pool_request(subscription, vm_size, gpu_driver) };
     let mut spec = crate::ops::pool::validate(catalog, &req).map_err(|e| in_flags(e, ""))?;
     spec.notes.extend(notes.into_iter().map(Words::plain));
     Ok(spec)
@@ -655,7 +663,6 @@ fn scale_cost(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::pool::PoolRequest;
 
     fn pool(min_max: Option<(u32, u32)>) -> (Catalog, PoolSpec) {
         let catalog = Catalog::bundled().expect("catalog");

@@ -165,10 +165,11 @@ fn managed_gpu_next(p: &Printer, catalog: &crate::ops::Catalog, o: &Ranking, spo
         Some(Ok(spec)) => {
             let feature = catalog.managed_gpu_feature().map(|(f, _)| f);
             let spot = if spec.spot { " --spot" } else { "" };
-            let (name, size) = (&spec.name, &spec.size.name);
+            // The recommended deployment's nodes, as the pool request sizes it.
+            let (name, size, count) = (&spec.name, &spec.size.name, spec.count);
             let command = match feature {
-                Some(_) => format!("`aksgpu create-pool -g RESOURCE_GROUP --cluster CLUSTER --name {name} --vm-size {size} --managed-gpu{spot} --register-features`"),
-                None => format!("`aksgpu create-pool -g RESOURCE_GROUP --cluster CLUSTER --name {name} --vm-size {size} --managed-gpu{spot}`"),
+                Some(_) => format!("`aksgpu create-pool -g RESOURCE_GROUP --cluster CLUSTER --name {name} --vm-size {size} --count {count} --managed-gpu{spot} --register-features`"),
+                None => format!("`aksgpu create-pool -g RESOURCE_GROUP --cluster CLUSTER --name {name} --vm-size {size} --count {count} --managed-gpu{spot}`"),
             };
             let why = feature.map(|f| format!(" (preview feature {f}, which `--register-features` registers)"));
             p.out(&format!("\nAs an AKS-managed GPU pool{}:\n  {command}\n", why.unwrap_or_default()))?;

@@ -12,7 +12,7 @@ use crate::catalog::{Catalog, KubeVersion};
 use crate::domain::setting::Words;
 use crate::error::Error;
 use crate::ops::recommend::RecommendRequest;
-pub use crate::plan::agent_pool::{PoolRequest, PoolSpec, SpecError};
+pub use crate::plan::agent_pool::{Deployment, PoolRequest, PoolSpec, SpecError};
 use crate::plan::Plan;
 use crate::provision::facts::Store;
 use crate::provision::features::Feature;
@@ -118,6 +118,26 @@ pub fn recommended(
         return Err(RequestError::NoWorkload);
     }
     super::recommend::top_recommendation(catalog, &ra)?.map_err(RequestError::NoFit)
+}
+
+/// The deployment a recommendation runs: its nodes, and its split in words (the copies and
+/// their parallelism when it serves, else the GPUs it uses on each node), as `recommend`
+/// reports them (`serving.nodes`, the GPUS×NODES column).
+pub fn deployment(top: &Recommendation) -> Deployment {
+    let split = match &top.serving {
+        Some(s) => format!(
+            "{} cop{} at {}",
+            s.replicas,
+            if s.replicas == 1 { "y" } else { "ies" },
+            crate::recommend::service::split_words(s.tensor_parallel, s.pipeline_parallel, s.expert_parallel)
+        ),
+        // Every copy on a node uses its GPUs, as the GPUS×NODES column counts them.
+        None => format!(
+            "{} GPU(s) on each node",
+            crate::recommend::fmt_num(top.fit.gpus_used_per_node * f64::from(top.fit.replicas_per_node.max(1)))
+        ),
+    };
+    Deployment { nodes: top.fit.nodes.max(1), split }
 }
 
 /// The pool request, validated into a spec (the same checks whatever front end built it).
@@ -456,7 +476,13 @@ pub fn managed_gpu_pool(
     spot: bool,
 ) -> Option<Result<PoolSpec, RequestError>> {
     let top = o.recommendations.iter().find(|r| r.gpu_vendor == crate::catalog::Vendor::Nvidia)?;
-    let req = PoolRequest { managed_gpu: true, os: Some(Os::Linux), spot, ..PoolRequest::example(&top.vm_size) };
+    let req = PoolRequest {
+        managed_gpu: true,
+        os: Some(Os::Linux),
+        spot,
+        deployment: Some(deployment(top)),
+        ..PoolRequest::example(&top.vm_size)
+    };
     Some(validate(catalog, &req))
 }
 

@@ -1008,6 +1008,46 @@ fn recommend_serving_fields_pick_what_the_flags_pick() {
     assert_eq!(put["body"]["properties"]["vmSize"], want.as_str(), "{}", r.stdout);
 }
 
+/// A GpuConfig pool whose `recommend:` describes a service on 2 nodes (`recommend` answers
+/// Standard_NC40ads_H100_v5 × 2): without a count the PUT carries 2, and `diff` shows the
+/// same; `count: 1` is kept, with a warning naming `pools[0].count`.
+#[test]
+fn a_recommend_block_sizes_the_pool_from_the_recommended_nodes() {
+    let dir = temp_dir("apply-recommend-nodes");
+    let pool = "apiVersion: aksgpu/v1\nkind: GpuConfig\ncluster: {resourceGroup: rg, name: c1}\npools:\n  - name: gpu\n    recommend:\n      model: qwen3-30b-a3b\n      concurrency: 32\n      minTokensPerSecondPerUser: 40\n";
+    let offline = [("AKSGPU_ARM_ENDPOINT", "http://127.0.0.1:9"), ("AZURE_SUBSCRIPTION_ID", SUB)];
+    let put = |text: &str, name: &str| {
+        let file = write(&dir, name, text);
+        let r = aksgpu_with(&["apply", "-f", file.to_str().expect("path"), "--dry-run", "-o", "json"], &offline);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let body = r.json()["steps"]
+            .as_array()
+            .expect("steps")
+            .iter()
+            .find(|s| s["method"] == "PUT" && s["url"].as_str().is_some_and(|u| u.contains("agentPools/gpu")))
+            .map(|s| s["body"]["properties"].clone())
+            .unwrap_or_else(|| panic!("no pool PUT: {}", r.stdout));
+        (body, r.stderr)
+    };
+    let (body, err) = put(pool, "nodes.yaml");
+    assert_eq!(body["vmSize"], "Standard_NC40ads_H100_v5", "{err}");
+    assert_eq!(body["count"], 2, "{err}");
+    assert!(err.contains("note: pool gpu: count 2: the recommended deployment runs on 2 nodes"), "{err}");
+    let (body, err) = put(&format!("{pool}    count: 1\n"), "one.yaml");
+    assert_eq!(body["count"], 1, "the file's count is kept: {err}");
+    assert!(
+        err.contains("warning: pool gpu: pools[0].count 1 is fewer than the 2 nodes the workload described needs"),
+        "{err}"
+    );
+    // `diff` shows the same pool: the count the PUT would carry.
+    let arm = FakeArm::start();
+    let file = write(&dir, "diff.yaml", pool);
+    let d = cmd(&arm, "diff", &file, &["-o", "json"]);
+    assert!(d.stdout.contains("Standard_NC40ads_H100_v5"), "{}", d.stdout);
+    let created = d.json()["changes"].as_array().expect("changes").iter().find(|c| c["name"] == "gpu").cloned();
+    assert!(created.is_some_and(|c| c["detail"].as_str().unwrap_or("").contains("2 node(s)")), "{}", d.stdout);
+}
+
 /// A bad `maxTtft` is refused as the flag refuses it, naming the field and its line.
 #[test]
 fn a_bad_max_ttft_names_the_field_and_line() {

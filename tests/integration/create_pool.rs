@@ -681,6 +681,55 @@ fn recommend_flag_picks_the_top_size() {
     let _ = fake_arm::default_cluster("x");
 }
 
+/// `--recommend` for a service the recommendation runs on 2 nodes (`recommend` answers
+/// Standard_NC40ads_H100_v5 × 2 for these targets): without a count the pool gets the 2 nodes
+/// and a note says why; `--count 1` is kept, with a warning naming `--count`; `--count 2`
+/// says nothing more.
+#[test]
+fn recommend_sizes_the_pool_from_the_recommended_nodes() {
+    let arm = FakeArm::start();
+    let service = [
+        "--recommend",
+        "--model",
+        "qwen3-30b-a3b",
+        "--concurrency",
+        "32",
+        "--min-tokens-per-second-per-user",
+        "40",
+        "--location",
+        "eastus",
+        // The fake cluster's SKU list has no H100 size: the plan is what is checked here.
+        "--skip-preflight",
+        "--dry-run",
+        "-o",
+        "json",
+    ];
+    let run = |extra: &[&str]| {
+        let c = CreatePool::new().without_vm_size().with(&service).with(extra);
+        let r = aksgpu_arm(&arm.base, &c.args(), &[]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let steps = r.json()["steps"].as_array().expect("steps").clone();
+        let put = steps.iter().find(|s| s["method"] == "PUT").cloned().expect("put");
+        (put["body"]["properties"].clone(), r.stderr)
+    };
+    let (body, err) = run(&[]);
+    assert_eq!(body["vmSize"], "Standard_NC40ads_H100_v5", "{err}");
+    assert_eq!(body["count"], 2, "{err}");
+    assert!(
+        err.contains("note: count 2: the recommended deployment runs on 2 nodes (2 copies at TP 1 × PP 1)"),
+        "{err}"
+    );
+    let (body, err) = run(&["--count", "1"]);
+    assert_eq!(body["count"], 1, "the count asked for is kept: {err}");
+    assert!(err.contains("warning: --count 1 is fewer than the 2 nodes the workload described needs"), "{err}");
+    let (body, err) = run(&["--min-count", "0", "--max-count", "1"]);
+    assert_eq!((body["minCount"].clone(), body["maxCount"].clone()), (json!(0), json!(1)), "{err}");
+    assert!(err.contains("warning: --max-count 1 keeps the autoscaler below the 2 nodes"), "{err}");
+    let (body, err) = run(&["--count", "2"]);
+    assert_eq!(body["count"], 2, "{err}");
+    assert!(!err.contains("recommended deployment runs on"), "{err}");
+}
+
 /// An OS SKU AKS does not provision for the size is refused before any request (exit 2), naming
 /// --os-sku and the OS SKUs AKS's node-provisioning code allows for it.
 #[test]

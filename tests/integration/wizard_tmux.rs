@@ -207,7 +207,7 @@ fn wizard_asks_for_an_aks_managed_gpu_pool_on_linux() {
     assert!(screen.contains("EXIT=0"), "{screen}");
     assert!(screen.contains("As an AKS-managed GPU pool (preview feature ManagedGPUExperiencePreview"), "{screen}");
     assert!(
-        screen.contains("--name gpu --vm-size Standard_NC16ads_A10_v4 --managed-gpu --register-features`"),
+        screen.contains("--name gpu --vm-size Standard_NC16ads_A10_v4 --count 1 --managed-gpu --register-features`"),
         "{screen}"
     );
 

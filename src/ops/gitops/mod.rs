@@ -83,9 +83,9 @@ pub fn pick(
     at: &str,
     (p, r): (&PoolConfig, &RecommendConfig),
     overrides: &[String],
-) -> Result<String, PickRefusal> {
+) -> Result<crate::plan::gitops::config::Picked, PickRefusal> {
     match rank(catalog, place, at, (p, r), overrides)? {
-        Ok(top) => Ok(top.vm_size),
+        Ok(top) => Ok((top.vm_size.clone(), Some(crate::ops::pool::deployment(&top)))),
         Err(why) => Err(PickRefusal {
             message: Words::plain(format!(
                 "no size fits ({} removed the last candidates)",

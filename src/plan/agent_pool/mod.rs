@@ -65,6 +65,17 @@ pub struct PoolRequest {
     /// Catalog rules (`rules.yaml` ids, or the ids `Overridable` names) whose refusal becomes
     /// a warning: the catalog is a dated snapshot and Azure may have moved on.
     pub overrides: Vec<String>,
+    /// The deployment the size was recommended for (`create-pool --recommend`, a GpuConfig's
+    /// `recommend:`): without a count asked for, the pool runs its nodes.
+    pub deployment: Option<Deployment>,
+}
+
+/// The nodes a recommendation's deployment runs on, and how it is split over them in words
+/// (`2 copies at TP 1 × PP 1`), for the notes that say where a pool's count came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deployment {
+    pub nodes: u32,
+    pub split: String,
 }
 
 impl PoolRequest {

@@ -293,6 +293,38 @@ pub(super) fn windows_override_warning(catalog: &Catalog, r: &PoolRequest, warni
 }
 
 /// Node count and autoscaler range: (count, Some((min, max)) when autoscaling).
+/// A size recommended for a deployment on several nodes: with no count asked for, the pool
+/// runs the deployment's nodes (a note says so; returned, the request with that count); a
+/// count asked for is kept, with a warning when it holds fewer nodes than the deployment needs
+/// (a fixed count, or the autoscaler's maximum).
+pub(super) fn deployment_count(
+    r: &PoolRequest,
+    (notes, warnings): (&mut Vec<Words>, &mut Vec<Words>),
+) -> Option<PoolRequest> {
+    let d = r.deployment.as_ref()?;
+    let n = d.nodes.max(1);
+    let nodes = if n == 1 { "node" } else { "nodes" };
+    let runs = format!("the recommended deployment runs on {n} {nodes} ({})", d.split);
+    match (r.count, r.min_count, r.max_count) {
+        (None, None, None) => {
+            if n > 1 {
+                notes.push(Words::new(format!("count {n}: {runs}; {{0}} sets another"), &[Setting::Count]));
+            }
+            return Some(PoolRequest { count: Some(n), ..r.clone() });
+        }
+        (_, _, Some(max)) if max < n => warnings.push(Words::new(
+            format!("{{0}} {max} keeps the autoscaler below the {n} {nodes} the workload described needs: {runs}"),
+            &[Setting::MaxCount],
+        )),
+        (Some(c), None, None) if c < n => warnings.push(Words::new(
+            format!("{{0}} {c} is fewer than the {n} {nodes} the workload described needs: {runs}"),
+            &[Setting::Count],
+        )),
+        _ => {}
+    }
+    None
+}
+
 pub(super) fn check_counts(r: &PoolRequest) -> Result<(u32, Option<(u32, u32)>), SpecError> {
     let autoscale = match (r.min_count, r.max_count) {
         (Some(a), Some(b)) => {
@@ -483,7 +515,8 @@ impl PoolSpec {
         let size = check_size(catalog, r, &mut warnings)?;
         let (os, os_sku) = check_os(catalog, size, r, (&mut notes, &mut warnings))?;
         let kubernetes_version = check_windows(catalog, r, os, &mut warnings)?;
-        let (count, autoscale) = check_counts(r)?;
+        let counted = deployment_count(r, (&mut notes, &mut warnings));
+        let (count, autoscale) = check_counts(counted.as_ref().unwrap_or(r))?;
         let taints = taints(r, &mut notes)?;
         let labels = parse_pairs(Setting::Labels, &r.labels, |k, v| valid_key(k) && valid_value(v))?;
         let tags = parse_pairs(Setting::Tags, &r.tags, |k, v| {

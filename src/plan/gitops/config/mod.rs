@@ -23,7 +23,7 @@ use parse::*;
 pub use parse::{parse, MAX_EXPANDED};
 #[allow(unused_imports)]
 use validate::*;
-pub use validate::{by_name, check_alone, validate, PickRefusal, Picker, RecommendCheck};
+pub use validate::{by_name, check_alone, validate, PickRefusal, Picked, Picker, RecommendCheck};
 
 /// The only `apiVersion` this version reads.
 pub const API_VERSION: &str = "aksgpu/v1";

@@ -5,7 +5,11 @@ use super::*;
 
 /// Chooses a size for `recommend:` (the `create-pool --recommend` choice) for the pool at
 /// the path given (`pools[1]`).
-pub type Picker<'a> = dyn Fn(&str, &PoolConfig, &RecommendConfig) -> Result<String, PickRefusal> + 'a;
+pub type Picker<'a> = dyn Fn(&str, &PoolConfig, &RecommendConfig) -> Result<Picked, PickRefusal> + 'a;
+
+/// A size a `recommend:` block picked, and the deployment it was recommended for (its nodes
+/// size the pool when the file gives no count).
+pub type Picked = (String, Option<crate::plan::agent_pool::Deployment>);
 
 /// Why a pool's `recommend:` chose no size, worded in the file's keys, with the fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -170,7 +174,7 @@ pub fn check_alone(
 ) -> Result<(), ConfigError> {
     check_names(src, cfg)?;
     let installs_operator = cfg.operator.as_ref().is_some_and(|o| o.install);
-    let never = |_: &str, _: &PoolConfig, _: &RecommendConfig| -> Result<String, PickRefusal> {
+    let never = |_: &str, _: &PoolConfig, _: &RecommendConfig| -> Result<Picked, PickRefusal> {
         Err(PickRefusal::from("a recommend: pool is not checked here".to_owned()))
     };
     for (i, p) in cfg.pools.iter().enumerate() {
@@ -180,7 +184,7 @@ pub fn check_alone(
         }
         check_pool_name(&p.name).map_err(|e| spec_error(src, &format!("{at}.name"), e))?;
         check_values(src, p, &at)?;
-        let alone = |at: &str, p: &PoolConfig, r: &RecommendConfig| check(at, p, r).map(|()| String::new());
+        let alone = |at: &str, p: &PoolConfig, r: &RecommendConfig| check(at, p, r).map(|()| (String::new(), None));
         vm_size(src, p, &at, &alone)?;
         // A pool that names its size is checked whole, as `validate` checks it (the refusal
         // kept for a new pool only waits: whether the pool exists is Azure's answer).
@@ -207,9 +211,9 @@ pub fn check_alone(
 pub(super) const WINDOWS_OPERATOR: &str = "the NVIDIA GPU Operator does not support Windows pools";
 
 /// The pool's size: `vmSize`, or the one its `recommend:` picks (one of them, not both).
-pub(super) fn vm_size(src: &Source<'_>, p: &PoolConfig, at: &str, pick: &Picker<'_>) -> Result<String, ConfigError> {
+pub(super) fn vm_size(src: &Source<'_>, p: &PoolConfig, at: &str, pick: &Picker<'_>) -> Result<Picked, ConfigError> {
     match (&p.vm_size, &p.recommend) {
-        (Some(s), None) => Ok(s.clone()),
+        (Some(s), None) => Ok((s.clone(), None)),
         (None, Some(r)) => pick(at, p, r).map_err(|e| match e.key {
             Some(key) => src.error_naming(&key, e.message, e.hint),
             None => src.error(&format!("{at}.recommend"), e.message, e.hint),
@@ -236,7 +240,7 @@ pub(super) fn pool_spec(
 ) -> Result<(PoolSpec, Option<ConfigError>, Vec<PoolSpec>), ConfigError> {
     check_pool_name(&p.name).map_err(|e| spec_error(src, &format!("{at}.name"), e))?;
     check_values(src, p, at)?;
-    let vm_size = vm_size(src, p, at, pick)?;
+    let (vm_size, deployment) = vm_size(src, p, at, pick)?;
     let typed = Typed::parse(src, p, at, installs_operator)?;
     let req = PoolRequest {
         subscription: subscription.to_owned(),
@@ -266,6 +270,7 @@ pub(super) fn pool_spec(
         tags: p.tags.iter().map(|(k, v)| format!("{k}={v}")).collect(),
         capacity_reservation_group: p.capacity_reservation_group.clone(),
         overrides: cfg.overrides.clone(),
+        deployment,
     };
     let to_config = |e: SpecError| {
         let path = e.setting.file_path(at).unwrap_or_else(|| at.to_owned());
@@ -280,7 +285,7 @@ pub(super) fn pool_spec(
             .skip(1)
             .collect()
     };
-    match PoolSpec::validate(catalog, &req) {
+    match PoolSpec::validate(catalog, &req).map(|s| count_keys(s, at)) {
         Ok(spec) => Ok((spec, None, more)),
         // A new pool's OS SKU rules do not bind a pool that already exists (whatever `export`
         // wrote, `apply` accepts): the file's value is kept to compare, and the refusal
@@ -294,6 +299,19 @@ pub(super) fn pool_spec(
         }
         Err(e) => Err(to_config(e)),
     }
+}
+
+/// The pool's notes and warnings about its counts name the keys under the pool
+/// (`pools[0].count`): which pool's count a recommended deployment set or finds short.
+fn count_keys(mut spec: PoolSpec, at: &str) -> PoolSpec {
+    let counts = |s: Setting| match s {
+        Setting::Count | Setting::MinCount | Setting::MaxCount => s.file_path(at),
+        _ => None,
+    };
+    for w in spec.notes.iter_mut().chain(spec.warnings.iter_mut()) {
+        *w = w.name_some(counts);
+    }
+    spec
 }
 
 /// A pool refusal at `path` in the file's words: its settings named by their keys, and a
