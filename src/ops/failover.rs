@@ -8,6 +8,7 @@ use crate::error::Error;
 use crate::ops::pool::RequestError;
 use crate::ops::recommend::RecommendRequest;
 use crate::plan::agent_pool::{PoolRequest, PoolSpec};
+use crate::plan::failover::Fallback;
 use crate::provision::facts::Store;
 
 use super::Report;
@@ -110,7 +111,7 @@ pub async fn candidates(
     let CandidatesRequest { pool, sizes, mut location } = req;
     let mut ranked_sizes = None;
     let sizes = match sizes {
-        Sizes::Named(sizes) => sizes,
+        Sizes::Named(sizes) => sizes.iter().map(|s| Fallback::named(s)).collect(),
         Sizes::Recommended(ra) => {
             if location.is_none() && client.has_credentials() {
                 report("reading the cluster's region");
@@ -118,19 +119,21 @@ pub async fn candidates(
                 location = Some(cluster.map_err(Error::from)?.location().map_err(Error::from)?);
             }
             let list = ranked(catalog, *ra, location.as_deref())?;
-            ranked_sizes = Some(list.clone());
+            ranked_sizes = Some(list.iter().map(|f| f.size.clone()).collect());
             list
         }
     };
     let Some((first, rest)) = sizes.split_first() else {
         return Err(Error::no_fit("no candidate sizes", None).into());
     };
-    let specs = crate::plan::failover::candidates(catalog, &PoolRequest { vm_size: first.clone(), ..pool }, rest)?;
+    let pool = PoolRequest { vm_size: first.size.clone(), deployment: first.deployment.clone(), ..pool };
+    let specs = crate::plan::failover::candidates(catalog, &pool, rest)?;
     Ok(Candidates { specs, location, ranked: ranked_sizes })
 }
 
-/// The ranked recommendations for the workload, priced in `region`, best first.
-fn ranked(catalog: &Catalog, mut ra: RecommendRequest, region: Option<&str>) -> Result<Vec<String>, RequestError> {
+/// The ranked recommendations for the workload, priced in `region`, best first: each size with
+/// the deployment it was recommended for, so a pool of it runs that deployment's nodes.
+fn ranked(catalog: &Catalog, mut ra: RecommendRequest, region: Option<&str>) -> Result<Vec<Fallback>, RequestError> {
     ra.region = region.map(str::to_owned).or(ra.region);
     ra.top = RANKED;
     if !super::recommend::has_requirements(&ra) {
@@ -140,5 +143,8 @@ fn ranked(catalog: &Catalog, mut ra: RecommendRequest, region: Option<&str>) -> 
     if list.is_empty() {
         return Err(RequestError::NoFit(None));
     }
-    Ok(list)
+    Ok(list
+        .iter()
+        .map(|r| Fallback { size: r.vm_size.clone(), deployment: Some(super::pool::deployment(r)) })
+        .collect())
 }

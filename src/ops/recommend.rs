@@ -233,11 +233,10 @@ pub fn top_recommendation(
     Ok(Ok(out.recommendations.swap_remove(0)))
 }
 
-/// The recommended sizes, best first (at most `a.top`), for failover.
-pub fn ranked(catalog: &Catalog, a: &RecommendRequest) -> Result<Vec<String>, Error> {
+/// The recommendations, best first (at most `a.top`), for failover.
+pub fn ranked(catalog: &Catalog, a: &RecommendRequest) -> Result<Vec<Recommendation>, Error> {
     let req = requirements(catalog, a)?;
-    let out = crate::recommend::recommend(catalog, &req);
-    Ok(out.recommendations.into_iter().map(|r| r.vm_size).collect())
+    Ok(crate::recommend::recommend(catalog, &req).recommendations)
 }
 
 /// True when a flag describes the workload (without one, `recommend` asks the wizard).

@@ -12,7 +12,7 @@ use std::collections::{HashSet, VecDeque};
 
 use serde::Serialize;
 
-use super::agent_pool::{PoolRequest, PoolSpec, SpecError};
+use super::agent_pool::{Deployment, PoolRequest, PoolSpec, SpecError};
 use super::preflight::{Facts, PreflightFailure, SizeVerdict};
 use super::{Plan, Step, StepKind};
 use crate::catalog::Catalog;
@@ -57,13 +57,29 @@ pub fn key(spec: &PoolSpec) -> Key {
     (spec.size.name.to_ascii_lowercase(), zones, spec.spot)
 }
 
+/// A size to fall back to, and the deployment it was recommended for (none for a size the user
+/// named: a pool of it runs the count asked for, not another size's nodes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fallback {
+    pub size: String,
+    pub deployment: Option<Deployment>,
+}
+
+impl Fallback {
+    /// A size the user named.
+    pub fn named(size: &str) -> Self {
+        Fallback { size: size.to_owned(), deployment: None }
+    }
+}
+
 /// The candidates in order: `req` as asked, then the same request with each of `fallbacks`
-/// as its size. Every candidate is validated like `--vm-size` (a fallback the pool's other
-/// flags rule out is a usage error, found before anything is sent).
-pub fn candidates(catalog: &Catalog, req: &PoolRequest, fallbacks: &[String]) -> Result<Vec<PoolSpec>, SpecError> {
+/// as its size and deployment. Every candidate is validated like `--vm-size` (a fallback the
+/// pool's other flags rule out is a usage error, found before anything is sent).
+pub fn candidates(catalog: &Catalog, req: &PoolRequest, fallbacks: &[Fallback]) -> Result<Vec<PoolSpec>, SpecError> {
     let mut out: Vec<PoolSpec> = Vec::new();
-    for size in std::iter::once(&req.vm_size).chain(fallbacks) {
-        let r = PoolRequest { vm_size: size.clone(), ..req.clone() };
+    let first = Fallback { size: req.vm_size.clone(), deployment: req.deployment.clone() };
+    for Fallback { size, deployment } in std::iter::once(&first).chain(fallbacks) {
+        let r = PoolRequest { vm_size: size.clone(), deployment: deployment.clone(), ..req.clone() };
         let spec = PoolSpec::validate(catalog, &r).map_err(|e| SpecError {
             message: if size == &req.vm_size {
                 e.message
@@ -285,7 +301,7 @@ mod tests {
     #[test]
     fn candidates_are_the_size_then_each_fallback_once() {
         let c = Catalog::bundled().expect("catalog");
-        let fallbacks = ["Standard_NC4as_T4_v3".to_owned(), "Standard_NC24ads_A100_v4".to_owned()];
+        let fallbacks = [Fallback::named("Standard_NC4as_T4_v3"), Fallback::named("Standard_NC24ads_A100_v4")];
         let got = candidates(&c, &req(|_| {}), &fallbacks).expect("valid");
         assert_eq!(
             names(&got),

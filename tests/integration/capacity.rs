@@ -529,3 +529,34 @@ fn a_zone_restricted_for_the_subscription_is_skipped_and_the_open_zones_tried() 
     );
     assert_eq!(puts(&arm).len(), 1);
 }
+
+/// Each recommended failover candidate runs the nodes its own deployment needs, as `recommend`
+/// gives them for the same service, not the first size's count nor the default of one.
+#[test]
+fn recommend_failover_gives_each_size_its_recommended_nodes() {
+    let service = ["--model", "qwen3-30b-a3b", "--concurrency", "32", "--min-tokens-per-second-per-user", "40"];
+    let mut rec = vec!["recommend", "--location", "eastus", "-o", "json"];
+    rec.extend(service);
+    let ranked = crate::support::aksgpu(&rec);
+    assert_eq!(ranked.code, 0, "{}", ranked.stderr);
+    let nodes: std::collections::HashMap<String, u64> = ranked.json()["recommendations"]
+        .as_array()
+        .expect("recommendations")
+        .iter()
+        .map(|r| (r["vm_size"].as_str().unwrap_or_default().to_owned(), r["serving"]["nodes"].as_u64().unwrap_or(0)))
+        .collect();
+    assert!(nodes.values().any(|n| *n > 1), "the service needs several nodes on some size: {nodes:?}");
+    let arm = FakeArm::start();
+    arm.with(|s| s.put_failures.push(PutFailure::code("*", "AllocationFailed", true)));
+    let mut args = vec!["create-pool", "-g", "rg", "--cluster", "c1", "--name", "gpu", "--yes", "--recommend"];
+    args.extend(service);
+    args.extend(["--failover", "--skip-preflight", "-o", "json"]);
+    let r = aksgpu_arm(&arm.base, &args, &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let bodies = puts(&arm);
+    assert!(bodies.len() > 1, "{}", r.stderr);
+    for b in &bodies {
+        let size = b["properties"]["vmSize"].as_str().expect("vmSize");
+        assert_eq!(b["properties"]["count"].as_u64(), nodes.get(size).copied(), "{size}: {}", r.stderr);
+    }
+}

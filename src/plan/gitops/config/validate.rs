@@ -279,7 +279,7 @@ pub(super) fn pool_spec(
     let more: Vec<PoolSpec> = if p.fallback_vm_sizes.is_empty() {
         Vec::new()
     } else {
-        crate::plan::failover::candidates(catalog, &req, &p.fallback_vm_sizes)
+        crate::plan::failover::candidates(catalog, &req, &named(&p.fallback_vm_sizes))
             .map_err(|e| spec_error(src, &format!("{at}.fallbackVmSizes"), e))?
             .into_iter()
             .skip(1)
@@ -416,4 +416,9 @@ pub(super) fn check_operator<'p>(
         return Err(err);
     }
     Ok(())
+}
+
+/// Fallback sizes a file names: each runs the pool's count, not the recommended size's nodes.
+fn named(sizes: &[String]) -> Vec<crate::plan::failover::Fallback> {
+    sizes.iter().map(|s| crate::plan::failover::Fallback::named(s)).collect()
 }
