@@ -391,17 +391,51 @@ impl SettingError {
 /// command line, which names it by its flag on every surface), each `{i:none}` by the setting
 /// given no value (`name(settings[i])` then `''`, unless the surface wrote it in with
 /// [`Words::name_none`]) and each `{i}` by `name(settings[i])` (the surface's own name for it).
+///
+/// One pass over the text: each slot is named as it is met, and a name is written in as it
+/// is (a slot-like text inside a name is not filled again).
 fn fill(
     text: &str,
     settings: &[Setting],
     name: &impl Fn(Setting) -> String,
     flag: &impl Fn(Setting) -> String,
 ) -> String {
-    settings.iter().enumerate().fold(text.to_owned(), |t, (i, s)| {
-        t.replace(&format!("{{{i}:flag}}"), &flag(*s))
-            .replace(&format!("{{{i}:none}}"), &format!("{} ''", name(*s)))
-            .replace(&format!("{{{i}}}"), &name(*s))
-    })
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while let Some(at) = rest.find('{') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let Some((s, form, len)) = slot(rest).and_then(|(i, form, len)| Some((*settings.get(i)?, form, len))) else {
+            out.push('{');
+            rest = &rest[1..];
+            continue;
+        };
+        match form {
+            ":flag" => out.push_str(&flag(s)),
+            ":none" => {
+                out.push_str(&name(s));
+                out.push_str(" ''");
+            }
+            _ => out.push_str(&name(s)),
+        }
+        rest = &rest[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The slot `text` starts with, `{i}`, `{i:flag}` or `{i:none}` (`i` a number without
+/// leading zeros): its index, its form and its length in bytes.
+fn slot(text: &str) -> Option<(usize, &'static str, usize)> {
+    let body = text.strip_prefix('{')?;
+    let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || (digits > 1 && body.starts_with('0')) {
+        return None;
+    }
+    let i = body[..digits].parse().ok()?;
+    let after = &body[digits..];
+    let form = FORMS.iter().find(|f| after.strip_prefix(**f).is_some_and(|r| r.starts_with('}')))?;
+    Some((i, form, 1 + digits + form.len() + 1))
 }
 
 /// The forms of a slot: `{i}`, `{i:flag}`, `{i:none}`.
@@ -585,5 +619,18 @@ mod tests {
         let (m, h) = e.render(|s| format!("<{}>", s.long()), |s| s.long().to_owned());
         assert_eq!(m, "<context> 9000 is longer than <model> allows");
         assert_eq!(h.as_deref(), Some("lower <context>"));
+    }
+
+    /// Slots are named in one pass: a name is written in as it is, never read again for slots;
+    /// braces that are no slot of these settings (an index past them, a leading zero, another
+    /// form, `{{`) stay as they are.
+    #[test]
+    fn a_name_is_written_in_as_it_is() {
+        let w = Words::new("{0} then {1}", &[Setting::Context, Setting::Model]);
+        let name = |s: Setting| if s == Setting::Context { "{1}".to_owned() } else { "--model".to_owned() };
+        assert_eq!(w.render(name, name), "{1} then --model");
+        let odd = Words::new("{{0}} {00} {2} {0:other} {0:none}{0:flag}{ {0", &[Setting::Top, Setting::Os]);
+        let flag = |s: Setting| format!("--{}", s.long());
+        assert_eq!(odd.render(flag, flag), "{--top} {00} {2} {0:other} --top ''--top{ {0");
     }
 }

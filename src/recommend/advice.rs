@@ -73,7 +73,12 @@ fn choices(req: &Requirements) -> Vec<Choice> {
 }
 
 /// The cheapest deployment another precision gives that beats the first answer's price, if any.
-pub fn advise(catalog: &Catalog, req: &Requirements, out: &Ranking) -> Option<Advice> {
+pub fn advise(
+    catalog: &Catalog,
+    req: &Requirements,
+    out: &Ranking,
+    sizes: &[(&VmSize, Option<super::Price>)],
+) -> Option<Advice> {
     if req.workload != Workload::Inference || req.model.is_none() || req.need.is_none() {
         return None;
     }
@@ -91,7 +96,7 @@ pub fn advise(catalog: &Catalog, req: &Requirements, out: &Ranking) -> Option<Ad
         let ceiling =
             [first.map(|f| f - 0.005), best.as_ref().map(|b| b.price_per_hour)].into_iter().flatten().reduce(f64::min);
         let fp8 = |s: &VmSize| !o.needs_fp8_gpu || catalog.gpu(&s.gpu_model).is_some_and(|g| g.fp8);
-        let Some(r) = super::cheapest_below(catalog, &alt, ceiling, &fp8) else { continue };
+        let Some(r) = super::cheapest_below(catalog, &alt, sizes, ceiling, &fp8) else { continue };
         let Some(price) = r.price_per_hour else { continue };
         best = Some(Advice {
             precision: o.weights,

@@ -384,6 +384,11 @@ pub struct Constants {
 impl Need {
     /// GiB each GPU needs in `l`, the runtime overhead included.
     pub fn per_gpu_at(&self, l: &Layout) -> f64 {
+        self.per_gpu_holding(l, self.kv_cache_gib)
+    }
+
+    /// GiB each GPU needs in `l` with `kv_cache_gib` of KV cache in the copy.
+    fn per_gpu_holding(&self, l: &Layout, kv_cache_gib: f64) -> f64 {
         let gpus = l.gpus.max(1.0);
         let tp = f64::from(l.tensor_parallel.max(1));
         let stages = (gpus / tp).max(1.0);
@@ -397,7 +402,7 @@ impl Need {
         // and 1/ep of its experts; its sequences' KV cache is its own (kv_split = every GPU).
         let ep = f64::from(l.expert_parallel.max(1));
         let replicated = self.shared_gib * (ep - 1.0) / gpus;
-        self.sharded_gib / gpus + replicated + self.kv_cache_gib / kv_split + act + l.overhead_per_gpu_gib
+        self.sharded_gib / gpus + replicated + kv_cache_gib / kv_split + act + l.overhead_per_gpu_gib
     }
 
     /// This need for a mixture of experts whose routed experts are `routed` of its parameters
@@ -408,9 +413,7 @@ impl Need {
 
     /// GiB each GPU needs in `l` when the KV cache holds `sequences` sequences instead.
     pub fn per_gpu_with(&self, l: &Layout, sequences: u64) -> f64 {
-        let kv = self.kv_per_sequence_gib * sequences as f64;
-        let n = Need { kv_cache_gib: kv, ..self.clone() };
-        n.per_gpu_at(l)
+        self.per_gpu_holding(l, self.kv_per_sequence_gib * sequences as f64)
     }
 
     /// How many sequences of the full context fit in `l` with `avail` GiB usable per GPU.
@@ -638,6 +641,19 @@ mod tests {
         let t4 = layout("T4", 2.0, 2, None);
         assert!(need.per_gpu_at(&layout("T4", 1.0, 1, None)) > 0.92 * 16.0);
         assert!(close(need.per_gpu_at(&t4), 10.561), "{}", need.per_gpu_at(&t4));
+    }
+
+    /// The memory of `n` sequences in a layout is the estimate's with a KV cache of `n`
+    /// sequences, bit for bit (read without copying the estimate and its breakdown).
+    #[test]
+    fn per_gpu_with_is_the_need_holding_that_cache() {
+        let need = inference(&bf16(131.4), LLAMA_70B, 4096, 8, 2.0);
+        for (gpus, tp, n) in [(1.0, 1, 0), (2.0, 2, 1), (4.0, 2, 7), (8.0, 8, 300)] {
+            let l = layout("H100-80GB", gpus, tp, None);
+            let holding = Need { kv_cache_gib: need.kv_per_sequence_gib * n as f64, ..need.clone() };
+            assert_eq!(need.per_gpu_with(&l, n).to_bits(), holding.per_gpu_at(&l).to_bits(), "{gpus} GPUs, {n}");
+        }
+        assert_eq!(need.per_gpu_with(&layout("A10", 1.0, 1, None), 8), need.per_gpu_at(&layout("A10", 1.0, 1, None)));
     }
 
     /// KAITO's node estimator solves `(0.92·mem − 2.3 − KV/n) / 1.05 ≥ 1.02·W / n`. For

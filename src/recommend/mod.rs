@@ -590,35 +590,50 @@ impl Ranking {
 /// Inference and fine-tuning are fitted on one node first; only when no size fits on one node
 /// are multi-node fits considered (training and HPC always may span nodes).
 pub fn recommend(catalog: &Catalog, req: &Requirements) -> Ranking {
-    let mut out = rank(catalog, req);
-    out.advice = advice::advise(catalog, req, &out);
+    let sizes = priced_sizes(catalog, req);
+    let mut out = rank(catalog, req, &sizes);
+    out.advice = advice::advise(catalog, req, &out, &sizes);
     out
+}
+
+/// The sizes to evaluate (`--vm-size`'s alone when given), each with its price for `req`.
+/// Picked once per request: the ranking's passes and the precision advice's requirements
+/// share the region, OS and spot settings the price depends on.
+fn priced_sizes<'c>(catalog: &'c Catalog, req: &Requirements) -> Vec<(&'c VmSize, Option<Price>)> {
+    let named = req.serving.vm_size.as_deref();
+    catalog
+        .sizes
+        .iter()
+        .filter(|s| named.is_none_or(|n| s.name.eq_ignore_ascii_case(n)))
+        .map(|s| (s, pick_price(catalog, req, s)))
+        .collect()
 }
 
 /// The cheapest size for `req` whose whole deployment costs less than `ceiling` USD/hour and
 /// that `accept` takes: sizes in order of their node price, stopping once a node alone costs
-/// as much as the best found (more nodes only cost more). For the precision advice.
+/// as much as the best found (more nodes only cost more). For the precision advice, over the
+/// sizes and prices of the first answer (`req` differs from its requirements only in the
+/// precision).
 pub(crate) fn cheapest_below(
     catalog: &Catalog,
     req: &Requirements,
+    priced: &[(&VmSize, Option<Price>)],
     ceiling: Option<f64>,
     accept: &dyn Fn(&VmSize) -> bool,
 ) -> Option<Recommendation> {
-    let named = req.serving.vm_size.as_deref();
-    let mut sizes: Vec<(f64, &VmSize)> = catalog
-        .sizes
+    let mut sizes: Vec<(f64, &VmSize, &Price)> = priced
         .iter()
-        .filter(|s| named.is_none_or(|n| s.name.eq_ignore_ascii_case(n)) && accept(s))
-        .filter_map(|s| pick_price(catalog, req, s).and_then(|p| p.per_node_hour).map(|p| (p, s)))
+        .filter(|(s, _)| accept(s))
+        .filter_map(|(s, p)| p.as_ref().and_then(|p| p.per_node_hour.map(|node| (node, *s, p))))
         .collect();
     sizes.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.name.cmp(&b.1.name)));
     let mut best: Option<Recommendation> = None;
     let mut bound = ceiling.unwrap_or(f64::INFINITY);
-    for (node, size) in sizes {
+    for (node, size, price) in sizes {
         if node >= bound {
             break;
         }
-        let Ok(r) = evaluate(catalog, req, size, req.workload.max_nodes()) else { continue };
+        let Ok(r) = evaluate(catalog, req, size, Some(price), req.workload.max_nodes()) else { continue };
         if let Some(p) = r.price_per_hour.filter(|p| *p < bound) {
             bound = p;
             best = Some(r);
@@ -628,14 +643,13 @@ pub(crate) fn cheapest_below(
 }
 
 /// The ranking of [`recommend`], without the precision advice.
-fn rank(catalog: &Catalog, req: &Requirements) -> Ranking {
+fn rank(catalog: &Catalog, req: &Requirements, sizes: &[(&VmSize, Option<Price>)]) -> Ranking {
     let max_nodes = req.workload.max_nodes();
-    let named = req.serving.vm_size.as_deref();
     let pass = |max_nodes: u32| {
         let mut accepted = Vec::new();
         let mut rejected = Vec::new();
-        for size in catalog.sizes.iter().filter(|s| named.is_none_or(|n| s.name.eq_ignore_ascii_case(n))) {
-            match evaluate(catalog, req, size, max_nodes) {
+        for (size, price) in sizes {
+            match evaluate(catalog, req, size, price.as_ref(), max_nodes) {
                 Ok(r) => accepted.push(r),
                 Err(r) => rejected.push(r),
             }

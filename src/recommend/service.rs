@@ -447,19 +447,26 @@ fn latency_ok(req: &Requirements, f: &serving::Figures) -> Option<Constraint> {
     misses(req, f, f64::INFINITY).first().map(|m| m.0)
 }
 
-/// The nearest miss seen so far, worded with the deployment that reached it.
-struct Nearest(Option<Shortfall>);
+/// The nearest miss seen so far and the deployment that reached it, worded only once the
+/// search is over ([`Nearest::shortfall`]): most offers are overtaken by a nearer one.
+struct Nearest(Option<(Deployment, Miss)>);
 
 impl Nearest {
     fn offer(&mut self, d: &Deployment, m: &[Miss]) {
         let Some(worst) = m.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1)) else { return };
-        if self.0.as_ref().is_some_and(|s| s.ratio <= worst.1) {
+        if self.0.as_ref().is_some_and(|(_, s)| s.1 <= worst.1) {
             return;
         }
-        let (constraint, ratio, what, got, want) = worst;
-        let message = format!("at best serves {} {what} ({}), {{0}} asks {}", fmt_sig(got), describe(d), fmt_sig(want));
+        self.0 = Some((*d, worst));
+    }
+
+    /// The nearest miss in words.
+    fn shortfall(self) -> Option<Shortfall> {
+        let (d, (constraint, ratio, what, got, want)) = self.0?;
+        let message =
+            format!("at best serves {} {what} ({}), {{0}} asks {}", fmt_sig(got), describe(&d), fmt_sig(want));
         let settings: Vec<Setting> = constraint.setting().into_iter().collect();
-        self.0 = Some(Shortfall { constraint, message: Words::new(message, &settings), ratio });
+        Some(Shortfall { constraint, message: Words::new(message, &settings), ratio })
     }
 }
 
@@ -494,13 +501,20 @@ fn deploy_given(
     near: &mut Nearest,
 ) -> Option<Deployment> {
     let n = req.concurrency.max(1);
-    let mut last_miss = None;
+    let held = cand.max_seqs.max(1);
+    let (mut last_miss, mut last_c, mut full) = (None, 0, None);
     for k in 1..=steps {
         let replicas = cand.copies_per_step * k;
         let c = n.div_ceil(u64::from(replicas));
+        // A node more that leaves each copy as many sequences serves the same figures and
+        // misses by as much as the step before: nothing nearer, nothing met.
+        if c == last_c {
+            continue;
+        }
+        last_c = c;
         // More sequences than the KV cache holds: the engine runs what fits and the rest wait.
-        let over = c > cand.max_seqs.max(1);
-        let f = if over { serving::queued(&fig(cand.max_seqs.max(1)), cand.max_seqs.max(1), c) } else { fig(c) };
+        let over = c > held;
+        let f = if over { serving::queued(full.get_or_insert_with(|| fig(held)), held, c) } else { fig(c) };
         let aggregate = f.output_tps / c as f64 * n as f64;
         let binding = if over { Binding::KvCapacity } else { last_miss.unwrap_or(Binding::Concurrency) };
         let d = Deployment { cand, nodes: k * cand.step, per_copy: c, concurrency: n, f, aggregate, binding };
@@ -515,6 +529,27 @@ fn deploy_given(
         }
     }
     None
+}
+
+/// The most sequences per copy, up to `cap`, that still meet the per-user and TTFT targets
+/// (both only worsen as the batch grows), and their figures; `first` is the figures at one.
+fn most_per_copy(
+    req: &Requirements,
+    fig: &dyn Fn(u64) -> serving::Figures,
+    cap: u64,
+    first: serving::Figures,
+) -> (u64, serving::Figures) {
+    let (mut lo, mut hi, mut at_lo) = (1u64, cap, first);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        let f = fig(mid);
+        if latency_ok(req, &f).is_none() {
+            (lo, at_lo) = (mid, f);
+        } else {
+            hi = mid - 1;
+        }
+    }
+    (lo, at_lo)
 }
 
 /// The cheapest deployment of `cand` that meets every target within `max_nodes`.
@@ -549,23 +584,13 @@ fn deploy(
         near.offer(&d, &misses(req, &first, aggregate));
         return None;
     }
-    // The most sequences per copy that still meet the per-user and TTFT targets (both only
-    // worsen as the batch grows).
-    let (mut lo, mut hi) = (1u64, cap);
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
-        if latency_ok(req, &fig(mid)).is_none() {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    let f = fig(lo);
-    let mut binding = match latency_ok(req, &fig(lo + 1)) {
-        _ if lo == cap && cand.max_seqs < s.max_batch => Binding::KvCapacity,
-        _ if lo == cap => Binding::MaxBatch,
-        Some(c) => Binding::of(c),
-        None => Binding::MaxBatch,
+    let (lo, f) = most_per_copy(req, &fig, cap, first);
+    let mut binding = if lo == cap && cand.max_seqs < s.max_batch {
+        Binding::KvCapacity
+    } else if lo == cap {
+        Binding::MaxBatch
+    } else {
+        latency_ok(req, &fig(lo + 1)).map_or(Binding::MaxBatch, Binding::of)
     };
     let per_step = f.output_tps * f64::from(cand.copies_per_step);
     let want_steps = ask.min_tokens_per_second.map_or(1.0, |w| (w / per_step).ceil().max(1.0));
@@ -618,7 +643,7 @@ pub fn meet_targets(
     }
     match best {
         Some(d) => Ok(Some(build(req, &s, &d, node_price))),
-        None => Err(near.0.unwrap_or(Shortfall {
+        None => Err(near.shortfall().unwrap_or(Shortfall {
             constraint: Constraint::MemoryFit,
             message: "no split of the model leaves room for one sequence".into(),
             ratio: f64::INFINITY,
@@ -756,6 +781,116 @@ mod tests {
             efficiencies: Vec::new(),
             calibration: vec![r("Hopper", false, [0.8, 1.2], Some([0.5, 0.9])), r("Hopper", true, [2.3, 2.6], None)],
         }
+    }
+
+    /// Figures that worsen with the batch: each of `c` sequences decodes at 100 / c tokens/s
+    /// and waits 0.1 × c s for its first token.
+    fn slowing(c: u64) -> serving::Figures {
+        let c = c as f64;
+        serving::Figures {
+            cycle_s: 1.0,
+            ttft_s: 0.1 * c,
+            ttft_median_s: 0.1 * c,
+            ttft_p90_s: 0.1 * c,
+            tpot_s: 0.01 * c,
+            output_tps: 100.0,
+            total_tps: 200.0,
+            bound: Bound::MemoryBandwidth,
+        }
+    }
+
+    fn candidate(copies_per_step: u32, max_seqs: u64) -> Candidate {
+        let layout = estimate::layout("G", 2.0, 2, None);
+        Candidate { layout, split: Split::tp_pp(2, 1), copies_per_step, step: 1, max_seqs }
+    }
+
+    fn unreachable_per_user(concurrency: u64) -> Requirements {
+        let mut req = Requirements::new(Workload::Inference);
+        (req.concurrency, req.serving.concurrency_given) = (concurrency, true);
+        req.serving.min_tokens_per_second_per_user = Some(1e9);
+        req
+    }
+
+    /// `--concurrency 200` over copies four to a node: 1 to 50 nodes leave each copy 50 down
+    /// to 1 sequences, only 14 different numbers, and each is estimated once (a node more that
+    /// leaves every copy as many sequences serves the same figures); the nearest miss is the
+    /// deployment that first reached one sequence a copy.
+    #[test]
+    fn each_number_of_sequences_per_copy_is_estimated_once() {
+        let req = unreachable_per_user(200);
+        let calls = std::cell::RefCell::new(Vec::new());
+        let fig = |c: u64| {
+            calls.borrow_mut().push(c);
+            slowing(c)
+        };
+        let mut near = Nearest(None);
+        assert!(deploy_given(&req, &fig, candidate(4, 1000), MAX_REPLICA_NODES, &mut near).is_none());
+        let mut per_copy: Vec<u64> = (1..=50u64).map(|k| 200u64.div_ceil(4 * k)).collect();
+        per_copy.dedup();
+        assert_eq!((per_copy.len(), calls.borrow().clone()), (14, per_copy));
+        let miss = near.shortfall().expect("missed");
+        assert_eq!(miss.ratio, 1e7);
+        assert_eq!(
+            miss.message.text,
+            "at best serves 100 tokens/s per sequence (TP 2 × PP 1, 200 copies of 1 sequence(s), 50 node(s)), {0} asks 1000000000"
+        );
+    }
+
+    /// Sequences beyond a copy's KV cache wait behind the figures of a full cache, estimated
+    /// once however many node counts leave the copies over it.
+    #[test]
+    fn a_full_kv_cache_is_estimated_once() {
+        let req = unreachable_per_user(200);
+        let calls = std::cell::RefCell::new(Vec::new());
+        let fig = |c: u64| {
+            calls.borrow_mut().push(c);
+            slowing(c)
+        };
+        deploy_given(&req, &fig, candidate(4, 10), MAX_REPLICA_NODES, &mut Nearest(None));
+        // 50, 25, 17 and 13 sequences a copy are over the 10 it holds: one estimate of 10.
+        assert_eq!(calls.borrow()[..3], [10, 10, 9], "{:?}", calls.borrow());
+    }
+
+    /// The most sequences a copy takes within the per-user target (100 / c ≥ 20: five) is a
+    /// binary search that estimates each batch it probes once, and answers with the figures
+    /// it found there.
+    #[test]
+    fn the_batch_search_estimates_each_probe_once() {
+        let mut req = Requirements::new(Workload::Inference);
+        req.serving.min_tokens_per_second_per_user = Some(20.0);
+        let calls = std::cell::Cell::new(0);
+        let fig = |c: u64| {
+            calls.set(calls.get() + 1);
+            slowing(c)
+        };
+        assert_eq!(most_per_copy(&req, &fig, 256, slowing(1)), (5, slowing(5)));
+        assert_eq!(calls.get(), 8, "log2 of 256 probes");
+    }
+
+    /// The nearest miss is worded from the deployment that came nearest, not the last offered.
+    #[test]
+    fn the_nearest_miss_names_its_own_deployment() {
+        let d = |nodes: u32| Deployment {
+            cand: candidate(1, 10),
+            nodes,
+            per_copy: 1,
+            concurrency: u64::from(nodes),
+            f: slowing(1),
+            aggregate: 100.0,
+            binding: Binding::Concurrency,
+        };
+        let miss = |ratio: f64| (Constraint::MaxTtft, ratio, "s to first token", ratio, 1.0);
+        let mut near = Nearest(None);
+        for (nodes, ratio) in [(1, 3.0), (2, 2.0), (3, 2.5), (4, 2.0)] {
+            near.offer(&d(nodes), &[miss(ratio)]);
+        }
+        let s = near.shortfall().expect("missed");
+        assert_eq!((s.constraint, s.ratio), (Constraint::MaxTtft, 2.0));
+        assert_eq!(
+            s.message.text,
+            "at best serves 2.00 s to first token (TP 2 × PP 1, 2 copies of 1 sequence(s), 2 node(s)), {0} asks 1.00"
+        );
+        assert_eq!(s.message.settings, [Setting::MaxTtft]);
     }
 
     /// A class estimated 0.8–1.2× the published speed: a speed of 100 lies in 100/1.2–100/0.8,

@@ -222,7 +222,9 @@ fn weight_parts(s: &Shape) -> (f64, f64, f64) {
 /// touched share of its own 1/ep of the experts.
 fn weights_touched(s: &Shape, tokens: f64) -> f64 {
     let (shared, experts, share) = weight_parts(s);
-    shared + experts * (1.0 - (1.0 - share).powf(tokens.max(1.0)))
+    // A dense model (share 0) reads every weight: 1^tokens is exactly 1, so no `powf`.
+    let touched = if share > 0.0 { 1.0 - (1.0 - share).powf(tokens.max(1.0)) } else { 0.0 };
+    shared + experts * touched
 }
 
 /// Other GPUs a token's hidden state goes to under expert parallelism over `ep` GPUs: those
@@ -729,6 +731,15 @@ mod tests {
         let fp16 = figures(&llama70(2.0), &h100, split, 8, 1000, 1000);
         let fp8 = figures(&llama70(1.0), &h100, split, 8, 1000, 1000);
         assert!(fp8.tpot_s <= fp16.tpot_s);
+    }
+
+    /// A dense model reads all its weights at any batch, exactly (no share of experts).
+    #[test]
+    fn a_dense_model_reads_every_weight() {
+        let s = llama70(2.0);
+        for tokens in [0.0, 1.0, 7.5, 4096.0] {
+            assert_eq!(weights_touched(&s, tokens), s.weight_bytes);
+        }
     }
 
     /// Qwen3-30B-A3B (128 experts, 8 per token): one token reads 1/16 of the expert weights, a

@@ -56,15 +56,16 @@ pub(super) struct Reject {
 /// How a stage turns a reason into a rejection of this size.
 type RejectFn<'r> = dyn Fn(Reject, Words) -> Rejected + 'r;
 
+/// `size` through every stage, at its `price` for `req` (`pick_price`).
 pub(super) fn evaluate(
     catalog: &Catalog,
     req: &Requirements,
     size: &VmSize,
+    price: Option<&Price>,
     max_nodes: u32,
 ) -> Result<Recommendation, Rejected> {
     let gpu = catalog.gpu(&size.gpu_model);
-    let price = pick_price(catalog, req, size);
-    let price_key = price.as_ref().and_then(|p| p.rank_per_node_hour).unwrap_or(f64::MAX);
+    let price_key = price.and_then(|p| p.rank_per_node_hour).unwrap_or(f64::MAX);
     let reject = |r: Reject, reason: Words| Rejected {
         vm_size: size.name.clone(),
         reason,
@@ -78,7 +79,7 @@ pub(super) fn evaluate(
     // 10. Sold in the region: a size with no list price there is taken as not sold there.
     // Retired sizes have no list price by nature: --include-retired lists them unpriced.
     let asked_retired = req.include_retired && size.status == Status::Retired;
-    if let Some(why) = unpriced(req, price.as_ref()).filter(|_| !asked_retired) {
+    if let Some(why) = unpriced(req, price).filter(|_| !asked_retired) {
         return Err(reject(Reject { stage: STAGE_REGION, constraint: Constraint::Region }, why));
     }
     // 11. The GPU can run the weights' format (not close to fitting: ranked after misfits) …
@@ -96,7 +97,7 @@ pub(super) fn evaluate(
         r
     })?;
     // 12. The service level: targets met, with more nodes of copies when that helps.
-    let node_price = price.as_ref().and_then(|p| p.per_node_hour);
+    let node_price = price.and_then(|p| p.per_node_hour);
     let serving = serving_stage(catalog, req, size, &fit, node_price, &reject)?;
     let mut fit = fit;
     if let Some(s) = &serving {
@@ -104,9 +105,9 @@ pub(super) fn evaluate(
     }
     // 13. Price.
     let nodes = f64::from(fit.nodes);
-    let total_price = price.as_ref().and_then(|p| p.per_node_hour).map(|p| p * nodes);
+    let total_price = price.and_then(|p| p.per_node_hour).map(|p| p * nodes);
     check_price_cap(req, fit.nodes, total_price, &reject)?;
-    let mut rec = recommendation(req, size, price, fit, total_price);
+    let mut rec = recommendation(req, size, price.cloned(), fit, total_price);
     rec.fp32 = upcast.is_some();
     rec.tight = tight_fit(req, &rec.fit);
     rec.serving = serving;

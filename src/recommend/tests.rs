@@ -527,3 +527,21 @@ fn numbers_format_short() {
     assert_eq!(fmt_num(0.5), "0.5");
     assert_eq!(fmt_num(13.44), "13.44");
 }
+
+/// The precision advice chooses and prices sizes by the first answer's price table: a price
+/// in that table is the one its cheapest size is chosen and priced by.
+#[test]
+fn the_advice_prices_sizes_from_the_first_answers_table() {
+    let c = catalog();
+    let r = req(Workload::Inference, Some(8.03));
+    let mut sizes = priced_sizes(&c, &r);
+    let any = |_: &VmSize| true;
+    let first = cheapest_below(&c, &r, &sizes, None, &any).expect("a fit");
+    // Two nodes of the small size, at its cheapest region's $0.40.
+    assert_eq!((first.vm_size.as_str(), first.fit.nodes, first.price_per_hour), ("Standard_NC1_small", 2, Some(0.8)));
+    let big = sizes.iter_mut().find(|(s, _)| s.name == "Standard_ND8_big").and_then(|(_, p)| p.as_mut());
+    let big = big.expect("priced");
+    (big.per_node_hour, big.rank_per_node_hour) = (Some(0.5), Some(0.5));
+    let cheaper = cheapest_below(&c, &r, &sizes, None, &any).expect("a fit");
+    assert_eq!((cheaper.vm_size.as_str(), cheaper.price_per_hour), ("Standard_ND8_big", Some(0.5)));
+}
