@@ -412,11 +412,11 @@ pub fn targets_at_risk(req: &Requirements, s: &Serving) -> Vec<Words> {
     }
     let ask = &req.serving;
     let r = &s.range;
-    let risk = |setting: Setting, what: &str, low: f64, high: f64, want: f64| {
+    let risk = |setting: Setting, what: &str, low: f64, high: f64, want: String| {
         Words::new(
             format!(
                 "{{0}} {} is met by the estimate, not across its range: {}–{} {what} (serving.range)",
-                fmt_num(want),
+                want,
                 fmt_sig(low),
                 fmt_sig(high)
             ),
@@ -429,13 +429,13 @@ pub fn targets_at_risk(req: &Requirements, s: &Serving) -> Vec<Words> {
     [
         ask.min_tokens_per_second
             .filter(|w| agg.low < *w)
-            .map(|w| risk(Setting::MinTokensPerSecond, "output tokens/s", agg.low, agg.high, w)),
-        ask.min_tokens_per_second_per_user
-            .filter(|w| user.low < *w)
-            .map(|w| risk(Setting::MinTokensPerSecondPerUser, "tokens/s per sequence", user.low, user.high, w)),
+            .map(|w| risk(Setting::MinTokensPerSecond, "output tokens/s", agg.low, agg.high, format!("{w}"))),
+        ask.min_tokens_per_second_per_user.filter(|w| user.low < *w).map(|w| {
+            risk(Setting::MinTokensPerSecondPerUser, "tokens/s per sequence", user.low, user.high, format!("{w}"))
+        }),
         ask.max_ttft_seconds
             .filter(|w| ttft.high > *w)
-            .map(|w| risk(Setting::MaxTtft, "s to first token", ttft.low, ttft.high, w)),
+            .map(|w| risk(Setting::MaxTtft, "s to first token", ttft.low, ttft.high, format!("{w}s"))),
     ]
     .into_iter()
     .flatten()

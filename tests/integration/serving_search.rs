@@ -258,4 +258,18 @@ fn a_target_met_only_by_the_estimate_is_warned() {
     let (code, v, err) = recommend(&args);
     assert_eq!(code, 0, "{err}");
     assert!(!at_risk(&v["recommendations"][0]), "{}", v["recommendations"][0]["warnings"]);
+    // The first token: a limit between the estimate and the range's high end is at risk, and
+    // the flag is worded with its unit, as it is given.
+    let (ttft, high) = (num(s, "ttft_seconds"), num(&s["range"]["ttft_seconds"], "high"));
+    let limit = format!("{:.3}s", (ttft + high) / 2.0);
+    let mut args = base.to_vec();
+    args.extend(["--max-ttft", &limit]);
+    let (code, v, err) = recommend(&args);
+    assert_eq!(code, 0, "{err}");
+    let warned = v["recommendations"][0]["warnings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|w| w.as_str().is_some_and(|w| w.starts_with(&format!("--max-ttft {limit} is met by the estimate"))));
+    assert!(warned, "{limit}: {}", v["recommendations"][0]["warnings"]);
 }
