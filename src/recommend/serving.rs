@@ -766,14 +766,7 @@ mod tests {
     /// × 1,700 = 68 ms of CPU; the same batch on a GPU a fifth as fast does not.
     #[test]
     fn the_engine_cpu_floors_a_fast_gpu_step() {
-        let s = Shape {
-            arch: Arch::full_attention(48, 2048, 32, 4, 128),
-            params: 30.53e9,
-            active: 3.35e9,
-            experts: (128, 8),
-            weight_bytes: 30.53e9 * 0.5625,
-            kv_bytes: 1.0,
-        };
+        let s = qwen3_30b();
         let split = Split::tp_pp(1, 1);
         let mut fast = hw(5000.0, 5600.0);
         let (gpu, _) = decode_step(&s, &fast, split, 1700.0, 1500.0);
