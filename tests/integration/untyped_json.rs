@@ -47,17 +47,28 @@ fn indexes_json(line: &str) -> bool {
 }
 
 /// Untyped lines per file (relative paths), outside `ALLOWED`.
-fn untyped() -> BTreeMap<String, usize> {
+/// The Rust sources under `dirs`, as (path relative to the crate, text).
+fn sources(dirs: &[&str]) -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
+    for dir in dirs {
+        rust_files(&root.join(dir), &mut files);
+    }
+    files
+        .iter()
+        .map(|file| {
+            let rel = file.strip_prefix(root).expect("under the crate").to_string_lossy().replace('\\', "/");
+            (rel, std::fs::read_to_string(file).expect("read source"))
+        })
+        .collect()
+}
+
+fn untyped() -> BTreeMap<String, usize> {
     let mut out = BTreeMap::new();
-    for file in files {
-        let rel = file.strip_prefix(root).expect("under the crate").to_string_lossy().replace('\\', "/");
+    for (rel, text) in sources(&["src"]) {
         if ALLOWED.iter().any(|(p, _)| rel.starts_with(p)) {
             continue;
         }
-        let text = std::fs::read_to_string(&file).expect("read source");
         let n = code_lines(&text).filter(|l| indexes_json(l)).count();
         if n > 0 {
             out.insert(rel, n);
@@ -122,23 +133,19 @@ fn json_list_signature(line: &str) -> bool {
 }
 
 /// Signature lines per file (relative paths) of `plan/`, `ops/` and `provision/` that pass raw
+/// The layers that take typed resources, not raw JSON.
+const BELOW_OPS: [&str; 3] = ["src/plan", "src/ops", "src/provision"];
+
 /// JSON lists, outside `JSON_LISTS_ALLOWED`.
 fn json_lists() -> BTreeMap<String, usize> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = BTreeMap::new();
-    for dir in ["src/plan", "src/ops", "src/provision"] {
-        let mut files = Vec::new();
-        rust_files(&root.join(dir), &mut files);
-        for file in files {
-            let rel = file.strip_prefix(root).expect("under the crate").to_string_lossy().replace('\\', "/");
-            if JSON_LISTS_ALLOWED.iter().any(|(p, _)| rel == *p) {
-                continue;
-            }
-            let text = std::fs::read_to_string(&file).expect("read source");
-            let n = code_lines(&text).filter(|l| json_list_signature(l)).count();
-            if n > 0 {
-                out.insert(rel, n);
-            }
+    for (rel, text) in sources(&BELOW_OPS) {
+        if JSON_LISTS_ALLOWED.iter().any(|(p, _)| rel == *p) {
+            continue;
+        }
+        let n = code_lines(&text).filter(|l| json_list_signature(l)).count();
+        if n > 0 {
+            out.insert(rel, n);
         }
     }
     out
@@ -353,19 +360,12 @@ fn top_level_colon(param: &str) -> Option<usize> {
 /// The functions of `plan/`, `ops/` and `provision/` that take raw JSON, by file (relative
 /// path): (function, parameter).
 fn json_params() -> BTreeMap<String, Vec<(String, String)>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = BTreeMap::new();
-    for dir in ["src/plan", "src/ops", "src/provision"] {
-        let mut files = Vec::new();
-        rust_files(&root.join(dir), &mut files);
-        for file in files {
-            let rel = file.strip_prefix(root).expect("under the crate").to_string_lossy().replace('\\', "/");
-            let text = std::fs::read_to_string(&file).expect("read source");
-            let code: Vec<&str> = code_lines(&text).collect();
-            let found = value_params(&code.join(" "));
-            if !found.is_empty() {
-                out.insert(rel, found);
-            }
+    for (rel, text) in sources(&BELOW_OPS) {
+        let code: Vec<&str> = code_lines(&text).collect();
+        let found = value_params(&code.join(" "));
+        if !found.is_empty() {
+            out.insert(rel, found);
         }
     }
     out
